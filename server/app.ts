@@ -1,0 +1,168 @@
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import { Ajv, type Options as AjvOptions } from 'ajv'
+import addFormatsModule from 'ajv-formats'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import type { Config } from './config.js'
+import { defaultConfig } from './config.js'
+import type { Sandbox } from './context.js'
+import { Clock } from './engine/clock.js'
+import { Scheduler } from './engine/scheduler.js'
+import { createRng } from './domain/ids.js'
+import { loadFixtures, type Fixtures } from './fixtures.js'
+import { Store } from './store/store.js'
+import { TokenService } from './auth/tokens.js'
+import { AccountService } from './services/accounts.js'
+import { RequestJournal } from './services/journal.js'
+import { registerErrorHandlers } from './errors/handler.js'
+import { sharedSchemas } from './schemas/common.js'
+import authPlugin from './auth/plugin.js'
+import standardRoutes from './routes/standard/index.js'
+import centralBankRoutes from './routes/central-bank/index.js'
+import sandboxRoutes from './routes/sandbox/index.js'
+
+export interface BuildOptions {
+  config?: Partial<Config>
+  /** Wall-clock source; tests may pass a fake. */
+  realNow?: () => number
+  fixtures?: Fixtures
+  /** Fastify logger option; silent unless given (main.ts passes pino settings). */
+  logger?: FastifyServerOptions['logger']
+  /** TLS options (node:https); with them the sandbox serves HTTPS and can ask for client certificates. */
+  https?: import('node:https').ServerOptions
+}
+
+const pkg = JSON.parse(readFileSync(new URL(import.meta.url.includes('/dist/') ? '../../package.json' : '../package.json', import.meta.url), 'utf8')) as { version: string }
+export const VERSION = pkg.version
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
+
+/**
+ * Request bodies are validated without type coercion (a string "10" is not the number 10, as a strict
+ * gateway would answer); query strings and path parameters are text on the wire, so they are coerced.
+ */
+function validators (): { body: Ajv, coercing: Ajv } {
+  const base: AjvOptions = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false, multipleOfPrecision: 8 }
+  const body = addFormats(new Ajv({ ...base, coerceTypes: false }))
+  const coercing = addFormats(new Ajv({ ...base, coerceTypes: 'array' }))
+  return { body, coercing }
+}
+
+/** Builds the whole sandbox without listening: tests call this; main.ts adds the process around it. */
+export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const config = defaultConfig(opts.config)
+  const seed = config.seed ?? randomBytes(6).toString('hex')
+  const clock = new Clock(opts.realNow)
+  if (config.clockStart) clock.set(Date.parse(config.clockStart))
+  if (config.clock === 'frozen') clock.freeze()
+
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    ...(opts.https ? { https: opts.https } : {}),
+    bodyLimit: 1024 * 1024,
+    // A caller's x-request-id is honoured when it is a sane token (it ends up in logs), else one is made.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id']
+      return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID()
+    },
+    // One log line per request, written by the onResponse hook below, instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  const { body, coercing } = validators()
+  for (const s of sharedSchemas) {
+    body.addSchema(s)
+    coercing.addSchema(s)
+    app.addSchema(s)
+  }
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? body : coercing).compile(schema))
+
+  const scheduler = new Scheduler({ clock, onError: (err, job) => app.log.error({ err, job: job.kind }, 'scheduled job failed') })
+  const store = new Store({ file: config.data })
+  const fixtures = opts.fixtures ?? loadFixtures(config.fixtures)
+  const rng = createRng(seed)
+  const sandbox: Sandbox = {
+    config,
+    version: VERSION,
+    seed,
+    clock,
+    scheduler,
+    rng,
+    store,
+    fixtures,
+    tokens: new TokenService(config.jwtSecret ?? randomBytes(32).toString('hex'), () => clock.now()),
+    accounts: new AccountService(store, fixtures, clock, rng),
+    journal: new RequestJournal(config.journalSize),
+    onReset: [],
+    onLoad: [],
+    ready: false,
+  }
+  app.decorate('sandbox', sandbox)
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+    reply.header('x-sandbox-version', VERSION)
+  })
+  app.addHook('onResponse', async (request, reply) => {
+    const durationMs = Math.round(reply.elapsedTime * 100) / 100
+    const path = request.url.split('?')[0]
+    request.log.info({ method: request.method, path, statusCode: reply.statusCode, durationMs, accountId: request.account?.id }, 'request')
+    sandbox.journal.record({
+      requestId: request.id,
+      at: new Date(clock.now()).toISOString(),
+      method: request.method,
+      path,
+      statusCode: reply.statusCode,
+      durationMs,
+      accountId: request.account?.id ?? null,
+      scenario: (reply.getHeader('x-sandbox-scenario-applied') as string | undefined) ?? null,
+    })
+  })
+
+  registerErrorHandlers(app)
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'pix-sandbox',
+        version: VERSION,
+        description: 'A local, stateful sandbox of the PIX gateway. Standard family under /api, central-bank-compatible family without prefix, control plane under /__sandbox.',
+      },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          sandboxAdmin: { type: 'apiKey', in: 'header', name: 'X-Sandbox-Admin-Token' },
+        },
+      },
+      tags: [
+        { name: 'Standard', description: 'Standard family (/api), extended error shape' },
+        { name: 'Central bank', description: 'Central-bank-compatible family, simple error shape' },
+        { name: 'Sandbox', description: 'Control plane: state, clock, scenarios, webhooks (sandbox only)' },
+      ],
+    },
+  })
+  await app.register(swaggerUi, { routePrefix: '/docs' })
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+
+  await app.register(authPlugin)
+  await app.register(standardRoutes)
+  await app.register(centralBankRoutes)
+  await app.register(sandboxRoutes, { prefix: '/__sandbox' })
+
+  app.addHook('onClose', async () => {
+    scheduler.close()
+    await store.commit()
+  })
+
+  const loaded = await store.load()
+  if (!loaded) sandbox.accounts.seedFixtures()
+  for (const hook of sandbox.onLoad) hook()
+  await app.ready()
+  sandbox.ready = true
+  return app
+}

@@ -1,0 +1,26 @@
+import fp from 'fastify-plugin'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { unauthorized } from '../errors/api-error.js'
+
+/**
+ * Scopes each request of a route with `config: { auth: true }` to the account of its bearer token.
+ * Runs on onRequest, before the body is parsed or validated, so a missing token is a 401 whatever the
+ * body says. A token outlives neither its 1800 s of sandbox time nor its account (reset removes it).
+ */
+async function authPlugin (app: FastifyInstance): Promise<void> {
+  app.decorateRequest('account', undefined)
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    if (!request.routeOptions.config.auth) return
+    const header = request.headers.authorization
+    if (!header) throw unauthorized('Token de acesso ausente')
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
+    if (!match) throw unauthorized('Cabeçalho Authorization malformado; use Bearer <token>')
+    const claims = app.sandbox.tokens.verify(match[1])
+    if (!claims) throw unauthorized('Token de acesso inválido ou expirado')
+    const account = app.sandbox.store.account(Number(claims.sub))
+    if (!account || account.clientId !== claims.clientId) throw unauthorized('Token de acesso inválido ou expirado')
+    request.account = account
+  })
+}
+
+export default fp(authPlugin, { name: 'auth' })

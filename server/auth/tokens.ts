@@ -1,0 +1,45 @@
+import { createSigner, createVerifier } from 'fast-jwt'
+
+/**
+ * Access tokens: HS256 JWTs that live 1800 s of sandbox time (spec 2.1, 5.5). Expiry is checked
+ * against the sandbox clock, not the wall clock, so advancing the clock expires tokens as it would
+ * in production.
+ */
+export const TOKEN_LIFETIME_SECONDS = 1800
+
+export interface TokenClaims {
+  sub: string
+  clientId: string
+  iat: number
+  exp: number
+  jti: string
+}
+
+export class TokenService {
+  private readonly sign: (payload: Record<string, unknown>) => string
+  private readonly decode: (token: string) => TokenClaims
+
+  constructor (secret: string, private readonly now: () => number) {
+    this.sign = createSigner({ key: secret, algorithm: 'HS256', noTimestamp: true })
+    // Expiry is ours to check (sandbox clock); the library checks the signature and algorithm.
+    this.decode = createVerifier({ key: secret, algorithms: ['HS256'], ignoreExpiration: true, ignoreNotBefore: true, cache: 1000 })
+  }
+
+  issue (accountId: number, clientId: string, jti: string): string {
+    const iat = Math.floor(this.now() / 1000)
+    return this.sign({ sub: String(accountId), clientId, iat, exp: iat + TOKEN_LIFETIME_SECONDS, jti })
+  }
+
+  /** The claims of a valid, unexpired token, or null. */
+  verify (token: string): TokenClaims | null {
+    let claims: TokenClaims
+    try {
+      claims = this.decode(token)
+    } catch {
+      return null
+    }
+    if (typeof claims.exp !== 'number' || typeof claims.sub !== 'string') return null
+    if (claims.exp * 1000 <= this.now()) return null
+    return claims
+  }
+}

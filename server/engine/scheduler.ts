@@ -1,0 +1,181 @@
+import type { Clock } from './clock.js'
+
+/**
+ * One scheduler for everything that happens later: settlement, webhook attempts, charge expiry,
+ * split payouts. Jobs run in due order against the sandbox clock. While the clock runs, a single
+ * real timer is armed for the earliest job; advancing the clock runs every job that became due,
+ * each seeing the clock at its own due instant, before the advance returns.
+ */
+export type JobRun = () => void | Promise<void>
+
+export interface Job {
+  id: number
+  dueAt: number
+  kind: string
+  run: JobRun
+  cancelled: boolean
+}
+
+export interface SchedulerOptions {
+  clock: Clock
+  onError?: (err: unknown, job: Job) => void
+}
+
+export class Scheduler {
+  private readonly clock: Clock
+  private readonly onError: (err: unknown, job: Job) => void
+  private heap: Job[] = []
+  private seq = 0
+  private timer: NodeJS.Timeout | null = null
+  private timerDueAt = Infinity
+  private draining: Promise<void> | null = null
+  private closed = false
+
+  constructor (opts: SchedulerOptions) {
+    this.clock = opts.clock
+    this.onError = opts.onError ?? (() => {})
+  }
+
+  /** Runs `run` once the sandbox clock reaches `dueAt`. */
+  at (dueAt: number, kind: string, run: JobRun): Job {
+    const job: Job = { id: ++this.seq, dueAt, kind, run, cancelled: false }
+    this.push(job)
+    this.arm()
+    return job
+  }
+
+  after (delayMs: number, kind: string, run: JobRun): Job {
+    return this.at(this.clock.now() + Math.max(0, delayMs), kind, run)
+  }
+
+  cancel (job: Job | undefined): void {
+    if (job) job.cancelled = true
+  }
+
+  pending (): number {
+    return this.heap.filter(j => !j.cancelled).length
+  }
+
+  nextDueAt (): number | null {
+    this.dropCancelledHead()
+    return this.heap[0]?.dueAt ?? null
+  }
+
+  /** Moves the clock forward by `ms`, running every job due on the way, in order. */
+  async advance (ms: number): Promise<void> {
+    await this.advanceTo(this.clock.now() + ms)
+  }
+
+  async advanceTo (target: number): Promise<void> {
+    await this.drain(target)
+    if (target > this.clock.now()) this.clock.set(target)
+    this.arm()
+  }
+
+  /** Runs the jobs already due by the clock as it is now (after freeze/resume/set). */
+  async runDue (): Promise<void> {
+    await this.drain(this.clock.now())
+    this.arm()
+  }
+
+  /** Forgets every job (reset, snapshot import); the owners of state reschedule what is still due. */
+  clear (): void {
+    for (const job of this.heap) job.cancelled = true
+    this.heap = []
+    this.arm()
+  }
+
+  close (): void {
+    this.closed = true
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    this.heap = []
+  }
+
+  private async drain (until: number): Promise<void> {
+    // Serialise drains: a timer-driven drain and an advance must not run the same job twice.
+    while (this.draining) await this.draining
+    let release!: () => void
+    this.draining = new Promise(resolve => { release = resolve })
+    try {
+      for (;;) {
+        this.dropCancelledHead()
+        const job = this.heap[0]
+        if (!job || job.dueAt > until) break
+        this.pop()
+        if (job.dueAt > this.clock.now()) this.clock.set(job.dueAt)
+        try {
+          await job.run()
+        } catch (err) {
+          this.onError(err, job)
+        }
+      }
+    } finally {
+      this.draining = null
+      release()
+    }
+  }
+
+  private arm (): void {
+    if (this.closed) return
+    const next = this.nextDueAt()
+    if (next === null || this.clock.isFrozen()) {
+      if (this.timer) clearTimeout(this.timer)
+      this.timer = null
+      this.timerDueAt = Infinity
+      return
+    }
+    if (this.timer && this.timerDueAt <= next) return
+    if (this.timer) clearTimeout(this.timer)
+    this.timerDueAt = next
+    const delay = Math.max(0, Math.min(next - this.clock.now(), 2 ** 31 - 1))
+    this.timer = setTimeout(() => {
+      this.timer = null
+      this.timerDueAt = Infinity
+      void this.runDue()
+    }, delay)
+    this.timer.unref()
+  }
+
+  private dropCancelledHead (): void {
+    while (this.heap.length > 0 && this.heap[0].cancelled) this.pop()
+  }
+
+  // A binary min-heap on (dueAt, id): jobs due at the same instant run in the order they were scheduled.
+  private less (a: Job, b: Job): boolean {
+    return a.dueAt < b.dueAt || (a.dueAt === b.dueAt && a.id < b.id)
+  }
+
+  private push (job: Job): void {
+    const h = this.heap
+    h.push(job)
+    let i = h.length - 1
+    while (i > 0) {
+      const p = (i - 1) >> 1
+      if (!this.less(h[i], h[p])) break
+      ;[h[i], h[p]] = [h[p], h[i]]
+      i = p
+    }
+  }
+
+  private pop (): Job | undefined {
+    const h = this.heap
+    const top = h[0]
+    const last = h.pop()
+    if (h.length > 0 && last) {
+      h[0] = last
+      let i = 0
+      for (;;) {
+        const l = 2 * i + 1
+        const r = l + 1
+        let m = i
+        if (l < h.length && this.less(h[l], h[m])) m = l
+        if (r < h.length && this.less(h[r], h[m])) m = r
+        if (m === i) break
+        ;[h[i], h[m]] = [h[m], h[i]]
+        i = m
+      }
+    }
+    return top
+  }
+}

@@ -1,0 +1,97 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { randomUUID } from 'node:crypto'
+import { ApiError, httpReason } from './api-error.js'
+import { validationMessages, type SchemaIssue } from './validation.js'
+
+/**
+ * Renders every error in the shape of its route family (spec section 7): the extended shape for the
+ * standard family (`/api/*` but the token, and `/balance`), the simple shape for the central-bank
+ * family and token issuance, and the simple shape plus `code` for the `/__sandbox` control plane.
+ * The family comes from the URL so that unknown routes and body-parser failures get it too.
+ */
+export type Family = 'standard' | 'simple' | 'sandbox'
+
+export function familyOf (url: string): Family {
+  const path = url.split('?')[0]
+  if (path.startsWith('/__sandbox')) return 'sandbox'
+  if (path === '/api/auth/token') return 'simple'
+  if (path.startsWith('/api/') || path === '/balance') return 'standard'
+  return 'simple'
+}
+
+/** The public route name the extended shape reports: the request path without `/api`. */
+export function publicPath (url: string): string {
+  const path = url.split('?')[0]
+  return path.startsWith('/api/') ? path.slice(4) : path
+}
+
+const userMessages: Record<number, string> = {
+  400: 'Não foi possível processar a solicitação. Verifique os dados enviados.',
+  401: 'Não autorizado. Obtenha um novo token de acesso.',
+  403: 'Acesso negado.',
+  404: 'Recurso não encontrado.',
+  409: 'Conflito com um recurso existente.',
+  413: 'A requisição é grande demais.',
+  415: 'Tipo de conteúdo não suportado.',
+  422: 'A solicitação foi recusada pelo provedor de pagamento.',
+  429: 'Muitas requisições. Aguarde alguns segundos e tente novamente.',
+  500: 'Erro interno. Tente novamente mais tarde.',
+}
+
+/** Maps anything thrown into an ApiError, translating Fastify's own errors to Portuguese texts. */
+export function toApiError (err: unknown): ApiError {
+  if (err instanceof ApiError) return err
+  const e = err as FastifyError & { validation?: SchemaIssue[], validationContext?: string }
+  if (e.validation) return new ApiError(400, 'HTTP_ERROR', validationMessages(e.validation, e.validationContext ?? 'body'))
+  const status = typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500
+  switch (e.code) {
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY': return new ApiError(400, 'HTTP_ERROR', 'O corpo da requisição está vazio')
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH': return new ApiError(400, 'HTTP_ERROR', 'O corpo da requisição não é um JSON válido')
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': return new ApiError(413, 'HTTP_ERROR', 'O corpo da requisição excede o tamanho máximo')
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return new ApiError(415, 'HTTP_ERROR', 'Content-Type não suportado; envie application/json')
+  }
+  if (status === 400 && (e instanceof SyntaxError || /JSON/.test(e.message ?? ''))) {
+    return new ApiError(400, 'HTTP_ERROR', 'O corpo da requisição não é um JSON válido')
+  }
+  if (status >= 500) return new ApiError(500, 'INTERNAL_ERROR', 'Erro interno do servidor', { business: false })
+  return new ApiError(status, 'HTTP_ERROR', e.message || httpReason[status] || 'Erro')
+}
+
+export function errorBody (err: ApiError, request: FastifyRequest): Record<string, unknown> {
+  const family = familyOf(request.url)
+  const reason = httpReason[err.statusCode] ?? 'Error'
+  if (family === 'standard') {
+    const body: Record<string, unknown> = {
+      statusCode: err.statusCode,
+      timestamp: new Date(request.server.sandbox.clock.now()).toISOString(),
+      path: publicPath(request.url),
+      method: request.method,
+      code: err.code,
+      // Validation errors list one message per invalid field; everything else is one sentence.
+      message: err.code === 'HTTP_ERROR' && err.statusCode === 400 ? err.messages : err.messages.join('; '),
+      userMessage: err.userMessage ?? userMessages[err.statusCode] ?? reason,
+      errorId: randomUUID(),
+    }
+    if (err.business) body.errorCode = err.code
+    else body.error = reason
+    if (err.details) body.details = err.details
+    return body
+  }
+  const body: Record<string, unknown> = { statusCode: err.statusCode, message: err.messages.join('; '), error: reason }
+  if (family === 'sandbox') body.code = err.code
+  if (family === 'sandbox' && err.details) body.details = err.details
+  return body
+}
+
+export function registerErrorHandlers (app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(error)
+    if (apiError.statusCode >= 500 && !(error instanceof ApiError)) request.log.error({ err: error }, 'unhandled error')
+    void reply.status(apiError.statusCode).send(errorBody(apiError, request))
+  })
+  app.setNotFoundHandler((request, reply) => {
+    const err = new ApiError(404, 'HTTP_ERROR', `Rota ${request.method} ${request.url.split('?')[0]} não encontrada`, { business: false })
+    void reply.status(404).send(errorBody(err, request))
+  })
+}

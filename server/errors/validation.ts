@@ -1,0 +1,68 @@
+/**
+ * Turns schema-validation failures into one Portuguese message per invalid field, as the extended
+ * error shape wants (`message` is an array, one entry per field).
+ */
+export interface SchemaIssue {
+  keyword: string
+  instancePath: string
+  params: Record<string, unknown>
+  message?: string
+}
+
+const typeNames: Record<string, string> = {
+  string: 'texto',
+  number: 'número',
+  integer: 'número inteiro',
+  boolean: 'booleano',
+  object: 'objeto',
+  array: 'lista',
+  null: 'nulo',
+}
+
+function fieldName (issue: SchemaIssue, part: string): string {
+  const path = issue.instancePath.split('/').slice(1).map(s => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+  if (issue.keyword === 'required' && typeof issue.params.missingProperty === 'string') path.push(issue.params.missingProperty)
+  const name = path.map((seg, i) => /^\d+$/.test(seg) ? `[${seg}]` : (i === 0 ? seg : `.${seg}`)).join('')
+  if (name) return name
+  return part === 'body' ? 'corpo' : part === 'querystring' ? 'parâmetros' : part === 'headers' ? 'cabeçalhos' : part
+}
+
+function describe (issue: SchemaIssue): string {
+  const p = issue.params
+  switch (issue.keyword) {
+    case 'required': return 'é obrigatório'
+    case 'type': return `deve ser do tipo ${String(p.type).split(',').map(t => typeNames[t] ?? t).join(' ou ')}`
+    case 'minimum': return `deve ser maior ou igual a ${String(p.limit)}`
+    case 'exclusiveMinimum': return `deve ser maior que ${String(p.limit)}`
+    case 'maximum': return `deve ser menor ou igual a ${String(p.limit)}`
+    case 'exclusiveMaximum': return `deve ser menor que ${String(p.limit)}`
+    case 'minLength': return `deve ter no mínimo ${String(p.limit)} caracteres`
+    case 'maxLength': return `deve ter no máximo ${String(p.limit)} caracteres`
+    case 'minItems': return `deve ter no mínimo ${String(p.limit)} itens`
+    case 'maxItems': return `deve ter no máximo ${String(p.limit)} itens`
+    case 'maxProperties': return `deve ter no máximo ${String(p.limit)} chaves`
+    case 'minProperties': return `deve ter no mínimo ${String(p.limit)} chaves`
+    case 'pattern':
+    case 'format': return 'está em formato inválido'
+    case 'enum': return `deve ser um de: ${(p.allowedValues as unknown[]).join(', ')}`
+    case 'const': return `deve ser ${String(p.allowedValue)}`
+    case 'anyOf':
+    case 'oneOf': return 'não corresponde a nenhum formato aceito'
+    case 'multipleOf': return 'deve ter no máximo 2 casas decimais'
+    case 'additionalProperties': return `não aceita o campo ${String(p.additionalProperty)}`
+    default: return issue.message ? `é inválido (${issue.message})` : 'é inválido'
+  }
+}
+
+export function validationMessages (issues: SchemaIssue[], part: string): string[] {
+  const seen = new Set<string>()
+  const out: string[] = []
+  // A union yields one issue per branch; literal unions read better as one enum-like message.
+  for (const issue of issues) {
+    const field = fieldName(issue, part)
+    if (seen.has(field)) continue
+    seen.add(field)
+    out.push(`${field} ${describe(issue)}`)
+  }
+  return out
+}

@@ -1,0 +1,27 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { centsToNumber } from '../../domain/money.js'
+import { errorResponses } from '../../schemas/common.js'
+import { CentralBankBalances } from '../../schemas/balance.js'
+
+/** GET /accounts/balances (spec 2.2, 4 row 2). */
+const balancesRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/accounts/balances', {
+    config: { auth: true },
+    schema: {
+      tags: ['Central bank'],
+      summary: 'Balance (central-bank-compatible format)',
+      security: [{ bearer: [] }],
+      response: { 200: CentralBankBalances, ...errorResponses('simple', [401]) },
+    },
+  }, async (request) => {
+    const { availableCents, blockedCents } = request.account!.balance
+    return {
+      data: [{
+        eventDate: new Date(app.sandbox.clock.now()).toISOString(),
+        balanceAmount: { available: centsToNumber(availableCents), blocked: centsToNumber(blockedCents), overdraft: 0 },
+      }],
+    }
+  })
+}
+
+export default balancesRoutes

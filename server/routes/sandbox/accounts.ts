@@ -1,0 +1,67 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { ApiError, notFound } from '../../errors/api-error.js'
+import { parseAmount } from '../../domain/money.js'
+import { errorResponses } from '../../schemas/common.js'
+import { AccountSettingsBody, AccountView, CreatedAccountView } from '../../schemas/sandbox.js'
+import { accountView } from './views.js'
+
+const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) })
+
+/** Accounts on the control plane: create isolated accounts, read them, fund them. */
+const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const sb = app.sandbox
+  const find = (id: number) => {
+    const account = sb.store.account(id)
+    if (!account) throw notFound(`Conta ${id} não encontrada`, 'ACCOUNT_NOT_FOUND')
+    return account
+  }
+
+  app.post('/accounts', {
+    schema: {
+      tags: ['Sandbox'],
+      summary: 'Create a fresh isolated account with its own credentials and client certificate',
+      body: Type.Optional(AccountSettingsBody),
+      response: { 201: CreatedAccountView, ...errorResponses('sandbox', [400]) },
+    },
+  }, async (request, reply) => {
+    const { account, privateKey } = await sb.accounts.create(request.body ?? {})
+    await sb.store.commit()
+    return reply.status(201).send({ ...accountView(account), privateKey })
+  })
+
+  app.get('/accounts', {
+    schema: { tags: ['Sandbox'], summary: 'Every account', response: { 200: Type.Object({ accounts: Type.Array(AccountView) }) } },
+  }, async () => ({ accounts: sb.store.accounts().map(accountView) }))
+
+  app.get('/accounts/:id', {
+    schema: { tags: ['Sandbox'], summary: 'One account: settings, credentials, balances and ledger totals', params: Id, response: { 200: AccountView, ...errorResponses('sandbox', [404]) } },
+  }, async (request) => accountView(find(request.params.id)))
+
+  app.post('/accounts/:id/balance', {
+    schema: {
+      tags: ['Sandbox'],
+      summary: 'Set the available balance, or credit it (a negative credit debits)',
+      description: 'Body `{ "set": 100.00 }` or `{ "credit": 50.00 }`. Recorded as an adjustment, so the ledger invariant still holds.',
+      params: Id,
+      body: Type.Object({
+        set: Type.Optional(Type.Number({ minimum: 0, maximum: 1e12 })),
+        credit: Type.Optional(Type.Number({ minimum: -1e12, maximum: 1e12 })),
+      }),
+      response: { 200: AccountView, ...errorResponses('sandbox', [400, 404]) },
+    },
+  }, async (request) => {
+    const account = find(request.params.id)
+    const { set, credit } = request.body
+    if ((set === undefined) === (credit === undefined)) throw new ApiError(400, 'HTTP_ERROR', 'Envie exatamente um de: set, credit')
+    const value = (set ?? credit)!
+    if (value !== 0 && !parseAmount(Math.abs(value)).ok) throw new ApiError(400, 'HTTP_ERROR', 'O valor deve ter no máximo 2 casas decimais')
+    if (!sb.accounts.changeBalance(account, { set, credit })) {
+      throw new ApiError(400, 'INSUFFICIENT_BALANCE', 'O saldo disponível não pode ficar negativo')
+    }
+    await sb.store.commit()
+    return accountView(account)
+  })
+}
+
+export default accountRoutes

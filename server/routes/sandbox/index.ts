@@ -1,0 +1,34 @@
+import type { FastifyPluginAsync } from 'fastify'
+import { timingSafeEqual } from 'node:crypto'
+import { ApiError } from '../../errors/api-error.js'
+import system from './system.js'
+import accounts from './accounts.js'
+
+function sameSecret (a: string, b: string): boolean {
+  const x = Buffer.from(a)
+  const y = Buffer.from(b)
+  return x.length === y.length && timingSafeEqual(x, y)
+}
+
+/**
+ * The control plane under /__sandbox. With an admin token configured (a sandbox exposed on a shared
+ * network), every control-plane request must carry it; health stays open for container probes.
+ */
+const sandboxRoutes: FastifyPluginAsync = async (app) => {
+  const adminToken = app.sandbox.config.adminToken
+  if (adminToken) {
+    app.addHook('onRequest', async (request) => {
+      if (request.url.split('?')[0] === '/__sandbox/health') return
+      const header = request.headers['x-sandbox-admin-token']
+      const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1]
+      const given = typeof header === 'string' ? header : bearer
+      if (!given || !sameSecret(given, adminToken)) {
+        throw new ApiError(401, 'ADMIN_TOKEN_REQUIRED', 'O plano de controle exige o token de administração (X-Sandbox-Admin-Token)', { business: false })
+      }
+    })
+  }
+  await app.register(system)
+  await app.register(accounts)
+}
+
+export default sandboxRoutes

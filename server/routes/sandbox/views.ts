@@ -1,0 +1,40 @@
+import { centsToNumber } from '../../domain/money.js'
+import { invariantHolds } from '../../domain/ledger.js'
+import type { Account } from '../../store/state.js'
+
+/** The control plane's view of an account: settings in BRL, balances, and whether the ledger adds up. */
+export function accountView (a: Account) {
+  const b = a.balance
+  const t = a.totals
+  return {
+    accountId: a.id,
+    name: a.name,
+    document: a.document,
+    ispb: a.ispb,
+    bankName: a.bankName,
+    clientId: a.clientId,
+    clientSecret: a.clientSecret,
+    certificate: a.certificatePem,
+    certificateFingerprints: a.certificateFingerprints,
+    providerGroup: a.providerGroup,
+    documentCheck: a.documentCheck,
+    fee: centsToNumber(a.feeCents),
+    limits: {
+      perTransaction: centsToNumber(a.limits.perTransactionCents),
+      daily: centsToNumber(a.limits.dailyCents),
+      nightly: centsToNumber(a.limits.nightlyCents),
+    },
+    cashInMinExpirationSeconds: a.cashInMinExpirationSeconds,
+    splitFrequency: a.splitFrequency,
+    balance: { available: centsToNumber(b.availableCents), blocked: centsToNumber(b.blockedCents), gross: centsToNumber(b.availableCents + b.blockedCents) },
+    totals: {
+      opening: centsToNumber(t.openingCents),
+      adjustments: centsToNumber(t.adjustmentsCents),
+      settledIn: centsToNumber(t.settledInCents),
+      settledOut: centsToNumber(t.settledOutCents),
+      fees: centsToNumber(t.feesCents),
+    },
+    invariantHolds: invariantHolds(a),
+    createdAt: a.createdAt,
+  }
+}

@@ -1,0 +1,29 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { centsToNumber } from '../../domain/money.js'
+import { errorResponses } from '../../schemas/common.js'
+import { StandardBalance } from '../../schemas/balance.js'
+
+/** GET /balance and its alias /api/balance (spec 2.2, 4 row 3): the standard mapping of the balance. */
+const balanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  for (const url of ['/balance', '/api/balance']) {
+    app.get(url, {
+      config: { auth: true },
+      schema: {
+        tags: ['Standard'],
+        summary: url === '/balance' ? 'Balance (standard format)' : 'Balance (standard format), alias under /api',
+        security: [{ bearer: [] }],
+        response: { 200: StandardBalance, ...errorResponses('extended', [401]) },
+      },
+    }, async (request) => {
+      const { availableCents, blockedCents } = request.account!.balance
+      return {
+        grossBalance: centsToNumber(availableCents + blockedCents),
+        blockedBalance: centsToNumber(blockedCents),
+        netBalance: centsToNumber(availableCents),
+        consultedAt: new Date(app.sandbox.clock.now()).toISOString(),
+      }
+    })
+  }
+}
+
+export default balanceRoutes

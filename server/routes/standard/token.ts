@@ -1,0 +1,64 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { ApiError } from '../../errors/api-error.js'
+import { fromPem, readCertificateHeader, type HeaderResult } from '../../auth/certificates.js'
+import { TOKEN_LIFETIME_SECONDS } from '../../auth/tokens.js'
+import { errorResponses } from '../../schemas/common.js'
+import type { TLSSocket } from 'node:tls'
+
+const TokenRequest = Type.Object({
+  clientId: Type.String({ minLength: 1, maxLength: 255 }),
+  clientSecret: Type.String({ minLength: 8, maxLength: 64 }),
+})
+
+const TokenResponse = Type.Object({
+  access_token: Type.String({ description: 'JWT' }),
+  token_type: Type.Literal('Bearer'),
+  expires_in: Type.Literal(TOKEN_LIFETIME_SECONDS),
+})
+
+/** The peer certificate of a mutual-TLS connection, when the sandbox serves HTTPS. */
+function peerCertificate (socket: unknown): HeaderResult | null {
+  const tls = socket as TLSSocket
+  if (typeof tls.getPeerX509Certificate !== 'function') return null
+  const cert = tls.getPeerX509Certificate()
+  return cert ? fromPem(cert.toString()) : null
+}
+
+/** POST /api/auth/token (spec 2.1, 5, 7.1): client certificate plus client credentials. */
+const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post('/api/auth/token', {
+    schema: {
+      tags: ['Standard'],
+      summary: 'Issue an access token',
+      description: 'Header X-SSL-Client-Cert carries the client certificate, PEM, percent-encoded (RFC 3986: spaces as %20). Over mutual TLS the peer certificate is used when the header is absent. Errors use the simple shape.',
+      headers: Type.Object({ 'x-ssl-client-cert': Type.Optional(Type.String({ description: 'Percent-encoded PEM client certificate' })) }),
+      body: TokenRequest,
+      response: { 201: TokenResponse, ...errorResponses('simple', [400, 401, 403]) },
+    },
+  }, async (request, reply) => {
+    const { store, tokens, rng } = app.sandbox
+    const header = request.headers['x-ssl-client-cert']
+    const cert = header === undefined ? (peerCertificate(request.raw.socket) ?? readCertificateHeader(undefined)) : readCertificateHeader(header)
+    if (!cert.ok) {
+      switch (cert.problem) {
+        case 'MISSING': throw new ApiError(400, 'HTTP_ERROR', 'Certificado do cliente ausente: envie o cabeçalho X-SSL-Client-Cert')
+        case 'MALFORMED_ENCODING':
+        case 'NOT_PEM': throw new ApiError(400, 'HTTP_ERROR', 'Formato do certificado do cliente inválido')
+        case 'INVALID_CERTIFICATE': throw new ApiError(401, 'HTTP_ERROR', 'Certificado do cliente inválido')
+      }
+    }
+    const account = store.accountByClientId(request.body.clientId)
+    if (!account || account.clientSecret !== request.body.clientSecret) {
+      throw new ApiError(401, 'HTTP_ERROR', 'Credenciais inválidas')
+    }
+    if (!account.certificateFingerprints.includes(cert.fingerprint)) {
+      throw new ApiError(403, 'HTTP_ERROR', 'Certificado não vinculado a esta conta')
+    }
+    request.account = account
+    const accessToken = tokens.issue(account.id, account.clientId, rng.uuid())
+    return reply.status(201).send({ access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS })
+  })
+}
+
+export default tokenRoutes

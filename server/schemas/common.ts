@@ -1,0 +1,52 @@
+import { Type, type TSchema, type TUnsafe } from '@sinclair/typebox'
+
+/**
+ * Schema pieces shared by every family. String enums are plain `enum` schemas (not unions of
+ * literals) so a wrong value yields one clear message listing the accepted values.
+ */
+export function StringEnum<const T extends readonly string[]> (values: T, opts: Record<string, unknown> = {}): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...opts })
+}
+
+/** A BRL amount as a JSON number. Exactness to the cent is checked by domain/money (PIX_INVALID_AMOUNT). */
+export const Amount = (opts: Record<string, unknown> = {}) => Type.Number({ minimum: 0.01, description: 'BRL, at most 2 decimals', ...opts })
+
+export const IsoDate = (description?: string) => Type.String({ format: 'date-time', description })
+
+export const SimpleError = Type.Object({
+  statusCode: Type.Integer(),
+  message: Type.String(),
+  error: Type.Optional(Type.String()),
+}, { $id: 'SimpleError', description: 'Error of the central-bank-compatible family and token issuance (spec 7)' })
+
+export const ExtendedError = Type.Object({
+  statusCode: Type.Integer(),
+  timestamp: Type.String({ format: 'date-time' }),
+  path: Type.String({ description: 'Public route name: the request path without /api' }),
+  method: Type.String(),
+  code: Type.String({ description: 'HTTP_ERROR or a business code' }),
+  message: Type.Union([Type.String(), Type.Array(Type.String())], { description: 'One entry per invalid field on validation errors' }),
+  userMessage: Type.String(),
+  errorId: Type.String(),
+  error: Type.Optional(Type.String()),
+  errorCode: Type.Optional(Type.String()),
+  details: Type.Optional(Type.Object({}, { additionalProperties: true })),
+}, { $id: 'ExtendedError', description: 'Error of the standard family (spec 7)' })
+
+export const SandboxError = Type.Object({
+  statusCode: Type.Integer(),
+  code: Type.String(),
+  message: Type.String(),
+  error: Type.Optional(Type.String()),
+  details: Type.Optional(Type.Object({}, { additionalProperties: true })),
+}, { $id: 'SandboxError', description: 'Error of the /__sandbox control plane' })
+
+export const sharedSchemas: TSchema[] = [SimpleError, ExtendedError, SandboxError]
+
+const ref = (id: string) => Type.Unsafe<unknown>({ $ref: `${id}#` })
+
+/** Response map entries for the usual errors of a family, so OpenAPI documents them. */
+export function errorResponses (family: 'simple' | 'extended' | 'sandbox', codes: number[]): Record<number, TSchema> {
+  const id = family === 'simple' ? 'SimpleError' : family === 'extended' ? 'ExtendedError' : 'SandboxError'
+  return Object.fromEntries(codes.map(c => [c, ref(id)]))
+}

@@ -1,0 +1,130 @@
+import { generateClientCertificate } from '../auth/certificates.js'
+import { fingerprintOf } from '../auth/certificates.js'
+import type { SeededRng } from '../domain/ids.js'
+import { generateCnpj } from '../domain/documents.js'
+import * as ledger from '../domain/ledger.js'
+import type { Clock } from '../engine/clock.js'
+import type { AccountDefaults, Fixtures, FixtureAccount } from '../fixtures.js'
+import type { Account, ProviderGroup, SplitFrequency } from '../store/state.js'
+import type { Store } from '../store/store.js'
+
+/**
+ * Accounts: the fixture accounts restored on reset, and fresh isolated accounts created on demand
+ * (each with its own credentials and client certificate), plus control-plane balance changes.
+ */
+export interface AccountSettings {
+  name?: string
+  document?: string
+  balance?: number
+  providerGroup?: ProviderGroup
+  documentCheck?: boolean
+  fee?: number
+  limits?: Partial<AccountDefaults['limits']>
+  cashInMinExpirationSeconds?: number
+  splitFrequency?: SplitFrequency
+}
+
+export interface CreatedAccount {
+  account: Account
+  certificate: string
+  privateKey: string
+}
+
+const toCents = (brl: number): number => Math.round(brl * 100)
+
+export class AccountService {
+  constructor (
+    private readonly store: Store,
+    private readonly fixtures: Fixtures,
+    private readonly clock: Clock,
+    private readonly rng: SeededRng,
+  ) {}
+
+  /** Builds an account record from settings over the fixture defaults. */
+  private build (id: number, s: AccountSettings & { clientId: string, clientSecret: string, certificatePem: string, name: string, document: string }): Account {
+    const d = this.fixtures.accountDefaults
+    const opening = toCents(s.balance ?? d.balance)
+    const limits = { ...d.limits, ...s.limits }
+    return {
+      id,
+      name: s.name,
+      document: s.document,
+      ispb: this.fixtures.institution.ispb,
+      bankName: this.fixtures.institution.name,
+      clientId: s.clientId,
+      clientSecret: s.clientSecret,
+      certificateFingerprints: [fingerprintOf(s.certificatePem)],
+      certificatePem: s.certificatePem,
+      providerGroup: s.providerGroup ?? d.providerGroup,
+      documentCheck: s.documentCheck ?? d.documentCheck,
+      feeCents: toCents(s.fee ?? d.fee),
+      limits: {
+        perTransactionCents: toCents(limits.perTransaction),
+        dailyCents: toCents(limits.daily),
+        nightlyCents: toCents(limits.nightly),
+      },
+      cashInMinExpirationSeconds: s.cashInMinExpirationSeconds ?? d.cashInMinExpirationSeconds,
+      splitFrequency: s.splitFrequency ?? d.splitFrequency,
+      balance: { availableCents: opening, blockedCents: 0 },
+      totals: { openingCents: opening, adjustmentsCents: 0, settledInCents: 0, settledOutCents: 0, feesCents: 0 },
+      createdAt: new Date(this.clock.now()).toISOString(),
+    }
+  }
+
+  /** Puts the fixture accounts (and the key directory) in an empty store. */
+  seedFixtures (): void {
+    for (const f of this.fixtures.accounts) this.seedFixture(f)
+    for (const entry of this.fixtures.directory) this.store.data.directory[entry.key] = { ...entry }
+    const maxFixtureId = Math.max(0, ...this.fixtures.accounts.map(a => a.id))
+    if ((this.store.data.seq.account ?? 0) < maxFixtureId) this.store.data.seq.account = maxFixtureId
+  }
+
+  private seedFixture (f: FixtureAccount): Account {
+    const account = this.build(f.id, { ...f })
+    this.store.addAccount(account)
+    return account
+  }
+
+  fixtureOf (id: number): FixtureAccount | undefined {
+    return this.fixtures.accounts.find(a => a.id === id)
+  }
+
+  async create (settings: AccountSettings = {}): Promise<CreatedAccount> {
+    const id = this.store.nextSeq('account')
+    const name = settings.name ?? `CONTA SANDBOX ${id}`
+    const cert = await generateClientCertificate(name, id, this.clock.now())
+    const account = this.build(id, {
+      ...settings,
+      name,
+      document: settings.document ?? generateCnpj(this.rng),
+      clientId: `sbx-${id}-${this.rng.alnum(12).toLowerCase()}`,
+      clientSecret: this.rng.alnum(32),
+      certificatePem: cert.certificate,
+    })
+    this.store.addAccount(account)
+    return { account, certificate: cert.certificate, privateKey: cert.privateKey }
+  }
+
+  /**
+   * Returns one account to its first state: opening balance, no transactions or other records,
+   * same id, credentials, certificate and settings.
+   */
+  reset (account: Account): Account {
+    this.store.removeAccount(account.id)
+    const fresh: Account = {
+      ...structuredClone(account),
+      balance: { availableCents: account.totals.openingCents, blockedCents: 0 },
+      totals: { openingCents: account.totals.openingCents, adjustmentsCents: 0, settledInCents: 0, settledOutCents: 0, feesCents: 0 },
+    }
+    this.store.addAccount(fresh)
+    return fresh
+  }
+
+  /** Credits (or debits, when negative) the available balance, or sets it to an exact value. */
+  changeBalance (account: Account, change: { credit?: number, set?: number }): boolean {
+    const delta = change.set !== undefined
+      ? toCents(change.set) - account.balance.availableCents
+      : toCents(change.credit ?? 0)
+    return ledger.adjust(account, delta)
+  }
+}

@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify'
+import type { Test } from 'tap'
+import { readFileSync } from 'node:fs'
+import { buildApp, type BuildOptions } from '../../server/app.js'
+import type { Config } from '../../server/config.js'
+
+/**
+ * Test harness: an app with a memory store, a frozen clock at a fixed daytime instant (so the night
+ * limit and dates are deterministic) and a fixed seed. No port is opened.
+ */
+export const T0 = '2026-03-10T15:00:00.000Z' // 12:00 in America/Sao_Paulo: daytime limits apply
+
+export const fixtureAccount = {
+  id: 1,
+  clientId: 'pix-sandbox-client',
+  clientSecret: 'pix-sandbox-secret-2026',
+  certificate: readFileSync(new URL('../../fixtures/certs/default-client.crt.pem', import.meta.url), 'utf8'),
+  privateKey: readFileSync(new URL('../../fixtures/certs/default-client.key.pem', import.meta.url), 'utf8'),
+}
+
+export async function buildTestApp (t: Test, config: Partial<Config> = {}, opts: Omit<BuildOptions, 'config'> = {}): Promise<FastifyInstance> {
+  const app = await buildApp({ ...opts, config: { seed: 'test-seed', clock: 'frozen', clockStart: T0, settlementDelayMs: 50, ...config } })
+  t.teardown(() => app.close())
+  return app
+}
+
+export const certHeader = (pem: string): string => encodeURIComponent(pem)
+
+export async function tokenFor (app: FastifyInstance, creds: { clientId: string, clientSecret: string, certificate: string } = fixtureAccount): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/token',
+    headers: { 'x-ssl-client-cert': certHeader(creds.certificate) },
+    payload: { clientId: creds.clientId, clientSecret: creds.clientSecret },
+  })
+  if (res.statusCode !== 201) throw new Error(`token failed: ${res.statusCode} ${res.body}`)
+  return res.json().access_token
+}
+
+export interface CreatedAccount {
+  accountId: number
+  clientId: string
+  clientSecret: string
+  certificate: string
+  privateKey: string
+  token: string
+}
+
+/** Creates an isolated account through the control plane and gets its token. */
+export async function newAccount (app: FastifyInstance, settings: Record<string, unknown> = {}): Promise<CreatedAccount> {
+  const res = await app.inject({ method: 'POST', url: '/__sandbox/accounts', payload: settings })
+  if (res.statusCode !== 201) throw new Error(`account failed: ${res.statusCode} ${res.body}`)
+  const a = res.json()
+  return { ...a, token: await tokenFor(app, a) }
+}
+
+export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` })
+
+/** Available and blocked balance in BRL, read through the control plane. */
+export async function balanceOf (app: FastifyInstance, accountId: number): Promise<{ available: number, blocked: number, invariantHolds: boolean }> {
+  const res = await app.inject({ method: 'GET', url: `/__sandbox/accounts/${accountId}` })
+  const a = res.json()
+  return { available: a.balance.available, blocked: a.balance.blocked, invariantHolds: a.invariantHolds }
+}
