@@ -17,6 +17,12 @@ import { Store } from './store/store.js'
 import { TokenService } from './auth/tokens.js'
 import { AccountService } from './services/accounts.js'
 import { RequestJournal } from './services/journal.js'
+import { ScenarioService } from './services/scenarios.js'
+import { WebhookService } from './webhooks/service.js'
+import { PayoutService } from './services/payouts.js'
+import { ChargeService } from './services/charges.js'
+import { RefundService } from './services/refunds.js'
+import { MedService } from './services/med.js'
 import { registerErrorHandlers } from './errors/handler.js'
 import { sharedSchemas } from './schemas/common.js'
 import authPlugin from './auth/plugin.js'
@@ -85,7 +91,8 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   const store = new Store({ file: config.data })
   const fixtures = opts.fixtures ?? loadFixtures(config.fixtures)
   const rng = createRng(seed)
-  const sandbox: Sandbox = {
+  // Services are created below, once the context they share exists.
+  const sandbox = {
     config,
     version: VERSION,
     seed,
@@ -100,7 +107,13 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     onReset: [],
     onLoad: [],
     ready: false,
-  }
+  } as Omit<Sandbox, 'scenarios' | 'webhooks' | 'payouts' | 'charges' | 'refunds' | 'med'> as Sandbox
+  sandbox.scenarios = new ScenarioService(store, clock)
+  sandbox.webhooks = new WebhookService(sandbox)
+  sandbox.charges = new ChargeService(sandbox)
+  sandbox.payouts = new PayoutService(sandbox)
+  sandbox.refunds = new RefundService(sandbox)
+  sandbox.med = new MedService(sandbox)
   app.decorate('sandbox', sandbox)
 
   app.addHook('onRequest', async (request, reply) => {

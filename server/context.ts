@@ -8,6 +8,12 @@ import type { TokenService } from './auth/tokens.js'
 import type { AccountService } from './services/accounts.js'
 import type { RequestJournal } from './services/journal.js'
 import type { Account } from './store/state.js'
+import type { ScenarioService } from './services/scenarios.js'
+import type { WebhookService } from './webhooks/service.js'
+import type { PayoutService } from './services/payouts.js'
+import type { ChargeService } from './services/charges.js'
+import type { RefundService } from './services/refunds.js'
+import type { MedService } from './services/med.js'
 
 /**
  * Everything a route may reach, built once per app by buildApp and hung on the instance as
@@ -25,6 +31,12 @@ export interface Sandbox {
   tokens: TokenService
   accounts: AccountService
   journal: RequestJournal
+  scenarios: ScenarioService
+  webhooks: WebhookService
+  payouts: PayoutService
+  charges: ChargeService
+  refunds: RefundService
+  med: MedService
   /** Hooks run by a full reset, after the store is emptied (each capability clears what it keeps in memory). */
   onReset: Array<() => void>
   /** Hooks run after state is loaded or imported (each capability reschedules its due jobs). */

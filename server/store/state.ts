@@ -1,3 +1,8 @@
+import type { AppliedScenario } from '../../scenarios/types.js'
+import type { ArmedScenario } from '../../scenarios/resolver.js'
+import type { Delivery, WebhookRegistration } from '../webhooks/types.js'
+import type { MedRecord } from '../services/med-types.js'
+
 /**
  * The shape of the sandbox's whole state: one JSON document, which is what lowdb persists with
  * `--data FILE` and what `GET/PUT /__sandbox/snapshot` export and import. Collections are keyed by id
@@ -96,7 +101,7 @@ export interface Transaction {
   errorCode?: string | null
   errorMessage?: string | null
   /** Scenario names applied at creation, kept so settlement (maybe after a restart) applies them too. */
-  scenarios?: string[]
+  scenarios?: AppliedScenario[]
   /** Kind-specific fields (charge, splits, refunds, QR code...), owned by the service of that kind. */
   data: Record<string, unknown>
   createdAt: string
@@ -126,8 +131,16 @@ export interface State {
   accounts: Record<string, Account>
   transactions: Record<string, Transaction>
   directory: Record<string, DirectoryEntry>
+  /** Owned by ScenarioService. */
+  armedScenarios: Record<string, ArmedScenario>
+  /** Owned by WebhookService. */
+  webhooks: Record<string, WebhookRegistration>
+  /** Owned by WebhookService: the capped delivery log. */
+  deliveries: Record<string, Delivery>
+  /** Owned by MedService. */
+  meds: Record<string, MedRecord>
 }
 
 export function emptyState (): State {
-  return { schemaVersion: 1, seq: {}, accounts: {}, transactions: {}, directory: {} }
+  return { schemaVersion: 1, seq: {}, accounts: {}, transactions: {}, directory: {}, armedScenarios: {}, webhooks: {}, deliveries: {}, meds: {} }
 }

@@ -23,6 +23,7 @@ export class Store {
   private txByExternalId = new Map<string, Transaction>()
   private txByEndToEndId = new Map<string, Transaction>()
   private txByIdempotencyKey = new Map<string, Transaction>()
+  private txByRef = new Map<string, Transaction>()
   private writing: Promise<void> | null = null
   private queued: Promise<void> | null = null
 
@@ -163,6 +164,20 @@ export class Store {
     if (tx.endToEndId) this.txByEndToEndId.set(tx.endToEndId, tx)
   }
 
+  /**
+   * Other lookups a capability needs (a cob by txid, a charge by its QR location, a refund by rtrId):
+   * the transaction lists its refs in `data.refs`, and the store indexes them on add and on load.
+   */
+  transactionByRef (ref: string): Transaction | undefined {
+    return this.txByRef.get(ref)
+  }
+
+  addRef (tx: Transaction, ref: string): void {
+    const refs = (tx.data.refs ??= []) as string[]
+    if (!refs.includes(ref)) refs.push(ref)
+    this.txByRef.set(ref, tx)
+  }
+
   // ---- directory ------------------------------------------------------------------------------
 
   directoryEntry (key: string): DirectoryEntry | undefined {
@@ -178,6 +193,7 @@ export class Store {
     this.txByExternalId.clear()
     this.txByEndToEndId.clear()
     this.txByIdempotencyKey.clear()
+    this.txByRef.clear()
     for (const account of Object.values(this.db.data.accounts)) this.indexAccount(account)
     for (const tx of Object.values(this.db.data.transactions)) this.indexTransaction(tx, tx.data.externalIdScope as string | undefined)
   }
@@ -197,5 +213,6 @@ export class Store {
     }
     if (tx.endToEndId) this.txByEndToEndId.set(tx.endToEndId, tx)
     if (tx.idempotencyKey) this.txByIdempotencyKey.set(`${tx.accountId}\u0000${tx.idempotencyKey}`, tx)
+    for (const ref of (tx.data.refs as string[] | undefined) ?? []) this.txByRef.set(ref, tx)
   }
 }

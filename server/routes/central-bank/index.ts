@@ -1,9 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify'
 import balances from './balances.js'
+import dict from './dict.js'
+import cob from './cob.js'
+import devolucao from './devolucao.js'
 
 /** The central-bank-compatible family: no prefix, simple error shape. */
 const centralBankRoutes: FastifyPluginAsync = async (app) => {
-  await app.register(balances)
+  for (const routes of [balances, dict, cob, devolucao]) await app.register(routes)
 }
 
 export default centralBankRoutes

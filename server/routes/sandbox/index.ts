@@ -3,6 +3,12 @@ import { timingSafeEqual } from 'node:crypto'
 import { ApiError } from '../../errors/api-error.js'
 import system from './system.js'
 import accounts from './accounts.js'
+import scenarios from './scenarios.js'
+import webhooks from './webhooks.js'
+import transactions from './transactions.js'
+import directory from './directory.js'
+import pix from './pix.js'
+import med from './med.js'
 
 function sameSecret (a: string, b: string): boolean {
   const x = Buffer.from(a)
@@ -27,8 +33,7 @@ const sandboxRoutes: FastifyPluginAsync = async (app) => {
       }
     })
   }
-  await app.register(system)
-  await app.register(accounts)
+  for (const routes of [system, accounts, scenarios, webhooks, transactions, directory, pix, med]) await app.register(routes)
 }
 
 export default sandboxRoutes

@@ -1,0 +1,27 @@
+import { deliveryScenarios } from './delivery.js'
+import { payinScenarios } from './payins.js'
+import { payoutScenarios } from './payouts.js'
+import type { Endpoint, ScenarioDefinition } from './types.js'
+
+/** The one catalogue: what the resolver accepts, what GET /__sandbox/scenarios lists, what the README table shows. */
+export const catalogue: readonly ScenarioDefinition[] = [...payoutScenarios, ...payinScenarios, ...deliveryScenarios]
+
+const byName = new Map(catalogue.map(s => [s.name, s]))
+
+export function scenarioNamed (name: string): ScenarioDefinition | undefined {
+  return byName.get(name)
+}
+
+export function scenariosFor (endpoint: Endpoint): ScenarioDefinition[] {
+  return catalogue.filter(s => s.endpoints.includes(endpoint))
+}
+
+/** The README's scenario table, generated from the catalogue (a test fails when the README drifts). */
+export function catalogueMarkdown (): string {
+  const rows = catalogue.map(s => {
+    const params = s.params?.length ? s.params.map(p => `\`${p.name}\`${p.required ? '' : ' (optional)'}: ${p.description}`).join('; ') : ''
+    const name = s.params?.length ? `\`${s.name};${s.params.map(p => `${p.name}=N`).join(';')}\`` : `\`${s.name}\``
+    return `| ${name} | ${s.endpoints.join(', ')} | ${s.timing} | ${s.effect}${params ? ` Parameters: ${params}.` : ''} |`
+  })
+  return ['| Scenario | Endpoints | Takes effect | Effect |', '|---|---|---|---|', ...rows].join('\n')
+}

@@ -1,0 +1,69 @@
+import { catalogue, scenarioNamed, scenariosFor } from './catalogue.js'
+import type { AppliedScenario, Endpoint } from './types.js'
+
+/**
+ * Resolution order for a request (DESIGN.md section 6): the X-Sandbox-Scenario header, then scenarios
+ * armed for the account (for clients that cannot add headers), then the happy path. Like msw handlers:
+ * narrow match, first wins, reset restores.
+ */
+export interface ArmedScenario {
+  id: number
+  accountId: number
+  scenario: string
+  endpoint: Endpoint | null
+  /** Requests left before it disarms itself; null means until disarmed. */
+  remaining: number | null
+  createdAt: string
+}
+
+export class ScenarioError extends Error {
+  constructor (readonly reason: string, readonly valid: string[]) {
+    super(reason)
+  }
+}
+
+/** Parses `NAME;ms=5000, OTHER` into applied scenarios, checking each against the endpoint. */
+export function parseScenarioHeader (header: string, endpoint: Endpoint): AppliedScenario[] {
+  const valid = scenariosFor(endpoint).map(s => s.name)
+  const applied: AppliedScenario[] = []
+  for (const part of header.split(',').map(p => p.trim()).filter(Boolean)) {
+    const [rawName, ...rawParams] = part.split(';').map(p => p.trim())
+    const name = rawName.toUpperCase()
+    const def = scenarioNamed(name)
+    if (!def || !def.endpoints.includes(endpoint)) {
+      throw new ScenarioError(`Cenário desconhecido para ${endpoint}: ${rawName}`, valid)
+    }
+    const params: Record<string, string> = {}
+    for (const p of rawParams.filter(Boolean)) {
+      const eq = p.indexOf('=')
+      const key = eq === -1 ? p : p.slice(0, eq)
+      if (!def.params?.some(d => d.name === key)) throw new ScenarioError(`Parâmetro desconhecido no cenário ${name}: ${key}`, valid)
+      params[key] = eq === -1 ? '' : p.slice(eq + 1)
+    }
+    for (const d of def.params ?? []) {
+      if (d.required && !(d.name in params)) throw new ScenarioError(`O cenário ${name} exige o parâmetro ${d.name} (ex.: ${name};${d.name}=1000)`, valid)
+    }
+    for (const [k, v] of Object.entries(params)) {
+      if (k === 'ms' && !/^\d{1,10}$/.test(v)) throw new ScenarioError(`O parâmetro ms do cenário ${name} deve ser um inteiro de milissegundos`, valid)
+    }
+    applied.push({ name, params })
+  }
+  return applied
+}
+
+/** Serialises applied scenarios back to header form, for X-Sandbox-Scenario-Applied and the store. */
+export function formatScenarios (applied: readonly AppliedScenario[]): string {
+  return applied.map(a => [a.name, ...Object.entries(a.params).map(([k, v]) => `${k}=${v}`)].join(';')).join(',')
+}
+
+export function hasScenario (applied: readonly AppliedScenario[] | undefined, name: string): boolean {
+  return applied?.some(a => a.name === name) ?? false
+}
+
+/** A numeric parameter (`ms`) of an applied scenario, or the fallback. */
+export function scenarioParam (applied: readonly AppliedScenario[] | undefined, name: string, key: string, fallback: number): number {
+  const v = applied?.find(a => a.name === name)?.params[key]
+  return v === undefined || v === '' ? fallback : Number(v)
+}
+
+export { catalogue }

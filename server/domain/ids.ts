@@ -1,0 +1,142 @@
+// Identifiers of the PIX world (endToEndId, rtrId, txid) and the seeded randomness behind them.
+// Nothing here reads the wall clock or Math.random(): one seed must reproduce a whole run.
+
+/** The only thing domain code needs from a random source: a uniform float in [0, 1). */
+export interface Rng {
+  next(): number
+}
+
+export interface SeededRng extends Rng {
+  /** Uniform integer in [0, n). */
+  int(n: number): number
+  /** n characters of [0-9A-Za-z]. */
+  alnum(n: number): string
+  /** n lower-case hexadecimal characters. */
+  hex(n: number): string
+  /** A random (version 4, RFC 4122 variant) UUID, lower-case with hyphens. */
+  uuid(): string
+}
+
+const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+const HEX = '0123456789abcdef'
+
+/**
+ * A seeded RNG: sfc32 (passes PractRand, 128 bits of state) fed by cyrb128, so that any string
+ * or number seed ("42", "ci-run-7") spreads over the whole state. A number seed and its decimal
+ * string give the same stream, which keeps `--seed 42` and a seed read from JSON interchangeable.
+ */
+export function createRng (seed: number | string): SeededRng {
+  let [a, b, c, d] = cyrb128(String(seed))
+  const rng: Rng = {
+    next () {
+      a |= 0; b |= 0; c |= 0; d |= 0
+      const t = (((a + b) | 0) + d) | 0
+      d = (d + 1) | 0
+      a = b ^ (b >>> 9)
+      b = (c + (c << 3)) | 0
+      c = (c << 21) | (c >>> 11)
+      c = (c + t) | 0
+      return (t >>> 0) / 4294967296
+    }
+  }
+  // The first outputs of sfc32 still echo the seed; the reference implementation discards them.
+  for (let i = 0; i < 15; i++) rng.next()
+  return {
+    next: rng.next,
+    int: (n) => randomInt(rng, n),
+    alnum: (n) => randomAlnum(rng, n),
+    hex: (n) => randomHex(rng, n),
+    uuid: () => randomUuid(rng)
+  }
+}
+
+function cyrb128 (str: string): [number, number, number, number] {
+  let h1 = 1779033703; let h2 = 3144134277; let h3 = 1013904242; let h4 = 2773480762
+  for (let i = 0; i < str.length; i++) {
+    const k = str.charCodeAt(i)
+    h1 = h2 ^ Math.imul(h1 ^ k, 597399067)
+    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233)
+    h3 = h4 ^ Math.imul(h3 ^ k, 951274213)
+    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179)
+  }
+  h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067)
+  h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233)
+  h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213)
+  h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179)
+  h1 ^= (h2 ^ h3 ^ h4); h2 ^= h1; h3 ^= h1; h4 ^= h1
+  return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0]
+}
+
+/** Uniform integer in [0, n), for any Rng (the plain interface is what domain modules receive). */
+export function randomInt (rng: Rng, n: number): number {
+  if (!Number.isSafeInteger(n) || n <= 0) throw new RangeError(`randomInt: n must be a positive integer, got ${n}`)
+  return Math.floor(rng.next() * n)
+}
+
+function randomFrom (rng: Rng, alphabet: string, n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`length must be a non-negative integer, got ${n}`)
+  let out = ''
+  for (let i = 0; i < n; i++) out += alphabet[randomInt(rng, alphabet.length)]
+  return out
+}
+
+export function randomAlnum (rng: Rng, n: number): string {
+  return randomFrom(rng, ALNUM, n)
+}
+
+export function randomHex (rng: Rng, n: number): string {
+  return randomFrom(rng, HEX, n)
+}
+
+export function randomUuid (rng: Rng): string {
+  const h = randomHex(rng, 32).split('')
+  h[12] = '4' // version 4
+  h[16] = HEX[8 + randomInt(rng, 4)] // variant 10xx
+  const s = h.join('')
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`
+}
+
+const ISPB = /^[0-9A-Za-z]{8}$/
+
+/**
+ * End-to-end id of a PIX (BACEN format): `E` + payer institution ISPB (8) + `yyyyMMddHHmm` in UTC
+ * + 11 alphanumerics, 32 characters in all.
+ */
+export function endToEndId (ispb: string, nowMs: number, rng: Rng): string {
+  return pixIdentifier('E', ispb, nowMs, rng)
+}
+
+/** Id of a refund transaction (rtrId): the same layout as endToEndId with a leading `D`. */
+export function returnId (ispb: string, nowMs: number, rng: Rng): string {
+  return pixIdentifier('D', ispb, nowMs, rng)
+}
+
+function pixIdentifier (prefix: 'E' | 'D', ispb: string, nowMs: number, rng: Rng): string {
+  if (!ISPB.test(ispb)) throw new RangeError(`ISPB must be 8 alphanumeric characters, got "${ispb}"`)
+  const date = new Date(nowMs)
+  const year = date.getUTCFullYear()
+  if (!Number.isFinite(nowMs) || year < 0 || year > 9999) throw new RangeError(`timestamp out of range: ${nowMs}`)
+  const two = (n: number): string => String(n).padStart(2, '0')
+  const stamp = String(year).padStart(4, '0') + two(date.getUTCMonth() + 1) + two(date.getUTCDate()) +
+    two(date.getUTCHours()) + two(date.getUTCMinutes())
+  return prefix + ispb + stamp + randomAlnum(rng, 11)
+}
+
+/**
+ * A transaction id for a charge: [a-zA-Z0-9]. 32 by default, inside the cob range (26 to 35);
+ * a static BR Code carries at most 25, so its caller asks for fewer.
+ */
+export function txid (rng: Rng, length = 32): string {
+  if (!Number.isSafeInteger(length) || length < 1 || length > 35) throw new RangeError(`txid length must be 1 to 35, got ${length}`)
+  return randomAlnum(rng, length)
+}
+
+/** The txid of `PUT /cob/{txid}`: 26 to 35 alphanumerics. */
+export function isValidTxid (s: string): boolean {
+  return /^[a-zA-Z0-9]{26,35}$/.test(s)
+}
+
+/** An e2eid path parameter: exactly 32 alphanumerics (the spec checks no more than that). */
+export function isValidEndToEndId (s: string): boolean {
+  return /^[a-zA-Z0-9]{32}$/.test(s)
+}

@@ -1,0 +1,103 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { ApiError } from '../errors/api-error.js'
+import type { Clock } from '../engine/clock.js'
+import type { Store } from '../store/store.js'
+import { formatScenarios, parseScenarioHeader, ScenarioError, type ArmedScenario } from '../../scenarios/resolver.js'
+import { scenarioNamed } from '../../scenarios/catalogue.js'
+import type { AppliedScenario, Endpoint } from '../../scenarios/types.js'
+
+/**
+ * Resolves the scenarios of a request and keeps the ones armed per account (state collection
+ * `armedScenarios`). The applied names are echoed in X-Sandbox-Scenario-Applied.
+ */
+export class ScenarioService {
+  constructor (private readonly store: Store, private readonly clock: Clock) {
+    store.onAccountRemoved(accountId => {
+      for (const [id, a] of Object.entries(store.data.armedScenarios)) if (a.accountId === accountId) delete store.data.armedScenarios[id]
+    })
+  }
+
+  /** The scenarios that apply to this request; an unknown name is a 400 listing the valid ones. */
+  resolve (request: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, accountId: number): AppliedScenario[] {
+    const header = request.headers['x-sandbox-scenario']
+    let applied: AppliedScenario[] = []
+    if (typeof header === 'string' && header.trim() !== '') {
+      try {
+        applied = parseScenarioHeader(header, endpoint)
+      } catch (err) {
+        if (err instanceof ScenarioError) {
+          throw new ApiError(400, 'UNKNOWN_SCENARIO', `${err.reason}. Cenários válidos para ${endpoint}: ${err.valid.join(', ') || 'nenhum'}`, {
+            business: false,
+            details: { endpoint, validScenarios: err.valid },
+          })
+        }
+        throw err
+      }
+    } else {
+      applied = this.takeArmed(accountId, endpoint)
+    }
+    if (applied.length > 0) reply.header('x-sandbox-scenario-applied', formatScenarios(applied))
+    return applied
+  }
+
+  private takeArmed (accountId: number, endpoint: Endpoint): AppliedScenario[] {
+    const armed = this.store.data.armedScenarios
+    for (const a of Object.values(armed)) {
+      if (a.accountId !== accountId) continue
+      if (a.endpoint !== null && a.endpoint !== endpoint) continue
+      let applied: AppliedScenario[]
+      try {
+        applied = parseScenarioHeader(a.scenario, endpoint)
+      } catch {
+        continue // armed for other endpoints only
+      }
+      if (a.remaining !== null) {
+        a.remaining -= 1
+        if (a.remaining <= 0) delete armed[a.id]
+      }
+      return applied
+    }
+    return []
+  }
+
+  /** Arms a scenario (header syntax, e.g. `SETTLEMENT_DELAY;ms=5000`) for an account's next requests. */
+  arm (input: { accountId: number, scenario: string, endpoint?: Endpoint, times?: number }): ArmedScenario {
+    const names = input.scenario.split(',').map(p => p.split(';')[0].trim().toUpperCase()).filter(Boolean)
+    if (names.length === 0) throw new ApiError(400, 'UNKNOWN_SCENARIO', 'Informe um cenário', { business: false })
+    for (const name of names) {
+      const def = scenarioNamed(name)
+      if (!def) throw new ApiError(400, 'UNKNOWN_SCENARIO', `Cenário desconhecido: ${name}`, { business: false })
+      if (input.endpoint && !def.endpoints.includes(input.endpoint)) {
+        throw new ApiError(400, 'UNKNOWN_SCENARIO', `O cenário ${name} não se aplica a ${input.endpoint}; aplica-se a ${def.endpoints.join(', ')}`, { business: false })
+      }
+    }
+    // Validates parameters now rather than on the request it will bend.
+    const endpoint = input.endpoint ?? scenarioNamed(names[0])!.endpoints[0]
+    try {
+      parseScenarioHeader(input.scenario, endpoint)
+    } catch (err) {
+      if (err instanceof ScenarioError) throw new ApiError(400, 'UNKNOWN_SCENARIO', err.reason, { business: false })
+      throw err
+    }
+    const armed: ArmedScenario = {
+      id: this.store.nextSeq('armedScenario'),
+      accountId: input.accountId,
+      scenario: input.scenario,
+      endpoint: input.endpoint ?? null,
+      remaining: input.times ?? null,
+      createdAt: new Date(this.clock.now()).toISOString(),
+    }
+    this.store.data.armedScenarios[armed.id] = armed
+    return armed
+  }
+
+  armed (accountId?: number): ArmedScenario[] {
+    return Object.values(this.store.data.armedScenarios).filter(a => accountId === undefined || a.accountId === accountId)
+  }
+
+  disarm (id: number): boolean {
+    if (!this.store.data.armedScenarios[id]) return false
+    delete this.store.data.armedScenarios[id]
+    return true
+  }
+}
