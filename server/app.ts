@@ -6,6 +6,8 @@ import { Ajv, type Options as AjvOptions } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { packageRoot } from './paths.js'
 import type { Config } from './config.js'
 import { defaultConfig } from './config.js'
 import type { Sandbox } from './context.js'
@@ -41,7 +43,7 @@ export interface BuildOptions {
   https?: import('node:https').ServerOptions
 }
 
-const pkg = JSON.parse(readFileSync(new URL(import.meta.url.includes('/dist/') ? '../../package.json' : '../package.json', import.meta.url), 'utf8')) as { version: string }
+const pkg = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }
 export const VERSION = pkg.version
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
@@ -166,6 +168,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   await app.register(standardRoutes)
   await app.register(centralBankRoutes)
   await app.register(sandboxRoutes, { prefix: '/__sandbox' })
+  await app.register(import('./routes/dashboard.js'))
 
   app.addHook('onClose', async () => {
     scheduler.close()

@@ -1,6 +1,6 @@
 import { readFileSync, existsSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { packageRoot } from './paths.js'
 import type { DirectoryEntry, ProviderGroup, SplitFrequency } from './store/state.js'
 
 /**
@@ -41,7 +41,7 @@ export interface Fixtures {
   directory: DirectoryEntry[]
 }
 
-export const builtInFixturesDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', existsSync(resolve(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures')) ? 'fixtures' : '../fixtures')
+export const builtInFixturesDir = join(packageRoot, 'fixtures')
 
 export function loadFixtures (dir: string = builtInFixturesDir): Fixtures {
   const read = (name: string): string => readFileSync(join(dir, name), 'utf8')
