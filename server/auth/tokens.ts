@@ -20,7 +20,8 @@ export class TokenService {
   private readonly decode: (token: string) => TokenClaims
 
   constructor (secret: string, private readonly now: () => number) {
-    this.sign = createSigner({ key: secret, algorithm: 'HS256', noTimestamp: true })
+    // The payload carries iat and exp in sandbox time; noTimestamp would drop the given iat from the token.
+    this.sign = createSigner({ key: secret, algorithm: 'HS256' })
     // Expiry is ours to check (sandbox clock); the library checks the signature and algorithm.
     this.decode = createVerifier({ key: secret, algorithms: ['HS256'], ignoreExpiration: true, ignoreNotBefore: true, cache: 1000 })
   }
