@@ -102,6 +102,15 @@ export function helpText (): string {
   return lines.join('\n')
 }
 
+/** The README's settings table, generated from the schema. */
+export function settingsMarkdown (): string {
+  const rows = settings().map(([, s]) => {
+    const def = (s.schema as { default?: unknown }).default
+    return `| \`--${s.flag}\` | \`${s.env}\` | ${def === undefined ? '' : `\`${String(def)}\``} | ${s.description} |`
+  })
+  return ['| Flag | Environment variable | Default | Meaning |', '|---|---|---|---|', ...rows].join('\n')
+}
+
 /** A complete config for tests and embedding: defaults plus overrides. */
 export function defaultConfig (overrides: Partial<Config> = {}): Config {
   return { ...(Value.Default(ConfigSchema, {}) as Config), ...overrides }

@@ -1,0 +1,34 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { catalogueMarkdown } from '../scenarios/catalogue.js'
+import { settingsMarkdown } from '../server/config.js'
+import { packageRoot } from '../server/paths.js'
+
+/**
+ * The README's generated sections (scenario catalogue, settings) live between markers and are
+ * rewritten from their single source by `npm run docs`; a test fails when they drift.
+ */
+export const generatedSections: Record<string, () => string> = {
+  scenarios: catalogueMarkdown,
+  settings: settingsMarkdown,
+}
+
+export function renderReadme (readme: string): string {
+  let out = readme
+  for (const [name, render] of Object.entries(generatedSections)) {
+    const start = `<!-- ${name}:start -->`
+    const end = `<!-- ${name}:end -->`
+    const i = out.indexOf(start)
+    const j = out.indexOf(end)
+    if (i === -1 || j === -1 || j < i) throw new Error(`README.md lacks the ${start} ... ${end} markers`)
+    out = `${out.slice(0, i + start.length)}\n${render()}\n${out.slice(j)}`
+  }
+  return out
+}
+
+export const readmePath = join(packageRoot, 'README.md')
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
+  writeFileSync(readmePath, renderReadme(readFileSync(readmePath, 'utf8')))
+  process.stdout.write('README.md generated sections rewritten\n')
+}
