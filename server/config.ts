@@ -77,7 +77,12 @@ export function loadConfig (env: Record<string, string | undefined>, argv: strin
     }
     raw[key] = value
   }
-  const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw)) as Record<string, unknown>
+  const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, { ...raw })) as Record<string, unknown>
+  // Value.Convert truncates "1.5" and "1e3" to 1 and reads "true" as 1; an integer setting takes digits only.
+  for (const [key] of settings()) {
+    const given = raw[key]
+    if ((ConfigSchema.properties[key] as { type?: string }).type === 'integer' && typeof given === 'string' && !/^\s*-?\d+\s*$/.test(given)) converted[key] = given
+  }
   const bad = new Set<string>()
   for (const e of Value.Errors(ConfigSchema, converted)) {
     const key = e.path.split('/')[1] as keyof Config
@@ -85,6 +90,9 @@ export function loadConfig (env: Record<string, string | undefined>, argv: strin
     bad.add(key)
     const s = (ConfigSchema.properties[key] as unknown as { setting: Setting }).setting
     problems.push(`${key} (--${s.flag} / ${s.env}): ${JSON.stringify(raw[key])} is invalid: ${e.message}`)
+  }
+  if (typeof converted.clockStart === 'string' && !bad.has('clockStart') && Number.isNaN(Date.parse(converted.clockStart))) {
+    problems.push(`clockStart (--clock-start / SANDBOX_CLOCK_START): ${JSON.stringify(converted.clockStart)} is not a valid instant`)
   }
   if (Boolean(converted.tlsCert) !== Boolean(converted.tlsKey)) problems.push('tlsCert and tlsKey (--tls-cert / --tls-key): give both or neither')
   if (problems.length > 0) throw new ConfigError(problems)

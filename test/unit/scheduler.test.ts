@@ -1,0 +1,184 @@
+import t from 'tap'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { Clock } from '../../server/engine/clock.js'
+import { Scheduler } from '../../server/engine/scheduler.js'
+
+/** The scheduler of DESIGN.md section 3, driven directly: order, due instants, cascades, cancel, clear, timers. */
+
+// The scheduler's timer is unref'd (it must not keep a server process alive on its own); keep this
+// test process alive while the timer-driven tests wait for it.
+const keepAlive = setInterval(() => {}, 1000)
+t.teardown(() => clearInterval(keepAlive))
+
+const T0 = Date.parse('2026-03-10T15:00:00.000Z')
+
+function frozenScheduler () {
+  const clock = new Clock(() => T0)
+  clock.freeze()
+  const errors: unknown[] = []
+  const scheduler = new Scheduler({ clock, onError: err => errors.push(err) })
+  return { clock, scheduler, errors }
+}
+
+t.test('jobs at the same instant run in scheduling order; different instants in time order', async t => {
+  const { scheduler } = frozenScheduler()
+  const ran: string[] = []
+  scheduler.at(T0 + 300, 'x', () => { ran.push('c@300') })
+  for (const name of ['a1', 'a2', 'a3', 'a4', 'a5']) scheduler.at(T0 + 100, 'x', () => { ran.push(`${name}@100`) })
+  scheduler.at(T0 + 200, 'x', () => { ran.push('b@200') })
+  scheduler.after(100, 'x', () => { ran.push('a6@100') })
+  t.equal(scheduler.pending(), 8)
+  t.equal(scheduler.nextDueAt(), T0 + 100)
+  await scheduler.advance(1000)
+  t.same(ran, ['a1@100', 'a2@100', 'a3@100', 'a4@100', 'a5@100', 'a6@100', 'b@200', 'c@300'])
+  t.equal(scheduler.pending(), 0)
+  t.equal(scheduler.nextDueAt(), null)
+})
+
+t.test('each job sees clock.now() equal to its due time; the advance ends at its target', async t => {
+  const { clock, scheduler } = frozenScheduler()
+  const seen: Array<[number, number]> = []
+  for (const d of [250, 10, 999, 500]) scheduler.at(T0 + d, 'x', () => { seen.push([d, clock.now() - T0]) })
+  await scheduler.advance(1000)
+  t.same(seen, [[10, 10], [250, 250], [500, 500], [999, 999]])
+  t.equal(clock.now(), T0 + 1000)
+})
+
+t.test('only jobs inside the window run; the rest wait for a later advance', async t => {
+  const { clock, scheduler } = frozenScheduler()
+  const ran: number[] = []
+  scheduler.at(T0 + 100, 'x', () => { ran.push(100) })
+  scheduler.at(T0 + 101, 'x', () => { ran.push(101) })
+  await scheduler.advance(100)
+  t.same(ran, [100], 'a job due exactly at the target runs; one after it does not')
+  t.equal(scheduler.pending(), 1)
+  t.equal(clock.now(), T0 + 100)
+  await scheduler.advance(1)
+  t.same(ran, [100, 101])
+})
+
+t.test('a job scheduling another one due inside the advance window runs it in the same advance', async t => {
+  const { clock, scheduler } = frozenScheduler()
+  const ran: Array<[string, number]> = []
+  scheduler.at(T0 + 100, 'first', () => {
+    ran.push(['first', clock.now() - T0])
+    scheduler.after(50, 'second', () => {
+      ran.push(['second', clock.now() - T0])
+      scheduler.after(1000, 'third', () => { ran.push(['third', clock.now() - T0]) })
+    })
+  })
+  scheduler.at(T0 + 120, 'between', () => { ran.push(['between', clock.now() - T0]) })
+  await scheduler.advance(500)
+  t.same(ran, [['first', 100], ['between', 120], ['second', 150]], 'the cascade respects time order')
+  t.equal(scheduler.pending(), 1, 'the third job (due at 1150) waits')
+  t.equal(scheduler.nextDueAt(), T0 + 1150)
+  await scheduler.advance(650)
+  t.same(ran.at(-1), ['third', 1150])
+})
+
+t.test('a job scheduled in the past (or due now) runs on the next drain, at the current instant', async t => {
+  const { clock, scheduler } = frozenScheduler()
+  let at = -1
+  scheduler.at(T0 - 5000, 'late', () => { at = clock.now() })
+  await scheduler.runDue()
+  t.equal(at, T0, 'the clock never moves backwards for a late job')
+})
+
+t.test('async jobs are awaited in order before the advance returns', async t => {
+  const { scheduler } = frozenScheduler()
+  const ran: string[] = []
+  scheduler.at(T0 + 1, 'slow', async () => { await sleep(20); ran.push('slow') })
+  scheduler.at(T0 + 2, 'fast', () => { ran.push('fast') })
+  await scheduler.advance(10)
+  t.same(ran, ['slow', 'fast'])
+})
+
+t.test('cancelled jobs do not run and do not count as pending', async t => {
+  const { scheduler } = frozenScheduler()
+  const ran: string[] = []
+  const a = scheduler.at(T0 + 10, 'a', () => { ran.push('a') })
+  scheduler.at(T0 + 20, 'b', () => { ran.push('b') })
+  const c = scheduler.at(T0 + 30, 'c', () => { ran.push('c') })
+  scheduler.cancel(a)
+  scheduler.cancel(undefined)
+  t.equal(scheduler.pending(), 2)
+  t.equal(scheduler.nextDueAt(), T0 + 20, 'a cancelled head is skipped')
+  scheduler.at(T0 + 25, 'canceller', () => { scheduler.cancel(c) })
+  await scheduler.advance(100)
+  t.same(ran, ['b'], 'a job cancelled by an earlier job in the same advance does not run')
+})
+
+t.test('clear() forgets every job', async t => {
+  const { scheduler } = frozenScheduler()
+  const ran: string[] = []
+  scheduler.at(T0 + 10, 'a', () => { ran.push('a') })
+  scheduler.at(T0 + 20, 'b', () => { ran.push('b') })
+  scheduler.clear()
+  t.equal(scheduler.pending(), 0)
+  t.equal(scheduler.nextDueAt(), null)
+  await scheduler.advance(1000)
+  t.same(ran, [])
+  scheduler.at(T0 + 2000, 'after-clear', () => { ran.push('after-clear') })
+  await scheduler.advance(1000)
+  t.same(ran, ['after-clear'], 'the scheduler keeps working after clear')
+})
+
+t.test('a failing job is reported and does not stop the others', async t => {
+  const { scheduler, errors } = frozenScheduler()
+  const ran: string[] = []
+  scheduler.at(T0 + 1, 'boom', () => { throw new Error('boom') })
+  scheduler.at(T0 + 2, 'async-boom', async () => { throw new Error('async boom') })
+  scheduler.at(T0 + 3, 'ok', () => { ran.push('ok') })
+  await scheduler.advance(10)
+  t.same(ran, ['ok'])
+  t.same(errors.map(e => (e as Error).message), ['boom', 'async boom'])
+})
+
+t.test('concurrent advances never run a job twice', async t => {
+  const { scheduler } = frozenScheduler()
+  let runs = 0
+  scheduler.at(T0 + 10, 'once', async () => { runs++; await sleep(5) })
+  await Promise.all([scheduler.advance(100), scheduler.advance(100), scheduler.runDue()])
+  t.equal(runs, 1)
+})
+
+t.test('with a running clock, a real timer runs due jobs without any advance', async t => {
+  const clock = new Clock()
+  const scheduler = new Scheduler({ clock })
+  t.teardown(() => scheduler.close())
+  const ran: Array<[string, number]> = []
+  const start = clock.now()
+  await new Promise<void>(resolve => {
+    scheduler.after(30, 'later', () => { ran.push(['later', clock.now() - start]); resolve() })
+    scheduler.after(5, 'sooner', () => { ran.push(['sooner', clock.now() - start]) })
+  })
+  t.same(ran.map(r => r[0]), ['sooner', 'later'])
+  t.ok(ran[1][1] >= 30, 'not before its due time')
+  t.equal(scheduler.pending(), 0)
+})
+
+t.test('a frozen clock arms no timer; resume lets the timer run what is due', async t => {
+  const clock = new Clock()
+  clock.freeze()
+  const scheduler = new Scheduler({ clock })
+  t.teardown(() => scheduler.close())
+  let ran = false
+  scheduler.after(5, 'x', () => { ran = true })
+  await sleep(40)
+  t.equal(ran, false, 'nothing runs while frozen')
+  clock.resume()
+  scheduler.at(clock.now() + 10_000, 'far', () => {}) // any scheduling re-arms the timer
+  await sleep(40)
+  t.equal(ran, true, 'runs once the clock runs again')
+})
+
+t.test('close() stops the timer and drops the jobs', async t => {
+  const clock = new Clock()
+  const scheduler = new Scheduler({ clock })
+  let ran = false
+  scheduler.after(10, 'x', () => { ran = true })
+  scheduler.close()
+  await sleep(40)
+  t.equal(ran, false)
+  t.equal(scheduler.pending(), 0)
+})
