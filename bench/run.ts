@@ -1,0 +1,178 @@
+/**
+ * `npm run bench`: load figures of the sandbox against a bare Fastify baseline measured in the same
+ * run (these machines are noisy, so only ratios are compared with targets). Prints a markdown table
+ * and writes bench/results/latest.json. Not part of `npm test`.
+ */
+import autocannon from 'autocannon'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { tmpdir, cpus, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+
+const root = new URL('..', import.meta.url).pathname
+const DURATION = Number(process.env.BENCH_SECONDS ?? 8)
+const WARMUP = 2
+let nextPort = 18100 + Math.floor(Math.random() * 500)
+
+interface Proc { proc: ChildProcess, port: number, readyMs: number }
+
+async function start (args: string[], env: Record<string, string> = {}, healthPath = '/__sandbox/health'): Promise<Proc> {
+  const port = nextPort++
+  const t0 = performance.now()
+  const proc = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'silent' }, stdio: ['ignore', 'ignore', 'inherit'] })
+  for (;;) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}${healthPath}`)
+      if (res.ok) return { proc, port, readyMs: performance.now() - t0 }
+    } catch {}
+    if (performance.now() - t0 > 20_000) throw new Error(`${args.join(' ')} never became healthy`)
+    await sleep(5)
+  }
+}
+
+async function stop (p: Proc): Promise<void> {
+  const exited = new Promise(resolve => p.proc.once('exit', resolve))
+  p.proc.kill('SIGTERM')
+  await exited
+}
+
+function rssMb (pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024
+}
+
+interface Load { rps: number, p99: number, non2xx: number, total: number }
+
+async function load (opts: autocannon.Options): Promise<Load> {
+  await autocannon({ ...opts, connections: 10, duration: WARMUP })
+  const r = await autocannon({ ...opts, connections: 10, duration: DURATION })
+  return { rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx, total: r.requests.total }
+}
+
+const cashOutBody = JSON.stringify({
+  value: 1.23,
+  externalId: 'bench-[<id>]',
+  description: 'benchmark',
+  details: { key: 'fulano@example.com', keyType: 'EMAIL', name: 'Fulano de Tal', document: '52998224725' },
+})
+
+async function api (port: number, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<any> {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await res.text()
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`)
+  return text ? JSON.parse(text) : null
+}
+
+/** A fresh account rich enough for any load, and its token. */
+async function benchAccount (port: number): Promise<{ id: number, token: string }> {
+  const a = await api(port, 'POST', '/__sandbox/accounts', { balance: 1e11, fee: 0.1, limits: { perTransaction: 1e9, daily: 1e11, nightly: 1e9 } })
+  const tok = await api(port, 'POST', '/api/auth/token', { clientId: a.clientId, clientSecret: a.clientSecret }, { 'x-ssl-client-cert': encodeURIComponent(a.certificate) })
+  return { id: a.accountId, token: tok.access_token }
+}
+
+/** Adds `n` settled cash-outs to an account by snapshot import: a store that is already large. */
+async function preload (port: number, accountId: number, n: number): Promise<any> {
+  const state = await api(port, 'GET', '/__sandbox/snapshot')
+  const template = Object.values(state.transactions as Record<string, any>).find(tx => tx.accountId === accountId)
+  if (!template) throw new Error('no template transaction to copy')
+  for (let i = 0; i < n; i++) {
+    const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`
+    state.transactions[id] = { ...structuredClone(template), id, seq: 1_000_000 + i, externalId: `pre-${i}`, endToEndId: `E99999004202601010000PRE${String(i).padStart(8, '0')}` }
+  }
+  return state
+}
+
+function receiver (): Promise<{ server: Server, port: number, count: () => number }> {
+  let n = 0
+  const server = createServer((req, res) => {
+    req.resume()
+    req.on('end', () => { n++; res.writeHead(200).end() })
+  })
+  return new Promise(resolve => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as any).port, count: () => n })))
+}
+
+async function main (): Promise<void> {
+  const results: Record<string, unknown> = { machine: { cpus: cpus().length, model: cpus()[0]?.model, memGb: Math.round(totalmem() / 2 ** 30), node: process.version }, at: new Date().toISOString(), durationSeconds: DURATION }
+  const sandboxArgs = ['dist/server/main.js', '--host', '127.0.0.1']
+
+  // Baseline and start-up.
+  const base = await start(['bench/baseline.mjs'], {}, '/health')
+  const baseline = await load({ url: `http://127.0.0.1:${base.port}/api/pix/cash-out`, method: 'POST', headers: { 'content-type': 'application/json' }, body: cashOutBody, idReplacement: true })
+  await stop(base)
+  const baseStarts: number[] = []
+  for (let i = 0; i < 3; i++) { const p = await start(['bench/baseline.mjs'], {}, '/health'); baseStarts.push(p.readyMs); await stop(p) }
+  const sbStarts: number[] = []
+  for (let i = 0; i < 3; i++) { const p = await start(sandboxArgs); sbStarts.push(p.readyMs); await stop(p) }
+
+  // Sandbox in memory.
+  const sb = await start(sandboxArgs, { SANDBOX_SETTLEMENT_DELAY_MS: '10' })
+  const idleRss = rssMb(sb.proc.pid!)
+  const acct = await benchAccount(sb.port)
+  const auth = { authorization: `Bearer ${acct.token}` }
+  const balance = await load({ url: `http://127.0.0.1:${sb.port}/balance`, headers: auth })
+  const cashOut = await load({ url: `http://127.0.0.1:${sb.port}/api/pix/cash-out`, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: cashOutBody, idReplacement: true })
+
+  // With a webhook receiver on 127.0.0.1: every delivery must arrive.
+  const rx = await receiver()
+  const acct2 = await benchAccount(sb.port)
+  await api(sb.port, 'POST', '/__sandbox/webhooks', { accountId: acct2.id, eventType: 'cash_out', url: `http://127.0.0.1:${rx.port}/hook` })
+  const auth2 = { authorization: `Bearer ${acct2.token}` }
+  const withHooks = await load({ url: `http://127.0.0.1:${sb.port}/api/pix/cash-out`, method: 'POST', headers: { ...auth2, 'content-type': 'application/json' }, body: cashOutBody, idReplacement: true })
+  const expected = (await api(sb.port, 'GET', `/__sandbox/transactions?accountId=${acct2.id}&limit=1000000`)).transactions.length
+  const t0 = Date.now()
+  while (rx.count() < expected && Date.now() - t0 < 60_000) await sleep(100)
+  const delivered = rx.count()
+  rx.server.close()
+
+  // 100k earlier transactions in memory.
+  const big = await preload(sb.port, acct.id, 100_000)
+  await api(sb.port, 'PUT', '/__sandbox/snapshot', big)
+  const cashOutBig = await load({ url: `http://127.0.0.1:${sb.port}/api/pix/cash-out`, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: cashOutBody, idReplacement: true })
+  const rssBig = rssMb(sb.proc.pid!)
+  const template = await api(sb.port, 'GET', '/__sandbox/snapshot')
+  await stop(sb)
+
+  // Persisted with --data at 1k, 10k, 100k earlier transactions.
+  const persisted: Record<string, Load> = {}
+  const dir = join(tmpdir(), `pix-bench-${process.pid}`)
+  mkdirSync(dir, { recursive: true })
+  for (const n of [1_000, 10_000, 100_000]) {
+    const state = structuredClone(template)
+    const keep = Object.entries(state.transactions as Record<string, any>).slice(0, n)
+    state.transactions = Object.fromEntries(keep)
+    const file = join(dir, `state-${n}.json`)
+    writeFileSync(file, JSON.stringify(state))
+    const p = await start([...sandboxArgs, '--data', file], { SANDBOX_SETTLEMENT_DELAY_MS: '10' })
+    const a = await benchAccount(p.port)
+    persisted[String(n)] = await load({ url: `http://127.0.0.1:${p.port}/api/pix/cash-out`, method: 'POST', headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json' }, body: cashOutBody, idReplacement: true })
+    await stop(p)
+  }
+  rmSync(dir, { recursive: true, force: true })
+
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+  const pct = (x: number, y: number) => `${Math.round((x / y) * 100)}%`
+  const rows: Array<[string, string, string, string]> = [
+    ['baseline POST cash-out (bare Fastify + TypeBox)', `${Math.round(baseline.rps)} req/s, p99 ${baseline.p99} ms`, '100%', ''],
+    ['GET /balance with a token', `${Math.round(balance.rps)} req/s`, pct(balance.rps, baseline.rps), '>= 70%'],
+    ['POST /api/pix/cash-out, settling as it goes', `${Math.round(cashOut.rps)} req/s, p99 ${cashOut.p99} ms`, pct(cashOut.rps, baseline.rps), '>= 50%, p99 <= 10 ms'],
+    ['the same with a webhook receiver on 127.0.0.1', `${Math.round(withHooks.rps)} req/s, ${delivered}/${expected} delivered`, pct(withHooks.rps, baseline.rps), '>= 35%, all delivered'],
+    ['start to healthy (process, median of 3)', `${Math.round(median(sbStarts))} ms (bare Fastify ${Math.round(median(baseStarts))} ms)`, `${(median(sbStarts) / median(baseStarts)).toFixed(1)}x`, '<= 1000 ms'],
+    ['cash-out with 100k earlier transactions in memory', `${Math.round(cashOutBig.rps)} req/s, p99 ${cashOutBig.p99} ms`, `${pct(cashOutBig.rps, cashOut.rps)} of empty`, '>= 90% of empty'],
+    ...Object.entries(persisted).map(([n, r]) => [`cash-out with --data, ${Number(n).toLocaleString('en')} earlier transactions`, `${Math.round(r.rps)} req/s, p99 ${r.p99} ms`, pct(r.rps, baseline.rps), n === '10000' ? 'p99 <= 100 ms' : 'reported'] as [string, string, string, string]),
+    ['resident memory idle / after 100k transactions', `${Math.round(idleRss)} MB / ${Math.round(rssBig)} MB`, '', '<= 300 MB after 100k'],
+  ]
+  Object.assign(results, { baseline, balance, cashOut, withHooks: { ...withHooks, delivered, expected }, startMs: { sandbox: sbStarts, bareFastify: baseStarts }, cashOutBig, persisted, rssMb: { idle: idleRss, after100k: rssBig } })
+  const table = ['| Figure | Measured | Ratio | Target |', '|---|---|---|---|', ...rows.map(r => `| ${r.join(' | ')} |`)].join('\n')
+  console.log(`\nMachine: ${cpus().length} cores (${cpus()[0]?.model}), ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}; ${DURATION} s per figure after ${WARMUP} s warm-up, 10 connections\n`)
+  console.log(table)
+  mkdirSync(join(root, 'bench/results'), { recursive: true })
+  writeFileSync(join(root, 'bench/results/latest.json'), JSON.stringify({ ...results, table }, null, 2))
+}
+
+main().catch(err => { console.error(err); process.exit(1) })
