@@ -1,15 +1,394 @@
+import { Agent, type Dispatcher } from 'undici'
 import type { Sandbox } from '../context.js'
-import type { WebhookEvent } from './types.js'
+import type { Job } from '../engine/scheduler.js'
+import { ApiError, notFound } from '../errors/api-error.js'
+import { DeliveryLog, matches, type DeliveryFilter } from './delivery-log.js'
+import { Registrations } from './registrations.js'
+import { sendAttempt, type SendResult } from './sender.js'
+import { signDelivery } from './signature.js'
+import { EVENT_TYPES, type AttemptKind, type Delivery, type WebhookEvent } from './types.js'
 
 /**
- * Registrations, envelopes, delivery through the scheduler, and the delivery log.
- * (Placeholder until the webhook capability lands: emit records nothing yet.)
+ * Registrations, delivery through the scheduler, and the delivery log.
+ *
+ * Every attempt is a scheduler job that only starts the HTTP request and returns, so a slow or dead
+ * receiver never holds up the scheduler, a clock advance, the API or other deliveries. When the
+ * request ends, the result is recorded and the retry (if any) is scheduled on the sandbox clock as it
+ * stands then: with a frozen clock, retries happen when a test advances it past their due time.
  */
-export class WebhookService {
-  constructor (private readonly sb: Sandbox) {}
+export interface WebhookServiceOptions {
+  /** Where requests go; tests may pass an undici MockAgent. Defaults to one Agent shared by all deliveries. */
+  dispatcher?: Dispatcher
+  /** A bug in the bookkeeping after a request (never a receiver's failure, which is logged as data). */
+  onError?: (err: unknown) => void
+}
 
+/** The default account of the fixtures, which SANDBOX_WEBHOOK_URL is registered for. */
+const DEFAULT_ACCOUNT_ID = 1
+/** WEBHOOK_OUT_OF_ORDER: how long (sandbox ms) an event waits for a later one of its transaction. */
+export const REORDER_WINDOW_MS = 2000
+
+type Fault = 'WEBHOOK_DROP' | 'WEBHOOK_DUPLICATE' | 'WEBHOOK_DELAY' | 'WEBHOOK_RECEIVER_TIMEOUT' | 'WEBHOOK_OUT_OF_ORDER'
+const FAULTS: readonly string[] = ['WEBHOOK_DROP', 'WEBHOOK_DUPLICATE', 'WEBHOOK_DELAY', 'WEBHOOK_RECEIVER_TIMEOUT', 'WEBHOOK_OUT_OF_ORDER']
+
+const hasFault = (d: Delivery, fault: Fault): boolean => d.scenarios.some(s => s.split(';')[0] === fault)
+function faultMs (d: Delivery, fault: Fault, fallback: number): number {
+  const param = d.scenarios.find(s => s.split(';')[0] === fault)?.split(';').find(p => p.startsWith('ms='))
+  const ms = param ? Number(param.slice(3)) : NaN
+  return Number.isFinite(ms) ? ms : fallback
+}
+
+export class WebhookService {
+  readonly registrations: Registrations
+  readonly log: DeliveryLog
+  private readonly dispatcher: Dispatcher
+  private readonly ownsDispatcher: boolean
+  /** The scheduled attempt of each pending delivery, so a redelivery or eviction can cancel it. */
+  private readonly jobs = new Map<string, Job>()
+  /** WEBHOOK_OUT_OF_ORDER: deliveries held per `${accountId}:${transactionId}`. */
+  private readonly held = new Map<string, string[]>()
+  /** WEBHOOK_OUT_OF_ORDER: delivery id -> held deliveries to start once its first attempt has ended. */
+  private readonly followers = new Map<string, string[]>()
+  private readonly inFlight = new Set<Promise<void>>()
+  /** Long-polls waiting for a delivery; each entry ends its wait with no result. */
+  private readonly waiters = new Set<() => void>()
+  private readonly onError: (err: unknown) => void
+  private abort = new AbortController()
+  /** Bumped by reset and load: a request that ends after one belongs to a state that no longer exists. */
+  private generation = 0
+  private closed = false
+
+  constructor (private readonly sb: Sandbox, opts: WebhookServiceOptions = {}) {
+    this.registrations = new Registrations(sb.store, sb.clock)
+    this.log = new DeliveryLog(sb.store, () => sb.config.deliveryLogSize)
+    this.onError = opts.onError ?? (err => process.emitWarning(`webhook bookkeeping failed: ${String(err)}`))
+    this.ownsDispatcher = !opts.dispatcher
+    this.dispatcher = opts.dispatcher ?? new Agent({ keepAliveTimeout: 4000, connect: { timeout: sb.config.webhookTimeoutMs } })
+    sb.store.onAccountRemoved(accountId => this.forgetAccount(accountId))
+    sb.onLoad.push(() => this.afterLoad())
+    sb.onReset.push(() => this.afterReset())
+  }
+
+  // ---- events ---------------------------------------------------------------------------------
+
+  /** Records and schedules the delivery of an event to every active URL of its type. */
   emit (event: WebhookEvent): void {
-    void event
-    void this.sb
+    this.publish(event)
+  }
+
+  /** emit, returning the deliveries it created (one per active URL, or one `no_receiver`). */
+  publish (event: WebhookEvent): Delivery[] {
+    const now = this.sb.clock.now()
+    const iso = new Date(now).toISOString()
+    const eventId = this.sb.rng.uuid()
+    const transactionId = event.transactionId ?? null
+    const scenarios = (event.scenarios ?? [])
+      .filter(s => FAULTS.includes(s.name))
+      .map(s => [s.name, ...Object.entries(s.params).map(([k, v]) => `${k}=${v}`)].join(';'))
+    const body = event.payload
+    const base = { accountId: event.accountId, eventType: event.eventType, eventId, transactionId, body, scenarios, attempts: [], createdAt: iso, updatedAt: iso }
+
+    const targets = this.registrations.activeFor(event.accountId, event.eventType)
+    if (targets.length === 0) {
+      // Recorded all the same, so a test can see that the event happened and why nothing arrived.
+      const d: Delivery = { ...base, id: this.sb.rng.uuid(), seq: this.sb.store.nextSeq('delivery'), webhookId: null, url: null, status: 'no_receiver', requestHeaders: {}, nextAttemptAt: null }
+      this.add(d)
+      void this.sb.store.commit()
+      return [d]
+    }
+
+    const heldKey = transactionId ? `${event.accountId}:${transactionId}` : null
+    const earlier = heldKey ? this.held.get(heldKey) : undefined
+    if (heldKey && earlier) this.held.delete(heldKey)
+    const created: Delivery[] = []
+    for (const webhook of targets) {
+      const d: Delivery = {
+        ...base,
+        attempts: [],
+        id: this.sb.rng.uuid(),
+        seq: this.sb.store.nextSeq('delivery'),
+        webhookId: webhook.id,
+        url: webhook.url,
+        status: 'pending',
+        requestHeaders: { ...webhook.headers },
+        nextAttemptAt: null,
+      }
+      created.push(d)
+      this.add(d)
+      if (hasFault(d, 'WEBHOOK_DROP')) {
+        d.status = 'dropped'
+        this.log.changed(d)
+        continue
+      }
+      let delay = hasFault(d, 'WEBHOOK_DELAY') ? faultMs(d, 'WEBHOOK_DELAY', 0) : 0
+      if (heldKey && !earlier && hasFault(d, 'WEBHOOK_OUT_OF_ORDER')) {
+        // Held back: a later event of the same transaction will go first; if none comes, it goes alone.
+        d.heldForReorder = true
+        delay += faultMs(d, 'WEBHOOK_OUT_OF_ORDER', REORDER_WINDOW_MS)
+      }
+      this.schedule(d, now + delay, 'first')
+    }
+    const nowHeld = created.filter(d => d.heldForReorder).map(d => d.id)
+    if (heldKey && nowHeld.length > 0) this.held.set(heldKey, nowHeld)
+    if (earlier) this.releaseAfter(earlier, created)
+    void this.sb.store.commit()
+    return created
+  }
+
+  /**
+   * WEBHOOK_OUT_OF_ORDER: the held (earlier) deliveries start only once the later event's delivery to
+   * the same URL has finished its first attempt, so the receiver really sees the final event first.
+   */
+  private releaseAfter (heldIds: string[], later: Delivery[]): void {
+    for (const id of heldIds) {
+      const d = this.log.get(id)
+      if (!d || d.status !== 'pending') continue
+      this.sb.scheduler.cancel(this.jobs.get(id))
+      this.jobs.delete(id)
+      const leader = later.find(l => l.webhookId === d.webhookId && l.status === 'pending')
+      if (leader) {
+        d.nextAttemptAt = null
+        this.followers.set(leader.id, [...(this.followers.get(leader.id) ?? []), id])
+      } else {
+        this.schedule(d, this.sb.clock.now(), 'first')
+      }
+    }
+  }
+
+  private startFollowers (leaderId: string): void {
+    const ids = this.followers.get(leaderId)
+    if (!ids) return
+    this.followers.delete(leaderId)
+    for (const id of ids) {
+      const d = this.log.get(id)
+      if (d && d.status === 'pending') this.schedule(d, this.sb.clock.now(), 'first')
+    }
+  }
+
+  // ---- attempts -------------------------------------------------------------------------------
+
+  private schedule (d: Delivery, at: number, kind: AttemptKind): void {
+    d.nextAttemptAt = new Date(at).toISOString()
+    this.sb.scheduler.cancel(this.jobs.get(d.id))
+    const id = d.id
+    this.jobs.set(id, this.sb.scheduler.at(at, 'webhook-attempt', () => {
+      this.jobs.delete(id)
+      const current = this.log.get(id)
+      // Looked up again: a reset, an eviction or a redelivery may have happened since.
+      if (!current || current.status !== 'pending') return
+      this.start(current, kind)
+    }))
+    // A frozen clock arms no timer, yet an attempt due now is due: time need not pass for it to go out.
+    if (at <= this.sb.clock.now() && this.sb.clock.isFrozen()) void this.sb.scheduler.runDue()
+  }
+
+  /** Starts one HTTP attempt and returns at once; `finish` records it when the request ends. */
+  private start (d: Delivery, kind: AttemptKind): void {
+    if (this.closed || !d.url) return
+    if (d.heldForReorder) this.unhold(d)
+    const timestamp = Math.floor(this.sb.clock.now() / 1000)
+    const body = JSON.stringify(d.body ?? null)
+    const webhook = d.webhookId !== null ? this.registrations.get(d.webhookId) : undefined
+    // The registration's current headers (a PATCH applies to retries too), then the sender's own.
+    const headers: Record<string, string> = {
+      ...(webhook?.headers ?? d.requestHeaders),
+      'content-type': 'application/json',
+      'user-agent': `pix-sandbox/${this.sb.version}`,
+      'x-sandbox-delivery-id': d.id,
+      'x-sandbox-event-type': d.eventType,
+      'x-sandbox-timestamp': String(timestamp),
+      'x-sandbox-signature': signDelivery(this.sb.config.webhookSecret, timestamp, body),
+    }
+    const at = new Date(this.sb.clock.now()).toISOString()
+    d.requestHeaders = headers
+    d.nextAttemptAt = null
+    const generation = this.generation
+    const url = d.url
+    const id = d.id
+    const p = sendAttempt(url, headers, body, { dispatcher: this.dispatcher, timeoutMs: this.sb.config.webhookTimeoutMs, signal: this.abort.signal })
+      .then(result => this.finish(id, generation, kind, at, headers, result))
+      .catch(this.onError)
+      .finally(() => this.inFlight.delete(p))
+    this.inFlight.add(p)
+  }
+
+  private finish (id: string, generation: number, kind: AttemptKind, at: string, headers: Record<string, string>, result: SendResult): void {
+    if (result.cancelled || generation !== this.generation) return
+    const d = this.log.get(id)
+    if (!d) return // evicted or its account removed while the request was out
+    let { statusCode, error } = result
+    if (kind === 'first' && hasFault(d, 'WEBHOOK_RECEIVER_TIMEOUT')) {
+      // The receiver got the request, but the sandbox acts as if the answer never came back.
+      error = `TIMEOUT: simulado pelo cenário WEBHOOK_RECEIVER_TIMEOUT (o receptor respondeu ${statusCode ?? error})`
+      statusCode = null
+    } else if (error === null && statusCode !== null && (statusCode < 200 || statusCode > 299)) {
+      error = `HTTP ${statusCode}`
+    }
+    const ok = error === null
+    d.attempts.push({ at, kind, statusCode, latencyMs: result.latencyMs, error, responseBody: result.responseBody, requestHeaders: headers })
+    d.updatedAt = new Date(this.sb.clock.now()).toISOString()
+
+    if (kind === 'redeliver') {
+      if (ok) {
+        this.sb.scheduler.cancel(this.jobs.get(id))
+        this.jobs.delete(id)
+        d.nextAttemptAt = null
+        d.status = 'delivered'
+      } else if (d.status !== 'pending') {
+        d.status = 'failed'
+      }
+    } else if (kind === 'first' || kind === 'retry') {
+      if (d.status === 'pending') {
+        if (ok) {
+          d.status = 'delivered'
+          // As if the acknowledgement was lost: the same delivery (same id) arrives once more.
+          if (hasFault(d, 'WEBHOOK_DUPLICATE') && !d.attempts.some(a => a.kind === 'duplicate')) this.start(d, 'duplicate')
+        } else {
+          const made = d.attempts.filter(a => a.kind === 'first' || a.kind === 'retry').length
+          if (made >= this.sb.config.webhookMaxAttempts) d.status = 'failed'
+          else this.schedule(d, this.sb.clock.now() + this.sb.config.webhookBackoffMs * 2 ** (made - 1), 'retry')
+        }
+      }
+      if (kind === 'first') this.startFollowers(id)
+    }
+    this.log.changed(d)
+    void this.sb.store.commit()
+  }
+
+  private unhold (d: Delivery): void {
+    if (!d.transactionId) return
+    const key = `${d.accountId}:${d.transactionId}`
+    const ids = this.held.get(key)
+    if (!ids) return
+    const rest = ids.filter(x => x !== d.id)
+    if (rest.length === 0) this.held.delete(key)
+    else this.held.set(key, rest)
+  }
+
+  /** A new attempt now, whatever the status; answers with the delivery as it stands (the attempt is under way). */
+  redeliver (id: string): Delivery {
+    const d = this.log.get(id)
+    if (!d) throw notFound(`Entrega ${id} não encontrada`, 'DELIVERY_NOT_FOUND')
+    if (!d.url) throw new ApiError(409, 'NO_RECEIVER', 'Esta entrega não tem URL: nenhum webhook ativo existia para o evento quando ele ocorreu')
+    this.start(d, 'redeliver')
+    return d
+  }
+
+  // ---- the log --------------------------------------------------------------------------------
+
+  delivery (id: string): Delivery | undefined {
+    return this.log.get(id)
+  }
+
+  deliveries (filter: DeliveryFilter, limit = 100): Delivery[] {
+    return this.log.query(filter, limit)
+  }
+
+  /**
+   * The newest delivery matching the filter, as soon as one exists: checks the log, then listens to
+   * changes (no polling). Resolves null after `timeoutMs` of real time or when `signal` aborts.
+   */
+  waitFor (filter: DeliveryFilter, timeoutMs: number, signal?: AbortSignal): Promise<Delivery | null> {
+    const [found] = this.log.query(filter, 1)
+    if (found) return Promise.resolve(found)
+    return new Promise(resolve => {
+      const done = (d: Delivery | null) => {
+        clearTimeout(timer)
+        stop()
+        this.waiters.delete(end)
+        signal?.removeEventListener('abort', onAbort)
+        resolve(d)
+      }
+      const stop = this.log.listen(d => { if (matches(d, filter)) done(d) })
+      const timer = setTimeout(() => done(null), timeoutMs)
+      const onAbort = () => done(null)
+      const end = () => done(null)
+      this.waiters.add(end)
+      signal?.addEventListener('abort', onAbort, { once: true })
+    })
+  }
+
+  private add (d: Delivery): void {
+    for (const old of this.log.add(d)) {
+      this.sb.scheduler.cancel(this.jobs.get(old.id))
+      this.jobs.delete(old.id)
+      this.followers.delete(old.id)
+    }
+  }
+
+  // ---- lifecycle ------------------------------------------------------------------------------
+
+  /** Settles once no request is out (including duplicates that finished requests start). */
+  async idle (): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight])
+  }
+
+  /** Cancels every request under way and stops accepting new ones; run when the app closes. */
+  async close (): Promise<void> {
+    this.closed = true
+    this.abort.abort()
+    this.closeWaiters()
+    await this.idle()
+    if (this.ownsDispatcher) await this.dispatcher.close()
+  }
+
+  /** Ends long-polls early (they would otherwise hold the server's close for up to their timeout). */
+  closeWaiters (): void {
+    for (const end of [...this.waiters]) end()
+  }
+
+  /** Forgets requests under way and in-memory bookkeeping: the state they belonged to is gone. */
+  private forgetInFlight (): void {
+    this.generation += 1
+    this.abort.abort()
+    this.abort = new AbortController()
+    this.jobs.clear()
+    this.held.clear()
+    this.followers.clear()
+  }
+
+  private afterReset (): void {
+    this.forgetInFlight()
+    this.log.reindex()
+    this.ensureConfiguredUrl()
+  }
+
+  /** After start with --data or a snapshot import: pending deliveries are scheduled again. */
+  private afterLoad (): void {
+    this.forgetInFlight()
+    this.log.reindex()
+    const now = this.sb.clock.now()
+    for (const d of this.log.all().sort((a, b) => a.seq - b.seq)) {
+      if (d.status !== 'pending' || !d.url) continue
+      const made = d.attempts.filter(a => a.kind === 'first' || a.kind === 'retry').length
+      // An attempt that was out when the process stopped has no due time: it is made again now.
+      const at = d.nextAttemptAt ? Math.max(now, Date.parse(d.nextAttemptAt)) : now
+      this.schedule(d, at, made === 0 ? 'first' : 'retry')
+    }
+    this.ensureConfiguredUrl()
+  }
+
+  private forgetAccount (accountId: number): void {
+    this.registrations.removeAccount(accountId)
+    for (const d of this.log.removeAccount(accountId)) {
+      this.sb.scheduler.cancel(this.jobs.get(d.id))
+      this.jobs.delete(d.id)
+      this.followers.delete(d.id)
+    }
+    for (const key of [...this.held.keys()]) if (key.startsWith(`${accountId}:`)) this.held.delete(key)
+    // An account reset removes then re-adds the account in one go; the configured URL comes back after it.
+    if (accountId === DEFAULT_ACCOUNT_ID && this.sb.config.webhookUrl) {
+      queueMicrotask(() => {
+        this.ensureConfiguredUrl()
+        void this.sb.store.commit()
+      })
+    }
+  }
+
+  /** SANDBOX_WEBHOOK_URL: every event type of the default account goes to that URL. */
+  private ensureConfiguredUrl (): void {
+    const url = this.sb.config.webhookUrl
+    if (!url || !this.sb.store.account(DEFAULT_ACCOUNT_ID)) return
+    this.registrations.ensure(DEFAULT_ACCOUNT_ID, EVENT_TYPES, url)
   }
 }

@@ -1,8 +1,165 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { ApiError, notFound } from '../../errors/api-error.js'
+import { errorResponses } from '../../schemas/common.js'
+import { DeliveryQuery, DeliveryView, EventTypeSchema, HeaderList, WebhookView } from '../../schemas/webhooks.js'
+import { samplePayload } from '../../webhooks/samples.js'
 
-/** /__sandbox/webhooks: registrations and the delivery log. Owned by the webhook capability. */
+const WebhookId = Type.Object({ id: Type.Integer({ minimum: 1 }) })
+const DeliveryId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })
+
+/**
+ * /__sandbox/webhooks: registrations where the real service has them (the dashboard and its API),
+ * a test event, and the delivery log with redelivery and a long-poll for tests.
+ */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  void app
+  const sb = app.sandbox
+
+  // A long-poll would otherwise hold the server's close for up to its timeout.
+  app.addHook('preClose', async () => { sb.webhooks.closeWaiters() })
+  app.addHook('onClose', async () => { await sb.webhooks.close() })
+
+  app.post('/webhooks', {
+    schema: {
+      tags: ['Sandbox'],
+      summary: 'Register a URL for an event type of an account (http:// allowed here)',
+      description: 'Rules of spec 2.11 and 4.1: up to 3 active URLs per event type; the same URL for the same event updates its headers, bumps its version and reactivates it (201 on creation, 200 on update); at most 5 custom headers; host, content-length, connection, transfer-encoding, content-type and user-agent are refused in any case.',
+      body: Type.Object({
+        accountId: Type.Integer({ minimum: 1 }),
+        eventType: EventTypeSchema,
+        url: Type.String({ minLength: 1, maxLength: 2048 }),
+        headers: Type.Optional(HeaderList),
+      }),
+      response: { 200: WebhookView, 201: WebhookView, ...errorResponses('sandbox', [400, 404]) },
+    },
+  }, async (request, reply) => {
+    const { webhook, created } = sb.webhooks.registrations.register(request.body, { httpsOnly: false })
+    await sb.store.commit()
+    return reply.status(created ? 201 : 200).send(webhook)
+  })
+
+  app.get('/webhooks', {
+    schema: {
+      tags: ['Sandbox'],
+      summary: 'Registrations of one account (or all), active and inactive',
+      querystring: Type.Object({ accountId: Type.Optional(Type.Integer({ minimum: 1 })) }),
+      response: { 200: Type.Object({ webhooks: Type.Array(WebhookView), total: Type.Integer() }) },
+    },
+  }, async (request) => {
+    const webhooks = sb.webhooks.registrations.list(request.query.accountId)
+    return { webhooks, total: webhooks.length }
+  })
+
+  app.patch('/webhooks/:id', {
+    schema: {
+      tags: ['Sandbox'],
+      summary: 'Activate or deactivate a registration, or replace its headers',
+      params: WebhookId,
+      body: Type.Object({ isActive: Type.Optional(Type.Boolean()), headers: Type.Optional(HeaderList) }),
+      response: { 200: WebhookView, ...errorResponses('sandbox', [400, 404]) },
+    },
+  }, async (request) => {
+    const webhook = sb.webhooks.registrations.update(request.params.id, request.body)
+    await sb.store.commit()
+    return webhook
+  })
+
+  app.delete('/webhooks/:id', {
+    schema: {
+      tags: ['Sandbox'],
+      summary: 'Remove a registration (deliveries already made stay in the log)',
+      params: WebhookId,
+      response: { 204: Type.Null(), ...errorResponses('sandbox', [404]) },
+    },
+  }, async (request, reply) => {
+    if (!sb.webhooks.registrations.remove(request.params.id)) throw notFound(`Webhook ${request.params.id} não encontrado`, 'WEBHOOK_NOT_FOUND')
+    await sb.store.commit()
+    return reply.status(204).send(null)
+  })
+
+  app.post('/webhooks/test', {
+    schema: {
+      tags: ['Sandbox'],
+      summary: 'Emit a sample event of a type to the account\'s receivers, to check parsing and signatures',
+      description: 'Moves no money. Delivery faults apply through X-Sandbox-Scenario (endpoint `webhook-test`), e.g. `WEBHOOK_DUPLICATE`. Give the same transactionId to two calls to see WEBHOOK_OUT_OF_ORDER at work.',
+      body: Type.Object({
+        accountId: Type.Integer({ minimum: 1 }),
+        eventType: EventTypeSchema,
+        transactionId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+      }),
+      response: {
+        202: Type.Object({ eventId: Type.String(), deliveries: Type.Array(DeliveryView) }),
+        ...errorResponses('sandbox', [400, 404]),
+      },
+    },
+  }, async (request, reply) => {
+    const { accountId, eventType } = request.body
+    const account = sb.store.account(accountId)
+    if (!account) throw notFound(`Conta ${accountId} não encontrada`, 'ACCOUNT_NOT_FOUND')
+    const scenarios = sb.scenarios.resolve(request, reply, 'webhook-test', accountId)
+    const transactionId = request.body.transactionId ?? sb.rng.uuid()
+    const payload = samplePayload(eventType, { account, transactionId, nowMs: sb.clock.now(), rng: sb.rng })
+    const deliveries = sb.webhooks.publish({ accountId, eventType, transactionId, payload, scenarios })
+    await sb.store.commit()
+    return reply.status(202).send({ eventId: deliveries[0].eventId, deliveries })
+  })
+
+  app.get('/webhooks/deliveries', {
+    schema: {
+      tags: ['Sandbox'],
+      summary: 'The delivery log, newest first, with every attempt, the request headers and the body',
+      querystring: Type.Object({ ...DeliveryQuery.properties, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })) }),
+      response: { 200: Type.Object({ deliveries: Type.Array(DeliveryView), total: Type.Integer() }) },
+    },
+  }, async (request) => {
+    const { limit, ...filter } = request.query
+    const deliveries = sb.webhooks.deliveries(filter, limit)
+    return { deliveries, total: deliveries.length }
+  })
+
+  app.get('/webhooks/deliveries/wait', {
+    schema: {
+      tags: ['Sandbox'],
+      summary: 'Wait until a matching delivery exists, then answer it (long-poll for tests)',
+      description: 'Answers at once when the log already holds a match (the newest), else as soon as a delivery is created or changes into a match, e.g. `status=delivered`. 408 after timeoutMs of real time.',
+      querystring: Type.Object({ ...DeliveryQuery.properties, timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000, default: 10_000 })) }),
+      response: { 200: DeliveryView, ...errorResponses('sandbox', [400, 408]) },
+    },
+  }, async (request, reply) => {
+    const { timeoutMs = 10_000, ...filter } = request.query
+    // A client that gives up stops the wait instead of leaving a listener behind.
+    const gone = new AbortController()
+    reply.raw.once('close', () => gone.abort())
+    const found = await sb.webhooks.waitFor(filter, timeoutMs, gone.signal)
+    if (!found) throw new ApiError(408, 'WAIT_TIMEOUT', `Nenhuma entrega correspondente em ${timeoutMs} ms`, { business: false, details: { filter } })
+    return found
+  })
+
+  app.get('/webhooks/deliveries/:id', {
+    schema: {
+      tags: ['Sandbox'],
+      summary: 'One delivery with every attempt',
+      params: DeliveryId,
+      response: { 200: DeliveryView, ...errorResponses('sandbox', [404]) },
+    },
+  }, async (request) => {
+    const d = sb.webhooks.delivery(request.params.id)
+    if (!d) throw notFound(`Entrega ${request.params.id} não encontrada`, 'DELIVERY_NOT_FOUND')
+    return d
+  })
+
+  app.post('/webhooks/deliveries/:id/redeliver', {
+    schema: {
+      tags: ['Sandbox'],
+      summary: 'Send a delivery again now, whatever its status (same id, fresh timestamp and signature)',
+      description: 'Answers 202 at once; the attempt appears in the log (kind redeliver) when it ends. A 2xx marks the delivery delivered; a failure marks a finished delivery failed and leaves a pending one to its retry policy.',
+      params: DeliveryId,
+      response: { 202: DeliveryView, ...errorResponses('sandbox', [404, 409]) },
+    },
+  }, async (request, reply) => {
+    const d = sb.webhooks.redeliver(request.params.id)
+    return reply.status(202).send(d)
+  })
 }
 
 export default routes

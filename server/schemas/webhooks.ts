@@ -1,0 +1,78 @@
+import { Type } from '@sinclair/typebox'
+import { StringEnum } from './common.js'
+import { EVENT_TYPES } from '../webhooks/types.js'
+
+/** Webhook registrations (spec 2.11) and the delivery log of the control plane. */
+export const EventTypeSchema = StringEnum(EVENT_TYPES, { description: 'Event type (spec 6.1)' })
+
+export const HeaderItem = Type.Object({
+  key: Type.String({ minLength: 1, maxLength: 100, description: 'Header name; host, content-length, connection, transfer-encoding, content-type and user-agent are reserved' }),
+  value: Type.String({ maxLength: 1000 }),
+})
+
+export const HeaderList = Type.Array(HeaderItem, { maxItems: 5, description: 'At most 5 custom headers, sent with every delivery to this URL' })
+
+const HeaderMap = Type.Record(Type.String(), Type.String(), { description: 'Custom headers, name to value' })
+
+export const WebhookView = Type.Object({
+  id: Type.Integer(),
+  accountId: Type.Integer(),
+  eventType: EventTypeSchema,
+  url: Type.String(),
+  headers: HeaderMap,
+  isActive: Type.Boolean(),
+  version: Type.Integer({ description: 'Bumped when the same URL is registered again for the event or its headers change' }),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+})
+
+/** The list entry of GET /api/webhooks (spec 2.11). */
+export const PublicWebhookEntry = Type.Object({
+  id: Type.Integer(),
+  type: EventTypeSchema,
+  url: Type.String(),
+  headers: HeaderMap,
+  isActive: Type.Boolean(),
+  createdAt: Type.String({ format: 'date-time' }),
+})
+
+export const DeliveryStatusSchema = StringEnum(['pending', 'delivered', 'failed', 'dropped', 'no_receiver'] as const, {
+  description: 'pending: attempts still to come; delivered: a 2xx came back; failed: every attempt failed; dropped: WEBHOOK_DROP; no_receiver: no active URL for the event',
+})
+
+const Attempt = Type.Object({
+  at: Type.String({ format: 'date-time', description: 'Sandbox time the request was sent' }),
+  kind: StringEnum(['first', 'retry', 'duplicate', 'redeliver'] as const),
+  statusCode: Type.Union([Type.Integer(), Type.Null()]),
+  latencyMs: Type.Union([Type.Number(), Type.Null()], { description: 'Wall-clock milliseconds to the end of the answer or the error' }),
+  error: Type.Union([Type.String(), Type.Null()], { description: 'Why the attempt failed (non-2xx, network error, timeout); null on success' }),
+  responseBody: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'First kilobyte of the answer' })),
+  requestHeaders: Type.Optional(HeaderMap),
+})
+
+export const DeliveryView = Type.Object({
+  id: Type.String({ description: 'Also the X-Sandbox-Delivery-Id header, the same on every attempt' }),
+  seq: Type.Integer(),
+  accountId: Type.Integer(),
+  eventType: EventTypeSchema,
+  eventId: Type.String({ description: 'One event fans out to one delivery per active URL' }),
+  transactionId: Type.Union([Type.String(), Type.Null()]),
+  webhookId: Type.Union([Type.Integer(), Type.Null()]),
+  url: Type.Union([Type.String(), Type.Null()]),
+  status: DeliveryStatusSchema,
+  requestHeaders: HeaderMap,
+  body: Type.Unknown({ description: 'The JSON body sent' }),
+  attempts: Type.Array(Attempt),
+  nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  scenarios: Type.Array(Type.String(), { description: 'Delivery faults applied' }),
+  heldForReorder: Type.Optional(Type.Boolean()),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+})
+
+export const DeliveryQuery = Type.Object({
+  accountId: Type.Optional(Type.Integer({ minimum: 1 })),
+  eventType: Type.Optional(EventTypeSchema),
+  transactionId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  status: Type.Optional(DeliveryStatusSchema),
+})

@@ -1,0 +1,138 @@
+import { centsToNumber, centsToString } from '../../domain/money.js'
+import { maskDocument } from '../../domain/documents.js'
+import type { MedRecord } from '../../services/med-types.js'
+
+/**
+ * Pure builders of the pay-in webhook payloads. `cash_in` carries the V2 RECEIVE envelope and
+ * `refund_in` the V2 REFUND envelope (spec 6.3). The spec does not show `refund_out` nor the `med_*`
+ * payloads: `refund_out` reuses the REFUND envelope seen from the receiving side (creditDebitType
+ * CREDIT) and `med_*` carry the MED record of spec 2.10 in a `{ type: 'MED', data }` envelope.
+ *
+ * Failures are a sandbox extension of the V2 shape: `status` is `ERROR` and `errorCode` /
+ * `errorMessage` say why (spec 3.1 says the webhook "carries errorCode and errorMessage"); on
+ * success both are null, so a receiver can always read them.
+ */
+export interface Failure {
+  code: string
+  message: string
+}
+
+export interface ReceiveInput {
+  /** Numeric id of the received payment (its transaction's seq). */
+  id: number
+  /** The charge's txid; null for an unsolicited PIX. */
+  txId: string | null
+  amountCents: number
+  endToEndId: string
+  debtor: { name: string, document: string }
+  failure?: Failure
+}
+
+export function receiveEnvelope (input: ReceiveInput) {
+  return {
+    type: 'RECEIVE' as const,
+    data: {
+      id: input.id,
+      txId: input.txId,
+      status: input.failure ? 'ERROR' : 'LIQUIDATED',
+      payment: { amount: centsToString(input.amountCents), currency: 'BRL' },
+      endToEndId: input.endToEndId,
+      debtorAccount: { name: input.debtor.name, document: maskDocument(input.debtor.document) },
+      errorCode: input.failure?.code ?? null,
+      errorMessage: input.failure?.message ?? null,
+    },
+  }
+}
+
+export interface RefundInput {
+  /** Numeric id of the original payment. */
+  id: number
+  txId: string | null
+  /** Amount of the original payment. */
+  originalAmountCents: number
+  /** endToEndId of the original payment. */
+  originalEndToEndId: string
+  refund: {
+    amountCents: number
+    /** The refund's own id (rtrId, `D...`), what providerTransactionId reports. */
+    endToEndId: string
+    eventDate: string
+    information: string
+  }
+  failure?: Failure
+}
+
+function refundData (input: RefundInput, creditDebitType: 'DEBIT' | 'CREDIT') {
+  return {
+    id: input.id,
+    txId: input.txId,
+    status: input.failure ? 'ERROR' : 'REFUNDED',
+    payment: { amount: centsToString(input.originalAmountCents), currency: 'BRL' },
+    // Only the refund this event is about, so refunds[0].endToEndId correlates with providerTransactionId.
+    refunds: [{
+      status: input.failure ? 'ERROR' : 'LIQUIDATED',
+      payment: { amount: centsToNumber(input.refund.amountCents), currency: 'BRL' },
+      endToEndId: input.refund.endToEndId,
+      eventDate: input.refund.eventDate,
+      information: input.refund.information,
+    }],
+    endToEndId: input.originalEndToEndId,
+    creditDebitType,
+    errorCode: input.failure?.code ?? null,
+    errorMessage: input.failure?.message ?? null,
+  }
+}
+
+/** `refund_in`: this account returned (part of) a payment it had received. */
+export function refundEnvelope (input: RefundInput) {
+  return { type: 'REFUND' as const, data: refundData(input, 'DEBIT') }
+}
+
+/** `refund_out`: a payment this account had sent came (partly) back. */
+export function refundOutEnvelope (input: RefundInput) {
+  return { type: 'REFUND' as const, data: refundData(input, 'CREDIT') }
+}
+
+export interface MedRefundSummary {
+  id: string
+  rtrId: string
+  valor: string
+  natureza: string
+  status: string
+  motivo: string | null
+}
+
+/** The MED record as spec 2.10 lists it (the account id and other bookkeeping stay inside). */
+export function medView (r: MedRecord) {
+  return {
+    id: r.id,
+    endToEnd: r.endToEnd,
+    status: r.status,
+    reason: r.reason,
+    cause: r.cause,
+    description: r.description,
+    analysisResult: r.analysisResult,
+    analysisDetails: r.analysisDetails,
+    requestingBank: { ...r.requestingBank },
+    contestedBank: { ...r.contestedBank },
+    originalTransaction: r.originalTransaction === null ? null : { ...r.originalTransaction },
+    isReconciled: r.isReconciled,
+    originalTransactionId: r.originalTransactionId,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  }
+}
+
+/**
+ * `med_created`, `med_accepted`, `med_rejected`: the record after the change; an approval also
+ * carries the devolução that returned the money (null when nothing was left to return).
+ */
+export function medEnvelope (record: MedRecord, refund?: MedRefundSummary | null) {
+  return {
+    type: 'MED' as const,
+    data: {
+      ...medView(record),
+      ...(refund !== undefined ? { refund } : {}),
+    },
+  }
+}

@@ -1,0 +1,180 @@
+import { ApiError, notFound } from '../errors/api-error.js'
+import type { Clock } from '../engine/clock.js'
+import type { Store } from '../store/store.js'
+import type { EventType, WebhookRegistration } from './types.js'
+
+/**
+ * Webhook registrations (spec 2.11, 4.1 items 3-4, 8): up to 3 active URLs per event type and account,
+ * the same URL for the same event updates that entry (headers, version) and nothing else, at most 5
+ * custom headers, some header names reserved to the sender. Records live in `store.data.webhooks`.
+ */
+export const MAX_ACTIVE_PER_EVENT = 3
+export const MAX_CUSTOM_HEADERS = 5
+/** The sender sets these itself; a receiver-controlled value would break framing or content negotiation. */
+export const BLOCKED_HEADERS = ['host', 'content-length', 'connection', 'transfer-encoding', 'content-type', 'user-agent'] as const
+
+export interface HeaderInput {
+  key: string
+  value: string
+}
+
+export interface RegisterInput {
+  accountId: number
+  eventType: EventType
+  url: string
+  headers?: HeaderInput[]
+}
+
+export interface RegisterOptions {
+  /** The public route accepts HTTPS only (spec 2.11); the control plane accepts http:// for local receivers. */
+  httpsOnly: boolean
+}
+
+// RFC 9110 token characters; anything else makes undici refuse the request at delivery time.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/
+// Control characters (CR, LF, NUL...) would allow header injection.
+const HEADER_VALUE = /^[^\x00-\x08\x0a-\x1f\x7f]{0,1000}$/
+
+const rule = (code: string, message: string) => new ApiError(400, code, message)
+
+export function checkHeaders (headers: readonly HeaderInput[]): Record<string, string> {
+  if (headers.length > MAX_CUSTOM_HEADERS) {
+    throw rule('TOO_MANY_WEBHOOK_HEADERS', `São permitidos no máximo ${MAX_CUSTOM_HEADERS} cabeçalhos personalizados (recebidos ${headers.length})`)
+  }
+  const out: Record<string, string> = {}
+  const seen = new Set<string>()
+  for (const { key, value } of headers) {
+    const lower = key.toLowerCase()
+    if ((BLOCKED_HEADERS as readonly string[]).includes(lower)) {
+      throw rule('WEBHOOK_HEADER_NOT_ALLOWED', `O cabeçalho "${key}" não é permitido; nomes bloqueados: ${BLOCKED_HEADERS.join(', ')}`)
+    }
+    if (!HEADER_NAME.test(key)) throw rule('INVALID_WEBHOOK_HEADER', `O nome de cabeçalho "${key}" é inválido`)
+    if (!HEADER_VALUE.test(value)) throw rule('INVALID_WEBHOOK_HEADER', `O valor do cabeçalho "${key}" é inválido (quebras de linha e caracteres de controle não são aceitos)`)
+    if (seen.has(lower)) throw rule('INVALID_WEBHOOK_HEADER', `O cabeçalho "${key}" foi informado mais de uma vez`)
+    seen.add(lower)
+    out[key] = value
+  }
+  return out
+}
+
+/** The URL as compared between registrations (so `https://a.test` and `https://a.test/` are one receiver). */
+export function checkUrl (url: string, opts: RegisterOptions): string {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw rule('INVALID_WEBHOOK_URL', `A URL do webhook é inválida: ${url}`)
+  }
+  if (opts.httpsOnly && parsed.protocol !== 'https:') throw rule('INVALID_WEBHOOK_URL', 'A URL do webhook deve usar HTTPS')
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw rule('INVALID_WEBHOOK_URL', 'A URL do webhook deve usar http:// ou https://')
+  if (parsed.username || parsed.password) throw rule('INVALID_WEBHOOK_URL', 'A URL do webhook não pode conter usuário ou senha; use um cabeçalho personalizado')
+  return parsed.href
+}
+
+export class Registrations {
+  constructor (private readonly store: Store, private readonly clock: Clock) {}
+
+  private get records (): Record<string, WebhookRegistration> {
+    return this.store.data.webhooks
+  }
+
+  get (id: number): WebhookRegistration | undefined {
+    return this.records[id]
+  }
+
+  list (accountId?: number): WebhookRegistration[] {
+    return Object.values(this.records)
+      .filter(w => accountId === undefined || w.accountId === accountId)
+      .sort((a, b) => a.id - b.id)
+  }
+
+  /** Where an event of this kind goes: every active URL of the event type (spec 6.2 item 1). */
+  activeFor (accountId: number, eventType: EventType): WebhookRegistration[] {
+    return this.list(accountId).filter(w => w.eventType === eventType && w.isActive)
+  }
+
+  /**
+   * Adds a URL for an event type, or updates the entry that has the same URL for that event: its
+   * headers are replaced, its version bumped, and it becomes active again. Other entries are untouched.
+   */
+  register (input: RegisterInput, opts: RegisterOptions): { webhook: WebhookRegistration, created: boolean } {
+    if (!this.store.account(input.accountId)) throw notFound(`Conta ${input.accountId} não encontrada`, 'ACCOUNT_NOT_FOUND')
+    const normalized = checkUrl(input.url, opts)
+    const headers = checkHeaders(input.headers ?? [])
+    const sameEvent = this.list(input.accountId).filter(w => w.eventType === input.eventType)
+    const existing = sameEvent.find(w => new URL(w.url).href === normalized)
+    const activeOthers = sameEvent.filter(w => w.isActive && w !== existing).length
+    if (activeOthers >= MAX_ACTIVE_PER_EVENT) throw this.limitError(input.eventType)
+    const now = new Date(this.clock.now()).toISOString()
+    if (existing) {
+      existing.headers = headers
+      existing.isActive = true
+      existing.version += 1
+      existing.updatedAt = now
+      return { webhook: existing, created: false }
+    }
+    const webhook: WebhookRegistration = {
+      id: this.store.nextSeq('webhook'),
+      accountId: input.accountId,
+      eventType: input.eventType,
+      url: input.url,
+      headers,
+      isActive: true,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    }
+    this.records[webhook.id] = webhook
+    return { webhook, created: true }
+  }
+
+  /** Activates or deactivates an entry, or replaces its headers (which bumps its version). */
+  update (id: number, change: { isActive?: boolean, headers?: HeaderInput[] }): WebhookRegistration {
+    const webhook = this.get(id)
+    if (!webhook) throw notFound(`Webhook ${id} não encontrado`, 'WEBHOOK_NOT_FOUND')
+    const headers = change.headers ? checkHeaders(change.headers) : undefined
+    if (change.isActive === true && !webhook.isActive) {
+      const active = this.activeFor(webhook.accountId, webhook.eventType).length
+      if (active >= MAX_ACTIVE_PER_EVENT) throw this.limitError(webhook.eventType)
+    }
+    if (change.isActive !== undefined) webhook.isActive = change.isActive
+    if (headers) {
+      webhook.headers = headers
+      webhook.version += 1
+    }
+    webhook.updatedAt = new Date(this.clock.now()).toISOString()
+    return webhook
+  }
+
+  remove (id: number): boolean {
+    if (!this.records[id]) return false
+    delete this.records[id]
+    return true
+  }
+
+  removeAccount (accountId: number): void {
+    for (const w of this.list(accountId)) delete this.records[w.id]
+  }
+
+  /**
+   * Registers `url` for every event type of an account unless it is already active there: used for
+   * SANDBOX_WEBHOOK_URL at every start, so restarting with --data neither duplicates it nor bumps versions.
+   */
+  ensure (accountId: number, eventTypes: readonly EventType[], url: string): string[] {
+    const problems: string[] = []
+    for (const eventType of eventTypes) {
+      const href = new URL(url).href
+      if (this.activeFor(accountId, eventType).some(w => new URL(w.url).href === href)) continue
+      try {
+        this.register({ accountId, eventType, url }, { httpsOnly: false })
+      } catch (err) {
+        problems.push(`${eventType}: ${(err as Error).message}`)
+      }
+    }
+    return problems
+  }
+
+  private limitError (eventType: EventType): ApiError {
+    return rule('WEBHOOK_LIMIT_REACHED', `O evento ${eventType} já tem ${MAX_ACTIVE_PER_EVENT} URLs ativas; desative uma antes de cadastrar outra`)
+  }
+}
