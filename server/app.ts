@@ -83,6 +83,9 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  // Every body is JSON: text/plain would otherwise reach the schema as a string (a 400 instead of 415).
+  app.removeContentTypeParser('text/plain')
+
   const { body, coercing } = validators()
   for (const s of sharedSchemas) {
     body.addSchema(s)

@@ -33,6 +33,17 @@ const sandboxRoutes: FastifyPluginAsync = async (app) => {
       }
     })
   }
+  // Control-plane calls are often body-less (`curl -X POST .../reset`, with or without a JSON
+  // content type): an absent or empty body reads as `{}`, so optional bodies really are optional.
+  const json = app.getDefaultJsonParser('error', 'error')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') done(null, undefined)
+    else json(request, body as string, done)
+  })
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && (request.method === 'POST' || request.method === 'PUT' || request.method === 'PATCH')) request.body = {}
+  })
   for (const routes of [system, accounts, scenarios, webhooks, transactions, directory, pix, med]) await app.register(routes)
 }
 
