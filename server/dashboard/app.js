@@ -1,0 +1,1123 @@
+// The pix-sandbox dashboard: one vanilla module, no framework, no build step, no network beyond the
+// sandbox. Everything it shows comes from the /__sandbox control plane and is put in the DOM as text
+// (createElement + textContent), never as HTML, so a payer called "<img onerror=...>" stays a name.
+
+const POLL_MS = 1000
+const ADMIN_KEY = 'pix-sandbox-admin-token'
+const EVENT_TYPES = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected']
+const FAIL_CODES = ['BLOCKED_ACCOUNT', 'ACCOUNT_CLOSED', 'ORDER_REJECTED', 'PAYMENT_EXPIRED', 'SETTLEMENT_TIMEOUT', 'TAX_ID_MISMATCH', 'INVALID_TAX_ID']
+const KNOWN_STATUSES = ['PENDING', 'CONFIRMED', 'ERROR', 'LIQUIDATED', 'COMPLETED', 'ATIVA', 'CONCLUIDA',
+  'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP', 'EXPIRED', 'EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO']
+/** Statuses from which a transaction can still be settled or failed by hand. */
+const PENDING = new Set(['PENDING', 'EM_PROCESSAMENTO', 'ATIVA'])
+const CHARGE_KINDS = new Set(['CASH_IN', 'COB'])
+const VIEWS = ['transactions', 'webhooks', 'deliveries', 'med', 'clock', 'scenarios']
+
+// ---------------------------------------------------------------------------------------------------
+// DOM helpers: the only way this file creates elements. Strings become text nodes, always.
+
+/**
+ * el('button', { class: 'x', onclick: fn, 'aria-label': 'y' }, 'text', child)
+ * Attributes named on* become listeners; `text` sets textContent; everything else is setAttribute
+ * (skipped when null/undefined/false). Children: nodes, strings (as text), arrays, or nullish (ignored).
+ */
+function el (tag, attrs = {}, ...children) {
+  const node = document.createElement(tag)
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue
+    if (key.startsWith('on') && typeof value === 'function') node.addEventListener(key.slice(2), value)
+    else if (key === 'text') node.textContent = String(value)
+    else if (key === 'value') node.value = String(value)
+    else if (key === 'dataset') Object.assign(node.dataset, value)
+    else node.setAttribute(key, value === true ? '' : String(value))
+  }
+  append(node, children)
+  return node
+}
+
+function append (node, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)))
+  }
+  return node
+}
+
+const $ = (selector, root = document) => root.querySelector(selector)
+const $$ = (selector, root = document) => [...root.querySelectorAll(selector)]
+
+function clear (node) {
+  while (node.firstChild) node.firstChild.remove()
+  return node
+}
+
+/**
+ * Rebuilds `container` with `build()` while keeping what a person was doing in it: the values typed
+ * in named controls, open <details>, and the focused control. Polling never wipes a half-filled form.
+ */
+function preserving (container, build) {
+  const values = new Map()
+  for (const c of $$('input[name], select[name], textarea[name]', container)) {
+    if (c.type === 'checkbox') values.set(c.name, c.checked)
+    else values.set(c.name, c.value)
+  }
+  const open = new Set($$('details[data-key]', container).filter(d => d.open).map(d => d.dataset.key))
+  const active = document.activeElement
+  const focusKey = active && container.contains(active) ? (active.getAttribute('name') ?? active.dataset.key) : null
+  clear(container)
+  append(container, [build()])
+  for (const c of $$('input[name], select[name], textarea[name]', container)) {
+    if (!values.has(c.name)) continue
+    if (c.type === 'checkbox') c.checked = values.get(c.name)
+    else if (c.tagName !== 'SELECT' || [...c.options].some(o => o.value === values.get(c.name))) c.value = values.get(c.name)
+  }
+  for (const d of $$('details[data-key]', container)) if (open.has(d.dataset.key)) d.open = true
+  if (focusKey) {
+    const target = $$('[name], [data-key]', container).find(n => (n.getAttribute('name') ?? n.dataset.key) === focusKey)
+    target?.focus({ preventScroll: true })
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Formatting
+
+const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' })
+const money = (value) => (typeof value === 'number' ? brl.format(value) : '—')
+const cents = (value) => (typeof value === 'number' ? brl.format(value / 100) : '—')
+const timeFmt = new Intl.DateTimeFormat('sv-SE', {
+  timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+})
+function when (iso) {
+  if (!iso) return '—'
+  const t = Date.parse(iso)
+  return Number.isNaN(t) ? String(iso) : timeFmt.format(t)
+}
+function timeEl (iso) {
+  return el('time', { datetime: iso ?? undefined, title: iso ?? undefined, text: when(iso) })
+}
+function duration (ms) {
+  const abs = Math.abs(ms)
+  const sign = ms < 0 ? '-' : ''
+  if (abs < 1000) return `${sign}${Math.round(abs)} ms`
+  if (abs < 120_000) return `${sign}${(abs / 1000).toFixed(1)} s`
+  if (abs < 7_200_000) return `${sign}${Math.round(abs / 60_000)} min`
+  if (abs < 172_800_000) return `${sign}${(abs / 3_600_000).toFixed(1)} h`
+  return `${sign}${(abs / 86_400_000).toFixed(1)} days`
+}
+const json = (value) => JSON.stringify(value, null, 2)
+const badge = (status) => el('span', { class: 'badge', 'data-status': String(status ?? '') }, String(status ?? '—'))
+
+function facts (pairs) {
+  const dl = el('dl', { class: 'facts' })
+  for (const [label, value] of pairs) {
+    if (value === undefined || value === null || value === '') continue
+    dl.append(el('dt', {}, label), el('dd', {}, value instanceof Node ? value : String(value)))
+  }
+  return dl
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The control plane
+
+class ApiFailure extends Error {
+  constructor (status, body) {
+    const message = Array.isArray(body?.message) ? body.message.join('; ') : (body?.message ?? `HTTP ${status}`)
+    super(message)
+    this.status = status
+    this.code = body?.code ?? null
+    this.body = body
+  }
+}
+
+async function api (method, path, body) {
+  const headers = { accept: 'application/json' }
+  if (body !== undefined) headers['content-type'] = 'application/json'
+  const admin = sessionStorage.getItem(ADMIN_KEY)
+  if (admin) headers['x-sandbox-admin-token'] = admin
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' })
+  const text = await res.text()
+  let data = null
+  try { data = text ? JSON.parse(text) : null } catch { data = { message: text } }
+  if (!res.ok) {
+    if (res.status === 401 && data?.code === 'ADMIN_TOKEN_REQUIRED') $('#admin-form').hidden = false
+    throw new ApiFailure(res.status, data)
+  }
+  return data
+}
+
+const qs = (params) => {
+  const search = new URLSearchParams()
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') search.set(k, String(v))
+  const s = search.toString()
+  return s ? `?${s}` : ''
+}
+
+/** The first array in a list response, whatever its envelope calls it ({ transactions }, { data }...). */
+function listOf (data, ...names) {
+  if (Array.isArray(data)) return data
+  for (const name of names) if (Array.isArray(data?.[name])) return data[name]
+  const first = data && Object.values(data).find(Array.isArray)
+  return first ?? []
+}
+
+/** Runs an action from a button: disables it meanwhile, shows the API's message in `errorNode`. */
+async function act (button, errorNode, fn, done) {
+  if (errorNode) errorNode.textContent = ''
+  if (button) button.disabled = true
+  try {
+    const result = await fn()
+    if (done) toast(typeof done === 'function' ? done(result) : done)
+    await tick(true)
+    return result
+  } catch (err) {
+    const message = err instanceof ApiFailure ? err.message : `Could not reach the sandbox: ${err.message}`
+    if (errorNode) errorNode.textContent = message
+    else toast(message)
+    return undefined
+  } finally {
+    if (button) button.disabled = false
+  }
+}
+
+let toastTimer = 0
+function toast (message) {
+  const node = $('#toast')
+  node.textContent = message
+  node.dataset.show = 'true'
+  clearTimeout(toastTimer)
+  toastTimer = setTimeout(() => { node.dataset.show = 'false' }, 3500)
+}
+
+// ---------------------------------------------------------------------------------------------------
+// State kept by the page (never a second source of truth: it is what the last poll answered).
+
+const state = {
+  view: 'transactions',
+  accountId: null,
+  accounts: [],
+  clock: null,
+  catalogue: null,
+  expanded: { tx: new Set(), dl: new Set(), med: new Set() },
+  /** Registration ids whose header editor is open / whose delete awaits confirmation. */
+  editing: new Set(),
+  confirmingDelete: new Set(),
+  txDeliveries: new Map(),
+  rowSig: new WeakMap(),
+  seenStatuses: new Set(KNOWN_STATUSES),
+}
+
+function readLocation () {
+  const view = location.hash.replace(/^#\/?/, '').split(/[?/]/)[0]
+  state.view = VIEWS.includes(view) ? view : 'transactions'
+  const id = Number(new URLSearchParams(location.search).get('account'))
+  state.accountId = Number.isInteger(id) && id > 0 ? id : null
+}
+
+function writeAccount (id) {
+  state.accountId = id
+  const url = new URL(location.href)
+  if (id) url.searchParams.set('account', String(id))
+  else url.searchParams.delete('account')
+  history.replaceState(null, '', url)
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Header: accounts, balance, clock
+
+function renderAccounts () {
+  const select = $('#account')
+  const sig = JSON.stringify(state.accounts.map(a => [a.accountId, a.name]))
+  if (select.dataset.sig !== sig) {
+    select.dataset.sig = sig
+    const keep = state.accountId
+    clear(select).append(el('option', { value: '' }, 'All accounts'))
+    for (const a of state.accounts) select.append(el('option', { value: String(a.accountId) }, `#${a.accountId} · ${a.name}`))
+    if (keep && !state.accounts.some(a => a.accountId === keep)) select.append(el('option', { value: String(keep) }, `#${keep} (not found)`))
+  }
+  select.value = state.accountId ? String(state.accountId) : ''
+  document.body.dataset.account = state.accountId ? 'one' : 'all'
+}
+
+function renderBalance () {
+  const section = $('#balance')
+  const account = state.accounts.find(a => a.accountId === state.accountId)
+  const sig = JSON.stringify(state.accountId ? account?.balance ?? null : state.accounts.map(a => [a.accountId, a.name, a.balance, a.invariantHolds])) + (account?.invariantHolds ?? '')
+  if (section.dataset.sig === sig) return
+  section.dataset.sig = sig
+  clear(section)
+  if (state.accountId) {
+    if (!account) {
+      section.append(el('p', { class: 'error' }, `Account ${state.accountId} not found.`))
+      return
+    }
+    const figure = (label, key) => el('div', { class: 'figure', 'data-balance': key },
+      el('span', { class: 'label' }, label), el('span', { class: 'amount', 'data-testid': `balance-${key}` }, money(account.balance[key])))
+    section.append(
+      el('h2', { class: 'visually-hidden' }, 'Balance'),
+      figure('Available', 'available'), figure('Blocked', 'blocked'), figure('Gross', 'gross'),
+      el('p', { class: account.invariantHolds ? 'invariant ok' : 'invariant broken' },
+        account.invariantHolds ? 'Ledger adds up' : 'Ledger invariant broken'),
+    )
+    return
+  }
+  const table = el('table', { class: 'accounts' },
+    el('caption', { class: 'visually-hidden' }, 'Balance of every account'),
+    el('thead', {}, el('tr', {}, ['Account', 'Available', 'Blocked', 'Gross', 'Ledger'].map(h => el('th', { scope: 'col' }, h)))),
+    el('tbody', {}, state.accounts.map(a => el('tr', {},
+      el('th', { scope: 'row' }, el('a', { href: `?account=${a.accountId}${location.hash}`, 'data-account': String(a.accountId) }, `#${a.accountId} · ${a.name}`)),
+      el('td', { class: 'num' }, money(a.balance.available)),
+      el('td', { class: 'num' }, money(a.balance.blocked)),
+      el('td', { class: 'num' }, money(a.balance.gross)),
+      el('td', {}, a.invariantHolds ? 'ok' : 'BROKEN'),
+    ))))
+  section.append(el('div', { class: 'scroll' }, table))
+}
+
+function renderClockBadge () {
+  const c = state.clock
+  if (!c) return
+  $('#clock-badge').textContent = `${when(c.now)} · ${c.frozen ? 'frozen' : 'running'}`
+  $('#clock-badge').dataset.frozen = String(c.frozen)
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Keyed lists: one <li> per record, rebuilt only when its record changed, so expanded rows, focus
+// and typed values survive the poll.
+
+function renderRows (list, records, keyOf, buildRow, sigOf) {
+  const existing = new Map($$(':scope > li', list).map(li => [li.dataset.key, li]))
+  let previous = null
+  for (const record of records) {
+    const key = String(keyOf(record))
+    const sig = sigOf(record)
+    let li = existing.get(key)
+    if (li) {
+      existing.delete(key)
+      if (state.rowSig.get(li) !== sig) preserving(li, () => buildRow(record))
+    } else {
+      li = el('li', { class: 'row', 'data-key': key })
+      append(li, [buildRow(record)])
+    }
+    state.rowSig.set(li, sig)
+    const anchor = previous ? previous.nextSibling : list.firstChild
+    if (li !== anchor) list.insertBefore(li, anchor)
+    previous = li
+  }
+  for (const li of existing.values()) li.remove()
+}
+
+function toggler (kind, key, label, summaryChildren) {
+  const open = state.expanded[kind].has(key)
+  const detailId = `${kind}-detail-${key}`
+  return el('button', {
+    type: 'button',
+    class: 'row-summary',
+    'aria-expanded': String(open),
+    'aria-controls': detailId,
+    'aria-label': label,
+    'data-key': `toggle-${key}`,
+    onclick: (event) => {
+      const set = state.expanded[kind]
+      if (set.has(key)) set.delete(key)
+      else set.add(key)
+      const li = event.currentTarget.closest('li')
+      state.rowSig.delete(li)
+      tick(true)
+    },
+  }, summaryChildren)
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Transactions
+
+function pixCodeOf (tx) {
+  const d = tx.data ?? {}
+  for (const k of ['pixCopiaECola', 'pixCode', 'brCode', 'emv', 'qrCode', 'copyPaste', 'qrcode', 'code']) {
+    if (typeof d[k] === 'string' && d[k].startsWith('000201')) return d[k]
+  }
+  const stack = [d]
+  while (stack.length) {
+    const v = stack.pop()
+    if (typeof v === 'string' && v.startsWith('000201') && v.length <= 500) return v
+    if (v && typeof v === 'object') stack.push(...Object.values(v))
+  }
+  return null
+}
+
+function qrImageOf (tx) {
+  const d = tx.data ?? {}
+  for (const k of ['qrCodeImage', 'qrCodeBase64', 'imagemQrcode', 'image']) {
+    const v = d[k]
+    if (typeof v === 'string' && v.startsWith('data:image/png;base64,')) return v
+    if (typeof v === 'string' && /^[A-Za-z0-9+/=]{100,}$/.test(v)) return `data:image/png;base64,${v}`
+  }
+  return null
+}
+
+function txLabel (tx) {
+  return `${tx.kind} ${tx.status} ${cents(tx.amountCents)}`
+}
+
+function txCounterpart (tx) {
+  const c = tx.counterpart
+  if (c?.name) return c.name
+  const d = tx.data ?? {}
+  const payer = d.payer ?? d.debtor ?? d.devedor
+  if (payer && typeof payer === 'object') return payer.name ?? payer.fullName ?? payer.nome ?? ''
+  return tx.pixKey ?? tx.externalId ?? ''
+}
+
+function buildTx (tx) {
+  const key = tx.id
+  const open = state.expanded.tx.has(key)
+  const summary = toggler('tx', key, `Transaction ${txLabel(tx)}; show details`, [
+    el('span', { class: 'cell when' }, when(tx.createdAt)),
+    el('span', { class: 'cell kind' }, tx.kind),
+    badge(tx.status),
+    el('span', { class: 'cell amount', 'data-direction': tx.direction }, `${tx.direction === 'OUT' ? '−' : '+'}${cents(tx.amountCents)}`),
+    el('span', { class: 'cell fee' }, tx.feeCents ? `fee ${cents(tx.feeCents)}` : ''),
+    el('span', { class: 'cell who', 'data-testid': 'counterpart' }, txCounterpart(tx)),
+    state.accountId ? null : el('span', { class: 'cell acct' }, `#${tx.accountId}`),
+  ])
+  return [summary, open ? buildTxDetail(tx) : null]
+}
+
+function buildTxDetail (tx) {
+  const detail = el('div', { class: 'row-detail', id: `tx-detail-${tx.id}` })
+  const error = el('p', { class: 'error', role: 'alert' })
+  const c = tx.counterpart
+  detail.append(facts([
+    ['Transaction id', el('code', {}, tx.id)],
+    ['Number', tx.seq],
+    ['Account', `#${tx.accountId}`],
+    ['Direction', tx.direction],
+    ['Status', badge(tx.status)],
+    ['Amount', cents(tx.amountCents)],
+    ['Fee', cents(tx.feeCents ?? 0)],
+    ['External id', tx.externalId],
+    ['End-to-end id', tx.endToEndId ? el('code', {}, tx.endToEndId) : null],
+    ['Description', tx.description],
+    ['PIX key', tx.pixKey],
+    ['Counterpart', c ? [c.name, c.document, c.bankName ?? c.ispb].filter(Boolean).join(' · ') : txCounterpart(tx)],
+    ['Error', tx.errorCode ? `${tx.errorCode}${tx.errorMessage ? `: ${tx.errorMessage}` : ''}` : null],
+    ['Created', timeEl(tx.createdAt)],
+    ['Updated', timeEl(tx.updatedAt)],
+    ['Due', tx.dueAt ? timeEl(tx.dueAt) : null],
+  ]))
+
+  const code = pixCodeOf(tx)
+  if (CHARGE_KINDS.has(tx.kind) && code) detail.append(buildCharge(tx, code, error))
+
+  if (PENDING.has(tx.status)) {
+    const failSelect = el('select', { name: `fail-code`, id: `fail-${tx.id}` }, FAIL_CODES.map(c => el('option', { value: c }, c)))
+    detail.append(el('div', { class: 'actions', role: 'group', 'aria-label': 'Actions on this pending transaction' },
+      el('button', {
+        type: 'button',
+        'data-key': 'settle',
+        onclick: (e) => act(e.currentTarget, error, () => api('POST', `/__sandbox/transactions/${encodeURIComponent(tx.id)}/settle`, {}), 'Transaction settled'),
+      }, 'Settle'),
+      el('span', { class: 'inline-field' },
+        el('label', { for: `fail-${tx.id}` }, 'Error code'), failSelect),
+      el('button', {
+        type: 'button',
+        class: 'danger',
+        'data-key': 'fail',
+        onclick: (e) => act(e.currentTarget, error, () => api('POST', `/__sandbox/transactions/${encodeURIComponent(tx.id)}/fail`, { errorCode: failSelect.value }), `Transaction failed with ${failSelect.value}`),
+      }, 'Fail'),
+    ))
+  }
+  detail.append(error)
+
+  detail.append(el('h4', {}, 'History'))
+  const history = Array.isArray(tx.history) ? tx.history : []
+  detail.append(history.length
+    ? el('ol', { class: 'history' }, history.map(h => el('li', {}, badge(h.status), ' ', timeEl(h.at), h.reason ? el('span', { class: 'muted' }, ` · ${h.reason}`) : null)))
+    : el('p', { class: 'muted' }, 'No history.'))
+
+  detail.append(el('h4', {}, 'Webhooks'))
+  const deliveries = state.txDeliveries.get(tx.id)
+  if (!deliveries) detail.append(el('p', { class: 'muted' }, 'Loading…'))
+  else if (!deliveries.length) detail.append(el('p', { class: 'muted' }, 'No webhook for this transaction.'))
+  else {
+    detail.append(el('ul', { class: 'mini' }, deliveries.map(d => el('li', {},
+      el('code', {}, d.eventType), ' ', badge(d.status), ' ', el('span', { class: 'url' }, d.url ?? '(no receiver)'),
+      el('span', { class: 'muted' }, ` · ${d.attempts?.length ?? 0} attempt(s)${lastAttempt(d)}`), ' ',
+      el('a', { href: `#deliveries`, onclick: () => { $('#dl-tx').value = tx.id; state.expanded.dl.add(d.id) } }, 'Open in Deliveries'),
+    ))))
+  }
+  detail.append(el('details', { 'data-key': `raw-${tx.id}` }, el('summary', {}, 'Raw record'), el('pre', {}, json(tx))))
+  return detail
+}
+
+function lastAttempt (d) {
+  const a = d.attempts?.[d.attempts.length - 1]
+  if (!a) return ''
+  return a.statusCode ? `, last answered ${a.statusCode}` : (a.error ? `, last: ${a.error}` : '')
+}
+
+function buildCharge (tx, code, error) {
+  const image = qrImageOf(tx) ?? `/dashboard/qrcode.png?code=${encodeURIComponent(code)}`
+  const codeId = `code-${tx.id}`
+  const box = el('div', { class: 'charge' },
+    el('img', { src: image, alt: `QR code of the charge of ${cents(tx.amountCents)}`, width: 200, height: 200, class: 'qr' }),
+    el('div', { class: 'charge-text' },
+      el('label', { for: codeId }, 'PIX copy and paste code'),
+      el('textarea', { id: codeId, readonly: true, rows: 4, spellcheck: 'false', class: 'code', 'data-testid': 'pix-code' }, code),
+      el('button', {
+        type: 'button',
+        class: 'secondary',
+        'data-key': 'copy',
+        onclick: async () => {
+          try {
+            await navigator.clipboard.writeText(code)
+            toast('Code copied')
+          } catch {
+            const area = $(`#${CSS.escape(codeId)}`)
+            area.focus()
+            area.select()
+            toast('Code selected: press Ctrl+C to copy')
+          }
+        },
+      }, 'Copy code'),
+    ))
+  if (PENDING.has(tx.status)) {
+    const form = el('form', { class: 'pay form', novalidate: true, 'aria-label': 'Pay this charge' },
+      el('div', { class: 'field' }, el('label', { for: `pay-amount-${tx.id}` }, 'Amount (BRL, optional)'),
+        el('input', { id: `pay-amount-${tx.id}`, name: 'pay-amount', type: 'text', inputmode: 'decimal', autocomplete: 'off', placeholder: (tx.amountCents / 100).toFixed(2) })),
+      el('div', { class: 'field' }, el('label', { for: `pay-name-${tx.id}` }, 'Payer name'),
+        el('input', { id: `pay-name-${tx.id}`, name: 'pay-name', type: 'text', autocomplete: 'off' })),
+      el('div', { class: 'field' }, el('label', { for: `pay-doc-${tx.id}` }, 'Payer CPF/CNPJ'),
+        el('input', { id: `pay-doc-${tx.id}`, name: 'pay-doc', type: 'text', autocomplete: 'off', inputmode: 'numeric' })),
+      el('div', { class: 'actions' }, el('button', { type: 'submit', 'data-key': 'pay' }, 'Pay')),
+    )
+    form.addEventListener('submit', (event) => {
+      event.preventDefault()
+      const amountText = form.elements['pay-amount'].value.trim().replace(',', '.')
+      const name = form.elements['pay-name'].value.trim()
+      const document = form.elements['pay-doc'].value.trim()
+      const body = { pixCode: code }
+      if (amountText) body.amount = Number(amountText)
+      if (name || document) body.payer = { ...(name ? { name } : {}), ...(document ? { document } : {}) }
+      act(form.querySelector('button[type=submit]'), error, () => api('POST', '/__sandbox/pix/pay', body), 'Charge paid')
+    })
+    box.append(form)
+  }
+  return box
+}
+
+async function loadTransactions () {
+  const form = $('#tx-filters')
+  const data = await api('GET', `/__sandbox/transactions${qs({ accountId: state.accountId, kind: form.kind.value, status: form.status.value, limit: 200 })}`)
+  const list = listOf(data, 'transactions', 'data')
+  for (const tx of list) state.seenStatuses.add(tx.status)
+  await Promise.all([...state.expanded.tx].filter(id => list.some(tx => tx.id === id)).map(async (id) => {
+    const d = await api('GET', `/__sandbox/webhooks/deliveries${qs({ transactionId: id })}`).catch(() => null)
+    state.txDeliveries.set(id, d ? listOf(d, 'deliveries', 'data') : [])
+  }))
+  return list
+}
+
+function renderStatusOptions () {
+  const select = $('#tx-status')
+  const sig = [...state.seenStatuses].join()
+  if (select.dataset.sig === sig) return
+  select.dataset.sig = sig
+  const keep = select.value
+  clear(select).append(el('option', { value: '' }, 'All statuses'))
+  for (const s of [...state.seenStatuses]) select.append(el('option', { value: s }, s))
+  select.value = keep
+}
+
+async function refreshTransactions () {
+  const error = $('#tx-error')
+  let list
+  try {
+    list = await loadTransactions()
+    error.textContent = ''
+  } catch (err) {
+    error.textContent = err.message
+    return
+  }
+  renderStatusOptions()
+  $('#tx-empty').hidden = list.length > 0
+  $('#tx-count').textContent = `${list.length} shown`
+  renderRows($('#tx-list'), list, tx => tx.id, buildTx,
+    tx => JSON.stringify([tx, state.expanded.tx.has(tx.id), state.expanded.tx.has(tx.id) ? state.txDeliveries.get(tx.id) : null, !!state.accountId]))
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Settings, Webhooks
+
+function headerRow (container, key = '', value = '') {
+  const n = container.children.length + 1
+  const row = el('div', { class: 'header-row' })
+  const idBase = `${container.id}-${Date.now()}-${n}`
+  row.append(
+    el('span', { class: 'inline-field' }, el('label', { for: `${idBase}-k` }, 'Name'),
+      el('input', { id: `${idBase}-k`, class: 'h-key', type: 'text', autocomplete: 'off', spellcheck: 'false', value: key })),
+    el('span', { class: 'inline-field' }, el('label', { for: `${idBase}-v` }, 'Value'),
+      el('input', { id: `${idBase}-v`, class: 'h-value', type: 'text', autocomplete: 'off', spellcheck: 'false', value })),
+    el('button', { type: 'button', class: 'secondary small', 'aria-label': 'Remove this header', onclick: () => row.remove() }, 'Remove'),
+  )
+  container.append(row)
+  return row
+}
+
+function headersFrom (container) {
+  return $$('.header-row', container)
+    .map(row => ({ key: $('.h-key', row).value.trim(), value: $('.h-value', row).value }))
+    .filter(h => h.key !== '' || h.value !== '')
+}
+
+function buildRegistration (w) {
+  const error = el('p', { class: 'error', role: 'alert' })
+  const headers = w.headers && typeof w.headers === 'object' ? (Array.isArray(w.headers) ? w.headers : Object.entries(w.headers).map(([key, value]) => ({ key, value }))) : []
+  const card = el('div', { class: 'card registration', 'data-active': String(w.isActive) },
+    el('p', { class: 'reg-url' }, el('span', { class: 'url' }, w.url), ' ', badge(w.isActive ? 'active' : 'inactive')),
+    facts([
+      ['Id', w.id],
+      ['Version', w.version],
+      ['Created', timeEl(w.createdAt)],
+      ['Headers', headers.length ? el('ul', { class: 'mini' }, headers.map(h => el('li', {}, el('code', {}, h.key), ': ', el('code', {}, h.value)))) : 'none'],
+    ]))
+  const path = `/__sandbox/webhooks/${encodeURIComponent(w.id)}`
+  if (state.editing.has(w.id)) {
+    const rows = el('div', { class: 'header-rows', id: `edit-headers-${w.id}` })
+    for (const h of headers) headerRow(rows, h.key, h.value)
+    card.append(el('fieldset', { class: 'headers' }, el('legend', {}, `Headers of ${w.url}`), rows,
+      el('div', { class: 'actions' },
+        el('button', { type: 'button', class: 'secondary', onclick: () => headerRow(rows) }, 'Add header'),
+        el('button', {
+          type: 'button',
+          'data-key': `save-${w.id}`,
+          onclick: async (e) => {
+            const ok = await act(e.currentTarget, error, () => api('PATCH', path, { headers: headersFrom(rows) }), 'Headers saved')
+            if (ok !== undefined) { state.editing.delete(w.id); forceWebhooks() }
+          },
+        }, 'Save headers'),
+        el('button', { type: 'button', class: 'secondary', onclick: () => { state.editing.delete(w.id); forceWebhooks() } }, 'Cancel'))))
+  }
+  const actions = el('div', { class: 'actions' })
+  if (!state.editing.has(w.id)) {
+    actions.append(el('button', { type: 'button', class: 'secondary', 'data-key': `edit-${w.id}`, onclick: () => { state.editing.add(w.id); forceWebhooks(); setTimeout(() => $(`#edit-headers-${w.id} input`)?.focus() || $(`[data-key="save-${w.id}"]`)?.focus()) } }, 'Edit headers'))
+  }
+  actions.append(el('button', {
+    type: 'button',
+    class: 'secondary',
+    'data-key': `toggle-${w.id}`,
+    onclick: (e) => act(e.currentTarget, error, () => api('PATCH', path, { isActive: !w.isActive }), w.isActive ? 'Webhook deactivated' : 'Webhook activated'),
+  }, w.isActive ? 'Deactivate' : 'Activate'))
+  if (state.confirmingDelete.has(w.id)) {
+    actions.append(
+      el('button', {
+        type: 'button',
+        class: 'danger',
+        'data-key': `confirm-delete-${w.id}`,
+        onclick: async (e) => {
+          const ok = await act(e.currentTarget, error, () => api('DELETE', path), 'Webhook deleted')
+          state.confirmingDelete.delete(w.id)
+          if (ok === undefined) forceWebhooks()
+        },
+      }, 'Confirm delete'),
+      el('button', { type: 'button', class: 'secondary', onclick: () => { state.confirmingDelete.delete(w.id); forceWebhooks() } }, 'Keep it'))
+  } else {
+    actions.append(el('button', {
+      type: 'button',
+      class: 'danger',
+      'data-key': `delete-${w.id}`,
+      onclick: () => { state.confirmingDelete.add(w.id); forceWebhooks(); setTimeout(() => $(`[data-key="confirm-delete-${w.id}"]`)?.focus()) },
+    }, 'Delete'))
+  }
+  card.append(actions, error)
+  return card
+}
+
+let webhooksSig = ''
+function forceWebhooks () { webhooksSig = ''; tick(true) }
+
+async function refreshWebhooks () {
+  if (!state.accountId) return
+  const container = $('#wh-list')
+  let list
+  try {
+    list = listOf(await api('GET', `/__sandbox/webhooks${qs({ accountId: state.accountId })}`), 'webhooks', 'data')
+  } catch (err) {
+    $('#wh-error').textContent = err.message
+    return
+  }
+  const sig = JSON.stringify([list, [...state.editing], [...state.confirmingDelete]])
+  if (sig === webhooksSig) return
+  webhooksSig = sig
+  preserving(container, () => {
+    const frag = document.createDocumentFragment()
+    for (const type of EVENT_TYPES) {
+      const entries = list.filter(w => (w.eventType ?? w.type) === type)
+      if (!entries.length) continue
+      const active = entries.filter(w => w.isActive).length
+      frag.append(el('section', { class: 'event-group', 'aria-label': `Webhooks for ${type}` },
+        el('h3', {}, el('code', {}, type), el('span', { class: 'muted' }, ` · ${active} of 3 active`)),
+        entries.map(buildRegistration)))
+    }
+    if (!list.length) frag.append(el('p', { class: 'empty' }, 'No webhook registered for this account.'))
+    return frag
+  })
+}
+
+function setupWebhookForm () {
+  const form = $('#wh-form')
+  for (const t of EVENT_TYPES) form.eventType.append(el('option', { value: t }, t))
+  $('#wh-add-header').addEventListener('click', () => {
+    const row = headerRow($('#wh-headers'))
+    $('input', row).focus()
+  })
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    const headers = headersFrom($('#wh-headers'))
+    const body = { accountId: state.accountId, eventType: form.eventType.value, url: form.url.value.trim() }
+    if (headers.length) body.headers = headers
+    const created = await act($('button[type=submit]', form), $('#wh-error'), () => api('POST', '/__sandbox/webhooks', body), 'Webhook registered')
+    if (created !== undefined) {
+      form.url.value = ''
+      clear($('#wh-headers'))
+      forceWebhooks()
+    }
+  })
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Deliveries
+
+function buildDelivery (d) {
+  const key = d.id
+  const open = state.expanded.dl.has(key)
+  const summary = toggler('dl', key, `Delivery ${d.eventType} ${d.status}; show details`, [
+    el('span', { class: 'cell when' }, when(d.createdAt)),
+    el('span', { class: 'cell kind' }, d.eventType),
+    badge(d.status),
+    el('span', { class: 'cell who url' }, d.url ?? '(no receiver)'),
+    el('span', { class: 'cell fee' }, `${d.attempts?.length ?? 0} attempt(s)${lastAttempt(d)}`),
+    state.accountId ? null : el('span', { class: 'cell acct' }, `#${d.accountId}`),
+  ])
+  if (!open) return [summary]
+  const error = el('p', { class: 'error', role: 'alert' })
+  const detail = el('div', { class: 'row-detail', id: `dl-detail-${key}` })
+  detail.append(facts([
+    ['Delivery id', el('code', {}, d.id)],
+    ['Event', d.eventId],
+    ['Transaction', d.transactionId ? el('code', {}, d.transactionId) : null],
+    ['URL', d.url ?? '(no receiver)'],
+    ['Status', badge(d.status)],
+    ['Next attempt', d.nextAttemptAt ? timeEl(d.nextAttemptAt) : null],
+    ['Scenarios', d.scenarios?.length ? d.scenarios.join(', ') : null],
+    ['Created', timeEl(d.createdAt)],
+  ]))
+  detail.append(el('div', { class: 'actions' }, el('button', {
+    type: 'button',
+    'data-key': 'redeliver',
+    onclick: (e) => act(e.currentTarget, error, () => api('POST', `/__sandbox/webhooks/deliveries/${encodeURIComponent(d.id)}/redeliver`, {}), 'Redelivery sent'),
+  }, 'Redeliver')), error)
+
+  detail.append(el('h4', {}, 'Attempts'))
+  const attempts = d.attempts ?? []
+  if (!attempts.length) detail.append(el('p', { class: 'muted' }, 'No attempt yet.'))
+  else {
+    detail.append(el('ol', { class: 'attempts' }, attempts.map((a, i) => el('li', { class: 'attempt', 'data-ok': String(!a.error) },
+      el('p', {},
+        el('strong', {}, `#${i + 1}`), ' ', el('span', { class: 'muted' }, a.kind ?? ''), ' ', timeEl(a.at), ' · ',
+        a.statusCode === null || a.statusCode === undefined ? 'no answer' : `HTTP ${a.statusCode}`,
+        typeof a.latencyMs === 'number' ? ` · ${Math.round(a.latencyMs)} ms` : '',
+        a.error ? el('span', { class: 'error-text' }, ` · ${a.error}`) : ''),
+      a.requestHeaders ? el('details', { 'data-key': `req-${key}-${i}` }, el('summary', {}, 'Request headers'), el('pre', {}, json(a.requestHeaders))) : null,
+      a.responseBody !== undefined && a.responseBody !== null && a.responseBody !== ''
+        ? el('details', { 'data-key': `res-${key}-${i}` }, el('summary', {}, 'Response body'), el('pre', { class: 'response' }, String(a.responseBody)))
+        : null,
+    ))))
+  }
+  detail.append(
+    el('h4', {}, 'Request'),
+    el('details', { 'data-key': `headers-${key}` }, el('summary', {}, 'Headers'), el('pre', {}, json(d.requestHeaders ?? {}))),
+    el('details', { 'data-key': `body-${key}`, open: true }, el('summary', {}, 'Body'), el('pre', { class: 'body' }, json(d.body))),
+  )
+  return [summary, detail]
+}
+
+async function refreshDeliveries () {
+  const form = $('#dl-filters')
+  let list
+  try {
+    const data = await api('GET', `/__sandbox/webhooks/deliveries${qs({ accountId: state.accountId, eventType: form.eventType.value, status: form.status.value, transactionId: form.transactionId.value.trim() })}`)
+    list = listOf(data, 'deliveries', 'data')
+    $('#dl-error').textContent = ''
+  } catch (err) {
+    $('#dl-error').textContent = err.message
+    return
+  }
+  list = [...list].sort((a, b) => (b.seq ?? 0) - (a.seq ?? 0) || String(b.createdAt).localeCompare(String(a.createdAt)))
+  $('#dl-empty').hidden = list.length > 0
+  $('#dl-count').textContent = `${list.length} shown`
+  renderRows($('#dl-list'), list, d => d.id, buildDelivery, d => JSON.stringify([d, state.expanded.dl.has(d.id), !!state.accountId]))
+}
+
+// ---------------------------------------------------------------------------------------------------
+// MED
+
+function buildMed (m) {
+  const key = String(m.id)
+  const open = state.expanded.med.has(key)
+  const summary = toggler('med', key, `MED ${m.id} ${m.status}; show details`, [
+    el('span', { class: 'cell when' }, when(m.createdAt)),
+    el('span', { class: 'cell kind' }, `MED #${m.id}`),
+    badge(m.analysisResult ? `${m.status} · ${m.analysisResult}` : m.status),
+    el('span', { class: 'cell amount' }, m.originalTransaction ? money(m.originalTransaction.amount) : ''),
+    el('span', { class: 'cell who' }, m.cause ?? m.reason ?? ''),
+    state.accountId ? null : el('span', { class: 'cell acct' }, m.accountId ? `#${m.accountId}` : ''),
+  ])
+  if (!open) return [summary]
+  const error = el('p', { class: 'error', role: 'alert' })
+  const detail = el('div', { class: 'row-detail', id: `med-detail-${key}` })
+  const o = m.originalTransaction
+  detail.append(facts([
+    ['End-to-end id', el('code', {}, m.endToEnd ?? m.endToEndId ?? '')],
+    ['Status', badge(m.status)],
+    ['Reason', m.reason],
+    ['Cause', m.cause],
+    ['Description', m.description],
+    ['Analysis', m.analysisResult],
+    ['Analysis details', m.analysisDetails],
+    ['Requesting bank', m.requestingBank ? `${m.requestingBank.name} (${m.requestingBank.ispb})` : null],
+    ['Contested bank', m.contestedBank ? `${m.contestedBank.name} (${m.contestedBank.ispb})` : null],
+    ['Original PIX', o ? `${money(o.amount)} from ${o.name} (${o.document}) at ${when(o.dateTime)}` : null],
+    ['Reconciled', m.isReconciled === undefined ? null : (m.isReconciled ? `yes, transaction ${m.originalTransactionId}` : 'no')],
+    ['Created', timeEl(m.createdAt)],
+    ['Updated', timeEl(m.updatedAt)],
+  ]))
+  const path = `/__sandbox/med/${encodeURIComponent(m.id)}/transition`
+  const move = (status, extra = {}) => (e) => act(e.currentTarget, error, () => api('POST', path, { status, ...extra }), `MED ${m.id}: ${status}${extra.analysisResult ? ` (${extra.analysisResult})` : ''}`)
+  const actions = el('div', { class: 'actions', role: 'group', 'aria-label': 'Move this dispute' })
+  if (m.status === 'OPEN') {
+    actions.append(el('button', { type: 'button', 'data-key': 'received', onclick: move('RECEIVED') }, 'Receive for analysis'))
+  }
+  if (m.status === 'RECEIVED') {
+    const detailsId = `med-analysis-${key}`
+    const input = el('input', { id: detailsId, name: 'analysisDetails', type: 'text', autocomplete: 'off' })
+    actions.append(
+      el('span', { class: 'inline-field' }, el('label', { for: detailsId }, 'Analysis details'), input),
+      el('button', { type: 'button', 'data-key': 'approve', onclick: (e) => move('ANALYZED', { analysisResult: 'APPROVED', ...(input.value.trim() ? { analysisDetails: input.value.trim() } : {}) })(e) }, 'Approve'),
+      el('button', { type: 'button', class: 'danger', 'data-key': 'reject', onclick: (e) => move('ANALYZED', { analysisResult: 'REJECTED', ...(input.value.trim() ? { analysisDetails: input.value.trim() } : {}) })(e) }, 'Reject'),
+    )
+  }
+  if (m.status === 'OPEN' || m.status === 'RECEIVED') {
+    actions.append(el('button', { type: 'button', class: 'secondary', 'data-key': 'cancel', onclick: move('CANCELLED') }, 'Cancel dispute'))
+  }
+  if (actions.children.length) detail.append(actions)
+  detail.append(error, el('details', { 'data-key': `raw-med-${key}` }, el('summary', {}, 'Raw record'), el('pre', {}, json(m))))
+  return [summary, detail]
+}
+
+async function refreshMed () {
+  let list
+  try {
+    list = listOf(await api('GET', `/__sandbox/med${qs({ accountId: state.accountId })}`), 'meds', 'med', 'data', 'disputes')
+    $('#med-list-error').textContent = ''
+  } catch (err) {
+    $('#med-list-error').textContent = err.message
+    return
+  }
+  list = [...list].sort((a, b) => b.id - a.id)
+  $('#med-empty').hidden = list.length > 0
+  renderRows($('#med-list'), list, m => m.id, buildMed, m => JSON.stringify([m, state.expanded.med.has(String(m.id)), !!state.accountId]))
+
+  // The received PIX a dispute can be opened against.
+  const received = await api('GET', `/__sandbox/transactions${qs({ accountId: state.accountId, limit: 100 })}`)
+    .then(d => listOf(d, 'transactions', 'data').filter(tx => tx.direction === 'IN' && tx.endToEndId && !tx.kind.startsWith('REFUND')))
+    .catch(() => [])
+  const pick = $('#med-pick')
+  const sig = JSON.stringify(received.map(tx => [tx.endToEndId, tx.status]))
+  if (pick.dataset.sig !== sig) {
+    pick.dataset.sig = sig
+    const keep = pick.value
+    clear(pick).append(el('option', { value: '' }, 'Choose one, or type its end-to-end id below'))
+    for (const tx of received) {
+      pick.append(el('option', { value: tx.endToEndId }, `${cents(tx.amountCents)} · ${txCounterpart(tx) || tx.kind} · ${when(tx.createdAt)} · ${tx.endToEndId}`))
+    }
+    pick.value = keep
+  }
+}
+
+function setupMedForm () {
+  const form = $('#med-form')
+  form.pick.addEventListener('change', () => { if (form.pick.value) form.endToEndId.value = form.pick.value })
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    const body = { endToEndId: form.endToEndId.value.trim(), reason: form.reason.value }
+    if (form.cause.value.trim()) body.cause = form.cause.value.trim()
+    if (form.description.value.trim()) body.description = form.description.value.trim()
+    const created = await act($('button[type=submit]', form), $('#med-error'), () => api('POST', '/__sandbox/med', body), (m) => `MED ${m?.id ?? ''} opened`)
+    if (created !== undefined) {
+      form.description.value = ''
+      if (created?.id !== undefined) state.expanded.med.add(String(created.id))
+    }
+  })
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Clock
+
+function renderClock () {
+  const c = state.clock
+  if (!c) return
+  $('#clock-now').textContent = when(c.now)
+  const dl = $('#clock-facts')
+  const next = c.nextJobAt ? Date.parse(c.nextJobAt) - Date.parse(c.now) : null
+  const sig = JSON.stringify(c)
+  if (dl.dataset.sig !== sig) {
+    dl.dataset.sig = sig
+    clear(dl)
+    const pairs = [
+      ['State', c.frozen ? 'frozen' : 'running'],
+      ['ISO time', c.now],
+      ['Offset from wall time', duration(c.offsetMs)],
+      ['Pending jobs', String(c.pendingJobs)],
+      ['Next job', c.nextJobAt ? `${when(c.nextJobAt)} (in ${duration(Math.max(0, next))})` : 'none'],
+    ]
+    for (const [k, v] of pairs) dl.append(el('dt', {}, k), el('dd', { 'data-fact': k }, v))
+  }
+  $('#clock-freeze').disabled = c.frozen
+  $('#clock-resume').disabled = !c.frozen
+  $('#clock-next').disabled = !c.nextJobAt
+  $('#view-clock').dataset.frozen = String(c.frozen)
+}
+
+function setupClock () {
+  const error = $('#clock-error')
+  const advance = (button, ms) => act(button, error, () => api('POST', '/__sandbox/clock/advance', { ms: Math.round(ms) }), (c) => `Clock advanced by ${duration(ms)} to ${when(c?.now)}`)
+  $('#clock-freeze').addEventListener('click', (e) => act(e.currentTarget, error, () => api('POST', '/__sandbox/clock/freeze', {}), 'Clock frozen'))
+  $('#clock-resume').addEventListener('click', (e) => act(e.currentTarget, error, () => api('POST', '/__sandbox/clock/resume', {}), 'Clock running'))
+  const form = $('#clock-form')
+  form.addEventListener('submit', (event) => {
+    event.preventDefault()
+    const amount = Number(form.amount.value)
+    if (!Number.isFinite(amount) || amount < 0) {
+      error.textContent = 'Enter a number of zero or more.'
+      return
+    }
+    advance($('button[type=submit]', form), amount * Number(form.unit.value))
+  })
+  for (const b of $$('[data-advance]', form)) b.addEventListener('click', () => advance(b, Number(b.dataset.advance)))
+  $('#clock-next').addEventListener('click', (e) => {
+    const c = state.clock
+    if (!c?.nextJobAt) return
+    advance(e.currentTarget, Math.max(0, Date.parse(c.nextJobAt) - Date.parse(c.now)))
+  })
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Scenarios
+
+function renderCatalogue () {
+  const list = $('#sc-catalogue')
+  const catalogue = state.catalogue ?? []
+  const q = $('#sc-search').value.trim().toLowerCase()
+  const shown = catalogue.filter(s => !q || JSON.stringify(s).toLowerCase().includes(q))
+  const sig = JSON.stringify([q, shown.length, catalogue.length, !!state.accountId])
+  if (list.dataset.sig === sig) return
+  list.dataset.sig = sig
+  clear(list)
+  for (const s of shown) {
+    list.append(el('li', { class: 'card scenario' },
+      el('h4', {}, el('code', {}, s.name)),
+      el('p', {}, s.effect),
+      facts([
+        ['Endpoints', s.endpoints.join(', ')],
+        ['Timing', s.timing],
+        ['Parameters', s.params?.length ? el('ul', { class: 'mini' }, s.params.map(p => el('li', {}, el('code', {}, p.name), p.required ? ' (required) ' : ' ', p.description))) : 'none'],
+      ]),
+      state.accountId
+        ? el('button', {
+          type: 'button',
+          class: 'secondary',
+          onclick: () => {
+            $('#sc-name').value = s.name
+            updateEndpointOptions()
+            $('#sc-name').focus()
+            $('#sc-form').scrollIntoView({ block: 'nearest' })
+          },
+        }, `Arm ${s.name}…`)
+        : null,
+    ))
+  }
+  if (!shown.length) list.append(el('li', { class: 'empty' }, 'No scenario matches.'))
+}
+
+function updateEndpointOptions () {
+  const s = (state.catalogue ?? []).find(x => x.name === $('#sc-name').value)
+  const select = $('#sc-endpoint')
+  clear(select).append(el('option', { value: '' }, 'Every endpoint it fits'))
+  for (const e of s?.endpoints ?? []) select.append(el('option', { value: e }, e))
+}
+
+async function refreshScenarios () {
+  if (!state.catalogue) {
+    try {
+      state.catalogue = listOf(await api('GET', '/__sandbox/scenarios'), 'scenarios')
+    } catch (err) {
+      $('#sc-error').textContent = err.message
+      return
+    }
+    const select = $('#sc-name')
+    clear(select)
+    for (const s of state.catalogue) select.append(el('option', { value: s.name }, s.name))
+    updateEndpointOptions()
+  }
+  renderCatalogue()
+  if (!state.accountId) return
+  let armed
+  try {
+    armed = listOf(await api('GET', `/__sandbox/scenarios/armed${qs({ accountId: state.accountId })}`), 'armed')
+  } catch (err) {
+    $('#sc-error').textContent = err.message
+    return
+  }
+  $('#sc-armed-empty').hidden = armed.length > 0
+  renderRows($('#sc-armed'), armed, a => a.id, (a) => {
+    const error = el('p', { class: 'error', role: 'alert' })
+    return el('div', { class: 'armed' },
+      el('code', {}, a.scenario), ' ',
+      el('span', { class: 'muted' }, `${a.endpoint ?? 'every endpoint'} · ${a.remaining === null ? 'until disarmed' : `${a.remaining} left`} · since ${when(a.createdAt)}`), ' ',
+      el('button', {
+        type: 'button',
+        class: 'secondary small',
+        'data-key': `disarm-${a.id}`,
+        'aria-label': `Disarm ${a.scenario}`,
+        onclick: (e) => act(e.currentTarget, error, () => api('DELETE', `/__sandbox/scenarios/armed/${a.id}`), `${a.scenario} disarmed`),
+      }, 'Disarm'),
+      error)
+  }, a => JSON.stringify(a))
+}
+
+function setupScenarioForm () {
+  $('#sc-name').addEventListener('change', updateEndpointOptions)
+  $('#sc-search').addEventListener('input', renderCatalogue)
+  const form = $('#sc-form')
+  form.addEventListener('submit', (event) => {
+    event.preventDefault()
+    const params = form.params.value.trim().replace(/^;+/, '')
+    const body = { accountId: state.accountId, scenario: params ? `${form.scenario.value};${params}` : form.scenario.value }
+    if (form.endpoint.value) body.endpoint = form.endpoint.value
+    if (form.times.value.trim()) body.times = Number(form.times.value)
+    act($('button[type=submit]', form), $('#sc-error'), () => api('POST', '/__sandbox/scenarios/arm', body), (a) => `${a?.scenario ?? 'Scenario'} armed`)
+  })
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Views, polling
+
+function showView () {
+  for (const name of VIEWS) $(`#view-${name}`).hidden = name !== state.view
+  for (const a of $$('.tabs a')) {
+    if (a.dataset.view === state.view) a.setAttribute('aria-current', 'page')
+    else a.removeAttribute('aria-current')
+  }
+  document.title = `${$(`#h-${state.view}`).textContent} · pix-sandbox`
+}
+
+const refreshers = {
+  transactions: refreshTransactions,
+  webhooks: refreshWebhooks,
+  deliveries: refreshDeliveries,
+  med: refreshMed,
+  clock: async () => renderClock(),
+  scenarios: refreshScenarios,
+}
+
+let running = null
+let again = false
+let timer = 0
+
+/** One poll: accounts and clock always, plus the visible view. Overlapping calls coalesce. */
+async function tick (force = false) {
+  if (running) {
+    again = again || force
+    return running
+  }
+  running = (async () => {
+    clearTimeout(timer)
+    const live = $('#live')
+    try {
+      const [accounts, clock] = await Promise.all([api('GET', '/__sandbox/accounts'), api('GET', '/__sandbox/clock')])
+      state.accounts = listOf(accounts, 'accounts')
+      state.clock = clock
+      renderAccounts()
+      renderBalance()
+      renderClockBadge()
+      await refreshers[state.view]()
+      live.dataset.state = 'live'
+      live.textContent = 'live'
+      document.body.dataset.polls = String(Number(document.body.dataset.polls ?? 0) + 1)
+    } catch (err) {
+      live.dataset.state = 'down'
+      live.textContent = err instanceof ApiFailure ? `error: ${err.message}` : 'sandbox unreachable'
+    } finally {
+      running = null
+      if (again) {
+        again = false
+        tick()
+      } else {
+        schedule()
+      }
+    }
+  })()
+  return running
+}
+
+function schedule () {
+  clearTimeout(timer)
+  if (document.hidden) {
+    $('#live').dataset.state = 'paused'
+    $('#live').textContent = 'paused'
+    return
+  }
+  timer = setTimeout(tick, POLL_MS)
+}
+
+function start () {
+  readLocation()
+  setupWebhookForm()
+  setupMedForm()
+  setupClock()
+  setupScenarioForm()
+  $('#account').addEventListener('change', (e) => {
+    writeAccount(e.target.value ? Number(e.target.value) : null)
+    webhooksSig = ''
+    tick(true)
+  })
+  $('#balance').addEventListener('click', (e) => {
+    const link = e.target.closest('a[data-account]')
+    if (!link) return
+    e.preventDefault()
+    writeAccount(Number(link.dataset.account))
+    tick(true)
+  })
+  for (const form of ['#tx-filters', '#dl-filters']) {
+    $(form).addEventListener('change', () => tick(true))
+    $(form).addEventListener('submit', (e) => { e.preventDefault(); tick(true) })
+  }
+  $('#dl-tx').addEventListener('input', () => tick(true))
+  window.addEventListener('hashchange', () => {
+    readLocation()
+    showView()
+    tick(true)
+  })
+  window.addEventListener('popstate', () => { readLocation(); tick(true) })
+  document.addEventListener('visibilitychange', () => { if (document.hidden) schedule(); else tick(true) })
+  $('#admin-form').addEventListener('submit', (e) => {
+    e.preventDefault()
+    sessionStorage.setItem(ADMIN_KEY, $('#admin-token').value)
+    $('#admin-form').hidden = true
+    tick(true)
+  })
+  showView()
+  tick(true)
+}
+
+start()

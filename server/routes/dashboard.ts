@@ -1,0 +1,82 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { readdirSync, readFileSync } from 'node:fs'
+import { extname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import QRCode from 'qrcode'
+import { notFound } from '../errors/api-error.js'
+
+/**
+ * The dashboard (issue 6): one static page, one vanilla JS module and one stylesheet from
+ * server/dashboard, served by the sandbox itself so it works with no network beyond it. The page reads
+ * and steers everything through /__sandbox; the only thing computed here is the QR image of a charge.
+ */
+
+// From dist/server/routes the page still lives in the source tree (the build compiles TypeScript only).
+const DIR = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../../server/dashboard/' : '../dashboard/', import.meta.url))
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+}
+
+// Nothing outside the sandbox, no inline script or style: data shown by the page can never run.
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+interface Asset { body: Buffer, type: string }
+
+/** Read once at start: the set of servable files is fixed, so no request path ever reaches the file system. */
+function loadAssets (): Map<string, Asset> {
+  const assets = new Map<string, Asset>()
+  for (const name of readdirSync(DIR)) {
+    const type = TYPES[extname(name)]
+    if (type) assets.set(name, { body: readFileSync(join(DIR, name)), type })
+  }
+  return assets
+}
+
+const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const assets = loadAssets()
+  const page = assets.get('index.html')
+  if (!page) throw new Error(`dashboard page missing in ${DIR}`)
+
+  const send = (reply: import('fastify').FastifyReply, asset: Asset) => reply
+    .header('content-type', asset.type)
+    .header('cache-control', 'no-cache')
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', CSP)
+    .header('referrer-policy', 'no-referrer')
+    .send(asset.body)
+
+  app.get('/dashboard', { schema: { hide: true } }, async (_request, reply) => send(reply, page))
+  app.get('/dashboard/', { schema: { hide: true } }, async (_request, reply) => send(reply, page))
+
+  app.get('/dashboard/assets/:file', {
+    schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) },
+  }, async (request, reply) => {
+    const asset = request.params.file === 'index.html' ? undefined : assets.get(request.params.file)
+    if (!asset) throw notFound('Arquivo não encontrado')
+    return send(reply, asset)
+  })
+
+  app.get('/dashboard/qrcode.png', {
+    schema: {
+      hide: true,
+      querystring: Type.Object({ code: Type.String({ minLength: 1, maxLength: 500 }) }),
+    },
+  }, async (request, reply) => {
+    const png = await QRCode.toBuffer(request.query.code, { errorCorrectionLevel: 'M', margin: 2, width: 240 })
+    return reply
+      .header('content-type', 'image/png')
+      .header('cache-control', 'private, max-age=3600')
+      .header('x-content-type-options', 'nosniff')
+      .send(png)
+  })
+}
+
+export default dashboardRoutes
