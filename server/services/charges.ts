@@ -1,21 +1,637 @@
+import QRCode from 'qrcode'
 import type { Sandbox } from '../context.js'
-import type { BrCode } from '../domain/brcode.js'
-import type { Transaction } from '../store/state.js'
+import { buildBrCode, parseBrCode, toMerchantText, type BrCode } from '../domain/brcode.js'
+import { documentKind, isValidCnpj, isValidCpf, isValidDocument } from '../domain/documents.js'
+import { endToEndId, txid as newTxid } from '../domain/ids.js'
+import { detectDirectoryKeyType, isValidSplitKey, normalizeKey, type SplitKeyType } from '../domain/keys.js'
+import * as ledger from '../domain/ledger.js'
+import { centsToNumber, centsToString, parseAmount, parseDecimalString, percentOf, type AmountError } from '../domain/money.js'
+import { ApiError, badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js'
+import type { CashInBodyT, CobBodyT } from '../schemas/payins.js'
+import type { Account, Counterpart, Transaction } from '../store/state.js'
+import { receiveEnvelope } from '../webhooks/envelopes/pay-in.js'
+import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
+import type { AppliedScenario } from '../../scenarios/types.js'
 import type { ChargeLookup, ChargePayments, Payer } from './contracts.js'
 
-/** Cash-in charges and cobs, payments that arrive, splits. Owned by the pay-ins capability. */
+/**
+ * Charges (cash-in and cob), the payments that arrive for them or unsolicited (PIX_IN), and the
+ * splits of a paid cash-in. A charge is one transaction that becomes the received payment when it is
+ * paid: it gets the payment's endToEndId, `data.received`, and the credit. So refund-in takes the
+ * cash-in's transactionId and devolução / MED take the endToEndId of the same record.
+ */
+export const LOCATION_HOST = 'pix.sandbox.local'
+export const DEFAULT_EXPIRATION_SECONDS = 86_400
+/** What a simulated payer looks like when none is given (AUTO_PAY, /__sandbox/pix/pay without payer). */
+export const DEFAULT_PAYER: Payer = { name: 'PAGADOR SANDBOX', document: '52998224725', ispb: '00000000', bankName: 'BANCO DO BRASIL S.A.' }
+const HOUR_MS = 3_600_000
+const DAY_MS = 86_400_000
+/** America/Sao_Paulo has had no daylight saving time since 2019: midnight there is 03:00 UTC. */
+const SAO_PAULO_OFFSET_MS = -3 * HOUR_MS
+
+export type SplitStatus = 'WAITING' | 'SCHEDULED' | 'PAID' | 'FAILED'
+
+export interface SplitRecord {
+  pixKey: string
+  pixKeyType: SplitKeyType
+  name: string
+  document: string
+  type: 'FIXED' | 'PERCENTAGE'
+  value: number
+  immediate: boolean
+  amountCents: number
+  status: SplitStatus
+  dueAt?: string
+  transactionId?: string
+}
+
+export interface ReceivedPayment {
+  endToEndId: string
+  amountCents: number
+  payer: Payer
+  at: string
+}
+
+export interface CobData {
+  expiracao: number
+  devedor?: { cpf?: string, cnpj?: string, nome: string }
+  original: string
+  modalidadeAlteracao: number
+  chave?: string
+  solicitacaoPagador?: string
+  infoAdicionais?: Array<{ nome: string, valor: string }>
+  locId: number
+}
+
+/** What `tx.data` holds for CASH_IN, COB and PIX_IN. */
+export interface ChargeData {
+  txid: string | null
+  /** Payload URL of the dynamic code (without scheme); null for PIX_IN. */
+  location: string | null
+  pixCode: string | null
+  correlationId?: string
+  payer?: { fullName: string, document: string }
+  additionalInfo?: Record<string, string>
+  splits: SplitRecord[]
+  received?: ReceivedPayment
+  autoPayAt?: string
+  cob?: CobData
+}
+
+export const chargeData = (tx: Transaction): ChargeData => tx.data as unknown as ChargeData
+
+const iso = (ms: number): string => new Date(ms).toISOString()
+
+/**
+ * When a non-immediate split is paid: the next full hour (HOURLY) or the next midnight in
+ * America/Sao_Paulo (DAILY), strictly after `now`; IMMEDIATE is now.
+ */
+export function nextSplitRun (nowMs: number, frequency: 'IMMEDIATE' | 'HOURLY' | 'DAILY'): number {
+  if (frequency === 'IMMEDIATE') return nowMs
+  if (frequency === 'HOURLY') return (Math.floor(nowMs / HOUR_MS) + 1) * HOUR_MS
+  const local = nowMs + SAO_PAULO_OFFSET_MS
+  return (Math.floor(local / DAY_MS) + 1) * DAY_MS - SAO_PAULO_OFFSET_MS
+}
+
+export function amountMessage (field: string, reason: AmountError): string {
+  switch (reason) {
+    case 'TOO_MANY_DECIMALS': return `${field} deve ter no máximo 2 casas decimais`
+    case 'TOO_LARGE': return `${field} excede o valor máximo`
+    default: return `${field} deve ser no mínimo 0.01`
+  }
+}
+
+/** The received payment of a transaction, only when its money really arrived (credited). */
+export function receivedOf (tx: Transaction): ReceivedPayment | undefined {
+  const credited = (tx.kind === 'CASH_IN' && tx.status === 'CONFIRMED') ||
+    (tx.kind === 'COB' && tx.status === 'CONCLUIDA') ||
+    (tx.kind === 'PIX_IN' && tx.status === 'CONFIRMED')
+  return credited ? chargeData(tx).received : undefined
+}
+
+export interface PayByCodeInput {
+  pixCode: string
+  amount?: number
+  payer?: { name: string, document: string, ispb?: string }
+}
+
 export class ChargeService implements ChargePayments {
   constructor (private readonly sb: Sandbox) {
-    void this.sb
+    sb.onLoad.push(() => this.reschedule())
   }
 
+  private get store () { return this.sb.store }
+  private now (): number { return this.sb.clock.now() }
+
+  // ---- cash-in ----------------------------------------------------------------------------------
+
+  /** POST /api/pix/cash-in: every rule of spec 2.6, then a PENDING charge with its dynamic BR Code. */
+  async createCashIn (account: Account, body: CashInBodyT, scenarios: AppliedScenario[]): Promise<{ charge: Transaction, qrCodeImage?: string }> {
+    const { transaction: t, payer } = body
+    const value = parseAmount(t.value)
+    if (!value.ok) throw badRequest(amountMessage('transaction.value', value.reason), 'PIX_INVALID_AMOUNT')
+
+    const problems: string[] = []
+    if (t.description.trim() === '') problems.push('transaction.description não pode ser vazio')
+    if (t.externalId.trim() === '') problems.push('transaction.externalId não pode ser vazio')
+    if (payer.fullName.trim() === '') problems.push('payer.fullName não pode ser vazio')
+    if (!isValidDocument(payer.document)) problems.push('payer.document deve ser um CPF (11 dígitos) ou CNPJ (14) válido')
+    const splits: SplitRecord[] = []
+    ;(body.splits ?? []).forEach((s, i) => {
+      const at = `splits[${i}]`
+      if (!isValidSplitKey(s.pixKeyType, s.pixKey)) problems.push(`${at}.pixKey não corresponde ao pixKeyType ${s.pixKeyType}`)
+      if (!isValidDocument(s.document)) problems.push(`${at}.document deve ser um CPF ou CNPJ válido, só dígitos`)
+      const v = parseAmount(s.value)
+      if (!v.ok) { problems.push(amountMessage(`${at}.value`, v.reason)); return }
+      if (s.type === 'PERCENTAGE' && s.value > 100) { problems.push(`${at}.value deve ser no máximo 100 (percentual)`); return }
+      const amountCents = s.type === 'FIXED' ? v.cents : percentOf(value.cents, s.value)
+      if (amountCents < 1) { problems.push(`${at}.value resulta em menos de 0.01 sobre ${centsToString(value.cents)}`); return }
+      splits.push({ pixKey: s.pixKey, pixKeyType: s.pixKeyType, name: s.name, document: s.document, type: s.type, value: s.value, immediate: s.immediate ?? false, amountCents, status: 'WAITING' })
+    })
+    if (problems.length > 0) throw badRequest(problems)
+
+    const expiration = t.expirationTime ?? DEFAULT_EXPIRATION_SECONDS
+    if (hasScenario(scenarios, 'PROVIDER_EXPIRATION_BELOW_MINIMUM') || expiration < account.cashInMinExpirationSeconds) {
+      const minimum = Math.max(account.cashInMinExpirationSeconds, expiration + 1)
+      throw badRequest(`expirationTime abaixo do mínimo exigido pelo provedor (${minimum} segundos)`, 'PROVIDER_EXPIRATION_BELOW_MINIMUM', {
+        details: { expirationTime: expiration, minimumExpirationTime: minimum },
+      })
+    }
+    const splitsTotal = splits.reduce((sum, s) => sum + s.amountCents, 0)
+    if (splitsTotal > value.cents) {
+      throw badRequest(`A soma dos splits (${centsToString(splitsTotal)}) excede o valor da transação (${centsToString(value.cents)})`, 'PIX_SPLIT_AMOUNT_EXCEEDED', {
+        details: { splitsTotal: centsToNumber(splitsTotal), value: centsToNumber(value.cents) },
+      })
+    }
+    if (hasScenario(scenarios, 'PROVIDER_UNAVAILABLE')) {
+      throw new ApiError(500, 'PROVIDER_UNAVAILABLE', 'Falha de comunicação com o provedor de pagamento', {
+        userMessage: 'O provedor de pagamento está indisponível. Tente novamente em instantes.',
+        details: { retryable: true },
+      })
+    }
+
+    // Check-and-insert with no await in between: concurrent duplicates create exactly one charge.
+    const existing = this.store.transactionByExternalId(account.id, 'cash-in', t.externalId)
+    if (existing) {
+      throw badRequest(`externalId ${t.externalId} já utilizado nesta conta`, 'PIX_DUPLICATE_EXTERNAL_ID', {
+        details: { externalId: t.externalId, existingTransactionId: existing.seq },
+      })
+    }
+    const now = this.now()
+    const id = this.sb.rng.uuid()
+    const txid = newTxid(this.sb.rng, 25) // the BR Code's tag 62-05 holds at most 25
+    const location = `${LOCATION_HOST}/qr/v2/${id}`
+    const pixCode = buildBrCode({ location, singleUse: true, amountCents: value.cents, merchantName: this.merchantName(account), merchantCity: this.sb.fixtures.institution.city, txid })
+    const data: ChargeData = {
+      txid,
+      location,
+      pixCode,
+      correlationId: this.sb.rng.uuid(),
+      payer: { fullName: payer.fullName, document: payer.document },
+      ...(body.additionalInfo ? { additionalInfo: { ...body.additionalInfo } } : {}),
+      splits,
+    }
+    const charge = this.newTransaction(account, 'CASH_IN', 'PENDING', value.cents, data, now, scenarios)
+    charge.externalId = t.externalId
+    charge.description = t.description
+    charge.dueAt = iso(now + expiration * 1000)
+    this.store.addTransaction(charge, 'cash-in')
+    this.store.addRef(charge, `loc:${location}`)
+    this.store.addRef(charge, `txid:${txid}`)
+    this.scheduleTimers(charge)
+    const qrCodeImage = t.generateQrCode === true ? await QRCode.toDataURL(pixCode, { errorCorrectionLevel: 'M', margin: 2 }) : undefined
+    return { charge, ...(qrCodeImage !== undefined ? { qrCodeImage } : {}) }
+  }
+
+  cashInView (charge: Transaction, qrCodeImage?: string) {
+    const d = chargeData(charge)
+    return {
+      transactionId: charge.id,
+      correlationId: d.correlationId!,
+      externalId: charge.externalId!,
+      status: charge.status,
+      pixCode: d.pixCode!,
+      generateTime: charge.createdAt,
+      expirationDate: charge.dueAt ?? charge.createdAt,
+      ...(qrCodeImage !== undefined ? { qrCodeImage } : {}),
+    }
+  }
+
+  // ---- cob --------------------------------------------------------------------------------------
+
+  /** PUT /cob/:txid (spec 2.8, 3.2, 7.7). */
+  createCob (account: Account, txid: string, body: CobBodyT, scenarios: AppliedScenario[]): Transaction {
+    const problems: string[] = []
+    const original = parseDecimalString(body.valor.original, 'exactly-2')
+    if (!original.ok) problems.push('valor.original deve ser um decimal com 2 casas, ex.: "10.00"')
+    const devedor = body.devedor
+    if (devedor) {
+      if (devedor.cpf !== undefined && devedor.cnpj !== undefined) problems.push('devedor deve ter cpf ou cnpj, não ambos')
+      else if (devedor.cpf === undefined && devedor.cnpj === undefined) problems.push('devedor.cpf ou devedor.cnpj é obrigatório')
+      if (devedor.cpf !== undefined && !(/^\d{11}$/.test(devedor.cpf) && isValidCpf(devedor.cpf))) problems.push('devedor.cpf inválido: 11 dígitos com dígitos verificadores corretos')
+      if (devedor.cnpj !== undefined && !isValidCnpj(devedor.cnpj)) problems.push('devedor.cnpj inválido')
+    }
+    if (body.chave !== undefined && detectDirectoryKeyType(body.chave) === null) problems.push('chave não é uma chave PIX válida (telefone +55, e-mail, CPF, CNPJ ou EVP)')
+    if (problems.length > 0 || !original.ok) throw badRequest(problems)
+
+    // Check-and-insert with no await in between.
+    const ref = `cob:${account.id}:${txid}`
+    if (this.store.transactionByRef(ref)) throw conflict(`A cobrança com txid ${txid} já existe`, 'COB_TXID_EXISTS', { business: false })
+    const now = this.now()
+    const expiracao = body.calendario.expiracao ?? DEFAULT_EXPIRATION_SECONDS
+    const modalidadeAlteracao = body.valor.modalidadeAlteracao ?? 0
+    const locId = this.store.nextSeq('loc')
+    // The txid (26-35) does not fit tag 62-05 (at most 25): as in BACEN's dynamic codes, 62-05 is `***`
+    // and the payload URL carries it.
+    const location = `${LOCATION_HOST}/qr/v2/cob/${locId}/${txid}`
+    const pixCode = buildBrCode({
+      location,
+      singleUse: true,
+      // With modalidadeAlteracao 1 the payer chooses the amount, so the code carries none.
+      ...(modalidadeAlteracao === 0 ? { amountCents: original.cents } : {}),
+      merchantName: this.merchantName(account),
+      merchantCity: this.sb.fixtures.institution.city,
+    })
+    const cob: CobData = {
+      expiracao,
+      ...(devedor ? { devedor: { ...devedor } } : {}),
+      original: body.valor.original,
+      modalidadeAlteracao,
+      ...(body.chave !== undefined ? { chave: body.chave } : {}),
+      ...(body.solicitacaoPagador !== undefined ? { solicitacaoPagador: body.solicitacaoPagador } : {}),
+      ...(body.infoAdicionais ? { infoAdicionais: body.infoAdicionais.map(i => ({ ...i })) } : {}),
+      locId,
+    }
+    const charge = this.newTransaction(account, 'COB', 'ATIVA', original.cents, { txid, location, pixCode, splits: [], cob }, now, scenarios)
+    if (body.solicitacaoPagador !== undefined) charge.description = body.solicitacaoPagador
+    charge.dueAt = iso(now + expiracao * 1000)
+    this.store.addTransaction(charge)
+    this.store.addRef(charge, ref)
+    this.store.addRef(charge, `loc:${location}`)
+    this.scheduleTimers(charge)
+    return charge
+  }
+
+  cob (account: Account, txid: string): Transaction {
+    const charge = this.store.transactionByRef(`cob:${account.id}:${txid}`)
+    if (!charge) throw notFound(`Cobrança com txid ${txid} não encontrada`)
+    return charge
+  }
+
+  /** PATCH /cob/:txid { status: REMOVIDA_PELO_USUARIO_RECEBEDOR }: the receiver cancels, as BACEN's API does. */
+  cancelCob (account: Account, txid: string): Transaction {
+    const charge = this.cob(account, txid)
+    if (charge.status !== 'ATIVA') throw conflict(`A cobrança está ${charge.status} e não pode ser removida`, 'COB_NOT_ACTIVE', { business: false })
+    delete charge.dueAt
+    this.transition(charge, 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'cancelled by receiver')
+    return charge
+  }
+
+  cobView (charge: Transaction) {
+    const d = chargeData(charge)
+    const cob = d.cob!
+    const received = receivedOf(charge)
+    return {
+      calendario: { criacao: charge.createdAt, expiracao: cob.expiracao },
+      txid: d.txid!,
+      revisao: 0,
+      loc: { id: cob.locId, location: d.pixCode!, tipoCob: 'cob', criacao: charge.createdAt },
+      location: d.pixCode!,
+      status: charge.status as 'ATIVA',
+      ...(cob.devedor ? { devedor: { ...cob.devedor } } : {}),
+      valor: { original: cob.original, modalidadeAlteracao: cob.modalidadeAlteracao },
+      ...(cob.chave !== undefined ? { chave: cob.chave } : {}),
+      ...(cob.solicitacaoPagador !== undefined ? { solicitacaoPagador: cob.solicitacaoPagador } : {}),
+      ...(cob.infoAdicionais ? { infoAdicionais: cob.infoAdicionais } : {}),
+      pixCopiaECola: d.pixCode!,
+      ...(received
+        ? {
+            pix: [{
+              endToEndId: received.endToEndId,
+              txid: d.txid!,
+              valor: centsToString(received.amountCents),
+              horario: received.at,
+              pagador: { nome: received.payer.name, ...(documentKind(received.payer.document) === 'CPF' ? { cpf: received.payer.document } : { cnpj: received.payer.document }) },
+              devolucoes: this.sb.refunds.devolucoesOf(charge),
+            }],
+          }
+        : {}),
+    }
+  }
+
+  // ---- paying a charge (ChargePayments) --------------------------------------------------------
+
+  /** The charge a parsed BR Code points at (by its location, else by its txid), of any account. */
   chargeForCode (code: BrCode): ChargeLookup | undefined {
-    void code
-    return undefined
+    const charge = code.location !== undefined
+      ? this.store.transactionByRef(`loc:${code.location}`)
+      : code.txid !== undefined ? this.store.transactionByRef(`txid:${code.txid}`) : undefined
+    if (!charge || (charge.kind !== 'CASH_IN' && charge.kind !== 'COB')) return undefined
+    return this.lookupOf(charge)
   }
 
-  payCharge (charge: Transaction, payment: { amountCents: number, payer: Payer, endToEndId?: string }): Transaction {
-    void payment
-    throw new Error(`charges are not implemented yet (${charge.id})`)
+  private lookupOf (charge: Transaction): ChargeLookup {
+    if (charge.status === 'CONFIRMED' || charge.status === 'CONCLUIDA') return { status: 'paid', charge }
+    if (!this.isPayable(charge)) return { status: 'unavailable', charge }
+    const cob = chargeData(charge).cob
+    return { status: 'payable', charge, amountCents: cob && cob.modalidadeAlteracao === 1 ? null : charge.amountCents }
   }
+
+  private isOpen (charge: Transaction): boolean {
+    return (charge.kind === 'CASH_IN' && charge.status === 'PENDING') || (charge.kind === 'COB' && charge.status === 'ATIVA')
+  }
+
+  private isPayable (charge: Transaction): boolean {
+    return this.isOpen(charge) && (charge.dueAt === undefined || Date.parse(charge.dueAt) > this.now())
+  }
+
+  /**
+   * Pays a payable charge now: cash-in CONFIRMED, cob CONCLUIDA, the account credited, `cash_in`
+   * (V2 RECEIVE) emitted, splits run. With PAYMENT_ERROR armed on the charge the provider fails the
+   * confirmation instead: the charge ends ERROR (cob REMOVIDA_PELO_PSP), nothing is credited, and the
+   * webhook reports the error. Throws 422 QRCODE_ALREADY_PAID / QRCODE_NOT_AVAILABLE, 400 on a wrong amount.
+   */
+  payCharge (charge: Transaction, payment: { amountCents: number, payer: Payer, endToEndId?: string }, deliveryScenarios: AppliedScenario[] = []): Transaction {
+    const lookup = this.lookupOf(charge)
+    if (lookup.status === 'paid') throw unprocessable('Esta cobrança já foi paga', 'QRCODE_ALREADY_PAID')
+    if (lookup.status === 'unavailable') throw unprocessable(`Esta cobrança não está disponível para pagamento (${charge.status})`, 'QRCODE_NOT_AVAILABLE')
+    if (!Number.isSafeInteger(payment.amountCents) || payment.amountCents < 1) throw badRequest('O valor do pagamento deve ser no mínimo 0.01', 'PIX_INVALID_AMOUNT')
+    if (lookup.amountCents !== null && payment.amountCents !== lookup.amountCents) {
+      throw badRequest(`O valor pago (${centsToString(payment.amountCents)}) difere do valor da cobrança (${centsToString(lookup.amountCents)})`, 'PIX_AMOUNT_MISMATCH')
+    }
+    const account = this.store.account(charge.accountId)
+    if (!account) throw notFound('Conta recebedora não encontrada')
+    const now = this.now()
+    const e2e = payment.endToEndId ?? endToEndId(payment.payer.ispb, now, this.sb.rng)
+    const d = chargeData(charge)
+    d.received = { endToEndId: e2e, amountCents: payment.amountCents, payer: { ...payment.payer }, at: iso(now) }
+    delete d.autoPayAt
+    delete charge.dueAt
+    charge.endToEndId = e2e
+    charge.counterpart = counterpartOf(payment.payer)
+    this.store.indexEndToEndId(charge)
+    // A payer of this sandbox shares the endToEndId with its outgoing record; this ref always finds the receiving side.
+    this.store.addRef(charge, `e2e-in:${e2e}`)
+    const scenarios = [...(charge.scenarios ?? []), ...deliveryScenarios]
+
+    if (hasScenario(charge.scenarios, 'PAYMENT_ERROR')) {
+      charge.errorCode = 'PAYMENT_ERROR'
+      charge.errorMessage = 'O provedor recusou a confirmação do pagamento'
+      this.transition(charge, charge.kind === 'COB' ? 'REMOVIDA_PELO_PSP' : 'ERROR', 'PAYMENT_ERROR')
+      this.emitReceive(charge, scenarios)
+      return charge
+    }
+    ledger.creditIncoming(account, payment.amountCents)
+    this.transition(charge, charge.kind === 'COB' ? 'CONCLUIDA' : 'CONFIRMED', 'paid')
+    this.emitReceive(charge, scenarios)
+    this.runSplits(charge, account)
+    return charge
+  }
+
+  /** POST /__sandbox/pix/pay: what a payer's bank app does with a copy-and-paste code. */
+  payByCode (input: PayByCodeInput, scenariosOf: (accountId: number) => AppliedScenario[]): Transaction {
+    const parsed = parseBrCode(input.pixCode)
+    if (!parsed.ok) throw badRequest(`pixCode inválido: ${parsed.reason}`, 'INVALID_PIX_CODE')
+    const lookup = this.chargeForCode(parsed.value)
+    if (!lookup) throw notFound('Nenhuma cobrança deste sandbox corresponde a este código', 'CHARGE_NOT_FOUND')
+    const scenarios = scenariosOf(lookup.charge.accountId)
+    let amountCents: number
+    if (input.amount !== undefined) {
+      const amount = parseAmount(input.amount)
+      if (!amount.ok) throw badRequest(amountMessage('amount', amount.reason), 'PIX_INVALID_AMOUNT')
+      amountCents = amount.cents
+    } else if (lookup.status === 'payable' && lookup.amountCents !== null) {
+      amountCents = lookup.amountCents
+    } else if (parsed.value.amountCents !== undefined) {
+      amountCents = parsed.value.amountCents
+    } else if (lookup.status === 'payable') {
+      throw badRequest('Este código não traz valor: informe amount', 'PIX_INVALID_AMOUNT')
+    } else {
+      amountCents = lookup.charge.amountCents
+    }
+    if (parsed.value.amountCents !== undefined && amountCents !== parsed.value.amountCents) {
+      throw badRequest(`O valor informado (${centsToString(amountCents)}) difere do valor do código (${centsToString(parsed.value.amountCents)})`, 'PIX_AMOUNT_MISMATCH')
+    }
+    return this.payCharge(lookup.charge, { amountCents, payer: this.payerFrom(input.payer) }, scenarios)
+  }
+
+  /** POST /__sandbox/pix/incoming: a PIX that arrives with no charge behind it (kind PIX_IN). */
+  receiveUnsolicited (account: Account, amount: number, payerInput: PayByCodeInput['payer'], scenarios: AppliedScenario[]): Transaction {
+    const parsed = parseAmount(amount)
+    if (!parsed.ok) throw badRequest(amountMessage('amount', parsed.reason), 'PIX_INVALID_AMOUNT')
+    const payer = this.payerFrom(payerInput)
+    const now = this.now()
+    const e2e = endToEndId(payer.ispb, now, this.sb.rng)
+    const tx = this.newTransaction(account, 'PIX_IN', 'CONFIRMED', parsed.cents, {
+      txid: null,
+      location: null,
+      pixCode: null,
+      splits: [],
+      received: { endToEndId: e2e, amountCents: parsed.cents, payer, at: iso(now) },
+    }, now, scenarios)
+    tx.endToEndId = e2e
+    tx.counterpart = counterpartOf(payer)
+    this.store.addTransaction(tx)
+    this.store.addRef(tx, `e2e-in:${e2e}`)
+    ledger.creditIncoming(account, parsed.cents)
+    this.emitReceive(tx, scenarios)
+    return tx
+  }
+
+  receivedView (tx: Transaction) {
+    const d = chargeData(tx)
+    return {
+      transactionId: tx.id,
+      endToEndId: tx.endToEndId!,
+      accountId: tx.accountId,
+      kind: tx.kind as 'CASH_IN',
+      status: tx.status,
+      amount: centsToNumber(d.received?.amountCents ?? tx.amountCents),
+      txid: d.txid,
+      errorCode: tx.errorCode ?? null,
+    }
+  }
+
+  /** The received payment of an account by transactionId or endToEndId (refund-in, devolução, MED). */
+  findReceived (idOrEndToEndId: string): Transaction | undefined {
+    return this.store.transactionByRef(`e2e-in:${idOrEndToEndId}`) ?? this.store.transaction(idOrEndToEndId)
+  }
+
+  // ---- splits -----------------------------------------------------------------------------------
+
+  private runSplits (charge: Transaction, account: Account): void {
+    const now = this.now()
+    chargeData(charge).splits.forEach((split, index) => {
+      if (split.status !== 'WAITING') return
+      if (split.immediate || account.splitFrequency === 'IMMEDIATE') {
+        this.paySplit(charge.id, index)
+        return
+      }
+      split.status = 'SCHEDULED'
+      split.dueAt = iso(nextSplitRun(now, account.splitFrequency))
+      this.scheduleSplit(charge.id, index, split.dueAt)
+    })
+  }
+
+  private scheduleSplit (chargeId: string, index: number, dueAt: string): void {
+    this.sb.scheduler.at(Date.parse(dueAt), 'split-payout', () => {
+      this.paySplit(chargeId, index)
+      void this.store.commit()
+    })
+  }
+
+  /** Pays one split out of the account's available balance, recorded as a SPLIT transaction. */
+  private paySplit (chargeId: string, index: number): void {
+    const charge = this.store.transaction(chargeId)
+    const split = charge ? chargeData(charge).splits[index] : undefined
+    if (!charge || !split || split.status === 'PAID' || split.status === 'FAILED') return
+    const account = this.store.account(charge.accountId)
+    if (!account) return
+    const now = this.now()
+    // A refund may have used the money meanwhile: then the split fails rather than overdraw the account.
+    const paid = ledger.debitImmediately(account, split.amountCents)
+    const entry = this.store.directoryEntry(normalizeKey(split.pixKeyType, split.pixKey))
+    const tx = this.newTransaction(account, 'SPLIT', paid ? 'CONFIRMED' : 'ERROR', split.amountCents, { chargeId, splitIndex: index, type: split.type, value: split.value, immediate: split.immediate }, now, [])
+    tx.direction = 'OUT'
+    tx.pixKey = split.pixKey
+    tx.description = `Split da cobrança ${charge.externalId ?? chargeData(charge).txid ?? charge.id}`
+    tx.counterpart = {
+      name: split.name,
+      document: split.document,
+      ispb: entry?.ispb ?? '',
+      bankName: entry?.bankName ?? '',
+      bankCode: entry?.bankCode ?? null,
+      accountBranch: entry?.accountBranch ?? null,
+      accountNumber: entry?.accountNumber ?? null,
+      key: split.pixKey,
+    }
+    if (!paid) {
+      tx.errorCode = 'PIX_INSUFFICIENT_BALANCE'
+      tx.errorMessage = 'Saldo disponível insuficiente para pagar o split'
+    }
+    this.store.addTransaction(tx)
+    split.status = paid ? 'PAID' : 'FAILED'
+    split.transactionId = tx.id
+    delete split.dueAt
+  }
+
+  // ---- timers -----------------------------------------------------------------------------------
+
+  /** Expiry and AUTO_PAY of an open charge. Both jobs look the charge up again and do nothing if it moved on. */
+  private scheduleTimers (charge: Transaction): void {
+    if (!this.isOpen(charge)) return
+    if (charge.dueAt) {
+      this.sb.scheduler.at(Date.parse(charge.dueAt), 'charge-expiry', () => {
+        this.expire(charge.id)
+        void this.store.commit()
+      })
+    }
+    const d = chargeData(charge)
+    if (hasScenario(charge.scenarios, 'AUTO_PAY') && d.autoPayAt === undefined) {
+      d.autoPayAt = iso(Date.parse(charge.createdAt) + scenarioParam(charge.scenarios, 'AUTO_PAY', 'ms', this.sb.config.settlementDelayMs))
+    }
+    if (d.autoPayAt) {
+      this.sb.scheduler.at(Date.parse(d.autoPayAt), 'charge-auto-pay', () => {
+        this.autoPay(charge.id)
+        void this.store.commit()
+      })
+    }
+  }
+
+  private expire (id: string): void {
+    const charge = this.store.transaction(id)
+    if (!charge || !this.isOpen(charge) || !charge.dueAt || Date.parse(charge.dueAt) > this.now()) return
+    delete charge.dueAt
+    delete chargeData(charge).autoPayAt
+    if (charge.kind === 'COB') {
+      this.transition(charge, 'REMOVIDA_PELO_PSP', 'expired')
+    } else {
+      charge.errorCode = 'EXPIRED'
+      charge.errorMessage = 'Cobrança expirada sem pagamento'
+      this.transition(charge, 'ERROR', 'expired')
+    }
+  }
+
+  private autoPay (id: string): void {
+    const charge = this.store.transaction(id)
+    if (!charge) return
+    const lookup = this.lookupOf(charge)
+    if (lookup.status !== 'payable') return
+    this.payCharge(charge, { amountCents: lookup.amountCents ?? charge.amountCents, payer: DEFAULT_PAYER })
+  }
+
+  /** After a restart with --data or a snapshot import: expiry, AUTO_PAY and scheduled splits again. */
+  private reschedule (): void {
+    for (const tx of Object.values(this.store.data.transactions)) {
+      if (tx.kind !== 'CASH_IN' && tx.kind !== 'COB') continue
+      this.scheduleTimers(tx)
+      chargeData(tx).splits.forEach((s, i) => { if (s.status === 'SCHEDULED' && s.dueAt) this.scheduleSplit(tx.id, i, s.dueAt) })
+    }
+  }
+
+  // ---- helpers ----------------------------------------------------------------------------------
+
+  private merchantName (account: Account): string {
+    return toMerchantText(account.name, 25) || 'RECEBEDOR PIX'
+  }
+
+  private payerFrom (input: PayByCodeInput['payer']): Payer {
+    if (!input) return { ...DEFAULT_PAYER }
+    if (!isValidDocument(input.document)) throw badRequest('payer.document deve ser um CPF ou CNPJ válido')
+    const ispb = input.ispb ?? DEFAULT_PAYER.ispb
+    const institution = this.sb.fixtures.institution
+    const bankName = ispb === institution.ispb ? institution.name : ispb === DEFAULT_PAYER.ispb ? DEFAULT_PAYER.bankName : `INSTITUICAO ${ispb}`
+    return { name: input.name, document: input.document, ispb, bankName }
+  }
+
+  private emitReceive (tx: Transaction, scenarios: AppliedScenario[]): void {
+    const d = chargeData(tx)
+    const received = d.received!
+    this.sb.webhooks.emit({
+      accountId: tx.accountId,
+      eventType: 'cash_in',
+      transactionId: tx.id,
+      payload: receiveEnvelope({
+        id: tx.seq,
+        txId: d.txid,
+        amountCents: received.amountCents,
+        endToEndId: received.endToEndId,
+        debtor: { name: received.payer.name, document: received.payer.document },
+        ...(tx.errorCode ? { failure: { code: tx.errorCode, message: tx.errorMessage ?? tx.errorCode } } : {}),
+      }),
+      scenarios,
+    })
+  }
+
+  private newTransaction (account: Account, kind: Transaction['kind'], status: string, amountCents: number, data: object, now: number, scenarios: AppliedScenario[]): Transaction {
+    const at = iso(now)
+    return {
+      id: this.sb.rng.uuid(),
+      seq: this.store.nextSeq('transaction'),
+      accountId: account.id,
+      kind,
+      direction: 'IN',
+      status,
+      amountCents,
+      feeCents: 0,
+      errorCode: null,
+      errorMessage: null,
+      ...(scenarios.length > 0 ? { scenarios } : {}),
+      data: data as Record<string, unknown>,
+      createdAt: at,
+      updatedAt: at,
+      history: [{ status, at }],
+    }
+  }
+
+  transition (tx: Transaction, status: string, reason?: string): void {
+    const at = iso(this.now())
+    tx.status = status
+    tx.updatedAt = at
+    tx.history.push({ status, at, ...(reason !== undefined ? { reason } : {}) })
+  }
+}
+
+export function counterpartOf (payer: Payer): Counterpart {
+  return { name: payer.name, document: payer.document, ispb: payer.ispb, bankName: payer.bankName, bankCode: null, accountBranch: null, accountNumber: null }
 }

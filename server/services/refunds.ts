@@ -1,8 +1,307 @@
 import type { Sandbox } from '../context.js'
+import { returnId } from '../domain/ids.js'
+import * as ledger from '../domain/ledger.js'
+import { centsToNumber, centsToString, parseAmount, parseDecimalString } from '../domain/money.js'
+import { badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js'
+import type { Account, Transaction } from '../store/state.js'
+import { refundEnvelope } from '../webhooks/envelopes/pay-in.js'
+import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
+import type { AppliedScenario } from '../../scenarios/types.js'
+import { amountMessage, chargeData, receivedOf, type ReceivedPayment } from './charges.js'
 
-/** Refund-in and devolução of received payments. Owned by the pay-ins capability. */
+/**
+ * Refunds of received payments: refund-in (standard family, spec 2.7) and devolução (central-bank
+ * family, 2.9), one record kind each (REFUND_IN, DEVOLUCAO) and one rule for what is left to refund.
+ * A refund reserves its amount at once (available -> blocked) and settles through the scheduler.
+ * MED approvals return money through `medReturn`, a devolução of natureza MED_*, debited at once.
+ */
+export const REFUND_DEADLINE_DAYS = 89
+const DAY_MS = 86_400_000
+const REFUND_KINDS: readonly string[] = ['REFUND_IN', 'DEVOLUCAO']
+
+export type Natureza = 'ORIGINAL' | 'RETIRADA' | 'MED_OPERACIONAL' | 'MED_FRAUDE'
+
+export interface RefundData {
+  originalId: string
+  rtrId: string
+  /** The devolução `id` (or refund-in externalId): unique per original endToEndId. */
+  devolucaoId: string
+  natureza: Natureza
+  descricao?: string
+  reason?: string
+  motivo: string | null
+  requestedAt: string
+  settledAt?: string
+}
+
+export const refundData = (tx: Transaction): RefundData => tx.data as unknown as RefundData
+
+/** Each kind speaks its family's words for the same three states. */
+const STATUS = {
+  REFUND_IN: { pending: 'PENDING', done: 'CONFIRMED', failed: 'ERROR' },
+  DEVOLUCAO: { pending: 'EM_PROCESSAMENTO', done: 'DEVOLVIDO', failed: 'NAO_REALIZADO' },
+} as const
+type Phase = 'pending' | 'done' | 'failed'
+
+function phaseOf (tx: Transaction): Phase {
+  const s = STATUS[tx.kind as 'REFUND_IN' | 'DEVOLUCAO']
+  return tx.status === s.pending ? 'pending' : tx.status === s.done ? 'done' : 'failed'
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString()
+
 export class RefundService {
   constructor (private readonly sb: Sandbox) {
-    void this.sb
+    sb.onLoad.push(() => this.reschedule())
+  }
+
+  private get store () { return this.sb.store }
+  private now (): number { return this.sb.clock.now() }
+
+  /** What is left to refund of a received payment: its amount minus every refund not failed. */
+  remainingCents (original: Transaction): number {
+    const received = receivedOf(original)
+    if (!received) return 0
+    const used = this.refundsOf(original).filter(r => phaseOf(r) !== 'failed').reduce((sum, r) => sum + r.amountCents, 0)
+    return Math.max(0, received.amountCents - used)
+  }
+
+  refundsOf (original: Transaction): Transaction[] {
+    return this.store.transactionsOf(original.accountId).filter(t => REFUND_KINDS.includes(t.kind) && refundData(t).originalId === original.id)
+  }
+
+  private deadlinePassed (received: ReceivedPayment): boolean {
+    return this.now() > Date.parse(received.at) + REFUND_DEADLINE_DAYS * DAY_MS
+  }
+
+  // ---- refund-in (standard family) --------------------------------------------------------------
+
+  /** POST /api/pix/refund-in/:id, `id` the received payment's transactionId or endToEndId (spec 2.7, 7.5). */
+  refundIn (account: Account, id: string, body: { refundValue: number, reason?: string, externalId?: string }, scenarios: AppliedScenario[]): Transaction {
+    const original = this.sb.charges.findReceived(id)
+    if (!original || original.accountId !== account.id) throw notFound(`Transação original ${id} não encontrada`, 'TRANSACTION_NOT_FOUND')
+    const received = receivedOf(original)
+    if (!received) throw badRequest(`A transação ${id} não é um pagamento recebido e liquidado`, 'REFUND_NOT_ALLOWED')
+    if (this.deadlinePassed(received)) throw badRequest(`O prazo de ${REFUND_DEADLINE_DAYS} dias para devolução expirou`, 'REFUND_DEADLINE_EXCEEDED')
+    const amount = parseAmount(body.refundValue)
+    if (!amount.ok) throw badRequest(amountMessage('refundValue', amount.reason), 'PIX_INVALID_AMOUNT')
+    const remaining = this.remainingCents(original)
+    if (amount.cents > remaining) {
+      throw badRequest(`refundValue (${centsToString(amount.cents)}) excede o valor ainda devolvível (${centsToString(remaining)})`, 'REFUND_AMOUNT_EXCEEDS_ORIGINAL', {
+        details: { refundValue: centsToNumber(amount.cents), remaining: centsToNumber(remaining) },
+      })
+    }
+    const refId = body.externalId ?? this.sb.rng.alnum(20)
+    if (this.store.transactionByRef(`devolucao:${received.endToEndId}:${refId}`)) {
+      throw badRequest(`externalId ${refId} já utilizado em uma devolução desta transação`, 'PIX_DUPLICATE_EXTERNAL_ID', { details: { externalId: refId } })
+    }
+    if (!ledger.reserve(account, amount.cents)) throw badRequest('Saldo disponível insuficiente para a devolução', 'PIX_INSUFFICIENT_BALANCE')
+    return this.open(account, original, received, 'REFUND_IN', amount.cents, refId, 'ORIGINAL', { reason: body.reason }, scenarios)
+  }
+
+  refundInView (tx: Transaction) {
+    const d = refundData(tx)
+    return {
+      transactionId: tx.id,
+      externalId: d.devolucaoId,
+      status: STATUS.REFUND_IN[phaseOf(tx)],
+      refundValue: centsToNumber(tx.amountCents),
+      providerTransactionId: d.rtrId,
+      generateTime: tx.createdAt,
+    }
+  }
+
+  // ---- devolução (central-bank family) ----------------------------------------------------------
+
+  /** PUT /pix/:e2eid/devolucao/:id (spec 2.9, 3.3, 7.8). */
+  devolucao (account: Account, e2eid: string, id: string, body: { valor: string, natureza?: 'ORIGINAL' | 'RETIRADA', descricao?: string }, scenarios: AppliedScenario[]): Transaction {
+    const valor = parseDecimalString(body.valor, 'exactly-2')
+    if (!valor.ok) throw badRequest('valor deve ser um decimal com 2 casas, ex.: "10.00"')
+    const original = this.sb.charges.findReceived(e2eid)
+    if (!original || original.accountId !== account.id || original.endToEndId !== e2eid) throw notFound(`PIX ${e2eid} não encontrado`)
+    const received = receivedOf(original)
+    if (!received) throw notFound(`A transação ${e2eid} não é um PIX recebido`)
+    if (this.store.transactionByRef(`devolucao:${e2eid}:${id}`)) throw conflict(`A devolução ${id} já existe para o PIX ${e2eid}`, 'DEVOLUCAO_ID_EXISTS', { business: false })
+    if (this.deadlinePassed(received)) throw unprocessable(`O prazo de ${REFUND_DEADLINE_DAYS} dias para devolução expirou`, 'REFUND_DEADLINE_EXCEEDED', { business: false })
+    const remaining = this.remainingCents(original)
+    if (valor.cents > remaining) throw badRequest(`valor (${centsToString(valor.cents)}) excede o valor ainda devolvível (${centsToString(remaining)})`)
+    if (!ledger.reserve(account, valor.cents)) throw unprocessable('Saldo disponível insuficiente para a devolução', 'PIX_INSUFFICIENT_BALANCE', { business: false })
+    return this.open(account, original, received, 'DEVOLUCAO', valor.cents, id, body.natureza ?? 'ORIGINAL', { descricao: body.descricao }, scenarios)
+  }
+
+  devolucaoOf (account: Account, e2eid: string, id: string): Transaction {
+    const tx = this.store.transactionByRef(`devolucao:${e2eid}:${id}`)
+    if (!tx || tx.accountId !== account.id) throw notFound(`Devolução ${id} do PIX ${e2eid} não encontrada`)
+    return tx
+  }
+
+  /** Either kind in the central bank's words (a refund-in made with an externalId is readable here too). */
+  devolucaoView (tx: Transaction) {
+    const d = refundData(tx)
+    return {
+      id: d.devolucaoId,
+      rtrId: d.rtrId,
+      valor: centsToString(tx.amountCents),
+      natureza: d.natureza,
+      ...(d.descricao !== undefined ? { descricao: d.descricao } : {}),
+      horario: { solicitacao: d.requestedAt, ...(d.settledAt !== undefined ? { liquidacao: d.settledAt } : {}) },
+      status: STATUS.DEVOLUCAO[phaseOf(tx)],
+      ...(d.motivo !== null ? { motivo: d.motivo } : {}),
+    }
+  }
+
+  devolucoesOf (original: Transaction) {
+    return this.refundsOf(original).map(r => this.devolucaoView(r))
+  }
+
+  // ---- MED ----------------------------------------------------------------------------------------
+
+  /**
+   * An approved MED returns what is left of the payment at once, as a devolução of natureza
+   * MED_FRAUDE or MED_OPERACIONAL (debited immediately, not reserved). Null when nothing is left;
+   * NAO_REALIZADO when the available balance does not cover it.
+   */
+  medReturn (original: Transaction, natureza: 'MED_FRAUDE' | 'MED_OPERACIONAL', descricao: string): Transaction | null {
+    const received = receivedOf(original)
+    const account = this.store.account(original.accountId)
+    const amountCents = this.remainingCents(original)
+    if (!received || !account || amountCents === 0) return null
+    const debited = ledger.debitImmediately(account, amountCents)
+    const tx = this.open(account, original, received, 'DEVOLUCAO', amountCents, `MED${this.sb.rng.alnum(29)}`, natureza, { descricao }, [], false)
+    if (debited) {
+      refundData(tx).settledAt = iso(this.now())
+      this.transition(tx, 'DEVOLVIDO', 'MED approved')
+    } else {
+      refundData(tx).motivo = 'Saldo disponível insuficiente para a devolução do MED'
+      tx.errorCode = 'PIX_INSUFFICIENT_BALANCE'
+      tx.errorMessage = refundData(tx).motivo
+      this.transition(tx, 'NAO_REALIZADO', 'insufficient balance')
+    }
+    return tx
+  }
+
+  // ---- settlement -------------------------------------------------------------------------------
+
+  private open (
+    account: Account, original: Transaction, received: ReceivedPayment, kind: 'REFUND_IN' | 'DEVOLUCAO', amountCents: number,
+    refId: string, natureza: Natureza, text: { reason?: string, descricao?: string }, scenarios: AppliedScenario[], settleLater = true,
+  ): Transaction {
+    const now = this.now()
+    const at = iso(now)
+    const rtrId = returnId(account.ispb, now, this.sb.rng)
+    const data: RefundData = {
+      originalId: original.id,
+      rtrId,
+      devolucaoId: refId,
+      natureza,
+      ...(text.descricao !== undefined ? { descricao: text.descricao } : {}),
+      ...(text.reason !== undefined ? { reason: text.reason } : {}),
+      motivo: null,
+      requestedAt: at,
+    }
+    const status = STATUS[kind].pending
+    const tx: Transaction = {
+      id: this.sb.rng.uuid(),
+      seq: this.store.nextSeq('transaction'),
+      accountId: account.id,
+      kind,
+      direction: 'OUT',
+      status,
+      amountCents,
+      feeCents: 0,
+      externalId: refId,
+      endToEndId: rtrId,
+      description: text.descricao ?? text.reason,
+      ...(original.counterpart ? { counterpart: { ...original.counterpart } } : {}),
+      errorCode: null,
+      errorMessage: null,
+      ...(scenarios.length > 0 ? { scenarios } : {}),
+      data: data as unknown as Record<string, unknown>,
+      createdAt: at,
+      updatedAt: at,
+      history: [{ status, at }],
+    }
+    if (settleLater) {
+      const delay = hasScenario(scenarios, 'REFUND_DELAY') ? scenarioParam(scenarios, 'REFUND_DELAY', 'ms', this.sb.config.settlementDelayMs) : this.sb.config.settlementDelayMs
+      tx.dueAt = iso(now + delay)
+    }
+    this.store.addTransaction(tx)
+    this.store.addRef(tx, `devolucao:${received.endToEndId}:${refId}`)
+    this.store.addRef(tx, `rtr:${rtrId}`)
+    if (tx.dueAt) this.scheduleSettlement(tx)
+    return tx
+  }
+
+  private scheduleSettlement (tx: Transaction): void {
+    this.sb.scheduler.at(Date.parse(tx.dueAt!), 'refund-settlement', () => {
+      const current = this.store.transaction(tx.id)
+      if (!current || phaseOf(current) !== 'pending') return
+      if (hasScenario(current.scenarios, 'REFUND_FAILED')) this.failNow(current, 'REFUND_FAILED', 'Devolução recusada pelo provedor de pagamento')
+      else this.settleNow(current)
+      void this.store.commit()
+    })
+  }
+
+  /**
+   * Liquidates a pending refund now (also what /__sandbox/transactions/:id/settle calls):
+   * its reservation leaves the account, the refund_in webhook (V2 REFUND) fires. False if not pending.
+   */
+  settleNow (tx: Transaction): boolean {
+    const account = this.store.account(tx.accountId)
+    if (!account || !REFUND_KINDS.includes(tx.kind) || phaseOf(tx) !== 'pending') return false
+    ledger.settleOutgoing(account, tx.amountCents, 0)
+    delete tx.dueAt
+    refundData(tx).settledAt = iso(this.now())
+    this.transition(tx, STATUS[tx.kind as 'REFUND_IN'].done, 'settled')
+    this.emit(tx)
+    return true
+  }
+
+  /** Fails a pending refund now: the reservation returns to available, motivo is set, the webhook reports it. */
+  failNow (tx: Transaction, code = 'REFUND_FAILED', message = 'Devolução não realizada'): boolean {
+    const account = this.store.account(tx.accountId)
+    if (!account || !REFUND_KINDS.includes(tx.kind) || phaseOf(tx) !== 'pending') return false
+    ledger.release(account, tx.amountCents)
+    delete tx.dueAt
+    refundData(tx).motivo = message
+    tx.errorCode = code
+    tx.errorMessage = message
+    this.transition(tx, STATUS[tx.kind as 'REFUND_IN'].failed, code)
+    this.emit(tx)
+    return true
+  }
+
+  private emit (tx: Transaction): void {
+    const d = refundData(tx)
+    const original = this.store.transaction(d.originalId)
+    const received = original ? chargeData(original).received : undefined
+    if (!original || !received) return
+    this.sb.webhooks.emit({
+      accountId: tx.accountId,
+      eventType: 'refund_in',
+      transactionId: tx.id,
+      payload: refundEnvelope({
+        id: original.seq,
+        txId: chargeData(original).txid,
+        originalAmountCents: received.amountCents,
+        originalEndToEndId: received.endToEndId,
+        refund: { amountCents: tx.amountCents, endToEndId: d.rtrId, eventDate: iso(this.now()), information: d.descricao ?? d.reason ?? '' },
+        ...(tx.errorCode ? { failure: { code: tx.errorCode, message: tx.errorMessage ?? tx.errorCode } } : {}),
+      }),
+      scenarios: tx.scenarios,
+    })
+  }
+
+  private transition (tx: Transaction, status: string, reason?: string): void {
+    const at = iso(this.now())
+    tx.status = status
+    tx.updatedAt = at
+    tx.history.push({ status, at, ...(reason !== undefined ? { reason } : {}) })
+  }
+
+  private reschedule (): void {
+    for (const tx of Object.values(this.store.data.transactions)) {
+      if (REFUND_KINDS.includes(tx.kind) && tx.dueAt && phaseOf(tx) === 'pending') this.scheduleSettlement(tx)
+    }
   }
 }
