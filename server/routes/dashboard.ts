@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { readdirSync, readFileSync } from 'node:fs'
 import { extname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import QRCode from 'qrcode'
 import { notFound } from '../errors/api-error.js'
+import { packageRoot } from '../paths.js'
 
 /**
  * The dashboard (issue 6): one static page, one vanilla JS module and one stylesheet from
@@ -12,8 +12,8 @@ import { notFound } from '../errors/api-error.js'
  * and steers everything through /__sandbox; the only thing computed here is the QR image of a charge.
  */
 
-// From dist/server/routes the page still lives in the source tree (the build compiles TypeScript only).
-const DIR = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../../server/dashboard/' : '../dashboard/', import.meta.url))
+// The build compiles TypeScript only, so the page is always read from server/dashboard (the image ships it).
+const DIR = join(packageRoot, 'server', 'dashboard')
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
