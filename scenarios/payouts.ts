@@ -1,4 +1,45 @@
-import type { ScenarioDefinition } from './types.js'
+import type { Endpoint, ScenarioDefinition } from './types.js'
 
-/** Scenarios of the pay-out endpoints (cash-out, cash-out by QR Code, directory transfer). Filled by the pay-outs capability. */
-export const payoutScenarios: ScenarioDefinition[] = []
+/**
+ * Scenarios of the pay-out endpoints (cash-out, cash-out by QR Code, directory transfer). Each one bends
+ * the real machinery of PayoutService: a sync scenario makes the request answer the real error and reserve
+ * nothing; an async one lets the request succeed (value + fee reserved) and makes the settlement end
+ * `ERROR` with that errorCode, releasing the reservation and sending the failure webhook.
+ */
+const STANDARD: readonly Endpoint[] = ['cash-out', 'cash-out-qrcode']
+const ALL: readonly Endpoint[] = ['cash-out', 'cash-out-qrcode', 'dict-pix']
+
+const asyncFailure = (name: string, meaning: string, endpoints: readonly Endpoint[] = ALL): ScenarioDefinition => ({
+  name,
+  endpoints,
+  timing: 'async',
+  effect: `The payment is accepted (PENDING, value + fee reserved); its settlement ends ERROR with errorCode ${name} (${meaning}), the reservation returns to the available balance and the failure webhook is sent.`,
+})
+
+export const payoutScenarios: ScenarioDefinition[] = [
+  { name: 'INSUFFICIENT_FUNDS', endpoints: ALL, timing: 'sync', effect: 'Answers as if the available balance were below value + fee: 400 PIX_INSUFFICIENT_BALANCE (cash-out, QR Code), 422 on /dict/pix. Nothing is reserved.' },
+  { name: 'INVALID_KEY', endpoints: ['cash-out'], timing: 'sync', effect: 'Answers 400 PIX_INVALID_PIX_KEY as if details.key did not match details.keyType. Nothing is reserved.' },
+  { name: 'TRANSACTION_LIMIT', endpoints: STANDARD, timing: 'sync', effect: 'Answers 400 PIX_TRANSACTION_LIMIT_EXCEEDED as if the amount were above the per-transaction limit. Nothing is reserved.' },
+  { name: 'DAILY_LIMIT', endpoints: STANDARD, timing: 'sync', effect: 'Answers 400 PIX_DAILY_LIMIT_EXCEEDED as if the day\'s pay-outs had reached the daily limit. Nothing is reserved.' },
+  { name: 'NIGHT_LIMIT', endpoints: STANDARD, timing: 'sync', effect: 'Answers 400 PIX_NIGHT_LIMIT_EXCEEDED as if it were night (20:00-06:00 São Paulo) and the amount above the night limit. Nothing is reserved.' },
+  { name: 'DOCUMENT_MISMATCH', endpoints: STANDARD, timing: 'async', effect: 'The provider finds that the key holder\'s document differs from the one sent: settlement ends ERROR with TAX_ID_MISMATCH, or for a group A account with errorCode PROVIDER_REJECTED and the provider\'s own message; nothing is debited.' },
+  asyncFailure('BLOCKED_ACCOUNT', 'destination account judicially blocked'),
+  asyncFailure('ACCOUNT_CLOSED', 'destination account closed'),
+  asyncFailure('ORDER_REJECTED', 'destination bank rejected'),
+  asyncFailure('PAYMENT_EXPIRED', 'expired before processing; retryable'),
+  asyncFailure('SETTLEMENT_TIMEOUT', 'destination bank did not answer in time; retryable'),
+  asyncFailure('TAX_ID_MISMATCH', 'details.document differs from the key holder', STANDARD),
+  asyncFailure('INVALID_TAX_ID', 'algorithmically invalid document, as a group B provider reports it', STANDARD),
+  {
+    name: 'SETTLEMENT_DELAY',
+    endpoints: ALL,
+    timing: 'async',
+    effect: 'Settlement happens ms milliseconds of sandbox time after creation instead of the configured delay. On /dict/pix with priority NORM, a delay longer than `expiration` cancels the transfer (ERROR PAYMENT_EXPIRED) when it expires.',
+    params: [{ name: 'ms', description: 'settlement delay in sandbox milliseconds', required: true }],
+  },
+  { name: 'QRCODE_ALREADY_PAID', endpoints: ['cash-out-qrcode'], timing: 'sync', effect: 'Answers 422 with errorCode QRCODE_ALREADY_PAID (final); the transaction is recorded as ERROR and nothing is reserved.' },
+  { name: 'QRCODE_NOT_AVAILABLE', endpoints: ['cash-out-qrcode'], timing: 'sync', effect: 'Answers 422 with errorCode QRCODE_NOT_AVAILABLE (final); the transaction is recorded as ERROR and nothing is reserved.' },
+  { name: 'PROVIDER_REJECTED', endpoints: ['cash-out-qrcode'], timing: 'sync', effect: 'Answers 422 without a QR Code errorCode (the provider declined); the transaction is recorded as ERROR, visible through /__sandbox/transactions, and nothing is reserved.' },
+  { name: 'INTERNAL_ERROR', endpoints: ['cash-out-qrcode'], timing: 'sync', effect: 'Answers 500 although the payment was really created (value + fee reserved) and settles later as usual: a client that queries /__sandbox/transactions instead of giving up finds it.' },
+  { name: 'KEY_NOT_FOUND', endpoints: ['dict-pix'], timing: 'sync', effect: 'Answers 422 as if pixKey were not in the directory. Nothing is reserved.' },
+]

@@ -1,8 +1,705 @@
 import type { Sandbox } from '../context.js'
+import { parseBrCode, type BrCode } from '../domain/brcode.js'
+import { generateCpf, isValidCnpj, isValidCpf, isValidDocument } from '../domain/documents.js'
+import { endToEndId, randomInt, type Rng } from '../domain/ids.js'
+import { detectDirectoryKeyType, isValidCashOutKey, normalizeKey, type CashOutKeyType, type DirectoryKeyType } from '../domain/keys.js'
+import * as ledger from '../domain/ledger.js'
+import { centsToNumber, centsToString, parseAmount } from '../domain/money.js'
+import { ApiError, badRequest, conflict } from '../errors/api-error.js'
+import type { Job } from '../engine/scheduler.js'
+import type { Account, Counterpart, DirectoryEntry, Transaction, TransactionKind } from '../store/state.js'
+import { cashOutNotification, transferEnvelope } from '../webhooks/envelopes/cash-out.js'
+import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
+import type { AppliedScenario } from '../../scenarios/types.js'
 
-/** Cash-out, cash-out by QR Code and the directory transfer on the ledger. Owned by the pay-outs capability. */
+/**
+ * Cash-out to a key (spec 2.4), cash-out by QR Code (2.5) and the directory transfer (2.3) on the ledger
+ * of spec 3.5: creation reserves value + fee, settlement on the scheduler liquidates or releases it and
+ * sends the cash_out webhook. The service owns the records of kinds CASH_OUT, CASH_OUT_QRCODE and
+ * DICT_TRANSFER, the running daily totals behind the daily limit, and the key directory.
+ */
+
+/** The asynchronous errors of spec 6.4: what a settlement (or POST /__sandbox/transactions/:id/fail) can end with. */
+export const ASYNC_ERROR_CODES = ['TAX_ID_MISMATCH', 'INVALID_TAX_ID', 'BLOCKED_ACCOUNT', 'ACCOUNT_CLOSED', 'ORDER_REJECTED', 'PAYMENT_EXPIRED', 'SETTLEMENT_TIMEOUT'] as const
+export type AsyncErrorCode = typeof ASYNC_ERROR_CODES[number]
+
+export const ASYNC_ERROR_MESSAGES: Record<AsyncErrorCode, string> = {
+  TAX_ID_MISMATCH: 'O CPF/CNPJ informado não corresponde ao titular da chave PIX',
+  INVALID_TAX_ID: 'CPF/CNPJ do recebedor inválido',
+  BLOCKED_ACCOUNT: 'Conta de destino bloqueada judicialmente',
+  ACCOUNT_CLOSED: 'Conta de destino encerrada',
+  ORDER_REJECTED: 'Pagamento rejeitado pela instituição de destino',
+  PAYMENT_EXPIRED: 'Pagamento expirou antes de ser processado; envie novamente',
+  SETTLEMENT_TIMEOUT: 'A instituição de destino não respondeu a tempo; envie novamente',
+}
+
+/**
+ * Group A providers reject a document mismatch themselves and the gateway passes their text on
+ * (spec 2.4, 6.4): not TAX_ID_MISMATCH, so an integrator cannot rely on that code for group A.
+ */
+export const GROUP_A_MISMATCH = {
+  code: 'PROVIDER_REJECTED',
+  message: 'Recusado pelo provedor: documento do favorecido diverge do titular da chave PIX',
+} as const
+
+/** One externalId namespace for both standard pay-out endpoints (spec 4.1: unique per account for 5 and 6). */
+export const PAYOUT_SCOPE = 'payout'
+
+const PAYOUT_KINDS: ReadonlySet<TransactionKind> = new Set(['CASH_OUT', 'CASH_OUT_QRCODE', 'DICT_TRANSFER'])
+
+/**
+ * What POST /__sandbox/transactions/:id/settle and /fail do with a transaction of a given kind. Each
+ * capability registers the kinds it owns (`sb.payouts.registerPendingOperations(['REFUND_IN'], ops)`),
+ * so the control plane steers every pending operation the same way without knowing how it settles.
+ */
+export interface PendingOperations {
+  /** Whether the transaction is still waiting for its settlement. */
+  isPending (tx: Transaction): boolean
+  /** Liquidates it now (a forced success), with its webhooks and ledger effects. */
+  settle (tx: Transaction): void
+  /** Ends it now with an asynchronous error of spec 6.4, with its webhooks and ledger effects. */
+  fail (tx: Transaction, errorCode: AsyncErrorCode): void
+}
+
+export interface CashOutInput {
+  value: number
+  externalId: string
+  description?: string
+  details: { key: string, keyType: CashOutKeyType, name: string, document: string }
+}
+
+export interface QrCashOutInput {
+  value: number
+  qrCode: string
+  externalId: string
+  description?: string
+  name?: string
+  document?: string
+}
+
+export interface DictTransferInput {
+  idempotencyKey: string
+  pixKey: string
+  creditorDocument?: string
+  priority?: 'HIGH' | 'NORM'
+  description?: string
+  expiration?: number
+  payment: { currency: string, amount: number }
+  ispbDeny?: string[]
+}
+
+/** The body of the 201 of POST /dict/pix, kept on the record so a repeat answers exactly the same. */
+export interface DictTransferResponse {
+  endToEndId: string
+  eventDate: string
+  id: number
+  payment: { amount: number }
+  type: 'PENDING' | 'COMPLETED' | 'ERROR'
+}
+
+/** A creation that ended in a recorded transaction plus an error answer (422 rejections, the 500 scenario). */
+export interface PayoutOutcome {
+  tx: Transaction
+  error?: ApiError
+}
+
+type Settlement =
+  | { ok: true, counterpart: Counterpart, pay?: { charge: Transaction } }
+  | { ok: false, code: string, message: string, counterpart?: Counterpart }
+
+// ---- time in São Paulo: the daily and the night limits follow the local calendar -----------------------
+
+const SAO_PAULO = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23',
+})
+
+/** The calendar day (YYYY-MM-DD) and hour (0-23) of an instant in America/Sao_Paulo. */
+export function saoPauloTime (ms: number): { day: string, hour: number } {
+  const p = Object.fromEntries(SAO_PAULO.formatToParts(ms).map(x => [x.type, x.value]))
+  return { day: `${p.year}-${p.month}-${p.day}`, hour: Number(p.hour) % 24 }
+}
+
+/** Spec 8: the reduced limit applies from 20:00 to 06:00. */
+export function isNight (ms: number): boolean {
+  const { hour } = saoPauloTime(ms)
+  return hour >= 20 || hour < 6
+}
+
+// ---- generated holders of keys the directory does not list ---------------------------------------------
+
+const OTHER_INSTITUTIONS = [
+  { ispb: '00000000', bankName: 'BANCO DO BRASIL S.A.', bankCode: '001' },
+  { ispb: '60701190', bankName: 'ITAU UNIBANCO S.A.', bankCode: '341' },
+  { ispb: '00360305', bankName: 'CAIXA ECONOMICA FEDERAL', bankCode: '104' },
+  { ispb: '60746948', bankName: 'BANCO BRADESCO S.A.', bankCode: '237' },
+  { ispb: '90400888', bankName: 'BANCO SANTANDER (BRASIL) S.A.', bankCode: '033' },
+  { ispb: '18236120', bankName: 'NU PAGAMENTOS S.A.', bankCode: '260' },
+] as const
+const FIRST_NAMES = ['ANA', 'BRUNO', 'CARLA', 'DIEGO', 'ELISA', 'FABIO', 'GABRIELA', 'HUGO', 'ISABEL', 'JOAO', 'LARISSA', 'MARCOS']
+const LAST_NAMES = ['SILVA', 'SANTOS', 'OLIVEIRA', 'SOUZA', 'PEREIRA', 'COSTA', 'RODRIGUES', 'ALMEIDA', 'NASCIMENTO', 'LIMA']
+
+/**
+ * The holder of a key that is not in the directory: the payment still goes to "the key owner", so the
+ * sandbox invents one, reproducibly from the seed, at another institution than the payer's.
+ */
+export function generatedHolder (rng: Rng, holder: { name?: string, document: string, key?: string }, payerIspb: string): Counterpart {
+  const banks = OTHER_INSTITUTIONS.filter(b => b.ispb !== payerIspb)
+  const bank = banks[randomInt(rng, banks.length)]
+  const name = holder.name ?? `${FIRST_NAMES[randomInt(rng, FIRST_NAMES.length)]} ${LAST_NAMES[randomInt(rng, LAST_NAMES.length)]}`
+  const digits = (n: number): string => Array.from({ length: n }, () => String(randomInt(rng, 10))).join('')
+  return {
+    name,
+    document: holder.document,
+    ispb: bank.ispb,
+    bankName: bank.bankName,
+    bankCode: bank.bankCode,
+    accountBranch: digits(4),
+    accountNumber: `${digits(7)}-${digits(1)}`,
+    ...(holder.key !== undefined && { key: holder.key }),
+  }
+}
+
+export function counterpartOf (entry: DirectoryEntry): Counterpart {
+  return {
+    name: entry.name,
+    document: entry.document,
+    ispb: entry.ispb,
+    bankName: entry.bankName,
+    bankCode: entry.bankCode ?? null,
+    accountBranch: entry.accountBranch ?? null,
+    accountNumber: entry.accountNumber ?? null,
+    key: entry.key,
+  }
+}
+
+/** A key in the directory's canonical form, or null when it is no directory key at all. */
+export function directoryKeyOf (key: string): { key: string, keyType: DirectoryKeyType } | null {
+  const compactEvp = /^[0-9a-f]{32}$/i.test(key)
+  const keyType = compactEvp ? 'EVP' : detectDirectoryKeyType(key)
+  return keyType === null ? null : { key: normalizeKey(keyType, key), keyType }
+}
+
+function isValidDirectoryKey (keyType: DirectoryKeyType, key: string): boolean {
+  switch (keyType) {
+    case 'CPF': return isValidCpf(key)
+    case 'CNPJ': return isValidCnpj(key)
+    default: return directoryKeyOf(key)?.keyType === keyType
+  }
+}
+
 export class PayoutService {
+  /** Sum of the day's non-failed pay-outs per account, keyed `accountId|YYYY-MM-DD` (São Paulo): O(1) per request. */
+  private readonly dailyCents = new Map<string, number>()
+  /** Charges of this sandbox being paid by a pending QR cash-out: a second payer gets QRCODE_ALREADY_PAID. */
+  private readonly chargesInFlight = new Map<string, string>()
+  private readonly jobs = new Map<string, Job>()
+  private readonly pendingOps = new Map<TransactionKind, PendingOperations>()
+
   constructor (private readonly sb: Sandbox) {
-    void this.sb
+    sb.onLoad.push(() => this.rebuild())
+    sb.onReset.push(() => this.forget())
+    sb.store.onAccountRemoved(accountId => {
+      for (const key of [...this.dailyCents.keys()]) if (key.startsWith(`${accountId}|`)) this.dailyCents.delete(key)
+      for (const [chargeId, txId] of [...this.chargesInFlight]) if (!sb.store.transaction(txId)) this.chargesInFlight.delete(chargeId)
+    })
+    const own: PendingOperations = {
+      isPending: tx => tx.status === 'PENDING',
+      settle: tx => this.settle(tx, { forced: true }),
+      fail: (tx, code) => this.fail(tx, code, ASYNC_ERROR_MESSAGES[code]),
+    }
+    this.registerPendingOperations(['CASH_OUT', 'CASH_OUT_QRCODE', 'DICT_TRANSFER'], own)
+  }
+
+  // ---- the control plane's extension point ------------------------------------------------------------
+
+  registerPendingOperations (kinds: readonly TransactionKind[], ops: PendingOperations): void {
+    for (const kind of kinds) this.pendingOps.set(kind, ops)
+  }
+
+  pendingOperationsFor (kind: TransactionKind): PendingOperations | undefined {
+    return this.pendingOps.get(kind)
+  }
+
+  // ---- POST /api/pix/cash-out ---------------------------------------------------------------------------
+
+  createCashOut (account: Account, input: CashOutInput, scenarios: AppliedScenario[]): Transaction {
+    const cents = this.amountOf(input.value)
+    const { key, keyType, document, name } = input.details
+    if (!isValidCashOutKey(keyType, key) || hasScenario(scenarios, 'INVALID_KEY')) {
+      throw new ApiError(400, 'PIX_INVALID_PIX_KEY', `Chave PIX "${key}" não corresponde ao tipo ${keyType}`)
+    }
+    if (!isValidDocument(document)) throw badRequest(['details.document deve ser um CPF (11 dígitos) ou CNPJ (14 dígitos) válido'])
+    const existing = this.sb.store.transactionByExternalId(account.id, PAYOUT_SCOPE, input.externalId)
+    if (existing) {
+      throw new ApiError(400, 'PIX_DUPLICATE_EXTERNAL_ID', `O externalId "${input.externalId}" já foi usado nesta conta`, {
+        details: { externalId: input.externalId, existingTransactionId: existing.seq },
+      })
+    }
+    this.checkLimits(account, cents, scenarios)
+    this.checkBalance(account, cents, scenarios, 'standard')
+    return this.open(account, {
+      kind: 'CASH_OUT',
+      amountCents: cents,
+      externalId: input.externalId,
+      description: input.description,
+      pixKey: key,
+      scenarios,
+      data: { keyType, name, document, directoryKey: normalizeKey(keyType, key) },
+    })
+  }
+
+  // ---- POST /api/pix/cash-out-qrcode ----------------------------------------------------------------------
+
+  createQrCashOut (account: Account, input: QrCashOutInput, scenarios: AppliedScenario[]): PayoutOutcome {
+    const cents = this.amountOf(input.value)
+    const parsed = parseBrCode(input.qrCode)
+    if (!parsed.ok) throw badRequest([`qrCode inválido: ${parsed.reason}`])
+    if (input.document !== undefined && !isValidDocument(input.document)) throw badRequest(['document deve ser um CPF (11 dígitos) ou CNPJ (14 dígitos) válido'])
+    const code = parsed.value
+    if (code.amountCents !== undefined && code.amountCents !== cents) {
+      throw badRequest([`value deve ser igual ao valor do QR Code (${centsToString(code.amountCents)})`])
+    }
+    const existing = this.sb.store.transactionByExternalId(account.id, PAYOUT_SCOPE, input.externalId)
+    if (existing) {
+      throw conflict(`O externalId "${input.externalId}" já foi usado em outra transação`, 'PIX_DUPLICATE_EXTERNAL_ID', {
+        details: { externalId: input.externalId, existingTransactionId: existing.seq },
+      })
+    }
+    const base = {
+      kind: 'CASH_OUT_QRCODE' as const,
+      amountCents: cents,
+      externalId: input.externalId,
+      description: input.description,
+      pixKey: code.key ?? '',
+      scenarios,
+      data: { qrCode: input.qrCode, brCode: code, name: input.name ?? code.merchantName, document: input.document } as Record<string, unknown>,
+    }
+    if (hasScenario(scenarios, 'QRCODE_ALREADY_PAID')) return this.rejectQrCode(account, base, 'QRCODE_ALREADY_PAID')
+    if (hasScenario(scenarios, 'QRCODE_NOT_AVAILABLE')) return this.rejectQrCode(account, base, 'QRCODE_NOT_AVAILABLE')
+    if (hasScenario(scenarios, 'PROVIDER_REJECTED')) return this.rejectQrCode(account, base, null)
+
+    const lookup = this.sb.charges.chargeForCode(code)
+    if (lookup) {
+      if (lookup.status === 'paid' || this.chargesInFlight.has(lookup.charge.id)) return this.rejectQrCode(account, base, 'QRCODE_ALREADY_PAID')
+      if (lookup.status === 'unavailable') return this.rejectQrCode(account, base, 'QRCODE_NOT_AVAILABLE')
+      if (lookup.amountCents !== null && lookup.amountCents !== cents) {
+        throw badRequest([`value deve ser igual ao valor da cobrança (${centsToString(lookup.amountCents)})`])
+      }
+      base.data.chargeId = lookup.charge.id
+      base.pixKey = lookup.charge.pixKey ?? base.pixKey
+    } else if (code.key !== undefined) {
+      const directory = directoryKeyOf(code.key)
+      if (directory) base.data.directoryKey = directory.key
+    }
+    this.checkLimits(account, cents, scenarios)
+    this.checkBalance(account, cents, scenarios, 'standard')
+    const tx = this.open(account, base)
+    if (typeof tx.data.chargeId === 'string') this.chargesInFlight.set(tx.data.chargeId, tx.id)
+    if (hasScenario(scenarios, 'INTERNAL_ERROR')) {
+      // The payment exists and settles as usual; only the answer is lost (spec 7.3: query, do not assume failure).
+      return { tx, error: new ApiError(500, 'INTERNAL_ERROR', 'Erro interno ao processar o pagamento; consulte a transação antes de tentar novamente', { business: false }) }
+    }
+    return { tx }
+  }
+
+  /**
+   * A provider's 422 (spec 7.3): the attempt is recorded as a final ERROR, consuming the externalId,
+   * so a client that queries the transaction finds the outcome. Nothing is reserved or sent.
+   */
+  private rejectQrCode (account: Account, base: Omit<Parameters<PayoutService['open']>[1], 'status'>, code: 'QRCODE_ALREADY_PAID' | 'QRCODE_NOT_AVAILABLE' | null): PayoutOutcome {
+    const message = code === 'QRCODE_ALREADY_PAID'
+      ? 'QR Code já foi pago'
+      : code === 'QRCODE_NOT_AVAILABLE' ? 'QR Code não está disponível para pagamento (expirado ou removido)' : 'Pagamento recusado pelo provedor'
+    const tx = this.record(account, { ...base, status: 'ERROR', errorCode: code ?? 'PROVIDER_REJECTED', errorMessage: message })
+    return { tx, error: new ApiError(422, code ?? 'PROVIDER_REJECTED', message, { business: code !== null }) }
+  }
+
+  // ---- POST /dict/pix -------------------------------------------------------------------------------------
+
+  /** The transfer an idempotency key already created for the account, if any. */
+  transferFor (account: Account, idempotencyKey: string): Transaction | undefined {
+    return this.sb.store.transactionByIdempotencyKey(account.id, idempotencyKey)
+  }
+
+  createDictTransfer (account: Account, input: DictTransferInput, scenarios: AppliedScenario[]): Transaction {
+    const directoryKey = directoryKeyOf(input.pixKey)
+    if (!directoryKey) throw badRequest('Chave PIX inválida: use CPF, CNPJ, e-mail, telefone (+55...) ou EVP')
+    const amount = parseAmount(input.payment.amount)
+    if (!amount.ok) throw badRequest('Valor inválido: payment.amount deve ser positivo e ter no máximo 2 casas decimais')
+    if (input.creditorDocument !== undefined && !isValidDocument(input.creditorDocument)) throw badRequest('creditorDocument deve ser um CPF ou CNPJ válido')
+    if (input.priority === 'HIGH' && input.creditorDocument === undefined) throw badRequest('creditorDocument é obrigatório quando priority é HIGH')
+
+    const entry = this.sb.store.directoryEntry(directoryKey.key)
+    if (!entry || hasScenario(scenarios, 'KEY_NOT_FOUND')) throw new ApiError(422, 'KEY_NOT_FOUND', 'Chave PIX não encontrada no diretório')
+    if (input.ispbDeny?.includes(entry.ispb)) throw new ApiError(422, 'ISPB_DENIED', `A instituição da chave (${entry.ispb}) está em ispbDeny`)
+    this.checkBalance(account, amount.cents, scenarios, 'central-bank')
+
+    const now = this.sb.clock.now()
+    const priority = input.priority ?? 'NORM'
+    const expiration = input.expiration ?? 600
+    const tx = this.open(account, {
+      kind: 'DICT_TRANSFER',
+      amountCents: amount.cents,
+      description: input.description,
+      pixKey: directoryKey.key,
+      idempotencyKey: input.idempotencyKey,
+      counterpart: counterpartOf(entry),
+      scenarios,
+      data: {
+        directoryKey: directoryKey.key,
+        priority,
+        expiration,
+        expiresAt: new Date(now + expiration * 1000).toISOString(),
+        currency: input.payment.currency,
+        ...(input.creditorDocument !== undefined && { creditorDocument: input.creditorDocument }),
+        ...(input.ispbDeny !== undefined && { ispbDeny: input.ispbDeny }),
+      },
+    })
+    const response: DictTransferResponse = {
+      // The provisional identifier is the transaction's UUID, what /__sandbox/transactions/:id accepts;
+      // the real 32-character endToEndId exists only once settled and arrives in the TRANSFER webhook.
+      endToEndId: tx.id,
+      eventDate: tx.createdAt,
+      id: tx.seq,
+      payment: { amount: centsToNumber(tx.amountCents) },
+      type: 'PENDING',
+    }
+    tx.data.response = response
+    return tx
+  }
+
+  // ---- shared creation rules --------------------------------------------------------------------------
+
+  private amountOf (value: number): number {
+    const parsed = parseAmount(value)
+    if (!parsed.ok) {
+      const why = parsed.reason === 'TOO_MANY_DECIMALS' ? 'deve ter no máximo 2 casas decimais' : parsed.reason === 'TOO_LARGE' ? 'é grande demais' : 'deve ser no mínimo 0.01'
+      throw new ApiError(400, 'PIX_INVALID_AMOUNT', `Valor inválido: value ${why}`)
+    }
+    return parsed.cents
+  }
+
+  /** Spec 7.2 limits, per account: per transaction, at night (20:00-06:00 São Paulo), per day. */
+  private checkLimits (account: Account, cents: number, scenarios: AppliedScenario[]): void {
+    const now = this.sb.clock.now()
+    const limits = account.limits
+    if (cents > limits.perTransactionCents || hasScenario(scenarios, 'TRANSACTION_LIMIT')) {
+      throw new ApiError(400, 'PIX_TRANSACTION_LIMIT_EXCEEDED', `Valor acima do limite por transação (${centsToString(limits.perTransactionCents)})`)
+    }
+    if ((isNight(now) && cents > limits.nightlyCents) || hasScenario(scenarios, 'NIGHT_LIMIT')) {
+      throw new ApiError(400, 'PIX_NIGHT_LIMIT_EXCEEDED', `Valor acima do limite noturno (${centsToString(limits.nightlyCents)}) entre 20:00 e 06:00`)
+    }
+    const spent = this.dailyCents.get(this.dayKey(account.id, now)) ?? 0
+    if (spent + cents > limits.dailyCents || hasScenario(scenarios, 'DAILY_LIMIT')) {
+      throw new ApiError(400, 'PIX_DAILY_LIMIT_EXCEEDED', `Limite diário excedido: já usado ${centsToString(spent)} de ${centsToString(limits.dailyCents)}`)
+    }
+  }
+
+  private checkBalance (account: Account, cents: number, scenarios: AppliedScenario[], family: 'standard' | 'central-bank'): void {
+    if (account.balance.availableCents >= cents + account.feeCents && !hasScenario(scenarios, 'INSUFFICIENT_FUNDS')) return
+    const message = `Saldo insuficiente: disponível ${centsToString(account.balance.availableCents)}, necessário ${centsToString(cents + account.feeCents)} (valor + tarifa)`
+    throw family === 'standard' ? new ApiError(400, 'PIX_INSUFFICIENT_BALANCE', message) : new ApiError(422, 'INSUFFICIENT_BALANCE', message)
+  }
+
+  private dayKey (accountId: number, ms: number): string {
+    return `${accountId}|${saoPauloTime(ms).day}`
+  }
+
+  private addDaily (tx: Transaction, sign: 1 | -1): void {
+    const day = tx.data.limitDay as string | undefined
+    if (!day) return
+    const key = `${tx.accountId}|${day}`
+    const next = (this.dailyCents.get(key) ?? 0) + sign * tx.amountCents
+    if (next > 0) this.dailyCents.set(key, next)
+    else this.dailyCents.delete(key)
+  }
+
+  /** Builds and stores a record without touching the ledger. */
+  private record (account: Account, f: {
+    kind: TransactionKind, status: string, amountCents: number, externalId?: string, description?: string, pixKey?: string,
+    idempotencyKey?: string, counterpart?: Counterpart, scenarios: AppliedScenario[], data: Record<string, unknown>,
+    errorCode?: string | null, errorMessage?: string | null
+  }): Transaction {
+    const at = new Date(this.sb.clock.now()).toISOString()
+    const tx: Transaction = {
+      id: this.sb.rng.uuid(),
+      seq: this.sb.store.nextSeq('transaction'),
+      accountId: account.id,
+      kind: f.kind,
+      direction: 'OUT',
+      status: f.status,
+      amountCents: f.amountCents,
+      feeCents: account.feeCents,
+      ...(f.externalId !== undefined && { externalId: f.externalId }),
+      ...(f.description !== undefined && { description: f.description }),
+      ...(f.pixKey !== undefined && { pixKey: f.pixKey }),
+      ...(f.idempotencyKey !== undefined && { idempotencyKey: f.idempotencyKey }),
+      ...(f.counterpart !== undefined && { counterpart: f.counterpart }),
+      errorCode: f.errorCode ?? null,
+      errorMessage: f.errorMessage ?? null,
+      scenarios: f.scenarios,
+      data: f.data,
+      createdAt: at,
+      updatedAt: at,
+      history: [{ status: f.status, at, ...(f.errorMessage ? { reason: f.errorMessage } : {}) }],
+    }
+    this.sb.store.addTransaction(tx, f.externalId !== undefined ? PAYOUT_SCOPE : undefined)
+    return tx
+  }
+
+  /**
+   * A pending pay-out: value + fee move to blocked, the amount counts towards the day, and settlement is
+   * scheduled. Callers have checked the balance with no await since, so the reservation cannot fail.
+   */
+  private open (account: Account, f: Omit<Parameters<PayoutService['record']>[1], 'status'>): Transaction {
+    const now = this.sb.clock.now()
+    if (!ledger.reserve(account, f.amountCents + account.feeCents)) throw new Error('reservation refused after the balance check')
+    const tx = this.record(account, { ...f, status: 'PENDING' })
+    tx.data.limitDay = saoPauloTime(now).day
+    this.addDaily(tx, 1)
+    tx.dueAt = new Date(this.dueAtOf(tx, now)).toISOString()
+    this.schedule(tx)
+    return tx
+  }
+
+  /**
+   * When settlement runs: the configured delay, or SETTLEMENT_DELAY;ms=N; a HIGH directory transfer at
+   * once; a NORM one no later than its expiration, when a transfer still queued is cancelled.
+   */
+  private dueAtOf (tx: Transaction, now: number): number {
+    const delayed = hasScenario(tx.scenarios, 'SETTLEMENT_DELAY')
+    const delay = delayed ? scenarioParam(tx.scenarios, 'SETTLEMENT_DELAY', 'ms', 0) : this.sb.config.settlementDelayMs
+    if (tx.kind !== 'DICT_TRANSFER') return now + delay
+    if (tx.data.priority === 'HIGH') return now + (delayed ? delay : 0)
+    tx.data.settleAt = new Date(now + delay).toISOString()
+    return Math.min(now + delay, Date.parse(tx.data.expiresAt as string))
+  }
+
+  private schedule (tx: Transaction): void {
+    if (!tx.dueAt) return
+    this.sb.scheduler.cancel(this.jobs.get(tx.id))
+    this.jobs.set(tx.id, this.sb.scheduler.at(Date.parse(tx.dueAt), 'payout-settlement', () => this.onDue(tx.id)))
+  }
+
+  private onDue (id: string): void {
+    this.jobs.delete(id)
+    const tx = this.sb.store.transaction(id)
+    // Gone (reset) or already settled or failed through the control plane: nothing left to do.
+    if (!tx || tx.status !== 'PENDING') return
+    if (tx.kind === 'DICT_TRANSFER' && tx.data.priority !== 'HIGH' && typeof tx.data.settleAt === 'string' &&
+        Date.parse(tx.data.settleAt) > Date.parse(tx.data.expiresAt as string)) {
+      this.fail(tx, 'PAYMENT_EXPIRED', `Transferência cancelada: permaneceu na fila além de ${String(tx.data.expiration)} segundos`)
+    } else {
+      this.settle(tx, { forced: false })
+    }
+    void this.sb.store.commit()
+  }
+
+  // ---- settlement -------------------------------------------------------------------------------------
+
+  /**
+   * Runs the settlement of a pending pay-out. Unforced, it applies the scenarios kept on the record, the
+   * destination account's status in the directory and the provider group's document check (spec 2.4);
+   * forced (control plane), only what cannot be bypassed: a sandbox charge that can no longer be paid.
+   */
+  settle (tx: Transaction, opts: { forced: boolean }): void {
+    const account = this.sb.store.account(tx.accountId)
+    if (!account || tx.status !== 'PENDING') return
+    const outcome = this.settlementOf(tx, account, opts.forced)
+    if (!outcome.ok) {
+      if (outcome.counterpart) tx.counterpart = outcome.counterpart
+      this.fail(tx, outcome.code, outcome.message)
+      return
+    }
+    const now = this.sb.clock.now()
+    tx.endToEndId = endToEndId(account.ispb, now, this.sb.rng)
+    if (outcome.pay) {
+      try {
+        const payer = { name: account.name, document: account.document, ispb: account.ispb, bankName: account.bankName, accountId: account.id }
+        this.sb.charges.payCharge(outcome.pay.charge, { amountCents: tx.amountCents, payer, endToEndId: tx.endToEndId })
+      } catch {
+        // The charge changed under us (paid, expired) or its owner refused: the destination rejected it.
+        this.fail(tx, 'ORDER_REJECTED', ASYNC_ERROR_MESSAGES.ORDER_REJECTED)
+        return
+      }
+    }
+    this.sb.store.indexEndToEndId(tx)
+    ledger.settleOutgoing(account, tx.amountCents, tx.feeCents)
+    tx.counterpart = outcome.counterpart
+    this.transition(tx, tx.kind === 'DICT_TRANSFER' ? 'COMPLETED' : 'CONFIRMED', now)
+    tx.errorCode = null
+    tx.errorMessage = null
+    this.release(tx)
+    this.notify(tx, now)
+  }
+
+  private settlementOf (tx: Transaction, account: Account, forced: boolean): Settlement {
+    if (!forced) {
+      const scenarioCode = ASYNC_ERROR_CODES.find(code => hasScenario(tx.scenarios, code))
+      if (scenarioCode) return { ok: false, code: scenarioCode, message: ASYNC_ERROR_MESSAGES[scenarioCode] }
+      if (hasScenario(tx.scenarios, 'DOCUMENT_MISMATCH')) return this.mismatch(account)
+    }
+    const chargeId = tx.data.chargeId
+    if (typeof chargeId === 'string') {
+      const lookup = this.sb.charges.chargeForCode(tx.data.brCode as BrCode)
+      if (lookup?.status !== 'payable' || lookup.charge.id !== chargeId) {
+        return { ok: false, code: 'ORDER_REJECTED', message: 'QR Code não está mais disponível para pagamento' }
+      }
+      const receiver = this.sb.store.account(lookup.charge.accountId)
+      const counterpart: Counterpart = receiver
+        ? { name: receiver.name, document: receiver.document, ispb: receiver.ispb, bankName: receiver.bankName, bankCode: this.sb.fixtures.institution.bankCode, accountBranch: '0001', accountNumber: String(receiver.id), ...(tx.pixKey ? { key: tx.pixKey } : {}) }
+        : generatedHolder(this.sb.rng, { name: tx.data.name as string | undefined, document: (tx.data.document as string | undefined) ?? generateCpf(this.sb.rng) }, account.ispb)
+      return { ok: true, counterpart, pay: { charge: lookup.charge } }
+    }
+    const key = tx.data.directoryKey as string | undefined
+    const entry = key !== undefined ? this.sb.store.directoryEntry(key) : undefined
+    const counterpart = entry ? counterpartOf(entry) : (tx.counterpart ?? this.holderFor(tx, account))
+    if (forced) return { ok: true, counterpart }
+    if (entry?.accountStatus === 'BLOCKED') return { ok: false, code: 'BLOCKED_ACCOUNT', message: ASYNC_ERROR_MESSAGES.BLOCKED_ACCOUNT, counterpart }
+    if (entry?.accountStatus === 'CLOSED') return { ok: false, code: 'ACCOUNT_CLOSED', message: ASYNC_ERROR_MESSAGES.ACCOUNT_CLOSED, counterpart }
+    const sent = tx.data.document as string | undefined
+    if (tx.kind !== 'DICT_TRANSFER' && entry && sent !== undefined && entry.document !== sent && this.checksDocument(account)) {
+      return { ...this.mismatch(account), counterpart }
+    }
+    return { ok: true, counterpart }
+  }
+
+  /** Spec 2.4: group A always checks; B and D only with documentCheck on; C and E never. */
+  private checksDocument (account: Account): boolean {
+    switch (account.providerGroup) {
+      case 'A': return true
+      case 'B':
+      case 'D': return account.documentCheck
+      default: return false
+    }
+  }
+
+  private mismatch (account: Account): Settlement {
+    return account.providerGroup === 'A'
+      ? { ok: false, ...GROUP_A_MISMATCH }
+      : { ok: false, code: 'TAX_ID_MISMATCH', message: ASYNC_ERROR_MESSAGES.TAX_ID_MISMATCH }
+  }
+
+  private holderFor (tx: Transaction, account: Account): Counterpart {
+    const document = (tx.data.document as string | undefined) ?? generateCpf(this.sb.rng)
+    const name = tx.kind === 'CASH_OUT_QRCODE' ? tx.data.name as string | undefined : undefined
+    return generatedHolder(this.sb.rng, { name, document, key: tx.pixKey || undefined }, account.ispb)
+  }
+
+  /** Ends a pending pay-out in ERROR: the reservation returns to available and the failure is notified. */
+  fail (tx: Transaction, code: string, message: string): void {
+    const account = this.sb.store.account(tx.accountId)
+    if (!account || tx.status !== 'PENDING') return
+    const now = this.sb.clock.now()
+    ledger.release(account, tx.amountCents + tx.feeCents)
+    if (!tx.counterpart) tx.counterpart = this.holderFor(tx, account)
+    if (!tx.endToEndId && tx.kind !== 'DICT_TRANSFER') {
+      tx.endToEndId = endToEndId(account.ispb, now, this.sb.rng)
+      this.sb.store.indexEndToEndId(tx)
+    }
+    tx.errorCode = code
+    tx.errorMessage = message
+    this.transition(tx, 'ERROR', now, message)
+    this.addDaily(tx, -1)
+    this.release(tx)
+    this.notify(tx, now)
+  }
+
+  private transition (tx: Transaction, status: string, now: number, reason?: string): void {
+    const at = new Date(now).toISOString()
+    tx.status = status
+    tx.updatedAt = at
+    delete tx.dueAt
+    tx.history.push({ status, at, ...(reason ? { reason } : {}) })
+  }
+
+  private release (tx: Transaction): void {
+    this.sb.scheduler.cancel(this.jobs.get(tx.id))
+    this.jobs.delete(tx.id)
+    if (typeof tx.data.chargeId === 'string' && this.chargesInFlight.get(tx.data.chargeId) === tx.id) this.chargesInFlight.delete(tx.data.chargeId)
+  }
+
+  private notify (tx: Transaction, now: number): void {
+    const payload = tx.kind === 'DICT_TRANSFER' ? transferEnvelope(tx) : cashOutNotification(tx, now)
+    this.sb.webhooks.emit({ accountId: tx.accountId, eventType: 'cash_out', transactionId: tx.id, payload, scenarios: tx.scenarios })
+  }
+
+  // ---- state kept in memory -----------------------------------------------------------------------------
+
+  /** After a load or a snapshot import: daily totals from the records, pending settlements back on the scheduler. */
+  private rebuild (): void {
+    this.forget()
+    for (const tx of Object.values(this.sb.store.data.transactions)) {
+      if (!PAYOUT_KINDS.has(tx.kind)) continue
+      if (tx.status !== 'ERROR') this.addDaily(tx, 1)
+      if (tx.status !== 'PENDING') continue
+      if (typeof tx.data.chargeId === 'string') this.chargesInFlight.set(tx.data.chargeId, tx.id)
+      this.schedule(tx)
+    }
+  }
+
+  private forget (): void {
+    this.dailyCents.clear()
+    this.chargesInFlight.clear()
+    this.jobs.clear()
+  }
+
+  // ---- control-plane queries -------------------------------------------------------------------------
+
+  /** Newest first. With an account, only its own index is walked. */
+  listTransactions (filter: { accountId?: number, kind?: TransactionKind, status?: string, limit?: number }): Transaction[] {
+    const source = filter.accountId !== undefined ? this.sb.store.transactionsOf(filter.accountId) : Object.values(this.sb.store.data.transactions)
+    const limit = filter.limit ?? 100
+    const out: Transaction[] = []
+    for (let i = source.length - 1; i >= 0 && out.length < limit; i--) {
+      const tx = source[i]
+      if (filter.kind !== undefined && tx.kind !== filter.kind) continue
+      if (filter.status !== undefined && tx.status !== filter.status) continue
+      out.push(tx)
+    }
+    return out
+  }
+
+  /** By UUID, or by the numeric id the public answers show (`id` of /dict/pix, `existingTransactionId`). */
+  findTransaction (id: string): Transaction | undefined {
+    const byId = this.sb.store.transaction(id)
+    if (byId || !/^\d{1,15}$/.test(id)) return byId
+    const seq = Number(id)
+    // A control-plane read by number: a scan is acceptable here, never on a public route.
+    return Object.values(this.sb.store.data.transactions).find(tx => tx.seq === seq)
+  }
+
+  // ---- the key directory --------------------------------------------------------------------------------
+
+  directoryEntries (): DirectoryEntry[] {
+    return Object.values(this.sb.store.data.directory)
+  }
+
+  directoryEntry (key: string): DirectoryEntry | undefined {
+    return this.sb.store.directoryEntry(directoryKeyOf(key)?.key ?? key)
+  }
+
+  /** Adds or replaces an entry; the key must have the format of its type, and is stored in canonical form. */
+  putDirectoryEntry (key: string, fields: Omit<DirectoryEntry, 'key' | 'keyType'> & { keyType?: DirectoryKeyType }): { entry: DirectoryEntry, created: boolean } {
+    const detected = directoryKeyOf(key)
+    const keyType = fields.keyType ?? detected?.keyType
+    if (!keyType || !isValidDirectoryKey(keyType, key)) {
+      throw new ApiError(400, 'INVALID_PIX_KEY', `Chave "${key}" não tem o formato de ${keyType ?? 'nenhum tipo de chave do diretório'} (CPF, CNPJ, EMAIL, PHONE +55..., EVP)`)
+    }
+    if (!isValidDocument(fields.document)) throw new ApiError(400, 'INVALID_DOCUMENT', 'document deve ser um CPF ou CNPJ válido')
+    const canonical = normalizeKey(keyType, key)
+    const directory = this.sb.store.data.directory
+    const created = directory[canonical] === undefined
+    const entry: DirectoryEntry = { ...fields, key: canonical, keyType }
+    directory[canonical] = entry
+    return { entry, created }
+  }
+
+  removeDirectoryEntry (key: string): boolean {
+    const canonical = directoryKeyOf(key)?.key ?? key
+    const directory = this.sb.store.data.directory
+    if (directory[canonical] === undefined) return false
+    delete directory[canonical]
+    return true
   }
 }

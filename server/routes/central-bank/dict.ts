@@ -1,8 +1,35 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { errorResponses } from '../../schemas/common.js'
+import { DictTransferBody, DictTransferCreated, DictTransferHeaders } from '../../schemas/payouts.js'
+import type { DictTransferResponse } from '../../services/payouts.js'
 
-/** POST /dict/pix (spec 2.3). Owned by the pay-outs capability. */
+/** POST /dict/pix (spec 2.3, 4.1 endpoint 4, 7.6): a transfer by directory key, idempotent by x-idempotency-key. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  void app
+  const sb = app.sandbox
+
+  app.post('/dict/pix', {
+    config: { auth: true },
+    schema: {
+      tags: ['Central bank'],
+      summary: 'Transfer to a directory key',
+      description: 'A repeat with the same x-idempotency-key returns the same transfer (same status and body) and creates nothing. ' +
+        'The endToEndId of the answer is provisional (the transaction UUID); the real one arrives in the TRANSFER webhook.',
+      security: [{ bearer: [] }],
+      headers: DictTransferHeaders,
+      body: DictTransferBody,
+      response: { 201: DictTransferCreated, ...errorResponses('simple', [400, 401, 422]) },
+    },
+  }, async (request, reply) => {
+    const account = request.account!
+    const key = request.headers['x-idempotency-key']
+    // Lookup and insert run with no await between them, so racing repeats create exactly one transfer.
+    const previous = sb.payouts.transferFor(account, key)
+    if (previous) return reply.status(201).send(previous.data.response as DictTransferResponse)
+    const scenarios = sb.scenarios.resolve(request, reply, 'dict-pix', account.id)
+    const tx = sb.payouts.createDictTransfer(account, { ...request.body, idempotencyKey: key }, scenarios)
+    await sb.store.commit()
+    return reply.status(201).send(tx.data.response as DictTransferResponse)
+  })
 }
 
 export default routes

@@ -1,8 +1,85 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { ApiError, notFound } from '../../errors/api-error.js'
+import { centsToNumber } from '../../domain/money.js'
+import { errorResponses } from '../../schemas/common.js'
+import { AsyncErrorCodeSchema, TransactionListQuery, TransactionView } from '../../schemas/payouts.js'
+import type { Transaction } from '../../store/state.js'
 
-/** /__sandbox/transactions: list, read, settle and fail. Owned by the pay-outs capability; settle/fail dispatch to the service of each transaction kind. */
+/** The full record as the control plane shows it: amounts in BRL, everything else as stored. */
+export function transactionView (tx: Transaction) {
+  const { amountCents, feeCents, scenarios, ...rest } = tx
+  return { ...rest, amount: centsToNumber(amountCents), fee: centsToNumber(feeCents), scenarios: scenarios ?? [] }
+}
+
+const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'Transaction UUID or its numeric id' }) })
+
+/**
+ * /__sandbox/transactions: the transaction query the spec leaves unshown (DESIGN.md 5), and settle/fail
+ * of pending operations. Settle and fail dispatch by kind to what the owning service registered with
+ * `sb.payouts.registerPendingOperations`, so every capability's pending records are steered alike.
+ */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  void app
+  const sb = app.sandbox
+  const find = (id: string): Transaction => {
+    const tx = sb.payouts.findTransaction(id)
+    if (!tx) throw notFound(`Transação ${id} não encontrada`, 'TRANSACTION_NOT_FOUND')
+    return tx
+  }
+  const pendingOps = (tx: Transaction) => {
+    const ops = sb.payouts.pendingOperationsFor(tx.kind)
+    if (!ops || !ops.isPending(tx)) {
+      throw new ApiError(409, 'TRANSACTION_NOT_PENDING', `A transação ${tx.id} (${tx.kind}) não está pendente: status ${tx.status}`, { business: false })
+    }
+    return ops
+  }
+
+  app.get('/transactions', {
+    schema: {
+      tags: ['Sandbox'],
+      summary: 'Transactions, newest first, filtered by account, kind and status',
+      querystring: TransactionListQuery,
+      response: { 200: Type.Object({ transactions: Type.Array(TransactionView) }), ...errorResponses('sandbox', [400]) },
+    },
+  }, async (request) => ({ transactions: sb.payouts.listTransactions(request.query).map(transactionView) }))
+
+  app.get('/transactions/:id', {
+    schema: {
+      tags: ['Sandbox'],
+      summary: 'One transaction with its history of states (the transaction query)',
+      params: IdParam,
+      response: { 200: TransactionView, ...errorResponses('sandbox', [404]) },
+    },
+  }, async (request) => transactionView(find(request.params.id)))
+
+  app.post('/transactions/:id/settle', {
+    schema: {
+      tags: ['Sandbox'],
+      summary: 'Liquidate a pending operation now (a forced success, with its webhooks)',
+      params: IdParam,
+      response: { 200: TransactionView, ...errorResponses('sandbox', [404, 409]) },
+    },
+  }, async (request) => {
+    const tx = find(request.params.id)
+    pendingOps(tx).settle(tx)
+    await sb.store.commit()
+    return transactionView(tx)
+  })
+
+  app.post('/transactions/:id/fail', {
+    schema: {
+      tags: ['Sandbox'],
+      summary: 'End a pending operation now with an asynchronous error of spec 6.4',
+      params: IdParam,
+      body: Type.Object({ errorCode: AsyncErrorCodeSchema }),
+      response: { 200: TransactionView, ...errorResponses('sandbox', [400, 404, 409]) },
+    },
+  }, async (request) => {
+    const tx = find(request.params.id)
+    pendingOps(tx).fail(tx, request.body.errorCode)
+    await sb.store.commit()
+    return transactionView(tx)
+  })
 }
 
 export default routes
