@@ -6,7 +6,13 @@ import type { Endpoint, ScenarioDefinition } from './types.js'
 /** The one catalogue: what the resolver accepts, what GET /__sandbox/scenarios lists, what the README table shows. */
 export const catalogue: readonly ScenarioDefinition[] = [...payoutScenarios, ...payinScenarios, ...deliveryScenarios]
 
-const byName = new Map(catalogue.map(s => [s.name, s]))
+// One name may be defined by two families (INTERNAL_ERROR: QR Code pay-outs and the MED list); it then
+// applies to the union of their endpoints instead of the last definition hiding the first.
+const byName = new Map<string, ScenarioDefinition>()
+for (const s of catalogue) {
+  const seen = byName.get(s.name)
+  byName.set(s.name, seen ? { ...seen, endpoints: [...seen.endpoints, ...s.endpoints], params: seen.params ?? s.params } : s)
+}
 
 export function scenarioNamed (name: string): ScenarioDefinition | undefined {
   return byName.get(name)

@@ -516,7 +516,9 @@ export class PayoutService {
     if (outcome.pay) {
       try {
         const payer = { name: account.name, document: account.document, ispb: account.ispb, bankName: account.bankName, accountId: account.id }
-        this.sb.charges.payCharge(outcome.pay.charge, { amountCents: tx.amountCents, payer, endToEndId: tx.endToEndId })
+        const paid = this.sb.charges.payCharge(outcome.pay.charge, { amountCents: tx.amountCents, payer, endToEndId: tx.endToEndId })
+        // The receiving provider may refuse the confirmation (PAYMENT_ERROR on the charge): nothing was credited.
+        if (paid.status !== 'CONFIRMED' && paid.status !== 'CONCLUIDA') throw new Error(`charge ended ${paid.status}`)
       } catch {
         // The charge changed under us (paid, expired) or its owner refused: the destination rejected it.
         this.fail(tx, 'ORDER_REJECTED', ASYNC_ERROR_MESSAGES.ORDER_REJECTED)
