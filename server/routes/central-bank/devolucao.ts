@@ -1,8 +1,40 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { errorResponses } from '../../schemas/common.js'
+import { DevolucaoBody, DevolucaoParams, DevolucaoView } from '../../schemas/payins.js'
 
-/** PUT and GET /pix/:e2eid/devolucao/:id (spec 2.9). Owned by the pay-ins capability. */
+/** PUT and GET /pix/:e2eid/devolucao/:id (spec 2.9, 3.3, 7.8). */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  void app
+  const sb = app.sandbox
+
+  app.put('/pix/:e2eid/devolucao/:id', {
+    config: { auth: true },
+    schema: {
+      tags: ['Central bank'],
+      summary: 'Refund a received PIX (devolução)',
+      description: 'Answers 201 EM_PROCESSAMENTO with the amount reserved; then DEVOLVIDO (horario.liquidacao, refund_in webhook) or NAO_REALIZADO with motivo. 409 when the id is already used for that e2eid; 422 after 89 days or without available balance.',
+      security: [{ bearer: [] }],
+      params: DevolucaoParams,
+      body: DevolucaoBody,
+      response: { 201: DevolucaoView, ...errorResponses('simple', [400, 401, 404, 409, 422]) },
+    },
+  }, async (request, reply) => {
+    const account = request.account!
+    const scenarios = sb.scenarios.resolve(request, reply, 'devolucao', account.id)
+    const refund = sb.refunds.devolucao(account, request.params.e2eid, request.params.id, request.body, scenarios)
+    await sb.store.commit()
+    return reply.status(201).send(sb.refunds.devolucaoView(refund))
+  })
+
+  app.get('/pix/:e2eid/devolucao/:id', {
+    config: { auth: true },
+    schema: {
+      tags: ['Central bank'],
+      summary: 'Read a devolução',
+      security: [{ bearer: [] }],
+      params: DevolucaoParams,
+      response: { 200: DevolucaoView, ...errorResponses('simple', [400, 401, 404]) },
+    },
+  }, async (request) => sb.refunds.devolucaoView(sb.refunds.devolucaoOf(request.account!, request.params.e2eid, request.params.id)))
 }
 
 export default routes

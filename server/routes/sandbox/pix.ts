@@ -1,8 +1,42 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { notFound } from '../../errors/api-error.js'
+import { errorResponses } from '../../schemas/common.js'
+import { PixIncomingBody, PixPayBody, ReceivedPixView } from '../../schemas/payins.js'
 
-/** /__sandbox/pix/pay and /__sandbox/pix/incoming. Owned by the pay-ins capability. */
+/** /__sandbox/pix/pay and /__sandbox/pix/incoming: money arriving as a payer's bank would send it. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  void app
+  const sb = app.sandbox
+
+  app.post('/pix/pay', {
+    schema: {
+      tags: ['Sandbox'],
+      summary: 'Pay a charge of this sandbox by its copy-and-paste code, as a payer\'s bank app would',
+      description: 'Cash-in becomes CONFIRMED, cob CONCLUIDA, the account is credited, cash_in (V2 RECEIVE) fires and splits run. 400 for an unparsable code or an amount that differs from the code\'s; 404 when no charge of this sandbox matches; 422 QRCODE_ALREADY_PAID or QRCODE_NOT_AVAILABLE (expired or removed). Delivery faults apply from X-Sandbox-Scenario (endpoint pix-pay).',
+      body: PixPayBody,
+      response: { 201: ReceivedPixView, ...errorResponses('sandbox', [400, 404, 422]) },
+    },
+  }, async (request, reply) => {
+    const paid = sb.charges.payByCode(request.body, accountId => sb.scenarios.resolve(request, reply, 'pix-pay', accountId))
+    await sb.store.commit()
+    return reply.status(201).send(sb.charges.receivedView(paid))
+  })
+
+  app.post('/pix/incoming', {
+    schema: {
+      tags: ['Sandbox'],
+      summary: 'Credit an unsolicited PIX (no charge) to an account',
+      description: 'Creates a received payment (kind PIX_IN, CONFIRMED), credits the available balance and fires cash_in (V2 RECEIVE with txId null). Refundable like any received payment.',
+      body: PixIncomingBody,
+      response: { 201: ReceivedPixView, ...errorResponses('sandbox', [400, 404]) },
+    },
+  }, async (request, reply) => {
+    const account = sb.store.account(request.body.accountId)
+    if (!account) throw notFound(`Conta ${request.body.accountId} não encontrada`, 'ACCOUNT_NOT_FOUND')
+    const scenarios = sb.scenarios.resolve(request, reply, 'pix-incoming', account.id)
+    const tx = sb.charges.receiveUnsolicited(account, request.body.amount, request.body.payer, scenarios)
+    await sb.store.commit()
+    return reply.status(201).send(sb.charges.receivedView(tx))
+  })
 }
 
 export default routes

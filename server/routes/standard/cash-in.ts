@@ -1,8 +1,27 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { errorResponses } from '../../schemas/common.js'
+import { CashInBody, CashInResponse } from '../../schemas/payins.js'
 
-/** POST /api/pix/cash-in (spec 2.6). Owned by the pay-ins capability. */
+/** POST /api/pix/cash-in (spec 2.6, 4 row 7, 7.4): a dynamic charge with its BR Code and, on request, its QR image. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  void app
+  const sb = app.sandbox
+  app.post('/api/pix/cash-in', {
+    config: { auth: true },
+    schema: {
+      tags: ['Standard'],
+      summary: 'Create a charge (cash-in) with a dynamic BR Code',
+      description: 'Answers PENDING; the charge becomes CONFIRMED when paid (cash_in webhook, V2 RECEIVE) or ERROR with errorCode EXPIRED when its expiration passes unpaid. Pay it in the sandbox with POST /__sandbox/pix/pay or the AUTO_PAY scenario.',
+      security: [{ bearer: [] }],
+      body: CashInBody,
+      response: { 201: CashInResponse, ...errorResponses('extended', [400, 401, 500]) },
+    },
+  }, async (request, reply) => {
+    const account = request.account!
+    const scenarios = sb.scenarios.resolve(request, reply, 'cash-in', account.id)
+    const { charge, qrCodeImage } = await sb.charges.createCashIn(account, request.body, scenarios)
+    await sb.store.commit()
+    return reply.status(201).send(sb.charges.cashInView(charge, qrCodeImage))
+  })
 }
 
 export default routes
