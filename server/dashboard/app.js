@@ -83,7 +83,9 @@ function preserving (container, build) {
 
 const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' })
 const money = (value) => (typeof value === 'number' ? brl.format(value) : '—')
-const cents = (value) => (typeof value === 'number' ? brl.format(value / 100) : '—')
+/** The control plane shows transaction amounts in BRL (`amount`, `fee`); stored records carry cents. */
+const txAmount = (tx) => (typeof tx.amount === 'number' ? tx.amount : typeof tx.amountCents === 'number' ? tx.amountCents / 100 : null)
+const txFee = (tx) => (typeof tx.fee === 'number' ? tx.fee : typeof tx.feeCents === 'number' ? tx.feeCents / 100 : 0)
 const timeFmt = new Intl.DateTimeFormat('sv-SE', {
   timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
 })
@@ -355,7 +357,7 @@ function qrImageOf (tx) {
 }
 
 function txLabel (tx) {
-  return `${tx.kind} ${tx.status} ${cents(tx.amountCents)}`
+  return `${tx.kind} ${tx.status} ${money(txAmount(tx))}`
 }
 
 function txCounterpart (tx) {
@@ -374,8 +376,8 @@ function buildTx (tx) {
     el('span', { class: 'cell when' }, when(tx.createdAt)),
     el('span', { class: 'cell kind' }, tx.kind),
     badge(tx.status),
-    el('span', { class: 'cell amount', 'data-direction': tx.direction }, `${tx.direction === 'OUT' ? '−' : '+'}${cents(tx.amountCents)}`),
-    el('span', { class: 'cell fee' }, tx.feeCents ? `fee ${cents(tx.feeCents)}` : ''),
+    el('span', { class: 'cell amount', 'data-direction': tx.direction }, `${tx.direction === 'OUT' ? '−' : '+'}${money(txAmount(tx))}`),
+    el('span', { class: 'cell fee' }, txFee(tx) ? `fee ${money(txFee(tx))}` : ''),
     el('span', { class: 'cell who', 'data-testid': 'counterpart' }, txCounterpart(tx)),
     state.accountId ? null : el('span', { class: 'cell acct' }, `#${tx.accountId}`),
   ])
@@ -392,8 +394,8 @@ function buildTxDetail (tx) {
     ['Account', `#${tx.accountId}`],
     ['Direction', tx.direction],
     ['Status', badge(tx.status)],
-    ['Amount', cents(tx.amountCents)],
-    ['Fee', cents(tx.feeCents ?? 0)],
+    ['Amount', money(txAmount(tx))],
+    ['Fee', money(txFee(tx))],
     ['External id', tx.externalId],
     ['End-to-end id', tx.endToEndId ? el('code', {}, tx.endToEndId) : null],
     ['Description', tx.description],
@@ -459,7 +461,7 @@ function buildCharge (tx, code, error) {
   const image = qrImageOf(tx) ?? `/dashboard/qrcode.png?code=${encodeURIComponent(code)}`
   const codeId = `code-${tx.id}`
   const box = el('div', { class: 'charge' },
-    el('img', { src: image, alt: `QR code of the charge of ${cents(tx.amountCents)}`, width: 200, height: 200, class: 'qr' }),
+    el('img', { src: image, alt: `QR code of the charge of ${money(txAmount(tx))}`, width: 200, height: 200, class: 'qr' }),
     el('div', { class: 'charge-text' },
       el('label', { for: codeId }, 'PIX copy and paste code'),
       el('textarea', { id: codeId, readonly: true, rows: 4, spellcheck: 'false', class: 'code', 'data-testid': 'pix-code' }, code),
@@ -483,7 +485,7 @@ function buildCharge (tx, code, error) {
   if (PENDING.has(tx.status)) {
     const form = el('form', { class: 'pay form', novalidate: true, 'aria-label': 'Pay this charge' },
       el('div', { class: 'field' }, el('label', { for: `pay-amount-${tx.id}` }, 'Amount (BRL, optional)'),
-        el('input', { id: `pay-amount-${tx.id}`, name: 'pay-amount', type: 'text', inputmode: 'decimal', autocomplete: 'off', placeholder: (tx.amountCents / 100).toFixed(2) })),
+        el('input', { id: `pay-amount-${tx.id}`, name: 'pay-amount', type: 'text', inputmode: 'decimal', autocomplete: 'off', placeholder: txAmount(tx)?.toFixed(2) })),
       el('div', { class: 'field' }, el('label', { for: `pay-name-${tx.id}` }, 'Payer name'),
         el('input', { id: `pay-name-${tx.id}`, name: 'pay-name', type: 'text', autocomplete: 'off' })),
       el('div', { class: 'field' }, el('label', { for: `pay-doc-${tx.id}` }, 'Payer CPF/CNPJ'),
@@ -838,7 +840,7 @@ async function refreshMed () {
     const keep = pick.value
     clear(pick).append(el('option', { value: '' }, 'Choose one, or type its end-to-end id below'))
     for (const tx of received) {
-      pick.append(el('option', { value: tx.endToEndId }, `${cents(tx.amountCents)} · ${txCounterpart(tx) || tx.kind} · ${when(tx.createdAt)} · ${tx.endToEndId}`))
+      pick.append(el('option', { value: tx.endToEndId }, `${money(txAmount(tx))} · ${txCounterpart(tx) || tx.kind} · ${when(tx.createdAt)} · ${tx.endToEndId}`))
     }
     pick.value = keep
   }

@@ -42,8 +42,7 @@ function loadAssets (): Map<string, Asset> {
 
 const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const assets = loadAssets()
-  const page = assets.get('index.html')
-  if (!page) throw new Error(`dashboard page missing in ${DIR}`)
+  const page = assets.get('index.html')!
 
   const send = (reply: import('fastify').FastifyReply, asset: Asset) => reply
     .header('content-type', asset.type)
@@ -59,7 +58,7 @@ const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/dashboard/assets/:file', {
     schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) },
   }, async (request, reply) => {
-    const asset = request.params.file === 'index.html' ? undefined : assets.get(request.params.file)
+    const asset = assets.get(request.params.file)
     if (!asset) throw notFound('Arquivo não encontrado')
     return send(reply, asset)
   })

@@ -1,0 +1,74 @@
+import { existsSync, mkdirSync } from 'node:fs'
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+/**
+ * What the browser tests share: Debian's Chromium (never a downloaded browser), a real webhook
+ * receiver on 127.0.0.1, a polling wait, and the screenshots folder (gitignored, made at run time).
+ */
+export const CHROMIUM = '/usr/bin/chromium'
+export const chromiumMissing = (): string | null => existsSync(CHROMIUM)
+  ? null
+  : `Chromium is not installed at ${CHROMIUM}: run \`apt-get install chromium\` (CI's .ci/run installs it) to run the browser tests`
+
+export const launchOptions = {
+  executablePath: CHROMIUM,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+}
+
+export const screenshotsDir = new URL('./screenshots/', import.meta.url)
+export function screenshotPath (name: string): string {
+  mkdirSync(screenshotsDir, { recursive: true })
+  return new URL(`${name}.png`, screenshotsDir).pathname
+}
+
+export interface Received {
+  path: string
+  headers: IncomingHttpHeaders
+  body: any
+}
+
+export interface Receiver {
+  url: string
+  received: Received[]
+  close: () => Promise<void>
+}
+
+/** A webhook receiver that answers 200 and keeps every request it got. */
+export async function startReceiver (): Promise<Receiver> {
+  const received: Received[] = []
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8')
+      let body: unknown = text
+      try { body = JSON.parse(text) } catch {}
+      received.push({ path: req.url ?? '/', headers: req.headers, body })
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}')
+    })
+  })
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise<void>(resolve => { server.closeAllConnections(); server.close(() => resolve()) }),
+  }
+}
+
+/** Polls `check` until it returns something truthy; fails with `what` after `timeoutMs`. */
+export async function until<T> (what: string, check: () => T | Promise<T>, timeoutMs = 5000): Promise<NonNullable<T>> {
+  const end = Date.now() + timeoutMs
+  let last: unknown
+  for (;;) {
+    try {
+      const value = await check()
+      if (value) return value as NonNullable<T>
+    } catch (err) {
+      last = err
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`)
+    await new Promise(resolve => setTimeout(resolve, 50))
+  }
+}
