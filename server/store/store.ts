@@ -42,6 +42,9 @@ export class Store {
 
   /** Reads the data file (if any); returns whether it held a state. */
   async load (): Promise<boolean> {
+    // Low.read keeps the default document when the file does not exist yet; start from null so a first
+    // start with --data is told apart from a reload (and seeds the fixtures).
+    this.db.data = null as unknown as State
     await this.db.read()
     const found = this.persistent && this.db.data !== null && this.db.data.schemaVersion === 1
     if (!found) this.db.data = emptyState()
