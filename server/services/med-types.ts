@@ -23,6 +23,9 @@ export interface MedRecord {
   } | null
   isReconciled: boolean
   originalTransactionId: number | null
+  /** Sandbox bookkeeping: the received payment disputed and, once approved, the devolução that returned it. */
+  originalTransactionUuid?: string
+  refundTransactionId?: string | null
   createdAt: string
   updatedAt: string
 }

@@ -1,8 +1,201 @@
 import type { Sandbox } from '../context.js'
+import { maskDocument } from '../domain/documents.js'
+import { centsToNumber } from '../domain/money.js'
+import { ApiError, badRequest, conflict, notFound } from '../errors/api-error.js'
+import { medEnvelope, type MedRefundSummary } from '../webhooks/envelopes/pay-in.js'
+import type { AppliedScenario } from '../../scenarios/types.js'
+import { receivedOf } from './charges.js'
+import type { MedRecord, MedStatus } from './med-types.js'
+import { refundData } from './refunds.js'
 
-/** MED disputes (spec 2.10, DESIGN.md section 5). Owned by the pay-ins capability. */
+/**
+ * MED disputes (spec 2.10, 3.6, DESIGN.md section 5). The sandbox plays the requesting bank through
+ * the control plane (open, move); integrators read them through GET /api/med, which is rate limited
+ * per account by the sandbox clock. Transitions: OPEN -> RECEIVED -> ANALYZED (APPROVED or REJECTED),
+ * or CANCELLED before analysis. An approved refund request returns what is left of the payment.
+ */
+
+/** Causes the sandbox treats as fraud (natureza MED_FRAUDE); any other cause is operational. */
+export const FRAUD_CAUSES: readonly string[] = ['UNAUTHORIZED_TRANSACTION', 'SOCIAL_ENGINEERING', 'FRAUD', 'SCAM', 'ACCOUNT_TAKEOVER', 'COERCION']
+
+const NEXT: Record<MedStatus, readonly MedStatus[]> = {
+  OPEN: ['RECEIVED', 'CANCELLED'],
+  RECEIVED: ['ANALYZED', 'CANCELLED'],
+  ANALYZED: [],
+  CANCELLED: [],
+}
+
+const RATE_WINDOW_MS = 60_000
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/
+const SAO_PAULO = '-03:00'
+
+export interface MedListFilters {
+  status?: MedStatus
+  isReconciled?: boolean
+  startDate?: string
+  endDate?: string
+  page?: number
+  pageSize?: number
+}
+
+/**
+ * An ISO 8601 bound in sandbox time. A date alone is a whole day in America/Sao_Paulo (start: its
+ * first instant, end: its last); a date-time without offset is read in America/Sao_Paulo too.
+ */
+export function parseDateBound (s: string, edge: 'start' | 'end'): number | null {
+  let text: string
+  if (ISO_DATE.test(s)) text = `${s}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}${SAO_PAULO}`
+  else if (ISO_DATE_TIME.test(s)) text = /(Z|[+-]\d{2}:\d{2})$/.test(s) ? s : `${s}${SAO_PAULO}`
+  else return null
+  const ms = Date.parse(text)
+  return Number.isFinite(ms) ? ms : null
+}
+
 export class MedService {
+  /** Sandbox instants of the accepted GET /api/med requests of the last minute, per account. */
+  private readonly hits = new Map<number, number[]>()
+
   constructor (private readonly sb: Sandbox) {
-    void this.sb
+    sb.store.onAccountRemoved(accountId => {
+      for (const [id, m] of Object.entries(sb.store.data.meds)) if (m.accountId === accountId) delete sb.store.data.meds[id]
+      this.hits.delete(accountId)
+    })
+    sb.onReset.push(() => this.hits.clear())
   }
+
+  private now (): number { return this.sb.clock.now() }
+
+  /** POST /__sandbox/med: the payer's bank opens a MED against a PIX the account received. */
+  open (input: { endToEndId: string, reason: MedRecord['reason'], cause?: string, description?: string }, scenariosOf: (accountId: number) => AppliedScenario[]): MedRecord {
+    const original = this.sb.charges.findReceived(input.endToEndId)
+    const received = original && original.endToEndId === input.endToEndId ? receivedOf(original) : undefined
+    if (!original || !received) throw notFound(`Nenhum PIX recebido com endToEndId ${input.endToEndId}`, 'TRANSACTION_NOT_FOUND')
+    const account = this.sb.store.account(original.accountId)
+    if (!account) throw notFound(`Conta ${original.accountId} não encontrada`, 'ACCOUNT_NOT_FOUND')
+    const pending = Object.values(this.sb.store.data.meds).find(m => m.endToEnd === input.endToEndId && (m.status === 'OPEN' || m.status === 'RECEIVED'))
+    if (pending) throw conflict(`Já existe o MED ${pending.id} em andamento para este PIX`, 'MED_ALREADY_OPEN', { details: { medId: pending.id } })
+    const scenarios = scenariosOf(account.id)
+    const at = new Date(this.now()).toISOString()
+    const record: MedRecord = {
+      id: this.sb.store.nextSeq('med'),
+      accountId: account.id,
+      endToEnd: input.endToEndId,
+      status: 'OPEN',
+      reason: input.reason,
+      cause: input.cause ?? null,
+      description: input.description ?? null,
+      analysisResult: null,
+      analysisDetails: null,
+      requestingBank: { ispb: received.payer.ispb, name: received.payer.bankName },
+      contestedBank: { ispb: account.ispb, name: account.bankName },
+      originalTransaction: {
+        amount: centsToNumber(received.amountCents),
+        type: 'PIX',
+        transactionType: original.kind,
+        name: received.payer.name,
+        document: maskDocument(received.payer.document),
+        dateTime: received.at,
+      },
+      // The disputed PIX is always one this sandbox received, so it is always reconciled.
+      isReconciled: true,
+      originalTransactionId: original.seq,
+      originalTransactionUuid: original.id,
+      refundTransactionId: null,
+      createdAt: at,
+      updatedAt: at,
+    }
+    this.sb.store.data.meds[record.id] = record
+    this.sb.webhooks.emit({ accountId: account.id, eventType: 'med_created', transactionId: original.id, payload: medEnvelope(record), scenarios })
+    return record
+  }
+
+  get (id: number): MedRecord {
+    const record = this.sb.store.data.meds[id]
+    if (!record) throw notFound(`MED ${id} não encontrado`, 'MED_NOT_FOUND')
+    return record
+  }
+
+  /** POST /__sandbox/med/:id/transition. Returns the record and, on approval, the devolução made. */
+  transition (id: number, input: { status: MedStatus, analysisResult?: 'APPROVED' | 'REJECTED', analysisDetails?: string }, scenariosOf: (accountId: number) => AppliedScenario[]): { record: MedRecord, refund: MedRefundSummary | null } {
+    const record = this.get(id)
+    if (!NEXT[record.status].includes(input.status)) {
+      throw conflict(`Transição inválida: ${record.status} -> ${input.status}`, 'MED_INVALID_TRANSITION', { details: { from: record.status, to: input.status, allowed: [...NEXT[record.status]] } })
+    }
+    if (input.status === 'ANALYZED' && !input.analysisResult) throw badRequest('analysisResult (APPROVED ou REJECTED) é obrigatório para ANALYZED', 'MED_ANALYSIS_REQUIRED')
+    if (input.status !== 'ANALYZED' && input.analysisResult) throw badRequest('analysisResult só se aplica à transição para ANALYZED', 'MED_ANALYSIS_NOT_ALLOWED')
+    const scenarios = scenariosOf(record.accountId)
+    record.status = input.status
+    record.updatedAt = new Date(this.now()).toISOString()
+    if (input.analysisDetails !== undefined) record.analysisDetails = input.analysisDetails
+    if (input.status !== 'ANALYZED') return { record, refund: null }
+
+    record.analysisResult = input.analysisResult!
+    const transactionId = record.originalTransactionUuid ?? null
+    if (record.analysisResult === 'REJECTED') {
+      this.sb.webhooks.emit({ accountId: record.accountId, eventType: 'med_rejected', transactionId, payload: medEnvelope(record), scenarios })
+      return { record, refund: null }
+    }
+    // Only a refund request moves money; an approved REFUND_CANCELLATION just closes the dispute.
+    const original = transactionId ? this.sb.store.transaction(transactionId) : undefined
+    let refund: MedRefundSummary | null = null
+    if (record.reason === 'REFUND_REQUEST' && original) {
+      const natureza = record.cause !== null && FRAUD_CAUSES.includes(record.cause) ? 'MED_FRAUDE' : 'MED_OPERACIONAL'
+      const tx = this.sb.refunds.medReturn(original, natureza, `MED ${record.id}`)
+      if (tx) {
+        record.refundTransactionId = tx.id
+        const view = this.sb.refunds.devolucaoView(tx)
+        refund = { id: view.id, rtrId: refundData(tx).rtrId, valor: view.valor, natureza: view.natureza, status: view.status, motivo: view.motivo ?? null }
+      }
+    }
+    this.sb.webhooks.emit({ accountId: record.accountId, eventType: 'med_accepted', transactionId, payload: medEnvelope(record, refund), scenarios })
+    return { record, refund }
+  }
+
+  /** GET /api/med: the account's disputes, newest first, filtered and paged (spec 4.1 row 11). */
+  list (accountId: number, f: MedListFilters): { data: MedRecord[], metadata: { total: number, page: number, pageSize: number, totalPages: number } } {
+    const problems: string[] = []
+    const start = f.startDate !== undefined ? parseDateBound(f.startDate, 'start') : undefined
+    const end = f.endDate !== undefined ? parseDateBound(f.endDate, 'end') : undefined
+    if (start === null) problems.push('startDate deve ser uma data ISO 8601 (ex.: 2026-03-10 ou 2026-03-10T12:00:00Z)')
+    if (end === null) problems.push('endDate deve ser uma data ISO 8601 (ex.: 2026-03-10 ou 2026-03-10T12:00:00Z)')
+    if (problems.length > 0) throw badRequest(problems)
+    const page = f.page ?? 1
+    const pageSize = f.pageSize ?? 20
+    const all = Object.values(this.sb.store.data.meds)
+      .filter(m => m.accountId === accountId)
+      .filter(m => f.status === undefined || m.status === f.status)
+      .filter(m => f.isReconciled === undefined || m.isReconciled === f.isReconciled)
+      .filter(m => start == null || Date.parse(m.createdAt) >= start)
+      .filter(m => end == null || Date.parse(m.createdAt) <= end)
+      .sort((a, b) => b.id - a.id)
+    return {
+      data: all.slice((page - 1) * pageSize, page * pageSize),
+      metadata: { total: all.length, page, pageSize, totalPages: Math.ceil(all.length / pageSize) },
+    }
+  }
+
+  all (accountId?: number): MedRecord[] {
+    return Object.values(this.sb.store.data.meds).filter(m => accountId === undefined || m.accountId === accountId).sort((a, b) => a.id - b.id)
+  }
+
+  /**
+   * The real rate limit of GET /api/med: config.medRateLimit requests per account per minute of
+   * sandbox time (a sliding window). Counts the request when it is let through.
+   */
+  takeListSlot (accountId: number): { ok: true } | { ok: false, retryAfterMs: number } {
+    const now = this.now()
+    const recent = (this.hits.get(accountId) ?? []).filter(at => at > now - RATE_WINDOW_MS)
+    if (recent.length >= this.sb.config.medRateLimit) {
+      this.hits.set(accountId, recent)
+      return { ok: false, retryAfterMs: recent[0] + RATE_WINDOW_MS - now }
+    }
+    recent.push(now)
+    this.hits.set(accountId, recent)
+    return { ok: true }
+  }
+}
+
+export function tooManyRequests (retryAfterSeconds: number): ApiError {
+  return new ApiError(429, 'RATE_LIMITED', `Muitas requisições; tente novamente em ${retryAfterSeconds} segundos`, { details: { retryAfterSeconds } })
 }

@@ -1,8 +1,41 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { ApiError } from '../../errors/api-error.js'
+import { errorResponses } from '../../schemas/common.js'
+import { MedListQuery, MedListResponse } from '../../schemas/payins.js'
+import { tooManyRequests } from '../../services/med.js'
+import { medView } from '../../webhooks/envelopes/pay-in.js'
+import { hasScenario } from '../../../scenarios/resolver.js'
 
-/** GET /api/med (spec 2.10, 4 row 11). Owned by the pay-ins capability. */
+/** GET /api/med (spec 2.10, 4 row 11, 7.10): the account's MED disputes, filtered and paged, rate limited. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  void app
+  const sb = app.sandbox
+  app.get('/api/med', {
+    config: { auth: true },
+    schema: {
+      tags: ['Standard'],
+      summary: 'List MED disputes',
+      description: 'Newest first. startDate/endDate filter on createdAt (a date alone covers that whole day in America/Sao_Paulo). Rate limited per account (SANDBOX_MED_RATE_LIMIT requests per minute of sandbox time): 429 with Retry-After.',
+      security: [{ bearer: [] }],
+      querystring: MedListQuery,
+      response: { 200: MedListResponse, ...errorResponses('extended', [400, 401, 429, 500]) },
+    },
+  }, async (request, reply) => {
+    const account = request.account!
+    const scenarios = sb.scenarios.resolve(request, reply, 'med-list', account.id)
+    if (hasScenario(scenarios, 'RATE_LIMITED')) {
+      reply.header('retry-after', '1')
+      throw tooManyRequests(1)
+    }
+    if (hasScenario(scenarios, 'INTERNAL_ERROR')) throw new ApiError(500, 'INTERNAL_ERROR', 'Erro interno do servidor', { business: false })
+    const slot = sb.med.takeListSlot(account.id)
+    if (!slot.ok) {
+      const seconds = Math.max(1, Math.ceil(slot.retryAfterMs / 1000))
+      reply.header('retry-after', String(seconds))
+      throw tooManyRequests(seconds)
+    }
+    const { data, metadata } = sb.med.list(account.id, request.query)
+    return { data: data.map(medView), metadata }
+  })
 }
 
 export default routes
