@@ -191,7 +191,7 @@ export class ChargeService implements ChargePayments {
       ...(body.additionalInfo ? { additionalInfo: { ...body.additionalInfo } } : {}),
       splits,
     }
-    const charge = this.newTransaction(account, 'CASH_IN', 'PENDING', value.cents, data, now, scenarios)
+    const charge = this.newTransaction(account, 'CASH_IN', 'PENDING', value.cents, data, now, scenarios, id)
     charge.externalId = t.externalId
     charge.description = t.description
     charge.dueAt = iso(now + expiration * 1000)
@@ -603,10 +603,10 @@ export class ChargeService implements ChargePayments {
     })
   }
 
-  private newTransaction (account: Account, kind: Transaction['kind'], status: string, amountCents: number, data: object, now: number, scenarios: AppliedScenario[]): Transaction {
+  private newTransaction (account: Account, kind: Transaction['kind'], status: string, amountCents: number, data: object, now: number, scenarios: AppliedScenario[], id = this.sb.rng.uuid()): Transaction {
     const at = iso(now)
     return {
-      id: this.sb.rng.uuid(),
+      id,
       seq: this.store.nextSeq('transaction'),
       accountId: account.id,
       kind,

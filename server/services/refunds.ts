@@ -53,6 +53,12 @@ const iso = (ms: number): string => new Date(ms).toISOString()
 export class RefundService {
   constructor (private readonly sb: Sandbox) {
     sb.onLoad.push(() => this.reschedule())
+    // POST /__sandbox/transactions/:id/settle and /fail steer pending refunds through the pay-outs' dispatch.
+    sb.payouts.registerPendingOperations(['REFUND_IN', 'DEVOLUCAO'], {
+      isPending: tx => REFUND_KINDS.includes(tx.kind) && phaseOf(tx) === 'pending',
+      settle: tx => { this.settleNow(tx) },
+      fail: (tx, code) => { this.failNow(tx, code, `Devolução não realizada (${code})`) },
+    })
   }
 
   private get store () { return this.sb.store }
