@@ -66,8 +66,10 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   const config = defaultConfig(opts.config)
   const seed = config.seed ?? randomBytes(6).toString('hex')
   const clock = new Clock(opts.realNow)
-  if (config.clockStart) clock.set(Date.parse(config.clockStart))
+  // Freeze before setting: the other order could let a millisecond of wall time pass in between, and the
+  // clock would then stand at clockStart + 1 ms instead of exactly clockStart.
   if (config.clock === 'frozen') clock.freeze()
+  if (config.clockStart) clock.set(Date.parse(config.clockStart))
 
   const app = Fastify({
     logger: opts.logger ?? false,
