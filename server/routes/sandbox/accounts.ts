@@ -25,7 +25,15 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: CreatedAccountView, ...errorResponses('sandbox', [400]) },
     },
   }, async (request, reply) => {
-    const { account, privateKey } = await sb.accounts.create(request.body ?? {})
+    // Amounts become integer cents: refuse 10.005 rather than round it silently.
+    const body = request.body ?? {}
+    const amounts: Array<[string, number | undefined]> = [
+      ['balance', body.balance], ['fee', body.fee],
+      ...Object.entries(body.limits ?? {}).map(([k, v]) => [`limits.${k}`, v] as [string, number | undefined]),
+    ]
+    const inexact = amounts.filter(([, v]) => v !== undefined && v !== 0 && !parseAmount(v).ok).map(([k]) => `${k} deve ter no máximo 2 casas decimais`)
+    if (inexact.length > 0) throw new ApiError(400, 'HTTP_ERROR', inexact)
+    const { account, privateKey } = await sb.accounts.create(body)
     await sb.store.commit()
     return reply.status(201).send({ ...accountView(account), privateKey })
   })
