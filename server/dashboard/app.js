@@ -854,11 +854,14 @@ function setupMedForm () {
     const body = { endToEndId: form.endToEndId.value.trim(), reason: form.reason.value }
     if (form.cause.value.trim()) body.cause = form.cause.value.trim()
     if (form.description.value.trim()) body.description = form.description.value.trim()
-    const created = await act($('button[type=submit]', form), $('#med-error'), () => api('POST', '/__sandbox/med', body), (m) => `MED ${m?.id ?? ''} opened`)
-    if (created !== undefined) {
-      form.description.value = ''
-      if (created?.id !== undefined) state.expanded.med.add(String(created.id))
+    // The new dispute opens expanded, ready for its next transition.
+    const open = async () => {
+      const m = await api('POST', '/__sandbox/med', body)
+      if (m?.id !== undefined) state.expanded.med.add(String(m.id))
+      return m
     }
+    const created = await act($('button[type=submit]', form), $('#med-error'), open, (m) => `MED ${m?.id ?? ''} opened`)
+    if (created !== undefined) form.description.value = ''
   })
 }
 
@@ -1052,7 +1055,10 @@ async function tick (force = false) {
       renderAccounts()
       renderBalance()
       renderClockBadge()
-      await refreshers[state.view]()
+      const view = state.view
+      await refreshers[view]()
+      // Which view the last completed poll drew (tests wait on it after a navigation).
+      document.body.dataset.view = view
       live.dataset.state = 'live'
       live.textContent = 'live'
       document.body.dataset.polls = String(Number(document.body.dataset.polls ?? 0) + 1)
@@ -1108,6 +1114,8 @@ function start () {
   window.addEventListener('hashchange', () => {
     readLocation()
     showView()
+    // As after a page load: the next Tab goes into the view just opened.
+    $('#main').focus({ preventScroll: true })
     tick(true)
   })
   window.addEventListener('popstate', () => { readLocation(); tick(true) })

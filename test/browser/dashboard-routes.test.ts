@@ -1,7 +1,11 @@
 import t from 'tap'
 import { PNG } from 'pngjs'
-import jsQR from 'jsqr'
+import jsQRModule from 'jsqr'
 import { buildTestApp } from '../helpers/app.js'
+
+// jsqr is CommonJS with an ES-style `export default` in its types: under NodeNext the function is `.default`.
+type Decode = typeof jsQRModule.default
+const jsQR: Decode = (jsQRModule as unknown as { default?: Decode }).default ?? (jsQRModule as unknown as Decode)
 
 // The files behind the page, without a browser: types, the CSP that forbids inline code, no way out
 // of the folder, the QR image route and its input limit, nothing of it in the OpenAPI document.

@@ -1,0 +1,382 @@
+import t from 'tap'
+import type { FastifyInstance } from 'fastify'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { buildApp } from '../../server/app.js'
+import { T0, bearer, tokenFor } from '../helpers/app.js'
+import { chromiumMissing, launchOptions, screenshotPath, startReceiver, until, type Receiver } from './helpers.js'
+
+/**
+ * The dashboard in Debian's headless Chromium, used as a person would: Settings to register webhooks,
+ * the transactions list to pay a charge and fail a pay-out, the delivery log, the clock to expire a
+ * charge, MED and scenarios, at laptop and phone width, with the keyboard, and with hostile data.
+ * The clock is frozen at T0 so nothing settles behind the test's back; the page advances it.
+ */
+
+const missing = chromiumMissing()
+if (missing) {
+  t.fail(missing)
+} else {
+  t.setTimeout(60_000)
+  run()
+}
+
+function run (): void {
+  let app: FastifyInstance
+  let base: string
+  let token: string
+  let receiver: Receiver
+  let browser: Browser
+  let page: Page
+  const pageErrors: string[] = []
+  const foreignRequests: string[] = []
+
+  const api = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT', url: string, payload?: unknown, headers: Record<string, string> = {}) => {
+    const res = await app.inject({ method, url, payload: payload as Record<string, unknown> | undefined, headers })
+    return { status: res.statusCode, body: res.body ? res.json() : null }
+  }
+  const tx = async (id: string) => (await api('GET', `/__sandbox/transactions/${id}`)).body
+  const account = async () => (await api('GET', '/__sandbox/accounts/1')).body
+  const brl = (n: number) => new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(n)
+  const open = async (hash: string) => {
+    await page.goto(`${base}/dashboard?account=1#${hash}`)
+    await page.locator(`body[data-view="${hash}"] #live[data-state="live"]`).waitFor()
+  }
+  const row = (list: string, text: string | RegExp) => page.locator(`${list} > li`).filter({ hasText: text })
+  const txRow = (id: string) => page.locator(`#tx-list > li[data-key="${id}"]`)
+
+  t.before(async () => {
+    receiver = await startReceiver()
+    app = await buildApp({ config: { seed: 'browser-seed', clock: 'frozen', clockStart: T0, settlementDelayMs: 50 } })
+    await app.listen({ host: '127.0.0.1', port: 0 })
+    const { port } = app.server.address() as import('node:net').AddressInfo
+    base = `http://127.0.0.1:${port}`
+    token = await tokenFor(app)
+    browser = await chromium.launch(launchOptions)
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    page = await context.newPage()
+    page.setDefaultTimeout(5000)
+    page.on('pageerror', (err) => pageErrors.push(err.message))
+    // Chromium logs every 4xx answer as a console error; those are expected (validation messages).
+    page.on('console', (msg) => { if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) pageErrors.push(msg.text()) })
+    page.on('request', (req) => {
+      const url = req.url()
+      if (!url.startsWith(base) && !url.startsWith('data:')) foreignRequests.push(url)
+    })
+  })
+
+  t.teardown(async () => {
+    await browser?.close()
+    await app?.close()
+    await receiver?.close()
+  })
+
+  t.test('Settings, Webhooks: the API\'s validation messages, register, edit headers, deactivate, delete', async (t) => {
+    await open('webhooks')
+    t.equal(await page.locator('#h-webhooks').textContent(), 'Settings · Webhooks')
+
+    // A bad URL and a blocked header: the page shows exactly what the API answers.
+    const badUrl = await api('POST', '/__sandbox/webhooks', { accountId: 1, eventType: 'cash_out', url: 'ftp://example.com/hook' })
+    t.equal(badUrl.status, 400)
+    await page.selectOption('#wh-event', 'cash_out')
+    await page.fill('#wh-url', 'ftp://example.com/hook')
+    await page.click('#wh-form button[type=submit]')
+    await page.locator('#wh-error', { hasText: badUrl.body.message }).waitFor()
+    t.equal(await page.locator('#wh-error').textContent(), badUrl.body.message)
+
+    const blocked = await api('POST', '/__sandbox/webhooks', { accountId: 1, eventType: 'cash_out', url: `${receiver.url}/out`, headers: [{ key: 'Host', value: 'x' }] })
+    t.equal(blocked.status, 400)
+    await page.fill('#wh-url', `${receiver.url}/out`)
+    await page.click('#wh-add-header')
+    await page.locator('#wh-headers .h-key').last().fill('Host')
+    await page.locator('#wh-headers .h-value').last().fill('x')
+    await page.click('#wh-form button[type=submit]')
+    await page.locator('#wh-error', { hasText: blocked.body.message }).waitFor()
+    t.equal(await page.locator('#wh-error').textContent(), blocked.body.message)
+
+    // Fix the header and register cash_out, then cash_in with the keyboard only.
+    await page.locator('#wh-headers .h-key').last().fill('X-Integrator')
+    await page.locator('#wh-headers .h-value').last().fill('dashboard')
+    await page.click('#wh-form button[type=submit]')
+    await page.locator('#wh-list .registration', { hasText: `${receiver.url}/out` }).waitFor()
+    t.equal(await page.locator('#wh-error').textContent(), '')
+    t.equal(await page.locator('#wh-headers .header-row').count(), 0, 'the form is emptied')
+
+    await page.focus('#wh-event')
+    await page.keyboard.press('End') // the last option is med_rejected; go to cash_in explicitly
+    await page.selectOption('#wh-event', 'cash_in')
+    await page.keyboard.press('Tab')
+    t.equal(await page.evaluate(() => document.activeElement?.id), 'wh-url', 'tab goes from event type to URL')
+    await page.keyboard.type(`${receiver.url}/in`)
+    await page.keyboard.press('Enter')
+    await page.locator('#wh-list .registration', { hasText: `${receiver.url}/in` }).waitFor()
+
+    let list = (await api('GET', '/__sandbox/webhooks?accountId=1')).body.webhooks
+    t.same(list.map((w: any) => [w.eventType, w.url, w.headers, w.isActive]), [
+      ['cash_out', `${receiver.url}/out`, { 'X-Integrator': 'dashboard' }, true],
+      ['cash_in', `${receiver.url}/in`, {}, true],
+    ])
+
+    // Edit the headers of cash_in.
+    const cashIn = page.locator('#wh-list .registration', { hasText: `${receiver.url}/in` })
+    await cashIn.getByRole('button', { name: 'Edit headers' }).click()
+    await cashIn.getByRole('button', { name: 'Add header' }).click()
+    await cashIn.locator('.h-key').last().fill('X-Tenant')
+    await cashIn.locator('.h-value').last().fill('<b>acme</b>')
+    await cashIn.getByRole('button', { name: 'Save headers' }).click()
+    await cashIn.locator('code', { hasText: '<b>acme</b>' }).waitFor()
+    list = (await api('GET', '/__sandbox/webhooks?accountId=1')).body.webhooks
+    t.same(list.find((w: any) => w.eventType === 'cash_in').headers, { 'X-Tenant': '<b>acme</b>' })
+
+    // A third registration, deactivated, reactivated, then deleted (with a confirmation step).
+    await page.selectOption('#wh-event', 'refund_in')
+    await page.fill('#wh-url', `${receiver.url}/refund`)
+    await page.click('#wh-form button[type=submit]')
+    const refund = page.locator('#wh-list .registration', { hasText: `${receiver.url}/refund` })
+    await refund.getByRole('button', { name: 'Deactivate' }).click()
+    await refund.locator('.badge', { hasText: 'inactive' }).waitFor()
+    t.equal((await api('GET', '/__sandbox/webhooks?accountId=1')).body.webhooks.find((w: any) => w.eventType === 'refund_in').isActive, false)
+    await refund.getByRole('button', { name: 'Activate' }).click()
+    await refund.locator('.badge', { hasText: /^active$/ }).waitFor()
+    await refund.getByRole('button', { name: 'Delete' }).click()
+    await refund.getByRole('button', { name: 'Confirm delete' }).click()
+    await refund.waitFor({ state: 'detached' })
+    t.notOk((await api('GET', '/__sandbox/webhooks?accountId=1')).body.webhooks.some((w: any) => w.eventType === 'refund_in'))
+    await page.screenshot({ path: screenshotPath('webhooks'), fullPage: true })
+  })
+
+  t.test('Transactions: fail a pending cash-out from the page and the ERROR webhook arrives', async (t) => {
+    const before = await account()
+    const created = await api('POST', '/api/pix/cash-out', {
+      value: 12.34,
+      externalId: 'dash-out-1',
+      description: 'pay-out from the browser test',
+      details: { key: '52998224725', keyType: 'DOCUMENT', name: 'MARIA DA SILVA', document: '52998224725' },
+    }, bearer(token))
+    t.equal(created.status, 201, JSON.stringify(created.body))
+    const id = created.body.transactionId
+    t.equal((await tx(id)).status, 'PENDING', 'the frozen clock keeps it pending')
+
+    await open('transactions')
+    const r = txRow(id)
+    await r.locator('.badge', { hasText: 'PENDING' }).waitFor()
+    // Blocked balance shows the reservation.
+    const reserved = await account()
+    t.ok(reserved.balance.blocked > before.balance.blocked)
+    await page.locator('[data-testid="balance-blocked"]', { hasText: brl(reserved.balance.blocked) }).waitFor()
+
+    // Expand with the keyboard.
+    await r.locator('.row-summary').focus()
+    await page.keyboard.press('Enter')
+    await r.locator('.row-detail').waitFor()
+    t.equal(await r.locator('.row-summary').getAttribute('aria-expanded'), 'true')
+    await r.locator('.history').waitFor()
+    await r.getByLabel('Error code').selectOption('ORDER_REJECTED')
+    await r.getByRole('button', { name: 'Fail' }).click()
+    await r.locator('.row-summary .badge', { hasText: 'ERROR' }).waitFor()
+
+    const failed = await tx(id)
+    t.equal(failed.status, 'ERROR')
+    t.equal(failed.errorCode, 'ORDER_REJECTED')
+    const hook = await until('the ERROR webhook at the receiver', () =>
+      receiver.received.find(r => r.path === '/out' && r.body?.transactionId === id))
+    t.equal(hook.body.status, 'ERROR')
+    t.equal(hook.body.errorCode, 'ORDER_REJECTED')
+    t.equal(hook.headers['x-integrator'], 'dashboard', 'the custom header registered in Settings is sent')
+
+    // The history and the webhook of the row, and the balance back where it was.
+    await r.locator('.history li', { hasText: 'ERROR' }).waitFor()
+    await r.locator('.mini li', { hasText: 'cash_out' }).locator('.badge', { hasText: 'delivered' }).waitFor()
+    const after = await account()
+    t.equal(after.balance.available, before.balance.available)
+    await page.locator('[data-testid="balance-available"]', { hasText: brl(after.balance.available) }).waitFor()
+    await page.locator('[data-testid="balance-blocked"]', { hasText: brl(after.balance.blocked) }).waitFor()
+
+    // Settle from the page, too.
+    const second = await api('POST', '/api/pix/cash-out', {
+      value: 1.5, externalId: 'dash-out-2', details: { key: '52998224725', keyType: 'DOCUMENT', name: 'MARIA DA SILVA', document: '52998224725' },
+    }, bearer(token))
+    const r2 = txRow(second.body.transactionId)
+    await r2.locator('.row-summary').click()
+    await r2.getByRole('button', { name: 'Settle' }).click()
+    await until('the settled cash-out', async () => (await tx(second.body.transactionId)).status === 'CONFIRMED')
+    await page.screenshot({ path: screenshotPath('transactions'), fullPage: true })
+  })
+
+  t.test('Deliveries: the log with each attempt, request and response, and redeliver', async (t) => {
+    await open('deliveries')
+    const r = row('#dl-list', 'cash_out').filter({ has: page.locator('.badge', { hasText: 'delivered' }) }).first()
+    await r.locator('.row-summary').click()
+    await r.locator('.attempt', { hasText: 'HTTP 200' }).first().waitFor()
+    t.match(await r.locator('pre.body').textContent(), /"errorCode": "ORDER_REJECTED"|"status"/)
+    await r.getByText('Response body').first().click()
+    t.match(await r.locator('pre.response').first().textContent(), /"received":true/)
+    const deliveryId = (await r.locator('dl.facts dd code').first().textContent())!
+    const count = receiver.received.filter(x => x.headers['x-sandbox-delivery-id'] === deliveryId).length
+    await r.getByRole('button', { name: 'Redeliver' }).click()
+    await until('the redelivery at the receiver', () => receiver.received.filter(x => x.headers['x-sandbox-delivery-id'] === deliveryId).length > count)
+    await r.locator('.attempt', { hasText: 'redeliver' }).waitFor()
+    await page.screenshot({ path: screenshotPath('deliveries'), fullPage: true })
+  })
+
+  t.test('Charges: QR image and code, pay it from the page, balance and delivery follow; a hostile payer name is text', async (t) => {
+    const created = await api('POST', '/api/pix/cash-in', {
+      transaction: { value: 25.5, description: 'charge from the browser test', externalId: 'dash-in-1', expirationTime: 3600 },
+      payer: { fullName: 'JOAO PAGADOR', document: '52998224725' },
+    }, bearer(token))
+    t.equal(created.status, 201, JSON.stringify(created.body))
+    const before = await account()
+    await open('transactions')
+    await page.selectOption('#tx-kind', 'CASH_IN')
+    const r = txRow(created.body.transactionId)
+    await r.locator('.row-summary').click()
+    const img = r.locator('img.qr')
+    await img.waitFor()
+    await until('the QR image to load', () => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0))
+    t.equal(await r.locator('[data-testid="pix-code"]').inputValue(), created.body.pixCode)
+
+    const hostile = '<img src=x onerror="window.__pwned=1">Eve</b>'
+    await r.getByLabel('Payer name').fill(hostile)
+    await r.getByLabel('Payer CPF/CNPJ').fill('52998224725')
+    await r.getByRole('button', { name: 'Pay' }).click()
+    await until('the charge paid', async () => !['PENDING', 'ATIVA'].includes((await tx(created.body.transactionId)).status))
+
+    const after = await until('the credit', async () => { const a = await account(); return a.balance.available > before.balance.available && a })
+    t.equal(Math.round((after.balance.available - before.balance.available) * 100), 2550)
+    await page.locator('[data-testid="balance-available"]', { hasText: brl(after.balance.available) }).waitFor()
+    await page.screenshot({ path: screenshotPath('charge'), fullPage: true })
+
+    const hook = await until('the cash_in webhook', () => receiver.received.find(x => x.path === '/in'))
+    t.equal(hook.headers['x-tenant'], '<b>acme</b>')
+    await r.locator('.mini li', { hasText: 'cash_in' }).waitFor()
+
+    // The payer's name shows as typed, nowhere as markup.
+    await page.selectOption('#tx-kind', '')
+    await page.locator('#tx-list [data-testid="counterpart"]', { hasText: hostile }).first().waitFor()
+    t.equal(await page.evaluate(() => (window as any).__pwned), undefined, 'no script ran')
+    t.equal(await page.locator('#tx-list img[src="x"]').count(), 0, 'no element was made from the name')
+  })
+
+  t.test('Clock: advance from the page expires a charge', async (t) => {
+    const min = (await account()).cashInMinExpirationSeconds
+    const created = await api('POST', '/api/pix/cash-in', {
+      transaction: { value: 9.99, description: 'expires', externalId: 'dash-in-expire', expirationTime: Math.max(30, min) },
+      payer: { fullName: 'ANA', document: '52998224725' },
+    }, bearer(token))
+    t.equal(created.status, 201, JSON.stringify(created.body))
+    const clockBefore = (await api('GET', '/__sandbox/clock')).body
+    await open('clock')
+    t.equal(await page.locator('#clock-now').textContent(), new Intl.DateTimeFormat('sv-SE', {
+      timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+    }).format(Date.parse(clockBefore.now)))
+    t.equal(await page.locator('#clock-freeze').isDisabled(), true, 'frozen: freeze is off')
+    await page.fill('#clock-amount', String(Math.max(30, min) + 60))
+    await page.selectOption('#clock-unit', '1000')
+    await page.click('#clock-form button[type=submit]')
+    await until('the clock to move', async () => Date.parse((await api('GET', '/__sandbox/clock')).body.now) >= Date.parse(clockBefore.now) + (Math.max(30, min) + 60) * 1000)
+    const expired = await tx(created.body.transactionId)
+    t.notOk(['PENDING', 'ATIVA'].includes(expired.status), `expired: ${expired.status}`)
+    await page.screenshot({ path: screenshotPath('clock'), fullPage: true })
+
+    await open('transactions')
+    await txRow(created.body.transactionId).locator('.badge', { hasText: expired.status }).waitFor()
+
+    // Resume and freeze again from the page.
+    await open('clock')
+    await page.click('#clock-resume')
+    await until('running', async () => !(await api('GET', '/__sandbox/clock')).body.frozen)
+    await page.click('#clock-freeze')
+    await until('frozen', async () => (await api('GET', '/__sandbox/clock')).body.frozen)
+  })
+
+  t.test('Scenarios: the catalogue and arming one for the account', async (t) => {
+    const catalogue = (await api('GET', '/__sandbox/scenarios')).body.scenarios
+    await open('scenarios')
+    await page.locator('#sc-catalogue > li').first().waitFor()
+    t.equal(await page.locator('#sc-catalogue > li').count(), catalogue.length)
+    const first = catalogue[0]
+    await page.fill('#sc-search', first.name)
+    await page.locator('#sc-catalogue > li', { hasText: first.name }).getByRole('button', { name: `Arm ${first.name}…` }).click()
+    t.equal(await page.evaluate(() => document.activeElement?.id), 'sc-name')
+    await page.fill('#sc-times', '2')
+    await page.click('#sc-form button[type=submit]')
+    await page.locator('#sc-armed > li', { hasText: first.name }).waitFor()
+    const armed = (await api('GET', '/__sandbox/scenarios/armed?accountId=1')).body.armed
+    t.equal(armed.length, 1)
+    t.equal(armed[0].remaining, 2)
+    await page.screenshot({ path: screenshotPath('scenarios'), fullPage: true })
+    await page.locator('#sc-armed > li').getByRole('button', { name: `Disarm ${first.name}` }).click()
+    await page.locator('#sc-armed > li').waitFor({ state: 'detached' })
+    t.same((await api('GET', '/__sandbox/scenarios/armed?accountId=1')).body.armed, [])
+  })
+
+  t.test('MED: open a dispute against the received PIX and move it through its states', async (t) => {
+    await open('med')
+    const option = page.locator('#med-pick option').nth(1)
+    await option.waitFor({ state: 'attached' })
+    await page.selectOption('#med-pick', { index: 1 })
+    t.ok((await page.inputValue('#med-e2e')).length === 32)
+    await page.fill('#med-desc', 'fraude <script>alert(1)</script>')
+    await page.click('#med-form button[type=submit]')
+    const r = page.locator('#med-list > li').first()
+    await r.locator('.row-summary .badge', { hasText: 'OPEN' }).waitFor()
+    await r.locator('.row-detail').waitFor()
+    await r.getByText('fraude <script>alert(1)</script>', { exact: true }).waitFor()
+    await r.getByRole('button', { name: 'Receive for analysis' }).click()
+    await r.locator('.row-summary .badge', { hasText: 'RECEIVED' }).waitFor()
+    await r.getByLabel('Analysis details').fill('golpe confirmado')
+    await r.getByRole('button', { name: 'Approve' }).click()
+    await r.locator('.row-summary .badge', { hasText: 'ANALYZED · APPROVED' }).waitFor()
+    const meds = (await api('GET', '/__sandbox/med?accountId=1')).body
+    const list = Array.isArray(meds) ? meds : Object.values(meds).find(Array.isArray) as any[]
+    t.equal(list[0].status, 'ANALYZED')
+    t.equal(list[0].analysisResult, 'APPROVED')
+    await page.screenshot({ path: screenshotPath('med'), fullPage: true })
+  })
+
+  t.test('All accounts, phone width, and polling that pauses while the tab is hidden', async (t) => {
+    await page.goto(`${base}/dashboard#transactions`)
+    await page.locator('#balance table.accounts').waitFor()
+    t.equal(await page.locator('#account').inputValue(), '')
+    await page.screenshot({ path: screenshotPath('all-accounts'), fullPage: true })
+    await page.locator('#balance a[data-account="1"]').click()
+    await page.locator('[data-testid="balance-available"]').waitFor()
+    t.match(page.url(), /account=1/)
+
+    await page.setViewportSize({ width: 390, height: 844 })
+    for (const view of ['transactions', 'webhooks', 'deliveries', 'clock']) {
+      await open(view)
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+      t.ok(overflow <= 1, `${view}: no sideways scrolling at phone width (${overflow}px)`)
+    }
+    await open('transactions')
+    await page.screenshot({ path: screenshotPath('phone-transactions'), fullPage: true })
+    await page.setViewportSize({ width: 1280, height: 900 })
+
+    // After a load, the skip link comes first in the tab order.
+    await page.reload()
+    await page.keyboard.press('Tab')
+    t.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content')
+
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true })
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' })
+      document.dispatchEvent(new Event('visibilitychange'))
+    })
+    await page.locator('#live[data-state="paused"]').waitFor()
+    const polls = await page.evaluate(() => Number(document.body.dataset.polls))
+    await new Promise(resolve => setTimeout(resolve, 2200))
+    t.equal(await page.evaluate(() => Number(document.body.dataset.polls)), polls, 'no poll while hidden')
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => false })
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' })
+      document.dispatchEvent(new Event('visibilitychange'))
+    })
+    await page.locator('#live[data-state="live"]').waitFor()
+    await until('a poll after the tab is visible', async () => Number(await page.evaluate(() => document.body.dataset.polls)) > polls)
+  })
+
+  t.test('the page reached nothing beyond the sandbox and threw nothing', async (t) => {
+    t.same(foreignRequests, [])
+    t.same(pageErrors, [])
+  })
+}
