@@ -31,7 +31,8 @@ export class Store {
     this.persistent = Boolean(opts.file)
     const adapter = opts.file
       // Compact JSON: pretty-printing a large document costs more than the write itself.
-      ? new DataFile<State>(opts.file, { parse: JSON.parse, stringify: s => JSON.stringify(s) })
+      // An empty file (`touch state.json` before a first start) holds no state yet; anything else must be JSON.
+      ? new DataFile<State>(opts.file, { parse: s => (s.trim() === '' ? null : JSON.parse(s)) as State, stringify: s => JSON.stringify(s) })
       : new Memory<State>()
     this.db = new Low<State>(adapter, emptyState())
   }
