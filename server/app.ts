@@ -148,6 +148,8 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   registerErrorHandlers(app)
 
   await app.register(swagger, {
+    // Shared schemas keep their $id as their component name (SimpleError, not def-0).
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => typeof json.$id === 'string' ? json.$id : `def-${i}` },
     openapi: {
       openapi: '3.0.3',
       info: {

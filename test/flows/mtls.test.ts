@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { Agent, request } from 'undici'
 import { buildApp } from '../../server/app.js'
 import { generateClientCertificate } from '../../server/auth/certificates.js'
@@ -9,7 +9,7 @@ import { T0, certHeader, fixtureAccount, newAccount } from '../helpers/app.js'
  * uses the peer certificate when X-SSL-Client-Cert is absent (the header still wins when present).
  */
 
-async function httpsApp (t: Parameters<Parameters<typeof t.test>[1]>[0]) {
+async function httpsApp (t: Test) {
   const server = await generateClientCertificate('localhost', 7, Date.now())
   const app = await buildApp({
     config: { seed: 'mtls-seed', clock: 'frozen', clockStart: T0 },
@@ -20,7 +20,7 @@ async function httpsApp (t: Parameters<Parameters<typeof t.test>[1]>[0]) {
   return { app, address, serverCert: server.certificate }
 }
 
-const agent = (t: Parameters<Parameters<typeof t.test>[1]>[0], client?: { cert: string, key: string }) => {
+const agent = (t: Test, client?: { cert: string, key: string }) => {
   const a = new Agent({ connect: { rejectUnauthorized: false, ...(client ?? {}) } })
   t.teardown(() => a.close())
   return a

@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,7 +11,7 @@ import { T0, bearer, certHeader, newAccount, tokenFor } from '../helpers/app.js'
  * on the same file finds everything that was answered 2xx.
  */
 
-function tempDir (t: Parameters<Parameters<typeof t.test>[1]>[0]): string {
+function tempDir (t: Test): string {
   const dir = mkdtempSync(join(tmpdir(), 'pix-sandbox-data-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   return dir

@@ -1,0 +1,76 @@
+import t from 'tap'
+import { readFileSync } from 'node:fs'
+import { buildTestApp } from '../helpers/app.js'
+import { openApiDocument, openApiFile, serialize } from '../../openapi/write.js'
+
+/** The OpenAPI document is generated from the route schemas; the committed copy must not drift. */
+
+const methods = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'] as const
+type Operation = { tags?: string[], responses?: Record<string, unknown> }
+type Doc = { openapi: string, info: { version: string }, paths: Record<string, Partial<Record<typeof methods[number], Operation>>>, components: { schemas: Record<string, unknown> } }
+
+t.test('GET /openapi.json equals openapi/openapi.json on disk', async t => {
+  const app = await buildTestApp(t)
+  const res = await app.inject({ method: 'GET', url: '/openapi.json' })
+  t.equal(res.statusCode, 200)
+  const onDisk = JSON.parse(readFileSync(openApiFile, 'utf8'))
+  t.same(res.json(), onDisk, 'openapi/openapi.json is out of date: run `npm run openapi` and commit the result')
+})
+
+t.test('the writer is deterministic: two generations give the same bytes', async t => {
+  const [a, b] = [serialize(await openApiDocument()), serialize(await openApiDocument())]
+  t.equal(a, b)
+  t.notMatch(a, /20\d\d-\d\d-\d\dT\d\d:\d\d/, 'no timestamps in the document')
+})
+
+t.test('the document describes the foundation routes with the shared error components', async t => {
+  const app = await buildTestApp(t)
+  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as Doc
+  t.equal(doc.openapi, '3.0.3')
+  t.equal(doc.info.version, app.sandbox.version)
+  for (const [path, method] of [
+    ['/api/auth/token', 'post'], ['/balance', 'get'], ['/api/balance', 'get'], ['/accounts/balances', 'get'],
+    ['/__sandbox/health', 'get'], ['/__sandbox/reset', 'post'], ['/__sandbox/accounts', 'post'], ['/__sandbox/accounts/{id}', 'get'],
+    ['/__sandbox/accounts/{id}/balance', 'post'], ['/__sandbox/clock', 'get'], ['/__sandbox/clock/advance', 'post'],
+    ['/__sandbox/clock/freeze', 'post'], ['/__sandbox/clock/resume', 'post'], ['/__sandbox/clock/set', 'post'],
+    ['/__sandbox/snapshot', 'get'], ['/__sandbox/snapshot', 'put'], ['/__sandbox/requests', 'get'],
+  ] as const) {
+    t.ok(doc.paths[path]?.[method], `${method.toUpperCase()} ${path} is documented`)
+  }
+  for (const name of ['SimpleError', 'ExtendedError', 'SandboxError']) t.ok(doc.components.schemas[name], `component ${name} keeps its name`)
+  t.same(Object.keys(doc.paths['/api/auth/token'].post!.responses!).sort(), ['201', '400', '401', '403'])
+  t.notOk(doc.paths['/openapi.json'], 'the document itself is hidden')
+})
+
+t.test('every /__sandbox route is tagged Sandbox, and only those', async t => {
+  const app = await buildTestApp(t)
+  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as Doc
+  let sandboxOps = 0
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const m of methods) {
+      const op = item[m]
+      if (!op) continue
+      if (path.startsWith('/__sandbox')) {
+        sandboxOps++
+        t.ok(op.tags?.includes('Sandbox'), `${m.toUpperCase()} ${path} is tagged Sandbox`)
+      } else {
+        t.notOk(op.tags?.includes('Sandbox'), `${m.toUpperCase()} ${path} is not a Sandbox route`)
+        t.ok((op.tags ?? []).length > 0, `${m.toUpperCase()} ${path} has a tag`)
+      }
+    }
+  }
+  t.ok(sandboxOps >= 15)
+})
+
+t.test('/docs serves Swagger UI', async t => {
+  const app = await buildTestApp(t)
+  const res = await app.inject({ method: 'GET', url: '/docs' })
+  t.ok([200, 302].includes(res.statusCode), `/docs answers (${res.statusCode})`)
+  const page = await app.inject({ method: 'GET', url: res.statusCode === 302 ? String(res.headers.location).replace(/^\.\//, '/docs/') : '/docs' })
+  t.equal(page.statusCode, 200)
+  t.match(page.headers['content-type'], /text\/html/)
+  t.match(page.body, /swagger/i)
+  const json = await app.inject({ method: 'GET', url: '/docs/json' })
+  t.equal(json.statusCode, 200)
+  t.equal(json.json().openapi, '3.0.3')
+})
