@@ -59,8 +59,7 @@ const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) },
   }, async (request, reply) => {
     const asset = assets.get(request.params.file)
-    if (!asset) throw notFound('Arquivo não encontrado')
-    return send(reply, asset)
+    return asset ? send(reply, asset) : reply.send(notFound('Arquivo não encontrado'))
   })
 
   app.get('/dashboard/qrcode.png', {

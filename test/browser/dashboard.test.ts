@@ -93,6 +93,21 @@ function run (): void {
     await page.locator('#wh-error', { hasText: blocked.body.message }).waitFor()
     t.equal(await page.locator('#wh-error').textContent(), blocked.body.message)
 
+    // Six headers: the API's limit, in the API's words.
+    const six = Array.from({ length: 6 }, (_, i) => ({ key: `X-H${i}`, value: String(i) }))
+    const tooMany = await api('POST', '/__sandbox/webhooks', { accountId: 1, eventType: 'cash_out', url: `${receiver.url}/out`, headers: six })
+    t.equal(tooMany.status, 400)
+    await page.locator('#wh-headers .h-key').last().fill('X-H0')
+    await page.locator('#wh-headers .h-value').last().fill('0')
+    for (const h of six.slice(1)) {
+      await page.click('#wh-add-header')
+      await page.locator('#wh-headers .h-key').last().fill(h.key)
+      await page.locator('#wh-headers .h-value').last().fill(h.value)
+    }
+    await page.click('#wh-form button[type=submit]')
+    await page.locator('#wh-error', { hasText: tooMany.body.message }).waitFor()
+    for (let i = 0; i < 5; i++) await page.locator('#wh-headers .header-row').last().getByRole('button', { name: 'Remove this header' }).click()
+
     // Fix the header and register cash_out, then cash_in with the keyboard only.
     await page.locator('#wh-headers .h-key').last().fill('X-Integrator')
     await page.locator('#wh-headers .h-value').last().fill('dashboard')
@@ -373,6 +388,23 @@ function run (): void {
     })
     await page.locator('#live[data-state="live"]').waitFor()
     await until('a poll after the tab is visible', async () => Number(await page.evaluate(() => document.body.dataset.polls)) > polls)
+  })
+
+  t.test('a sandbox with an admin token: the page asks for it, then works', async (t) => {
+    const guarded = await buildApp({ config: { seed: 'browser-seed', clock: 'frozen', clockStart: T0, adminToken: 'browser-admin-token' } })
+    t.teardown(() => guarded.close())
+    await guarded.listen({ host: '127.0.0.1', port: 0 })
+    const { port } = guarded.server.address() as import('node:net').AddressInfo
+    const other = await page.context().newPage()
+    t.teardown(() => other.close())
+    await other.goto(`http://127.0.0.1:${port}/dashboard#clock`)
+    await other.locator('#admin-form').waitFor()
+    t.equal(await other.locator('#live').getAttribute('data-state'), 'down')
+    await other.getByLabel('Admin token').fill('browser-admin-token')
+    await other.getByRole('button', { name: 'Use token' }).click()
+    await other.locator('#live[data-state="live"]').waitFor()
+    t.equal(await other.locator('#admin-form').isHidden(), true)
+    await other.locator('#clock-now', { hasText: '2026-03-10 12:00:00' }).waitFor()
   })
 
   t.test('the page reached nothing beyond the sandbox and threw nothing', async (t) => {
