@@ -1,0 +1,63 @@
+import t from 'tap'
+import { spawn } from 'node:child_process'
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { ConfigSchema } from '../../server/config.js'
+
+/** bin/pix-sandbox.js, the package's command: `npx pix-sandbox --help`, argv pass-through, dist first. */
+
+const bin = fileURLToPath(new URL('../../bin/pix-sandbox.js', import.meta.url))
+
+function run (file: string, args: string[], cwd: string): Promise<{ code: number | null, stdout: string, stderr: string }> {
+  return new Promise(resolve => {
+    const child = spawn(process.execPath, [file, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
+    child.on('exit', code => resolve({ code, stdout, stderr }))
+  })
+}
+
+t.test('--help from any working directory lists every flag and environment variable', async t => {
+  const res = await run(bin, ['--help'], tmpdir())
+  t.equal(res.code, 0, res.stderr)
+  for (const s of Object.values(ConfigSchema.properties)) {
+    const { flag, env } = (s as unknown as { setting: { flag: string, env: string } }).setting
+    t.match(res.stdout, `--${flag}`, `lists --${flag}`)
+    t.match(res.stdout, env, `lists ${env}`)
+  }
+})
+
+t.test('bad flags reach the server and stop it with exit code 2', async t => {
+  const res = await run(bin, ['--port', 'abc', '--settlement-delay-ms', '-1'], tmpdir())
+  t.equal(res.code, 2)
+  t.match(res.stderr, 'port')
+  t.match(res.stderr, 'settlementDelayMs')
+})
+
+t.test('an installed, built package runs dist/server/main.js with the arguments untouched', async t => {
+  const pkg = mkdtempSync(join(tmpdir(), 'pix-sandbox-bin-'))
+  t.teardown(() => rmSync(pkg, { recursive: true, force: true }))
+  mkdirSync(join(pkg, 'bin'))
+  mkdirSync(join(pkg, 'dist', 'server'), { recursive: true })
+  copyFileSync(bin, join(pkg, 'bin', 'pix-sandbox.js'))
+  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'pix-sandbox', type: 'module' }))
+  writeFileSync(join(pkg, 'dist', 'server', 'main.js'), 'process.stdout.write(JSON.stringify({ compiled: true, argv: process.argv.slice(2) }))\n')
+  const res = await run(join(pkg, 'bin', 'pix-sandbox.js'), ['--port', '9', '--seed=a b', '--help'], tmpdir())
+  t.equal(res.code, 0, res.stderr)
+  t.same(JSON.parse(res.stdout), { compiled: true, argv: ['--port', '9', '--seed=a b', '--help'] })
+})
+
+t.test('a package with neither dist nor sources says so', async t => {
+  const pkg = mkdtempSync(join(tmpdir(), 'pix-sandbox-bin-'))
+  t.teardown(() => rmSync(pkg, { recursive: true, force: true }))
+  mkdirSync(join(pkg, 'bin'))
+  copyFileSync(bin, join(pkg, 'bin', 'pix-sandbox.js'))
+  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'pix-sandbox', type: 'module' }))
+  const res = await run(join(pkg, 'bin', 'pix-sandbox.js'), [], tmpdir())
+  t.equal(res.code, 1)
+  t.match(res.stderr, 'dist/server/main.js')
+})
