@@ -1,4 +1,4 @@
-import { catalogue, scenarioNamed, scenariosFor } from './catalogue.js'
+import { catalogue, scenariosFor } from './catalogue.js'
 import type { AppliedScenario, Endpoint } from './types.js'
 
 /**
@@ -29,8 +29,9 @@ export function parseScenarioHeader (header: string, endpoint: Endpoint): Applie
   for (const part of header.split(',').map(p => p.trim()).filter(Boolean)) {
     const [rawName, ...rawParams] = part.split(';').map(p => p.trim())
     const name = rawName.toUpperCase()
-    const def = scenarioNamed(name)
-    if (!def || !def.endpoints.includes(endpoint)) {
+    // By name and endpoint: two families may define the same name for their own endpoints (INTERNAL_ERROR).
+    const def = scenariosFor(endpoint).find(s => s.name === name)
+    if (!def) {
       throw new ScenarioError(`Cenário desconhecido para ${endpoint}: ${rawName}`, valid)
     }
     const params: Record<string, string> = {}
