@@ -1,0 +1,56 @@
+import t from 'tap'
+import { createSigner } from 'fast-jwt'
+import { TOKEN_LIFETIME_SECONDS, TokenService } from '../../server/auth/tokens.js'
+
+/** Access tokens: HS256, 1800 s of sandbox time, refused when tampered, foreign or unsigned. */
+
+const T0 = Date.parse('2026-03-10T15:00:00.000Z')
+const secret = 'unit-test-secret-0123456789'
+
+function service () {
+  let now = T0
+  const tokens = new TokenService(secret, () => now)
+  return { tokens, advance: (ms: number) => { now += ms } }
+}
+
+const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url')
+
+t.test('issue and verify: claims in sandbox time', async t => {
+  const { tokens } = service()
+  const token = tokens.issue(7, 'client-7', 'jti-1')
+  const claims = tokens.verify(token)
+  t.same(claims, { sub: '7', clientId: 'client-7', iat: T0 / 1000, exp: T0 / 1000 + 1800, jti: 'jti-1' })
+  t.equal(TOKEN_LIFETIME_SECONDS, 1800)
+  t.same(JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString()), { alg: 'HS256', typ: 'JWT' })
+})
+
+t.test('expiry: valid until 1799.999 s, refused at 1800 s', async t => {
+  const { tokens, advance } = service()
+  const token = tokens.issue(1, 'c', 'j')
+  advance(1_799_999)
+  t.ok(tokens.verify(token))
+  advance(1)
+  t.equal(tokens.verify(token), null)
+})
+
+t.test('tampered, foreign, unsigned and garbage tokens are refused', async t => {
+  const { tokens } = service()
+  const token = tokens.issue(1, 'c', 'j')
+  const [h, p, s] = token.split('.')
+  const claims = JSON.parse(Buffer.from(p, 'base64url').toString())
+  t.equal(tokens.verify(`${h}.${b64({ ...claims, sub: '2' })}.${s}`), null, 'payload changed')
+  const i = Math.floor(s.length / 2)
+  t.equal(tokens.verify(`${h}.${p}.${s.slice(0, i)}${s[i] === 'A' ? 'B' : 'A'}${s.slice(i + 1)}`), null, 'signature changed')
+  t.equal(tokens.verify(`${b64({ alg: 'none', typ: 'JWT' })}.${p}.`), null, 'alg none')
+  t.equal(tokens.verify(createSigner({ key: 'another-secret-0123456789', algorithm: 'HS256' })(claims)), null, 'other secret')
+  t.equal(tokens.verify(createSigner({ key: secret, algorithm: 'HS512' })(claims)), null, 'other algorithm, same secret')
+  for (const junk of ['', 'a', 'a.b.c', `${h}.${p}`, `${h}.${p}.${s}.x`]) t.equal(tokens.verify(junk), null, `junk ${JSON.stringify(junk)}`)
+})
+
+t.test('a correctly signed token without exp or sub is refused', async t => {
+  const { tokens } = service()
+  const sign = createSigner({ key: secret, algorithm: 'HS256', noTimestamp: true })
+  t.equal(tokens.verify(sign({ sub: '1', clientId: 'c' })), null, 'no exp')
+  t.equal(tokens.verify(sign({ clientId: 'c', exp: T0 / 1000 + 100 })), null, 'no sub')
+  t.equal(tokens.verify(sign({ sub: 1, clientId: 'c', exp: T0 / 1000 + 100 })), null, 'numeric sub')
+})
