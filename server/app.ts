@@ -25,7 +25,7 @@ import { PayoutService } from './services/payouts.js'
 import { ChargeService } from './services/charges.js'
 import { RefundService } from './services/refunds.js'
 import { MedService } from './services/med.js'
-import { registerErrorHandlers } from './errors/handler.js'
+import { frameworkErrorHandler, registerErrorHandlers } from './errors/handler.js'
 import { sharedSchemas } from './schemas/common.js'
 import authPlugin from './auth/plugin.js'
 import standardRoutes from './routes/standard/index.js'
@@ -83,6 +83,8 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     },
     // One log line per request, written by the onResponse hook below, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    // A bad percent-encoding or an over-long path parameter is answered in the family's error shape too.
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   // Every body is JSON: text/plain would otherwise reach the schema as a string (a 400 instead of 415).

@@ -32,6 +32,7 @@ const userMessages: Record<number, string> = {
   404: 'Recurso não encontrado.',
   409: 'Conflito com um recurso existente.',
   413: 'A requisição é grande demais.',
+  414: 'O endereço da requisição é longo demais.',
   415: 'Tipo de conteúdo não suportado.',
   422: 'A solicitação foi recusada pelo provedor de pagamento.',
   429: 'Muitas requisições. Aguarde alguns segundos e tente novamente.',
@@ -50,6 +51,9 @@ export function toApiError (err: unknown): ApiError {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH': return new ApiError(400, 'HTTP_ERROR', 'O corpo da requisição não é um JSON válido')
     case 'FST_ERR_CTP_BODY_TOO_LARGE': return new ApiError(413, 'HTTP_ERROR', 'O corpo da requisição excede o tamanho máximo')
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return new ApiError(415, 'HTTP_ERROR', 'Content-Type não suportado; envie application/json')
+    // Raised by the router before any route runs (see frameworkErrors in app.ts).
+    case 'FST_ERR_BAD_URL': return new ApiError(400, 'HTTP_ERROR', 'A URL contém uma codificação percentual inválida')
+    case 'FST_ERR_MAX_PARAM_LENGTH': return new ApiError(414, 'HTTP_ERROR', 'Um parâmetro da URL excede o tamanho máximo')
   }
   if (status === 400 && (e instanceof SyntaxError || /JSON/.test(e.message ?? ''))) {
     return new ApiError(400, 'HTTP_ERROR', 'O corpo da requisição não é um JSON válido')
@@ -82,6 +86,15 @@ export function errorBody (err: ApiError, request: FastifyRequest): Record<strin
   if (family === 'sandbox') body.code = err.code
   if (family === 'sandbox' && err.details) body.details = err.details
   return body
+}
+
+/**
+ * Fastify answers a malformed percent-encoding or an over-long path parameter itself, before any route
+ * or error handler, in its own shape (with `code`, in English); this renders them in the family's shape.
+ */
+export function frameworkErrorHandler (error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const apiError = toApiError(error)
+  void reply.status(apiError.statusCode).send(errorBody(apiError, request))
 }
 
 export function registerErrorHandlers (app: FastifyInstance): void {
