@@ -1,0 +1,144 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+import type { AddressInfo } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { request } from 'undici'
+
+/**
+ * Helpers of the reliability tests (test/reliability): the error shapes of spec 7 as key sets, a real
+ * sandbox process (`node --import tsx server/main.ts`) on a free port of 127.0.0.1, and small HTTP
+ * helpers that never throw on a status.
+ */
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+
+const EXTENDED_REQUIRED = ['statusCode', 'timestamp', 'path', 'method', 'code', 'message', 'userMessage', 'errorId']
+const EXTENDED_ALLOWED = new Set([...EXTENDED_REQUIRED, 'error', 'errorCode', 'details'])
+const SIMPLE_REQUIRED = ['statusCode', 'message']
+const SIMPLE_ALLOWED = new Set([...SIMPLE_REQUIRED, 'error'])
+
+/** Why `body` is not an error of the family's shape with this status, or null when it is. */
+export function shapeProblem (family: 'extended' | 'simple', status: number, raw: string): string | null {
+  let body: unknown
+  try {
+    body = JSON.parse(raw)
+  } catch {
+    return `not JSON: ${raw.slice(0, 120)}`
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return `not an object: ${raw.slice(0, 120)}`
+  const b = body as Record<string, unknown>
+  const keys = Object.keys(b)
+  const required = family === 'extended' ? EXTENDED_REQUIRED : SIMPLE_REQUIRED
+  const allowed = family === 'extended' ? EXTENDED_ALLOWED : SIMPLE_ALLOWED
+  const missing = required.filter(k => !(k in b))
+  const extra = keys.filter(k => !allowed.has(k))
+  if (missing.length > 0 || extra.length > 0) return `${family} shape: missing [${missing}] extra [${extra}] in ${raw.slice(0, 200)}`
+  if (b.statusCode !== status) return `statusCode ${String(b.statusCode)} in the body, ${status} on the wire`
+  if (family === 'extended') {
+    if (!(typeof b.message === 'string' || (Array.isArray(b.message) && b.message.every(m => typeof m === 'string')))) return 'message is neither a string nor a list of strings'
+    if (('error' in b) === ('errorCode' in b)) return 'extended shape carries exactly one of error / errorCode'
+  } else if (typeof b.message !== 'string') return 'message is not a string'
+  return null
+}
+
+/** A port of 127.0.0.1 that was free a moment ago. */
+export async function freePort (): Promise<number> {
+  const server = createServer()
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
+  await new Promise<void>(resolve => server.close(() => resolve()))
+  return port
+}
+
+export interface Answer {
+  status: number
+  body: string
+  json: () => any
+  headers: Record<string, string | string[] | undefined>
+}
+
+/** One HTTP request with undici; never throws on a status (it throws on a network error). */
+export async function call (base: string, method: string, path: string, opts: { body?: unknown, headers?: Record<string, string>, timeoutMs?: number } = {}): Promise<Answer> {
+  const headers: Record<string, string> = { ...opts.headers }
+  let body: string | undefined
+  if (opts.body !== undefined) {
+    body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body)
+    headers['content-type'] ??= 'application/json'
+  }
+  const res = await request(base + path, { method: method as 'GET', headers, body, headersTimeout: opts.timeoutMs ?? 30_000, bodyTimeout: opts.timeoutMs ?? 30_000 })
+  const text = await res.body.text()
+  return { status: res.statusCode, body: text, json: () => JSON.parse(text), headers: res.headers }
+}
+
+export interface SandboxProcess {
+  child: ChildProcess
+  port: number
+  base: string
+  /** Everything written to stdout and stderr so far. */
+  output: () => string
+  /** Resolves with the exit code and signal once the process has ended. */
+  exited: Promise<{ code: number | null, signal: NodeJS.Signals | null }>
+  kill: (signal: NodeJS.Signals) => void
+}
+
+/**
+ * Starts the real process on a free port of 127.0.0.1 and resolves once /__sandbox/health answers 200.
+ * The caller must end it (kill) in a teardown.
+ */
+export async function startProcess (args: string[], opts: { readyTimeoutMs?: number, env?: Record<string, string> } = {}): Promise<SandboxProcess> {
+  const port = await freePort()
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--port', String(port), '--host', '127.0.0.1', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  child.stdout!.on('data', (c: Buffer) => { out += c.toString('utf8') })
+  child.stderr!.on('data', (c: Buffer) => { out += c.toString('utf8') })
+  const exited = new Promise<{ code: number | null, signal: NodeJS.Signals | null }>(resolve => child.once('exit', (code, signal) => resolve({ code, signal })))
+  const base = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + (opts.readyTimeoutMs ?? 30_000)
+  let ended = false
+  void exited.then(() => { ended = true })
+  for (let i = 0; ; i++) {
+    if (ended) throw new Error(`the sandbox exited before it was healthy:\n${out}`)
+    try {
+      const res = await call(base, 'GET', '/__sandbox/health', { timeoutMs: 2000 })
+      if (res.status === 200) break
+    } catch {}
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL')
+      throw new Error(`the sandbox was not healthy within ${opts.readyTimeoutMs ?? 30_000} ms:\n${out}`)
+    }
+    await new Promise(resolve => setTimeout(resolve, 50))
+  }
+  return {
+    child,
+    port,
+    base,
+    output: () => out,
+    exited,
+    kill: (signal) => { if (child.exitCode === null && child.signalCode === null) child.kill(signal) },
+  }
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
+
+/** The ledger invariant of DESIGN.md section 4 recomputed from the control plane's account view (BRL). */
+export function ledgerProblems (a: any): string[] {
+  const problems: string[] = []
+  const cents = (n: number) => Math.round(n * 100)
+  const available = cents(a.balance.available)
+  const blocked = cents(a.balance.blocked)
+  const t = a.totals
+  if (a.invariantHolds !== true) problems.push(`account ${a.accountId}: invariantHolds is ${String(a.invariantHolds)}`)
+  if (available < 0 || blocked < 0) problems.push(`account ${a.accountId}: negative balance ${available}/${blocked}`)
+  const expected = cents(t.opening) + cents(t.adjustments) + cents(t.settledIn) - cents(t.settledOut) - cents(t.fees)
+  if (available + blocked !== expected) problems.push(`account ${a.accountId}: available+blocked ${available + blocked} != ${expected} from the totals`)
+  return problems
+}
+
+export function percentile (values: number[], p: number): number {
+  if (values.length === 0) return NaN
+  const sorted = [...values].sort((x, y) => x - y)
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
+}
