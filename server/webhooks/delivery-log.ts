@@ -43,23 +43,32 @@ export class DeliveryLog {
     for (const d of this.all().sort((a, b) => a.seq - b.seq)) this.indexOf(d.accountId).push(d)
   }
 
-  /**
-   * Adds a delivery; when the account's log is over its cap, drops the oldest finished deliveries
-   * first (a pending one is still going to happen), and returns what was dropped so its jobs stop.
-   */
+  /** Adds a delivery, then trims the account's log to its cap; returns what was evicted. */
   add (d: Delivery): Delivery[] {
     this.records[d.id] = d
-    const list = this.indexOf(d.accountId)
-    list.push(d)
+    this.indexOf(d.accountId).push(d)
+    this.changed(d)
+    return this.trim(d.accountId)
+  }
+
+  /**
+   * Drops the account's oldest finished deliveries while its log is over the cap. A pending delivery is
+   * never dropped (that would lose a webhook the receiver is owed), so a burst may exceed the cap until
+   * its deliveries finish; `finish` trims again then.
+   */
+  trim (accountId: number): Delivery[] {
+    const list = this.indexOf(accountId)
     const evicted: Delivery[] = []
-    while (list.length > this.capPerAccount()) {
-      let i = list.findIndex(x => x.status !== 'pending')
-      if (i === -1) i = 0
+    let i = 0
+    while (list.length > this.capPerAccount() && i < list.length) {
+      if (list[i].status === 'pending') {
+        i++
+        continue
+      }
       const [old] = list.splice(i, 1)
       delete this.records[old.id]
       evicted.push(old)
     }
-    this.changed(d)
     return evicted
   }
 

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import { Agent, type Dispatcher } from 'undici'
 import type { Sandbox } from '../context.js'
 import type { Job } from '../engine/scheduler.js'
@@ -53,10 +54,17 @@ export class WebhookService {
   /** Long-polls waiting for a delivery; each entry ends its wait with no result. */
   private readonly waiters = new Set<() => void>()
   private readonly onError: (err: unknown) => void
-  private abort = new AbortController()
+  private abort = WebhookService.canceller()
   /** Bumped by reset and load: a request that ends after one belongs to a state that no longer exists. */
   private generation = 0
   private closed = false
+
+  /** One signal cancels every request under way; each request listens to it, hence no listener cap. */
+  private static canceller (): AbortController {
+    const controller = new AbortController()
+    setMaxListeners(0, controller.signal)
+    return controller
+  }
 
   constructor (private readonly sb: Sandbox, opts: WebhookServiceOptions = {}) {
     this.registrations = new Registrations(sb.store, sb.clock)
@@ -252,6 +260,7 @@ export class WebhookService {
       if (kind === 'first') this.startFollowers(id)
     }
     this.log.changed(d)
+    if (d.status !== 'pending') this.forget(this.log.trim(d.accountId))
     void this.sb.store.commit()
   }
 
@@ -309,7 +318,11 @@ export class WebhookService {
   }
 
   private add (d: Delivery): void {
-    for (const old of this.log.add(d)) {
+    this.forget(this.log.add(d))
+  }
+
+  private forget (evicted: Delivery[]): void {
+    for (const old of evicted) {
       this.sb.scheduler.cancel(this.jobs.get(old.id))
       this.jobs.delete(old.id)
       this.followers.delete(old.id)
@@ -341,7 +354,7 @@ export class WebhookService {
   private forgetInFlight (): void {
     this.generation += 1
     this.abort.abort()
-    this.abort = new AbortController()
+    this.abort = WebhookService.canceller()
     this.jobs.clear()
     this.held.clear()
     this.followers.clear()

@@ -256,6 +256,20 @@ t.test('the log is capped per account, dropping the oldest finished deliveries f
   t.same(other, [])
 })
 
+t.test('a burst over the cap loses no webhook: pending deliveries stay until they finish, then the log is trimmed', async t => {
+  const app = await buildTestApp(t, { deliveryLogSize: 3 })
+  const r = await receiver(t)
+  await register(app, { url: r.url })
+  const delay = [{ name: 'WEBHOOK_DELAY', params: { ms: '1000' } }]
+  for (const tx of ['a', 'b', 'c', 'd', 'e']) app.sandbox.webhooks.emit({ accountId: 1, eventType: 'cash_out', transactionId: tx, payload, scenarios: delay })
+  t.equal((await deliveries(app)).length, 5, 'over the cap while pending')
+  await advance(app, 1000)
+  await r.nth(5)
+  await app.sandbox.webhooks.idle()
+  t.equal(r.requests.length, 5, 'the five arrived')
+  t.same((await deliveries(app)).map(d => [d.transactionId, d.status]), [['e', 'delivered'], ['d', 'delivered'], ['c', 'delivered']])
+})
+
 t.test('the log filters by event type, transaction and status, and limits', async t => {
   const app = await buildTestApp(t)
   const r = await receiver(t)
