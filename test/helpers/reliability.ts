@@ -142,3 +142,6 @@ export function percentile (values: number[], p: number): number {
   const sorted = [...values].sort((x, y) => x - y)
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
 }
+
+/** The X-SSL-Client-Cert header value of a PEM (percent-encoded, RFC 3986). */
+export const certHeaderOf = (pem: string): string => encodeURIComponent(pem)
