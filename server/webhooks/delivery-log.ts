@@ -21,6 +21,8 @@ export function matches (d: Delivery, f: DeliveryFilter): boolean {
 
 export class DeliveryLog {
   private byAccount = new Map<number, Delivery[]>()
+  /** Pending delivery ids per account, so trimming skips the scan when nothing can be evicted. */
+  private pendingByAccount = new Map<number, Set<string>>()
   private readonly listeners = new Set<(d: Delivery) => void>()
 
   constructor (private readonly store: Store, private readonly capPerAccount: () => number) {}
@@ -40,7 +42,11 @@ export class DeliveryLog {
   /** Rebuilds the index after the document was replaced (load, import, reset). */
   reindex (): void {
     this.byAccount.clear()
-    for (const d of this.all().sort((a, b) => a.seq - b.seq)) this.indexOf(d.accountId).push(d)
+    this.pendingByAccount.clear()
+    for (const d of this.all().sort((a, b) => a.seq - b.seq)) {
+      this.indexOf(d.accountId).push(d)
+      this.track(d)
+    }
   }
 
   /** Adds a delivery, then trims the account's log to its cap; returns what was evicted. */
@@ -54,21 +60,30 @@ export class DeliveryLog {
   /**
    * Drops the account's oldest finished deliveries while its log is over the cap. A pending delivery is
    * never dropped (that would lose a webhook the receiver is owed), so a burst may exceed the cap until
-   * its deliveries finish; `finish` trims again then.
+   * its deliveries finish; `finish` trims again then. Trimming waits for a slack of a tenth of the cap
+   * and then rebuilds the list in one pass, so a busy log costs O(1) per delivery, not a scan each time.
    */
   trim (accountId: number): Delivery[] {
     const list = this.indexOf(accountId)
+    const cap = this.capPerAccount()
+    const slack = Math.floor(cap / 10)
+    const finished = list.length - (this.pendingByAccount.get(accountId)?.size ?? 0)
+    let excess = list.length - cap
+    // A pass only when it frees at least the slack: one finished delivery amid a burst of pending ones
+    // would otherwise cost a full pass each.
+    if (excess <= slack || Math.min(excess, finished) < Math.max(1, slack)) return []
     const evicted: Delivery[] = []
-    let i = 0
-    while (list.length > this.capPerAccount() && i < list.length) {
-      if (list[i].status === 'pending') {
-        i++
-        continue
+    const kept: Delivery[] = []
+    for (const d of list) {
+      if (excess > 0 && d.status !== 'pending') {
+        delete this.records[d.id]
+        evicted.push(d)
+        excess--
+      } else {
+        kept.push(d)
       }
-      const [old] = list.splice(i, 1)
-      delete this.records[old.id]
-      evicted.push(old)
     }
+    this.byAccount.set(accountId, kept)
     return evicted
   }
 
@@ -76,6 +91,7 @@ export class DeliveryLog {
     const list = this.byAccount.get(accountId) ?? []
     for (const d of list) delete this.records[d.id]
     this.byAccount.delete(accountId)
+    this.pendingByAccount.delete(accountId)
     return list
   }
 
@@ -92,12 +108,20 @@ export class DeliveryLog {
 
   /** Tells every waiter that a delivery was created or changed. */
   changed (d: Delivery): void {
+    this.track(d)
     for (const listener of [...this.listeners]) listener(d)
   }
 
   listen (listener: (d: Delivery) => void): () => void {
     this.listeners.add(listener)
     return () => { this.listeners.delete(listener) }
+  }
+
+  private track (d: Delivery): void {
+    let pending = this.pendingByAccount.get(d.accountId)
+    if (!pending) this.pendingByAccount.set(d.accountId, pending = new Set())
+    if (d.status === 'pending' && this.records[d.id] === d) pending.add(d.id)
+    else pending.delete(d.id)
   }
 
   private indexOf (accountId: number): Delivery[] {

@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events'
 import { Agent, type Dispatcher } from 'undici'
 import type { Sandbox } from '../context.js'
 import type { Job } from '../engine/scheduler.js'
@@ -26,6 +25,13 @@ export interface WebhookServiceOptions {
 
 /** The default account of the fixtures, which SANDBOX_WEBHOOK_URL is registered for. */
 const DEFAULT_ACCOUNT_ID = 1
+/**
+ * Sockets per receiver origin. Unbounded, a burst of events opens thousands of connections at once and
+ * overflows the receiver's accept backlog (dropped SYNs cost a second each); bounded, requests queue
+ * in the pool. A hung receiver can then hold its own origin's sockets up to webhookTimeoutMs, never
+ * another origin's.
+ */
+const MAX_CONNECTIONS_PER_ORIGIN = 64
 /** WEBHOOK_OUT_OF_ORDER: how long (sandbox ms) an event waits for a later one of its transaction. */
 export const REORDER_WINDOW_MS = 2000
 
@@ -54,24 +60,18 @@ export class WebhookService {
   /** Long-polls waiting for a delivery; each entry ends its wait with no result. */
   private readonly waiters = new Set<() => void>()
   private readonly onError: (err: unknown) => void
-  private abort = WebhookService.canceller()
+  /** One controller per request under way, so a reset or close cancels them all. */
+  private readonly cancellers = new Set<AbortController>()
   /** Bumped by reset and load: a request that ends after one belongs to a state that no longer exists. */
   private generation = 0
   private closed = false
-
-  /** One signal cancels every request under way; each request listens to it, hence no listener cap. */
-  private static canceller (): AbortController {
-    const controller = new AbortController()
-    setMaxListeners(0, controller.signal)
-    return controller
-  }
 
   constructor (private readonly sb: Sandbox, opts: WebhookServiceOptions = {}) {
     this.registrations = new Registrations(sb.store, sb.clock)
     this.log = new DeliveryLog(sb.store, () => sb.config.deliveryLogSize)
     this.onError = opts.onError ?? (err => process.emitWarning(`webhook bookkeeping failed: ${String(err)}`))
     this.ownsDispatcher = !opts.dispatcher
-    this.dispatcher = opts.dispatcher ?? new Agent({ keepAliveTimeout: 4000, connect: { timeout: sb.config.webhookTimeoutMs } })
+    this.dispatcher = opts.dispatcher ?? new Agent({ keepAliveTimeout: 4000, connections: MAX_CONNECTIONS_PER_ORIGIN, connect: { timeout: sb.config.webhookTimeoutMs } })
     sb.store.onAccountRemoved(accountId => this.forgetAccount(accountId))
     sb.onLoad.push(() => this.afterLoad())
     sb.onReset.push(() => this.afterReset())
@@ -213,10 +213,15 @@ export class WebhookService {
     const generation = this.generation
     const url = d.url
     const id = d.id
-    const p = sendAttempt(url, headers, body, { dispatcher: this.dispatcher, timeoutMs: this.sb.config.webhookTimeoutMs, signal: this.abort.signal })
+    const cancel = new AbortController()
+    this.cancellers.add(cancel)
+    const p = sendAttempt(url, headers, body, { dispatcher: this.dispatcher, timeoutMs: this.sb.config.webhookTimeoutMs, signal: cancel.signal })
       .then(result => this.finish(id, generation, kind, at, headers, result))
       .catch(this.onError)
-      .finally(() => this.inFlight.delete(p))
+      .finally(() => {
+        this.inFlight.delete(p)
+        this.cancellers.delete(cancel)
+      })
     this.inFlight.add(p)
   }
 
@@ -339,7 +344,7 @@ export class WebhookService {
   /** Cancels every request under way and stops accepting new ones; run when the app closes. */
   async close (): Promise<void> {
     this.closed = true
-    this.abort.abort()
+    this.cancelAll()
     this.closeWaiters()
     await this.idle()
     if (this.ownsDispatcher) await this.dispatcher.close()
@@ -353,11 +358,15 @@ export class WebhookService {
   /** Forgets requests under way and in-memory bookkeeping: the state they belonged to is gone. */
   private forgetInFlight (): void {
     this.generation += 1
-    this.abort.abort()
-    this.abort = WebhookService.canceller()
+    this.cancelAll()
     this.jobs.clear()
     this.held.clear()
     this.followers.clear()
+  }
+
+  private cancelAll (): void {
+    for (const c of this.cancellers) c.abort()
+    this.cancellers.clear()
   }
 
   private afterReset (): void {
