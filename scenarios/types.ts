@@ -10,14 +10,14 @@ export const ENDPOINTS = [
   'refund-in', 'devolucao',
   'med-list',
   // control-plane operations that produce events
-  'pix-pay', 'pix-incoming', 'med-open', 'med-transition', 'webhook-test',
+  'pix-pay', 'pix-incoming', 'med-open', 'med-transition', 'webhook-test', 'refund-received',
 ] as const
 export type Endpoint = typeof ENDPOINTS[number]
 
 /** Endpoints whose requests produce webhook events, where the delivery faults apply. */
 export const EVENT_ENDPOINTS: readonly Endpoint[] = [
   'cash-out', 'cash-out-qrcode', 'dict-pix', 'cash-in', 'cob', 'refund-in', 'devolucao',
-  'pix-pay', 'pix-incoming', 'med-open', 'med-transition', 'webhook-test',
+  'pix-pay', 'pix-incoming', 'med-open', 'med-transition', 'webhook-test', 'refund-received',
 ]
 
 export interface ScenarioParam {

@@ -4,7 +4,7 @@ import * as ledger from '../domain/ledger.js'
 import { centsToNumber, centsToString, parseAmount, parseDecimalString } from '../domain/money.js'
 import { badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js'
 import type { Account, Transaction } from '../store/state.js'
-import { refundEnvelope } from '../webhooks/envelopes/pay-in.js'
+import { refundEnvelope, refundOutEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { amountMessage, chargeData, receivedOf, type ReceivedPayment } from './charges.js'
@@ -18,6 +18,7 @@ import { amountMessage, chargeData, receivedOf, type ReceivedPayment } from './c
 export const REFUND_DEADLINE_DAYS = 89
 const DAY_MS = 86_400_000
 const REFUND_KINDS: readonly string[] = ['REFUND_IN', 'DEVOLUCAO']
+const PAYOUT_KINDS: readonly string[] = ['CASH_OUT', 'CASH_OUT_QRCODE', 'DICT_TRANSFER']
 
 export type Natureza = 'ORIGINAL' | 'RETIRADA' | 'MED_OPERACIONAL' | 'MED_FRAUDE'
 
@@ -236,6 +237,73 @@ export class RefundService {
     this.store.addRef(tx, `rtr:${rtrId}`)
     if (tx.dueAt) this.scheduleSettlement(tx)
     return tx
+  }
+
+  // ---- refunds received on pay-outs (refund_out) ------------------------------------------------
+
+  /**
+   * The destination bank returns (part of) a liquidated pay-out: the money arrives already
+   * liquidated as a REFUND_RECEIVED record, the account is credited, and `refund_out` fires.
+   * The gateway has no endpoint for this; the control plane triggers it the way the payee would.
+   */
+  receiveReturn (original: Transaction, body: { amount?: number, reason?: string }, scenarios: AppliedScenario[]): Transaction {
+    const account = this.store.account(original.accountId)
+    if (!account || !PAYOUT_KINDS.includes(original.kind) || original.status !== 'CONFIRMED' || !original.endToEndId) {
+      throw conflict(`A transação ${original.id} não é um pagamento enviado e liquidado`, 'REFUND_NOT_ALLOWED')
+    }
+    const returned = this.returnsOf(original).reduce((sum, r) => sum + r.amountCents, 0)
+    const remaining = original.amountCents - returned
+    let cents = remaining
+    if (body.amount !== undefined) {
+      const amount = parseAmount(body.amount)
+      if (!amount.ok) throw badRequest(amountMessage('amount', amount.reason), 'PIX_INVALID_AMOUNT')
+      cents = amount.cents
+    }
+    if (cents <= 0 || cents > remaining) {
+      throw badRequest(`amount (${centsToString(cents)}) excede o valor ainda devolvível (${centsToString(remaining)})`, 'REFUND_AMOUNT_EXCEEDS_ORIGINAL', {
+        details: { remaining: centsToNumber(remaining) },
+      })
+    }
+    const now = this.now()
+    const at = iso(now)
+    const rtrId = returnId(original.counterpart?.ispb ?? account.ispb, now, this.sb.rng)
+    const tx: Transaction = {
+      id: this.sb.rng.uuid(),
+      seq: this.store.nextSeq('transaction'),
+      accountId: account.id,
+      kind: 'REFUND_RECEIVED',
+      direction: 'IN',
+      status: 'CONFIRMED',
+      amountCents: cents,
+      feeCents: 0,
+      endToEndId: rtrId,
+      ...(original.counterpart ? { counterpart: original.counterpart } : {}),
+      scenarios,
+      data: { originalId: original.id, reason: body.reason ?? null },
+      createdAt: at,
+      updatedAt: at,
+      history: [{ status: 'CONFIRMED', at, reason: 'returned by the destination bank' }],
+    }
+    this.store.addTransaction(tx)
+    ledger.creditIncoming(account, cents)
+    this.sb.webhooks.emit({
+      accountId: account.id,
+      eventType: 'refund_out',
+      transactionId: tx.id,
+      payload: refundOutEnvelope({
+        id: original.seq,
+        txId: null,
+        originalAmountCents: original.amountCents,
+        originalEndToEndId: original.endToEndId,
+        refund: { amountCents: cents, endToEndId: rtrId, eventDate: at, information: body.reason ?? '' },
+      }),
+      scenarios,
+    })
+    return tx
+  }
+
+  private returnsOf (original: Transaction): Transaction[] {
+    return this.store.transactionsOf(original.accountId).filter(t => t.kind === 'REFUND_RECEIVED' && (t.data as { originalId?: string }).originalId === original.id)
   }
 
   private scheduleSettlement (tx: Transaction): void {

@@ -66,6 +66,26 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     return transactionView(tx)
   })
 
+  app.post('/transactions/:id/refund-received', {
+    schema: {
+      tags: ['Sandbox'],
+      summary: 'The destination bank returns a liquidated pay-out (all or part): credits the account and fires refund_out',
+      description: 'For CONFIRMED cash-outs and directory transfers. `amount` defaults to what is left to return. Delivery-fault scenarios apply (X-Sandbox-Scenario).',
+      params: IdParam,
+      body: Type.Object({
+        amount: Type.Optional(Type.Number({ minimum: 0.01 })),
+        reason: Type.Optional(Type.String({ maxLength: 140 })),
+      }),
+      response: { 201: TransactionView, ...errorResponses('sandbox', [400, 404, 409]) },
+    },
+  }, async (request, reply) => {
+    const original = find(request.params.id)
+    const scenarios = sb.scenarios.resolve(request, reply, 'refund-received', original.accountId)
+    const tx = sb.refunds.receiveReturn(original, request.body, scenarios)
+    await sb.store.commit()
+    return reply.status(201).send(transactionView(tx))
+  })
+
   app.post('/transactions/:id/fail', {
     schema: {
       tags: ['Sandbox'],
@@ -83,3 +103,4 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 }
 
 export default routes
+
