@@ -209,7 +209,8 @@ export class WebhookService {
     }
     const at = new Date(this.sb.clock.now()).toISOString()
     d.requestHeaders = headers
-    d.nextAttemptAt = null
+    // A redelivery or duplicate goes alongside the retry schedule, which stays as it was.
+    if (kind === 'first' || kind === 'retry') d.nextAttemptAt = null
     const generation = this.generation
     const url = d.url
     const id = d.id

@@ -222,3 +222,37 @@ t.test('SANDBOX_WEBHOOK_URL with --data: a restart neither duplicates it nor bum
   t.equal(again.total, 7)
   t.ok(again.webhooks.every((w: any) => w.version === 1))
 })
+
+t.test('the test event: a sample payload of each event type, recorded even with no receiver', async t => {
+  const app = await buildTestApp(t)
+  const shapes: Record<string, (b: any) => boolean> = {
+    cash_out: b => b.event === 'CashOut' && b.status === 'CONFIRMED' && b.finalAmount === 10.5,
+    cash_in: b => b.type === 'RECEIVE' && b.data.status === 'LIQUIDATED' && b.data.payment.amount === '10.00',
+    refund_in: b => b.type === 'REFUND' && b.data.creditDebitType === 'DEBIT' && b.data.refunds[0].status === 'LIQUIDATED',
+    refund_out: b => b.type === 'REFUND' && b.data.creditDebitType === 'CREDIT',
+    med_created: b => b.status === 'OPEN' && b.analysisResult === null,
+    med_accepted: b => b.status === 'ANALYZED' && b.analysisResult === 'APPROVED',
+    med_rejected: b => b.status === 'ANALYZED' && b.analysisResult === 'REJECTED',
+  }
+  for (const [eventType, ok] of Object.entries(shapes)) {
+    const res = await app.inject({ method: 'POST', url: '/__sandbox/webhooks/test', payload: { accountId: 1, eventType, transactionId: `tx-${eventType}` } })
+    t.equal(res.statusCode, 202, eventType)
+    const [d] = res.json().deliveries
+    t.equal(d.status, 'no_receiver')
+    t.equal(d.transactionId, `tx-${eventType}`)
+    t.ok(ok(d.body), `${eventType} sample has its shape`)
+  }
+  const missing = await app.inject({ method: 'POST', url: '/__sandbox/webhooks/test', payload: { accountId: 404, eventType: 'cash_in' } })
+  t.equal(missing.statusCode, 404)
+  t.equal(missing.json().code, 'ACCOUNT_NOT_FOUND')
+  const unknown = await app.inject({ method: 'GET', url: '/__sandbox/webhooks/deliveries/not-a-delivery' })
+  t.equal(unknown.statusCode, 404)
+  t.equal(unknown.json().code, 'DELIVERY_NOT_FOUND')
+})
+
+t.test('the registration rules hold for any caller of the service, not only through the schema', async t => {
+  const app = await buildTestApp(t)
+  const headers = Array.from({ length: 6 }, (_, i) => ({ key: `X-${i}`, value: 'v' }))
+  t.throws(() => app.sandbox.webhooks.registrations.register({ accountId: 1, eventType: 'cash_in', url: 'http://r.test/', headers }, { httpsOnly: false }), { code: 'TOO_MANY_WEBHOOK_HEADERS', statusCode: 400 })
+  t.equal((await list(app)).total, 0)
+})
