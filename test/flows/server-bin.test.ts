@@ -1,4 +1,5 @@
 import t from 'tap'
+import { childEnv } from '../helpers/process.js'
 import { spawn } from 'node:child_process'
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,7 +13,7 @@ const bin = fileURLToPath(new URL('../../bin/pix-sandbox.js', import.meta.url))
 
 function run (file: string, args: string[], cwd: string): Promise<{ code: number | null, stdout: string, stderr: string }> {
   return new Promise(resolve => {
-    const child = spawn(process.execPath, [file, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [file, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...childEnv() }, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })

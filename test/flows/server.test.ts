@@ -1,4 +1,5 @@
 import t from 'tap'
+import { childEnv } from '../helpers/process.js'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { request } from 'undici'
@@ -63,7 +64,7 @@ interface Proc {
 function start (args: string[], env: Record<string, string> = {}): Proc {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...childEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''

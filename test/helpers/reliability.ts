@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { childEnv } from './process.js'
 import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
@@ -81,20 +82,6 @@ export interface SandboxProcess {
 }
 
 /**
- * The environment for a spawned sandbox: this one without tap's coverage and process-info hooks,
- * so the child (compiled by tsx, not tap's TypeScript plugin) does not write coverage that tap would
- * merge with mismatched line maps.
- */
-export function childEnv (): Record<string, string> {
-  const env: Record<string, string> = {}
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || k === 'NODE_V8_COVERAGE' || k.startsWith('_TAPJS') || k.startsWith('TAP')) continue
-    env[k] = v
-  }
-  return env
-}
-
-/**
  * Starts the real process on a free port of 127.0.0.1 and resolves once /__sandbox/health answers 200.
  * The caller must end it (kill) in a teardown.
  */
@@ -102,7 +89,7 @@ export async function startProcess (args: string[], opts: { readyTimeoutMs?: num
   const port = await freePort()
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--port', String(port), '--host', '127.0.0.1', ...args], {
     cwd: ROOT,
-    env: { ...childEnv(), ...opts.env },
+    env: { ...process.env, ...childEnv(), ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''
