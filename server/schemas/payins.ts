@@ -60,7 +60,7 @@ export const CobBody = Type.Object({
   calendario: Type.Object({ expiracao: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, default: 86400, description: 'seconds after criacao' })) }),
   devedor: Type.Optional(Type.Object({
     cpf: Type.Optional(Type.String({ description: '11 digits' })),
-    cnpj: Type.Optional(Type.String({ description: '14 characters (sandbox assumption: the field name of a legal entity)' })),
+    cnpj: Type.Optional(Type.String({ description: '14 digits (sandbox assumption: the field name of a legal entity)' })),
     nome: Type.String({ minLength: 1, maxLength: 200 }),
   })),
   valor: Type.Object({

@@ -61,6 +61,8 @@ export interface CobData {
   solicitacaoPagador?: string
   infoAdicionais?: Array<{ nome: string, valor: string }>
   locId: number
+  /** BACEN: 0 on creation, incremented by 1 on each revision (PATCH); absent means 0. */
+  revisao?: number
 }
 
 /** What `tx.data` holds for CASH_IN, COB and PIX_IN. */
@@ -229,7 +231,8 @@ export class ChargeService implements ChargePayments {
       if (devedor.cpf !== undefined && devedor.cnpj !== undefined) problems.push('devedor deve ter cpf ou cnpj, não ambos')
       else if (devedor.cpf === undefined && devedor.cnpj === undefined) problems.push('devedor.cpf ou devedor.cnpj é obrigatório')
       if (devedor.cpf !== undefined && !(/^\d{11}$/.test(devedor.cpf) && isValidCpf(devedor.cpf))) problems.push('devedor.cpf inválido: 11 dígitos com dígitos verificadores corretos')
-      if (devedor.cnpj !== undefined && !isValidCnpj(devedor.cnpj)) problems.push('devedor.cnpj inválido')
+      // Spec 7.7: digits only, so the 2026 alphanumeric CNPJ (accepted by the standard family) is refused here.
+      if (devedor.cnpj !== undefined && !(/^\d{14}$/.test(devedor.cnpj) && isValidCnpj(devedor.cnpj))) problems.push('devedor.cnpj inválido: 14 dígitos com dígitos verificadores corretos')
     }
     if (body.chave !== undefined && detectDirectoryKeyType(body.chave) === null) problems.push('chave não é uma chave PIX válida (telefone +55, e-mail, CPF, CNPJ ou EVP)')
     if (problems.length > 0 || !original.ok) throw badRequest(problems)
@@ -283,6 +286,8 @@ export class ChargeService implements ChargePayments {
     const charge = this.cob(account, txid)
     if (charge.status !== 'ATIVA') throw conflict(`A cobrança está ${charge.status} e não pode ser removida`, 'COB_NOT_ACTIVE', { business: false })
     delete charge.dueAt
+    const cob = chargeData(charge).cob!
+    cob.revisao = (cob.revisao ?? 0) + 1
     this.transition(charge, 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'cancelled by receiver')
     return charge
   }
@@ -294,7 +299,7 @@ export class ChargeService implements ChargePayments {
     return {
       calendario: { criacao: charge.createdAt, expiracao: cob.expiracao },
       txid: d.txid!,
-      revisao: 0,
+      revisao: cob.revisao ?? 0,
       loc: { id: cob.locId, location: d.pixCode!, tipoCob: 'cob', criacao: charge.createdAt },
       location: d.pixCode!,
       status: charge.status as 'ATIVA',

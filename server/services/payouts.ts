@@ -323,7 +323,8 @@ export class PayoutService {
 
   createDictTransfer (account: Account, input: DictTransferInput, scenarios: AppliedScenario[]): Transaction {
     const directoryKey = directoryKeyOf(input.pixKey)
-    if (!directoryKey) throw badRequest('Chave PIX inválida: use CPF, CNPJ, e-mail, telefone (+55...) ou EVP')
+    // Spec 2.3: a CNPJ key is 14 digits; the 2026 alphanumeric CNPJ is accepted only by the standard family.
+    if (!directoryKey || (directoryKey.keyType === 'CNPJ' && !/^\d{14}$/.test(directoryKey.key))) throw badRequest('Chave PIX inválida: use CPF, CNPJ, e-mail, telefone (+55...) ou EVP')
     const amount = parseAmount(input.payment.amount)
     if (!amount.ok) throw badRequest('Valor inválido: payment.amount deve ser positivo e ter no máximo 2 casas decimais')
     if (input.creditorDocument !== undefined && !isValidDocument(input.creditorDocument)) throw badRequest('creditorDocument deve ser um CPF ou CNPJ válido')

@@ -44,7 +44,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Central bank'],
       summary: 'Cancel an ATIVA charge (status REMOVIDA_PELO_USUARIO_RECEBEDOR)',
-      description: 'Sandbox decision (the spec does not show the operation): as BACEN\'s API, a PATCH that sets the status. 409 when the charge is no longer ATIVA.',
+      description: 'Sandbox decision (the spec does not show the operation): as BACEN\'s API, a PATCH that sets the status; revisao goes up by 1. 409 when the charge is no longer ATIVA.',
       security: [{ bearer: [] }],
       params: CobParams,
       body: CobPatchBody,
