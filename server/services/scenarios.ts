@@ -26,8 +26,8 @@ export class ScenarioService {
         applied = parseScenarioHeader(header, endpoint)
       } catch (err) {
         if (err instanceof ScenarioError) {
+          // A code of its own, so in the extended shape it is a business error (code and errorCode).
           throw new ApiError(400, 'UNKNOWN_SCENARIO', `${err.reason}. Cenários válidos para ${endpoint}: ${err.valid.join(', ') || 'nenhum'}`, {
-            business: false,
             details: { endpoint, validScenarios: err.valid },
           })
         }

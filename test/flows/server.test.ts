@@ -39,7 +39,7 @@ t.test('a listening app serves a token and the balance over HTTP', async t => {
 
   const denied = await request(`${address}/balance`)
   t.equal(denied.statusCode, 401)
-  t.equal((await denied.body.json() as { code: string }).code, 'UNAUTHORIZED')
+  t.equal((await denied.body.json() as { code: string }).code, 'HTTP_ERROR')
 
   // A body over 1 MB sent for real is refused with 413, and the server keeps serving.
   const big = await request(`${address}/api/auth/token`, {

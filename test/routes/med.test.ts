@@ -153,6 +153,6 @@ t.test('scenarios RATE_LIMITED (429) and INTERNAL_ERROR (500) on the MED list', 
   t.equal(limited.headers['x-sandbox-scenario-applied'], 'RATE_LIMITED')
   const broken = await list(app, acc.token, '', { 'x-sandbox-scenario': 'INTERNAL_ERROR' })
   t.equal(broken.statusCode, 500)
-  t.match(broken.json(), { statusCode: 500, code: 'INTERNAL_ERROR', path: '/med' })
+  t.match(broken.json(), { statusCode: 500, code: 'HTTP_ERROR', error: 'Internal Server Error', path: '/med' })
   t.equal((await list(app, acc.token)).statusCode, 200)
 })

@@ -66,7 +66,7 @@ t.test('400s and 404s of spec 7.5; nothing moves', async t => {
   const paid = await paidCashIn(app, a.token, 10)
   const pending = await createCashIn(app, a.token, cashInBody({ value: 10 }))
   const cases: Array<[string, string, Record<string, unknown>, number, string]> = [
-    ['unknown id', 'nope', { refundValue: 1 }, 404, 'TRANSACTION_NOT_FOUND'],
+    ['unknown id', 'nope', { refundValue: 1 }, 404, 'HTTP_ERROR'],
     ['an unpaid charge', pending.transactionId, { refundValue: 1 }, 400, 'REFUND_NOT_ALLOWED'],
     ['3 decimals', paid.transactionId, { refundValue: 1.001 }, 400, 'PIX_INVALID_AMOUNT'],
     ['zero', paid.transactionId, { refundValue: 0 }, 400, 'HTTP_ERROR'],
