@@ -145,6 +145,10 @@ export const DevolucaoBody = Type.Object({
 
 export const MED_STATUSES = ['OPEN', 'RECEIVED', 'CANCELLED', 'ANALYZED'] as const
 
+// The shape MedService reads (parseDateBound), checked here too so a malformed date is listed with
+// the other invalid query fields (spec 7: one message per invalid field).
+const ISO_DATE_OR_DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2})?)?$'
+
 const Bank = Type.Object({ ispb: Type.String(), name: Type.String() })
 
 export const MedRecordSchema = Type.Object({
@@ -175,8 +179,8 @@ export const MedRecordSchema = Type.Object({
 export const MedListQuery = Type.Object({
   status: Type.Optional(StringEnum(MED_STATUSES)),
   isReconciled: Type.Optional(Type.Boolean()),
-  startDate: Type.Optional(Type.String({ description: 'ISO 8601 date or date-time' })),
-  endDate: Type.Optional(Type.String({ description: 'ISO 8601 date or date-time; a date alone includes that whole day' })),
+  startDate: Type.Optional(Type.String({ pattern: ISO_DATE_OR_DATE_TIME, description: 'ISO 8601 date or date-time' })),
+  endDate: Type.Optional(Type.String({ pattern: ISO_DATE_OR_DATE_TIME, description: 'ISO 8601 date or date-time; a date alone includes that whole day' })),
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
 })

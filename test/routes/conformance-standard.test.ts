@@ -25,3 +25,14 @@ t.test('spec 7: in the extended shape `code` is HTTP_ERROR on every generic erro
   t.equal(business.statusCode, 429)
   t.equal(business.json().code, business.json().errorCode, 'a business error: code and errorCode agree')
 })
+
+t.test('spec 7, 7.10: a malformed date is listed with the other invalid query fields of GET /api/med, one entry each', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app)
+  const res = await app.inject({ method: 'GET', url: '/api/med?status=FOO&startDate=ontem&endDate=2026-03-10T25&pageSize=101', headers: bearer(acc.token) })
+  t.equal(res.statusCode, 400)
+  const message: string[] = res.json().message
+  t.equal(res.json().code, 'HTTP_ERROR')
+  for (const field of ['status', 'startDate', 'endDate', 'pageSize']) t.equal(message.filter(m => m.startsWith(`${field} `)).length, 1, `one entry for ${field}`)
+  t.equal(message.length, 4)
+})
