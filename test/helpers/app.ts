@@ -3,6 +3,7 @@ import type { Test } from 'tap'
 import { readFileSync } from 'node:fs'
 import { buildApp, type BuildOptions } from '../../server/app.js'
 import type { Config } from '../../server/config.js'
+import type { WebhookEvent } from '../../server/webhooks/types.js'
 
 /**
  * Test harness: an app with a memory store, a frozen clock at a fixed daytime instant (so the night
@@ -61,4 +62,25 @@ export async function balanceOf (app: FastifyInstance, accountId: number): Promi
   const res = await app.inject({ method: 'GET', url: `/__sandbox/accounts/${accountId}` })
   const a = res.json()
   return { available: a.balance.available, blocked: a.balance.blocked, invariantHolds: a.invariantHolds }
+}
+
+/**
+ * Records what the services hand to the webhook capability (the payloads an integrator would
+ * receive), whether or not a receiver is registered, and still lets them through.
+ */
+export function recordEmits (app: FastifyInstance): WebhookEvent[] {
+  const emitted: WebhookEvent[] = []
+  const webhooks = app.sandbox.webhooks
+  const original = webhooks.emit.bind(webhooks)
+  webhooks.emit = (event: WebhookEvent) => {
+    emitted.push(structuredClone(event))
+    return original(event)
+  }
+  return emitted
+}
+
+/** Moves the sandbox clock forward, running everything due, as a test would through the control plane. */
+export async function advance (app: FastifyInstance, ms: number): Promise<void> {
+  const res = await app.inject({ method: 'POST', url: '/__sandbox/clock/advance', payload: { ms } })
+  if (res.statusCode !== 200) throw new Error(`advance failed: ${res.statusCode} ${res.body}`)
 }

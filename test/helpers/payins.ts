@@ -1,22 +1,8 @@
 import type { FastifyInstance } from 'fastify'
-import type { WebhookEvent } from '../../server/webhooks/types.js'
 import { bearer } from './app.js'
 
-/**
- * Helpers of the pay-in tests: a recorder of the events the services emit (wrapping
- * app.sandbox.webhooks.emit, so the payload is checked whether or not a receiver is registered)
- * and short ways to create and pay charges.
- */
-export function recordWebhooks (app: FastifyInstance): WebhookEvent[] {
-  const events: WebhookEvent[] = []
-  const webhooks = app.sandbox.webhooks
-  const original = webhooks.emit.bind(webhooks)
-  webhooks.emit = (event: WebhookEvent) => {
-    events.push(structuredClone(event))
-    original(event)
-  }
-  return events
-}
+/** Helpers of the pay-in tests: short ways to create and pay charges. */
+export { advance, recordEmits } from './app.js'
 
 export const PAYER = { fullName: 'MARIA DA SILVA', document: '52998224725' }
 
@@ -37,11 +23,6 @@ export async function createCashIn (app: FastifyInstance, token: string, body: R
 
 export async function payCode (app: FastifyInstance, pixCode: string, extra: Record<string, unknown> = {}) {
   return app.inject({ method: 'POST', url: '/__sandbox/pix/pay', payload: { pixCode, ...extra } })
-}
-
-export async function advance (app: FastifyInstance, ms: number): Promise<void> {
-  const res = await app.inject({ method: 'POST', url: '/__sandbox/clock/advance', payload: { ms } })
-  if (res.statusCode !== 200) throw new Error(`advance failed: ${res.statusCode} ${res.body}`)
 }
 
 /** A valid 26-35 character txid. */

@@ -3,19 +3,9 @@ import type { WebhookEvent } from '../../server/webhooks/types.js'
 import { bearer } from './app.js'
 
 /**
- * Pay-out test helpers: a recorder of what the services hand to the webhook capability (the payloads
- * the integrator would receive), and short-hands for the requests most tests repeat.
+ * Pay-out test helpers: short-hands for the requests most tests repeat.
  */
-export function recordEmits (app: FastifyInstance): WebhookEvent[] {
-  const emitted: WebhookEvent[] = []
-  const webhooks = app.sandbox.webhooks
-  const original = webhooks.emit.bind(webhooks)
-  webhooks.emit = (event: WebhookEvent) => {
-    emitted.push(structuredClone(event))
-    return original(event)
-  }
-  return emitted
-}
+export { advance, recordEmits } from './app.js'
 
 /** The cash_out events of one transaction, in emission order. */
 export const cashOutEvents = (emitted: WebhookEvent[], transactionId?: string): WebhookEvent[] =>
@@ -46,11 +36,6 @@ export async function cashOut (app: FastifyInstance, token: string, body: Record
     headers: { ...bearer(token), ...(scenario ? { 'x-sandbox-scenario': scenario } : {}) },
     payload: body,
   })
-}
-
-export async function advance (app: FastifyInstance, ms: number): Promise<void> {
-  const res = await app.inject({ method: 'POST', url: '/__sandbox/clock/advance', payload: { ms } })
-  if (res.statusCode !== 200) throw new Error(`advance failed: ${res.statusCode} ${res.body}`)
 }
 
 export async function transaction (app: FastifyInstance, id: string | number) {

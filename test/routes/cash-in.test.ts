@@ -1,7 +1,7 @@
 import t from 'tap'
 import { parseBrCode } from '../../server/domain/brcode.js'
 import { balanceOf, bearer, buildTestApp, newAccount, T0 } from '../helpers/app.js'
-import { advance, cashInBody, createCashIn, payCode, PAYER, recordWebhooks } from '../helpers/payins.js'
+import { advance, cashInBody, createCashIn, payCode, PAYER, recordEmits } from '../helpers/payins.js'
 
 const post = (app: Awaited<ReturnType<typeof buildTestApp>>, token: string, payload: unknown, headers: Record<string, string> = {}) =>
   app.inject({ method: 'POST', url: '/api/pix/cash-in', headers: { ...bearer(token), ...headers }, payload: payload as object })
@@ -109,7 +109,7 @@ t.test('the provider minimum expiration of the account: 400 PROVIDER_EXPIRATION_
 
 t.test('scenario PROVIDER_EXPIRATION_BELOW_MINIMUM refuses any expiration; nothing created, nothing emitted', async t => {
   const app = await buildTestApp(t)
-  const events = recordWebhooks(app)
+  const events = recordEmits(app)
   const acc = await newAccount(app)
   const res = await post(app, acc.token, cashInBody({ expirationTime: 604800 }), { 'x-sandbox-scenario': 'PROVIDER_EXPIRATION_BELOW_MINIMUM' })
   t.equal(res.statusCode, 400)
@@ -141,7 +141,7 @@ t.test('an unknown scenario is a 400 listing the valid ones', async t => {
 
 t.test('scenario AUTO_PAY;ms=N: a simulated payer pays after N ms of sandbox time', async t => {
   const app = await buildTestApp(t)
-  const events = recordWebhooks(app)
+  const events = recordEmits(app)
   const acc = await newAccount(app, { balance: 0 })
   const charge = await createCashIn(app, acc.token, cashInBody({ value: 25 }), { 'x-sandbox-scenario': 'AUTO_PAY;ms=5000' })
   await advance(app, 4999)
@@ -157,7 +157,7 @@ t.test('scenario AUTO_PAY;ms=N: a simulated payer pays after N ms of sandbox tim
 
 t.test('scenario PAYMENT_ERROR: paying ends the charge ERROR, no credit, webhook with errorCode and errorMessage', async t => {
   const app = await buildTestApp(t)
-  const events = recordWebhooks(app)
+  const events = recordEmits(app)
   const acc = await newAccount(app, { balance: 0 })
   const charge = await createCashIn(app, acc.token, cashInBody({ value: 80 }), { 'x-sandbox-scenario': 'PAYMENT_ERROR' })
   const res = await payCode(app, charge.pixCode)

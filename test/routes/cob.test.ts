@@ -1,7 +1,7 @@
 import t from 'tap'
 import { parseBrCode } from '../../server/domain/brcode.js'
 import { balanceOf, bearer, buildTestApp, newAccount, T0 } from '../helpers/app.js'
-import { advance, aTxid, payCode, recordWebhooks } from '../helpers/payins.js'
+import { advance, aTxid, payCode, recordEmits } from '../helpers/payins.js'
 
 const body = (over: Record<string, unknown> = {}) => ({
   calendario: { expiracao: 3600 },
@@ -89,7 +89,7 @@ t.test('409 for a txid the account already used; another account may use it; 401
 
 t.test('paying the location concludes the cob, credits the account, emits RECEIVE and lists the pix', async t => {
   const app = await buildTestApp(t)
-  const events = recordWebhooks(app)
+  const events = recordEmits(app)
   const acc = await newAccount(app, { balance: 0 })
   const txid = aTxid(6)
   const cob = (await app.inject({ method: 'PUT', url: `/cob/${txid}`, headers: bearer(acc.token), payload: body() })).json()
@@ -137,7 +137,7 @@ t.test('a cob expires by the clock (REMOVIDA_PELO_PSP) and the receiver can canc
 
 t.test('scenarios on cob: AUTO_PAY concludes it by the clock, PAYMENT_ERROR removes it without credit', async t => {
   const app = await buildTestApp(t)
-  const events = recordWebhooks(app)
+  const events = recordEmits(app)
   const acc = await newAccount(app, { balance: 0 })
   const auto = await app.inject({ method: 'PUT', url: `/cob/${aTxid(10)}`, headers: { ...bearer(acc.token), 'x-sandbox-scenario': 'AUTO_PAY;ms=1000' }, payload: body() })
   t.equal(auto.headers['x-sandbox-scenario-applied'], 'AUTO_PAY;ms=1000')

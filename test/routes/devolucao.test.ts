@@ -1,6 +1,6 @@
 import t from 'tap'
 import { balanceOf, bearer, buildTestApp, newAccount, tokenFor } from '../helpers/app.js'
-import { advance, aTxid, cashInBody, createCashIn, payCode, receiveIncoming, recordWebhooks } from '../helpers/payins.js'
+import { advance, aTxid, cashInBody, createCashIn, payCode, receiveIncoming, recordEmits } from '../helpers/payins.js'
 
 type App = Awaited<ReturnType<typeof buildTestApp>>
 const put = (app: App, token: string, e2eid: string, id: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
@@ -10,7 +10,7 @@ const get = (app: App, token: string, e2eid: string, id: string) =>
 
 t.test('PUT devolução: 201 EM_PROCESSAMENTO, then DEVOLVIDO with horario.liquidacao and the REFUND webhook', async t => {
   const app = await buildTestApp(t)
-  const events = recordWebhooks(app)
+  const events = recordEmits(app)
   const acc = await newAccount(app, { balance: 0 })
   const pix = await receiveIncoming(app, acc.accountId, 50)
   const res = await put(app, acc.token, pix.endToEndId, 'dev1', { valor: '20.00', descricao: 'Devolução parcial' })
@@ -104,7 +104,7 @@ t.test('422 after 89 days; 422 without available balance', async t => {
 
 t.test('scenario REFUND_FAILED: NAO_REALIZADO with motivo, reservation released; REFUND_DELAY moves settlement', async t => {
   const app = await buildTestApp(t)
-  const events = recordWebhooks(app)
+  const events = recordEmits(app)
   const acc = await newAccount(app, { balance: 0 })
   const pix = await receiveIncoming(app, acc.accountId, 10)
   const failed = await put(app, acc.token, pix.endToEndId, 'f1', { valor: '10.00' }, { 'x-sandbox-scenario': 'REFUND_FAILED' })

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { balanceOf, bearer, buildTestApp, newAccount } from '../helpers/app.js'
-import { advance, cashInBody, createCashIn, payCode, receiveIncoming, recordWebhooks } from '../helpers/payins.js'
+import { advance, cashInBody, createCashIn, payCode, receiveIncoming, recordEmits } from '../helpers/payins.js'
 
 type App = Awaited<ReturnType<typeof buildTestApp>>
 const openMed = (app: App, payload: Record<string, unknown>) => app.inject({ method: 'POST', url: '/__sandbox/med', payload })
@@ -9,7 +9,7 @@ const list = (app: App, token: string, query = '', headers: Record<string, strin
 
 t.test('MED lifecycle: open (med_created), RECEIVED, ANALYZED APPROVED debits the rest as MED_FRAUDE (med_accepted)', async t => {
   const app = await buildTestApp(t)
-  const events = recordWebhooks(app)
+  const events = recordEmits(app)
   const acc = await newAccount(app, { balance: 0 })
   const charge = await createCashIn(app, acc.token, cashInBody({ value: 100 }))
   const paid = (await payCode(app, charge.pixCode, { payer: { name: 'VITIMA', document: '52998224725', ispb: '60701190' } })).json()
@@ -53,7 +53,7 @@ t.test('MED lifecycle: open (med_created), RECEIVED, ANALYZED APPROVED debits th
 
 t.test('REJECTED emits med_rejected and moves no money; an operational cause is MED_OPERACIONAL; CANCELLED before analysis', async t => {
   const app = await buildTestApp(t)
-  const events = recordWebhooks(app)
+  const events = recordEmits(app)
   const acc = await newAccount(app, { balance: 0 })
   const p1 = await receiveIncoming(app, acc.accountId, 10)
   const p2 = await receiveIncoming(app, acc.accountId, 20)

@@ -1,11 +1,11 @@
 import t from 'tap'
 import { parseBrCode } from '../../server/domain/brcode.js'
 import { balanceOf, buildTestApp, newAccount } from '../helpers/app.js'
-import { advance, cashInBody, createCashIn, payCode, recordWebhooks } from '../helpers/payins.js'
+import { advance, cashInBody, createCashIn, payCode, recordEmits } from '../helpers/payins.js'
 
 t.test('paying a cash-in by its code credits the account, confirms the charge and emits RECEIVE', async t => {
   const app = await buildTestApp(t)
-  const events = recordWebhooks(app)
+  const events = recordEmits(app)
   const acc = await newAccount(app, { balance: 0 })
   const charge = await createCashIn(app, acc.token, cashInBody({ value: 150.25, externalId: 'order-1' }))
   t.equal(charge.status, 'PENDING')
@@ -51,7 +51,7 @@ t.test('paying a cash-in by its code credits the account, confirms the charge an
 
 t.test('400 for an unparsable code or a wrong amount, 404 for a code not issued here; nothing moves', async t => {
   const app = await buildTestApp(t)
-  const events = recordWebhooks(app)
+  const events = recordEmits(app)
   const acc = await newAccount(app, { balance: 0 })
   const charge = await createCashIn(app, acc.token, cashInBody({ value: 10 }))
   const garbage = await payCode(app, '000201nonsense')
@@ -71,7 +71,7 @@ t.test('400 for an unparsable code or a wrong amount, 404 for a code not issued 
 
 t.test('an unsolicited PIX credits the account and emits RECEIVE with txId null', async t => {
   const app = await buildTestApp(t)
-  const events = recordWebhooks(app)
+  const events = recordEmits(app)
   const acc = await newAccount(app, { balance: 5 })
   const res = await app.inject({ method: 'POST', url: '/__sandbox/pix/incoming', payload: { accountId: acc.accountId, amount: 12.34, payer: { name: 'ANA', document: '11222333000181', ispb: '60701190' } } })
   t.equal(res.statusCode, 201)
@@ -85,7 +85,7 @@ t.test('an unsolicited PIX credits the account and emits RECEIVE with txId null'
 
 t.test('delivery faults of X-Sandbox-Scenario reach the cash_in event (pix-pay, pix-incoming)', async t => {
   const app = await buildTestApp(t)
-  const events = recordWebhooks(app)
+  const events = recordEmits(app)
   const acc = await newAccount(app)
   const charge = await createCashIn(app, acc.token, cashInBody())
   const res = await app.inject({ method: 'POST', url: '/__sandbox/pix/pay', headers: { 'x-sandbox-scenario': 'WEBHOOK_DROP' }, payload: { pixCode: charge.pixCode } })

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { balanceOf, bearer, buildTestApp, newAccount, tokenFor } from '../helpers/app.js'
-import { advance, cashInBody, createCashIn, payCode, receiveIncoming, recordWebhooks } from '../helpers/payins.js'
+import { advance, cashInBody, createCashIn, payCode, receiveIncoming, recordEmits } from '../helpers/payins.js'
 
 type App = Awaited<ReturnType<typeof buildTestApp>>
 const refundIn = (app: App, token: string, id: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
@@ -14,7 +14,7 @@ async function paidCashIn (app: App, token: string, value: number) {
 
 t.test('a partial refund: 201 PENDING with the amount reserved, then CONFIRMED with the REFUND webhook', async t => {
   const app = await buildTestApp(t)
-  const events = recordWebhooks(app)
+  const events = recordEmits(app)
   const acc = await newAccount(app, { balance: 0 })
   const paid = await paidCashIn(app, acc.token, 100)
   const res = await refundIn(app, acc.token, paid.transactionId, { refundValue: 40, reason: 'produto devolvido', externalId: 'ref1' })
@@ -115,7 +115,7 @@ t.test('the 89-day deadline by the sandbox clock', async t => {
 
 t.test('scenario REFUND_FAILED: ERROR at settlement, reservation released, webhook reports the failure', async t => {
   const app = await buildTestApp(t)
-  const events = recordWebhooks(app)
+  const events = recordEmits(app)
   const acc = await newAccount(app, { balance: 0 })
   const paid = await paidCashIn(app, acc.token, 30)
   const res = await refundIn(app, acc.token, paid.transactionId, { refundValue: 30 }, { 'x-sandbox-scenario': 'REFUND_FAILED' })
