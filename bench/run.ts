@@ -124,7 +124,7 @@ async function main (): Promise<void> {
   await api(sb.port, 'POST', '/__sandbox/webhooks', { accountId: acct2.id, eventType: 'cash_out', url: `http://127.0.0.1:${rx.port}/hook` })
   const auth2 = { authorization: `Bearer ${acct2.token}` }
   const withHooks = await load({ url: `http://127.0.0.1:${sb.port}/api/pix/cash-out`, method: 'POST', headers: { ...auth2, 'content-type': 'application/json' }, body: cashOutBody, idReplacement: true })
-  const expected = (await api(sb.port, 'GET', `/__sandbox/transactions?accountId=${acct2.id}&limit=1000000`)).transactions.length
+  const expected = (await api(sb.port, 'GET', `/__sandbox/transactions?accountId=${acct2.id}&limit=10000`)).transactions.length
   const t0 = Date.now()
   while (rx.count() < expected && Date.now() - t0 < 60_000) await sleep(100)
   const delivered = rx.count()

@@ -1,12 +1,21 @@
 import { X509Certificate, webcrypto } from 'node:crypto'
-import * as x509 from '@peculiar/x509'
 
 /**
  * Client certificates: generated per account with a maintained X.509 library (ECDSA P-256, so an
  * account is created in milliseconds), and read back from the percent-encoded `X-SSL-Client-Cert`
  * header that the gateway's TLS terminator forwards (spec section 5).
  */
-x509.cryptoProvider.set(webcrypto as unknown as Crypto)
+
+// The X.509 library is only needed to create an account, and loading it costs more than a tenth of
+// the sandbox's start-up, so it is loaded on first use.
+let x509Module: Promise<typeof import('@peculiar/x509')> | null = null
+function loadX509 (): Promise<typeof import('@peculiar/x509')> {
+  x509Module ??= import('@peculiar/x509').then(m => {
+    m.cryptoProvider.set(webcrypto as unknown as Crypto)
+    return m
+  })
+  return x509Module
+}
 
 export interface GeneratedCertificate {
   certificate: string
@@ -20,6 +29,7 @@ function toPem (der: ArrayBuffer, label: string): string {
 }
 
 export async function generateClientCertificate (commonName: string, serial: number, now: number): Promise<GeneratedCertificate> {
+  const x509 = await loadX509()
   const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' }
   const keys = await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify']) as CryptoKeyPair
   const cert = await x509.X509CertificateGenerator.createSelfSigned({

@@ -113,10 +113,22 @@ const SAO_PAULO = new Intl.DateTimeFormat('en-CA', {
   timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23',
 })
 
-/** The calendar day (YYYY-MM-DD) and hour (0-23) of an instant in America/Sao_Paulo. */
+let cachedUtcHour = Number.NaN
+let cachedTime: { day: string, hour: number } = { day: '', hour: 0 }
+
+/**
+ * The calendar day (YYYY-MM-DD) and hour (0-23) of an instant in America/Sao_Paulo. Its offsets
+ * are whole hours, so the answer is constant within a UTC hour: cached per hour, because
+ * formatToParts is the most expensive step of a cash-out otherwise (measured with --cpu-prof).
+ */
 export function saoPauloTime (ms: number): { day: string, hour: number } {
-  const p = Object.fromEntries(SAO_PAULO.formatToParts(ms).map(x => [x.type, x.value]))
-  return { day: `${p.year}-${p.month}-${p.day}`, hour: Number(p.hour) % 24 }
+  const utcHour = Math.floor(ms / 3_600_000)
+  if (utcHour !== cachedUtcHour) {
+    const p = Object.fromEntries(SAO_PAULO.formatToParts(ms).map(x => [x.type, x.value]))
+    cachedTime = { day: `${p.year}-${p.month}-${p.day}`, hour: Number(p.hour) % 24 }
+    cachedUtcHour = utcHour
+  }
+  return cachedTime
 }
 
 /** Spec 8: the reduced limit applies from 20:00 to 06:00. */
