@@ -14,6 +14,7 @@ import type { Sandbox } from './context.js'
 import { Clock } from './engine/clock.js'
 import { Scheduler } from './engine/scheduler.js'
 import { createRng } from './domain/ids.js'
+import { isValidDocument } from './domain/documents.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
 import { Store } from './store/store.js'
 import { TokenService } from './auth/tokens.js'
@@ -26,7 +27,7 @@ import { ChargeService } from './services/charges.js'
 import { RefundService } from './services/refunds.js'
 import { MedService } from './services/med.js'
 import { frameworkErrorHandler, registerErrorHandlers } from './errors/handler.js'
-import { sharedSchemas } from './schemas/common.js'
+import { DOCUMENT_FORMAT, sharedSchemas } from './schemas/common.js'
 import authPlugin from './auth/plugin.js'
 import standardRoutes from './routes/standard/index.js'
 import centralBankRoutes from './routes/central-bank/index.js'
@@ -58,6 +59,9 @@ function validators (): { body: Ajv, coercing: Ajv } {
   const base: AjvOptions = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false, multipleOfPrecision: 8 }
   const body = addFormats(new Ajv({ ...base, coerceTypes: false }))
   const coercing = addFormats(new Ajv({ ...base, coerceTypes: 'array' }))
+  // A CPF or CNPJ with valid check digits (schemas/common.ts Document): checked with the other fields,
+  // so a bad document is one entry of the validation error (spec 7) rather than an answer of its own.
+  for (const ajv of [body, coercing]) ajv.addFormat(DOCUMENT_FORMAT, { type: 'string', validate: isValidDocument })
   return { body, coercing }
 }
 

@@ -42,8 +42,9 @@ function describe (issue: SchemaIssue): string {
     case 'maxItems': return `deve ter no máximo ${String(p.limit)} itens`
     case 'maxProperties': return `deve ter no máximo ${String(p.limit)} chaves`
     case 'minProperties': return `deve ter no mínimo ${String(p.limit)} chaves`
-    case 'pattern':
-    case 'format': return 'está em formato inválido'
+    case 'format': if (p.format === 'cpf-cnpj') return 'deve ser um CPF (11 dígitos) ou CNPJ (14 dígitos) válido'
+      return 'está em formato inválido'
+    case 'pattern': return 'está em formato inválido'
     case 'enum': return `deve ser um de: ${(p.allowedValues as unknown[]).join(', ')}`
     case 'const': return `deve ser ${String(p.allowedValue)}`
     case 'anyOf':

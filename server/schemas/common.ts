@@ -11,6 +11,12 @@ export function StringEnum<const T extends readonly string[]> (values: T, opts: 
 /** A BRL amount as a JSON number. Exactness to the cent is checked by domain/money (PIX_INVALID_AMOUNT). */
 export const Amount = (opts: Record<string, unknown> = {}) => Type.Number({ minimum: 0.01, description: 'BRL, at most 2 decimals', ...opts })
 
+/** The JSON Schema format of a CPF or CNPJ with valid check digits (registered with domain/documents in app.ts). */
+export const DOCUMENT_FORMAT = 'cpf-cnpj'
+
+/** A CPF (11 digits) or CNPJ (14) with valid check digits, as a validation error of the field when it is not. */
+export const Document = (opts: Record<string, unknown> = {}) => Type.String({ minLength: 1, maxLength: 14, format: DOCUMENT_FORMAT, ...opts })
+
 export const IsoDate = (description?: string) => Type.String({ format: 'date-time', description })
 
 export const SimpleError = Type.Object({

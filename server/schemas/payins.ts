@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { Amount, IsoDate, StringEnum } from './common.js'
+import { Amount, Document, IsoDate, StringEnum } from './common.js'
 
 /**
  * Schemas of the pay-in side: cash-in (spec 2.6), cob (2.8), refund-in (2.7), devolução (2.9), the
@@ -16,7 +16,7 @@ export const CashInSplit = Type.Object({
   pixKey: Type.String({ minLength: 1, maxLength: 255 }),
   pixKeyType: StringEnum(SPLIT_KEY_TYPES),
   name: Type.String({ minLength: 1, maxLength: 255 }),
-  document: Type.String({ minLength: 1, maxLength: 14, description: 'CPF or CNPJ, digits only' }),
+  document: Document({ pattern: '^(\\d{11}|\\d{14})$', description: 'CPF or CNPJ, digits only' }),
   type: StringEnum(['FIXED', 'PERCENTAGE'] as const, { description: 'FIXED: BRL amount; PERCENTAGE: percent of the gross amount (10 means 10%)' }),
   value: Type.Number({ minimum: 0.01, description: 'BRL (FIXED) or percent (PERCENTAGE), at most 2 decimals' }),
   immediate: Type.Optional(Type.Boolean({ default: false, description: 'true: paid right after confirmation; false: at the account\'s split frequency' })),
@@ -32,7 +32,7 @@ export const CashInBody = Type.Object({
   }),
   payer: Type.Object({
     fullName: Type.String({ minLength: 1, maxLength: 100 }),
-    document: Type.String({ minLength: 1, maxLength: 14, description: 'CPF (11 digits) or CNPJ (14)' }),
+    document: Document({ description: 'CPF (11 digits) or CNPJ (14)' }),
   }),
   additionalInfo: Type.Optional(Type.Record(Type.String(), Type.String(), { maxProperties: 10 })),
   splits: Type.Optional(Type.Array(CashInSplit, { maxItems: 10 })),

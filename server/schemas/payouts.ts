@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { Amount, IsoDate, StringEnum } from './common.js'
+import { Amount, Document, IsoDate, StringEnum } from './common.js'
 
 /**
  * Pay-outs: cash-out to a key (spec 2.4), cash-out by QR Code (2.5), the directory transfer (2.3),
@@ -24,7 +24,7 @@ export const CashOutBody = Type.Object({
     key: Type.String({ minLength: 1, maxLength: 77, description: 'Destination key, in the format of keyType' }),
     keyType: CashOutKeyTypeSchema,
     name: Type.String({ minLength: 1, maxLength: 100, description: 'Recipient name, informational' }),
-    document: Type.String({ minLength: 1, maxLength: 14, description: 'CPF (11 digits) or CNPJ (14) of the key holder, check digits verified' }),
+    document: Document({ description: 'CPF (11 digits) or CNPJ (14) of the key holder, check digits verified' }),
   }),
 })
 
@@ -34,7 +34,7 @@ export const QrCashOutBody = Type.Object({
   externalId: ExternalId,
   description: Type.Optional(Type.String({ maxLength: 140 })),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Recipient name; the QR Code carries one too' })),
-  document: Type.Optional(Type.String({ minLength: 1, maxLength: 14, description: 'Recipient CPF or CNPJ' })),
+  document: Type.Optional(Document({ description: 'Recipient CPF or CNPJ' })),
 })
 
 export const PayoutCreated = Type.Object({

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { bearer, buildTestApp, newAccount } from '../helpers/app.js'
+import { balanceOf, bearer, buildTestApp, newAccount } from '../helpers/app.js'
 
 /**
  * Conformance of the standard family (/api/* and /balance) to the rules of the spec that cut across
@@ -35,4 +35,45 @@ t.test('spec 7, 7.10: a malformed date is listed with the other invalid query fi
   t.equal(res.json().code, 'HTTP_ERROR')
   for (const field of ['status', 'startDate', 'endDate', 'pageSize']) t.equal(message.filter(m => m.startsWith(`${field} `)).length, 1, `one entry for ${field}`)
   t.equal(message.length, 4)
+})
+
+const post = (app: Awaited<ReturnType<typeof buildTestApp>>, token: string, url: string, payload: unknown) =>
+  app.inject({ method: 'POST', url, headers: bearer(token), payload: payload as Record<string, unknown> })
+
+t.test('spec 7, 7.2, 7.4: a malformed document is one of the entries of a validation error, not a separate answer', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app, { balance: 100 })
+  const cashOut = await post(app, acc.token, '/api/pix/cash-out', {
+    value: 1, externalId: 'x', description: 'd'.repeat(141),
+    details: { key: 'joao.souza@example.com', keyType: 'EMAIL', name: 'Joao', document: '12345678901' },
+  })
+  t.equal(cashOut.statusCode, 400)
+  t.equal(cashOut.json().code, 'HTTP_ERROR')
+  t.equal(cashOut.json().message.length, 2, 'description and details.document')
+  t.ok(cashOut.json().message.some((m: string) => m.startsWith('details.document ')), 'names details.document')
+
+  const qr = await post(app, acc.token, '/api/pix/cash-out-qrcode', { value: 1, qrCode: '000201' + 'x'.repeat(44), externalId: '', document: '123' })
+  t.equal(qr.statusCode, 400)
+  t.same(qr.json().message.map((m: string) => m.split(' ')[0]).sort(), ['document', 'externalId'])
+
+  const cashIn = await post(app, acc.token, '/api/pix/cash-in', {
+    transaction: { value: 10, description: 'd', externalId: 'e', expirationTime: 10 },
+    payer: { fullName: 'Maria', document: '11111111111' },
+    splits: [{ pixKey: 'a@b.com', pixKeyType: 'EMAIL', name: 'n', document: '52998224726', type: 'FIXED', value: 1 }],
+  })
+  t.equal(cashIn.statusCode, 400)
+  t.same(cashIn.json().message.map((m: string) => m.split(' ')[0]).sort(), ['payer.document', 'splits[0].document', 'transaction.expirationTime'])
+  t.same(await balanceOf(app, acc.accountId), { available: 100, blocked: 0, invariantHolds: true })
+})
+
+t.test('spec 2.6: splits[].document is a CPF or CNPJ of digits only (no alphanumeric CNPJ)', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app)
+  const split = (document: string) => ({ pixKey: 'a@b.com', pixKeyType: 'EMAIL', name: 'n', document, type: 'FIXED', value: 1 })
+  const body = (document: string) => ({ transaction: { value: 10, description: 'd', externalId: `e-${document}` }, payer: { fullName: 'Maria', document: '52998224725' }, splits: [split(document)] })
+  const alnum = await post(app, acc.token, '/api/pix/cash-in', body('12ABC34501DE35'))
+  t.equal(alnum.statusCode, 400, 'a valid alphanumeric CNPJ is refused')
+  t.same(alnum.json().message.map((m: string) => m.split(' ')[0]), ['splits[0].document'])
+  t.equal((await post(app, acc.token, '/api/pix/cash-in', body('11222333000181'))).statusCode, 201, 'a numeric CNPJ is accepted')
+  t.equal((await post(app, acc.token, '/api/pix/cash-in', body('52998224725'))).statusCode, 201, 'a CPF is accepted')
 })
