@@ -470,8 +470,9 @@ export class PayoutService {
     const tx = this.record(account, { ...f, status: 'PENDING' })
     tx.data.limitDay = saoPauloTime(now).day
     this.addDaily(tx, 1)
-    tx.dueAt = new Date(this.dueAtOf(tx, now)).toISOString()
-    this.schedule(tx)
+    const dueMs = this.dueAtOf(tx, now)
+    tx.dueAt = new Date(dueMs).toISOString()
+    this.schedule(tx, dueMs)
     return tx
   }
 
@@ -488,10 +489,11 @@ export class PayoutService {
     return Math.min(now + delay, Date.parse(tx.data.expiresAt as string))
   }
 
-  private schedule (tx: Transaction): void {
+  /** `dueMs` when the caller has it as a number already (creation), so it is not parsed back from `tx.dueAt`. */
+  private schedule (tx: Transaction, dueMs?: number): void {
     if (!tx.dueAt) return
     this.sb.scheduler.cancel(this.jobs.get(tx.id))
-    this.jobs.set(tx.id, this.sb.scheduler.at(Date.parse(tx.dueAt), 'payout-settlement', () => this.onDue(tx.id)))
+    this.jobs.set(tx.id, this.sb.scheduler.at(dueMs ?? Date.parse(tx.dueAt), 'payout-settlement', () => this.onDue(tx.id)))
   }
 
   private onDue (id: string): void {
