@@ -13,6 +13,7 @@ import { receiveEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import type { ChargeLookup, ChargePayments, Payer } from './contracts.js'
+import { iso, recordTransition } from './history.js'
 
 /**
  * Charges (cash-in and cob), the payments that arrive for them or unsolicited (PIX_IN), and the
@@ -81,8 +82,6 @@ export interface ChargeData {
 }
 
 export const chargeData = (tx: Transaction): ChargeData => tx.data as unknown as ChargeData
-
-const iso = (ms: number): string => new Date(ms).toISOString()
 
 /**
  * When a non-immediate split is paid: the next full hour (HOURLY) or the next midnight in
@@ -630,10 +629,7 @@ export class ChargeService implements ChargePayments {
   }
 
   transition (tx: Transaction, status: string, reason?: string): void {
-    const at = iso(this.now())
-    tx.status = status
-    tx.updatedAt = at
-    tx.history.push({ status, at, ...(reason !== undefined ? { reason } : {}) })
+    recordTransition(tx, status, iso(this.now()), reason)
   }
 }
 

@@ -11,6 +11,7 @@ import type { Account, Counterpart, DirectoryEntry, Transaction, TransactionKind
 import { cashOutNotification, transferEnvelope } from '../webhooks/envelopes/cash-out.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
+import { iso, recordTransition } from './history.js'
 
 /**
  * Cash-out to a key (spec 2.4), cash-out by QR Code (2.5) and the directory transfer (2.3) on the ledger
@@ -623,11 +624,9 @@ export class PayoutService {
   }
 
   private transition (tx: Transaction, status: string, now: number, reason?: string): void {
-    const at = new Date(now).toISOString()
-    tx.status = status
-    tx.updatedAt = at
     delete tx.dueAt
-    tx.history.push({ status, at, ...(reason ? { reason } : {}) })
+    // An empty reason is left out of the history, as it always was here.
+    recordTransition(tx, status, iso(now), reason || undefined)
   }
 
   private release (tx: Transaction): void {

@@ -8,6 +8,7 @@ import { refundEnvelope, refundOutEnvelope } from '../webhooks/envelopes/pay-in.
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { amountMessage, chargeData, receivedOf, type ReceivedPayment } from './charges.js'
+import { iso, recordTransition } from './history.js'
 
 /**
  * Refunds of received payments: refund-in (standard family, spec 2.7) and devolução (central-bank
@@ -48,8 +49,6 @@ function phaseOf (tx: Transaction): Phase {
   const s = STATUS[tx.kind as 'REFUND_IN' | 'DEVOLUCAO']
   return tx.status === s.pending ? 'pending' : tx.status === s.done ? 'done' : 'failed'
 }
-
-const iso = (ms: number): string => new Date(ms).toISOString()
 
 export class RefundService {
   constructor (private readonly sb: Sandbox) {
@@ -367,10 +366,7 @@ export class RefundService {
   }
 
   private transition (tx: Transaction, status: string, reason?: string): void {
-    const at = iso(this.now())
-    tx.status = status
-    tx.updatedAt = at
-    tx.history.push({ status, at, ...(reason !== undefined ? { reason } : {}) })
+    recordTransition(tx, status, iso(this.now()), reason)
   }
 
   private reschedule (): void {
