@@ -77,18 +77,6 @@ async function benchAccount (port: number): Promise<{ id: number, token: string 
   return { id: a.accountId, token: tok.access_token }
 }
 
-/** Adds `n` settled cash-outs to an account by snapshot import: a store that is already large. */
-async function preload (port: number, accountId: number, n: number): Promise<any> {
-  const state = await api(port, 'GET', '/__sandbox/snapshot')
-  const template = Object.values(state.transactions as Record<string, any>).find(tx => tx.accountId === accountId)
-  if (!template) throw new Error('no template transaction to copy')
-  for (let i = 0; i < n; i++) {
-    const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`
-    state.transactions[id] = { ...structuredClone(template), id, seq: 1_000_000 + i, externalId: `pre-${i}`, endToEndId: `E99999004202601010000PRE${String(i).padStart(8, '0')}` }
-  }
-  return state
-}
-
 /** Counts distinct deliveries (a retry of a slow first attempt arrives twice with the same id). */
 function receiver (): Promise<{ server: Server, port: number, count: () => number }> {
   const ids = new Set<string>()
@@ -133,13 +121,19 @@ async function main (): Promise<void> {
   const delivered = rx.count()
   rx.server.close()
 
-  // 100k earlier transactions in memory.
-  const big = await preload(sb.port, acct.id, 100_000)
-  await api(sb.port, 'PUT', '/__sandbox/snapshot', big)
-  const cashOutBig = await load({ url: `http://127.0.0.1:${sb.port}/api/pix/cash-out`, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: cashOutBody, idReplacement: true })
-  const rssBig = rssMb(sb.proc.pid!)
-  const template = await api(sb.port, 'GET', '/__sandbox/snapshot')
   await stop(sb)
+
+  // 100k earlier transactions in memory, made the way a user makes them: 100k cash-outs through the
+  // API on a fresh process, all settled, before memory and the next load are measured.
+  const big = await start(sandboxArgs, { SANDBOX_SETTLEMENT_DELAY_MS: '10' })
+  const bigAcct = await benchAccount(big.port)
+  const bigAuth = { authorization: `Bearer ${bigAcct.token}` }
+  const filled = await autocannon({ url: `http://127.0.0.1:${big.port}/api/pix/cash-out`, method: 'POST', headers: { ...bigAuth, 'content-type': 'application/json' }, body: cashOutBody, idReplacement: true, connections: 10, amount: 100_000 })
+  while ((await api(big.port, 'GET', '/__sandbox/clock')).pendingJobs > 0) await sleep(100)
+  const rssBig = rssMb(big.proc.pid!)
+  const cashOutBig = await load({ url: `http://127.0.0.1:${big.port}/api/pix/cash-out`, method: 'POST', headers: { ...bigAuth, 'content-type': 'application/json' }, body: cashOutBody, idReplacement: true })
+  const template = await api(big.port, 'GET', '/__sandbox/snapshot')
+  await stop(big)
 
   // Persisted with --data at 1k, 10k, 100k earlier transactions.
   const persisted: Record<string, Load> = {}
@@ -168,7 +162,7 @@ async function main (): Promise<void> {
     ['start to healthy (process, median of 3)', `${Math.round(median(sbStarts))} ms (bare Fastify ${Math.round(median(baseStarts))} ms)`, `${(median(sbStarts) / median(baseStarts)).toFixed(1)}x`, '<= 1000 ms'],
     ['cash-out with 100k earlier transactions in memory', `${Math.round(cashOutBig.rps)} req/s, p99 ${cashOutBig.p99} ms`, `${pct(cashOutBig.rps, cashOut.rps)} of empty`, '>= 90% of empty'],
     ...Object.entries(persisted).map(([n, r]) => [`cash-out with --data, ${Number(n).toLocaleString('en')} earlier transactions`, `${Math.round(r.rps)} req/s, p99 ${r.p99} ms`, pct(r.rps, baseline.rps), n === '10000' ? 'p99 <= 100 ms' : 'reported'] as [string, string, string, string]),
-    ['resident memory idle / after 100k transactions', `${Math.round(idleRss)} MB / ${Math.round(rssBig)} MB`, '', '<= 300 MB after 100k'],
+    ['resident memory idle / after 100k transactions', `${Math.round(idleRss)} MB / ${Math.round(rssBig)} MB (${filled['2xx']} cash-outs made)`, '', '<= 300 MB after 100k'],
   ]
   Object.assign(results, { baseline, balance, cashOut, withHooks: { ...withHooks, delivered, expected }, startMs: { sandbox: sbStarts, bareFastify: baseStarts }, cashOutBig, persisted, rssMb: { idle: idleRss, after100k: rssBig } })
   const table = ['| Figure | Measured | Ratio | Target |', '|---|---|---|---|', ...rows.map(r => `| ${r.join(' | ')} |`)].join('\n')
