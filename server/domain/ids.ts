@@ -88,12 +88,19 @@ export function randomHex (rng: Rng, n: number): string {
   return randomFrom(rng, HEX, n)
 }
 
+/** 32 random bits as 8 hex digits. */
+function word (rng: Rng): string {
+  return Math.floor(rng.next() * 4294967296).toString(16).padStart(8, '0')
+}
+
+/**
+ * A version 4 UUID from four 32-bit draws (one draw per character was 4% of a cash-out's CPU time).
+ * The version nibble (character 12) is forced to 4 and the variant bits (character 16) to 10xx.
+ */
 export function randomUuid (rng: Rng): string {
-  const h = randomHex(rng, 32).split('')
-  h[12] = '4' // version 4
-  h[16] = HEX[8 + randomInt(rng, 4)] // variant 10xx
-  const s = h.join('')
-  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`
+  const s = word(rng) + word(rng) + word(rng) + word(rng)
+  const variant = HEX[8 + (parseInt(s[16], 16) & 3)]
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-4${s.slice(13, 16)}-${variant}${s.slice(17, 20)}-${s.slice(20)}`
 }
 
 const ISPB = /^[0-9A-Za-z]{8}$/
