@@ -7,6 +7,7 @@ import type { Clock } from '../engine/clock.js'
 import type { AccountDefaults, Fixtures, FixtureAccount } from '../fixtures.js'
 import type { Account, ProviderGroup, SplitFrequency } from '../store/state.js'
 import type { Store } from '../store/store.js'
+import { notFound } from '../errors/api-error.js'
 
 /**
  * Accounts: the fixture accounts restored on reset, and fresh isolated accounts created on demand
@@ -82,6 +83,13 @@ export class AccountService {
   private seedFixture (f: FixtureAccount): Account {
     const account = this.build(f.id, { ...f })
     this.store.addAccount(account)
+    return account
+  }
+
+  /** The account, or the 404 (ACCOUNT_NOT_FOUND) every control-plane route answers for an unknown id. */
+  require (id: number): Account {
+    const account = this.store.account(id)
+    if (!account) throw notFound(`Conta ${id} não encontrada`, 'ACCOUNT_NOT_FOUND')
     return account
   }
 

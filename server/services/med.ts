@@ -71,8 +71,7 @@ export class MedService {
     const original = this.sb.charges.findReceived(input.endToEndId)
     const received = original && original.endToEndId === input.endToEndId ? receivedOf(original) : undefined
     if (!original || !received) throw notFound(`Nenhum PIX recebido com endToEndId ${input.endToEndId}`, 'TRANSACTION_NOT_FOUND')
-    const account = this.sb.store.account(original.accountId)
-    if (!account) throw notFound(`Conta ${original.accountId} não encontrada`, 'ACCOUNT_NOT_FOUND')
+    const account = this.sb.accounts.require(original.accountId)
     const pending = Object.values(this.sb.store.data.meds).find(m => m.endToEnd === input.endToEndId && (m.status === 'OPEN' || m.status === 'RECEIVED'))
     if (pending) throw conflict(`Já existe o MED ${pending.id} em andamento para este PIX`, 'MED_ALREADY_OPEN', { details: { medId: pending.id } })
     const scenarios = scenariosOf(account.id)

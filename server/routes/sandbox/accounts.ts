@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { ApiError, notFound } from '../../errors/api-error.js'
+import { ApiError } from '../../errors/api-error.js'
 import { parseAmount } from '../../domain/money.js'
 import { errorResponses } from '../../schemas/common.js'
 import { AccountSettingsBody, AccountView, CreatedAccountView } from '../../schemas/sandbox.js'
@@ -11,11 +11,6 @@ const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) })
 /** Accounts on the control plane: create isolated accounts, read them, fund them. */
 const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const sb = app.sandbox
-  const find = (id: number) => {
-    const account = sb.store.account(id)
-    if (!account) throw notFound(`Conta ${id} não encontrada`, 'ACCOUNT_NOT_FOUND')
-    return account
-  }
 
   app.post('/accounts', {
     schema: {
@@ -44,7 +39,7 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/accounts/:id', {
     schema: { tags: ['Sandbox'], summary: 'One account: settings, credentials, balances and ledger totals', params: Id, response: { 200: AccountView, ...errorResponses('sandbox', [404]) } },
-  }, async (request) => accountView(find(request.params.id)))
+  }, async (request) => accountView(sb.accounts.require(request.params.id)))
 
   app.post('/accounts/:id/balance', {
     schema: {
@@ -59,7 +54,7 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: AccountView, ...errorResponses('sandbox', [400, 404]) },
     },
   }, async (request) => {
-    const account = find(request.params.id)
+    const account = sb.accounts.require(request.params.id)
     const { set, credit } = request.body
     if ((set === undefined) === (credit === undefined)) throw new ApiError(400, 'HTTP_ERROR', 'Envie exatamente um de: set, credit')
     const value = (set ?? credit)!

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { notFound } from '../../errors/api-error.js'
 import { errorResponses } from '../../schemas/common.js'
 import { PixIncomingBody, PixPayBody, ReceivedPixView } from '../../schemas/payins.js'
 
@@ -30,8 +29,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: ReceivedPixView, ...errorResponses('sandbox', [400, 404]) },
     },
   }, async (request, reply) => {
-    const account = sb.store.account(request.body.accountId)
-    if (!account) throw notFound(`Conta ${request.body.accountId} não encontrada`, 'ACCOUNT_NOT_FOUND')
+    const account = sb.accounts.require(request.body.accountId)
     const scenarios = sb.scenarios.resolve(request, reply, 'pix-incoming', account.id)
     const tx = sb.charges.receiveUnsolicited(account, request.body.amount, request.body.payer, scenarios)
     await sb.store.commit()

@@ -52,7 +52,7 @@ const scenarioRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: Armed, ...errorResponses('sandbox', [400, 404]) },
     },
   }, async (request, reply) => {
-    if (!sb.store.account(request.body.accountId)) throw notFound(`Conta ${request.body.accountId} não encontrada`, 'ACCOUNT_NOT_FOUND')
+    sb.accounts.require(request.body.accountId)
     const armed = sb.scenarios.arm(request.body)
     await sb.store.commit()
     return reply.status(201).send(armed)

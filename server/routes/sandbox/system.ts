@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { ApiError, notFound } from '../../errors/api-error.js'
+import { ApiError } from '../../errors/api-error.js'
 import { errorResponses } from '../../schemas/common.js'
 import { emptyState, type State } from '../../store/state.js'
 
@@ -44,8 +44,7 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const accountId = request.body?.accountId
     if (accountId !== undefined) {
-      const account = sb.store.account(accountId)
-      if (!account) throw notFound(`Conta ${accountId} não encontrada`, 'ACCOUNT_NOT_FOUND')
+      const account = sb.accounts.require(accountId)
       sb.accounts.reset(account)
       await sb.store.commit()
       return { reset: accountId }

@@ -94,8 +94,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const { accountId, eventType } = request.body
-    const account = sb.store.account(accountId)
-    if (!account) throw notFound(`Conta ${accountId} não encontrada`, 'ACCOUNT_NOT_FOUND')
+    const account = sb.accounts.require(accountId)
     const scenarios = sb.scenarios.resolve(request, reply, 'webhook-test', accountId)
     const transactionId = request.body.transactionId ?? sb.rng.uuid()
     const payload = samplePayload(eventType, { account, transactionId, nowMs: sb.clock.now(), rng: sb.rng })
