@@ -284,7 +284,7 @@ export class ChargeService implements ChargePayments {
   cancelCob (account: Account, txid: string): Transaction {
     const charge = this.cob(account, txid)
     if (charge.status !== 'ATIVA') throw conflict(`A cobrança está ${charge.status} e não pode ser removida`, 'COB_NOT_ACTIVE', { business: false })
-    delete charge.dueAt
+    charge.dueAt = undefined
     const cob = chargeData(charge).cob!
     cob.revisao = (cob.revisao ?? 0) + 1
     this.transition(charge, 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'cancelled by receiver')
@@ -369,8 +369,8 @@ export class ChargeService implements ChargePayments {
     const e2e = payment.endToEndId ?? endToEndId(payment.payer.ispb, now, this.sb.rng)
     const d = chargeData(charge)
     d.received = { endToEndId: e2e, amountCents: payment.amountCents, payer: { ...payment.payer }, at: iso(now) }
-    delete d.autoPayAt
-    delete charge.dueAt
+    d.autoPayAt = undefined
+    charge.dueAt = undefined
     charge.endToEndId = e2e
     charge.counterpart = counterpartOf(payment.payer)
     this.store.indexEndToEndId(charge)
@@ -516,7 +516,7 @@ export class ChargeService implements ChargePayments {
     this.store.addTransaction(tx)
     split.status = paid ? 'PAID' : 'FAILED'
     split.transactionId = tx.id
-    delete split.dueAt
+    split.dueAt = undefined
   }
 
   // ---- timers -----------------------------------------------------------------------------------
@@ -545,8 +545,8 @@ export class ChargeService implements ChargePayments {
   private expire (id: string): void {
     const charge = this.store.transaction(id)
     if (!charge || !this.isOpen(charge) || !charge.dueAt || Date.parse(charge.dueAt) > this.now()) return
-    delete charge.dueAt
-    delete chargeData(charge).autoPayAt
+    charge.dueAt = undefined
+    chargeData(charge).autoPayAt = undefined
     if (charge.kind === 'COB') {
       this.transition(charge, 'REMOVIDA_PELO_PSP', 'expired')
     } else {

@@ -323,7 +323,7 @@ export class RefundService {
     const account = this.store.account(tx.accountId)
     if (!account || !REFUND_KINDS.includes(tx.kind) || phaseOf(tx) !== 'pending') return false
     ledger.settleOutgoing(account, tx.amountCents, 0)
-    delete tx.dueAt
+    tx.dueAt = undefined // not `delete`: see PayoutService.transition
     refundData(tx).settledAt = iso(this.now())
     this.transition(tx, STATUS[tx.kind as 'REFUND_IN'].done, 'settled')
     this.emit(tx)
@@ -335,7 +335,7 @@ export class RefundService {
     const account = this.store.account(tx.accountId)
     if (!account || !REFUND_KINDS.includes(tx.kind) || phaseOf(tx) !== 'pending') return false
     ledger.release(account, tx.amountCents)
-    delete tx.dueAt
+    tx.dueAt = undefined // not `delete`: see PayoutService.transition
     refundData(tx).motivo = message
     tx.errorCode = code
     tx.errorMessage = message

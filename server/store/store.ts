@@ -20,9 +20,13 @@ export class Store {
   private byClientId = new Map<string, Account>()
   private byFingerprint = new Map<string, Account>()
   private txByAccount = new Map<number, Transaction[]>()
-  private txByExternalId = new Map<string, Transaction>()
+  /**
+   * Composite lookups are nested maps (owner, then the record's own string) rather than one map keyed by
+   * a joined string: a joined key is one more string per record, about 100 bytes of heap each.
+   */
+  private txByExternalId = new Map<string, Map<string, Transaction>>()
   private txByEndToEndId = new Map<string, Transaction>()
-  private txByIdempotencyKey = new Map<string, Transaction>()
+  private txByIdempotencyKey = new Map<number, Map<string, Transaction>>()
   private txByRef = new Map<string, Transaction>()
   private writing: Promise<void> | null = null
   private queued: Promise<void> | null = null
@@ -147,7 +151,7 @@ export class Store {
 
   /** externalId is unique per account within one family of operations (`scope`, e.g. "cash-out"). */
   transactionByExternalId (accountId: number, scope: string, externalId: string): Transaction | undefined {
-    return this.txByExternalId.get(`${accountId}\u0000${scope}\u0000${externalId}`)
+    return this.txByExternalId.get(`${accountId}\u0000${scope}`)?.get(externalId)
   }
 
   transactionByEndToEndId (endToEndId: string): Transaction | undefined {
@@ -155,7 +159,7 @@ export class Store {
   }
 
   transactionByIdempotencyKey (accountId: number, key: string): Transaction | undefined {
-    return this.txByIdempotencyKey.get(`${accountId}\u0000${key}`)
+    return this.txByIdempotencyKey.get(accountId)?.get(key)
   }
 
   addTransaction (tx: Transaction, externalIdScope?: string): void {
@@ -213,10 +217,16 @@ export class Store {
     list.push(tx)
     if (tx.externalId && externalIdScope) {
       tx.data.externalIdScope = externalIdScope
-      this.txByExternalId.set(`${tx.accountId}\u0000${externalIdScope}\u0000${tx.externalId}`, tx)
+      inner(this.txByExternalId, `${tx.accountId}\u0000${externalIdScope}`).set(tx.externalId, tx)
     }
     if (tx.endToEndId) this.txByEndToEndId.set(tx.endToEndId, tx)
-    if (tx.idempotencyKey) this.txByIdempotencyKey.set(`${tx.accountId}\u0000${tx.idempotencyKey}`, tx)
+    if (tx.idempotencyKey) inner(this.txByIdempotencyKey, tx.accountId).set(tx.idempotencyKey, tx)
     for (const ref of (tx.data.refs as string[] | undefined) ?? []) this.txByRef.set(ref, tx)
   }
+}
+
+function inner<K, V> (outer: Map<K, Map<string, V>>, key: K): Map<string, V> {
+  let map = outer.get(key)
+  if (!map) outer.set(key, map = new Map())
+  return map
 }
