@@ -27,6 +27,7 @@ export interface Receiver {
   script: (steps: Step[], fallback?: Step) => void
   /** Resolves with the n-th request (1-based) once it has arrived. */
   nth: (n: number) => Promise<ReceivedRequest>
+  /** The request after the last one `next` or `nth` handed out, once it has arrived. */
   next: () => Promise<ReceivedRequest>
   close: () => Promise<void>
 }
@@ -67,7 +68,11 @@ export async function startReceiver (opts: { path?: string } = {}): Promise<Rece
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
   const port = (server.address() as AddressInfo).port
 
+  // The highest request handed to the test so far: `next()` is the first one after it, even when it
+  // arrived before the call (a sandbox that answers after the delivery went out is not a different case).
+  let handed = 0
   const nth = (n: number): Promise<ReceivedRequest> => {
+    handed = Math.max(handed, n)
     if (requests.length >= n) return Promise.resolve(requests[n - 1])
     return new Promise(resolve => waiting.push({ n, resolve }))
   }
@@ -81,7 +86,7 @@ export async function startReceiver (opts: { path?: string } = {}): Promise<Rece
       if (f !== undefined) fallback = f
     },
     nth,
-    next: () => nth(requests.length + 1),
+    next: () => nth(handed + 1),
     close: () => new Promise<void>(resolve => {
       for (const s of sockets) s.destroy()
       server.close(() => resolve())
