@@ -17,7 +17,7 @@ import { Scheduler } from './engine/scheduler.js'
 import { createRng } from './domain/ids.js'
 import { isValidDocument } from './domain/documents.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
-import { Store } from './store/store.js'
+import { Store, type StoreOptions } from './store/store.js'
 import { TokenService } from './auth/tokens.js'
 import { AccountService } from './services/accounts.js'
 import { RequestJournal } from './services/journal.js'
@@ -45,6 +45,8 @@ export interface BuildOptions {
   https?: import('node:https').ServerOptions
   /** Where webhook deliveries go (an undici MockAgent in tests); a real Agent when absent. */
   webhookDispatcher?: import('undici').Dispatcher
+  /** Store tuning for tests (a compaction floor high enough that only the journal is exercised). */
+  store?: Omit<StoreOptions, 'file'>
 }
 
 const pkg = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }
@@ -133,7 +135,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   app.setValidatorCompiler(({ schema, httpPart }) => lazyValidator(httpPart === 'body' ? body : coercing, schema))
 
   const scheduler = new Scheduler({ clock, onError: (err, job) => app.log.error({ err, job: job.kind }, 'scheduled job failed') })
-  const store = new Store({ file: config.data })
+  const store = new Store({ ...opts.store, file: config.data })
   const fixtures = opts.fixtures ?? loadFixtures(config.fixtures)
   const rng = createRng(seed)
   // Services are created below, once the context they share exists.
@@ -217,7 +219,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
 
   app.addHook('onClose', async () => {
     scheduler.close()
-    await store.commit()
+    await store.close()
   })
 
   const loaded = await store.load()

@@ -75,7 +75,10 @@ export class AccountService {
   /** Puts the fixture accounts (and the key directory) in an empty store. */
   seedFixtures (): void {
     for (const f of this.fixtures.accounts) this.seedFixture(f)
-    for (const entry of this.fixtures.directory) this.store.data.directory[entry.key] = { ...entry }
+    for (const entry of this.fixtures.directory) {
+      this.store.data.directory[entry.key] = { ...entry }
+      this.store.changed('directory', entry.key)
+    }
     const maxFixtureId = Math.max(0, ...this.fixtures.accounts.map(a => a.id))
     if ((this.store.data.seq.account ?? 0) < maxFixtureId) this.store.data.seq.account = maxFixtureId
   }
@@ -133,6 +136,8 @@ export class AccountService {
     const delta = change.set !== undefined
       ? toCents(change.set) - account.balance.availableCents
       : toCents(change.credit ?? 0)
-    return ledger.adjust(account, delta)
+    const adjusted = ledger.adjust(account, delta)
+    this.store.changed('accounts', account.id)
+    return adjusted
   }
 }

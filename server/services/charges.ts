@@ -386,6 +386,7 @@ export class ChargeService implements ChargePayments {
       return charge
     }
     ledger.creditIncoming(account, payment.amountCents)
+    this.store.changed('accounts', account.id)
     this.transition(charge, charge.kind === 'COB' ? 'CONCLUIDA' : 'CONFIRMED', 'paid')
     this.emitReceive(charge, scenarios)
     this.runSplits(charge, account)
@@ -438,6 +439,7 @@ export class ChargeService implements ChargePayments {
     this.store.addTransaction(tx)
     this.store.addRef(tx, `e2e-in:${e2e}`)
     ledger.creditIncoming(account, parsed.cents)
+    this.store.changed('accounts', account.id)
     this.emitReceive(tx, scenarios)
     return tx
   }
@@ -475,6 +477,7 @@ export class ChargeService implements ChargePayments {
       split.dueAt = iso(nextSplitRun(now, account.splitFrequency))
       this.scheduleSplit(charge.id, index, split.dueAt)
     })
+    this.store.changed('transactions', charge.id)
   }
 
   private scheduleSplit (chargeId: string, index: number, dueAt: string): void {
@@ -494,6 +497,7 @@ export class ChargeService implements ChargePayments {
     const now = this.now()
     // A refund may have used the money meanwhile: then the split fails rather than overdraw the account.
     const paid = ledger.debitImmediately(account, split.amountCents)
+    this.store.changed('accounts', account.id)
     const entry = this.store.directoryEntry(normalizeKey(split.pixKeyType, split.pixKey))
     const tx = this.newTransaction(account, 'SPLIT', paid ? 'CONFIRMED' : 'ERROR', split.amountCents, { chargeId, splitIndex: index, type: split.type, value: split.value, immediate: split.immediate }, now, [])
     tx.direction = 'OUT'
@@ -517,6 +521,7 @@ export class ChargeService implements ChargePayments {
     split.status = paid ? 'PAID' : 'FAILED'
     split.transactionId = tx.id
     split.dueAt = undefined
+    this.store.changed('transactions', charge.id)
   }
 
   // ---- timers -----------------------------------------------------------------------------------
@@ -533,6 +538,7 @@ export class ChargeService implements ChargePayments {
     const d = chargeData(charge)
     if (hasScenario(charge.scenarios, 'AUTO_PAY') && d.autoPayAt === undefined) {
       d.autoPayAt = iso(Date.parse(charge.createdAt) + scenarioParam(charge.scenarios, 'AUTO_PAY', 'ms', this.sb.config.settlementDelayMs))
+      this.store.changed('transactions', charge.id)
     }
     if (d.autoPayAt) {
       this.sb.scheduler.at(Date.parse(d.autoPayAt), 'charge-auto-pay', () => {
@@ -630,6 +636,7 @@ export class ChargeService implements ChargePayments {
 
   transition (tx: Transaction, status: string, reason?: string): void {
     recordTransition(tx, status, iso(this.now()), reason)
+    this.store.changed('transactions', tx.id)
   }
 }
 

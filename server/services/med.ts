@@ -105,6 +105,7 @@ export class MedService {
       updatedAt: at,
     }
     this.sb.store.data.meds[record.id] = record
+    this.sb.store.changed('meds', record.id)
     this.sb.webhooks.emit({ accountId: account.id, eventType: 'med_created', transactionId: original.id, payload: medEnvelope(record), scenarios })
     return record
   }
@@ -126,6 +127,7 @@ export class MedService {
     const scenarios = scenariosOf(record.accountId)
     record.status = input.status
     record.updatedAt = new Date(this.now()).toISOString()
+    this.sb.store.changed('meds', record.id)
     if (input.analysisDetails !== undefined) record.analysisDetails = input.analysisDetails
     if (input.status !== 'ANALYZED') return { record, refund: null }
 
@@ -143,6 +145,7 @@ export class MedService {
       const tx = this.sb.refunds.medReturn(original, natureza, `MED ${record.id}`)
       if (tx) {
         record.refundTransactionId = tx.id
+        this.sb.store.changed('meds', record.id)
         const view = this.sb.refunds.devolucaoView(tx)
         refund = { id: view.id, rtrId: refundData(tx).rtrId, valor: view.valor, natureza: view.natureza, status: view.status, motivo: view.motivo ?? null }
       }

@@ -379,6 +379,7 @@ export class PayoutService {
       type: 'PENDING',
     }
     tx.data.response = response
+    this.sb.store.changed('transactions', tx.id)
     return tx
   }
 
@@ -468,6 +469,7 @@ export class PayoutService {
   private open (account: Account, f: Omit<Parameters<PayoutService['record']>[1], 'status'>): Transaction {
     const now = this.sb.clock.now()
     if (!ledger.reserve(account, f.amountCents + account.feeCents)) throw new Error('reservation refused after the balance check')
+    this.sb.store.changed('accounts', account.id)
     const tx = this.record(account, { ...f, status: 'PENDING' })
     tx.data.limitDay = saoPauloTime(now).day
     this.addDaily(tx, 1)
@@ -543,6 +545,7 @@ export class PayoutService {
     }
     this.sb.store.indexEndToEndId(tx)
     ledger.settleOutgoing(account, tx.amountCents, tx.feeCents)
+    this.sb.store.changed('accounts', account.id)
     tx.counterpart = outcome.counterpart
     this.transition(tx, tx.kind === 'DICT_TRANSFER' ? 'COMPLETED' : 'CONFIRMED', now)
     tx.errorCode = null
@@ -610,6 +613,7 @@ export class PayoutService {
     if (!account || tx.status !== 'PENDING') return
     const now = this.sb.clock.now()
     ledger.release(account, tx.amountCents + tx.feeCents)
+    this.sb.store.changed('accounts', account.id)
     if (!tx.counterpart) tx.counterpart = this.holderFor(tx, account)
     if (!tx.endToEndId && tx.kind !== 'DICT_TRANSFER') {
       tx.endToEndId = endToEndId(account.ispb, now, this.sb.rng)
@@ -629,6 +633,7 @@ export class PayoutService {
     tx.dueAt = undefined
     // An empty reason is left out of the history, as it always was here.
     recordTransition(tx, status, iso(now), reason || undefined)
+    this.sb.store.changed('transactions', tx.id)
   }
 
   private release (tx: Transaction): void {
@@ -710,6 +715,7 @@ export class PayoutService {
     const created = directory[canonical] === undefined
     const entry: DirectoryEntry = { ...fields, key: canonical, keyType }
     directory[canonical] = entry
+    this.sb.store.changed('directory', canonical)
     return { entry, created }
   }
 
@@ -718,6 +724,7 @@ export class PayoutService {
     const directory = this.sb.store.data.directory
     if (directory[canonical] === undefined) return false
     delete directory[canonical]
+    this.sb.store.changed('directory', canonical)
     return true
   }
 }

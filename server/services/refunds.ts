@@ -102,6 +102,7 @@ export class RefundService {
       throw badRequest(`externalId ${refId} já utilizado em uma devolução desta transação`, 'PIX_DUPLICATE_EXTERNAL_ID', { details: { externalId: refId } })
     }
     if (!ledger.reserve(account, amount.cents)) throw badRequest('Saldo disponível insuficiente para a devolução', 'PIX_INSUFFICIENT_BALANCE')
+    this.store.changed('accounts', account.id)
     return this.open(account, original, received, 'REFUND_IN', amount.cents, refId, 'ORIGINAL', { reason: body.reason }, scenarios)
   }
 
@@ -132,6 +133,7 @@ export class RefundService {
     const remaining = this.remainingCents(original)
     if (valor.cents > remaining) throw badRequest(`valor (${centsToString(valor.cents)}) excede o valor ainda devolvível (${centsToString(remaining)})`)
     if (!ledger.reserve(account, valor.cents)) throw unprocessable('Saldo disponível insuficiente para a devolução', 'PIX_INSUFFICIENT_BALANCE', { business: false })
+    this.store.changed('accounts', account.id)
     return this.open(account, original, received, 'DEVOLUCAO', valor.cents, id, body.natureza ?? 'ORIGINAL', { descricao: body.descricao }, scenarios)
   }
 
@@ -173,6 +175,7 @@ export class RefundService {
     const amountCents = this.remainingCents(original)
     if (!received || !account || amountCents === 0) return null
     const debited = ledger.debitImmediately(account, amountCents)
+    this.store.changed('accounts', account.id)
     const tx = this.open(account, original, received, 'DEVOLUCAO', amountCents, `MED${this.sb.rng.alnum(29)}`, natureza, { descricao }, [], false)
     if (debited) {
       refundData(tx).settledAt = iso(this.now())
@@ -285,6 +288,7 @@ export class RefundService {
     }
     this.store.addTransaction(tx)
     ledger.creditIncoming(account, cents)
+    this.store.changed('accounts', account.id)
     this.sb.webhooks.emit({
       accountId: account.id,
       eventType: 'refund_out',
@@ -323,6 +327,7 @@ export class RefundService {
     const account = this.store.account(tx.accountId)
     if (!account || !REFUND_KINDS.includes(tx.kind) || phaseOf(tx) !== 'pending') return false
     ledger.settleOutgoing(account, tx.amountCents, 0)
+    this.store.changed('accounts', account.id)
     tx.dueAt = undefined // not `delete`: see PayoutService.transition
     refundData(tx).settledAt = iso(this.now())
     this.transition(tx, STATUS[tx.kind as 'REFUND_IN'].done, 'settled')
@@ -335,6 +340,7 @@ export class RefundService {
     const account = this.store.account(tx.accountId)
     if (!account || !REFUND_KINDS.includes(tx.kind) || phaseOf(tx) !== 'pending') return false
     ledger.release(account, tx.amountCents)
+    this.store.changed('accounts', account.id)
     tx.dueAt = undefined // not `delete`: see PayoutService.transition
     refundData(tx).motivo = message
     tx.errorCode = code
@@ -367,6 +373,7 @@ export class RefundService {
 
   private transition (tx: Transaction, status: string, reason?: string): void {
     recordTransition(tx, status, iso(this.now()), reason)
+    this.store.changed('transactions', tx.id)
   }
 
   private reschedule (): void {

@@ -54,6 +54,7 @@ export class ScenarioService {
       if (a.remaining !== null) {
         a.remaining -= 1
         if (a.remaining <= 0) delete armed[a.id]
+        this.store.changed('armedScenarios', a.id)
       }
       return applied
     }
@@ -88,6 +89,7 @@ export class ScenarioService {
       createdAt: new Date(this.clock.now()).toISOString(),
     }
     this.store.data.armedScenarios[armed.id] = armed
+    this.store.changed('armedScenarios', armed.id)
     return armed
   }
 
@@ -98,6 +100,7 @@ export class ScenarioService {
   disarm (id: number): boolean {
     if (!this.store.data.armedScenarios[id]) return false
     delete this.store.data.armedScenarios[id]
+    this.store.changed('armedScenarios', id)
     return true
   }
 }

@@ -77,6 +77,7 @@ export class DeliveryLog {
     for (const d of list) {
       if (excess > 0 && d.status !== 'pending') {
         delete this.records[d.id]
+        this.store.changed('deliveries', d.id)
         evicted.push(d)
         excess--
       } else {
@@ -89,7 +90,10 @@ export class DeliveryLog {
 
   removeAccount (accountId: number): Delivery[] {
     const list = this.byAccount.get(accountId) ?? []
-    for (const d of list) delete this.records[d.id]
+    for (const d of list) {
+      delete this.records[d.id]
+      this.store.changed('deliveries', d.id)
+    }
     this.byAccount.delete(accountId)
     this.pendingByAccount.delete(accountId)
     return list
@@ -108,6 +112,7 @@ export class DeliveryLog {
 
   /** Tells every waiter that a delivery was created or changed. */
   changed (d: Delivery): void {
+    this.store.changed('deliveries', d.id)
     this.track(d)
     for (const listener of [...this.listeners]) listener(d)
   }

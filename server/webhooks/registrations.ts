@@ -111,6 +111,7 @@ export class Registrations {
       existing.isActive = true
       existing.version += 1
       existing.updatedAt = now
+      this.store.changed('webhooks', existing.id)
       return { webhook: existing, created: false }
     }
     const webhook: WebhookRegistration = {
@@ -125,6 +126,7 @@ export class Registrations {
       updatedAt: now,
     }
     this.records[webhook.id] = webhook
+    this.store.changed('webhooks', webhook.id)
     return { webhook, created: true }
   }
 
@@ -143,17 +145,22 @@ export class Registrations {
       webhook.version += 1
     }
     webhook.updatedAt = new Date(this.clock.now()).toISOString()
+    this.store.changed('webhooks', webhook.id)
     return webhook
   }
 
   remove (id: number): boolean {
     if (!this.records[id]) return false
     delete this.records[id]
+    this.store.changed('webhooks', id)
     return true
   }
 
   removeAccount (accountId: number): void {
-    for (const w of this.list(accountId)) delete this.records[w.id]
+    for (const w of this.list(accountId)) {
+      delete this.records[w.id]
+      this.store.changed('webhooks', w.id)
+    }
   }
 
   /**

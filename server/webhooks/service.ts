@@ -156,6 +156,7 @@ export class WebhookService {
       const leader = later.find(l => l.webhookId === d.webhookId && l.status === 'pending')
       if (leader) {
         d.nextAttemptAt = null
+        this.sb.store.changed('deliveries', d.id)
         this.followers.set(leader.id, [...(this.followers.get(leader.id) ?? []), id])
       } else {
         this.schedule(d, this.sb.clock.now(), 'first')
@@ -177,6 +178,7 @@ export class WebhookService {
 
   private schedule (d: Delivery, at: number, kind: AttemptKind): void {
     d.nextAttemptAt = new Date(at).toISOString()
+    this.sb.store.changed('deliveries', d.id)
     this.sb.scheduler.cancel(this.jobs.get(d.id))
     const id = d.id
     this.jobs.set(id, this.sb.scheduler.at(at, 'webhook-attempt', () => {
@@ -211,6 +213,7 @@ export class WebhookService {
     d.requestHeaders = headers
     // A redelivery or duplicate goes alongside the retry schedule, which stays as it was.
     if (kind === 'first' || kind === 'retry') d.nextAttemptAt = null
+    this.sb.store.changed('deliveries', d.id)
     const generation = this.generation
     const url = d.url
     const id = d.id

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildApp } from '../../server/app.js'
 import type { Config } from '../../server/config.js'
+import type { State } from '../../server/store/state.js'
+import { Store } from '../../server/store/store.js'
 import { T0, bearer, certHeader, newAccount, tokenFor } from '../helpers/app.js'
 
 /**
@@ -20,17 +22,22 @@ function tempDir (t: Test): string {
 const config = (data: string, extra: Partial<Config> = {}): Partial<Config> =>
   ({ data, seed: 'persist-seed', clock: 'frozen', clockStart: T0, jwtSecret: 'persistence-test-jwt-secret', ...extra })
 
-const readState = (file: string) => JSON.parse(readFileSync(file, 'utf8'))
+/** What a restart would find: the base document and its journal, read by a fresh store. */
+async function readState (file: string): Promise<State> {
+  const store = new Store({ file })
+  await store.load()
+  return store.data
+}
 
 t.test('a first start writes nothing until a change, then a restart finds accounts and balances', async t => {
   const file = join(tempDir(t), 'state.json')
   const app = await buildApp({ config: config(file) })
   const a = await newAccount(app, { balance: 123.45 })
   t.ok(existsSync(file), 'the file exists once a change was acknowledged')
-  t.equal(readState(file).accounts[String(a.accountId)].balance.availableCents, 12345)
+  t.equal((await readState(file)).accounts[String(a.accountId)].balance.availableCents, 12345)
   const credit = await app.inject({ method: 'POST', url: `/__sandbox/accounts/${a.accountId}/balance`, payload: { credit: 10 } })
   t.equal(credit.statusCode, 200)
-  t.equal(readState(file).accounts[String(a.accountId)].balance.availableCents, 13345, 'on disk when the 200 arrives')
+  t.equal((await readState(file)).accounts[String(a.accountId)].balance.availableCents, 13345, 'on disk when the 200 arrives')
   await app.inject({ method: 'POST', url: '/__sandbox/accounts/1/balance', payload: { set: 42 } })
   await app.close()
 
@@ -65,7 +72,7 @@ t.test('the file is valid JSON after every acknowledged write of a concurrent bu
     acknowledged++
     let state
     try {
-      state = readState(file)
+      state = await readState(file)
     } catch (err) {
       problems.push(`not JSON after ${acknowledged} acknowledgements: ${(err as Error).message}`)
       return
@@ -75,8 +82,8 @@ t.test('the file is valid JSON after every acknowledged write of a concurrent bu
   }))
   t.same(problems, [])
   t.equal(acknowledged, n)
-  t.equal(readState(file).accounts[String(a.accountId)].balance.availableCents, n * 100)
-  t.same(readdirSync(dir).sort(), ['state.json'], 'no temporary file is left behind')
+  t.equal((await readState(file)).accounts[String(a.accountId)].balance.availableCents, n * 100)
+  t.same(readdirSync(dir).filter(n => !/^state\.json(\.journal-\d+)?$/.test(n)), [], 'no temporary file is left behind')
 })
 
 t.test('a token request and a full reset are persisted too', async t => {
@@ -85,7 +92,7 @@ t.test('a token request and a full reset are persisted too', async t => {
   const a = await newAccount(app)
   const reset = await app.inject({ method: 'POST', url: '/__sandbox/reset' })
   t.equal(reset.statusCode, 200)
-  t.notOk(readState(file).accounts[String(a.accountId)], 'the reset is on disk when it is acknowledged')
+  t.notOk((await readState(file)).accounts[String(a.accountId)], 'the reset is on disk when it is acknowledged')
   await app.close()
   const again = await buildApp({ config: config(file) })
   t.teardown(() => again.close())

@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import type { Test } from 'tap'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { buildApp, type BuildOptions } from '../../server/app.js'
 import type { Config } from '../../server/config.js'
+import { Store } from '../../server/store/store.js'
+import type { State } from '../../server/store/state.js'
 import type { WebhookEvent } from '../../server/webhooks/types.js'
 
 /**
@@ -20,9 +24,49 @@ export const fixtureAccount = {
 }
 
 export async function buildTestApp (t: Test, config: Partial<Config> = {}, opts: Omit<BuildOptions, 'config'> = {}): Promise<FastifyInstance> {
-  const app = await buildApp({ ...opts, config: { seed: 'test-seed', clock: 'frozen', clockStart: T0, settlementDelayMs: 50, ...config } })
-  t.teardown(() => app.close())
+  // PIX_TEST_PERSIST=1 runs any suite against a data file and checks, at the end of each test, that
+  // the file and its journal reload to exactly the live state: a change a service made in place
+  // without telling the store shows up as a difference. The compaction floor keeps it to the journal.
+  const persist = process.env.PIX_TEST_PERSIST === '1' && config.data === undefined
+  const dir = persist ? mkdtempSync(join(tmpdir(), 'pix-persist-')) : undefined
+  const app = await buildApp({
+    ...opts,
+    ...(dir ? { store: { compactionFloorBytes: Infinity } } : {}),
+    config: { seed: 'test-seed', clock: 'frozen', clockStart: T0, settlementDelayMs: 50, ...config, ...(dir ? { data: join(dir, 'state.json') } : {}) },
+  })
+  t.teardown(async () => {
+    if (dir) {
+      await app.sandbox.store.commit()
+      const reloaded = new Store({ file: join(dir, 'state.json') })
+      await reloaded.load()
+      const difference = firstDifference(JSON.parse(JSON.stringify(app.sandbox.store.data)), reloaded.data)
+      await app.close()
+      rmSync(dir, { recursive: true, force: true })
+      if (difference) throw new Error(`the data file does not reload to the live state: ${difference}`)
+    } else {
+      await app.close()
+    }
+  })
   return app
+}
+
+/** The first record (collection/id) whose persisted form differs from the live one, if any. */
+export function firstDifference (live: State, persisted: State): string | null {
+  for (const key of Object.keys(live) as Array<keyof State>) {
+    const a = live[key] as unknown
+    const b = persisted[key] as unknown
+    if (typeof a !== 'object' || a === null) {
+      if (JSON.stringify(a) !== JSON.stringify(b)) return `${key}: ${JSON.stringify(b)} instead of ${JSON.stringify(a)}`
+      continue
+    }
+    const ids = new Set([...Object.keys(a), ...Object.keys(b as object)])
+    for (const id of ids) {
+      const x = JSON.stringify((a as Record<string, unknown>)[id])
+      const y = JSON.stringify((b as Record<string, unknown>)[id])
+      if (x !== y) return `${key}/${id}: ${y} instead of ${x}`
+    }
+  }
+  return null
 }
 
 export const certHeader = (pem: string): string => encodeURIComponent(pem)

@@ -54,6 +54,7 @@ t.test('blocked amounts are reported in both formats with the 2.2 mapping', asyn
   const account = app.sandbox.store.account(a.accountId)!
   const { reserve } = await import('../../server/domain/ledger.js')
   t.ok(reserve(account, 3050))
+  app.sandbox.store.changed('accounts', account.id) // what a service does after a ledger call
   await assertBalances(t, app, a.token, 69.5, 30.5)
 })
 

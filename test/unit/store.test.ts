@@ -1,7 +1,7 @@
-import t from 'tap'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import t, { type Test } from 'tap'
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { Store } from '../../server/store/store.js'
 import { emptyState, type Account, type Transaction } from '../../server/store/state.js'
 
@@ -107,11 +107,143 @@ t.test('file store: concurrent commits share writes and the last state wins on d
   const commits: Array<Promise<void>> = []
   for (let i = 1; i <= 20; i++) {
     s.account(1)!.balance.availableCents = i
+    s.changed('accounts', 1)
     commits.push(s.commit())
   }
   await Promise.all(commits)
-  t.equal(JSON.parse(readFileSync(file, 'utf8')).accounts['1'].balance.availableCents, 20)
   const again = new Store({ file })
   t.equal(await again.load(), true)
   t.equal(again.accountByClientId('c1')?.balance.availableCents, 20, 'indexes rebuilt on load')
+})
+
+function tempFile (t: Test): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pix-store-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  return join(dir, 'db.json')
+}
+
+const journalsOf = (file: string): string[] =>
+  readdirSync(dirname(file)).filter(n => n.startsWith(`${basename(file)}.journal-`)).sort()
+
+t.test('file store: a commit appends the changed records to the journal and leaves the base alone', async t => {
+  const file = tempFile(t)
+  const s = new Store({ file })
+  await s.load()
+  s.addAccount(account(1))
+  await s.commit()
+  const base = readFileSync(file, 'utf8')
+  t.equal(JSON.parse(base).journalGeneration, 1, 'the first commit of a new file writes the base, generation 1')
+  t.same(journalsOf(file), [], 'and no journal yet')
+
+  s.addTransaction(tx('t1', 1, { externalId: 'e1' }), 'cash-out')
+  s.account(1)!.balance.availableCents = 99
+  s.changed('accounts', 1)
+  await s.commit()
+  t.equal(readFileSync(file, 'utf8'), base, 'the base is not rewritten')
+  const lines = readFileSync(`${file}.journal-1`, 'utf8').trim().split('\n').map(l => JSON.parse(l))
+  t.same(lines.map(l => [l[0], l[1]]).sort(), [['accounts', '1'], ['seq', null], ['transactions', 't1']], 'one line per changed record, and the sequences')
+
+  await s.commit()
+  t.equal(readFileSync(`${file}.journal-1`, 'utf8').trim().split('\n').length, 3, 'a commit with no change appends nothing')
+
+  const again = new Store({ file })
+  t.equal(await again.load(), true)
+  t.equal(again.account(1)?.balance.availableCents, 99, 'the journal is replayed over the base')
+  t.equal(again.transactionByExternalId(1, 'cash-out', 'e1')?.id, 't1', 'and the indexes include replayed records')
+
+  await again.close()
+  const folded = JSON.parse(readFileSync(file, 'utf8'))
+  t.equal(folded.accounts['1'].balance.availableCents, 99, 'closing folds the journal into the base')
+  t.ok(folded.transactions.t1)
+  t.same(journalsOf(file), [], 'and leaves no journal behind')
+})
+
+t.test('file store: removals are journaled, and a torn last line (a kill mid-append) is ignored', async t => {
+  const file = tempFile(t)
+  const s = new Store({ file })
+  await s.load()
+  s.addAccount(account(1))
+  s.data.directory.k = { key: 'k', keyType: 'EVP', name: 'N', document: '52998224725', ispb: '00000000', bankName: 'B' }
+  s.changed('directory', 'k')
+  await s.commit()
+  delete s.data.directory.k
+  s.changed('directory', 'k')
+  s.addTransaction(tx('t1', 1))
+  await s.commit()
+  appendFileSync(`${file}.journal-1`, '["transactions","t2",{"id":"t2","acc')
+  const again = new Store({ file })
+  await again.load()
+  t.equal(again.data.directory.k, undefined, 'the removal is replayed')
+  t.ok(again.transaction('t1'))
+  t.equal(again.transaction('t2'), undefined, 'the torn line is dropped')
+})
+
+t.test('file store: a line that is not JSON before the end is an error naming the file and line', async t => {
+  const file = tempFile(t)
+  const s = new Store({ file })
+  await s.load()
+  s.addAccount(account(1))
+  await s.commit()
+  s.addTransaction(tx('t1', 1))
+  await s.commit()
+  const journal = `${file}.journal-1`
+  writeFileSync(journal, 'garbage\n' + readFileSync(journal, 'utf8'))
+  await t.rejects(new Store({ file }).load(), { message: /journal-1: journal line 1 is not JSON/ })
+})
+
+t.test('file store: compaction writes a new base generation, deletes the old journal, and loses nothing', async t => {
+  const file = tempFile(t)
+  const s = new Store({ file, compactionFloorBytes: 2000 })
+  await s.load()
+  s.addAccount(account(1))
+  await s.commit()
+  for (let i = 0; i < 40; i++) {
+    s.addTransaction(tx(`t${i}`, 1, { externalId: `e${i}` }), 'cash-out')
+    await s.commit()
+  }
+  await s.flush()
+  const generation = JSON.parse(readFileSync(file, 'utf8')).journalGeneration
+  t.ok(generation > 1, `the journal outgrew the floor and was compacted (generation ${generation})`)
+  t.ok(journalsOf(file).every(n => Number(n.split('-').pop()) >= generation), 'journals older than the base are gone')
+  t.ok(statSync(file).size > 40 * 100, 'the base holds the records')
+  const again = new Store({ file })
+  await again.load()
+  t.equal(Object.keys(again.data.transactions).length, 40)
+  t.equal(again.transactionByExternalId(1, 'cash-out', 'e39')?.id, 't39')
+})
+
+t.test('file store: a journal older than the base (a kill after a compaction wrote the base) is not replayed', async t => {
+  const file = tempFile(t)
+  const s = new Store({ file })
+  await s.load()
+  s.addAccount(account(1))
+  await s.commit()
+  // What a compaction leaves if killed between writing base generation 2 and deleting journal 1.
+  writeFileSync(`${file}.journal-1`, JSON.stringify(['accounts', '1', { ...account(1), name: 'STALE' }]) + '\n')
+  const doc = JSON.parse(readFileSync(file, 'utf8'))
+  writeFileSync(file, JSON.stringify({ ...doc, journalGeneration: 2 }))
+  const again = new Store({ file })
+  await again.load()
+  t.equal(again.account(1)?.name, 'A1', 'the stale line is ignored')
+  t.notOk(existsSync(`${file}.journal-1`), 'and its journal deleted')
+})
+
+t.test('file store: replace (reset, import) and account removal rewrite the base', async t => {
+  const file = tempFile(t)
+  const s = new Store({ file })
+  await s.load()
+  s.addAccount(account(1))
+  s.addAccount(account(2))
+  s.addTransaction(tx('t1', 2))
+  await s.commit()
+  s.removeAccount(2)
+  await s.commit()
+  t.equal(JSON.parse(readFileSync(file, 'utf8')).journalGeneration, 2)
+  t.same(Object.keys(JSON.parse(readFileSync(file, 'utf8')).accounts), ['1'])
+  s.replace(emptyState())
+  await s.commit()
+  const again = new Store({ file })
+  t.equal(await again.load(), true)
+  t.same(again.data.accounts, {}, 'the replaced state is what reloads')
+  t.same(journalsOf(file), [], 'with no journal left to replay')
 })
