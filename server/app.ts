@@ -163,11 +163,13 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   sandbox.med = new MedService(sandbox)
   app.decorate('sandbox', sandbox)
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback hooks, not async ones: they run on every request, and an async hook costs a promise each.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
     reply.header('x-sandbox-version', VERSION)
+    done()
   })
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const durationMs = Math.round(reply.elapsedTime * 100) / 100
     const path = request.url.split('?')[0]
     request.log.info({ method: request.method, path, statusCode: reply.statusCode, durationMs, accountId: request.account?.id }, 'request')
@@ -181,6 +183,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
       accountId: request.account?.id ?? null,
       scenario: (reply.getHeader('x-sandbox-scenario-applied') as string | undefined) ?? null,
     })
+    done()
   })
 
   registerErrorHandlers(app)

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { unauthorized } from '../errors/api-error.js'
 
 /**
@@ -9,17 +9,19 @@ import { unauthorized } from '../errors/api-error.js'
  */
 async function authPlugin (app: FastifyInstance): Promise<void> {
   app.decorateRequest('account', undefined)
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    if (!request.routeOptions.config.auth) return
+  // A callback hook (an async one costs a promise on every request).
+  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
+    if (!request.routeOptions.config.auth) return done()
     const header = request.headers.authorization
-    if (!header) throw unauthorized('Token de acesso ausente')
+    if (!header) return done(unauthorized('Token de acesso ausente'))
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
-    if (!match) throw unauthorized('Cabeçalho Authorization malformado; use Bearer <token>')
+    if (!match) return done(unauthorized('Cabeçalho Authorization malformado; use Bearer <token>'))
     const claims = app.sandbox.tokens.verify(match[1])
-    if (!claims) throw unauthorized('Token de acesso inválido ou expirado')
+    if (!claims) return done(unauthorized('Token de acesso inválido ou expirado'))
     const account = app.sandbox.store.account(Number(claims.sub))
-    if (!account || account.clientId !== claims.clientId) throw unauthorized('Token de acesso inválido ou expirado')
+    if (!account || account.clientId !== claims.clientId) return done(unauthorized('Token de acesso inválido ou expirado'))
     request.account = account
+    done()
   })
 }
 

@@ -62,6 +62,21 @@ export interface PendingOperations {
   fail (tx: Transaction, errorCode: AsyncErrorCode): void
 }
 
+/** What a new pay-out record is made of, besides its status. */
+interface RecordFields {
+  kind: TransactionKind
+  amountCents: number
+  externalId?: string
+  description?: string
+  pixKey?: string
+  idempotencyKey?: string
+  counterpart?: Counterpart
+  scenarios: AppliedScenario[]
+  data: Record<string, unknown>
+  errorCode?: string | null
+  errorMessage?: string | null
+}
+
 export interface CashOutInput {
   value: number
   externalId: string
@@ -159,7 +174,11 @@ export function generatedHolder (rng: Rng, holder: { name?: string, document: st
   const banks = OTHER_INSTITUTIONS.filter(b => b.ispb !== payerIspb)
   const bank = banks[randomInt(rng, banks.length)]
   const name = holder.name ?? `${FIRST_NAMES[randomInt(rng, FIRST_NAMES.length)]} ${LAST_NAMES[randomInt(rng, LAST_NAMES.length)]}`
-  const digits = (n: number): string => Array.from({ length: n }, () => String(randomInt(rng, 10))).join('')
+  const digits = (n: number): string => {
+    let out = ''
+    for (let i = 0; i < n; i++) out += String.fromCharCode(48 + randomInt(rng, 10))
+    return out
+  }
   return {
     name,
     document: holder.document,
@@ -323,7 +342,7 @@ export class PayoutService {
     const message = code === 'QRCODE_ALREADY_PAID'
       ? 'QR Code já foi pago'
       : code === 'QRCODE_NOT_AVAILABLE' ? 'QR Code não está disponível para pagamento (expirado ou removido)' : 'Pagamento recusado pelo provedor'
-    const tx = this.record(account, { ...base, status: 'ERROR', errorCode: code ?? 'PROVIDER_REJECTED', errorMessage: message })
+    const tx = this.record(account, 'ERROR', { ...base, errorCode: code ?? 'PROVIDER_REJECTED', errorMessage: message })
     return { tx, error: new ApiError(422, code ?? 'PROVIDER_REJECTED', message, { business: code !== null }) }
   }
 
@@ -430,34 +449,32 @@ export class PayoutService {
   }
 
   /** Builds and stores a record without touching the ledger. */
-  private record (account: Account, f: {
-    kind: TransactionKind, status: string, amountCents: number, externalId?: string, description?: string, pixKey?: string,
-    idempotencyKey?: string, counterpart?: Counterpart, scenarios: AppliedScenario[], data: Record<string, unknown>,
-    errorCode?: string | null, errorMessage?: string | null
-  }): Transaction {
+  private record (account: Account, status: string, f: RecordFields): Transaction {
     const at = new Date(this.sb.clock.now()).toISOString()
+    // Built field by field, not with conditional spreads: this runs once per pay-out, and spreading
+    // temporary objects was 5% of a cash-out's CPU time.
     const tx: Transaction = {
       id: this.sb.rng.uuid(),
       seq: this.sb.store.nextSeq('transaction'),
       accountId: account.id,
       kind: f.kind,
       direction: 'OUT',
-      status: f.status,
+      status,
       amountCents: f.amountCents,
       feeCents: account.feeCents,
-      ...(f.externalId !== undefined && { externalId: f.externalId }),
-      ...(f.description !== undefined && { description: f.description }),
-      ...(f.pixKey !== undefined && { pixKey: f.pixKey }),
-      ...(f.idempotencyKey !== undefined && { idempotencyKey: f.idempotencyKey }),
-      ...(f.counterpart !== undefined && { counterpart: f.counterpart }),
       errorCode: f.errorCode ?? null,
       errorMessage: f.errorMessage ?? null,
       scenarios: f.scenarios,
       data: f.data,
       createdAt: at,
       updatedAt: at,
-      history: [{ status: f.status, at, ...(f.errorMessage ? { reason: f.errorMessage } : {}) }],
+      history: [f.errorMessage ? { status, at, reason: f.errorMessage } : { status, at }],
     }
+    if (f.externalId !== undefined) tx.externalId = f.externalId
+    if (f.description !== undefined) tx.description = f.description
+    if (f.pixKey !== undefined) tx.pixKey = f.pixKey
+    if (f.idempotencyKey !== undefined) tx.idempotencyKey = f.idempotencyKey
+    if (f.counterpart !== undefined) tx.counterpart = f.counterpart
     this.sb.store.addTransaction(tx, f.externalId !== undefined ? PAYOUT_SCOPE : undefined)
     return tx
   }
@@ -466,11 +483,11 @@ export class PayoutService {
    * A pending pay-out: value + fee move to blocked, the amount counts towards the day, and settlement is
    * scheduled. Callers have checked the balance with no await since, so the reservation cannot fail.
    */
-  private open (account: Account, f: Omit<Parameters<PayoutService['record']>[1], 'status'>): Transaction {
+  private open (account: Account, f: RecordFields): Transaction {
     const now = this.sb.clock.now()
     if (!ledger.reserve(account, f.amountCents + account.feeCents)) throw new Error('reservation refused after the balance check')
     this.sb.store.changed('accounts', account.id)
-    const tx = this.record(account, { ...f, status: 'PENDING' })
+    const tx = this.record(account, 'PENDING', f)
     tx.data.limitDay = saoPauloTime(now).day
     this.addDaily(tx, 1)
     const dueMs = this.dueAtOf(tx, now)

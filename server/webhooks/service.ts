@@ -6,7 +6,7 @@ import { DeliveryLog, matches, type DeliveryFilter } from './delivery-log.js'
 import { Registrations } from './registrations.js'
 import { sendAttempt, type SendResult } from './sender.js'
 import { signDelivery } from './signature.js'
-import { EVENT_TYPES, type AttemptKind, type Delivery, type WebhookEvent } from './types.js'
+import { EVENT_TYPES, type AttemptKind, type Delivery, type WebhookEvent, type WebhookRegistration } from './types.js'
 
 /**
  * Registrations, delivery through the scheduler, and the delivery log.
@@ -90,16 +90,35 @@ export class WebhookService {
     const iso = new Date(now).toISOString()
     const eventId = this.sb.rng.uuid()
     const transactionId = event.transactionId ?? null
-    const scenarios = (event.scenarios ?? [])
-      .filter(s => FAULTS.includes(s.name))
-      .map(s => [s.name, ...Object.entries(s.params).map(([k, v]) => `${k}=${v}`)].join(';'))
-    const body = event.payload
-    const base = { accountId: event.accountId, eventType: event.eventType, eventId, transactionId, body, scenarios, attempts: [], createdAt: iso, updatedAt: iso }
+    const scenarios = event.scenarios && event.scenarios.length > 0
+      ? event.scenarios
+        .filter(s => FAULTS.includes(s.name))
+        .map(s => [s.name, ...Object.entries(s.params).map(([k, v]) => `${k}=${v}`)].join(';'))
+      : []
+    // One record per target, built whole (every settlement makes at least one, so no spreads here).
+    const delivery = (webhook: WebhookRegistration | null): Delivery => ({
+      id: this.sb.rng.uuid(),
+      seq: this.sb.store.nextSeq('delivery'),
+      accountId: event.accountId,
+      eventType: event.eventType,
+      eventId,
+      transactionId,
+      webhookId: webhook ? webhook.id : null,
+      url: webhook ? webhook.url : null,
+      status: webhook ? 'pending' : 'no_receiver',
+      requestHeaders: webhook ? { ...webhook.headers } : {},
+      body: event.payload,
+      attempts: [],
+      nextAttemptAt: null,
+      scenarios,
+      createdAt: iso,
+      updatedAt: iso,
+    })
 
     const targets = this.registrations.activeFor(event.accountId, event.eventType)
     if (targets.length === 0) {
       // Recorded all the same, so a test can see that the event happened and why nothing arrived.
-      const d: Delivery = { ...base, id: this.sb.rng.uuid(), seq: this.sb.store.nextSeq('delivery'), webhookId: null, url: null, status: 'no_receiver', requestHeaders: {}, nextAttemptAt: null }
+      const d = delivery(null)
       this.add(d)
       void this.sb.store.commit()
       return [d]
@@ -110,17 +129,7 @@ export class WebhookService {
     if (heldKey && earlier) this.held.delete(heldKey)
     const created: Delivery[] = []
     for (const webhook of targets) {
-      const d: Delivery = {
-        ...base,
-        attempts: [],
-        id: this.sb.rng.uuid(),
-        seq: this.sb.store.nextSeq('delivery'),
-        webhookId: webhook.id,
-        url: webhook.url,
-        status: 'pending',
-        requestHeaders: { ...webhook.headers },
-        nextAttemptAt: null,
-      }
+      const d = delivery(webhook)
       created.push(d)
       this.add(d)
       if (hasFault(d, 'WEBHOOK_DROP')) {
