@@ -105,7 +105,9 @@ export class Scheduler {
         this.pop()
         if (job.dueAt > this.clock.now()) this.clock.set(job.dueAt)
         try {
-          await job.run()
+          // Most jobs are synchronous: awaiting only a returned promise saves a turn of the microtask queue per job.
+          const result = job.run()
+          if (result) await result
         } catch (err) {
           this.onError(err, job)
         }

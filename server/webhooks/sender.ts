@@ -19,8 +19,12 @@ export interface SendResult {
 export interface SendOptions {
   dispatcher: Dispatcher
   timeoutMs: number
-  /** Aborted when the sandbox closes or resets. */
-  signal: AbortSignal
+  /**
+   * The attempt's own controller, which the sandbox aborts when it closes or resets (and the attempt
+   * aborts on its timeout): one controller per attempt, no listeners between signals, since every
+   * settlement with a receiver makes at least one attempt.
+   */
+  controller: AbortController
 }
 
 const KEPT_BYTES = 1024
@@ -32,37 +36,46 @@ class AttemptTimeout extends Error {}
 export async function sendAttempt (url: string, headers: Record<string, string>, body: string, opts: SendOptions): Promise<SendResult> {
   const started = performance.now()
   const latency = () => Math.round((performance.now() - started) * 100) / 100
-  if (opts.signal.aborted) return { statusCode: null, latencyMs: 0, error: 'CANCELLED', responseBody: null, cancelled: true }
-  // One signal for both reasons to stop; the timeout covers connecting, the headers and the body.
-  const controller = new AbortController()
+  const { controller } = opts
+  if (controller.signal.aborted) return { statusCode: null, latencyMs: 0, error: 'CANCELLED', responseBody: null, cancelled: true }
+  // The timeout covers connecting, the headers and the body.
   const timer = setTimeout(() => controller.abort(new AttemptTimeout()), opts.timeoutMs)
-  const onCancel = () => controller.abort(opts.signal.reason)
-  opts.signal.addEventListener('abort', onCancel, { once: true })
   try {
     const res = await request(url, { method: 'POST', headers, body, dispatcher: opts.dispatcher, signal: controller.signal })
-    const chunks: Buffer[] = []
-    let read = 0
-    for await (const chunk of res.body) {
-      const buf = chunk as Buffer
-      if (read < KEPT_BYTES) chunks.push(buf)
-      read += buf.length
-      if (read >= READ_LIMIT) {
-        res.body.destroy()
-        break
-      }
-    }
-    const responseBody = Buffer.concat(chunks).subarray(0, KEPT_BYTES).toString('utf8')
+    const responseBody = await readStart(res.body)
     return { statusCode: res.statusCode, latencyMs: latency(), error: null, responseBody, cancelled: false }
   } catch (err) {
-    if (opts.signal.aborted) return { statusCode: null, latencyMs: latency(), error: 'CANCELLED', responseBody: null, cancelled: true }
     if (controller.signal.reason instanceof AttemptTimeout) {
       return { statusCode: null, latencyMs: latency(), error: `TIMEOUT: sem resposta completa em ${opts.timeoutMs} ms`, responseBody: null, cancelled: false }
     }
+    if (controller.signal.aborted) return { statusCode: null, latencyMs: latency(), error: 'CANCELLED', responseBody: null, cancelled: true }
     return { statusCode: null, latencyMs: latency(), error: describe(err), responseBody: null, cancelled: false }
   } finally {
     clearTimeout(timer)
-    opts.signal.removeEventListener('abort', onCancel)
   }
+}
+
+/**
+ * The first kilobyte of an answer, reading it to the end (so the connection can be reused) unless it
+ * goes past READ_LIMIT, when the body is destroyed instead. Events rather than an async iterator:
+ * this runs once per attempt and the iterator's promises were a visible cost.
+ */
+function readStart (stream: Dispatcher.ResponseData['body']): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let read = 0
+    const done = (): void => resolve(Buffer.concat(chunks).subarray(0, KEPT_BYTES).toString('utf8'))
+    stream.on('data', (chunk: Buffer) => {
+      if (read < KEPT_BYTES) chunks.push(chunk)
+      read += chunk.length
+      if (read >= READ_LIMIT) {
+        stream.destroy()
+        done()
+      }
+    })
+    stream.once('end', done)
+    stream.once('error', reject)
+  })
 }
 
 /** `CODE: message` of the innermost cause, e.g. `ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9`. */

@@ -228,7 +228,7 @@ export class WebhookService {
     const id = d.id
     const cancel = new AbortController()
     this.cancellers.add(cancel)
-    const p = sendAttempt(url, headers, body, { dispatcher: this.dispatcher, timeoutMs: this.sb.config.webhookTimeoutMs, signal: cancel.signal })
+    const p = sendAttempt(url, headers, body, { dispatcher: this.dispatcher, timeoutMs: this.sb.config.webhookTimeoutMs, controller: cancel })
       .then(result => this.finish(id, generation, kind, at, headers, result))
       .catch(this.onError)
       .finally(() => {
