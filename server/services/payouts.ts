@@ -7,6 +7,7 @@ import * as ledger from '../domain/ledger.js'
 import { centsToNumber, centsToString, parseAmount } from '../domain/money.js'
 import { ApiError, badRequest, conflict } from '../errors/api-error.js'
 import type { Job } from '../engine/scheduler.js'
+import { intern } from '../store/intern.js'
 import type { Account, Counterpart, DirectoryEntry, Transaction, TransactionKind } from '../store/state.js'
 import { cashOutNotification, transferEnvelope } from '../webhooks/envelopes/cash-out.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
@@ -173,7 +174,7 @@ const LAST_NAMES = ['SILVA', 'SANTOS', 'OLIVEIRA', 'SOUZA', 'PEREIRA', 'COSTA', 
 export function generatedHolder (rng: Rng, holder: { name?: string, document: string, key?: string }, payerIspb: string): Counterpart {
   const banks = OTHER_INSTITUTIONS.filter(b => b.ispb !== payerIspb)
   const bank = banks[randomInt(rng, banks.length)]
-  const name = holder.name ?? `${FIRST_NAMES[randomInt(rng, FIRST_NAMES.length)]} ${LAST_NAMES[randomInt(rng, LAST_NAMES.length)]}`
+  const name = holder.name ?? intern(`${FIRST_NAMES[randomInt(rng, FIRST_NAMES.length)]} ${LAST_NAMES[randomInt(rng, LAST_NAMES.length)]}`)
   const digits = (n: number): string => {
     let out = ''
     for (let i = 0; i < n; i++) out += String.fromCharCode(48 + randomInt(rng, 10))
@@ -276,7 +277,7 @@ export class PayoutService {
       description: input.description,
       pixKey: key,
       scenarios,
-      data: { keyType, name, document, directoryKey: normalizeKey(keyType, key) },
+      data: { keyType: intern(keyType), name: intern(name), document: intern(document), directoryKey: intern(normalizeKey(keyType, key)) },
     })
   }
 
@@ -471,8 +472,8 @@ export class PayoutService {
       history: [f.errorMessage ? { status, at, reason: f.errorMessage } : { status, at }],
     }
     if (f.externalId !== undefined) tx.externalId = f.externalId
-    if (f.description !== undefined) tx.description = f.description
-    if (f.pixKey !== undefined) tx.pixKey = f.pixKey
+    if (f.description !== undefined) tx.description = intern(f.description)
+    if (f.pixKey !== undefined) tx.pixKey = intern(f.pixKey)
     if (f.idempotencyKey !== undefined) tx.idempotencyKey = f.idempotencyKey
     if (f.counterpart !== undefined) tx.counterpart = f.counterpart
     this.sb.store.addTransaction(tx, f.externalId !== undefined ? PAYOUT_SCOPE : undefined)
