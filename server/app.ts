@@ -43,8 +43,6 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger']
   /** TLS options (node:https); with them the sandbox serves HTTPS and can ask for client certificates. */
   https?: import('node:https').ServerOptions
-  /** Where webhook deliveries go (an undici MockAgent in tests); a real Agent when absent. */
-  webhookDispatcher?: import('undici').Dispatcher
   /** Store tuning for tests (a compaction floor high enough that only the journal is exercised). */
   store?: Omit<StoreOptions, 'file'>
 }
@@ -156,7 +154,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     ready: false,
   } as Omit<Sandbox, 'scenarios' | 'webhooks' | 'payouts' | 'charges' | 'refunds' | 'med'> as Sandbox
   sandbox.scenarios = new ScenarioService(store, clock)
-  sandbox.webhooks = new WebhookService(sandbox, { dispatcher: opts.webhookDispatcher, onError: err => app.log.error({ err }, 'webhook bookkeeping failed') })
+  sandbox.webhooks = new WebhookService(sandbox, { onError: err => app.log.error({ err }, 'webhook bookkeeping failed') })
   sandbox.charges = new ChargeService(sandbox)
   sandbox.payouts = new PayoutService(sandbox)
   sandbox.refunds = new RefundService(sandbox)

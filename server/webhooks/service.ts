@@ -1,10 +1,10 @@
-import { Agent, type Dispatcher } from 'undici'
 import type { Sandbox } from '../context.js'
 import type { Job } from '../engine/scheduler.js'
 import { ApiError, notFound } from '../errors/api-error.js'
 import { DeliveryLog, matches, type DeliveryFilter } from './delivery-log.js'
 import { Registrations } from './registrations.js'
-import { sendAttempt, type SendResult } from './sender.js'
+import type { SendResult } from './sender.js'
+import { SenderThread } from './sender-thread.js'
 import { signDelivery } from './signature.js'
 import { EVENT_TYPES, type AttemptKind, type Delivery, type WebhookEvent, type WebhookRegistration } from './types.js'
 
@@ -17,8 +17,6 @@ import { EVENT_TYPES, type AttemptKind, type Delivery, type WebhookEvent, type W
  * stands then: with a frozen clock, retries happen when a test advances it past their due time.
  */
 export interface WebhookServiceOptions {
-  /** Where requests go; tests may pass an undici MockAgent. Defaults to one Agent shared by all deliveries. */
-  dispatcher?: Dispatcher
   /** A bug in the bookkeeping after a request (never a receiver's failure, which is logged as data). */
   onError?: (err: unknown) => void
 }
@@ -48,8 +46,7 @@ function faultMs (d: Delivery, fault: Fault, fallback: number): number {
 export class WebhookService {
   readonly registrations: Registrations
   readonly log: DeliveryLog
-  private readonly dispatcher: Dispatcher
-  private readonly ownsDispatcher: boolean
+  private readonly sender: SenderThread
   /** The scheduled attempt of each pending delivery, so a redelivery or eviction can cancel it. */
   private readonly jobs = new Map<string, Job>()
   /** WEBHOOK_OUT_OF_ORDER: deliveries held per `${accountId}:${transactionId}`. */
@@ -60,8 +57,8 @@ export class WebhookService {
   /** Long-polls waiting for a delivery; each entry ends its wait with no result. */
   private readonly waiters = new Set<() => void>()
   private readonly onError: (err: unknown) => void
-  /** One controller per request under way, so a reset or close cancels them all. */
-  private readonly cancellers = new Set<AbortController>()
+  /** How to cancel each request under way, so a reset or close cancels them all. */
+  private readonly cancellers = new Set<() => void>()
   /** Bumped by reset and load: a request that ends after one belongs to a state that no longer exists. */
   private generation = 0
   private closed = false
@@ -70,8 +67,7 @@ export class WebhookService {
     this.registrations = new Registrations(sb.store, sb.clock)
     this.log = new DeliveryLog(sb.store, () => sb.config.deliveryLogSize)
     this.onError = opts.onError ?? (err => process.emitWarning(`webhook bookkeeping failed: ${String(err)}`))
-    this.ownsDispatcher = !opts.dispatcher
-    this.dispatcher = opts.dispatcher ?? new Agent({ keepAliveTimeout: 4000, connections: MAX_CONNECTIONS_PER_ORIGIN, connect: { timeout: sb.config.webhookTimeoutMs } })
+    this.sender = new SenderThread({ connections: MAX_CONNECTIONS_PER_ORIGIN, connectTimeoutMs: sb.config.webhookTimeoutMs })
     sb.store.onAccountRemoved(accountId => this.forgetAccount(accountId))
     sb.onLoad.push(() => this.afterLoad())
     sb.onReset.push(() => this.afterReset())
@@ -226,9 +222,10 @@ export class WebhookService {
     const generation = this.generation
     const url = d.url
     const id = d.id
-    const cancel = new AbortController()
+    const attempt = this.sender.send(url, headers, body, this.sb.config.webhookTimeoutMs)
+    const cancel = attempt.cancel
     this.cancellers.add(cancel)
-    const p = sendAttempt(url, headers, body, { dispatcher: this.dispatcher, timeoutMs: this.sb.config.webhookTimeoutMs, controller: cancel })
+    const p = attempt.result
       .then(result => this.finish(id, generation, kind, at, headers, result))
       .catch(this.onError)
       .finally(() => {
@@ -360,7 +357,7 @@ export class WebhookService {
     this.cancelAll()
     this.closeWaiters()
     await this.idle()
-    if (this.ownsDispatcher) await this.dispatcher.close()
+    await this.sender.close()
   }
 
   /** Ends long-polls early (they would otherwise hold the server's close for up to their timeout). */
@@ -378,7 +375,7 @@ export class WebhookService {
   }
 
   private cancelAll (): void {
-    for (const c of this.cancellers) c.abort()
+    for (const cancel of this.cancellers) cancel()
     this.cancellers.clear()
   }
 

@@ -1,0 +1,106 @@
+import { Worker } from 'node:worker_threads'
+import type { SendResult } from './sender.js'
+
+/**
+ * Webhook attempts go out from a worker thread. Every settlement with a receiver makes at least one
+ * request, and the client side of a request cost about as much CPU as the cash-out it reports: on the
+ * API's thread, undici was where a cash-out with a receiver spent most of its time (a bare undici
+ * client does about 9k requests/s on one core of the project's machine). The service hands over an
+ * attempt and gets its SendResult; messages cross in batches, one per turn of the event loop.
+ */
+export interface Attempt {
+  result: Promise<SendResult>
+  /** Ends the attempt (reset, close); its result is then `cancelled`. */
+  cancel: () => void
+}
+
+export interface AttemptRequest {
+  type: 'send'
+  id: number
+  url: string
+  headers: Record<string, string>
+  body: string
+  timeoutMs: number
+}
+
+export type WorkerMessage = AttemptRequest | { type: 'cancel', id: number }
+
+const CANCELLED: SendResult = { statusCode: null, latencyMs: 0, error: 'CANCELLED', responseBody: null, cancelled: true }
+
+export class SenderThread {
+  private worker: Worker | null = null
+  private readonly waiting = new Map<number, (result: SendResult) => void>()
+  private outbox: WorkerMessage[] = []
+  private seq = 0
+
+  constructor (private readonly options: { connections: number, connectTimeoutMs: number }) {}
+
+  send (url: string, headers: Record<string, string>, body: string, timeoutMs: number): Attempt {
+    const id = ++this.seq
+    const result = new Promise<SendResult>(resolve => this.waiting.set(id, resolve))
+    this.post({ type: 'send', id, url, headers, body, timeoutMs })
+    return { result, cancel: () => { if (this.waiting.has(id)) this.post({ type: 'cancel', id }) } }
+  }
+
+  async close (): Promise<void> {
+    this.settleAll(CANCELLED)
+    const worker = this.worker
+    this.worker = null
+    this.outbox = []
+    if (worker) await worker.terminate()
+  }
+
+  /** Messages go in batches, one per turn of the event loop: a burst of settlements is one message. */
+  private post (message: WorkerMessage): void {
+    if (this.outbox.length === 0) setImmediate(() => this.flush())
+    this.outbox.push(message)
+  }
+
+  private flush (): void {
+    const batch = this.outbox
+    this.outbox = []
+    if (batch.length > 0) this.thread().postMessage(batch)
+  }
+
+  /** Started on the first attempt, so a sandbox that never delivers never starts a thread. */
+  private thread (): Worker {
+    if (this.worker) return this.worker
+    const worker = startWorker(this.options)
+    worker.unref()
+    worker.on('message', (results: Array<[number, SendResult]>) => {
+      for (const [id, result] of results) {
+        const resolve = this.waiting.get(id)
+        this.waiting.delete(id)
+        resolve?.(result)
+      }
+    })
+    const lost = (reason: string): void => {
+      if (this.worker !== worker) return
+      this.worker = null
+      // Whatever was out is reported failed, so the retry policy sends it again: nothing is lost.
+      this.settleAll({ statusCode: null, latencyMs: 0, error: `SENDER_FAILED: ${reason}`, responseBody: null, cancelled: false })
+    }
+    worker.on('error', err => lost(err.message))
+    worker.on('exit', code => lost(`the sender thread exited (${code})`))
+    this.worker = worker
+    return worker
+  }
+
+  private settleAll (result: SendResult): void {
+    for (const resolve of this.waiting.values()) resolve(result)
+    this.waiting.clear()
+  }
+}
+
+/**
+ * The thread runs sender-worker.js beside this file once built. Run from source (npm start, tests),
+ * it is sender-worker.ts: a thread does not get the parent's TypeScript loader, so a bootstrap
+ * registers tsx in it first.
+ */
+function startWorker (workerData: unknown): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./sender-worker.js', import.meta.url), { workerData })
+  const entry = new URL('./sender-worker.ts', import.meta.url).href
+  const tsx = import.meta.resolve('tsx/esm/api')
+  const bootstrap = `import(${JSON.stringify(tsx)}).then(m => { m.register(); return import(${JSON.stringify(entry)}) })`
+  return new Worker(bootstrap, { eval: true, workerData })
+}

@@ -1,0 +1,101 @@
+import t from 'tap'
+import { Agent } from 'undici'
+import { sendAttempt } from '../../server/webhooks/sender.js'
+import { SenderThread } from '../../server/webhooks/sender-thread.js'
+import { deadUrl, startReceiver } from '../helpers/receiver.js'
+
+/**
+ * One HTTP attempt (sendAttempt, what the sender thread runs) turns every outcome into data, and the
+ * thread hands results back, or reports an attempt failed when the thread is lost, so the retry
+ * policy sends it again. The flows in test/flows exercise the same through the whole sandbox.
+ */
+const dispatcher = new Agent({ connections: 4 })
+t.teardown(() => dispatcher.close())
+const send = (url: string, timeoutMs = 2000, controller = new AbortController()) =>
+  sendAttempt(url, { 'content-type': 'application/json' }, '{"a":1}', { dispatcher, timeoutMs, controller })
+
+t.test('an answer: its status and the first kilobyte of its body', async t => {
+  const r = await startReceiver()
+  t.teardown(() => r.close())
+  r.script([{ status: 202, body: 'x'.repeat(3000) }, 500])
+  const ok = await send(r.url)
+  t.equal(ok.statusCode, 202)
+  t.equal(ok.error, null)
+  t.equal(ok.responseBody?.length, 1024)
+  t.equal(ok.cancelled, false)
+  t.equal((await r.nth(1)).body, '{"a":1}')
+  const failed = await send(r.url)
+  t.equal(failed.statusCode, 500, 'a non-2xx answer is a result, not an error: the caller decides')
+  t.equal(failed.error, null)
+})
+
+t.test('a receiver that hangs is a TIMEOUT; one that resets or is gone is its network error', async t => {
+  const r = await startReceiver()
+  t.teardown(() => r.close())
+  r.script(['hang', 'reset'])
+  const hung = await send(r.url, 150)
+  t.match(hung.error, /^TIMEOUT/)
+  t.equal(hung.statusCode, null)
+  const reset = await send(r.url)
+  t.match(reset.error, /^[A-Z_]+: /, `reset: ${reset.error}`)
+  const refused = await send(await deadUrl())
+  t.match(refused.error, /^ECONNREFUSED/)
+})
+
+t.test('cancelled by the sandbox (reset, close): a cancelled result, before or during the request', async t => {
+  const r = await startReceiver()
+  t.teardown(() => r.close())
+  r.script(['hang'])
+  const before = new AbortController()
+  before.abort()
+  t.same((await send(r.url, 2000, before)).cancelled, true)
+  const during = new AbortController()
+  const pending = send(r.url, 5000, during)
+  await r.nth(1)
+  during.abort()
+  const result = await pending
+  t.equal(result.cancelled, true)
+  t.equal(result.error, 'CANCELLED')
+})
+
+t.test('an endless answer is not read past 64 KB', async t => {
+  const { createServer } = await import('node:http')
+  const server = createServer((_req, res) => {
+    res.writeHead(200)
+    const chunk = Buffer.alloc(16 * 1024, 'y')
+    const pump = (): void => { while (res.write(chunk)); res.once('drain', pump) }
+    pump()
+  })
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => { server.closeAllConnections(); server.close() })
+  const result = await send(`http://127.0.0.1:${(server.address() as any).port}/`, 5000)
+  t.equal(result.statusCode, 200)
+  t.equal(result.responseBody?.length, 1024)
+})
+
+t.test('the sender thread: results come back per attempt; a lost thread fails what was out', async t => {
+  const r = await startReceiver()
+  t.teardown(() => r.close())
+  const thread = new SenderThread({ connections: 4, connectTimeoutMs: 1000 })
+  t.teardown(() => thread.close())
+  const first = await thread.send(r.url, {}, 'one', 2000).result
+  t.equal(first.statusCode, 200)
+  t.equal((await r.nth(1)).body, 'one')
+
+  r.script(['hang'])
+  const cancelled = thread.send(r.url, {}, 'two', 5000)
+  await r.nth(2)
+  cancelled.cancel()
+  t.equal((await cancelled.result).cancelled, true, 'cancel reaches the thread')
+
+  r.script(['hang'])
+  const out = thread.send(r.url, {}, 'three', 5000)
+  await r.nth(3)
+  await (thread as unknown as { worker: { terminate: () => Promise<number> } }).worker.terminate()
+  const lost = await out.result
+  t.match(lost.error, /^SENDER_FAILED/)
+  t.equal(lost.cancelled, false, 'reported as a failed attempt, so it is retried')
+
+  const again = await thread.send(r.url, {}, 'four', 2000).result
+  t.equal(again.statusCode, 200, 'the next attempt starts a new thread')
+})
