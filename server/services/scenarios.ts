@@ -10,6 +10,12 @@ import type { AppliedScenario, Endpoint } from '../../scenarios/types.js'
  * Resolves the scenarios of a request and keeps the ones armed per account (state collection
  * `armedScenarios`). The applied names are echoed in X-Sandbox-Scenario-Applied.
  */
+/**
+ * What most requests apply: one shared, frozen empty list rather than a new one kept on every record
+ * (a frozen array also makes sure nothing appends to a list that is not its own).
+ */
+const NONE = Object.freeze([]) as unknown as AppliedScenario[]
+
 export class ScenarioService {
   constructor (private readonly store: Store, private readonly clock: Clock) {
     store.onAccountRemoved(accountId => {
@@ -20,7 +26,7 @@ export class ScenarioService {
   /** The scenarios that apply to this request; an unknown name is a 400 listing the valid ones. */
   resolve (request: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, accountId: number): AppliedScenario[] {
     const header = request.headers['x-sandbox-scenario']
-    let applied: AppliedScenario[] = []
+    let applied: AppliedScenario[] = NONE
     if (typeof header === 'string' && header.trim() !== '') {
       try {
         applied = parseScenarioHeader(header, endpoint)
@@ -58,7 +64,7 @@ export class ScenarioService {
       }
       return applied
     }
-    return []
+    return NONE
   }
 
   /** Arms a scenario (header syntax, e.g. `SETTLEMENT_DELAY;ms=5000`) for an account's next requests. */
