@@ -40,6 +40,8 @@ t.test('a receiver that hangs is a TIMEOUT; one that resets or is gone is its ne
   t.match(reset.error, /^[A-Z_]+: /, `reset: ${reset.error}`)
   const refused = await send(await deadUrl())
   t.match(refused.error, /^ECONNREFUSED/)
+  const invalid = await send('not a url')
+  t.match(invalid.error, /Invalid URL/, 'a URL that no longer parses (an old data file) is an attempt that failed')
 })
 
 t.test('cancelled by the sandbox (reset, close): a cancelled result, before or during the request', async t => {
