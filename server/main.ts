@@ -29,10 +29,13 @@ async function main (): Promise<void> {
   const app = await buildApp({
     config,
     https,
-    logger: {
-      level: config.logLevel,
-      redact: { paths: ['req.headers.authorization', 'req.headers["x-ssl-client-cert"]', 'req.headers["x-sandbox-admin-token"]', '*.clientSecret', '*.privateKey'], censor: '[redacted]' },
-    },
+    // Silent means no logger at all: a silent pino logger still gets a child made for every request.
+    logger: config.logLevel === 'silent'
+      ? false
+      : {
+          level: config.logLevel,
+          redact: { paths: ['req.headers.authorization', 'req.headers["x-ssl-client-cert"]', 'req.headers["x-sandbox-admin-token"]', '*.clientSecret', '*.privateKey'], censor: '[redacted]' },
+        },
   })
   let closing = false
   const shutdown = (signal: string): void => {
