@@ -223,6 +223,8 @@ function isValidDirectoryKey (keyType: DirectoryKeyType, key: string): boolean {
 export class PayoutService {
   /** Sum of the day's non-failed pay-outs per account, keyed `accountId|YYYY-MM-DD` (São Paulo): O(1) per request. */
   private readonly dailyCents = new Map<string, number>()
+  /** Invented holders of keys outside the directory, by payer institution, key, document and name. */
+  private readonly holders = new Map<string, Counterpart>()
   /** Charges of this sandbox being paid by a pending QR cash-out: a second payer gets QRCODE_ALREADY_PAID. */
   private readonly chargesInFlight = new Map<string, string>()
   private readonly jobs = new Map<string, Job>()
@@ -620,9 +622,23 @@ export class PayoutService {
   }
 
   private holderFor (tx: Transaction, account: Account): Counterpart {
-    const document = (tx.data.document as string | undefined) ?? generateCpf(this.sb.rng)
+    const document = tx.data.document as string | undefined
     const name = tx.kind === 'CASH_OUT_QRCODE' ? tx.data.name as string | undefined : undefined
-    return generatedHolder(this.sb.rng, { name, document, key: tx.pixKey || undefined }, account.ispb)
+    const key = tx.pixKey || undefined
+    if (document === undefined || key === undefined) {
+      return generatedHolder(this.sb.rng, { name, document: document ?? generateCpf(this.sb.rng), key }, account.ispb)
+    }
+    // A key belongs to one account: paying it again reaches the same invented holder, bank and account
+    // number, as it would in production. The record is shared (frozen) by every pay-out to that key,
+    // which also keeps one counterpart per key in memory instead of one per pay-out.
+    const id = `${account.ispb}\u0000${key}\u0000${document}\u0000${name ?? ''}`
+    let holder = this.holders.get(id)
+    if (!holder) {
+      holder = Object.freeze(generatedHolder(this.sb.rng, { name, document, key }, account.ispb))
+      if (this.holders.size >= 10_000) this.holders.clear()
+      this.holders.set(id, holder)
+    }
+    return holder
   }
 
   /** Ends a pending pay-out in ERROR: the reservation returns to available and the failure is notified. */
@@ -680,6 +696,8 @@ export class PayoutService {
   }
 
   private forget (): void {
+    // The invented holders too: they belong to the state that a reset or a load replaces.
+    this.holders.clear()
     this.dailyCents.clear()
     this.chargesInFlight.clear()
     this.jobs.clear()

@@ -224,6 +224,20 @@ t.test('a key missing from the directory is paid to a generated holder at anothe
   t.not(payload.counterpart.bank.bankISPB, '99999004', 'never the payer institution')
 })
 
+t.test('the same key outside the directory always reaches the same generated holder', async t => {
+  const app = await buildTestApp(t)
+  const emitted = recordEmits(app)
+  const token = await tokenFor(app)
+  const holderOf = async (key: string, externalId: string) => {
+    const res = await cashOut(app, token, cashOutBody({ externalId }, { key, document: OTHER_VALID_CPF }))
+    await advance(app, 50)
+    return (cashOutEvents(emitted, res.json().transactionId)[0].payload as { counterpart: unknown }).counterpart
+  }
+  const first = await holderOf(UNLISTED_EMAIL, 'h-1')
+  t.same(await holderOf(UNLISTED_EMAIL, 'h-2'), first, 'paid again: same holder, bank and account number')
+  t.not(JSON.stringify(await holderOf('outra.pessoa@example.org', 'h-3')), JSON.stringify(first), 'another key: another holder')
+})
+
 t.test('destination accounts BLOCKED or CLOSED in the directory fail the settlement and release the reservation', async t => {
   const app = await buildTestApp(t)
   const emitted = recordEmits(app)
