@@ -167,10 +167,13 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     reply.header('x-sandbox-version', VERSION)
     done()
   })
+  // Without a logger (LOG_LEVEL=silent) the line is not even built.
+  const logRequests = opts.logger !== undefined && opts.logger !== false
   app.addHook('onResponse', (request, reply, done) => {
     const durationMs = Math.round(reply.elapsedTime * 100) / 100
-    const path = request.url.split('?')[0]
-    request.log.info({ method: request.method, path, statusCode: reply.statusCode, durationMs, accountId: request.account?.id }, 'request')
+    const query = request.url.indexOf('?')
+    const path = query === -1 ? request.url : request.url.slice(0, query)
+    if (logRequests) request.log.info({ method: request.method, path, statusCode: reply.statusCode, durationMs, accountId: request.account?.id }, 'request')
     sandbox.journal.record({
       requestId: request.id,
       at: new Date(clock.now()).toISOString(),
