@@ -114,7 +114,8 @@ export class DeliveryLog {
   changed (d: Delivery): void {
     this.store.changed('deliveries', d.id)
     this.track(d)
-    for (const listener of [...this.listeners]) listener(d)
+    // A copy, since a listener may remove itself; none at all is the common case (no long-poll waiting).
+    if (this.listeners.size > 0) for (const listener of [...this.listeners]) listener(d)
   }
 
   listen (listener: (d: Delivery) => void): () => void {
