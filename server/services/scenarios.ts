@@ -7,15 +7,15 @@ import { scenarioNamed } from '../../scenarios/catalogue.js'
 import type { AppliedScenario, Endpoint } from '../../scenarios/types.js'
 
 /**
- * Resolves the scenarios of a request and keeps the ones armed per account (state collection
- * `armedScenarios`). The applied names are echoed in X-Sandbox-Scenario-Applied.
- */
-/**
  * What most requests apply: one shared, frozen empty list rather than a new one kept on every record
  * (a frozen array also makes sure nothing appends to a list that is not its own).
  */
 const NONE = Object.freeze([]) as unknown as AppliedScenario[]
 
+/**
+ * Resolves the scenarios of a request and keeps the ones armed per account (state collection
+ * `armedScenarios`). The applied names are echoed in X-Sandbox-Scenario-Applied.
+ */
 export class ScenarioService {
   constructor (private readonly store: Store, private readonly clock: Clock) {
     store.onAccountRemoved(accountId => {
