@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import { parseInstant, SANDBOX_TIME_RANGE, withinSandboxTime } from './domain/instant.js'
 
 /**
  * Every setting of the sandbox, in one TypeBox schema. Each can be given as a flag (`--port 8080`,
@@ -40,6 +41,7 @@ export const ConfigSchema = Type.Object({
   journalSize: setting('journal-size', 'SANDBOX_JOURNAL_SIZE', Type.Integer({ minimum: 0, maximum: 100_000, default: 500 }), 'Requests kept in the /__sandbox/requests journal'),
   deliveryLogSize: setting('delivery-log-size', 'SANDBOX_DELIVERY_LOG_SIZE', Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1000 }), 'Webhook deliveries kept per account'),
   medRateLimit: setting('med-rate-limit', 'SANDBOX_MED_RATE_LIMIT', Type.Integer({ minimum: 1, maximum: 100_000, default: 60 }), 'GET /api/med requests per account per minute before 429'),
+  journalCompactBytes: setting('journal-compact-bytes', 'SANDBOX_JOURNAL_COMPACT_BYTES', Type.Integer({ minimum: 1, maximum: 2 ** 40, default: 32 * 2 ** 20 }), 'With --data, fold the journal into the data file once it is larger than this and than the file'),
 })
 
 export type Config = Static<typeof ConfigSchema>
@@ -91,8 +93,10 @@ export function loadConfig (env: Record<string, string | undefined>, argv: strin
     const s = (ConfigSchema.properties[key] as unknown as { setting: Setting }).setting
     problems.push(`${key} (--${s.flag} / ${s.env}): ${JSON.stringify(raw[key])} is invalid: ${e.message}`)
   }
-  if (typeof converted.clockStart === 'string' && !bad.has('clockStart') && Number.isNaN(Date.parse(converted.clockStart))) {
-    problems.push(`clockStart (--clock-start / SANDBOX_CLOCK_START): ${JSON.stringify(converted.clockStart)} is not a valid instant`)
+  if (typeof converted.clockStart === 'string' && !bad.has('clockStart')) {
+    const start = parseInstant(converted.clockStart)
+    if (start === null) problems.push(`clockStart (--clock-start / SANDBOX_CLOCK_START): ${JSON.stringify(converted.clockStart)} is not a valid instant`)
+    else if (!withinSandboxTime(start)) problems.push(`clockStart (--clock-start / SANDBOX_CLOCK_START): ${JSON.stringify(converted.clockStart)} is outside sandbox time (${SANDBOX_TIME_RANGE})`)
   }
   if (Boolean(converted.tlsCert) !== Boolean(converted.tlsKey)) problems.push('tlsCert and tlsKey (--tls-cert / --tls-key): give both or neither')
   if (problems.length > 0) throw new ConfigError(problems)

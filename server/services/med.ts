@@ -6,6 +6,7 @@ import { medEnvelope, type MedRefundSummary } from '../webhooks/envelopes/pay-in
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { receivedOf } from './charges.js'
 import type { MedRecord, MedStatus } from './med-types.js'
+import type { Transaction } from '../store/state.js'
 import { refundData } from './refunds.js'
 
 /**
@@ -58,7 +59,7 @@ export class MedService {
 
   constructor (private readonly sb: Sandbox) {
     sb.store.onAccountRemoved(accountId => {
-      for (const [id, m] of Object.entries(sb.store.data.meds)) if (m.accountId === accountId) delete sb.store.data.meds[id]
+      for (const m of Object.values(sb.store.data.meds)) if (m.accountId === accountId) sb.store.remove('meds', m.id)
       this.hits.delete(accountId)
     })
     sb.onReset.push(() => this.hits.clear())
@@ -75,8 +76,17 @@ export class MedService {
     const pending = Object.values(this.sb.store.data.meds).find(m => m.endToEnd === input.endToEndId && (m.status === 'OPEN' || m.status === 'RECEIVED'))
     if (pending) throw conflict(`Já existe o MED ${pending.id} em andamento para este PIX`, 'MED_ALREADY_OPEN', { details: { medId: pending.id } })
     const scenarios = scenariosOf(account.id)
+    return this.sb.store.transact(() => {
+      const record = this.sb.store.add('meds', this.newRecord(account.id, input, original, received))
+      this.sb.webhooks.emit({ accountId: account.id, eventType: 'med_created', transactionId: original.id, payload: medEnvelope(record), scenarios })
+      return record
+    })
+  }
+
+  private newRecord (accountId: number, input: { endToEndId: string, reason: MedRecord['reason'], cause?: string, description?: string }, original: Transaction, received: NonNullable<ReturnType<typeof receivedOf>>): MedRecord {
+    const account = this.sb.accounts.require(accountId)
     const at = new Date(this.now()).toISOString()
-    const record: MedRecord = {
+    return {
       id: this.sb.store.nextSeq('med'),
       accountId: account.id,
       endToEnd: input.endToEndId,
@@ -104,10 +114,6 @@ export class MedService {
       createdAt: at,
       updatedAt: at,
     }
-    this.sb.store.data.meds[record.id] = record
-    this.sb.store.changed('meds', record.id)
-    this.sb.webhooks.emit({ accountId: account.id, eventType: 'med_created', transactionId: original.id, payload: medEnvelope(record), scenarios })
-    return record
   }
 
   get (id: number): MedRecord {
@@ -125,13 +131,20 @@ export class MedService {
     if (input.status === 'ANALYZED' && !input.analysisResult) throw badRequest('analysisResult (APPROVED ou REJECTED) é obrigatório para ANALYZED', 'MED_ANALYSIS_REQUIRED')
     if (input.status !== 'ANALYZED' && input.analysisResult) throw badRequest('analysisResult só se aplica à transição para ANALYZED', 'MED_ANALYSIS_NOT_ALLOWED')
     const scenarios = scenariosOf(record.accountId)
-    record.status = input.status
-    record.updatedAt = new Date(this.now()).toISOString()
-    this.sb.store.changed('meds', record.id)
-    if (input.analysisDetails !== undefined) record.analysisDetails = input.analysisDetails
+    // One unit: an approval that cannot return the money leaves the MED where it was, and nothing debited.
+    return this.sb.store.transact(() => this.move(record, input, scenarios))
+  }
+
+  private move (record: MedRecord, input: { status: MedStatus, analysisResult?: 'APPROVED' | 'REJECTED', analysisDetails?: string }, scenarios: AppliedScenario[]): { record: MedRecord, refund: MedRefundSummary | null } {
+    const updatedAt = new Date(this.now()).toISOString()
+    this.sb.store.update('meds', record.id, m => {
+      m.status = input.status
+      m.updatedAt = updatedAt
+      if (input.analysisDetails !== undefined) m.analysisDetails = input.analysisDetails
+      if (input.status === 'ANALYZED') m.analysisResult = input.analysisResult!
+    })
     if (input.status !== 'ANALYZED') return { record, refund: null }
 
-    record.analysisResult = input.analysisResult!
     const transactionId = record.originalTransactionUuid ?? null
     if (record.analysisResult === 'REJECTED') {
       this.sb.webhooks.emit({ accountId: record.accountId, eventType: 'med_rejected', transactionId, payload: medEnvelope(record), scenarios })
@@ -144,8 +157,7 @@ export class MedService {
       const natureza = record.cause !== null && FRAUD_CAUSES.includes(record.cause) ? 'MED_FRAUDE' : 'MED_OPERACIONAL'
       const tx = this.sb.refunds.medReturn(original, natureza, `MED ${record.id}`)
       if (tx) {
-        record.refundTransactionId = tx.id
-        this.sb.store.changed('meds', record.id)
+        this.sb.store.update('meds', record.id, m => { m.refundTransactionId = tx.id })
         const view = this.sb.refunds.devolucaoView(tx)
         refund = { id: view.id, rtrId: refundData(tx).rtrId, valor: view.valor, natureza: view.natureza, status: view.status, motivo: view.motivo ?? null }
       }

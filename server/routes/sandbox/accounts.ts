@@ -29,7 +29,6 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const inexact = amounts.filter(([, v]) => v !== undefined && v !== 0 && !parseAmount(v).ok).map(([k]) => `${k} deve ter no máximo 2 casas decimais`)
     if (inexact.length > 0) throw new ApiError(400, 'HTTP_ERROR', inexact)
     const { account, privateKey } = await sb.accounts.create(body)
-    await sb.store.commit()
     return reply.status(201).send({ ...accountView(account), privateKey })
   })
 
@@ -62,7 +61,6 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!sb.accounts.changeBalance(account, { set, credit })) {
       throw new ApiError(400, 'INSUFFICIENT_BALANCE', 'O saldo disponível não pode ficar negativo')
     }
-    await sb.store.commit()
     return accountView(account)
   })
 }
