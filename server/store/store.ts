@@ -977,4 +977,5 @@ export class Store {
 /** A commit whose write failed: its changes were rolled back. */
 export class StoreWriteError extends Error {
   readonly code = 'STORE_WRITE_FAILED'
+  override readonly name = 'StoreWriteError'
 }
