@@ -31,7 +31,9 @@ export const nodeFs: StoreFs = {
       const s = await stat(path)
       return { isDirectory: s.isDirectory(), size: s.size }
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
+      // Nothing there, or a file where a directory of the path should be (creating it will say so).
+      const code = (err as NodeJS.ErrnoException).code
+      if (code === 'ENOENT' || code === 'ENOTDIR') return null
       throw err
     }
   },

@@ -255,7 +255,7 @@ export class Store {
       const at = jsonErrorLocation(text)
       const why = at.truncated
         ? `ends before its JSON document does (truncated at line ${at.line}, column ${at.column})`
-        : `is not valid JSON (line ${at.line}, column ${at.column}: ${(err as Error).message.replace(/\s+/g, ' ')})`
+        : `is not valid JSON (line ${at.line}, column ${at.column})`
       throw new StartupError(`${where} ${why}; ${leftAlone}. Restore it from a copy, or point --data at a new file`)
     }
     const kind = classify(doc)
