@@ -1,6 +1,7 @@
 import type { Sandbox } from '../context.js'
 import { maskDocument } from '../domain/documents.js'
 import { centsToNumber } from '../domain/money.js'
+import { isIsoDate, parseInstant } from '../domain/instant.js'
 import { ApiError, badRequest, conflict, notFound } from '../errors/api-error.js'
 import { medEnvelope, type MedRefundSummary } from '../webhooks/envelopes/pay-in.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
@@ -27,9 +28,8 @@ const NEXT: Record<MedStatus, readonly MedStatus[]> = {
 }
 
 const RATE_WINDOW_MS = 60_000
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/
-const SAO_PAULO = '-03:00'
+/** America/Sao_Paulo, in minutes east of UTC (no daylight saving time since 2019). */
+const SAO_PAULO_OFFSET_MINUTES = -180
 
 export interface MedListFilters {
   status?: MedStatus
@@ -45,12 +45,9 @@ export interface MedListFilters {
  * first instant, end: its last); a date-time without offset is read in America/Sao_Paulo too.
  */
 export function parseDateBound (s: string, edge: 'start' | 'end'): number | null {
-  let text: string
-  if (ISO_DATE.test(s)) text = `${s}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}${SAO_PAULO}`
-  else if (ISO_DATE_TIME.test(s)) text = /(Z|[+-]\d{2}:\d{2})$/.test(s) ? s : `${s}${SAO_PAULO}`
-  else return null
-  const ms = Date.parse(text)
-  return Number.isFinite(ms) ? ms : null
+  // Strictly: February 30th or 24:00 are refused, not rolled over into another day.
+  if (isIsoDate(s)) return parseInstant(`${s}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}`, SAO_PAULO_OFFSET_MINUTES)
+  return parseInstant(s, SAO_PAULO_OFFSET_MINUTES)
 }
 
 export class MedService {

@@ -93,7 +93,11 @@ function validate (doc: Record<string, unknown>, legacy: boolean): ReadDocument 
       const check = checker(collection, record)
       if (!check) { add(`${collection}/${key}/kind: must be one of ${TRANSACTION_KINDS.join(', ')}`); continue }
       const first = check.Errors(record).First()
-      if (first) { add(`${collection}/${key}${first.path}: ${first.message}`); continue }
+      if (first) {
+        const why = (first.schema as { format?: string }).format === INSTANT ? `must be an ISO 8601 instant such as ${AN_INSTANT}, not ${JSON.stringify(first.value)}` : first.message
+        add(`${collection}/${key}${first.path}: ${why}`)
+        continue
+      }
       const id = collection === 'directory' ? (record as { key: string }).key : String((record as { id: unknown }).id)
       if (id !== key) { add(`${collection}/${key}: the record's ${collection === 'directory' ? 'key' : 'id'} is ${JSON.stringify(id)}`); continue }
       into[key] = record
@@ -160,6 +164,7 @@ function references (state: State, add: (problem: string) => void): void {
 // ---- record schemas: what the code reads without checking again ---------------------------------------
 
 const INSTANT = 'pix-sandbox-instant'
+const AN_INSTANT = '2026-03-10T15:00:00.000Z'
 FormatRegistry.Set(INSTANT, value => parseInstant(value) !== null)
 
 const Instant = Type.String({ format: INSTANT })
