@@ -262,10 +262,15 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   })
 
   clock.onChange(() => store.clockChanged())
-  const opened = await store.open({ record: () => clock.snapshot(), restore: c => clock.restore(c, 'continue') })
+  const opened = await store.open({ clock: { record: () => clock.snapshot(), restore: c => clock.restore(c, 'continue') }, rng })
   // A state brings its own clock, which continues where it stood (its offset from wall time); the
   // settings' start applies to a new state and to a reset.
   if (opened.clock) clock.restore(opened.clock, 'continue')
+  // And its random stream, which continues too: starting again from the seed would hand out ids the
+  // state already holds. A state of the previous format kept none: one is drawn from the seed and the
+  // state's sequences, which differ from any earlier start on it.
+  if (opened.rng) rng.restore(opened.rng)
+  else if (opened.found) rng.restore(createRng(`${seed}/${JSON.stringify(store.data.seq)}`).state())
   if (!opened.found) sandbox.accounts.seedFixtures()
   // After a failed write rolled records back, every service rebuilds from the store, as after a load.
   store.onRestored(() => {

@@ -3,7 +3,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import { parseInstant, SANDBOX_TIME_RANGE, withinSandboxTime } from '../domain/instant.js'
 import {
   COLLECTIONS, DELIVERY_STATUSES, EVENT_TYPES, STATE_FORMAT, STATE_FORMAT_VERSION, TRANSACTION_KINDS, emptyState,
-  type ClockRecord, type Collection, type State,
+  type ClockRecord, type Collection, type RngState, type State,
 } from './state.js'
 
 /**
@@ -15,14 +15,14 @@ import {
  */
 
 export type ReadDocument =
-  | { ok: true, state: State, clock: ClockRecord | undefined, journalGeneration: number | undefined, legacy: boolean }
+  | { ok: true, state: State, clock: ClockRecord | undefined, rng: RngState | undefined, journalGeneration: number | undefined, legacy: boolean }
   | { ok: false, kind: 'foreign' | 'newer' | 'invalid', problems: string[] }
 
 /** How many problems a refusal lists (a broken file can have thousands; the first ones say enough). */
 const MAX_PROBLEMS = 20
 
 const LEGACY_KEYS = new Set(['schemaVersion', 'seq', 'journalGeneration', ...COLLECTIONS])
-const KEYS = new Set(['format', 'formatVersion', 'clock', 'seq', 'journalGeneration', ...COLLECTIONS])
+const KEYS = new Set(['format', 'formatVersion', 'clock', 'rng', 'seq', 'journalGeneration', ...COLLECTIONS])
 const REQUIRED: ReadonlyArray<'seq' | Collection> = ['seq', 'accounts', 'transactions', 'directory']
 
 function describe (value: unknown): string {
@@ -117,6 +117,12 @@ function validate (doc: Record<string, unknown>, legacy: boolean): ReadDocument 
       clock = { now: c.now as string, frozen: c.frozen, ...(typeof c.offsetMs === 'number' ? { offsetMs: c.offsetMs } : {}) }
     }
   }
+  let rng: RngState | undefined
+  if ('rng' in doc) {
+    const r = doc.rng
+    if (Array.isArray(r) && r.length === 4 && r.every(n => Number.isInteger(n) && n >= 0 && n < 2 ** 32)) rng = r as RngState
+    else add('rng: must be four integers from 0 to 2^32 - 1')
+  }
   const generation = doc.journalGeneration
   if (generation !== undefined && !(typeof generation === 'number' && Number.isSafeInteger(generation) && generation >= 0)) add('journalGeneration: must be a non-negative integer')
 
@@ -127,7 +133,7 @@ function validate (doc: Record<string, unknown>, legacy: boolean): ReadDocument 
   }
   // The records themselves, not copies: the caller hands over a document it just parsed (the data file,
   // a request body), and copying 100k records would double the time of a start.
-  return { ok: true, state, clock, journalGeneration: generation as number | undefined, legacy }
+  return { ok: true, state, clock, rng, journalGeneration: generation as number | undefined, legacy }
 }
 
 /**

@@ -310,6 +310,9 @@ export interface ClockRecord {
   offsetMs?: number
 }
 
+/** Where the seeded random stream stands: four 32-bit words (see domain/ids.ts). */
+export type RngState = [number, number, number, number]
+
 /** What marks a JSON document as the sandbox's own, and the version of its layout. */
 export const STATE_FORMAT = 'pix-sandbox/state'
 /**
@@ -323,6 +326,7 @@ export type StateDocument = {
   format: typeof STATE_FORMAT
   formatVersion: typeof STATE_FORMAT_VERSION
   clock?: ClockRecord
+  rng?: RngState
 } & State
 
 export function emptyState (): State {

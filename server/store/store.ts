@@ -6,7 +6,7 @@ import { nodeFs, type StoreFs } from './fs.js'
 import {
   COLLECTIONS, STATE_FORMAT, STATE_FORMAT_VERSION, emptyState,
   type Account, type ClockRecord, type Collection, type Collections, type DeepReadonly, type DirectoryEntry, type Draft,
-  type State, type Transaction,
+  type RngState, type State, type Transaction,
 } from './state.js'
 
 /**
@@ -58,6 +58,15 @@ export interface ClockPort {
   restore (record: ClockRecord): void
 }
 
+/**
+ * What the store persists beside the records without owning it: the clock, and where the random
+ * stream stands (written with every batch, so a restart continues it rather than repeating ids).
+ */
+export interface Companions {
+  clock?: ClockPort
+  rng?: { state (): RngState }
+}
+
 export type StoreHealth =
   | { status: 'ok' }
   | { status: 'degraded', reason: string, since: number }
@@ -68,6 +77,8 @@ export interface OpenResult {
   found: boolean
   /** The clock the state carried, when it carried one (format 1 did not). */
   clock?: ClockRecord
+  /** Where the random stream stood (format 1 did not keep it). */
+  rng?: RngState
   /** Written by the previous format; it is rewritten in the current one on the next write. */
   migrated: boolean
 }
@@ -150,6 +161,7 @@ export class Store {
   private readonly compactionFloorBytes: number
   private readonly retryMs: number
   private clock: ClockPort | null = null
+  private rng: Companions['rng'] | null = null
 
   // ---- indexes ----
   private byClientId = new Map<string, Account>()
@@ -216,8 +228,9 @@ export class Store {
    * not a state this sandbox wrote stops the start with a StartupError and is left untouched, as is
    * every other file. The directory is created when missing and checked for writing.
    */
-  async open (clock?: ClockPort): Promise<OpenResult> {
-    this.clock = clock ?? null
+  async open (companions: Companions = {}): Promise<OpenResult> {
+    this.clock = companions.clock ?? null
+    this.rng = companions.rng ?? null
     if (!this.persistent) return { found: false, migrated: false }
     const file = this.file!
     const where = `--data ${file}`
@@ -287,7 +300,7 @@ export class Store {
     this.reindex()
     // Journals older than the base are folded in it already: the sandbox's own files, and the state is accepted.
     for (const j of journals) if (j.generation < baseGeneration) await this.fs.remove(j.path).catch(() => {})
-    return { found: true, migrated: read.legacy, ...(read.clock ? { clock: read.clock } : {}) }
+    return { found: true, migrated: read.legacy, ...(read.clock ? { clock: read.clock } : {}), ...(read.rng ? { rng: read.rng } : {}) }
   }
 
   private refusal (where: string, kind: 'foreign' | 'newer' | 'invalid', problems: string[]): StartupError {
@@ -325,6 +338,7 @@ export class Store {
     const lines = text.split('\n')
     let batch: Array<[string, string, unknown]> = []
     let clock: unknown
+    let rng: unknown
     const damaged = (i: number, why: string) =>
       new StartupError(`${where}: its journal ${path} has a damaged line ${i + 1} (${why}) before its end; the files were left untouched. Restore them from a copy, or point --data at a new file`)
     for (let i = 0; i < lines.length; i++) {
@@ -348,10 +362,14 @@ export class Store {
         }
         doc.seq = value
         if (clock !== undefined) doc.clock = clock
+        if (rng !== undefined) doc.rng = rng
         batch = []
         clock = undefined
+        rng = undefined
       } else if (name === 'clock') {
         clock = value
+      } else if (name === 'rng') {
+        rng = value
       } else if ((COLLECTIONS as readonly string[]).includes(name) && typeof id === 'string') {
         batch.push([name, id, value])
       } else {
@@ -742,13 +760,14 @@ export class Store {
       text += JSON.stringify([e.collection, e.id, records[e.id] ?? null]) + '\n'
     }
     if (clock) text += JSON.stringify(['clock', null, clock]) + '\n'
+    if (this.rng) text += JSON.stringify(['rng', null, this.rng.state()]) + '\n'
     // The sequences change with almost every new record; a few bytes, and they close the batch.
     return text + JSON.stringify([SEQ, null, this.state.seq]) + '\n'
   }
 
   /** The whole live state as the base document of `generation`. */
   private document (generation: number, clock: ClockRecord | null | undefined): string {
-    return JSON.stringify({ format: STATE_FORMAT, formatVersion: STATE_FORMAT_VERSION, journalGeneration: generation, ...(clock ? { clock } : {}), ...this.state })
+    return JSON.stringify({ format: STATE_FORMAT, formatVersion: STATE_FORMAT_VERSION, journalGeneration: generation, ...(clock ? { clock } : {}), ...this.companionsNow(), ...this.state })
   }
 
   /**
@@ -772,6 +791,8 @@ export class Store {
     }
     let text = `{"format":${JSON.stringify(STATE_FORMAT)},"formatVersion":${STATE_FORMAT_VERSION},"journalGeneration":${generation}`
     if (this.durableClock) text += `,"clock":${JSON.stringify(this.durableClock)}`
+    // The random stream as it stands now: ahead of every id already durable, which is all it must be.
+    if (this.rng) text += `,"rng":${JSON.stringify(this.rng.state())}`
     text += `,"seq":${JSON.stringify(seq)}`
     for (const collection of COLLECTIONS) {
       const records = this.state[collection] as Record<string, unknown>
@@ -937,9 +958,13 @@ export class Store {
   // ---- exporting ------------------------------------------------------------------------------
 
   /** The whole state as one document (a snapshot export), detached from the live records. */
-  snapshot (): DeepReadonly<State> & { format: typeof STATE_FORMAT, formatVersion: typeof STATE_FORMAT_VERSION, clock?: ClockRecord } {
+  snapshot (): DeepReadonly<State> & { format: typeof STATE_FORMAT, formatVersion: typeof STATE_FORMAT_VERSION, clock?: ClockRecord, rng?: RngState } {
     const clock = this.clock?.record()
-    return { format: STATE_FORMAT, formatVersion: STATE_FORMAT_VERSION, ...(clock ? { clock } : {}), ...structuredClone(this.state) }
+    return { format: STATE_FORMAT, formatVersion: STATE_FORMAT_VERSION, ...(clock ? { clock } : {}), ...this.companionsNow(), ...structuredClone(this.state) }
+  }
+
+  private companionsNow (): { rng?: RngState } {
+    return this.rng ? { rng: this.rng.state() } : {}
   }
 
   // ---- indexes --------------------------------------------------------------------------------

@@ -213,7 +213,7 @@ t.test('the clock is written with the state and comes back with it', async t => 
   const restored: ClockRecord[] = []
   const port = { record: () => clock, restore: (c: ClockRecord) => { restored.push(c) } }
   const s = new Store({ file })
-  await s.open(port)
+  await s.open({ clock: port })
   s.transact(() => s.addAccount(account(1)))
   await s.commit()
   t.same((await reload(file)).snapshot().clock, undefined, 'a store without a clock port exports none')

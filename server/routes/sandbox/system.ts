@@ -156,6 +156,8 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
       sb.store.replace(read.state)
       for (const hook of sb.onLoad) hook()
       if (read.clock) sb.clock.restore(read.clock, 'instant')
+      // The stream where the exporting sandbox left it: ids made from here on are not the snapshot's own.
+      if (read.rng) sb.rng.restore(read.rng)
     })
     return { accounts: Object.keys(sb.store.data.accounts).length, transactions: Object.keys(sb.store.data.transactions).length }
   })
