@@ -161,8 +161,8 @@ t.test('the previous format (schemaVersion 1) is read, and rewritten in the curr
   const first = await buildApp({ config: config(file) })
   await first.inject({ method: 'POST', url: '/__sandbox/accounts/1/balance', payload: { set: 42 } })
   await first.close()
-  const { format, formatVersion, clock, ...rest } = JSON.parse(readFileSync(file, 'utf8'))
-  t.ok(format && formatVersion && clock)
+  const { format, formatVersion, clock, rng, ...rest } = JSON.parse(readFileSync(file, 'utf8'))
+  t.ok(format && formatVersion && clock && rng)
   writeFileSync(file, JSON.stringify({ schemaVersion: 1, ...rest }))
   const legacy = readFileSync(file)
 

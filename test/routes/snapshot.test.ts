@@ -70,8 +70,8 @@ t.test('what is not a snapshot at all, or comes from a newer sandbox, says so', 
 t.test('an export of the previous format (schemaVersion 1) is read, and sequences behind the ids are raised', async t => {
   const app = await buildTestApp(t)
   const a = await newAccount(app)
-  const { format, formatVersion, clock, ...rest } = await exported(app)
-  t.ok(format && formatVersion && clock)
+  const { format, formatVersion, clock, rng, ...rest } = await exported(app)
+  t.ok(format && formatVersion && clock && rng)
   const legacy = { schemaVersion: 1, ...rest, seq: {} }
   const res = await app.inject({ method: 'PUT', url: '/__sandbox/snapshot', payload: legacy })
   t.equal(res.statusCode, 200, res.body)
