@@ -29,7 +29,7 @@ import { RefundService } from './services/refunds.js'
 import { MedService } from './services/med.js'
 import { frameworkErrorHandler, registerErrorHandlers, storageUnavailable } from './errors/handler.js'
 import { StartupError } from './errors/startup.js'
-import { parseInstant, SANDBOX_TIME_MAX, SANDBOX_TIME_MIN } from './domain/instant.js'
+import { parseInstant, SANDBOX_TIME_MAX, SANDBOX_TIME_MIN, SANDBOX_TIME_RANGE } from './domain/instant.js'
 import { DOCUMENT_FORMAT, sharedSchemas } from './schemas/common.js'
 import authPlugin from './auth/plugin.js'
 import standardRoutes from './routes/standard/index.js'
@@ -108,7 +108,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   const startClock = (): void => {
     const start = config.clockStart !== undefined ? parseInstant(config.clockStart) : null
     if (config.clockStart !== undefined && (start === null || !clock.accepts(start))) {
-      throw new StartupError(`--clock-start ${config.clockStart} is not an instant the sandbox clock can take (ISO 8601, ${new Date(SANDBOX_TIME_MIN).toISOString()} to ${new Date(SANDBOX_TIME_MAX).toISOString()})`)
+      throw new StartupError(`--clock-start ${config.clockStart} is not an instant the sandbox clock can take (ISO 8601, ${SANDBOX_TIME_RANGE})`)
     }
     const now = start ?? (opts.realNow ?? Date.now)()
     clock.restore({ now: new Date(now).toISOString(), frozen: config.clock === 'frozen', offsetMs: start === null ? 0 : undefined }, start === null ? 'continue' : 'instant')
@@ -143,7 +143,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   }
   app.setValidatorCompiler(({ schema, httpPart }) => lazyValidator(httpPart === 'body' ? body : coercing, schema))
 
-  const store = new Store({ compactionFloorBytes: config.journalCompactBytes, ...opts.store, file: config.data })
+  const store = new Store({ compactionFloorBytes: config.journalCompactBytes, onError: err => app.log.error({ err }, 'rebuilding after a rollback failed'), ...opts.store, file: config.data })
   // One commit point per job: each runs as a unit of the store and is written when it ends.
   const scheduler = new Scheduler({
     clock,

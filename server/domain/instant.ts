@@ -15,7 +15,8 @@
  */
 export const SANDBOX_TIME_MIN = Date.UTC(2000, 0, 1)
 export const SANDBOX_TIME_MAX = Date.UTC(9000, 0, 1) - 1
-export const SANDBOX_TIME_RANGE = `${new Date(SANDBOX_TIME_MIN).toISOString()} to ${new Date(SANDBOX_TIME_MAX).toISOString()}`
+export const SANDBOX_TIME_BOUNDS = { min: new Date(SANDBOX_TIME_MIN).toISOString(), max: new Date(SANDBOX_TIME_MAX).toISOString() }
+export const SANDBOX_TIME_RANGE = `${SANDBOX_TIME_BOUNDS.min} to ${SANDBOX_TIME_BOUNDS.max}`
 
 export function withinSandboxTime (ms: number): boolean {
   return Number.isFinite(ms) && ms >= SANDBOX_TIME_MIN && ms <= SANDBOX_TIME_MAX

@@ -49,6 +49,8 @@ export interface StoreOptions {
   fs?: StoreFs
   /** While degraded, the first retry of a write after this many ms (then doubling up to 30 s). */
   retryMs?: number
+  /** A service failed to rebuild after a rollback (a bug: logged, never thrown into a write's failure). */
+  onError?: (err: unknown) => void
 }
 
 /** How the store reads and restores the sandbox clock, which it persists but does not own. */
@@ -160,6 +162,7 @@ export class Store {
   private readonly base: Low<string> | null
   private readonly compactionFloorBytes: number
   private readonly retryMs: number
+  private readonly onError: (err: unknown) => void
   private clock: ClockPort | null = null
   private rng: Companions['rng'] | null = null
 
@@ -213,6 +216,7 @@ export class Store {
     this.fs = opts.fs ?? nodeFs
     this.compactionFloorBytes = opts.compactionFloorBytes ?? 32 * 2 ** 20
     this.retryMs = this.retryDelay = opts.retryMs ?? 1000
+    this.onError = opts.onError ?? (err => process.emitWarning(`store: a rebuild after a rollback failed: ${String(err)}`))
     this.base = opts.file ? new Low<string>(new BaseFile(this.fs, opts.file), '') : null
   }
 
@@ -492,7 +496,13 @@ export class Store {
     }
     this.reindex()
     // The services rebuild inside a unit of their own: a rebuild may repair a record (and must be able to).
-    if (this.restoredListeners.length > 0) this.transact(() => { for (const listener of this.restoredListeners) listener() })
+    for (const listener of this.restoredListeners) {
+      try {
+        this.transact(listener)
+      } catch (err) {
+        this.onError(err)
+      }
+    }
   }
 
   // ---- writing records -----------------------------------------------------------------------

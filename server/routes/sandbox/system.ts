@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { ApiError } from '../../errors/api-error.js'
-import { parseInstant, SANDBOX_TIME_RANGE } from '../../domain/instant.js'
+import { parseInstant, SANDBOX_TIME_BOUNDS, SANDBOX_TIME_RANGE } from '../../domain/instant.js'
 import { errorResponses } from '../../schemas/common.js'
 import { readDocument } from '../../store/document.js'
 import { asReply, emptyState, STATE_FORMAT, STATE_FORMAT_VERSION } from '../../store/state.js'
@@ -20,6 +20,13 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const clockView = () => {
     const next = sb.scheduler.nextDueAt()
     return { ...sb.clock.state(), pendingJobs: sb.scheduler.pending(), nextJobAt: next === null ? null : new Date(next).toISOString() }
+  }
+
+  const outOfRange = (target: number): ApiError => {
+    const at = Number.isFinite(target) && Math.abs(target) < 8.64e15 ? new Date(target).toISOString() : String(target)
+    return new ApiError(400, 'CLOCK_OUT_OF_RANGE', `Sandbox time must stay within ${SANDBOX_TIME_RANGE}, where every date it makes (an endToEndId's year, a refund deadline) stays representable; ${at} is outside`, {
+      details: { ...SANDBOX_TIME_BOUNDS },
+    })
   }
 
   app.get('/health', {
@@ -108,11 +115,6 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     await sb.scheduler.advanceTo(target)
     return clockView()
   })
-
-  const outOfRange = (target: number): ApiError =>
-    new ApiError(400, 'CLOCK_OUT_OF_RANGE', `Sandbox time must stay within ${SANDBOX_TIME_RANGE} (every date it makes, such as an endToEndId's year, must stay representable); ${Number.isFinite(target) && Math.abs(target) < 8.64e15 ? new Date(target).toISOString() : String(target)} is outside`, {
-      details: { min: SANDBOX_TIME_RANGE.split(' to ')[0], max: SANDBOX_TIME_RANGE.split(' to ')[1] },
-    })
 
   app.post('/clock/freeze', { schema: { tags: ['Sandbox'], summary: 'Stop the clock: nothing settles until it is advanced or resumed', response: { 200: Clock } } }, async () => {
     sb.clock.freeze()
