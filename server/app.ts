@@ -214,7 +214,8 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
      * Memory mode has nothing to wait for and no hook at all (the hot path pays nothing).
      */
     app.addHook('onSend', (request, reply, payload, done) => {
-      if (!store.hasUndurableChanges()) return done(null, payload)
+      // Health reports the store's state itself (degraded, with the reason) and never waits for it.
+      if (!store.hasUndurableChanges() || request.routeOptions.url === '/__sandbox/health') return done(null, payload)
       store.commit().then(() => done(null, payload), (err: unknown) => {
         request.log.error({ err }, 'the data file could not be written; the change was rolled back')
         const failure = storageUnavailable(request, err)
@@ -261,7 +262,6 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     await store.close()
   })
 
-  clock.onChange(() => store.clockChanged())
   const opened = await store.open({ clock: { record: () => clock.snapshot(), restore: c => clock.restore(c, 'continue') }, rng })
   // A state brings its own clock, which continues where it stood (its offset from wall time); the
   // settings' start applies to a new state and to a reset.
@@ -271,6 +271,8 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   // state's sequences, which differ from any earlier start on it.
   if (opened.rng) rng.restore(opened.rng)
   else if (opened.found) rng.restore(createRng(`${seed}/${JSON.stringify(store.data.seq)}`).state())
+  // From here on a move of the clock is a change the next write records (a first write records it anyway).
+  clock.onChange(() => store.clockChanged())
   if (!opened.found) sandbox.accounts.seedFixtures()
   // After a failed write rolled records back, every service rebuilds from the store, as after a load.
   store.onRestored(() => {
