@@ -967,10 +967,14 @@ export class Store {
 
   // ---- exporting ------------------------------------------------------------------------------
 
-  /** The whole state as one document (a snapshot export), detached from the live records. */
-  snapshot (): DeepReadonly<State> & { format: typeof STATE_FORMAT, formatVersion: typeof STATE_FORMAT_VERSION, clock?: ClockRecord, rng?: RngState } {
+  /**
+   * The whole state as one document (a snapshot export), detached from the live records. Without the
+   * random stream: an export describes the state, and exporting it again after any request that drew
+   * a number (a token's id) gives the same document.
+   */
+  snapshot (): DeepReadonly<State> & { format: typeof STATE_FORMAT, formatVersion: typeof STATE_FORMAT_VERSION, clock?: ClockRecord } {
     const clock = this.clock?.record()
-    return { format: STATE_FORMAT, formatVersion: STATE_FORMAT_VERSION, ...(clock ? { clock } : {}), ...this.companionsNow(), ...structuredClone(this.state) }
+    return { format: STATE_FORMAT, formatVersion: STATE_FORMAT_VERSION, ...(clock ? { clock } : {}), ...structuredClone(this.state) }
   }
 
   private companionsNow (): { rng?: RngState } {

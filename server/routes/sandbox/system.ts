@@ -4,6 +4,7 @@ import { ApiError } from '../../errors/api-error.js'
 import { parseInstant, SANDBOX_TIME_BOUNDS, SANDBOX_TIME_RANGE } from '../../domain/instant.js'
 import { errorResponses } from '../../schemas/common.js'
 import { readDocument } from '../../store/document.js'
+import { createRng } from '../../domain/ids.js'
 import { asReply, emptyState, STATE_FORMAT, STATE_FORMAT_VERSION } from '../../store/state.js'
 
 const Clock = Type.Object({
@@ -158,8 +159,9 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
       sb.store.replace(read.state)
       for (const hook of sb.onLoad) hook()
       if (read.clock) sb.clock.restore(read.clock, 'instant')
-      // The stream where the exporting sandbox left it: ids made from here on are not the snapshot's own.
-      if (read.rng) sb.rng.restore(read.rng)
+      // A stream the snapshot's ids did not come from: where a data file kept it, else one drawn from the
+      // seed and the snapshot's sequences (a fresh start with the same seed would repeat its ids).
+      sb.rng.restore(read.rng ?? createRng(`${sb.seed}/${JSON.stringify(sb.store.data.seq)}`).state())
     })
     return { accounts: Object.keys(sb.store.data.accounts).length, transactions: Object.keys(sb.store.data.transactions).length }
   })
