@@ -139,6 +139,6 @@ export class AccountService {
     const delta = change.set !== undefined
       ? toCents(change.set) - account.balance.availableCents
       : toCents(change.credit ?? 0)
-    return this.store.transact(() => this.store.update('accounts', account.id, a => ledger.adjust(a, delta)))
+    return this.store.transact(() => this.store.ledger(account.id, a => ledger.adjust(a, delta)))
   }
 }

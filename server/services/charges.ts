@@ -408,7 +408,7 @@ export class ChargeService implements ChargePayments {
       this.emitReceive(charge, scenarios)
       return charge
     }
-    this.store.update('accounts', account.id, a => ledger.creditIncoming(a, payment.amountCents))
+    this.store.ledger(account.id, a => ledger.creditIncoming(a, payment.amountCents))
     this.emitReceive(charge, scenarios)
     this.runSplits(charge, account)
     return charge
@@ -459,7 +459,7 @@ export class ChargeService implements ChargePayments {
       draft.endToEndId = e2e
       draft.counterpart = counterpartOf(payer)
       const tx = this.store.addTransaction(draft, undefined, [`e2e-in:${e2e}`])
-      this.store.update('accounts', account.id, a => ledger.creditIncoming(a, parsed.cents))
+      this.store.ledger(account.id, a => ledger.creditIncoming(a, parsed.cents))
       this.emitReceive(tx, scenarios)
       return tx
     })
@@ -518,7 +518,7 @@ export class ChargeService implements ChargePayments {
     this.store.transact(() => {
       const now = this.now()
       // A refund may have used the money meanwhile: then the split fails rather than overdraw the account.
-      const paid = this.store.update('accounts', account.id, a => ledger.debitImmediately(a, split.amountCents))
+      const paid = this.store.ledger(account.id, a => ledger.debitImmediately(a, split.amountCents))
       const entry = this.store.directoryEntry(normalizeKey(split.pixKeyType, split.pixKey))
       const tx = this.newTransaction(account, 'SPLIT', paid ? 'CONFIRMED' : 'ERROR', split.amountCents, { chargeId, splitIndex: index, type: split.type, value: split.value, immediate: split.immediate }, now, [])
       tx.direction = 'OUT'

@@ -134,7 +134,7 @@ export class MedService {
 
   private move (record: MedRecord, input: { status: MedStatus, analysisResult?: 'APPROVED' | 'REJECTED', analysisDetails?: string }, scenarios: AppliedScenario[]): { record: MedRecord, refund: MedRefundSummary | null } {
     const updatedAt = new Date(this.now()).toISOString()
-    this.sb.store.update('meds', record.id, m => {
+    this.sb.store.patch('meds', record.id, m => {
       m.status = input.status
       m.updatedAt = updatedAt
       if (input.analysisDetails !== undefined) m.analysisDetails = input.analysisDetails
@@ -154,7 +154,7 @@ export class MedService {
       const natureza = record.cause !== null && FRAUD_CAUSES.includes(record.cause) ? 'MED_FRAUDE' : 'MED_OPERACIONAL'
       const tx = this.sb.refunds.medReturn(original, natureza, `MED ${record.id}`)
       if (tx) {
-        this.sb.store.update('meds', record.id, m => { m.refundTransactionId = tx.id })
+        this.sb.store.patch('meds', record.id, m => { m.refundTransactionId = tx.id })
         const view = this.sb.refunds.devolucaoView(tx)
         refund = { id: view.id, rtrId: refundData(tx).rtrId, valor: view.valor, natureza: view.natureza, status: view.status, motivo: view.motivo ?? null }
       }

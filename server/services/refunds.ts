@@ -104,7 +104,7 @@ export class RefundService {
     }
     if (account.balance.availableCents < amount.cents) throw badRequest('Saldo disponível insuficiente para a devolução', 'PIX_INSUFFICIENT_BALANCE')
     return this.store.transact(() => {
-      this.store.update('accounts', account.id, a => ledger.reserve(a, amount.cents))
+      this.store.ledger(account.id, a => ledger.reserve(a, amount.cents))
       return this.open(account, original, received, 'REFUND_IN', amount.cents, refId, 'ORIGINAL', { reason: body.reason }, scenarios)
     })
   }
@@ -137,7 +137,7 @@ export class RefundService {
     if (valor.cents > remaining) throw badRequest(`valor (${centsToString(valor.cents)}) excede o valor ainda devolvível (${centsToString(remaining)})`)
     if (account.balance.availableCents < valor.cents) throw unprocessable('Saldo disponível insuficiente para a devolução', 'PIX_INSUFFICIENT_BALANCE', { business: false })
     return this.store.transact(() => {
-      this.store.update('accounts', account.id, a => ledger.reserve(a, valor.cents))
+      this.store.ledger(account.id, a => ledger.reserve(a, valor.cents))
       return this.open(account, original, received, 'DEVOLUCAO', valor.cents, id, body.natureza ?? 'ORIGINAL', { descricao: body.descricao }, scenarios)
     })
   }
@@ -180,7 +180,7 @@ export class RefundService {
     const amountCents = this.remainingCents(original)
     if (!received || !account || amountCents === 0) return null
     return this.store.transact(() => {
-      const debited = this.store.update('accounts', account.id, a => ledger.debitImmediately(a, amountCents))
+      const debited = this.store.ledger(account.id, a => ledger.debitImmediately(a, amountCents))
       const tx = this.open(account, original, received, 'DEVOLUCAO', amountCents, `MED${this.sb.rng.alnum(29)}`, natureza, { descricao }, [], false)
       const at = iso(this.now())
       this.store.update('transactions', tx.id, d => {
@@ -299,7 +299,7 @@ export class RefundService {
       history: [{ status: 'CONFIRMED', at, reason: 'returned by the destination bank' }],
     }
     this.store.addTransaction(tx)
-    this.store.update('accounts', account.id, a => ledger.creditIncoming(a, cents))
+    this.store.ledger(account.id, a => ledger.creditIncoming(a, cents))
     this.sb.webhooks.emit({
       accountId: account.id,
       eventType: 'refund_out',
@@ -338,7 +338,7 @@ export class RefundService {
     const account = this.store.account(tx.accountId)
     if (!account || !REFUND_KINDS.includes(tx.kind) || phaseOf(tx) !== 'pending') return false
     this.store.transact(() => {
-      this.store.update('accounts', account.id, a => ledger.settleOutgoing(a, tx.amountCents, 0))
+      this.store.ledger(account.id, a => ledger.settleOutgoing(a, tx.amountCents, 0))
       const at = iso(this.now())
       this.store.update('transactions', tx.id, d => {
         d.dueAt = undefined // not `delete`: see PayoutService.transition
@@ -355,7 +355,7 @@ export class RefundService {
     const account = this.store.account(tx.accountId)
     if (!account || !REFUND_KINDS.includes(tx.kind) || phaseOf(tx) !== 'pending') return false
     this.store.transact(() => {
-      this.store.update('accounts', account.id, a => ledger.release(a, tx.amountCents))
+      this.store.ledger(account.id, a => ledger.release(a, tx.amountCents))
       this.store.update('transactions', tx.id, d => {
         d.dueAt = undefined // not `delete`: see PayoutService.transition
         refundDraft(d).motivo = message

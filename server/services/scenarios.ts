@@ -62,7 +62,7 @@ export class ScenarioService {
         // Used up by this request whatever happens next: an armed scenario counts requests, not successes.
         this.store.transact(() => {
           if (a.remaining! <= 1) this.store.remove('armedScenarios', a.id)
-          else this.store.update('armedScenarios', a.id, draft => { draft.remaining = a.remaining! - 1 })
+          else this.store.patch('armedScenarios', a.id, draft => { draft.remaining = a.remaining! - 1 })
         })
       }
       return applied

@@ -39,6 +39,12 @@ declare const DRAFT: unique symbol
  */
 export type Draft<T> = Mutable<T> & { readonly [DRAFT]: true }
 
+/**
+ * A record as `Store.patch` hands it out: its top-level fields writable, everything nested still
+ * read-only (a change replaces a nested value, never edits it). A Draft is a Patch too.
+ */
+export type Patch<T> = { -readonly [K in keyof T]: T[K] } & { readonly [DRAFT]: true }
+
 export type ProviderGroup = 'A' | 'B' | 'C' | 'D' | 'E'
 export type SplitFrequency = 'IMMEDIATE' | 'HOURLY' | 'DAILY'
 
@@ -89,6 +95,9 @@ interface AccountRecord {
   createdAt: string
 }
 export type Account = DeepReadonly<AccountRecord>
+
+/** What the ledger changes on an account (`Store.ledger`, domain/ledger.ts): its balance and totals. */
+export type LedgerDraft = Draft<Pick<AccountRecord, 'balance' | 'totals'>>
 
 export interface StateHistoryEntry {
   status: string

@@ -6,7 +6,7 @@ import { nodeFs, type StoreFs } from './fs.js'
 import {
   COLLECTIONS, STATE_FORMAT, STATE_FORMAT_VERSION, emptyState,
   type Account, type ClockRecord, type Collection, type Collections, type DeepReadonly, type DirectoryEntry, type Draft,
-  type RngState, type State, type Transaction,
+  type LedgerDraft, type Patch, type RngState, type State, type Transaction,
 } from './state.js'
 
 /**
@@ -89,6 +89,18 @@ const ABSENT: unique symbol = Symbol('absent')
 const SEQ = 'seq'
 
 /**
+ * How much of a record a before-image copies, by what the change may touch: a patch replaces
+ * top-level fields only (a shallow copy keeps the old values, which nothing mutates), a ledger
+ * operation also changes an account's balance and totals in place (copied too), any other update may
+ * change anything (a deep copy). An image is deepened when a later change in its unit needs more;
+ * the nested objects it still shares are as they were, since only a deeper change mutates them.
+ */
+const SHALLOW = 0
+const LEDGER = 1
+const DEEP = 2
+type Depth = typeof SHALLOW | typeof LEDGER | typeof DEEP
+
+/**
  * A before-image: what a record was when a unit (or a write period) first touched it. `collection`
  * null marks a whole-state replacement, whose image is the replaced state.
  */
@@ -97,6 +109,7 @@ interface Entry {
   collection: Collection | typeof SEQ | null
   id: string
   image: unknown
+  depth: Depth
 }
 
 type Images = Map<object, Entry>
@@ -180,8 +193,8 @@ export class Store {
   private txByRef = new Map<string, Transaction>()
 
   // ---- units ----
-  /** Before-images of the units under way, innermost last (a unit inside a unit is a savepoint). */
-  private readonly units: Images[] = []
+  /** Before-images of the units under way, innermost last (a unit inside a unit is a savepoint); null until it writes. */
+  private readonly units: Array<Images | null> = []
   private readonly restoredListeners: Array<() => void> = []
   private readonly removers: Array<(accountId: number) => void> = []
 
@@ -413,23 +426,26 @@ export class Store {
    */
   transact<T> (fn: () => T): T {
     if (fn.constructor === AsyncFunction) throw new TypeError('store.transact takes a synchronous function: no await between the first write and the last')
-    const unit: Images = new Map()
-    this.units.push(unit)
+    const depth = this.units.length
+    this.units.push(null)
     let result: T
     try {
       result = fn()
     } catch (err) {
-      this.units.pop()
-      this.undo(unit)
+      const unit = this.units.pop()
+      if (unit) this.undo(unit)
       throw err
     }
-    this.units.pop()
+    const unit = this.units.pop()
     if (result instanceof Promise) {
-      this.undo(unit)
+      if (unit) this.undo(unit)
       throw new TypeError('store.transact takes a synchronous function: it returned a promise')
     }
-    const parent = this.units[this.units.length - 1]
-    if (parent) for (const [record, entry] of unit) if (!parent.has(record)) parent.set(record, entry)
+    if (unit && depth > 0) {
+      const parent = this.units[depth - 1] ?? (this.units[depth - 1] = new Map())
+      // The outer unit keeps its own image where it has one (older, and deep enough: see touch).
+      for (const [record, entry] of unit) if (!parent.has(record)) parent.set(record, entry)
+    }
     return result
   }
 
@@ -457,19 +473,56 @@ export class Store {
    * Records what `record` is before its first change in the current unit and in the current write
    * period (its durable state). `image` is given when the caller has it already (a replaced state).
    */
-  private touch (record: object, collection: Entry['collection'], id: string, exists: boolean, image?: unknown): void {
-    const unit = this.units[this.units.length - 1]
-    if (!unit) throw new Error(`store: a change to ${collection ?? 'the state'} outside store.transact`)
+  private touch (record: object, collection: Entry['collection'], id: string, exists: boolean, depth: Depth = DEEP, image?: unknown): void {
+    const top = this.units.length - 1
+    if (top < 0) throw new Error(`store: a change to ${collection ?? 'the state'} outside store.transact`)
+    const unit = this.units[top] ?? (this.units[top] = new Map())
     this.changes++
     let entry: Entry | undefined
-    if (!unit.has(record)) {
-      entry = { record, collection, id, image: image !== undefined ? image : exists ? copy(record) : ABSENT }
+    const inUnit = unit.get(record)
+    if (inUnit === undefined) {
+      entry = this.entry(record, collection, id, exists, depth, image)
       unit.set(record, entry)
+    } else if (inUnit.depth < depth) {
+      this.deepen(inUnit, depth)
     }
-    if (this.persistent && !this.pending.has(record)) {
-      // Entries never change once made, so a unit and a write period can share one.
-      this.pending.set(record, entry ?? { record, collection, id, image: image !== undefined ? image : exists ? copy(record) : ABSENT })
+    // The images of the enclosing units share nested objects with the record too: a change that edits
+    // them in place must find every image deep enough first.
+    if (depth !== SHALLOW) {
+      for (let i = 0; i < top; i++) {
+        const outer = this.units[i]?.get(record)
+        if (outer !== undefined && outer.depth < depth) this.deepen(outer, depth)
+      }
     }
+    if (!this.persistent) return
+    const inPeriod = this.pending.get(record)
+    // A unit and a write period can share an entry made at the same moment: it images the same state.
+    if (inPeriod === undefined) this.pending.set(record, entry ?? this.entry(record, collection, id, exists, depth, image))
+    else if (inPeriod.depth < depth) this.deepen(inPeriod, depth)
+  }
+
+  private entry (record: object, collection: Entry['collection'], id: string, exists: boolean, depth: Depth, image?: unknown): Entry {
+    if (image !== undefined) return { record, collection, id, image, depth: DEEP }
+    if (!exists) return { record, collection, id, image: ABSENT, depth: DEEP }
+    const r = record as Record<string, unknown>
+    switch (depth) {
+      case SHALLOW: return { record, collection, id, image: { ...r }, depth }
+      case LEDGER: return { record, collection, id, image: { ...r, balance: copy(r.balance), totals: copy(r.totals) }, depth }
+      default: return { record, collection, id, image: copy(record), depth: DEEP }
+    }
+  }
+
+  /** Makes an image cover a deeper change (its shared nested objects are still as they were). */
+  private deepen (entry: Entry, depth: Depth): void {
+    if (entry.image === ABSENT || entry.depth >= depth) return
+    const image = entry.image as Record<string, unknown>
+    if (depth === DEEP) {
+      entry.image = copy(image)
+    } else {
+      image.balance = copy(image.balance)
+      image.totals = copy(image.totals)
+    }
+    entry.depth = depth
   }
 
   /** Rolls back a failed unit. */
@@ -519,7 +572,7 @@ export class Store {
     const id = this.keyOf(collection, record)
     const records = this.state[collection] as Record<string, object>
     const previous = records[id]
-    if (previous !== undefined) this.touch(previous, collection, id, true)
+    if (previous !== undefined) this.touch(previous, collection, id, true, SHALLOW)
     this.touch(record, collection, id, false)
     records[id] = record
     return record
@@ -530,15 +583,33 @@ export class Store {
    * Throws when the record does not exist.
    */
   update<C extends Collection, R> (collection: C, id: string | number, fn: (draft: Draft<Collections[C]>) => R): R {
+    return this.change(collection, id, DEEP, fn as (draft: object) => R)
+  }
+
+  /**
+   * Changes top-level fields of one record: `fn` gets it with those writable and everything nested
+   * read-only (a new array or object replaces the old one). Cheaper to roll back than `update`, so it
+   * is what the hot paths (a settlement, a delivery attempt) use.
+   */
+  patch<C extends Collection, R> (collection: C, id: string | number, fn: (draft: Patch<Collections[C]>) => R): R {
+    return this.change(collection, id, SHALLOW, fn as (draft: object) => R)
+  }
+
+  /** Moves money on an account: `fn` gets its balance and totals, as the ledger functions take them. */
+  ledger<R> (accountId: number, fn: (account: LedgerDraft) => R): R {
+    return this.change('accounts', accountId, LEDGER, fn as (draft: object) => R)
+  }
+
+  private change<R> (collection: Collection, id: string | number, depth: Depth, fn: (draft: object) => R): R {
     const key = String(id)
     const record = (this.state[collection] as Record<string, object>)[key]
     if (record === undefined) throw new Error(`store: ${collection}/${key} does not exist`)
-    this.touch(record, collection, key, true)
-    if (collection !== 'transactions') return fn(record as Draft<Collections[C]>)
-    const tx = record as Draft<Transaction>
+    this.touch(record, collection, key, true, depth)
+    if (collection !== 'transactions') return fn(record)
+    const tx = record as Transaction
     const endToEndId = tx.endToEndId
-    const result = fn(record as Draft<Collections[C]>)
-    if (tx.endToEndId !== endToEndId && tx.endToEndId) this.txByEndToEndId.set(tx.endToEndId, tx as Transaction)
+    const result = fn(record)
+    if (tx.endToEndId !== endToEndId && tx.endToEndId) this.txByEndToEndId.set(tx.endToEndId, tx)
     return result
   }
 
@@ -548,7 +619,8 @@ export class Store {
     const records = this.state[collection] as Record<string, object>
     const record = records[key]
     if (record === undefined) return false
-    this.touch(record, collection, key, true)
+    // Shallow: a removed record is never changed again, so its nested objects stay as they are.
+    this.touch(record, collection, key, true, SHALLOW)
     delete records[key]
     return true
   }
@@ -556,7 +628,7 @@ export class Store {
   /** The next number of a sequence (ids of accounts, transactions, MEDs...). */
   nextSeq (name: string): number {
     const seq = this.state.seq
-    this.touch(seq, SEQ, '', true)
+    this.touch(seq, SEQ, '', true, SHALLOW)
     seq[name] = (seq[name] ?? 0) + 1
     return seq[name]
   }
@@ -569,14 +641,14 @@ export class Store {
   /** Makes sure the sequence hands out nothing at or below `value` (ids the fixtures use). */
   raiseSeq (name: string, value: number): void {
     if ((this.state.seq[name] ?? 0) >= value) return
-    this.touch(this.state.seq, SEQ, '', true)
+    this.touch(this.state.seq, SEQ, '', true, SHALLOW)
     this.state.seq[name] = value
   }
 
   /** Replaces the whole state (reset, snapshot import); the next write rewrites the base. */
   replace (state: DeepReadonly<State>): void {
     // The replaced state itself is the image: nothing changes it once it is no longer live.
-    this.touch({}, null, '', true, this.state)
+    this.touch({}, null, '', true, DEEP, this.state)
     // A copy, of the collections only: the caller keeps its document, and stray keys stay out.
     const next = emptyState()
     next.seq = { ...state.seq }
@@ -888,10 +960,10 @@ export class Store {
     const key = String(id)
     const account = this.state.accounts[key]
     if (!account) return
-    this.touch(account, 'accounts', key, true)
+    this.touch(account, 'accounts', key, true, SHALLOW)
     delete this.state.accounts[key]
     for (const tx of this.txByAccount.get(id) ?? []) {
-      this.touch(tx, 'transactions', tx.id, true)
+      this.touch(tx, 'transactions', tx.id, true, SHALLOW)
       delete this.state.transactions[tx.id]
     }
     for (const hook of this.removers) hook(id)

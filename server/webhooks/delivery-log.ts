@@ -1,6 +1,6 @@
 import type { Store } from '../store/store.js'
 import type { Delivery, DeliveryStatus, EventType } from './types.js'
-import type { Draft } from '../store/state.js'
+import type { Patch } from '../store/state.js'
 
 /**
  * The delivery log: `store.data.deliveries` plus an in-memory index per account in creation order,
@@ -58,9 +58,9 @@ export class DeliveryLog {
     return this.trim(d.accountId)
   }
 
-  /** Changes a delivery through the store, then tells whoever waits for it. */
-  update (id: string, change: (d: Draft<Delivery>) => void): Delivery {
-    this.store.update('deliveries', id, change)
+  /** Changes a delivery's fields through the store, then tells whoever waits for it. */
+  update (id: string, change: (d: Patch<Delivery>) => void): Delivery {
+    this.store.patch('deliveries', id, change)
     const d = this.records[id]
     this.changed(d)
     return d

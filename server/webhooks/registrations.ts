@@ -113,7 +113,7 @@ export class Registrations {
     if (activeOthers >= MAX_ACTIVE_PER_EVENT) throw this.limitError(input.eventType)
     const now = new Date(this.clock.now()).toISOString()
     if (existing) {
-      this.store.transact(() => this.store.update('webhooks', existing.id, w => {
+      this.store.transact(() => this.store.patch('webhooks', existing.id, w => {
         w.headers = headers
         w.isActive = true
         w.version += 1
@@ -148,7 +148,7 @@ export class Registrations {
       if (active >= MAX_ACTIVE_PER_EVENT) throw this.limitError(webhook.eventType)
     }
     const updatedAt = new Date(this.clock.now()).toISOString()
-    this.store.transact(() => this.store.update('webhooks', id, w => {
+    this.store.transact(() => this.store.patch('webhooks', id, w => {
       if (change.isActive !== undefined) w.isActive = change.isActive
       if (headers) {
         w.headers = headers

@@ -149,3 +149,26 @@ t.test('memory mode: commits resolve at once, nothing is ever waiting, health is
   t.equal(s.unit(() => s.update('accounts', 1, a => a.name)), 'Y', 'a unit returns what its function returns')
   await s.close()
 })
+
+t.test('patch and ledger images are as good as a deep one, also when a deeper change follows in the same unit', async t => {
+  const s = await storeWithAccount()
+  s.transact(() => s.addTransaction(tx('t1', { history: [{ status: 'PENDING', at: AT }], data: { keep: { deep: 1 } } })))
+  const before = JSON.stringify(s.data)
+  t.throws(() => s.transact(() => {
+    s.patch('transactions', 't1', d => { d.status = 'CONFIRMED'; d.history = d.history.concat({ status: 'CONFIRMED', at: AT }) })
+    s.update('transactions', 't1', d => { (d.data.keep as { deep: number }).deep = 2 })
+    s.ledger(1, a => reserve(a, 100))
+    s.update('accounts', 1, a => { a.limits.dailyCents = 7; a.balance.blockedCents += 1 })
+    s.patch('accounts', 1, a => { a.name = 'P' })
+    throw new Error('no')
+  }))
+  t.equal(JSON.stringify(s.data), before, 'every field back, nested ones included')
+  t.throws(() => s.transact(() => {
+    s.ledger(1, a => reserve(a, 100))
+    s.transact(() => s.update('accounts', 1, a => { a.limits.nightlyCents = 9 }))
+    throw new Error('no')
+  }))
+  t.equal(JSON.stringify(s.data), before, 'a deeper change in an inner unit deepens the outer image too')
+  // @ts-expect-error a patch cannot edit a nested value in place
+  s.transact(() => s.patch('accounts', 1, a => { a.balance.availableCents = 0 }))
+})
