@@ -1,5 +1,5 @@
 import { FormatRegistry, Type, type TSchema } from '@sinclair/typebox'
-import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
+import type { TypeCheck } from '@sinclair/typebox/compiler'
 import { parseInstant, SANDBOX_TIME_RANGE, withinSandboxTime } from '../domain/instant.js'
 import {
   COLLECTIONS, DELIVERY_STATUSES, EVENT_TYPES, STATE_FORMAT, STATE_FORMAT_VERSION, TRANSACTION_KINDS, emptyState,
@@ -38,11 +38,15 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * program's JSON, a bare array); `newer`: a later format version of this sandbox; `invalid`: marked as
  * a sandbox state but broken somewhere, with the problems listed.
  */
-export function readDocument (doc: unknown): ReadDocument {
+export async function readDocument (doc: unknown): Promise<ReadDocument> {
   const kind = classify(doc)
   if (!kind.ok) return kind
+  // The schema compiler is loaded on first use: a start with no data file or an empty one never pays for it.
+  compiler ??= (await import('@sinclair/typebox/compiler')).TypeCompiler
   return validate(doc as Record<string, unknown>, kind.legacy)
 }
+
+let compiler: typeof import('@sinclair/typebox/compiler').TypeCompiler | undefined
 
 /** Whether a parsed JSON document is a state of this sandbox (current or previous format) at all. */
 export function classify (doc: unknown): { ok: true, legacy: boolean } | { ok: false, kind: 'foreign' | 'newer' | 'invalid', problems: string[] } {
@@ -259,7 +263,7 @@ const SCHEMAS: Record<Exclude<Collection, 'transactions'>, TSchema> = {
   }),
 }
 
-/** Compiled on first use: a start with no data file or an empty one never pays for it. */
+/** Compiled on first use, with the compiler readDocument loaded. */
 const compiled = new Map<string, TypeCheck<TSchema>>()
 function checker (collection: Collection, record: unknown): TypeCheck<TSchema> | undefined {
   let name: string = collection
@@ -273,7 +277,7 @@ function checker (collection: Collection, record: unknown): TypeCheck<TSchema> |
     schema = () => SCHEMAS[collection as Exclude<Collection, 'transactions'>]
   }
   let check = compiled.get(name)
-  if (!check) compiled.set(name, check = TypeCompiler.Compile(schema()))
+  if (!check) compiled.set(name, check = compiler!.Compile(schema()))
   return check
 }
 

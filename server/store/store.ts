@@ -307,7 +307,7 @@ export class Store {
       this.generation = generation
       this.journalBytes = journal.length
     }
-    const read = readDocument(base)
+    const read = await readDocument(base)
     if (!read.ok) throw this.refusal(where, read.kind, read.problems)
     this.state = read.state
     // The previous format is migrated in memory and written in this one only when the sandbox next

@@ -36,7 +36,7 @@ t.test('where a text stops being JSON: line, column, and whether it ran out', as
 })
 
 t.test('sequences, the clock, the stream and the journal generation are checked too', async t => {
-  const bad = readDocument(marked({
+  const bad = await readDocument(marked({
     seq: { account: -1, transaction: 1.5 },
     clock: { now: '2026-02-30T00:00:00Z', frozen: true },
     rng: [1, 2, 3],
@@ -50,33 +50,33 @@ t.test('sequences, the clock, the stream and the journal generation are checked 
     'rng: must be four integers from 0 to 2^32 - 1',
     'journalGeneration: must be a non-negative integer',
   ])
-  const seqNotObject = readDocument(marked({ seq: [] }))
+  const seqNotObject = await readDocument(marked({ seq: [] }))
   t.match(!seqNotObject.ok && seqNotObject.problems, ['seq: must be an object of sequence names to integers, not an array'])
-  const far = readDocument(marked({ clock: { now: '9999-01-01T00:00:00Z', frozen: false, offsetMs: 5 } }))
+  const far = await readDocument(marked({ clock: { now: '9999-01-01T00:00:00Z', frozen: false, offsetMs: 5 } }))
   t.match(!far.ok && far.problems, [/^clock\/now: 9999-01-01T00:00:00Z is outside sandbox time/])
-  const ok = readDocument(marked({ clock: { now: '2026-03-10T15:00:00Z', frozen: false, offsetMs: 5 }, rng: [1, 2, 3, 4], journalGeneration: 3 }))
+  const ok = await readDocument(marked({ clock: { now: '2026-03-10T15:00:00Z', frozen: false, offsetMs: 5 }, rng: [1, 2, 3, 4], journalGeneration: 3 }))
   t.ok(ok.ok)
   t.same(ok.ok && [ok.clock, ok.rng, ok.journalGeneration, ok.legacy], [{ now: '2026-03-10T15:00:00Z', frozen: false, offsetMs: 5 }, [1, 2, 3, 4], 3, false])
 })
 
 t.test('records: a key that is not the record\'s id, an unknown kind, a missing collection', async t => {
-  const d = readDocument(marked({
+  const d = await readDocument(marked({
     directory: { k: { key: 'other', keyType: 'EVP', name: 'N', document: '52998224725', ispb: '00000000', bankName: 'B' } },
     transactions: { t1: { id: 't1', kind: 'TELEPORT' } },
   }))
   t.same(!d.ok && d.problems, ['transactions/t1/kind: must be one of CASH_OUT, CASH_OUT_QRCODE, DICT_TRANSFER, SPLIT, CASH_IN, COB, PIX_IN, REFUND_IN, DEVOLUCAO, REFUND_RECEIVED', 'directory/k: the record\'s key is "other"'])
-  const missing = readDocument({ format: 'pix-sandbox/state', formatVersion: 2, seq: {}, accounts: {} })
+  const missing = await readDocument({ format: 'pix-sandbox/state', formatVersion: 2, seq: {}, accounts: {} })
   t.same(!missing.ok && missing.problems, ['transactions: missing', 'directory: missing'])
-  const many = readDocument(marked({ accounts: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [String(i + 1), { id: i + 1 }])) }))
+  const many = await readDocument(marked({ accounts: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [String(i + 1), { id: i + 1 }])) }))
   t.equal(!many.ok && many.problems.length, 21, 'twenty problems and a count of the rest')
   t.match(!many.ok && many.problems[20], /^\.\.\. and 10 more$/)
 })
 
 t.test('the previous format is told apart from a look-alike', async t => {
-  const legacy = readDocument({ schemaVersion: 1, ...emptyState() })
+  const legacy = await readDocument({ schemaVersion: 1, ...emptyState() })
   t.ok(legacy.ok && legacy.legacy)
-  const extraKey = readDocument({ schemaVersion: 1, ...emptyState(), mine: true })
+  const extraKey = await readDocument({ schemaVersion: 1, ...emptyState(), mine: true })
   t.equal(!extraKey.ok && extraKey.kind, 'foreign', 'a key the sandbox never wrote: not its file')
-  const noAccounts = readDocument({ schemaVersion: 1, seq: {}, transactions: {}, directory: {} })
+  const noAccounts = await readDocument({ schemaVersion: 1, seq: {}, transactions: {}, directory: {} })
   t.equal(!noAccounts.ok && noAccounts.kind, 'foreign')
 })

@@ -149,7 +149,7 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Object({ accounts: Type.Integer(), transactions: Type.Integer() }), ...errorResponses('sandbox', [400]) },
     },
   }, async (request) => {
-    const read = readDocument(request.body)
+    const read = await readDocument(request.body)
     if (!read.ok) {
       const what = read.kind === 'foreign' ? 'This is not a pix-sandbox snapshot' : read.kind === 'newer' ? 'This snapshot comes from a newer pix-sandbox' : 'This snapshot has problems'
       throw new ApiError(400, 'HTTP_ERROR', `${what}; nothing was imported: ${read.problems.join('; ')}`, { details: { problems: read.problems } })
