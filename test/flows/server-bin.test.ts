@@ -62,3 +62,28 @@ t.test('a package with neither dist nor sources says so', async t => {
   t.equal(res.code, 1)
   t.match(res.stderr, 'dist/server/main.js')
 })
+
+t.test('a Node older than engines is told which one the package needs, in one line', async t => {
+  const pkg = mkdtempSync(join(tmpdir(), 'pix-sandbox-bin-'))
+  t.teardown(() => rmSync(pkg, { recursive: true, force: true }))
+  mkdirSync(join(pkg, 'bin'))
+  mkdirSync(join(pkg, 'dist', 'server'), { recursive: true })
+  copyFileSync(bin, join(pkg, 'bin', 'pix-sandbox.js'))
+  writeFileSync(join(pkg, 'dist', 'server', 'main.js'), 'process.stdout.write("started")\n')
+  const withEngines = (node: string) => writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'pix-sandbox', type: 'module', engines: { node } }))
+
+  withEngines('>=99.1.0')
+  const old = await run(join(pkg, 'bin', 'pix-sandbox.js'), ['--version'], tmpdir())
+  t.equal(old.code, 1)
+  t.equal(old.stderr, `pix-sandbox: needs Node >=99.1.0, this is ${process.version}: install a newer Node\n`)
+  t.equal(old.stdout, '', 'the server never starts')
+
+  const [major, minor] = process.versions.node.split('.').map(Number)
+  for (const node of [`>=${major}.${minor}`, `>=${major}.${minor}.0`, `>=${major - 1}.99.99`, `>= ${major}`]) {
+    withEngines(node)
+    const res = await run(join(pkg, 'bin', 'pix-sandbox.js'), [], tmpdir())
+    t.equal(res.stdout, 'started', `Node ${process.version} satisfies ${node}`)
+  }
+  withEngines(`>=${major}.${minor + 1}.0`)
+  t.equal((await run(join(pkg, 'bin', 'pix-sandbox.js'), [], tmpdir())).code, 1, `Node ${process.version} is older than ${major}.${minor + 1}.0`)
+})
