@@ -5,7 +5,7 @@ import { documentKind, isValidCnpj, isValidCpf, isValidDocument } from '../domai
 import { endToEndId, txid as newTxid } from '../domain/ids.js'
 import { detectDirectoryKeyType, isValidSplitKey, normalizeKey, type SplitKeyType } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
-import { centsToNumber, centsToString, parseAmount, parseDecimalString, percentOf, type AmountError } from '../domain/money.js'
+import { amountMessage, centsToNumber, centsToString, parseAmount, parseDecimalString, percentOf } from '../domain/money.js'
 import { ApiError, badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js'
 import type { CashInBodyT, CobBodyT } from '../schemas/payins.js'
 import type { Account, Counterpart, Transaction } from '../store/state.js'
@@ -92,14 +92,6 @@ export function nextSplitRun (nowMs: number, frequency: 'IMMEDIATE' | 'HOURLY' |
   if (frequency === 'HOURLY') return (Math.floor(nowMs / HOUR_MS) + 1) * HOUR_MS
   const local = nowMs + SAO_PAULO_OFFSET_MS
   return (Math.floor(local / DAY_MS) + 1) * DAY_MS - SAO_PAULO_OFFSET_MS
-}
-
-export function amountMessage (field: string, reason: AmountError): string {
-  switch (reason) {
-    case 'TOO_MANY_DECIMALS': return `${field} deve ter no máximo 2 casas decimais`
-    case 'TOO_LARGE': return `${field} excede o valor máximo`
-    default: return `${field} deve ser no mínimo 0.01`
-  }
 }
 
 /** The received payment of a transaction, only when its money really arrived (credited). */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { ApiError } from '../../errors/api-error.js'
-import { parseAmount } from '../../domain/money.js'
+import { amountMessage, parseAmount } from '../../domain/money.js'
 import { errorResponses } from '../../schemas/common.js'
 import { AccountSettingsBody, AccountView, CreatedAccountView } from '../../schemas/sandbox.js'
 import { accountView } from './views.js'
@@ -26,8 +26,11 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ['balance', body.balance], ['fee', body.fee],
       ...Object.entries(body.limits ?? {}).map(([k, v]) => [`limits.${k}`, v] as [string, number | undefined]),
     ]
-    const inexact = amounts.filter(([, v]) => v !== undefined && v !== 0 && !parseAmount(v).ok).map(([k]) => `${k} deve ter no máximo 2 casas decimais`)
-    if (inexact.length > 0) throw new ApiError(400, 'HTTP_ERROR', inexact)
+    const problems = amounts.flatMap(([k, v]) => {
+      const parsed = v === undefined || v === 0 ? null : parseAmount(v)
+      return parsed && !parsed.ok ? [amountMessage(k, parsed.reason)] : []
+    })
+    if (problems.length > 0) throw new ApiError(400, 'HTTP_ERROR', problems)
     const { account, privateKey } = await sb.accounts.create(body)
     await sb.store.commit()
     return reply.status(201).send({ ...accountView(account), privateKey })
@@ -58,7 +61,8 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { set, credit } = request.body
     if ((set === undefined) === (credit === undefined)) throw new ApiError(400, 'HTTP_ERROR', 'Envie exatamente um de: set, credit')
     const value = (set ?? credit)!
-    if (value !== 0 && !parseAmount(Math.abs(value)).ok) throw new ApiError(400, 'HTTP_ERROR', 'O valor deve ter no máximo 2 casas decimais')
+    const parsed = value === 0 ? null : parseAmount(Math.abs(value))
+    if (parsed && !parsed.ok) throw new ApiError(400, 'HTTP_ERROR', amountMessage(set !== undefined ? 'set' : 'credit', parsed.reason))
     if (!sb.accounts.changeBalance(account, { set, credit })) {
       throw new ApiError(400, 'INSUFFICIENT_BALANCE', 'O saldo disponível não pode ficar negativo')
     }
