@@ -7,6 +7,8 @@ import { AccountSettingsBody, AccountView, CreatedAccountView } from '../../sche
 import { accountView } from './views.js'
 
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) })
+/** In `u` mode a surrogate pair is one code point; only an unpaired half is a code point of category Cs. */
+const LONE_SURROGATE = /\p{Cs}/u
 
 /** Accounts on the control plane: create isolated accounts, read them, fund them. */
 const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -30,6 +32,9 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const parsed = v === undefined || v === 0 ? null : parseAmount(v)
       return parsed && !parsed.ok ? [amountMessage(k, parsed.reason)] : []
     })
+    // The name becomes the certificate's subject, whose UTF-8 encoding throws on a lone surrogate:
+    // refused here, before an account id is taken.
+    if (body.name !== undefined && LONE_SURROGATE.test(body.name)) problems.push('name must be well-formed Unicode text (it holds a lone UTF-16 surrogate)')
     if (problems.length > 0) throw new ApiError(400, 'HTTP_ERROR', problems)
     const { account, privateKey } = await sb.accounts.create(body)
     await sb.store.commit()
