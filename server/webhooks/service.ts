@@ -2,9 +2,10 @@ import type { Sandbox } from '../context.js'
 import type { Job } from '../engine/scheduler.js'
 import { ApiError, notFound } from '../errors/api-error.js'
 import { DeliveryLog, matches, type DeliveryFilter } from './delivery-log.js'
-import { Registrations } from './registrations.js'
+import { Registrations, sendableHeaders } from './registrations.js'
+import { reachesListener, type Listener } from './own-address.js'
 import type { SendResult } from './sender.js'
-import { SenderThread } from './sender-thread.js'
+import { SenderThread, type Attempt } from './sender-thread.js'
 import { signDelivery } from './signature.js'
 import { EVENT_TYPES, type AttemptKind, type Delivery, type WebhookEvent, type WebhookRegistration } from './types.js'
 
@@ -32,6 +33,14 @@ const DEFAULT_ACCOUNT_ID = 1
 const MAX_CONNECTIONS_PER_ORIGIN = 64
 /** WEBHOOK_OUT_OF_ORDER: how long (sandbox ms) an event waits for a later one of its transaction. */
 export const REORDER_WINDOW_MS = 2000
+
+const SELF_ADDRESS_REFUSED: SendResult = {
+  statusCode: null,
+  latencyMs: 0,
+  error: 'SELF_ADDRESS: a URL aponta para o próprio sandbox; a tentativa não foi feita (SANDBOX_SELF_WEBHOOKS=enabled a permite)',
+  responseBody: null,
+  cancelled: false,
+}
 
 type Fault = 'WEBHOOK_DROP' | 'WEBHOOK_DUPLICATE' | 'WEBHOOK_DELAY' | 'WEBHOOK_RECEIVER_TIMEOUT' | 'WEBHOOK_OUT_OF_ORDER'
 const FAULTS: readonly string[] = ['WEBHOOK_DROP', 'WEBHOOK_DUPLICATE', 'WEBHOOK_DELAY', 'WEBHOOK_RECEIVER_TIMEOUT', 'WEBHOOK_OUT_OF_ORDER']
@@ -62,15 +71,51 @@ export class WebhookService {
   /** Bumped by reset and load: a request that ends after one belongs to a state that no longer exists. */
   private generation = 0
   private closed = false
+  /** Where the sandbox listens, once it does (see listeningOn). */
+  private listeners: Listener[] | null = null
+  /** Whether each URL attempted so far reaches the sandbox itself (few distinct URLs, asked on every attempt). */
+  private readonly selfUrls = new Map<string, boolean>()
 
   constructor (private readonly sb: Sandbox, opts: WebhookServiceOptions = {}) {
-    this.registrations = new Registrations(sb.store, sb.clock)
+    this.registrations = new Registrations(sb.store, sb.clock, url => this.isSandbox(url))
     this.log = new DeliveryLog(sb.store, () => sb.config.deliveryLogSize)
     this.onError = opts.onError ?? (err => process.emitWarning(`webhook bookkeeping failed: ${String(err)}`))
     this.sender = new SenderThread({ connections: MAX_CONNECTIONS_PER_ORIGIN, connectTimeoutMs: sb.config.webhookTimeoutMs })
     sb.store.onAccountRemoved(accountId => this.forgetAccount(accountId))
     sb.onLoad.push(() => this.afterLoad())
     sb.onReset.push(() => this.afterReset())
+  }
+
+  // ---- the sandbox's own address ----------------------------------------------------------------
+
+  /** The addresses the server listens on, once it does; until then the configured host and port count. */
+  listeningOn (listeners: Listener[]): void {
+    this.listeners = listeners
+    this.selfUrls.clear()
+  }
+
+  /** Whether a receiver URL would reach the sandbox itself (refused unless SANDBOX_SELF_WEBHOOKS=enabled). */
+  private isSandbox (url: URL): boolean {
+    if (this.sb.config.selfWebhooks === 'enabled') return false
+    return reachesListener(url, this.listeners ?? [{ address: this.sb.config.host, port: this.sb.config.port }])
+  }
+
+  /**
+   * The same at attempt time, for URLs registered before the rule, or before the sandbox listened where it
+   * does now: such an attempt is not made, and fails with the reason.
+   */
+  private pointsAtSandbox (url: string): boolean {
+    let self = this.selfUrls.get(url)
+    if (self === undefined) {
+      try {
+        self = this.isSandbox(new URL(url))
+      } catch {
+        self = false // the sender reports an unparsable URL itself
+      }
+      if (this.selfUrls.size >= 1000) this.selfUrls.clear()
+      this.selfUrls.set(url, self)
+    }
+    return self
   }
 
   // ---- events ---------------------------------------------------------------------------------
@@ -206,7 +251,7 @@ export class WebhookService {
     const webhook = d.webhookId !== null ? this.registrations.get(d.webhookId) : undefined
     // The registration's current headers (a PATCH applies to retries too), then the sender's own.
     const headers: Record<string, string> = {
-      ...(webhook?.headers ?? d.requestHeaders),
+      ...sendableHeaders(webhook?.headers ?? d.requestHeaders),
       'content-type': 'application/json',
       'user-agent': `pix-sandbox/${this.sb.version}`,
       'x-sandbox-delivery-id': d.id,
@@ -222,7 +267,9 @@ export class WebhookService {
     const generation = this.generation
     const url = d.url
     const id = d.id
-    const attempt = this.sender.send(url, headers, body, this.sb.config.webhookTimeoutMs)
+    const attempt: Attempt = this.pointsAtSandbox(url)
+      ? { result: Promise.resolve(SELF_ADDRESS_REFUSED), cancel: () => {} }
+      : this.sender.send(url, headers, body, this.sb.config.webhookTimeoutMs)
     const cancel = attempt.cancel
     this.cancellers.add(cancel)
     const p = attempt.result
