@@ -65,6 +65,7 @@ export const DeliveryView = Type.Object({
   attempts: Type.Array(Attempt),
   nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   scenarios: Type.Array(Type.String(), { description: 'Delivery faults applied' }),
+  failureReason: Type.Optional(Type.String({ description: 'Why a failed delivery was given up before its attempts ran out, e.g. PENDING_LIMIT' })),
   heldForReorder: Type.Optional(Type.Boolean()),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),

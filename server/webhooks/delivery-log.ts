@@ -88,6 +88,23 @@ export class DeliveryLog {
     return evicted
   }
 
+  /** The account's oldest pending deliveries beyond `cap`, oldest first (the pending set keeps creation order). */
+  pendingBeyond (accountId: number, cap: number): Delivery[] {
+    const pending = this.pendingByAccount.get(accountId)
+    if (!pending || pending.size <= cap) return []
+    const out: Delivery[] = []
+    for (const id of pending) {
+      if (out.length >= pending.size - cap) break
+      out.push(this.records[id])
+    }
+    return out
+  }
+
+  /** Accounts with pending deliveries. */
+  accountsPending (): number[] {
+    return [...this.pendingByAccount.keys()]
+  }
+
   removeAccount (accountId: number): Delivery[] {
     const list = this.byAccount.get(accountId) ?? []
     for (const d of list) {

@@ -68,6 +68,8 @@ export class WebhookService {
   private readonly onError: (err: unknown) => void
   /** How to cancel each request under way, so a reset or close cancels them all. */
   private readonly cancellers = new Set<() => void>()
+  /** The first or retry attempt under way per delivery (at most one), so giving a delivery up cancels it. */
+  private readonly attemptOf = new Map<string, () => void>()
   /** Bumped by reset and load: a request that ends after one belongs to a state that no longer exists. */
   private generation = 0
   private closed = false
@@ -189,8 +191,34 @@ export class WebhookService {
     const nowHeld = created.filter(d => d.heldForReorder).map(d => d.id)
     if (heldKey && nowHeld.length > 0) this.held.set(heldKey, nowHeld)
     if (earlier) this.releaseAfter(earlier, created)
+    this.capPending(event.accountId)
     void this.sb.store.commit()
     return created
+  }
+
+  /**
+   * Beyond maxPendingDeliveries, the account's oldest pending deliveries fail with PENDING_LIMIT: their
+   * attempt under way is cancelled and their retry forgotten, so a dead or hanging receiver holds a
+   * bounded number of deliveries, jobs and requests however many events it misses.
+   */
+  private capPending (accountId: number): void {
+    const cap = this.sb.config.maxPendingDeliveries
+    const over = this.log.pendingBeyond(accountId, cap)
+    if (over.length === 0) return
+    const iso = new Date(this.sb.clock.now()).toISOString()
+    const reason = `PENDING_LIMIT: account ${accountId} had more than ${cap} deliveries pending (SANDBOX_MAX_PENDING_DELIVERIES); the oldest were given up`
+    for (const d of over) {
+      this.attemptOf.get(d.id)?.()
+      if (d.heldForReorder) this.unhold(d)
+      d.status = 'failed'
+      d.failureReason = reason
+      d.nextAttemptAt = null
+      d.updatedAt = iso
+      this.log.changed(d)
+      this.startFollowers(d.id)
+    }
+    this.forget(over)
+    this.forget(this.log.trim(accountId))
   }
 
   /**
@@ -272,12 +300,15 @@ export class WebhookService {
       : this.sender.send(url, headers, body, this.sb.config.webhookTimeoutMs)
     const cancel = attempt.cancel
     this.cancellers.add(cancel)
+    const scheduled = kind === 'first' || kind === 'retry'
+    if (scheduled) this.attemptOf.set(id, cancel)
     const p = attempt.result
       .then(result => this.finish(id, generation, kind, at, headers, result))
       .catch(this.onError)
       .finally(() => {
         this.inFlight.delete(p)
         this.cancellers.delete(cancel)
+        if (scheduled && this.attemptOf.get(id) === cancel) this.attemptOf.delete(id)
       })
     this.inFlight.add(p)
   }
@@ -424,6 +455,7 @@ export class WebhookService {
   private cancelAll (): void {
     for (const cancel of this.cancellers) cancel()
     this.cancellers.clear()
+    this.attemptOf.clear()
   }
 
   private afterReset (): void {
@@ -436,6 +468,8 @@ export class WebhookService {
   private afterLoad (): void {
     this.forgetInFlight()
     this.log.reindex()
+    // A state saved with more pending than the cap (an older version, another setting) is bounded first.
+    for (const accountId of this.log.accountsPending()) this.capPending(accountId)
     const now = this.sb.clock.now()
     for (const d of this.log.all().sort((a, b) => a.seq - b.seq)) {
       if (d.status !== 'pending' || !d.url) continue
