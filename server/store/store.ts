@@ -322,7 +322,7 @@ export class Store {
   // ---- transactions ---------------------------------------------------------------------------
 
   transaction (id: string): Transaction | undefined {
-    return this.db.data.transactions[id]
+    return ownRecord(this.db.data.transactions, id)
   }
 
   transactionsOf (accountId: number): readonly Transaction[] {
@@ -373,7 +373,7 @@ export class Store {
   // ---- directory ------------------------------------------------------------------------------
 
   directoryEntry (key: string): DirectoryEntry | undefined {
-    return this.db.data.directory[key]
+    return ownRecord(this.db.data.directory, key)
   }
 
   // ---- indexes --------------------------------------------------------------------------------
@@ -407,6 +407,14 @@ export class Store {
     if (tx.idempotencyKey) inner(this.txByIdempotencyKey, tx.accountId).set(canonicalIdempotencyKey(tx.idempotencyKey), tx)
     for (const ref of (tx.data.refs as string[] | undefined) ?? []) this.txByRef.set(ref, tx)
   }
+}
+
+/**
+ * A record by an id from a request: only the collection's own keys, so `constructor` or `__proto__` in
+ * a URL is an unknown id (404), not Object.prototype's member (a 500 further on).
+ */
+export function ownRecord<V> (records: Record<string, V>, id: string): V | undefined {
+  return Object.hasOwn(records, id) ? records[id] : undefined
 }
 
 function inner<K, V> (outer: Map<K, Map<string, V>>, key: K): Map<string, V> {

@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.js'
+import { ownRecord, type Store } from '../store/store.js'
 import type { Delivery, DeliveryStatus, EventType } from './types.js'
 
 /**
@@ -32,7 +32,7 @@ export class DeliveryLog {
   }
 
   get (id: string): Delivery | undefined {
-    return this.records[id]
+    return ownRecord(this.records, id)
   }
 
   all (): Delivery[] {
