@@ -134,13 +134,13 @@ export class AccountService {
     return fresh
   }
 
-  /** Credits (or debits, when negative) the available balance, or sets it to an exact value. */
-  changeBalance (account: Account, change: { credit?: number, set?: number }): boolean {
+  /** Credits (or debits, when negative) the available balance, or sets it to an exact value; null when done. */
+  changeBalance (account: Account, change: { credit?: number, set?: number }): ledger.AdjustProblem | null {
     const delta = change.set !== undefined
       ? toCents(change.set) - account.balance.availableCents
       : toCents(change.credit ?? 0)
-    const adjusted = ledger.adjust(account, delta)
+    const problem = ledger.adjust(account, delta)
     this.store.changed('accounts', account.id)
-    return adjusted
+    return problem
   }
 }

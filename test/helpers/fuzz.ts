@@ -142,6 +142,9 @@ const anyTx = (w: World, i: number) => pick(w.pools.transactions, i, '00000000-0
 const anyE2e = (w: World, i: number) => pick(w.pools.endToEndIds, i, 'E00000000202603101500aaaaaaaaaaa')
 const nearFuture = (w: World) => new Date(w.app.sandbox.clock.now() + 60_000).toISOString()
 
+/** The largest amount: credited again and again, it is what could take an account past exact cents. */
+const MAX = 999_999_999_999.99
+
 const uuidV4 = fc.uuid({ version: 4 })
 const idempotency = fc.oneof(
   { weight: 4, arbitrary: uuidV4.map(k => ({ 'x-idempotency-key': k })) },
@@ -190,7 +193,7 @@ function endpoints (): Endpoint[] {
     { method: 'POST', path: fixed('/__sandbox/accounts'), body: body(() => ({ name: 'Fuzz', balance: 100, providerGroup: 'A', documentCheck: true, fee: 0.1, limits: { perTransaction: 1000, daily: 5000, nightly: 100 }, cashInMinExpirationSeconds: 60, splitFrequency: 'HOURLY' })) },
     { method: 'GET', path: fixed('/__sandbox/accounts') },
     { method: 'GET', path: w => segment(accountId)(w).map(id => `/__sandbox/accounts/${id}`) },
-    { method: 'POST', path: w => segment(accountId)(w).map(id => `/__sandbox/accounts/${id}/balance`), weight: 2, body: body(() => ({ credit: 10 })) },
+    { method: 'POST', path: w => segment(accountId)(w).map(id => `/__sandbox/accounts/${id}/balance`), weight: 2, body: body(() => ({ credit: [10, MAX, -MAX, 0.01][unique++ % 4] })) },
     { method: 'GET', path: fixed('/__sandbox/scenarios') },
     { method: 'POST', path: fixed('/__sandbox/scenarios/arm'), body: body(w => ({ accountId: accountId(w, unique), scenario: scenarioNames[unique % scenarioNames.length], times: 1 })) },
     { method: 'GET', path: fixed('/__sandbox/scenarios/armed'), query: fc.oneof(queryArb, fc.constant('?accountId=2')) },
@@ -214,7 +217,7 @@ function endpoints (): Endpoint[] {
     { method: 'PUT', path: w => fc.oneof(fc.nat().map(i => encodeURIComponent(pick(w.pools.keys, i, 'fuzz@example.com'))), unicode.map(encodeURIComponent), oddSegment).map(k => `/__sandbox/directory/${k}`), body: body(() => ({ keyType: 'EMAIL', name: 'Fuzz', document: '52998224725', ispb: '18236120', bankName: 'Banco', bankCode: '260', accountStatus: 'ACTIVE' })) },
     { method: 'DELETE', path: w => fc.nat().map(i => `/__sandbox/directory/${encodeURIComponent(pick(w.pools.keys, i, 'fuzz@example.com'))}`), weight: 0.3 },
     { method: 'POST', path: fixed('/__sandbox/pix/pay'), weight: 3, body: body(w => ({ pixCode: pick(w.pools.pixCodes, unique, '000201'), payer: { name: 'Pagador', document: '52998224725' } })) },
-    { method: 'POST', path: fixed('/__sandbox/pix/incoming'), weight: 2, body: body(w => ({ accountId: accountId(w, unique), amount: 3, payer: { name: 'Pagador', document: '52998224725', ispb: '18236120' } })) },
+    { method: 'POST', path: fixed('/__sandbox/pix/incoming'), weight: 2, body: body(w => ({ accountId: accountId(w, unique), amount: unique++ % 3 === 0 ? MAX : 3, payer: { name: 'Pagador', document: '52998224725', ispb: '18236120' } })) },
     { method: 'POST', path: fixed('/__sandbox/med'), weight: 2, body: body(w => ({ endToEndId: anyE2e(w, unique), reason: 'REFUND_REQUEST', cause: unique % 2 === 0 ? 'FRAUD' : 'OTHER', description: 'fuzz' })) },
     { method: 'GET', path: fixed('/__sandbox/med'), query: fc.oneof(queryArb, fc.constant('?accountId=2')) },
     { method: 'GET', path: w => segment((x, i) => pick(x.pools.meds, i, 1))(w).map(id => `/__sandbox/med/${id}`) },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { ApiError } from '../../errors/api-error.js'
-import { amountMessage, parseAmount } from '../../domain/money.js'
+import { amountMessage, centsToString, MAX_CENTS, parseAmount } from '../../domain/money.js'
 import { errorResponses } from '../../schemas/common.js'
 import { AccountSettingsBody, AccountView, CreatedAccountView } from '../../schemas/sandbox.js'
 import { accountView } from './views.js'
@@ -68,9 +68,9 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const value = (set ?? credit)!
     const parsed = value === 0 ? null : parseAmount(Math.abs(value))
     if (parsed && !parsed.ok) throw new ApiError(400, 'HTTP_ERROR', amountMessage(set !== undefined ? 'set' : 'credit', parsed.reason))
-    if (!sb.accounts.changeBalance(account, { set, credit })) {
-      throw new ApiError(400, 'INSUFFICIENT_BALANCE', 'O saldo disponível não pode ficar negativo')
-    }
+    const problem = sb.accounts.changeBalance(account, { set, credit })
+    if (problem === 'NEGATIVE') throw new ApiError(400, 'INSUFFICIENT_BALANCE', 'O saldo disponível não pode ficar negativo')
+    if (problem === 'LIMIT') throw new ApiError(400, 'BALANCE_LIMIT', `The account cannot hold more: its gross balance would exceed ${centsToString(MAX_CENTS)}, or its adjustments their limit`)
     await sb.store.commit()
     return accountView(account)
   })
