@@ -244,15 +244,9 @@ export class Registrations {
   ensure (accountId: number, eventTypes: readonly EventType[], url: string): string[] {
     const problems: string[] = []
     for (const eventType of eventTypes) {
-      let href: string
       try {
-        href = checkUrl(url, { httpsOnly: false }).href
-      } catch (err) {
-        problems.push(`${eventType}: ${(err as Error).message}`)
-        continue
-      }
-      if (this.activeFor(accountId, eventType).some(w => sameReceiver(w.url, href))) continue
-      try {
+        const href = checkUrl(url, { httpsOnly: false }).href
+        if (this.activeFor(accountId, eventType).some(w => sameReceiver(w.url, href))) continue
         this.register({ accountId, eventType, url }, { httpsOnly: false })
       } catch (err) {
         problems.push(`${eventType}: ${(err as Error).message}`)

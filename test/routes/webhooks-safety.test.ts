@@ -128,3 +128,10 @@ t.test('a registration stored with forged or unsendable headers still delivers, 
   const delivered = (await app.inject({ method: 'GET', url: '/__sandbox/webhooks/deliveries/wait?accountId=1&status=delivered&timeoutMs=5000' })).json()
   t.equal(delivered.status, 'delivered')
 })
+
+t.test('SANDBOX_WEBHOOK_URL at the sandbox itself is not registered', async t => {
+  const app = await buildTestApp(t, { webhookUrl: 'http://localhost:8080/__sandbox/reset' })
+  t.equal(await count(app), 0)
+  const allowed = await buildTestApp(t, { webhookUrl: 'http://localhost:8080/__sandbox/reset', selfWebhooks: 'enabled' })
+  t.equal(await count(allowed), 7, 'unless self webhooks are enabled')
+})
