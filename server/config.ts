@@ -40,8 +40,10 @@ export const ConfigSchema = Type.Object({
   webhookMaxAttempts: setting('webhook-max-attempts', 'SANDBOX_WEBHOOK_MAX_ATTEMPTS', Type.Integer({ minimum: 1, maximum: 20, default: 5 }), 'Attempts before a delivery is marked failed'),
   webhookBackoffMs: setting('webhook-backoff-ms', 'SANDBOX_WEBHOOK_BACKOFF_MS', Type.Integer({ minimum: 0, maximum: 3_600_000, default: 1000 }), 'First retry delay; doubles on each retry (sandbox time)'),
   publicWebhooks: setting('public-webhooks', 'SANDBOX_PUBLIC_WEBHOOKS', Type.Union([Type.Literal('disabled'), Type.Literal('enabled')], { default: 'disabled' }), 'disabled: POST/GET /api/webhooks answer as the real gateway does today; enabled: their intended behaviour'),
+  selfWebhooks: setting('self-webhooks', 'SANDBOX_SELF_WEBHOOKS', Type.Union([Type.Literal('disabled'), Type.Literal('enabled')], { default: 'disabled' }), 'enabled: a webhook URL may point at the sandbox itself (its listening port on a loopback, any-address or own address, or a localhost name); disabled: such URLs are refused, since a receiver like /__sandbox/reset would act on the sandbox'),
   journalSize: setting('journal-size', 'SANDBOX_JOURNAL_SIZE', Type.Integer({ minimum: 0, maximum: 100_000, default: 500 }), 'Requests kept in the /__sandbox/requests journal'),
   deliveryLogSize: setting('delivery-log-size', 'SANDBOX_DELIVERY_LOG_SIZE', Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1000 }), 'Webhook deliveries kept per account'),
+  maxPendingDeliveries: setting('max-pending-deliveries', 'SANDBOX_MAX_PENDING_DELIVERIES', Type.Integer({ minimum: 1, maximum: 1_000_000, default: 10_000 }), 'Webhook deliveries still pending per account; beyond it the oldest pending ones fail (PENDING_LIMIT), so a dead or hanging receiver cannot grow memory without bound'),
   medRateLimit: setting('med-rate-limit', 'SANDBOX_MED_RATE_LIMIT', Type.Integer({ minimum: 1, maximum: 100_000, default: 60 }), 'GET /api/med requests per account per minute before 429'),
 })
 

@@ -1,13 +1,13 @@
 import type { Sandbox } from '../context.js'
 import { returnId } from '../domain/ids.js'
 import * as ledger from '../domain/ledger.js'
-import { centsToNumber, centsToString, parseAmount, parseDecimalString } from '../domain/money.js'
+import { amountMessage, centsToNumber, centsToString, parseAmount, parseDecimalString } from '../domain/money.js'
 import { badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js'
 import type { Account, Transaction } from '../store/state.js'
 import { refundEnvelope, refundOutEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import { amountMessage, chargeData, receivedOf, type ReceivedPayment } from './charges.js'
+import { cannotReceive, chargeData, receivedOf, type ReceivedPayment } from './charges.js'
 import { iso, recordTransition } from './history.js'
 
 /**
@@ -266,6 +266,7 @@ export class RefundService {
         details: { remaining: centsToNumber(remaining) },
       })
     }
+    if (!ledger.canReceive(account, cents)) throw cannotReceive()
     const now = this.now()
     const at = iso(now)
     const rtrId = returnId(original.counterpart?.ispb ?? account.ispb, now, this.sb.rng)

@@ -3,6 +3,7 @@ import { DataFile } from 'lowdb/node'
 import { appendFile, readdir, readFile, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { Account, DirectoryEntry, State, Transaction } from './state.js'
+import { canonicalIdempotencyKey } from '../domain/ids.js'
 import { emptyState } from './state.js'
 
 /**
@@ -321,7 +322,7 @@ export class Store {
   // ---- transactions ---------------------------------------------------------------------------
 
   transaction (id: string): Transaction | undefined {
-    return this.db.data.transactions[id]
+    return ownRecord(this.db.data.transactions, id)
   }
 
   transactionsOf (accountId: number): readonly Transaction[] {
@@ -337,8 +338,9 @@ export class Store {
     return this.txByEndToEndId.get(endToEndId)
   }
 
+  /** By the key's canonical form, whatever case it was given or stored in (a state written before keys were canonical). */
   transactionByIdempotencyKey (accountId: number, key: string): Transaction | undefined {
-    return this.txByIdempotencyKey.get(accountId)?.get(key)
+    return this.txByIdempotencyKey.get(accountId)?.get(canonicalIdempotencyKey(key))
   }
 
   addTransaction (tx: Transaction, externalIdScope?: string): void {
@@ -371,7 +373,7 @@ export class Store {
   // ---- directory ------------------------------------------------------------------------------
 
   directoryEntry (key: string): DirectoryEntry | undefined {
-    return this.db.data.directory[key]
+    return ownRecord(this.db.data.directory, key)
   }
 
   // ---- indexes --------------------------------------------------------------------------------
@@ -402,9 +404,17 @@ export class Store {
       inner(this.txByExternalId, `${tx.accountId}\u0000${externalIdScope}`).set(tx.externalId, tx)
     }
     if (tx.endToEndId) this.txByEndToEndId.set(tx.endToEndId, tx)
-    if (tx.idempotencyKey) inner(this.txByIdempotencyKey, tx.accountId).set(tx.idempotencyKey, tx)
+    if (tx.idempotencyKey) inner(this.txByIdempotencyKey, tx.accountId).set(canonicalIdempotencyKey(tx.idempotencyKey), tx)
     for (const ref of (tx.data.refs as string[] | undefined) ?? []) this.txByRef.set(ref, tx)
   }
+}
+
+/**
+ * A record by an id from a request: only the collection's own keys, so `constructor` or `__proto__` in
+ * a URL is an unknown id (404), not Object.prototype's member (a 500 further on).
+ */
+export function ownRecord<V> (records: Record<string, V>, id: string): V | undefined {
+  return Object.hasOwn(records, id) ? records[id] : undefined
 }
 
 function inner<K, V> (outer: Map<K, Map<string, V>>, key: K): Map<string, V> {

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { ApiError } from '../../errors/api-error.js'
 import { errorResponses } from '../../schemas/common.js'
 import { emptyState, type State } from '../../store/state.js'
+import { mayControl } from './admin.js'
 
 const Clock = Type.Object({
   now: Type.String({ format: 'date-time' }),
@@ -25,13 +26,21 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['Sandbox'],
       summary: 'Readiness: 200 only once the state is loaded and routes are ready',
       response: {
-        200: Type.Object({ status: Type.Literal('ok'), version: Type.String(), seed: Type.String(), now: Type.String({ format: 'date-time' }) }),
+        200: Type.Object({
+          status: Type.Literal('ok'),
+          version: Type.String(),
+          seed: Type.Optional(Type.String({ description: 'Only for whoever may use the control plane (with SANDBOX_ADMIN_TOKEN set, only with the admin token)' })),
+          now: Type.String({ format: 'date-time' }),
+        }),
         503: Type.Object({ status: Type.Literal('starting') }),
       },
     },
-  }, async (_request, reply) => {
+  }, async (request, reply) => {
     if (!sb.ready) return reply.status(503).send({ status: 'starting' as const })
-    return { status: 'ok' as const, version: sb.version, seed: sb.seed, now: new Date(sb.clock.now()).toISOString() }
+    const now = new Date(sb.clock.now()).toISOString()
+    // Health stays open for container probes; the seed reproduces ids and faults, so it is the control plane's.
+    if (!mayControl(request, sb.config.adminToken)) return { status: 'ok' as const, version: sb.version, now }
+    return { status: 'ok' as const, version: sb.version, seed: sb.seed, now }
   })
 
   app.post('/reset', {
