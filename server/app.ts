@@ -257,6 +257,13 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   await app.register(sandboxRoutes, { prefix: '/__sandbox' })
   await app.register(import('./routes/dashboard.js'))
 
+  // Where the server really listens (port 0 becomes a real port, `localhost` two addresses): the
+  // webhook rules refuse receivers that would reach the sandbox itself.
+  app.addHook('onListen', (done) => {
+    sandbox.webhooks.listeningOn(app.addresses().flatMap(a => typeof a === 'string' ? [] : [a]))
+    done()
+  })
+
   app.addHook('onClose', async () => {
     scheduler.close()
     await store.close()

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { parseInstant, SANDBOX_TIME_RANGE, withinSandboxTime } from './domain/instant.js'
+import { StartupError } from './errors/startup.js'
 
 /**
  * Every setting of the sandbox, in one TypeBox schema. Each can be given as a flag (`--port 8080`,
@@ -12,48 +13,94 @@ interface Setting {
   env: string
   schema: TSchema
   description: string
+  /** What a valid value looks like, for the error message, where the schema alone cannot say it in words. */
+  expected?: string
 }
 
-function setting<S extends TSchema> (flag: string, env: string, schema: S, description: string): S & { setting: Setting } {
-  return Object.assign(schema, { setting: { flag, env, schema, description } })
+function setting<S extends TSchema> (flag: string, env: string, schema: S, description: string, expected?: string): S & { setting: Setting } {
+  return Object.assign(schema, { setting: { flag, env, schema, description, expected } })
 }
 
 export const ConfigSchema = Type.Object({
   port: setting('port', 'PORT', Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }), 'TCP port to listen on'),
-  host: setting('host', 'HOST', Type.String({ minLength: 1, default: '0.0.0.0' }), 'Interface to listen on'),
+  host: setting('host', 'HOST', Type.String({ minLength: 1, default: '127.0.0.1' }), 'Address to listen on: 127.0.0.1 is this machine only; 0.0.0.0 (or ::) every interface, so also the network'),
   data: setting('data', 'SANDBOX_DATA', Type.Optional(Type.String({ minLength: 1 })), 'Persist state to this JSON file and reload it on start (in memory when absent)'),
   seed: setting('seed', 'SANDBOX_SEED', Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), 'Seed of the random generator behind ids and random faults (random when absent, printed at boot)'),
   logLevel: setting('log-level', 'LOG_LEVEL', Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map(l => Type.Literal(l)), { default: 'info' }), 'pino log level'),
   settlementDelayMs: setting('settlement-delay-ms', 'SANDBOX_SETTLEMENT_DELAY_MS', Type.Integer({ minimum: 0, maximum: 86_400_000, default: 50 }), 'Sandbox time between creating a payment and its settlement'),
   clock: setting('clock', 'SANDBOX_CLOCK', Type.Union([Type.Literal('running'), Type.Literal('frozen')], { default: 'running' }), 'Start the clock running or frozen'),
-  clockStart: setting('clock-start', 'SANDBOX_CLOCK_START', Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$' })), 'Initial sandbox time (ISO 8601); real time when absent'),
+  clockStart: setting('clock-start', 'SANDBOX_CLOCK_START', Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$' })), 'Initial sandbox time (ISO 8601); real time when absent', 'an ISO 8601 instant with its offset, such as 2026-03-10T12:00:00-03:00'),
   adminToken: setting('admin-token', 'SANDBOX_ADMIN_TOKEN', Type.Optional(Type.String({ minLength: 8 })), 'When set, /__sandbox requires `Authorization: Bearer <token>` or `X-Sandbox-Admin-Token`'),
   jwtSecret: setting('jwt-secret', 'SANDBOX_JWT_SECRET', Type.Optional(Type.String({ minLength: 16 })), 'HMAC secret of access tokens (random per process when absent)'),
   tlsCert: setting('tls-cert', 'SANDBOX_TLS_CERT', Type.Optional(Type.String({ minLength: 1 })), 'Server certificate (PEM file); with --tls-key, serve HTTPS and request client certificates'),
   tlsKey: setting('tls-key', 'SANDBOX_TLS_KEY', Type.Optional(Type.String({ minLength: 1 })), 'Server private key (PEM file)'),
   fixtures: setting('fixtures', 'SANDBOX_FIXTURES', Type.Optional(Type.String({ minLength: 1 })), 'Folder with default.json and directory.json replacing the built-in fixtures'),
-  webhookUrl: setting('webhook-url', 'SANDBOX_WEBHOOK_URL', Type.Optional(Type.String({ pattern: '^https?://' })), 'Register this URL for every event type of the default account at start'),
+  webhookUrl: setting('webhook-url', 'SANDBOX_WEBHOOK_URL', Type.Optional(Type.String({ pattern: '^https?://' })), 'Register this URL for every event type of the default account at start', 'an http:// or https:// URL'),
   webhookSecret: setting('webhook-secret', 'SANDBOX_WEBHOOK_SECRET', Type.String({ minLength: 1, default: 'pix-sandbox-webhook-secret' }), 'HMAC-SHA256 secret of the X-Sandbox-Signature header'),
   webhookTimeoutMs: setting('webhook-timeout-ms', 'SANDBOX_WEBHOOK_TIMEOUT_MS', Type.Integer({ minimum: 1, maximum: 600_000, default: 5000 }), 'Timeout of one delivery attempt'),
   webhookMaxAttempts: setting('webhook-max-attempts', 'SANDBOX_WEBHOOK_MAX_ATTEMPTS', Type.Integer({ minimum: 1, maximum: 20, default: 5 }), 'Attempts before a delivery is marked failed'),
   webhookBackoffMs: setting('webhook-backoff-ms', 'SANDBOX_WEBHOOK_BACKOFF_MS', Type.Integer({ minimum: 0, maximum: 3_600_000, default: 1000 }), 'First retry delay; doubles on each retry (sandbox time)'),
   publicWebhooks: setting('public-webhooks', 'SANDBOX_PUBLIC_WEBHOOKS', Type.Union([Type.Literal('disabled'), Type.Literal('enabled')], { default: 'disabled' }), 'disabled: POST/GET /api/webhooks answer as the real gateway does today; enabled: their intended behaviour'),
+  selfWebhooks: setting('self-webhooks', 'SANDBOX_SELF_WEBHOOKS', Type.Union([Type.Literal('disabled'), Type.Literal('enabled')], { default: 'disabled' }), 'enabled: a webhook URL may point at the sandbox itself (its listening port on a loopback, any-address or own address, or a localhost name); disabled: such URLs are refused, since a receiver like /__sandbox/reset would act on the sandbox'),
   journalSize: setting('journal-size', 'SANDBOX_JOURNAL_SIZE', Type.Integer({ minimum: 0, maximum: 100_000, default: 500 }), 'Requests kept in the /__sandbox/requests journal'),
   deliveryLogSize: setting('delivery-log-size', 'SANDBOX_DELIVERY_LOG_SIZE', Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1000 }), 'Webhook deliveries kept per account'),
+  maxPendingDeliveries: setting('max-pending-deliveries', 'SANDBOX_MAX_PENDING_DELIVERIES', Type.Integer({ minimum: 1, maximum: 1_000_000, default: 10_000 }), 'Webhook deliveries still pending per account; beyond it the oldest pending ones fail (PENDING_LIMIT), so a dead or hanging receiver cannot grow memory without bound'),
   medRateLimit: setting('med-rate-limit', 'SANDBOX_MED_RATE_LIMIT', Type.Integer({ minimum: 1, maximum: 100_000, default: 60 }), 'GET /api/med requests per account per minute before 429'),
   journalCompactBytes: setting('journal-compact-bytes', 'SANDBOX_JOURNAL_COMPACT_BYTES', Type.Integer({ minimum: 1, maximum: 2 ** 40, default: 32 * 2 ** 20 }), 'With --data, fold the journal into the data file once it is larger than this and than the file'),
 })
 
 export type Config = Static<typeof ConfigSchema>
 
-export class ConfigError extends Error {
+/**
+ * Bad flags or settings: every problem in one line (the process prints it as `pix-sandbox: <message>`
+ * and exits 2), each naming the setting, what was given and what is allowed.
+ */
+export class ConfigError extends StartupError {
   constructor (readonly problems: string[]) {
-    super(`invalid settings:\n${problems.map(p => `  - ${p}`).join('\n')}`)
+    super(`${problems.join('; ')} (--help lists every setting)`, 2)
+    this.name = 'ConfigError'
   }
 }
 
 function settings (): Array<[keyof Config, Setting]> {
   return Object.entries(ConfigSchema.properties).map(([k, s]) => [k as keyof Config, (s as unknown as { setting: Setting }).setting])
+}
+
+/** The flags main.ts answers before reading settings. */
+const COMMANDS = ['help', 'version']
+
+/** Edit distance between two short words, a swap of two neighbours counting as one edit (`prot`, `port`). */
+function distance (a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => i === 0 ? j : j === 0 ? i : 0))
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1)
+    }
+  }
+  return d[a.length][b.length]
+}
+
+/** The flag a mistyped one most likely meant (`--prot`, `--PORT`, `--log_level`, `--data-file`), if any is close. */
+export function closestFlag (given: string): string | undefined {
+  const typed = given.toLowerCase().replace(/_/g, '-')
+  const known = [...settings().map(([, s]) => s.flag), ...COMMANDS]
+  let best: { flag: string, score: number } | undefined
+  for (const flag of known) {
+    const score = typed === flag ? 0 : typed.startsWith(`${flag}-`) || flag.startsWith(`${typed}-`) ? 1 : distance(typed, flag)
+    if (score <= Math.max(1, Math.floor(flag.length / 3)) && (!best || score < best.score)) best = { flag, score }
+  }
+  return best?.flag
+}
+
+/** What a valid value of a setting looks like, in words: the allowed values, the range, the form. */
+function expectation (s: Setting): string {
+  if (s.expected) return s.expected
+  const schema = s.schema as { anyOf?: Array<{ const?: unknown }>, type?: string, minimum?: number, maximum?: number, minLength?: number, maxLength?: number }
+  if (schema.anyOf) return `one of ${schema.anyOf.map(v => String(v.const)).join(', ')}`
+  if (schema.type === 'integer') return `a whole number from ${schema.minimum} to ${schema.maximum}`
+  if (schema.maxLength !== undefined) return `${schema.minLength ?? 0} to ${schema.maxLength} characters`
+  return `at least ${schema.minLength ?? 1} character${schema.minLength === 1 || schema.minLength === undefined ? '' : 's'}`
 }
 
 /** Parses flags and environment into a valid Config, or throws ConfigError naming every bad key. */
@@ -71,7 +118,13 @@ export function loadConfig (env: Record<string, string | undefined>, argv: strin
     const eq = arg.indexOf('=')
     const flag = arg.slice(2, eq === -1 ? undefined : eq)
     const key = byFlag.get(flag)
-    if (!key) { problems.push(`unknown flag --${flag}`); continue }
+    if (!key) {
+      const meant = closestFlag(flag)
+      problems.push(meant ? `unknown flag --${flag}: did you mean --${meant}?` : `unknown flag --${flag}`)
+      // `--prot 8080`: the word after a mistyped setting is its value, not a stray argument.
+      if (meant && byFlag.has(meant) && eq === -1 && argv[i + 1] !== undefined && !argv[i + 1].startsWith('--')) i++
+      continue
+    }
     let value: string | undefined = eq === -1 ? argv[i + 1] : arg.slice(eq + 1)
     if (eq === -1) {
       if (value === undefined || value.startsWith('--')) { problems.push(`--${flag} needs a value`); continue }
@@ -86,21 +139,38 @@ export function loadConfig (env: Record<string, string | undefined>, argv: strin
     if ((ConfigSchema.properties[key] as { type?: string }).type === 'integer' && typeof given === 'string' && !/^\s*-?\d+\s*$/.test(given)) converted[key] = given
   }
   const bad = new Set<string>()
+  const invalid = (key: keyof Config): string => {
+    const s = (ConfigSchema.properties[key] as unknown as { setting: Setting }).setting
+    return `${key} (--${s.flag} / ${s.env}): ${JSON.stringify(raw[key])} is invalid: expected ${expectation(s)}`
+  }
   for (const e of Value.Errors(ConfigSchema, converted)) {
     const key = e.path.split('/')[1] as keyof Config
     if (!key || bad.has(key)) continue
     bad.add(key)
-    const s = (ConfigSchema.properties[key] as unknown as { setting: Setting }).setting
-    problems.push(`${key} (--${s.flag} / ${s.env}): ${JSON.stringify(raw[key])} is invalid: ${e.message}`)
+    problems.push(invalid(key))
   }
   if (typeof converted.clockStart === 'string' && !bad.has('clockStart')) {
+    // Read strictly (23:59:60 or February 30th is no instant), and within sandbox time.
     const start = parseInstant(converted.clockStart)
-    if (start === null) problems.push(`clockStart (--clock-start / SANDBOX_CLOCK_START): ${JSON.stringify(converted.clockStart)} is not a valid instant`)
+    if (start === null) problems.push(invalid('clockStart'))
     else if (!withinSandboxTime(start)) problems.push(`clockStart (--clock-start / SANDBOX_CLOCK_START): ${JSON.stringify(converted.clockStart)} is outside sandbox time (${SANDBOX_TIME_RANGE})`)
   }
   if (Boolean(converted.tlsCert) !== Boolean(converted.tlsKey)) problems.push('tlsCert and tlsKey (--tls-cert / --tls-key): give both or neither')
   if (problems.length > 0) throw new ConfigError(problems)
   return converted as Config
+}
+
+/**
+ * The log level asked for, read leniently (flags win) so that a start that fails before the settings
+ * are valid still knows whether to print stack traces.
+ */
+export function requestedLogLevel (env: Record<string, string | undefined>, argv: string[]): string | undefined {
+  let level = env.LOG_LEVEL
+  argv.forEach((arg, i) => {
+    if (arg === '--log-level') level = argv[i + 1]
+    else if (arg.startsWith('--log-level=')) level = arg.slice('--log-level='.length)
+  })
+  return level
 }
 
 /** The --help text: every setting with its flag, variable, default and meaning. */
@@ -110,7 +180,7 @@ export function helpText (): string {
     const def = (s.schema as { default?: unknown }).default
     lines.push(`  --${s.flag.padEnd(22)} ${s.env.padEnd(30)} ${s.description}${def !== undefined ? ` (default: ${String(def)})` : ''}`)
   }
-  lines.push('', '  --help                 print this text and exit')
+  lines.push('', '  --help                 print this text and exit', '  --version              print the version and exit')
   return lines.join('\n')
 }
 

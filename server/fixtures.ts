@@ -1,6 +1,8 @@
 import { readFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { packageRoot } from './paths.js'
+import { StartupError } from './errors/startup.js'
+import { describeFsError } from './startup.js'
 import type { DirectoryEntry, ProviderGroup, SplitFrequency } from './store/state.js'
 
 /**
@@ -44,14 +46,29 @@ export interface Fixtures {
 export const builtInFixturesDir = join(packageRoot, 'fixtures')
 
 export function loadFixtures (dir: string = builtInFixturesDir): Fixtures {
-  const read = (name: string): string => readFileSync(join(dir, name), 'utf8')
-  const main = JSON.parse(read('default.json')) as {
+  // A file that cannot be read or parsed stops the start with its name (--fixtures is a setting).
+  const read = (name: string): string => {
+    try {
+      return readFileSync(join(dir, name), 'utf8')
+    } catch (err) {
+      throw new StartupError(`fixtures (--fixtures / SANDBOX_FIXTURES): cannot read ${join(dir, name)}: ${describeFsError(err)}`)
+    }
+  }
+  const parse = (name: string): unknown => {
+    try {
+      return JSON.parse(read(name))
+    } catch (err) {
+      if (err instanceof StartupError) throw err
+      throw new StartupError(`fixtures (--fixtures / SANDBOX_FIXTURES): ${join(dir, name)} is not valid JSON: ${(err as Error).message}`)
+    }
+  }
+  const main = parse('default.json') as {
     institution: Institution
     accountDefaults: AccountDefaults
     accounts: Array<Omit<FixtureAccount, 'certificatePem' | 'privateKeyPem'> & { certificate: string, privateKey: string }>
   }
   const directory = existsSync(join(dir, 'directory.json'))
-    ? (JSON.parse(read('directory.json')) as { entries: DirectoryEntry[] }).entries
+    ? (parse('directory.json') as { entries: DirectoryEntry[] }).entries
     : []
   return {
     institution: main.institution,

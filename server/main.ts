@@ -1,34 +1,31 @@
-import { readFileSync } from 'node:fs'
-import { ConfigError, helpText, loadConfig } from './config.js'
-import { buildApp } from './app.js'
+import { networkInterfaces } from 'node:os'
+import { helpText, loadConfig, requestedLogLevel, type Config } from './config.js'
+import { VERSION, buildApp } from './app.js'
+import { StartupError } from './errors/startup.js'
+import { announcement, failureLines, listenFailure, readTls, startupLines } from './startup.js'
 
 /**
  * The process: reads flags and environment, builds the app, listens, and shuts down gracefully on
  * SIGTERM/SIGINT (stop accepting, finish in-flight requests, flush the store, exit 0).
  * Nothing else in the code base reads process.env.
+ *
+ * A start that fails prints one line on stderr, `pix-sandbox: <reason>` (startup.ts), and exits
+ * with the StartupError's code: 2 for a bad flag, setting or data file, 1 for anything else.
  */
-async function main (): Promise<void> {
-  const argv = process.argv.slice(2)
+async function main (argv: string[]): Promise<void> {
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(helpText() + '\n')
     return
   }
-  let config
-  try {
-    config = loadConfig(process.env, argv)
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`pix-sandbox: ${err.message}\n\nRun with --help to list every setting.\n`)
-      process.exit(2)
-    }
-    throw err
+  if (argv.includes('--version')) {
+    process.stdout.write(`pix-sandbox ${VERSION}\n`)
+    return
   }
-  const https = config.tlsCert && config.tlsKey
-    ? { cert: readFileSync(config.tlsCert), key: readFileSync(config.tlsKey), requestCert: true, rejectUnauthorized: false }
-    : undefined
+  const config: Config = loadConfig(process.env, argv)
+  const tls = readTls(config)
   const app = await buildApp({
     config,
-    https,
+    https: tls ? { ...tls, requestCert: true, rejectUnauthorized: false } : undefined,
     // Silent means no logger at all: a silent pino logger still gets a child made for every request.
     logger: config.logLevel === 'silent'
       ? false
@@ -49,11 +46,19 @@ async function main (): Promise<void> {
   }
   process.on('SIGTERM', () => shutdown('SIGTERM'))
   process.on('SIGINT', () => shutdown('SIGINT'))
-  const address = await app.listen({ port: config.port, host: config.host })
-  app.log.info({ address, seed: app.sandbox.seed, version: app.sandbox.version, data: config.data ?? 'memory' }, `pix-sandbox listening on ${address} (seed ${app.sandbox.seed})`)
+  // A failed listen exits without app.close(): closing flushes the store, and whoever holds the port
+  // may be another sandbox on the same data file.
+  await app.listen({ port: config.port, host: config.host }).catch((err: unknown) => { throw listenFailure(err, config.host, config.port) })
+
+  const said = announcement(app.addresses().filter(a => typeof a !== 'string'), networkInterfaces(), { https: Boolean(tls), adminToken: config.adminToken })
+  const { seed, version } = app.sandbox
+  app.log.info({ address: said.urls[0], addresses: said.urls, dashboard: said.dashboard, docs: said.docs, seed, version, data: config.data ?? 'memory' }, `pix-sandbox listening on ${said.urls.join(', ')} (seed ${seed})`)
+  if (said.warning) app.log.warn({ host: config.host, adminToken: false }, said.warning)
+  for (const line of startupLines(said, { version, seed, data: config.data }, config.logLevel)) process.stderr.write(line + '\n')
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`pix-sandbox: failed to start: ${err instanceof Error ? err.stack : String(err)}\n`)
-  process.exit(1)
+const argv = process.argv.slice(2)
+main(argv).catch((err: unknown) => {
+  for (const line of failureLines(err, requestedLogLevel(process.env, argv))) process.stderr.write(line + '\n')
+  process.exit(err instanceof StartupError ? err.exitCode : 1)
 })

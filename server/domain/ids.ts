@@ -125,6 +125,15 @@ export function randomUuid (rng: Rng): string {
   return String.fromCharCode(...codes)
 }
 
+/**
+ * The form an idempotency key is compared and stored in. The key of `/dict/pix` is a UUID, and a UUID
+ * is the same identifier in either case (RFC 9562: read case-insensitively, written in lower case):
+ * `3F2B...` and `3f2b...` are one key, so they must name one transfer, never pay twice.
+ */
+export function canonicalIdempotencyKey (key: string): string {
+  return key.toLowerCase()
+}
+
 const ISPB = /^[0-9A-Za-z]{8}$/
 
 /**

@@ -1,4 +1,5 @@
 import type { Account, LedgerDraft } from '../store/state.js'
+import { MAX_CENTS } from './money.js'
 
 /**
  * Balance effects of spec 3.5 on one account, in integer cents. Every function keeps the invariant
@@ -47,12 +48,34 @@ export function debitImmediately (account: LedgerDraft, cents: number): boolean 
   return true
 }
 
-/** A control-plane adjustment (fund, set): never below zero available. */
-export function adjust (account: LedgerDraft, deltaCents: number): boolean {
-  if (account.balance.availableCents + deltaCents < 0) return false
+/**
+ * How far the running totals may go. Money keeps arriving (a received PIX, a credit) while other money
+ * leaves, so totals outgrow any balance; bounded by 2^51 cents each, the invariant's sum of opening,
+ * adjustments and settledIn stays below 2^53, where every cent is still an exact double.
+ */
+export const TOTAL_LIMIT_CENTS = 2 ** 51
+
+/**
+ * Whether money can arrive: the gross balance stays at most MAX_CENTS (the largest amount anything in
+ * the sandbox carries) and settledIn within TOTAL_LIMIT_CENTS. Past them the figures stop being exact
+ * cents and the account could no longer be read; a system that holds money refuses the credit instead.
+ */
+export function canReceive (account: Pick<Account, 'balance' | 'totals'>, cents: number): boolean {
+  const { availableCents, blockedCents } = account.balance
+  return availableCents + blockedCents + cents <= MAX_CENTS && account.totals.settledInCents + cents <= TOTAL_LIMIT_CENTS
+}
+
+export type AdjustProblem = 'NEGATIVE' | 'LIMIT'
+
+/** A control-plane adjustment (fund, set): never below zero available, never past the limits of canReceive. */
+export function adjust (account: LedgerDraft, deltaCents: number): AdjustProblem | null {
+  if (account.balance.availableCents + deltaCents < 0) return 'NEGATIVE'
+  const { availableCents, blockedCents } = account.balance
+  if (deltaCents > 0 && availableCents + blockedCents + deltaCents > MAX_CENTS) return 'LIMIT'
+  if (Math.abs(account.totals.adjustmentsCents + deltaCents) > TOTAL_LIMIT_CENTS) return 'LIMIT'
   account.balance.availableCents += deltaCents
   account.totals.adjustmentsCents += deltaCents
-  return true
+  return null
 }
 
 export function invariantHolds (account: Pick<Account, 'balance' | 'totals'>): boolean {

@@ -30,6 +30,7 @@ function decimalOf (n: number): { digits: string, scale: number } {
  * at least 0.01, at most 2 decimals, at most MAX_CENTS.
  */
 export function parseAmount (value: unknown): ParsedAmount {
+  // 1E400 in JSON parses to Infinity: no amount a double can hold, so not a finite number, not "too small".
   if (typeof value !== 'number' || !Number.isFinite(value)) return { ok: false, reason: 'NOT_A_NUMBER' }
   if (value <= 0) return { ok: false, reason: 'TOO_SMALL' } // also -0
   // Checked on the float first so 1e308 does not become a 310-digit string of cents.
@@ -37,6 +38,16 @@ export function parseAmount (value: unknown): ParsedAmount {
   const { digits, scale } = decimalOf(value)
   if (scale > 2) return { ok: false, reason: 'TOO_MANY_DECIMALS' }
   return { ok: true, cents: Number(digits + '0'.repeat(2 - scale)) }
+}
+
+/** Why `field` was refused, in the gateway's words (every family answers amounts in Portuguese). */
+export function amountMessage (field: string, reason: AmountError): string {
+  switch (reason) {
+    case 'TOO_SMALL': return `${field} deve ser no mínimo 0.01`
+    case 'TOO_MANY_DECIMALS': return `${field} deve ter no máximo 2 casas decimais`
+    case 'TOO_LARGE': return `${field} excede o valor máximo (${centsToString(MAX_CENTS)})`
+    case 'NOT_A_NUMBER': return `${field} deve ser um número finito`
+  }
 }
 
 /**

@@ -30,6 +30,8 @@ export class Scheduler {
   private readonly clock: Clock
   private readonly onError: (err: unknown, job: Job) => void
   private heap: Job[] = []
+  /** Cancelled jobs still in the heap (an upper bound: a job cancelled after it ran counts too, until compact). */
+  private cancelled = 0
   private seq = 0
   private timer: NodeJS.Timeout | null = null
   private timerDueAt = Infinity
@@ -76,7 +78,11 @@ export class Scheduler {
   }
 
   cancel (job: Job | undefined): void {
-    if (job) job.cancelled = true
+    if (!job || job.cancelled) return
+    job.cancelled = true
+    // A cancelled job leaves the heap only when it reaches the top; with a frozen clock or far-off due
+    // times that may be never. Once they are most of the heap, it is rebuilt without them.
+    if (++this.cancelled > 1024 && this.cancelled > this.heap.length / 2) this.compact()
   }
 
   pending (): number {
@@ -109,7 +115,14 @@ export class Scheduler {
   clear (): void {
     for (const job of this.heap) job.cancelled = true
     this.heap = []
+    this.cancelled = 0
     this.arm()
+  }
+
+  /** The heap without its cancelled jobs: a sorted array is a valid heap on the same order. */
+  private compact (): void {
+    this.heap = this.heap.filter(j => !j.cancelled).sort((a, b) => this.less(a, b) ? -1 : 1)
+    this.cancelled = 0
   }
 
   close (): void {
@@ -167,7 +180,10 @@ export class Scheduler {
   }
 
   private dropCancelledHead (): void {
-    while (this.heap.length > 0 && this.heap[0].cancelled) this.pop()
+    while (this.heap.length > 0 && this.heap[0].cancelled) {
+      this.pop()
+      if (this.cancelled > 0) this.cancelled--
+    }
   }
 
   // A binary min-heap on (dueAt, id): jobs due at the same instant run in the order they were scheduled.

@@ -6,8 +6,8 @@ import { EVENT_TYPES } from '../webhooks/types.js'
 export const EventTypeSchema = StringEnum(EVENT_TYPES, { description: 'Event type (spec 6.1)' })
 
 export const HeaderItem = Type.Object({
-  key: Type.String({ minLength: 1, maxLength: 100, description: 'Header name; host, content-length, connection, transfer-encoding, content-type and user-agent are reserved' }),
-  value: Type.String({ maxLength: 1000 }),
+  key: Type.String({ minLength: 1, maxLength: 100, description: 'Header name (RFC 9110 token); host, content-length, connection, transfer-encoding, content-type and user-agent are reserved, and so are hop-by-hop names (Expect, Upgrade, Keep-Alive, TE, Trailer, Proxy-*) and X-Sandbox-*' }),
+  value: Type.String({ maxLength: 1000, description: 'Visible Latin-1 characters, with spaces or tabs only between them' }),
 })
 
 export const HeaderList = Type.Array(HeaderItem, { maxItems: 5, description: 'At most 5 custom headers, sent with every delivery to this URL' })
@@ -65,6 +65,7 @@ export const DeliveryView = Type.Object({
   attempts: Type.Array(Attempt),
   nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   scenarios: Type.Array(Type.String(), { description: 'Delivery faults applied' }),
+  failureReason: Type.Optional(Type.String({ description: 'Why a failed delivery was given up before its attempts ran out, e.g. PENDING_LIMIT' })),
   heldForReorder: Type.Optional(Type.Boolean()),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),

@@ -1,6 +1,7 @@
 import { generateClientCertificate } from '../auth/certificates.js'
 import { fingerprintOf } from '../auth/certificates.js'
-import type { SeededRng } from '../domain/ids.js'
+import { randomAlnum, type SeededRng } from '../domain/ids.js'
+import { secretRng } from '../auth/secrets.js'
 import { generateCnpj } from '../domain/documents.js'
 import * as ledger from '../domain/ledger.js'
 import type { Clock } from '../engine/clock.js'
@@ -109,8 +110,10 @@ export class AccountService {
           ...settings,
           name,
           document: settings.document ?? generateCnpj(this.rng),
-          clientId: `sbx-${id}-${this.rng.alnum(12).toLowerCase()}`,
-          clientSecret: this.rng.alnum(32),
+          // Credentials never come from the seeded generator: the seed is printed and shown, and would let
+          // anyone who knows it compute every secret. The seed keeps ids and faults reproducible, not these.
+          clientId: `sbx-${id}-${randomAlnum(secretRng, 12).toLowerCase()}`,
+          clientSecret: randomAlnum(secretRng, 32),
           certificatePem: cert.certificate,
         }))
       })
@@ -134,8 +137,8 @@ export class AccountService {
     })
   }
 
-  /** Credits (or debits, when negative) the available balance, or sets it to an exact value. */
-  changeBalance (account: Account, change: { credit?: number, set?: number }): boolean {
+  /** Credits (or debits, when negative) the available balance, or sets it to an exact value; null when done. */
+  changeBalance (account: Account, change: { credit?: number, set?: number }): ledger.AdjustProblem | null {
     const delta = change.set !== undefined
       ? toCents(change.set) - account.balance.availableCents
       : toCents(change.credit ?? 0)

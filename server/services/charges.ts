@@ -5,7 +5,7 @@ import { documentKind, isValidCnpj, isValidCpf, isValidDocument } from '../domai
 import { endToEndId, txid as newTxid } from '../domain/ids.js'
 import { detectDirectoryKeyType, isValidSplitKey, normalizeKey, type SplitKeyType } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
-import { centsToNumber, centsToString, parseAmount, parseDecimalString, percentOf, type AmountError } from '../domain/money.js'
+import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, parseDecimalString, percentOf } from '../domain/money.js'
 import { ApiError, badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js'
 import { asReply } from '../store/state.js'
 import type { CashInBodyT, CobBodyT } from '../schemas/payins.js'
@@ -97,13 +97,9 @@ export function nextSplitRun (nowMs: number, frequency: 'IMMEDIATE' | 'HOURLY' |
   return (Math.floor(local / DAY_MS) + 1) * DAY_MS - SAO_PAULO_OFFSET_MS
 }
 
-export function amountMessage (field: string, reason: AmountError): string {
-  switch (reason) {
-    case 'TOO_MANY_DECIMALS': return `${field} deve ter no máximo 2 casas decimais`
-    case 'TOO_LARGE': return `${field} excede o valor máximo`
-    default: return `${field} deve ser no mínimo 0.01`
-  }
-}
+/** Money that would take an account past what it can hold (ledger.canReceive): nothing is credited. */
+export const cannotReceive = (): ApiError =>
+  unprocessable(`The receiving account cannot hold more: its gross balance would exceed ${centsToString(MAX_CENTS)}, or its received total its limit`, 'ACCOUNT_LIMIT_REACHED')
 
 /** The received payment of a transaction, only when its money really arrived (credited). */
 export function receivedOf (tx: Transaction): DeepReadonly<ReceivedPayment> | undefined {
@@ -383,6 +379,7 @@ export class ChargeService implements ChargePayments {
     }
     const account = this.store.account(charge.accountId)
     if (!account) throw notFound('Conta recebedora não encontrada')
+    if (!ledger.canReceive(account, payment.amountCents)) throw cannotReceive()
     const now = this.now()
     const e2e = payment.endToEndId ?? endToEndId(payment.payer.ispb, now, this.sb.rng)
     const failed = hasScenario(charge.scenarios, 'PAYMENT_ERROR')
@@ -445,6 +442,7 @@ export class ChargeService implements ChargePayments {
   receiveUnsolicited (account: Account, amount: number, payerInput: PayByCodeInput['payer'], scenarios: AppliedScenario[]): Transaction {
     const parsed = parseAmount(amount)
     if (!parsed.ok) throw badRequest(amountMessage('amount', parsed.reason), 'PIX_INVALID_AMOUNT')
+    if (!ledger.canReceive(account, parsed.cents)) throw cannotReceive()
     const payer = this.payerFrom(payerInput)
     return this.store.transact(() => {
       const now = this.now()

@@ -4,7 +4,7 @@ import { generateCpf, isValidCnpj, isValidCpf, isValidDocument } from '../domain
 import { endToEndId, randomInt, type Rng } from '../domain/ids.js'
 import { detectDirectoryKeyType, isValidCashOutKey, normalizeKey, type CashOutKeyType, type DirectoryKeyType } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
-import { centsToNumber, centsToString, parseAmount } from '../domain/money.js'
+import { amountMessage, centsToNumber, centsToString, parseAmount } from '../domain/money.js'
 import { ApiError, badRequest, conflict } from '../errors/api-error.js'
 import type { Job } from '../engine/scheduler.js'
 import { intern } from '../store/intern.js'
@@ -367,7 +367,7 @@ export class PayoutService {
     // Spec 2.3: a CNPJ key is 14 digits; the 2026 alphanumeric CNPJ is accepted only by the standard family.
     if (!directoryKey || (directoryKey.keyType === 'CNPJ' && !/^\d{14}$/.test(directoryKey.key))) throw badRequest('Chave PIX inválida: use CPF, CNPJ, e-mail, telefone (+55...) ou EVP')
     const amount = parseAmount(input.payment.amount)
-    if (!amount.ok) throw badRequest('Valor inválido: payment.amount deve ser positivo e ter no máximo 2 casas decimais')
+    if (!amount.ok) throw badRequest(`Valor inválido: ${amountMessage('payment.amount', amount.reason)}`)
     if (input.creditorDocument !== undefined && !isValidDocument(input.creditorDocument)) throw badRequest('creditorDocument deve ser um CPF ou CNPJ válido')
     if (input.priority === 'HIGH' && input.creditorDocument === undefined) throw badRequest('creditorDocument é obrigatório quando priority é HIGH')
 
@@ -416,10 +416,7 @@ export class PayoutService {
 
   private amountOf (value: number): number {
     const parsed = parseAmount(value)
-    if (!parsed.ok) {
-      const why = parsed.reason === 'TOO_MANY_DECIMALS' ? 'deve ter no máximo 2 casas decimais' : parsed.reason === 'TOO_LARGE' ? 'é grande demais' : 'deve ser no mínimo 0.01'
-      throw new ApiError(400, 'PIX_INVALID_AMOUNT', `Valor inválido: value ${why}`)
-    }
+    if (!parsed.ok) throw new ApiError(400, 'PIX_INVALID_AMOUNT', `Valor inválido: ${amountMessage('value', parsed.reason)}`)
     return parsed.cents
   }
 

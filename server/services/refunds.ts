@@ -1,13 +1,13 @@
 import type { Sandbox } from '../context.js'
 import { returnId } from '../domain/ids.js'
 import * as ledger from '../domain/ledger.js'
-import { centsToNumber, centsToString, parseAmount, parseDecimalString } from '../domain/money.js'
+import { amountMessage, centsToNumber, centsToString, parseAmount, parseDecimalString } from '../domain/money.js'
 import { badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js'
 import type { Account, DeepReadonly, Draft, Mutable, Transaction } from '../store/state.js'
 import { refundEnvelope, refundOutEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import { amountMessage, chargeData, receivedOf, type ReceivedPayment } from './charges.js'
+import { cannotReceive, chargeData, receivedOf, type ReceivedPayment } from './charges.js'
 import { iso, recordTransition } from './history.js'
 
 /**
@@ -274,6 +274,7 @@ export class RefundService {
         details: { remaining: centsToNumber(remaining) },
       })
     }
+    if (!ledger.canReceive(account, cents)) throw cannotReceive()
     return this.store.transact(() => this.recordReturn(account, original, cents, body.reason, scenarios))
   }
 

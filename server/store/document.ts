@@ -250,7 +250,7 @@ const SCHEMAS: Record<Exclude<Collection, 'transactions'>, TSchema> = {
     id: Text, seq: Id, accountId: Id, eventType: OneOf(EVENT_TYPES), eventId: Text, transactionId: Nullable(Text),
     webhookId: Nullable(Id), url: Nullable(Text), status: OneOf(DELIVERY_STATUSES), requestHeaders: Type.Record(Type.String(), Text),
     attempts: Type.Array(Open({ at: Instant, kind: OneOf(['first', 'retry', 'duplicate', 'redeliver']), statusCode: Nullable(Type.Integer()), latencyMs: Nullable(Type.Number()), error: Nullable(Text) })),
-    nextAttemptAt: Nullable(Instant), scenarios: Type.Array(Text), heldForReorder: Type.Optional(Type.Boolean()), createdAt: Instant, updatedAt: Instant,
+    nextAttemptAt: Nullable(Instant), scenarios: Type.Array(Text), failureReason: Type.Optional(Text), heldForReorder: Type.Optional(Type.Boolean()), createdAt: Instant, updatedAt: Instant,
   }),
   meds: Open({
     id: Id, accountId: Id, endToEnd: Text, status: OneOf(['OPEN', 'RECEIVED', 'CANCELLED', 'ANALYZED']),

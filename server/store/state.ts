@@ -249,6 +249,8 @@ interface DeliveryRecord {
   nextAttemptAt: string | null
   /** Delivery faults applied, in header syntax (`WEBHOOK_DELAY;ms=500`). */
   scenarios: string[]
+  /** Why a delivery failed without running out of attempts (PENDING_LIMIT: given up to bound memory). */
+  failureReason?: string
   /** WEBHOOK_OUT_OF_ORDER: held back until a later event of the same transaction went first. */
   heldForReorder?: boolean
   createdAt: string

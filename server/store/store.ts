@@ -8,6 +8,7 @@ import {
   type Account, type ClockRecord, type Collection, type Collections, type DeepReadonly, type DirectoryEntry, type Draft,
   type LedgerDraft, type Patch, type RngState, type State, type Transaction,
 } from './state.js'
+import { canonicalIdempotencyKey } from '../domain/ids.js'
 
 /**
  * The one owner of the sandbox's state, and its only write path.
@@ -563,7 +564,7 @@ export class Store {
   /** Adds a record under its id; an id already taken is a bug (it would overwrite a record). */
   add<C extends Exclude<Collection, 'accounts' | 'transactions'>> (collection: C, record: Collections[C]): Collections[C] {
     const id = this.keyOf(collection, record)
-    if ((this.state[collection] as Record<string, unknown>)[id] !== undefined) throw new Error(`store: ${collection}/${id} exists already`)
+    if (ownRecord(this.state[collection] as Record<string, unknown>, id) !== undefined) throw new Error(`store: ${collection}/${id} exists already`)
     return this.put(collection, record)
   }
 
@@ -571,7 +572,7 @@ export class Store {
   put<C extends Exclude<Collection, 'accounts' | 'transactions'>> (collection: C, record: Collections[C]): Collections[C] {
     const id = this.keyOf(collection, record)
     const records = this.state[collection] as Record<string, object>
-    const previous = records[id]
+    const previous = ownRecord(records, id)
     if (previous !== undefined) this.touch(previous, collection, id, true, SHALLOW)
     this.touch(record, collection, id, false)
     records[id] = record
@@ -602,7 +603,7 @@ export class Store {
 
   private change<R> (collection: Collection, id: string | number, depth: Depth, fn: (draft: object) => R): R {
     const key = String(id)
-    const record = (this.state[collection] as Record<string, object>)[key]
+    const record = ownRecord(this.state[collection] as Record<string, object>, key)
     if (record === undefined) throw new Error(`store: ${collection}/${key} does not exist`)
     this.touch(record, collection, key, true, depth)
     if (collection !== 'transactions') return fn(record)
@@ -617,7 +618,7 @@ export class Store {
   remove (collection: Exclude<Collection, 'accounts' | 'transactions'>, id: string | number): boolean {
     const key = String(id)
     const records = this.state[collection] as Record<string, object>
-    const record = records[key]
+    const record = ownRecord(records, key)
     if (record === undefined) return false
     // Shallow: a removed record is never changed again, so its nested objects stay as they are.
     this.touch(record, collection, key, true, SHALLOW)
@@ -940,8 +941,7 @@ export class Store {
 
   addAccount (account: Account): Account {
     const key = String(account.id)
-    const previous = this.state.accounts[key]
-    if (previous !== undefined) throw new Error(`store: accounts/${key} exists already`)
+    if (ownRecord(this.state.accounts, key) !== undefined) throw new Error(`store: accounts/${key} exists already`)
     this.touch(account, 'accounts', key, false)
     this.state.accounts[key] = account
     this.indexAccount(account)
@@ -980,7 +980,7 @@ export class Store {
   // ---- transactions ---------------------------------------------------------------------------
 
   transaction (id: string): Transaction | undefined {
-    return this.state.transactions[id]
+    return ownRecord(this.state.transactions, id)
   }
 
   transactionsOf (accountId: number): readonly Transaction[] {
@@ -996,8 +996,9 @@ export class Store {
     return this.txByEndToEndId.get(endToEndId)
   }
 
+  /** By the key's canonical form, whatever case it was given or stored in (a state written before keys were canonical). */
   transactionByIdempotencyKey (accountId: number, key: string): Transaction | undefined {
-    return this.txByIdempotencyKey.get(accountId)?.get(key)
+    return this.txByIdempotencyKey.get(accountId)?.get(canonicalIdempotencyKey(key))
   }
 
   /**
@@ -1005,7 +1006,7 @@ export class Store {
    * are the other names it is found by (see `transactionByRef`).
    */
   addTransaction (tx: Transaction, externalIdScope?: string, refs?: readonly string[]): Transaction {
-    if (this.state.transactions[tx.id] !== undefined) throw new Error(`store: transactions/${tx.id} exists already`)
+    if (ownRecord(this.state.transactions, tx.id) !== undefined) throw new Error(`store: transactions/${tx.id} exists already`)
     const record = tx as Draft<Transaction>
     if (externalIdScope !== undefined && tx.externalId) record.data.externalIdScope = externalIdScope
     if (refs && refs.length > 0) record.data.refs = [...refs]
@@ -1034,7 +1035,7 @@ export class Store {
   // ---- directory ------------------------------------------------------------------------------
 
   directoryEntry (key: string): DirectoryEntry | undefined {
-    return this.state.directory[key]
+    return ownRecord(this.state.directory, key)
   }
 
   // ---- exporting ------------------------------------------------------------------------------
@@ -1079,10 +1080,15 @@ export class Store {
     const scope = tx.data.externalIdScope
     if (tx.externalId && typeof scope === 'string') inner(this.txByExternalId, `${tx.accountId}\u0000${scope}`).set(tx.externalId, tx)
     if (tx.endToEndId) this.txByEndToEndId.set(tx.endToEndId, tx)
-    if (tx.idempotencyKey) inner(this.txByIdempotencyKey, tx.accountId).set(tx.idempotencyKey, tx)
+    if (tx.idempotencyKey) inner(this.txByIdempotencyKey, tx.accountId).set(canonicalIdempotencyKey(tx.idempotencyKey), tx)
     const refs = tx.data.refs
     if (Array.isArray(refs)) for (const ref of refs) this.txByRef.set(ref as string, tx)
   }
+}
+
+/** A record of a collection by id: only its own keys, never one inherited (`constructor`, `__proto__`). */
+export function ownRecord<V> (records: Readonly<Record<string, V>>, id: string): V | undefined {
+  return Object.hasOwn(records, id) ? records[id] : undefined
 }
 
 /** A commit whose write failed: its changes were rolled back. */

@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.js'
+import { ownRecord, type Store } from '../store/store.js'
 import type { Delivery, DeliveryStatus, EventType } from './types.js'
 import type { Patch } from '../store/state.js'
 
@@ -33,7 +33,7 @@ export class DeliveryLog {
   }
 
   get (id: string): Delivery | undefined {
-    return this.records[id]
+    return ownRecord(this.records, id)
   }
 
   all (): Delivery[] {
@@ -94,6 +94,23 @@ export class DeliveryLog {
     }
     this.byAccount.set(accountId, kept)
     return evicted
+  }
+
+  /** The account's oldest pending deliveries beyond `cap`, oldest first (the pending set keeps creation order). */
+  pendingBeyond (accountId: number, cap: number): Delivery[] {
+    const pending = this.pendingByAccount.get(accountId)
+    if (!pending || pending.size <= cap) return []
+    const out: Delivery[] = []
+    for (const id of pending) {
+      if (out.length >= pending.size - cap) break
+      out.push(this.records[id])
+    }
+    return out
+  }
+
+  /** Accounts with pending deliveries. */
+  accountsPending (): number[] {
+    return [...this.pendingByAccount.keys()]
   }
 
   removeAccount (accountId: number): Delivery[] {

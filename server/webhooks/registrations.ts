@@ -12,6 +12,13 @@ export const MAX_ACTIVE_PER_EVENT = 3
 export const MAX_CUSTOM_HEADERS = 5
 /** The sender sets these itself; a receiver-controlled value would break framing or content negotiation. */
 export const BLOCKED_HEADERS = ['host', 'content-length', 'connection', 'transfer-encoding', 'content-type', 'user-agent'] as const
+/**
+ * Hop-by-hop names (RFC 9110 7.6.1, and the ones undici refuses outright: a request carrying one
+ * fails inside the HTTP client on every attempt) and the sandbox's own delivery headers, which a
+ * registration must not forge: a second X-Sandbox-Signature beside the real one breaks verification.
+ */
+const HOP_BY_HOP = new Set(['expect', 'upgrade', 'keep-alive', 'te', 'trailer', 'http2-settings'])
+const SANDBOX_PREFIX = 'x-sandbox-'
 
 export interface HeaderInput {
   key: string
@@ -32,10 +39,34 @@ export interface RegisterOptions {
 
 // RFC 9110 token characters; anything else makes undici refuse the request at delivery time.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/
-// Control characters (CR, LF, NUL...) would allow header injection.
-const HEADER_VALUE = /^[^\x00-\x08\x0a-\x1f\x7f]{0,1000}$/
+/**
+ * RFC 9110 field-value of visible Latin-1 characters (what a header carries byte for byte): visible ASCII
+ * and U+00A0-U+00FF, spaces and tabs only between them (a receiver drops them at either end). No
+ * control characters (CR, LF and NUL would allow header injection) and nothing beyond U+00FF, which an
+ * HTTP client cannot send.
+ */
+const HEADER_VALUE = /^(?:[\x21-\x7e\xa0-\xff](?:[\x20\x09\x21-\x7e\xa0-\xff]{0,998}[\x21-\x7e\xa0-\xff])?)?$/
 
 const rule = (code: string, message: string) => new ApiError(400, code, message)
+
+/** Why a custom header cannot be sent with a delivery, or null when it can. */
+function headerProblem (key: string, value: string): ApiError | null {
+  const lower = key.toLowerCase()
+  if ((BLOCKED_HEADERS as readonly string[]).includes(lower)) {
+    return rule('WEBHOOK_HEADER_NOT_ALLOWED', `O cabeçalho "${key}" não é permitido; nomes bloqueados: ${BLOCKED_HEADERS.join(', ')}`)
+  }
+  if (HOP_BY_HOP.has(lower) || lower.startsWith('proxy-')) {
+    return rule('WEBHOOK_HEADER_NOT_ALLOWED', `O cabeçalho "${key}" não é permitido: é de conexão (hop-by-hop) e não pode ser enviado numa entrega`)
+  }
+  if (lower.startsWith(SANDBOX_PREFIX)) {
+    return rule('WEBHOOK_HEADER_NOT_ALLOWED', `O cabeçalho "${key}" não é permitido: os cabeçalhos X-Sandbox-* são do próprio sandbox (entrega, evento, timestamp e assinatura)`)
+  }
+  if (!HEADER_NAME.test(key)) return rule('INVALID_WEBHOOK_HEADER', `O nome de cabeçalho "${key}" é inválido (use letras, dígitos e ! # $ % & ' * + - . ^ _ \` | ~)`)
+  if (!HEADER_VALUE.test(value)) {
+    return rule('INVALID_WEBHOOK_HEADER', `O valor do cabeçalho "${key}" é inválido: use caracteres visíveis do Latin-1 (ASCII e letras acentuadas como é, ç), com espaços ou tabulações só entre eles; quebras de linha e caracteres de controle não são aceitos`)
+  }
+  return null
+}
 
 export function checkHeaders (headers: readonly HeaderInput[]): Record<string, string> {
   if (headers.length > MAX_CUSTOM_HEADERS) {
@@ -44,12 +75,9 @@ export function checkHeaders (headers: readonly HeaderInput[]): Record<string, s
   const out: Record<string, string> = {}
   const seen = new Set<string>()
   for (const { key, value } of headers) {
+    const problem = headerProblem(key, value)
+    if (problem) throw problem
     const lower = key.toLowerCase()
-    if ((BLOCKED_HEADERS as readonly string[]).includes(lower)) {
-      throw rule('WEBHOOK_HEADER_NOT_ALLOWED', `O cabeçalho "${key}" não é permitido; nomes bloqueados: ${BLOCKED_HEADERS.join(', ')}`)
-    }
-    if (!HEADER_NAME.test(key)) throw rule('INVALID_WEBHOOK_HEADER', `O nome de cabeçalho "${key}" é inválido`)
-    if (!HEADER_VALUE.test(value)) throw rule('INVALID_WEBHOOK_HEADER', `O valor do cabeçalho "${key}" é inválido (quebras de linha e caracteres de controle não são aceitos)`)
     if (seen.has(lower)) throw rule('INVALID_WEBHOOK_HEADER', `O cabeçalho "${key}" foi informado mais de uma vez`)
     seen.add(lower)
     out[key] = value
@@ -57,8 +85,27 @@ export function checkHeaders (headers: readonly HeaderInput[]): Record<string, s
   return out
 }
 
-/** The URL as compared between registrations (so `https://a.test` and `https://a.test/` are one receiver). */
-export function checkUrl (url: string, opts: RegisterOptions): string {
+/**
+ * The custom headers an attempt may send: those the rules accept. A registration made before a rule
+ * existed (a data file, a snapshot) keeps its headers on record, but none of them can make a delivery
+ * fail inside the HTTP client or stand beside the sandbox's own.
+ */
+export function sendableHeaders (headers: Record<string, string>): Record<string, string> {
+  let out: Record<string, string> | null = null
+  for (const key in headers) {
+    if (headerProblem(key, headers[key]) === null) continue
+    out ??= { ...headers }
+    delete out[key]
+  }
+  return out ?? headers
+}
+
+/**
+ * The URL as stored and compared between registrations: the parser's canonical form (leading and
+ * trailing spaces gone, `https://a.test` = `https://a.test/`, `0x7f.1` = `127.0.0.1`), without the
+ * fragment, which never reaches the receiver.
+ */
+export function checkUrl (url: string, opts: RegisterOptions): URL {
   let parsed: URL
   try {
     parsed = new URL(url)
@@ -68,11 +115,28 @@ export function checkUrl (url: string, opts: RegisterOptions): string {
   if (opts.httpsOnly && parsed.protocol !== 'https:') throw rule('INVALID_WEBHOOK_URL', 'A URL do webhook deve usar HTTPS')
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw rule('INVALID_WEBHOOK_URL', 'A URL do webhook deve usar http:// ou https://')
   if (parsed.username || parsed.password) throw rule('INVALID_WEBHOOK_URL', 'A URL do webhook não pode conter usuário ou senha; use um cabeçalho personalizado')
-  return parsed.href
+  parsed.hash = ''
+  return parsed
+}
+
+/** A stored URL in the form registrations are compared in (records stored before URLs were normalised included). */
+export function sameReceiver (stored: string, normalized: string): boolean {
+  if (stored === normalized) return true
+  try {
+    const url = new URL(stored)
+    url.hash = ''
+    return url.href === normalized
+  } catch {
+    return false
+  }
 }
 
 export class Registrations {
-  constructor (private readonly store: Store, private readonly clock: Clock) {}
+  /**
+   * @param isSandbox whether a URL reaches the sandbox itself (always false when SANDBOX_SELF_WEBHOOKS
+   *   allows such receivers)
+   */
+  constructor (private readonly store: Store, private readonly clock: Clock, private readonly isSandbox: (url: URL) => boolean) {}
 
   private get records (): Readonly<Record<string, WebhookRegistration>> {
     return this.store.data.webhooks
@@ -105,10 +169,14 @@ export class Registrations {
    */
   register (input: RegisterInput, opts: RegisterOptions): { webhook: WebhookRegistration, created: boolean } {
     if (!this.store.account(input.accountId)) throw notFound(`Conta ${input.accountId} não encontrada`, 'ACCOUNT_NOT_FOUND')
-    const normalized = checkUrl(input.url, opts)
+    const url = checkUrl(input.url, opts)
+    if (this.isSandbox(url)) {
+      throw rule('WEBHOOK_URL_IS_SANDBOX', `A URL do webhook aponta para o próprio sandbox (${url.host}); um receptor como /__sandbox/reset agiria sobre ele. Use outra porta ou endereço, ou SANDBOX_SELF_WEBHOOKS=enabled`)
+    }
+    const normalized = url.href
     const headers = checkHeaders(input.headers ?? [])
     const sameEvent = this.list(input.accountId).filter(w => w.eventType === input.eventType)
-    const existing = sameEvent.find(w => new URL(w.url).href === normalized)
+    const existing = sameEvent.find(w => sameReceiver(w.url, normalized))
     const activeOthers = sameEvent.filter(w => w.isActive && w !== existing).length
     if (activeOthers >= MAX_ACTIVE_PER_EVENT) throw this.limitError(input.eventType)
     const now = new Date(this.clock.now()).toISOString()
@@ -121,15 +189,15 @@ export class Registrations {
       }))
       return { webhook: existing, created: false }
     }
-    return this.store.transact(() => ({ webhook: this.store.add('webhooks', this.newRegistration(input, headers, now)), created: true }))
+    return this.store.transact(() => ({ webhook: this.store.add('webhooks', this.newRegistration(input, normalized, headers, now)), created: true }))
   }
 
-  private newRegistration (input: RegisterInput, headers: Record<string, string>, now: string): WebhookRegistration {
+  private newRegistration (input: RegisterInput, normalized: string, headers: Record<string, string>, now: string): WebhookRegistration {
     return {
       id: this.store.nextSeq('webhook'),
       accountId: input.accountId,
       eventType: input.eventType,
-      url: input.url,
+      url: normalized,
       headers,
       isActive: true,
       version: 1,
@@ -174,9 +242,9 @@ export class Registrations {
   ensure (accountId: number, eventTypes: readonly EventType[], url: string): string[] {
     const problems: string[] = []
     for (const eventType of eventTypes) {
-      const href = new URL(url).href
-      if (this.activeFor(accountId, eventType).some(w => new URL(w.url).href === href)) continue
       try {
+        const href = checkUrl(url, { httpsOnly: false }).href
+        if (this.activeFor(accountId, eventType).some(w => sameReceiver(w.url, href))) continue
         this.register({ accountId, eventType, url }, { httpsOnly: false })
       } catch (err) {
         problems.push(`${eventType}: ${(err as Error).message}`)

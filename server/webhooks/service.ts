@@ -2,9 +2,10 @@ import type { Sandbox } from '../context.js'
 import type { Job } from '../engine/scheduler.js'
 import { ApiError, notFound } from '../errors/api-error.js'
 import { DeliveryLog, matches, type DeliveryFilter } from './delivery-log.js'
-import { Registrations } from './registrations.js'
+import { Registrations, sendableHeaders } from './registrations.js'
+import { reachesListener, type Listener } from './own-address.js'
 import type { SendResult } from './sender.js'
-import { SenderThread } from './sender-thread.js'
+import { SenderThread, type Attempt } from './sender-thread.js'
 import { signDelivery } from './signature.js'
 import { EVENT_TYPES, type AttemptKind, type Delivery, type WebhookEvent, type WebhookRegistration } from './types.js'
 import type { Mutable } from '../store/state.js'
@@ -34,6 +35,14 @@ const MAX_CONNECTIONS_PER_ORIGIN = 64
 /** WEBHOOK_OUT_OF_ORDER: how long (sandbox ms) an event waits for a later one of its transaction. */
 export const REORDER_WINDOW_MS = 2000
 
+const SELF_ADDRESS_REFUSED: SendResult = {
+  statusCode: null,
+  latencyMs: 0,
+  error: 'SELF_ADDRESS: a URL aponta para o próprio sandbox; a tentativa não foi feita (SANDBOX_SELF_WEBHOOKS=enabled a permite)',
+  responseBody: null,
+  cancelled: false,
+}
+
 type Fault = 'WEBHOOK_DROP' | 'WEBHOOK_DUPLICATE' | 'WEBHOOK_DELAY' | 'WEBHOOK_RECEIVER_TIMEOUT' | 'WEBHOOK_OUT_OF_ORDER'
 const FAULTS: readonly string[] = ['WEBHOOK_DROP', 'WEBHOOK_DUPLICATE', 'WEBHOOK_DELAY', 'WEBHOOK_RECEIVER_TIMEOUT', 'WEBHOOK_OUT_OF_ORDER']
 
@@ -60,18 +69,56 @@ export class WebhookService {
   private readonly onError: (err: unknown) => void
   /** How to cancel each request under way, so a reset or close cancels them all. */
   private readonly cancellers = new Set<() => void>()
+  /** The first or retry attempt under way per delivery (at most one), so giving a delivery up cancels it. */
+  private readonly attemptOf = new Map<string, () => void>()
   /** Bumped by reset and load: a request that ends after one belongs to a state that no longer exists. */
   private generation = 0
   private closed = false
+  /** Where the sandbox listens, once it does (see listeningOn). */
+  private listeners: Listener[] | null = null
+  /** Whether each URL attempted so far reaches the sandbox itself (few distinct URLs, asked on every attempt). */
+  private readonly selfUrls = new Map<string, boolean>()
 
   constructor (private readonly sb: Sandbox, opts: WebhookServiceOptions = {}) {
-    this.registrations = new Registrations(sb.store, sb.clock)
+    this.registrations = new Registrations(sb.store, sb.clock, url => this.isSandbox(url))
     this.log = new DeliveryLog(sb.store, () => sb.config.deliveryLogSize)
     this.onError = opts.onError ?? (err => process.emitWarning(`webhook bookkeeping failed: ${String(err)}`))
     this.sender = new SenderThread({ connections: MAX_CONNECTIONS_PER_ORIGIN, connectTimeoutMs: sb.config.webhookTimeoutMs })
     sb.store.onAccountRemoved(accountId => this.forgetAccount(accountId))
     sb.onLoad.push(() => this.afterLoad())
     sb.onReset.push(() => this.afterReset())
+  }
+
+  // ---- the sandbox's own address ----------------------------------------------------------------
+
+  /** The addresses the server listens on, once it does; until then the configured host and port count. */
+  listeningOn (listeners: Listener[]): void {
+    this.listeners = listeners
+    this.selfUrls.clear()
+  }
+
+  /** Whether a receiver URL would reach the sandbox itself (refused unless SANDBOX_SELF_WEBHOOKS=enabled). */
+  private isSandbox (url: URL): boolean {
+    if (this.sb.config.selfWebhooks === 'enabled') return false
+    return reachesListener(url, this.listeners ?? [{ address: this.sb.config.host, port: this.sb.config.port }])
+  }
+
+  /**
+   * The same at attempt time, for URLs registered before the rule, or before the sandbox listened where it
+   * does now: such an attempt is not made, and fails with the reason.
+   */
+  private pointsAtSandbox (url: string): boolean {
+    let self = this.selfUrls.get(url)
+    if (self === undefined) {
+      try {
+        self = this.isSandbox(new URL(url))
+      } catch {
+        self = false // the sender reports an unparsable URL itself
+      }
+      if (this.selfUrls.size >= 1000) this.selfUrls.clear()
+      this.selfUrls.set(url, self)
+    }
+    return self
   }
 
   // ---- events ---------------------------------------------------------------------------------
@@ -149,7 +196,34 @@ export class WebhookService {
     const nowHeld = created.filter(d => d.heldForReorder).map(d => d.id)
     if (heldKey && nowHeld.length > 0) this.held.set(heldKey, nowHeld)
     if (earlier) this.releaseAfter(earlier, created)
+    this.capPending(event.accountId)
     return created
+  }
+
+  /**
+   * Beyond maxPendingDeliveries, the account's oldest pending deliveries fail with PENDING_LIMIT: their
+   * attempt under way is cancelled and their retry forgotten, so a dead or hanging receiver holds a
+   * bounded number of deliveries, jobs and requests however many events it misses.
+   */
+  private capPending (accountId: number): void {
+    const cap = this.sb.config.maxPendingDeliveries
+    const over = this.log.pendingBeyond(accountId, cap)
+    if (over.length === 0) return
+    const iso = new Date(this.sb.clock.now()).toISOString()
+    const reason = `PENDING_LIMIT: account ${accountId} had more than ${cap} deliveries pending (SANDBOX_MAX_PENDING_DELIVERIES); the oldest were given up`
+    for (const d of over) {
+      this.attemptOf.get(d.id)?.()
+      if (d.heldForReorder) this.unhold(d)
+      this.log.update(d.id, x => {
+        x.status = 'failed'
+        x.failureReason = reason
+        x.nextAttemptAt = null
+        x.updatedAt = iso
+      })
+      this.startFollowers(d.id)
+    }
+    this.forget(over)
+    this.forget(this.log.trim(accountId))
   }
 
   /**
@@ -226,7 +300,7 @@ export class WebhookService {
     const webhook = d.webhookId !== null ? this.registrations.get(d.webhookId) : undefined
     // The registration's current headers (a PATCH applies to retries too), then the sender's own.
     const headers: Record<string, string> = {
-      ...(webhook?.headers ?? d.requestHeaders),
+      ...sendableHeaders(webhook?.headers ?? d.requestHeaders),
       'content-type': 'application/json',
       'user-agent': `pix-sandbox/${this.sb.version}`,
       'x-sandbox-delivery-id': d.id,
@@ -243,15 +317,20 @@ export class WebhookService {
     const generation = this.generation
     const url = d.url
     const id = d.id
-    const attempt = this.sender.send(url, headers, body, this.sb.config.webhookTimeoutMs)
+    const attempt: Attempt = this.pointsAtSandbox(url)
+      ? { result: Promise.resolve(SELF_ADDRESS_REFUSED), cancel: () => {} }
+      : this.sender.send(url, headers, body, this.sb.config.webhookTimeoutMs)
     const cancel = attempt.cancel
     this.cancellers.add(cancel)
+    const scheduled = kind === 'first' || kind === 'retry'
+    if (scheduled) this.attemptOf.set(id, cancel)
     const p = attempt.result
       .then(result => this.finish(id, generation, kind, at, headers, result))
       .catch(this.onError)
       .finally(() => {
         this.inFlight.delete(p)
         this.cancellers.delete(cancel)
+        if (scheduled && this.attemptOf.get(id) === cancel) this.attemptOf.delete(id)
       })
     this.inFlight.add(p)
   }
@@ -409,6 +488,7 @@ export class WebhookService {
   private cancelAll (): void {
     for (const cancel of this.cancellers) cancel()
     this.cancellers.clear()
+    this.attemptOf.clear()
   }
 
   private afterReset (): void {
@@ -421,6 +501,8 @@ export class WebhookService {
   private afterLoad (): void {
     this.forgetInFlight()
     this.log.reindex()
+    // A state saved with more pending than the cap (an older version, another setting) is bounded first.
+    for (const accountId of this.log.accountsPending()) this.capPending(accountId)
     const now = this.sb.clock.now()
     for (const d of this.log.all().sort((a, b) => a.seq - b.seq)) {
       if (d.status !== 'pending' || !d.url) continue

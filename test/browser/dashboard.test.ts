@@ -1,26 +1,31 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { buildApp } from '../../server/app.js'
 import { T0, bearer, tokenFor } from '../helpers/app.js'
-import { chromiumMissing, launchOptions, screenshotPath, startReceiver, until, type Receiver } from './helpers.js'
+import { execFileSync } from 'node:child_process'
+import { SYSTEM_CHROMIUM, launchChromium, packagedChromiumPackage, walkThroughSources, type BrowserSource } from './chromium.js'
+import { screenshotPath, startReceiver, until, type Receiver } from './helpers.js'
 
 /**
- * The dashboard in Debian's headless Chromium, used as a person would: Settings to register webhooks,
- * the transactions list to pay a charge and fail a pay-out, the delivery log, the clock to expire a
+ * The dashboard in headless Chromium, used as a person would: Settings to register webhooks, the
+ * transactions list to pay a charge and fail a pay-out, the delivery log, the clock to expire a
  * charge, MED and scenarios, at laptop and phone width, with the keyboard, and with hostile data.
  * The clock is frozen at T0 so nothing settles behind the test's back; the page advances it.
+ *
+ * It runs on Debian's Chromium when that is installed, and always on the Chromium packaged in
+ * @sparticuz/chromium with Debian's left out, the browser a fresh machine has after `npm install`
+ * (chromium.ts). A browser that cannot start fails the walk-through with the reason.
  */
 
-const missing = chromiumMissing()
-if (missing) {
-  t.fail(missing)
-} else {
-  t.setTimeout(60_000)
-  run()
+for (const source of walkThroughSources()) {
+  t.test(`the walk-through on ${source === 'system' ? 'Debian\'s Chromium' : 'the packaged Chromium'}`, async t => {
+    t.setTimeout(90_000)
+    walkThrough(t, source)
+  })
 }
 
-function run (): void {
+function walkThrough (t: Test, source: BrowserSource): void {
   let app: FastifyInstance
   let base: string
   let token: string
@@ -51,7 +56,9 @@ function run (): void {
     const { port } = app.server.address() as import('node:net').AddressInfo
     base = `http://127.0.0.1:${port}`
     token = await tokenFor(app)
-    browser = await chromium.launch(launchOptions)
+    const launched = await launchChromium(source)
+    browser = launched.browser
+    t.comment(`${launched.description}, version ${browser.version()}`)
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
     page = await context.newPage()
     page.setDefaultTimeout(5000)
@@ -68,6 +75,12 @@ function run (): void {
     await browser?.close()
     await app?.close()
     await receiver?.close()
+  })
+
+  t.test('the browser is the one chosen', async (t) => {
+    // The pack holds a Chromium of the package's major version; Debian's reports its own version.
+    if (source === 'packaged') t.equal(browser.version().split('.')[0], packagedChromiumPackage().version.split('.')[0], `Chromium ${browser.version()} is the packaged build`)
+    else t.match(execFileSync(SYSTEM_CHROMIUM, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }), browser.version(), `Chromium ${browser.version()} is ${SYSTEM_CHROMIUM}`)
   })
 
   t.test('Settings, Webhooks: the API\'s validation messages, register, edit headers, deactivate, delete', async (t) => {
@@ -156,7 +169,7 @@ function run (): void {
     await refund.getByRole('button', { name: 'Confirm delete' }).click()
     await refund.waitFor({ state: 'detached' })
     t.notOk((await api('GET', '/__sandbox/webhooks?accountId=1')).body.webhooks.some((w: any) => w.eventType === 'refund_in'))
-    await page.screenshot({ path: screenshotPath('webhooks'), fullPage: true })
+    await page.screenshot({ path: screenshotPath(source + '-webhooks'), fullPage: true })
   })
 
   t.test('Transactions: fail a pending cash-out from the page and the ERROR webhook arrives', async (t) => {
@@ -214,7 +227,7 @@ function run (): void {
     await r2.locator('.row-summary').click()
     await r2.getByRole('button', { name: 'Settle' }).click()
     await until('the settled cash-out', async () => (await tx(second.body.transactionId)).status === 'CONFIRMED')
-    await page.screenshot({ path: screenshotPath('transactions'), fullPage: true })
+    await page.screenshot({ path: screenshotPath(source + '-transactions'), fullPage: true })
   })
 
   t.test('Deliveries: the log with each attempt, request and response, and redeliver', async (t) => {
@@ -230,7 +243,7 @@ function run (): void {
     await r.getByRole('button', { name: 'Redeliver' }).click()
     await until('the redelivery at the receiver', () => receiver.received.filter(x => x.headers['x-sandbox-delivery-id'] === deliveryId).length > count)
     await r.locator('.attempt', { hasText: 'redeliver' }).waitFor()
-    await page.screenshot({ path: screenshotPath('deliveries'), fullPage: true })
+    await page.screenshot({ path: screenshotPath(source + '-deliveries'), fullPage: true })
   })
 
   t.test('Charges: QR image and code, pay it from the page, balance and delivery follow; a hostile payer name is text', async (t) => {
@@ -258,7 +271,7 @@ function run (): void {
     const after = await until('the credit', async () => { const a = await account(); return a.balance.available > before.balance.available && a })
     t.equal(Math.round((after.balance.available - before.balance.available) * 100), 2550)
     await page.locator('[data-testid="balance-available"]', { hasText: brl(after.balance.available) }).waitFor()
-    await page.screenshot({ path: screenshotPath('charge'), fullPage: true })
+    await page.screenshot({ path: screenshotPath(source + '-charge'), fullPage: true })
 
     const hook = await until('the cash_in webhook', () => receiver.received.find(x => x.path === '/in'))
     t.equal(hook.headers['x-tenant'], '<b>acme</b>')
@@ -290,7 +303,7 @@ function run (): void {
     await until('the clock to move', async () => Date.parse((await api('GET', '/__sandbox/clock')).body.now) >= Date.parse(clockBefore.now) + (Math.max(30, min) + 60) * 1000)
     const expired = await tx(created.body.transactionId)
     t.notOk(['PENDING', 'ATIVA'].includes(expired.status), `expired: ${expired.status}`)
-    await page.screenshot({ path: screenshotPath('clock'), fullPage: true })
+    await page.screenshot({ path: screenshotPath(source + '-clock'), fullPage: true })
 
     await open('transactions')
     await txRow(created.body.transactionId).locator('.badge', { hasText: expired.status }).waitFor()
@@ -318,7 +331,7 @@ function run (): void {
     const armed = (await api('GET', '/__sandbox/scenarios/armed?accountId=1')).body.armed
     t.equal(armed.length, 1)
     t.equal(armed[0].remaining, 2)
-    await page.screenshot({ path: screenshotPath('scenarios'), fullPage: true })
+    await page.screenshot({ path: screenshotPath(source + '-scenarios'), fullPage: true })
     await page.locator('#sc-armed > li').getByRole('button', { name: `Disarm ${first.name}` }).click()
     await page.locator('#sc-armed > li').waitFor({ state: 'detached' })
     t.same((await api('GET', '/__sandbox/scenarios/armed?accountId=1')).body.armed, [])
@@ -345,14 +358,14 @@ function run (): void {
     const list = Array.isArray(meds) ? meds : Object.values(meds).find(Array.isArray) as any[]
     t.equal(list[0].status, 'ANALYZED')
     t.equal(list[0].analysisResult, 'APPROVED')
-    await page.screenshot({ path: screenshotPath('med'), fullPage: true })
+    await page.screenshot({ path: screenshotPath(source + '-med'), fullPage: true })
   })
 
   t.test('All accounts, phone width, and polling that pauses while the tab is hidden', async (t) => {
     await page.goto(`${base}/dashboard#transactions`)
     await page.locator('#balance table.accounts').waitFor()
     t.equal(await page.locator('#account').inputValue(), '')
-    await page.screenshot({ path: screenshotPath('all-accounts'), fullPage: true })
+    await page.screenshot({ path: screenshotPath(source + '-all-accounts'), fullPage: true })
     await page.locator('#balance a[data-account="1"]').click()
     await page.locator('[data-testid="balance-available"]').waitFor()
     t.match(page.url(), /account=1/)
@@ -364,7 +377,7 @@ function run (): void {
       t.ok(overflow <= 1, `${view}: no sideways scrolling at phone width (${overflow}px)`)
     }
     await open('transactions')
-    await page.screenshot({ path: screenshotPath('phone-transactions'), fullPage: true })
+    await page.screenshot({ path: screenshotPath(source + '-phone-transactions'), fullPage: true })
     await page.setViewportSize({ width: 1280, height: 900 })
 
     // After a load, the skip link comes first in the tab order.

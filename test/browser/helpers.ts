@@ -1,21 +1,11 @@
-import { existsSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 /**
- * What the browser tests share: Debian's Chromium (never a downloaded browser), a real webhook
- * receiver on 127.0.0.1, a polling wait, and the screenshots folder (gitignored, made at run time).
+ * What the browser tests share (the browser itself comes from chromium.ts): a real webhook receiver
+ * on 127.0.0.1, a polling wait, and the screenshots folder (gitignored, made at run time).
  */
-export const CHROMIUM = '/usr/bin/chromium'
-export const chromiumMissing = (): string | null => existsSync(CHROMIUM)
-  ? null
-  : `Chromium is not installed at ${CHROMIUM}: run \`apt-get install chromium\` (CI's .ci/run installs it) to run the browser tests`
-
-export const launchOptions = {
-  executablePath: CHROMIUM,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-}
-
 export const screenshotsDir = new URL('./screenshots/', import.meta.url)
 export function screenshotPath (name: string): string {
   mkdirSync(screenshotsDir, { recursive: true })

@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { childEnv } from '../helpers/process.js'
 import { spawn } from 'node:child_process'
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -22,6 +22,20 @@ function run (file: string, args: string[], cwd: string): Promise<{ code: number
   })
 }
 
+/** A copy of the command in a package folder of its own, with `dist/server/main.js` when given. */
+function fakePackage (t: Test, main?: string): string {
+  const pkg = mkdtempSync(join(tmpdir(), 'pix-sandbox-bin-'))
+  t.teardown(() => rmSync(pkg, { recursive: true, force: true }))
+  mkdirSync(join(pkg, 'bin'))
+  copyFileSync(bin, join(pkg, 'bin', 'pix-sandbox.js'))
+  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'pix-sandbox', type: 'module' }))
+  if (main !== undefined) {
+    mkdirSync(join(pkg, 'dist', 'server'), { recursive: true })
+    writeFileSync(join(pkg, 'dist', 'server', 'main.js'), main)
+  }
+  return pkg
+}
+
 t.test('--help from any working directory lists every flag and environment variable', async t => {
   const res = await run(bin, ['--help'], tmpdir())
   t.equal(res.code, 0, res.stderr)
@@ -40,25 +54,35 @@ t.test('bad flags reach the server and stop it with exit code 2', async t => {
 })
 
 t.test('an installed, built package runs dist/server/main.js with the arguments untouched', async t => {
-  const pkg = mkdtempSync(join(tmpdir(), 'pix-sandbox-bin-'))
-  t.teardown(() => rmSync(pkg, { recursive: true, force: true }))
-  mkdirSync(join(pkg, 'bin'))
-  mkdirSync(join(pkg, 'dist', 'server'), { recursive: true })
-  copyFileSync(bin, join(pkg, 'bin', 'pix-sandbox.js'))
-  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'pix-sandbox', type: 'module' }))
-  writeFileSync(join(pkg, 'dist', 'server', 'main.js'), 'process.stdout.write(JSON.stringify({ compiled: true, argv: process.argv.slice(2) }))\n')
+  const pkg = fakePackage(t, 'process.stdout.write(JSON.stringify({ compiled: true, argv: process.argv.slice(2) }))\n')
   const res = await run(join(pkg, 'bin', 'pix-sandbox.js'), ['--port', '9', '--seed=a b', '--help'], tmpdir())
   t.equal(res.code, 0, res.stderr)
   t.same(JSON.parse(res.stdout), { compiled: true, argv: ['--port', '9', '--seed=a b', '--help'] })
 })
 
 t.test('a package with neither dist nor sources says so', async t => {
-  const pkg = mkdtempSync(join(tmpdir(), 'pix-sandbox-bin-'))
-  t.teardown(() => rmSync(pkg, { recursive: true, force: true }))
-  mkdirSync(join(pkg, 'bin'))
-  copyFileSync(bin, join(pkg, 'bin', 'pix-sandbox.js'))
-  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'pix-sandbox', type: 'module' }))
+  const pkg = fakePackage(t)
   const res = await run(join(pkg, 'bin', 'pix-sandbox.js'), [], tmpdir())
   t.equal(res.code, 1)
   t.match(res.stderr, 'dist/server/main.js')
+})
+
+t.test('a Node older than engines is told which one the package needs, in one line', async t => {
+  const pkg = fakePackage(t, 'process.stdout.write("started")\n')
+  const withEngines = (node: string) => writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'pix-sandbox', type: 'module', engines: { node } }))
+
+  withEngines('>=99.1.0')
+  const old = await run(join(pkg, 'bin', 'pix-sandbox.js'), ['--version'], tmpdir())
+  t.equal(old.code, 1)
+  t.equal(old.stderr, `pix-sandbox: needs Node >=99.1.0, this is ${process.version}: install a newer Node\n`)
+  t.equal(old.stdout, '', 'the server never starts')
+
+  const [major, minor] = process.versions.node.split('.').map(Number)
+  for (const node of [`>=${major}.${minor}`, `>=${major}.${minor}.0`, `>=${major - 1}.99.99`, `>= ${major}`]) {
+    withEngines(node)
+    const res = await run(join(pkg, 'bin', 'pix-sandbox.js'), [], tmpdir())
+    t.equal(res.stdout, 'started', `Node ${process.version} satisfies ${node}`)
+  }
+  withEngines(`>=${major}.${minor + 1}.0`)
+  t.equal((await run(join(pkg, 'bin', 'pix-sandbox.js'), [], tmpdir())).code, 1, `Node ${process.version} is older than ${major}.${minor + 1}.0`)
 })

@@ -1,7 +1,5 @@
 import t from 'tap'
-import { childEnv } from '../helpers/process.js'
-import { spawn, type ChildProcess } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
+import { startMain } from '../helpers/process.js'
 import { request } from 'undici'
 import { buildApp } from '../../server/app.js'
 import { T0, certHeader, fixtureAccount } from '../helpers/app.js'
@@ -11,8 +9,6 @@ import { T0, certHeader, fixtureAccount } from '../helpers/app.js'
  * one JSON log line per request with its id and no secret, graceful SIGTERM, and a refused start on
  * bad settings.
  */
-
-const root = fileURLToPath(new URL('../../', import.meta.url))
 
 t.test('a listening app serves a token and the balance over HTTP', async t => {
   const app = await buildApp({ config: { seed: 'http-seed', clock: 'frozen', clockStart: T0 } })
@@ -54,27 +50,6 @@ t.test('a listening app serves a token and the balance over HTTP', async t => {
   t.equal((await health.body.json() as { status: string }).status, 'ok')
 })
 
-interface Proc {
-  child: ChildProcess
-  stdout: () => string
-  stderr: () => string
-  exit: Promise<{ code: number | null, signal: NodeJS.Signals | null }>
-}
-
-function start (args: string[], env: Record<string, string> = {}): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...childEnv(), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let out = ''
-  let err = ''
-  child.stdout!.on('data', (d: Buffer) => { out += d.toString() })
-  child.stderr!.on('data', (d: Buffer) => { err += d.toString() })
-  const exit = new Promise<{ code: number | null, signal: NodeJS.Signals | null }>(resolve => child.on('exit', (code, signal) => resolve({ code, signal })))
-  return { child, stdout: () => out, stderr: () => err, exit }
-}
-
 async function waitFor<T> (what: string, fn: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
@@ -89,7 +64,7 @@ const jsonLines = (text: string): Array<Record<string, unknown>> =>
   text.split('\n').filter(l => l.trim() !== '').map(l => JSON.parse(l) as Record<string, unknown>)
 
 t.test('the real process: healthy, one JSON line per request without secrets, SIGTERM exits 0', async t => {
-  const proc = start(['--port', '0', '--host', '127.0.0.1', '--log-level', 'info', '--seed', 'proc-seed'])
+  const proc = startMain(['--port', '0', '--host', '127.0.0.1', '--log-level', 'info', '--seed', 'proc-seed'])
   t.teardown(() => { if (proc.child.exitCode === null) proc.child.kill('SIGKILL') })
 
   const address = await waitFor('the listening line', () => {
@@ -150,7 +125,7 @@ t.test('the real process: healthy, one JSON line per request without secrets, SI
 })
 
 t.test('bad settings stop the start with one message naming every bad key', async t => {
-  const proc = start(['--port', 'abc', '--settlement-delay-ms', '-1'])
+  const proc = startMain(['--port', 'abc', '--settlement-delay-ms', '-1'])
   const exit = await proc.exit
   t.not(exit.code, 0)
   t.equal(exit.code, 2)
@@ -162,7 +137,7 @@ t.test('bad settings stop the start with one message naming every bad key', asyn
 })
 
 t.test('a bad environment variable is reported like a flag', async t => {
-  const proc = start(['--port', '0'], { LOG_LEVEL: 'loud', SANDBOX_CLOCK: 'sideways' })
+  const proc = startMain(['--port', '0'], { LOG_LEVEL: 'loud', SANDBOX_CLOCK: 'sideways' })
   const exit = await proc.exit
   t.equal(exit.code, 2)
   t.match(proc.stderr(), 'LOG_LEVEL')
@@ -170,7 +145,7 @@ t.test('a bad environment variable is reported like a flag', async t => {
 })
 
 t.test('--help lists every setting and exits 0 without listening', async t => {
-  const proc = start(['--help'])
+  const proc = startMain(['--help'])
   const exit = await proc.exit
   t.equal(exit.code, 0)
   t.match(proc.stdout(), 'Usage: pix-sandbox')

@@ -1,3 +1,6 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
 /**
  * What a spawned sandbox process adds to its environment. tap's process-info hook instruments every
  * child process for coverage; a child runs our TypeScript through tsx, whose line maps differ from
@@ -6,4 +9,29 @@
  */
 export function childEnv (): Record<string, string> {
   return { _TAPJS_PROCESSINFO_COVERAGE_: '0' }
+}
+
+export interface MainProcess {
+  child: ChildProcess
+  stdout: () => string
+  stderr: () => string
+  exit: Promise<{ code: number | null, signal: NodeJS.Signals | null }>
+}
+
+/**
+ * Runs server/main.ts as a person would, from the package root with a bare environment (PATH, HOME and
+ * `env`), collecting what it prints. The caller ends it (kill) when it does not exit by itself.
+ */
+export function startMain (args: string[], env: Record<string, string> = {}): MainProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...childEnv(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  let err = ''
+  child.stdout!.on('data', (d: Buffer) => { out += d.toString() })
+  child.stderr!.on('data', (d: Buffer) => { err += d.toString() })
+  const exit = new Promise<{ code: number | null, signal: NodeJS.Signals | null }>(resolve => child.on('exit', (code, signal) => resolve({ code, signal })))
+  return { child, stdout: () => out, stderr: () => err, exit }
 }

@@ -16,9 +16,14 @@ const EXTENDED_REQUIRED = ['statusCode', 'timestamp', 'path', 'method', 'code', 
 const EXTENDED_ALLOWED = new Set([...EXTENDED_REQUIRED, 'error', 'errorCode', 'details'])
 const SIMPLE_REQUIRED = ['statusCode', 'message']
 const SIMPLE_ALLOWED = new Set([...SIMPLE_REQUIRED, 'error'])
+// The control plane: the simple shape plus its `code`, and `details` where there are some.
+const SANDBOX_REQUIRED = ['statusCode', 'message', 'code']
+const SANDBOX_ALLOWED = new Set([...SANDBOX_REQUIRED, 'error', 'details'])
+
+export type ErrorFamily = 'extended' | 'simple' | 'sandbox'
 
 /** Why `body` is not an error of the family's shape with this status, or null when it is. */
-export function shapeProblem (family: 'extended' | 'simple', status: number, raw: string): string | null {
+export function shapeProblem (family: ErrorFamily, status: number, raw: string): string | null {
   let body: unknown
   try {
     body = JSON.parse(raw)
@@ -28,8 +33,8 @@ export function shapeProblem (family: 'extended' | 'simple', status: number, raw
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return `not an object: ${raw.slice(0, 120)}`
   const b = body as Record<string, unknown>
   const keys = Object.keys(b)
-  const required = family === 'extended' ? EXTENDED_REQUIRED : SIMPLE_REQUIRED
-  const allowed = family === 'extended' ? EXTENDED_ALLOWED : SIMPLE_ALLOWED
+  const required = family === 'extended' ? EXTENDED_REQUIRED : family === 'sandbox' ? SANDBOX_REQUIRED : SIMPLE_REQUIRED
+  const allowed = family === 'extended' ? EXTENDED_ALLOWED : family === 'sandbox' ? SANDBOX_ALLOWED : SIMPLE_ALLOWED
   const missing = required.filter(k => !(k in b))
   const extra = keys.filter(k => !allowed.has(k))
   if (missing.length > 0 || extra.length > 0) return `${family} shape: missing [${missing}] extra [${extra}] in ${raw.slice(0, 200)}`
@@ -38,6 +43,7 @@ export function shapeProblem (family: 'extended' | 'simple', status: number, raw
     if (!(typeof b.message === 'string' || (Array.isArray(b.message) && b.message.every(m => typeof m === 'string')))) return 'message is neither a string nor a list of strings'
     if (('error' in b) === ('errorCode' in b)) return 'extended shape carries exactly one of error / errorCode'
   } else if (typeof b.message !== 'string') return 'message is not a string'
+  if (family === 'sandbox' && typeof b.code !== 'string') return 'code is not a string'
   return null
 }
 

@@ -1,4 +1,8 @@
 import t from 'tap'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { buildApp } from '../../server/app.js'
 import type { FastifyInstance } from 'fastify'
 import { buildTestApp, balanceOf, newAccount, bearer } from '../helpers/app.js'
 import { recordEmits, cashOutEvents, advance, transaction, BLOCKED_KEY } from '../helpers/payouts.js'
@@ -142,6 +146,59 @@ t.test('a repeat with the same idempotency key returns the same transfer and cre
   const theirs = await transfer(app, other.token, {}, { key })
   t.equal(theirs.statusCode, 201)
   t.not(theirs.json().id, first.json().id, 'idempotency keys are per account')
+})
+
+t.test('issue 13 item 2: an idempotency key is one key in any case, also racing, after a restart and across a snapshot import', async t => {
+  const app = await buildTestApp(t)
+  const emitted = recordEmits(app)
+  const acc = await newAccount(app, { balance: 100, fee: 0 })
+  const key = 'a3f2b8c1-9a4d-4e7b-8c2a-00000000abcd'
+  const first = await transfer(app, acc.token, {}, { key: key.toUpperCase() })
+  t.equal(first.statusCode, 201)
+  const lower = await transfer(app, acc.token, {}, { key })
+  t.equal(lower.body, first.body, 'the lower-case key returns the transfer the upper-case one created')
+  const mixed = await transfer(app, acc.token, {}, { key: 'A3F2B8C1-9a4d-4E7B-8c2a-00000000ABcd' })
+  t.equal(mixed.body, first.body, 'and so does a mixed-case one')
+  t.same(await balanceOf(app, acc.accountId), { available: 90, blocked: 10, invariantHolds: true }, 'one transfer reserved, not three')
+  const tx = await transaction(app, first.json().id)
+  t.equal(tx.idempotencyKey, key, 'stored in canonical (lower-case) form')
+
+  // Racing repeats in different cases: exactly one transfer.
+  const raced = 'b4e7c9d0-1a2b-4c3d-9e8f-0000000000ff'
+  const answers = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+    transfer(app, acc.token, {}, { key: i % 2 === 0 ? raced : raced.toUpperCase() })))
+  t.same(new Set(answers.map(a => a.body)).size, 1, '20 racing repeats in two cases answer one transfer')
+  t.same(await balanceOf(app, acc.accountId), { available: 80, blocked: 20, invariantHolds: true })
+
+  // A state whose record holds the key as the client typed it (written before keys were canonical):
+  // the import indexes it canonically, so any case still finds it.
+  const snapshot = (await app.inject({ method: 'GET', url: '/__sandbox/snapshot' })).json()
+  snapshot.transactions[first.json().endToEndId].idempotencyKey = key.toUpperCase()
+  t.equal((await app.inject({ method: 'PUT', url: '/__sandbox/snapshot', payload: snapshot })).statusCode, 200)
+  const afterImport = await transfer(app, acc.token, {}, { key })
+  t.equal(afterImport.body, first.body, 'after a snapshot import the key is still the same transfer')
+  await advance(app, 50)
+  t.same(await balanceOf(app, acc.accountId), { available: 80, blocked: 0, invariantHolds: true })
+  t.equal(cashOutEvents(emitted).length, 2, 'two transfers in all')
+  const racedEvent = cashOutEvents(emitted).find(e => e.transactionId === answers[0].json().endToEndId)
+  t.equal((racedEvent!.payload as { data: { idempotencyKey: string } }).data.idempotencyKey, raced, 'the TRANSFER webhook carries the canonical key')
+})
+
+t.test('issue 13 item 2: after a restart with --data, a repeat in another case returns the original transfer', async t => {
+  const dir = mkdtempSync(join(tmpdir(), 'pix-idem-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const config = { data: join(dir, 'state.json'), seed: 'idem', clock: 'frozen' as const, clockStart: '2026-03-10T15:00:00.000Z', jwtSecret: 'idempotency-test-jwt-secret' }
+  const key = 'c5d6e7f8-1a2b-4c3d-8e9f-00000000dead'
+  const before = await buildApp({ config })
+  const acc = await newAccount(before, { balance: 100, fee: 0 })
+  const first = await transfer(before, acc.token, {}, { key: key.toUpperCase() })
+  t.equal(first.statusCode, 201)
+  await before.close()
+  const after = await buildApp({ config })
+  t.teardown(() => after.close())
+  const again = await transfer(after, acc.token, {}, { key })
+  t.equal(again.body, first.body, 'the same transfer, not a second payment')
+  t.same(await balanceOf(after, acc.accountId), { available: 90, blocked: 10, invariantHolds: true })
 })
 
 t.test('a NORM transfer still queued after expiration is cancelled; within it, it settles', async t => {

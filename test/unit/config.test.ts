@@ -1,5 +1,6 @@
 import t from 'tap'
-import { ConfigError, ConfigSchema, defaultConfig, helpText, loadConfig } from '../../server/config.js'
+import { ConfigError, ConfigSchema, closestFlag, defaultConfig, helpText, loadConfig, requestedLogLevel } from '../../server/config.js'
+import { StartupError } from '../../server/errors/startup.js'
 
 /** Settings from flags and environment (flags win), one error naming every bad key, and --help. */
 
@@ -16,7 +17,7 @@ function configError (fn: () => unknown): ConfigError {
 t.test('defaults with no env and no flags', async t => {
   const c = loadConfig({}, [])
   t.equal(c.port, 8080)
-  t.equal(c.host, '0.0.0.0')
+  t.equal(c.host, '127.0.0.1', 'this machine only unless HOST says otherwise')
   t.equal(c.logLevel, 'info')
   t.equal(c.settlementDelayMs, 50)
   t.equal(c.clock, 'running')
@@ -121,5 +122,54 @@ t.test('helpText lists every flag, every variable and the defaults', async t => 
     t.match(text, s.env, `lists ${s.env}`)
   }
   t.match(text, '--help')
+  t.match(text, '--version')
   t.match(text, '(default: 8080)')
+  t.match(text, '(default: 127.0.0.1)')
+})
+
+t.test('a bad setting is a StartupError of exit code 2 in one line that ends with where to look', async t => {
+  const err = configError(() => loadConfig({ SANDBOX_CLOCK: 'sometimes' }, ['--port', 'abc']))
+  t.ok(err instanceof StartupError)
+  t.equal(err.exitCode, 2)
+  t.equal(err.message, 'port (--port / PORT): "abc" is invalid: expected a whole number from 0 to 65535; clock (--clock / SANDBOX_CLOCK): "sometimes" is invalid: expected one of running, frozen (--help lists every setting)')
+  t.notMatch(err.message, '\n')
+})
+
+t.test('an invalid value is reported with the values or the form allowed', async t => {
+  const problem = (env: Record<string, string>, argv: string[] = []): string => configError(() => loadConfig(env, argv)).problems[0]
+  t.equal(problem({ SANDBOX_CLOCK: 'sometimes' }), 'clock (--clock / SANDBOX_CLOCK): "sometimes" is invalid: expected one of running, frozen')
+  t.equal(problem({ LOG_LEVEL: 'loud' }), 'logLevel (--log-level / LOG_LEVEL): "loud" is invalid: expected one of fatal, error, warn, info, debug, trace, silent')
+  t.equal(problem({ SANDBOX_PUBLIC_WEBHOOKS: 'yes' }), 'publicWebhooks (--public-webhooks / SANDBOX_PUBLIC_WEBHOOKS): "yes" is invalid: expected one of disabled, enabled')
+  t.equal(problem({}, ['--port', '70000']), 'port (--port / PORT): "70000" is invalid: expected a whole number from 0 to 65535')
+  t.equal(problem({}, ['--webhook-max-attempts=1.5']), 'webhookMaxAttempts (--webhook-max-attempts / SANDBOX_WEBHOOK_MAX_ATTEMPTS): "1.5" is invalid: expected a whole number from 1 to 20')
+  t.equal(problem({ SANDBOX_ADMIN_TOKEN: 'short' }), 'adminToken (--admin-token / SANDBOX_ADMIN_TOKEN): "short" is invalid: expected at least 8 characters')
+  t.equal(problem({ SANDBOX_SEED: 'x'.repeat(65) }), `seed (--seed / SANDBOX_SEED): "${'x'.repeat(65)}" is invalid: expected 1 to 64 characters`)
+  t.equal(problem({}, ['--host=']), 'host (--host / HOST): "" is invalid: expected at least 1 character')
+  t.equal(problem({ SANDBOX_WEBHOOK_URL: 'ftp://x' }), 'webhookUrl (--webhook-url / SANDBOX_WEBHOOK_URL): "ftp://x" is invalid: expected an http:// or https:// URL')
+  const instant = 'expected an ISO 8601 instant with its offset, such as 2026-03-10T12:00:00-03:00'
+  t.equal(problem({ SANDBOX_CLOCK_START: 'yesterday' }), `clockStart (--clock-start / SANDBOX_CLOCK_START): "yesterday" is invalid: ${instant}`)
+  t.equal(problem({ SANDBOX_CLOCK_START: '2026-13-45T99:99Z' }), `clockStart (--clock-start / SANDBOX_CLOCK_START): "2026-13-45T99:99Z" is invalid: ${instant}`, 'the right form but no such instant')
+})
+
+t.test('an unknown flag names the closest one', async t => {
+  t.equal(closestFlag('prot'), 'port', 'two letters swapped')
+  t.equal(closestFlag('pot'), 'port', 'a letter missing')
+  t.equal(closestFlag('PORT'), 'port', 'the environment variable\'s case')
+  t.equal(closestFlag('log_level'), 'log-level', 'underscores')
+  t.equal(closestFlag('data-file'), 'data', 'a longer name')
+  t.equal(closestFlag('webhook'), 'webhook-url', 'a shorter name')
+  t.equal(closestFlag('verison'), 'version')
+  t.equal(closestFlag('webhook-ulr'), 'webhook-url')
+  t.equal(closestFlag('nope'), undefined, 'nothing close')
+  t.equal(closestFlag('verbose'), undefined)
+  t.same(configError(() => loadConfig({}, ['--prot', '8080'])).problems, ['unknown flag --prot: did you mean --port?'], 'the word after a mistyped setting is its value')
+  t.same(configError(() => loadConfig({}, ['--prot=8080', 'stray'])).problems, ['unknown flag --prot: did you mean --port?', 'unexpected argument "stray"'])
+  t.same(configError(() => loadConfig({}, ['--verison', 'stray'])).problems, ['unknown flag --verison: did you mean --version?', 'unexpected argument "stray"'], '--version takes no value')
+})
+
+t.test('the log level asked for is known even when the settings are not valid', async t => {
+  t.equal(requestedLogLevel({}, []), undefined)
+  t.equal(requestedLogLevel({ LOG_LEVEL: 'debug' }, ['--port', 'abc']), 'debug')
+  t.equal(requestedLogLevel({ LOG_LEVEL: 'debug' }, ['--log-level', 'warn']), 'warn', 'the flag wins')
+  t.equal(requestedLogLevel({}, ['--log-level=trace', '--nope']), 'trace')
 })

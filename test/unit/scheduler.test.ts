@@ -212,3 +212,18 @@ t.test('runJob wraps every job (the app makes each one a unit of the store)', as
   t.same(wrapped, ['settle'])
   t.equal(ran, 1)
 })
+
+t.test('cancelled jobs that never reach the top do not pile up: the heap is rebuilt without them, in order', async t => {
+  const { scheduler } = frozenScheduler()
+  const ran: number[] = []
+  const jobs = Array.from({ length: 3000 }, (_, i) => scheduler.at(T0 + 1000 + (i * 7919) % 3000, 'x', () => { ran.push(i) }))
+  // Cancelled far in the future, with a frozen clock: without the rebuild they would stay forever.
+  for (const [i, job] of jobs.entries()) if (i % 10 !== 0) scheduler.cancel(job)
+  scheduler.cancel(jobs[1]) // twice is once
+  t.equal(scheduler.pending(), 300)
+  t.ok((scheduler as unknown as { heap: unknown[] }).heap.length < 1500, 'the heap was rebuilt without most cancelled jobs')
+  await scheduler.advance(10_000)
+  const expected = jobs.map((j, i) => ({ i, dueAt: j.dueAt })).filter(({ i }) => i % 10 === 0).sort((a, b) => a.dueAt - b.dueAt || a.i - b.i).map(({ i }) => i)
+  t.same(ran, expected, 'the jobs left run in due order')
+  t.equal(scheduler.pending(), 0)
+})

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../schemas/common.js'
 import { DictTransferBody, DictTransferCreated, DictTransferHeaders } from '../../schemas/payouts.js'
 import type { DictTransferResponse } from '../../services/payouts.js'
+import { canonicalIdempotencyKey } from '../../domain/ids.js'
 
 /** POST /dict/pix (spec 2.3, 4.1 endpoint 4, 7.6): a transfer by directory key, idempotent by x-idempotency-key. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -21,7 +22,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const account = request.account!
-    const key = request.headers['x-idempotency-key']
+    // Looked up and stored in canonical form, so the index and the record (and a restart) agree.
+    const key = canonicalIdempotencyKey(request.headers['x-idempotency-key'])
     // Lookup and insert run with no await between them, so racing repeats create exactly one transfer.
     const previous = sb.payouts.transferFor(account, key)
     if (previous) return reply.status(201).send(previous.data.response as DictTransferResponse)

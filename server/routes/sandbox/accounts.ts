@@ -1,12 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { ApiError } from '../../errors/api-error.js'
-import { parseAmount } from '../../domain/money.js'
+import { amountMessage, centsToString, MAX_CENTS, parseAmount } from '../../domain/money.js'
 import { errorResponses } from '../../schemas/common.js'
 import { AccountSettingsBody, AccountView, CreatedAccountView } from '../../schemas/sandbox.js'
 import { accountView } from './views.js'
 
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) })
+/** In `u` mode a surrogate pair is one code point; only an unpaired half is a code point of category Cs. */
+const LONE_SURROGATE = /\p{Cs}/u
 
 /** Accounts on the control plane: create isolated accounts, read them, fund them. */
 const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -26,8 +28,14 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ['balance', body.balance], ['fee', body.fee],
       ...Object.entries(body.limits ?? {}).map(([k, v]) => [`limits.${k}`, v] as [string, number | undefined]),
     ]
-    const inexact = amounts.filter(([, v]) => v !== undefined && v !== 0 && !parseAmount(v).ok).map(([k]) => `${k} deve ter no máximo 2 casas decimais`)
-    if (inexact.length > 0) throw new ApiError(400, 'HTTP_ERROR', inexact)
+    const problems = amounts.flatMap(([k, v]) => {
+      const parsed = v === undefined || v === 0 ? null : parseAmount(v)
+      return parsed && !parsed.ok ? [amountMessage(k, parsed.reason)] : []
+    })
+    // The name becomes the certificate's subject, whose UTF-8 encoding throws on a lone surrogate:
+    // refused here, before an account id is taken.
+    if (body.name !== undefined && LONE_SURROGATE.test(body.name)) problems.push('name must be well-formed Unicode text (it holds a lone UTF-16 surrogate)')
+    if (problems.length > 0) throw new ApiError(400, 'HTTP_ERROR', problems)
     const { account, privateKey } = await sb.accounts.create(body)
     return reply.status(201).send({ ...accountView(account), privateKey })
   })
@@ -57,10 +65,11 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { set, credit } = request.body
     if ((set === undefined) === (credit === undefined)) throw new ApiError(400, 'HTTP_ERROR', 'Envie exatamente um de: set, credit')
     const value = (set ?? credit)!
-    if (value !== 0 && !parseAmount(Math.abs(value)).ok) throw new ApiError(400, 'HTTP_ERROR', 'O valor deve ter no máximo 2 casas decimais')
-    if (!sb.accounts.changeBalance(account, { set, credit })) {
-      throw new ApiError(400, 'INSUFFICIENT_BALANCE', 'O saldo disponível não pode ficar negativo')
-    }
+    const parsed = value === 0 ? null : parseAmount(Math.abs(value))
+    if (parsed && !parsed.ok) throw new ApiError(400, 'HTTP_ERROR', amountMessage(set !== undefined ? 'set' : 'credit', parsed.reason))
+    const problem = sb.accounts.changeBalance(account, { set, credit })
+    if (problem === 'NEGATIVE') throw new ApiError(400, 'INSUFFICIENT_BALANCE', 'O saldo disponível não pode ficar negativo')
+    if (problem === 'LIMIT') throw new ApiError(400, 'BALANCE_LIMIT', `The account cannot hold more: its gross balance would exceed ${centsToString(MAX_CENTS)}, or its adjustments their limit`)
     return accountView(account)
   })
 }

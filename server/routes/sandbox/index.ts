@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify'
-import { timingSafeEqual } from 'node:crypto'
 import { ApiError } from '../../errors/api-error.js'
+import { mayControl } from './admin.js'
 import system from './system.js'
 import accounts from './accounts.js'
 import scenarios from './scenarios.js'
@@ -10,25 +10,17 @@ import directory from './directory.js'
 import pix from './pix.js'
 import med from './med.js'
 
-function sameSecret (a: string, b: string): boolean {
-  const x = Buffer.from(a)
-  const y = Buffer.from(b)
-  return x.length === y.length && timingSafeEqual(x, y)
-}
-
 /**
  * The control plane under /__sandbox. With an admin token configured (a sandbox exposed on a shared
- * network), every control-plane request must carry it; health stays open for container probes.
+ * network), every control-plane request must carry it; health stays open for container probes (the seed
+ * it shows only to those who may use the control plane).
  */
 const sandboxRoutes: FastifyPluginAsync = async (app) => {
   const adminToken = app.sandbox.config.adminToken
   if (adminToken) {
     app.addHook('onRequest', async (request) => {
       if (request.url.split('?')[0] === '/__sandbox/health') return
-      const header = request.headers['x-sandbox-admin-token']
-      const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1]
-      const given = typeof header === 'string' ? header : bearer
-      if (!given || !sameSecret(given, adminToken)) {
+      if (!mayControl(request, adminToken)) {
         throw new ApiError(401, 'ADMIN_TOKEN_REQUIRED', 'O plano de controle exige o token de administração (X-Sandbox-Admin-Token)', { business: false })
       }
     })

@@ -25,7 +25,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Credit an unsolicited PIX (no charge) to an account',
       description: 'Creates a received payment (kind PIX_IN, CONFIRMED), credits the available balance and fires cash_in (V2 RECEIVE with txId null). Refundable like any received payment.',
       body: PixIncomingBody,
-      response: { 201: ReceivedPixView, ...errorResponses('sandbox', [400, 404]) },
+      response: { 201: ReceivedPixView, ...errorResponses('sandbox', [400, 404, 422]) },
     },
   }, async (request, reply) => {
     const account = sb.accounts.require(request.body.accountId)

@@ -6,6 +6,7 @@ import { errorResponses } from '../../schemas/common.js'
 import { readDocument } from '../../store/document.js'
 import { createRng } from '../../domain/ids.js'
 import { asReply, emptyState, STATE_FORMAT, STATE_FORMAT_VERSION } from '../../store/state.js'
+import { mayControl } from './admin.js'
 
 const Clock = Type.Object({
   now: Type.String({ format: 'date-time' }),
@@ -35,7 +36,12 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['Sandbox'],
       summary: 'Readiness: 200 once the state is loaded and routes are ready; 503 while starting, or degraded (the data file cannot be written)',
       response: {
-        200: Type.Object({ status: Type.Literal('ok'), version: Type.String(), seed: Type.String(), now: Type.String({ format: 'date-time' }) }),
+        200: Type.Object({
+          status: Type.Literal('ok'),
+          version: Type.String(),
+          seed: Type.Optional(Type.String({ description: 'Only for whoever may use the control plane (with SANDBOX_ADMIN_TOKEN set, only with the admin token)' })),
+          now: Type.String({ format: 'date-time' }),
+        }),
         503: Type.Union([
           Type.Object({ status: Type.Literal('starting') }),
           Type.Object({
@@ -43,20 +49,22 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
             reason: Type.String({ description: 'Why the last write failed; changes are refused (503) until a write succeeds again' }),
             since: Type.String({ format: 'date-time' }),
             version: Type.String(),
-            seed: Type.String(),
+            seed: Type.Optional(Type.String()),
             now: Type.String({ format: 'date-time' }),
           }),
         ]),
       },
     },
-  }, async (_request, reply) => {
+  }, async (request, reply) => {
     if (!sb.ready) return reply.status(503).send({ status: 'starting' as const })
     const now = new Date(sb.clock.now()).toISOString()
+    // Health stays open for container probes; the seed reproduces ids and faults, so it is the control plane's.
+    const seed = mayControl(request, sb.config.adminToken) ? { seed: sb.seed } : {}
     const health = sb.store.health()
     if (health.status === 'degraded') {
-      return reply.status(503).send({ status: 'degraded' as const, reason: health.reason, since: new Date(health.since).toISOString(), version: sb.version, seed: sb.seed, now })
+      return reply.status(503).send({ status: 'degraded' as const, reason: health.reason, since: new Date(health.since).toISOString(), version: sb.version, ...seed, now })
     }
-    return { status: 'ok' as const, version: sb.version, seed: sb.seed, now }
+    return { status: 'ok' as const, version: sb.version, ...seed, now }
   })
 
   app.post('/reset', {

@@ -75,7 +75,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         amount: Type.Optional(Type.Number({ minimum: 0.01 })),
         reason: Type.Optional(Type.String({ maxLength: 140 })),
       }),
-      response: { 201: TransactionView, ...errorResponses('sandbox', [400, 404, 409]) },
+      response: { 201: TransactionView, ...errorResponses('sandbox', [400, 404, 409, 422]) },
     },
   }, async (request, reply) => {
     const original = find(request.params.id)

@@ -23,7 +23,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Sandbox'],
       summary: 'Register a URL for an event type of an account (http:// allowed here)',
-      description: 'Rules of spec 2.11 and 4.1: up to 3 active URLs per event type; the same URL for the same event updates its headers, bumps its version and reactivates it (201 on creation, 200 on update); at most 5 custom headers; host, content-length, connection, transfer-encoding, content-type and user-agent are refused in any case.',
+      description: 'Rules of spec 2.11 and 4.1: up to 3 active URLs per event type; the same URL for the same event updates its headers, bumps its version and reactivates it (201 on creation, 200 on update); at most 5 custom headers; host, content-length, connection, transfer-encoding, content-type and user-agent are refused in any case, and so are hop-by-hop names and X-Sandbox-*. The URL is stored normalised; the sandbox\'s own address is refused unless SANDBOX_SELF_WEBHOOKS=enabled.',
       body: Type.Object({
         accountId: Type.Integer({ minimum: 1 }),
         eventType: EventTypeSchema,

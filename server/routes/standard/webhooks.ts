@@ -45,7 +45,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Standard'],
       summary: 'Register a webhook URL for an event type (HTTPS only)',
-      description: 'Up to 3 active URLs per event; the same URL for the same event updates its headers and version and leaves the others untouched; at most 5 custom headers; host, content-length, connection, transfer-encoding, content-type and user-agent are refused.',
+      description: 'Up to 3 active URLs per event; the same URL for the same event updates its headers and version and leaves the others untouched; at most 5 custom headers; host, content-length, connection, transfer-encoding, content-type and user-agent are refused, and so are hop-by-hop names and X-Sandbox-*.',
       security: [{ bearer: [] }],
       body: Type.Object({
         url: Type.String({ minLength: 1, maxLength: 2048, description: 'HTTPS URL' }),

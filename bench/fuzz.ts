@@ -1,0 +1,27 @@
+/**
+ * The long fuzz run of issue 13: `npm run fuzz -- [requests] [seed]` (default 20,000 requests, seed
+ * 13). The same run as test/reliability/fuzz.test.ts, longer: generated requests over the gateway and
+ * the control plane (test/helpers/fuzz.ts), checking that nothing answers 5xx unless a scenario asked
+ * for it, that every error has its family's shape, and the ledger invariant after each batch. Prints
+ * the figures and every problem found, and exits 1 when there is one.
+ */
+import { fuzz } from '../test/helpers/fuzz.js'
+
+const requests = Number(process.argv[2] ?? 20_000)
+const seed = Number(process.argv[3] ?? 13)
+if (!Number.isSafeInteger(requests) || requests < 1 || !Number.isSafeInteger(seed)) {
+  process.stderr.write('usage: npm run fuzz -- [requests] [seed]\n')
+  process.exit(2)
+}
+
+const report = await fuzz({
+  requests,
+  seed,
+  batch: 100,
+  progress: done => { if (done % 5000 === 0) process.stderr.write(`  ${done} requests\n`) },
+})
+const { problems, ...figures } = report
+process.stdout.write(JSON.stringify(figures, null, 2) + '\n')
+for (const p of problems) process.stdout.write(`PROBLEM ${p}\n`)
+process.stdout.write(`${report.requests} requests in ${(report.ms / 1000).toFixed(1)} s (seed ${seed}): ${report.serverErrors} unrequested 5xx, ${report.requestedServerErrors} requested by a scenario, ${report.problemCount} problems\n`)
+process.exit(report.problemCount > 0 ? 1 : 0)

@@ -1,0 +1,98 @@
+import t from 'tap'
+import type { FastifyInstance } from 'fastify'
+import { buildTestApp } from '../helpers/app.js'
+import { createServer, type AddressInfo, type Socket } from 'node:net'
+import { deadUrl } from '../helpers/receiver.js'
+
+/**
+ * Issue 13 item 8: deliveries still pending were never trimmed: 20,000 events to a dead receiver with a
+ * frozen clock kept 20,000 deliveries and 20,000 jobs. Beyond SANDBOX_MAX_PENDING_DELIVERIES per
+ * account, the oldest pending deliveries fail with PENDING_LIMIT, their retries and attempts under way
+ * are dropped, and other accounts are untouched. (bench/pending-deliveries.ts measures the memory.)
+ */
+const emit = (app: FastifyInstance, accountId = 1) =>
+  app.inject({ method: 'POST', url: '/__sandbox/webhooks/test', payload: { accountId, eventType: 'cash_in' } })
+const all = async (app: FastifyInstance, accountId = 1): Promise<any[]> =>
+  (await app.inject({ method: 'GET', url: `/__sandbox/webhooks/deliveries?accountId=${accountId}&limit=1000` })).json().deliveries
+const jobs = async (app: FastifyInstance): Promise<number> => (await app.inject({ method: 'GET', url: '/__sandbox/clock' })).json().pendingJobs
+
+t.test('a dead receiver with a frozen clock: at most the cap stays pending, the oldest fail with the reason', async t => {
+  const app = await buildTestApp(t, { maxPendingDeliveries: 3 })
+  const url = await deadUrl()
+  await app.inject({ method: 'POST', url: '/__sandbox/webhooks', payload: { accountId: 1, eventType: 'cash_in', url } })
+  const other = (await app.inject({ method: 'POST', url: '/__sandbox/accounts', payload: {} })).json().accountId
+  await app.inject({ method: 'POST', url: '/__sandbox/webhooks', payload: { accountId: other, eventType: 'cash_in', url } })
+  const ids: string[] = []
+  for (let i = 0; i < 8; i++) ids.push((await emit(app)).json().deliveries[0].id)
+  for (let i = 0; i < 2; i++) await emit(app, other)
+  await app.sandbox.webhooks.idle()
+
+  const log = await all(app)
+  const byId = new Map(log.map(d => [d.id, d]))
+  t.same(ids.slice(5).map(id => byId.get(id).status), ['pending', 'pending', 'pending'], 'the newest 3 are pending')
+  for (const id of ids.slice(0, 5)) {
+    const d = byId.get(id)
+    t.equal(d.status, 'failed', 'the oldest failed')
+    t.match(d.failureReason, /^PENDING_LIMIT: account 1 had more than 3 deliveries pending \(SANDBOX_MAX_PENDING_DELIVERIES\)/)
+    t.equal(d.nextAttemptAt, null, 'no retry left')
+  }
+  t.same((await all(app, other)).map(d => d.status), ['pending', 'pending'], 'another account keeps its own')
+  t.equal(await jobs(app), 5, 'one retry job per pending delivery, and none for the given-up ones')
+
+  await app.inject({ method: 'POST', url: '/__sandbox/clock/advance', payload: { ms: 60_000 } })
+  await app.sandbox.webhooks.idle()
+  t.equal((await all(app)).filter(d => d.attempts.length > 1).length, 3, 'only the pending ones were retried')
+})
+
+t.test('a hanging receiver: a delivery given up has its attempt under way cancelled', async t => {
+  const app = await buildTestApp(t, { maxPendingDeliveries: 1, webhookTimeoutMs: 600_000 })
+  // Takes each request and never answers; tells when a connection arrives and when one is closed.
+  const arrived: Array<() => void> = []
+  const closed: Array<() => void> = []
+  const sockets = new Set<Socket>()
+  const server = createServer(socket => {
+    sockets.add(socket)
+    socket.on('data', () => arrived.shift()?.())
+    socket.on('close', () => closed.shift()?.())
+  })
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise<void>(resolve => {
+    for (const socket of sockets) socket.destroy()
+    server.close(() => resolve())
+  }))
+  const port = (server.address() as AddressInfo).port
+  await app.inject({ method: 'POST', url: '/__sandbox/webhooks', payload: { accountId: 1, eventType: 'cash_in', url: `http://127.0.0.1:${port}/hang` } })
+  const firstArrived = new Promise<void>(resolve => arrived.push(resolve))
+  const first = (await emit(app)).json().deliveries[0].id
+  await firstArrived
+  const firstClosed = new Promise<void>(resolve => closed.push(resolve))
+  await emit(app)
+  const given = (await app.inject({ method: 'GET', url: `/__sandbox/webhooks/deliveries/${first}` })).json()
+  t.equal(given.status, 'failed')
+  t.match(given.failureReason, /^PENDING_LIMIT/)
+  await firstClosed
+  t.pass('the hanging request of the given-up delivery was cancelled (its connection closed) long before its timeout')
+  t.same(given.attempts, [], 'and no attempt is recorded for it')
+})
+
+t.test('a state with more pending deliveries than the cap is bounded when it is loaded', async t => {
+  const app = await buildTestApp(t, { maxPendingDeliveries: 2 })
+  const url = await deadUrl()
+  await app.inject({ method: 'POST', url: '/__sandbox/webhooks', payload: { accountId: 1, eventType: 'cash_in', url } })
+  for (let i = 0; i < 2; i++) await emit(app)
+  await app.sandbox.webhooks.idle()
+  const snapshot = (await app.inject({ method: 'GET', url: '/__sandbox/snapshot' })).json()
+  // Two more pending deliveries, as a sandbox with a higher cap would have saved them.
+  let seq = 100
+  for (const d of Object.values(snapshot.deliveries) as any[]) {
+    const copy = { ...d, id: `00000000-0000-4000-8000-${String(++seq).padStart(12, '0')}`, seq }
+    snapshot.deliveries[copy.id] = copy
+  }
+  t.equal((await app.inject({ method: 'PUT', url: '/__sandbox/snapshot', payload: snapshot })).statusCode, 200)
+  await app.sandbox.webhooks.idle()
+  const log = await all(app)
+  t.equal(log.filter(d => d.status === 'pending').length, 2)
+  const bySeq = (a: number, b: number) => a - b
+  t.same(log.filter(d => d.status === 'failed').map(d => d.seq).sort(bySeq), log.map(d => d.seq).sort(bySeq).slice(0, 2), 'the oldest two were given up')
+  t.equal(await jobs(app), 2)
+})
