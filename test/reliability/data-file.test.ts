@@ -9,6 +9,9 @@ import { StartupError } from '../../server/errors/startup.js'
 import { Store } from '../../server/store/store.js'
 import { T0, certHeader, fixtureAccount } from '../helpers/app.js'
 import { FaultyFs } from '../helpers/faulty-fs.js'
+import { childEnv } from '../helpers/process.js'
+import { ROOT } from '../helpers/reliability.js'
+import { spawn } from 'node:child_process'
 
 /**
  * A data file is the sandbox's or it is left alone (issue 12; issue 13 item 3). `--data` on anything
@@ -178,4 +181,20 @@ t.test('the previous format (schemaVersion 1) is read, and rewritten in the curr
   const again = new Store({ file })
   await again.open()
   t.equal(again.account(1)!.balance.availableCents, 4300)
+})
+
+t.test('the real process: exit code 2, one line on stderr, the file untouched', async t => {
+  const dir = tempDir(t)
+  const file = join(dir, 'settings.json')
+  writeFileSync(file, JSON.stringify({ important: 'my app config' }))
+  const before = fingerprint(dir)
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--data', file, '--port', '0'], { cwd: ROOT, env: { ...process.env, ...childEnv() }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stderr = ''
+  child.stderr!.on('data', (c: Buffer) => { stderr += c.toString('utf8') })
+  const code = await new Promise<number | null>(resolve => child.once('exit', resolve))
+  t.equal(code, 2)
+  const lines = stderr.trim().split('\n')
+  t.equal(lines.length, 1, stderr)
+  t.match(lines[0], `pix-sandbox: --data ${file} is not a pix-sandbox state`)
+  t.same(fingerprint(dir), before)
 })
