@@ -4,17 +4,9 @@ import type { AppliedScenario, Endpoint } from './types.js'
 /**
  * Resolution order for a request (DESIGN.md section 6): the X-Sandbox-Scenario header, then scenarios
  * armed for the account (for clients that cannot add headers), then the happy path. Like msw handlers:
- * narrow match, first wins, reset restores.
+ * narrow match, first wins, reset restores. Scenarios armed per account are records of the
+ * store (`ArmedScenario` in server/store/state.ts), kept by the scenario service.
  */
-export interface ArmedScenario {
-  id: number
-  accountId: number
-  scenario: string
-  endpoint: Endpoint | null
-  /** Requests left before it disarms itself; null means until disarmed. */
-  remaining: number | null
-  createdAt: string
-}
 
 export class ScenarioError extends Error {
   constructor (readonly reason: string, readonly valid: string[]) {

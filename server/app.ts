@@ -27,7 +27,9 @@ import { PayoutService } from './services/payouts.js'
 import { ChargeService } from './services/charges.js'
 import { RefundService } from './services/refunds.js'
 import { MedService } from './services/med.js'
-import { frameworkErrorHandler, registerErrorHandlers } from './errors/handler.js'
+import { frameworkErrorHandler, registerErrorHandlers, storageUnavailable } from './errors/handler.js'
+import { StartupError } from './errors/startup.js'
+import { parseInstant, SANDBOX_TIME_MAX, SANDBOX_TIME_MIN, SANDBOX_TIME_RANGE } from './domain/instant.js'
 import { DOCUMENT_FORMAT, sharedSchemas } from './schemas/common.js'
 import authPlugin from './auth/plugin.js'
 import standardRoutes from './routes/standard/index.js'
@@ -43,7 +45,7 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger']
   /** TLS options (node:https); with them the sandbox serves HTTPS and can ask for client certificates. */
   https?: import('node:https').ServerOptions
-  /** Store tuning for tests (a compaction floor high enough that only the journal is exercised). */
+  /** Store tuning for tests (a compaction floor, a file system that fails on cue). */
   store?: Omit<StoreOptions, 'file'>
 }
 
@@ -98,11 +100,20 @@ function lazySerializers (...args: Parameters<typeof defaultSerializers>) {
 export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstance> {
   const config = defaultConfig(opts.config)
   const seed = config.seed ?? randomBytes(6).toString('hex')
-  const clock = new Clock(opts.realNow)
-  // Freeze before setting: the other order could let a millisecond of wall time pass in between, and the
-  // clock would then stand at clockStart + 1 ms instead of exactly clockStart.
-  if (config.clock === 'frozen') clock.freeze()
-  if (config.clockStart) clock.set(Date.parse(config.clockStart))
+  const clock = new Clock(opts.realNow, { min: SANDBOX_TIME_MIN, max: SANDBOX_TIME_MAX })
+  /**
+   * The clock as the settings start it: at --clock-start (or real time), frozen with --clock frozen. A
+   * new state starts so, and so does a full reset; a data file that holds a state brings its own clock.
+   */
+  const startClock = (): void => {
+    const start = config.clockStart !== undefined ? parseInstant(config.clockStart) : null
+    if (config.clockStart !== undefined && (start === null || !clock.accepts(start))) {
+      throw new StartupError(`--clock-start ${config.clockStart} is not an instant the sandbox clock can take (ISO 8601, ${SANDBOX_TIME_RANGE})`)
+    }
+    const now = start ?? (opts.realNow ?? Date.now)()
+    clock.restore({ now: new Date(now).toISOString(), frozen: config.clock === 'frozen', offsetMs: start === null ? 0 : undefined }, start === null ? 'continue' : 'instant')
+  }
+  startClock()
 
   const app = Fastify({
     logger: opts.logger ?? false,
@@ -132,8 +143,13 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   }
   app.setValidatorCompiler(({ schema, httpPart }) => lazyValidator(httpPart === 'body' ? body : coercing, schema))
 
-  const scheduler = new Scheduler({ clock, onError: (err, job) => app.log.error({ err, job: job.kind }, 'scheduled job failed') })
-  const store = new Store({ ...opts.store, file: config.data })
+  const store = new Store({ compactionFloorBytes: config.journalCompactBytes, onError: err => app.log.error({ err }, 'rebuilding after a rollback failed'), ...opts.store, file: config.data })
+  // One commit point per job: each runs as a unit of the store and is written when it ends.
+  const scheduler = new Scheduler({
+    clock,
+    onError: (err, job) => app.log.error({ err, job: job.kind }, 'scheduled job failed'),
+    runJob: run => { store.unit(run) },
+  })
   const fixtures = opts.fixtures ?? loadFixtures(config.fixtures)
   const rng = createRng(seed)
   // Services are created below, once the context they share exists.
@@ -151,6 +167,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     journal: new RequestJournal(config.journalSize),
     onReset: [],
     onLoad: [],
+    resetClock: startClock,
     ready: false,
   } as Omit<Sandbox, 'scenarios' | 'webhooks' | 'payouts' | 'charges' | 'refunds' | 'med'> as Sandbox
   sandbox.scenarios = new ScenarioService(store, clock)
@@ -188,6 +205,25 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   })
 
   registerErrorHandlers(app)
+
+  if (store.persistent) {
+    /*
+     * The commit point of every request: before an answer leaves, every change made so far (this
+     * request's and any other it may have seen) is on disk. A failed write has rolled those changes
+     * back, so the answer becomes a 503 in the family's shape: never a success for what is not stored.
+     * Memory mode has nothing to wait for and no hook at all (the hot path pays nothing).
+     */
+    app.addHook('onSend', (request, reply, payload, done) => {
+      // Health reports the store's state itself (degraded, with the reason) and never waits for it.
+      if (!store.hasUndurableChanges() || request.routeOptions.url === '/__sandbox/health') return done(null, payload)
+      store.commit().then(() => done(null, payload), (err: unknown) => {
+        request.log.error({ err }, 'the data file could not be written; the change was rolled back')
+        const failure = storageUnavailable(request, err)
+        void reply.code(503).header('content-type', 'application/json; charset=utf-8').header('retry-after', '1')
+        done(null, failure)
+      })
+    })
+  }
 
   await app.register(swagger, {
     // Shared schemas keep their $id as their component name (SimpleError, not def-0).
@@ -233,9 +269,31 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     await store.close()
   })
 
-  const loaded = await store.load()
-  if (!loaded) sandbox.accounts.seedFixtures()
-  for (const hook of sandbox.onLoad) hook()
+  const opened = await store.open({ clock: { record: () => clock.snapshot(), restore: c => clock.restore(c, 'continue') }, rng })
+  // A state brings its own clock, which continues where it stood (its offset from wall time); the
+  // settings' start applies to a new state and to a reset.
+  if (opened.clock) clock.restore(opened.clock, 'continue')
+  // And its random stream, which continues too: starting again from the seed would hand out ids the
+  // state already holds. A state of the previous format kept none: one is drawn from the seed and the
+  // state's sequences, which differ from any earlier start on it.
+  if (opened.rng) rng.restore(opened.rng)
+  else if (opened.found) rng.restore(createRng(`${seed}/${JSON.stringify(store.data.seq)}`).state())
+  // From here on a move of the clock is a change the next write records (a first write records it anyway).
+  clock.onChange(() => store.clockChanged())
+  if (!opened.found) sandbox.accounts.seedFixtures()
+  // After a failed write rolled records back, every service rebuilds from the store, as after a load.
+  store.onRestored(() => {
+    scheduler.clear()
+    for (const hook of sandbox.onLoad) hook()
+  })
+  // While the store cannot write, no job runs (each would be rolled back, over and over).
+  store.onHealthChange(health => { if (health.status === 'ok') scheduler.resume(); else scheduler.pause() })
+  store.transact(() => { for (const hook of sandbox.onLoad) hook() })
+  try {
+    await store.commit()
+  } catch (err) {
+    throw new StartupError(`--data ${config.data!}: the first write failed (${(err as Error).message}); check the free space and permissions of its directory`)
+  }
   await app.ready()
   sandbox.ready = true
   return app

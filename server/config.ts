@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import { parseInstant, SANDBOX_TIME_RANGE, withinSandboxTime } from './domain/instant.js'
 import { StartupError } from './errors/startup.js'
 
 /**
@@ -45,6 +46,7 @@ export const ConfigSchema = Type.Object({
   deliveryLogSize: setting('delivery-log-size', 'SANDBOX_DELIVERY_LOG_SIZE', Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1000 }), 'Webhook deliveries kept per account'),
   maxPendingDeliveries: setting('max-pending-deliveries', 'SANDBOX_MAX_PENDING_DELIVERIES', Type.Integer({ minimum: 1, maximum: 1_000_000, default: 10_000 }), 'Webhook deliveries still pending per account; beyond it the oldest pending ones fail (PENDING_LIMIT), so a dead or hanging receiver cannot grow memory without bound'),
   medRateLimit: setting('med-rate-limit', 'SANDBOX_MED_RATE_LIMIT', Type.Integer({ minimum: 1, maximum: 100_000, default: 60 }), 'GET /api/med requests per account per minute before 429'),
+  journalCompactBytes: setting('journal-compact-bytes', 'SANDBOX_JOURNAL_COMPACT_BYTES', Type.Integer({ minimum: 1, maximum: 2 ** 40, default: 32 * 2 ** 20 }), 'With --data, fold the journal into the data file once it is larger than this and than the file'),
 })
 
 export type Config = Static<typeof ConfigSchema>
@@ -147,7 +149,12 @@ export function loadConfig (env: Record<string, string | undefined>, argv: strin
     bad.add(key)
     problems.push(invalid(key))
   }
-  if (typeof converted.clockStart === 'string' && !bad.has('clockStart') && Number.isNaN(Date.parse(converted.clockStart))) problems.push(invalid('clockStart'))
+  if (typeof converted.clockStart === 'string' && !bad.has('clockStart')) {
+    // Read strictly (23:59:60 or February 30th is no instant), and within sandbox time.
+    const start = parseInstant(converted.clockStart)
+    if (start === null) problems.push(invalid('clockStart'))
+    else if (!withinSandboxTime(start)) problems.push(`clockStart (--clock-start / SANDBOX_CLOCK_START): ${JSON.stringify(converted.clockStart)} is outside sandbox time (${SANDBOX_TIME_RANGE})`)
+  }
   if (Boolean(converted.tlsCert) !== Boolean(converted.tlsKey)) problems.push('tlsCert and tlsKey (--tls-cert / --tls-key): give both or neither')
   if (problems.length > 0) throw new ConfigError(problems)
   return converted as Config

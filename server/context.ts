@@ -41,6 +41,8 @@ export interface Sandbox {
   onReset: Array<() => void>
   /** Hooks run after state is loaded or imported (each capability reschedules its due jobs). */
   onLoad: Array<() => void>
+  /** Puts the clock back where the settings start it (--clock-start or real time, --clock): a full reset does. */
+  resetClock: () => void
   ready: boolean
 }
 

@@ -1,3 +1,4 @@
+import type { RngState } from '../store/state.js'
 // Identifiers of the PIX world (endToEndId, rtrId, txid) and the seeded randomness behind them.
 // Nothing here reads the wall clock or Math.random(): one seed must reproduce a whole run.
 
@@ -15,7 +16,15 @@ export interface SeededRng extends Rng {
   hex(n: number): string
   /** A random (version 4, RFC 4122 variant) UUID, lower-case with hyphens. */
   uuid(): string
+  /**
+   * Where the stream stands (four 32-bit words), and putting it back there: a sandbox restarted on
+   * its data file continues the stream instead of handing out again the ids it already gave.
+   */
+  state(): RngState
+  restore(state: RngState): void
 }
+
+export type { RngState }
 
 const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 const HEX = '0123456789abcdef'
@@ -46,7 +55,9 @@ export function createRng (seed: number | string): SeededRng {
     int: (n) => randomInt(rng, n),
     alnum: (n) => randomAlnum(rng, n),
     hex: (n) => randomHex(rng, n),
-    uuid: () => randomUuid(rng)
+    uuid: () => randomUuid(rng),
+    state: () => [a >>> 0, b >>> 0, c >>> 0, d >>> 0],
+    restore: (s) => { [a, b, c, d] = s }
   }
 }
 

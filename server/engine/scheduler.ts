@@ -19,6 +19,11 @@ export interface Job {
 export interface SchedulerOptions {
   clock: Clock
   onError?: (err: unknown, job: Job) => void
+  /**
+   * How a job runs: the app runs each one as a unit of the store, written when it ends (one commit
+   * point per job, so no job commits by hand).
+   */
+  runJob?: (run: JobRun, job: Job) => void | Promise<void>
 }
 
 export class Scheduler {
@@ -32,10 +37,32 @@ export class Scheduler {
   private timerDueAt = Infinity
   private draining: Promise<void> | null = null
   private closed = false
+  private paused = false
+  private readonly runJob: (run: JobRun, job: Job) => void | Promise<void>
 
   constructor (opts: SchedulerOptions) {
     this.clock = opts.clock
     this.onError = opts.onError ?? (() => {})
+    this.runJob = opts.runJob ?? (run => run())
+  }
+
+  /**
+   * Holds every job until `resume` (the store cannot write: a job would change state only to see it
+   * rolled back, again and again). Jobs keep their due times and run, in order, once resumed.
+   */
+  pause (): void {
+    this.paused = true
+    this.arm()
+  }
+
+  resume (): void {
+    if (!this.paused) return
+    this.paused = false
+    void this.runDue()
+  }
+
+  isPaused (): boolean {
+    return this.paused
   }
 
   /** Runs `run` once the sandbox clock reaches `dueAt`. */
@@ -114,12 +141,12 @@ export class Scheduler {
       for (;;) {
         this.dropCancelledHead()
         const job = this.heap[0]
-        if (!job || job.dueAt > until) break
+        if (!job || job.dueAt > until || this.paused) break
         this.pop()
         if (job.dueAt > this.clock.now()) this.clock.set(job.dueAt)
         try {
           // Most jobs are synchronous: awaiting only a returned promise saves a turn of the microtask queue per job.
-          const result = job.run()
+          const result = this.runJob(job.run, job)
           if (result) await result
         } catch (err) {
           this.onError(err, job)
@@ -134,7 +161,7 @@ export class Scheduler {
   private arm (): void {
     if (this.closed) return
     const next = this.nextDueAt()
-    if (next === null || this.clock.isFrozen()) {
+    if (next === null || this.clock.isFrozen() || this.paused) {
       if (this.timer) clearTimeout(this.timer)
       this.timer = null
       this.timerDueAt = Infinity

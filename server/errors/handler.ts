@@ -109,3 +109,17 @@ export function registerErrorHandlers (app: FastifyInstance): void {
     void reply.status(404).send(errorBody(err, request))
   })
 }
+
+/**
+ * The answer when the data file could not be written: 503 in the family's shape, saying that the
+ * change was not applied (it was rolled back) and where to look. Gateway families keep Portuguese.
+ */
+export function storageUnavailable (request: FastifyRequest, cause: unknown): string {
+  const family = familyOf(request.url)
+  const reason = cause instanceof Error ? cause.message : String(cause)
+  const message = family === 'sandbox'
+    ? `The data file could not be written, so the change was not applied (${reason}); see GET /__sandbox/health`
+    : 'Não foi possível gravar a alteração; nada foi aplicado. Tente novamente em instantes.'
+  const err = new ApiError(503, 'STORAGE_UNAVAILABLE', message, { business: false, userMessage: 'Serviço temporariamente indisponível. Tente novamente em instantes.' })
+  return JSON.stringify(errorBody(err, request))
+}

@@ -75,19 +75,11 @@ export class AccountService {
 
   /** Puts the fixture accounts (and the key directory) in an empty store. */
   seedFixtures (): void {
-    for (const f of this.fixtures.accounts) this.seedFixture(f)
-    for (const entry of this.fixtures.directory) {
-      this.store.data.directory[entry.key] = { ...entry }
-      this.store.changed('directory', entry.key)
-    }
-    const maxFixtureId = Math.max(0, ...this.fixtures.accounts.map(a => a.id))
-    if ((this.store.data.seq.account ?? 0) < maxFixtureId) this.store.data.seq.account = maxFixtureId
-  }
-
-  private seedFixture (f: FixtureAccount): Account {
-    const account = this.build(f.id, { ...f })
-    this.store.addAccount(account)
-    return account
+    this.store.transact(() => {
+      for (const f of this.fixtures.accounts) this.store.addAccount(this.build(f.id, { ...f }))
+      for (const entry of this.fixtures.directory) this.store.put('directory', { ...entry })
+      this.store.raiseSeq('account', Math.max(0, ...this.fixtures.accounts.map(a => a.id)))
+    })
   }
 
   /** The account, or the 404 (ACCOUNT_NOT_FOUND) every control-plane route answers for an unknown id. */
@@ -101,22 +93,32 @@ export class AccountService {
     return this.fixtures.accounts.find(a => a.id === id)
   }
 
+  /**
+   * A new account with its own certificate. The certificate (which names the account id) is made
+   * before the id is taken, and the id is taken in the unit that adds the account: a request that
+   * fails uses up no id. Creations racing for the same id make their certificate again with the next.
+   */
   async create (settings: AccountSettings = {}): Promise<CreatedAccount> {
-    const id = this.store.nextSeq('account')
-    const name = settings.name ?? `CONTA SANDBOX ${id}`
-    const cert = await generateClientCertificate(name, id, this.clock.now())
-    const account = this.build(id, {
-      ...settings,
-      name,
-      document: settings.document ?? generateCnpj(this.rng),
-      // Credentials never come from the seeded generator: the seed is printed and shown, and would let
-      // anyone who knows it compute every secret. The seed keeps ids and faults reproducible, not these.
-      clientId: `sbx-${id}-${randomAlnum(secretRng, 12).toLowerCase()}`,
-      clientSecret: randomAlnum(secretRng, 32),
-      certificatePem: cert.certificate,
-    })
-    this.store.addAccount(account)
-    return { account, certificate: cert.certificate, privateKey: cert.privateKey }
+    for (;;) {
+      const id = this.store.peekSeq('account')
+      const name = settings.name ?? `CONTA SANDBOX ${id}`
+      const cert = await generateClientCertificate(name, id, this.clock.now())
+      const account = this.store.transact(() => {
+        if (this.store.peekSeq('account') !== id) return null
+        this.store.nextSeq('account')
+        return this.store.addAccount(this.build(id, {
+          ...settings,
+          name,
+          document: settings.document ?? generateCnpj(this.rng),
+          // Credentials never come from the seeded generator: the seed is printed and shown, and would let
+          // anyone who knows it compute every secret. The seed keeps ids and faults reproducible, not these.
+          clientId: `sbx-${id}-${randomAlnum(secretRng, 12).toLowerCase()}`,
+          clientSecret: randomAlnum(secretRng, 32),
+          certificatePem: cert.certificate,
+        }))
+      })
+      if (account) return { account, certificate: cert.certificate, privateKey: cert.privateKey }
+    }
   }
 
   /**
@@ -124,14 +126,15 @@ export class AccountService {
    * same id, credentials, certificate and settings.
    */
   reset (account: Account): Account {
-    this.store.removeAccount(account.id)
     const fresh: Account = {
       ...structuredClone(account),
       balance: { availableCents: account.totals.openingCents, blockedCents: 0 },
       totals: { openingCents: account.totals.openingCents, adjustmentsCents: 0, settledInCents: 0, settledOutCents: 0, feesCents: 0 },
     }
-    this.store.addAccount(fresh)
-    return fresh
+    return this.store.transact(() => {
+      this.store.removeAccount(account.id)
+      return this.store.addAccount(fresh)
+    })
   }
 
   /** Credits (or debits, when negative) the available balance, or sets it to an exact value; null when done. */
@@ -139,8 +142,6 @@ export class AccountService {
     const delta = change.set !== undefined
       ? toCents(change.set) - account.balance.availableCents
       : toCents(change.credit ?? 0)
-    const problem = ledger.adjust(account, delta)
-    this.store.changed('accounts', account.id)
-    return problem
+    return this.store.transact(() => this.store.ledger(account.id, a => ledger.adjust(a, delta)))
   }
 }

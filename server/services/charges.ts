@@ -7,8 +7,9 @@ import { detectDirectoryKeyType, isValidSplitKey, normalizeKey, type SplitKeyTyp
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, parseDecimalString, percentOf } from '../domain/money.js'
 import { ApiError, badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js'
+import { asReply } from '../store/state.js'
 import type { CashInBodyT, CobBodyT } from '../schemas/payins.js'
-import type { Account, Counterpart, Transaction } from '../store/state.js'
+import type { Account, Counterpart, DeepReadonly, Draft, Mutable, Transaction } from '../store/state.js'
 import { receiveEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
@@ -81,7 +82,9 @@ export interface ChargeData {
   cob?: CobData
 }
 
-export const chargeData = (tx: Transaction): ChargeData => tx.data as unknown as ChargeData
+export const chargeData = (tx: Transaction): DeepReadonly<ChargeData> => tx.data as unknown as DeepReadonly<ChargeData>
+/** The same, writable, for a record being built or changed inside `Store.update`. */
+const chargeDraft = (tx: Draft<Transaction> | Mutable<Transaction>): ChargeData => tx.data as unknown as ChargeData
 
 /**
  * When a non-immediate split is paid: the next full hour (HOURLY) or the next midnight in
@@ -99,7 +102,7 @@ export const cannotReceive = (): ApiError =>
   unprocessable(`The receiving account cannot hold more: its gross balance would exceed ${centsToString(MAX_CENTS)}, or its received total its limit`, 'ACCOUNT_LIMIT_REACHED')
 
 /** The received payment of a transaction, only when its money really arrived (credited). */
-export function receivedOf (tx: Transaction): ReceivedPayment | undefined {
+export function receivedOf (tx: Transaction): DeepReadonly<ReceivedPayment> | undefined {
   const credited = (tx.kind === 'CASH_IN' && tx.status === 'CONFIRMED') ||
     (tx.kind === 'COB' && tx.status === 'CONCLUIDA') ||
     (tx.kind === 'PIX_IN' && tx.status === 'CONFIRMED')
@@ -167,13 +170,15 @@ export class ChargeService implements ChargePayments {
       })
     }
 
-    // Check-and-insert with no await in between: concurrent duplicates create exactly one charge.
-    const existing = this.store.transactionByExternalId(account.id, 'cash-in', t.externalId)
-    if (existing) {
-      throw badRequest(`externalId ${t.externalId} já utilizado nesta conta`, 'PIX_DUPLICATE_EXTERNAL_ID', {
-        details: { externalId: t.externalId, existingTransactionId: existing.seq },
-      })
+    const duplicate = (): void => {
+      const existing = this.store.transactionByExternalId(account.id, 'cash-in', t.externalId)
+      if (existing) {
+        throw badRequest(`externalId ${t.externalId} já utilizado nesta conta`, 'PIX_DUPLICATE_EXTERNAL_ID', {
+          details: { externalId: t.externalId, existingTransactionId: existing.seq },
+        })
+      }
     }
+    duplicate()
     const now = this.now()
     const id = this.sb.rng.uuid()
     const txid = newTxid(this.sb.rng, 25) // the BR Code's tag 62-05 holds at most 25
@@ -188,15 +193,19 @@ export class ChargeService implements ChargePayments {
       ...(body.additionalInfo ? { additionalInfo: { ...body.additionalInfo } } : {}),
       splits,
     }
-    const charge = this.newTransaction(account, 'CASH_IN', 'PENDING', value.cents, data, now, scenarios, id)
-    charge.externalId = t.externalId
-    charge.description = t.description
-    charge.dueAt = iso(now + expiration * 1000)
-    this.store.addTransaction(charge, 'cash-in')
-    this.store.addRef(charge, `loc:${location}`)
-    this.store.addRef(charge, `txid:${txid}`)
-    this.scheduleTimers(charge)
+    // The image comes first: a charge is stored only with everything its answer needs.
     const qrCodeImage = t.generateQrCode === true ? await QRCode.toDataURL(pixCode, { errorCorrectionLevel: 'M', margin: 2 }) : undefined
+    // Check-and-insert in one unit with no await in between: concurrent duplicates create exactly one charge.
+    const charge = this.store.transact(() => {
+      duplicate()
+      const draft = this.newTransaction(account, 'CASH_IN', 'PENDING', value.cents, data, now, scenarios, id)
+      draft.externalId = t.externalId
+      draft.description = t.description
+      draft.dueAt = iso(now + expiration * 1000)
+      const added = this.store.addTransaction(draft, 'cash-in', [`loc:${location}`, `txid:${txid}`])
+      this.scheduleTimers(added)
+      return added
+    })
     return { charge, ...(qrCodeImage !== undefined ? { qrCodeImage } : {}) }
   }
 
@@ -232,7 +241,12 @@ export class ChargeService implements ChargePayments {
     if (body.chave !== undefined && detectDirectoryKeyType(body.chave) === null) problems.push('chave não é uma chave PIX válida (telefone +55, e-mail, CPF, CNPJ ou EVP)')
     if (problems.length > 0 || !original.ok) throw badRequest(problems)
 
-    // Check-and-insert with no await in between.
+    // Check-and-insert in one unit, with no await in between.
+    return this.store.transact(() => this.insertCob(account, txid, body, original.cents, scenarios))
+  }
+
+  private insertCob (account: Account, txid: string, body: CobBodyT, originalCents: number, scenarios: AppliedScenario[]): Transaction {
+    const devedor = body.devedor
     const ref = `cob:${account.id}:${txid}`
     if (this.store.transactionByRef(ref)) throw conflict(`A cobrança com txid ${txid} já existe`, 'COB_TXID_EXISTS', { business: false })
     const now = this.now()
@@ -246,7 +260,7 @@ export class ChargeService implements ChargePayments {
       location,
       singleUse: true,
       // With modalidadeAlteracao 1 the payer chooses the amount, so the code carries none.
-      ...(modalidadeAlteracao === 0 ? { amountCents: original.cents } : {}),
+      ...(modalidadeAlteracao === 0 ? { amountCents: originalCents } : {}),
       merchantName: this.merchantName(account),
       merchantCity: this.sb.fixtures.institution.city,
     })
@@ -260,12 +274,10 @@ export class ChargeService implements ChargePayments {
       ...(body.infoAdicionais ? { infoAdicionais: body.infoAdicionais.map(i => ({ ...i })) } : {}),
       locId,
     }
-    const charge = this.newTransaction(account, 'COB', 'ATIVA', original.cents, { txid, location, pixCode, splits: [], cob }, now, scenarios)
-    if (body.solicitacaoPagador !== undefined) charge.description = body.solicitacaoPagador
-    charge.dueAt = iso(now + expiracao * 1000)
-    this.store.addTransaction(charge)
-    this.store.addRef(charge, ref)
-    this.store.addRef(charge, `loc:${location}`)
+    const draft = this.newTransaction(account, 'COB', 'ATIVA', originalCents, { txid, location, pixCode, splits: [], cob }, now, scenarios)
+    if (body.solicitacaoPagador !== undefined) draft.description = body.solicitacaoPagador
+    draft.dueAt = iso(now + expiracao * 1000)
+    const charge = this.store.addTransaction(draft, undefined, [ref, `loc:${location}`])
     this.scheduleTimers(charge)
     return charge
   }
@@ -280,10 +292,12 @@ export class ChargeService implements ChargePayments {
   cancelCob (account: Account, txid: string): Transaction {
     const charge = this.cob(account, txid)
     if (charge.status !== 'ATIVA') throw conflict(`A cobrança está ${charge.status} e não pode ser removida`, 'COB_NOT_ACTIVE', { business: false })
-    charge.dueAt = undefined
-    const cob = chargeData(charge).cob!
-    cob.revisao = (cob.revisao ?? 0) + 1
-    this.transition(charge, 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'cancelled by receiver')
+    this.store.transact(() => this.store.update('transactions', charge.id, d => {
+      d.dueAt = undefined
+      const cob = chargeDraft(d).cob!
+      cob.revisao = (cob.revisao ?? 0) + 1
+      this.transition(d, 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'cancelled by receiver')
+    }))
     return charge
   }
 
@@ -291,7 +305,7 @@ export class ChargeService implements ChargePayments {
     const d = chargeData(charge)
     const cob = d.cob!
     const received = receivedOf(charge)
-    return {
+    return asReply({
       calendario: { criacao: charge.createdAt, expiracao: cob.expiracao },
       txid: d.txid!,
       revisao: cob.revisao ?? 0,
@@ -316,7 +330,7 @@ export class ChargeService implements ChargePayments {
             }],
           }
         : {}),
-    }
+    })
   }
 
   // ---- paying a charge (ChargePayments) --------------------------------------------------------
@@ -351,7 +365,11 @@ export class ChargeService implements ChargePayments {
    * confirmation instead: the charge ends ERROR (cob REMOVIDA_PELO_PSP), nothing is credited, and the
    * webhook reports the error. Throws 422 QRCODE_ALREADY_PAID / QRCODE_NOT_AVAILABLE, 400 on a wrong amount.
    */
-  payCharge (charge: Transaction, payment: { amountCents: number, payer: Payer, endToEndId?: string }, deliveryScenarios: AppliedScenario[] = []): Transaction {
+  payCharge (charge: Transaction, payment: { amountCents: number, payer: Payer, endToEndId?: string }, deliveryScenarios: readonly AppliedScenario[] = []): Transaction {
+    return this.store.transact(() => this.pay(charge, payment, deliveryScenarios))
+  }
+
+  private pay (charge: Transaction, payment: { amountCents: number, payer: Payer, endToEndId?: string }, deliveryScenarios: readonly AppliedScenario[]): Transaction {
     const lookup = this.lookupOf(charge)
     if (lookup.status === 'paid') throw unprocessable('Esta cobrança já foi paga', 'QRCODE_ALREADY_PAID')
     if (lookup.status === 'unavailable') throw unprocessable(`Esta cobrança não está disponível para pagamento (${charge.status})`, 'QRCODE_NOT_AVAILABLE')
@@ -364,27 +382,30 @@ export class ChargeService implements ChargePayments {
     if (!ledger.canReceive(account, payment.amountCents)) throw cannotReceive()
     const now = this.now()
     const e2e = payment.endToEndId ?? endToEndId(payment.payer.ispb, now, this.sb.rng)
-    const d = chargeData(charge)
-    d.received = { endToEndId: e2e, amountCents: payment.amountCents, payer: { ...payment.payer }, at: iso(now) }
-    d.autoPayAt = undefined
-    charge.dueAt = undefined
-    charge.endToEndId = e2e
-    charge.counterpart = counterpartOf(payment.payer)
-    this.store.indexEndToEndId(charge)
+    const failed = hasScenario(charge.scenarios, 'PAYMENT_ERROR')
+    this.store.update('transactions', charge.id, d => {
+      const data = chargeDraft(d)
+      data.received = { endToEndId: e2e, amountCents: payment.amountCents, payer: { ...payment.payer }, at: iso(now) }
+      data.autoPayAt = undefined
+      d.dueAt = undefined
+      d.endToEndId = e2e
+      d.counterpart = counterpartOf(payment.payer)
+      if (failed) {
+        d.errorCode = 'PAYMENT_ERROR'
+        d.errorMessage = 'O provedor recusou a confirmação do pagamento'
+        this.transition(d, d.kind === 'COB' ? 'REMOVIDA_PELO_PSP' : 'ERROR', 'PAYMENT_ERROR')
+      } else {
+        this.transition(d, d.kind === 'COB' ? 'CONCLUIDA' : 'CONFIRMED', 'paid')
+      }
+    })
     // A payer of this sandbox shares the endToEndId with its outgoing record; this ref always finds the receiving side.
-    this.store.addRef(charge, `e2e-in:${e2e}`)
+    this.store.addRef(charge.id, `e2e-in:${e2e}`)
     const scenarios = [...(charge.scenarios ?? []), ...deliveryScenarios]
-
-    if (hasScenario(charge.scenarios, 'PAYMENT_ERROR')) {
-      charge.errorCode = 'PAYMENT_ERROR'
-      charge.errorMessage = 'O provedor recusou a confirmação do pagamento'
-      this.transition(charge, charge.kind === 'COB' ? 'REMOVIDA_PELO_PSP' : 'ERROR', 'PAYMENT_ERROR')
+    if (failed) {
       this.emitReceive(charge, scenarios)
       return charge
     }
-    ledger.creditIncoming(account, payment.amountCents)
-    this.store.changed('accounts', account.id)
-    this.transition(charge, charge.kind === 'COB' ? 'CONCLUIDA' : 'CONFIRMED', 'paid')
+    this.store.ledger(account.id, a => ledger.creditIncoming(a, payment.amountCents))
     this.emitReceive(charge, scenarios)
     this.runSplits(charge, account)
     return charge
@@ -423,23 +444,23 @@ export class ChargeService implements ChargePayments {
     if (!parsed.ok) throw badRequest(amountMessage('amount', parsed.reason), 'PIX_INVALID_AMOUNT')
     if (!ledger.canReceive(account, parsed.cents)) throw cannotReceive()
     const payer = this.payerFrom(payerInput)
-    const now = this.now()
-    const e2e = endToEndId(payer.ispb, now, this.sb.rng)
-    const tx = this.newTransaction(account, 'PIX_IN', 'CONFIRMED', parsed.cents, {
-      txid: null,
-      location: null,
-      pixCode: null,
-      splits: [],
-      received: { endToEndId: e2e, amountCents: parsed.cents, payer, at: iso(now) },
-    }, now, scenarios)
-    tx.endToEndId = e2e
-    tx.counterpart = counterpartOf(payer)
-    this.store.addTransaction(tx)
-    this.store.addRef(tx, `e2e-in:${e2e}`)
-    ledger.creditIncoming(account, parsed.cents)
-    this.store.changed('accounts', account.id)
-    this.emitReceive(tx, scenarios)
-    return tx
+    return this.store.transact(() => {
+      const now = this.now()
+      const e2e = endToEndId(payer.ispb, now, this.sb.rng)
+      const draft = this.newTransaction(account, 'PIX_IN', 'CONFIRMED', parsed.cents, {
+        txid: null,
+        location: null,
+        pixCode: null,
+        splits: [],
+        received: { endToEndId: e2e, amountCents: parsed.cents, payer, at: iso(now) },
+      }, now, scenarios)
+      draft.endToEndId = e2e
+      draft.counterpart = counterpartOf(payer)
+      const tx = this.store.addTransaction(draft, undefined, [`e2e-in:${e2e}`])
+      this.store.ledger(account.id, a => ledger.creditIncoming(a, parsed.cents))
+      this.emitReceive(tx, scenarios)
+      return tx
+    })
   }
 
   receivedView (tx: Transaction) {
@@ -471,18 +492,18 @@ export class ChargeService implements ChargePayments {
         this.paySplit(charge.id, index)
         return
       }
-      split.status = 'SCHEDULED'
-      split.dueAt = iso(nextSplitRun(now, account.splitFrequency))
-      this.scheduleSplit(charge.id, index, split.dueAt)
+      const dueAt = iso(nextSplitRun(now, account.splitFrequency))
+      this.store.update('transactions', charge.id, d => {
+        const s = chargeDraft(d).splits[index]
+        s.status = 'SCHEDULED'
+        s.dueAt = dueAt
+      })
+      this.scheduleSplit(charge.id, index, dueAt)
     })
-    this.store.changed('transactions', charge.id)
   }
 
   private scheduleSplit (chargeId: string, index: number, dueAt: string): void {
-    this.sb.scheduler.at(Date.parse(dueAt), 'split-payout', () => {
-      this.paySplit(chargeId, index)
-      void this.store.commit()
-    })
+    this.sb.scheduler.at(Date.parse(dueAt), 'split-payout', () => this.paySplit(chargeId, index))
   }
 
   /** Pays one split out of the account's available balance, recorded as a SPLIT transaction. */
@@ -492,34 +513,37 @@ export class ChargeService implements ChargePayments {
     if (!charge || !split || split.status === 'PAID' || split.status === 'FAILED') return
     const account = this.store.account(charge.accountId)
     if (!account) return
-    const now = this.now()
-    // A refund may have used the money meanwhile: then the split fails rather than overdraw the account.
-    const paid = ledger.debitImmediately(account, split.amountCents)
-    this.store.changed('accounts', account.id)
-    const entry = this.store.directoryEntry(normalizeKey(split.pixKeyType, split.pixKey))
-    const tx = this.newTransaction(account, 'SPLIT', paid ? 'CONFIRMED' : 'ERROR', split.amountCents, { chargeId, splitIndex: index, type: split.type, value: split.value, immediate: split.immediate }, now, [])
-    tx.direction = 'OUT'
-    tx.pixKey = split.pixKey
-    tx.description = `Split da cobrança ${charge.externalId ?? chargeData(charge).txid ?? charge.id}`
-    tx.counterpart = {
-      name: split.name,
-      document: split.document,
-      ispb: entry?.ispb ?? '',
-      bankName: entry?.bankName ?? '',
-      bankCode: entry?.bankCode ?? null,
-      accountBranch: entry?.accountBranch ?? null,
-      accountNumber: entry?.accountNumber ?? null,
-      key: split.pixKey,
-    }
-    if (!paid) {
-      tx.errorCode = 'PIX_INSUFFICIENT_BALANCE'
-      tx.errorMessage = 'Saldo disponível insuficiente para pagar o split'
-    }
-    this.store.addTransaction(tx)
-    split.status = paid ? 'PAID' : 'FAILED'
-    split.transactionId = tx.id
-    split.dueAt = undefined
-    this.store.changed('transactions', charge.id)
+    this.store.transact(() => {
+      const now = this.now()
+      // A refund may have used the money meanwhile: then the split fails rather than overdraw the account.
+      const paid = this.store.ledger(account.id, a => ledger.debitImmediately(a, split.amountCents))
+      const entry = this.store.directoryEntry(normalizeKey(split.pixKeyType, split.pixKey))
+      const tx = this.newTransaction(account, 'SPLIT', paid ? 'CONFIRMED' : 'ERROR', split.amountCents, { chargeId, splitIndex: index, type: split.type, value: split.value, immediate: split.immediate }, now, [])
+      tx.direction = 'OUT'
+      tx.pixKey = split.pixKey
+      tx.description = `Split da cobrança ${charge.externalId ?? chargeData(charge).txid ?? charge.id}`
+      tx.counterpart = {
+        name: split.name,
+        document: split.document,
+        ispb: entry?.ispb ?? '',
+        bankName: entry?.bankName ?? '',
+        bankCode: entry?.bankCode ?? null,
+        accountBranch: entry?.accountBranch ?? null,
+        accountNumber: entry?.accountNumber ?? null,
+        key: split.pixKey,
+      }
+      if (!paid) {
+        tx.errorCode = 'PIX_INSUFFICIENT_BALANCE'
+        tx.errorMessage = 'Saldo disponível insuficiente para pagar o split'
+      }
+      this.store.addTransaction(tx)
+      this.store.update('transactions', chargeId, d => {
+        const s = chargeDraft(d).splits[index]
+        s.status = paid ? 'PAID' : 'FAILED'
+        s.transactionId = tx.id
+        s.dueAt = undefined
+      })
+    })
   }
 
   // ---- timers -----------------------------------------------------------------------------------
@@ -528,36 +552,34 @@ export class ChargeService implements ChargePayments {
   private scheduleTimers (charge: Transaction): void {
     if (!this.isOpen(charge)) return
     if (charge.dueAt) {
-      this.sb.scheduler.at(Date.parse(charge.dueAt), 'charge-expiry', () => {
-        this.expire(charge.id)
-        void this.store.commit()
-      })
+      const id = charge.id
+      this.sb.scheduler.at(Date.parse(charge.dueAt), 'charge-expiry', () => this.expire(id))
     }
-    const d = chargeData(charge)
-    if (hasScenario(charge.scenarios, 'AUTO_PAY') && d.autoPayAt === undefined) {
-      d.autoPayAt = iso(Date.parse(charge.createdAt) + scenarioParam(charge.scenarios, 'AUTO_PAY', 'ms', this.sb.config.settlementDelayMs))
-      this.store.changed('transactions', charge.id)
+    if (hasScenario(charge.scenarios, 'AUTO_PAY') && chargeData(charge).autoPayAt === undefined) {
+      const at = iso(Date.parse(charge.createdAt) + scenarioParam(charge.scenarios, 'AUTO_PAY', 'ms', this.sb.config.settlementDelayMs))
+      this.store.update('transactions', charge.id, d => { chargeDraft(d).autoPayAt = at })
     }
-    if (d.autoPayAt) {
-      this.sb.scheduler.at(Date.parse(d.autoPayAt), 'charge-auto-pay', () => {
-        this.autoPay(charge.id)
-        void this.store.commit()
-      })
+    const autoPayAt = chargeData(charge).autoPayAt
+    if (autoPayAt) {
+      const id = charge.id
+      this.sb.scheduler.at(Date.parse(autoPayAt), 'charge-auto-pay', () => this.autoPay(id))
     }
   }
 
   private expire (id: string): void {
     const charge = this.store.transaction(id)
     if (!charge || !this.isOpen(charge) || !charge.dueAt || Date.parse(charge.dueAt) > this.now()) return
-    charge.dueAt = undefined
-    chargeData(charge).autoPayAt = undefined
-    if (charge.kind === 'COB') {
-      this.transition(charge, 'REMOVIDA_PELO_PSP', 'expired')
-    } else {
-      charge.errorCode = 'EXPIRED'
-      charge.errorMessage = 'Cobrança expirada sem pagamento'
-      this.transition(charge, 'ERROR', 'expired')
-    }
+    this.store.transact(() => this.store.update('transactions', id, d => {
+      d.dueAt = undefined
+      chargeDraft(d).autoPayAt = undefined
+      if (d.kind === 'COB') {
+        this.transition(d, 'REMOVIDA_PELO_PSP', 'expired')
+      } else {
+        d.errorCode = 'EXPIRED'
+        d.errorMessage = 'Cobrança expirada sem pagamento'
+        this.transition(d, 'ERROR', 'expired')
+      }
+    }))
   }
 
   private autoPay (id: string): void {
@@ -592,7 +614,7 @@ export class ChargeService implements ChargePayments {
     return { name: input.name, document: input.document, ispb, bankName }
   }
 
-  private emitReceive (tx: Transaction, scenarios: AppliedScenario[]): void {
+  private emitReceive (tx: Transaction, scenarios: readonly AppliedScenario[]): void {
     const d = chargeData(tx)
     const received = d.received!
     this.sb.webhooks.emit({
@@ -611,7 +633,7 @@ export class ChargeService implements ChargePayments {
     })
   }
 
-  private newTransaction (account: Account, kind: Transaction['kind'], status: string, amountCents: number, data: object, now: number, scenarios: AppliedScenario[], id = this.sb.rng.uuid()): Transaction {
+  private newTransaction (account: Account, kind: Transaction['kind'], status: string, amountCents: number, data: object, now: number, scenarios: AppliedScenario[], id = this.sb.rng.uuid()): Mutable<Transaction> {
     const at = iso(now)
     return {
       id,
@@ -632,9 +654,8 @@ export class ChargeService implements ChargePayments {
     }
   }
 
-  transition (tx: Transaction, status: string, reason?: string): void {
+  private transition (tx: Draft<Transaction>, status: string, reason?: string): void {
     recordTransition(tx, status, iso(this.now()), reason)
-    this.store.changed('transactions', tx.id)
   }
 }
 

@@ -1,11 +1,13 @@
 import type { Sandbox } from '../context.js'
 import { maskDocument } from '../domain/documents.js'
 import { centsToNumber } from '../domain/money.js'
+import { isIsoDate, parseInstant } from '../domain/instant.js'
 import { ApiError, badRequest, conflict, notFound } from '../errors/api-error.js'
 import { medEnvelope, type MedRefundSummary } from '../webhooks/envelopes/pay-in.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { receivedOf } from './charges.js'
 import type { MedRecord, MedStatus } from './med-types.js'
+import type { Transaction } from '../store/state.js'
 import { refundData } from './refunds.js'
 
 /**
@@ -26,9 +28,8 @@ const NEXT: Record<MedStatus, readonly MedStatus[]> = {
 }
 
 const RATE_WINDOW_MS = 60_000
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/
-const SAO_PAULO = '-03:00'
+/** America/Sao_Paulo, in minutes east of UTC (no daylight saving time since 2019). */
+const SAO_PAULO_OFFSET_MINUTES = -180
 
 export interface MedListFilters {
   status?: MedStatus
@@ -44,12 +45,9 @@ export interface MedListFilters {
  * first instant, end: its last); a date-time without offset is read in America/Sao_Paulo too.
  */
 export function parseDateBound (s: string, edge: 'start' | 'end'): number | null {
-  let text: string
-  if (ISO_DATE.test(s)) text = `${s}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}${SAO_PAULO}`
-  else if (ISO_DATE_TIME.test(s)) text = /(Z|[+-]\d{2}:\d{2})$/.test(s) ? s : `${s}${SAO_PAULO}`
-  else return null
-  const ms = Date.parse(text)
-  return Number.isFinite(ms) ? ms : null
+  // Strictly: February 30th or 24:00 are refused, not rolled over into another day.
+  if (isIsoDate(s)) return parseInstant(`${s}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}`, SAO_PAULO_OFFSET_MINUTES)
+  return parseInstant(s, SAO_PAULO_OFFSET_MINUTES)
 }
 
 export class MedService {
@@ -58,7 +56,7 @@ export class MedService {
 
   constructor (private readonly sb: Sandbox) {
     sb.store.onAccountRemoved(accountId => {
-      for (const [id, m] of Object.entries(sb.store.data.meds)) if (m.accountId === accountId) delete sb.store.data.meds[id]
+      for (const m of Object.values(sb.store.data.meds)) if (m.accountId === accountId) sb.store.remove('meds', m.id)
       this.hits.delete(accountId)
     })
     sb.onReset.push(() => this.hits.clear())
@@ -75,8 +73,17 @@ export class MedService {
     const pending = Object.values(this.sb.store.data.meds).find(m => m.endToEnd === input.endToEndId && (m.status === 'OPEN' || m.status === 'RECEIVED'))
     if (pending) throw conflict(`Já existe o MED ${pending.id} em andamento para este PIX`, 'MED_ALREADY_OPEN', { details: { medId: pending.id } })
     const scenarios = scenariosOf(account.id)
+    return this.sb.store.transact(() => {
+      const record = this.sb.store.add('meds', this.newRecord(account.id, input, original, received))
+      this.sb.webhooks.emit({ accountId: account.id, eventType: 'med_created', transactionId: original.id, payload: medEnvelope(record), scenarios })
+      return record
+    })
+  }
+
+  private newRecord (accountId: number, input: { endToEndId: string, reason: MedRecord['reason'], cause?: string, description?: string }, original: Transaction, received: NonNullable<ReturnType<typeof receivedOf>>): MedRecord {
+    const account = this.sb.accounts.require(accountId)
     const at = new Date(this.now()).toISOString()
-    const record: MedRecord = {
+    return {
       id: this.sb.store.nextSeq('med'),
       accountId: account.id,
       endToEnd: input.endToEndId,
@@ -104,10 +111,6 @@ export class MedService {
       createdAt: at,
       updatedAt: at,
     }
-    this.sb.store.data.meds[record.id] = record
-    this.sb.store.changed('meds', record.id)
-    this.sb.webhooks.emit({ accountId: account.id, eventType: 'med_created', transactionId: original.id, payload: medEnvelope(record), scenarios })
-    return record
   }
 
   get (id: number): MedRecord {
@@ -125,13 +128,20 @@ export class MedService {
     if (input.status === 'ANALYZED' && !input.analysisResult) throw badRequest('analysisResult (APPROVED ou REJECTED) é obrigatório para ANALYZED', 'MED_ANALYSIS_REQUIRED')
     if (input.status !== 'ANALYZED' && input.analysisResult) throw badRequest('analysisResult só se aplica à transição para ANALYZED', 'MED_ANALYSIS_NOT_ALLOWED')
     const scenarios = scenariosOf(record.accountId)
-    record.status = input.status
-    record.updatedAt = new Date(this.now()).toISOString()
-    this.sb.store.changed('meds', record.id)
-    if (input.analysisDetails !== undefined) record.analysisDetails = input.analysisDetails
+    // One unit: an approval that cannot return the money leaves the MED where it was, and nothing debited.
+    return this.sb.store.transact(() => this.move(record, input, scenarios))
+  }
+
+  private move (record: MedRecord, input: { status: MedStatus, analysisResult?: 'APPROVED' | 'REJECTED', analysisDetails?: string }, scenarios: AppliedScenario[]): { record: MedRecord, refund: MedRefundSummary | null } {
+    const updatedAt = new Date(this.now()).toISOString()
+    this.sb.store.patch('meds', record.id, m => {
+      m.status = input.status
+      m.updatedAt = updatedAt
+      if (input.analysisDetails !== undefined) m.analysisDetails = input.analysisDetails
+      if (input.status === 'ANALYZED') m.analysisResult = input.analysisResult!
+    })
     if (input.status !== 'ANALYZED') return { record, refund: null }
 
-    record.analysisResult = input.analysisResult!
     const transactionId = record.originalTransactionUuid ?? null
     if (record.analysisResult === 'REJECTED') {
       this.sb.webhooks.emit({ accountId: record.accountId, eventType: 'med_rejected', transactionId, payload: medEnvelope(record), scenarios })
@@ -144,8 +154,7 @@ export class MedService {
       const natureza = record.cause !== null && FRAUD_CAUSES.includes(record.cause) ? 'MED_FRAUDE' : 'MED_OPERACIONAL'
       const tx = this.sb.refunds.medReturn(original, natureza, `MED ${record.id}`)
       if (tx) {
-        record.refundTransactionId = tx.id
-        this.sb.store.changed('meds', record.id)
+        this.sb.store.patch('meds', record.id, m => { m.refundTransactionId = tx.id })
         const view = this.sb.refunds.devolucaoView(tx)
         refund = { id: view.id, rtrId: refundData(tx).rtrId, valor: view.valor, natureza: view.natureza, status: view.status, motivo: view.motivo ?? null }
       }

@@ -8,7 +8,7 @@ import { amountMessage, centsToNumber, centsToString, parseAmount } from '../dom
 import { ApiError, badRequest, conflict } from '../errors/api-error.js'
 import type { Job } from '../engine/scheduler.js'
 import { intern } from '../store/intern.js'
-import type { Account, Counterpart, DirectoryEntry, Transaction, TransactionKind } from '../store/state.js'
+import type { Account, Counterpart, DirectoryEntry, Mutable, Patch, Transaction, TransactionKind } from '../store/state.js'
 import { cashOutNotification, transferEnvelope } from '../webhooks/envelopes/cash-out.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
@@ -272,7 +272,7 @@ export class PayoutService {
     }
     this.checkLimits(account, cents, scenarios)
     this.checkBalance(account, cents, scenarios, 'standard')
-    return this.open(account, {
+    return this.sb.store.transact(() => this.open(account, {
       kind: 'CASH_OUT',
       amountCents: cents,
       externalId: input.externalId,
@@ -280,7 +280,7 @@ export class PayoutService {
       pixKey: key,
       scenarios,
       data: { keyType: intern(keyType), name: intern(name), document: intern(document), directoryKey: intern(normalizeKey(keyType, key)) },
-    })
+    }))
   }
 
   // ---- POST /api/pix/cash-out-qrcode ----------------------------------------------------------------------
@@ -300,15 +300,21 @@ export class PayoutService {
         details: { externalId: input.externalId, existingTransactionId: existing.seq },
       })
     }
-    const base = {
+    const base: RecordFields = {
       kind: 'CASH_OUT_QRCODE' as const,
       amountCents: cents,
       externalId: input.externalId,
       description: input.description,
       pixKey: code.key ?? '',
       scenarios,
-      data: { qrCode: input.qrCode, brCode: code, name: input.name ?? code.merchantName, document: input.document } as Record<string, unknown>,
+      data: { qrCode: input.qrCode, brCode: code, name: input.name ?? code.merchantName, document: input.document },
     }
+    // One unit, and no await between the externalId check above and the insert: a concurrent duplicate
+    // cannot slip in between.
+    return this.sb.store.transact(() => this.qrCashOut(account, base, code, cents, scenarios))
+  }
+
+  private qrCashOut (account: Account, base: RecordFields, code: BrCode, cents: number, scenarios: AppliedScenario[]): PayoutOutcome {
     if (hasScenario(scenarios, 'QRCODE_ALREADY_PAID')) return this.rejectQrCode(account, base, 'QRCODE_ALREADY_PAID')
     if (hasScenario(scenarios, 'QRCODE_NOT_AVAILABLE')) return this.rejectQrCode(account, base, 'QRCODE_NOT_AVAILABLE')
     if (hasScenario(scenarios, 'PROVIDER_REJECTED')) return this.rejectQrCode(account, base, null)
@@ -341,7 +347,7 @@ export class PayoutService {
    * A provider's 422 (spec 7.3): the attempt is recorded as a final ERROR, consuming the externalId,
    * so a client that queries the transaction finds the outcome. Nothing is reserved or sent.
    */
-  private rejectQrCode (account: Account, base: Omit<Parameters<PayoutService['open']>[1], 'status'>, code: 'QRCODE_ALREADY_PAID' | 'QRCODE_NOT_AVAILABLE' | null): PayoutOutcome {
+  private rejectQrCode (account: Account, base: RecordFields, code: 'QRCODE_ALREADY_PAID' | 'QRCODE_NOT_AVAILABLE' | null): PayoutOutcome {
     const message = code === 'QRCODE_ALREADY_PAID'
       ? 'QR Code já foi pago'
       : code === 'QRCODE_NOT_AVAILABLE' ? 'QR Code não está disponível para pagamento (expirado ou removido)' : 'Pagamento recusado pelo provedor'
@@ -373,7 +379,8 @@ export class PayoutService {
     const now = this.sb.clock.now()
     const priority = input.priority ?? 'NORM'
     const expiration = input.expiration ?? 600
-    const tx = this.open(account, {
+    return this.sb.store.transact(() => {
+      const tx = this.open(account, {
       kind: 'DICT_TRANSFER',
       amountCents: amount.cents,
       description: input.description,
@@ -390,19 +397,19 @@ export class PayoutService {
         ...(input.creditorDocument !== undefined && { creditorDocument: input.creditorDocument }),
         ...(input.ispbDeny !== undefined && { ispbDeny: input.ispbDeny }),
       },
+      })
+      const response: DictTransferResponse = {
+        // The provisional identifier is the transaction's UUID, what /__sandbox/transactions/:id accepts;
+        // the real 32-character endToEndId exists only once settled and arrives in the TRANSFER webhook.
+        endToEndId: tx.id,
+        eventDate: tx.createdAt,
+        id: tx.seq,
+        payment: { amount: centsToNumber(tx.amountCents) },
+        type: 'PENDING',
+      }
+      this.sb.store.patch('transactions', tx.id, d => { d.data = { ...d.data, response } })
+      return tx
     })
-    const response: DictTransferResponse = {
-      // The provisional identifier is the transaction's UUID, what /__sandbox/transactions/:id accepts;
-      // the real 32-character endToEndId exists only once settled and arrives in the TRANSFER webhook.
-      endToEndId: tx.id,
-      eventDate: tx.createdAt,
-      id: tx.seq,
-      payment: { amount: centsToNumber(tx.amountCents) },
-      type: 'PENDING',
-    }
-    tx.data.response = response
-    this.sb.store.changed('transactions', tx.id)
-    return tx
   }
 
   // ---- shared creation rules --------------------------------------------------------------------------
@@ -448,12 +455,12 @@ export class PayoutService {
     else this.dailyCents.delete(key)
   }
 
-  /** Builds and stores a record without touching the ledger. */
-  private record (account: Account, status: string, f: RecordFields): Transaction {
+  /** Builds and stores a record without touching the ledger; `extra` completes it before it is stored. */
+  private record (account: Account, status: string, f: RecordFields, extra?: (tx: Mutable<Transaction>) => void): Transaction {
     const at = new Date(this.sb.clock.now()).toISOString()
     // Built field by field, not with conditional spreads: this runs once per pay-out, and spreading
     // temporary objects was 5% of a cash-out's CPU time.
-    const tx: Transaction = {
+    const tx: Mutable<Transaction> = {
       id: this.sb.rng.uuid(),
       seq: this.sb.store.nextSeq('transaction'),
       accountId: account.id,
@@ -475,8 +482,8 @@ export class PayoutService {
     if (f.pixKey !== undefined) tx.pixKey = intern(f.pixKey)
     if (f.idempotencyKey !== undefined) tx.idempotencyKey = f.idempotencyKey
     if (f.counterpart !== undefined) tx.counterpart = f.counterpart
-    this.sb.store.addTransaction(tx, f.externalId !== undefined ? PAYOUT_SCOPE : undefined)
-    return tx
+    extra?.(tx)
+    return this.sb.store.addTransaction(tx, f.externalId !== undefined ? PAYOUT_SCOPE : undefined)
   }
 
   /**
@@ -485,13 +492,15 @@ export class PayoutService {
    */
   private open (account: Account, f: RecordFields): Transaction {
     const now = this.sb.clock.now()
-    if (!ledger.reserve(account, f.amountCents + account.feeCents)) throw new Error('reservation refused after the balance check')
-    this.sb.store.changed('accounts', account.id)
-    const tx = this.record(account, 'PENDING', f)
-    tx.data.limitDay = saoPauloTime(now).day
+    const reserved = this.sb.store.ledger(account.id, a => ledger.reserve(a, f.amountCents + account.feeCents))
+    if (!reserved) throw new Error('reservation refused after the balance check')
+    let dueMs = 0
+    const tx = this.record(account, 'PENDING', f, draft => {
+      draft.data.limitDay = saoPauloTime(now).day
+      dueMs = this.dueAtOf(draft, now)
+      draft.dueAt = new Date(dueMs).toISOString()
+    })
     this.addDaily(tx, 1)
-    const dueMs = this.dueAtOf(tx, now)
-    tx.dueAt = new Date(dueMs).toISOString()
     this.schedule(tx, dueMs)
     return tx
   }
@@ -500,7 +509,7 @@ export class PayoutService {
    * When settlement runs: the configured delay, or SETTLEMENT_DELAY;ms=N; a HIGH directory transfer at
    * once; a NORM one no later than its expiration, when a transfer still queued is cancelled.
    */
-  private dueAtOf (tx: Transaction, now: number): number {
+  private dueAtOf (tx: Mutable<Transaction>, now: number): number {
     const delayed = hasScenario(tx.scenarios, 'SETTLEMENT_DELAY')
     const delay = delayed ? scenarioParam(tx.scenarios, 'SETTLEMENT_DELAY', 'ms', 0) : this.sb.config.settlementDelayMs
     if (tx.kind !== 'DICT_TRANSFER') return now + delay
@@ -527,7 +536,6 @@ export class PayoutService {
     } else {
       this.settle(tx, { forced: false })
     }
-    void this.sb.store.commit()
   }
 
   // ---- settlement -------------------------------------------------------------------------------------
@@ -542,33 +550,35 @@ export class PayoutService {
     if (!account || tx.status !== 'PENDING') return
     const outcome = this.settlementOf(tx, account, opts.forced)
     if (!outcome.ok) {
-      if (outcome.counterpart) tx.counterpart = outcome.counterpart
-      this.fail(tx, outcome.code, outcome.message)
+      this.fail(tx, outcome.code, outcome.message, outcome.counterpart)
       return
     }
-    const now = this.sb.clock.now()
-    tx.endToEndId = endToEndId(account.ispb, now, this.sb.rng)
-    if (outcome.pay) {
-      try {
-        const payer = { name: account.name, document: account.document, ispb: account.ispb, bankName: account.bankName, accountId: account.id }
-        const paid = this.sb.charges.payCharge(outcome.pay.charge, { amountCents: tx.amountCents, payer, endToEndId: tx.endToEndId })
-        // The receiving provider may refuse the confirmation (PAYMENT_ERROR on the charge): nothing was credited.
-        if (paid.status !== 'CONFIRMED' && paid.status !== 'CONCLUIDA') throw new Error(`charge ended ${paid.status}`)
-      } catch {
-        // The charge changed under us (paid, expired) or its owner refused: the destination rejected it.
-        this.fail(tx, 'ORDER_REJECTED', ASYNC_ERROR_MESSAGES.ORDER_REJECTED)
-        return
+    this.sb.store.transact(() => {
+      const now = this.sb.clock.now()
+      const e2e = endToEndId(account.ispb, now, this.sb.rng)
+      this.sb.store.patch('transactions', tx.id, d => { d.endToEndId = e2e })
+      if (outcome.pay) {
+        try {
+          const payer = { name: account.name, document: account.document, ispb: account.ispb, bankName: account.bankName, accountId: account.id }
+          const paid = this.sb.charges.payCharge(outcome.pay.charge, { amountCents: tx.amountCents, payer, endToEndId: e2e })
+          // The receiving provider may refuse the confirmation (PAYMENT_ERROR on the charge): nothing was credited.
+          if (paid.status !== 'CONFIRMED' && paid.status !== 'CONCLUIDA') throw new Error(`charge ended ${paid.status}`)
+        } catch {
+          // The charge changed under us (paid, expired) or its owner refused: the destination rejected it.
+          this.fail(tx, 'ORDER_REJECTED', ASYNC_ERROR_MESSAGES.ORDER_REJECTED)
+          return
+        }
       }
-    }
-    this.sb.store.indexEndToEndId(tx)
-    ledger.settleOutgoing(account, tx.amountCents, tx.feeCents)
-    this.sb.store.changed('accounts', account.id)
-    tx.counterpart = outcome.counterpart
-    this.transition(tx, tx.kind === 'DICT_TRANSFER' ? 'COMPLETED' : 'CONFIRMED', now)
-    tx.errorCode = null
-    tx.errorMessage = null
-    this.release(tx)
-    this.notify(tx, now)
+      this.sb.store.ledger(account.id, a => ledger.settleOutgoing(a, tx.amountCents, tx.feeCents))
+      this.sb.store.patch('transactions', tx.id, d => {
+        d.counterpart = outcome.counterpart
+        this.transition(d, tx.kind === 'DICT_TRANSFER' ? 'COMPLETED' : 'CONFIRMED', now)
+        d.errorCode = null
+        d.errorMessage = null
+      })
+      this.release(tx)
+      this.notify(tx, now)
+    })
   }
 
   private settlementOf (tx: Transaction, account: Account, forced: boolean): Settlement {
@@ -638,33 +648,37 @@ export class PayoutService {
     return holder
   }
 
-  /** Ends a pending pay-out in ERROR: the reservation returns to available and the failure is notified. */
-  fail (tx: Transaction, code: string, message: string): void {
+  /**
+   * Ends a pending pay-out in ERROR: the reservation returns to available and the failure is notified,
+   * all in one unit (an identifier that cannot be built, say, leaves the reservation where it was).
+   */
+  fail (tx: Transaction, code: string, message: string, counterpart?: Counterpart): void {
     const account = this.sb.store.account(tx.accountId)
     if (!account || tx.status !== 'PENDING') return
-    const now = this.sb.clock.now()
-    ledger.release(account, tx.amountCents + tx.feeCents)
-    this.sb.store.changed('accounts', account.id)
-    if (!tx.counterpart) tx.counterpart = this.holderFor(tx, account)
-    if (!tx.endToEndId && tx.kind !== 'DICT_TRANSFER') {
-      tx.endToEndId = endToEndId(account.ispb, now, this.sb.rng)
-      this.sb.store.indexEndToEndId(tx)
-    }
-    tx.errorCode = code
-    tx.errorMessage = message
-    this.transition(tx, 'ERROR', now, message)
-    this.addDaily(tx, -1)
-    this.release(tx)
-    this.notify(tx, now)
+    this.sb.store.transact(() => {
+      const now = this.sb.clock.now()
+      const holder = counterpart ?? tx.counterpart ?? this.holderFor(tx, account)
+      const e2e = !tx.endToEndId && tx.kind !== 'DICT_TRANSFER' ? endToEndId(account.ispb, now, this.sb.rng) : undefined
+      this.sb.store.ledger(account.id, a => ledger.release(a, tx.amountCents + tx.feeCents))
+      this.sb.store.patch('transactions', tx.id, d => {
+        d.counterpart = holder
+        if (e2e !== undefined) d.endToEndId = e2e
+        d.errorCode = code
+        d.errorMessage = message
+        this.transition(d, 'ERROR', now, message)
+      })
+      this.addDaily(tx, -1)
+      this.release(tx)
+      this.notify(tx, now)
+    })
   }
 
-  private transition (tx: Transaction, status: string, now: number, reason?: string): void {
+  private transition (tx: Patch<Transaction>, status: string, now: number, reason?: string): void {
     // Not `delete`: removing a property that is not the last one added turns the record into a dictionary-mode
     // object, about 1.4 KB more heap per settled pay-out. JSON drops an undefined field all the same.
     tx.dueAt = undefined
     // An empty reason is left out of the history, as it always was here.
     recordTransition(tx, status, iso(now), reason || undefined)
-    this.sb.store.changed('transactions', tx.id)
   }
 
   private release (tx: Transaction): void {
@@ -744,20 +758,13 @@ export class PayoutService {
     }
     if (!isValidDocument(fields.document)) throw new ApiError(400, 'INVALID_DOCUMENT', 'document deve ser um CPF ou CNPJ válido')
     const canonical = normalizeKey(keyType, key)
-    const directory = this.sb.store.data.directory
-    const created = directory[canonical] === undefined
-    const entry: DirectoryEntry = { ...fields, key: canonical, keyType }
-    directory[canonical] = entry
-    this.sb.store.changed('directory', canonical)
+    const created = this.sb.store.directoryEntry(canonical) === undefined
+    const entry = this.sb.store.transact(() => this.sb.store.put('directory', { ...fields, key: canonical, keyType }))
     return { entry, created }
   }
 
   removeDirectoryEntry (key: string): boolean {
     const canonical = directoryKeyOf(key)?.key ?? key
-    const directory = this.sb.store.data.directory
-    if (directory[canonical] === undefined) return false
-    delete directory[canonical]
-    this.sb.store.changed('directory', canonical)
-    return true
+    return this.sb.store.transact(() => this.sb.store.remove('directory', canonical))
   }
 }

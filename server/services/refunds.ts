@@ -3,7 +3,7 @@ import { returnId } from '../domain/ids.js'
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, parseAmount, parseDecimalString } from '../domain/money.js'
 import { badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js'
-import type { Account, Transaction } from '../store/state.js'
+import type { Account, DeepReadonly, Draft, Mutable, Transaction } from '../store/state.js'
 import { refundEnvelope, refundOutEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
@@ -36,7 +36,8 @@ export interface RefundData {
   settledAt?: string
 }
 
-export const refundData = (tx: Transaction): RefundData => tx.data as unknown as RefundData
+export const refundData = (tx: Transaction): DeepReadonly<RefundData> => tx.data as unknown as DeepReadonly<RefundData>
+const refundDraft = (tx: Draft<Transaction>): RefundData => tx.data as unknown as RefundData
 
 /** Each kind speaks its family's words for the same three states. */
 const STATUS = {
@@ -76,7 +77,7 @@ export class RefundService {
     return this.store.transactionsOf(original.accountId).filter(t => REFUND_KINDS.includes(t.kind) && refundData(t).originalId === original.id)
   }
 
-  private deadlinePassed (received: ReceivedPayment): boolean {
+  private deadlinePassed (received: DeepReadonly<ReceivedPayment>): boolean {
     return this.now() > Date.parse(received.at) + REFUND_DEADLINE_DAYS * DAY_MS
   }
 
@@ -101,9 +102,11 @@ export class RefundService {
     if (this.store.transactionByRef(`devolucao:${received.endToEndId}:${refId}`)) {
       throw badRequest(`externalId ${refId} já utilizado em uma devolução desta transação`, 'PIX_DUPLICATE_EXTERNAL_ID', { details: { externalId: refId } })
     }
-    if (!ledger.reserve(account, amount.cents)) throw badRequest('Saldo disponível insuficiente para a devolução', 'PIX_INSUFFICIENT_BALANCE')
-    this.store.changed('accounts', account.id)
-    return this.open(account, original, received, 'REFUND_IN', amount.cents, refId, 'ORIGINAL', { reason: body.reason }, scenarios)
+    if (account.balance.availableCents < amount.cents) throw badRequest('Saldo disponível insuficiente para a devolução', 'PIX_INSUFFICIENT_BALANCE')
+    return this.store.transact(() => {
+      this.store.ledger(account.id, a => ledger.reserve(a, amount.cents))
+      return this.open(account, original, received, 'REFUND_IN', amount.cents, refId, 'ORIGINAL', { reason: body.reason }, scenarios)
+    })
   }
 
   refundInView (tx: Transaction) {
@@ -132,9 +135,11 @@ export class RefundService {
     if (this.deadlinePassed(received)) throw unprocessable(`O prazo de ${REFUND_DEADLINE_DAYS} dias para devolução expirou`, 'REFUND_DEADLINE_EXCEEDED', { business: false })
     const remaining = this.remainingCents(original)
     if (valor.cents > remaining) throw badRequest(`valor (${centsToString(valor.cents)}) excede o valor ainda devolvível (${centsToString(remaining)})`)
-    if (!ledger.reserve(account, valor.cents)) throw unprocessable('Saldo disponível insuficiente para a devolução', 'PIX_INSUFFICIENT_BALANCE', { business: false })
-    this.store.changed('accounts', account.id)
-    return this.open(account, original, received, 'DEVOLUCAO', valor.cents, id, body.natureza ?? 'ORIGINAL', { descricao: body.descricao }, scenarios)
+    if (account.balance.availableCents < valor.cents) throw unprocessable('Saldo disponível insuficiente para a devolução', 'PIX_INSUFFICIENT_BALANCE', { business: false })
+    return this.store.transact(() => {
+      this.store.ledger(account.id, a => ledger.reserve(a, valor.cents))
+      return this.open(account, original, received, 'DEVOLUCAO', valor.cents, id, body.natureza ?? 'ORIGINAL', { descricao: body.descricao }, scenarios)
+    })
   }
 
   devolucaoOf (account: Account, e2eid: string, id: string): Transaction {
@@ -174,25 +179,30 @@ export class RefundService {
     const account = this.store.account(original.accountId)
     const amountCents = this.remainingCents(original)
     if (!received || !account || amountCents === 0) return null
-    const debited = ledger.debitImmediately(account, amountCents)
-    this.store.changed('accounts', account.id)
-    const tx = this.open(account, original, received, 'DEVOLUCAO', amountCents, `MED${this.sb.rng.alnum(29)}`, natureza, { descricao }, [], false)
-    if (debited) {
-      refundData(tx).settledAt = iso(this.now())
-      this.transition(tx, 'DEVOLVIDO', 'MED approved')
-    } else {
-      refundData(tx).motivo = 'Saldo disponível insuficiente para a devolução do MED'
-      tx.errorCode = 'PIX_INSUFFICIENT_BALANCE'
-      tx.errorMessage = refundData(tx).motivo
-      this.transition(tx, 'NAO_REALIZADO', 'insufficient balance')
-    }
-    return tx
+    return this.store.transact(() => {
+      const debited = this.store.ledger(account.id, a => ledger.debitImmediately(a, amountCents))
+      const tx = this.open(account, original, received, 'DEVOLUCAO', amountCents, `MED${this.sb.rng.alnum(29)}`, natureza, { descricao }, [], false)
+      const at = iso(this.now())
+      this.store.update('transactions', tx.id, d => {
+        if (debited) {
+          refundDraft(d).settledAt = at
+          this.transition(d, 'DEVOLVIDO', 'MED approved')
+        } else {
+          const motivo = 'Saldo disponível insuficiente para a devolução do MED'
+          refundDraft(d).motivo = motivo
+          d.errorCode = 'PIX_INSUFFICIENT_BALANCE'
+          d.errorMessage = motivo
+          this.transition(d, 'NAO_REALIZADO', 'insufficient balance')
+        }
+      })
+      return tx
+    })
   }
 
   // ---- settlement -------------------------------------------------------------------------------
 
   private open (
-    account: Account, original: Transaction, received: ReceivedPayment, kind: 'REFUND_IN' | 'DEVOLUCAO', amountCents: number,
+    account: Account, original: Transaction, received: DeepReadonly<ReceivedPayment>, kind: 'REFUND_IN' | 'DEVOLUCAO', amountCents: number,
     refId: string, natureza: Natureza, text: { reason?: string, descricao?: string }, scenarios: AppliedScenario[], settleLater = true,
   ): Transaction {
     const now = this.now()
@@ -209,7 +219,7 @@ export class RefundService {
       requestedAt: at,
     }
     const status = STATUS[kind].pending
-    const tx: Transaction = {
+    const tx: Mutable<Transaction> = {
       id: this.sb.rng.uuid(),
       seq: this.store.nextSeq('transaction'),
       accountId: account.id,
@@ -234,11 +244,9 @@ export class RefundService {
       const delay = hasScenario(scenarios, 'REFUND_DELAY') ? scenarioParam(scenarios, 'REFUND_DELAY', 'ms', this.sb.config.settlementDelayMs) : this.sb.config.settlementDelayMs
       tx.dueAt = iso(now + delay)
     }
-    this.store.addTransaction(tx)
-    this.store.addRef(tx, `devolucao:${received.endToEndId}:${refId}`)
-    this.store.addRef(tx, `rtr:${rtrId}`)
-    if (tx.dueAt) this.scheduleSettlement(tx)
-    return tx
+    const added = this.store.addTransaction(tx, undefined, [`devolucao:${received.endToEndId}:${refId}`, `rtr:${rtrId}`])
+    if (added.dueAt) this.scheduleSettlement(added)
+    return added
   }
 
   // ---- refunds received on pay-outs (refund_out) ------------------------------------------------
@@ -267,10 +275,14 @@ export class RefundService {
       })
     }
     if (!ledger.canReceive(account, cents)) throw cannotReceive()
+    return this.store.transact(() => this.recordReturn(account, original, cents, body.reason, scenarios))
+  }
+
+  private recordReturn (account: Account, original: Transaction, cents: number, reason: string | undefined, scenarios: AppliedScenario[]): Transaction {
     const now = this.now()
     const at = iso(now)
     const rtrId = returnId(original.counterpart?.ispb ?? account.ispb, now, this.sb.rng)
-    const tx: Transaction = {
+    const tx: Mutable<Transaction> = {
       id: this.sb.rng.uuid(),
       seq: this.store.nextSeq('transaction'),
       accountId: account.id,
@@ -282,14 +294,13 @@ export class RefundService {
       endToEndId: rtrId,
       ...(original.counterpart ? { counterpart: original.counterpart } : {}),
       scenarios,
-      data: { originalId: original.id, reason: body.reason ?? null },
+      data: { originalId: original.id, reason: reason ?? null },
       createdAt: at,
       updatedAt: at,
       history: [{ status: 'CONFIRMED', at, reason: 'returned by the destination bank' }],
     }
     this.store.addTransaction(tx)
-    ledger.creditIncoming(account, cents)
-    this.store.changed('accounts', account.id)
+    this.store.ledger(account.id, a => ledger.creditIncoming(a, cents))
     this.sb.webhooks.emit({
       accountId: account.id,
       eventType: 'refund_out',
@@ -298,8 +309,8 @@ export class RefundService {
         id: original.seq,
         txId: null,
         originalAmountCents: original.amountCents,
-        originalEndToEndId: original.endToEndId,
-        refund: { amountCents: cents, endToEndId: rtrId, eventDate: at, information: body.reason ?? '' },
+        originalEndToEndId: original.endToEndId!,
+        refund: { amountCents: cents, endToEndId: rtrId, eventDate: at, information: reason ?? '' },
       }),
       scenarios,
     })
@@ -311,12 +322,12 @@ export class RefundService {
   }
 
   private scheduleSettlement (tx: Transaction): void {
+    const id = tx.id
     this.sb.scheduler.at(Date.parse(tx.dueAt!), 'refund-settlement', () => {
-      const current = this.store.transaction(tx.id)
+      const current = this.store.transaction(id)
       if (!current || phaseOf(current) !== 'pending') return
       if (hasScenario(current.scenarios, 'REFUND_FAILED')) this.failNow(current, 'REFUND_FAILED', 'Devolução recusada pelo provedor de pagamento')
       else this.settleNow(current)
-      void this.store.commit()
     })
   }
 
@@ -327,12 +338,16 @@ export class RefundService {
   settleNow (tx: Transaction): boolean {
     const account = this.store.account(tx.accountId)
     if (!account || !REFUND_KINDS.includes(tx.kind) || phaseOf(tx) !== 'pending') return false
-    ledger.settleOutgoing(account, tx.amountCents, 0)
-    this.store.changed('accounts', account.id)
-    tx.dueAt = undefined // not `delete`: see PayoutService.transition
-    refundData(tx).settledAt = iso(this.now())
-    this.transition(tx, STATUS[tx.kind as 'REFUND_IN'].done, 'settled')
-    this.emit(tx)
+    this.store.transact(() => {
+      this.store.ledger(account.id, a => ledger.settleOutgoing(a, tx.amountCents, 0))
+      const at = iso(this.now())
+      this.store.update('transactions', tx.id, d => {
+        d.dueAt = undefined // not `delete`: see PayoutService.transition
+        refundDraft(d).settledAt = at
+        this.transition(d, STATUS[d.kind as 'REFUND_IN'].done, 'settled')
+      })
+      this.emit(tx)
+    })
     return true
   }
 
@@ -340,14 +355,17 @@ export class RefundService {
   failNow (tx: Transaction, code = 'REFUND_FAILED', message = 'Devolução não realizada'): boolean {
     const account = this.store.account(tx.accountId)
     if (!account || !REFUND_KINDS.includes(tx.kind) || phaseOf(tx) !== 'pending') return false
-    ledger.release(account, tx.amountCents)
-    this.store.changed('accounts', account.id)
-    tx.dueAt = undefined // not `delete`: see PayoutService.transition
-    refundData(tx).motivo = message
-    tx.errorCode = code
-    tx.errorMessage = message
-    this.transition(tx, STATUS[tx.kind as 'REFUND_IN'].failed, code)
-    this.emit(tx)
+    this.store.transact(() => {
+      this.store.ledger(account.id, a => ledger.release(a, tx.amountCents))
+      this.store.update('transactions', tx.id, d => {
+        d.dueAt = undefined // not `delete`: see PayoutService.transition
+        refundDraft(d).motivo = message
+        d.errorCode = code
+        d.errorMessage = message
+        this.transition(d, STATUS[d.kind as 'REFUND_IN'].failed, code)
+      })
+      this.emit(tx)
+    })
     return true
   }
 
@@ -372,9 +390,8 @@ export class RefundService {
     })
   }
 
-  private transition (tx: Transaction, status: string, reason?: string): void {
+  private transition (tx: Draft<Transaction>, status: string, reason?: string): void {
     recordTransition(tx, status, iso(this.now()), reason)
-    this.store.changed('transactions', tx.id)
   }
 
   private reschedule (): void {

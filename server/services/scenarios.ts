@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../errors/api-error.js'
 import type { Clock } from '../engine/clock.js'
 import type { Store } from '../store/store.js'
-import { formatScenarios, parseScenarioHeader, ScenarioError, type ArmedScenario } from '../../scenarios/resolver.js'
+import { formatScenarios, parseScenarioHeader, ScenarioError } from '../../scenarios/resolver.js'
+import type { ArmedScenario } from '../store/state.js'
 import { scenarioNamed } from '../../scenarios/catalogue.js'
 import type { AppliedScenario, Endpoint } from '../../scenarios/types.js'
 
@@ -19,7 +20,7 @@ const NONE = Object.freeze([]) as unknown as AppliedScenario[]
 export class ScenarioService {
   constructor (private readonly store: Store, private readonly clock: Clock) {
     store.onAccountRemoved(accountId => {
-      for (const [id, a] of Object.entries(store.data.armedScenarios)) if (a.accountId === accountId) delete store.data.armedScenarios[id]
+      for (const a of Object.values(store.data.armedScenarios)) if (a.accountId === accountId) store.remove('armedScenarios', a.id)
     })
   }
 
@@ -58,9 +59,11 @@ export class ScenarioService {
         continue // armed for other endpoints only
       }
       if (a.remaining !== null) {
-        a.remaining -= 1
-        if (a.remaining <= 0) delete armed[a.id]
-        this.store.changed('armedScenarios', a.id)
+        // Used up by this request whatever happens next: an armed scenario counts requests, not successes.
+        this.store.transact(() => {
+          if (a.remaining! <= 1) this.store.remove('armedScenarios', a.id)
+          else this.store.patch('armedScenarios', a.id, draft => { draft.remaining = a.remaining! - 1 })
+        })
       }
       return applied
     }
@@ -87,16 +90,14 @@ export class ScenarioService {
       throw err
     }
     const armed: ArmedScenario = {
-      id: this.store.nextSeq('armedScenario'),
+      id: 0,
       accountId: input.accountId,
       scenario: input.scenario,
       endpoint: input.endpoint ?? null,
       remaining: input.times ?? null,
       createdAt: new Date(this.clock.now()).toISOString(),
     }
-    this.store.data.armedScenarios[armed.id] = armed
-    this.store.changed('armedScenarios', armed.id)
-    return armed
+    return this.store.transact(() => this.store.add('armedScenarios', { ...armed, id: this.store.nextSeq('armedScenario') }))
   }
 
   armed (accountId?: number): ArmedScenario[] {
@@ -104,9 +105,6 @@ export class ScenarioService {
   }
 
   disarm (id: number): boolean {
-    if (!this.store.data.armedScenarios[id]) return false
-    delete this.store.data.armedScenarios[id]
-    this.store.changed('armedScenarios', id)
-    return true
+    return this.store.transact(() => this.store.remove('armedScenarios', id))
   }
 }

@@ -1,13 +1,50 @@
-import type { AppliedScenario } from '../../scenarios/types.js'
-import type { ArmedScenario } from '../../scenarios/resolver.js'
-import type { Delivery, WebhookRegistration } from '../webhooks/types.js'
-import type { MedRecord } from '../services/med-types.js'
+import type { AppliedScenario, Endpoint } from '../../scenarios/types.js'
 
 /**
- * The shape of the sandbox's whole state: one JSON document, which is what lowdb persists with
- * `--data FILE` and what `GET/PUT /__sandbox/snapshot` export and import. Collections are keyed by id
- * so lookups and deletes are O(1) and the document stays plain JSON. Amounts are integer cents.
+ * The shape of the sandbox's whole state: one JSON document, which is what `--data FILE` persists and
+ * what `GET/PUT /__sandbox/snapshot` export and import. Collections are keyed by id so lookups and
+ * deletes are O(1) and the document stays plain JSON. Amounts are integer cents.
+ *
+ * Every record type of the document lives here, in a leaf that imports nothing of the server, so the
+ * store, the services and the domain agree on one shape. The types everyone sees are read-only all
+ * the way down (`DeepReadonly`): a record changes only inside `Store.update` (or `add`, `remove`, ...),
+ * which hands out a `Draft` and marks the record, so no change can slip past persistence or rollback.
  */
+
+/** What the compiler lets the rest of the code do with a stored record: read it. */
+export type DeepReadonly<T> =
+  T extends (...args: never[]) => unknown ? T
+    : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepReadonly<U>>
+      : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+        : T
+
+/** Writable all the way down; what `Draft` is made of, and what a reply body may be typed as. */
+export type Mutable<T> =
+  T extends ReadonlyArray<infer U> ? Array<Mutable<U>>
+    : T extends object ? { -readonly [K in keyof T]: Mutable<T[K]> }
+      : T
+
+/**
+ * A stored record, read-only all the way down, as a reply body: Fastify types a reply by its schema,
+ * with writable arrays, and the serializer only reads it. Not a way to write: no Draft comes out.
+ */
+export const asReply = <T>(value: T): Mutable<T> => value as Mutable<T>
+
+declare const DRAFT: unique symbol
+
+/**
+ * A record as `Store.update` hands it to its callback: writable, and branded, so a function that
+ * changes a record (`ledger.reserve(account, ...)`) accepts only what the store handed out. A stored
+ * record, read-only, does not type-check there, and neither does a copy made to get around it.
+ */
+export type Draft<T> = Mutable<T> & { readonly [DRAFT]: true }
+
+/**
+ * A record as `Store.patch` hands it out: its top-level fields writable, everything nested still
+ * read-only (a change replaces a nested value, never edits it). A Draft is a Patch too.
+ */
+export type Patch<T> = { -readonly [K in keyof T]: T[K] } & { readonly [DRAFT]: true }
+
 export type ProviderGroup = 'A' | 'B' | 'C' | 'D' | 'E'
 export type SplitFrequency = 'IMMEDIATE' | 'HOURLY' | 'DAILY'
 
@@ -20,7 +57,7 @@ export interface AccountLimits {
   nightlyCents: number
 }
 
-export interface Account {
+interface AccountRecord {
   id: number
   name: string
   /** CNPJ of the account holder. */
@@ -57,6 +94,10 @@ export interface Account {
   }
   createdAt: string
 }
+export type Account = DeepReadonly<AccountRecord>
+
+/** What the ledger changes on an account (`Store.ledger`, domain/ledger.ts): its balance and totals. */
+export type LedgerDraft = Draft<Pick<AccountRecord, 'balance' | 'totals'>>
 
 export interface StateHistoryEntry {
   status: string
@@ -70,6 +111,10 @@ export type TransactionKind =
   | 'CASH_IN' | 'COB' | 'PIX_IN'
   | 'REFUND_IN' | 'DEVOLUCAO' | 'REFUND_RECEIVED'
 
+export const TRANSACTION_KINDS: readonly TransactionKind[] = [
+  'CASH_OUT', 'CASH_OUT_QRCODE', 'DICT_TRANSFER', 'SPLIT', 'CASH_IN', 'COB', 'PIX_IN', 'REFUND_IN', 'DEVOLUCAO', 'REFUND_RECEIVED',
+]
+
 export interface Counterpart {
   name: string
   document: string
@@ -81,7 +126,7 @@ export interface Counterpart {
   key?: string
 }
 
-export interface Transaction {
+interface TransactionRecord {
   /** UUID, the transactionId of the standard family. */
   id: string
   /** Numeric id (the directory transfer's `id`, `existingTransactionId`, MED's originalTransactionId). */
@@ -110,8 +155,9 @@ export interface Transaction {
   dueAt?: string
   history: StateHistoryEntry[]
 }
+export type Transaction = DeepReadonly<TransactionRecord>
 
-export interface DirectoryEntry {
+interface DirectoryRecord {
   key: string
   keyType: 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'EVP'
   name: string
@@ -124,23 +170,176 @@ export interface DirectoryEntry {
   /** Status of the destination account, used by the asynchronous settlement errors. */
   accountStatus?: 'ACTIVE' | 'BLOCKED' | 'CLOSED'
 }
+export type DirectoryEntry = DeepReadonly<DirectoryRecord>
 
-export interface State {
-  schemaVersion: 1
-  seq: Record<string, number>
-  accounts: Record<string, Account>
-  transactions: Record<string, Transaction>
-  directory: Record<string, DirectoryEntry>
-  /** Owned by ScenarioService. */
-  armedScenarios: Record<string, ArmedScenario>
-  /** Owned by WebhookService. */
-  webhooks: Record<string, WebhookRegistration>
-  /** Owned by WebhookService: the capped delivery log. */
-  deliveries: Record<string, Delivery>
-  /** Owned by MedService. */
-  meds: Record<string, MedRecord>
+/** A scenario armed for an account's next requests (for clients that cannot add headers). Owned by ScenarioService. */
+interface ArmedScenarioRecord {
+  id: number
+  accountId: number
+  scenario: string
+  endpoint: Endpoint | null
+  /** Requests left before it disarms itself; null means until disarmed. */
+  remaining: number | null
+  createdAt: string
+}
+export type ArmedScenario = DeepReadonly<ArmedScenarioRecord>
+
+// ---- webhooks (spec 2.11, 6), owned by WebhookService -------------------------------------------
+
+export const EVENT_TYPES = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected'] as const
+export type EventType = typeof EVENT_TYPES[number]
+
+interface WebhookRegistrationRecord {
+  id: number
+  accountId: number
+  eventType: EventType
+  url: string
+  headers: Record<string, string>
+  isActive: boolean
+  /** Bumped when the same URL is registered again for the same event (spec 4.1, 9) or its headers change. */
+  version: number
+  createdAt: string
+  updatedAt: string
+}
+export type WebhookRegistration = DeepReadonly<WebhookRegistrationRecord>
+
+/**
+ * Why an attempt was made: the first one, a retry of the policy, the second copy of WEBHOOK_DUPLICATE,
+ * or a manual redelivery. Only `first` and `retry` count towards webhookMaxAttempts.
+ */
+export type AttemptKind = 'first' | 'retry' | 'duplicate' | 'redeliver'
+
+export interface DeliveryAttempt {
+  /** Sandbox time the request was sent. */
+  at: string
+  kind: AttemptKind
+  /** What the receiver answered; null when it never answered (network error, timeout). */
+  statusCode: number | null
+  /** Wall-clock milliseconds from sending to the end of the response (or the error). */
+  latencyMs: number | null
+  /** Why the attempt counts as failed; null when it succeeded. */
+  error: string | null
+  /** The first kilobyte of the receiver's answer. */
+  responseBody?: string | null
+  /** The headers sent on this attempt (timestamp and signature change per attempt). */
+  requestHeaders?: Record<string, string>
 }
 
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'dropped' | 'no_receiver'
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed', 'dropped', 'no_receiver']
+
+interface DeliveryRecord {
+  /** Also sent as the X-Sandbox-Delivery-Id header; the same on every attempt and duplicate. */
+  id: string
+  /** Creation order across the whole sandbox (several deliveries share a frozen instant). */
+  seq: number
+  accountId: number
+  eventType: EventType
+  /** The event this delivery carries; one event fans out to one delivery per active URL. */
+  eventId: string
+  transactionId: string | null
+  webhookId: number | null
+  url: string | null
+  status: DeliveryStatus
+  /** Headers of the latest attempt (or of the next one, before any was made). */
+  requestHeaders: Record<string, string>
+  body: unknown
+  attempts: DeliveryAttempt[]
+  /** Sandbox time of the next scheduled attempt while pending; null otherwise. */
+  nextAttemptAt: string | null
+  /** Delivery faults applied, in header syntax (`WEBHOOK_DELAY;ms=500`). */
+  scenarios: string[]
+  /** Why a delivery failed without running out of attempts (PENDING_LIMIT: given up to bound memory). */
+  failureReason?: string
+  /** WEBHOOK_OUT_OF_ORDER: held back until a later event of the same transaction went first. */
+  heldForReorder?: boolean
+  createdAt: string
+  updatedAt: string
+}
+export type Delivery = DeepReadonly<DeliveryRecord>
+
+// ---- MED (spec 2.10), owned by MedService ----------------------------------------------------------
+
+export type MedStatus = 'OPEN' | 'RECEIVED' | 'CANCELLED' | 'ANALYZED'
+
+interface MedRecordShape {
+  id: number
+  accountId: number
+  endToEnd: string
+  status: MedStatus
+  reason: 'REFUND_REQUEST' | 'REFUND_CANCELLATION'
+  cause: string | null
+  description: string | null
+  analysisResult: 'APPROVED' | 'REJECTED' | null
+  analysisDetails: string | null
+  requestingBank: { ispb: string, name: string }
+  contestedBank: { ispb: string, name: string }
+  originalTransaction: {
+    amount: number
+    type: string
+    transactionType: string
+    name: string
+    document: string
+    dateTime: string
+  } | null
+  isReconciled: boolean
+  originalTransactionId: number | null
+  /** Sandbox bookkeeping: the received payment disputed and, once approved, the devolução that returned it. */
+  originalTransactionUuid?: string
+  refundTransactionId?: string | null
+  createdAt: string
+  updatedAt: string
+}
+export type MedRecord = DeepReadonly<MedRecordShape>
+
+// ---- the document ---------------------------------------------------------------------------------
+
+/** The keyed collections of the document, and the record each holds. */
+export interface Collections {
+  accounts: Account
+  transactions: Transaction
+  directory: DirectoryEntry
+  armedScenarios: ArmedScenario
+  webhooks: WebhookRegistration
+  deliveries: Delivery
+  meds: MedRecord
+}
+export type Collection = keyof Collections
+export const COLLECTIONS: readonly Collection[] = ['accounts', 'transactions', 'directory', 'armedScenarios', 'webhooks', 'deliveries', 'meds']
+
+/** The live state the store keeps in memory: the collections and the id sequences. */
+export type State = { seq: Record<string, number> } & { [C in Collection]: Record<string, Collections[C]> }
+
+/**
+ * The sandbox clock as a document carries it. `now` is sandbox time when it was written; a running
+ * clock also keeps `offsetMs` (sandbox time minus wall time), so a restart continues as if the clock
+ * had kept running, while a snapshot import goes back to `now`.
+ */
+export interface ClockRecord {
+  now: string
+  frozen: boolean
+  offsetMs?: number
+}
+
+/** Where the seeded random stream stands: four 32-bit words (see domain/ids.ts). */
+export type RngState = [number, number, number, number]
+
+/** What marks a JSON document as the sandbox's own, and the version of its layout. */
+export const STATE_FORMAT = 'pix-sandbox/state'
+/**
+ * 2: the format marker, the clock, every record validated on load. 1 (no marker, `schemaVersion: 1`)
+ * is read and migrated (the same records), and written back as 2 on the next write.
+ */
+export const STATE_FORMAT_VERSION = 2
+
+/** A whole state as written to the data file and exported as a snapshot. */
+export type StateDocument = {
+  format: typeof STATE_FORMAT
+  formatVersion: typeof STATE_FORMAT_VERSION
+  clock?: ClockRecord
+  rng?: RngState
+} & State
+
 export function emptyState (): State {
-  return { schemaVersion: 1, seq: {}, accounts: {}, transactions: {}, directory: {}, armedScenarios: {}, webhooks: {}, deliveries: {}, meds: {} }
+  return { seq: {}, accounts: {}, transactions: {}, directory: {}, armedScenarios: {}, webhooks: {}, deliveries: {}, meds: {} }
 }

@@ -1,5 +1,6 @@
 import { ownRecord, type Store } from '../store/store.js'
 import type { Delivery, DeliveryStatus, EventType } from './types.js'
+import type { Patch } from '../store/state.js'
 
 /**
  * The delivery log: `store.data.deliveries` plus an in-memory index per account in creation order,
@@ -27,7 +28,7 @@ export class DeliveryLog {
 
   constructor (private readonly store: Store, private readonly capPerAccount: () => number) {}
 
-  private get records (): Record<string, Delivery> {
+  private get records (): Readonly<Record<string, Delivery>> {
     return this.store.data.deliveries
   }
 
@@ -51,10 +52,18 @@ export class DeliveryLog {
 
   /** Adds a delivery, then trims the account's log to its cap; returns what was evicted. */
   add (d: Delivery): Delivery[] {
-    this.records[d.id] = d
+    this.store.add('deliveries', d)
     this.indexOf(d.accountId).push(d)
     this.changed(d)
     return this.trim(d.accountId)
+  }
+
+  /** Changes a delivery's fields through the store, then tells whoever waits for it. */
+  update (id: string, change: (d: Patch<Delivery>) => void): Delivery {
+    this.store.patch('deliveries', id, change)
+    const d = this.records[id]
+    this.changed(d)
+    return d
   }
 
   /**
@@ -76,8 +85,7 @@ export class DeliveryLog {
     const kept: Delivery[] = []
     for (const d of list) {
       if (excess > 0 && d.status !== 'pending') {
-        delete this.records[d.id]
-        this.store.changed('deliveries', d.id)
+        this.store.remove('deliveries', d.id)
         evicted.push(d)
         excess--
       } else {
@@ -107,10 +115,7 @@ export class DeliveryLog {
 
   removeAccount (accountId: number): Delivery[] {
     const list = this.byAccount.get(accountId) ?? []
-    for (const d of list) {
-      delete this.records[d.id]
-      this.store.changed('deliveries', d.id)
-    }
+    for (const d of list) this.store.remove('deliveries', d.id)
     this.byAccount.delete(accountId)
     this.pendingByAccount.delete(accountId)
     return list
@@ -128,8 +133,7 @@ export class DeliveryLog {
   }
 
   /** Tells every waiter that a delivery was created or changed. */
-  changed (d: Delivery): void {
-    this.store.changed('deliveries', d.id)
+  private changed (d: Delivery): void {
     this.track(d)
     // A copy, since a listener may remove itself; none at all is the common case (no long-poll waiting).
     if (this.listeners.size > 0) for (const listener of [...this.listeners]) listener(d)

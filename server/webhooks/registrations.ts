@@ -138,7 +138,7 @@ export class Registrations {
    */
   constructor (private readonly store: Store, private readonly clock: Clock, private readonly isSandbox: (url: URL) => boolean) {}
 
-  private get records (): Record<string, WebhookRegistration> {
+  private get records (): Readonly<Record<string, WebhookRegistration>> {
     return this.store.data.webhooks
   }
 
@@ -181,14 +181,19 @@ export class Registrations {
     if (activeOthers >= MAX_ACTIVE_PER_EVENT) throw this.limitError(input.eventType)
     const now = new Date(this.clock.now()).toISOString()
     if (existing) {
-      existing.headers = headers
-      existing.isActive = true
-      existing.version += 1
-      existing.updatedAt = now
-      this.store.changed('webhooks', existing.id)
+      this.store.transact(() => this.store.patch('webhooks', existing.id, w => {
+        w.headers = headers
+        w.isActive = true
+        w.version += 1
+        w.updatedAt = now
+      }))
       return { webhook: existing, created: false }
     }
-    const webhook: WebhookRegistration = {
+    return this.store.transact(() => ({ webhook: this.store.add('webhooks', this.newRegistration(input, normalized, headers, now)), created: true }))
+  }
+
+  private newRegistration (input: RegisterInput, normalized: string, headers: Record<string, string>, now: string): WebhookRegistration {
+    return {
       id: this.store.nextSeq('webhook'),
       accountId: input.accountId,
       eventType: input.eventType,
@@ -199,9 +204,6 @@ export class Registrations {
       createdAt: now,
       updatedAt: now,
     }
-    this.records[webhook.id] = webhook
-    this.store.changed('webhooks', webhook.id)
-    return { webhook, created: true }
   }
 
   /** Activates or deactivates an entry, or replaces its headers (which bumps its version). */
@@ -213,28 +215,24 @@ export class Registrations {
       const active = this.activeFor(webhook.accountId, webhook.eventType).length
       if (active >= MAX_ACTIVE_PER_EVENT) throw this.limitError(webhook.eventType)
     }
-    if (change.isActive !== undefined) webhook.isActive = change.isActive
-    if (headers) {
-      webhook.headers = headers
-      webhook.version += 1
-    }
-    webhook.updatedAt = new Date(this.clock.now()).toISOString()
-    this.store.changed('webhooks', webhook.id)
+    const updatedAt = new Date(this.clock.now()).toISOString()
+    this.store.transact(() => this.store.patch('webhooks', id, w => {
+      if (change.isActive !== undefined) w.isActive = change.isActive
+      if (headers) {
+        w.headers = headers
+        w.version += 1
+      }
+      w.updatedAt = updatedAt
+    }))
     return webhook
   }
 
   remove (id: number): boolean {
-    if (!this.records[id]) return false
-    delete this.records[id]
-    this.store.changed('webhooks', id)
-    return true
+    return this.store.transact(() => this.store.remove('webhooks', id))
   }
 
   removeAccount (accountId: number): void {
-    for (const w of this.list(accountId)) {
-      delete this.records[w.id]
-      this.store.changed('webhooks', w.id)
-    }
+    for (const w of this.list(accountId)) this.store.remove('webhooks', w.id)
   }
 
   /**

@@ -8,6 +8,7 @@ import type { SendResult } from './sender.js'
 import { SenderThread, type Attempt } from './sender-thread.js'
 import { signDelivery } from './signature.js'
 import { EVENT_TYPES, type AttemptKind, type Delivery, type WebhookEvent, type WebhookRegistration } from './types.js'
+import type { Mutable } from '../store/state.js'
 
 /**
  * Registrations, delivery through the scheduler, and the delivery log.
@@ -129,6 +130,10 @@ export class WebhookService {
 
   /** emit, returning the deliveries it created (one per active URL, or one `no_receiver`). */
   publish (event: WebhookEvent): Delivery[] {
+    return this.sb.store.transact(() => this.createDeliveries(event))
+  }
+
+  private createDeliveries (event: WebhookEvent): Delivery[] {
     const now = this.sb.clock.now()
     const iso = new Date(now).toISOString()
     const eventId = this.sb.rng.uuid()
@@ -139,7 +144,7 @@ export class WebhookService {
         .map(s => [s.name, ...Object.entries(s.params).map(([k, v]) => `${k}=${v}`)].join(';'))
       : []
     // One record per target, built whole (every settlement makes at least one, so no spreads here).
-    const delivery = (webhook: WebhookRegistration | null): Delivery => ({
+    const delivery = (webhook: WebhookRegistration | null): Mutable<Delivery> => ({
       id: this.sb.rng.uuid(),
       seq: this.sb.store.nextSeq('delivery'),
       accountId: event.accountId,
@@ -163,7 +168,6 @@ export class WebhookService {
       // Recorded all the same, so a test can see that the event happened and why nothing arrived.
       const d = delivery(null)
       this.add(d)
-      void this.sb.store.commit()
       return [d]
     }
 
@@ -174,10 +178,9 @@ export class WebhookService {
     for (const webhook of targets) {
       const d = delivery(webhook)
       created.push(d)
-      this.add(d)
       if (hasFault(d, 'WEBHOOK_DROP')) {
         d.status = 'dropped'
-        this.log.changed(d)
+        this.add(d)
         continue
       }
       let delay = hasFault(d, 'WEBHOOK_DELAY') ? faultMs(d, 'WEBHOOK_DELAY', 0) : 0
@@ -186,13 +189,14 @@ export class WebhookService {
         d.heldForReorder = true
         delay += faultMs(d, 'WEBHOOK_OUT_OF_ORDER', REORDER_WINDOW_MS)
       }
+      d.nextAttemptAt = new Date(now + delay).toISOString()
+      this.add(d)
       this.schedule(d, now + delay, 'first')
     }
     const nowHeld = created.filter(d => d.heldForReorder).map(d => d.id)
     if (heldKey && nowHeld.length > 0) this.held.set(heldKey, nowHeld)
     if (earlier) this.releaseAfter(earlier, created)
     this.capPending(event.accountId)
-    void this.sb.store.commit()
     return created
   }
 
@@ -210,11 +214,12 @@ export class WebhookService {
     for (const d of over) {
       this.attemptOf.get(d.id)?.()
       if (d.heldForReorder) this.unhold(d)
-      d.status = 'failed'
-      d.failureReason = reason
-      d.nextAttemptAt = null
-      d.updatedAt = iso
-      this.log.changed(d)
+      this.log.update(d.id, x => {
+        x.status = 'failed'
+        x.failureReason = reason
+        x.nextAttemptAt = null
+        x.updatedAt = iso
+      })
       this.startFollowers(d.id)
     }
     this.forget(over)
@@ -233,8 +238,7 @@ export class WebhookService {
       this.jobs.delete(id)
       const leader = later.find(l => l.webhookId === d.webhookId && l.status === 'pending')
       if (leader) {
-        d.nextAttemptAt = null
-        this.sb.store.changed('deliveries', d.id)
+        this.log.update(id, x => { x.nextAttemptAt = null })
         this.followers.set(leader.id, [...(this.followers.get(leader.id) ?? []), id])
       } else {
         this.schedule(d, this.sb.clock.now(), 'first')
@@ -255,8 +259,8 @@ export class WebhookService {
   // ---- attempts -------------------------------------------------------------------------------
 
   private schedule (d: Delivery, at: number, kind: AttemptKind): void {
-    d.nextAttemptAt = new Date(at).toISOString()
-    this.sb.store.changed('deliveries', d.id)
+    const nextAttemptAt = new Date(at).toISOString()
+    if (d.nextAttemptAt !== nextAttemptAt) this.log.update(d.id, x => { x.nextAttemptAt = nextAttemptAt })
     this.sb.scheduler.cancel(this.jobs.get(d.id))
     const id = d.id
     this.jobs.set(id, this.sb.scheduler.at(at, 'webhook-attempt', () => {
@@ -270,9 +274,26 @@ export class WebhookService {
     if (at <= this.sb.clock.now() && this.sb.clock.isFrozen()) void this.sb.scheduler.runDue()
   }
 
-  /** Starts one HTTP attempt and returns at once; `finish` records it when the request ends. */
+  /**
+   * Starts one HTTP attempt and returns at once; `finish` records it when the request ends. Nothing
+   * goes out about a change that is not on disk yet (a settlement whose write may still fail and be
+   * rolled back): the attempt waits for the write, and is dropped if the delivery went with it.
+   */
   private start (d: Delivery, kind: AttemptKind): void {
     if (this.closed || !d.url) return
+    if (this.sb.store.hasUndurableChanges()) {
+      const id = d.id
+      const generation = this.generation
+      // Counted as under way, so idle() (a graceful stop, a test) waits for it too.
+      const waiting: Promise<void> = this.sb.store.whenDurable().then(() => {
+        const current = this.log.get(id)
+        if (!current || generation !== this.generation) return
+        if (kind !== 'redeliver' && kind !== 'duplicate' && current.status !== 'pending') return
+        this.sb.store.unit(() => this.start(current, kind))
+      }, () => {}).finally(() => { this.inFlight.delete(waiting) })
+      this.inFlight.add(waiting)
+      return
+    }
     if (d.heldForReorder) this.unhold(d)
     const timestamp = Math.floor(this.sb.clock.now() / 1000)
     const body = JSON.stringify(d.body ?? null)
@@ -288,10 +309,11 @@ export class WebhookService {
       'x-sandbox-signature': signDelivery(this.sb.config.webhookSecret, timestamp, body),
     }
     const at = new Date(this.sb.clock.now()).toISOString()
-    d.requestHeaders = headers
-    // A redelivery or duplicate goes alongside the retry schedule, which stays as it was.
-    if (kind === 'first' || kind === 'retry') d.nextAttemptAt = null
-    this.sb.store.changed('deliveries', d.id)
+    this.log.update(d.id, x => {
+      x.requestHeaders = headers
+      // A redelivery or duplicate goes alongside the retry schedule, which stays as it was.
+      if (kind === 'first' || kind === 'retry') x.nextAttemptAt = null
+    })
     const generation = this.generation
     const url = d.url
     const id = d.id
@@ -315,8 +337,13 @@ export class WebhookService {
 
   private finish (id: string, generation: number, kind: AttemptKind, at: string, headers: Record<string, string>, result: SendResult): void {
     if (result.cancelled || generation !== this.generation) return
-    const d = this.log.get(id)
-    if (!d) return // evicted or its account removed while the request was out
+    if (!this.log.get(id)) return // evicted or its account removed while the request was out
+    // The result of an attempt is a unit of its own, written like a scheduled job's.
+    this.sb.store.unit(() => this.recordAttempt(id, kind, at, headers, result))
+  }
+
+  private recordAttempt (id: string, kind: AttemptKind, at: string, headers: Record<string, string>, result: SendResult): void {
+    const d = this.log.get(id)!
     let { statusCode, error } = result
     if (kind === 'first' && hasFault(d, 'WEBHOOK_RECEIVER_TIMEOUT')) {
       // The receiver got the request, but the sandbox acts as if the answer never came back.
@@ -326,35 +353,41 @@ export class WebhookService {
       error = `HTTP ${statusCode}`
     }
     const ok = error === null
-    d.attempts.push({ at, kind, statusCode, latencyMs: result.latencyMs, error, responseBody: result.responseBody, requestHeaders: headers })
-    d.updatedAt = new Date(this.sb.clock.now()).toISOString()
+    const attempt = { at, kind, statusCode, latencyMs: result.latencyMs, error, responseBody: result.responseBody, requestHeaders: headers }
+    const updatedAt = new Date(this.sb.clock.now()).toISOString()
+    let retryAt: number | null = null
+    let duplicate = false
 
-    if (kind === 'redeliver') {
-      if (ok) {
-        this.sb.scheduler.cancel(this.jobs.get(id))
-        this.jobs.delete(id)
-        d.nextAttemptAt = null
-        d.status = 'delivered'
-      } else if (d.status !== 'pending') {
-        d.status = 'failed'
-      }
-    } else if (kind === 'first' || kind === 'retry') {
-      if (d.status === 'pending') {
+    this.log.update(id, x => {
+      x.attempts = x.attempts.concat(attempt)
+      x.updatedAt = updatedAt
+      if (kind === 'redeliver') {
         if (ok) {
-          d.status = 'delivered'
+          x.nextAttemptAt = null
+          x.status = 'delivered'
+        } else if (x.status !== 'pending') {
+          x.status = 'failed'
+        }
+      } else if ((kind === 'first' || kind === 'retry') && x.status === 'pending') {
+        if (ok) {
+          x.status = 'delivered'
           // As if the acknowledgement was lost: the same delivery (same id) arrives once more.
-          if (hasFault(d, 'WEBHOOK_DUPLICATE') && !d.attempts.some(a => a.kind === 'duplicate')) this.start(d, 'duplicate')
+          duplicate = hasFault(d, 'WEBHOOK_DUPLICATE') && !x.attempts.some(a => a.kind === 'duplicate')
         } else {
-          const made = d.attempts.filter(a => a.kind === 'first' || a.kind === 'retry').length
-          if (made >= this.sb.config.webhookMaxAttempts) d.status = 'failed'
-          else this.schedule(d, this.sb.clock.now() + this.sb.config.webhookBackoffMs * 2 ** (made - 1), 'retry')
+          const made = x.attempts.filter(a => a.kind === 'first' || a.kind === 'retry').length
+          if (made >= this.sb.config.webhookMaxAttempts) x.status = 'failed'
+          else retryAt = this.sb.clock.now() + this.sb.config.webhookBackoffMs * 2 ** (made - 1)
         }
       }
-      if (kind === 'first') this.startFollowers(id)
+    })
+    if (kind === 'redeliver' && ok) {
+      this.sb.scheduler.cancel(this.jobs.get(id))
+      this.jobs.delete(id)
     }
-    this.log.changed(d)
+    if (duplicate) this.start(d, 'duplicate')
+    if (retryAt !== null) this.schedule(d, retryAt, 'retry')
+    if (kind === 'first') this.startFollowers(id)
     if (d.status !== 'pending') this.forget(this.log.trim(d.accountId))
-    void this.sb.store.commit()
   }
 
   private unhold (d: Delivery): void {
@@ -372,7 +405,7 @@ export class WebhookService {
     const d = this.log.get(id)
     if (!d) throw notFound(`Entrega ${id} não encontrada`, 'DELIVERY_NOT_FOUND')
     if (!d.url) throw new ApiError(409, 'NO_RECEIVER', 'Esta entrega não tem URL: nenhum webhook ativo existia para o evento quando ele ocorreu')
-    this.start(d, 'redeliver')
+    this.sb.store.transact(() => this.start(d, 'redeliver'))
     return d
   }
 
@@ -410,7 +443,7 @@ export class WebhookService {
     })
   }
 
-  private add (d: Delivery): void {
+  private add (d: Mutable<Delivery>): void {
     this.forget(this.log.add(d))
   }
 
@@ -491,10 +524,7 @@ export class WebhookService {
     for (const key of [...this.held.keys()]) if (key.startsWith(`${accountId}:`)) this.held.delete(key)
     // An account reset removes then re-adds the account in one go; the configured URL comes back after it.
     if (accountId === DEFAULT_ACCOUNT_ID && this.sb.config.webhookUrl) {
-      queueMicrotask(() => {
-        this.ensureConfiguredUrl()
-        void this.sb.store.commit()
-      })
+      queueMicrotask(() => this.sb.store.unit(() => this.ensureConfiguredUrl()))
     }
   }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildApp } from '../../server/app.js'
 import type { Config } from '../../server/config.js'
-import type { State } from '../../server/store/state.js'
+import type { DeepReadonly, State } from '../../server/store/state.js'
 import { Store } from '../../server/store/store.js'
 import { T0, bearer, certHeader, newAccount, tokenFor } from '../helpers/app.js'
 
@@ -23,9 +23,9 @@ const config = (data: string, extra: Partial<Config> = {}): Partial<Config> =>
   ({ data, seed: 'persist-seed', clock: 'frozen', clockStart: T0, jwtSecret: 'persistence-test-jwt-secret', ...extra })
 
 /** What a restart would find: the base document and its journal, read by a fresh store. */
-async function readState (file: string): Promise<State> {
+async function readState (file: string): Promise<DeepReadonly<State>> {
   const store = new Store({ file })
-  await store.load()
+  await store.open()
   return store.data
 }
 

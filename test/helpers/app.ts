@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { buildApp, type BuildOptions } from '../../server/app.js'
 import type { Config } from '../../server/config.js'
 import { Store } from '../../server/store/store.js'
-import type { State } from '../../server/store/state.js'
+import type { DeepReadonly, State } from '../../server/store/state.js'
 import type { WebhookEvent } from '../../server/webhooks/types.js'
 
 /**
@@ -25,8 +25,9 @@ export const fixtureAccount = {
 
 export async function buildTestApp (t: Test, config: Partial<Config> = {}, opts: Omit<BuildOptions, 'config'> = {}): Promise<FastifyInstance> {
   // PIX_TEST_PERSIST=1 runs any suite against a data file and checks, at the end of each test, that
-  // the file and its journal reload to exactly the live state: a change a service made in place
-  // without telling the store shows up as a difference. The compaction floor keeps it to the journal.
+  // the file and its journal reload to exactly the live state: it checks that the store's write API
+  // journals every change it is given (records touched, added, removed; sequences; the replaced
+  // state). The compaction floor keeps it to the journal.
   const persist = process.env.PIX_TEST_PERSIST === '1' && config.data === undefined
   const dir = persist ? mkdtempSync(join(tmpdir(), 'pix-persist-')) : undefined
   const app = await buildApp({
@@ -44,7 +45,7 @@ export async function buildTestApp (t: Test, config: Partial<Config> = {}, opts:
         const live = JSON.parse(JSON.stringify(app.sandbox.store.data)) as State
         await app.sandbox.store.commit()
         const reloaded = new Store({ file: join(dir, 'state.json') })
-        await reloaded.load()
+        await reloaded.open()
         difference = firstDifference(live, reloaded.data)
         if (!difference) break
         await new Promise(resolve => setTimeout(resolve, 50))
@@ -60,7 +61,7 @@ export async function buildTestApp (t: Test, config: Partial<Config> = {}, opts:
 }
 
 /** The first record (collection/id) whose persisted form differs from the live one, if any. */
-export function firstDifference (live: State, persisted: State): string | null {
+export function firstDifference (live: DeepReadonly<State>, persisted: DeepReadonly<State>): string | null {
   for (const key of Object.keys(live) as Array<keyof State>) {
     const a = live[key] as unknown
     const b = persisted[key] as unknown

@@ -1,9 +1,10 @@
 /**
- * With --data, a commit appends only the records the services said they changed (Store.changed).
- * A change made in place without telling the store would be lost by a crash before the next
- * compaction, and no single test would notice. So this file runs the suites that change every kind
- * of record again against a data file, and each test ends by reloading the file and its journal and
- * comparing them with the live state, record by record (test/helpers/app.ts, PIX_TEST_PERSIST).
+ * With --data, a write journals the records the store's write API touched since the previous one;
+ * there is no other way to change a record (test/unit/write-path.test.ts). This file checks the API
+ * itself: it runs the suites that change every kind of record again against a data file, and each
+ * test ends by reloading the file and its journal and comparing them with the live state, record by
+ * record (test/helpers/app.ts, PIX_TEST_PERSIST). A change the API made without journaling it (a
+ * removal, a sequence, a replaced state) shows up as a difference.
  */
 process.env.PIX_TEST_PERSIST = '1'
 

@@ -51,10 +51,9 @@ t.test('blocked amounts are reported in both formats with the 2.2 mapping', asyn
   const app = await buildTestApp(t)
   const a = await newAccount(app, { balance: 100 })
   // Reserve money as an outgoing payment in processing would (the ledger's own operation).
-  const account = app.sandbox.store.account(a.accountId)!
   const { reserve } = await import('../../server/domain/ledger.js')
-  t.ok(reserve(account, 3050))
-  app.sandbox.store.changed('accounts', account.id) // what a service does after a ledger call
+  // Through the store's write path, as a service does.
+  t.ok(app.sandbox.store.transact(() => app.sandbox.store.update('accounts', a.accountId, account => reserve(account, 3050))))
   await assertBalances(t, app, a.token, 69.5, 30.5)
 })
 

@@ -224,7 +224,8 @@ t.test('snapshot: GET then PUT restores balances and accounts', async t => {
   const snap = await app.inject({ method: 'GET', url: '/__sandbox/snapshot' })
   t.equal(snap.statusCode, 200)
   const state = snap.json()
-  t.equal(state.schemaVersion, 1)
+  t.equal(state.format, 'pix-sandbox/state', 'the document carries the sandbox\'s format marker')
+  t.equal(state.formatVersion, 2)
   t.ok(state.accounts[String(a.accountId)], 'the created account is in the snapshot')
 
   await app.inject({ method: 'POST', url: `/__sandbox/accounts/${a.accountId}/balance`, payload: { set: 999 } })

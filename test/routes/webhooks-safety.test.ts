@@ -65,7 +65,7 @@ t.test('URLs are stored and compared in normalised form', async t => {
 
 t.test('the sandbox\'s own address is refused as a receiver, unless SANDBOX_SELF_WEBHOOKS=enabled', async t => {
   // Not listening: the configured host (0.0.0.0, every address) and port (8080) are the sandbox's.
-  const app = await buildTestApp(t)
+  const app = await buildTestApp(t, { host: '0.0.0.0' })
   const own = ['http://localhost:8080/__sandbox/reset', 'http://127.0.0.1:8080/x', 'http://0x7f.1:8080/', 'http://2130706433:8080/', 'http://127.9.9.9:8080/',
     'http://[::1]:8080/', 'http://[::ffff:127.0.0.1]:8080/', 'http://0.0.0.0:8080/', 'http://[::]:8080/', 'http://LOCALHOST.:8080/', 'http://app.localhost:8080/',
     `http://${hostname()}:8080/`]

@@ -183,6 +183,36 @@ t.test('close() stops the timer and drops the jobs', async t => {
   t.equal(scheduler.pending(), 0)
 })
 
+t.test('paused, no job runs and no timer is armed; resumed, the due jobs run in order', async t => {
+  const clock = new Clock()
+  clock.freeze()
+  const scheduler = new Scheduler({ clock })
+  const ran: string[] = []
+  scheduler.after(0, 'a', () => { ran.push('a') })
+  scheduler.after(10, 'b', () => { ran.push('b') })
+  scheduler.pause()
+  t.equal(scheduler.isPaused(), true)
+  await scheduler.advance(20)
+  t.same(ran, [], 'an advance while paused moves the clock only')
+  scheduler.resume()
+  scheduler.resume()
+  await scheduler.runDue()
+  t.same(ran, ['a', 'b'])
+  t.equal(scheduler.isPaused(), false)
+})
+
+t.test('runJob wraps every job (the app makes each one a unit of the store)', async t => {
+  const clock = new Clock()
+  clock.freeze()
+  const wrapped: string[] = []
+  const scheduler = new Scheduler({ clock, runJob: (run, job) => { wrapped.push(job.kind); return run() } })
+  let ran = 0
+  scheduler.after(5, 'settle', () => { ran++ })
+  await scheduler.advance(5)
+  t.same(wrapped, ['settle'])
+  t.equal(ran, 1)
+})
+
 t.test('cancelled jobs that never reach the top do not pile up: the heap is rebuilt without them, in order', async t => {
   const { scheduler } = frozenScheduler()
   const ran: number[] = []

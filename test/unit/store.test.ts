@@ -3,9 +3,13 @@ import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmS
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { Store } from '../../server/store/store.js'
-import { emptyState, type Account, type Transaction } from '../../server/store/state.js'
+import { emptyState, type Account, type State, type Transaction } from '../../server/store/state.js'
 
-/** The store: indexes kept in step with the document, per-account removal, snapshots, commits. */
+/**
+ * The store: indexes kept in step with the document, per-account removal, snapshots, commits. Every
+ * change goes through a unit (`transact`) and the write API, as in the services.
+ */
+const AT = '2026-03-10T15:00:00.000Z'
 
 function account (id: number, clientId = `c${id}`, fingerprint = `FP${id}`): Account {
   return {
@@ -14,23 +18,25 @@ function account (id: number, clientId = `c${id}`, fingerprint = `FP${id}`): Acc
     limits: { perTransactionCents: 1, dailyCents: 1, nightlyCents: 1 }, cashInMinExpirationSeconds: 30, splitFrequency: 'DAILY',
     balance: { availableCents: 100, blockedCents: 0 },
     totals: { openingCents: 100, adjustmentsCents: 0, settledInCents: 0, settledOutCents: 0, feesCents: 0 },
-    createdAt: '2026-03-10T15:00:00.000Z',
+    createdAt: AT,
   }
 }
 
 function tx (id: string, accountId: number, extra: Partial<Transaction> = {}): Transaction {
-  return { id, seq: 1, accountId, kind: 'CASH_OUT', direction: 'OUT', status: 'PENDING', amountCents: 1, feeCents: 0, data: {}, createdAt: '', updatedAt: '', history: [], ...extra }
+  return { id, seq: 1, accountId, kind: 'CASH_OUT', direction: 'OUT', status: 'PENDING', amountCents: 1, feeCents: 0, data: {}, createdAt: AT, updatedAt: AT, history: [], ...extra }
 }
 
 t.test('accounts are found by id, clientId and fingerprint', async t => {
   const s = new Store()
-  await s.load()
-  s.addAccount(account(1))
-  s.addAccount(account(2))
+  await s.open()
+  s.transact(() => {
+    s.addAccount(account(1))
+    s.addAccount(account(2))
+  })
   t.equal(s.account(1)?.clientId, 'c1')
   t.equal(s.accountByClientId('c2')?.id, 2)
   t.equal(s.accountByFingerprint('FP1')?.id, 1)
-  s.linkCertificate(s.account(1)!, 'FPX')
+  s.transact(() => s.linkCertificate(1, 'FPX'))
   t.equal(s.accountByFingerprint('FPX')?.id, 1)
   t.same(s.account(1)!.certificateFingerprints, ['FP1', 'FPX'])
   t.equal(s.accounts().length, 2)
@@ -38,15 +44,17 @@ t.test('accounts are found by id, clientId and fingerprint', async t => {
 
 t.test('removing an account removes its transactions, lookups and other owners\' records', async t => {
   const s = new Store()
-  await s.load()
-  s.addAccount(account(1))
-  s.addAccount(account(2))
-  s.addTransaction(tx('t1', 1, { externalId: 'e1', endToEndId: 'E1', idempotencyKey: 'k1' }), 'cash-out')
-  s.addTransaction(tx('t2', 2, { externalId: 'e1' }), 'cash-out')
-  s.addRef(s.transaction('t1')!, 'txid-1')
+  await s.open()
+  s.transact(() => {
+    s.addAccount(account(1))
+    s.addAccount(account(2))
+    s.addTransaction(tx('t1', 1, { externalId: 'e1', endToEndId: 'E1', idempotencyKey: 'k1' }), 'cash-out')
+    s.addTransaction(tx('t2', 2, { externalId: 'e1' }), 'cash-out')
+    s.addRef('t1', 'txid-1')
+  })
   const removed: number[] = []
   s.onAccountRemoved(id => removed.push(id))
-  s.removeAccount(1)
+  s.transact(() => s.removeAccount(1))
   t.equal(s.account(1), undefined)
   t.equal(s.accountByClientId('c1'), undefined)
   t.equal(s.accountByFingerprint('FP1'), undefined)
@@ -62,8 +70,8 @@ t.test('removing an account removes its transactions, lookups and other owners\'
 
 t.test('externalId lookups are per account and per scope', async t => {
   const s = new Store()
-  await s.load()
-  s.addTransaction(tx('t1', 1, { externalId: 'same' }), 'cash-out')
+  await s.open()
+  s.transact(() => s.addTransaction(tx('t1', 1, { externalId: 'same' }), 'cash-out'))
   t.equal(s.transactionByExternalId(1, 'cash-out', 'same')?.id, 't1')
   t.equal(s.transactionByExternalId(1, 'cash-in', 'same'), undefined)
   t.equal(s.transactionByExternalId(2, 'cash-out', 'same'), undefined)
@@ -71,28 +79,30 @@ t.test('externalId lookups are per account and per scope', async t => {
 
 t.test('sequences, snapshot and replace (indexes rebuilt, snapshot detached)', async t => {
   const s = new Store()
-  await s.load()
-  t.equal(s.nextSeq('account'), 1)
-  t.equal(s.nextSeq('account'), 2)
-  t.equal(s.nextSeq('tx'), 1)
-  s.addAccount(account(1))
-  s.addTransaction(tx('t1', 1, { externalId: 'e' }), 'cash-out')
-  const snap = s.snapshot()
-  s.account(1)!.balance.availableCents = 5
+  await s.open()
+  s.transact(() => {
+    t.equal(s.nextSeq('account'), 1)
+    t.equal(s.nextSeq('account'), 2)
+    t.equal(s.nextSeq('tx'), 1)
+    s.addAccount(account(1))
+    s.addTransaction(tx('t1', 1, { externalId: 'e' }), 'cash-out')
+  })
+  const snap = s.snapshot() as unknown as State
+  s.transact(() => s.update('accounts', 1, a => { a.balance.availableCents = 5 }))
   t.equal(snap.accounts['1'].balance.availableCents, 100, 'the snapshot is a copy')
-  s.replace(snap)
+  s.transact(() => s.replace(snap))
   t.equal(s.account(1)!.balance.availableCents, 100)
   t.equal(s.transactionByExternalId(1, 'cash-out', 'e')?.id, 't1', 'indexes rebuilt from the document')
-  snap.accounts['1'].balance.availableCents = 1
+  ;(snap.accounts['1'].balance as { availableCents: number }).availableCents = 1
   t.equal(s.account(1)!.balance.availableCents, 100, 'replace copies its input')
-  t.equal(s.nextSeq('account'), 3)
-  s.replace(emptyState())
+  t.equal(s.transact(() => s.nextSeq('account')), 3)
+  s.transact(() => s.replace(emptyState()))
   t.equal(s.accountByClientId('c1'), undefined)
 })
 
 t.test('memory store: commit resolves at once and load finds nothing', async t => {
   const s = new Store()
-  t.equal(await s.load(), false)
+  t.equal((await s.open()).found, false)
   t.equal(s.persistent, false)
   await s.commit()
 })
@@ -102,17 +112,16 @@ t.test('file store: concurrent commits share writes and the last state wins on d
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const file = join(dir, 'db.json')
   const s = new Store({ file })
-  t.equal(await s.load(), false, 'a missing file holds no state')
-  s.addAccount(account(1))
+  t.equal((await s.open()).found, false, 'a missing file holds no state')
+  s.transact(() => s.addAccount(account(1)))
   const commits: Array<Promise<void>> = []
   for (let i = 1; i <= 20; i++) {
-    s.account(1)!.balance.availableCents = i
-    s.changed('accounts', 1)
+    s.transact(() => s.update('accounts', 1, a => { a.balance.availableCents = i }))
     commits.push(s.commit())
   }
   await Promise.all(commits)
   const again = new Store({ file })
-  t.equal(await again.load(), true)
+  t.equal((await again.open()).found, true)
   t.equal(again.accountByClientId('c1')?.balance.availableCents, 20, 'indexes rebuilt on load')
 })
 
@@ -128,16 +137,17 @@ const journalsOf = (file: string): string[] =>
 t.test('file store: a commit appends the changed records to the journal and leaves the base alone', async t => {
   const file = tempFile(t)
   const s = new Store({ file })
-  await s.load()
-  s.addAccount(account(1))
+  await s.open()
+  s.transact(() => s.addAccount(account(1)))
   await s.commit()
   const base = readFileSync(file, 'utf8')
   t.equal(JSON.parse(base).journalGeneration, 1, 'the first commit of a new file writes the base, generation 1')
   t.same(journalsOf(file), [], 'and no journal yet')
 
-  s.addTransaction(tx('t1', 1, { externalId: 'e1' }), 'cash-out')
-  s.account(1)!.balance.availableCents = 99
-  s.changed('accounts', 1)
+  s.transact(() => {
+    s.addTransaction(tx('t1', 1, { externalId: 'e1' }), 'cash-out')
+    s.update('accounts', 1, a => { a.balance.availableCents = 99 })
+  })
   await s.commit()
   t.equal(readFileSync(file, 'utf8'), base, 'the base is not rewritten')
   const lines = readFileSync(`${file}.journal-1`, 'utf8').trim().split('\n').map(l => JSON.parse(l))
@@ -147,7 +157,7 @@ t.test('file store: a commit appends the changed records to the journal and leav
   t.equal(readFileSync(`${file}.journal-1`, 'utf8').trim().split('\n').length, 3, 'a commit with no change appends nothing')
 
   const again = new Store({ file })
-  t.equal(await again.load(), true)
+  t.equal((await again.open()).found, true)
   t.equal(again.account(1)?.balance.availableCents, 99, 'the journal is replayed over the base')
   t.equal(again.transactionByExternalId(1, 'cash-out', 'e1')?.id, 't1', 'and the indexes include replayed records')
 
@@ -161,18 +171,20 @@ t.test('file store: a commit appends the changed records to the journal and leav
 t.test('file store: removals are journaled, and a torn last line (a kill mid-append) is ignored', async t => {
   const file = tempFile(t)
   const s = new Store({ file })
-  await s.load()
-  s.addAccount(account(1))
-  s.data.directory.k = { key: 'k', keyType: 'EVP', name: 'N', document: '52998224725', ispb: '00000000', bankName: 'B' }
-  s.changed('directory', 'k')
+  await s.open()
+  s.transact(() => {
+    s.addAccount(account(1))
+    s.put('directory', { key: 'k', keyType: 'EVP', name: 'N', document: '52998224725', ispb: '00000000', bankName: 'B' })
+  })
   await s.commit()
-  delete s.data.directory.k
-  s.changed('directory', 'k')
-  s.addTransaction(tx('t1', 1))
+  s.transact(() => {
+    s.remove('directory', 'k')
+    s.addTransaction(tx('t1', 1))
+  })
   await s.commit()
   appendFileSync(`${file}.journal-1`, '["transactions","t2",{"id":"t2","acc')
   const again = new Store({ file })
-  await again.load()
+  await again.open()
   t.equal(again.data.directory.k, undefined, 'the removal is replayed')
   t.ok(again.transaction('t1'))
   t.equal(again.transaction('t2'), undefined, 'the torn line is dropped')
@@ -181,24 +193,24 @@ t.test('file store: removals are journaled, and a torn last line (a kill mid-app
 t.test('file store: a line that is not JSON before the end is an error naming the file and line', async t => {
   const file = tempFile(t)
   const s = new Store({ file })
-  await s.load()
-  s.addAccount(account(1))
+  await s.open()
+  s.transact(() => s.addAccount(account(1)))
   await s.commit()
-  s.addTransaction(tx('t1', 1))
+  s.transact(() => s.addTransaction(tx('t1', 1)))
   await s.commit()
   const journal = `${file}.journal-1`
   writeFileSync(journal, 'garbage\n' + readFileSync(journal, 'utf8'))
-  await t.rejects(new Store({ file }).load(), { message: /journal-1: journal line 1 is not JSON/ })
+  await t.rejects(new Store({ file }).open(), { message: /journal-1 has a damaged line 1 \(not JSON\)/ })
 })
 
 t.test('file store: compaction writes a new base generation, deletes the old journal, and loses nothing', async t => {
   const file = tempFile(t)
   const s = new Store({ file, compactionFloorBytes: 2000 })
-  await s.load()
-  s.addAccount(account(1))
+  await s.open()
+  s.transact(() => s.addAccount(account(1)))
   await s.commit()
   for (let i = 0; i < 40; i++) {
-    s.addTransaction(tx(`t${i}`, 1, { externalId: `e${i}` }), 'cash-out')
+    s.transact(() => s.addTransaction(tx(`t${i}`, 1, { externalId: `e${i}` }), 'cash-out'))
     await s.commit()
   }
   await s.flush()
@@ -207,7 +219,7 @@ t.test('file store: compaction writes a new base generation, deletes the old jou
   t.ok(journalsOf(file).every(n => Number(n.split('-').pop()) >= generation), 'journals older than the base are gone')
   t.ok(statSync(file).size > 40 * 100, 'the base holds the records')
   const again = new Store({ file })
-  await again.load()
+  await again.open()
   t.equal(Object.keys(again.data.transactions).length, 40)
   t.equal(again.transactionByExternalId(1, 'cash-out', 'e39')?.id, 't39')
 })
@@ -215,15 +227,15 @@ t.test('file store: compaction writes a new base generation, deletes the old jou
 t.test('file store: a journal older than the base (a kill after a compaction wrote the base) is not replayed', async t => {
   const file = tempFile(t)
   const s = new Store({ file })
-  await s.load()
-  s.addAccount(account(1))
+  await s.open()
+  s.transact(() => s.addAccount(account(1)))
   await s.commit()
   // What a compaction leaves if killed between writing base generation 2 and deleting journal 1.
   writeFileSync(`${file}.journal-1`, JSON.stringify(['accounts', '1', { ...account(1), name: 'STALE' }]) + '\n')
   const doc = JSON.parse(readFileSync(file, 'utf8'))
   writeFileSync(file, JSON.stringify({ ...doc, journalGeneration: 2 }))
   const again = new Store({ file })
-  await again.load()
+  await again.open()
   t.equal(again.account(1)?.name, 'A1', 'the stale line is ignored')
   t.notOk(existsSync(`${file}.journal-1`), 'and its journal deleted')
 })
@@ -231,19 +243,21 @@ t.test('file store: a journal older than the base (a kill after a compaction wro
 t.test('file store: replace (reset, import) and account removal rewrite the base', async t => {
   const file = tempFile(t)
   const s = new Store({ file })
-  await s.load()
-  s.addAccount(account(1))
-  s.addAccount(account(2))
-  s.addTransaction(tx('t1', 2))
+  await s.open()
+  s.transact(() => {
+    s.addAccount(account(1))
+    s.addAccount(account(2))
+    s.addTransaction(tx('t1', 2))
+  })
   await s.commit()
-  s.removeAccount(2)
+  s.transact(() => s.removeAccount(2))
   await s.commit()
   t.equal(JSON.parse(readFileSync(file, 'utf8')).journalGeneration, 2)
   t.same(Object.keys(JSON.parse(readFileSync(file, 'utf8')).accounts), ['1'])
-  s.replace(emptyState())
+  s.transact(() => s.replace(emptyState()))
   await s.commit()
   const again = new Store({ file })
-  t.equal(await again.load(), true)
+  t.equal((await again.open()).found, true)
   t.same(again.data.accounts, {}, 'the replaced state is what reloads')
   t.same(journalsOf(file), [], 'with no journal left to replay')
 })

@@ -24,7 +24,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const account = request.account!
     const scenarios = sb.scenarios.resolve(request, reply, 'cob', account.id)
     const charge = sb.charges.createCob(account, request.params.txid, request.body, scenarios)
-    await sb.store.commit()
     return reply.status(201).send(sb.charges.cobView(charge))
   })
 
@@ -52,7 +51,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const charge = sb.charges.cancelCob(request.account!, request.params.txid)
-    await sb.store.commit()
     return sb.charges.cobView(charge)
   })
 }

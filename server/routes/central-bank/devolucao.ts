@@ -21,7 +21,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const account = request.account!
     const scenarios = sb.scenarios.resolve(request, reply, 'devolucao', account.id)
     const refund = sb.refunds.devolucao(account, request.params.e2eid, request.params.id, request.body, scenarios)
-    await sb.store.commit()
     return reply.status(201).send(sb.refunds.devolucaoView(refund))
   })
 

@@ -29,7 +29,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     if (previous) return reply.status(201).send(previous.data.response as DictTransferResponse)
     const scenarios = sb.scenarios.resolve(request, reply, 'dict-pix', account.id)
     const tx = sb.payouts.createDictTransfer(account, { ...request.body, idempotencyKey: key }, scenarios)
-    await sb.store.commit()
     return reply.status(201).send(tx.data.response as DictTransferResponse)
   })
 }

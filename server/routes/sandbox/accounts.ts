@@ -37,7 +37,6 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (body.name !== undefined && LONE_SURROGATE.test(body.name)) problems.push('name must be well-formed Unicode text (it holds a lone UTF-16 surrogate)')
     if (problems.length > 0) throw new ApiError(400, 'HTTP_ERROR', problems)
     const { account, privateKey } = await sb.accounts.create(body)
-    await sb.store.commit()
     return reply.status(201).send({ ...accountView(account), privateKey })
   })
 
@@ -71,7 +70,6 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const problem = sb.accounts.changeBalance(account, { set, credit })
     if (problem === 'NEGATIVE') throw new ApiError(400, 'INSUFFICIENT_BALANCE', 'O saldo disponível não pode ficar negativo')
     if (problem === 'LIMIT') throw new ApiError(400, 'BALANCE_LIMIT', `The account cannot hold more: its gross balance would exceed ${centsToString(MAX_CENTS)}, or its adjustments their limit`)
-    await sb.store.commit()
     return accountView(account)
   })
 }

@@ -36,7 +36,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const { entry, created } = sb.payouts.putDirectoryEntry(request.params.key, request.body)
-    await sb.store.commit()
     return reply.status(created ? 201 : 200).send(entry)
   })
 
@@ -44,7 +43,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { tags: ['Sandbox'], summary: 'Remove a key', params: KeyParam, response: { 204: Type.Null(), ...errorResponses('sandbox', [404]) } },
   }, async (request, reply) => {
     if (!sb.payouts.removeDirectoryEntry(request.params.key)) throw notFound(`Chave ${request.params.key} não está no diretório`, 'KEY_NOT_FOUND')
-    await sb.store.commit()
     return reply.status(204).send(null)
   })
 }

@@ -23,7 +23,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const record = sb.med.open(request.body, accountId => sb.scenarios.resolve(request, reply, 'med-open', accountId))
-    await sb.store.commit()
     return reply.status(201).send(view(record))
   })
 
@@ -51,7 +50,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const { record, refund } = sb.med.transition(request.params.id, request.body, accountId => sb.scenarios.resolve(request, reply, 'med-transition', accountId))
-    await sb.store.commit()
     return { ...view(record), refund }
   })
 }

@@ -16,7 +16,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const paid = sb.charges.payByCode(request.body, accountId => sb.scenarios.resolve(request, reply, 'pix-pay', accountId))
-    await sb.store.commit()
     return reply.status(201).send(sb.charges.receivedView(paid))
   })
 
@@ -32,7 +31,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const account = sb.accounts.require(request.body.accountId)
     const scenarios = sb.scenarios.resolve(request, reply, 'pix-incoming', account.id)
     const tx = sb.charges.receiveUnsolicited(account, request.body.amount, request.body.payer, scenarios)
-    await sb.store.commit()
     return reply.status(201).send(sb.charges.receivedView(tx))
   })
 }

@@ -54,7 +54,6 @@ const scenarioRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     sb.accounts.require(request.body.accountId)
     const armed = sb.scenarios.arm(request.body)
-    await sb.store.commit()
     return reply.status(201).send(armed)
   })
 
@@ -76,7 +75,6 @@ const scenarioRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     if (!sb.scenarios.disarm(request.params.id)) throw notFound(`Cenário armado ${request.params.id} não encontrado`, 'SCENARIO_NOT_FOUND')
-    await sb.store.commit()
     return reply.status(204).send(null)
   })
 }

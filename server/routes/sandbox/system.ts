@@ -1,8 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { ApiError } from '../../errors/api-error.js'
+import { parseInstant, SANDBOX_TIME_BOUNDS, SANDBOX_TIME_RANGE } from '../../domain/instant.js'
 import { errorResponses } from '../../schemas/common.js'
-import { emptyState, type State } from '../../store/state.js'
+import { readDocument } from '../../store/document.js'
+import { createRng } from '../../domain/ids.js'
+import { asReply, emptyState, STATE_FORMAT, STATE_FORMAT_VERSION } from '../../store/state.js'
 import { mayControl } from './admin.js'
 
 const Clock = Type.Object({
@@ -21,10 +24,17 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { ...sb.clock.state(), pendingJobs: sb.scheduler.pending(), nextJobAt: next === null ? null : new Date(next).toISOString() }
   }
 
+  const outOfRange = (target: number): ApiError => {
+    const at = Number.isFinite(target) && Math.abs(target) < 8.64e15 ? new Date(target).toISOString() : String(target)
+    return new ApiError(400, 'CLOCK_OUT_OF_RANGE', `Sandbox time must stay within ${SANDBOX_TIME_RANGE}, where every date it makes (an endToEndId's year, a refund deadline) stays representable; ${at} is outside`, {
+      details: { ...SANDBOX_TIME_BOUNDS },
+    })
+  }
+
   app.get('/health', {
     schema: {
       tags: ['Sandbox'],
-      summary: 'Readiness: 200 only once the state is loaded and routes are ready',
+      summary: 'Readiness: 200 once the state is loaded and routes are ready; 503 while starting, or degraded (the data file cannot be written)',
       response: {
         200: Type.Object({
           status: Type.Literal('ok'),
@@ -32,15 +42,29 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
           seed: Type.Optional(Type.String({ description: 'Only for whoever may use the control plane (with SANDBOX_ADMIN_TOKEN set, only with the admin token)' })),
           now: Type.String({ format: 'date-time' }),
         }),
-        503: Type.Object({ status: Type.Literal('starting') }),
+        503: Type.Union([
+          Type.Object({ status: Type.Literal('starting') }),
+          Type.Object({
+            status: Type.Literal('degraded'),
+            reason: Type.String({ description: 'Why the last write failed; changes are refused (503) until a write succeeds again' }),
+            since: Type.String({ format: 'date-time' }),
+            version: Type.String(),
+            seed: Type.Optional(Type.String()),
+            now: Type.String({ format: 'date-time' }),
+          }),
+        ]),
       },
     },
   }, async (request, reply) => {
     if (!sb.ready) return reply.status(503).send({ status: 'starting' as const })
     const now = new Date(sb.clock.now()).toISOString()
     // Health stays open for container probes; the seed reproduces ids and faults, so it is the control plane's.
-    if (!mayControl(request, sb.config.adminToken)) return { status: 'ok' as const, version: sb.version, now }
-    return { status: 'ok' as const, version: sb.version, seed: sb.seed, now }
+    const seed = mayControl(request, sb.config.adminToken) ? { seed: sb.seed } : {}
+    const health = sb.store.health()
+    if (health.status === 'degraded') {
+      return reply.status(503).send({ status: 'degraded' as const, reason: health.reason, since: new Date(health.since).toISOString(), version: sb.version, ...seed, now })
+    }
+    return { status: 'ok' as const, version: sb.version, ...seed, now }
   })
 
   app.post('/reset', {
@@ -55,15 +79,17 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (accountId !== undefined) {
       const account = sb.accounts.require(accountId)
       sb.accounts.reset(account)
-      await sb.store.commit()
       return { reset: accountId }
     }
-    sb.scheduler.clear()
-    sb.store.replace(emptyState())
-    sb.accounts.seedFixtures()
+    sb.store.transact(() => {
+      sb.scheduler.clear()
+      sb.store.replace(emptyState())
+      // Everything starts over, the clock too: where the settings start it, before the fixtures are dated.
+      sb.resetClock()
+      sb.accounts.seedFixtures()
+      for (const hook of sb.onReset) hook()
+    })
     sb.journal.clear()
-    for (const hook of sb.onReset) hook()
-    await sb.store.commit()
     return { reset: 'all' as const }
   })
 
@@ -74,11 +100,12 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['Sandbox'],
       summary: 'Move the clock forward, running every timed effect due on the way, in order, before answering',
       body: Type.Object({ ms: Type.Integer({ minimum: 0, maximum: 10 * 365 * 86_400_000 }) }),
-      response: { 200: Clock },
+      response: { 200: Clock, ...errorResponses('sandbox', [400]) },
     },
   }, async (request) => {
-    await sb.scheduler.advance(request.body.ms)
-    await sb.store.commit()
+    const target = sb.clock.now() + request.body.ms
+    if (!sb.clock.accepts(target)) throw outOfRange(target)
+    await sb.scheduler.advanceTo(target)
     return clockView()
   })
 
@@ -90,10 +117,11 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Clock, ...errorResponses('sandbox', [400]) },
     },
   }, async (request) => {
-    const target = Date.parse(request.body.now)
+    const target = parseInstant(request.body.now)
+    if (target === null) throw new ApiError(400, 'HTTP_ERROR', `now must be an ISO 8601 instant with real date and time fields, such as 2026-03-10T12:00:00Z (not ${JSON.stringify(request.body.now)})`)
+    if (!sb.clock.accepts(target)) throw outOfRange(target)
     if (target < sb.clock.now()) throw new ApiError(400, 'CLOCK_BACKWARDS', 'O relógio do sandbox só anda para a frente; use reset para recomeçar')
     await sb.scheduler.advanceTo(target)
-    await sb.store.commit()
     return clockView()
   })
 
@@ -110,28 +138,39 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/snapshot', {
-    schema: { tags: ['Sandbox'], summary: 'Export the whole state as one JSON document', response: { 200: Type.Object({ schemaVersion: Type.Literal(1) }, { additionalProperties: true }) } },
-  }, async () => sb.store.snapshot())
+    schema: {
+      tags: ['Sandbox'],
+      summary: 'Export the whole state as one JSON document',
+      response: { 200: Type.Object({ format: Type.Literal(STATE_FORMAT), formatVersion: Type.Literal(STATE_FORMAT_VERSION) }, { additionalProperties: true }) },
+    },
+  }, async () => asReply(sb.store.snapshot()))
 
   app.put('/snapshot', {
     bodyLimit: 512 * 1024 * 1024,
     schema: {
       tags: ['Sandbox'],
       summary: 'Replace the whole state with an exported snapshot',
-      body: Type.Object({
-        schemaVersion: Type.Literal(1),
-        seq: Type.Record(Type.String(), Type.Integer()),
-        accounts: Type.Record(Type.String(), Type.Object({}, { additionalProperties: true })),
-        transactions: Type.Record(Type.String(), Type.Object({}, { additionalProperties: true })),
-        directory: Type.Record(Type.String(), Type.Object({}, { additionalProperties: true })),
-      }, { additionalProperties: true }),
+      description: `The document is checked whole before anything is replaced: its format marker ("format": "${STATE_FORMAT}", formatVersion ${STATE_FORMAT_VERSION}; ` +
+        'an export of the previous format, schemaVersion 1, is read too), the shape of every record and the references between them. ' +
+        'A refused document answers 400 with the problems listed in details.problems and changes nothing. The clock goes back to the exported instant.',
+      body: Type.Object({}, { additionalProperties: true, description: 'A document exported by GET /__sandbox/snapshot' }),
       response: { 200: Type.Object({ accounts: Type.Integer(), transactions: Type.Integer() }), ...errorResponses('sandbox', [400]) },
     },
   }, async (request) => {
-    sb.scheduler.clear()
-    sb.store.replace(request.body as unknown as State)
-    for (const hook of sb.onLoad) hook()
-    await sb.store.commit()
+    const read = await readDocument(request.body)
+    if (!read.ok) {
+      const what = read.kind === 'foreign' ? 'This is not a pix-sandbox snapshot' : read.kind === 'newer' ? 'This snapshot comes from a newer pix-sandbox' : 'This snapshot has problems'
+      throw new ApiError(400, 'HTTP_ERROR', `${what}; nothing was imported: ${read.problems.join('; ')}`, { details: { problems: read.problems } })
+    }
+    sb.store.transact(() => {
+      sb.scheduler.clear()
+      sb.store.replace(read.state)
+      for (const hook of sb.onLoad) hook()
+      if (read.clock) sb.clock.restore(read.clock, 'instant')
+      // A stream the snapshot's ids did not come from: where a data file kept it, else one drawn from the
+      // seed and the snapshot's sequences (a fresh start with the same seed would repeat its ids).
+      sb.rng.restore(read.rng ?? createRng(`${sb.seed}/${JSON.stringify(sb.store.data.seq)}`).state())
+    })
     return { accounts: Object.keys(sb.store.data.accounts).length, transactions: Object.keys(sb.store.data.transactions).length }
   })
 

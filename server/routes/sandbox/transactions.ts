@@ -2,14 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { ApiError, notFound } from '../../errors/api-error.js'
 import { centsToNumber } from '../../domain/money.js'
-import { errorResponses } from '../../schemas/common.js'
+import { asReply, errorResponses } from '../../schemas/common.js'
 import { AsyncErrorCodeSchema, TransactionListQuery, TransactionView } from '../../schemas/payouts.js'
 import type { Transaction } from '../../store/state.js'
 
 /** The full record as the control plane shows it: amounts in BRL, everything else as stored. */
 export function transactionView (tx: Transaction) {
   const { amountCents, feeCents, scenarios, ...rest } = tx
-  return { ...rest, amount: centsToNumber(amountCents), fee: centsToNumber(feeCents), scenarios: scenarios ?? [] }
+  return asReply({ ...rest, amount: centsToNumber(amountCents), fee: centsToNumber(feeCents), scenarios: scenarios ?? [] })
 }
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'Transaction UUID or its numeric id' }) })
@@ -62,7 +62,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const tx = find(request.params.id)
     pendingOps(tx).settle(tx)
-    await sb.store.commit()
     return transactionView(tx)
   })
 
@@ -82,7 +81,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const original = find(request.params.id)
     const scenarios = sb.scenarios.resolve(request, reply, 'refund-received', original.accountId)
     const tx = sb.refunds.receiveReturn(original, request.body, scenarios)
-    await sb.store.commit()
     return reply.status(201).send(transactionView(tx))
   })
 
@@ -97,7 +95,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const tx = find(request.params.id)
     pendingOps(tx).fail(tx, request.body.errorCode)
-    await sb.store.commit()
     return transactionView(tx)
   })
 }

@@ -15,7 +15,7 @@ export function accountView (a: Account) {
     clientId: a.clientId,
     clientSecret: a.clientSecret,
     certificate: a.certificatePem,
-    certificateFingerprints: a.certificateFingerprints,
+    certificateFingerprints: [...a.certificateFingerprints],
     providerGroup: a.providerGroup,
     documentCheck: a.documentCheck,
     fee: centsToNumber(a.feeCents),

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { ApiError, notFound } from '../../errors/api-error.js'
-import { errorResponses } from '../../schemas/common.js'
+import { asReply, errorResponses } from '../../schemas/common.js'
 import { DeliveryQuery, DeliveryView, EventTypeSchema, HeaderList, WebhookView } from '../../schemas/webhooks.js'
 import { samplePayload } from '../../webhooks/samples.js'
 
@@ -34,7 +34,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const { webhook, created } = sb.webhooks.registrations.register(request.body, { httpsOnly: false })
-    await sb.store.commit()
     return reply.status(created ? 201 : 200).send(webhook)
   })
 
@@ -60,7 +59,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const webhook = sb.webhooks.registrations.update(request.params.id, request.body)
-    await sb.store.commit()
     return webhook
   })
 
@@ -73,7 +71,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     if (!sb.webhooks.registrations.remove(request.params.id)) throw notFound(`Webhook ${request.params.id} não encontrado`, 'WEBHOOK_NOT_FOUND')
-    await sb.store.commit()
     return reply.status(204).send(null)
   })
 
@@ -99,8 +96,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const transactionId = request.body.transactionId ?? sb.rng.uuid()
     const payload = samplePayload(eventType, { account, transactionId, nowMs: sb.clock.now(), rng: sb.rng })
     const deliveries = sb.webhooks.publish({ accountId, eventType, transactionId, payload, scenarios })
-    await sb.store.commit()
-    return reply.status(202).send({ eventId: deliveries[0].eventId, deliveries })
+    return reply.status(202).send({ eventId: deliveries[0].eventId, deliveries: asReply(deliveries) })
   })
 
   app.get('/webhooks/deliveries', {
@@ -113,7 +109,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const { limit, ...filter } = request.query
     const deliveries = sb.webhooks.deliveries(filter, limit)
-    return { deliveries, total: deliveries.length }
+    return { deliveries: asReply(deliveries), total: deliveries.length }
   })
 
   app.get('/webhooks/deliveries/wait', {
@@ -131,7 +127,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     reply.raw.once('close', () => gone.abort())
     const found = await sb.webhooks.waitFor(filter, timeoutMs, gone.signal)
     if (!found) throw new ApiError(408, 'WAIT_TIMEOUT', `Nenhuma entrega correspondente em ${timeoutMs} ms`, { business: false, details: { filter } })
-    return found
+    return asReply(found)
   })
 
   app.get('/webhooks/deliveries/:id', {
@@ -144,7 +140,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const d = sb.webhooks.delivery(request.params.id)
     if (!d) throw notFound(`Entrega ${request.params.id} não encontrada`, 'DELIVERY_NOT_FOUND')
-    return d
+    return asReply(d)
   })
 
   app.post('/webhooks/deliveries/:id/redeliver', {
@@ -157,7 +153,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const d = sb.webhooks.redeliver(request.params.id)
-    return reply.status(202).send(d)
+    return reply.status(202).send(asReply(d))
   })
 }
 

@@ -19,7 +19,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const account = request.account!
     const scenarios = sb.scenarios.resolve(request, reply, 'cash-in', account.id)
     const { charge, qrCodeImage } = await sb.charges.createCashIn(account, request.body, scenarios)
-    await sb.store.commit()
     return reply.status(201).send(sb.charges.cashInView(charge, qrCodeImage))
   })
 }

@@ -27,7 +27,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const account = request.account!
     const scenarios = sb.scenarios.resolve(request, reply, 'cash-out', account.id)
     const tx = sb.payouts.createCashOut(account, request.body, scenarios)
-    await sb.store.commit()
     return reply.status(201).send(created(tx))
   })
 
@@ -46,7 +45,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const account = request.account!
     const scenarios = sb.scenarios.resolve(request, reply, 'cash-out-qrcode', account.id)
     const { tx, error } = sb.payouts.createQrCashOut(account, request.body, scenarios)
-    await sb.store.commit()
     if (error) throw error
     return reply.status(201).send(created(tx))
   })

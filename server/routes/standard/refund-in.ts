@@ -20,7 +20,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const account = request.account!
     const scenarios = sb.scenarios.resolve(request, reply, 'refund-in', account.id)
     const refund = sb.refunds.refundIn(account, request.params.id, request.body, scenarios)
-    await sb.store.commit()
     return reply.status(201).send(sb.refunds.refundInView(refund))
   })
 }

@@ -56,7 +56,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const { created } = sb.webhooks.registrations.register({ accountId: request.account!.id, ...request.body }, { httpsOnly: true })
-    await sb.store.commit()
     return { success: true, message: created ? 'Webhook cadastrado com sucesso' : 'Webhook atualizado com sucesso' }
   })
 

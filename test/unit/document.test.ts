@@ -1,0 +1,82 @@
+import t from 'tap'
+import { jsonErrorLocation, readDocument } from '../../server/store/document.js'
+import { emptyState } from '../../server/store/state.js'
+
+/**
+ * Reading a document that claims to be a sandbox state: where broken JSON breaks, and every part of a
+ * state that is checked before it is accepted (marker, sequences, records, references, clock, stream).
+ */
+const marked = (extra: Record<string, unknown> = {}) => ({ format: 'pix-sandbox/state', formatVersion: 2, ...emptyState(), ...extra })
+
+t.test('where a text stops being JSON: line, column, and whether it ran out', async t => {
+  const cases: Array<[string, { line: number, column: number, truncated: boolean }]> = [
+    ['{"a": 1,', { line: 1, column: 9, truncated: true }],
+    ['{\n  "a": [1, 2', { line: 2, column: 13, truncated: true }],
+    ['{"a": [1, 2}', { line: 1, column: 12, truncated: false }],
+    ['{"a": "x\\qy"}', { line: 1, column: 10, truncated: false }],
+    ['{"a": "\\u12G4"}', { line: 1, column: 12, truncated: false }],
+    ['{"a": "line\nbreak"}', { line: 1, column: 12, truncated: false }],
+    ['{"a": nul}', { line: 1, column: 10, truncated: false }],
+    ['{"a": falsy}', { line: 1, column: 11, truncated: false }],
+    ['{"a": -}', { line: 1, column: 7, truncated: false }],
+    ['{"a": 1.}', { line: 1, column: 8, truncated: false }],
+    ['{a: 1}', { line: 1, column: 2, truncated: false }],
+    ['{"a" 1}', { line: 1, column: 6, truncated: false }],
+    ['[1 2]', { line: 1, column: 4, truncated: false }],
+    ['{"a": 1}}', { line: 1, column: 9, truncated: false }],
+    ['{"a": "\\', { line: 1, column: 9, truncated: true }],
+    ['{"a": "abc', { line: 1, column: 11, truncated: true }],
+    ['', { line: 1, column: 1, truncated: true }],
+  ]
+  for (const [text, where] of cases) {
+    t.throws(() => JSON.parse(text), SyntaxError, `${JSON.stringify(text)} is not JSON`)
+    t.same(jsonErrorLocation(text), where, JSON.stringify(text))
+  }
+  t.same(jsonErrorLocation('{"a": [true, false, null, "\\n\\u00e9", -1.5e3, {}, []]}x'), { line: 1, column: 55, truncated: false }, 'every kind of value scanned')
+})
+
+t.test('sequences, the clock, the stream and the journal generation are checked too', async t => {
+  const bad = await readDocument(marked({
+    seq: { account: -1, transaction: 1.5 },
+    clock: { now: '2026-02-30T00:00:00Z', frozen: true },
+    rng: [1, 2, 3],
+    journalGeneration: -1,
+  }))
+  t.equal(bad.ok, false)
+  t.same(!bad.ok && bad.problems, [
+    'seq/account: must be a non-negative integer, not -1',
+    'seq/transaction: must be a non-negative integer, not 1.5',
+    'clock: must be { now: an ISO 8601 instant, frozen: boolean, offsetMs?: number }',
+    'rng: must be four integers from 0 to 2^32 - 1',
+    'journalGeneration: must be a non-negative integer',
+  ])
+  const seqNotObject = await readDocument(marked({ seq: [] }))
+  t.match(!seqNotObject.ok && seqNotObject.problems, ['seq: must be an object of sequence names to integers, not an array'])
+  const far = await readDocument(marked({ clock: { now: '9999-01-01T00:00:00Z', frozen: false, offsetMs: 5 } }))
+  t.match(!far.ok && far.problems, [/^clock\/now: 9999-01-01T00:00:00Z is outside sandbox time/])
+  const ok = await readDocument(marked({ clock: { now: '2026-03-10T15:00:00Z', frozen: false, offsetMs: 5 }, rng: [1, 2, 3, 4], journalGeneration: 3 }))
+  t.ok(ok.ok)
+  t.same(ok.ok && [ok.clock, ok.rng, ok.journalGeneration, ok.legacy], [{ now: '2026-03-10T15:00:00Z', frozen: false, offsetMs: 5 }, [1, 2, 3, 4], 3, false])
+})
+
+t.test('records: a key that is not the record\'s id, an unknown kind, a missing collection', async t => {
+  const d = await readDocument(marked({
+    directory: { k: { key: 'other', keyType: 'EVP', name: 'N', document: '52998224725', ispb: '00000000', bankName: 'B' } },
+    transactions: { t1: { id: 't1', kind: 'TELEPORT' } },
+  }))
+  t.same(!d.ok && d.problems, ['transactions/t1/kind: must be one of CASH_OUT, CASH_OUT_QRCODE, DICT_TRANSFER, SPLIT, CASH_IN, COB, PIX_IN, REFUND_IN, DEVOLUCAO, REFUND_RECEIVED', 'directory/k: the record\'s key is "other"'])
+  const missing = await readDocument({ format: 'pix-sandbox/state', formatVersion: 2, seq: {}, accounts: {} })
+  t.same(!missing.ok && missing.problems, ['transactions: missing', 'directory: missing'])
+  const many = await readDocument(marked({ accounts: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [String(i + 1), { id: i + 1 }])) }))
+  t.equal(!many.ok && many.problems.length, 21, 'twenty problems and a count of the rest')
+  t.match(!many.ok && many.problems[20], /^\.\.\. and 10 more$/)
+})
+
+t.test('the previous format is told apart from a look-alike', async t => {
+  const legacy = await readDocument({ schemaVersion: 1, ...emptyState() })
+  t.ok(legacy.ok && legacy.legacy)
+  const extraKey = await readDocument({ schemaVersion: 1, ...emptyState(), mine: true })
+  t.equal(!extraKey.ok && extraKey.kind, 'foreign', 'a key the sandbox never wrote: not its file')
+  const noAccounts = await readDocument({ schemaVersion: 1, seq: {}, transactions: {}, directory: {} })
+  t.equal(!noAccounts.ok && noAccounts.kind, 'foreign')
+})
