@@ -28,6 +28,7 @@ import { ChargeService } from './services/charges.js'
 import { RefundService } from './services/refunds.js'
 import { MedService } from './services/med.js'
 import { frameworkErrorHandler, registerErrorHandlers } from './errors/handler.js'
+import { declareErrorResponses, toOpenApi30 } from './errors/declared.js'
 import { DOCUMENT_FORMAT, sharedSchemas } from './schemas/common.js'
 import authPlugin from './auth/plugin.js'
 import standardRoutes from './routes/standard/index.js'
@@ -188,10 +189,12 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   })
 
   registerErrorHandlers(app)
+  app.addHook('onRoute', declareErrorResponses)
 
   await app.register(swagger, {
     // Shared schemas keep their $id as their component name (SimpleError, not def-0).
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => typeof json.$id === 'string' ? json.$id : `def-${i}` },
+    transformObject: (generated) => toOpenApi30('openapiObject' in generated ? generated.openapiObject : generated.swaggerObject),
     openapi: {
       openapi: '3.0.3',
       info: {
@@ -202,7 +205,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          sandboxAdmin: { type: 'apiKey', in: 'header', name: 'X-Sandbox-Admin-Token' },
+          sandboxAdmin: { type: 'apiKey', in: 'header', name: 'X-Sandbox-Admin-Token', description: 'Needed only when the sandbox runs with SANDBOX_ADMIN_TOKEN; `Authorization: Bearer <admin token>` works too' },
         },
       },
       tags: [

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { StringEnum } from './common.js'
+import { ENDPOINTS } from '../../scenarios/types.js'
 
 export const ProviderGroupSchema = StringEnum(['A', 'B', 'C', 'D', 'E'] as const, { description: 'Settlement provider group (spec 2.4)' })
 export const SplitFrequencySchema = StringEnum(['IMMEDIATE', 'HOURLY', 'DAILY'] as const, { description: 'When non-immediate splits are paid out' })
@@ -56,3 +57,91 @@ export const CreatedAccountView = Type.Object({
   ...AccountView.properties,
   privateKey: Type.String({ description: 'PEM private key of the certificate; shown only here, once' }),
 })
+
+/** `:id` of a record numbered by the sandbox (accounts, webhooks, MED, armed scenarios). */
+export const NumericIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) })
+
+/** `?accountId=`: one account's records, or everyone's when absent. */
+export const AccountFilterQuery = Type.Object({ accountId: Type.Optional(Type.Integer({ minimum: 1 })) })
+
+export const AccountList = Type.Object({ accounts: Type.Array(AccountView) })
+
+export const BalanceChangeBody = Type.Object({
+  set: Type.Optional(Type.Number({ minimum: 0, maximum: 1e12 })),
+  credit: Type.Optional(Type.Number({ minimum: -1e12, maximum: 1e12 })),
+})
+
+// ---- system: health, reset, clock, snapshot, request journal -----------------------------------
+
+export const HealthView = Type.Object({ status: Type.Literal('ok'), version: Type.String(), seed: Type.String(), now: Type.String({ format: 'date-time' }) })
+export const HealthStarting = Type.Object({ status: Type.Literal('starting') })
+
+export const ResetBody = Type.Object({ accountId: Type.Optional(Type.Integer({ minimum: 1 })) })
+export const ResetView = Type.Object({ reset: Type.Union([Type.Literal('all'), Type.Integer()]) })
+
+export const ClockView = Type.Object({
+  now: Type.String({ format: 'date-time' }),
+  frozen: Type.Boolean(),
+  offsetMs: Type.Number({ description: 'sandbox time minus wall time' }),
+  pendingJobs: Type.Integer({ description: 'timed effects waiting on the clock' }),
+  nextJobAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+})
+
+export const ClockAdvanceBody = Type.Object({ ms: Type.Integer({ minimum: 0, maximum: 10 * 365 * 86_400_000 }) })
+export const ClockSetBody = Type.Object({ now: Type.String({ format: 'date-time' }) })
+
+export const SnapshotView = Type.Object({ schemaVersion: Type.Literal(1) }, { additionalProperties: true })
+export const SnapshotBody = Type.Object({
+  schemaVersion: Type.Literal(1),
+  seq: Type.Record(Type.String(), Type.Integer()),
+  accounts: Type.Record(Type.String(), Type.Object({}, { additionalProperties: true })),
+  transactions: Type.Record(Type.String(), Type.Object({}, { additionalProperties: true })),
+  directory: Type.Record(Type.String(), Type.Object({}, { additionalProperties: true })),
+}, { additionalProperties: true })
+export const SnapshotImported = Type.Object({ accounts: Type.Integer(), transactions: Type.Integer() })
+
+export const RequestListQuery = Type.Object({ accountId: Type.Optional(Type.Integer({ minimum: 1 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) })
+export const RequestList = Type.Object({
+  requests: Type.Array(Type.Object({
+    requestId: Type.String(),
+    at: Type.String(),
+    method: Type.String(),
+    path: Type.String(),
+    statusCode: Type.Integer(),
+    durationMs: Type.Number(),
+    accountId: Type.Union([Type.Integer(), Type.Null()]),
+    scenario: Type.Union([Type.String(), Type.Null()]),
+  })),
+})
+
+// ---- scenarios ----------------------------------------------------------------------------------
+
+export const ScenarioEndpointSchema = StringEnum(ENDPOINTS)
+
+export const ScenarioCatalogue = Type.Object({
+  scenarios: Type.Array(Type.Object({
+    name: Type.String(),
+    endpoints: Type.Array(Type.String()),
+    timing: Type.String(),
+    effect: Type.String(),
+    params: Type.Array(Type.Object({ name: Type.String(), description: Type.String(), required: Type.Boolean() })),
+  })),
+})
+
+export const ArmedScenario = Type.Object({
+  id: Type.Integer(),
+  accountId: Type.Integer(),
+  scenario: Type.String(),
+  endpoint: Type.Union([ScenarioEndpointSchema, Type.Null()]),
+  remaining: Type.Union([Type.Integer(), Type.Null()]),
+  createdAt: Type.String(),
+})
+
+export const ArmScenarioBody = Type.Object({
+  accountId: Type.Integer({ minimum: 1 }),
+  scenario: Type.String({ minLength: 1, maxLength: 500 }),
+  endpoint: Type.Optional(ScenarioEndpointSchema),
+  times: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+})
+
+export const ArmedScenarioList = Type.Object({ armed: Type.Array(ArmedScenario) })

@@ -2,15 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { ApiError } from '../../errors/api-error.js'
 import { errorResponses } from '../../schemas/common.js'
+import { ClockAdvanceBody, ClockSetBody, ClockView, HealthStarting, HealthView, RequestList, RequestListQuery, ResetBody, ResetView, SnapshotBody, SnapshotImported, SnapshotView } from '../../schemas/sandbox.js'
 import { emptyState, type State } from '../../store/state.js'
-
-const Clock = Type.Object({
-  now: Type.String({ format: 'date-time' }),
-  frozen: Type.Boolean(),
-  offsetMs: Type.Number({ description: 'sandbox time minus wall time' }),
-  pendingJobs: Type.Integer({ description: 'timed effects waiting on the clock' }),
-  nextJobAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-})
 
 /** Health, reset, clock, snapshot and the request journal. */
 const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -22,12 +15,10 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/health', {
     schema: {
+      operationId: 'sandboxHealth',
       tags: ['Sandbox'],
       summary: 'Readiness: 200 only once the state is loaded and routes are ready',
-      response: {
-        200: Type.Object({ status: Type.Literal('ok'), version: Type.String(), seed: Type.String(), now: Type.String({ format: 'date-time' }) }),
-        503: Type.Object({ status: Type.Literal('starting') }),
-      },
+      response: { 200: HealthView, 503: HealthStarting },
     },
   }, async (_request, reply) => {
     if (!sb.ready) return reply.status(503).send({ status: 'starting' as const })
@@ -36,10 +27,11 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/reset', {
     schema: {
+      operationId: 'sandboxReset',
       tags: ['Sandbox'],
       summary: 'Reset the whole sandbox to its fixtures, or one account to its first state',
-      body: Type.Optional(Type.Object({ accountId: Type.Optional(Type.Integer({ minimum: 1 })) })),
-      response: { 200: Type.Object({ reset: Type.Union([Type.Literal('all'), Type.Integer()]) }), ...errorResponses('sandbox', [404]) },
+      body: Type.Optional(ResetBody),
+      response: { 200: ResetView, ...errorResponses('sandbox', [404]) },
     },
   }, async (request) => {
     const accountId = request.body?.accountId
@@ -58,14 +50,15 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { reset: 'all' as const }
   })
 
-  app.get('/clock', { schema: { tags: ['Sandbox'], summary: 'The sandbox clock', response: { 200: Clock } } }, async () => clockView())
+  app.get('/clock', { schema: { operationId: 'sandboxGetClock', tags: ['Sandbox'], summary: 'The sandbox clock', response: { 200: ClockView } } }, async () => clockView())
 
   app.post('/clock/advance', {
     schema: {
+      operationId: 'sandboxAdvanceClock',
       tags: ['Sandbox'],
       summary: 'Move the clock forward, running every timed effect due on the way, in order, before answering',
-      body: Type.Object({ ms: Type.Integer({ minimum: 0, maximum: 10 * 365 * 86_400_000 }) }),
-      response: { 200: Clock },
+      body: ClockAdvanceBody,
+      response: { 200: ClockView },
     },
   }, async (request) => {
     await sb.scheduler.advance(request.body.ms)
@@ -75,10 +68,11 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/clock/set', {
     schema: {
+      operationId: 'sandboxSetClock',
       tags: ['Sandbox'],
       summary: 'Move the clock to an instant (forward only), running what falls due',
-      body: Type.Object({ now: Type.String({ format: 'date-time' }) }),
-      response: { 200: Clock, ...errorResponses('sandbox', [400]) },
+      body: ClockSetBody,
+      response: { 200: ClockView, ...errorResponses('sandbox', [400]) },
     },
   }, async (request) => {
     const target = Date.parse(request.body.now)
@@ -88,35 +82,30 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return clockView()
   })
 
-  app.post('/clock/freeze', { schema: { tags: ['Sandbox'], summary: 'Stop the clock: nothing settles until it is advanced or resumed', response: { 200: Clock } } }, async () => {
+  app.post('/clock/freeze', { schema: { operationId: 'sandboxFreezeClock', tags: ['Sandbox'], summary: 'Stop the clock: nothing settles until it is advanced or resumed', response: { 200: ClockView } } }, async () => {
     sb.clock.freeze()
     await sb.scheduler.runDue()
     return clockView()
   })
 
-  app.post('/clock/resume', { schema: { tags: ['Sandbox'], summary: 'Let the clock run again from where it stood', response: { 200: Clock } } }, async () => {
+  app.post('/clock/resume', { schema: { operationId: 'sandboxResumeClock', tags: ['Sandbox'], summary: 'Let the clock run again from where it stood', response: { 200: ClockView } } }, async () => {
     sb.clock.resume()
     await sb.scheduler.runDue()
     return clockView()
   })
 
   app.get('/snapshot', {
-    schema: { tags: ['Sandbox'], summary: 'Export the whole state as one JSON document', response: { 200: Type.Object({ schemaVersion: Type.Literal(1) }, { additionalProperties: true }) } },
+    schema: { operationId: 'sandboxExportSnapshot', tags: ['Sandbox'], summary: 'Export the whole state as one JSON document', response: { 200: SnapshotView } },
   }, async () => sb.store.snapshot())
 
   app.put('/snapshot', {
     bodyLimit: 512 * 1024 * 1024,
     schema: {
+      operationId: 'sandboxImportSnapshot',
       tags: ['Sandbox'],
       summary: 'Replace the whole state with an exported snapshot',
-      body: Type.Object({
-        schemaVersion: Type.Literal(1),
-        seq: Type.Record(Type.String(), Type.Integer()),
-        accounts: Type.Record(Type.String(), Type.Object({}, { additionalProperties: true })),
-        transactions: Type.Record(Type.String(), Type.Object({}, { additionalProperties: true })),
-        directory: Type.Record(Type.String(), Type.Object({}, { additionalProperties: true })),
-      }, { additionalProperties: true }),
-      response: { 200: Type.Object({ accounts: Type.Integer(), transactions: Type.Integer() }), ...errorResponses('sandbox', [400]) },
+      body: SnapshotBody,
+      response: { 200: SnapshotImported, ...errorResponses('sandbox', [400]) },
     },
   }, async (request) => {
     sb.scheduler.clear()
@@ -128,23 +117,11 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/requests', {
     schema: {
+      operationId: 'sandboxListRequests',
       tags: ['Sandbox'],
       summary: 'Recent requests, newest first (no headers or bodies are kept)',
-      querystring: Type.Object({ accountId: Type.Optional(Type.Integer({ minimum: 1 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) }),
-      response: {
-        200: Type.Object({
-          requests: Type.Array(Type.Object({
-            requestId: Type.String(),
-            at: Type.String(),
-            method: Type.String(),
-            path: Type.String(),
-            statusCode: Type.Integer(),
-            durationMs: Type.Number(),
-            accountId: Type.Union([Type.Integer(), Type.Null()]),
-            scenario: Type.Union([Type.String(), Type.Null()]),
-          })),
-        }),
-      },
+      querystring: RequestListQuery,
+      response: { 200: RequestList },
     },
   }, async (request) => ({ requests: sb.journal.list(request.query) }))
 }
