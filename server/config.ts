@@ -1,4 +1,5 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox'
+// OptionalKind is imported only so that the emitted declaration of ConfigSchema can name it (TS4023).
+import { Type, type OptionalKind, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { StartupError } from './errors/startup.js'
 
