@@ -2,8 +2,9 @@
 # The smoke command of the container check, for an image started with a data file:
 #   RUN_ARGS='--data /data/state.json --seed x' /work/shared/tools/container-check -- .ci/container-smoke.sh
 #   PORT=9000 RUN_ARGS='--port 9000 --data /data/state.json' /work/shared/tools/container-check -- .ci/container-smoke.sh
-# It checks that a write through the API lands in the data file on the /data volume, and that the
-# image's HEALTHCHECK, run inside the container, finds the server on the port it really listens on.
+# It checks that a write through the API lands in the data file on the /data volume, that the
+# image's HEALTHCHECK, run inside the container, finds the server on the port it really listens on,
+# and that no development tooling ships in the image.
 set -euo pipefail
 base=http://127.0.0.1:${PORT:-8080}
 
@@ -22,3 +23,12 @@ echo "container-smoke: account $client persisted in $(echo "$files" | head -1 | 
 
 buildah run --isolation chroot --network host "$container" -- node dist/server/healthcheck.js
 echo "container-smoke: HEALTHCHECK healthy on port ${PORT:-8080}"
+
+root=$(buildah mount "$container")
+for dev in tsx esbuild @esbuild typescript tap @sparticuz playwright-core; do
+  if [ -e "$root/app/node_modules/$dev" ]; then
+    echo "container-smoke: FAIL: $dev is in the image's node_modules" >&2
+    exit 1
+  fi
+done
+echo "container-smoke: no development tooling in the image ($(du -sh "$root/app/node_modules" | cut -f1) of node_modules)"

@@ -9,6 +9,7 @@ import { familyOf } from './handler.js'
  * - a method that takes a body: 400 for malformed JSON, 413 above the body limit, 415 for another
  *   content type (Fastify parses a body on every method but GET and HEAD, with or without a schema);
  * - a schema on the body, query, path or headers: 400 with one message per invalid field;
+ * - a path parameter: 400 for a malformed percent-encoding, 414 above the router's length limit;
  * - a route behind a bearer token: 401;
  * - the control plane, but health: 401 when SANDBOX_ADMIN_TOKEN is set.
  * Each in the shape of the route's family.
@@ -32,6 +33,7 @@ export function declareErrorResponses (route: RouteOptions): void {
   const methods = [route.method].flat()
   if (methods.some(m => m !== 'GET' && m !== 'HEAD')) codes.add(400).add(413).add(415)
   if (schema.body || schema.querystring || schema.params || schema.headers) codes.add(400)
+  if (route.url.includes(':')) codes.add(400).add(414)
   if ((route.config as { auth?: boolean } | undefined)?.auth) codes.add(401)
   const family = familyOf(route.url)
   if (family === 'sandbox' && route.url !== '/__sandbox/health') {
