@@ -42,7 +42,7 @@ export function healthy (url: string, timeoutMs: number): Promise<boolean> {
 }
 
 /** Every process's command line, lowest PID first. */
-function commandLines (): string[][] {
+export function commandLines (): string[][] {
   const pids = readdirSync('/proc').filter(name => /^\d+$/.test(name)).sort((a, b) => Number(a) - Number(b))
   return pids.map(pid => {
     try {

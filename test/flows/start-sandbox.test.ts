@@ -40,6 +40,9 @@ t.test('options left out take the command line\'s defaults, but the log is silen
   const sandbox = await started(t)
   t.same({ ...sandbox.config, port: 8080, seed: undefined }, { ...defaultConfig(), logLevel: 'silent', seed: undefined })
   t.match(sandbox.seed, /^[0-9a-f]{12}$/, 'a random seed, reported')
+  const logging = await started(t, { logLevel: 'fatal' })
+  t.equal(logging.config.logLevel, 'fatal', 'a log level is an option like the others')
+  t.equal((await fetch(`${logging.url}/__sandbox/health`)).status, 200)
 })
 
 t.test('createAccount hands back the credentials, a valid bearer token and a client signed in as the account', async t => {

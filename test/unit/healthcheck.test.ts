@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { generateClientCertificate } from '../../server/auth/certificates.js'
 import { loadConfig } from '../../server/config.js'
-import { healthUrl, healthy, serverArgs } from '../../server/healthcheck.js'
+import { commandLines, healthUrl, healthy, serverArgs } from '../../server/healthcheck.js'
 import { startSandbox } from '../../server/index.js'
 
 /**
@@ -23,6 +23,12 @@ t.test('the server\'s flags come from the command line that runs main.js, under 
   t.same(serverArgs([['node', '--import', 'tsx', 'server/main.ts', '--port=7'], check]), ['--port=7'], 'run from the sources too')
   t.equal(serverArgs([['sh'], check, []]), undefined, 'no server found')
   t.equal(serverArgs([['node', 'dist/server/domain.js', '--port', '1']]), undefined)
+})
+
+t.test('the command lines of this machine\'s processes are read from /proc, this one\'s among them', async t => {
+  const lines = commandLines()
+  t.ok(lines.length > 1)
+  t.ok(lines.some(argv => argv[0] === process.argv0 || argv.includes(process.argv[1])), 'this test process is found')
 })
 
 t.test('the URL checked follows --port, PORT, --host and TLS', async t => {
