@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { balanceOf, bearer, buildTestApp, tokenFor } from '../helpers/app.js'
+import { balanceOf, bearer, buildTestApp, expectInjectedBug, tokenFor } from '../helpers/app.js'
 import { cashOutBody } from '../helpers/payouts.js'
 import type { WebhookEvent } from '../../server/webhooks/types.js'
 
@@ -12,6 +12,7 @@ import type { WebhookEvent } from '../../server/webhooks/types.js'
 
 /** Makes the next event of `eventType` throw, as a bug in a late step of an operation would. */
 function failNextEvent (app: FastifyInstance, eventType: WebhookEvent['eventType']): void {
+  expectInjectedBug(app)
   const webhooks = app.sandbox.webhooks
   const original = webhooks.emit.bind(webhooks)
   webhooks.emit = (event: WebhookEvent) => {
@@ -70,6 +71,7 @@ t.test('a cash-out whose last step fails uses up neither money, externalId, nor 
   const before = await balanceOf(app, 1)
   // The delivery of the creation has no event; a scheduled settlement is the last step: make the
   // scheduler refuse it, as a bug in a late step would.
+  expectInjectedBug(app)
   const scheduler = app.sandbox.scheduler
   const at = scheduler.at.bind(scheduler)
   scheduler.at = ((...args: Parameters<typeof at>) => {
