@@ -13,6 +13,22 @@ export const generatedSections: Record<string, () => string> = {
   settings: settingsMarkdown,
 }
 
+/**
+ * The README's examples are files under examples/, shown verbatim: test/package/pack.test.ts runs
+ * them from the installed package, so what the README shows is what passes.
+ */
+export const readmeExamples: Record<string, string> = {
+  'node-test.test.mjs': 'js',
+  'vitest.test.mjs': 'js',
+  'tap.test.mjs': 'js',
+  'container.test.mjs': 'js',
+  'docker-compose.yml': 'yaml',
+}
+
+for (const [file, language] of Object.entries(readmeExamples)) {
+  generatedSections[`examples/${file}`] = () => '```' + language + '\n' + readFileSync(join(packageRoot, 'examples', file), 'utf8').trimEnd() + '\n```'
+}
+
 export function renderReadme (readme: string): string {
   let out = readme
   for (const [name, render] of Object.entries(generatedSections)) {

@@ -28,6 +28,7 @@ import { ChargeService } from './services/charges.js'
 import { RefundService } from './services/refunds.js'
 import { MedService } from './services/med.js'
 import { frameworkErrorHandler, registerErrorHandlers, storageUnavailable } from './errors/handler.js'
+import { declareErrorResponses, toOpenApi30 } from './errors/declared.js'
 import { StartupError } from './errors/startup.js'
 import { parseInstant, SANDBOX_TIME_MAX, SANDBOX_TIME_MIN, SANDBOX_TIME_RANGE } from './domain/instant.js'
 import { DOCUMENT_FORMAT, sharedSchemas } from './schemas/common.js'
@@ -205,6 +206,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   })
 
   registerErrorHandlers(app)
+  app.addHook('onRoute', declareErrorResponses)
 
   if (store.persistent) {
     /*
@@ -228,6 +230,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   await app.register(swagger, {
     // Shared schemas keep their $id as their component name (SimpleError, not def-0).
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => typeof json.$id === 'string' ? json.$id : `def-${i}` },
+    transformObject: (generated) => toOpenApi30('openapiObject' in generated ? generated.openapiObject : generated.swaggerObject),
     openapi: {
       openapi: '3.0.3',
       info: {
@@ -238,7 +241,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          sandboxAdmin: { type: 'apiKey', in: 'header', name: 'X-Sandbox-Admin-Token' },
+          sandboxAdmin: { type: 'apiKey', in: 'header', name: 'X-Sandbox-Admin-Token', description: 'Needed only when the sandbox runs with SANDBOX_ADMIN_TOKEN; `Authorization: Bearer <admin token>` works too' },
         },
       },
       tags: [

@@ -1,4 +1,5 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox'
+// OptionalKind is imported only so that the emitted declaration of ConfigSchema can name it (TS4023).
+import { Type, type OptionalKind, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { parseInstant, SANDBOX_TIME_RANGE, withinSandboxTime } from './domain/instant.js'
 import { StartupError } from './errors/startup.js'
@@ -103,6 +104,11 @@ function expectation (s: Setting): string {
   return `at least ${schema.minLength ?? 1} character${schema.minLength === 1 || schema.minLength === undefined ? '' : 's'}`
 }
 
+function invalidSetting (key: keyof Config, given: unknown): string {
+  const s = (ConfigSchema.properties[key] as unknown as { setting: Setting }).setting
+  return `${key} (--${s.flag} / ${s.env}): ${JSON.stringify(given)} is invalid: expected ${expectation(s)}`
+}
+
 /** Parses flags and environment into a valid Config, or throws ConfigError naming every bad key. */
 export function loadConfig (env: Record<string, string | undefined>, argv: string[]): Config {
   const problems: string[] = []
@@ -139,10 +145,7 @@ export function loadConfig (env: Record<string, string | undefined>, argv: strin
     if ((ConfigSchema.properties[key] as { type?: string }).type === 'integer' && typeof given === 'string' && !/^\s*-?\d+\s*$/.test(given)) converted[key] = given
   }
   const bad = new Set<string>()
-  const invalid = (key: keyof Config): string => {
-    const s = (ConfigSchema.properties[key] as unknown as { setting: Setting }).setting
-    return `${key} (--${s.flag} / ${s.env}): ${JSON.stringify(raw[key])} is invalid: expected ${expectation(s)}`
-  }
+  const invalid = (key: keyof Config): string => invalidSetting(key, raw[key])
   for (const e of Value.Errors(ConfigSchema, converted)) {
     const key = e.path.split('/')[1] as keyof Config
     if (!key || bad.has(key)) continue
@@ -196,4 +199,29 @@ export function settingsMarkdown (): string {
 /** A complete config for tests and embedding: defaults plus overrides. */
 export function defaultConfig (overrides: Partial<Config> = {}): Config {
   return { ...(Value.Default(ConfigSchema, {}) as Config), ...overrides }
+}
+
+/**
+ * The settings of an embedded sandbox (startSandbox) given as options, keyed like Config: checked
+ * exactly as the same flags would be (the messages name the option and its flag), with no
+ * environment read. A key that is no setting is refused, with the closest one when there is one.
+ */
+export function configFromOptions (options: Partial<Record<keyof Config, unknown>>): Config {
+  const byKey = new Map(settings())
+  const byFlag = new Map(settings().map(([key, s]) => [s.flag, key]))
+  const problems: string[] = []
+  const argv: string[] = []
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined) continue
+    const s = byKey.get(key as keyof Config)
+    if (!s) {
+      const meant = byFlag.get(closestFlag(key.replace(/[A-Z]/g, c => `-${c.toLowerCase()}`)) ?? '')
+      problems.push(meant ? `unknown option ${key}: did you mean ${meant}?` : `unknown option ${key}`)
+      continue
+    }
+    if (typeof value === 'string' || typeof value === 'number') argv.push(`--${s.flag}=${value}`)
+    else problems.push(invalidSetting(key as keyof Config, value))
+  }
+  if (problems.length > 0) throw new ConfigError(problems)
+  return loadConfig({}, argv)
 }

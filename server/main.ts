@@ -1,8 +1,8 @@
-import { networkInterfaces } from 'node:os'
 import { helpText, loadConfig, requestedLogLevel, type Config } from './config.js'
-import { VERSION, buildApp } from './app.js'
+import { VERSION } from './app.js'
 import { StartupError } from './errors/startup.js'
-import { announcement, failureLines, listenFailure, readTls, startupLines } from './startup.js'
+import { serve } from './serve.js'
+import { failureLines, startupLines } from './startup.js'
 
 /**
  * The process: reads flags and environment, builds the app, listens, and shuts down gracefully on
@@ -22,18 +22,7 @@ async function main (argv: string[]): Promise<void> {
     return
   }
   const config: Config = loadConfig(process.env, argv)
-  const tls = readTls(config)
-  const app = await buildApp({
-    config,
-    https: tls ? { ...tls, requestCert: true, rejectUnauthorized: false } : undefined,
-    // Silent means no logger at all: a silent pino logger still gets a child made for every request.
-    logger: config.logLevel === 'silent'
-      ? false
-      : {
-          level: config.logLevel,
-          redact: { paths: ['req.headers.authorization', 'req.headers["x-ssl-client-cert"]', 'req.headers["x-sandbox-admin-token"]', '*.clientSecret', '*.privateKey'], censor: '[redacted]' },
-        },
-  })
+  const { app, said } = await serve(config)
   let closing = false
   const shutdown = (signal: string): void => {
     if (closing) return
@@ -46,11 +35,6 @@ async function main (argv: string[]): Promise<void> {
   }
   process.on('SIGTERM', () => shutdown('SIGTERM'))
   process.on('SIGINT', () => shutdown('SIGINT'))
-  // A failed listen exits without app.close(): closing flushes the store, and whoever holds the port
-  // may be another sandbox on the same data file.
-  await app.listen({ port: config.port, host: config.host }).catch((err: unknown) => { throw listenFailure(err, config.host, config.port) })
-
-  const said = announcement(app.addresses().filter(a => typeof a !== 'string'), networkInterfaces(), { https: Boolean(tls), adminToken: config.adminToken })
   const { seed, version } = app.sandbox
   app.log.info({ address: said.urls[0], addresses: said.urls, dashboard: said.dashboard, docs: said.docs, seed, version, data: config.data ?? 'memory' }, `pix-sandbox listening on ${said.urls.join(', ')} (seed ${seed})`)
   if (said.warning) app.log.warn({ host: config.host, adminToken: false }, said.warning)

@@ -106,6 +106,8 @@ export function listenedAddresses (bound: AddressInfo[], interfaces: NodeJS.Dict
 
 export interface Announcement {
   urls: string[]
+  /** The address a person (or a test) on this machine uses: the loopback one when listened on. */
+  url: string
   dashboard: string
   docs: string
   /** Set when the control plane is reachable beyond this machine with no admin token. */
@@ -125,7 +127,7 @@ export function announcement (bound: AddressInfo[], interfaces: NodeJS.Dict<Netw
   const warning = open && !opts.adminToken
     ? `listening beyond this machine (${bound.map(b => b.address).join(', ')}) with no SANDBOX_ADMIN_TOKEN: anyone on the network can use the control plane (/__sandbox), with every account's credentials and keys; set SANDBOX_ADMIN_TOKEN (--admin-token) or listen on 127.0.0.1 (HOST, --host)`
     : undefined
-  return { urls, dashboard: `${home}/dashboard`, docs: `${home}/docs`, ...(warning ? { warning } : {}) }
+  return { urls, url: home, dashboard: `${home}/dashboard`, docs: `${home}/docs`, ...(warning ? { warning } : {}) }
 }
 
 /** The human start-up lines for stderr, filtered by the log level. */

@@ -242,3 +242,9 @@ export const ReceivedPixView = Type.Object({
   txid: Type.Union([Type.String(), Type.Null()]),
   errorCode: Type.Union([Type.String(), Type.Null()]),
 })
+
+// ---- control plane: MED disputes ---------------------------------------------------------------
+
+export const SandboxMedView = Type.Object({ ...MedRecordSchema.properties, accountId: Type.Integer() })
+export const SandboxMedList = Type.Object({ meds: Type.Array(SandboxMedView) })
+export const MedTransitionView = Type.Object({ ...SandboxMedView.properties, refund: MedRefund })

@@ -142,3 +142,14 @@ export const DirectoryEntryBody = Type.Object({
   accountNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
   accountStatus: Type.Optional(StringEnum(['ACTIVE', 'BLOCKED', 'CLOSED'] as const, { description: 'BLOCKED and CLOSED make settlements to the key fail' })),
 })
+
+export const TransactionIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'Transaction UUID or its numeric id' }) })
+export const TransactionList = Type.Object({ transactions: Type.Array(TransactionView) })
+export const RefundReceivedBody = Type.Object({
+  amount: Type.Optional(Type.Number({ minimum: 0.01 })),
+  reason: Type.Optional(Type.String({ maxLength: 140 })),
+})
+export const FailTransactionBody = Type.Object({ errorCode: AsyncErrorCodeSchema })
+
+export const DirectoryKeyParams = Type.Object({ key: Type.String({ minLength: 1, maxLength: 77, description: 'The key; URL-encode it (a phone key starts with +55)' }) })
+export const DirectoryList = Type.Object({ entries: Type.Array(DirectoryEntryView) })

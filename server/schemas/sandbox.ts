@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { StringEnum } from './common.js'
+import { STATE_FORMAT, STATE_FORMAT_VERSION } from '../store/state.js'
+import { ENDPOINTS } from '../../scenarios/types.js'
 
 export const ProviderGroupSchema = StringEnum(['A', 'B', 'C', 'D', 'E'] as const, { description: 'Settlement provider group (spec 2.4)' })
 export const SplitFrequencySchema = StringEnum(['IMMEDIATE', 'HOURLY', 'DAILY'] as const, { description: 'When non-immediate splits are paid out' })
@@ -56,3 +58,102 @@ export const CreatedAccountView = Type.Object({
   ...AccountView.properties,
   privateKey: Type.String({ description: 'PEM private key of the certificate; shown only here, once' }),
 })
+
+/** `:id` of a record numbered by the sandbox (accounts, webhooks, MED, armed scenarios). */
+export const NumericIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) })
+
+/** `?accountId=`: one account's records, or everyone's when absent. */
+export const AccountFilterQuery = Type.Object({ accountId: Type.Optional(Type.Integer({ minimum: 1 })) })
+
+export const AccountList = Type.Object({ accounts: Type.Array(AccountView) })
+
+export const BalanceChangeBody = Type.Object({
+  set: Type.Optional(Type.Number({ minimum: 0, maximum: 1e12 })),
+  credit: Type.Optional(Type.Number({ minimum: -1e12, maximum: 1e12 })),
+})
+
+// ---- system: health, reset, clock, snapshot, request journal -----------------------------------
+
+export const HealthView = Type.Object({
+  status: Type.Literal('ok'),
+  version: Type.String(),
+  seed: Type.Optional(Type.String({ description: 'Only for whoever may use the control plane (with SANDBOX_ADMIN_TOKEN set, only with the admin token)' })),
+  now: Type.String({ format: 'date-time' }),
+})
+/** 503: still starting, or degraded (the data file cannot be written; changes are refused until a write succeeds). */
+export const HealthUnavailable = Type.Union([
+  Type.Object({ status: Type.Literal('starting') }),
+  Type.Object({
+    status: Type.Literal('degraded'),
+    reason: Type.String({ description: 'Why the last write failed; changes are refused (503) until a write succeeds again' }),
+    since: Type.String({ format: 'date-time' }),
+    version: Type.String(),
+    seed: Type.Optional(Type.String()),
+    now: Type.String({ format: 'date-time' }),
+  }),
+])
+
+export const ResetBody = Type.Object({ accountId: Type.Optional(Type.Integer({ minimum: 1 })) })
+export const ResetView = Type.Object({ reset: Type.Union([Type.Literal('all'), Type.Integer()]) })
+
+export const ClockView = Type.Object({
+  now: Type.String({ format: 'date-time' }),
+  frozen: Type.Boolean(),
+  offsetMs: Type.Number({ description: 'sandbox time minus wall time' }),
+  pendingJobs: Type.Integer({ description: 'timed effects waiting on the clock' }),
+  nextJobAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+})
+
+export const ClockAdvanceBody = Type.Object({ ms: Type.Integer({ minimum: 0, maximum: 10 * 365 * 86_400_000 }) })
+export const ClockSetBody = Type.Object({ now: Type.String({ format: 'date-time' }) })
+
+export const SnapshotView = Type.Object({ format: Type.Literal(STATE_FORMAT), formatVersion: Type.Literal(STATE_FORMAT_VERSION) }, { additionalProperties: true })
+/** Checked whole by the store's document reader (marker, every record, references), not by this schema. */
+export const SnapshotBody = Type.Object({}, { additionalProperties: true, description: 'A document exported by GET /__sandbox/snapshot' })
+export const SnapshotImported = Type.Object({ accounts: Type.Integer(), transactions: Type.Integer() })
+
+export const RequestListQuery = Type.Object({ accountId: Type.Optional(Type.Integer({ minimum: 1 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) })
+export const RequestList = Type.Object({
+  requests: Type.Array(Type.Object({
+    requestId: Type.String(),
+    at: Type.String(),
+    method: Type.String(),
+    path: Type.String(),
+    statusCode: Type.Integer(),
+    durationMs: Type.Number(),
+    accountId: Type.Union([Type.Integer(), Type.Null()]),
+    scenario: Type.Union([Type.String(), Type.Null()]),
+  })),
+})
+
+// ---- scenarios ----------------------------------------------------------------------------------
+
+export const ScenarioEndpointSchema = StringEnum(ENDPOINTS)
+
+export const ScenarioCatalogue = Type.Object({
+  scenarios: Type.Array(Type.Object({
+    name: Type.String(),
+    endpoints: Type.Array(Type.String()),
+    timing: Type.String(),
+    effect: Type.String(),
+    params: Type.Array(Type.Object({ name: Type.String(), description: Type.String(), required: Type.Boolean() })),
+  })),
+})
+
+export const ArmedScenario = Type.Object({
+  id: Type.Integer(),
+  accountId: Type.Integer(),
+  scenario: Type.String(),
+  endpoint: Type.Union([ScenarioEndpointSchema, Type.Null()]),
+  remaining: Type.Union([Type.Integer(), Type.Null()]),
+  createdAt: Type.String(),
+})
+
+export const ArmScenarioBody = Type.Object({
+  accountId: Type.Integer({ minimum: 1 }),
+  scenario: Type.String({ minLength: 1, maxLength: 500 }),
+  endpoint: Type.Optional(ScenarioEndpointSchema),
+  times: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+})
+
+export const ArmedScenarioList = Type.Object({ armed: Type.Array(ArmedScenario) })

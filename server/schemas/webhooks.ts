@@ -77,3 +77,36 @@ export const DeliveryQuery = Type.Object({
   transactionId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   status: Type.Optional(DeliveryStatusSchema),
 })
+
+// ---- the public routes, POST and GET /api/webhooks (spec 2.11) ----------------------------------
+
+export const PublicWebhookBody = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 2048, description: 'HTTPS URL' }),
+  eventType: EventTypeSchema,
+  headers: Type.Optional(HeaderList),
+})
+export const PublicWebhookAnswer = Type.Object({ success: Type.Boolean(), message: Type.String() })
+export const PublicWebhookList = Type.Object({ accountId: Type.Integer(), webhooks: Type.Array(PublicWebhookEntry), total: Type.Integer() })
+
+// ---- the control plane's registrations and delivery log -----------------------------------------
+
+export const WebhookRegistrationBody = Type.Object({
+  accountId: Type.Integer({ minimum: 1 }),
+  eventType: EventTypeSchema,
+  url: Type.String({ minLength: 1, maxLength: 2048 }),
+  headers: Type.Optional(HeaderList),
+})
+export const WebhookList = Type.Object({ webhooks: Type.Array(WebhookView), total: Type.Integer() })
+export const WebhookPatchBody = Type.Object({ isActive: Type.Optional(Type.Boolean()), headers: Type.Optional(HeaderList) })
+
+export const WebhookTestBody = Type.Object({
+  accountId: Type.Integer({ minimum: 1 }),
+  eventType: EventTypeSchema,
+  transactionId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+})
+export const WebhookTestAnswer = Type.Object({ eventId: Type.String(), deliveries: Type.Array(DeliveryView) })
+
+export const DeliveryIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })
+export const DeliveryListQuery = Type.Object({ ...DeliveryQuery.properties, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })) })
+export const DeliveryList = Type.Object({ deliveries: Type.Array(DeliveryView), total: Type.Integer() })
+export const DeliveryWaitQuery = Type.Object({ ...DeliveryQuery.properties, timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000, default: 10_000 })) })

@@ -7,13 +7,19 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ConfigSchema } from '../../server/config.js'
 
-/** bin/pix-sandbox.js, the package's command: `npx pix-sandbox --help`, argv pass-through, dist first. */
+/**
+ * bin/pix-sandbox.js, the package's command: argv pass-through to dist/server/main.js, a clear word
+ * when dist is missing, and the server's own `--help` and flag checks from any working directory.
+ * test/package/pack.test.ts runs the command from a real installed package.
+ */
 
 const bin = fileURLToPath(new URL('../../bin/pix-sandbox.js', import.meta.url))
+const main = fileURLToPath(new URL('../../server/main.ts', import.meta.url))
+const tsx = import.meta.resolve('tsx')
 
-function run (file: string, args: string[], cwd: string): Promise<{ code: number | null, stdout: string, stderr: string }> {
+function run (file: string, args: string[], cwd: string, nodeArgs: string[] = []): Promise<{ code: number | null, stdout: string, stderr: string }> {
   return new Promise(resolve => {
-    const child = spawn(process.execPath, [file, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...childEnv() }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [...nodeArgs, file, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...childEnv() }, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
@@ -37,7 +43,7 @@ function fakePackage (t: Test, main?: string): string {
 }
 
 t.test('--help from any working directory lists every flag and environment variable', async t => {
-  const res = await run(bin, ['--help'], tmpdir())
+  const res = await run(main, ['--help'], tmpdir(), ['--import', tsx])
   t.equal(res.code, 0, res.stderr)
   for (const s of Object.values(ConfigSchema.properties)) {
     const { flag, env } = (s as unknown as { setting: { flag: string, env: string } }).setting
@@ -47,7 +53,7 @@ t.test('--help from any working directory lists every flag and environment varia
 })
 
 t.test('bad flags reach the server and stop it with exit code 2', async t => {
-  const res = await run(bin, ['--port', 'abc', '--settlement-delay-ms', '-1'], tmpdir())
+  const res = await run(main, ['--port', 'abc', '--settlement-delay-ms', '-1'], tmpdir(), ['--import', tsx])
   t.equal(res.code, 2)
   t.match(res.stderr, 'port')
   t.match(res.stderr, 'settlementDelayMs')
@@ -60,11 +66,14 @@ t.test('an installed, built package runs dist/server/main.js with the arguments 
   t.same(JSON.parse(res.stdout), { compiled: true, argv: ['--port', '9', '--seed=a b', '--help'] })
 })
 
-t.test('a package with neither dist nor sources says so', async t => {
+t.test('a checkout that was never built says to build it, and never runs the TypeScript sources', async t => {
   const pkg = fakePackage(t)
+  mkdirSync(join(pkg, 'server'))
+  writeFileSync(join(pkg, 'server', 'main.ts'), 'process.stdout.write("ran the sources")\n')
   const res = await run(join(pkg, 'bin', 'pix-sandbox.js'), [], tmpdir())
   t.equal(res.code, 1)
-  t.match(res.stderr, 'dist/server/main.js')
+  t.equal(res.stdout, '')
+  t.equal(res.stderr, `pix-sandbox: ${join(pkg, 'dist', 'server', 'main.js')} is missing: in a git checkout, run \`npm run build\` first (or \`npm start\` to run from the sources)\n`)
 })
 
 t.test('a Node older than engines is told which one the package needs, in one line', async t => {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, InjectOptions } from 'fastify'
 import type { Test } from 'tap'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -35,6 +35,7 @@ export async function buildTestApp (t: Test, config: Partial<Config> = {}, opts:
     ...(dir ? { store: { compactionFloorBytes: Infinity } } : {}),
     config: { seed: 'test-seed', clock: 'frozen', clockStart: T0, settlementDelayMs: 50, ...config, ...(dir ? { data: join(dir, 'state.json') } : {}) },
   })
+  checkDeclaredStatuses(t, app)
   t.teardown(async () => {
     if (dir) {
       // A webhook attempt may end (and change its delivery) while the file is read back: compare
@@ -137,4 +138,38 @@ export function recordEmits (app: FastifyInstance): WebhookEvent[] {
 export async function advance (app: FastifyInstance, ms: number): Promise<void> {
   const res = await app.inject({ method: 'POST', url: '/__sandbox/clock/advance', payload: { ms } })
   if (res.statusCode !== 200) throw new Error(`advance failed: ${res.statusCode} ${res.body}`)
+}
+
+interface DocumentedOperation { method: string, path: string, pattern: RegExp, params: number, statuses: Set<string> }
+
+/** Every operation of an OpenAPI document with the statuses it declares, static paths before templated ones. */
+export function documentedOperations (doc: { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> }): DocumentedOperation[] {
+  const ops: DocumentedOperation[] = []
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      const pattern = new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`)
+      ops.push({ method: method.toUpperCase(), path, pattern, params: (path.match(/\{/g) ?? []).length, statuses: new Set(Object.keys(op.responses ?? {})) })
+    }
+  }
+  return ops.sort((a, b) => a.params - b.params)
+}
+
+/**
+ * Every answer a test gets through app.inject must be a status the OpenAPI document declares for that
+ * operation, so the whole suite checks that the document lists what the server really answers.
+ */
+function checkDeclaredStatuses (t: Test, app: FastifyInstance): void {
+  let operations: DocumentedOperation[] | undefined
+  const inject = app.inject.bind(app) as (opts: InjectOptions | string) => ReturnType<FastifyInstance['inject']>
+  app.inject = (async (opts: InjectOptions | string) => {
+    const res = await inject(opts)
+    const method = typeof opts === 'string' ? 'GET' : (opts.method ?? 'GET').toUpperCase()
+    const url = typeof opts === 'string' ? opts : String(opts.url ?? opts.path ?? '')
+    operations ??= documentedOperations(app.swagger() as unknown as Parameters<typeof documentedOperations>[0])
+    // The path the router sees: dot segments resolved (`/cob/..` is `/`, no operation of /cob).
+    const path = new URL(url, 'http://sandbox.test').pathname
+    const op = operations.find(o => o.method === method && o.pattern.test(path))
+    if (op && !op.statuses.has(String(res.statusCode))) t.fail(`${method} ${op.path} answered ${res.statusCode}, a status the OpenAPI document does not declare for it`)
+    return res
+  }) as unknown as FastifyInstance['inject']
 }

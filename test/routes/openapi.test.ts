@@ -1,4 +1,5 @@
 import t from 'tap'
+import { Validator } from '@seriousme/openapi-schema-validator'
 import { readFileSync } from 'node:fs'
 import { buildTestApp } from '../helpers/app.js'
 import { openApiDocument, openApiFile, serialize } from '../../openapi/write.js'
@@ -6,7 +7,7 @@ import { openApiDocument, openApiFile, serialize } from '../../openapi/write.js'
 /** The OpenAPI document is generated from the route schemas; the committed copy must not drift. */
 
 const methods = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'] as const
-type Operation = { tags?: string[], responses?: Record<string, unknown> }
+type Operation = { tags?: string[], operationId?: string, requestBody?: { content: Record<string, { schema: Record<string, unknown> }> }, responses?: Record<string, unknown> }
 type Doc = { openapi: string, info: { version: string }, paths: Record<string, Partial<Record<typeof methods[number], Operation>>>, components: { schemas: Record<string, unknown> } }
 
 t.test('GET /openapi.json equals openapi/openapi.json on disk', async t => {
@@ -38,7 +39,7 @@ t.test('the document describes the foundation routes with the shared error compo
     t.ok(doc.paths[path]?.[method], `${method.toUpperCase()} ${path} is documented`)
   }
   for (const name of ['SimpleError', 'ExtendedError', 'SandboxError']) t.ok(doc.components.schemas[name], `component ${name} keeps its name`)
-  t.same(Object.keys(doc.paths['/api/auth/token'].post!.responses!).sort(), ['201', '400', '401', '403'])
+  t.same(Object.keys(doc.paths['/api/auth/token'].post!.responses!).sort(), ['201', '400', '401', '403', '413', '415'])
   t.notOk(doc.paths['/openapi.json'], 'the document itself is hidden')
 })
 
@@ -73,4 +74,46 @@ t.test('/docs serves Swagger UI', async t => {
   const json = await app.inject({ method: 'GET', url: '/docs/json' })
   t.equal(json.statusCode, 200)
   t.equal(json.json().openapi, '3.0.3')
+})
+
+t.test('the committed document is valid OpenAPI 3.0 by an independent validator', async t => {
+  const doc = JSON.parse(readFileSync(openApiFile, 'utf8'))
+  const result = await new Validator().validate(doc)
+  t.ok(result.valid, `openapi/openapi.json is not valid OpenAPI 3.0: ${JSON.stringify(result.errors, null, 1)?.slice(0, 2000)}`)
+  // Ajv's draft 7 bound (`exclusiveMinimum: 0`) is written the 3.0 way; the validator itself keeps the number.
+  const amount = (doc as Doc).paths['/dict/pix'].post!.requestBody!.content['application/json'].schema as { properties: { payment: { properties: { amount: Record<string, unknown> } } } }
+  t.match(amount.properties.payment.properties.amount, { minimum: 0, exclusiveMinimum: true })
+})
+
+t.test('every operation has a unique, stable operationId', async t => {
+  const doc = JSON.parse(readFileSync(openApiFile, 'utf8')) as Doc
+  const ids: string[] = []
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const m of methods) {
+      const op = item[m]
+      if (!op) continue
+      t.match(op.operationId, /^[a-z][A-Za-z]+$/, `${m.toUpperCase()} ${path} has a camelCase operationId`)
+      if (path.startsWith('/__sandbox')) t.match(op.operationId, /^sandbox[A-Z]/, `${m.toUpperCase()} ${path}: control-plane ids start with sandbox`)
+      ids.push(op.operationId!)
+    }
+  }
+  t.equal(new Set(ids).size, ids.length, 'no operationId is used twice')
+  t.equal(doc.paths['/api/pix/cash-out'].post!.operationId, 'cashOut')
+  t.equal(doc.paths['/__sandbox/webhooks/deliveries/wait'].get!.operationId, 'sandboxWaitForDelivery')
+})
+
+t.test('every operation that takes a body declares 400, 413 and 415 in its family\'s shape; POST /api/webhooks documents its body', async t => {
+  const doc = JSON.parse(readFileSync(openApiFile, 'utf8')) as Doc
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const m of ['post', 'put', 'patch', 'delete'] as const) {
+      const op = item[m]
+      if (!op) continue
+      const shape = path.startsWith('/__sandbox') ? 'SandboxError' : path === '/api/auth/token' || !(path.startsWith('/api/') || path === '/balance') ? 'SimpleError' : 'ExtendedError'
+      for (const status of ['400', '413', '415']) {
+        t.match(JSON.stringify(op.responses?.[status]), `#/components/schemas/${shape}`, `${m.toUpperCase()} ${path} declares ${status} as ${shape}`)
+      }
+    }
+  }
+  const register = doc.paths['/api/webhooks'].post!
+  t.match(register.requestBody?.content['application/json'].schema, { required: ['url', 'eventType'], properties: { url: {}, eventType: {}, headers: {} } })
 })

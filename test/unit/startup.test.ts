@@ -109,7 +109,7 @@ t.test('the addresses really listened on: the one bound, or every interface addr
 
 t.test('the start-up lines: addresses, dashboard and docs; a warning only when open to the network without a token', async t => {
   const local = announcement([bound('127.0.0.1')], machine, { https: false })
-  t.same(local, { urls: ['http://127.0.0.1:8080'], dashboard: 'http://127.0.0.1:8080/dashboard', docs: 'http://127.0.0.1:8080/docs' })
+  t.same(local, { urls: ['http://127.0.0.1:8080'], url: 'http://127.0.0.1:8080', dashboard: 'http://127.0.0.1:8080/dashboard', docs: 'http://127.0.0.1:8080/docs' })
   t.same(startupLines(local, { version: '1.2.3', seed: 'abc' }, 'info'), [
     'pix-sandbox 1.2.3 listening on http://127.0.0.1:8080 (seed abc, state in memory)',
     'pix-sandbox: dashboard http://127.0.0.1:8080/dashboard, API docs http://127.0.0.1:8080/docs',

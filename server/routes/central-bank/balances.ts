@@ -8,6 +8,7 @@ const balancesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/accounts/balances', {
     config: { auth: true },
     schema: {
+      operationId: 'getBalances',
       tags: ['Central bank'],
       summary: 'Balance (central-bank-compatible format)',
       security: [{ bearer: [] }],

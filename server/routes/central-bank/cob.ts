@@ -12,6 +12,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.put('/cob/:txid', {
     config: { auth: true },
     schema: {
+      operationId: 'createCob',
       tags: ['Central bank'],
       summary: 'Create an immediate charge (cob) with the caller\'s txid',
       description: 'Answers 201 with status ATIVA, revisao 0 and `location`, the EMV copy-and-paste code. 409 when the txid is already used by the account.',
@@ -30,6 +31,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/cob/:txid', {
     config: { auth: true },
     schema: {
+      operationId: 'getCob',
       tags: ['Central bank'],
       summary: 'Read a charge (cob): its status and, once CONCLUIDA, the payment received (`pix`)',
       security: [{ bearer: [] }],
@@ -41,6 +43,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch('/cob/:txid', {
     config: { auth: true },
     schema: {
+      operationId: 'cancelCob',
       tags: ['Central bank'],
       summary: 'Cancel an ATIVA charge (status REMOVIDA_PELO_USUARIO_RECEBEDOR)',
       description: 'Sandbox decision (the spec does not show the operation): as BACEN\'s API, a PATCH that sets the status; revisao goes up by 1. 409 when the charge is no longer ATIVA.',

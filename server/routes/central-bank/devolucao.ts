@@ -9,6 +9,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.put('/pix/:e2eid/devolucao/:id', {
     config: { auth: true },
     schema: {
+      operationId: 'createDevolucao',
       tags: ['Central bank'],
       summary: 'Refund a received PIX (devolução)',
       description: 'Answers 201 EM_PROCESSAMENTO with the amount reserved; then DEVOLVIDO (horario.liquidacao, refund_in webhook) or NAO_REALIZADO with motivo. 409 when the id is already used for that e2eid; 422 after 89 days or without available balance.',
@@ -27,6 +28,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/pix/:e2eid/devolucao/:id', {
     config: { auth: true },
     schema: {
+      operationId: 'getDevolucao',
       tags: ['Central bank'],
       summary: 'Read a devolução',
       security: [{ bearer: [] }],

@@ -11,6 +11,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/dict/pix', {
     config: { auth: true },
     schema: {
+      operationId: 'dictTransfer',
       tags: ['Central bank'],
       summary: 'Transfer to a directory key',
       description: 'A repeat with the same x-idempotency-key returns the same transfer (same status and body) and creates nothing. ' +

@@ -3,10 +3,9 @@ import { Type } from '@sinclair/typebox'
 import { ApiError } from '../../errors/api-error.js'
 import { amountMessage, centsToString, MAX_CENTS, parseAmount } from '../../domain/money.js'
 import { errorResponses } from '../../schemas/common.js'
-import { AccountSettingsBody, AccountView, CreatedAccountView } from '../../schemas/sandbox.js'
+import { AccountList, AccountSettingsBody, AccountView, BalanceChangeBody, CreatedAccountView, NumericIdParams } from '../../schemas/sandbox.js'
 import { accountView } from './views.js'
 
-const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) })
 /** In `u` mode a surrogate pair is one code point; only an unpaired half is a code point of category Cs. */
 const LONE_SURROGATE = /\p{Cs}/u
 
@@ -16,6 +15,7 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/accounts', {
     schema: {
+      operationId: 'sandboxCreateAccount',
       tags: ['Sandbox'],
       summary: 'Create a fresh isolated account with its own credentials and client certificate',
       body: Type.Optional(AccountSettingsBody),
@@ -41,23 +41,21 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/accounts', {
-    schema: { tags: ['Sandbox'], summary: 'Every account', response: { 200: Type.Object({ accounts: Type.Array(AccountView) }) } },
+    schema: { operationId: 'sandboxListAccounts', tags: ['Sandbox'], summary: 'Every account', response: { 200: AccountList } },
   }, async () => ({ accounts: sb.store.accounts().map(accountView) }))
 
   app.get('/accounts/:id', {
-    schema: { tags: ['Sandbox'], summary: 'One account: settings, credentials, balances and ledger totals', params: Id, response: { 200: AccountView, ...errorResponses('sandbox', [404]) } },
+    schema: { operationId: 'sandboxGetAccount', tags: ['Sandbox'], summary: 'One account: settings, credentials, balances and ledger totals', params: NumericIdParams, response: { 200: AccountView, ...errorResponses('sandbox', [404]) } },
   }, async (request) => accountView(sb.accounts.require(request.params.id)))
 
   app.post('/accounts/:id/balance', {
     schema: {
+      operationId: 'sandboxChangeBalance',
       tags: ['Sandbox'],
       summary: 'Set the available balance, or credit it (a negative credit debits)',
       description: 'Body `{ "set": 100.00 }` or `{ "credit": 50.00 }`. Recorded as an adjustment, so the ledger invariant still holds.',
-      params: Id,
-      body: Type.Object({
-        set: Type.Optional(Type.Number({ minimum: 0, maximum: 1e12 })),
-        credit: Type.Optional(Type.Number({ minimum: -1e12, maximum: 1e12 })),
-      }),
+      params: NumericIdParams,
+      body: BalanceChangeBody,
       response: { 200: AccountView, ...errorResponses('sandbox', [400, 404]) },
     },
   }, async (request) => {

@@ -2,9 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { notFound } from '../../errors/api-error.js'
 import { errorResponses } from '../../schemas/common.js'
-import { DirectoryEntryBody, DirectoryEntryView } from '../../schemas/payouts.js'
-
-const KeyParam = Type.Object({ key: Type.String({ minLength: 1, maxLength: 77, description: 'The key; URL-encode it (a phone key starts with +55)' }) })
+import { DirectoryEntryBody, DirectoryEntryView, DirectoryKeyParams, DirectoryList } from '../../schemas/payouts.js'
 
 /**
  * /__sandbox/directory: the key directory behind POST /dict/pix and the settlement of cash-outs
@@ -14,11 +12,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   const sb = app.sandbox
 
   app.get('/directory', {
-    schema: { tags: ['Sandbox'], summary: 'Every key of the directory', response: { 200: Type.Object({ entries: Type.Array(DirectoryEntryView) }) } },
+    schema: { operationId: 'sandboxListDirectory', tags: ['Sandbox'], summary: 'Every key of the directory', response: { 200: DirectoryList } },
   }, async () => ({ entries: sb.payouts.directoryEntries() }))
 
   app.get('/directory/:key', {
-    schema: { tags: ['Sandbox'], summary: 'One key of the directory', params: KeyParam, response: { 200: DirectoryEntryView, ...errorResponses('sandbox', [404]) } },
+    schema: { operationId: 'sandboxGetDirectoryEntry', tags: ['Sandbox'], summary: 'One key of the directory', params: DirectoryKeyParams, response: { 200: DirectoryEntryView, ...errorResponses('sandbox', [404]) } },
   }, async (request) => {
     const entry = sb.payouts.directoryEntry(request.params.key)
     if (!entry) throw notFound(`Chave ${request.params.key} não está no diretório`, 'KEY_NOT_FOUND')
@@ -27,10 +25,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put('/directory/:key', {
     schema: {
+      operationId: 'sandboxPutDirectoryEntry',
       tags: ['Sandbox'],
       summary: 'Add or replace a key (201 when added, 200 when replaced)',
       description: 'The key must have the format of keyType (detected when absent); it is stored in canonical form (+55 phone, lower-case e-mail and EVP).',
-      params: KeyParam,
+      params: DirectoryKeyParams,
       body: DirectoryEntryBody,
       response: { 200: DirectoryEntryView, 201: DirectoryEntryView, ...errorResponses('sandbox', [400]) },
     },
@@ -40,7 +39,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.delete('/directory/:key', {
-    schema: { tags: ['Sandbox'], summary: 'Remove a key', params: KeyParam, response: { 204: Type.Null(), ...errorResponses('sandbox', [404]) } },
+    schema: { operationId: 'sandboxDeleteDirectoryEntry', tags: ['Sandbox'], summary: 'Remove a key', params: DirectoryKeyParams, response: { 204: Type.Null(), ...errorResponses('sandbox', [404]) } },
   }, async (request, reply) => {
     if (!sb.payouts.removeDirectoryEntry(request.params.key)) throw notFound(`Chave ${request.params.key} não está no diretório`, 'KEY_NOT_FOUND')
     return reply.status(204).send(null)

@@ -1,12 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../schemas/common.js'
-import { MedOpenBody, MedRecordSchema, MedRefund, MedTransitionBody } from '../../schemas/payins.js'
+import { MedOpenBody, MedTransitionBody, MedTransitionView, SandboxMedList, SandboxMedView } from '../../schemas/payins.js'
+import { AccountFilterQuery, NumericIdParams } from '../../schemas/sandbox.js'
 import type { MedRecord } from '../../services/med-types.js'
 import { medView } from '../../webhooks/envelopes/pay-in.js'
 
-const SandboxMed = Type.Object({ ...MedRecordSchema.properties, accountId: Type.Integer() })
-const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) })
 const view = (m: MedRecord) => ({ ...medView(m), accountId: m.accountId })
 
 /** /__sandbox/med: the payer's bank opens MED disputes and moves them (DESIGN.md section 5). */
@@ -15,11 +13,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/med', {
     schema: {
+      operationId: 'sandboxOpenMed',
       tags: ['Sandbox'],
       summary: 'Open a MED against a PIX the sandbox received (as the payer\'s bank would)',
       description: 'OPEN, reconciled with the received payment; fires med_created. 404 when no received PIX has that endToEndId; 409 when a MED is already open for it.',
       body: MedOpenBody,
-      response: { 201: SandboxMed, ...errorResponses('sandbox', [400, 404, 409]) },
+      response: { 201: SandboxMedView, ...errorResponses('sandbox', [400, 404, 409]) },
     },
   }, async (request, reply) => {
     const record = sb.med.open(request.body, accountId => sb.scenarios.resolve(request, reply, 'med-open', accountId))
@@ -28,25 +27,27 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/med', {
     schema: {
+      operationId: 'sandboxListMed',
       tags: ['Sandbox'],
       summary: 'Every MED, or one account\'s (no rate limit)',
-      querystring: Type.Object({ accountId: Type.Optional(Type.Integer({ minimum: 1 })) }),
-      response: { 200: Type.Object({ meds: Type.Array(SandboxMed) }) },
+      querystring: AccountFilterQuery,
+      response: { 200: SandboxMedList },
     },
   }, async (request) => ({ meds: sb.med.all(request.query.accountId).map(view) }))
 
   app.get('/med/:id', {
-    schema: { tags: ['Sandbox'], summary: 'One MED', params: Id, response: { 200: SandboxMed, ...errorResponses('sandbox', [404]) } },
+    schema: { operationId: 'sandboxGetMed', tags: ['Sandbox'], summary: 'One MED', params: NumericIdParams, response: { 200: SandboxMedView, ...errorResponses('sandbox', [404]) } },
   }, async (request) => view(sb.med.get(request.params.id)))
 
   app.post('/med/:id/transition', {
     schema: {
+      operationId: 'sandboxTransitionMed',
       tags: ['Sandbox'],
       summary: 'Move a MED: OPEN -> RECEIVED -> ANALYZED (APPROVED or REJECTED), or CANCELLED before analysis',
       description: 'ANALYZED needs analysisResult. APPROVED (of a REFUND_REQUEST) debits what is left of the payment through a devolução of natureza MED_FRAUDE (fraud causes such as UNAUTHORIZED_TRANSACTION, SOCIAL_ENGINEERING) or MED_OPERACIONAL, and fires med_accepted; REJECTED fires med_rejected. 409 for a transition the current state does not allow.',
-      params: Id,
+      params: NumericIdParams,
       body: MedTransitionBody,
-      response: { 200: Type.Object({ ...SandboxMed.properties, refund: MedRefund }), ...errorResponses('sandbox', [400, 404, 409]) },
+      response: { 200: MedTransitionView, ...errorResponses('sandbox', [400, 404, 409]) },
     },
   }, async (request, reply) => {
     const { record, refund } = sb.med.transition(request.params.id, request.body, accountId => sb.scenarios.resolve(request, reply, 'med-transition', accountId))

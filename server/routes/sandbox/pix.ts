@@ -8,6 +8,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/pix/pay', {
     schema: {
+      operationId: 'sandboxPay',
       tags: ['Sandbox'],
       summary: 'Pay a charge of this sandbox by its copy-and-paste code, as a payer\'s bank app would',
       description: 'Cash-in becomes CONFIRMED, cob CONCLUIDA, the account is credited, cash_in (V2 RECEIVE) fires and splits run. 400 for an unparsable code or an amount that differs from the code\'s; 404 when no charge of this sandbox matches; 422 QRCODE_ALREADY_PAID or QRCODE_NOT_AVAILABLE (expired or removed). Delivery faults apply from X-Sandbox-Scenario (endpoint pix-pay).',
@@ -21,6 +22,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/pix/incoming', {
     schema: {
+      operationId: 'sandboxReceivePix',
       tags: ['Sandbox'],
       summary: 'Credit an unsolicited PIX (no charge) to an account',
       description: 'Creates a received payment (kind PIX_IN, CONFIRMED), credits the available balance and fires cash_in (V2 RECEIVE with txId null). Refundable like any received payment.',

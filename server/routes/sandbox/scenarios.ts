@@ -1,20 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { notFound } from '../../errors/api-error.js'
-import { errorResponses, StringEnum } from '../../schemas/common.js'
+import { errorResponses } from '../../schemas/common.js'
+import { AccountFilterQuery, ArmedScenario, ArmedScenarioList, ArmScenarioBody, NumericIdParams, ScenarioCatalogue } from '../../schemas/sandbox.js'
 import { catalogue } from '../../../scenarios/catalogue.js'
-import { ENDPOINTS } from '../../../scenarios/types.js'
-
-const EndpointSchema = StringEnum(ENDPOINTS)
-
-const Armed = Type.Object({
-  id: Type.Integer(),
-  accountId: Type.Integer(),
-  scenario: Type.String(),
-  endpoint: Type.Union([EndpointSchema, Type.Null()]),
-  remaining: Type.Union([Type.Integer(), Type.Null()]),
-  createdAt: Type.String(),
-})
 
 /** The scenario catalogue and the scenarios armed per account. */
 const scenarioRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -22,34 +11,21 @@ const scenarioRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/scenarios', {
     schema: {
+      operationId: 'sandboxListScenarios',
       tags: ['Sandbox'],
       summary: 'The scenario catalogue: every name, the endpoints it applies to, and its effect',
-      response: {
-        200: Type.Object({
-          scenarios: Type.Array(Type.Object({
-            name: Type.String(),
-            endpoints: Type.Array(Type.String()),
-            timing: Type.String(),
-            effect: Type.String(),
-            params: Type.Array(Type.Object({ name: Type.String(), description: Type.String(), required: Type.Boolean() })),
-          })),
-        }),
-      },
+      response: { 200: ScenarioCatalogue },
     },
   }, async () => ({ scenarios: catalogue.map(s => ({ ...s, endpoints: [...s.endpoints], params: [...(s.params ?? [])] })) }))
 
   app.post('/scenarios/arm', {
     schema: {
+      operationId: 'sandboxArmScenario',
       tags: ['Sandbox'],
       summary: 'Arm a scenario for an account, for clients that cannot send X-Sandbox-Scenario',
       description: 'The scenario uses the header syntax (`NAME;ms=5000`, comma-separated). It applies to the account\'s next matching requests (all endpoints it fits, or only `endpoint`), `times` times or until disarmed. A request with the header ignores armed scenarios.',
-      body: Type.Object({
-        accountId: Type.Integer({ minimum: 1 }),
-        scenario: Type.String({ minLength: 1, maxLength: 500 }),
-        endpoint: Type.Optional(EndpointSchema),
-        times: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
-      }),
-      response: { 201: Armed, ...errorResponses('sandbox', [400, 404]) },
+      body: ArmScenarioBody,
+      response: { 201: ArmedScenario, ...errorResponses('sandbox', [400, 404]) },
     },
   }, async (request, reply) => {
     sb.accounts.require(request.body.accountId)
@@ -59,18 +35,20 @@ const scenarioRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/scenarios/armed', {
     schema: {
+      operationId: 'sandboxListArmedScenarios',
       tags: ['Sandbox'],
       summary: 'Scenarios armed, for one account or all',
-      querystring: Type.Object({ accountId: Type.Optional(Type.Integer({ minimum: 1 })) }),
-      response: { 200: Type.Object({ armed: Type.Array(Armed) }) },
+      querystring: AccountFilterQuery,
+      response: { 200: ArmedScenarioList },
     },
   }, async (request) => ({ armed: sb.scenarios.armed(request.query.accountId) }))
 
   app.delete('/scenarios/armed/:id', {
     schema: {
+      operationId: 'sandboxDisarmScenario',
       tags: ['Sandbox'],
       summary: 'Disarm a scenario',
-      params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+      params: NumericIdParams,
       response: { 204: Type.Null(), ...errorResponses('sandbox', [404]) },
     },
   }, async (request, reply) => {

@@ -6,15 +6,8 @@ import { errorResponses } from '../../schemas/common.js'
 import { readDocument } from '../../store/document.js'
 import { createRng } from '../../domain/ids.js'
 import { asReply, emptyState, STATE_FORMAT, STATE_FORMAT_VERSION } from '../../store/state.js'
+import { ClockAdvanceBody, ClockSetBody, ClockView, HealthUnavailable, HealthView, RequestList, RequestListQuery, ResetBody, ResetView, SnapshotBody, SnapshotImported, SnapshotView } from '../../schemas/sandbox.js'
 import { mayControl } from './admin.js'
-
-const Clock = Type.Object({
-  now: Type.String({ format: 'date-time' }),
-  frozen: Type.Boolean(),
-  offsetMs: Type.Number({ description: 'sandbox time minus wall time' }),
-  pendingJobs: Type.Integer({ description: 'timed effects waiting on the clock' }),
-  nextJobAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-})
 
 /** Health, reset, clock, snapshot and the request journal. */
 const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -33,27 +26,10 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/health', {
     schema: {
+      operationId: 'sandboxHealth',
       tags: ['Sandbox'],
       summary: 'Readiness: 200 once the state is loaded and routes are ready; 503 while starting, or degraded (the data file cannot be written)',
-      response: {
-        200: Type.Object({
-          status: Type.Literal('ok'),
-          version: Type.String(),
-          seed: Type.Optional(Type.String({ description: 'Only for whoever may use the control plane (with SANDBOX_ADMIN_TOKEN set, only with the admin token)' })),
-          now: Type.String({ format: 'date-time' }),
-        }),
-        503: Type.Union([
-          Type.Object({ status: Type.Literal('starting') }),
-          Type.Object({
-            status: Type.Literal('degraded'),
-            reason: Type.String({ description: 'Why the last write failed; changes are refused (503) until a write succeeds again' }),
-            since: Type.String({ format: 'date-time' }),
-            version: Type.String(),
-            seed: Type.Optional(Type.String()),
-            now: Type.String({ format: 'date-time' }),
-          }),
-        ]),
-      },
+      response: { 200: HealthView, 503: HealthUnavailable },
     },
   }, async (request, reply) => {
     if (!sb.ready) return reply.status(503).send({ status: 'starting' as const })
@@ -69,10 +45,11 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/reset', {
     schema: {
+      operationId: 'sandboxReset',
       tags: ['Sandbox'],
       summary: 'Reset the whole sandbox to its fixtures, or one account to its first state',
-      body: Type.Optional(Type.Object({ accountId: Type.Optional(Type.Integer({ minimum: 1 })) })),
-      response: { 200: Type.Object({ reset: Type.Union([Type.Literal('all'), Type.Integer()]) }), ...errorResponses('sandbox', [404]) },
+      body: Type.Optional(ResetBody),
+      response: { 200: ResetView, ...errorResponses('sandbox', [404]) },
     },
   }, async (request) => {
     const accountId = request.body?.accountId
@@ -93,14 +70,15 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { reset: 'all' as const }
   })
 
-  app.get('/clock', { schema: { tags: ['Sandbox'], summary: 'The sandbox clock', response: { 200: Clock } } }, async () => clockView())
+  app.get('/clock', { schema: { operationId: 'sandboxGetClock', tags: ['Sandbox'], summary: 'The sandbox clock', response: { 200: ClockView } } }, async () => clockView())
 
   app.post('/clock/advance', {
     schema: {
+      operationId: 'sandboxAdvanceClock',
       tags: ['Sandbox'],
       summary: 'Move the clock forward, running every timed effect due on the way, in order, before answering',
-      body: Type.Object({ ms: Type.Integer({ minimum: 0, maximum: 10 * 365 * 86_400_000 }) }),
-      response: { 200: Clock, ...errorResponses('sandbox', [400]) },
+      body: ClockAdvanceBody,
+      response: { 200: ClockView, ...errorResponses('sandbox', [400]) },
     },
   }, async (request) => {
     const target = sb.clock.now() + request.body.ms
@@ -111,10 +89,11 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/clock/set', {
     schema: {
+      operationId: 'sandboxSetClock',
       tags: ['Sandbox'],
       summary: 'Move the clock to an instant (forward only), running what falls due',
-      body: Type.Object({ now: Type.String({ format: 'date-time' }) }),
-      response: { 200: Clock, ...errorResponses('sandbox', [400]) },
+      body: ClockSetBody,
+      response: { 200: ClockView, ...errorResponses('sandbox', [400]) },
     },
   }, async (request) => {
     const target = parseInstant(request.body.now)
@@ -125,36 +104,33 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return clockView()
   })
 
-  app.post('/clock/freeze', { schema: { tags: ['Sandbox'], summary: 'Stop the clock: nothing settles until it is advanced or resumed', response: { 200: Clock } } }, async () => {
+  app.post('/clock/freeze', { schema: { operationId: 'sandboxFreezeClock', tags: ['Sandbox'], summary: 'Stop the clock: nothing settles until it is advanced or resumed', response: { 200: ClockView } } }, async () => {
     sb.clock.freeze()
     await sb.scheduler.runDue()
     return clockView()
   })
 
-  app.post('/clock/resume', { schema: { tags: ['Sandbox'], summary: 'Let the clock run again from where it stood', response: { 200: Clock } } }, async () => {
+  app.post('/clock/resume', { schema: { operationId: 'sandboxResumeClock', tags: ['Sandbox'], summary: 'Let the clock run again from where it stood', response: { 200: ClockView } } }, async () => {
     sb.clock.resume()
     await sb.scheduler.runDue()
     return clockView()
   })
 
   app.get('/snapshot', {
-    schema: {
-      tags: ['Sandbox'],
-      summary: 'Export the whole state as one JSON document',
-      response: { 200: Type.Object({ format: Type.Literal(STATE_FORMAT), formatVersion: Type.Literal(STATE_FORMAT_VERSION) }, { additionalProperties: true }) },
-    },
+    schema: { operationId: 'sandboxExportSnapshot', tags: ['Sandbox'], summary: 'Export the whole state as one JSON document', response: { 200: SnapshotView } },
   }, async () => asReply(sb.store.snapshot()))
 
   app.put('/snapshot', {
     bodyLimit: 512 * 1024 * 1024,
     schema: {
+      operationId: 'sandboxImportSnapshot',
       tags: ['Sandbox'],
       summary: 'Replace the whole state with an exported snapshot',
       description: `The document is checked whole before anything is replaced: its format marker ("format": "${STATE_FORMAT}", formatVersion ${STATE_FORMAT_VERSION}; ` +
         'an export of the previous format, schemaVersion 1, is read too), the shape of every record and the references between them. ' +
         'A refused document answers 400 with the problems listed in details.problems and changes nothing. The clock goes back to the exported instant.',
-      body: Type.Object({}, { additionalProperties: true, description: 'A document exported by GET /__sandbox/snapshot' }),
-      response: { 200: Type.Object({ accounts: Type.Integer(), transactions: Type.Integer() }), ...errorResponses('sandbox', [400]) },
+      body: SnapshotBody,
+      response: { 200: SnapshotImported, ...errorResponses('sandbox', [400]) },
     },
   }, async (request) => {
     const read = await readDocument(request.body)
@@ -176,23 +152,11 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/requests', {
     schema: {
+      operationId: 'sandboxListRequests',
       tags: ['Sandbox'],
       summary: 'Recent requests, newest first (no headers or bodies are kept)',
-      querystring: Type.Object({ accountId: Type.Optional(Type.Integer({ minimum: 1 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) }),
-      response: {
-        200: Type.Object({
-          requests: Type.Array(Type.Object({
-            requestId: Type.String(),
-            at: Type.String(),
-            method: Type.String(),
-            path: Type.String(),
-            statusCode: Type.Integer(),
-            durationMs: Type.Number(),
-            accountId: Type.Union([Type.Integer(), Type.Null()]),
-            scenario: Type.Union([Type.String(), Type.Null()]),
-          })),
-        }),
-      },
+      querystring: RequestListQuery,
+      response: { 200: RequestList },
     },
   }, async (request) => ({ requests: sb.journal.list(request.query) }))
 }

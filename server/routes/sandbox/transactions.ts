@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from '@sinclair/typebox'
 import { ApiError, notFound } from '../../errors/api-error.js'
 import { centsToNumber } from '../../domain/money.js'
 import { asReply, errorResponses } from '../../schemas/common.js'
-import { AsyncErrorCodeSchema, TransactionListQuery, TransactionView } from '../../schemas/payouts.js'
+import { AsyncErrorCodeSchema, FailTransactionBody, RefundReceivedBody, TransactionIdParams, TransactionList, TransactionListQuery, TransactionView } from '../../schemas/payouts.js'
 import type { Transaction } from '../../store/state.js'
 
 /** The full record as the control plane shows it: amounts in BRL, everything else as stored. */
@@ -11,8 +10,6 @@ export function transactionView (tx: Transaction) {
   const { amountCents, feeCents, scenarios, ...rest } = tx
   return asReply({ ...rest, amount: centsToNumber(amountCents), fee: centsToNumber(feeCents), scenarios: scenarios ?? [] })
 }
-
-const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'Transaction UUID or its numeric id' }) })
 
 /**
  * /__sandbox/transactions: the transaction query the spec leaves unshown (DESIGN.md 5), and settle/fail
@@ -36,27 +33,30 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/transactions', {
     schema: {
+      operationId: 'sandboxListTransactions',
       tags: ['Sandbox'],
       summary: 'Transactions, newest first, filtered by account, kind and status',
       querystring: TransactionListQuery,
-      response: { 200: Type.Object({ transactions: Type.Array(TransactionView) }), ...errorResponses('sandbox', [400]) },
+      response: { 200: TransactionList, ...errorResponses('sandbox', [400]) },
     },
   }, async (request) => ({ transactions: sb.payouts.listTransactions(request.query).map(transactionView) }))
 
   app.get('/transactions/:id', {
     schema: {
+      operationId: 'sandboxGetTransaction',
       tags: ['Sandbox'],
       summary: 'One transaction with its history of states (the transaction query)',
-      params: IdParam,
+      params: TransactionIdParams,
       response: { 200: TransactionView, ...errorResponses('sandbox', [404]) },
     },
   }, async (request) => transactionView(find(request.params.id)))
 
   app.post('/transactions/:id/settle', {
     schema: {
+      operationId: 'sandboxSettleTransaction',
       tags: ['Sandbox'],
       summary: 'Liquidate a pending operation now (a forced success, with its webhooks)',
-      params: IdParam,
+      params: TransactionIdParams,
       response: { 200: TransactionView, ...errorResponses('sandbox', [404, 409]) },
     },
   }, async (request) => {
@@ -67,14 +67,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/transactions/:id/refund-received', {
     schema: {
+      operationId: 'sandboxRefundReceived',
       tags: ['Sandbox'],
       summary: 'The destination bank returns a liquidated pay-out (all or part): credits the account and fires refund_out',
       description: 'For CONFIRMED cash-outs and directory transfers. `amount` defaults to what is left to return. Delivery-fault scenarios apply (X-Sandbox-Scenario).',
-      params: IdParam,
-      body: Type.Object({
-        amount: Type.Optional(Type.Number({ minimum: 0.01 })),
-        reason: Type.Optional(Type.String({ maxLength: 140 })),
-      }),
+      params: TransactionIdParams,
+      body: RefundReceivedBody,
       response: { 201: TransactionView, ...errorResponses('sandbox', [400, 404, 409, 422]) },
     },
   }, async (request, reply) => {
@@ -86,10 +84,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/transactions/:id/fail', {
     schema: {
+      operationId: 'sandboxFailTransaction',
       tags: ['Sandbox'],
       summary: 'End a pending operation now with an asynchronous error of spec 6.4',
-      params: IdParam,
-      body: Type.Object({ errorCode: AsyncErrorCodeSchema }),
+      params: TransactionIdParams,
+      body: FailTransactionBody,
       response: { 200: TransactionView, ...errorResponses('sandbox', [400, 404, 409]) },
     },
   }, async (request) => {

@@ -2,11 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { ApiError, notFound } from '../../errors/api-error.js'
 import { asReply, errorResponses } from '../../schemas/common.js'
-import { DeliveryQuery, DeliveryView, EventTypeSchema, HeaderList, WebhookView } from '../../schemas/webhooks.js'
+import { AccountFilterQuery, NumericIdParams } from '../../schemas/sandbox.js'
+import {
+  DeliveryIdParams, DeliveryList, DeliveryListQuery, DeliveryView, DeliveryWaitQuery, WebhookList, WebhookPatchBody,
+  WebhookRegistrationBody, WebhookTestAnswer, WebhookTestBody, WebhookView,
+} from '../../schemas/webhooks.js'
 import { samplePayload } from '../../webhooks/samples.js'
-
-const WebhookId = Type.Object({ id: Type.Integer({ minimum: 1 }) })
-const DeliveryId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })
 
 /**
  * /__sandbox/webhooks: registrations where the real service has them (the dashboard and its API),
@@ -21,15 +22,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/webhooks', {
     schema: {
+      operationId: 'sandboxRegisterWebhook',
       tags: ['Sandbox'],
       summary: 'Register a URL for an event type of an account (http:// allowed here)',
       description: 'Rules of spec 2.11 and 4.1: up to 3 active URLs per event type; the same URL for the same event updates its headers, bumps its version and reactivates it (201 on creation, 200 on update); at most 5 custom headers; host, content-length, connection, transfer-encoding, content-type and user-agent are refused in any case, and so are hop-by-hop names and X-Sandbox-*. The URL is stored normalised; the sandbox\'s own address is refused unless SANDBOX_SELF_WEBHOOKS=enabled.',
-      body: Type.Object({
-        accountId: Type.Integer({ minimum: 1 }),
-        eventType: EventTypeSchema,
-        url: Type.String({ minLength: 1, maxLength: 2048 }),
-        headers: Type.Optional(HeaderList),
-      }),
+      body: WebhookRegistrationBody,
       response: { 200: WebhookView, 201: WebhookView, ...errorResponses('sandbox', [400, 404]) },
     },
   }, async (request, reply) => {
@@ -39,10 +36,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/webhooks', {
     schema: {
+      operationId: 'sandboxListWebhooks',
       tags: ['Sandbox'],
       summary: 'Registrations of one account (or all), active and inactive',
-      querystring: Type.Object({ accountId: Type.Optional(Type.Integer({ minimum: 1 })) }),
-      response: { 200: Type.Object({ webhooks: Type.Array(WebhookView), total: Type.Integer() }) },
+      querystring: AccountFilterQuery,
+      response: { 200: WebhookList },
     },
   }, async (request) => {
     const webhooks = sb.webhooks.registrations.list(request.query.accountId)
@@ -51,10 +49,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch('/webhooks/:id', {
     schema: {
+      operationId: 'sandboxUpdateWebhook',
       tags: ['Sandbox'],
       summary: 'Activate or deactivate a registration, or replace its headers',
-      params: WebhookId,
-      body: Type.Object({ isActive: Type.Optional(Type.Boolean()), headers: Type.Optional(HeaderList) }),
+      params: NumericIdParams,
+      body: WebhookPatchBody,
       response: { 200: WebhookView, ...errorResponses('sandbox', [400, 404]) },
     },
   }, async (request) => {
@@ -64,9 +63,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/webhooks/:id', {
     schema: {
+      operationId: 'sandboxDeleteWebhook',
       tags: ['Sandbox'],
       summary: 'Remove a registration (deliveries already made stay in the log)',
-      params: WebhookId,
+      params: NumericIdParams,
       response: { 204: Type.Null(), ...errorResponses('sandbox', [404]) },
     },
   }, async (request, reply) => {
@@ -76,18 +76,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/webhooks/test', {
     schema: {
+      operationId: 'sandboxTestWebhook',
       tags: ['Sandbox'],
       summary: 'Emit a sample event of a type to the account\'s receivers, to check parsing and signatures',
       description: 'Moves no money. Delivery faults apply through X-Sandbox-Scenario (endpoint `webhook-test`), e.g. `WEBHOOK_DUPLICATE`. Give the same transactionId to two calls to see WEBHOOK_OUT_OF_ORDER at work.',
-      body: Type.Object({
-        accountId: Type.Integer({ minimum: 1 }),
-        eventType: EventTypeSchema,
-        transactionId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-      }),
-      response: {
-        202: Type.Object({ eventId: Type.String(), deliveries: Type.Array(DeliveryView) }),
-        ...errorResponses('sandbox', [400, 404]),
-      },
+      body: WebhookTestBody,
+      response: { 202: WebhookTestAnswer, ...errorResponses('sandbox', [400, 404]) },
     },
   }, async (request, reply) => {
     const { accountId, eventType } = request.body
@@ -101,10 +95,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/webhooks/deliveries', {
     schema: {
+      operationId: 'sandboxListDeliveries',
       tags: ['Sandbox'],
       summary: 'The delivery log, newest first, with every attempt, the request headers and the body',
-      querystring: Type.Object({ ...DeliveryQuery.properties, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })) }),
-      response: { 200: Type.Object({ deliveries: Type.Array(DeliveryView), total: Type.Integer() }) },
+      querystring: DeliveryListQuery,
+      response: { 200: DeliveryList },
     },
   }, async (request) => {
     const { limit, ...filter } = request.query
@@ -114,10 +109,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/webhooks/deliveries/wait', {
     schema: {
+      operationId: 'sandboxWaitForDelivery',
       tags: ['Sandbox'],
       summary: 'Wait until a matching delivery exists, then answer it (long-poll for tests)',
       description: 'Answers at once when the log already holds a match (the newest), else as soon as a delivery is created or changes into a match, e.g. `status=delivered`. 408 after timeoutMs of real time.',
-      querystring: Type.Object({ ...DeliveryQuery.properties, timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000, default: 10_000 })) }),
+      querystring: DeliveryWaitQuery,
       response: { 200: DeliveryView, ...errorResponses('sandbox', [400, 408]) },
     },
   }, async (request, reply) => {
@@ -132,9 +128,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/webhooks/deliveries/:id', {
     schema: {
+      operationId: 'sandboxGetDelivery',
       tags: ['Sandbox'],
       summary: 'One delivery with every attempt',
-      params: DeliveryId,
+      params: DeliveryIdParams,
       response: { 200: DeliveryView, ...errorResponses('sandbox', [404]) },
     },
   }, async (request) => {
@@ -145,10 +142,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/webhooks/deliveries/:id/redeliver', {
     schema: {
+      operationId: 'sandboxRedeliver',
       tags: ['Sandbox'],
       summary: 'Send a delivery again now, whatever its status (same id, fresh timestamp and signature)',
       description: 'Answers 202 at once; the attempt appears in the log (kind redeliver) when it ends. A 2xx marks the delivery delivered; a failure marks a finished delivery failed and leaves a pending one to its retry policy.',
-      params: DeliveryId,
+      params: DeliveryIdParams,
       response: { 202: DeliveryView, ...errorResponses('sandbox', [404, 409]) },
     },
   }, async (request, reply) => {

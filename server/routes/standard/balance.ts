@@ -9,6 +9,7 @@ const balanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.get(url, {
       config: { auth: true },
       schema: {
+        operationId: url === '/balance' ? 'getBalance' : 'getApiBalance',
         tags: ['Standard'],
         summary: url === '/balance' ? 'Balance (standard format)' : 'Balance (standard format), alias under /api',
         security: [{ bearer: [] }],

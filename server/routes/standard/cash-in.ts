@@ -8,6 +8,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/pix/cash-in', {
     config: { auth: true },
     schema: {
+      operationId: 'cashIn',
       tags: ['Standard'],
       summary: 'Create a charge (cash-in) with a dynamic BR Code',
       description: 'Answers PENDING; the charge becomes CONFIRMED when paid (cash_in webhook, V2 RECEIVE) or ERROR with errorCode EXPIRED when its expiration passes unpaid. Pay it in the sandbox with POST /__sandbox/pix/pay or the AUTO_PAY scenario.',

@@ -15,6 +15,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/pix/cash-out', {
     config: { auth: true },
     schema: {
+      operationId: 'cashOut',
       tags: ['Standard'],
       summary: 'Pay a PIX key (cash-out)',
       description: 'Reserves value + fee and answers PENDING; the CashOut webhook brings CONFIRMED or ERROR. ' +
@@ -33,6 +34,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/pix/cash-out-qrcode', {
     config: { auth: true },
     schema: {
+      operationId: 'cashOutQrCode',
       tags: ['Standard'],
       summary: 'Pay a QR Code (BR Code copy-and-paste string)',
       description: 'A code issued by this sandbox (any account\'s cash-in or cob) pays that charge for real. ' +

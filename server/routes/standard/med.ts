@@ -12,6 +12,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/api/med', {
     config: { auth: true },
     schema: {
+      operationId: 'listMed',
       tags: ['Standard'],
       summary: 'List MED disputes',
       description: 'Newest first. startDate/endDate filter on createdAt (a date alone covers that whole day in America/Sao_Paulo). Rate limited per account (SANDBOX_MED_RATE_LIMIT requests per minute of sandbox time): 429 with Retry-After.',

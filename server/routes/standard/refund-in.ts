@@ -8,6 +8,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/pix/refund-in/:id', {
     config: { auth: true },
     schema: {
+      operationId: 'refundIn',
       tags: ['Standard'],
       summary: 'Refund a received payment (partial or total)',
       description: '`id` is the transactionId of the received payment (a cash-in, or a PIX received without charge); its endToEndId is accepted too. Answers PENDING with the amount reserved; settles after the settlement delay (refund_in webhook, V2 REFUND).',

@@ -1,21 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from '@sinclair/typebox'
 import { ApiError } from '../../errors/api-error.js'
 import { fromPem, readCertificateHeader, type HeaderResult } from '../../auth/certificates.js'
 import { TOKEN_LIFETIME_SECONDS } from '../../auth/tokens.js'
 import { errorResponses } from '../../schemas/common.js'
+import { TokenHeaders, TokenRequest, TokenResponse } from '../../schemas/auth.js'
 import type { TLSSocket } from 'node:tls'
-
-const TokenRequest = Type.Object({
-  clientId: Type.String({ minLength: 1, maxLength: 255 }),
-  clientSecret: Type.String({ minLength: 8, maxLength: 64 }),
-})
-
-const TokenResponse = Type.Object({
-  access_token: Type.String({ description: 'JWT' }),
-  token_type: Type.Literal('Bearer'),
-  expires_in: Type.Literal(TOKEN_LIFETIME_SECONDS),
-})
 
 /** The peer certificate of a mutual-TLS connection, when the sandbox serves HTTPS. */
 function peerCertificate (socket: unknown): HeaderResult | null {
@@ -29,10 +18,11 @@ function peerCertificate (socket: unknown): HeaderResult | null {
 const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/auth/token', {
     schema: {
+      operationId: 'createToken',
       tags: ['Standard'],
       summary: 'Issue an access token',
       description: 'Header X-SSL-Client-Cert carries the client certificate, PEM, percent-encoded (RFC 3986: spaces as %20). Over mutual TLS the peer certificate is used when the header is absent. Errors use the simple shape.',
-      headers: Type.Object({ 'x-ssl-client-cert': Type.Optional(Type.String({ description: 'Percent-encoded PEM client certificate' })) }),
+      headers: TokenHeaders,
       body: TokenRequest,
       response: { 201: TokenResponse, ...errorResponses('simple', [400, 401, 403]) },
     },

@@ -1,10 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../schemas/common.js'
-import { EventTypeSchema, HeaderList, PublicWebhookEntry } from '../../schemas/webhooks.js'
-
-const PostAnswer = Type.Object({ success: Type.Boolean(), message: Type.String() })
-const ListAnswer = Type.Object({ accountId: Type.Integer(), webhooks: Type.Array(PublicWebhookEntry), total: Type.Integer() })
+import { PublicWebhookAnswer, PublicWebhookBody, PublicWebhookList } from '../../schemas/webhooks.js'
 
 /**
  * POST and GET /api/webhooks (spec 2.11, 4 rows 12-13, 4.1 "Endpoints 12 and 13"). The real gateway has
@@ -20,21 +16,26 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     app.post('/api/webhooks', {
       config: { auth: true },
       schema: {
+        operationId: 'registerWebhook',
         tags: ['Standard'],
         summary: 'Register a webhook (disabled, as on the real gateway: register in the dashboard)',
         description: 'Answers `{ success: false, message: "Rota desativada" }` and persists nothing, whatever the body. Set SANDBOX_PUBLIC_WEBHOOKS=enabled for the intended behaviour.',
         security: [{ bearer: [] }],
-        response: { 200: PostAnswer, ...errorResponses('extended', [401]) },
+        body: PublicWebhookBody,
+        response: { 200: PublicWebhookAnswer, ...errorResponses('extended', [401]) },
       },
+      // The body is documented (it is what the gateway takes) but not enforced: the disabled route answers the same whatever it gets.
+      attachValidation: true,
     }, async () => ({ success: false, message: 'Rota desativada' }))
 
     app.get('/api/webhooks', {
       config: { auth: true },
       schema: {
+        operationId: 'listWebhooks',
         tags: ['Standard'],
         summary: 'List webhooks (disabled, as on the real gateway: always an empty list)',
         security: [{ bearer: [] }],
-        response: { 200: ListAnswer, ...errorResponses('extended', [401]) },
+        response: { 200: PublicWebhookList, ...errorResponses('extended', [401]) },
       },
     }, async (request) => ({ accountId: request.account!.id, webhooks: [], total: 0 }))
     return
@@ -43,16 +44,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/webhooks', {
     config: { auth: true },
     schema: {
+      operationId: 'registerWebhook',
       tags: ['Standard'],
       summary: 'Register a webhook URL for an event type (HTTPS only)',
       description: 'Up to 3 active URLs per event; the same URL for the same event updates its headers and version and leaves the others untouched; at most 5 custom headers; host, content-length, connection, transfer-encoding, content-type and user-agent are refused, and so are hop-by-hop names and X-Sandbox-*.',
       security: [{ bearer: [] }],
-      body: Type.Object({
-        url: Type.String({ minLength: 1, maxLength: 2048, description: 'HTTPS URL' }),
-        eventType: EventTypeSchema,
-        headers: Type.Optional(HeaderList),
-      }),
-      response: { 200: PostAnswer, ...errorResponses('extended', [400, 401, 404]) },
+      body: PublicWebhookBody,
+      response: { 200: PublicWebhookAnswer, ...errorResponses('extended', [400, 401, 404]) },
     },
   }, async (request) => {
     const { created } = sb.webhooks.registrations.register({ accountId: request.account!.id, ...request.body }, { httpsOnly: true })
@@ -62,10 +60,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/api/webhooks', {
     config: { auth: true },
     schema: {
+      operationId: 'listWebhooks',
       tags: ['Standard'],
       summary: 'Every webhook of the account, active and inactive',
       security: [{ bearer: [] }],
-      response: { 200: ListAnswer, ...errorResponses('extended', [401, 404]) },
+      response: { 200: PublicWebhookList, ...errorResponses('extended', [401, 404]) },
     },
   }, async (request) => {
     const webhooks = sb.webhooks.registrations.list(request.account!.id)

@@ -1,0 +1,272 @@
+import { operations, type OperationId } from './operations.js'
+import type * as T from './operations.js'
+
+export * from './operations.js'
+
+/**
+ * pix-sandbox/client: a typed client of the sandbox over `fetch`, for the gateway API (the standard
+ * family at the root, the central-bank-compatible family under `centralBank`) and the control plane
+ * (`sandbox`). It runs wherever `fetch` does and imports nothing at run time: request and response
+ * types come from the server's TypeBox schemas as types only.
+ *
+ * With credentials (clientId, clientSecret and the client certificate), it fetches an access token on
+ * the first gateway call, renews it shortly before it expires, and once more when the gateway answers
+ * 401 (a token expires by the sandbox clock, which a test may move 30 minutes in one call): a request
+ * refused for its token did nothing, so sending it again is safe.
+ */
+export interface ClientOptions {
+  /** Where the sandbox listens, e.g. `http://127.0.0.1:8080`. */
+  baseUrl: string
+  clientId?: string
+  clientSecret?: string
+  /** The account's client certificate, PEM (sent percent-encoded in X-SSL-Client-Cert). */
+  certificate?: string
+  /** An access token already issued; without credentials it is used until the gateway refuses it. */
+  token?: string
+  /** SANDBOX_ADMIN_TOKEN of the sandbox, sent on every control-plane call when set. */
+  adminToken?: string
+  /** Headers added to every request. */
+  headers?: Record<string, string>
+  /** A fetch of your own (a proxy, a TLS agent, a recorder); the global one otherwise. */
+  fetch?: typeof fetch
+  /** Renew the token this long before it expires; 60 s unless set. */
+  renewBeforeMs?: number
+}
+
+/** Options of one call. */
+export interface RequestOptions {
+  /** X-Sandbox-Scenario: one name, `NAME;ms=5000`, or several (sent comma-separated). */
+  scenario?: string | string[]
+  headers?: Record<string, string>
+  signal?: AbortSignal
+}
+
+/**
+ * What the sandbox answered when it refused a call: the status and the family's error body
+ * (`statusCode`, `code`, `message`; `errorCode` and `details` where the family has them).
+ */
+export class PixApiError extends Error {
+  override readonly name = 'PixApiError'
+  /** The business code (`PIX_INSUFFICIENT_BALANCE`, `WAIT_TIMEOUT`, ...), or `HTTP_ERROR`. */
+  readonly code: string
+  /** One entry per invalid field on a validation error, else the one message. */
+  readonly messages: string[]
+
+  constructor (readonly statusCode: number, readonly body: T.ErrorBody, readonly operationId: OperationId, readonly method: string, readonly url: string) {
+    const b = body as Partial<T.ExtendedErrorBody & T.SandboxErrorBody>
+    const messages = Array.isArray(b.message) ? b.message : [String(b.message ?? `HTTP ${statusCode}`)]
+    super(`${method} ${url} answered ${statusCode}: ${messages.join('; ')}`)
+    this.messages = messages
+    this.code = b.errorCode ?? b.code ?? 'HTTP_ERROR'
+  }
+}
+
+interface Call {
+  params?: Record<string, string | number>
+  query?: object
+  body?: unknown
+  headers?: Record<string, string>
+  options?: RequestOptions
+}
+
+type Auth = 'bearer' | 'certificate' | 'admin'
+
+function authOf (path: string): Auth {
+  if (path.startsWith('/__sandbox')) return 'admin'
+  return path === '/api/auth/token' ? 'certificate' : 'bearer'
+}
+
+export class PixClient {
+  /** The central-bank-compatible family (no prefix, simple error shape). */
+  readonly centralBank: CentralBankApi
+  /** The control plane, /__sandbox. */
+  readonly sandbox: SandboxApi
+  private token: { value: string, renewAt: number } | null
+  private renewing: Promise<string> | null = null
+  private readonly fetch: typeof fetch
+
+  constructor (readonly options: ClientOptions) {
+    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
+    this.token = options.token ? { value: options.token, renewAt: Infinity } : null
+    this.centralBank = new CentralBankApi(this)
+    this.sandbox = new SandboxApi(this)
+  }
+
+  // ---- the standard family (/api, extended error shape) -------------------------------------------
+
+  private canIssueTokens (): boolean {
+    const { clientId, clientSecret, certificate } = this.options
+    return Boolean(clientId && clientSecret && certificate)
+  }
+
+  /** POST /api/auth/token with the client certificate and credentials; the client keeps the token. */
+  async issueToken (): Promise<T.AccessToken> {
+    const { clientId, clientSecret, certificate } = this.options
+    if (!clientId || !clientSecret || !certificate) {
+      throw new TypeError('pix-sandbox client: a token needs clientId, clientSecret and certificate (createClient options)')
+    }
+    const issued = await this.call<T.AccessToken>('createToken', { body: { clientId, clientSecret } satisfies T.TokenCredentials })
+    const renewBefore = this.options.renewBeforeMs ?? 60_000
+    this.token = { value: issued.access_token, renewAt: Date.now() + issued.expires_in * 1000 - renewBefore }
+    return issued
+  }
+
+  /** The bearer token the next gateway call sends: the current one, or a new one when it is about to expire. */
+  async accessToken (): Promise<string> {
+    if (this.token && Date.now() < this.token.renewAt) return this.token.value
+    this.renewing ??= this.issueToken().then(t => t.access_token).finally(() => { this.renewing = null })
+    return this.renewing
+  }
+
+  balance (options?: RequestOptions): Promise<T.Balance> { return this.call('getBalance', { options }) }
+  cashOut (body: T.CashOutRequest, options?: RequestOptions): Promise<T.PayoutAccepted> { return this.call('cashOut', { body, options }) }
+  cashOutQrCode (body: T.CashOutQrCodeRequest, options?: RequestOptions): Promise<T.PayoutAccepted> { return this.call('cashOutQrCode', { body, options }) }
+  cashIn (body: T.CashInRequest, options?: RequestOptions): Promise<T.CashIn> { return this.call('cashIn', { body, options }) }
+  /** `id`: the transactionId (or endToEndId) of the received payment. */
+  refundIn (id: string, body: T.RefundInRequest, options?: RequestOptions): Promise<T.RefundIn> { return this.call('refundIn', { params: { id }, body, options }) }
+  med (query: T.MedListFilter = {}, options?: RequestOptions): Promise<T.MedList> { return this.call('listMed', { query, options }) }
+  registerWebhook (body: T.WebhookRegistration, options?: RequestOptions): Promise<T.WebhookAnswer> { return this.call('registerWebhook', { body, options }) }
+  webhooks (options?: RequestOptions): Promise<T.PublicWebhooks> { return this.call('listWebhooks', { options }) }
+
+  /** Any operation by its operationId; the typed methods are built on it. */
+  async call<R> (operationId: OperationId, call: Call = {}): Promise<R> {
+    const [method, template] = operations[operationId]
+    const auth = authOf(template)
+    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(call.params?.[name])))
+    const query = new URLSearchParams()
+    for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) query.append(k, String(v))
+    const search = query.toString()
+    const url = `${this.options.baseUrl.replace(/\/+$/, '')}${path}${search === '' ? '' : `?${search}`}`
+
+    const headers: Record<string, string> = { accept: 'application/json', ...this.options.headers, ...call.headers, ...call.options?.headers }
+    if (call.body !== undefined) headers['content-type'] = 'application/json'
+    const scenario = call.options?.scenario
+    if (scenario !== undefined) headers['x-sandbox-scenario'] = Array.isArray(scenario) ? scenario.join(',') : scenario
+    if (auth === 'admin' && this.options.adminToken) headers['x-sandbox-admin-token'] = this.options.adminToken
+    if (auth === 'certificate' && this.options.certificate) headers['x-ssl-client-cert'] = encodeURIComponent(this.options.certificate)
+
+    const send = async (): Promise<Response> => {
+      if (auth === 'bearer') headers.authorization = `Bearer ${await this.accessToken()}`
+      return this.fetch(url, { method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body), signal: call.options?.signal })
+    }
+    let res = await send()
+    if (res.status === 401 && auth === 'bearer' && this.canIssueTokens()) {
+      await res.body?.cancel()
+      this.token = null
+      res = await send()
+    }
+    const text = await res.text()
+    const body: unknown = text === '' ? undefined : parse(text)
+    if (res.status >= 400) throw new PixApiError(res.status, (body ?? {}) as T.ErrorBody, operationId, method, url)
+    return body as R
+  }
+}
+
+function parse (text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return { message: text }
+  }
+}
+
+/** The central-bank-compatible family: BACEN-style payloads, simple error shape. */
+export class CentralBankApi {
+  constructor (private readonly client: PixClient) {}
+
+  balances (options?: RequestOptions): Promise<T.Balances> { return this.client.call('getBalances', { options }) }
+  /** POST /dict/pix; `idempotencyKey` (UUID v4) is generated when not given: repeat it to get the same transfer. */
+  dictTransfer (body: T.DictTransferRequest, options: RequestOptions & { idempotencyKey?: string } = {}): Promise<T.DictTransfer> {
+    return this.client.call('dictTransfer', { body, headers: { 'x-idempotency-key': options.idempotencyKey ?? crypto.randomUUID() }, options })
+  }
+
+  createCob (txid: string, body: T.CobRequest, options?: RequestOptions): Promise<T.Cob> { return this.client.call('createCob', { params: { txid }, body, options }) }
+  cob (txid: string, options?: RequestOptions): Promise<T.Cob> { return this.client.call('getCob', { params: { txid }, options }) }
+  cancelCob (txid: string, options?: RequestOptions): Promise<T.Cob> {
+    return this.client.call('cancelCob', { params: { txid }, body: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } satisfies T.CobPatch, options })
+  }
+
+  createDevolucao (e2eid: string, id: string, body: T.DevolucaoRequest, options?: RequestOptions): Promise<T.Devolucao> {
+    return this.client.call('createDevolucao', { params: { e2eid, id }, body, options })
+  }
+
+  devolucao (e2eid: string, id: string, options?: RequestOptions): Promise<T.Devolucao> { return this.client.call('getDevolucao', { params: { e2eid, id }, options }) }
+}
+
+/** The control plane (/__sandbox): state, clock, scenarios, webhooks and the delivery log. */
+export class SandboxApi {
+  constructor (private readonly client: PixClient) {}
+
+  health (options?: RequestOptions): Promise<T.Health> { return this.client.call('sandboxHealth', { options }) }
+  /** Everything back to the fixtures, or one account to its first state. */
+  reset (accountId?: number, options?: RequestOptions): Promise<T.Reset> { return this.client.call('sandboxReset', { body: { accountId } satisfies T.ResetRequest, options }) }
+  clock (options?: RequestOptions): Promise<T.Clock> { return this.client.call('sandboxGetClock', { options }) }
+  /** Moves the sandbox clock forward, running every timed effect due on the way before answering. */
+  advanceClock (ms: number, options?: RequestOptions): Promise<T.Clock> { return this.client.call('sandboxAdvanceClock', { body: { ms } satisfies T.ClockAdvance, options }) }
+  setClock (now: string | Date, options?: RequestOptions): Promise<T.Clock> {
+    return this.client.call('sandboxSetClock', { body: { now: typeof now === 'string' ? now : now.toISOString() } satisfies T.ClockSet, options })
+  }
+
+  freezeClock (options?: RequestOptions): Promise<T.Clock> { return this.client.call('sandboxFreezeClock', { options }) }
+  resumeClock (options?: RequestOptions): Promise<T.Clock> { return this.client.call('sandboxResumeClock', { options }) }
+  snapshot (options?: RequestOptions): Promise<T.Snapshot> { return this.client.call('sandboxExportSnapshot', { options }) }
+  restoreSnapshot (snapshot: T.SnapshotImport, options?: RequestOptions): Promise<T.SnapshotImportResult> { return this.client.call('sandboxImportSnapshot', { body: snapshot, options }) }
+  requests (query: T.RequestFilter = {}, options?: RequestOptions): Promise<T.Requests> { return this.client.call('sandboxListRequests', { query, options }) }
+
+  /** A fresh isolated account with its own credentials, client certificate and private key. */
+  createAccount (settings: T.AccountSettings = {}, options?: RequestOptions): Promise<T.CreatedAccount> { return this.client.call('sandboxCreateAccount', { body: settings, options }) }
+  accounts (options?: RequestOptions): Promise<T.Accounts> { return this.client.call('sandboxListAccounts', { options }) }
+  account (id: number, options?: RequestOptions): Promise<T.Account> { return this.client.call('sandboxGetAccount', { params: { id }, options }) }
+  /** `{ set: 100 }` or `{ credit: 50 }` (a negative credit debits). */
+  changeBalance (id: number, change: T.BalanceChange, options?: RequestOptions): Promise<T.Account> { return this.client.call('sandboxChangeBalance', { params: { id }, body: change, options }) }
+
+  scenarios (options?: RequestOptions): Promise<T.Scenarios> { return this.client.call('sandboxListScenarios', { options }) }
+  armScenario (arming: T.ScenarioArming, options?: RequestOptions): Promise<T.Armed> { return this.client.call('sandboxArmScenario', { body: arming, options }) }
+  armedScenarios (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.ArmedList> { return this.client.call('sandboxListArmedScenarios', { query, options }) }
+  disarmScenario (id: number, options?: RequestOptions): Promise<void> { return this.client.call('sandboxDisarmScenario', { params: { id }, options }) }
+
+  registerWebhook (registration: T.SandboxWebhookRegistration, options?: RequestOptions): Promise<T.Webhook> { return this.client.call('sandboxRegisterWebhook', { body: registration, options }) }
+  webhooks (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.Webhooks> { return this.client.call('sandboxListWebhooks', { query, options }) }
+  updateWebhook (id: number, update: T.WebhookUpdate, options?: RequestOptions): Promise<T.Webhook> { return this.client.call('sandboxUpdateWebhook', { params: { id }, body: update, options }) }
+  deleteWebhook (id: number, options?: RequestOptions): Promise<void> { return this.client.call('sandboxDeleteWebhook', { params: { id }, options }) }
+  testWebhook (test: T.WebhookTest, options?: RequestOptions): Promise<T.WebhookTestResult> { return this.client.call('sandboxTestWebhook', { body: test, options }) }
+
+  deliveries (filter: T.DeliveryFilter = {}, options?: RequestOptions): Promise<T.Deliveries> { return this.client.call('sandboxListDeliveries', { query: filter, options }) }
+  /**
+   * The newest delivery matching the filter, as soon as one exists (e.g. `status: 'delivered'`);
+   * a PixApiError with code WAIT_TIMEOUT (408) after `timeoutMs` (10 s unless set, at most 60 s).
+   */
+  waitForDelivery (filter: T.DeliveryWait, options?: RequestOptions): Promise<T.Delivery> { return this.client.call('sandboxWaitForDelivery', { query: filter, options }) }
+  delivery (id: string, options?: RequestOptions): Promise<T.Delivery> { return this.client.call('sandboxGetDelivery', { params: { id }, options }) }
+  redeliver (id: string, options?: RequestOptions): Promise<T.Delivery> { return this.client.call('sandboxRedeliver', { params: { id }, options }) }
+
+  transactions (filter: T.TransactionFilter = {}, options?: RequestOptions): Promise<T.Transactions> { return this.client.call('sandboxListTransactions', { query: filter, options }) }
+  /** A transaction by its UUID or numeric id, with its history of states. */
+  transaction (id: string, options?: RequestOptions): Promise<T.Transaction> { return this.client.call('sandboxGetTransaction', { params: { id }, options }) }
+  /** Liquidates a pending operation now (a forced success, with its webhooks). */
+  settle (id: string, options?: RequestOptions): Promise<T.Transaction> { return this.client.call('sandboxSettleTransaction', { params: { id }, options }) }
+  /** Ends a pending operation now with an asynchronous error of spec 6.4. */
+  fail (id: string, errorCode: T.AsyncErrorCode, options?: RequestOptions): Promise<T.Transaction> { return this.client.call('sandboxFailTransaction', { params: { id }, body: { errorCode }, options }) }
+  /** The destination bank returns a liquidated pay-out: credits the account and fires refund_out. */
+  refundReceived (id: string, refund: T.RefundReceived = {}, options?: RequestOptions): Promise<T.Transaction> { return this.client.call('sandboxRefundReceived', { params: { id }, body: refund, options }) }
+
+  directory (options?: RequestOptions): Promise<T.Directory> { return this.client.call('sandboxListDirectory', { options }) }
+  directoryEntry (key: string, options?: RequestOptions): Promise<T.DirectoryEntry> { return this.client.call('sandboxGetDirectoryEntry', { params: { key }, options }) }
+  putDirectoryEntry (key: string, entry: T.DirectoryEntryInput, options?: RequestOptions): Promise<T.DirectoryEntry> { return this.client.call('sandboxPutDirectoryEntry', { params: { key }, body: entry, options }) }
+  deleteDirectoryEntry (key: string, options?: RequestOptions): Promise<void> { return this.client.call('sandboxDeleteDirectoryEntry', { params: { key }, options }) }
+
+  /** Pays a charge of this sandbox by its copy-and-paste code, as a payer's bank app would. */
+  pay (pixCode: string, payment: Omit<T.PixPayment, 'pixCode'> = {}, options?: RequestOptions): Promise<T.ReceivedPix> { return this.client.call('sandboxPay', { body: { ...payment, pixCode }, options }) }
+  /** An unsolicited PIX arrives for an account. */
+  incoming (pix: T.IncomingPix, options?: RequestOptions): Promise<T.ReceivedPix> { return this.client.call('sandboxReceivePix', { body: pix, options }) }
+
+  openMed (opening: T.MedOpening, options?: RequestOptions): Promise<T.SandboxMed> { return this.client.call('sandboxOpenMed', { body: opening, options }) }
+  meds (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxMeds> { return this.client.call('sandboxListMed', { query, options }) }
+  med (id: number, options?: RequestOptions): Promise<T.SandboxMed> { return this.client.call('sandboxGetMed', { params: { id }, options }) }
+  transitionMed (id: number, transition: T.MedTransition, options?: RequestOptions): Promise<T.MedTransitioned> { return this.client.call('sandboxTransitionMed', { params: { id }, body: transition, options }) }
+}
+
+/** A client of the sandbox at `baseUrl`; give an account's credentials to call the gateway API. */
+export function createClient (options: ClientOptions): PixClient {
+  return new PixClient(options)
+}

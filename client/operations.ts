@@ -1,0 +1,174 @@
+import type { Static, TSchema } from '@sinclair/typebox'
+import type { TokenRequest, TokenResponse } from '../server/schemas/auth.js'
+import type { CentralBankBalances, StandardBalance } from '../server/schemas/balance.js'
+import type { ExtendedError, SandboxError, SimpleError } from '../server/schemas/common.js'
+import type {
+  CashInBody, CashInResponse, CobBody, CobPatchBody, CobResponse, DevolucaoBody, DevolucaoView, MedListQuery, MedListResponse,
+  MedOpenBody, MedTransitionBody, MedTransitionView, PixIncomingBody, PixPayBody, ReceivedPixView, RefundInBody, RefundInResponse,
+  SandboxMedList, SandboxMedView,
+} from '../server/schemas/payins.js'
+import type {
+  CashOutBody, DictTransferBody, DictTransferCreated, DirectoryEntryBody, DirectoryEntryView, DirectoryList, FailTransactionBody,
+  PayoutCreated, QrCashOutBody, RefundReceivedBody, TransactionList, TransactionListQuery, TransactionView,
+} from '../server/schemas/payouts.js'
+import type {
+  AccountFilterQuery, AccountList, AccountSettingsBody, AccountView, ArmedScenario, ArmedScenarioList, ArmScenarioBody, BalanceChangeBody,
+  ClockAdvanceBody, ClockSetBody, ClockView, CreatedAccountView, HealthView, RequestList, RequestListQuery, ResetBody, ResetView,
+  ScenarioCatalogue, SnapshotBody, SnapshotImported, SnapshotView,
+} from '../server/schemas/sandbox.js'
+import type {
+  DeliveryList, DeliveryListQuery, DeliveryView, DeliveryWaitQuery, PublicWebhookAnswer, PublicWebhookBody, PublicWebhookList,
+  WebhookList, WebhookPatchBody, WebhookRegistrationBody, WebhookTestAnswer, WebhookTestBody, WebhookView,
+} from '../server/schemas/webhooks.js'
+
+/**
+ * Every operation of the sandbox's API, by its OpenAPI operationId: method, path and how it
+ * authenticates (test/unit/client.test.ts checks this table against openapi/openapi.json both ways).
+ * The types below come from the server's own TypeBox schemas, imported as types only, so the client
+ * ships no schema code and its types cannot drift from what the server validates and answers.
+ */
+export const operations = {
+  createToken: ['POST', '/api/auth/token'],
+  getBalance: ['GET', '/balance'],
+  getApiBalance: ['GET', '/api/balance'],
+  cashOut: ['POST', '/api/pix/cash-out'],
+  cashOutQrCode: ['POST', '/api/pix/cash-out-qrcode'],
+  cashIn: ['POST', '/api/pix/cash-in'],
+  refundIn: ['POST', '/api/pix/refund-in/{id}'],
+  listMed: ['GET', '/api/med'],
+  registerWebhook: ['POST', '/api/webhooks'],
+  listWebhooks: ['GET', '/api/webhooks'],
+  getBalances: ['GET', '/accounts/balances'],
+  dictTransfer: ['POST', '/dict/pix'],
+  createCob: ['PUT', '/cob/{txid}'],
+  getCob: ['GET', '/cob/{txid}'],
+  cancelCob: ['PATCH', '/cob/{txid}'],
+  createDevolucao: ['PUT', '/pix/{e2eid}/devolucao/{id}'],
+  getDevolucao: ['GET', '/pix/{e2eid}/devolucao/{id}'],
+  sandboxHealth: ['GET', '/__sandbox/health'],
+  sandboxReset: ['POST', '/__sandbox/reset'],
+  sandboxGetClock: ['GET', '/__sandbox/clock'],
+  sandboxAdvanceClock: ['POST', '/__sandbox/clock/advance'],
+  sandboxSetClock: ['POST', '/__sandbox/clock/set'],
+  sandboxFreezeClock: ['POST', '/__sandbox/clock/freeze'],
+  sandboxResumeClock: ['POST', '/__sandbox/clock/resume'],
+  sandboxExportSnapshot: ['GET', '/__sandbox/snapshot'],
+  sandboxImportSnapshot: ['PUT', '/__sandbox/snapshot'],
+  sandboxListRequests: ['GET', '/__sandbox/requests'],
+  sandboxCreateAccount: ['POST', '/__sandbox/accounts'],
+  sandboxListAccounts: ['GET', '/__sandbox/accounts'],
+  sandboxGetAccount: ['GET', '/__sandbox/accounts/{id}'],
+  sandboxChangeBalance: ['POST', '/__sandbox/accounts/{id}/balance'],
+  sandboxListScenarios: ['GET', '/__sandbox/scenarios'],
+  sandboxArmScenario: ['POST', '/__sandbox/scenarios/arm'],
+  sandboxListArmedScenarios: ['GET', '/__sandbox/scenarios/armed'],
+  sandboxDisarmScenario: ['DELETE', '/__sandbox/scenarios/armed/{id}'],
+  sandboxRegisterWebhook: ['POST', '/__sandbox/webhooks'],
+  sandboxListWebhooks: ['GET', '/__sandbox/webhooks'],
+  sandboxUpdateWebhook: ['PATCH', '/__sandbox/webhooks/{id}'],
+  sandboxDeleteWebhook: ['DELETE', '/__sandbox/webhooks/{id}'],
+  sandboxTestWebhook: ['POST', '/__sandbox/webhooks/test'],
+  sandboxListDeliveries: ['GET', '/__sandbox/webhooks/deliveries'],
+  sandboxWaitForDelivery: ['GET', '/__sandbox/webhooks/deliveries/wait'],
+  sandboxGetDelivery: ['GET', '/__sandbox/webhooks/deliveries/{id}'],
+  sandboxRedeliver: ['POST', '/__sandbox/webhooks/deliveries/{id}/redeliver'],
+  sandboxListTransactions: ['GET', '/__sandbox/transactions'],
+  sandboxGetTransaction: ['GET', '/__sandbox/transactions/{id}'],
+  sandboxSettleTransaction: ['POST', '/__sandbox/transactions/{id}/settle'],
+  sandboxRefundReceived: ['POST', '/__sandbox/transactions/{id}/refund-received'],
+  sandboxFailTransaction: ['POST', '/__sandbox/transactions/{id}/fail'],
+  sandboxListDirectory: ['GET', '/__sandbox/directory'],
+  sandboxGetDirectoryEntry: ['GET', '/__sandbox/directory/{key}'],
+  sandboxPutDirectoryEntry: ['PUT', '/__sandbox/directory/{key}'],
+  sandboxDeleteDirectoryEntry: ['DELETE', '/__sandbox/directory/{key}'],
+  sandboxPay: ['POST', '/__sandbox/pix/pay'],
+  sandboxReceivePix: ['POST', '/__sandbox/pix/incoming'],
+  sandboxOpenMed: ['POST', '/__sandbox/med'],
+  sandboxListMed: ['GET', '/__sandbox/med'],
+  sandboxGetMed: ['GET', '/__sandbox/med/{id}'],
+  sandboxTransitionMed: ['POST', '/__sandbox/med/{id}/transition'],
+} as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
+
+export type OperationId = keyof typeof operations
+
+type S<T extends TSchema> = Static<T>
+
+// ---- request and response types, named as integrators see them ---------------------------------
+
+export type TokenCredentials = S<typeof TokenRequest>
+export type AccessToken = S<typeof TokenResponse>
+export type Balance = S<typeof StandardBalance>
+export type Balances = S<typeof CentralBankBalances>
+export type CashOutRequest = S<typeof CashOutBody>
+export type CashOutQrCodeRequest = S<typeof QrCashOutBody>
+export type PayoutAccepted = S<typeof PayoutCreated>
+export type CashInRequest = S<typeof CashInBody>
+export type CashIn = S<typeof CashInResponse>
+export type RefundInRequest = S<typeof RefundInBody>
+export type RefundIn = S<typeof RefundInResponse>
+export type MedListFilter = S<typeof MedListQuery>
+export type MedList = S<typeof MedListResponse>
+export type WebhookRegistration = S<typeof PublicWebhookBody>
+export type WebhookAnswer = S<typeof PublicWebhookAnswer>
+export type PublicWebhooks = S<typeof PublicWebhookList>
+export type DictTransferRequest = S<typeof DictTransferBody>
+export type DictTransfer = S<typeof DictTransferCreated>
+export type CobRequest = S<typeof CobBody>
+export type CobPatch = S<typeof CobPatchBody>
+export type Cob = S<typeof CobResponse>
+export type DevolucaoRequest = S<typeof DevolucaoBody>
+export type Devolucao = S<typeof DevolucaoView>
+
+export type Health = S<typeof HealthView>
+export type Reset = S<typeof ResetView>
+export type Clock = S<typeof ClockView>
+export type Snapshot = S<typeof SnapshotView>
+export type SnapshotImport = S<typeof SnapshotBody>
+export type SnapshotImportResult = S<typeof SnapshotImported>
+export type RequestFilter = S<typeof RequestListQuery>
+export type Requests = S<typeof RequestList>
+export type AccountSettings = S<typeof AccountSettingsBody>
+export type Account = S<typeof AccountView>
+export type CreatedAccount = S<typeof CreatedAccountView>
+export type Accounts = S<typeof AccountList>
+export type BalanceChange = S<typeof BalanceChangeBody>
+export type Scenarios = S<typeof ScenarioCatalogue>
+export type ScenarioArming = S<typeof ArmScenarioBody>
+export type Armed = S<typeof ArmedScenario>
+export type ArmedList = S<typeof ArmedScenarioList>
+export type SandboxWebhookRegistration = S<typeof WebhookRegistrationBody>
+export type Webhook = S<typeof WebhookView>
+export type Webhooks = S<typeof WebhookList>
+export type WebhookUpdate = S<typeof WebhookPatchBody>
+export type WebhookTest = S<typeof WebhookTestBody>
+export type WebhookTestResult = S<typeof WebhookTestAnswer>
+export type Delivery = S<typeof DeliveryView>
+export type DeliveryFilter = S<typeof DeliveryListQuery>
+export type Deliveries = S<typeof DeliveryList>
+export type DeliveryWait = S<typeof DeliveryWaitQuery>
+export type TransactionFilter = S<typeof TransactionListQuery>
+export type Transaction = S<typeof TransactionView>
+export type Transactions = S<typeof TransactionList>
+export type AsyncErrorCode = S<typeof FailTransactionBody>['errorCode']
+export type RefundReceived = S<typeof RefundReceivedBody>
+export type DirectoryEntry = S<typeof DirectoryEntryView>
+export type DirectoryEntryInput = S<typeof DirectoryEntryBody>
+export type Directory = S<typeof DirectoryList>
+export type PixPayment = S<typeof PixPayBody>
+export type IncomingPix = S<typeof PixIncomingBody>
+export type ReceivedPix = S<typeof ReceivedPixView>
+export type MedOpening = S<typeof MedOpenBody>
+export type MedTransition = S<typeof MedTransitionBody>
+export type SandboxMed = S<typeof SandboxMedView>
+export type SandboxMeds = S<typeof SandboxMedList>
+export type MedTransitioned = S<typeof MedTransitionView>
+export type AccountFilter = S<typeof AccountFilterQuery>
+export type ClockAdvance = S<typeof ClockAdvanceBody>
+export type ClockSet = S<typeof ClockSetBody>
+export type ResetRequest = S<typeof ResetBody>
+
+/** The error bodies of the three families (spec 7; the control plane's adds `code`). */
+export type ExtendedErrorBody = S<typeof ExtendedError>
+export type SimpleErrorBody = S<typeof SimpleError>
+export type SandboxErrorBody = S<typeof SandboxError>
+export type ErrorBody = ExtendedErrorBody | SimpleErrorBody | SandboxErrorBody

@@ -1,0 +1,95 @@
+import { createClient, type AccountSettings, type Clock, type CreatedAccount, type Delivery, type DeliveryWait, type PixClient } from '../client/index.js'
+import { configFromOptions, type Config } from './config.js'
+import { serve } from './serve.js'
+
+/**
+ * The package's entry (`import { startSandbox } from 'pix-sandbox'`): a sandbox inside the test
+ * process, as msw's setupServer() is, but a real server on 127.0.0.1 that the code under test
+ * reaches over HTTP like the real gateway. Everything after the start goes through the typed client,
+ * so a test drives the in-process sandbox exactly as it would drive a container.
+ */
+
+/**
+ * Every setting of the command line, by its Config name (`settlementDelayMs` for
+ * `--settlement-delay-ms`). Left out, a setting takes the command's default, but for `logLevel`:
+ * silent, so a test's output stays the test runner's. `port: 0` picks a free port.
+ */
+export type SandboxOptions = Partial<Config>
+
+/** An account made for a test: its credentials, a bearer token, and a client signed in as it. */
+export interface SandboxAccount extends CreatedAccount {
+  /** A valid access token (Authorization: Bearer ...), issued with the account's certificate. */
+  token: string
+  /** A client of the gateway API as this account (it renews the token), with the control plane under `client.sandbox`. */
+  client: PixClient
+}
+
+export interface RunningSandbox {
+  /** Where it listens: `http://127.0.0.1:<port>` (https with TLS). Point your gateway base URL here. */
+  url: string
+  port: number
+  /** The seed of ids and random faults: the same seed gives the same ids. */
+  seed: string
+  version: string
+  /** The settings in force, defaults filled in. */
+  config: Readonly<Config>
+  /** A client of the control plane (`client.sandbox.*`); gateway calls need an account's client. */
+  client: PixClient
+  /** A fresh isolated account (settings default as in fixtures/default.json), with a token and a client. */
+  createAccount: (settings?: AccountSettings) => Promise<SandboxAccount>
+  /** Moves the sandbox clock forward, running every timed effect due on the way (settlements, expiries, retries). */
+  advanceClock: (ms: number) => Promise<Clock>
+  /** Everything back to the fixtures (no restart, same port), or one account to its first state. */
+  reset: (accountId?: number) => Promise<void>
+  /** The newest webhook delivery matching the filter, as soon as one exists. */
+  waitForDelivery: (filter: DeliveryWait) => Promise<Delivery>
+  /** Stops listening and frees the port, the timers and the webhook sender thread; a --data file is flushed. */
+  close: () => Promise<void>
+  /** `await using sandbox = await startSandbox(...)` closes it at the end of the block. */
+  [Symbol.asyncDispose]: () => Promise<void>
+}
+
+export async function startSandbox (options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const config = configFromOptions({ logLevel: 'silent', ...options })
+  const { app, said, https } = await serve(config)
+  const port = (app.server.address() as { port: number }).port
+  // The sandbox's own TLS certificate is whatever the test gave it: the clients here trust it.
+  // (undici loaded only then: it is a tenth of the start's module loading.)
+  const agent = https ? new (await import('undici')).Agent({ connect: { rejectUnauthorized: false } }) : undefined
+  const fetchVia: typeof fetch | undefined = agent
+    ? (input, init) => fetch(input, { ...init, dispatcher: agent } as RequestInit)
+    : undefined
+  const connect = { baseUrl: said.url, adminToken: config.adminToken, ...(fetchVia ? { fetch: fetchVia } : {}) }
+  const client = createClient(connect)
+
+  let closed: Promise<void> | undefined
+  const close = (): Promise<void> => {
+    closed ??= app.close().then(async () => { await agent?.close() })
+    return closed
+  }
+
+  return {
+    url: said.url,
+    port,
+    seed: app.sandbox.seed,
+    version: app.sandbox.version,
+    config,
+    client,
+    async createAccount (settings = {}) {
+      const created = await client.sandbox.createAccount(settings)
+      const own = createClient({ ...connect, clientId: created.clientId, clientSecret: created.clientSecret, certificate: created.certificate })
+      const { access_token: token } = await own.issueToken()
+      return { ...created, token, client: own }
+    },
+    advanceClock: ms => client.sandbox.advanceClock(ms),
+    async reset (accountId) { await client.sandbox.reset(accountId) },
+    waitForDelivery: filter => client.sandbox.waitForDelivery(filter),
+    close,
+    [Symbol.asyncDispose]: close,
+  }
+}
+
+export { createClient, PixApiError, PixClient } from '../client/index.js'
+export type * from '../client/index.js'
+export { ConfigError } from './config.js'
+export type { Config } from './config.js'

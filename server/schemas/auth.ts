@@ -1,0 +1,16 @@
+import { Type } from '@sinclair/typebox'
+import { TOKEN_LIFETIME_SECONDS } from '../auth/tokens.js'
+
+/** Token issuance, POST /api/auth/token (spec 2.1): client credentials in the body, the certificate in a header. */
+export const TokenRequest = Type.Object({
+  clientId: Type.String({ minLength: 1, maxLength: 255 }),
+  clientSecret: Type.String({ minLength: 8, maxLength: 64 }),
+})
+
+export const TokenHeaders = Type.Object({ 'x-ssl-client-cert': Type.Optional(Type.String({ description: 'Percent-encoded PEM client certificate' })) })
+
+export const TokenResponse = Type.Object({
+  access_token: Type.String({ description: 'JWT' }),
+  token_type: Type.Literal('Bearer'),
+  expires_in: Type.Literal(TOKEN_LIFETIME_SECONDS),
+})

@@ -1,0 +1,241 @@
+import t, { type Test } from 'tap'
+import { readFileSync, readdirSync } from 'node:fs'
+import { createClient, operations, PixApiError, type OperationId, type PixClient } from '../../client/index.js'
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../server/index.js'
+import { openApiFile } from '../../openapi/write.js'
+import { startReceiver } from '../helpers/receiver.js'
+
+/**
+ * pix-sandbox/client (client/): every operation of the API by its operationId, typed from the
+ * server's schemas, the token fetched with the certificate and renewed, and refusals as PixApiError
+ * carrying the family's body. Driven against a real sandbox on 127.0.0.1.
+ */
+
+async function started (t: Test, options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const sandbox = await startSandbox({ port: 0, clock: 'frozen', clockStart: '2026-03-10T15:00:00.000Z', ...options })
+  t.teardown(() => sandbox.close())
+  return sandbox
+}
+
+/** A fetch that records what the client sent, passing everything through. */
+function recorder (): { fetch: typeof fetch, sent: Array<{ method: string, url: string, headers: Record<string, string> }> } {
+  const sent: Array<{ method: string, url: string, headers: Record<string, string> }> = []
+  return {
+    sent,
+    fetch: async (input, init) => {
+      sent.push({ method: init?.method ?? 'GET', url: String(input), headers: { ...(init?.headers as Record<string, string>) } })
+      return fetch(input, init)
+    },
+  }
+}
+
+const cashOut = (externalId: string, value = 10) => ({ value, externalId, details: { key: 'pix@example.com', keyType: 'EMAIL' as const, name: 'Fulano', document: '52998224725' } })
+
+t.test('the client knows every operation of the OpenAPI document, by the same method, path and operationId', async t => {
+  const doc = JSON.parse(readFileSync(openApiFile, 'utf8')) as { paths: Record<string, Record<string, { operationId: string }>> }
+  const documented = new Map<string, string>()
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) documented.set(op.operationId, `${method.toUpperCase()} ${path}`)
+  }
+  const known = new Map(Object.entries(operations).map(([id, [method, path]]) => [id, `${method} ${path}`]))
+  t.same([...known].sort(), [...documented].sort())
+})
+
+t.test('the client imports nothing at run time but its own files (no Fastify, lowdb or undici in a bundle)', async t => {
+  const dir = new URL('../../client/', import.meta.url)
+  for (const file of readdirSync(dir).filter(f => f.endsWith('.ts'))) {
+    const source = readFileSync(new URL(file, dir), 'utf8')
+    for (const [statement] of source.matchAll(/^(import|export)\b[^;]*?from\s+'[^']+'/gms)) {
+      if (/^import type\b/.test(statement) || /^export type\b/.test(statement)) continue
+      t.match(statement, /from '\.\/[\w-]+\.js'$/, `${file}: ${statement.split('\n')[0]} is a local import`)
+    }
+  }
+})
+
+t.test('a token is fetched with the certificate on the first gateway call, reused, and renewed when the sandbox clock expires it', async t => {
+  const sandbox = await started(t)
+  const acct = await sandbox.client.sandbox.createAccount({ balance: 100 })
+  const { fetch, sent } = recorder()
+  const client = createClient({ baseUrl: sandbox.url, clientId: acct.clientId, clientSecret: acct.clientSecret, certificate: acct.certificate, fetch })
+  t.match(await client.balance(), { netBalance: 100 })
+  t.match(await client.balance(), { netBalance: 100 })
+  const tokens = () => sent.filter(s => s.url.endsWith('/api/auth/token'))
+  t.equal(tokens().length, 1, 'one token for both calls')
+  t.equal(tokens()[0].headers['x-ssl-client-cert'], encodeURIComponent(acct.certificate))
+  t.match(sent[1].headers.authorization, /^Bearer ey/)
+
+  await sandbox.advanceClock(1801 * 1000) // past the token's 1800 s of sandbox time
+  t.match(await client.balance(), { netBalance: 100 }, 'the 401 was answered by a new token and the call repeated')
+  t.equal(tokens().length, 2)
+  t.same(sent.slice(-3).map(s => `${s.method} ${new URL(s.url).pathname}`), ['GET /balance', 'POST /api/auth/token', 'GET /balance'])
+})
+
+t.test('the token is renewed before it expires by the wall clock (renewBeforeMs)', async t => {
+  const sandbox = await started(t)
+  const acct = await sandbox.client.sandbox.createAccount()
+  const { fetch, sent } = recorder()
+  const client = createClient({ baseUrl: sandbox.url, clientId: acct.clientId, clientSecret: acct.clientSecret, certificate: acct.certificate, fetch, renewBeforeMs: 1800 * 1000 })
+  await Promise.all([client.balance(), client.balance()])
+  await client.balance()
+  t.equal(sent.filter(s => s.url.endsWith('/api/auth/token')).length, 2, 'concurrent calls share one renewal; the next call renews again')
+})
+
+t.test('without credentials: a given token is used as is; none at all is a clear TypeError', async t => {
+  const sandbox = await started(t)
+  const acct = await sandbox.createAccount({ balance: 7 })
+  t.match(await createClient({ baseUrl: `${sandbox.url}/`, token: acct.token }).balance(), { netBalance: 7 })
+  const bare = createClient({ baseUrl: sandbox.url })
+  await t.rejects(bare.balance(), { name: 'TypeError', message: /needs clientId, clientSecret and certificate/ })
+  const stale = createClient({ baseUrl: sandbox.url, token: 'not-a-token' })
+  await t.rejects(stale.balance(), { name: 'PixApiError', statusCode: 401 }, 'no credentials to renew with: the 401 stands')
+})
+
+t.test('refusals are PixApiError with the family\'s body: extended, simple and control plane', async t => {
+  const sandbox = await started(t)
+  const { client } = await sandbox.createAccount({ balance: 100 })
+
+  const invalid = await client.cashOut({ ...cashOut('bad'), value: -1, externalId: '' }).catch((e: unknown) => e) as PixApiError
+  t.ok(invalid instanceof PixApiError)
+  t.match(invalid, { statusCode: 400, code: 'HTTP_ERROR', operationId: 'cashOut', method: 'POST' })
+  t.ok(invalid.messages.length >= 2, 'one message per invalid field')
+  t.match(invalid.body, { path: '/pix/cash-out', code: 'HTTP_ERROR', errorId: String })
+
+  const scenario = await client.cashOut(cashOut('s1'), { scenario: 'INSUFFICIENT_FUNDS' }).catch((e: unknown) => e) as PixApiError
+  t.match(scenario, { statusCode: 400, code: 'PIX_INSUFFICIENT_BALANCE' })
+  const several = await client.cashOut(cashOut('s2'), { scenario: ['WEBHOOK_DROP', 'INSUFFICIENT_FUNDS'] }).catch((e: unknown) => e) as PixApiError
+  t.match(several, { code: 'PIX_INSUFFICIENT_BALANCE' }, 'several scenarios go comma-separated')
+
+  const simple = await client.centralBank.cob('a'.repeat(30)).catch((e: unknown) => e) as PixApiError
+  t.match(simple, { statusCode: 404, code: 'HTTP_ERROR', body: { statusCode: 404, message: String } })
+  t.notOk('code' in simple.body, 'the simple shape has no code of its own')
+
+  const plane = await sandbox.client.sandbox.account(999).catch((e: unknown) => e) as PixApiError
+  t.match(plane, { statusCode: 404, code: 'ACCOUNT_NOT_FOUND', body: { code: 'ACCOUNT_NOT_FOUND' } })
+
+  const waited = await sandbox.client.sandbox.waitForDelivery({ accountId: 1, eventType: 'med_created', timeoutMs: 0 }).catch((e: unknown) => e) as PixApiError
+  t.match(waited, { statusCode: 408, code: 'WAIT_TIMEOUT' })
+  t.match(waited.message, /GET .*\/__sandbox\/webhooks\/deliveries\/wait\?accountId=1&eventType=med_created&timeoutMs=0 answered 408/)
+})
+
+t.test('a body that is not JSON still becomes a PixApiError', async t => {
+  const client = createClient({ baseUrl: 'http://sandbox.invalid', fetch: async () => new Response('upstream down', { status: 502 }) })
+  await t.rejects(client.sandbox.health(), { statusCode: 502, code: 'HTTP_ERROR', messages: ['upstream down'] })
+  const empty = createClient({ baseUrl: 'http://sandbox.invalid', fetch: async () => new Response(null, { status: 503 }) })
+  await t.rejects(empty.sandbox.health(), { name: 'PixApiError', statusCode: 503, messages: ['HTTP 503'] })
+})
+
+t.test('the admin token and extra headers go where they belong', async t => {
+  const sandbox = await started(t, { adminToken: 'client-admin-token' })
+  const acct = await sandbox.createAccount()
+  const { fetch, sent } = recorder()
+  const client = createClient({ baseUrl: sandbox.url, adminToken: 'client-admin-token', clientId: acct.clientId, clientSecret: acct.clientSecret, certificate: acct.certificate, fetch, headers: { 'x-request-id': 'from-the-test' } })
+  await client.sandbox.accounts()
+  await client.balance()
+  t.equal(sent[0].headers['x-sandbox-admin-token'], 'client-admin-token')
+  t.notOk(sent.slice(1).some(s => 'x-sandbox-admin-token' in s.headers), 'the admin token never goes to the gateway API')
+  t.ok(sent.every(s => s.headers['x-request-id'] === 'from-the-test'))
+  await t.rejects(createClient({ baseUrl: sandbox.url }).sandbox.accounts(), { statusCode: 401, code: 'ADMIN_TOKEN_REQUIRED' })
+})
+
+t.test('a tour of every operation through the typed client', async t => {
+  const sandbox = await started(t, { settlementDelayMs: 100 })
+  const receiver = await startReceiver()
+  t.teardown(() => receiver.close())
+  const plane = sandbox.client.sandbox
+  const called = new Set<OperationId>()
+  const track = (client: PixClient) => {
+    const call = client.call.bind(client)
+    client.call = (id, req) => { called.add(id); return call(id, req) }
+  }
+  track(sandbox.client)
+
+  t.match(await plane.health(), { status: 'ok' })
+  const acct = await sandbox.createAccount({ balance: 1000, splitFrequency: 'IMMEDIATE' })
+  const { client } = acct
+  track(client)
+  await client.issueToken()
+  t.match(await client.call('getApiBalance'), { netBalance: 1000 }, 'any operation by its id: /api/balance, the alias of /balance')
+  t.match(await plane.accounts(), { accounts: [{ accountId: 1 }, { accountId: acct.accountId }] })
+  t.equal((await plane.changeBalance(acct.accountId, { credit: 500 })).balance.available, 1500)
+  t.equal((await plane.account(acct.accountId)).invariantHolds, true)
+  t.match(await client.balance(), { netBalance: 1500 })
+
+  // webhooks: the public routes (disabled, as the gateway today) and the control plane's
+  t.same(await client.registerWebhook({ url: 'https://example.com/hook', eventType: 'cash_out' }), { success: false, message: 'Rota desativada' })
+  t.same(await client.webhooks(), { accountId: acct.accountId, webhooks: [], total: 0 })
+  const hook = await plane.registerWebhook({ accountId: acct.accountId, eventType: 'cash_out', url: receiver.url })
+  t.equal((await plane.updateWebhook(hook.id, { headers: [{ key: 'x-team', value: 'pay' }] })).version, 2)
+  t.equal((await plane.webhooks({ accountId: acct.accountId })).total, 1)
+
+  // a pay-out, settled by the clock, its delivery, a redelivery, the transaction query
+  const out = await client.cashOut(cashOut('tour-1'))
+  const clock = await plane.advanceClock(100)
+  t.equal(clock.pendingJobs >= 0, true)
+  const delivered = await plane.waitForDelivery({ transactionId: out.transactionId, status: 'delivered', timeoutMs: 5000 })
+  t.equal((await plane.delivery(delivered.id)).id, delivered.id)
+  t.equal((await plane.redeliver(delivered.id)).id, delivered.id)
+  t.ok((await plane.deliveries({ accountId: acct.accountId })).total >= 1)
+  t.equal((await plane.transaction(out.transactionId)).status, 'CONFIRMED')
+  t.ok((await plane.transactions({ accountId: acct.accountId, kind: 'CASH_OUT' })).transactions.length === 1)
+  t.equal((await plane.refundReceived(out.transactionId, { amount: 1 })).kind, 'REFUND_RECEIVED')
+  const second = await client.cashOut(cashOut('tour-2'))
+  t.equal((await plane.settle(second.transactionId)).status, 'CONFIRMED')
+  const third = await client.cashOut(cashOut('tour-3'))
+  t.equal((await plane.fail(third.transactionId, 'BLOCKED_ACCOUNT')).errorCode, 'BLOCKED_ACCOUNT')
+  await plane.testWebhook({ accountId: acct.accountId, eventType: 'cash_out' })
+  await plane.deleteWebhook(hook.id)
+
+  // pay-ins: a cash-in paid through the control plane, refunded; a cob paid, returned by devolução
+  const charge = await client.cashIn({ transaction: { value: 50, description: 'pedido 1', externalId: 'ci-1' }, payer: { fullName: 'Fulano', document: '52998224725' } })
+  const paid = await plane.pay(charge.pixCode)
+  t.equal(paid.status, 'CONFIRMED')
+  t.equal((await client.refundIn(charge.transactionId, { refundValue: 5 })).status, 'PENDING')
+  const qr = await client.cashIn({ transaction: { value: 3, description: 'qr', externalId: 'ci-2' }, payer: { fullName: 'Fulano', document: '52998224725' } })
+  t.equal((await client.cashOutQrCode({ value: 3, qrCode: qr.pixCode, externalId: 'qr-1' })).status, 'PENDING')
+  const txid = 'tour'.padEnd(30, '0')
+  const cob = await client.centralBank.createCob(txid, { calendario: {}, valor: { original: '20.00' } })
+  t.equal((await client.centralBank.cob(txid)).status, 'ATIVA')
+  const cobPaid = await plane.pay(cob.pixCopiaECola)
+  const dev = await client.centralBank.createDevolucao(cobPaid.endToEndId, 'dev1', { valor: '2.00' })
+  t.equal((await client.centralBank.devolucao(cobPaid.endToEndId, 'dev1')).id, dev.id)
+  const cancelled = 'gone'.padEnd(30, '0')
+  await client.centralBank.createCob(cancelled, { calendario: {}, valor: { original: '1.00' } })
+  t.equal((await client.centralBank.cancelCob(cancelled)).status, 'REMOVIDA_PELO_USUARIO_RECEBEDOR')
+  t.match(await client.centralBank.balances(), { data: [{ balanceAmount: { overdraft: 0 } }] })
+  const transfer = await client.centralBank.dictTransfer({ pixKey: '52998224725', payment: { currency: 'BRL', amount: 1 } }, { idempotencyKey: '7b3f1a52-5a4c-4c5e-9f1e-2a2b3c4d5e6f' })
+  t.same(await client.centralBank.dictTransfer({ pixKey: '52998224725', payment: { currency: 'BRL', amount: 1 } }, { idempotencyKey: '7b3f1a52-5a4c-4c5e-9f1e-2a2b3c4d5e6f' }), transfer, 'the same key, the same transfer')
+  t.not((await client.centralBank.dictTransfer({ pixKey: '52998224725', payment: { currency: 'BRL', amount: 1 } })).id, transfer.id, 'a key of its own when none is given')
+
+  // an unsolicited PIX, a MED against it, its transitions
+  const pix = await plane.incoming({ accountId: acct.accountId, amount: 30 })
+  const med = await plane.openMed({ endToEndId: pix.endToEndId, reason: 'REFUND_REQUEST', cause: 'FRAUD' })
+  t.equal((await plane.med(med.id)).status, 'OPEN')
+  await plane.transitionMed(med.id, { status: 'RECEIVED' })
+  t.match(await plane.transitionMed(med.id, { status: 'ANALYZED', analysisResult: 'APPROVED' }), { status: 'ANALYZED', refund: { natureza: 'MED_FRAUDE' } })
+  t.equal((await plane.meds({ accountId: acct.accountId })).meds.length, 1)
+  t.equal((await client.med({ status: 'ANALYZED' })).metadata.total, 1)
+
+  // scenarios, the directory, the clock, the journal, snapshots, resets
+  t.ok((await plane.scenarios()).scenarios.some(s => s.name === 'INSUFFICIENT_FUNDS'))
+  const armed = await plane.armScenario({ accountId: acct.accountId, scenario: 'INSUFFICIENT_FUNDS', times: 1 })
+  t.equal((await plane.armedScenarios({ accountId: acct.accountId })).armed.length, 1)
+  await plane.disarmScenario(armed.id)
+  const key = 'tour@example.com'
+  await plane.putDirectoryEntry(key, { name: 'TOUR', document: '52998224725', ispb: '12345678', bankName: 'BANCO TOUR' })
+  t.equal((await plane.directoryEntry(key)).name, 'TOUR')
+  t.ok((await plane.directory()).entries.some(e => e.key === key))
+  await plane.deleteDirectoryEntry(key)
+  t.equal((await plane.setClock(new Date('2026-03-11T15:00:00.000Z'))).now, '2026-03-11T15:00:00.000Z')
+  t.equal((await plane.setClock('2026-03-12T15:00:00.000Z')).now, '2026-03-12T15:00:00.000Z')
+  t.equal((await plane.resumeClock()).frozen, false)
+  t.equal((await plane.freezeClock()).frozen, true)
+  t.equal(typeof (await plane.clock()).now, 'string')
+  t.ok((await plane.requests({ accountId: acct.accountId, limit: 5 })).requests.length === 5)
+  const snapshot = await plane.snapshot()
+  await plane.reset(acct.accountId)
+  t.match(await plane.restoreSnapshot(snapshot as Parameters<typeof plane.restoreSnapshot>[0]), { accounts: 2 })
+  t.equal((await plane.reset()).reset, 'all')
+  await client.sandbox.health()
+
+  t.same([...Object.keys(operations)].filter(id => !called.has(id as OperationId)), [], 'every operation was called')
+})

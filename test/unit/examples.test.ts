@@ -1,0 +1,78 @@
+import t from 'tap'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parse } from 'yaml'
+import { loadConfig } from '../../server/config.js'
+import { packageRoot } from '../../server/paths.js'
+
+/**
+ * What needs a Docker engine cannot run here (the image is built and run by the container check,
+ * .ci/container-smoke.sh); what can be checked is that the Dockerfile, the compose file, the GitHub
+ * Actions workflow and the README's Testcontainers snippet agree with the server: every flag they
+ * pass is a valid setting, and every port and path they wait on is where the server answers.
+ */
+
+const read = (path: string): string => readFileSync(join(packageRoot, path), 'utf8')
+const pkg = JSON.parse(read('package.json')) as { version: string, description: string }
+const dockerfile = read('Dockerfile')
+const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '))
+
+/** The environment the image sets (ENV of its last stage). */
+const imageEnv: Record<string, string> = Object.fromEntries([...runtime.matchAll(/^ENV (.+)$/gm)].flatMap(m => m[1].split(/\s+/).map(kv => kv.split('=') as [string, string])))
+
+t.test('the image takes flags after its name, keeps state in /data as its own user, and checks its health where it listens', async t => {
+  t.match(runtime, /^ENTRYPOINT \["node", "dist\/server\/main\.js"\]$/m, 'flags after the image name reach main.js')
+  t.notMatch(runtime, /^CMD /m, 'no CMD for a flag to replace')
+  t.match(runtime, /^HEALTHCHECK .* CMD \["node", "dist\/server\/healthcheck\.js"\]$/m)
+  t.ok(existsSync(join(packageRoot, 'server', 'healthcheck.ts')), 'the check is built from server/healthcheck.ts')
+  t.match(runtime, /RUN mkdir \/data && chown node:node \/data\nVOLUME \/data\nUSER node\n/, '/data is created, owned by node, then declared a volume')
+  t.same(imageEnv, { NODE_ENV: 'production', PORT: '8080', HOST: '0.0.0.0' })
+  t.match(runtime, /^EXPOSE 8080$/m)
+  t.equal(/^ARG VERSION=(.+)$/m.exec(runtime)?.[1], pkg.version, 'the version label is the package\'s')
+  for (const label of ['title', 'description', 'version', 'source', 'revision', 'licenses']) t.match(runtime, `org.opencontainers.image.${label}=`, `label ${label}`)
+  t.ok(runtime.includes(`org.opencontainers.image.description="${pkg.description}"`), 'the description is the package\'s')
+  t.notMatch(runtime, /npm (ci|install)/, 'the runtime stage installs nothing: it copies the pruned production dependencies')
+  t.match(dockerfile, /FROM node:24-bookworm-slim AS prod\n[^]*RUN npm ci --omit=dev/, 'production dependencies only (no tsx, esbuild or Chromium)')
+  t.match(runtime, /COPY --from=slim \/app\/node_modules \.\/node_modules/)
+})
+
+t.test('the compose file: its flags are valid settings, its data file is on its volume, its port is the server\'s', async t => {
+  const compose = parse(read('examples/docker-compose.yml')) as { services: Record<string, { build: string, command: string[], environment: Record<string, string>, ports: string[], volumes: string[] }>, volumes: Record<string, unknown> }
+  const pix = compose.services.pix
+  t.ok(existsSync(join(packageRoot, 'examples', pix.build, 'Dockerfile')), 'it builds this repository\'s Dockerfile')
+  const config = loadConfig({ ...imageEnv, ...pix.environment }, pix.command)
+  t.match(config.data, /^\/data\//)
+  t.same(pix.volumes, ['pix-data:/data'])
+  t.ok('pix-data' in compose.volumes)
+  t.same(pix.ports, [`${config.port}:${config.port}`])
+})
+
+t.test('the GitHub Actions workflow: checkout, build, docker run -d with valid flags, a wait on the health path, the test on that port', async t => {
+  const workflow = parse(read('examples/github-actions.yml')) as { jobs: Record<string, { 'runs-on': string, steps: Array<{ uses?: string, run?: string, env?: Record<string, string> }> }> }
+  const [job] = Object.values(workflow.jobs)
+  t.ok(job['runs-on'], 'a runner')
+  const steps = job.steps
+  const index = (pattern: RegExp): number => steps.findIndex(s => pattern.test(s.uses ?? s.run ?? ''))
+  const order = [index(/^actions\/checkout@/), index(/docker build -t pix-sandbox/), index(/docker run -d/), index(/__sandbox\/health/), index(/node --test examples\/container\.test\.mjs/)]
+  t.notOk(order.includes(-1), `every step is there (${order.join(', ')})`)
+  t.same([...order].sort((a, b) => a - b), order, 'in that order')
+
+  const run = /docker run -d (.*?) pix-sandbox (.*)$/m.exec(steps[order[2]].run!)!
+  const config = loadConfig(imageEnv, run[2].trim().split(/\s+/))
+  t.match(run[1], `-p ${config.port}:${config.port}`)
+  t.match(steps[order[3]].run!, `http://127.0.0.1:${config.port}/__sandbox/health`)
+  t.equal(steps[order[4]].env?.PIX_BASE_URL, `http://127.0.0.1:${config.port}`)
+  t.ok(existsSync(join(packageRoot, 'examples', 'container.test.mjs')))
+})
+
+t.test('the README links the workflow, and its Testcontainers snippet passes valid flags and waits on the health route', async t => {
+  const readme = read('README.md')
+  t.match(readme, '[examples/github-actions.yml](examples/github-actions.yml)')
+  const snippet = /```js\nimport \{ GenericContainer, Wait \} from 'testcontainers'\n([^]*?)```/.exec(readme)?.[1] ?? ''
+  const flags = JSON.parse((/\.withCommand\((\[.*?\])\)/.exec(snippet)?.[1] ?? '[]').replace(/'/g, '"')) as string[]
+  t.ok(flags.length > 0, 'it passes flags')
+  const config = loadConfig(imageEnv, flags)
+  t.match(snippet, `.withExposedPorts(${config.port})`)
+  t.match(snippet, `Wait.forHttp('/__sandbox/health', ${config.port})`)
+  t.match(snippet, `getMappedPort(${config.port})`)
+})
