@@ -43,8 +43,11 @@ function isPolling (request: FastifyRequest, path: string): boolean {
   return path === '/__sandbox/health' || path.startsWith('/__sandbox/requests') || request.headers['x-sandbox-client'] === 'dashboard' || path.startsWith('/dashboard')
 }
 
-/** Not the gateway API nor the control plane: the dashboard page, the API docs. */
-const notApi = (path: string): boolean => path.startsWith('/dashboard') || path.startsWith('/docs') || path === '/openapi.json' || path === '/favicon.ico'
+/**
+ * Not journaled: what is not the gateway API nor the control plane (the dashboard page, the API docs),
+ * and the journal's own routes (a count or a verify would otherwise count itself).
+ */
+const notKept = (path: string): boolean => path.startsWith('/dashboard') || path.startsWith('/docs') || path === '/openapi.json' || path === '/favicon.ico' || path.startsWith('/__sandbox/requests')
 
 const idempotencyKeyOf = (request: FastifyRequest): string | null => {
   const v = request.headers['x-idempotency-key']
@@ -81,7 +84,7 @@ async function capture (app: FastifyInstance, ports: CapturePorts): Promise<void
       if (polling) request.log.debug(line, 'request')
       else request.log.info(line, 'request')
     }
-    if (!polling && !notApi(path)) ports.journal.record(recordOf(request, reply, ports, { path, durationMs, scenarios, code, accountId, tokenId: token?.id ?? null }))
+    if (!polling && !notKept(path)) ports.journal.record(recordOf(request, reply, ports, { path, durationMs, scenarios, code, accountId, tokenId: token?.id ?? null }))
     done()
   })
 }
@@ -100,13 +103,18 @@ function codeIn (answer: unknown): string | null {
 
 const asRecord = (v: unknown): Record<string, unknown> | null => v !== null && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : null
 
-/** A request without a token: the account its body, query or path names (a token request: its clientId's). */
+/** A request without a token: the account its body, query or path names (a token request: its clientId's; a creation: the new one). */
 function accountNamedBy (request: FastifyRequest, ports: CapturePorts): number | null {
   const body = asRecord(request.body)
   const query = asRecord(request.query)
   for (const v of [body?.accountId, query?.accountId]) {
     const n = typeof v === 'number' ? v : typeof v === 'string' && /^[1-9]\d{0,9}$/.test(v) ? Number(v) : null
     if (n !== null) return n
+  }
+  // An account's creation belongs to the account it created.
+  if (request.routeOptions.url === '/__sandbox/accounts' && request.method === 'POST' && typeof request.journalAnswer === 'string') {
+    const created = /"accountId":(\d+)/.exec(request.journalAnswer)
+    if (created) return Number(created[1])
   }
   if (request.routeOptions.url === '/__sandbox/accounts/:id') {
     const id = Number((request.params as Record<string, unknown>).id)
