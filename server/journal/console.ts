@@ -39,7 +39,7 @@ export function prettyLine (json: string): string {
   }
   const rest: string[] = []
   for (const [k, v] of Object.entries(o)) {
-    if (SKIP.has(k) || v === undefined) continue
+    if (SKIP.has(k) || v === undefined || v === null) continue
     // What the message already says (a webhook line names its event, URL and error) is not repeated.
     if ((typeof v === 'string' || typeof v === 'number') && String(o.msg).includes(String(v))) continue
     if (k === 'err' && v !== null && typeof v === 'object') rest.push(`err=${value((v as { message?: unknown }).message ?? v)}`)
