@@ -216,6 +216,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     now: () => clock.now(),
     token: (token) => { const c = sandbox.tokens.verify(token); return c ? { id: c.jti, accountId: Number(c.sub) } : null },
     accountOfClientId: (clientId) => store.accountByClientId(clientId)?.id ?? null,
+    accountOfTransaction: (id) => store.transaction(id)?.accountId ?? null,
     secrets: config.adminToken ? [config.adminToken] : [],
     keepBodies: config.journalBodies,
     // Without a logger (LOG_LEVEL=silent) the line is not even built.

@@ -15,6 +15,7 @@ export interface CapturePorts {
   /** The id (jti) and account of a token whose signature checks, else null. */
   token: (token: string) => { id: string, accountId: number } | null
   accountOfClientId: (clientId: string) => number | null
+  accountOfTransaction: (id: string) => number | null
   /** Credentials the sandbox itself holds (the admin token), masked wherever they turn up. */
   secrets: readonly string[]
   /** false keeps every field but the two bodies (`--journal-bodies false`). */
@@ -119,6 +120,12 @@ function accountNamedBy (request: FastifyRequest, ports: CapturePorts): number |
   if (request.routeOptions.url === '/__sandbox/accounts/:id') {
     const id = Number((request.params as Record<string, unknown>).id)
     if (Number.isSafeInteger(id) && id > 0) return id
+  }
+  // A control-plane call about a transaction (read, settle, fail) belongs to the transaction's account.
+  const route = request.routeOptions.url
+  if (route !== undefined && route.startsWith('/__sandbox/transactions/:id')) {
+    const id = (request.params as Record<string, unknown>).id
+    if (typeof id === 'string') return ports.accountOfTransaction(id)
   }
   return typeof body?.clientId === 'string' ? ports.accountOfClientId(body.clientId) : null
 }

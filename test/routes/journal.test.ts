@@ -57,6 +57,7 @@ t.test('a cash-out: every field of its entry, and the link to and from its trans
   t.equal((await app.inject({ method: 'GET', url: `/__sandbox/transactions/${txId}` })).statusCode, 200)
   const linked = await list(app, `?transactionId=${txId}`)
   t.same(linked.map(x => `${x.method} ${x.route}`), ['GET /__sandbox/transactions/:id', 'POST /api/pix/cash-out'])
+  t.equal(linked[0].accountId, acc.accountId, 'a control-plane read of a transaction belongs to its account')
   t.same((await app.inject({ method: 'GET', url: '/__sandbox/requests/999999' })).json().code, 'REQUEST_NOT_FOUND')
 })
 
