@@ -15,9 +15,9 @@ const SECRET_FIELDS = new Set(['clientsecret', 'accesstoken', 'privatekey', 'ref
 const normalise = (key: string): string => key.toLowerCase().replace(/[-_]/g, '')
 export const isSecretField = (key: string): boolean => SECRET_FIELDS.has(normalise(key))
 
-const PEM = /-----BEGIN [A-Z0-9 ]+-----[\s\S]*?(-----END [A-Z0-9 ]+-----|$)/g
+const PEM = /-----BEGIN [A-Z0-9 ]+-----[\s\S]*?(-----END [A-Z0-9 ]+-----\r?\n?|$)/g
 // The same block as JSON text writes it (newlines escaped), up to its END line or the string's end.
-const PEM_IN_JSON = /-----BEGIN [A-Z0-9 ]+-----(?:[^"\\]|\\.)*?(?:-----END [A-Z0-9 ]+-----|(?="))/g
+const PEM_IN_JSON = /-----BEGIN [A-Z0-9 ]+-----(?:[^"\\]|\\.)*?(?:-----END [A-Z0-9 ]+-----(?:\\r)?(?:\\n)?|(?="))/g
 const SECRET_IN_JSON = /"(client_?secret|access_?token|private_?key|refresh_?token|password)"\s*:\s*"(?:[^"\\]|\\.)*"/gi
 
 /** Credentials a request carried, so that any other copy of them is masked too (longest first). */
