@@ -201,7 +201,7 @@ t.test('every gateway operation takes the faults, and bad parameters are a clear
   t.ok(gateway.length >= 17, 'every operation of both families')
   for (const op of gateway) {
     const url = op.path.replace('{txid}', 'a'.repeat(26)).replace('{e2eid}', 'E'.repeat(32)).replace(/\{\w+\}/g, 'x1')
-    const res = await app.inject({ method: op.method, url, headers: { ...bearer(a.token), 'x-sandbox-scenario': 'SERVICE_UNAVAILABLE' }, ...(op.method === 'GET' ? {} : { payload: {} }) })
+    const res = await app.inject({ method: op.method as 'GET', url, headers: { ...bearer(a.token), 'x-sandbox-scenario': 'SERVICE_UNAVAILABLE' }, ...(op.method === 'GET' ? {} : { payload: {} }) })
     // A body the route refuses is a 400 before any fault: what matters is that none answers as if no fault were asked.
     t.ok([503, 400].includes(res.statusCode), `${op.method} ${op.path}: ${res.statusCode}`)
     t.ok(op.statuses.has('429') && op.statuses.has('503'), `${op.method} ${op.path} declares 429 and 503`)
