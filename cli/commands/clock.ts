@@ -48,7 +48,7 @@ export const clock: Command = {
       default: throw new UsageError(`unknown clock action "${action}": advance, set, freeze or resume`, this)
     }
     ctx.print(now, () => [
-      `${now.now} (${now.frozen ? 'frozen' : 'running'}${now.offsetMs !== 0 ? `, ${now.offsetMs > 0 ? '+' : ''}${now.offsetMs} ms from wall time` : ''})`,
+      `${now.now} (${now.frozen ? 'frozen' : 'running'})`,
       now.pendingJobs === 0 ? 'no timed effect pending' : `${now.pendingJobs} timed effect(s) pending, the next at ${now.nextJobAt}`,
     ])
   },
