@@ -74,7 +74,7 @@ t.test('account create prints credentials, certificate, private key and a workin
   const human = await cli(url, ['account', 'create', '--balance', '250.50', '--name', 'Loja Teste'])
   t.equal(human.code, 0, human.stderr)
   const id = Number(/^Account (\d+) created: LOJA TESTE|^Account (\d+) created: Loja Teste/m.exec(human.stdout)?.slice(1).find(Boolean))
-  t.ok(id > 1, human.stdout)
+  t.ok(id > 1, 'the new account\'s id is printed')
   const account = app.sandbox.store.account(id)!
   t.match(human.stdout, `clientId       ${account.clientId}`)
   t.match(human.stdout, `clientSecret   ${account.clientSecret}`)
