@@ -35,7 +35,7 @@ export const transportScenarios: ScenarioDefinition[] = [
     name: 'RATE_LIMITED',
     endpoints: GATEWAY_ENDPOINTS,
     timing: 'transport',
-    effect: 'Answers 429 in the family\'s error shape with Retry-After; nothing is performed.',
+    effect: 'Answers 429 with Retry-After in the family\'s error shape, as the MED list\'s own rate limit does (code RATE_LIMITED, details.retryAfterSeconds); nothing is performed.',
     params: [{ name: 'retryAfter', description: 'seconds in the Retry-After header, 0 to 3600 (default 1)', required: false, integer: { min: 0, max: 3600 } }],
   },
   {

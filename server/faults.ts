@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import type { Socket } from 'node:net'
-import { ApiError } from './errors/api-error.js'
+import { ApiError, tooManyRequests } from './errors/api-error.js'
 import { TIMEOUT_MAX_MS, TRANSPORT_FAULTS } from '../scenarios/transport.js'
 import type { AppliedScenario, Endpoint } from '../scenarios/types.js'
 
@@ -111,8 +111,12 @@ async function faultsPlugin (app: FastifyInstance): Promise<void> {
           business: false, userMessage: 'Serviço temporariamente indisponível. Tente novamente em instantes.',
         }))
       case 'RATE_LIMITED':
-        void reply.header('retry-after', fault.params.retryAfter || '1')
-        return done(new ApiError(429, 'RATE_LIMITED', 'Limite de requisições excedido; aguarde e tente novamente', { business: false }))
+      {
+        // As the MED list's own rate limit answers (spec 7.10), on every operation.
+        const seconds = fault.params.retryAfter ? Number(fault.params.retryAfter) : 1
+        void reply.header('retry-after', String(seconds))
+        return done(tooManyRequests(seconds))
+      }
       case 'CONNECTION_RESET':
         reply.hijack()
         journalUnanswered(request, reply)
