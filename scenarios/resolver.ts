@@ -37,7 +37,15 @@ export function parseScenarioHeader (header: string, endpoint: Endpoint): Applie
       if (d.required && !(d.name in params)) throw new ScenarioError(`O cenário ${name} exige o parâmetro ${d.name} (ex.: ${name};${d.name}=1000)`, valid)
     }
     for (const [k, v] of Object.entries(params)) {
-      if (k === 'ms' && !/^\d{1,10}$/.test(v)) throw new ScenarioError(`O parâmetro ms do cenário ${name} deve ser um inteiro de milissegundos`, valid)
+      const d = def.params!.find(p => p.name === k)!
+      if (d.integer) {
+        const n = /^\d{1,10}$/.test(v) ? Number(v) : NaN
+        if (!(n >= d.integer.min && n <= d.integer.max)) throw new ScenarioError(`O parâmetro ${k} do cenário ${name} deve ser um inteiro de ${d.integer.min} a ${d.integer.max}`, valid)
+      } else if (d.oneOf) {
+        if (!d.oneOf.includes(v)) throw new ScenarioError(`O parâmetro ${k} do cenário ${name} aceita ${d.oneOf.join(', ')}`, valid)
+      } else if (k === 'ms' && !/^\d{1,10}$/.test(v)) {
+        throw new ScenarioError(`O parâmetro ms do cenário ${name} deve ser um inteiro de milissegundos`, valid)
+      }
     }
     applied.push({ name, params })
   }

@@ -36,6 +36,7 @@ import { StartupError } from './errors/startup.js'
 import { parseInstant, SANDBOX_TIME_MAX, SANDBOX_TIME_MIN, SANDBOX_TIME_RANGE } from './domain/instant.js'
 import { DOCUMENT_FORMAT, sharedSchemas } from './schemas/common.js'
 import authPlugin from './auth/plugin.js'
+import faultsPlugin from './faults.js'
 import standardRoutes from './routes/standard/index.js'
 import centralBankRoutes from './routes/central-bank/index.js'
 import sandboxRoutes from './routes/sandbox/index.js'
@@ -251,6 +252,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 
   await app.register(authPlugin)
+  await app.register(faultsPlugin)
   await app.register(standardRoutes)
   await app.register(centralBankRoutes)
   await app.register(sandboxRoutes, { prefix: '/__sandbox' })

@@ -180,7 +180,7 @@ export function requestedLogLevel (env: Record<string, string | undefined>, argv
 
 /** The --help text: every setting with its flag, variable, default and meaning. */
 export function helpText (): string {
-  const lines = ['Usage: pix-sandbox [--flag value ...]', '', 'Every setting is a flag or an environment variable (flags win):', '']
+  const lines = ['Usage: pix-sandbox [serve] [--flag value ...]', '       pix-sandbox help   lists the commands that act on a running sandbox (account, pay, clock, tail, ...)', '', 'Every setting is a flag or an environment variable (flags win):', '']
   for (const [, s] of settings()) {
     const def = (s.schema as { default?: unknown }).default
     lines.push(`  --${s.flag.padEnd(22)} ${s.env.padEnd(30)} ${s.description}${def !== undefined ? ` (default: ${String(def)})` : ''}`)

@@ -9,6 +9,7 @@ import type { AccountService } from './services/accounts.js'
 import type { RequestJournal } from './journal/journal.js'
 import type { Account } from './store/state.js'
 import type { ScenarioService } from './services/scenarios.js'
+import type { AppliedScenario } from '../scenarios/types.js'
 import type { WebhookService } from './webhooks/service.js'
 import type { PayoutService } from './services/payouts.js'
 import type { ChargeService } from './services/charges.js'
@@ -53,6 +54,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The account of the bearer token, set by the authenticate hook. */
     account?: Account
+    /** The scenarios of this request, once resolved (services/scenarios.ts). */
+    scenarios?: AppliedScenario[]
   }
   interface FastifyContextConfig {
     /** Routes that need `Authorization: Bearer`. */

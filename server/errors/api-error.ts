@@ -55,3 +55,6 @@ export const forbidden = (message: string): ApiError => new ApiError(403, 'FORBI
 export const notFound = (message: string, code = 'NOT_FOUND'): ApiError => new ApiError(404, code, message, { business: false })
 export const conflict = (message: string, code = 'CONFLICT', opts?: ApiErrorOptions): ApiError => new ApiError(409, code, message, opts)
 export const unprocessable = (message: string, code = 'UNPROCESSABLE', opts?: ApiErrorOptions): ApiError => new ApiError(422, code, message, opts)
+/** 429 in the family's shape, as the MED list's rate limit and the RATE_LIMITED fault answer it (with a Retry-After header). */
+export const tooManyRequests = (retryAfterSeconds: number): ApiError =>
+  new ApiError(429, 'RATE_LIMITED', `Muitas requisições; tente novamente em ${retryAfterSeconds} segundos`, { details: { retryAfterSeconds } })

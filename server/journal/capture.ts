@@ -28,6 +28,10 @@ export interface CapturePorts {
 export const BODY_LIMIT = 256 * 1024
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Journals a request that a transport fault ended without an answer (status 0). */
+    journalUnanswered: (request: FastifyRequest, reply: FastifyReply) => void
+  }
   interface FastifyRequest {
     /** What the journal needs from onSend and onError, read again in onResponse. */
     journalAnswer: unknown
@@ -68,14 +72,18 @@ async function capture (app: FastifyInstance, ports: CapturePorts): Promise<void
     request.journalAnswer = payload
     done(null, payload)
   })
-  app.addHook('onResponse', (request, reply, done) => {
+  /**
+   * One record and one log line for a request; `unanswered` for one a transport fault ended without
+   * an answer (a reset connection, a held request the client gave up on): status 0, no answer kept.
+   */
+  const journal = (request: FastifyRequest, reply: FastifyReply, unanswered: boolean): void => {
     const durationMs = Math.round(reply.elapsedTime * 100) / 100
     const q = request.url.indexOf('?')
     const path = q === -1 ? request.url : request.url.slice(0, q)
     const polling = isPolling(request, path)
     const applied = reply.getHeader('x-sandbox-scenario-applied')
     const scenarios = typeof applied === 'string' ? applied.split(',').map(s => s.split(';')[0]) : []
-    const status = reply.statusCode
+    const status = unanswered ? 0 : reply.statusCode
     const code = request.journalCode ?? (status >= 400 ? codeIn(request.journalAnswer) : null)
     const bearer = bearerOf(request.headers.authorization)
     const token = bearer === null ? null : ports.token(bearer)
@@ -85,9 +93,21 @@ async function capture (app: FastifyInstance, ports: CapturePorts): Promise<void
       if (polling) request.log.debug(line, 'request')
       else request.log.info(line, 'request')
     }
-    if (!polling && !notKept(path)) ports.journal.record(recordOf(request, reply, ports, { path, durationMs, scenarios, code, accountId, tokenId: token?.id ?? null }))
+    if (polling || notKept(path)) return
+    const entry = recordOf(request, reply, ports, { path, durationMs, scenarios, code, accountId, tokenId: token?.id ?? null })
+    if (unanswered) {
+      entry.status = 0
+      entry.responseHeaders = {}
+      entry.responseText = null
+    }
+    ports.journal.record(entry)
+  }
+  app.addHook('onResponse', (request, reply, done) => {
+    journal(request, reply, false)
     done()
   })
+  // A hijacked reply has no onResponse: the transport faults journal theirs through this.
+  app.decorate('journalUnanswered', (request: FastifyRequest, reply: FastifyReply) => journal(request, reply, true))
 }
 
 function bearerOf (header: string | undefined): string | null {

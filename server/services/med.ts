@@ -2,7 +2,7 @@ import type { Sandbox } from '../context.js'
 import { maskDocument } from '../domain/documents.js'
 import { centsToNumber } from '../domain/money.js'
 import { isIsoDate, parseInstant } from '../domain/instant.js'
-import { ApiError, badRequest, conflict, notFound } from '../errors/api-error.js'
+import { badRequest, conflict, notFound } from '../errors/api-error.js'
 import { medEnvelope, type MedRefundSummary } from '../webhooks/envelopes/pay-in.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { receivedOf } from './charges.js'
@@ -205,8 +205,4 @@ export class MedService {
     this.hits.set(accountId, recent)
     return { ok: true }
   }
-}
-
-export function tooManyRequests (retryAfterSeconds: number): ApiError {
-  return new ApiError(429, 'RATE_LIMITED', `Muitas requisições; tente novamente em ${retryAfterSeconds} segundos`, { details: { retryAfterSeconds } })
 }

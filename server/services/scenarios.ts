@@ -24,8 +24,19 @@ export class ScenarioService {
     })
   }
 
-  /** The scenarios that apply to this request; an unknown name is a 400 listing the valid ones. */
-  resolve (request: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, accountId: number): AppliedScenario[] {
+  /**
+   * The scenarios that apply to this request; an unknown name is a 400 listing the valid ones. Resolved
+   * once per request: the transport faults (server/faults.ts) resolve gateway requests before their
+   * route runs, and the route then gets the same list (an armed scenario is used up once).
+   * `accountId` null: the account is not known (a token request for an unknown client), only the header counts.
+   */
+  resolve (request: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, accountId: number | null): AppliedScenario[] {
+    if (request.scenarios) return request.scenarios
+    request.scenarios = this.resolveOnce(request, reply, endpoint, accountId)
+    return request.scenarios
+  }
+
+  private resolveOnce (request: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, accountId: number | null): AppliedScenario[] {
     const header = request.headers['x-sandbox-scenario']
     let applied: AppliedScenario[] = NONE
     if (typeof header === 'string' && header.trim() !== '') {
@@ -40,7 +51,7 @@ export class ScenarioService {
         }
         throw err
       }
-    } else {
+    } else if (accountId !== null) {
       applied = this.takeArmed(accountId, endpoint)
     }
     if (applied.length > 0) reply.header('x-sandbox-scenario-applied', formatScenarios(applied))

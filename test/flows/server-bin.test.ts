@@ -66,6 +66,19 @@ t.test('an installed, built package runs dist/server/main.js with the arguments 
   t.same(JSON.parse(res.stdout), { compiled: true, argv: ['--port', '9', '--seed=a b', '--help'] })
 })
 
+t.test('`serve` and flags run the server; a command runs dist/cli/bin.js, which serving never loads', async t => {
+  const pkg = fakePackage(t, 'process.stdout.write(JSON.stringify({ served: true, argv: process.argv.slice(2) }))\n')
+  mkdirSync(join(pkg, 'dist', 'cli'))
+  writeFileSync(join(pkg, 'dist', 'cli', 'bin.js'), 'process.stdout.write(JSON.stringify({ command: true, argv: process.argv.slice(2) }))\n')
+  const ran = async (args: string[]) => JSON.parse((await run(join(pkg, 'bin', 'pix-sandbox.js'), args, tmpdir())).stdout)
+  t.same(await ran([]), { served: true, argv: [] })
+  t.same(await ran(['serve', '--port', '9']), { served: true, argv: ['--port', '9'] }, '`serve` is the default command, said out loud')
+  t.same(await ran(['--port', '9']), { served: true, argv: ['--port', '9'] })
+  t.same(await ran(['help']), { command: true, argv: ['help'] })
+  t.same(await ran(['clock', 'advance', '1h', '--json']), { command: true, argv: ['clock', 'advance', '1h', '--json'] })
+  t.same(await ran(['nonsense']), { command: true, argv: ['nonsense'] }, 'the command line says what it does not know')
+})
+
 t.test('a checkout that was never built says to build it, and never runs the TypeScript sources', async t => {
   const pkg = fakePackage(t)
   mkdirSync(join(pkg, 'server'))
