@@ -25,7 +25,7 @@ export interface CapturePorts {
 }
 
 /** Bodies larger than this are kept as a note of their size, so one snapshot export does not fill memory. */
-export const BODY_LIMIT = 256 * 1024
+export const BODY_LIMIT = 64 * 1024
 
 declare module 'fastify' {
   interface FastifyInstance {

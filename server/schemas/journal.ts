@@ -25,7 +25,7 @@ export const RequestEntry = Type.Object({
   errorCode: Type.Union([Type.String(), Type.Null()], { description: 'The error code of a failed request, whichever family\'s shape carried it' }),
   transactionId: Type.Union([Type.String(), Type.Null()], { description: 'The transaction the request created or read, when there is one' }),
   request: Type.Object({ headers: Headers, body: Type.Unknown({ description: 'The parsed JSON body, credentials masked; null when none (or with --journal-bodies false)' }) }),
-  response: Type.Object({ headers: Headers, body: Type.Unknown({ description: 'The answer as sent, credentials masked; bodies over 256 KiB are replaced by a note of their size' }) }),
+  response: Type.Object({ headers: Headers, body: Type.Unknown({ description: 'The answer as sent, credentials masked; bodies over 64 KiB are replaced by a note of their size' }) }),
 })
 
 const Filters = {
