@@ -12,8 +12,8 @@ import type { AppliedScenario, Endpoint } from '../scenarios/types.js'
  * faults that come before the operation, and an onSend hook, after the commit point of app.ts, for those
  * that come after it (a delayed answer, a reset once the change is durable).
  *
- * A held or reset request never answers, so Fastify never journals it: it is journaled here, with
- * status 0 (no answer). Held requests end when the app closes: a sandbox never waits 60 s to stop.
+ * A held or reset request never answers, so Fastify runs no onResponse for it: it is journaled through
+ * the journal's own capture (journal/capture.ts), with status 0 (no answer). Held requests end when the app closes: a sandbox never waits 60 s to stop.
  */
 
 /** The scenario endpoint of each gateway operation, by operationId. */
@@ -78,19 +78,7 @@ async function faultsPlugin (app: FastifyInstance): Promise<void> {
     done()
   })
 
-  const journalUnanswered = (request: FastifyRequest, reply: FastifyReply): void => {
-    const query = request.url.indexOf('?')
-    sb.journal.record({
-      requestId: request.id,
-      at: new Date(sb.clock.now()).toISOString(),
-      method: request.method,
-      path: query === -1 ? request.url : request.url.slice(0, query),
-      statusCode: 0,
-      durationMs: Math.round(reply.elapsedTime * 100) / 100,
-      accountId: request.account?.id ?? null,
-      scenario: (reply.getHeader('x-sandbox-scenario-applied') as string | undefined) ?? null,
-    })
-  }
+  const journalUnanswered = (request: FastifyRequest, reply: FastifyReply): void => app.journalUnanswered(request, reply)
 
   /** Faults that come before the operation: nothing of it is performed. */
   const before = (endpoint: Endpoint) => (request: FastifyRequest, reply: FastifyReply, done: Done): void => {
@@ -171,4 +159,4 @@ async function faultsPlugin (app: FastifyInstance): Promise<void> {
   })
 }
 
-export default fp(faultsPlugin, { name: 'faults', dependencies: ['auth'] })
+export default fp(faultsPlugin, { name: 'faults', dependencies: ['auth', 'request-journal'] })
