@@ -24,7 +24,6 @@ if (needed) {
 // tail, ...) acts on a running sandbox. Each loads only its own modules: serving never loads the CLI.
 const first = process.argv[2]
 const serving = first === undefined || first === 'serve' || first.startsWith('-')
-if (first === 'serve') process.argv.splice(2, 1)
 const compiled = fileURLToPath(new URL(serving ? '../dist/server/main.js' : '../dist/cli/bin.js', import.meta.url))
 
 if (existsSync(compiled)) {

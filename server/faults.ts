@@ -12,8 +12,8 @@ import type { AppliedScenario, Endpoint } from '../scenarios/types.js'
  * faults that come before the operation, and an onSend hook, after the commit point of app.ts, for those
  * that come after it (a delayed answer, a reset once the change is durable).
  *
- * A held or reset request never answers, so Fastify never journals it: it is journaled here, with
- * status 0 (no answer). Held requests end when the app closes: a sandbox never waits 60 s to stop.
+ * A held or reset request never answers, so Fastify runs no onResponse for it: it is journaled through
+ * the journal's own capture (journal/capture.ts), with status 0 (no answer). Held requests end when the app closes: a sandbox never waits 60 s to stop.
  */
 
 /** The scenario endpoint of each gateway operation, by operationId. */

@@ -3,19 +3,18 @@ import { positiveInteger, UsageError, type Command, type Context } from '../comm
 
 type JournalEntry = Requests['requests'][number]
 
-/** The polls of tail itself, which would otherwise fill what it shows. */
-const OWN_PATHS = new Set(['/__sandbox/requests', '/__sandbox/webhooks/deliveries'])
+/** The polls of tail itself (the journal keeps no reads of itself), which would otherwise fill what it shows. */
+const OWN_PATH = '/__sandbox/webhooks/deliveries'
 const POLL_MS = 250
-/** How many requests and deliveries one poll reads: more between two polls are not shown. */
+/** How many requests and deliveries one poll reads (requests beyond it come with the next poll). */
 const WINDOW = 200
 
 export function requestLine (r: JournalEntry): string {
   const status = r.status === 0 ? 'no answer' : String(r.status)
   return [
-    `${r.at}  ${r.method.padEnd(6)} ${r.path}  ${status}  ${r.durationMs} ms`,
+    `${r.at}  ${r.method.padEnd(6)} ${r.path}  ${status}${r.errorCode ? ` ${r.errorCode}` : ''}  ${r.durationMs} ms`,
     r.accountId === null ? '' : `  account ${r.accountId}`,
     r.scenarios.length > 0 ? `  [${r.scenarios.join(',')}]` : '',
-    r.errorCode ? `  ${r.errorCode}` : '',
   ].join('')
 }
 
@@ -30,7 +29,8 @@ const stateOf = (d: Delivery): string => `${d.status}/${d.attempts.length}`
 
 /**
  * `tail [--account N]`: the requests the sandbox answers and the webhooks it delivers, live, one line
- * each, until Ctrl-C. It polls the request journal and the delivery log, showing only what is new.
+ * each, until Ctrl-C. It follows the request journal by entry id (`since`) and polls the delivery log,
+ * showing only what is new.
  */
 export const tail: Command = {
   name: 'tail',
@@ -56,27 +56,28 @@ export const tail: Command = {
 async function follow (ctx: Context, accountId: number | undefined): Promise<void> {
   const api = ctx.sandbox.sandbox
   const options = { signal: ctx.signal }
-  const seenRequests = new Set<string>()
+  const account = accountId === undefined ? {} : { accountId }
   const deliveries = new Map<string, string>()
   let first = true
+  // The newest entry now: what came before tail started is not shown.
+  let since = (await api.requests({ ...account, limit: 1 }, options)).requests[0]?.id ?? 0
   if (!ctx.json) ctx.io.stderr(`pix-sandbox: following ${ctx.url}${accountId === undefined ? '' : ` (account ${accountId})`}; Ctrl-C stops\n`)
   while (!ctx.signal.aborted) {
     let requests: JournalEntry[]
     let delivered: Delivery[]
     try {
       ;[requests, delivered] = await Promise.all([
-        api.requests({ ...(accountId === undefined ? {} : { accountId }), limit: WINDOW }, options).then(r => r.requests),
-        api.deliveries({ ...(accountId === undefined ? {} : { accountId }), limit: WINDOW }, options).then(r => r.deliveries),
+        api.requests({ ...account, since: String(since), limit: WINDOW }, options).then(r => r.requests),
+        api.deliveries({ ...account, limit: WINDOW }, options).then(r => r.deliveries),
       ])
     } catch (err) {
       if (ctx.signal.aborted) return
       throw err
     }
-    // Both lists come newest first; lines go oldest first. The first poll only marks what is already there.
-    for (const r of requests.reverse()) {
-      if (seenRequests.has(r.requestId)) continue
-      seenRequests.add(r.requestId)
-      if (!first && !OWN_PATHS.has(r.path)) ctx.print({ type: 'request', ...r }, () => [requestLine(r)])
+    // Entries after `since` come oldest first; deliveries newest first. The first poll only marks the deliveries already there.
+    for (const r of requests) {
+      since = Math.max(since, r.id)
+      if (r.path !== OWN_PATH) ctx.print({ type: 'request', ...r }, () => [requestLine(r)])
     }
     for (const d of delivered.reverse()) {
       const state = stateOf(d)
@@ -85,18 +86,9 @@ async function follow (ctx: Context, accountId: number | undefined): Promise<voi
       if (!first) ctx.print({ type: 'delivery', ...d }, () => [deliveryLine(d)])
     }
     first = false
-    forget(seenRequests, WINDOW * 4)
     await new Promise<void>(resolve => {
       const timer = setTimeout(resolve, POLL_MS)
       ctx.signal.addEventListener('abort', () => { clearTimeout(timer); resolve() }, { once: true })
     })
-  }
-}
-
-/** Keeps memory bounded on a long tail: the oldest ids are out of the journal's window by now. */
-function forget (seen: Set<string>, keep: number): void {
-  for (const id of seen) {
-    if (seen.size <= keep) return
-    seen.delete(id)
   }
 }

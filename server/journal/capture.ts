@@ -25,11 +25,11 @@ export interface CapturePorts {
 }
 
 /** Bodies larger than this are kept as a note of their size, so one snapshot export does not fill memory. */
-export const BODY_LIMIT = 64 * 1024
+export const BODY_LIMIT = 256 * 1024
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Journals a request that a transport fault ended without an answer (status 0). */
+    /** Journals a request that got no answer, with status 0 (see server/faults.ts). */
     journalUnanswered: (request: FastifyRequest, reply: FastifyReply) => void
   }
   interface FastifyRequest {
@@ -72,18 +72,21 @@ async function capture (app: FastifyInstance, ports: CapturePorts): Promise<void
     request.journalAnswer = payload
     done(null, payload)
   })
-  /**
-   * One record and one log line for a request; `unanswered` for one a transport fault ended without
-   * an answer (a reset connection, a held request the client gave up on): status 0, no answer kept.
-   */
-  const journal = (request: FastifyRequest, reply: FastifyReply, unanswered: boolean): void => {
+  // A request that never answered (a transport fault reset or held its connection): Fastify runs no
+  // onResponse for it, so server/faults.ts records it here, with status 0.
+  app.decorate('journalUnanswered', (request: FastifyRequest, reply: FastifyReply) => keep(request, reply, 0))
+  app.addHook('onResponse', (request, reply, done) => {
+    keep(request, reply, reply.statusCode)
+    done()
+  })
+
+  function keep (request: FastifyRequest, reply: FastifyReply, status: number): void {
     const durationMs = Math.round(reply.elapsedTime * 100) / 100
     const q = request.url.indexOf('?')
     const path = q === -1 ? request.url : request.url.slice(0, q)
     const polling = isPolling(request, path)
     const applied = reply.getHeader('x-sandbox-scenario-applied')
     const scenarios = typeof applied === 'string' ? applied.split(',').map(s => s.split(';')[0]) : []
-    const status = unanswered ? 0 : reply.statusCode
     const code = request.journalCode ?? (status >= 400 ? codeIn(request.journalAnswer) : null)
     const bearer = bearerOf(request.headers.authorization)
     const token = bearer === null ? null : ports.token(bearer)
@@ -93,21 +96,8 @@ async function capture (app: FastifyInstance, ports: CapturePorts): Promise<void
       if (polling) request.log.debug(line, 'request')
       else request.log.info(line, 'request')
     }
-    if (polling || notKept(path)) return
-    const entry = recordOf(request, reply, ports, { path, durationMs, scenarios, code, accountId, tokenId: token?.id ?? null })
-    if (unanswered) {
-      entry.status = 0
-      entry.responseHeaders = {}
-      entry.responseText = null
-    }
-    ports.journal.record(entry)
+    if (!polling && !notKept(path)) ports.journal.record(recordOf(request, reply, ports, { path, status, durationMs, scenarios, code, accountId, tokenId: token?.id ?? null }))
   }
-  app.addHook('onResponse', (request, reply, done) => {
-    journal(request, reply, false)
-    done()
-  })
-  // A hijacked reply has no onResponse: the transport faults journal theirs through this.
-  app.decorate('journalUnanswered', (request: FastifyRequest, reply: FastifyReply) => journal(request, reply, true))
 }
 
 function bearerOf (header: string | undefined): string | null {
@@ -150,7 +140,7 @@ function accountNamedBy (request: FastifyRequest, ports: CapturePorts): number |
   return typeof body?.clientId === 'string' ? ports.accountOfClientId(body.clientId) : null
 }
 
-interface Known { path: string, durationMs: number, scenarios: string[], code: string | null, accountId: number | null, tokenId: string | null }
+interface Known { path: string, status: number, durationMs: number, scenarios: string[], code: string | null, accountId: number | null, tokenId: string | null }
 
 function recordOf (request: FastifyRequest, reply: FastifyReply, ports: CapturePorts, k: Known): Parameters<RequestJournal['record']>[0] {
   const answer = request.journalAnswer
@@ -169,7 +159,7 @@ function recordOf (request: FastifyRequest, reply: FastifyReply, ports: CaptureP
     query: maskValue(query, secrets),
     route: request.routeOptions.url ?? null,
     params: asRecord(request.params) ?? {},
-    status: reply.statusCode,
+    status: k.status,
     durationMs: k.durationMs,
     accountId: k.accountId,
     tokenId,
