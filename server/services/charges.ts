@@ -11,6 +11,8 @@ import { asReply } from '../store/state.js'
 import type { CashInBodyT, CobBodyT } from '../schemas/payins.js'
 import type { Account, Counterpart, DeepReadonly, Draft, Mutable, Transaction } from '../store/state.js'
 import { receiveEnvelope } from '../webhooks/envelopes/pay-in.js'
+import { percentageExcess } from '../domain/splits.js'
+import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import type { ChargeLookup, ChargePayments, Payer } from './contracts.js'
@@ -149,6 +151,12 @@ export class ChargeService implements ChargePayments {
       splits.push({ pixKey: s.pixKey, pixKeyType: s.pixKeyType, name: s.name, document: s.document, type: s.type, value: s.value, immediate: s.immediate ?? false, amountCents, status: 'WAITING' })
     })
     if (problems.length > 0) throw badRequest(problems)
+    const percentTotal = percentageExcess(splits)
+    if (percentTotal !== null) {
+      throw badRequest(`A soma dos splits PERCENTAGE (${centsToString(percentTotal)}%) excede 100%`, 'PIX_SPLIT_AMOUNT_EXCEEDED', {
+        details: { percentageTotal: centsToNumber(percentTotal) },
+      })
+    }
 
     const expiration = t.expirationTime ?? DEFAULT_EXPIRATION_SECONDS
     if (hasScenario(scenarios, 'PROVIDER_EXPIRATION_BELOW_MINIMUM') || expiration < account.cashInMinExpirationSeconds) {
@@ -181,9 +189,10 @@ export class ChargeService implements ChargePayments {
     duplicate()
     const now = this.now()
     const id = this.sb.rng.uuid()
-    const txid = newTxid(this.sb.rng, 25) // the BR Code's tag 62-05 holds at most 25
+    const txid = newTxid(this.sb.rng, 25)
     const location = `${LOCATION_HOST}/qr/v2/${id}`
-    const pixCode = buildBrCode({ location, singleUse: true, amountCents: value.cents, merchantName: this.merchantName(account), merchantCity: this.sb.fixtures.institution.city, txid })
+    // No txid in tag 62-05: as BCB's dynamic codes, it is `***` and the payload at the location names the charge.
+    const pixCode = buildBrCode({ location, singleUse: true, amountCents: value.cents, merchantName: this.merchantName(account), merchantCity: this.sb.fixtures.institution.city })
     const data: ChargeData = {
       txid,
       location,
@@ -194,7 +203,7 @@ export class ChargeService implements ChargePayments {
       splits,
     }
     // The image comes first: a charge is stored only with everything its answer needs.
-    const qrCodeImage = t.generateQrCode === true ? await QRCode.toDataURL(pixCode, { errorCorrectionLevel: 'M', margin: 2 }) : undefined
+    const qrCodeImage = t.generateQrCode === true ? await QRCode.toDataURL(pixCode, QR_IMAGE_OPTIONS) : undefined
     // Check-and-insert in one unit with no await in between: concurrent duplicates create exactly one charge.
     const charge = this.store.transact(() => {
       duplicate()
