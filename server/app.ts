@@ -33,6 +33,7 @@ import { StartupError } from './errors/startup.js'
 import { parseInstant, SANDBOX_TIME_MAX, SANDBOX_TIME_MIN, SANDBOX_TIME_RANGE } from './domain/instant.js'
 import { DOCUMENT_FORMAT, sharedSchemas } from './schemas/common.js'
 import authPlugin from './auth/plugin.js'
+import scenarioHeaderPlugin from './routes/scenario-header.js'
 import standardRoutes from './routes/standard/index.js'
 import centralBankRoutes from './routes/central-bank/index.js'
 import sandboxRoutes from './routes/sandbox/index.js'
@@ -255,6 +256,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 
   await app.register(authPlugin)
+  await app.register(scenarioHeaderPlugin)
   await app.register(standardRoutes)
   await app.register(centralBankRoutes)
   await app.register(sandboxRoutes, { prefix: '/__sandbox' })

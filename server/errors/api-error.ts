@@ -8,6 +8,11 @@ export interface ApiErrorOptions {
   business?: boolean
   details?: Record<string, unknown>
   userMessage?: string
+  /**
+   * The same text in English, for an error the control plane (`/__sandbox/*`) can answer too: the
+   * gateway's families speak Portuguese as the gateway does, the control plane English.
+   */
+  en?: string | string[]
 }
 
 export class ApiError extends Error {
@@ -17,6 +22,7 @@ export class ApiError extends Error {
   readonly business: boolean
   readonly details?: Record<string, unknown>
   readonly userMessage?: string
+  readonly english?: string[]
 
   constructor (statusCode: number, code: string, message: string | string[], opts: ApiErrorOptions = {}) {
     const messages = Array.isArray(message) ? message : [message]
@@ -27,6 +33,7 @@ export class ApiError extends Error {
     this.business = opts.business ?? code !== 'HTTP_ERROR'
     this.details = opts.details
     this.userMessage = opts.userMessage
+    if (opts.en !== undefined) this.english = Array.isArray(opts.en) ? opts.en : [opts.en]
   }
 }
 

@@ -83,7 +83,8 @@ export function errorBody (err: ApiError, request: FastifyRequest): Record<strin
     if (err.details) body.details = err.details
     return body
   }
-  const body: Record<string, unknown> = { statusCode: err.statusCode, message: err.messages.join('; '), error: reason }
+  const messages = family === 'sandbox' ? err.english ?? err.messages : err.messages
+  const body: Record<string, unknown> = { statusCode: err.statusCode, message: messages.join('; '), error: reason }
   if (family === 'sandbox') body.code = err.code
   if (family === 'sandbox' && err.details) body.details = err.details
   return body

@@ -1,14 +1,16 @@
 import QRCode from 'qrcode'
 import type { Sandbox } from '../context.js'
 import { buildBrCode, parseBrCode, toMerchantText, type BrCode } from '../domain/brcode.js'
-import { documentKind, isValidCnpj, isValidCpf, isValidDocument } from '../domain/documents.js'
+import { isValidDocument } from '../domain/documents.js'
 import { endToEndId, txid as newTxid } from '../domain/ids.js'
-import { detectDirectoryKeyType, isValidSplitKey, normalizeKey, type SplitKeyType } from '../domain/keys.js'
+import { isValidSplitKey, normalizeKey, type SplitKeyType } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, parseDecimalString, percentOf } from '../domain/money.js'
 import { ApiError, badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js'
 import { asReply } from '../store/state.js'
-import type { CashInBodyT, CobBodyT } from '../schemas/payins.js'
+import type { CashInBodyT, CobBodyT, CobPatchBodyT } from '../schemas/payins.js'
+import { cobFieldProblems, revisedCob, type CobFields } from '../domain/cob.js'
+import { receivedPixView } from './received-pix.js'
 import type { Account, Counterpart, DeepReadonly, Draft, Mutable, Transaction } from '../store/state.js'
 import { receiveEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { percentageExcess } from '../domain/splits.js'
@@ -234,24 +236,17 @@ export class ChargeService implements ChargePayments {
 
   // ---- cob --------------------------------------------------------------------------------------
 
-  /** PUT /cob/:txid (spec 2.8, 3.2, 7.7). */
-  createCob (account: Account, txid: string, body: CobBodyT, scenarios: AppliedScenario[]): Transaction {
-    const problems: string[] = []
-    const original = parseDecimalString(body.valor.original, 'exactly-2')
-    if (!original.ok) problems.push('valor.original deve ser um decimal com 2 casas, ex.: "10.00"')
-    const devedor = body.devedor
-    if (devedor) {
-      if (devedor.cpf !== undefined && devedor.cnpj !== undefined) problems.push('devedor deve ter cpf ou cnpj, não ambos')
-      else if (devedor.cpf === undefined && devedor.cnpj === undefined) problems.push('devedor.cpf ou devedor.cnpj é obrigatório')
-      if (devedor.cpf !== undefined && !(/^\d{11}$/.test(devedor.cpf) && isValidCpf(devedor.cpf))) problems.push('devedor.cpf inválido: 11 dígitos com dígitos verificadores corretos')
-      // Spec 7.7: digits only, so the 2026 alphanumeric CNPJ (accepted by the standard family) is refused here.
-      if (devedor.cnpj !== undefined && !(/^\d{14}$/.test(devedor.cnpj) && isValidCnpj(devedor.cnpj))) problems.push('devedor.cnpj inválido: 14 dígitos com dígitos verificadores corretos')
-    }
-    if (body.chave !== undefined && detectDirectoryKeyType(body.chave) === null) problems.push('chave não é uma chave PIX válida (telefone +55, e-mail, CPF, CNPJ ou EVP)')
-    if (problems.length > 0 || !original.ok) throw badRequest(problems)
-
+  /** PUT /cob/:txid (spec 2.8, 3.2, 7.7), and POST /cob (BACEN) with a txid generated here when `txid` is null. */
+  createCob (account: Account, txid: string | null, body: CobBodyT, scenarios: AppliedScenario[]): Transaction {
+    const problems = cobFieldProblems({ original: body.valor.original, devedor: body.devedor, chave: body.chave })
+    if (problems.length > 0) throw badRequest(problems)
+    const originalCents = parseDecimalString(body.valor.original, 'exactly-2')
     // Check-and-insert in one unit, with no await in between.
-    return this.store.transact(() => this.insertCob(account, txid, body, original.cents, scenarios))
+    return this.store.transact(() => {
+      let id = txid
+      while (id === null || (txid === null && this.store.transactionByRef(`cob:${account.id}:${id}`))) id = newTxid(this.sb.rng, 32)
+      return this.insertCob(account, id, body, originalCents.ok ? originalCents.cents : 0, scenarios)
+    })
   }
 
   private insertCob (account: Account, txid: string, body: CobBodyT, originalCents: number, scenarios: AppliedScenario[]): Transaction {
@@ -265,14 +260,7 @@ export class ChargeService implements ChargePayments {
     // The txid (26-35) does not fit tag 62-05 (at most 25): as in BACEN's dynamic codes, 62-05 is `***`
     // and the payload URL carries it.
     const location = `${LOCATION_HOST}/qr/v2/cob/${locId}/${txid}`
-    const pixCode = buildBrCode({
-      location,
-      singleUse: true,
-      // With modalidadeAlteracao 1 the payer chooses the amount, so the code carries none.
-      ...(modalidadeAlteracao === 0 ? { amountCents: originalCents } : {}),
-      merchantName: this.merchantName(account),
-      merchantCity: this.sb.fixtures.institution.city,
-    })
+    const pixCode = this.cobCode(account, location, originalCents, modalidadeAlteracao)
     const cob: CobData = {
       expiracao,
       ...(devedor ? { devedor: { ...devedor } } : {}),
@@ -291,23 +279,60 @@ export class ChargeService implements ChargePayments {
     return charge
   }
 
+  /** A cob's BR Code; with modalidadeAlteracao 1 the payer chooses the amount, so the code carries none. */
+  private cobCode (account: Account, location: string, originalCents: number, modalidadeAlteracao: number): string {
+    return buildBrCode({
+      location,
+      singleUse: true,
+      ...(modalidadeAlteracao === 0 ? { amountCents: originalCents } : {}),
+      merchantName: this.merchantName(account),
+      merchantCity: this.sb.fixtures.institution.city,
+    })
+  }
+
   cob (account: Account, txid: string): Transaction {
     const charge = this.store.transactionByRef(`cob:${account.id}:${txid}`)
     if (!charge) throw notFound(`Cobrança com txid ${txid} não encontrada`)
     return charge
   }
 
-  /** PATCH /cob/:txid { status: REMOVIDA_PELO_USUARIO_RECEBEDOR }: the receiver cancels, as BACEN's API does. */
-  cancelCob (account: Account, txid: string): Transaction {
+  /**
+   * PATCH /cob/:txid (BACEN's CobRevisada): any field of the charge, and `status:
+   * REMOVIDA_PELO_USUARIO_RECEBEDOR` to cancel it. Only an ATIVA charge is revised (409 otherwise);
+   * `revisao` goes up by 1 when something really changed. A new value or modalidade gives a new BR
+   * Code at the same location; a new expiracao counts from `criacao`, as BACEN's does.
+   */
+  reviseCob (account: Account, txid: string, body: CobPatchBodyT): Transaction {
     const charge = this.cob(account, txid)
-    if (charge.status !== 'ATIVA') throw conflict(`A cobrança está ${charge.status} e não pode ser removida`, 'COB_NOT_ACTIVE', { business: false })
+    const problems = cobFieldProblems({ original: body.valor?.original, devedor: body.devedor, chave: body.chave })
+    const cob = chargeData(charge).cob!
+    if (body.loc !== undefined && body.loc.id !== cob.locId) problems.push(`loc.id ${body.loc.id} não é a location desta cobrança`)
+    if (problems.length > 0) throw badRequest(problems)
+    if (charge.status !== 'ATIVA') throw conflict(`A cobrança está ${charge.status} e não pode ser revisada`, 'COB_NOT_ACTIVE', { business: false })
+    const { next, changed } = revisedCob(cob as CobFields, body)
+    const cancelled = body.status === 'REMOVIDA_PELO_USUARIO_RECEBEDOR'
+    if (!changed && !cancelled) return charge
+    const originalCents = parseDecimalString(next.original, 'exactly-2')
+    const cents = originalCents.ok ? originalCents.cents : charge.amountCents
+    const dueAt = iso(Date.parse(charge.createdAt) + next.expiracao * 1000)
     this.store.transact(() => this.store.update('transactions', charge.id, d => {
-      d.dueAt = undefined
-      const cob = chargeDraft(d).cob!
-      cob.revisao = (cob.revisao ?? 0) + 1
-      this.transition(d, 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'cancelled by receiver')
+      const data = chargeDraft(d)
+      data.cob = { ...next, locId: cob.locId, revisao: (cob.revisao ?? 0) + 1 }
+      d.amountCents = cents
+      data.pixCode = this.cobCode(account, data.location!, cents, next.modalidadeAlteracao)
+      d.description = next.solicitacaoPagador
+      if (cancelled) {
+        d.dueAt = undefined
+        this.transition(d, 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'cancelled by receiver')
+      } else {
+        d.dueAt = dueAt
+      }
     }))
-    return charge
+    const revised = this.store.transaction(charge.id)!
+    // An expiracao already past: the charge expires now rather than at the next tick of the clock.
+    if (!cancelled && Date.parse(dueAt) <= this.now()) this.expire(charge.id)
+    else if (!cancelled) this.scheduleExpiry(revised)
+    return this.store.transaction(charge.id)!
   }
 
   cobView (charge: Transaction) {
@@ -318,27 +343,17 @@ export class ChargeService implements ChargePayments {
       calendario: { criacao: charge.createdAt, expiracao: cob.expiracao },
       txid: d.txid!,
       revisao: cob.revisao ?? 0,
-      loc: { id: cob.locId, location: d.pixCode!, tipoCob: 'cob', criacao: charge.createdAt },
+      loc: { id: cob.locId, location: d.pixCode!, tipoCob: 'cob', criacao: charge.createdAt, txid: d.txid! },
       location: d.pixCode!,
       status: charge.status as 'ATIVA',
       ...(cob.devedor ? { devedor: { ...cob.devedor } } : {}),
       valor: { original: cob.original, modalidadeAlteracao: cob.modalidadeAlteracao },
-      ...(cob.chave !== undefined ? { chave: cob.chave } : {}),
+      // BACEN's answer always names the receiver's key: without one in the request, the account's document key.
+      chave: cob.chave ?? this.store.account(charge.accountId)?.document ?? '',
       ...(cob.solicitacaoPagador !== undefined ? { solicitacaoPagador: cob.solicitacaoPagador } : {}),
       ...(cob.infoAdicionais ? { infoAdicionais: cob.infoAdicionais } : {}),
       pixCopiaECola: d.pixCode!,
-      ...(received
-        ? {
-            pix: [{
-              endToEndId: received.endToEndId,
-              txid: d.txid!,
-              valor: centsToString(received.amountCents),
-              horario: received.at,
-              pagador: { nome: received.payer.name, ...(documentKind(received.payer.document) === 'CPF' ? { cpf: received.payer.document } : { cnpj: received.payer.document }) },
-              devolucoes: this.sb.refunds.devolucoesOf(charge),
-            }],
-          }
-        : {}),
+      ...(received ? { pix: [receivedPixView(this.sb, charge)] } : {}),
     })
   }
 
@@ -560,10 +575,7 @@ export class ChargeService implements ChargePayments {
   /** Expiry and AUTO_PAY of an open charge. Both jobs look the charge up again and do nothing if it moved on. */
   private scheduleTimers (charge: Transaction): void {
     if (!this.isOpen(charge)) return
-    if (charge.dueAt) {
-      const id = charge.id
-      this.sb.scheduler.at(Date.parse(charge.dueAt), 'charge-expiry', () => this.expire(id))
-    }
+    this.scheduleExpiry(charge)
     if (hasScenario(charge.scenarios, 'AUTO_PAY') && chargeData(charge).autoPayAt === undefined) {
       const at = iso(Date.parse(charge.createdAt) + scenarioParam(charge.scenarios, 'AUTO_PAY', 'ms', this.sb.config.settlementDelayMs))
       this.store.update('transactions', charge.id, d => { chargeDraft(d).autoPayAt = at })
@@ -573,6 +585,12 @@ export class ChargeService implements ChargePayments {
       const id = charge.id
       this.sb.scheduler.at(Date.parse(autoPayAt), 'charge-auto-pay', () => this.autoPay(id))
     }
+  }
+
+  private scheduleExpiry (charge: Transaction): void {
+    if (!charge.dueAt) return
+    const id = charge.id
+    this.sb.scheduler.at(Date.parse(charge.dueAt), 'charge-expiry', () => this.expire(id))
   }
 
   private expire (id: string): void {
