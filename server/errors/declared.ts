@@ -11,6 +11,7 @@ import { familyOf } from './handler.js'
  * - a schema on the body, query, path or headers: 400 with one message per invalid field;
  * - a path parameter: 400 for a malformed percent-encoding, 414 above the router's length limit;
  * - a route behind a bearer token: 401;
+ * - an operation of the gateway's families: 400 for an unknown X-Sandbox-Scenario (routes/scenario-header.ts);
  * - the control plane, but health: 401 when SANDBOX_ADMIN_TOKEN is set.
  * Each in the shape of the route's family.
  */
@@ -36,6 +37,7 @@ export function declareErrorResponses (route: RouteOptions): void {
   if (route.url.includes(':')) codes.add(400).add(414)
   if ((route.config as { auth?: boolean } | undefined)?.auth) codes.add(401)
   const family = familyOf(route.url)
+  if (family !== 'sandbox') codes.add(400)
   if (family === 'sandbox' && route.url !== '/__sandbox/health') {
     codes.add(401)
     // Optional: only a sandbox started with an admin token asks for it.
