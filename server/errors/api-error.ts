@@ -59,6 +59,6 @@ export const badRequest = (message: string | string[], code = 'HTTP_ERROR', opts
 export const unauthorized = (message = 'Token de acesso ausente, inválido ou expirado'): ApiError =>
   new ApiError(401, 'UNAUTHORIZED', message, { business: false })
 export const forbidden = (message: string): ApiError => new ApiError(403, 'FORBIDDEN', message, { business: false })
-export const notFound = (message: string, code = 'NOT_FOUND'): ApiError => new ApiError(404, code, message, { business: false })
+export const notFound = (message: string, code = 'NOT_FOUND', opts: ApiErrorOptions = {}): ApiError => new ApiError(404, code, message, { business: false, ...opts })
 export const conflict = (message: string, code = 'CONFLICT', opts?: ApiErrorOptions): ApiError => new ApiError(409, code, message, opts)
 export const unprocessable = (message: string, code = 'UNPROCESSABLE', opts?: ApiErrorOptions): ApiError => new ApiError(422, code, message, opts)

@@ -395,14 +395,14 @@ export class ChargeService implements ChargePayments {
 
   private pay (charge: Transaction, payment: { amountCents: number, payer: Payer, endToEndId?: string }, deliveryScenarios: readonly AppliedScenario[]): Transaction {
     const lookup = this.lookupOf(charge)
-    if (lookup.status === 'paid') throw unprocessable('Esta cobrança já foi paga', 'QRCODE_ALREADY_PAID')
-    if (lookup.status === 'unavailable') throw unprocessable(`Esta cobrança não está disponível para pagamento (${charge.status})`, 'QRCODE_NOT_AVAILABLE')
-    if (!Number.isSafeInteger(payment.amountCents) || payment.amountCents < 1) throw badRequest('O valor do pagamento deve ser no mínimo 0.01', 'PIX_INVALID_AMOUNT')
+    if (lookup.status === 'paid') throw unprocessable('This charge is already paid', 'QRCODE_ALREADY_PAID')
+    if (lookup.status === 'unavailable') throw unprocessable(`This charge cannot be paid (${charge.status})`, 'QRCODE_NOT_AVAILABLE')
+    if (!Number.isSafeInteger(payment.amountCents) || payment.amountCents < 1) throw badRequest('The payment amount must be at least 0.01', 'PIX_INVALID_AMOUNT')
     if (lookup.amountCents !== null && payment.amountCents !== lookup.amountCents) {
-      throw badRequest(`O valor pago (${centsToString(payment.amountCents)}) difere do valor da cobrança (${centsToString(lookup.amountCents)})`, 'PIX_AMOUNT_MISMATCH')
+      throw badRequest(`The amount paid (${centsToString(payment.amountCents)}) differs from the charge's (${centsToString(lookup.amountCents)})`, 'PIX_AMOUNT_MISMATCH')
     }
     const account = this.store.account(charge.accountId)
-    if (!account) throw notFound('Conta recebedora não encontrada')
+    if (!account) throw notFound('Receiving account not found')
     if (!ledger.canReceive(account, payment.amountCents)) throw cannotReceive()
     const now = this.now()
     const e2e = payment.endToEndId ?? endToEndId(payment.payer.ispb, now, this.sb.rng)
@@ -438,26 +438,26 @@ export class ChargeService implements ChargePayments {
   /** POST /__sandbox/pix/pay: what a payer's bank app does with a copy-and-paste code. */
   payByCode (input: PayByCodeInput, scenariosOf: (accountId: number) => AppliedScenario[]): Transaction {
     const parsed = parseBrCode(input.pixCode)
-    if (!parsed.ok) throw badRequest(`pixCode inválido: ${parsed.reason}`, 'INVALID_PIX_CODE')
+    if (!parsed.ok) throw badRequest(`Invalid pixCode: ${parsed.reason}`, 'INVALID_PIX_CODE')
     const lookup = this.chargeForCode(parsed.value)
-    if (!lookup) throw notFound('Nenhuma cobrança deste sandbox corresponde a este código', 'CHARGE_NOT_FOUND')
+    if (!lookup) throw notFound('No charge of this sandbox matches this code', 'CHARGE_NOT_FOUND')
     const scenarios = scenariosOf(lookup.charge.accountId)
     let amountCents: number
     if (input.amount !== undefined) {
       const amount = parseAmount(input.amount)
-      if (!amount.ok) throw badRequest(amountMessage('amount', amount.reason), 'PIX_INVALID_AMOUNT')
+      if (!amount.ok) throw badRequest(amountMessage('amount', amount.reason, 'en'), 'PIX_INVALID_AMOUNT')
       amountCents = amount.cents
     } else if (lookup.status === 'payable' && lookup.amountCents !== null) {
       amountCents = lookup.amountCents
     } else if (parsed.value.amountCents !== undefined) {
       amountCents = parsed.value.amountCents
     } else if (lookup.status === 'payable') {
-      throw badRequest('Este código não traz valor: informe amount', 'PIX_INVALID_AMOUNT')
+      throw badRequest('This code carries no amount: give amount', 'PIX_INVALID_AMOUNT')
     } else {
       amountCents = lookup.charge.amountCents
     }
     if (parsed.value.amountCents !== undefined && amountCents !== parsed.value.amountCents) {
-      throw badRequest(`O valor informado (${centsToString(amountCents)}) difere do valor do código (${centsToString(parsed.value.amountCents)})`, 'PIX_AMOUNT_MISMATCH')
+      throw badRequest(`The amount given (${centsToString(amountCents)}) differs from the code's (${centsToString(parsed.value.amountCents)})`, 'PIX_AMOUNT_MISMATCH')
     }
     return this.payCharge(lookup.charge, { amountCents, payer: this.payerFrom(input.payer) }, scenarios)
   }
@@ -465,7 +465,7 @@ export class ChargeService implements ChargePayments {
   /** POST /__sandbox/pix/incoming: a PIX that arrives with no charge behind it (kind PIX_IN). */
   receiveUnsolicited (account: Account, amount: number, payerInput: PayByCodeInput['payer'], scenarios: AppliedScenario[]): Transaction {
     const parsed = parseAmount(amount)
-    if (!parsed.ok) throw badRequest(amountMessage('amount', parsed.reason), 'PIX_INVALID_AMOUNT')
+    if (!parsed.ok) throw badRequest(amountMessage('amount', parsed.reason, 'en'), 'PIX_INVALID_AMOUNT')
     if (!ledger.canReceive(account, parsed.cents)) throw cannotReceive()
     const payer = this.payerFrom(payerInput)
     return this.store.transact(() => {
@@ -634,7 +634,7 @@ export class ChargeService implements ChargePayments {
 
   private payerFrom (input: PayByCodeInput['payer']): Payer {
     if (!input) return { ...DEFAULT_PAYER }
-    if (!isValidDocument(input.document)) throw badRequest('payer.document deve ser um CPF ou CNPJ válido')
+    if (!isValidDocument(input.document)) throw badRequest('payer.document must be a valid CPF or CNPJ')
     const ispb = input.ispb ?? DEFAULT_PAYER.ispb
     const institution = this.sb.fixtures.institution
     const bankName = ispb === institution.ispb ? institution.name : ispb === DEFAULT_PAYER.ispb ? DEFAULT_PAYER.bankName : `INSTITUICAO ${ispb}`
