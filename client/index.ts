@@ -182,9 +182,20 @@ export class CentralBankApi {
 
   createCob (txid: string, body: T.CobRequest, options?: RequestOptions): Promise<T.Cob> { return this.client.call('createCob', { params: { txid }, body, options }) }
   cob (txid: string, options?: RequestOptions): Promise<T.Cob> { return this.client.call('getCob', { params: { txid }, options }) }
+  /** POST /cob: BACEN's creation, the txid chosen by the sandbox. */
+  createCobWithGeneratedTxid (body: T.CobRequest, options?: RequestOptions): Promise<T.Cob> { return this.client.call('createCobWithGeneratedTxid', { body, options }) }
+  /** GET /cob: `inicio` and `fim` (RFC 3339) are required; paging as `paginacao.paginaAtual` and `paginacao.itensPorPagina`. */
+  cobs (query: T.CobListFilter, options?: RequestOptions): Promise<T.CobList> { return this.client.call('listCobs', { query, options }) }
+  /** PATCH /cob/{txid}: any field BACEN's CobRevisada allows. */
+  reviseCob (txid: string, body: T.CobPatch, options?: RequestOptions): Promise<T.Cob> { return this.client.call('reviseCob', { params: { txid }, body, options }) }
   cancelCob (txid: string, options?: RequestOptions): Promise<T.Cob> {
-    return this.client.call('cancelCob', { params: { txid }, body: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } satisfies T.CobPatch, options })
+    return this.reviseCob(txid, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }, options)
   }
+
+  /** GET /pix/{e2eid}: a PIX the account received. */
+  receivedPix (e2eid: string, options?: RequestOptions): Promise<T.BacenPix> { return this.client.call('getReceivedPix', { params: { e2eid }, options }) }
+  /** GET /pix: `inicio` and `fim` (RFC 3339) are required. */
+  receivedPixList (query: T.BacenPixFilter, options?: RequestOptions): Promise<T.BacenPixList> { return this.client.call('listReceivedPix', { query, options }) }
 
   createDevolucao (e2eid: string, id: string, body: T.DevolucaoRequest, options?: RequestOptions): Promise<T.Devolucao> {
     return this.client.call('createDevolucao', { params: { e2eid, id }, body, options })

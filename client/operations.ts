@@ -2,8 +2,9 @@ import type { Static, TSchema } from '@sinclair/typebox'
 import type { TokenRequest, TokenResponse } from '../server/schemas/auth.js'
 import type { CentralBankBalances, StandardBalance } from '../server/schemas/balance.js'
 import type { ExtendedError, SandboxError, SimpleError } from '../server/schemas/common.js'
+import type { CobList as CobListSchema, CobListQuery, PixList, PixListQuery } from '../server/schemas/central-bank.js'
 import type {
-  CashInBody, CashInResponse, CobBody, CobPatchBody, CobResponse, DevolucaoBody, DevolucaoView, MedListQuery, MedListResponse,
+  CashInBody, CashInResponse, CobBody, CobPatchBody, CobResponse, PixView, DevolucaoBody, DevolucaoView, MedListQuery, MedListResponse,
   MedOpenBody, MedTransitionBody, MedTransitionView, PixIncomingBody, PixPayBody, ReceivedPixView, RefundInBody, RefundInResponse,
   SandboxMedList, SandboxMedView,
 } from '../server/schemas/payins.js'
@@ -43,9 +44,13 @@ export const operations = {
   dictTransfer: ['POST', '/dict/pix'],
   createCob: ['PUT', '/cob/{txid}'],
   getCob: ['GET', '/cob/{txid}'],
-  cancelCob: ['PATCH', '/cob/{txid}'],
+  reviseCob: ['PATCH', '/cob/{txid}'],
+  createCobWithGeneratedTxid: ['POST', '/cob'],
+  listCobs: ['GET', '/cob'],
   createDevolucao: ['PUT', '/pix/{e2eid}/devolucao/{id}'],
   getDevolucao: ['GET', '/pix/{e2eid}/devolucao/{id}'],
+  getReceivedPix: ['GET', '/pix/{e2eid}'],
+  listReceivedPix: ['GET', '/pix'],
   sandboxHealth: ['GET', '/__sandbox/health'],
   sandboxReset: ['POST', '/__sandbox/reset'],
   sandboxGetClock: ['GET', '/__sandbox/clock'],
@@ -121,6 +126,11 @@ export type DictTransfer = S<typeof DictTransferCreated>
 export type CobRequest = S<typeof CobBody>
 export type CobPatch = S<typeof CobPatchBody>
 export type Cob = S<typeof CobResponse>
+export type CobListFilter = S<typeof CobListQuery>
+export type CobList = S<typeof CobListSchema>
+export type BacenPix = S<typeof PixView>
+export type BacenPixFilter = S<typeof PixListQuery>
+export type BacenPixList = S<typeof PixList>
 export type DevolucaoRequest = S<typeof DevolucaoBody>
 export type Devolucao = S<typeof DevolucaoView>
 

@@ -10,7 +10,7 @@ export const ENDPOINTS = [
   'refund-in', 'devolucao',
   'med-list',
   // gateway operations that no business scenario bends, named so transport faults can be armed for them
-  'token', 'balance', 'balances', 'webhook-config', 'cob-query', 'cob-cancel', 'devolucao-query',
+  'token', 'balance', 'balances', 'webhook-config', 'cob-query', 'cob-cancel', 'devolucao-query', 'pix-query',
   // control-plane operations that produce events
   'pix-pay', 'pix-incoming', 'med-open', 'med-transition', 'webhook-test', 'refund-received',
 ] as const
@@ -25,7 +25,7 @@ export const EVENT_ENDPOINTS: readonly Endpoint[] = [
 /** Every operation of the gateway's two families (not the control plane): where transport faults apply. */
 export const GATEWAY_ENDPOINTS: readonly Endpoint[] = [
   'token', 'balance', 'balances', 'cash-out', 'cash-out-qrcode', 'dict-pix', 'cash-in', 'cob', 'cob-query', 'cob-cancel',
-  'refund-in', 'devolucao', 'devolucao-query', 'med-list', 'webhook-config',
+  'refund-in', 'devolucao', 'devolucao-query', 'pix-query', 'med-list', 'webhook-config',
 ]
 
 export interface ScenarioParam {

@@ -8,7 +8,7 @@ const EVENT_TYPES = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_crea
 const FAIL_CODES = ['BLOCKED_ACCOUNT', 'ACCOUNT_CLOSED', 'ORDER_REJECTED', 'PAYMENT_EXPIRED', 'SETTLEMENT_TIMEOUT', 'TAX_ID_MISMATCH', 'INVALID_TAX_ID']
 const KNOWN_STATUSES = ['PENDING', 'CONFIRMED', 'ERROR', 'LIQUIDATED', 'COMPLETED', 'ATIVA', 'CONCLUIDA',
   'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP', 'EXPIRED', 'EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO']
-/** Statuses from which a transaction can still be settled or failed by hand. */
+/** Statuses of a charge that can still be paid. */
 const PENDING = new Set(['PENDING', 'EM_PROCESSAMENTO', 'ATIVA'])
 const CHARGE_KINDS = new Set(['CASH_IN', 'COB'])
 const VIEWS = ['transactions', 'webhooks', 'deliveries', 'requests', 'med', 'clock', 'scenarios']
@@ -411,7 +411,9 @@ function buildTxDetail (tx) {
   const code = pixCodeOf(tx)
   if (CHARGE_KINDS.has(tx.kind) && code) detail.append(buildCharge(tx, code, error))
 
-  if (PENDING.has(tx.status)) {
+  // The API says which steering actions this record takes (a pending cash-in is paid, never settled).
+  const actions = Array.isArray(tx.actions) ? tx.actions : []
+  if (actions.includes('settle')) {
     const failSelect = el('select', { name: `fail-code`, id: `fail-${tx.id}` }, FAIL_CODES.map(c => el('option', { value: c }, c)))
     detail.append(el('div', { class: 'actions', role: 'group', 'aria-label': 'Actions on this pending transaction' },
       el('button', {

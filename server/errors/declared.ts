@@ -13,7 +13,8 @@ import { FAULT_STATUSES, gatewayEndpointOf } from '../faults.js'
  * - a path parameter: 400 for a malformed percent-encoding, 414 above the router's length limit;
  * - a route behind a bearer token: 401;
  * - the control plane, but health: 401 when SANDBOX_ADMIN_TOKEN is set;
- * - a gateway operation: 400 for a bad X-Sandbox-Scenario, 429 and 503 from the transport faults.
+ * - an operation of the gateway's families: 400 for an unknown X-Sandbox-Scenario, 429 and 503 from
+ *   the transport faults.
  * Each in the shape of the route's family.
  */
 interface RouteSchema {
@@ -39,6 +40,7 @@ export function declareErrorResponses (route: RouteOptions): void {
   if ((route.config as { auth?: boolean } | undefined)?.auth) codes.add(401)
   if (gatewayEndpointOf(route)) for (const c of FAULT_STATUSES) codes.add(c)
   const family = familyOf(route.url)
+  if (family !== 'sandbox') codes.add(400)
   if (family === 'sandbox' && route.url !== '/__sandbox/health') {
     codes.add(401)
     // Optional: only a sandbox started with an admin token asks for it.

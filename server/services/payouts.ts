@@ -1,6 +1,8 @@
 import type { Sandbox } from '../context.js'
 import { parseBrCode, type BrCode } from '../domain/brcode.js'
 import { generateCpf, isValidCnpj, isValidCpf, isValidDocument } from '../domain/documents.js'
+import { checksDocument, checksDocumentWhenSimulated } from '../domain/provider-groups.js'
+import { staticCodeProblem } from '../domain/qrcode-payment.js'
 import { endToEndId, randomInt, type Rng } from '../domain/ids.js'
 import { detectDirectoryKeyType, isValidCashOutKey, normalizeKey, type CashOutKeyType, type DirectoryKeyType } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
@@ -289,6 +291,8 @@ export class PayoutService {
     const cents = this.amountOf(input.value)
     const parsed = parseBrCode(input.qrCode)
     if (!parsed.ok) throw badRequest([`qrCode inválido: ${parsed.reason}`])
+    const keyProblem = staticCodeProblem(parsed.value)
+    if (keyProblem !== null) throw badRequest([`qrCode inválido: ${keyProblem}`])
     if (input.document !== undefined && !isValidDocument(input.document)) throw badRequest(['document deve ser um CPF (11 dígitos) ou CNPJ (14 dígitos) válido'])
     const code = parsed.value
     if (code.amountCents !== undefined && code.amountCents !== cents) {
@@ -328,6 +332,10 @@ export class PayoutService {
       }
       base.data.chargeId = lookup.charge.id
       base.pixKey = lookup.charge.pixKey ?? base.pixKey
+    } else if (code.location !== undefined) {
+      // Only the issuer serves a dynamic code's payload: a location this sandbox did not issue cannot
+      // be fetched, so the provider refuses it as it would a code that no longer exists.
+      return this.rejectQrCode(account, base, 'QRCODE_NOT_AVAILABLE', `Não foi possível obter o payload do QR Code dinâmico em ${code.location}`)
     } else if (code.key !== undefined) {
       const directory = directoryKeyOf(code.key)
       if (directory) base.data.directoryKey = directory.key
@@ -347,10 +355,10 @@ export class PayoutService {
    * A provider's 422 (spec 7.3): the attempt is recorded as a final ERROR, consuming the externalId,
    * so a client that queries the transaction finds the outcome. Nothing is reserved or sent.
    */
-  private rejectQrCode (account: Account, base: RecordFields, code: 'QRCODE_ALREADY_PAID' | 'QRCODE_NOT_AVAILABLE' | null): PayoutOutcome {
-    const message = code === 'QRCODE_ALREADY_PAID'
+  private rejectQrCode (account: Account, base: RecordFields, code: 'QRCODE_ALREADY_PAID' | 'QRCODE_NOT_AVAILABLE' | null, reason?: string): PayoutOutcome {
+    const message = reason ?? (code === 'QRCODE_ALREADY_PAID'
       ? 'QR Code já foi pago'
-      : code === 'QRCODE_NOT_AVAILABLE' ? 'QR Code não está disponível para pagamento (expirado ou removido)' : 'Pagamento recusado pelo provedor'
+      : code === 'QRCODE_NOT_AVAILABLE' ? 'QR Code não está disponível para pagamento (expirado ou removido)' : 'Pagamento recusado pelo provedor')
     const tx = this.record(account, 'ERROR', { ...base, errorCode: code ?? 'PROVIDER_REJECTED', errorMessage: message })
     return { tx, error: new ApiError(422, code ?? 'PROVIDER_REJECTED', message, { business: code !== null }) }
   }
@@ -438,7 +446,11 @@ export class PayoutService {
 
   private checkBalance (account: Account, cents: number, scenarios: AppliedScenario[], family: 'standard' | 'central-bank'): void {
     if (account.balance.availableCents >= cents + account.feeCents && !hasScenario(scenarios, 'INSUFFICIENT_FUNDS')) return
-    const message = `Saldo insuficiente: disponível ${centsToString(account.balance.availableCents)}, necessário ${centsToString(cents + account.feeCents)} (valor + tarifa)`
+    const needed = centsToString(cents + account.feeCents)
+    // Under the scenario the balance may well suffice: say what is simulated rather than quote it.
+    const message = hasScenario(scenarios, 'INSUFFICIENT_FUNDS')
+      ? `Saldo insuficiente (simulado pelo cenário INSUFFICIENT_FUNDS): necessário ${needed} (valor + tarifa)`
+      : `Saldo insuficiente: disponível ${centsToString(account.balance.availableCents)}, necessário ${needed} (valor + tarifa)`
     throw family === 'standard' ? new ApiError(400, 'PIX_INSUFFICIENT_BALANCE', message) : new ApiError(422, 'INSUFFICIENT_BALANCE', message)
   }
 
@@ -585,7 +597,11 @@ export class PayoutService {
     if (!forced) {
       const scenarioCode = ASYNC_ERROR_CODES.find(code => hasScenario(tx.scenarios, code))
       if (scenarioCode) return { ok: false, code: scenarioCode, message: ASYNC_ERROR_MESSAGES[scenarioCode] }
-      if (hasScenario(tx.scenarios, 'DOCUMENT_MISMATCH')) return this.mismatch(account)
+      if (hasScenario(tx.scenarios, 'DOCUMENT_MISMATCH')) {
+        const simulated = this.simulatedMismatch(tx, account)
+        // Paid to the key owner: a charge of this sandbox is still paid, to its receiver, below.
+        if (!simulated.ok || typeof tx.data.chargeId !== 'string') return simulated
+      }
     }
     const chargeId = tx.data.chargeId
     if (typeof chargeId === 'string') {
@@ -606,20 +622,28 @@ export class PayoutService {
     if (entry?.accountStatus === 'BLOCKED') return { ok: false, code: 'BLOCKED_ACCOUNT', message: ASYNC_ERROR_MESSAGES.BLOCKED_ACCOUNT, counterpart }
     if (entry?.accountStatus === 'CLOSED') return { ok: false, code: 'ACCOUNT_CLOSED', message: ASYNC_ERROR_MESSAGES.ACCOUNT_CLOSED, counterpart }
     const sent = tx.data.document as string | undefined
-    if (tx.kind !== 'DICT_TRANSFER' && entry && sent !== undefined && entry.document !== sent && this.checksDocument(account)) {
+    if (tx.kind !== 'DICT_TRANSFER' && entry && sent !== undefined && entry.document !== sent && checksDocument(account.providerGroup, account.documentCheck)) {
       return { ...this.mismatch(account), counterpart }
     }
     return { ok: true, counterpart }
   }
 
-  /** Spec 2.4: group A always checks; B and D only with documentCheck on; C and E never. */
-  private checksDocument (account: Account): boolean {
-    switch (account.providerGroup) {
-      case 'A': return true
-      case 'B':
-      case 'D': return account.documentCheck
-      default: return false
-    }
+  /**
+   * DOCUMENT_MISMATCH: the key's holder has another document than the one sent, and the account's
+   * provider group decides as for a real mismatch (gateway 2.4): A and B (and D) refuse, C and E
+   * pay the key owner, whose document the webhook's counterpart shows.
+   */
+  private simulatedMismatch (tx: Transaction, account: Account): Settlement {
+    const sent = tx.data.document as string | undefined
+    let other = generateCpf(this.sb.rng)
+    while (other === sent) other = generateCpf(this.sb.rng)
+    const key = tx.data.directoryKey as string | undefined
+    const entry = key !== undefined ? this.sb.store.directoryEntry(key) : undefined
+    const name = tx.kind === 'CASH_OUT_QRCODE' ? tx.data.name as string | undefined : undefined
+    const counterpart = entry
+      ? { ...counterpartOf(entry), document: other }
+      : generatedHolder(this.sb.rng, { name, document: other, key: tx.pixKey || undefined }, account.ispb)
+    return checksDocumentWhenSimulated(account.providerGroup) ? { ...this.mismatch(account), counterpart } : { ok: true, counterpart }
   }
 
   private mismatch (account: Account): Settlement {

@@ -259,18 +259,18 @@ export class RefundService {
   receiveReturn (original: Transaction, body: { amount?: number, reason?: string }, scenarios: AppliedScenario[]): Transaction {
     const account = this.store.account(original.accountId)
     if (!account || !PAYOUT_KINDS.includes(original.kind) || original.status !== 'CONFIRMED' || !original.endToEndId) {
-      throw conflict(`A transação ${original.id} não é um pagamento enviado e liquidado`, 'REFUND_NOT_ALLOWED')
+      throw conflict(`Transaction ${original.id} is not a liquidated outgoing payment`, 'REFUND_NOT_ALLOWED')
     }
     const returned = this.returnsOf(original).reduce((sum, r) => sum + r.amountCents, 0)
     const remaining = original.amountCents - returned
     let cents = remaining
     if (body.amount !== undefined) {
       const amount = parseAmount(body.amount)
-      if (!amount.ok) throw badRequest(amountMessage('amount', amount.reason), 'PIX_INVALID_AMOUNT')
+      if (!amount.ok) throw badRequest(amountMessage('amount', amount.reason, 'en'), 'PIX_INVALID_AMOUNT')
       cents = amount.cents
     }
     if (cents <= 0 || cents > remaining) {
-      throw badRequest(`amount (${centsToString(cents)}) excede o valor ainda devolvível (${centsToString(remaining)})`, 'REFUND_AMOUNT_EXCEEDS_ORIGINAL', {
+      throw badRequest(`amount (${centsToString(cents)}) exceeds what is left to return (${centsToString(remaining)})`, 'REFUND_AMOUNT_EXCEEDS_ORIGINAL', {
         details: { remaining: centsToNumber(remaining) },
       })
     }

@@ -421,8 +421,8 @@ export class WebhookService {
   /** A new attempt now, whatever the status; answers with the delivery as it stands (the attempt is under way). */
   redeliver (id: string): Delivery {
     const d = this.log.get(id)
-    if (!d) throw notFound(`Entrega ${id} não encontrada`, 'DELIVERY_NOT_FOUND')
-    if (!d.url) throw new ApiError(409, 'NO_RECEIVER', 'Esta entrega não tem URL: nenhum webhook ativo existia para o evento quando ele ocorreu')
+    if (!d) throw notFound(`Delivery ${id} not found`, 'DELIVERY_NOT_FOUND')
+    if (!d.url) throw new ApiError(409, 'NO_RECEIVER', 'This delivery has no URL: no active webhook existed for the event when it happened')
     this.sb.store.transact(() => this.start(d, 'redeliver'))
     return d
   }

@@ -225,6 +225,7 @@ function walkThrough (t: Test, source: BrowserSource): void {
     }, bearer(token))
     const r2 = txRow(second.body.transactionId)
     await r2.locator('.row-summary').click()
+    t.same((await tx(second.body.transactionId)).actions, ['settle', 'fail'], 'a pending cash-out takes both')
     await r2.getByRole('button', { name: 'Settle' }).click()
     await until('the settled cash-out', async () => (await tx(second.body.transactionId)).status === 'CONFIRMED')
     await page.screenshot({ path: screenshotPath(source + '-transactions'), fullPage: true })
@@ -261,6 +262,11 @@ function walkThrough (t: Test, source: BrowserSource): void {
     await img.waitFor()
     await until('the QR image to load', () => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0))
     t.equal(await r.locator('[data-testid="pix-code"]').inputValue(), created.body.pixCode)
+    // A pending charge is paid, never settled or failed (the API refuses both): the page offers Pay only.
+    t.same((await tx(created.body.transactionId)).actions, [])
+    t.equal(await r.getByRole('button', { name: 'Pay' }).count(), 1)
+    t.equal(await r.getByRole('button', { name: 'Settle' }).count(), 0, 'no Settle on a pending CASH_IN')
+    t.equal(await r.getByRole('button', { name: 'Fail' }).count(), 0, 'no Fail on a pending CASH_IN')
 
     const hostile = '<img src=x onerror="window.__pwned=1">Eve</b>'
     await r.getByLabel('Payer name').fill(hostile)

@@ -201,6 +201,13 @@ t.test('a tour of every operation through the typed client', async t => {
   const cancelled = 'gone'.padEnd(30, '0')
   await client.centralBank.createCob(cancelled, { calendario: {}, valor: { original: '1.00' } })
   t.equal((await client.centralBank.cancelCob(cancelled)).status, 'REMOVIDA_PELO_USUARIO_RECEBEDOR')
+  const generated = await client.centralBank.createCobWithGeneratedTxid({ calendario: { expiracao: 600 }, valor: { original: '3.00' } })
+  t.match(generated.txid, /^[a-zA-Z0-9]{32}$/)
+  t.match(await client.centralBank.reviseCob(generated.txid, { valor: { original: '4.00' } }), { revisao: 1, valor: { original: '4.00' } })
+  const window = { inicio: '2000-01-01T00:00:00Z', fim: '8999-01-01T00:00:00Z' }
+  t.ok((await client.centralBank.cobs({ ...window, 'paginacao.itensPorPagina': 2 })).cobs.length === 2, 'paging reaches the server')
+  t.equal((await client.centralBank.receivedPix(cobPaid.endToEndId)).endToEndId, cobPaid.endToEndId)
+  t.ok((await client.centralBank.receivedPixList({ ...window, txid })).pix.some(p => p.endToEndId === cobPaid.endToEndId))
   t.match(await client.centralBank.balances(), { data: [{ balanceAmount: { overdraft: 0 } }] })
   const transfer = await client.centralBank.dictTransfer({ pixKey: '52998224725', payment: { currency: 'BRL', amount: 1 } }, { idempotencyKey: '7b3f1a52-5a4c-4c5e-9f1e-2a2b3c4d5e6f' })
   t.same(await client.centralBank.dictTransfer({ pixKey: '52998224725', payment: { currency: 'BRL', amount: 1 } }, { idempotencyKey: '7b3f1a52-5a4c-4c5e-9f1e-2a2b3c4d5e6f' }), transfer, 'the same key, the same transfer')

@@ -6,6 +6,8 @@ import { cashInBody, createCashIn, payCode } from '../helpers/payins.js'
 import { startReceiver } from '../helpers/receiver.js'
 import { buildBrCode } from '../../server/domain/brcode.js'
 import { catalogue } from '../../scenarios/catalogue.js'
+import { request as httpRequest } from 'node:http'
+import type { AddressInfo } from 'node:net'
 
 /**
  * Every scenario of the catalogue really runs (issue 17): each is triggered the way an integrator
@@ -38,6 +40,35 @@ const failsAtSettlement = (code: string): Proof => async (t, { app, acc }, scena
   t.match(tx(app, res.json().transactionId), { status: 'ERROR', errorCode: code })
   t.same(await balanceOf(app, acc.accountId), { available: START, blocked: 0, invariantHolds: true }, 'released, not debited')
   return res.statusCode
+}
+
+/**
+ * A cash-out over a real connection (a transport fault that never answers cannot be injected): the
+ * app listens, and the promise settles with the status, or 0 with the socket's error code.
+ */
+async function cashOutOverSocket (app: FastifyInstance, acc: CreatedAccount, scenario: string): Promise<{ status: number, error: string | null }> {
+  if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = app.server.address() as AddressInfo
+  const body = JSON.stringify(cashOutBody({ value: 10 }))
+  return await new Promise(resolve => {
+    const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/api/pix/cash-out', agent: false, headers: { ...bearer(acc.token), ...header(scenario), 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, res => {
+      res.resume()
+      res.on('end', () => resolve({ status: res.statusCode!, error: null }))
+    })
+    req.on('error', (err: NodeJS.ErrnoException) => resolve({ status: 0, error: err.code ?? 'ERROR' }))
+    req.end(body)
+  })
+}
+
+/** A transport fault that ends the connection without an answer: nothing performed. */
+const noAnswer = (header: string, error: string): Proof => async (t, { app, acc }) => {
+  const res = await cashOutOverSocket(app, acc, header)
+  t.same(res, { status: 0, error }, 'the connection ended without an answer')
+  t.same(await balanceOf(app, acc.accountId), { available: START, blocked: 0, invariantHolds: true }, 'nothing performed')
+  // The journal records the request once the connection is gone.
+  const unanswered = async (): Promise<boolean> => (await app.inject({ method: 'GET', url: `/__sandbox/requests?accountId=${acc.accountId}&path=/api/pix/cash-out` })).json().requests.some((e: { status: number }) => e.status === 0)
+  for (let i = 0; i < 50 && !(await unanswered()); i++) await new Promise(resolve => setTimeout(resolve, 20))
+  return 0
 }
 
 const qrCashOut = (app: FastifyInstance, acc: CreatedAccount, scenario: string) => app.inject({
@@ -153,6 +184,22 @@ const proofs: Record<string, Proof> = {
     t.equal((await balanceOf(app, acc.accountId)).blocked, 10, 'still reserved')
     await advance(app, 1)
     t.same(await balanceOf(app, acc.accountId), { available: START + 20, blocked: 0, invariantHolds: true }, 'settled at the delay')
+    return res.statusCode
+  },
+  LATENCY: async (t, { app, acc }) => {
+    const started = Date.now()
+    const res = await cashOut(app, acc.token, cashOutBody({ value: 10 }), 'LATENCY;ms=200')
+    t.equal(res.statusCode, 201)
+    t.ok(Date.now() - started >= 200, 'answered after the latency')
+    t.equal((await balanceOf(app, acc.accountId)).blocked, 10, 'the operation was performed')
+    return res.statusCode
+  },
+  TIMEOUT: noAnswer('TIMEOUT;ms=200', 'ECONNRESET'),
+  CONNECTION_RESET: noAnswer('CONNECTION_RESET', 'ECONNRESET'),
+  SERVICE_UNAVAILABLE: async (t, { app, acc }, scenario) => {
+    const res = await cashOut(app, acc.token, cashOutBody({ value: 10 }), scenario)
+    t.equal(res.statusCode, 503)
+    t.same(await balanceOf(app, acc.accountId), { available: START, blocked: 0, invariantHolds: true }, 'nothing performed')
     return res.statusCode
   },
   RATE_LIMITED: async (t, { app, acc }, scenario) => {

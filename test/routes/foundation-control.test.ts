@@ -124,7 +124,7 @@ t.test('GET /__sandbox/accounts/:id: the fixture account, 404 for an unknown one
   t.equal(fixture.json().balance.available, 10000)
   const missing = await app.inject({ method: 'GET', url: '/__sandbox/accounts/42' })
   t.equal(missing.statusCode, 404)
-  t.same(missing.json(), { statusCode: 404, code: 'ACCOUNT_NOT_FOUND', message: 'Conta 42 não encontrada', error: 'Not Found' })
+  t.same(missing.json(), { statusCode: 404, code: 'ACCOUNT_NOT_FOUND', message: 'Account 42 not found', error: 'Not Found' })
   t.equal((await app.inject({ method: 'GET', url: '/__sandbox/accounts/x' })).statusCode, 400)
 })
 

@@ -22,7 +22,7 @@ const sandboxRoutes: FastifyPluginAsync = async (app) => {
     app.addHook('onRequest', async (request) => {
       if (request.url.split('?')[0] === '/__sandbox/health') return
       if (!mayControl(request, adminToken)) {
-        throw new ApiError(401, 'ADMIN_TOKEN_REQUIRED', 'O plano de controle exige o token de administração (X-Sandbox-Admin-Token)', { business: false })
+        throw new ApiError(401, 'ADMIN_TOKEN_REQUIRED', 'The control plane needs the admin token (X-Sandbox-Admin-Token)', { business: false })
       }
     })
   }

@@ -99,7 +99,7 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const target = parseInstant(request.body.now)
     if (target === null) throw new ApiError(400, 'HTTP_ERROR', `now must be an ISO 8601 instant with real date and time fields, such as 2026-03-10T12:00:00Z (not ${JSON.stringify(request.body.now)})`)
     if (!sb.clock.accepts(target)) throw outOfRange(target)
-    if (target < sb.clock.now()) throw new ApiError(400, 'CLOCK_BACKWARDS', 'O relógio do sandbox só anda para a frente; use reset para recomeçar')
+    if (target < sb.clock.now()) throw new ApiError(400, 'CLOCK_BACKWARDS', 'The sandbox clock only moves forward; use reset to start over')
     await sb.scheduler.advanceTo(target)
     return clockView()
   })

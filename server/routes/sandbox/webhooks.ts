@@ -71,7 +71,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 204: Type.Null(), ...errorResponses('sandbox', [404]) },
     },
   }, async (request, reply) => {
-    if (!sb.webhooks.registrations.remove(request.params.id)) throw notFound(`Webhook ${request.params.id} não encontrado`, 'WEBHOOK_NOT_FOUND')
+    if (!sb.webhooks.registrations.remove(request.params.id)) throw notFound(`Webhook ${request.params.id} not found`, 'WEBHOOK_NOT_FOUND')
     return reply.status(204).send(null)
   })
 
@@ -133,7 +133,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const gone = new AbortController()
     reply.raw.once('close', () => gone.abort())
     const found = await sb.webhooks.waitFor(filter, timeoutMs, gone.signal)
-    if (!found) throw new ApiError(408, 'WAIT_TIMEOUT', `Nenhuma entrega correspondente em ${timeoutMs} ms`, { business: false, details: { filter } })
+    if (!found) throw new ApiError(408, 'WAIT_TIMEOUT', `No matching delivery within ${timeoutMs} ms`, { business: false, details: { filter } })
     return asReply(found)
   })
 
@@ -147,7 +147,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const d = sb.webhooks.delivery(request.params.id)
-    if (!d) throw notFound(`Entrega ${request.params.id} não encontrada`, 'DELIVERY_NOT_FOUND')
+    if (!d) throw notFound(`Delivery ${request.params.id} not found`, 'DELIVERY_NOT_FOUND')
     return asReply(d)
   })
 
