@@ -27,6 +27,8 @@ import { PayoutService } from './services/payouts.js'
 import { ChargeService } from './services/charges.js'
 import { RefundService } from './services/refunds.js'
 import { MedService } from './services/med.js'
+import { ReportService } from './report/service.js'
+import { recordRequests } from './report/recorder.js'
 import { frameworkErrorHandler, registerErrorHandlers, storageUnavailable } from './errors/handler.js'
 import { declareErrorResponses, toOpenApi30 } from './errors/declared.js'
 import { StartupError } from './errors/startup.js'
@@ -170,13 +172,14 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     onLoad: [],
     resetClock: startClock,
     ready: false,
-  } as Omit<Sandbox, 'scenarios' | 'webhooks' | 'payouts' | 'charges' | 'refunds' | 'med'> as Sandbox
+  } as Omit<Sandbox, 'scenarios' | 'webhooks' | 'payouts' | 'charges' | 'refunds' | 'med' | 'report'> as Sandbox
   sandbox.scenarios = new ScenarioService(store, clock)
   sandbox.webhooks = new WebhookService(sandbox, { onError: err => app.log.error({ err }, 'webhook bookkeeping failed') })
   sandbox.charges = new ChargeService(sandbox)
   sandbox.payouts = new PayoutService(sandbox)
   sandbox.refunds = new RefundService(sandbox)
   sandbox.med = new MedService(sandbox)
+  sandbox.report = new ReportService(sandbox)
   app.decorate('sandbox', sandbox)
 
   // Callback hooks, not async ones: they run on every request, and an async hook costs a promise each.
@@ -205,6 +208,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     done()
   })
 
+  recordRequests(app, sandbox, sandbox.report.recorder)
   registerErrorHandlers(app)
   app.addHook('onRoute', declareErrorResponses)
 
