@@ -76,7 +76,7 @@ const tokenReuse: CheckDefinition = {
   evaluate (f) {
     const tokens = tokensOf(f)
     const calls = authenticated(f)
-    if (tokens.length === 0 || calls.length < 2) return notExercised(`${plural(tokens.length, 'token')} and ${plural(calls.length, 'authenticated request')}: ${this.exercise}`)
+    if (tokens.length === 0 || calls.length < 2) return notExercised(`${plural(tokens.length, 'token')} and ${plural(calls.length, 'authenticated request')}; to exercise it, ${this.exercise}`)
     const early = tokens.slice(1).filter((t, i) => t.at - tokens[i].at < lifetimeMs - RENEWAL_WINDOW_SECONDS * 1000)
     if (early.length > 0) {
       return failed(`${plural(early.length, 'token')} of ${tokens.length} requested while the previous one had more than ${RENEWAL_WINDOW_SECONDS / 60} minutes left, for ${plural(calls.length, 'authenticated request')}`,
@@ -98,7 +98,7 @@ const tokenRenewal: CheckDefinition = {
     const tokens = tokensOf(f)
     const expired = f.requests.filter(r => r.expiredToken)
     const pastExpiry = tokens.length > 0 && authenticated(f).some(r => r.at >= tokens[0].at + lifetimeMs)
-    if (expired.length === 0 && !pastExpiry) return notExercised(`no request came after a token expired: ${this.exercise}`)
+    if (expired.length === 0 && !pastExpiry) return notExercised(`no request came after a token expired; to exercise it, ${this.exercise}`)
     const problems: ReturnType<typeof evidence>[] = []
     for (const e of expired) {
       const later = f.requests.filter(r => r.at >= e.at && f.requests.indexOf(r) > f.requests.indexOf(e))
@@ -133,7 +133,7 @@ const refusalNotRetried: CheckDefinition = {
   exercise: 'have a pay-out refused, e.g. a cash-out with X-Sandbox-Scenario: INSUFFICIENT_FUNDS, and let the integration handle it',
   evaluate (f) {
     const refused = f.requests.filter(r => PAYOUT_ROUTES.has(r.route) && r.errorCode !== null && FINAL_REFUSALS.has(r.errorCode))
-    if (refused.length === 0) return notExercised(`no pay-out was refused: ${this.exercise}`)
+    if (refused.length === 0) return notExercised(`no pay-out was refused; to exercise it, ${this.exercise}`)
     const repeats = refused.filter((r, i) => refused.slice(0, i).some(e => sameOrder(e, r) && e.errorCode === r.errorCode))
     if (repeats.length > 0) {
       return failed(`${plural(repeats.length, 'refused pay-out')} sent again unchanged and refused again`, repeats.map(r => {
@@ -158,14 +158,16 @@ const indeterminatePayout: CheckDefinition = {
   exercise: 'have a pay-out answer 500 although it was made: a cash-out by QR code with X-Sandbox-Scenario: INTERNAL_ERROR',
   evaluate (f) {
     const unknown = f.requests.filter(r => PAYOUT_ROUTES.has(r.route) && (r.status === null || r.status === 500))
-    if (unknown.length === 0) return notExercised(`no pay-out was answered 500 or left unanswered: ${this.exercise}`)
+    if (unknown.length === 0) return notExercised(`no pay-out was answered 500 or left unanswered; to exercise it, ${this.exercise}`)
     const problems: Evidence[] = []
     for (const r of unknown) {
       const key = keyOf(r)
       const after = f.requests.slice(f.requests.indexOf(r) + 1)
       const followed = after.some(x => (x.method === 'GET' && x.route.startsWith('/__sandbox/transactions')) || (x.route === r.route && key !== null && keyOf(x) === key))
       const made = f.transactions.filter(tx => isPayout(tx) && key !== null && txKeyOf(tx) === key && tx.status !== 'ERROR')
-      const again = f.transactions.filter(tx => isPayout(tx) && tx.status !== 'ERROR' && Date.parse(tx.createdAt) >= r.at &&
+      // Made by a later request: its key was not sent before (a frozen clock gives both one instant).
+      const before = new Set(f.requests.slice(0, f.requests.indexOf(r)).map(keyOf))
+      const again = f.transactions.filter(tx => isPayout(tx) && tx.status !== 'ERROR' && Date.parse(tx.createdAt) >= r.at && !before.has(txKeyOf(tx)) &&
         (key === null || txKeyOf(tx) !== key) && payoutTarget(tx) === r.target && tx.amountCents === r.amountCents)
       if (made.length + again.length > 1) {
         problems.push(evidence(`${r.route} answered ${answered(r)}; the same destination was paid the same amount again under another key`, { requestIds: [r.id], transactionIds: [...made, ...again].map(tx => tx.id) }))
@@ -194,10 +196,11 @@ const finalErrorNotRetried: CheckDefinition = {
   exercise: 'have a pay-out end ERROR after it was accepted, e.g. a cash-out with X-Sandbox-Scenario: BLOCKED_ACCOUNT, and let the integration read the webhook',
   evaluate (f) {
     const final = f.transactions.filter(tx => isPayout(tx) && tx.status === 'ERROR' && tx.errorCode && FINAL_ASYNC_ERRORS.has(tx.errorCode) && settledInError(tx))
-    if (final.length === 0) return notExercised(`no pay-out ended with a final error: ${this.exercise}`)
+    if (final.length === 0) return notExercised(`no pay-out ended with a final error; to exercise it, ${this.exercise}`)
     const problems: Evidence[] = []
     for (const tx of final) {
-      const again = f.transactions.filter(x => x !== tx && isPayout(x) && Date.parse(x.createdAt) >= failedAt(tx) && payoutTarget(x) === payoutTarget(tx) && x.amountCents === tx.amountCents)
+      // Created after it (seq: a frozen clock gives both one instant), once it had failed.
+      const again = f.transactions.filter(x => x.seq > tx.seq && isPayout(x) && Date.parse(x.createdAt) >= failedAt(tx) && payoutTarget(x) === payoutTarget(tx) && x.amountCents === tx.amountCents)
       if (again.length > 0) problems.push(evidence(`${tx.errorCode} is final, yet the same payment was sent again`, { transactionIds: [tx.id, ...again.map(x => x.id)] }))
     }
     if (problems.length > 0) return failed(`${plural(problems.length, 'pay-out')} sent again after a final error`, problems)
@@ -227,7 +230,7 @@ const webhooksAcknowledged: CheckDefinition = {
   exercise: 'register a webhook (POST /__sandbox/webhooks) and make an operation that sends one, e.g. a cash-out that settles',
   evaluate (f) {
     const made = f.deliveries.filter(d => d.url !== null && signed(d) && receiverAttempts(d).length > 0)
-    if (made.length === 0) return notExercised(`no webhook was sent to a receiver: ${this.exercise}`)
+    if (made.length === 0) return notExercised(`no webhook was sent to a receiver; to exercise it, ${this.exercise}`)
     const bad = made.filter(d => receiverAttempts(d).some(a => !is2xx(a)))
     const attempts = made.reduce((n, d) => n + receiverAttempts(d).length, 0)
     if (bad.length > 0) {
@@ -249,7 +252,7 @@ const signatureVerified: CheckDefinition = {
   exercise: 'send the probe: POST /__sandbox/report/probe { "accountId": N } (the dashboard\'s Report tab has a button), then read the report again',
   evaluate (f) {
     const probes = f.deliveries.filter(d => d.url !== null && !signed(d) && d.attempts.length > 0)
-    if (probes.length === 0) return notExercised(`no badly signed webhook was sent: ${this.exercise}`)
+    if (probes.length === 0) return notExercised(`no badly signed webhook was sent; to exercise it, ${this.exercise}`)
     const refused = (a: DeliveryAttempt): boolean => a.statusCode !== null && a.statusCode >= 400 && a.statusCode < 500
     const bad = probes.filter(d => !d.attempts.every(refused))
     if (bad.length > 0) {
@@ -275,7 +278,7 @@ const refundsWithinAmount: CheckDefinition = {
   exercise: 'refund a received payment: POST /api/pix/refund-in/{id} or PUT /pix/{e2eid}/devolucao/{id}',
   evaluate (f) {
     const refunds = f.requests.filter(r => REFUND_ROUTES.has(r.route) && r.accountId === f.accountId)
-    if (refunds.length === 0) return notExercised(`no refund was requested: ${this.exercise}`)
+    if (refunds.length === 0) return notExercised(`no refund was requested; to exercise it, ${this.exercise}`)
     const over = refunds.filter(r => r.errorCode === 'REFUND_AMOUNT_EXCEEDS_ORIGINAL')
     if (over.length > 0) return failed(`${plural(over.length, 'refund request')} of ${refunds.length} beyond the original amount`, over.map(r => evidence(`refund of ${r.target} refused: beyond what was left to refund`, { requestIds: [r.id] })))
     return passed(`${plural(refunds.length, 'refund request')}, all within the original amount`)
@@ -292,7 +295,7 @@ const chargeExternalIds: CheckDefinition = {
   exercise: 'create a charge: POST /api/pix/cash-in or PUT /cob/{txid}',
   evaluate (f) {
     const charges = f.requests.filter(r => CHARGE_ROUTES.has(r.route) && r.method !== 'GET' && r.accountId === f.accountId)
-    if (charges.length === 0) return notExercised(`no charge was created: ${this.exercise}`)
+    if (charges.length === 0) return notExercised(`no charge was created; to exercise it, ${this.exercise}`)
     const reused = charges.filter(r => r.errorCode === 'PIX_DUPLICATE_EXTERNAL_ID' || r.errorCode === 'COB_TXID_EXISTS')
     if (reused.length > 0) return failed(`${plural(reused.length, 'charge')} of ${charges.length} created with an id already used`, reused.map(r => evidence(`${r.route} with ${r.externalId} refused ${r.errorCode}`, { requestIds: [r.id] })))
     return passed(`${plural(charges.length, 'charge creation')}, each with its own id`)

@@ -129,6 +129,10 @@ t.test('indeterminate-payout-resolved', async t => {
   const paidTwice = grade('indeterminate-payout-resolved', { requests: [first, lost({ at: T + 1, status: 201, errorCode: null, externalId: 'qr-2' }), query], transactions: [made, twice] })
   t.match(paidTwice, { status: 'failed', evidence: [{ note: /paid the same amount again under another key/, requestIds: [first.id] }] })
   t.same(paidTwice.evidence[0].transactionIds, [made.id, twice.id])
+  const paidBefore = tx({ kind: 'CASH_OUT_QRCODE', externalId: 'qr-0', data: { qrCode } })
+  const earlierOrder = req({ route: '/api/pix/cash-out-qrcode', status: 201, externalId: 'qr-0', target: qrCode, amountCents: 1000 })
+  t.match(grade('indeterminate-payout-resolved', { requests: [earlierOrder, first, query], transactions: [paidBefore, made] }),
+    { status: 'passed' }, 'the same payment made before the 500, at the same frozen instant, is not a second one')
   const failedFirst = tx({ kind: 'CASH_OUT_QRCODE', externalId: 'qr-1', data: { qrCode }, status: 'ERROR' })
   t.match(grade('indeterminate-payout-resolved', { requests: [first, query], transactions: [failedFirst, twice] }), { status: 'passed' }, 'paid again after the first one failed: once in all')
 })
@@ -143,6 +147,9 @@ t.test('final-error-not-retried', async t => {
     { status: 'not_exercised' }, 'a QR code refused at once is refusal-not-retried\'s business')
   t.match(grade('final-error-not-retried', { transactions: [failedTx('BLOCKED_ACCOUNT'), later({ pixKey: 'other@example.com' }), later({ amountCents: 999 })] }),
     { status: 'passed', summary: '1 pay-out ended with a final error, none sent again' })
+  const earlier = tx({})
+  t.match(grade('final-error-not-retried', { transactions: [earlier, failedTx('BLOCKED_ACCOUNT', { history: [{ status: 'PENDING', at: new Date(T).toISOString() }, { status: 'ERROR', at: new Date(T).toISOString() }] })] }),
+    { status: 'passed' }, 'the same payment made before it, at the same frozen instant, was not sent again')
   const blocked = failedTx('BLOCKED_ACCOUNT')
   const again = later()
   t.match(grade('final-error-not-retried', { transactions: [blocked, again] }), { status: 'failed', evidence: [{ note: /BLOCKED_ACCOUNT is final/, transactionIds: [blocked.id, again.id] }] })
