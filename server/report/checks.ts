@@ -302,9 +302,31 @@ const chargeExternalIds: CheckDefinition = {
   },
 }
 
+// ---- requests (gateway 7) -------------------------------------------------------------------------------
+
+/** The codes of a request refused for its own data: a validation error, an amount off its format. */
+const INVALID_REQUEST: ReadonlySet<string> = new Set(['HTTP_ERROR', 'PIX_INVALID_AMOUNT'])
+
+const requestsValid: CheckDefinition = {
+  id: 'requests-valid',
+  title: 'Requests pass the gateway\'s validation',
+  section: 'gateway 7, 8',
+  anchor: '#7-errors',
+  passes: 'no request to the gateway was refused 400 for its own data (a validation error, code HTTP_ERROR, or PIX_INVALID_AMOUNT)',
+  fails: 'a request was refused 400 for a field off its format or limits (the evidence lists each, with its route)',
+  exercise: 'make requests to the gateway',
+  evaluate (f) {
+    const sent = f.requests.filter(r => isGateway(r) && r.accountId === f.accountId)
+    if (sent.length === 0) return notExercised(`no request reached the gateway; to exercise it, ${this.exercise}`)
+    const invalid = sent.filter(r => r.status === 400 && r.errorCode !== null && INVALID_REQUEST.has(r.errorCode))
+    if (invalid.length > 0) return failed(`${plural(invalid.length, 'request')} of ${sent.length} refused as invalid`, invalid.map(r => evidence(`${r.method} ${r.route} refused ${r.errorCode}`, { requestIds: [r.id] })))
+    return passed(`${plural(sent.length, 'request')}, none refused as invalid`)
+  },
+}
+
 export const checks: readonly CheckDefinition[] = [
   tokenReuse, tokenRenewal, refusalNotRetried, indeterminatePayout, finalErrorNotRetried,
-  webhooksAcknowledged, signatureVerified, refundsWithinAmount, chargeExternalIds,
+  webhooksAcknowledged, signatureVerified, refundsWithinAmount, chargeExternalIds, requestsValid,
 ]
 
 /** The docs table of checks, generated from the catalogue (`npm run docs`; a test fails when it drifts). */

@@ -228,6 +228,7 @@ t.test('an integration written against the advice fails each check, with the evi
   t.equal(await app.pay('/api/pix/cash-out', cashOutBody('order-3', 20, BLOCKED_KEY)), 201)
   await sb.advanceClock(1000)
   t.equal(await app.pay('/api/pix/cash-out', cashOutBody('order-4', 20, BLOCKED_KEY)), 201, 'the blocked key again')
+  t.equal((await app.call('POST', '/api/pix/cash-out', { ...cashOutBody('order-5', 10), value: 10.001 })).status, 400, 'an amount with 3 decimals')
   const first = await app.charge(50)
   t.equal(first.status, 201)
   t.equal((await app.charge(30)).status, 400, 'the same externalId again')
@@ -255,6 +256,7 @@ t.test('an integration written against the advice fails each check, with the evi
   t.match(got['webhook-signature-verified'].evidence, [{ note: /accepted with 200/ }])
   t.match(got['refunds-within-amount'].evidence, [{ note: /refused: beyond what was left/ }])
   t.match(got['charge-external-id-unique'].evidence, [{ note: /pedido refused PIX_DUPLICATE_EXTERNAL_ID/ }])
+  t.match(got['requests-valid'].evidence, [{ note: 'POST /api/pix/cash-out refused PIX_INVALID_AMOUNT' }])
   // Each request id in the evidence is one the sandbox answered with (x-request-id).
   const ids = new Set(report.checks.flatMap(c => c.evidence.flatMap(e => e.requestIds)))
   t.ok(ids.size >= 8)

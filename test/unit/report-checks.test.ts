@@ -205,6 +205,15 @@ t.test('charge-external-id-unique', async t => {
   t.same(r.evidence.map(e => e.requestIds[0]), [dup.id, cob.id])
 })
 
+t.test('requests-valid', async t => {
+  t.match(grade('requests-valid', { requests: [req({ route: '/__sandbox/transactions', method: 'GET' }), call(T, { accountId: 8 })] }), { status: 'not_exercised' }, 'control-plane queries and other accounts do not count')
+  t.match(grade('requests-valid', { requests: [call(T), req({ route: '/api/pix/cash-out', status: 400, errorCode: 'PIX_INSUFFICIENT_BALANCE' })] }), { status: 'passed', summary: '2 requests, none refused as invalid' })
+  const invalid = req({ route: '/api/pix/cash-out', status: 400, errorCode: 'HTTP_ERROR' })
+  const amount = req({ route: '/api/pix/cash-in', status: 400, errorCode: 'PIX_INVALID_AMOUNT' })
+  const r = grade('requests-valid', { requests: [call(T), invalid, amount] })
+  t.match(r, { status: 'failed', summary: '2 requests of 3 refused as invalid', evidence: [{ note: 'POST /api/pix/cash-out refused HTTP_ERROR', requestIds: [invalid.id] }, { requestIds: [amount.id] }] })
+})
+
 t.test('the facts each money route carries', async t => {
   const headers = { 'x-idempotency-key': 'k-1' }
   t.same(requestFields('POST', { route: '/api/pix/cash-out', params: {}, headers: {}, body: { value: 10.5, externalId: 'e', details: { key: 'k' } } }), { externalId: 'e', idempotencyKey: null, amountCents: 1050, target: 'k' })
