@@ -4,14 +4,17 @@ import { requestFields, type RequestFact } from './facts.js'
 
 /**
  * The report's own record of what integrations did: one RequestFact per gateway request and per
- * control-plane transaction query, per account, capped, in memory (like the request journal, a
+ * control-plane transaction query, per account, the newest 1,000 of each, in memory (like the request journal, a
  * restart starts it over). It keeps the few fields the checks grade and, by construction, no header
  * or body: no secret can leak through it.
  */
+/** Requests kept per account: the newest, so a long-lived sandbox grades what an integration does now. */
+export const REQUESTS_PER_ACCOUNT = 1000
+
 export class RequestRecorder {
   private readonly byAccount = new Map<number, RequestFact[]>()
 
-  constructor (private readonly capacityPerAccount: () => number) {}
+  constructor (private readonly capacityPerAccount = REQUESTS_PER_ACCOUNT) {}
 
   record (fact: RequestFact): void {
     if (fact.accountId === null) return
@@ -19,7 +22,7 @@ export class RequestRecorder {
     if (!list) this.byAccount.set(fact.accountId, list = [])
     list.push(fact)
     // Trimmed by a tenth of the cap at once, so a busy account costs O(1) per request.
-    const cap = this.capacityPerAccount()
+    const cap = this.capacityPerAccount
     if (list.length > cap + Math.max(1, Math.floor(cap / 10))) list.splice(0, list.length - cap)
   }
 

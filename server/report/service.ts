@@ -26,15 +26,15 @@ export interface Report {
   verdict: Verdict
   counts: Record<CheckStatus, number>
   checks: CheckReport[]
-  /** How much the report read: the recorder keeps the newest requests of each account. */
+  /** How much the report read: the recorder keeps the newest 1,000 requests of each account. */
   read: { requests: number, deliveries: number, transactions: number }
 }
 
 export class ReportService {
   readonly recorder: RequestRecorder
 
-  constructor (private readonly sb: Pick<Sandbox, 'accounts' | 'store' | 'webhooks' | 'clock' | 'rng' | 'config' | 'onReset'>) {
-    this.recorder = new RequestRecorder(() => sb.config.journalSize)
+  constructor (private readonly sb: Pick<Sandbox, 'accounts' | 'store' | 'webhooks' | 'clock' | 'rng' | 'onReset'>) {
+    this.recorder = new RequestRecorder()
     sb.store.onAccountRemoved(accountId => this.recorder.forget(accountId))
     sb.onReset.push(() => this.recorder.clear())
   }

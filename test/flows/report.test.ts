@@ -84,7 +84,7 @@ class CarefulIntegration {
   balance (): Promise<Answer> { return this.call('GET', '/balance') }
 
   /** A refusal that would answer the same again is final; a 500 is unknown: find the payment before anything else. */
-  async pay (path: string, body: { externalId: string }, scenario?: string): Promise<string> {
+  async pay (path: string, body: { externalId: string, [field: string]: unknown }, scenario?: string): Promise<string> {
     const res = await this.call('POST', path, body, scenario ? { 'x-sandbox-scenario': scenario } : {})
     if (res.status === 201) return res.body.status
     if (res.status === 400 && FINAL_REFUSALS.has(res.body.errorCode)) return 'REFUSED'
@@ -140,7 +140,7 @@ class CarelessIntegration {
   }
 
   /** Any failure is tried once more; a 500 gets a fresh externalId, "to be safe". */
-  async pay (path: string, body: { externalId: string }, scenario?: string): Promise<number> {
+  async pay (path: string, body: { externalId: string, [field: string]: unknown }, scenario?: string): Promise<number> {
     const res = await this.call('POST', path, body, scenario ? { 'x-sandbox-scenario': scenario } : {})
     if (res.status === 400) return (await this.call('POST', path, body, scenario ? { 'x-sandbox-scenario': scenario } : {})).status
     if (res.status >= 500) return (await this.call('POST', path, { ...body, externalId: randomUUID() })).status

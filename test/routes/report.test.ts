@@ -6,6 +6,8 @@ import { receiveIncoming } from '../helpers/payins.js'
 import { buildBrCode } from '../../server/domain/brcode.js'
 import { checks } from '../../server/report/checks.js'
 import { startReceiver } from '../helpers/receiver.js'
+import { RequestRecorder, REQUESTS_PER_ACCOUNT } from '../../server/report/recorder.js'
+import type { RequestFact } from '../../server/report/facts.js'
 
 /**
  * GET /__sandbox/report and POST /__sandbox/report/probe through app.inject: what the report records
@@ -116,13 +118,22 @@ t.test('a reset forgets what the account did; another account\'s report is its o
   t.equal(app.sandbox.report.recorder.of(b.accountId).length, 0, 'a full reset forgets every account')
 })
 
-t.test('the recorder keeps the newest requests of each account (SANDBOX_JOURNAL_SIZE)', async t => {
-  const app = await buildTestApp(t, { journalSize: 10 })
-  const acc = await newAccount(app)
-  for (let i = 0; i < 30; i++) await app.inject({ method: 'GET', url: '/balance', headers: bearer(acc.token) })
-  const kept = app.sandbox.report.recorder.of(acc.accountId)
+t.test('the recorder keeps the newest requests of each account, trimming a tenth at a time', async t => {
+  const recorder = new RequestRecorder(10)
+  const fact = (accountId: number | null, id: string): RequestFact => ({
+    id, at: 0, method: 'GET', route: '/balance', status: 200, accountId, scenarios: [], errorCode: null,
+    externalId: null, idempotencyKey: null, amountCents: null, target: null, expiredToken: false,
+  })
+  for (let i = 0; i < 30; i++) recorder.record(fact(1, `r${i}`))
+  recorder.record(fact(2, 'other'))
+  recorder.record(fact(null, 'nobody'))
+  const kept = recorder.of(1)
   t.ok(kept.length >= 10 && kept.length <= 11, `between the cap and its slack (${kept.length})`)
-  t.equal(kept.at(-1)?.route, '/balance')
+  t.equal(kept.at(-1)?.id, 'r29', 'the newest stay')
+  t.same(recorder.of(2).map(f => f.id), ['other'])
+  t.same(recorder.of(3), [], 'an account that did nothing')
+  t.equal(new RequestRecorder().of(1).length, 0)
+  t.equal(REQUESTS_PER_ACCOUNT, 1000)
 })
 
 t.test('the probe: 409 without a receiver; with one, a badly signed sample sent once and graded', async t => {

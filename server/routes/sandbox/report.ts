@@ -12,7 +12,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'sandboxReport',
       tags: ['Sandbox'],
       summary: 'Grade an account\'s integration against a PSP\'s homologation checks',
-      description: 'Each check is passed, failed (with the request, delivery and transaction ids that show why) or not_exercised, and names the section of docs/gateway.md it comes from. Reads what the account did: its requests (the newest SANDBOX_JOURNAL_SIZE), the delivery log and its transactions. Changes nothing.',
+      description: 'Each check is passed, failed (with the request, delivery and transaction ids that show why) or not_exercised, and names the section of docs/gateway.md it comes from. Reads what the account did: its requests (the newest 1,000), the delivery log and its transactions. Changes nothing.',
       querystring: ReportQuery,
       response: { 200: ReportView, ...errorResponses('sandbox', [404]) },
     },
