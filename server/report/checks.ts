@@ -121,7 +121,9 @@ const FINAL_REFUSALS: ReadonlySet<string> = new Set([
   'PIX_INSUFFICIENT_BALANCE', 'INSUFFICIENT_BALANCE', 'PIX_TRANSACTION_LIMIT_EXCEEDED', 'PIX_DAILY_LIMIT_EXCEEDED',
   'PIX_NIGHT_LIMIT_EXCEEDED', 'PIX_INVALID_PIX_KEY', 'KEY_NOT_FOUND', 'ISPB_DENIED', 'QRCODE_ALREADY_PAID', 'QRCODE_NOT_AVAILABLE',
 ])
-const sameOrder = (a: RequestFact, b: RequestFact): boolean => a.route === b.route && a.target === b.target && a.amountCents === b.amountCents
+/** The same pay-out sent again: route, destination and amount, all known (a journal without bodies knows neither). */
+const sameOrder = (a: RequestFact, b: RequestFact): boolean =>
+  a.route === b.route && a.target !== null && a.target === b.target && a.amountCents !== null && a.amountCents === b.amountCents
 
 const refusalNotRetried: CheckDefinition = {
   id: 'refusal-not-retried',

@@ -96,6 +96,8 @@ t.test('refusal-not-retried', async t => {
   const first = payout({ externalId: 'a' })
   t.match(grade('refusal-not-retried', { requests: [first, payout({ externalId: 'b', amountCents: 500 }), payout({ externalId: 'c', status: 201, errorCode: null })] }),
     { status: 'passed', summary: '2 refused pay-outs, none retried unchanged' }, 'a smaller amount, then a success: not the same order refused twice')
+  t.match(grade('refusal-not-retried', { requests: [payout({ target: null, amountCents: null }), payout({ target: null, amountCents: null })] }),
+    { status: 'passed' }, 'destination and amount unknown: not called the same order')
   const repeat = payout({ externalId: 'b' })
   const r = grade('refusal-not-retried', { requests: [first, repeat] })
   t.match(r, { status: 'failed', summary: '1 refused pay-out sent again unchanged and refused again' })
