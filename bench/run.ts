@@ -87,7 +87,59 @@ function receiver (): Promise<{ server: Server, port: number, count: () => numbe
   return new Promise(resolve => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as any).port, count: () => ids.size })))
 }
 
+/**
+ * The request journal's cost: cash-out on a sandbox whose journal keeps bodies (the default) and on one
+ * with `--journal-bodies false`, both up at once and loaded in turns (on, off, off, on, on, off) so
+ * that the machine's drift and the order fall on both alike. Answers the mean of each.
+ */
+/** CPU time the process has used so far (user + system), in ms: /proc/PID/stat, in clock ticks of 10 ms. */
+function cpuMs (pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+type Measured = Load & { cpuUsPerRequest: number }
+
+async function journalBodies (sandboxArgs: string[]): Promise<{ withBodies: Measured, withoutBodies: Measured }> {
+  const on = await start(sandboxArgs, { SANDBOX_SETTLEMENT_DELAY_MS: '10' })
+  const off = await start([...sandboxArgs, '--journal-bodies', 'false'], { SANDBOX_SETTLEMENT_DELAY_MS: '10' })
+  // CPU per request as well as requests per second: on a machine shared with other work, the sandbox's
+  // own CPU time per answer moves far less with the neighbours' load than its throughput does.
+  const runs: Record<'on' | 'off', Measured[]> = { on: [], off: [] }
+  const accounts = { on: await benchAccount(on.port), off: await benchAccount(off.port) }
+  for (let round = 0; round < 3; round++) {
+    const order = round % 2 === 0 ? [['on', on], ['off', off]] as const : [['off', off], ['on', on]] as const
+    for (const [which, p] of order) {
+      const before = cpuMs(p.proc.pid!)
+      const r = await load({ url: `http://127.0.0.1:${p.port}/api/pix/cash-out`, method: 'POST', headers: { authorization: `Bearer ${accounts[which].token}`, 'content-type': 'application/json' }, body: cashOutBody, idReplacement: true })
+      // load() answers `total` for the measured run only; its CPU covers the warm-up too (`ok` counts both).
+      runs[which].push({ ...r, cpuUsPerRequest: ((cpuMs(p.proc.pid!) - before) * 1000) / Math.max(1, r.ok) })
+    }
+  }
+  await stop(on)
+  await stop(off)
+  const avg = (xs: Measured[], f: (x: Measured) => number): number => xs.reduce((a, x) => a + f(x), 0) / xs.length
+  const mean = (xs: Measured[]): Measured => ({ rps: avg(xs, x => x.rps), cpuUsPerRequest: avg(xs, x => x.cpuUsPerRequest), p99: Math.max(...xs.map(x => x.p99)), non2xx: xs.reduce((a, x) => a + x.non2xx, 0), total: xs.reduce((a, x) => a + x.total, 0), ok: xs.reduce((a, x) => a + x.ok, 0) })
+  return { withBodies: mean(runs.on), withoutBodies: mean(runs.off) }
+}
+
+function journalRow (j: { withBodies: Measured, withoutBodies: Measured }): [string, string, string, string] {
+  const { withBodies: on, withoutBodies: off } = j
+  return [
+    'cash-out, journal with bodies / without (--journal-bodies false)',
+    `${Math.round(on.rps)} / ${Math.round(off.rps)} req/s, ${Math.round(on.cpuUsPerRequest)} / ${Math.round(off.cpuUsPerRequest)} µs of CPU per request, p99 ${on.p99} / ${off.p99} ms`,
+    `${Math.round((on.rps / off.rps) * 100)}% of without (CPU per request ${Math.round((on.cpuUsPerRequest / off.cpuUsPerRequest) * 100)}%)`,
+    '>= 90% of without',
+  ]
+}
+
 async function main (): Promise<void> {
+  if (process.argv.includes('journal')) {
+    // `npm run bench -- journal`: only the journal's figure (a minute instead of the whole run).
+    const j = await journalBodies(['dist/server/main.js', '--host', '127.0.0.1'])
+    console.log(`\n| ${journalRow(j).join(' | ')} |`)
+    return
+  }
   const results: Record<string, unknown> = { machine: { cpus: cpus().length, model: cpus()[0]?.model, memGb: Math.round(totalmem() / 2 ** 30), node: process.version }, at: new Date().toISOString(), durationSeconds: DURATION }
   const sandboxArgs = ['dist/server/main.js', '--host', '127.0.0.1']
 
@@ -129,6 +181,8 @@ async function main (): Promise<void> {
 
   await stop(sb)
 
+  const journal = await journalBodies(sandboxArgs)
+
   // 100k earlier transactions in memory, made the way a user makes them: 100k cash-outs through the
   // API on a fresh process, all settled, before memory and the next load are measured.
   const big = await start(sandboxArgs, { SANDBOX_SETTLEMENT_DELAY_MS: '10' })
@@ -168,13 +222,14 @@ async function main (): Promise<void> {
     ['baseline POST cash-out (bare Fastify + TypeBox), before each figure', `${Math.min(...rps)} to ${Math.max(...rps)} req/s, p99 ${Math.max(...Object.values(baselines).map(b => b.p99))} ms`, '100%', ''],
     ['GET /balance with a token', `${Math.round(balance.rps)} req/s (${vs(baselines.balance)})`, pct(balance.rps, baselines.balance.rps), '>= 70%'],
     ['POST /api/pix/cash-out, settling as it goes', `${Math.round(cashOut.rps)} req/s (${vs(baselines.cashOut)}), p99 ${cashOut.p99} ms`, pct(cashOut.rps, baselines.cashOut.rps), '>= 50%, p99 <= 10 ms'],
+    journalRow(journal),
     ['the same with a webhook receiver on 127.0.0.1', `${Math.round(withHooks.rps)} req/s (${vs(baselines.withHooks)}), ${delivered}/${expected} delivered`, pct(withHooks.rps, baselines.withHooks.rps), '>= 35%, all delivered'],
     ['start to healthy (process, median of 3)', `${Math.round(median(sbStarts))} ms (bare Fastify ${Math.round(median(baseStarts))} ms)`, `${(median(sbStarts) / median(baseStarts)).toFixed(1)}x`, '<= 1000 ms'],
     ['cash-out with 100k earlier transactions in memory', `${Math.round(cashOutBig.rps)} req/s, p99 ${cashOutBig.p99} ms`, `${pct(cashOutBig.rps, cashOut.rps)} of empty`, '>= 90% of empty'],
     ...Object.entries(persisted).map(([n, r]) => [`cash-out with --data, ${Number(n).toLocaleString('en')} earlier transactions`, `${Math.round(r.rps)} req/s (${vs(baselines[`data${n}`])}), p99 ${r.p99} ms`, pct(r.rps, baselines[`data${n}`].rps), n === '10000' ? 'p99 <= 100 ms' : 'reported'] as [string, string, string, string]),
     ['resident memory idle / after 100k transactions', `${Math.round(idleRss)} MB / ${Math.round(rssBig)} MB (${filled['2xx']} cash-outs made)`, '', '<= 300 MB after 100k'],
   ]
-  Object.assign(results, { baselines, balance, cashOut, withHooks: { ...withHooks, delivered, expected }, startMs: { sandbox: sbStarts, bareFastify: baseStarts }, cashOutBig, persisted, rssMb: { idle: idleRss, after100k: rssBig } })
+  Object.assign(results, { baselines, balance, cashOut, journal, withHooks: { ...withHooks, delivered, expected }, startMs: { sandbox: sbStarts, bareFastify: baseStarts }, cashOutBig, persisted, rssMb: { idle: idleRss, after100k: rssBig } })
   const table = ['| Figure | Measured | Ratio | Target |', '|---|---|---|---|', ...rows.map(r => `| ${r.join(' | ')} |`)].join('\n')
   console.log(`\nMachine: ${cpus().length} cores (${cpus()[0]?.model}), ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}; ${DURATION} s per figure after ${WARMUP} s warm-up, 10 connections\n`)
   console.log(table)

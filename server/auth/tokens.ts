@@ -45,13 +45,11 @@ export class TokenService {
     return claims
   }
 
-  /** The account of a token whose signature is good but whose time ran out (the report tells it from a forged one), or null. */
-  expiredAccount (token: string): number | null {
-    const claims = this.signed(token)
-    return claims && claims.exp * 1000 <= this.now() ? Number(claims.sub) : null
-  }
-
-  private signed (token: string): TokenClaims | null {
+  /**
+   * The claims of a token the sandbox signed, expired or not, or null: whose a request was, even when
+   * its token had run out (the request journal files such a 401 under the token's account).
+   */
+  signed (token: string): TokenClaims | null {
     let claims = this.verified.get(token)
     if (!claims) {
       try {

@@ -1,10 +1,11 @@
 import { parseAmount, parseDecimalString } from '../domain/money.js'
 import type { Delivery, Transaction } from '../store/state.js'
+import type { JournalEntry } from '../journal/journal.js'
 
 /**
  * What the integration report reads: what an integration did, as facts. The checks (checks.ts) see
- * only this, so where the facts come from (the report's own recorder, or a request journal) is the
- * adapter's business, not theirs.
+ * only this; `requestFact` draws them from the request journal (server/journal/), so the checks do
+ * not depend on its shape.
  */
 export interface RequestFact {
   /** The request id (`x-request-id`). */
@@ -14,7 +15,7 @@ export interface RequestFact {
   method: string
   /** The route as declared (`/pix/:e2eid/devolucao/:id`), or the path when no route matched. */
   route: string
-  /** null: no answer was sent (the connection was closed first). */
+  /** null: no answer was sent (the connection was closed first; the journal says 0). */
   status: number | null
   /** The account of the token, of the credentials, or of the transaction a control-plane query names. */
   accountId: number | null
@@ -41,7 +42,7 @@ export interface IntegrationFacts {
   transactions: readonly Transaction[]
 }
 
-/** A request as any recorder sees it, before the report's fields are drawn from it. */
+/** A request as the journal keeps it, before the report's fields are drawn from it. */
 export interface RequestSource {
   route: string
   params: unknown
@@ -97,3 +98,49 @@ export function payoutTarget (tx: Transaction): string | null {
 }
 
 export const isPayout = (tx: Transaction): boolean => tx.kind === 'CASH_OUT' || tx.kind === 'CASH_OUT_QRCODE' || tx.kind === 'DICT_TRANSFER'
+
+/** What the report grades: the gateway's two families (gateway 4), and the control plane's transaction query. */
+export function graded (method: string, route: string): boolean {
+  if (route.startsWith('/__sandbox/')) return method === 'GET' && route.startsWith('/__sandbox/transactions')
+  return route.startsWith('/api/') || route === '/balance' || route === '/accounts/balances' || route === '/dict/pix' ||
+    route.startsWith('/cob/') || route.startsWith('/pix/')
+}
+
+/** The path parameters a route's pattern names (`/cob/:txid` and `/cob/abc` give { txid: 'abc' }). */
+export function paramsOf (route: string, path: string): Record<string, string> {
+  const names = route.split('/')
+  const values = path.split('/')
+  const out: Record<string, string> = {}
+  names.forEach((name, i) => {
+    if (!name.startsWith(':') || values[i] === undefined) return
+    try {
+      out[name.slice(1)] = decodeURIComponent(values[i])
+    } catch {
+      out[name.slice(1)] = values[i]
+    }
+  })
+  return out
+}
+
+/**
+ * The facts of one journal entry, or null for what the report does not grade. With
+ * `--journal-bodies false` the body is gone: amount and destination are then unknown (null), and the
+ * checks that compare them compare nothing.
+ */
+export function requestFact (e: JournalEntry): RequestFact | null {
+  if (e.route === null || !graded(e.method, e.route)) return null
+  const fields = requestFields(e.method, { route: e.route, params: paramsOf(e.route, e.path), headers: { 'x-idempotency-key': e.idempotencyKey ?? undefined }, body: e.request.body })
+  return {
+    id: e.requestId,
+    at: Date.parse(e.at),
+    method: e.method,
+    route: e.route,
+    status: e.status === 0 ? null : e.status,
+    accountId: e.accountId,
+    scenarios: e.scenarios,
+    errorCode: e.errorCode,
+    // A 401 that still names a token: one the sandbox signed, whose time ran out.
+    expiredToken: e.status === 401 && e.tokenId !== null,
+    ...fields,
+  }
+}

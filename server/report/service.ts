@@ -3,7 +3,7 @@ import { ApiError } from '../errors/api-error.js'
 import { samplePayload } from '../webhooks/samples.js'
 import { EVENT_TYPES, type Delivery, type EventType } from '../webhooks/types.js'
 import { BAD_SIGNATURE, checks, type CheckResult, type CheckStatus } from './checks.js'
-import { RequestRecorder } from './recorder.js'
+import { requestFact, type RequestFact } from './facts.js'
 
 /**
  * The integration report (a PSP's homologation, automated): every check of the catalogue graded on
@@ -26,24 +26,29 @@ export interface Report {
   verdict: Verdict
   counts: Record<CheckStatus, number>
   checks: CheckReport[]
-  /** How much the report read: the recorder keeps the newest 1,000 requests of each account. */
+  /** How much the report read: the journal keeps the newest `--journal-size` requests of each account. */
   read: { requests: number, deliveries: number, transactions: number }
 }
 
 export class ReportService {
-  readonly recorder: RequestRecorder
+  constructor (private readonly sb: Pick<Sandbox, 'accounts' | 'store' | 'webhooks' | 'clock' | 'rng' | 'journal'>) {}
 
-  constructor (private readonly sb: Pick<Sandbox, 'accounts' | 'store' | 'webhooks' | 'clock' | 'rng' | 'onReset'>) {
-    this.recorder = new RequestRecorder()
-    sb.store.onAccountRemoved(accountId => this.recorder.forget(accountId))
-    sb.onReset.push(() => this.recorder.clear())
+  /** The account's requests from the journal, oldest first, as facts. */
+  private requests (accountId: number): RequestFact[] {
+    const entries = this.sb.journal.list({ accountId }, { limit: Number.MAX_SAFE_INTEGER })
+    const facts: RequestFact[] = []
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const fact = requestFact(entries[i])
+      if (fact) facts.push(fact)
+    }
+    return facts
   }
 
   report (accountId: number): Report {
     this.sb.accounts.require(accountId)
     const facts = {
       accountId,
-      requests: this.recorder.of(accountId),
+      requests: this.requests(accountId),
       deliveries: this.sb.webhooks.log.query({ accountId }, Infinity).reverse(),
       transactions: this.sb.store.transactionsOf(accountId),
     }

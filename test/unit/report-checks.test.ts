@@ -1,6 +1,7 @@
 import t from 'tap'
 import { checks, checksMarkdown, MAX_EVIDENCE, type CheckResult } from '../../server/report/checks.js'
-import { payoutTarget, requestFields, type IntegrationFacts, type RequestFact } from '../../server/report/facts.js'
+import { graded, paramsOf, payoutTarget, requestFact, requestFields, type IntegrationFacts, type RequestFact } from '../../server/report/facts.js'
+import type { JournalEntry } from '../../server/journal/journal.js'
 import type { Delivery, DeliveryAttempt, Transaction } from '../../server/store/state.js'
 
 /**
@@ -224,4 +225,27 @@ t.test('the facts each money route carries', async t => {
   t.same(requestFields('PUT', { route: '/cob/:txid', params: { txid: 't' }, headers: {}, body: { valor: { original: 'x' } } }), { externalId: 't', idempotencyKey: null, amountCents: null, target: null }, 'an invalid amount is no amount')
   t.same(requestFields('POST', { route: '/api/pix/cash-in', params: {}, headers: {}, body: null }), { externalId: null, idempotencyKey: null, amountCents: null, target: null }, 'a missing body')
   t.same(requestFields('GET', { route: '/balance', params: {}, headers: {}, body: undefined }), { externalId: null, idempotencyKey: null, amountCents: null, target: null })
+})
+
+t.test('a journal entry as facts: what the report grades, the path\'s parameters, an unanswered request, an expired token', async t => {
+  const entry = (fields: Partial<JournalEntry>): JournalEntry => ({
+    id: 1, requestId: 'rq', at: '2026-03-10T15:00:00.000Z', wallTime: '2026-03-10T15:00:00.000Z', method: 'PUT', path: '/pix/E123/devolucao/d%201', query: {},
+    route: '/pix/:e2eid/devolucao/:id', status: 400, durationMs: 1, accountId: ACCOUNT, tokenId: 'jti', idempotencyKey: null, externalId: null, scenarios: ['X'],
+    errorCode: 'REFUND_AMOUNT_EXCEEDS_ORIGINAL', transactionId: null, request: { headers: {}, body: { valor: '10.01' } }, response: { headers: {}, body: null }, ...fields,
+  })
+  t.same(requestFact(entry({})), {
+    id: 'rq', at: T, method: 'PUT', route: '/pix/:e2eid/devolucao/:id', status: 400, accountId: ACCOUNT, scenarios: ['X'], errorCode: 'REFUND_AMOUNT_EXCEEDS_ORIGINAL',
+    expiredToken: false, externalId: 'd 1', idempotencyKey: null, amountCents: 1001, target: 'E123',
+  })
+  t.match(requestFact(entry({ status: 0 })), { status: null }, 'no answer went out')
+  t.match(requestFact(entry({ status: 401, errorCode: 'UNAUTHORIZED' })), { expiredToken: true }, 'a 401 for a token the sandbox signed')
+  t.match(requestFact(entry({ status: 401, tokenId: null })), { expiredToken: false }, 'a 401 for no token, or a forged one')
+  t.match(requestFact(entry({ request: { headers: {}, body: null } })), { amountCents: null, target: 'E123' }, 'without bodies (--journal-bodies false) the amount is unknown')
+  t.match(requestFact(entry({ method: 'POST', route: '/dict/pix', path: '/dict/pix', idempotencyKey: 'k', request: { headers: {}, body: { pixKey: 'p', payment: { amount: 2 } } } })), { idempotencyKey: 'k', amountCents: 200, target: 'p' })
+  t.equal(requestFact(entry({ route: null })), null, 'no route answered')
+  t.equal(requestFact(entry({ method: 'POST', route: '/__sandbox/webhooks', path: '/__sandbox/webhooks' })), null, 'the control plane is not graded')
+  t.ok(graded('GET', '/__sandbox/transactions/:id'), 'but its transaction query is')
+  t.notOk(graded('POST', '/__sandbox/transactions/:id/settle'))
+  for (const route of ['/balance', '/accounts/balances', '/dict/pix', '/cob/:txid', '/api/med']) t.ok(graded('GET', route), route)
+  t.same(paramsOf('/cob/:txid', '/cob/%E0%A4%A'), { txid: '%E0%A4%A' }, 'a bad escape is kept as sent')
 })
