@@ -256,6 +256,11 @@ export class SandboxApi {
   delivery (id: string, options?: RequestOptions): Promise<T.Delivery> { return this.client.call('sandboxGetDelivery', { params: { id }, options }) }
   redeliver (id: string, options?: RequestOptions): Promise<T.Delivery> { return this.client.call('sandboxRedeliver', { params: { id }, options }) }
 
+  /** The integration report of an account: each homologation check passed, failed (with evidence) or not exercised. */
+  report (accountId: number, options?: RequestOptions): Promise<T.IntegrationReport> { return this.client.call('sandboxReport', { query: { accountId }, options }) }
+  /** Sends the account's receivers a webhook with a bad signature; the report's signature check grades the answer. */
+  reportProbe (probe: T.ReportProbe, options?: RequestOptions): Promise<T.WebhookTestResult> { return this.client.call('sandboxReportProbe', { body: probe, options }) }
+
   transactions (filter: T.TransactionFilter = {}, options?: RequestOptions): Promise<T.Transactions> { return this.client.call('sandboxListTransactions', { query: filter, options }) }
   /** A transaction by its UUID or numeric id, with its history of states. */
   transaction (id: string, options?: RequestOptions): Promise<T.Transaction> { return this.client.call('sandboxGetTransaction', { params: { id }, options }) }

@@ -22,6 +22,7 @@ import type {
   WebhookList, WebhookPatchBody, WebhookRegistrationBody, WebhookTestAnswer, WebhookTestBody, WebhookView,
 } from '../server/schemas/webhooks.js'
 import type { ClearedRequests, ClearRequestsQuery, RequestCount, RequestEntry, RequestList, RequestListQuery, RequestMatcher, Verified, VerifyBody } from '../server/schemas/journal.js'
+import type { ReportProbeBody, ReportQuery, ReportView } from '../server/schemas/report.js'
 
 /**
  * Every operation of the sandbox's API, by its OpenAPI operationId: method, path and how it
@@ -97,6 +98,8 @@ export const operations = {
   sandboxListMed: ['GET', '/__sandbox/med'],
   sandboxGetMed: ['GET', '/__sandbox/med/{id}'],
   sandboxTransitionMed: ['POST', '/__sandbox/med/{id}/transition'],
+  sandboxReport: ['GET', '/__sandbox/report'],
+  sandboxReportProbe: ['POST', '/__sandbox/report/probe'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
 
 export type OperationId = keyof typeof operations
@@ -188,6 +191,10 @@ export type AccountFilter = S<typeof AccountFilterQuery>
 export type ClockAdvance = S<typeof ClockAdvanceBody>
 export type ClockSet = S<typeof ClockSetBody>
 export type ResetRequest = S<typeof ResetBody>
+export type ReportRequest = S<typeof ReportQuery>
+export type IntegrationReport = S<typeof ReportView>
+export type ReportCheck = IntegrationReport['checks'][number]
+export type ReportProbe = S<typeof ReportProbeBody>
 
 /** The error bodies of the three families (spec 7; the control plane's adds `code`). */
 export type ExtendedErrorBody = S<typeof ExtendedError>

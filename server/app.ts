@@ -30,6 +30,7 @@ import { PayoutService } from './services/payouts.js'
 import { ChargeService } from './services/charges.js'
 import { RefundService } from './services/refunds.js'
 import { MedService } from './services/med.js'
+import { ReportService } from './report/service.js'
 import { frameworkErrorHandler, registerErrorHandlers, storageUnavailable } from './errors/handler.js'
 import { declareErrorResponses, toOpenApi30 } from './errors/declared.js'
 import { StartupError } from './errors/startup.js'
@@ -174,13 +175,14 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     onLoad: [],
     resetClock: startClock,
     ready: false,
-  } as Omit<Sandbox, 'scenarios' | 'webhooks' | 'payouts' | 'charges' | 'refunds' | 'med'> as Sandbox
+  } as Omit<Sandbox, 'scenarios' | 'webhooks' | 'payouts' | 'charges' | 'refunds' | 'med' | 'report'> as Sandbox
   sandbox.scenarios = new ScenarioService(store, clock)
   sandbox.webhooks = new WebhookService(sandbox, { onError: err => app.log.error({ err }, 'webhook bookkeeping failed'), ...webhookLines(app.log) })
   sandbox.charges = new ChargeService(sandbox)
   sandbox.payouts = new PayoutService(sandbox)
   sandbox.refunds = new RefundService(sandbox)
   sandbox.med = new MedService(sandbox)
+  sandbox.report = new ReportService(sandbox)
   app.decorate('sandbox', sandbox)
 
   // Callback hooks, not async ones: they run on every request, and an async hook costs a promise each.
@@ -215,7 +217,8 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   await app.register(captureRequests, {
     journal: sandbox.journal,
     now: () => clock.now(),
-    token: (token) => { const c = sandbox.tokens.verify(token); return c ? { id: c.jti, accountId: Number(c.sub) } : null },
+    // A token's account even once it expired: its 401 belongs to the integration that sent it (the report reads that).
+    token: (token) => { const c = sandbox.tokens.signed(token); return c ? { id: c.jti, accountId: Number(c.sub) } : null },
     accountOfClientId: (clientId) => store.accountByClientId(clientId)?.id ?? null,
     accountOfTransaction: (id) => store.transaction(id)?.accountId ?? null,
     secrets: config.adminToken ? [config.adminToken] : [],

@@ -15,6 +15,7 @@ import type { PayoutService } from './services/payouts.js'
 import type { ChargeService } from './services/charges.js'
 import type { RefundService } from './services/refunds.js'
 import type { MedService } from './services/med.js'
+import type { ReportService } from './report/service.js'
 
 /**
  * Everything a route may reach, built once per app by buildApp and hung on the instance as
@@ -38,6 +39,8 @@ export interface Sandbox {
   charges: ChargeService
   refunds: RefundService
   med: MedService
+  /** The integration report: what each account's integration did, graded (server/report/). */
+  report: ReportService
   /** Hooks run by a full reset, after the store is emptied (each capability clears what it keeps in memory). */
   onReset: Array<() => void>
   /** Hooks run after state is loaded or imported (each capability reschedules its due jobs). */

@@ -11,7 +11,8 @@ const KNOWN_STATUSES = ['PENDING', 'CONFIRMED', 'ERROR', 'LIQUIDATED', 'COMPLETE
 /** Statuses of a charge that can still be paid. */
 const PENDING = new Set(['PENDING', 'EM_PROCESSAMENTO', 'ATIVA'])
 const CHARGE_KINDS = new Set(['CASH_IN', 'COB'])
-const VIEWS = ['transactions', 'webhooks', 'deliveries', 'requests', 'med', 'clock', 'scenarios']
+const VIEWS = ['transactions', 'webhooks', 'deliveries', 'requests', 'med', 'clock', 'scenarios', 'report']
+const CHECK_STATUS = { passed: 'passed', failed: 'failed', not_exercised: 'not exercised' }
 
 // ---------------------------------------------------------------------------------------------------
 // DOM helpers: the only way this file creates elements. Strings become text nodes, always.
@@ -1084,6 +1085,44 @@ function setupScenarioForm () {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Report
+
+function buildCheck (c) {
+  const ids = (label, list) => list?.length ? [` · ${label}: `, list.map((id, i) => [i ? ', ' : '', el('code', {}, id)])] : []
+  return el('article', { class: 'check', 'data-check': c.id, 'data-state': c.status },
+    el('h3', {}, el('span', { class: 'badge', 'data-status': c.status }, CHECK_STATUS[c.status] ?? c.status), ' ', c.title),
+    el('p', { class: 'muted' }, `${c.section} (${c.docs})`),
+    el('p', { class: 'summary' }, c.summary),
+    c.evidence.length
+      ? el('ul', { class: 'evidence', 'aria-label': `Evidence for ${c.id}` }, c.evidence.map(e => el('li', {},
+        e.note, ids('requests', e.requestIds), ids('deliveries', e.deliveryIds), ids('transactions', e.transactionIds))))
+      : null)
+}
+
+async function refreshReport () {
+  if (!state.accountId) return
+  let report
+  try {
+    report = await api('GET', `/__sandbox/report${qs({ accountId: state.accountId })}`)
+    $('#rp-error').textContent = ''
+  } catch (err) {
+    $('#rp-error').textContent = err.message
+    return
+  }
+  const { passed, failed, not_exercised: idle } = report.counts
+  const verdict = $('#rp-verdict')
+  verdict.dataset.verdict = report.verdict
+  verdict.textContent = `${report.verdict === 'passed' ? 'Passed' : report.verdict === 'failed' ? 'Failed' : 'Incomplete'}: ${passed} passed, ${failed} failed, ${idle} not exercised`
+  renderRows($('#rp-list'), report.checks, c => c.id, buildCheck, c => JSON.stringify(c))
+}
+
+function setupReport () {
+  $('#rp-probe').addEventListener('click', (e) => act(e.currentTarget, $('#rp-error'),
+    () => api('POST', '/__sandbox/report/probe', { accountId: state.accountId }),
+    (sent) => `Badly signed ${sent?.deliveries?.[0]?.eventType ?? ''} webhook sent to ${sent?.deliveries?.length ?? 0} receiver(s)`))
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Views, polling
 
 function showView () {
@@ -1103,6 +1142,7 @@ const refreshers = {
   med: refreshMed,
   clock: async () => renderClock(),
   scenarios: refreshScenarios,
+  report: refreshReport,
 }
 
 let running = null
@@ -1164,6 +1204,7 @@ function start () {
   setupMedForm()
   setupClock()
   setupScenarioForm()
+  setupReport()
   $('#account').addEventListener('change', (e) => {
     writeAccount(e.target.value ? Number(e.target.value) : null)
     webhooksSig = ''

@@ -134,7 +134,8 @@ export class RefundService {
     if (this.store.transactionByRef(`devolucao:${e2eid}:${id}`)) throw conflict(`A devolução ${id} já existe para o PIX ${e2eid}`, 'DEVOLUCAO_ID_EXISTS', { business: false })
     if (this.deadlinePassed(received)) throw unprocessable(`O prazo de ${REFUND_DEADLINE_DAYS} dias para devolução expirou`, 'REFUND_DEADLINE_EXCEEDED', { business: false })
     const remaining = this.remainingCents(original)
-    if (valor.cents > remaining) throw badRequest(`valor (${centsToString(valor.cents)}) excede o valor ainda devolvível (${centsToString(remaining)})`)
+    // The simple shape shows no code; the code tells the integration report what was refused.
+    if (valor.cents > remaining) throw badRequest(`valor (${centsToString(valor.cents)}) excede o valor ainda devolvível (${centsToString(remaining)})`, 'REFUND_AMOUNT_EXCEEDS_ORIGINAL')
     if (account.balance.availableCents < valor.cents) throw unprocessable('Saldo disponível insuficiente para a devolução', 'PIX_INSUFFICIENT_BALANCE', { business: false })
     return this.store.transact(() => {
       this.store.ledger(account.id, a => ledger.reserve(a, valor.cents))

@@ -47,8 +47,8 @@ const SELF_ADDRESS_REFUSED: SendResult = {
   cancelled: false,
 }
 
-type Fault = 'WEBHOOK_DROP' | 'WEBHOOK_DUPLICATE' | 'WEBHOOK_DELAY' | 'WEBHOOK_RECEIVER_TIMEOUT' | 'WEBHOOK_OUT_OF_ORDER'
-const FAULTS: readonly string[] = ['WEBHOOK_DROP', 'WEBHOOK_DUPLICATE', 'WEBHOOK_DELAY', 'WEBHOOK_RECEIVER_TIMEOUT', 'WEBHOOK_OUT_OF_ORDER']
+type Fault = 'WEBHOOK_DROP' | 'WEBHOOK_DUPLICATE' | 'WEBHOOK_DELAY' | 'WEBHOOK_RECEIVER_TIMEOUT' | 'WEBHOOK_OUT_OF_ORDER' | 'WEBHOOK_BAD_SIGNATURE'
+const FAULTS: readonly string[] = ['WEBHOOK_DROP', 'WEBHOOK_DUPLICATE', 'WEBHOOK_DELAY', 'WEBHOOK_RECEIVER_TIMEOUT', 'WEBHOOK_OUT_OF_ORDER', 'WEBHOOK_BAD_SIGNATURE']
 
 const hasFault = (d: Delivery, fault: Fault): boolean => d.scenarios.some(s => s.split(';')[0] === fault)
 function faultMs (d: Delivery, fault: Fault, fallback: number): number {
@@ -306,6 +306,8 @@ export class WebhookService {
     if (d.heldForReorder) this.unhold(d)
     const timestamp = Math.floor(this.sb.clock.now() / 1000)
     const body = JSON.stringify(d.body ?? null)
+    // WEBHOOK_BAD_SIGNATURE: a well-formed signature made with another secret, as a forger would send.
+    const secret = hasFault(d, 'WEBHOOK_BAD_SIGNATURE') ? `forged:${this.sb.config.webhookSecret}` : this.sb.config.webhookSecret
     const webhook = d.webhookId !== null ? this.registrations.get(d.webhookId) : undefined
     // The registration's current headers (a PATCH applies to retries too), then the sender's own.
     const headers: Record<string, string> = {
@@ -315,7 +317,7 @@ export class WebhookService {
       'x-sandbox-delivery-id': d.id,
       'x-sandbox-event-type': d.eventType,
       'x-sandbox-timestamp': String(timestamp),
-      'x-sandbox-signature': signDelivery(this.sb.config.webhookSecret, timestamp, body),
+      'x-sandbox-signature': signDelivery(secret, timestamp, body),
     }
     const at = new Date(this.sb.clock.now()).toISOString()
     this.log.update(d.id, x => {
@@ -384,7 +386,8 @@ export class WebhookService {
           duplicate = hasFault(d, 'WEBHOOK_DUPLICATE') && !x.attempts.some(a => a.kind === 'duplicate')
         } else {
           const made = x.attempts.filter(a => a.kind === 'first' || a.kind === 'retry').length
-          if (made >= this.sb.config.webhookMaxAttempts) x.status = 'failed'
+          // A refused forgery is what a receiver should answer: it is not retried.
+          if (made >= this.sb.config.webhookMaxAttempts || hasFault(d, 'WEBHOOK_BAD_SIGNATURE')) x.status = 'failed'
           else retryAt = this.sb.clock.now() + this.sb.config.webhookBackoffMs * 2 ** (made - 1)
         }
       }

@@ -222,6 +222,12 @@ t.test('a tour of every operation through the typed client', async t => {
   t.equal((await plane.meds({ accountId: acct.accountId })).meds.length, 1)
   t.equal((await client.med({ status: 'ANALYZED' })).metadata.total, 1)
 
+  // the integration report, and its probe (refused: the account's only webhook was deleted above)
+  const report = await plane.report(acct.accountId)
+  t.match(report, { accountId: acct.accountId, verdict: 'failed' })
+  t.match(report.checks.find(c => c.id === 'final-error-not-retried'), { status: 'passed' }, 'tour-3 failed BLOCKED_ACCOUNT and was not sent again')
+  await t.rejects(plane.reportProbe({ accountId: acct.accountId }), { statusCode: 409, code: 'NO_RECEIVER' })
+
   // scenarios, the directory, the clock, the journal, snapshots, resets
   t.ok((await plane.scenarios()).scenarios.some(s => s.name === 'INSUFFICIENT_FUNDS'))
   const armed = await plane.armScenario({ accountId: acct.accountId, scenario: 'INSUFFICIENT_FUNDS', times: 1 })

@@ -1,5 +1,6 @@
 import t, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
+import { signDelivery } from '../../server/webhooks/signature.js'
 import { balanceOf, bearer, buildTestApp, newAccount, type CreatedAccount } from '../helpers/app.js'
 import { advance, cashOut, cashOutBody, JOAO } from '../helpers/payouts.js'
 import { cashInBody, createCashIn, payCode } from '../helpers/payins.js'
@@ -235,6 +236,15 @@ const proofs: Record<string, Proof> = {
     const d = await delivery(app, sent.id)
     t.match(d.attempts[0], { kind: 'first', statusCode: null, error: /^TIMEOUT/ })
     t.equal(d.status, 'pending', 'to be retried')
+    return sent.status
+  },
+  WEBHOOK_BAD_SIGNATURE: async (t, { app }, scenario) => {
+    const sent = await sampleEvent(app, scenario)
+    let d
+    for (let i = 0; i < 50 && (d = await delivery(app, sent.id)).attempts.length === 0; i++) await app.sandbox.webhooks.idle()
+    const signature = d.attempts[0].requestHeaders['x-sandbox-signature']
+    t.not(signature, signDelivery(app.sandbox.config.webhookSecret, Number(d.attempts[0].requestHeaders['x-sandbox-timestamp']), JSON.stringify(d.body)), 'signed with another secret')
+    t.match(signature, /^v1=[0-9a-f]{64}$/)
     return sent.status
   },
   WEBHOOK_OUT_OF_ORDER: async (t, { app }, scenario) => {

@@ -2,6 +2,7 @@ import t, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { buildTestApp, T0 } from '../helpers/app.js'
 import { startReceiver, type Receiver } from '../helpers/receiver.js'
+import { signDelivery } from '../../server/webhooks/signature.js'
 
 /**
  * Every delivery fault of the catalogue (scenarios/delivery.ts), triggered the way an integrator does:
@@ -125,6 +126,30 @@ t.test('WEBHOOK_RECEIVER_TIMEOUT: the first attempt counts as timed out whatever
   t.equal(d.status, 'delivered')
   t.same(d.attempts.map((a: any) => [a.kind, a.statusCode]), [['first', null], ['retry', 200]])
   t.equal(r.requests[0].headers['x-sandbox-delivery-id'], r.requests[1].headers['x-sandbox-delivery-id'])
+})
+
+t.test('WEBHOOK_BAD_SIGNATURE: a signature that does not verify, sent once; a refusal ends the delivery, an acceptance delivers it', async t => {
+  const { app, r } = await setup(t, { webhookSecret: 'the-shared-secret' })
+  r.script([401, 200])
+  const refused = await testEvent(app, 'WEBHOOK_BAD_SIGNATURE')
+  t.equal(refused.applied, 'WEBHOOK_BAD_SIGNATURE')
+  const got = await r.nth(1)
+  const timestamp = Number(got.headers['x-sandbox-timestamp'])
+  t.match(got.headers['x-sandbox-signature'], /^v1=[0-9a-f]{64}$/, 'well formed')
+  t.not(got.headers['x-sandbox-signature'], signDelivery('the-shared-secret', timestamp, got.body), 'but not made with the shared secret')
+  await app.sandbox.webhooks.idle()
+  await advance(app, 3_600_000)
+  await app.sandbox.webhooks.idle()
+  t.equal(r.requests.length, 1, 'not retried')
+  t.match(await get(app, refused.deliveries[0].id), { status: 'failed', nextAttemptAt: null, attempts: [{ kind: 'first', statusCode: 401 }] })
+  const accepted = await testEvent(app, 'WEBHOOK_BAD_SIGNATURE')
+  await r.nth(2)
+  await app.sandbox.webhooks.idle()
+  t.match(await get(app, accepted.deliveries[0].id), { status: 'delivered', attempts: [{ statusCode: 200 }] }, 'a receiver that does not check took the forgery')
+  const genuine = await testEvent(app)
+  const real = await r.nth(3)
+  t.equal(real.headers['x-sandbox-signature'], signDelivery('the-shared-secret', Number(real.headers['x-sandbox-timestamp']), real.body), 'other events stay signed')
+  t.equal(genuine.deliveries.length, 1)
 })
 
 t.test('WEBHOOK_OUT_OF_ORDER: the later event of a transaction reaches the receiver before the earlier one', async t => {
