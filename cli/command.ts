@@ -16,6 +16,8 @@ export const EXIT = {
   USAGE: 2,
   /** No sandbox answered at --url (refused, unknown host, not HTTP). */
   UNREACHABLE: 3,
+  /** `report`: the integration report has a failed check. */
+  CHECKS_FAILED: 4,
 } as const
 
 export type Options = NonNullable<ParseArgsConfig['options']>
@@ -54,7 +56,8 @@ export interface Command {
   /** What `pix-sandbox <name> --help` adds under the usage: options, examples. */
   details: string[]
   options?: Options
-  run: (ctx: Context, positionals: string[], values: Values) => Promise<void>
+  /** Resolves to the exit code when it is not 0 (report: a failed check). */
+  run: (ctx: Context, positionals: string[], values: Values) => Promise<void | number>
 }
 
 /** A mistake on the command line: exit code 2, with the command's usage. */

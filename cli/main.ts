@@ -86,8 +86,7 @@ export async function run (argv: string[], io: Io): Promise<number> {
       signal: controller.signal,
       print: (value, human) => io.stdout((json ? JSON.stringify(value) : human().join('\n')) + '\n'),
     }
-    await command.run(ctx, positionals, values)
-    return EXIT.OK
+    return (await command.run(ctx, positionals, values)) ?? EXIT.OK
   } catch (err) {
     return failed(err, argv.includes('--json'), url, io)
   }

@@ -193,6 +193,27 @@ t.test('trigger sends a signed sample webhook to the account\'s receivers', asyn
   t.equal((await cli(url, ['trigger', 'cash_out', '--account', '999'])).code, 1)
 })
 
+t.test('report grades an account and exits 4 when a check failed, for a CI job to gate on', async t => {
+  const { app, url } = await sandbox(t)
+  const created = JSON.parse((await cli(url, ['account', 'create', '--balance', '100', '--json'])).stdout)
+  const clean = await cli(url, ['report', '--account', String(created.accountId)])
+  t.equal(clean.code, 0, 'nothing failed yet: exit 0')
+  t.match(lines(clean.stdout)[0], new RegExp(`^account ${created.accountId}: (passed|incomplete) \\(\\d+ passed, 0 failed, \\d+ not exercised\\)$`))
+  // A request the gateway's validation refuses fails the requests-valid check.
+  const refused = await app.inject({ method: 'POST', url: '/api/pix/cash-out', headers: { authorization: `Bearer ${created.token.access_token}` }, payload: {} })
+  t.equal(refused.statusCode, 400)
+  const graded = await cli(url, ['report', '--account', String(created.accountId)])
+  t.equal(graded.code, 4)
+  t.match(graded.stdout, /^FAIL  requests-valid  /m)
+  const json = await cli(url, ['report', '--account', String(created.accountId), '--json'])
+  t.equal(json.code, 4)
+  const report = JSON.parse(json.stdout)
+  t.equal(report.verdict, 'failed')
+  t.equal(report.checks.find((c: { id: string }) => c.id === 'requests-valid').status, 'failed')
+  t.equal((await cli(url, ['report'])).code, 2, 'no --account: usage')
+  t.equal((await cli(url, ['report', '--account', '999'])).code, 1, 'an unknown account: refused')
+})
+
 t.test('reset puts one account or the whole sandbox back', async t => {
   const { app, url } = await sandbox(t)
   const created = JSON.parse((await cli(url, ['account', 'create', '--balance', '10', '--json'])).stdout)
