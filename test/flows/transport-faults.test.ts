@@ -208,7 +208,9 @@ t.test('every gateway operation takes the faults, and bad parameters are a clear
     t.ok(op.statuses.has('429') && op.statuses.has('503'), `${op.method} ${op.path} declares 429 and 503`)
   }
   for (const op of gateway.filter(o => o.method === 'GET' && o.params === 0)) {
-    const res = await app.inject({ method: 'GET', url: op.path, headers: { ...bearer(a.token), 'x-sandbox-scenario': 'SERVICE_UNAVAILABLE' } })
+    // The central-bank lists require their period (BACEN's inicio and fim): a valid request but for the fault.
+    const query = op.path === '/cob' || op.path === '/pix' ? '?inicio=2020-01-01T00:00:00Z&fim=2030-01-01T00:00:00Z' : ''
+    const res = await app.inject({ method: 'GET', url: op.path + query, headers: { ...bearer(a.token), 'x-sandbox-scenario': 'SERVICE_UNAVAILABLE' } })
     t.equal(res.statusCode, 503, `${op.path}: the fault applies`)
   }
   const bad = async (scenario: string, message: RegExp) => {
