@@ -65,12 +65,17 @@ function faultOf (applied: readonly AppliedScenario[], ...names: string[]): Appl
 }
 
 /** A real reset (RST) where the socket can do it, so the client sees ECONNRESET; a plain close otherwise. */
-function reset (socket: Socket): void {
-  try {
-    socket.resetAndDestroy()
-  } catch {
-    socket.destroy()
+function reset (request: FastifyRequest, reply: FastifyReply): void {
+  const socket = request.raw.socket as Partial<Socket> | undefined
+  if (typeof socket?.resetAndDestroy === 'function') {
+    try {
+      socket.resetAndDestroy()
+      return
+    } catch {}
   }
+  if (typeof socket?.destroy === 'function') socket.destroy()
+  // In process (app.inject) there is no socket to reset: the answer ends unanswered instead.
+  else reply.raw.destroy()
 }
 
 async function faultsPlugin (app: FastifyInstance): Promise<void> {
@@ -113,7 +118,7 @@ async function faultsPlugin (app: FastifyInstance): Promise<void> {
       case 'CONNECTION_RESET':
         reply.hijack()
         journalUnanswered(request, reply)
-        return reset(request.raw.socket)
+        return reset(request, reply)
       case 'TIMEOUT': {
         reply.hijack()
         const socket = request.raw.socket
@@ -122,7 +127,7 @@ async function faultsPlugin (app: FastifyInstance): Promise<void> {
           held.delete(release)
           socket.off('close', release)
           journalUnanswered(request, reply)
-          socket.destroy()
+          reset(request, reply)
         }
         const timer = setTimeout(release, fault.params.ms ? Number(fault.params.ms) : TIMEOUT_MAX_MS)
         // The client gave up: nothing left to hold.
@@ -143,7 +148,7 @@ async function faultsPlugin (app: FastifyInstance): Promise<void> {
     if (!applied || applied.length === 0) return done(null, payload)
     if (faultOf(applied, 'CONNECTION_RESET')?.params.after === 'commit') {
       journalUnanswered(request, reply)
-      return reset(request.raw.socket)
+      return reset(request, reply)
     }
     const latency = faultOf(applied, 'LATENCY')
     if (!latency) return done(null, payload)
