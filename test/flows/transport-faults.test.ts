@@ -228,3 +228,14 @@ t.test('every gateway operation takes the faults, and bad parameters are a clear
   const arm = await app.inject({ method: 'POST', url: '/__sandbox/scenarios/arm', payload: { accountId: a.accountId, scenario: 'LATENCY;ms=99999' } })
   t.equal(arm.statusCode, 400, 'arming checks the parameters too')
 })
+
+t.test('in process (app.inject, no socket): a reset or a held request ends unanswered, never throws inside the sandbox', async t => {
+  const app = await buildTestApp(t)
+  const a = await newAccount(app, { balance: 100, fee: 0 })
+  for (const scenario of ['CONNECTION_RESET', 'TIMEOUT;ms=20']) {
+    await t.rejects(app.inject({ method: 'POST', url: '/api/pix/cash-out', headers: { ...bearer(a.token), 'x-sandbox-scenario': scenario }, payload: cashOutBody() }), { code: 'LIGHT_ECONNRESET' }, scenario)
+  }
+  t.same(await transactionsOf(app, a.accountId), [], 'nothing performed')
+  t.equal((await balanceOf(app, a.accountId)).available, 100)
+  t.equal((await app.inject({ method: 'GET', url: '/balance', headers: bearer(a.token) })).statusCode, 200, 'the sandbox goes on')
+})
