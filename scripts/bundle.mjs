@@ -4,6 +4,22 @@
 // about a third less CPU to healthy (bench/README.md). tsc's output stays beside them for the types
 // (.d.ts) and the files nothing bundles (healthcheck.js, the client).
 import { build } from 'esbuild'
+import { readFile } from 'node:fs/promises'
+
+/**
+ * @fastify/swagger-ui serves its static files from its own folder (__dirname), which in a bundle would
+ * be dist/server/: its __dirname becomes the folder the package is installed in, found at run time.
+ */
+const swaggerUiFolder = {
+  name: 'swagger-ui-folder',
+  setup (b) {
+    b.onLoad({ filter: /node_modules[\\/]@fastify[\\/]swagger-ui[\\/](index|lib[\\/]routes)\.js$/ }, async args => {
+      const sub = args.path.endsWith('routes.js') ? ", 'lib'" : ''
+      const folder = `require('node:path').join(require('node:path').dirname(require.resolve('@fastify/swagger-ui/package.json'))${sub})`
+      return { contents: (await readFile(args.path, 'utf8')).replaceAll('__dirname', folder), loader: 'js' }
+    })
+  },
+}
 
 const common = {
   bundle: true,
@@ -11,11 +27,10 @@ const common = {
   format: 'esm',
   target: 'node20',
   logLevel: 'warning',
+  plugins: [swaggerUiFolder],
   // Some dependencies are CommonJS and call require() for Node's own modules.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   external: [
-    // Serves its static files from its own folder (__dirname): it stays a package of its own.
-    '@fastify/swagger-ui',
     // Loaded on first use only (the first token, an https start): not parsed by a start that does
     // not need them.
     '@peculiar/x509',
