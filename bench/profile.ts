@@ -40,9 +40,13 @@ const token = (await api('POST', '/api/auth/token', { clientId: account.clientId
 const receiver = withReceiver ? await startReceiver() : null
 if (receiver) await api('POST', '/__sandbox/webhooks', { accountId: account.accountId, eventType: 'cash_out', url: `http://127.0.0.1:${receiver.port}/hook` })
 const body = JSON.stringify({ value: 1.23, externalId: 'profile-[<id>]', description: 'profile', details: { key: 'fulano@example.com', keyType: 'EMAIL', name: 'Fulano de Tal', document: '52998224725' } })
+// Both clocks are the machine's monotonic one (V8's profile timestamps and process.hrtime, in µs):
+// only the samples taken while the load ran are counted, not the start.
+const loadStart = Number(process.hrtime.bigint() / 1000n)
 const load = await autocannon(getPath
   ? { url: `http://127.0.0.1:${port}${getPath}`, headers: { authorization: `Bearer ${token}` }, connections: 10, duration: seconds }
   : { url: `http://127.0.0.1:${port}/api/pix/cash-out`, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body, idReplacement: true, connections: 10, duration: seconds })
+const loadEnd = Number(process.hrtime.bigint() / 1000n)
 const received = receiver ? (await receiver.counts('/hook')).received : 0
 proc.kill('SIGTERM')
 await new Promise(resolve => proc.once('exit', resolve))
@@ -52,7 +56,7 @@ console.log(`${Math.round(load.requests.average)} ${getPath ?? 'cash-outs'}/s un
 interface Node { id: number, callFrame: { functionName: string, url: string, lineNumber: number }, children?: number[] }
 // The main thread's profile is the first one written (a sender thread writes its own).
 const file = readdirSync(dir).filter(n => n.endsWith('.cpuprofile')).sort()[0]
-const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { nodes: Node[], samples: number[], timeDeltas: number[] }
+const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { nodes: Node[], samples: number[], timeDeltas: number[], startTime: number }
 rmSync(dir, { recursive: true, force: true })
 const byId = new Map(profile.nodes.map(n => [n.id, n]))
 const parent = new Map<number, number>()
@@ -60,8 +64,11 @@ for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n
 const selfTime = new Map<string, number>()
 const ours = new Map<string, number>()
 let total = 0
+let at = profile.startTime
 profile.samples.forEach((id, i) => {
   const us = profile.timeDeltas[i] ?? 0
+  at += us
+  if (at < loadStart || at > loadEnd) return
   total += us
   const frame = byId.get(id)!.callFrame
   const key = `${frame.functionName || '(anonymous)'} ${frame.url.replace(/.*\/(node_modules\/)?/, '')}:${frame.lineNumber + 1}`
@@ -69,8 +76,9 @@ profile.samples.forEach((id, i) => {
   const seen = new Set<string>()
   for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
     const f = byId.get(cur)!.callFrame
+    // dist/ is a bundle: a function is named by its name and line in it.
     const m = /\/dist\/(server\/.*?\.js)/.exec(f.url)
-    const name = m ? `${m[1]} ${f.functionName || '(anonymous)'}` : null
+    const name = m ? `${f.functionName || '(anonymous)'} ${m[1]}:${f.lineNumber + 1}` : null
     if (name && !seen.has(name)) {
       seen.add(name)
       ours.set(name, (ours.get(name) ?? 0) + us)
