@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import type { AddressInfo } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import { buildApp } from './app.js'
+import { batchedStdout } from './log-stream.js'
 import type { Config } from './config.js'
 import { announcement, listenFailure, readTls, type Announcement } from './startup.js'
 
@@ -23,6 +24,7 @@ export function loggerFor (level: Config['logLevel']): FastifyServerOptions['log
   if (level === 'silent') return false
   return {
     level,
+    stream: batchedStdout,
     redact: { paths: ['req.headers.authorization', 'req.headers["x-ssl-client-cert"]', 'req.headers["x-sandbox-admin-token"]', '*.clientSecret', '*.privateKey'], censor: '[redacted]' },
   }
 }
