@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --runs N] [-- --seconds S] [-- --only start,load,big,data] [-- --logging info,silent]`:
+ * `npm run bench [-- --runs N] [-- --seconds S] [-- --only start,load,journal,big,data] [-- --logging info,silent]`:
  * every figure of the performance targets (bench/README.md), each against its target, from one run;
  * with `--runs N` the whole run N times and the median of each figure. The sandbox is compared with a
  * bare Fastify + TypeBox baseline measured right before each figure (these machines are noisy, so
@@ -7,7 +7,7 @@
  */
 import autocannon from 'autocannon'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs'
 import { tmpdir, cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -19,7 +19,8 @@ const flag = (name: string): string | undefined => { const i = argv.indexOf(`--$
 const RUNS = Number(flag('runs') ?? 1)
 const DURATION = Number(flag('seconds') ?? process.env.BENCH_SECONDS ?? 8)
 const WARMUP = 2
-const ONLY = new Set((flag('only') ?? 'start,load,big,data').split(','))
+// `npm run bench -- journal` (as the journal's own figure was run before): that figure alone.
+const ONLY = new Set((flag('only') ?? (argv[0] === 'journal' ? 'journal' : 'start,load,journal,big,data')).split(','))
 /** `info` is the default level (written to /dev/null); `silent` is logging off. */
 const LOGGING = (flag('logging') ?? 'info,silent').split(',') as Logging[]
 type Logging = 'info' | 'silent'
@@ -64,13 +65,31 @@ function rssMb (pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024
 }
 
-interface Load { rps: number, p99: number, non2xx: number, errors: number, ok: number }
+/**
+ * CPU time a process has used so far, all its threads (the webhook sender's too), in ms: on a machine
+ * shared with other work, the sandbox's own CPU time per answer moves far less with the neighbours'
+ * load than its throughput does.
+ */
+function cpuMs (pid: number): number {
+  let ns = 0
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try { ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]) } catch {} // a thread gone meanwhile
+  }
+  return ns / 1e6
+}
 
-/** A warm-up, then the measured run; `ok` counts the 2xx answers of both (what later checks expect). */
-async function load (opts: autocannon.Options): Promise<Load> {
+interface Load { rps: number, p99: number, non2xx: number, errors: number, ok: number, cpuUsPerRequest: number }
+
+/**
+ * A warm-up, then the measured run; `ok` counts the 2xx answers of both (what later checks expect),
+ * and the CPU time of `pid` over both is divided by it.
+ */
+async function load (opts: autocannon.Options, pid?: number): Promise<Load> {
+  const before = pid === undefined ? 0 : cpuMs(pid)
   const warm = await autocannon({ ...opts, connections: 10, duration: WARMUP })
   const r = await autocannon({ ...opts, connections: 10, duration: DURATION })
-  return { rps: r.requests.average, p99: r.latency.p99, non2xx: warm.non2xx + r.non2xx, errors: warm.errors + r.errors, ok: warm['2xx'] + r['2xx'] }
+  const ok = warm['2xx'] + r['2xx']
+  return { rps: r.requests.average, p99: r.latency.p99, non2xx: warm.non2xx + r.non2xx, errors: warm.errors + r.errors, ok, cpuUsPerRequest: pid === undefined ? 0 : (cpuMs(pid) - before) * 1000 / Math.max(1, ok) }
 }
 
 const cashOutBody = JSON.stringify({
@@ -145,7 +164,8 @@ async function oneRun (): Promise<Record<string, number>> {
   // run of minutes this machine's speed drifts by a third.
   const base = await start(['bench/baseline.mjs'], {}, '/health')
   const baseline = async (name: string): Promise<number> => {
-    const b = await load({ url: `http://127.0.0.1:${base.port}/api/pix/cash-out`, method: 'POST', headers: { 'content-type': 'application/json' }, body: cashOutBody, idReplacement: true })
+    const b = await load({ url: `http://127.0.0.1:${base.port}/api/pix/cash-out`, method: 'POST', headers: { 'content-type': 'application/json' }, body: cashOutBody, idReplacement: true }, base.proc.pid)
+    f[`baseline.${name}.cpuUs`] = b.cpuUsPerRequest
     f[`baseline.${name}.rps`] = b.rps
     f[`baseline.${name}.p99`] = b.p99
     return b.rps
@@ -197,7 +217,8 @@ async function oneRun (): Promise<Record<string, number>> {
     }
     const b2 = await baseline('cashOut')
     for (const [logging, s] of sandboxes) {
-      const r = await load(cashOutLoad(s.p.port, s.token))
+      const r = await load(cashOutLoad(s.p.port, s.token), s.p.proc.pid)
+      f[`${logging}.cashOut.cpuUs`] = r.cpuUsPerRequest
       f[`${logging}.cashOut.ratio`] = r.rps / b2
       f[`${logging}.cashOut.rps`] = r.rps
       f[`${logging}.cashOut.p99`] = r.p99
@@ -205,7 +226,8 @@ async function oneRun (): Promise<Record<string, number>> {
     }
     const b3 = await baseline('withReceiver')
     for (const [logging, s] of sandboxes) {
-      const r = await load(cashOutLoad(s.p.port, s.hookToken))
+      const r = await load(cashOutLoad(s.p.port, s.hookToken), s.p.proc.pid)
+      f[`${logging}.withReceiver.cpuUs`] = r.cpuUsPerRequest
       f[`${logging}.withReceiver.ratio`] = r.rps / b3
       f[`${logging}.withReceiver.rps`] = r.rps
       f[`${logging}.withReceiver.p99`] = r.p99
@@ -225,6 +247,29 @@ async function oneRun (): Promise<Record<string, number>> {
     }
     rx.close()
     for (const s of sandboxes.values()) await stop(s.p)
+  }
+
+  if (ONLY.has('journal')) {
+    // The request journal's own figure: cash-out on a sandbox whose journal keeps bodies (the default)
+    // and on one with `--journal-bodies false`, both up at once and loaded in turns (with, without,
+    // without, with, with, without) so that the machine's drift and the order fall on both alike.
+    const on = await start(sandboxArgs, { ...loggingEnv('info'), SANDBOX_SETTLEMENT_DELAY_MS: '10' })
+    const off = await start([...sandboxArgs, '--journal-bodies', 'false'], { ...loggingEnv('info'), SANDBOX_SETTLEMENT_DELAY_MS: '10' })
+    const tokens = { on: (await benchAccount(on.port)).token, off: (await benchAccount(off.port)).token }
+    const runs: Record<'on' | 'off', Load[]> = { on: [], off: [] }
+    for (let round = 0; round < 3; round++) {
+      for (const which of round % 2 === 0 ? ['on', 'off'] as const : ['off', 'on'] as const) {
+        const p = which === 'on' ? on : off
+        runs[which].push(await load(cashOutLoad(p.port, tokens[which]), p.proc.pid))
+      }
+    }
+    await stop(on)
+    await stop(off)
+    const mean = (xs: Load[], pick: (x: Load) => number): number => xs.reduce((a, x) => a + pick(x), 0) / xs.length
+    f['journal.ratio'] = mean(runs.on, x => x.rps) / mean(runs.off, x => x.rps)
+    f['journal.cpuRatio'] = mean(runs.on, x => x.cpuUsPerRequest) / mean(runs.off, x => x.cpuUsPerRequest)
+    f['journal.on.cpuUs'] = mean(runs.on, x => x.cpuUsPerRequest)
+    f['journal.off.cpuUs'] = mean(runs.off, x => x.cpuUsPerRequest)
   }
 
   let template: any = null
@@ -307,8 +352,8 @@ function rows (f: Record<string, number>): Row[] {
     const k = (x: string): string => `${logging}.${x}`
     const s = label[logging]
     if (has(k('cashOut.ratio'))) {
-      out.push({ figure: 'POST /api/pix/cash-out, settling as it goes', settings: s, measured: `${pct(f[k('cashOut.ratio')])} (${Math.round(f[k('cashOut.rps')])} req/s), p99 ${f[k('cashOut.p99')]} ms${f[k('cashOut.failed')] ? `, ${f[k('cashOut.failed')]} failed` : ''}`, target: '>= 60%, p99 <= 5 ms', met: f[k('cashOut.ratio')] >= 0.6 && f[k('cashOut.p99')] <= 5 && !f[k('cashOut.failed')] })
-      out.push({ figure: 'the same with a webhook receiver in its own process', settings: s, measured: `${pct(f[k('withReceiver.ratio')])} (${Math.round(f[k('withReceiver.rps')])} req/s), p99 ${f[k('withReceiver.p99')]} ms; of ${Math.round(f[k('withReceiver.expected')])} webhooks ${f[k('withReceiver.missing')]} missing, ${f[k('withReceiver.duplicates')]} twice`, target: '>= 33%, each delivered once', met: f[k('withReceiver.ratio')] >= 0.33 && f[k('withReceiver.missing')] === 0 && f[k('withReceiver.duplicates')] === 0 && !f[k('withReceiver.failed')] })
+      out.push({ figure: 'POST /api/pix/cash-out, settling as it goes', settings: s, measured: `${pct(f[k('cashOut.ratio')])} (${Math.round(f[k('cashOut.rps')])} req/s, ${Math.round(f[k('cashOut.cpuUs')])} µs of CPU each), p99 ${f[k('cashOut.p99')]} ms${f[k('cashOut.failed')] ? `, ${f[k('cashOut.failed')]} failed` : ''}`, target: '>= 60%, p99 <= 5 ms', met: f[k('cashOut.ratio')] >= 0.6 && f[k('cashOut.p99')] <= 5 && !f[k('cashOut.failed')] })
+      out.push({ figure: 'the same with a webhook receiver in its own process', settings: s, measured: `${pct(f[k('withReceiver.ratio')])} (${Math.round(f[k('withReceiver.rps')])} req/s, ${Math.round(f[k('withReceiver.cpuUs')])} µs of CPU each), p99 ${f[k('withReceiver.p99')]} ms; of ${Math.round(f[k('withReceiver.expected')])} webhooks ${f[k('withReceiver.missing')]} missing, ${f[k('withReceiver.duplicates')]} twice`, target: '>= 33%, each delivered once', met: f[k('withReceiver.ratio')] >= 0.33 && f[k('withReceiver.missing')] === 0 && f[k('withReceiver.duplicates')] === 0 && !f[k('withReceiver.failed')] })
       out.push({ figure: 'GET /balance with a token', settings: s, measured: `${pct(f[k('balance.ratio')])} (${Math.round(f[k('balance.rps')])} req/s)`, target: '>= 100%', met: f[k('balance.ratio')] >= 1 && !f[k('balance.failed')] })
       out.push({ figure: 'resident memory idle', settings: s, measured: `${Math.round(f[k('rssIdleMb')])} MB`, target: '<= 100 MB', met: f[k('rssIdleMb')] <= 100 })
     }
@@ -316,8 +361,9 @@ function rows (f: Record<string, number>): Row[] {
     if (has(k('stored.ratioToEmpty'))) out.push({ figure: 'cash-out with 100k stored, against empty', settings: s, measured: `${pct(f[k('stored.ratioToEmpty')])} (${pct(f[k('stored.ratio')])} of the baseline), p99 ${f[k('stored.p99')]} ms`, target: '>= 95%', met: f[k('stored.ratioToEmpty')] >= 0.95 })
     if (has(k('data.ratio'))) out.push({ figure: 'cash-out with --data, 100k stored', settings: s, measured: `${pct(f[k('data.ratio')])} (${Math.round(f[k('data.rps')])} req/s), p99 ${f[k('data.p99')]} ms${f[k('data.failed')] ? `, ${f[k('data.failed')]} failed` : ''}`, target: '>= 40%, p99 <= 20 ms', met: f[k('data.ratio')] >= 0.4 && f[k('data.p99')] <= 20 && !f[k('data.failed')] })
   }
+  if (has('journal.ratio')) out.push({ figure: 'cash-out, journal keeping bodies against `--journal-bodies false` (mean of 3 each)', settings: label.info, measured: `${pct(f['journal.ratio'])} of the throughput; CPU per request ${pct(f['journal.cpuRatio'])} (${Math.round(f['journal.on.cpuUs'])} / ${Math.round(f['journal.off.cpuUs'])} µs)`, target: '>= 90%', met: f['journal.ratio'] >= 0.9 })
   const baseRps = Object.keys(f).filter(x => /^baseline\..*\.rps$/.test(x)).map(x => f[x])
-  if (baseRps.length) out.unshift({ figure: 'baseline: bare Fastify + TypeBox, POST cash-out, before each figure', settings: '', measured: `${Math.round(Math.min(...baseRps))} to ${Math.round(Math.max(...baseRps))} req/s`, target: '100%', met: null })
+  if (baseRps.length) out.unshift({ figure: 'baseline: bare Fastify + TypeBox, POST cash-out, before each figure', settings: '', measured: `${Math.round(Math.min(...baseRps))} to ${Math.round(Math.max(...baseRps))} req/s, ${Math.round(median(Object.keys(f).filter(x => /^baseline\..*\.cpuUs$/.test(x)).map(x => f[x])))} µs of CPU each`, target: '100%', met: null })
   return out
 }
 

@@ -212,6 +212,11 @@ export class SandboxApi {
   snapshot (options?: RequestOptions): Promise<T.Snapshot> { return this.client.call('sandboxExportSnapshot', { options }) }
   restoreSnapshot (snapshot: T.SnapshotImport, options?: RequestOptions): Promise<T.SnapshotImportResult> { return this.client.call('sandboxImportSnapshot', { body: snapshot, options }) }
   requests (query: T.RequestFilter = {}, options?: RequestOptions): Promise<T.Requests> { return this.client.call('sandboxListRequests', { query, options }) }
+  request (id: number, options?: RequestOptions): Promise<T.JournalEntry> { return this.client.call('sandboxGetRequest', { params: { id }, options }) }
+  countRequests (matcher: T.RequestMatch = {}, options?: RequestOptions): Promise<T.RequestCountResult> { return this.client.call('sandboxCountRequests', { body: matcher, options }) }
+  /** Resolves when the journal holds the expected number of matches; else rejects with a PixApiError (409) whose `body.details.nearMisses` lists the closest entries. */
+  verifyRequests (verification: T.RequestVerification, options?: RequestOptions): Promise<T.RequestsVerified> { return this.client.call('sandboxVerifyRequests', { body: verification, options }) }
+  clearRequests (accountId?: number, options?: RequestOptions): Promise<T.RequestsCleared> { return this.client.call('sandboxClearRequests', { query: { accountId } satisfies T.ClearRequestsFilter, options }) }
 
   /** A fresh isolated account with its own credentials, client certificate and private key. */
   createAccount (settings: T.AccountSettings = {}, options?: RequestOptions): Promise<T.CreatedAccount> { return this.client.call('sandboxCreateAccount', { body: settings, options }) }

@@ -13,13 +13,14 @@ import type {
 } from '../server/schemas/payouts.js'
 import type {
   AccountFilterQuery, AccountList, AccountSettingsBody, AccountView, ArmedScenario, ArmedScenarioList, ArmScenarioBody, BalanceChangeBody,
-  ClockAdvanceBody, ClockSetBody, ClockView, CreatedAccountView, HealthView, RequestList, RequestListQuery, ResetBody, ResetView,
+  ClockAdvanceBody, ClockSetBody, ClockView, CreatedAccountView, HealthView, ResetBody, ResetView,
   ScenarioCatalogue, SnapshotBody, SnapshotImported, SnapshotView,
 } from '../server/schemas/sandbox.js'
 import type {
   DeliveryList, DeliveryListQuery, DeliveryView, DeliveryWaitQuery, PublicWebhookAnswer, PublicWebhookBody, PublicWebhookList,
   WebhookList, WebhookPatchBody, WebhookRegistrationBody, WebhookTestAnswer, WebhookTestBody, WebhookView,
 } from '../server/schemas/webhooks.js'
+import type { ClearedRequests, ClearRequestsQuery, RequestCount, RequestEntry, RequestList, RequestListQuery, RequestMatcher, Verified, VerifyBody } from '../server/schemas/journal.js'
 
 /**
  * Every operation of the sandbox's API, by its OpenAPI operationId: method, path and how it
@@ -55,6 +56,10 @@ export const operations = {
   sandboxExportSnapshot: ['GET', '/__sandbox/snapshot'],
   sandboxImportSnapshot: ['PUT', '/__sandbox/snapshot'],
   sandboxListRequests: ['GET', '/__sandbox/requests'],
+  sandboxGetRequest: ['GET', '/__sandbox/requests/{id}'],
+  sandboxCountRequests: ['POST', '/__sandbox/requests/count'],
+  sandboxVerifyRequests: ['POST', '/__sandbox/requests/verify'],
+  sandboxClearRequests: ['DELETE', '/__sandbox/requests'],
   sandboxCreateAccount: ['POST', '/__sandbox/accounts'],
   sandboxListAccounts: ['GET', '/__sandbox/accounts'],
   sandboxGetAccount: ['GET', '/__sandbox/accounts/{id}'],
@@ -127,6 +132,13 @@ export type SnapshotImport = S<typeof SnapshotBody>
 export type SnapshotImportResult = S<typeof SnapshotImported>
 export type RequestFilter = S<typeof RequestListQuery>
 export type Requests = S<typeof RequestList>
+export type JournalEntry = S<typeof RequestEntry>
+export type RequestMatch = S<typeof RequestMatcher>
+export type RequestCountResult = S<typeof RequestCount>
+export type RequestVerification = S<typeof VerifyBody>
+export type RequestsVerified = S<typeof Verified>
+export type RequestsCleared = S<typeof ClearedRequests>
+export type ClearRequestsFilter = S<typeof ClearRequestsQuery>
 export type AccountSettings = S<typeof AccountSettingsBody>
 export type Account = S<typeof AccountView>
 export type CreatedAccount = S<typeof CreatedAccountView>

@@ -20,7 +20,10 @@ import { loadFixtures, type Fixtures } from './fixtures.js'
 import { Store, type StoreOptions } from './store/store.js'
 import { TokenService } from './auth/tokens.js'
 import { AccountService } from './services/accounts.js'
-import { RequestJournal } from './services/journal.js'
+import { RequestJournal } from './journal/journal.js'
+import captureRequests from './journal/capture.js'
+import { webhookLines } from './journal/console.js'
+import { transactionLookup } from './journal/transactions.js'
 import { ScenarioService } from './services/scenarios.js'
 import { WebhookService } from './webhooks/service.js'
 import { PayoutService } from './services/payouts.js'
@@ -167,14 +170,14 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     fixtures,
     tokens: new TokenService(config.jwtSecret ?? randomBytes(32).toString('hex'), () => clock.now()),
     accounts: new AccountService(store, fixtures, clock, rng),
-    journal: new RequestJournal(config.journalSize),
+    journal: new RequestJournal(config.journalSize, transactionLookup(store)),
     onReset: [],
     onLoad: [],
     resetClock: startClock,
     ready: false,
   } as Omit<Sandbox, 'scenarios' | 'webhooks' | 'payouts' | 'charges' | 'refunds' | 'med'> as Sandbox
   sandbox.scenarios = new ScenarioService(store, clock)
-  sandbox.webhooks = new WebhookService(sandbox, { onError: err => app.log.error({ err }, 'webhook bookkeeping failed') })
+  sandbox.webhooks = new WebhookService(sandbox, { onError: err => app.log.error({ err }, 'webhook bookkeeping failed'), ...webhookLines(app.log) })
   sandbox.charges = new ChargeService(sandbox)
   sandbox.payouts = new PayoutService(sandbox)
   sandbox.refunds = new RefundService(sandbox)
@@ -187,26 +190,6 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     reply.header('x-sandbox-version', VERSION)
     done()
   })
-  // Without a logger (LOG_LEVEL=silent) the line is not even built.
-  const logRequests = opts.logger !== undefined && opts.logger !== false
-  app.addHook('onResponse', (request, reply, done) => {
-    const durationMs = Math.round(reply.elapsedTime * 100) / 100
-    const query = request.url.indexOf('?')
-    const path = query === -1 ? request.url : request.url.slice(0, query)
-    if (logRequests) request.log.info({ method: request.method, path, statusCode: reply.statusCode, durationMs, accountId: request.account?.id }, 'request')
-    sandbox.journal.record({
-      requestId: request.id,
-      at: new Date(clock.now()).toISOString(),
-      method: request.method,
-      path,
-      statusCode: reply.statusCode,
-      durationMs,
-      accountId: request.account?.id ?? null,
-      scenario: (reply.getHeader('x-sandbox-scenario-applied') as string | undefined) ?? null,
-    })
-    done()
-  })
-
   registerErrorHandlers(app)
   app.addHook('onRoute', declareErrorResponses)
 
@@ -228,6 +211,19 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
       })
     })
   }
+
+  // After the commit point's onSend: the journal keeps the answer that really went out (a 503 when the write failed).
+  await app.register(captureRequests, {
+    journal: sandbox.journal,
+    now: () => clock.now(),
+    token: (token) => { const c = sandbox.tokens.verify(token); return c ? { id: c.jti, accountId: Number(c.sub) } : null },
+    accountOfClientId: (clientId) => store.accountByClientId(clientId)?.id ?? null,
+    accountOfTransaction: (id) => store.transaction(id)?.accountId ?? null,
+    secrets: config.adminToken ? [config.adminToken] : [],
+    keepBodies: config.journalBodies,
+    // Without a logger (LOG_LEVEL=silent) the line is not even built.
+    log: opts.logger !== undefined && opts.logger !== false,
+  })
 
   await app.register(swagger, {
     // Shared schemas keep their $id as their component name (SimpleError, not def-0).

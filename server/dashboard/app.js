@@ -11,7 +11,7 @@ const KNOWN_STATUSES = ['PENDING', 'CONFIRMED', 'ERROR', 'LIQUIDATED', 'COMPLETE
 /** Statuses from which a transaction can still be settled or failed by hand. */
 const PENDING = new Set(['PENDING', 'EM_PROCESSAMENTO', 'ATIVA'])
 const CHARGE_KINDS = new Set(['CASH_IN', 'COB'])
-const VIEWS = ['transactions', 'webhooks', 'deliveries', 'med', 'clock', 'scenarios']
+const VIEWS = ['transactions', 'webhooks', 'deliveries', 'requests', 'med', 'clock', 'scenarios']
 
 // ---------------------------------------------------------------------------------------------------
 // DOM helpers: the only way this file creates elements. Strings become text nodes, always.
@@ -132,7 +132,8 @@ class ApiFailure extends Error {
 }
 
 async function api (method, path, body) {
-  const headers = { accept: 'application/json' }
+  // Marks the dashboard's calls: its refreshes stay out of the request journal and log at debug only.
+  const headers = { accept: 'application/json', 'x-sandbox-client': 'dashboard' }
   if (body !== undefined) headers['content-type'] = 'application/json'
   const admin = sessionStorage.getItem(ADMIN_KEY)
   if (admin) headers['x-sandbox-admin-token'] = admin
@@ -199,7 +200,7 @@ const state = {
   accounts: [],
   clock: null,
   catalogue: null,
-  expanded: { tx: new Set(), dl: new Set(), med: new Set() },
+  expanded: { tx: new Set(), dl: new Set(), rq: new Set(), med: new Set() },
   /** Registration ids whose header editor is open / whose delete awaits confirmation. */
   editing: new Set(),
   confirmingDelete: new Set(),
@@ -447,6 +448,8 @@ function buildTxDetail (tx) {
       el('a', { href: `#deliveries`, onclick: () => { $('#dl-tx').value = tx.id; state.expanded.dl.add(d.id) } }, 'Open in Deliveries'),
     ))))
   }
+  detail.append(el('h4', {}, 'Requests'))
+  detail.append(el('p', {}, el('a', { href: '#requests', 'data-key': `requests-${tx.id}`, onclick: () => { $('#rq-tx').value = tx.id } }, 'Show the requests that made and read it')))
   detail.append(el('details', { 'data-key': `raw-${tx.id}` }, el('summary', {}, 'Raw record'), el('pre', {}, json(tx))))
   return detail
 }
@@ -761,6 +764,70 @@ async function refreshDeliveries () {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Requests: the request journal, with the two bodies side by side
+
+const bodyText = (body) => (body === null || body === undefined ? '(no body)' : typeof body === 'string' ? body : json(body))
+
+function buildRequest (r) {
+  const key = String(r.id)
+  const open = state.expanded.rq.has(key)
+  const summary = toggler('rq', key, `${r.method} ${r.path} answered ${r.status}; show details`, [
+    el('span', { class: 'cell when' }, when(r.at)),
+    el('span', { class: 'cell kind' }, `${r.method} ${r.path}`),
+    badge(r.status),
+    el('span', { class: 'cell fee' }, [`${r.durationMs} ms`, r.scenarios.length ? ` · ${r.scenarios.join(', ')}` : '', r.errorCode ? ` · ${r.errorCode}` : ''].join('')),
+    state.accountId ? null : el('span', { class: 'cell acct' }, r.accountId ? `#${r.accountId}` : ''),
+  ])
+  if (!open) return [summary]
+  const detail = el('div', { class: 'row-detail', id: `rq-detail-${key}` })
+  const query = Object.keys(r.query ?? {}).length ? new URLSearchParams(r.query).toString() : ''
+  detail.append(facts([
+    ['Request id', el('code', {}, r.requestId)],
+    ['Route', r.route],
+    ['Query', query ? el('code', {}, `?${query}`) : null],
+    ['Account', r.accountId ? `#${r.accountId}` : null],
+    ['Token id', r.tokenId ? el('code', {}, r.tokenId) : null],
+    ['Idempotency key', r.idempotencyKey],
+    ['External id', r.externalId],
+    ['Scenarios', r.scenarios.length ? r.scenarios.join(', ') : null],
+    ['Error code', r.errorCode],
+    ['Transaction', r.transactionId
+      ? el('a', { href: '#transactions', 'data-key': `tx-${key}`, onclick: () => { state.expanded.tx.add(r.transactionId) } }, r.transactionId)
+      : null],
+    ['Sandbox time', timeEl(r.at)],
+    ['Wall time', r.wallTime],
+  ]))
+  detail.append(el('div', { class: 'side-by-side' },
+    el('section', { 'aria-label': 'Request' },
+      el('h4', {}, 'Request'),
+      el('pre', { class: 'body', 'data-testid': 'request-body' }, bodyText(r.request.body)),
+      el('details', { 'data-key': `rqh-${key}` }, el('summary', {}, 'Headers'), el('pre', {}, json(r.request.headers)))),
+    el('section', { 'aria-label': 'Response' },
+      el('h4', {}, `Response ${r.status}`),
+      el('pre', { class: 'body', 'data-testid': 'response-body' }, bodyText(r.response.body)),
+      el('details', { 'data-key': `rsh-${key}` }, el('summary', {}, 'Headers'), el('pre', {}, json(r.response.headers)))),
+  ))
+  return [summary, detail]
+}
+
+async function refreshRequests () {
+  const form = $('#rq-filters')
+  const status = form.status.value.trim()
+  let list
+  try {
+    const data = await api('GET', `/__sandbox/requests${qs({ accountId: state.accountId, method: form.method.value, path: form.path.value.trim(), status: /^[1-5]([0-9]{2}|xx)$/i.test(status) ? status : '', transactionId: form.transactionId.value.trim(), limit: 200 })}`)
+    list = listOf(data, 'requests')
+    $('#rq-error').textContent = ''
+  } catch (err) {
+    $('#rq-error').textContent = err.message
+    return
+  }
+  $('#rq-empty').hidden = list.length > 0
+  $('#rq-count').textContent = `${list.length} shown`
+  renderRows($('#rq-list'), list, r => r.id, buildRequest, r => JSON.stringify([r.id, state.expanded.rq.has(String(r.id)), !!state.accountId]))
+}
+
+// ---------------------------------------------------------------------------------------------------
 // MED
 
 function buildMed (m) {
@@ -1030,6 +1097,7 @@ const refreshers = {
   transactions: refreshTransactions,
   webhooks: refreshWebhooks,
   deliveries: refreshDeliveries,
+  requests: refreshRequests,
   med: refreshMed,
   clock: async () => renderClock(),
   scenarios: refreshScenarios,
@@ -1106,11 +1174,12 @@ function start () {
     writeAccount(Number(link.dataset.account))
     tick(true)
   })
-  for (const form of ['#tx-filters', '#dl-filters']) {
+  for (const form of ['#tx-filters', '#dl-filters', '#rq-filters']) {
     $(form).addEventListener('change', () => tick(true))
     $(form).addEventListener('submit', (e) => { e.preventDefault(); tick(true) })
   }
   $('#dl-tx').addEventListener('input', () => tick(true))
+  for (const input of ['#rq-path', '#rq-status', '#rq-tx']) $(input).addEventListener('input', () => tick(true))
   window.addEventListener('hashchange', () => {
     readLocation()
     showView()

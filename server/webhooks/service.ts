@@ -7,7 +7,7 @@ import { reachesListener, type Listener } from './own-address.js'
 import type { SendResult } from './sender.js'
 import { SenderThread, type Attempt } from './sender-thread.js'
 import { signDelivery } from './signature.js'
-import { EVENT_TYPES, type AttemptKind, type Delivery, type WebhookEvent, type WebhookRegistration } from './types.js'
+import { EVENT_TYPES, type AttemptKind, type Delivery, type FailedAttempt, type GaveUp, type WebhookEvent, type WebhookRegistration } from './types.js'
 import type { Mutable } from '../store/state.js'
 
 /**
@@ -21,6 +21,10 @@ import type { Mutable } from '../store/state.js'
 export interface WebhookServiceOptions {
   /** A bug in the bookkeeping after a request (never a receiver's failure, which is logged as data). */
   onError?: (err: unknown) => void
+  /** A first or retry attempt that failed (the console's line per failed attempt). */
+  onAttemptFailed?: (a: FailedAttempt) => void
+  /** A delivery that will not be attempted again: its attempts ran out, or PENDING_LIMIT gave it up. */
+  onGaveUp?: (g: GaveUp) => void
 }
 
 /** The default account of the fixtures, which SANDBOX_WEBHOOK_URL is registered for. */
@@ -67,6 +71,8 @@ export class WebhookService {
   /** Long-polls waiting for a delivery; each entry ends its wait with no result. */
   private readonly waiters = new Set<() => void>()
   private readonly onError: (err: unknown) => void
+  private readonly onAttemptFailed?: (a: FailedAttempt) => void
+  private readonly onGaveUp?: (g: GaveUp) => void
   /** How to cancel each request under way, so a reset or close cancels them all. */
   private readonly cancellers = new Set<() => void>()
   /** The first or retry attempt under way per delivery (at most one), so giving a delivery up cancels it. */
@@ -83,6 +89,8 @@ export class WebhookService {
     this.registrations = new Registrations(sb.store, sb.clock, url => this.isSandbox(url))
     this.log = new DeliveryLog(sb.store, () => sb.config.deliveryLogSize)
     this.onError = opts.onError ?? (err => process.emitWarning(`webhook bookkeeping failed: ${String(err)}`))
+    this.onAttemptFailed = opts.onAttemptFailed
+    this.onGaveUp = opts.onGaveUp
     this.sender = new SenderThread({ connections: MAX_CONNECTIONS_PER_ORIGIN, connectTimeoutMs: sb.config.webhookTimeoutMs })
     sb.store.onAccountRemoved(accountId => this.forgetAccount(accountId))
     sb.onLoad.push(() => this.afterLoad())
@@ -221,6 +229,7 @@ export class WebhookService {
         x.updatedAt = iso
       })
       this.startFollowers(d.id)
+      this.onGaveUp?.({ deliveryId: d.id, accountId: d.accountId, eventType: d.eventType, url: d.url, attempts: d.attempts.length, reason })
     }
     this.forget(over)
     this.forget(this.log.trim(accountId))
@@ -380,6 +389,7 @@ export class WebhookService {
         }
       }
     })
+    if (!ok && (kind === 'first' || kind === 'retry')) this.reportFailure(d, error!, retryAt)
     if (kind === 'redeliver' && ok) {
       this.sb.scheduler.cancel(this.jobs.get(id))
       this.jobs.delete(id)
@@ -388,6 +398,14 @@ export class WebhookService {
     if (retryAt !== null) this.schedule(d, retryAt, 'retry')
     if (kind === 'first') this.startFollowers(id)
     if (d.status !== 'pending') this.forget(this.log.trim(d.accountId))
+  }
+
+  private reportFailure (before: Delivery, error: string, retryAt: number | null): void {
+    const d = this.log.get(before.id) ?? before
+    const made = d.attempts.filter(a => a.kind === 'first' || a.kind === 'retry').length
+    const base = { deliveryId: d.id, accountId: d.accountId, eventType: d.eventType, url: d.url }
+    this.onAttemptFailed?.({ ...base, attempt: made, maxAttempts: this.sb.config.webhookMaxAttempts, error, retryAt: retryAt === null ? null : new Date(retryAt).toISOString() })
+    if (d.status === 'failed') this.onGaveUp?.({ ...base, attempts: made, reason: error })
   }
 
   private unhold (d: Delivery): void {

@@ -202,6 +202,34 @@ t.test('the wait call answers 408 WAIT_TIMEOUT after timeoutMs of real time', as
   t.equal(tooLong.statusCode, 400)
 })
 
+t.test('since: a wait without a transaction id never answers with an older delivery', async t => {
+  const { app, r } = await setup(t)
+  const first = await testEvent(app)
+  await r.next()
+  const old = first.deliveries[0]
+  const wait = (query: string) => app.inject({ method: 'GET', url: `/__sandbox/webhooks/deliveries/wait?accountId=1&eventType=cash_out&${query}` })
+  // Without since, the newest match: the old delivery, at once.
+  t.equal((await wait('timeoutMs=0')).json().id, old.id)
+  // After that delivery's id: nothing yet, then the next one as soon as it exists.
+  t.equal((await wait(`since=${old.id}&timeoutMs=50`)).statusCode, 408)
+  const waiting = wait(`since=${old.id}&timeoutMs=30000`)
+  const second = await testEvent(app)
+  const res = await waiting
+  t.equal(res.statusCode, 200)
+  t.equal(res.json().id, second.deliveries[0].id)
+  t.not(res.json().id, old.id)
+  // An instant of sandbox time: at or after it, so the clock's own `now` read before acting works frozen.
+  await advance(app, 1000)
+  const now = (await app.inject({ method: 'GET', url: '/__sandbox/clock' })).json().now
+  t.equal((await wait(`since=${encodeURIComponent(now)}&timeoutMs=50`)).statusCode, 408, 'both earlier deliveries are older than that instant')
+  const third = await testEvent(app)
+  const at = await wait(`since=${encodeURIComponent(now)}&timeoutMs=0`)
+  t.equal(at.json().id, third.deliveries[0].id, 'made at that very instant (the clock is frozen): included')
+  const bad = await wait('since=not-a-delivery&timeoutMs=0')
+  t.equal(bad.statusCode, 400)
+  t.match(bad.json().message, /since must be the id of a delivery in the log or an ISO 8601 instant/)
+})
+
 t.test('closing the app ends a pending wait and requests under way', async t => {
   const app = await buildTestApp(t)
   const r = await receiver(t)

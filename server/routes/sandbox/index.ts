@@ -9,6 +9,7 @@ import transactions from './transactions.js'
 import directory from './directory.js'
 import pix from './pix.js'
 import med from './med.js'
+import requests from './requests.js'
 
 /**
  * The control plane under /__sandbox. With an admin token configured (a sandbox exposed on a shared
@@ -36,7 +37,7 @@ const sandboxRoutes: FastifyPluginAsync = async (app) => {
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined && (request.method === 'POST' || request.method === 'PUT' || request.method === 'PATCH')) request.body = {}
   })
-  for (const routes of [system, accounts, scenarios, webhooks, transactions, directory, pix, med]) await app.register(routes)
+  for (const routes of [system, requests, accounts, scenarios, webhooks, transactions, directory, pix, med]) await app.register(routes)
 }
 
 export default sandboxRoutes

@@ -6,10 +6,10 @@ import { errorResponses } from '../../schemas/common.js'
 import { readDocument } from '../../store/document.js'
 import { createRng } from '../../domain/ids.js'
 import { asReply, emptyState, STATE_FORMAT, STATE_FORMAT_VERSION } from '../../store/state.js'
-import { ClockAdvanceBody, ClockSetBody, ClockView, HealthUnavailable, HealthView, RequestList, RequestListQuery, ResetBody, ResetView, SnapshotBody, SnapshotImported, SnapshotView } from '../../schemas/sandbox.js'
+import { ClockAdvanceBody, ClockSetBody, ClockView, HealthUnavailable, HealthView, ResetBody, ResetView, SnapshotBody, SnapshotImported, SnapshotView } from '../../schemas/sandbox.js'
 import { mayControl } from './admin.js'
 
-/** Health, reset, clock, snapshot and the request journal. */
+/** Health, reset, clock and snapshot. */
 const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const sb = app.sandbox
   const clockView = () => {
@@ -149,16 +149,6 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     })
     return { accounts: Object.keys(sb.store.data.accounts).length, transactions: Object.keys(sb.store.data.transactions).length }
   })
-
-  app.get('/requests', {
-    schema: {
-      operationId: 'sandboxListRequests',
-      tags: ['Sandbox'],
-      summary: 'Recent requests, newest first (no headers or bodies are kept)',
-      querystring: RequestListQuery,
-      response: { 200: RequestList },
-    },
-  }, async (request) => ({ requests: sb.journal.list(request.query) }))
 }
 
 export default systemRoutes
