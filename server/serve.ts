@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import { buildApp } from './app.js'
 import { prettyStream } from './journal/console.js'
+import { batchedStdout } from './log-stream.js'
 import type { Config } from './config.js'
 import { announcement, listenFailure, readTls, type Announcement } from './startup.js'
 
@@ -27,7 +28,7 @@ export function loggerFor (level: Config['logLevel'], format: Config['logFormat'
   if (level === 'silent') return false
   return {
     level,
-    ...(format === 'pretty' ? { stream: prettyStream(process.stdout) } : {}),
+    stream: format === 'pretty' ? prettyStream(process.stdout) : batchedStdout,
     redact: { paths: ['req.headers.authorization', 'req.headers["x-ssl-client-cert"]', 'req.headers["x-sandbox-admin-token"]', '*.clientSecret', '*.privateKey'], censor: '[redacted]' },
   }
 }

@@ -13,7 +13,21 @@ const SECRET_HEADERS = new Set(['authorization', 'x-ssl-client-cert', 'x-sandbox
 /** Body field names, compared without case, dashes or underscores. */
 const SECRET_FIELDS = new Set(['clientsecret', 'accesstoken', 'privatekey', 'refreshtoken', 'password'])
 const normalise = (key: string): string => key.toLowerCase().replace(/[-_]/g, '')
-export const isSecretField = (key: string): boolean => SECRET_FIELDS.has(normalise(key))
+/**
+ * The answer for each field name seen so far: every request's body is walked, and its names repeat
+ * from one request to the next (normalising them anew was the journal's largest cost per request).
+ * Bounded: a flood of distinct names empties it rather than growing it.
+ */
+const secretFieldNames = new Map<string, boolean>()
+export function isSecretField (key: string): boolean {
+  let secret = secretFieldNames.get(key)
+  if (secret === undefined) {
+    secret = SECRET_FIELDS.has(normalise(key))
+    if (secretFieldNames.size >= 10_000) secretFieldNames.clear()
+    secretFieldNames.set(key, secret)
+  }
+  return secret
+}
 
 const PEM = /-----BEGIN [A-Z0-9 ]+-----[\s\S]*?(-----END [A-Z0-9 ]+-----\r?\n?|$)/g
 // The same block as JSON text writes it (newlines escaped), up to its END line or the string's end.
