@@ -1,7 +1,9 @@
 /**
- * `npm run bench [-- --runs N] [-- --seconds S] [-- --only start,load,journal,big,data] [-- --logging info,silent]`:
+ * `npm run bench [-- --runs N] [-- --seconds S] [-- --only start,load,journal,big,data] [-- --logging info,silent] [-- --against DIR]`:
  * every figure of the performance targets (bench/README.md), each against its target, from one run;
- * with `--runs N` the whole run N times and the median of each figure. The sandbox is compared with a
+ * with `--runs N` the whole run N times and the median of each figure; with `--against DIR` (another
+ * checkout with its `dist/` built) the load figures of that build too, measured after the same
+ * baseline measures as this one's, so that a change is judged before and after in one run. The sandbox is compared with a
  * bare Fastify + TypeBox baseline measured right before each figure (these machines are noisy, so
  * ratios are what count). Writes bench/results/latest.json. Not part of `npm test`.
  */
@@ -9,7 +11,7 @@ import autocannon from 'autocannon'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs'
 import { tmpdir, cpus, totalmem } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { startReceiver } from './receiver.js'
 
@@ -24,6 +26,8 @@ const ONLY = new Set((flag('only') ?? (argv[0] === 'journal' ? 'journal' : 'star
 /** `info` is the default level (written to /dev/null); `silent` is logging off. */
 const LOGGING = (flag('logging') ?? 'info,silent').split(',') as Logging[]
 type Logging = 'info' | 'silent'
+/** Another build to load beside this one (its checkout, `dist/` built): a change before and after. */
+const AGAINST = flag('against')
 const STARTS = 5
 const STORED = 100_000
 let nextPort = 18100 + Math.floor(Math.random() * 500)
@@ -191,10 +195,15 @@ async function oneRun (): Promise<Record<string, number>> {
   if (ONLY.has('load')) {
     // One sandbox per logging setting, both up; each figure is measured on both right after one
     // baseline measure, so the two settings are compared on the same footing.
-    const sandboxes = new Map<Logging, { p: Proc, token: string, hookToken: string, accepted: () => Promise<number> }>()
+    // Keyed by the figure's prefix: the logging setting, and `against.<logging>` for the other build.
+    const sandboxes = new Map<string, { p: Proc, token: string, hookToken: string, accepted: () => Promise<number> }>()
     const rx = await startReceiver()
-    for (const logging of LOGGING) {
-      const p = await start(sandboxArgs, { ...loggingEnv(logging), SANDBOX_SETTLEMENT_DELAY_MS: '10' })
+    const targets = LOGGING.flatMap(logging => [
+      { key: logging as string, logging, args: sandboxArgs },
+      ...(AGAINST === undefined ? [] : [{ key: `against.${logging}`, logging, args: [join(resolve(AGAINST), 'dist/server/main.js'), ...sandboxArgs.slice(1)] }]),
+    ])
+    for (const { key: logging, logging: level, args } of targets) {
+      const p = await start(args, { ...loggingEnv(level), SANDBOX_SETTLEMENT_DELAY_MS: '10' })
       f[`${logging}.rssIdleMb`] = rssMb(p.proc.pid!)
       const a = await benchAccount(p.port)
       const h = await benchAccount(p.port)
@@ -348,9 +357,8 @@ function rows (f: Record<string, number>): Row[] {
     out.push({ figure: 'start to healthy from dist/ (median of 5)', settings: label.info, measured: `${ms(f['start.sandboxMs'])} (bare Fastify ${ms(f['start.bareMs'])})`, target: '<= 500 ms', met: f['start.sandboxMs'] <= 500 })
     out.push({ figure: 'startSandbox() in process, first call (median of 5)', settings: 'its default (logging off)', measured: `${ms(f['inProcess.firstMs'])} (import ${ms(f['inProcess.importMs'])}; a second call ${ms(f['inProcess.secondMs'])})`, target: '<= 200 ms', met: f['inProcess.firstMs'] <= 200 })
   }
-  for (const logging of LOGGING) {
+  for (const [logging, s] of LOGGING.flatMap(l => [[l, label[l]], [`against.${l}`, `${label[l]}; the build in ${AGAINST ?? ''}`]])) {
     const k = (x: string): string => `${logging}.${x}`
-    const s = label[logging]
     if (has(k('cashOut.ratio'))) {
       out.push({ figure: 'POST /api/pix/cash-out, settling as it goes', settings: s, measured: `${pct(f[k('cashOut.ratio')])} (${Math.round(f[k('cashOut.rps')])} req/s, ${Math.round(f[k('cashOut.cpuUs')])} µs of CPU each), p99 ${f[k('cashOut.p99')]} ms${f[k('cashOut.failed')] ? `, ${f[k('cashOut.failed')]} failed` : ''}`, target: '>= 60%, p99 <= 5 ms', met: f[k('cashOut.ratio')] >= 0.6 && f[k('cashOut.p99')] <= 5 && !f[k('cashOut.failed')] })
       out.push({ figure: 'the same with a webhook receiver in its own process', settings: s, measured: `${pct(f[k('withReceiver.ratio')])} (${Math.round(f[k('withReceiver.rps')])} req/s, ${Math.round(f[k('withReceiver.cpuUs')])} µs of CPU each), p99 ${f[k('withReceiver.p99')]} ms; of ${Math.round(f[k('withReceiver.expected')])} webhooks ${f[k('withReceiver.missing')]} missing, ${f[k('withReceiver.duplicates')]} twice`, target: '>= 33%, each delivered once', met: f[k('withReceiver.ratio')] >= 0.33 && f[k('withReceiver.missing')] === 0 && f[k('withReceiver.duplicates')] === 0 && !f[k('withReceiver.failed')] })
