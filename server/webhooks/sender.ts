@@ -52,6 +52,7 @@ export function sendAttempt (url: string, headers: Record<string, string>, body:
     const finish = (result: SendResult): void => {
       if (settled) return
       settled = true
+      clearTimeout(queued)
       clearTimeout(timer)
       controller.signal.removeEventListener('abort', onAbort)
       resolve(result)
@@ -62,13 +63,20 @@ export function sendAttempt (url: string, headers: Record<string, string>, body:
     // still queued for a connection, which is aborted as soon as it starts.
     const onAbort = (): void => {
       const reason = controller.signal.reason
-      if (reason instanceof AttemptTimeout) finish({ statusCode: null, latencyMs: latency(), error: `TIMEOUT: sem resposta completa em ${opts.timeoutMs} ms`, responseBody: null, cancelled: false })
+      if (reason instanceof AttemptTimeout) finish({ statusCode: null, latencyMs: latency(), error: reason.message, responseBody: null, cancelled: false })
       else finish({ statusCode: null, latencyMs: latency(), error: 'CANCELLED', responseBody: null, cancelled: true })
       request?.abort(reason)
     }
     controller.signal.addEventListener('abort', onAbort, { once: true })
-    // The timeout covers connecting, the headers and the body.
-    const timer = setTimeout(() => controller.abort(new AttemptTimeout()), opts.timeoutMs)
+    // Two clocks of the same length. The receiver's starts when the request is written to its
+    // connection and covers the headers and the body: time spent waiting behind other deliveries for
+    // a free connection (a burst, an overloaded machine) is the sandbox's, and counting it made a
+    // receiver that answered in time look late, so the retry delivered the event twice. The queue's
+    // starts now and ends when the request is written: an attempt that never gets a connection (a
+    // receiver that hangs on every one, a connect that never completes) still fails in time, and since
+    // nothing was written, its retry cannot be a duplicate.
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const queued = setTimeout(() => controller.abort(new AttemptTimeout(`TIMEOUT: nenhuma conexão com o receptor em ${opts.timeoutMs} ms`)), opts.timeoutMs)
     let target: URL
     try {
       target = new URL(url)
@@ -79,7 +87,12 @@ export function sendAttempt (url: string, headers: Record<string, string>, body:
     opts.dispatcher.dispatch({ origin: target.origin, path: target.pathname + target.search, method: 'POST', headers, body }, {
       onRequestStart (c) {
         request = c
-        if (settled) c.abort(controller.signal.reason ?? new Error('attempt over'))
+        if (settled) {
+          c.abort(controller.signal.reason ?? new Error('attempt over'))
+          return
+        }
+        clearTimeout(queued)
+        timer = setTimeout(() => controller.abort(new AttemptTimeout(`TIMEOUT: sem resposta completa em ${opts.timeoutMs} ms`)), opts.timeoutMs)
       },
       onResponseStart (_c, status) {
         statusCode = status

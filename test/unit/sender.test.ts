@@ -75,6 +75,41 @@ t.test('an endless answer is not read past 64 KB', async t => {
   t.equal(result.responseBody?.length, 1024)
 })
 
+t.test('waiting for a connection is not the receiver\'s time: its clock starts when the request is written', async t => {
+  const { createServer } = await import('node:http')
+  let received = 0
+  const server = createServer((_req, res) => {
+    received++
+    setTimeout(() => res.end('ok'), 300)
+  })
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => { server.closeAllConnections(); server.close() })
+  const url = `http://127.0.0.1:${(server.address() as any).port}/`
+  // One connection: the second attempt waits about 300 ms for it, then the receiver takes 300 ms
+  // more, 600 ms after it was handed over but well within 450 ms of being written.
+  const one = new Agent({ connections: 1 })
+  t.teardown(() => one.close())
+  const attempt = () => sendAttempt(url, {}, '{}', { dispatcher: one, timeoutMs: 450, controller: new AbortController() })
+  const [first, second] = await Promise.all([attempt(), attempt()])
+  t.equal(first.statusCode, 200)
+  t.equal(second.statusCode, 200, `the queued attempt was answered in time: ${second.error}`)
+  t.equal(received, 2)
+})
+
+t.test('an attempt that never gets a connection fails in time, and was never sent', async t => {
+  const r = await startReceiver()
+  t.teardown(() => r.close())
+  r.script(['hang'])
+  const one = new Agent({ connections: 1 })
+  t.teardown(() => one.destroy())
+  const holder = sendAttempt(r.url, {}, '{}', { dispatcher: one, timeoutMs: 2000, controller: new AbortController() })
+  const queued = await sendAttempt(r.url, {}, '{}', { dispatcher: one, timeoutMs: 200, controller: new AbortController() })
+  t.match(queued.error, /^TIMEOUT: nenhuma conexão/)
+  t.equal(r.requests.length, 1, 'only the attempt holding the connection reached the receiver, so a retry cannot be a duplicate')
+  t.match((await holder).error, /^TIMEOUT: sem resposta/)
+  t.equal(r.requests.length, 1)
+})
+
 t.test('the sender thread: results come back per attempt; a lost thread fails what was out', async t => {
   const r = await startReceiver()
   t.teardown(() => r.close())
