@@ -9,11 +9,11 @@ import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, pa
 import { ApiError, badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js'
 import { asReply } from '../store/state.js'
 import type { CashInBodyT, CobBodyT } from '../schemas/payins.js'
-import type { Account, Counterpart, DeepReadonly, Draft, Mutable, Transaction } from '../store/state.js'
+import { CHARGE_KINDS, isKind, type Account, type ChargeData, type ChargeKind, type CobData, type Counterpart, type DeepReadonly, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData } from '../store/state.js'
 import { receiveEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import type { ChargeLookup, ChargePayments, Payer } from './contracts.js'
+import type { ChargeLookup, ChargePayments } from './contracts.js'
 import { iso, recordTransition } from './history.js'
 
 /**
@@ -31,60 +31,21 @@ const DAY_MS = 86_400_000
 /** America/Sao_Paulo has had no daylight saving time since 2019: midnight there is 03:00 UTC. */
 const SAO_PAULO_OFFSET_MS = -3 * HOUR_MS
 
-export type SplitStatus = 'WAITING' | 'SCHEDULED' | 'PAID' | 'FAILED'
+export type { ChargeData, CobData, ReceivedPayment, SplitRecord, SplitStatus }
 
-export interface SplitRecord {
-  pixKey: string
-  pixKeyType: SplitKeyType
-  name: string
-  document: string
-  type: 'FIXED' | 'PERCENTAGE'
-  value: number
-  immediate: boolean
-  amountCents: number
-  status: SplitStatus
-  dueAt?: string
-  transactionId?: string
+/** The `data` of a charge (CASH_IN, COB, PIX_IN); another kind here is a bug, not an input. */
+export function chargeData (tx: Transaction): DeepReadonly<ChargeData> {
+  if (isKind(tx, CHARGE_KINDS)) return tx.data
+  throw new Error(`transaction ${tx.id} is a ${tx.kind}, not a charge`)
 }
-
-export interface ReceivedPayment {
-  endToEndId: string
-  amountCents: number
-  payer: Payer
-  at: string
-}
-
-export interface CobData {
-  expiracao: number
-  devedor?: { cpf?: string, cnpj?: string, nome: string }
-  original: string
-  modalidadeAlteracao: number
-  chave?: string
-  solicitacaoPagador?: string
-  infoAdicionais?: Array<{ nome: string, valor: string }>
-  locId: number
-  /** BACEN: 0 on creation, incremented by 1 on each revision (PATCH); absent means 0. */
-  revisao?: number
-}
-
-/** What `tx.data` holds for CASH_IN, COB and PIX_IN. */
-export interface ChargeData {
-  txid: string | null
-  /** Payload URL of the dynamic code (without scheme); null for PIX_IN. */
-  location: string | null
-  pixCode: string | null
-  correlationId?: string
-  payer?: { fullName: string, document: string }
-  additionalInfo?: Record<string, string>
-  splits: SplitRecord[]
-  received?: ReceivedPayment
-  autoPayAt?: string
-  cob?: CobData
-}
-
-export const chargeData = (tx: Transaction): DeepReadonly<ChargeData> => tx.data as unknown as DeepReadonly<ChargeData>
 /** The same, writable, for a record being built or changed inside `Store.update`. */
-const chargeDraft = (tx: Draft<Transaction> | Mutable<Transaction>): ChargeData => tx.data as unknown as ChargeData
+function chargeDraft (tx: Draft<Transaction>): ChargeData {
+  if (isKind(tx, CHARGE_KINDS)) return tx.data
+  throw new Error(`transaction ${tx.id} is a ${tx.kind}, not a charge`)
+}
+
+/** The kind of a record this service creates, with the `data` of that kind. */
+type NewKind = { [K in ChargeKind | 'SPLIT']: { kind: K, data: TransactionData[K] } }[ChargeKind | 'SPLIT']
 
 /**
  * When a non-immediate split is paid: the next full hour (HOURLY) or the next midnight in
@@ -198,7 +159,7 @@ export class ChargeService implements ChargePayments {
     // Check-and-insert in one unit with no await in between: concurrent duplicates create exactly one charge.
     const charge = this.store.transact(() => {
       duplicate()
-      const draft = this.newTransaction(account, 'CASH_IN', 'PENDING', value.cents, data, now, scenarios, id)
+      const draft = this.newTransaction(account, { kind: 'CASH_IN', data }, 'PENDING', value.cents, now, scenarios, id)
       draft.externalId = t.externalId
       draft.description = t.description
       draft.dueAt = iso(now + expiration * 1000)
@@ -274,7 +235,7 @@ export class ChargeService implements ChargePayments {
       ...(body.infoAdicionais ? { infoAdicionais: body.infoAdicionais.map(i => ({ ...i })) } : {}),
       locId,
     }
-    const draft = this.newTransaction(account, 'COB', 'ATIVA', originalCents, { txid, location, pixCode, splits: [], cob }, now, scenarios)
+    const draft = this.newTransaction(account, { kind: 'COB', data: { txid, location, pixCode, splits: [], cob } }, 'ATIVA', originalCents, now, scenarios)
     if (body.solicitacaoPagador !== undefined) draft.description = body.solicitacaoPagador
     draft.dueAt = iso(now + expiracao * 1000)
     const charge = this.store.addTransaction(draft, undefined, [ref, `loc:${location}`])
@@ -447,13 +408,10 @@ export class ChargeService implements ChargePayments {
     return this.store.transact(() => {
       const now = this.now()
       const e2e = endToEndId(payer.ispb, now, this.sb.rng)
-      const draft = this.newTransaction(account, 'PIX_IN', 'CONFIRMED', parsed.cents, {
-        txid: null,
-        location: null,
-        pixCode: null,
-        splits: [],
-        received: { endToEndId: e2e, amountCents: parsed.cents, payer, at: iso(now) },
-      }, now, scenarios)
+      const draft = this.newTransaction(account, {
+        kind: 'PIX_IN',
+        data: { txid: null, location: null, pixCode: null, splits: [], received: { endToEndId: e2e, amountCents: parsed.cents, payer, at: iso(now) } },
+      }, 'CONFIRMED', parsed.cents, now, scenarios)
       draft.endToEndId = e2e
       draft.counterpart = counterpartOf(payer)
       const tx = this.store.addTransaction(draft, undefined, [`e2e-in:${e2e}`])
@@ -518,7 +476,7 @@ export class ChargeService implements ChargePayments {
       // A refund may have used the money meanwhile: then the split fails rather than overdraw the account.
       const paid = this.store.ledger(account.id, a => ledger.debitImmediately(a, split.amountCents))
       const entry = this.store.directoryEntry(normalizeKey(split.pixKeyType, split.pixKey))
-      const tx = this.newTransaction(account, 'SPLIT', paid ? 'CONFIRMED' : 'ERROR', split.amountCents, { chargeId, splitIndex: index, type: split.type, value: split.value, immediate: split.immediate }, now, [])
+      const tx = this.newTransaction(account, { kind: 'SPLIT', data: { chargeId, splitIndex: index, type: split.type, value: split.value, immediate: split.immediate } }, paid ? 'CONFIRMED' : 'ERROR', split.amountCents, now, [])
       tx.direction = 'OUT'
       tx.pixKey = split.pixKey
       tx.description = `Split da cobrança ${charge.externalId ?? chargeData(charge).txid ?? charge.id}`
@@ -633,13 +591,13 @@ export class ChargeService implements ChargePayments {
     })
   }
 
-  private newTransaction (account: Account, kind: Transaction['kind'], status: string, amountCents: number, data: object, now: number, scenarios: AppliedScenario[], id = this.sb.rng.uuid()): Mutable<Transaction> {
+  private newTransaction (account: Account, what: NewKind, status: string, amountCents: number, now: number, scenarios: AppliedScenario[], id = this.sb.rng.uuid()): Mutable<Transaction> {
     const at = iso(now)
     return {
       id,
       seq: this.store.nextSeq('transaction'),
       accountId: account.id,
-      kind,
+      ...what,
       direction: 'IN',
       status,
       amountCents,
@@ -647,7 +605,6 @@ export class ChargeService implements ChargePayments {
       errorCode: null,
       errorMessage: null,
       ...(scenarios.length > 0 ? { scenarios } : {}),
-      data: data as Record<string, unknown>,
       createdAt: at,
       updatedAt: at,
       history: [{ status, at }],

@@ -1,18 +1,11 @@
 import type { BrCode } from '../domain/brcode.js'
-import type { Transaction } from '../store/state.js'
+import type { Payer, Transaction } from '../store/state.js'
 
 /**
  * What one capability asks of another, so pay-outs can pay a charge issued by this sandbox
  * (spec 2.5: a QR code of any account's cash-in or cob) without knowing how charges are kept.
  */
-export interface Payer {
-  name: string
-  document: string
-  ispb: string
-  bankName: string
-  /** The paying account when the payer is another account of this sandbox. */
-  accountId?: number
-}
+export type { Payer }
 
 export type ChargeLookup =
   | { status: 'payable', charge: Transaction, amountCents: number | null }

@@ -8,7 +8,7 @@ import { amountMessage, centsToNumber, centsToString, parseAmount } from '../dom
 import { ApiError, badRequest, conflict } from '../errors/api-error.js'
 import type { Job } from '../engine/scheduler.js'
 import { intern } from '../store/intern.js'
-import type { Account, Counterpart, DirectoryEntry, Mutable, Patch, Transaction, TransactionKind } from '../store/state.js'
+import { isKind, PAYOUT_KINDS, type Account, type Counterpart, type DictTransferResponse, type DirectoryEntry, type Mutable, type Patch, type PayoutKind, type Transaction, type TransactionData, type TransactionKind, type TransactionOf } from '../store/state.js'
 import { cashOutNotification, transferEnvelope } from '../webhooks/envelopes/cash-out.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
@@ -47,7 +47,13 @@ export const GROUP_A_MISMATCH = {
 /** One externalId namespace for both standard pay-out endpoints (spec 4.1: unique per account for 5 and 6). */
 export const PAYOUT_SCOPE = 'payout'
 
-const PAYOUT_KINDS: ReadonlySet<TransactionKind> = new Set(['CASH_OUT', 'CASH_OUT_QRCODE', 'DICT_TRANSFER'])
+type Payout = TransactionOf<PayoutKind>
+
+/** The charge of this sandbox a QR cash-out pays, when it pays one. */
+const chargeIdOf = (tx: Payout): string | undefined => tx.kind === 'CASH_OUT_QRCODE' ? tx.data.chargeId : undefined
+
+/** The document the payer sent for the key's holder (a directory transfer sends none). */
+const sentDocumentOf = (tx: Payout): string | undefined => tx.kind === 'DICT_TRANSFER' ? undefined : tx.data.document
 
 /**
  * What POST /__sandbox/transactions/:id/settle and /fail do with a transaction of a given kind. Each
@@ -64,8 +70,9 @@ export interface PendingOperations {
 }
 
 /** What a new pay-out record is made of, besides its status. */
-interface RecordFields {
-  kind: TransactionKind
+type RecordFields = { [K in PayoutKind]: RecordFieldsOf<K> }[PayoutKind]
+interface RecordFieldsOf<K extends PayoutKind> {
+  kind: K
   amountCents: number
   externalId?: string
   description?: string
@@ -73,7 +80,7 @@ interface RecordFields {
   idempotencyKey?: string
   counterpart?: Counterpart
   scenarios: AppliedScenario[]
-  data: Record<string, unknown>
+  data: TransactionData[K]
   errorCode?: string | null
   errorMessage?: string | null
 }
@@ -105,14 +112,7 @@ export interface DictTransferInput {
   ispbDeny?: string[]
 }
 
-/** The body of the 201 of POST /dict/pix, kept on the record so a repeat answers exactly the same. */
-export interface DictTransferResponse {
-  endToEndId: string
-  eventDate: string
-  id: number
-  payment: { amount: number }
-  type: 'PENDING' | 'COMPLETED' | 'ERROR'
-}
+export type { DictTransferResponse }
 
 /** A creation that ended in a recorded transaction plus an error answer (422 rejections, the 500 scenario). */
 export interface PayoutOutcome {
@@ -300,8 +300,8 @@ export class PayoutService {
         details: { externalId: input.externalId, existingTransactionId: existing.seq },
       })
     }
-    const base: RecordFields = {
-      kind: 'CASH_OUT_QRCODE' as const,
+    const base: RecordFieldsOf<'CASH_OUT_QRCODE'> = {
+      kind: 'CASH_OUT_QRCODE',
       amountCents: cents,
       externalId: input.externalId,
       description: input.description,
@@ -314,7 +314,7 @@ export class PayoutService {
     return this.sb.store.transact(() => this.qrCashOut(account, base, code, cents, scenarios))
   }
 
-  private qrCashOut (account: Account, base: RecordFields, code: BrCode, cents: number, scenarios: AppliedScenario[]): PayoutOutcome {
+  private qrCashOut (account: Account, base: RecordFieldsOf<'CASH_OUT_QRCODE'>, code: BrCode, cents: number, scenarios: AppliedScenario[]): PayoutOutcome {
     if (hasScenario(scenarios, 'QRCODE_ALREADY_PAID')) return this.rejectQrCode(account, base, 'QRCODE_ALREADY_PAID')
     if (hasScenario(scenarios, 'QRCODE_NOT_AVAILABLE')) return this.rejectQrCode(account, base, 'QRCODE_NOT_AVAILABLE')
     if (hasScenario(scenarios, 'PROVIDER_REJECTED')) return this.rejectQrCode(account, base, null)
@@ -335,7 +335,7 @@ export class PayoutService {
     this.checkLimits(account, cents, scenarios)
     this.checkBalance(account, cents, scenarios, 'standard')
     const tx = this.open(account, base)
-    if (typeof tx.data.chargeId === 'string') this.chargesInFlight.set(tx.data.chargeId, tx.id)
+    if (base.data.chargeId !== undefined) this.chargesInFlight.set(base.data.chargeId, tx.id)
     if (hasScenario(scenarios, 'INTERNAL_ERROR')) {
       // The payment exists and settles as usual; only the answer is lost (spec 7.3: query, do not assume failure).
       return { tx, error: new ApiError(500, 'INTERNAL_ERROR', 'Erro interno ao processar o pagamento; consulte a transação antes de tentar novamente', { business: false }) }
@@ -358,11 +358,12 @@ export class PayoutService {
   // ---- POST /dict/pix -------------------------------------------------------------------------------------
 
   /** The transfer an idempotency key already created for the account, if any. */
-  transferFor (account: Account, idempotencyKey: string): Transaction | undefined {
-    return this.sb.store.transactionByIdempotencyKey(account.id, idempotencyKey)
+  transferFor (account: Account, idempotencyKey: string): TransactionOf<'DICT_TRANSFER'> | undefined {
+    const tx = this.sb.store.transactionByIdempotencyKey(account.id, idempotencyKey)
+    return tx && isKind(tx, ['DICT_TRANSFER'] as const) ? tx : undefined
   }
 
-  createDictTransfer (account: Account, input: DictTransferInput, scenarios: AppliedScenario[]): Transaction {
+  createDictTransfer (account: Account, input: DictTransferInput, scenarios: AppliedScenario[]): TransactionOf<'DICT_TRANSFER'> {
     const directoryKey = directoryKeyOf(input.pixKey)
     // Spec 2.3: a CNPJ key is 14 digits; the 2026 alphanumeric CNPJ is accepted only by the standard family.
     if (!directoryKey || (directoryKey.keyType === 'CNPJ' && !/^\d{14}$/.test(directoryKey.key))) throw badRequest('Chave PIX inválida: use CPF, CNPJ, e-mail, telefone (+55...) ou EVP')
@@ -446,8 +447,8 @@ export class PayoutService {
     return `${accountId}|${saoPauloTime(ms).day}`
   }
 
-  private addDaily (tx: Transaction, sign: 1 | -1): void {
-    const day = tx.data.limitDay as string | undefined
+  private addDaily (tx: Payout, sign: 1 | -1): void {
+    const day = tx.data.limitDay
     if (!day) return
     const key = `${tx.accountId}|${day}`
     const next = (this.dailyCents.get(key) ?? 0) + sign * tx.amountCents
@@ -456,11 +457,12 @@ export class PayoutService {
   }
 
   /** Builds and stores a record without touching the ledger; `extra` completes it before it is stored. */
-  private record (account: Account, status: string, f: RecordFields, extra?: (tx: Mutable<Transaction>) => void): Transaction {
+  private record<K extends PayoutKind> (account: Account, status: string, f: RecordFieldsOf<K>, extra?: (tx: Mutable<Payout>) => void): TransactionOf<K> {
     const at = new Date(this.sb.clock.now()).toISOString()
     // Built field by field, not with conditional spreads: this runs once per pay-out, and spreading
-    // temporary objects was 5% of a cash-out's CPU time.
-    const tx: Mutable<Transaction> = {
+    // temporary objects was 5% of a cash-out's CPU time. `kind` and `data` come from one RecordFields
+    // member, which the compiler cannot follow through two separate fields: hence the one assertion.
+    const tx = {
       id: this.sb.rng.uuid(),
       seq: this.sb.store.nextSeq('transaction'),
       accountId: account.id,
@@ -476,7 +478,7 @@ export class PayoutService {
       createdAt: at,
       updatedAt: at,
       history: [f.errorMessage ? { status, at, reason: f.errorMessage } : { status, at }],
-    }
+    } as TransactionOf<K> & Mutable<Payout>
     if (f.externalId !== undefined) tx.externalId = f.externalId
     if (f.description !== undefined) tx.description = intern(f.description)
     if (f.pixKey !== undefined) tx.pixKey = intern(f.pixKey)
@@ -490,7 +492,7 @@ export class PayoutService {
    * A pending pay-out: value + fee move to blocked, the amount counts towards the day, and settlement is
    * scheduled. Callers have checked the balance with no await since, so the reservation cannot fail.
    */
-  private open (account: Account, f: RecordFields): Transaction {
+  private open<K extends PayoutKind> (account: Account, f: RecordFieldsOf<K>): TransactionOf<K> {
     const now = this.sb.clock.now()
     const reserved = this.sb.store.ledger(account.id, a => ledger.reserve(a, f.amountCents + account.feeCents))
     if (!reserved) throw new Error('reservation refused after the balance check')
@@ -509,13 +511,13 @@ export class PayoutService {
    * When settlement runs: the configured delay, or SETTLEMENT_DELAY;ms=N; a HIGH directory transfer at
    * once; a NORM one no later than its expiration, when a transfer still queued is cancelled.
    */
-  private dueAtOf (tx: Mutable<Transaction>, now: number): number {
+  private dueAtOf (tx: Mutable<Payout>, now: number): number {
     const delayed = hasScenario(tx.scenarios, 'SETTLEMENT_DELAY')
     const delay = delayed ? scenarioParam(tx.scenarios, 'SETTLEMENT_DELAY', 'ms', 0) : this.sb.config.settlementDelayMs
     if (tx.kind !== 'DICT_TRANSFER') return now + delay
     if (tx.data.priority === 'HIGH') return now + (delayed ? delay : 0)
     tx.data.settleAt = new Date(now + delay).toISOString()
-    return Math.min(now + delay, Date.parse(tx.data.expiresAt as string))
+    return Math.min(now + delay, Date.parse(tx.data.expiresAt))
   }
 
   /** `dueMs` when the caller has it as a number already (creation), so it is not parsed back from `tx.dueAt`. */
@@ -529,9 +531,9 @@ export class PayoutService {
     this.jobs.delete(id)
     const tx = this.sb.store.transaction(id)
     // Gone (reset) or already settled or failed through the control plane: nothing left to do.
-    if (!tx || tx.status !== 'PENDING') return
+    if (!tx || tx.status !== 'PENDING' || !isKind(tx, PAYOUT_KINDS)) return
     if (tx.kind === 'DICT_TRANSFER' && tx.data.priority !== 'HIGH' && typeof tx.data.settleAt === 'string' &&
-        Date.parse(tx.data.settleAt) > Date.parse(tx.data.expiresAt as string)) {
+        Date.parse(tx.data.settleAt) > Date.parse(tx.data.expiresAt)) {
       this.fail(tx, 'PAYMENT_EXPIRED', `Transferência cancelada: permaneceu na fila além de ${String(tx.data.expiration)} segundos`)
     } else {
       this.settle(tx, { forced: false })
@@ -547,7 +549,7 @@ export class PayoutService {
    */
   settle (tx: Transaction, opts: { forced: boolean }): void {
     const account = this.sb.store.account(tx.accountId)
-    if (!account || tx.status !== 'PENDING') return
+    if (!account || tx.status !== 'PENDING' || !isKind(tx, PAYOUT_KINDS)) return
     const outcome = this.settlementOf(tx, account, opts.forced)
     if (!outcome.ok) {
       this.fail(tx, outcome.code, outcome.message, outcome.counterpart)
@@ -581,31 +583,31 @@ export class PayoutService {
     })
   }
 
-  private settlementOf (tx: Transaction, account: Account, forced: boolean): Settlement {
+  private settlementOf (tx: Payout, account: Account, forced: boolean): Settlement {
     if (!forced) {
       const scenarioCode = ASYNC_ERROR_CODES.find(code => hasScenario(tx.scenarios, code))
       if (scenarioCode) return { ok: false, code: scenarioCode, message: ASYNC_ERROR_MESSAGES[scenarioCode] }
       if (hasScenario(tx.scenarios, 'DOCUMENT_MISMATCH')) return this.mismatch(account)
     }
-    const chargeId = tx.data.chargeId
-    if (typeof chargeId === 'string') {
-      const lookup = this.sb.charges.chargeForCode(tx.data.brCode as BrCode)
+    if (tx.kind === 'CASH_OUT_QRCODE' && tx.data.chargeId !== undefined) {
+      const chargeId = tx.data.chargeId
+      const lookup = this.sb.charges.chargeForCode(tx.data.brCode)
       if (lookup?.status !== 'payable' || lookup.charge.id !== chargeId) {
         return { ok: false, code: 'ORDER_REJECTED', message: 'QR Code não está mais disponível para pagamento' }
       }
       const receiver = this.sb.store.account(lookup.charge.accountId)
       const counterpart: Counterpart = receiver
         ? { name: receiver.name, document: receiver.document, ispb: receiver.ispb, bankName: receiver.bankName, bankCode: this.sb.fixtures.institution.bankCode, accountBranch: '0001', accountNumber: String(receiver.id), ...(tx.pixKey ? { key: tx.pixKey } : {}) }
-        : generatedHolder(this.sb.rng, { name: tx.data.name as string | undefined, document: (tx.data.document as string | undefined) ?? generateCpf(this.sb.rng) }, account.ispb)
+        : generatedHolder(this.sb.rng, { name: tx.data.name, document: tx.data.document ?? generateCpf(this.sb.rng) }, account.ispb)
       return { ok: true, counterpart, pay: { charge: lookup.charge } }
     }
-    const key = tx.data.directoryKey as string | undefined
+    const key = tx.data.directoryKey
     const entry = key !== undefined ? this.sb.store.directoryEntry(key) : undefined
     const counterpart = entry ? counterpartOf(entry) : (tx.counterpart ?? this.holderFor(tx, account))
     if (forced) return { ok: true, counterpart }
     if (entry?.accountStatus === 'BLOCKED') return { ok: false, code: 'BLOCKED_ACCOUNT', message: ASYNC_ERROR_MESSAGES.BLOCKED_ACCOUNT, counterpart }
     if (entry?.accountStatus === 'CLOSED') return { ok: false, code: 'ACCOUNT_CLOSED', message: ASYNC_ERROR_MESSAGES.ACCOUNT_CLOSED, counterpart }
-    const sent = tx.data.document as string | undefined
+    const sent = sentDocumentOf(tx)
     if (tx.kind !== 'DICT_TRANSFER' && entry && sent !== undefined && entry.document !== sent && this.checksDocument(account)) {
       return { ...this.mismatch(account), counterpart }
     }
@@ -628,9 +630,9 @@ export class PayoutService {
       : { ok: false, code: 'TAX_ID_MISMATCH', message: ASYNC_ERROR_MESSAGES.TAX_ID_MISMATCH }
   }
 
-  private holderFor (tx: Transaction, account: Account): Counterpart {
-    const document = tx.data.document as string | undefined
-    const name = tx.kind === 'CASH_OUT_QRCODE' ? tx.data.name as string | undefined : undefined
+  private holderFor (tx: Payout, account: Account): Counterpart {
+    const document = sentDocumentOf(tx)
+    const name = tx.kind === 'CASH_OUT_QRCODE' ? tx.data.name : undefined
     const key = tx.pixKey || undefined
     if (document === undefined || key === undefined) {
       return generatedHolder(this.sb.rng, { name, document: document ?? generateCpf(this.sb.rng), key }, account.ispb)
@@ -654,7 +656,7 @@ export class PayoutService {
    */
   fail (tx: Transaction, code: string, message: string, counterpart?: Counterpart): void {
     const account = this.sb.store.account(tx.accountId)
-    if (!account || tx.status !== 'PENDING') return
+    if (!account || tx.status !== 'PENDING' || !isKind(tx, PAYOUT_KINDS)) return
     this.sb.store.transact(() => {
       const now = this.sb.clock.now()
       const holder = counterpart ?? tx.counterpart ?? this.holderFor(tx, account)
@@ -681,13 +683,14 @@ export class PayoutService {
     recordTransition(tx, status, iso(now), reason || undefined)
   }
 
-  private release (tx: Transaction): void {
+  private release (tx: Payout): void {
     this.sb.scheduler.cancel(this.jobs.get(tx.id))
     this.jobs.delete(tx.id)
-    if (typeof tx.data.chargeId === 'string' && this.chargesInFlight.get(tx.data.chargeId) === tx.id) this.chargesInFlight.delete(tx.data.chargeId)
+    const chargeId = chargeIdOf(tx)
+    if (chargeId !== undefined && this.chargesInFlight.get(chargeId) === tx.id) this.chargesInFlight.delete(chargeId)
   }
 
-  private notify (tx: Transaction, now: number): void {
+  private notify (tx: Payout, now: number): void {
     const payload = tx.kind === 'DICT_TRANSFER' ? transferEnvelope(tx) : cashOutNotification(tx, now)
     this.sb.webhooks.emit({ accountId: tx.accountId, eventType: 'cash_out', transactionId: tx.id, payload, scenarios: tx.scenarios })
   }
@@ -698,10 +701,11 @@ export class PayoutService {
   private rebuild (): void {
     this.forget()
     for (const tx of Object.values(this.sb.store.data.transactions)) {
-      if (!PAYOUT_KINDS.has(tx.kind)) continue
+      if (!isKind(tx, PAYOUT_KINDS)) continue
       if (tx.status !== 'ERROR') this.addDaily(tx, 1)
       if (tx.status !== 'PENDING') continue
-      if (typeof tx.data.chargeId === 'string') this.chargesInFlight.set(tx.data.chargeId, tx.id)
+      const chargeId = chargeIdOf(tx)
+      if (chargeId !== undefined) this.chargesInFlight.set(chargeId, tx.id)
       this.schedule(tx)
     }
   }

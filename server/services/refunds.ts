@@ -3,7 +3,7 @@ import { returnId } from '../domain/ids.js'
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, parseAmount, parseDecimalString } from '../domain/money.js'
 import { badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js'
-import type { Account, DeepReadonly, Draft, Mutable, Transaction } from '../store/state.js'
+import { isKind, REFUND_KINDS, type Account, type DeepReadonly, type Draft, type Mutable, type Natureza, type RefundData, type Transaction } from '../store/state.js'
 import { refundEnvelope, refundOutEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
@@ -18,26 +18,19 @@ import { iso, recordTransition } from './history.js'
  */
 export const REFUND_DEADLINE_DAYS = 89
 const DAY_MS = 86_400_000
-const REFUND_KINDS: readonly string[] = ['REFUND_IN', 'DEVOLUCAO']
 const PAYOUT_KINDS: readonly string[] = ['CASH_OUT', 'CASH_OUT_QRCODE', 'DICT_TRANSFER']
 
-export type Natureza = 'ORIGINAL' | 'RETIRADA' | 'MED_OPERACIONAL' | 'MED_FRAUDE'
+export type { Natureza, RefundData }
 
-export interface RefundData {
-  originalId: string
-  rtrId: string
-  /** The devolução `id` (or refund-in externalId): unique per original endToEndId. */
-  devolucaoId: string
-  natureza: Natureza
-  descricao?: string
-  reason?: string
-  motivo: string | null
-  requestedAt: string
-  settledAt?: string
+/** The `data` of a refund (REFUND_IN, DEVOLUCAO); another kind here is a bug, not an input. */
+export function refundData (tx: Transaction): DeepReadonly<RefundData> {
+  if (isKind(tx, REFUND_KINDS)) return tx.data
+  throw new Error(`transaction ${tx.id} is a ${tx.kind}, not a refund`)
 }
-
-export const refundData = (tx: Transaction): DeepReadonly<RefundData> => tx.data as unknown as DeepReadonly<RefundData>
-const refundDraft = (tx: Draft<Transaction>): RefundData => tx.data as unknown as RefundData
+function refundDraft (tx: Draft<Transaction>): RefundData {
+  if (isKind(tx, REFUND_KINDS)) return tx.data
+  throw new Error(`transaction ${tx.id} is a ${tx.kind}, not a refund`)
+}
 
 /** Each kind speaks its family's words for the same three states. */
 const STATUS = {
@@ -56,7 +49,7 @@ export class RefundService {
     sb.onLoad.push(() => this.reschedule())
     // POST /__sandbox/transactions/:id/settle and /fail steer pending refunds through the pay-outs' dispatch.
     sb.payouts.registerPendingOperations(['REFUND_IN', 'DEVOLUCAO'], {
-      isPending: tx => REFUND_KINDS.includes(tx.kind) && phaseOf(tx) === 'pending',
+      isPending: tx => isKind(tx, REFUND_KINDS) && phaseOf(tx) === 'pending',
       settle: tx => { this.settleNow(tx) },
       fail: (tx, code) => { this.failNow(tx, code, `Devolução não realizada (${code})`) },
     })
@@ -74,7 +67,7 @@ export class RefundService {
   }
 
   refundsOf (original: Transaction): Transaction[] {
-    return this.store.transactionsOf(original.accountId).filter(t => REFUND_KINDS.includes(t.kind) && refundData(t).originalId === original.id)
+    return this.store.transactionsOf(original.accountId).filter(t => isKind(t, REFUND_KINDS) && refundData(t).originalId === original.id)
   }
 
   private deadlinePassed (received: DeepReadonly<ReceivedPayment>): boolean {
@@ -235,7 +228,7 @@ export class RefundService {
       errorCode: null,
       errorMessage: null,
       ...(scenarios.length > 0 ? { scenarios } : {}),
-      data: data as unknown as Record<string, unknown>,
+      data,
       createdAt: at,
       updatedAt: at,
       history: [{ status, at }],
@@ -318,7 +311,7 @@ export class RefundService {
   }
 
   private returnsOf (original: Transaction): Transaction[] {
-    return this.store.transactionsOf(original.accountId).filter(t => t.kind === 'REFUND_RECEIVED' && (t.data as { originalId?: string }).originalId === original.id)
+    return this.store.transactionsOf(original.accountId).filter(t => t.kind === 'REFUND_RECEIVED' && t.data.originalId === original.id)
   }
 
   private scheduleSettlement (tx: Transaction): void {
@@ -337,7 +330,7 @@ export class RefundService {
    */
   settleNow (tx: Transaction): boolean {
     const account = this.store.account(tx.accountId)
-    if (!account || !REFUND_KINDS.includes(tx.kind) || phaseOf(tx) !== 'pending') return false
+    if (!account || !isKind(tx, REFUND_KINDS) || phaseOf(tx) !== 'pending') return false
     this.store.transact(() => {
       this.store.ledger(account.id, a => ledger.settleOutgoing(a, tx.amountCents, 0))
       const at = iso(this.now())
@@ -354,7 +347,7 @@ export class RefundService {
   /** Fails a pending refund now: the reservation returns to available, motivo is set, the webhook reports it. */
   failNow (tx: Transaction, code = 'REFUND_FAILED', message = 'Devolução não realizada'): boolean {
     const account = this.store.account(tx.accountId)
-    if (!account || !REFUND_KINDS.includes(tx.kind) || phaseOf(tx) !== 'pending') return false
+    if (!account || !isKind(tx, REFUND_KINDS) || phaseOf(tx) !== 'pending') return false
     this.store.transact(() => {
       this.store.ledger(account.id, a => ledger.release(a, tx.amountCents))
       this.store.update('transactions', tx.id, d => {
@@ -396,7 +389,7 @@ export class RefundService {
 
   private reschedule (): void {
     for (const tx of Object.values(this.store.data.transactions)) {
-      if (REFUND_KINDS.includes(tx.kind) && tx.dueAt && phaseOf(tx) === 'pending') this.scheduleSettlement(tx)
+      if (isKind(tx, REFUND_KINDS) && tx.dueAt && phaseOf(tx) === 'pending') this.scheduleSettlement(tx)
     }
   }
 }

@@ -94,7 +94,7 @@ export function transferEnvelope (tx: Transaction): TransferEnvelope {
     txId: null,
     pixKey: tx.pixKey ?? '',
     status: liquidated ? 'LIQUIDATED' : 'ERROR',
-    payment: { amount: centsToString(tx.amountCents), currency: (tx.data.currency as string | undefined) ?? 'BRL' },
+    payment: { amount: centsToString(tx.amountCents), currency: (tx.kind === 'DICT_TRANSFER' ? tx.data.currency : undefined) ?? 'BRL' },
     endToEndId: liquidated ? (tx.endToEndId ?? null) : null,
     creditDebitType: 'DEBIT',
     idempotencyKey: tx.idempotencyKey ?? '',
