@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { Amount, Document, IsoDate, StringEnum } from './common.js'
+import { ASYNC_ERROR_CODES } from '../domain/async-errors.js'
 
 /**
  * Pay-outs: cash-out to a key (spec 2.4), cash-out by QR Code (2.5), the directory transfer (2.3),
@@ -9,7 +10,7 @@ import { Amount, Document, IsoDate, StringEnum } from './common.js'
 
 export const CashOutKeyTypeSchema = StringEnum(['DOCUMENT', 'EMAIL', 'PHONE', 'RANDOM'] as const, { description: 'Type of details.key (spec 2.4)' })
 export const DirectoryKeyTypeSchema = StringEnum(['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP'] as const, { description: 'Key type of the directory' })
-export const AsyncErrorCodeSchema = StringEnum(['TAX_ID_MISMATCH', 'INVALID_TAX_ID', 'BLOCKED_ACCOUNT', 'ACCOUNT_CLOSED', 'ORDER_REJECTED', 'PAYMENT_EXPIRED', 'SETTLEMENT_TIMEOUT'] as const, {
+export const AsyncErrorCodeSchema = StringEnum(ASYNC_ERROR_CODES, {
   description: 'Asynchronous error of spec 6.4',
 })
 

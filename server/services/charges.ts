@@ -1,5 +1,4 @@
 import QRCode from 'qrcode'
-import type { Sandbox } from '../context.js'
 import { buildBrCode, parseBrCode, toMerchantText, type BrCode } from '../domain/brcode.js'
 import { documentKind, isValidCnpj, isValidCpf, isValidDocument } from '../domain/documents.js'
 import { endToEndId, txid as newTxid } from '../domain/ids.js'
@@ -13,7 +12,8 @@ import { CHARGE_KINDS, isKind, type Account, type ChargeData, type ChargeKind, t
 import { receiveEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import type { ChargeLookup, ChargePayments } from './contracts.js'
+import type { ChargeLookup, ChargePayments, Devolucoes, Lifecycle, Ports } from '../ports.js'
+import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
 
 /**
@@ -76,13 +76,16 @@ export interface PayByCodeInput {
   payer?: { name: string, document: string, ispb?: string }
 }
 
-export class ChargeService implements ChargePayments {
-  constructor (private readonly sb: Sandbox) {
-    sb.onLoad.push(() => this.reschedule())
-  }
+export type ChargeDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'fixtures' | 'events'> & {
+  config: Pick<Config, 'settlementDelayMs'>
+  refunds: Devolucoes
+}
 
-  private get store () { return this.sb.store }
-  private now (): number { return this.sb.clock.now() }
+export class ChargeService implements ChargePayments, Lifecycle {
+  constructor (private readonly deps: ChargeDeps) {}
+
+  private get store () { return this.deps.store }
+  private now (): number { return this.deps.clock.now() }
 
   // ---- cash-in ----------------------------------------------------------------------------------
 
@@ -141,15 +144,15 @@ export class ChargeService implements ChargePayments {
     }
     duplicate()
     const now = this.now()
-    const id = this.sb.rng.uuid()
-    const txid = newTxid(this.sb.rng, 25) // the BR Code's tag 62-05 holds at most 25
+    const id = this.deps.rng.uuid()
+    const txid = newTxid(this.deps.rng, 25) // the BR Code's tag 62-05 holds at most 25
     const location = `${LOCATION_HOST}/qr/v2/${id}`
-    const pixCode = buildBrCode({ location, singleUse: true, amountCents: value.cents, merchantName: this.merchantName(account), merchantCity: this.sb.fixtures.institution.city, txid })
+    const pixCode = buildBrCode({ location, singleUse: true, amountCents: value.cents, merchantName: this.merchantName(account), merchantCity: this.deps.fixtures.institution.city, txid })
     const data: ChargeData = {
       txid,
       location,
       pixCode,
-      correlationId: this.sb.rng.uuid(),
+      correlationId: this.deps.rng.uuid(),
       payer: { fullName: payer.fullName, document: payer.document },
       ...(body.additionalInfo ? { additionalInfo: { ...body.additionalInfo } } : {}),
       splits,
@@ -223,7 +226,7 @@ export class ChargeService implements ChargePayments {
       // With modalidadeAlteracao 1 the payer chooses the amount, so the code carries none.
       ...(modalidadeAlteracao === 0 ? { amountCents: originalCents } : {}),
       merchantName: this.merchantName(account),
-      merchantCity: this.sb.fixtures.institution.city,
+      merchantCity: this.deps.fixtures.institution.city,
     })
     const cob: CobData = {
       expiracao,
@@ -287,7 +290,7 @@ export class ChargeService implements ChargePayments {
               valor: centsToString(received.amountCents),
               horario: received.at,
               pagador: { nome: received.payer.name, ...(documentKind(received.payer.document) === 'CPF' ? { cpf: received.payer.document } : { cnpj: received.payer.document }) },
-              devolucoes: this.sb.refunds.devolucoesOf(charge),
+              devolucoes: this.deps.refunds.devolucoesOf(charge),
             }],
           }
         : {}),
@@ -342,7 +345,7 @@ export class ChargeService implements ChargePayments {
     if (!account) throw notFound('Conta recebedora não encontrada')
     if (!ledger.canReceive(account, payment.amountCents)) throw cannotReceive()
     const now = this.now()
-    const e2e = payment.endToEndId ?? endToEndId(payment.payer.ispb, now, this.sb.rng)
+    const e2e = payment.endToEndId ?? endToEndId(payment.payer.ispb, now, this.deps.rng)
     const failed = hasScenario(charge.scenarios, 'PAYMENT_ERROR')
     this.store.update('transactions', charge.id, d => {
       const data = chargeDraft(d)
@@ -407,7 +410,7 @@ export class ChargeService implements ChargePayments {
     const payer = this.payerFrom(payerInput)
     return this.store.transact(() => {
       const now = this.now()
-      const e2e = endToEndId(payer.ispb, now, this.sb.rng)
+      const e2e = endToEndId(payer.ispb, now, this.deps.rng)
       const draft = this.newTransaction(account, {
         kind: 'PIX_IN',
         data: { txid: null, location: null, pixCode: null, splits: [], received: { endToEndId: e2e, amountCents: parsed.cents, payer, at: iso(now) } },
@@ -435,11 +438,6 @@ export class ChargeService implements ChargePayments {
     }
   }
 
-  /** The received payment of an account by transactionId or endToEndId (refund-in, devolução, MED). */
-  findReceived (idOrEndToEndId: string): Transaction | undefined {
-    return this.store.transactionByRef(`e2e-in:${idOrEndToEndId}`) ?? this.store.transaction(idOrEndToEndId)
-  }
-
   // ---- splits -----------------------------------------------------------------------------------
 
   private runSplits (charge: Transaction, account: Account): void {
@@ -461,7 +459,7 @@ export class ChargeService implements ChargePayments {
   }
 
   private scheduleSplit (chargeId: string, index: number, dueAt: string): void {
-    this.sb.scheduler.at(Date.parse(dueAt), 'split-payout', () => this.paySplit(chargeId, index))
+    this.deps.scheduler.at(Date.parse(dueAt), 'split-payout', () => this.paySplit(chargeId, index))
   }
 
   /** Pays one split out of the account's available balance, recorded as a SPLIT transaction. */
@@ -511,16 +509,16 @@ export class ChargeService implements ChargePayments {
     if (!this.isOpen(charge)) return
     if (charge.dueAt) {
       const id = charge.id
-      this.sb.scheduler.at(Date.parse(charge.dueAt), 'charge-expiry', () => this.expire(id))
+      this.deps.scheduler.at(Date.parse(charge.dueAt), 'charge-expiry', () => this.expire(id))
     }
     if (hasScenario(charge.scenarios, 'AUTO_PAY') && chargeData(charge).autoPayAt === undefined) {
-      const at = iso(Date.parse(charge.createdAt) + scenarioParam(charge.scenarios, 'AUTO_PAY', 'ms', this.sb.config.settlementDelayMs))
+      const at = iso(Date.parse(charge.createdAt) + scenarioParam(charge.scenarios, 'AUTO_PAY', 'ms', this.deps.config.settlementDelayMs))
       this.store.update('transactions', charge.id, d => { chargeDraft(d).autoPayAt = at })
     }
     const autoPayAt = chargeData(charge).autoPayAt
     if (autoPayAt) {
       const id = charge.id
-      this.sb.scheduler.at(Date.parse(autoPayAt), 'charge-auto-pay', () => this.autoPay(id))
+      this.deps.scheduler.at(Date.parse(autoPayAt), 'charge-auto-pay', () => this.autoPay(id))
     }
   }
 
@@ -549,7 +547,7 @@ export class ChargeService implements ChargePayments {
   }
 
   /** After a restart with --data or a snapshot import: expiry, AUTO_PAY and scheduled splits again. */
-  private reschedule (): void {
+  afterLoad (): void {
     for (const tx of Object.values(this.store.data.transactions)) {
       if (tx.kind !== 'CASH_IN' && tx.kind !== 'COB') continue
       this.scheduleTimers(tx)
@@ -567,7 +565,7 @@ export class ChargeService implements ChargePayments {
     if (!input) return { ...DEFAULT_PAYER }
     if (!isValidDocument(input.document)) throw badRequest('payer.document deve ser um CPF ou CNPJ válido')
     const ispb = input.ispb ?? DEFAULT_PAYER.ispb
-    const institution = this.sb.fixtures.institution
+    const institution = this.deps.fixtures.institution
     const bankName = ispb === institution.ispb ? institution.name : ispb === DEFAULT_PAYER.ispb ? DEFAULT_PAYER.bankName : `INSTITUICAO ${ispb}`
     return { name: input.name, document: input.document, ispb, bankName }
   }
@@ -575,7 +573,7 @@ export class ChargeService implements ChargePayments {
   private emitReceive (tx: Transaction, scenarios: readonly AppliedScenario[]): void {
     const d = chargeData(tx)
     const received = d.received!
-    this.sb.webhooks.emit({
+    this.deps.events.emit({
       accountId: tx.accountId,
       eventType: 'cash_in',
       transactionId: tx.id,
@@ -591,7 +589,7 @@ export class ChargeService implements ChargePayments {
     })
   }
 
-  private newTransaction (account: Account, what: NewKind, status: string, amountCents: number, now: number, scenarios: AppliedScenario[], id = this.sb.rng.uuid()): Mutable<Transaction> {
+  private newTransaction (account: Account, what: NewKind, status: string, amountCents: number, now: number, scenarios: AppliedScenario[], id = this.deps.rng.uuid()): Mutable<Transaction> {
     const at = iso(now)
     return {
       id,

@@ -1,4 +1,4 @@
-import type { Sandbox } from '../context.js'
+import { ASYNC_ERROR_CODES, ASYNC_ERROR_MESSAGES, type AsyncErrorCode } from '../domain/async-errors.js'
 import { parseBrCode, type BrCode } from '../domain/brcode.js'
 import { generateCpf, isValidCnpj, isValidCpf, isValidDocument } from '../domain/documents.js'
 import { endToEndId, randomInt, type Rng } from '../domain/ids.js'
@@ -13,6 +13,8 @@ import { cashOutNotification, transferEnvelope } from '../webhooks/envelopes/cas
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { iso, recordTransition } from './history.js'
+import type { ChargePayments, Lifecycle, PendingOperations, Ports } from '../ports.js'
+import type { Config } from '../config.js'
 
 /**
  * Cash-out to a key (spec 2.4), cash-out by QR Code (2.5) and the directory transfer (2.3) on the ledger
@@ -21,19 +23,7 @@ import { iso, recordTransition } from './history.js'
  * DICT_TRANSFER, the running daily totals behind the daily limit, and the key directory.
  */
 
-/** The asynchronous errors of spec 6.4: what a settlement (or POST /__sandbox/transactions/:id/fail) can end with. */
-export const ASYNC_ERROR_CODES = ['TAX_ID_MISMATCH', 'INVALID_TAX_ID', 'BLOCKED_ACCOUNT', 'ACCOUNT_CLOSED', 'ORDER_REJECTED', 'PAYMENT_EXPIRED', 'SETTLEMENT_TIMEOUT'] as const
-export type AsyncErrorCode = typeof ASYNC_ERROR_CODES[number]
-
-export const ASYNC_ERROR_MESSAGES: Record<AsyncErrorCode, string> = {
-  TAX_ID_MISMATCH: 'O CPF/CNPJ informado não corresponde ao titular da chave PIX',
-  INVALID_TAX_ID: 'CPF/CNPJ do recebedor inválido',
-  BLOCKED_ACCOUNT: 'Conta de destino bloqueada judicialmente',
-  ACCOUNT_CLOSED: 'Conta de destino encerrada',
-  ORDER_REJECTED: 'Pagamento rejeitado pela instituição de destino',
-  PAYMENT_EXPIRED: 'Pagamento expirou antes de ser processado; envie novamente',
-  SETTLEMENT_TIMEOUT: 'A instituição de destino não respondeu a tempo; envie novamente',
-}
+export { ASYNC_ERROR_CODES, ASYNC_ERROR_MESSAGES, type AsyncErrorCode }
 
 /**
  * Group A providers reject a document mismatch themselves and the gateway passes their text on
@@ -54,20 +44,6 @@ const chargeIdOf = (tx: Payout): string | undefined => tx.kind === 'CASH_OUT_QRC
 
 /** The document the payer sent for the key's holder (a directory transfer sends none). */
 const sentDocumentOf = (tx: Payout): string | undefined => tx.kind === 'DICT_TRANSFER' ? undefined : tx.data.document
-
-/**
- * What POST /__sandbox/transactions/:id/settle and /fail do with a transaction of a given kind. Each
- * capability registers the kinds it owns (`sb.payouts.registerPendingOperations(['REFUND_IN'], ops)`),
- * so the control plane steers every pending operation the same way without knowing how it settles.
- */
-export interface PendingOperations {
-  /** Whether the transaction is still waiting for its settlement. */
-  isPending (tx: Transaction): boolean
-  /** Liquidates it now (a forced success), with its webhooks and ledger effects. */
-  settle (tx: Transaction): void
-  /** Ends it now with an asynchronous error of spec 6.4, with its webhooks and ledger effects. */
-  fail (tx: Transaction, errorCode: AsyncErrorCode): void
-}
 
 /** What a new pay-out record is made of, besides its status. */
 type RecordFields = { [K in PayoutKind]: RecordFieldsOf<K> }[PayoutKind]
@@ -220,7 +196,12 @@ function isValidDirectoryKey (keyType: DirectoryKeyType, key: string): boolean {
   }
 }
 
-export class PayoutService {
+export type PayoutDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'fixtures' | 'events'> & {
+  config: Pick<Config, 'settlementDelayMs'>
+  charges: ChargePayments
+}
+
+export class PayoutService implements Lifecycle {
   /** Sum of the day's non-failed pay-outs per account, keyed `accountId|YYYY-MM-DD` (São Paulo): O(1) per request. */
   private readonly dailyCents = new Map<string, number>()
   /** Invented holders of keys outside the directory, by payer institution, key, document and name. */
@@ -228,31 +209,15 @@ export class PayoutService {
   /** Charges of this sandbox being paid by a pending QR cash-out: a second payer gets QRCODE_ALREADY_PAID. */
   private readonly chargesInFlight = new Map<string, string>()
   private readonly jobs = new Map<string, Job>()
-  private readonly pendingOps = new Map<TransactionKind, PendingOperations>()
 
-  constructor (private readonly sb: Sandbox) {
-    sb.onLoad.push(() => this.rebuild())
-    sb.onReset.push(() => this.forget())
-    sb.store.onAccountRemoved(accountId => {
-      for (const key of [...this.dailyCents.keys()]) if (key.startsWith(`${accountId}|`)) this.dailyCents.delete(key)
-      for (const [chargeId, txId] of [...this.chargesInFlight]) if (!sb.store.transaction(txId)) this.chargesInFlight.delete(chargeId)
-    })
-    const own: PendingOperations = {
-      isPending: tx => tx.status === 'PENDING',
-      settle: tx => this.settle(tx, { forced: true }),
-      fail: (tx, code) => this.fail(tx, code, ASYNC_ERROR_MESSAGES[code]),
-    }
-    this.registerPendingOperations(['CASH_OUT', 'CASH_OUT_QRCODE', 'DICT_TRANSFER'], own)
-  }
+  constructor (private readonly deps: PayoutDeps) {}
 
-  // ---- the control plane's extension point ------------------------------------------------------------
-
-  registerPendingOperations (kinds: readonly TransactionKind[], ops: PendingOperations): void {
-    for (const kind of kinds) this.pendingOps.set(kind, ops)
-  }
-
-  pendingOperationsFor (kind: TransactionKind): PendingOperations | undefined {
-    return this.pendingOps.get(kind)
+  /** POST /__sandbox/transactions/:id/settle and /fail on a pay-out. */
+  readonly pendingOperations: PendingOperations = {
+    kinds: PAYOUT_KINDS,
+    isPending: tx => tx.status === 'PENDING',
+    settle: tx => this.settle(tx, { forced: true }),
+    fail: (tx, code) => this.fail(tx, code, ASYNC_ERROR_MESSAGES[code]),
   }
 
   // ---- POST /api/pix/cash-out ---------------------------------------------------------------------------
@@ -264,7 +229,7 @@ export class PayoutService {
       throw new ApiError(400, 'PIX_INVALID_PIX_KEY', `Chave PIX "${key}" não corresponde ao tipo ${keyType}`)
     }
     if (!isValidDocument(document)) throw badRequest(['details.document deve ser um CPF (11 dígitos) ou CNPJ (14 dígitos) válido'])
-    const existing = this.sb.store.transactionByExternalId(account.id, PAYOUT_SCOPE, input.externalId)
+    const existing = this.deps.store.transactionByExternalId(account.id, PAYOUT_SCOPE, input.externalId)
     if (existing) {
       throw new ApiError(400, 'PIX_DUPLICATE_EXTERNAL_ID', `O externalId "${input.externalId}" já foi usado nesta conta`, {
         details: { externalId: input.externalId, existingTransactionId: existing.seq },
@@ -272,7 +237,7 @@ export class PayoutService {
     }
     this.checkLimits(account, cents, scenarios)
     this.checkBalance(account, cents, scenarios, 'standard')
-    return this.sb.store.transact(() => this.open(account, {
+    return this.deps.store.transact(() => this.open(account, {
       kind: 'CASH_OUT',
       amountCents: cents,
       externalId: input.externalId,
@@ -294,7 +259,7 @@ export class PayoutService {
     if (code.amountCents !== undefined && code.amountCents !== cents) {
       throw badRequest([`value deve ser igual ao valor do QR Code (${centsToString(code.amountCents)})`])
     }
-    const existing = this.sb.store.transactionByExternalId(account.id, PAYOUT_SCOPE, input.externalId)
+    const existing = this.deps.store.transactionByExternalId(account.id, PAYOUT_SCOPE, input.externalId)
     if (existing) {
       throw conflict(`O externalId "${input.externalId}" já foi usado em outra transação`, 'PIX_DUPLICATE_EXTERNAL_ID', {
         details: { externalId: input.externalId, existingTransactionId: existing.seq },
@@ -311,7 +276,7 @@ export class PayoutService {
     }
     // One unit, and no await between the externalId check above and the insert: a concurrent duplicate
     // cannot slip in between.
-    return this.sb.store.transact(() => this.qrCashOut(account, base, code, cents, scenarios))
+    return this.deps.store.transact(() => this.qrCashOut(account, base, code, cents, scenarios))
   }
 
   private qrCashOut (account: Account, base: RecordFieldsOf<'CASH_OUT_QRCODE'>, code: BrCode, cents: number, scenarios: AppliedScenario[]): PayoutOutcome {
@@ -319,7 +284,7 @@ export class PayoutService {
     if (hasScenario(scenarios, 'QRCODE_NOT_AVAILABLE')) return this.rejectQrCode(account, base, 'QRCODE_NOT_AVAILABLE')
     if (hasScenario(scenarios, 'PROVIDER_REJECTED')) return this.rejectQrCode(account, base, null)
 
-    const lookup = this.sb.charges.chargeForCode(code)
+    const lookup = this.deps.charges.chargeForCode(code)
     if (lookup) {
       if (lookup.status === 'paid' || this.chargesInFlight.has(lookup.charge.id)) return this.rejectQrCode(account, base, 'QRCODE_ALREADY_PAID')
       if (lookup.status === 'unavailable') return this.rejectQrCode(account, base, 'QRCODE_NOT_AVAILABLE')
@@ -359,7 +324,7 @@ export class PayoutService {
 
   /** The transfer an idempotency key already created for the account, if any. */
   transferFor (account: Account, idempotencyKey: string): TransactionOf<'DICT_TRANSFER'> | undefined {
-    const tx = this.sb.store.transactionByIdempotencyKey(account.id, idempotencyKey)
+    const tx = this.deps.store.transactionByIdempotencyKey(account.id, idempotencyKey)
     return tx && isKind(tx, ['DICT_TRANSFER'] as const) ? tx : undefined
   }
 
@@ -372,15 +337,15 @@ export class PayoutService {
     if (input.creditorDocument !== undefined && !isValidDocument(input.creditorDocument)) throw badRequest('creditorDocument deve ser um CPF ou CNPJ válido')
     if (input.priority === 'HIGH' && input.creditorDocument === undefined) throw badRequest('creditorDocument é obrigatório quando priority é HIGH')
 
-    const entry = this.sb.store.directoryEntry(directoryKey.key)
+    const entry = this.deps.store.directoryEntry(directoryKey.key)
     if (!entry || hasScenario(scenarios, 'KEY_NOT_FOUND')) throw new ApiError(422, 'KEY_NOT_FOUND', 'Chave PIX não encontrada no diretório')
     if (input.ispbDeny?.includes(entry.ispb)) throw new ApiError(422, 'ISPB_DENIED', `A instituição da chave (${entry.ispb}) está em ispbDeny`)
     this.checkBalance(account, amount.cents, scenarios, 'central-bank')
 
-    const now = this.sb.clock.now()
+    const now = this.deps.clock.now()
     const priority = input.priority ?? 'NORM'
     const expiration = input.expiration ?? 600
-    return this.sb.store.transact(() => {
+    return this.deps.store.transact(() => {
       const tx = this.open(account, {
       kind: 'DICT_TRANSFER',
       amountCents: amount.cents,
@@ -408,7 +373,7 @@ export class PayoutService {
         payment: { amount: centsToNumber(tx.amountCents) },
         type: 'PENDING',
       }
-      this.sb.store.patch('transactions', tx.id, d => { d.data = { ...d.data, response } })
+      this.deps.store.patch('transactions', tx.id, d => { d.data = { ...d.data, response } })
       return tx
     })
   }
@@ -423,7 +388,7 @@ export class PayoutService {
 
   /** Spec 7.2 limits, per account: per transaction, at night (20:00-06:00 São Paulo), per day. */
   private checkLimits (account: Account, cents: number, scenarios: AppliedScenario[]): void {
-    const now = this.sb.clock.now()
+    const now = this.deps.clock.now()
     const limits = account.limits
     if (cents > limits.perTransactionCents || hasScenario(scenarios, 'TRANSACTION_LIMIT')) {
       throw new ApiError(400, 'PIX_TRANSACTION_LIMIT_EXCEEDED', `Valor acima do limite por transação (${centsToString(limits.perTransactionCents)})`)
@@ -458,13 +423,13 @@ export class PayoutService {
 
   /** Builds and stores a record without touching the ledger; `extra` completes it before it is stored. */
   private record<K extends PayoutKind> (account: Account, status: string, f: RecordFieldsOf<K>, extra?: (tx: Mutable<Payout>) => void): TransactionOf<K> {
-    const at = new Date(this.sb.clock.now()).toISOString()
+    const at = new Date(this.deps.clock.now()).toISOString()
     // Built field by field, not with conditional spreads: this runs once per pay-out, and spreading
     // temporary objects was 5% of a cash-out's CPU time. `kind` and `data` come from one RecordFields
     // member, which the compiler cannot follow through two separate fields: hence the one assertion.
     const tx = {
-      id: this.sb.rng.uuid(),
-      seq: this.sb.store.nextSeq('transaction'),
+      id: this.deps.rng.uuid(),
+      seq: this.deps.store.nextSeq('transaction'),
       accountId: account.id,
       kind: f.kind,
       direction: 'OUT',
@@ -485,7 +450,7 @@ export class PayoutService {
     if (f.idempotencyKey !== undefined) tx.idempotencyKey = f.idempotencyKey
     if (f.counterpart !== undefined) tx.counterpart = f.counterpart
     extra?.(tx)
-    return this.sb.store.addTransaction(tx, f.externalId !== undefined ? PAYOUT_SCOPE : undefined)
+    return this.deps.store.addTransaction(tx, f.externalId !== undefined ? PAYOUT_SCOPE : undefined)
   }
 
   /**
@@ -493,8 +458,8 @@ export class PayoutService {
    * scheduled. Callers have checked the balance with no await since, so the reservation cannot fail.
    */
   private open<K extends PayoutKind> (account: Account, f: RecordFieldsOf<K>): TransactionOf<K> {
-    const now = this.sb.clock.now()
-    const reserved = this.sb.store.ledger(account.id, a => ledger.reserve(a, f.amountCents + account.feeCents))
+    const now = this.deps.clock.now()
+    const reserved = this.deps.store.ledger(account.id, a => ledger.reserve(a, f.amountCents + account.feeCents))
     if (!reserved) throw new Error('reservation refused after the balance check')
     let dueMs = 0
     const tx = this.record(account, 'PENDING', f, draft => {
@@ -513,7 +478,7 @@ export class PayoutService {
    */
   private dueAtOf (tx: Mutable<Payout>, now: number): number {
     const delayed = hasScenario(tx.scenarios, 'SETTLEMENT_DELAY')
-    const delay = delayed ? scenarioParam(tx.scenarios, 'SETTLEMENT_DELAY', 'ms', 0) : this.sb.config.settlementDelayMs
+    const delay = delayed ? scenarioParam(tx.scenarios, 'SETTLEMENT_DELAY', 'ms', 0) : this.deps.config.settlementDelayMs
     if (tx.kind !== 'DICT_TRANSFER') return now + delay
     if (tx.data.priority === 'HIGH') return now + (delayed ? delay : 0)
     tx.data.settleAt = new Date(now + delay).toISOString()
@@ -523,13 +488,13 @@ export class PayoutService {
   /** `dueMs` when the caller has it as a number already (creation), so it is not parsed back from `tx.dueAt`. */
   private schedule (tx: Transaction, dueMs?: number): void {
     if (!tx.dueAt) return
-    this.sb.scheduler.cancel(this.jobs.get(tx.id))
-    this.jobs.set(tx.id, this.sb.scheduler.at(dueMs ?? Date.parse(tx.dueAt), 'payout-settlement', () => this.onDue(tx.id)))
+    this.deps.scheduler.cancel(this.jobs.get(tx.id))
+    this.jobs.set(tx.id, this.deps.scheduler.at(dueMs ?? Date.parse(tx.dueAt), 'payout-settlement', () => this.onDue(tx.id)))
   }
 
   private onDue (id: string): void {
     this.jobs.delete(id)
-    const tx = this.sb.store.transaction(id)
+    const tx = this.deps.store.transaction(id)
     // Gone (reset) or already settled or failed through the control plane: nothing left to do.
     if (!tx || tx.status !== 'PENDING' || !isKind(tx, PAYOUT_KINDS)) return
     if (tx.kind === 'DICT_TRANSFER' && tx.data.priority !== 'HIGH' && typeof tx.data.settleAt === 'string' &&
@@ -548,21 +513,21 @@ export class PayoutService {
    * forced (control plane), only what cannot be bypassed: a sandbox charge that can no longer be paid.
    */
   settle (tx: Transaction, opts: { forced: boolean }): void {
-    const account = this.sb.store.account(tx.accountId)
+    const account = this.deps.store.account(tx.accountId)
     if (!account || tx.status !== 'PENDING' || !isKind(tx, PAYOUT_KINDS)) return
     const outcome = this.settlementOf(tx, account, opts.forced)
     if (!outcome.ok) {
       this.fail(tx, outcome.code, outcome.message, outcome.counterpart)
       return
     }
-    this.sb.store.transact(() => {
-      const now = this.sb.clock.now()
-      const e2e = endToEndId(account.ispb, now, this.sb.rng)
-      this.sb.store.patch('transactions', tx.id, d => { d.endToEndId = e2e })
+    this.deps.store.transact(() => {
+      const now = this.deps.clock.now()
+      const e2e = endToEndId(account.ispb, now, this.deps.rng)
+      this.deps.store.patch('transactions', tx.id, d => { d.endToEndId = e2e })
       if (outcome.pay) {
         try {
           const payer = { name: account.name, document: account.document, ispb: account.ispb, bankName: account.bankName, accountId: account.id }
-          const paid = this.sb.charges.payCharge(outcome.pay.charge, { amountCents: tx.amountCents, payer, endToEndId: e2e })
+          const paid = this.deps.charges.payCharge(outcome.pay.charge, { amountCents: tx.amountCents, payer, endToEndId: e2e })
           // The receiving provider may refuse the confirmation (PAYMENT_ERROR on the charge): nothing was credited.
           if (paid.status !== 'CONFIRMED' && paid.status !== 'CONCLUIDA') throw new Error(`charge ended ${paid.status}`)
         } catch {
@@ -571,8 +536,8 @@ export class PayoutService {
           return
         }
       }
-      this.sb.store.ledger(account.id, a => ledger.settleOutgoing(a, tx.amountCents, tx.feeCents))
-      this.sb.store.patch('transactions', tx.id, d => {
+      this.deps.store.ledger(account.id, a => ledger.settleOutgoing(a, tx.amountCents, tx.feeCents))
+      this.deps.store.patch('transactions', tx.id, d => {
         d.counterpart = outcome.counterpart
         this.transition(d, tx.kind === 'DICT_TRANSFER' ? 'COMPLETED' : 'CONFIRMED', now)
         d.errorCode = null
@@ -591,18 +556,18 @@ export class PayoutService {
     }
     if (tx.kind === 'CASH_OUT_QRCODE' && tx.data.chargeId !== undefined) {
       const chargeId = tx.data.chargeId
-      const lookup = this.sb.charges.chargeForCode(tx.data.brCode)
+      const lookup = this.deps.charges.chargeForCode(tx.data.brCode)
       if (lookup?.status !== 'payable' || lookup.charge.id !== chargeId) {
         return { ok: false, code: 'ORDER_REJECTED', message: 'QR Code não está mais disponível para pagamento' }
       }
-      const receiver = this.sb.store.account(lookup.charge.accountId)
+      const receiver = this.deps.store.account(lookup.charge.accountId)
       const counterpart: Counterpart = receiver
-        ? { name: receiver.name, document: receiver.document, ispb: receiver.ispb, bankName: receiver.bankName, bankCode: this.sb.fixtures.institution.bankCode, accountBranch: '0001', accountNumber: String(receiver.id), ...(tx.pixKey ? { key: tx.pixKey } : {}) }
-        : generatedHolder(this.sb.rng, { name: tx.data.name, document: tx.data.document ?? generateCpf(this.sb.rng) }, account.ispb)
+        ? { name: receiver.name, document: receiver.document, ispb: receiver.ispb, bankName: receiver.bankName, bankCode: this.deps.fixtures.institution.bankCode, accountBranch: '0001', accountNumber: String(receiver.id), ...(tx.pixKey ? { key: tx.pixKey } : {}) }
+        : generatedHolder(this.deps.rng, { name: tx.data.name, document: tx.data.document ?? generateCpf(this.deps.rng) }, account.ispb)
       return { ok: true, counterpart, pay: { charge: lookup.charge } }
     }
     const key = tx.data.directoryKey
-    const entry = key !== undefined ? this.sb.store.directoryEntry(key) : undefined
+    const entry = key !== undefined ? this.deps.store.directoryEntry(key) : undefined
     const counterpart = entry ? counterpartOf(entry) : (tx.counterpart ?? this.holderFor(tx, account))
     if (forced) return { ok: true, counterpart }
     if (entry?.accountStatus === 'BLOCKED') return { ok: false, code: 'BLOCKED_ACCOUNT', message: ASYNC_ERROR_MESSAGES.BLOCKED_ACCOUNT, counterpart }
@@ -635,7 +600,7 @@ export class PayoutService {
     const name = tx.kind === 'CASH_OUT_QRCODE' ? tx.data.name : undefined
     const key = tx.pixKey || undefined
     if (document === undefined || key === undefined) {
-      return generatedHolder(this.sb.rng, { name, document: document ?? generateCpf(this.sb.rng), key }, account.ispb)
+      return generatedHolder(this.deps.rng, { name, document: document ?? generateCpf(this.deps.rng), key }, account.ispb)
     }
     // A key belongs to one account: paying it again reaches the same invented holder, bank and account
     // number, as it would in production. The record is shared (frozen) by every pay-out to that key,
@@ -643,7 +608,7 @@ export class PayoutService {
     const id = `${account.ispb}\u0000${key}\u0000${document}\u0000${name ?? ''}`
     let holder = this.holders.get(id)
     if (!holder) {
-      holder = Object.freeze(generatedHolder(this.sb.rng, { name, document, key }, account.ispb))
+      holder = Object.freeze(generatedHolder(this.deps.rng, { name, document, key }, account.ispb))
       if (this.holders.size >= 10_000) this.holders.clear()
       this.holders.set(id, holder)
     }
@@ -655,14 +620,14 @@ export class PayoutService {
    * all in one unit (an identifier that cannot be built, say, leaves the reservation where it was).
    */
   fail (tx: Transaction, code: string, message: string, counterpart?: Counterpart): void {
-    const account = this.sb.store.account(tx.accountId)
+    const account = this.deps.store.account(tx.accountId)
     if (!account || tx.status !== 'PENDING' || !isKind(tx, PAYOUT_KINDS)) return
-    this.sb.store.transact(() => {
-      const now = this.sb.clock.now()
+    this.deps.store.transact(() => {
+      const now = this.deps.clock.now()
       const holder = counterpart ?? tx.counterpart ?? this.holderFor(tx, account)
-      const e2e = !tx.endToEndId && tx.kind !== 'DICT_TRANSFER' ? endToEndId(account.ispb, now, this.sb.rng) : undefined
-      this.sb.store.ledger(account.id, a => ledger.release(a, tx.amountCents + tx.feeCents))
-      this.sb.store.patch('transactions', tx.id, d => {
+      const e2e = !tx.endToEndId && tx.kind !== 'DICT_TRANSFER' ? endToEndId(account.ispb, now, this.deps.rng) : undefined
+      this.deps.store.ledger(account.id, a => ledger.release(a, tx.amountCents + tx.feeCents))
+      this.deps.store.patch('transactions', tx.id, d => {
         d.counterpart = holder
         if (e2e !== undefined) d.endToEndId = e2e
         d.errorCode = code
@@ -684,7 +649,7 @@ export class PayoutService {
   }
 
   private release (tx: Payout): void {
-    this.sb.scheduler.cancel(this.jobs.get(tx.id))
+    this.deps.scheduler.cancel(this.jobs.get(tx.id))
     this.jobs.delete(tx.id)
     const chargeId = chargeIdOf(tx)
     if (chargeId !== undefined && this.chargesInFlight.get(chargeId) === tx.id) this.chargesInFlight.delete(chargeId)
@@ -692,15 +657,15 @@ export class PayoutService {
 
   private notify (tx: Payout, now: number): void {
     const payload = tx.kind === 'DICT_TRANSFER' ? transferEnvelope(tx) : cashOutNotification(tx, now)
-    this.sb.webhooks.emit({ accountId: tx.accountId, eventType: 'cash_out', transactionId: tx.id, payload, scenarios: tx.scenarios })
+    this.deps.events.emit({ accountId: tx.accountId, eventType: 'cash_out', transactionId: tx.id, payload, scenarios: tx.scenarios })
   }
 
   // ---- state kept in memory -----------------------------------------------------------------------------
 
   /** After a load or a snapshot import: daily totals from the records, pending settlements back on the scheduler. */
-  private rebuild (): void {
-    this.forget()
-    for (const tx of Object.values(this.sb.store.data.transactions)) {
+  afterLoad (): void {
+    this.afterReset()
+    for (const tx of Object.values(this.deps.store.data.transactions)) {
       if (!isKind(tx, PAYOUT_KINDS)) continue
       if (tx.status !== 'ERROR') this.addDaily(tx, 1)
       if (tx.status !== 'PENDING') continue
@@ -710,7 +675,12 @@ export class PayoutService {
     }
   }
 
-  private forget (): void {
+  forgetAccount (accountId: number): void {
+    for (const key of [...this.dailyCents.keys()]) if (key.startsWith(`${accountId}|`)) this.dailyCents.delete(key)
+    for (const [chargeId, txId] of [...this.chargesInFlight]) if (!this.deps.store.transaction(txId)) this.chargesInFlight.delete(chargeId)
+  }
+
+  afterReset (): void {
     // The invented holders too: they belong to the state that a reset or a load replaces.
     this.holders.clear()
     this.dailyCents.clear()
@@ -718,39 +688,14 @@ export class PayoutService {
     this.jobs.clear()
   }
 
-  // ---- control-plane queries -------------------------------------------------------------------------
-
-  /** Newest first. With an account, only its own index is walked. */
-  listTransactions (filter: { accountId?: number, kind?: TransactionKind, status?: string, limit?: number }): Transaction[] {
-    const source = filter.accountId !== undefined ? this.sb.store.transactionsOf(filter.accountId) : Object.values(this.sb.store.data.transactions)
-    const limit = filter.limit ?? 100
-    const out: Transaction[] = []
-    for (let i = source.length - 1; i >= 0 && out.length < limit; i--) {
-      const tx = source[i]
-      if (filter.kind !== undefined && tx.kind !== filter.kind) continue
-      if (filter.status !== undefined && tx.status !== filter.status) continue
-      out.push(tx)
-    }
-    return out
-  }
-
-  /** By UUID, or by the numeric id the public answers show (`id` of /dict/pix, `existingTransactionId`). */
-  findTransaction (id: string): Transaction | undefined {
-    const byId = this.sb.store.transaction(id)
-    if (byId || !/^\d{1,15}$/.test(id)) return byId
-    const seq = Number(id)
-    // A control-plane read by number: a scan is acceptable here, never on a public route.
-    return Object.values(this.sb.store.data.transactions).find(tx => tx.seq === seq)
-  }
-
   // ---- the key directory --------------------------------------------------------------------------------
 
   directoryEntries (): DirectoryEntry[] {
-    return Object.values(this.sb.store.data.directory)
+    return Object.values(this.deps.store.data.directory)
   }
 
   directoryEntry (key: string): DirectoryEntry | undefined {
-    return this.sb.store.directoryEntry(directoryKeyOf(key)?.key ?? key)
+    return this.deps.store.directoryEntry(directoryKeyOf(key)?.key ?? key)
   }
 
   /** Adds or replaces an entry; the key must have the format of its type, and is stored in canonical form. */
@@ -762,13 +707,13 @@ export class PayoutService {
     }
     if (!isValidDocument(fields.document)) throw new ApiError(400, 'INVALID_DOCUMENT', 'document deve ser um CPF ou CNPJ válido')
     const canonical = normalizeKey(keyType, key)
-    const created = this.sb.store.directoryEntry(canonical) === undefined
-    const entry = this.sb.store.transact(() => this.sb.store.put('directory', { ...fields, key: canonical, keyType }))
+    const created = this.deps.store.directoryEntry(canonical) === undefined
+    const entry = this.deps.store.transact(() => this.deps.store.put('directory', { ...fields, key: canonical, keyType }))
     return { entry, created }
   }
 
   removeDirectoryEntry (key: string): boolean {
     const canonical = directoryKeyOf(key)?.key ?? key
-    return this.sb.store.transact(() => this.sb.store.remove('directory', canonical))
+    return this.deps.store.transact(() => this.deps.store.remove('directory', canonical))
   }
 }

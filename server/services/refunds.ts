@@ -1,4 +1,3 @@
-import type { Sandbox } from '../context.js'
 import { returnId } from '../domain/ids.js'
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, parseAmount, parseDecimalString } from '../domain/money.js'
@@ -9,6 +8,8 @@ import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { cannotReceive, chargeData, receivedOf, type ReceivedPayment } from './charges.js'
 import { iso, recordTransition } from './history.js'
+import type { DevolucaoView, Devolucoes, Lifecycle, MedReturns, PendingOperations, Ports, ReceivedPayments } from '../ports.js'
+import type { Config } from '../config.js'
 
 /**
  * Refunds of received payments: refund-in (standard family, spec 2.7) and devolução (central-bank
@@ -44,19 +45,24 @@ function phaseOf (tx: Transaction): Phase {
   return tx.status === s.pending ? 'pending' : tx.status === s.done ? 'done' : 'failed'
 }
 
-export class RefundService {
-  constructor (private readonly sb: Sandbox) {
-    sb.onLoad.push(() => this.reschedule())
-    // POST /__sandbox/transactions/:id/settle and /fail steer pending refunds through the pay-outs' dispatch.
-    sb.payouts.registerPendingOperations(['REFUND_IN', 'DEVOLUCAO'], {
-      isPending: tx => isKind(tx, REFUND_KINDS) && phaseOf(tx) === 'pending',
-      settle: tx => { this.settleNow(tx) },
-      fail: (tx, code) => { this.failNow(tx, code, `Devolução não realizada (${code})`) },
-    })
+export type RefundDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'events'> & {
+  config: Pick<Config, 'settlementDelayMs'>
+  received: ReceivedPayments
+}
+
+export class RefundService implements Devolucoes, MedReturns, Lifecycle {
+  constructor (private readonly deps: RefundDeps) {}
+
+  /** POST /__sandbox/transactions/:id/settle and /fail on a refund. */
+  readonly pendingOperations: PendingOperations = {
+    kinds: REFUND_KINDS,
+    isPending: tx => isKind(tx, REFUND_KINDS) && phaseOf(tx) === 'pending',
+    settle: tx => { this.settleNow(tx) },
+    fail: (tx, code) => { this.failNow(tx, code, `Devolução não realizada (${code})`) },
   }
 
-  private get store () { return this.sb.store }
-  private now (): number { return this.sb.clock.now() }
+  private get store () { return this.deps.store }
+  private now (): number { return this.deps.clock.now() }
 
   /** What is left to refund of a received payment: its amount minus every refund not failed. */
   remainingCents (original: Transaction): number {
@@ -78,7 +84,7 @@ export class RefundService {
 
   /** POST /api/pix/refund-in/:id, `id` the received payment's transactionId or endToEndId (spec 2.7, 7.5). */
   refundIn (account: Account, id: string, body: { refundValue: number, reason?: string, externalId?: string }, scenarios: AppliedScenario[]): Transaction {
-    const original = this.sb.charges.findReceived(id)
+    const original = this.deps.received.findReceived(id)
     if (!original || original.accountId !== account.id) throw notFound(`Transação original ${id} não encontrada`, 'TRANSACTION_NOT_FOUND')
     const received = receivedOf(original)
     if (!received) throw badRequest(`A transação ${id} não é um pagamento recebido e liquidado`, 'REFUND_NOT_ALLOWED')
@@ -91,7 +97,7 @@ export class RefundService {
         details: { refundValue: centsToNumber(amount.cents), remaining: centsToNumber(remaining) },
       })
     }
-    const refId = body.externalId ?? this.sb.rng.alnum(20)
+    const refId = body.externalId ?? this.deps.rng.alnum(20)
     if (this.store.transactionByRef(`devolucao:${received.endToEndId}:${refId}`)) {
       throw badRequest(`externalId ${refId} já utilizado em uma devolução desta transação`, 'PIX_DUPLICATE_EXTERNAL_ID', { details: { externalId: refId } })
     }
@@ -120,7 +126,7 @@ export class RefundService {
   devolucao (account: Account, e2eid: string, id: string, body: { valor: string, natureza?: 'ORIGINAL' | 'RETIRADA', descricao?: string }, scenarios: AppliedScenario[]): Transaction {
     const valor = parseDecimalString(body.valor, 'exactly-2')
     if (!valor.ok) throw badRequest('valor deve ser um decimal com 2 casas, ex.: "10.00"')
-    const original = this.sb.charges.findReceived(e2eid)
+    const original = this.deps.received.findReceived(e2eid)
     if (!original || original.accountId !== account.id || original.endToEndId !== e2eid) throw notFound(`PIX ${e2eid} não encontrado`)
     const received = receivedOf(original)
     if (!received) throw notFound(`A transação ${e2eid} não é um PIX recebido`)
@@ -142,7 +148,7 @@ export class RefundService {
   }
 
   /** Either kind in the central bank's words (a refund-in made with an externalId is readable here too). */
-  devolucaoView (tx: Transaction) {
+  devolucaoView (tx: Transaction): DevolucaoView {
     const d = refundData(tx)
     return {
       id: d.devolucaoId,
@@ -156,7 +162,7 @@ export class RefundService {
     }
   }
 
-  devolucoesOf (original: Transaction) {
+  devolucoesOf (original: Transaction): DevolucaoView[] {
     return this.refundsOf(original).map(r => this.devolucaoView(r))
   }
 
@@ -174,7 +180,7 @@ export class RefundService {
     if (!received || !account || amountCents === 0) return null
     return this.store.transact(() => {
       const debited = this.store.ledger(account.id, a => ledger.debitImmediately(a, amountCents))
-      const tx = this.open(account, original, received, 'DEVOLUCAO', amountCents, `MED${this.sb.rng.alnum(29)}`, natureza, { descricao }, [], false)
+      const tx = this.open(account, original, received, 'DEVOLUCAO', amountCents, `MED${this.deps.rng.alnum(29)}`, natureza, { descricao }, [], false)
       const at = iso(this.now())
       this.store.update('transactions', tx.id, d => {
         if (debited) {
@@ -200,7 +206,7 @@ export class RefundService {
   ): Transaction {
     const now = this.now()
     const at = iso(now)
-    const rtrId = returnId(account.ispb, now, this.sb.rng)
+    const rtrId = returnId(account.ispb, now, this.deps.rng)
     const data: RefundData = {
       originalId: original.id,
       rtrId,
@@ -213,7 +219,7 @@ export class RefundService {
     }
     const status = STATUS[kind].pending
     const tx: Mutable<Transaction> = {
-      id: this.sb.rng.uuid(),
+      id: this.deps.rng.uuid(),
       seq: this.store.nextSeq('transaction'),
       accountId: account.id,
       kind,
@@ -234,7 +240,7 @@ export class RefundService {
       history: [{ status, at }],
     }
     if (settleLater) {
-      const delay = hasScenario(scenarios, 'REFUND_DELAY') ? scenarioParam(scenarios, 'REFUND_DELAY', 'ms', this.sb.config.settlementDelayMs) : this.sb.config.settlementDelayMs
+      const delay = hasScenario(scenarios, 'REFUND_DELAY') ? scenarioParam(scenarios, 'REFUND_DELAY', 'ms', this.deps.config.settlementDelayMs) : this.deps.config.settlementDelayMs
       tx.dueAt = iso(now + delay)
     }
     const added = this.store.addTransaction(tx, undefined, [`devolucao:${received.endToEndId}:${refId}`, `rtr:${rtrId}`])
@@ -274,9 +280,9 @@ export class RefundService {
   private recordReturn (account: Account, original: Transaction, cents: number, reason: string | undefined, scenarios: AppliedScenario[]): Transaction {
     const now = this.now()
     const at = iso(now)
-    const rtrId = returnId(original.counterpart?.ispb ?? account.ispb, now, this.sb.rng)
+    const rtrId = returnId(original.counterpart?.ispb ?? account.ispb, now, this.deps.rng)
     const tx: Mutable<Transaction> = {
-      id: this.sb.rng.uuid(),
+      id: this.deps.rng.uuid(),
       seq: this.store.nextSeq('transaction'),
       accountId: account.id,
       kind: 'REFUND_RECEIVED',
@@ -294,7 +300,7 @@ export class RefundService {
     }
     this.store.addTransaction(tx)
     this.store.ledger(account.id, a => ledger.creditIncoming(a, cents))
-    this.sb.webhooks.emit({
+    this.deps.events.emit({
       accountId: account.id,
       eventType: 'refund_out',
       transactionId: tx.id,
@@ -316,7 +322,7 @@ export class RefundService {
 
   private scheduleSettlement (tx: Transaction): void {
     const id = tx.id
-    this.sb.scheduler.at(Date.parse(tx.dueAt!), 'refund-settlement', () => {
+    this.deps.scheduler.at(Date.parse(tx.dueAt!), 'refund-settlement', () => {
       const current = this.store.transaction(id)
       if (!current || phaseOf(current) !== 'pending') return
       if (hasScenario(current.scenarios, 'REFUND_FAILED')) this.failNow(current, 'REFUND_FAILED', 'Devolução recusada pelo provedor de pagamento')
@@ -367,7 +373,7 @@ export class RefundService {
     const original = this.store.transaction(d.originalId)
     const received = original ? chargeData(original).received : undefined
     if (!original || !received) return
-    this.sb.webhooks.emit({
+    this.deps.events.emit({
       accountId: tx.accountId,
       eventType: 'refund_in',
       transactionId: tx.id,
@@ -387,7 +393,7 @@ export class RefundService {
     recordTransition(tx, status, iso(this.now()), reason)
   }
 
-  private reschedule (): void {
+  afterLoad (): void {
     for (const tx of Object.values(this.store.data.transactions)) {
       if (isKind(tx, REFUND_KINDS) && tx.dueAt && phaseOf(tx) === 'pending') this.scheduleSettlement(tx)
     }

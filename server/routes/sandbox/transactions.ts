@@ -19,12 +19,12 @@ export function transactionView (tx: Transaction) {
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const sb = app.sandbox
   const find = (id: string): Transaction => {
-    const tx = sb.payouts.findTransaction(id)
+    const tx = sb.transactions.find(id)
     if (!tx) throw notFound(`Transação ${id} não encontrada`, 'TRANSACTION_NOT_FOUND')
     return tx
   }
   const pendingOps = (tx: Transaction) => {
-    const ops = sb.payouts.pendingOperationsFor(tx.kind)
+    const ops = sb.transactions.pendingOperationsFor(tx.kind)
     if (!ops || !ops.isPending(tx)) {
       throw new ApiError(409, 'TRANSACTION_NOT_PENDING', `A transação ${tx.id} (${tx.kind}) não está pendente: status ${tx.status}`, { business: false })
     }
@@ -39,7 +39,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: TransactionListQuery,
       response: { 200: TransactionList, ...errorResponses('sandbox', [400]) },
     },
-  }, async (request) => ({ transactions: sb.payouts.listTransactions(request.query).map(transactionView) }))
+  }, async (request) => ({ transactions: sb.transactions.list(request.query).map(transactionView) }))
 
   app.get('/transactions/:id', {
     schema: {
