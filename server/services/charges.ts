@@ -1,4 +1,5 @@
 import QRCode from 'qrcode'
+import { nextMidnight } from '../domain/calendar.js'
 import { buildBrCode, parseBrCode, toMerchantText, type BrCode } from '../domain/brcode.js'
 import { documentKind, isValidCnpj, isValidCpf, isValidDocument } from '../domain/documents.js'
 import { endToEndId, txid as newTxid } from '../domain/ids.js'
@@ -27,9 +28,6 @@ export const DEFAULT_EXPIRATION_SECONDS = 86_400
 /** What a simulated payer looks like when none is given (AUTO_PAY, /__sandbox/pix/pay without payer). */
 export const DEFAULT_PAYER: Payer = { name: 'PAGADOR SANDBOX', document: '52998224725', ispb: '00000000', bankName: 'BANCO DO BRASIL S.A.' }
 const HOUR_MS = 3_600_000
-const DAY_MS = 86_400_000
-/** America/Sao_Paulo has had no daylight saving time since 2019: midnight there is 03:00 UTC. */
-const SAO_PAULO_OFFSET_MS = -3 * HOUR_MS
 
 export type { ChargeData, CobData, ReceivedPayment, SplitRecord, SplitStatus }
 
@@ -48,14 +46,13 @@ function chargeDraft (tx: Draft<Transaction>): ChargeData {
 type NewKind = { [K in ChargeKind | 'SPLIT']: { kind: K, data: TransactionData[K] } }[ChargeKind | 'SPLIT']
 
 /**
- * When a non-immediate split is paid: the next full hour (HOURLY) or the next midnight in
- * America/Sao_Paulo (DAILY), strictly after `now`; IMMEDIATE is now.
+ * When a non-immediate split is paid: the next full hour (HOURLY) or the next midnight in São Paulo
+ * (DAILY), strictly after `now`; IMMEDIATE is now.
  */
 export function nextSplitRun (nowMs: number, frequency: 'IMMEDIATE' | 'HOURLY' | 'DAILY'): number {
   if (frequency === 'IMMEDIATE') return nowMs
   if (frequency === 'HOURLY') return (Math.floor(nowMs / HOUR_MS) + 1) * HOUR_MS
-  const local = nowMs + SAO_PAULO_OFFSET_MS
-  return (Math.floor(local / DAY_MS) + 1) * DAY_MS - SAO_PAULO_OFFSET_MS
+  return nextMidnight(nowMs)
 }
 
 /** Money that would take an account past what it can hold (ledger.canReceive): nothing is credited. */

@@ -1,6 +1,6 @@
 import { maskDocument } from '../domain/documents.js'
 import { centsToNumber } from '../domain/money.js'
-import { isIsoDate, parseInstant } from '../domain/instant.js'
+import { parseLocalBound } from '../domain/calendar.js'
 import { ApiError, badRequest, conflict, notFound } from '../errors/api-error.js'
 import { medEnvelope, type MedRefundSummary } from '../webhooks/envelopes/pay-in.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
@@ -29,8 +29,6 @@ const NEXT: Record<MedStatus, readonly MedStatus[]> = {
 }
 
 const RATE_WINDOW_MS = 60_000
-/** America/Sao_Paulo, in minutes east of UTC (no daylight saving time since 2019). */
-const SAO_PAULO_OFFSET_MINUTES = -180
 
 export interface MedListFilters {
   status?: MedStatus
@@ -41,15 +39,8 @@ export interface MedListFilters {
   pageSize?: number
 }
 
-/**
- * An ISO 8601 bound in sandbox time. A date alone is a whole day in America/Sao_Paulo (start: its
- * first instant, end: its last); a date-time without offset is read in America/Sao_Paulo too.
- */
-export function parseDateBound (s: string, edge: 'start' | 'end'): number | null {
-  // Strictly: February 30th or 24:00 are refused, not rolled over into another day.
-  if (isIsoDate(s)) return parseInstant(`${s}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}`, SAO_PAULO_OFFSET_MINUTES)
-  return parseInstant(s, SAO_PAULO_OFFSET_MINUTES)
-}
+/** An ISO 8601 bound of GET /api/med's date filters, in São Paulo time (domain/calendar.ts). */
+export const parseDateBound = parseLocalBound
 
 export type MedDeps = Pick<Ports, 'store' | 'clock' | 'events'> & {
   config: Pick<Config, 'medRateLimit'>

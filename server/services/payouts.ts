@@ -1,3 +1,4 @@
+import { isNight, saoPauloTime } from '../domain/calendar.js'
 import { ASYNC_ERROR_CODES, ASYNC_ERROR_MESSAGES, type AsyncErrorCode } from '../domain/async-errors.js'
 import { parseBrCode, type BrCode } from '../domain/brcode.js'
 import { generateCpf, isValidCnpj, isValidCpf, isValidDocument } from '../domain/documents.js'
@@ -100,35 +101,7 @@ type Settlement =
   | { ok: true, counterpart: Counterpart, pay?: { charge: Transaction } }
   | { ok: false, code: string, message: string, counterpart?: Counterpart }
 
-// ---- time in São Paulo: the daily and the night limits follow the local calendar -----------------------
-
-const SAO_PAULO = new Intl.DateTimeFormat('en-CA', {
-  timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23',
-})
-
-let cachedUtcHour = Number.NaN
-let cachedTime: { day: string, hour: number } = { day: '', hour: 0 }
-
-/**
- * The calendar day (YYYY-MM-DD) and hour (0-23) of an instant in America/Sao_Paulo. Its offsets
- * are whole hours, so the answer is constant within a UTC hour: cached per hour, because
- * formatToParts is the most expensive step of a cash-out otherwise (measured with --cpu-prof).
- */
-export function saoPauloTime (ms: number): { day: string, hour: number } {
-  const utcHour = Math.floor(ms / 3_600_000)
-  if (utcHour !== cachedUtcHour) {
-    const p = Object.fromEntries(SAO_PAULO.formatToParts(ms).map(x => [x.type, x.value]))
-    cachedTime = { day: `${p.year}-${p.month}-${p.day}`, hour: Number(p.hour) % 24 }
-    cachedUtcHour = utcHour
-  }
-  return cachedTime
-}
-
-/** Spec 8: the reduced limit applies from 20:00 to 06:00. */
-export function isNight (ms: number): boolean {
-  const { hour } = saoPauloTime(ms)
-  return hour >= 20 || hour < 6
-}
+export { isNight, saoPauloTime }
 
 // ---- generated holders of keys the directory does not list ---------------------------------------------
 
