@@ -12,6 +12,7 @@ import { emptyState, type ClockRecord, type RngState, type State } from './store
 import { TokenService } from './auth/tokens.js'
 import { AccountService } from './services/accounts.js'
 import { ChargeService } from './services/charges.js'
+import { DirectoryService } from './services/directory.js'
 import { RequestJournal } from './services/journal.js'
 import { MedService } from './services/med.js'
 import { PayoutService } from './services/payouts.js'
@@ -57,6 +58,7 @@ export interface Sandbox {
   readonly scenarios: ScenarioService
   readonly webhooks: WebhookService
   readonly transactions: TransactionService
+  readonly directory: DirectoryService
   readonly payouts: PayoutService
   readonly charges: ChargeService
   readonly refunds: RefundService
@@ -113,6 +115,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   // The capabilities send their webhooks through `events`: the webhook service itself, so a test that
   // wraps webhooks.emit sees every event.
   const transactions = new TransactionService(engine)
+  const directory = new DirectoryService(engine)
   const refunds = new RefundService({ ...engine, events: webhooks, received: transactions })
   const charges = new ChargeService({ ...engine, events: webhooks, refunds })
   const payouts = new PayoutService({ ...engine, events: webhooks, charges })
@@ -141,6 +144,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     scenarios,
     webhooks,
     transactions,
+    directory,
     payouts,
     charges,
     refunds,

@@ -3,7 +3,7 @@ import { nextMidnight } from '../domain/calendar.js'
 import { buildBrCode, parseBrCode, toMerchantText, type BrCode } from '../domain/brcode.js'
 import { documentKind, isValidCnpj, isValidCpf, isValidDocument } from '../domain/documents.js'
 import { endToEndId, txid as newTxid } from '../domain/ids.js'
-import { detectDirectoryKeyType, isValidSplitKey, normalizeKey, type SplitKeyType } from '../domain/keys.js'
+import { detectDirectoryKeyType, isValidSplitKey, normalizeKey } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, parseDecimalString, percentOf } from '../domain/money.js'
 import { ApiError, badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js'
@@ -350,7 +350,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
       data.autoPayAt = undefined
       d.dueAt = undefined
       d.endToEndId = e2e
-      d.counterpart = counterpartOf(payment.payer)
+      d.counterpart = payerCounterpart(payment.payer)
       if (failed) {
         d.errorCode = 'PAYMENT_ERROR'
         d.errorMessage = 'O provedor recusou a confirmação do pagamento'
@@ -413,7 +413,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
         data: { txid: null, location: null, pixCode: null, splits: [], received: { endToEndId: e2e, amountCents: parsed.cents, payer, at: iso(now) } },
       }, 'CONFIRMED', parsed.cents, now, scenarios)
       draft.endToEndId = e2e
-      draft.counterpart = counterpartOf(payer)
+      draft.counterpart = payerCounterpart(payer)
       const tx = this.store.addTransaction(draft, undefined, [`e2e-in:${e2e}`])
       this.store.ledger(account.id, a => ledger.creditIncoming(a, parsed.cents))
       this.emitReceive(tx, scenarios)
@@ -611,6 +611,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
   }
 }
 
-export function counterpartOf (payer: Payer): Counterpart {
+/** The counterpart of a received payment: its payer, whose branch and account the gateway does not show. */
+export function payerCounterpart (payer: Payer): Counterpart {
   return { name: payer.name, document: payer.document, ispb: payer.ispb, bankName: payer.bankName, bankCode: null, accountBranch: null, accountNumber: null }
 }

@@ -1,19 +1,20 @@
 import { isNight, saoPauloTime } from '../domain/calendar.js'
 import { ASYNC_ERROR_CODES, ASYNC_ERROR_MESSAGES, type AsyncErrorCode } from '../domain/async-errors.js'
 import { parseBrCode, type BrCode } from '../domain/brcode.js'
-import { generateCpf, isValidCnpj, isValidCpf, isValidDocument } from '../domain/documents.js'
-import { endToEndId, randomInt, type Rng } from '../domain/ids.js'
-import { detectDirectoryKeyType, isValidCashOutKey, normalizeKey, type CashOutKeyType, type DirectoryKeyType } from '../domain/keys.js'
+import { generateCpf, isValidDocument } from '../domain/documents.js'
+import { endToEndId } from '../domain/ids.js'
+import { isValidCashOutKey, normalizeKey, type CashOutKeyType } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, parseAmount } from '../domain/money.js'
 import { ApiError, badRequest, conflict } from '../errors/api-error.js'
 import type { Job } from '../engine/scheduler.js'
 import { intern } from '../store/intern.js'
-import { isKind, PAYOUT_KINDS, type Account, type Counterpart, type DictTransferResponse, type DirectoryEntry, type Mutable, type Patch, type PayoutKind, type Transaction, type TransactionData, type TransactionKind, type TransactionOf } from '../store/state.js'
+import { isKind, PAYOUT_KINDS, type Account, type Counterpart, type DictTransferResponse, type Mutable, type Patch, type PayoutKind, type Transaction, type TransactionData, type TransactionOf } from '../store/state.js'
 import { cashOutNotification, transferEnvelope } from '../webhooks/envelopes/cash-out.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { iso, recordTransition } from './history.js'
+import { counterpartOf, directoryKeyOf, generatedHolder } from './directory.js'
 import type { ChargePayments, Lifecycle, PendingOperations, Ports } from '../ports.js'
 import type { Config } from '../config.js'
 
@@ -102,72 +103,6 @@ type Settlement =
   | { ok: false, code: string, message: string, counterpart?: Counterpart }
 
 export { isNight, saoPauloTime }
-
-// ---- generated holders of keys the directory does not list ---------------------------------------------
-
-const OTHER_INSTITUTIONS = [
-  { ispb: '00000000', bankName: 'BANCO DO BRASIL S.A.', bankCode: '001' },
-  { ispb: '60701190', bankName: 'ITAU UNIBANCO S.A.', bankCode: '341' },
-  { ispb: '00360305', bankName: 'CAIXA ECONOMICA FEDERAL', bankCode: '104' },
-  { ispb: '60746948', bankName: 'BANCO BRADESCO S.A.', bankCode: '237' },
-  { ispb: '90400888', bankName: 'BANCO SANTANDER (BRASIL) S.A.', bankCode: '033' },
-  { ispb: '18236120', bankName: 'NU PAGAMENTOS S.A.', bankCode: '260' },
-] as const
-const FIRST_NAMES = ['ANA', 'BRUNO', 'CARLA', 'DIEGO', 'ELISA', 'FABIO', 'GABRIELA', 'HUGO', 'ISABEL', 'JOAO', 'LARISSA', 'MARCOS']
-const LAST_NAMES = ['SILVA', 'SANTOS', 'OLIVEIRA', 'SOUZA', 'PEREIRA', 'COSTA', 'RODRIGUES', 'ALMEIDA', 'NASCIMENTO', 'LIMA']
-
-/**
- * The holder of a key that is not in the directory: the payment still goes to "the key owner", so the
- * sandbox invents one, reproducibly from the seed, at another institution than the payer's.
- */
-export function generatedHolder (rng: Rng, holder: { name?: string, document: string, key?: string }, payerIspb: string): Counterpart {
-  const banks = OTHER_INSTITUTIONS.filter(b => b.ispb !== payerIspb)
-  const bank = banks[randomInt(rng, banks.length)]
-  const name = holder.name ?? intern(`${FIRST_NAMES[randomInt(rng, FIRST_NAMES.length)]} ${LAST_NAMES[randomInt(rng, LAST_NAMES.length)]}`)
-  const digits = (n: number): string => {
-    let out = ''
-    for (let i = 0; i < n; i++) out += String.fromCharCode(48 + randomInt(rng, 10))
-    return out
-  }
-  return {
-    name,
-    document: holder.document,
-    ispb: bank.ispb,
-    bankName: bank.bankName,
-    bankCode: bank.bankCode,
-    accountBranch: digits(4),
-    accountNumber: `${digits(7)}-${digits(1)}`,
-    ...(holder.key !== undefined && { key: holder.key }),
-  }
-}
-
-export function counterpartOf (entry: DirectoryEntry): Counterpart {
-  return {
-    name: entry.name,
-    document: entry.document,
-    ispb: entry.ispb,
-    bankName: entry.bankName,
-    bankCode: entry.bankCode ?? null,
-    accountBranch: entry.accountBranch ?? null,
-    accountNumber: entry.accountNumber ?? null,
-    key: entry.key,
-  }
-}
-
-/** A key in the directory's canonical form, or null when it is no directory key at all. */
-export function directoryKeyOf (key: string): { key: string, keyType: DirectoryKeyType } | null {
-  const compactEvp = /^[0-9a-f]{32}$/i.test(key)
-  const keyType = compactEvp ? 'EVP' : detectDirectoryKeyType(key)
-  return keyType === null ? null : { key: normalizeKey(keyType, key), keyType }
-}
-
-function isValidDirectoryKey (keyType: DirectoryKeyType, key: string): boolean {
-  switch (keyType) {
-    case 'CPF': return isValidCpf(key)
-    case 'CNPJ': return isValidCnpj(key)
-    default: return directoryKeyOf(key)?.keyType === keyType
-  }
-}
 
 export type PayoutDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'fixtures' | 'events'> & {
   config: Pick<Config, 'settlementDelayMs'>
@@ -659,34 +594,5 @@ export class PayoutService implements Lifecycle {
     this.dailyCents.clear()
     this.chargesInFlight.clear()
     this.jobs.clear()
-  }
-
-  // ---- the key directory --------------------------------------------------------------------------------
-
-  directoryEntries (): DirectoryEntry[] {
-    return Object.values(this.deps.store.data.directory)
-  }
-
-  directoryEntry (key: string): DirectoryEntry | undefined {
-    return this.deps.store.directoryEntry(directoryKeyOf(key)?.key ?? key)
-  }
-
-  /** Adds or replaces an entry; the key must have the format of its type, and is stored in canonical form. */
-  putDirectoryEntry (key: string, fields: Omit<DirectoryEntry, 'key' | 'keyType'> & { keyType?: DirectoryKeyType }): { entry: DirectoryEntry, created: boolean } {
-    const detected = directoryKeyOf(key)
-    const keyType = fields.keyType ?? detected?.keyType
-    if (!keyType || !isValidDirectoryKey(keyType, key)) {
-      throw new ApiError(400, 'INVALID_PIX_KEY', `Chave "${key}" não tem o formato de ${keyType ?? 'nenhum tipo de chave do diretório'} (CPF, CNPJ, EMAIL, PHONE +55..., EVP)`)
-    }
-    if (!isValidDocument(fields.document)) throw new ApiError(400, 'INVALID_DOCUMENT', 'document deve ser um CPF ou CNPJ válido')
-    const canonical = normalizeKey(keyType, key)
-    const created = this.deps.store.directoryEntry(canonical) === undefined
-    const entry = this.deps.store.transact(() => this.deps.store.put('directory', { ...fields, key: canonical, keyType }))
-    return { entry, created }
-  }
-
-  removeDirectoryEntry (key: string): boolean {
-    const canonical = directoryKeyOf(key)?.key ?? key
-    return this.deps.store.transact(() => this.deps.store.remove('directory', canonical))
   }
 }
