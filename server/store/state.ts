@@ -1,5 +1,6 @@
 import type { AppliedScenario, Endpoint } from '../../scenarios/types.js'
 import type { BrCode } from '../domain/brcode.js'
+import type { RngState } from '../domain/ids.js'
 import type { SplitKeyType } from '../domain/keys.js'
 
 /**
@@ -495,8 +496,7 @@ export interface ClockRecord {
   offsetMs?: number
 }
 
-/** Where the seeded random stream stands: four 32-bit words (see domain/ids.ts). */
-export type RngState = [number, number, number, number]
+export type { RngState }
 
 /** What marks a JSON document as the sandbox's own, and the version of its layout. */
 export const STATE_FORMAT = 'pix-sandbox/state'
