@@ -167,7 +167,7 @@ export type ClockAdvance = S<typeof ClockAdvanceBody>
 export type ClockSet = S<typeof ClockSetBody>
 export type ResetRequest = S<typeof ResetBody>
 
-/** The error bodies of the three families (spec 7; the control plane's adds `code`). */
+/** The error bodies of the three families (docs/gateway.md §7; the control plane's adds `code`). */
 export type ExtendedErrorBody = S<typeof ExtendedError>
 export type SimpleErrorBody = S<typeof SimpleError>
 export type SandboxErrorBody = S<typeof SandboxError>

@@ -66,7 +66,7 @@ function validators (): { body: Ajv, coercing: Ajv } {
   const body = addFormats(new Ajv({ ...base, coerceTypes: false }))
   const coercing = addFormats(new Ajv({ ...base, coerceTypes: 'array' }))
   // A CPF or CNPJ with valid check digits (schemas/common.ts Document): checked with the other fields,
-  // so a bad document is one entry of the validation error (spec 7) rather than an answer of its own.
+  // so a bad document is one entry of the validation error (docs/gateway.md §7) rather than an answer of its own.
   for (const ajv of [body, coercing]) ajv.addFormat(DOCUMENT_FORMAT, { type: 'string', validate: isValidDocument })
   return { body, coercing }
 }

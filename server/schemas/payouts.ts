@@ -3,7 +3,7 @@ import { Amount, Document, IsoDate, StringEnum } from './common.js'
 import { ASYNC_ERROR_CODES } from '../domain/async-errors.js'
 
 /**
- * Pay-outs: cash-out to a key (spec 2.4), cash-out by QR Code (2.5), the directory transfer (2.3),
+ * Pay-outs: cash-out to a key (docs/gateway.md §2.4), cash-out by QR Code (2.5), the directory transfer (2.3),
  * and the control plane's transactions and key directory. Shape only; the rules that need the domain
  * (cents, check digits, key formats, CRC) are checked by PayoutService with their own error codes.
  */

@@ -86,7 +86,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
 
   // ---- cash-in ----------------------------------------------------------------------------------
 
-  /** POST /api/pix/cash-in: every rule of spec 2.6, then a PENDING charge with its dynamic BR Code. */
+  /** POST /api/pix/cash-in: every rule of docs/gateway.md §2.6, then a PENDING charge with its dynamic BR Code. */
   async createCashIn (account: Account, body: CashInBodyT, scenarios: AppliedScenario[]): Promise<{ charge: Transaction, qrCodeImage?: string }> {
     const { transaction: t, payer } = body
     const value = parseAmount(t.value)
@@ -186,7 +186,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
 
   // ---- cob --------------------------------------------------------------------------------------
 
-  /** PUT /cob/:txid (spec 2.8, 3.2, 7.7). */
+  /** PUT /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7). */
   createCob (account: Account, txid: string, body: CobBodyT, scenarios: AppliedScenario[]): Transaction {
     const problems: string[] = []
     const original = parseDecimalString(body.valor.original, 'exactly-2')
@@ -196,7 +196,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
       if (devedor.cpf !== undefined && devedor.cnpj !== undefined) problems.push('devedor deve ter cpf ou cnpj, não ambos')
       else if (devedor.cpf === undefined && devedor.cnpj === undefined) problems.push('devedor.cpf ou devedor.cnpj é obrigatório')
       if (devedor.cpf !== undefined && !(/^\d{11}$/.test(devedor.cpf) && isValidCpf(devedor.cpf))) problems.push('devedor.cpf inválido: 11 dígitos com dígitos verificadores corretos')
-      // Spec 7.7: digits only, so the 2026 alphanumeric CNPJ (accepted by the standard family) is refused here.
+      // docs/gateway.md §7.7: digits only, so the 2026 alphanumeric CNPJ (accepted by the standard family) is refused here.
       if (devedor.cnpj !== undefined && !(/^\d{14}$/.test(devedor.cnpj) && isValidCnpj(devedor.cnpj))) problems.push('devedor.cnpj inválido: 14 dígitos com dígitos verificadores corretos')
     }
     if (body.chave !== undefined && detectDirectoryKeyType(body.chave) === null) problems.push('chave não é uma chave PIX válida (telefone +55, e-mail, CPF, CNPJ ou EVP)')

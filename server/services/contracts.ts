@@ -3,7 +3,7 @@ import type { Payer, Transaction } from '../store/state.js'
 
 /**
  * What one capability asks of another, so pay-outs can pay a charge issued by this sandbox
- * (spec 2.5: a QR code of any account's cash-in or cob) without knowing how charges are kept.
+ * (docs/gateway.md §2.5: a QR code of any account's cash-in or cob) without knowing how charges are kept.
  */
 export type { Payer }
 

@@ -12,7 +12,7 @@ import type { AccountLookup, Lifecycle, MedReturns, Ports, ReceivedPayments } fr
 import type { Config } from '../config.js'
 
 /**
- * MED disputes (spec 2.10, 3.6, DESIGN.md section 5). The sandbox plays the requesting bank through
+ * MED disputes (docs/gateway.md §2.10, 3.6, DESIGN.md section 5). The sandbox plays the requesting bank through
  * the control plane (open, move); integrators read them through GET /api/med, which is rate limited
  * per account by the sandbox clock. Transitions: OPEN -> RECEIVED -> ANALYZED (APPROVED or REJECTED),
  * or CANCELLED before analysis. An approved refund request returns what is left of the payment.
@@ -166,7 +166,7 @@ export class MedService implements Lifecycle {
     return { record, refund }
   }
 
-  /** GET /api/med: the account's disputes, newest first, filtered and paged (spec 4.1 row 11). */
+  /** GET /api/med: the account's disputes, newest first, filtered and paged (docs/gateway.md §4.1 row 11). */
   list (accountId: number, f: MedListFilters): { data: MedRecord[], metadata: { total: number, page: number, pageSize: number, totalPages: number } } {
     const problems: string[] = []
     const start = f.startDate !== undefined ? parseDateBound(f.startDate, 'start') : undefined

@@ -19,8 +19,8 @@ import type { ChargePayments, Lifecycle, PendingOperations, Ports } from '../por
 import type { Config } from '../config.js'
 
 /**
- * Cash-out to a key (spec 2.4), cash-out by QR Code (2.5) and the directory transfer (2.3) on the ledger
- * of spec 3.5: creation reserves value + fee, settlement on the scheduler liquidates or releases it and
+ * Cash-out to a key (docs/gateway.md §2.4), cash-out by QR Code (2.5) and the directory transfer (2.3) on the ledger
+ * of docs/gateway.md §3.5: creation reserves value + fee, settlement on the scheduler liquidates or releases it and
  * sends the cash_out webhook. The service owns the records of kinds CASH_OUT, CASH_OUT_QRCODE and
  * DICT_TRANSFER, the running daily totals behind the daily limit, and the key directory.
  */
@@ -29,14 +29,14 @@ export { ASYNC_ERROR_CODES, ASYNC_ERROR_MESSAGES, type AsyncErrorCode }
 
 /**
  * Group A providers reject a document mismatch themselves and the gateway passes their text on
- * (spec 2.4, 6.4): not TAX_ID_MISMATCH, so an integrator cannot rely on that code for group A.
+ * (docs/gateway.md §2.4, 6.4): not TAX_ID_MISMATCH, so an integrator cannot rely on that code for group A.
  */
 export const GROUP_A_MISMATCH = {
   code: 'PROVIDER_REJECTED',
   message: 'Recusado pelo provedor: documento do favorecido diverge do titular da chave PIX',
 } as const
 
-/** One externalId namespace for both standard pay-out endpoints (spec 4.1: unique per account for 5 and 6). */
+/** One externalId namespace for both standard pay-out endpoints (docs/gateway.md §4.1: unique per account for 5 and 6). */
 export const PAYOUT_SCOPE = 'payout'
 
 type Payout = TransactionOf<PayoutKind>
@@ -210,14 +210,14 @@ export class PayoutService implements Lifecycle {
     const tx = this.open(account, base)
     if (base.data.chargeId !== undefined) this.chargesInFlight.set(base.data.chargeId, tx.id)
     if (hasScenario(scenarios, 'INTERNAL_ERROR')) {
-      // The payment exists and settles as usual; only the answer is lost (spec 7.3: query, do not assume failure).
+      // The payment exists and settles as usual; only the answer is lost (docs/gateway.md §7.3: query, do not assume failure).
       return { tx, error: new ApiError(500, 'INTERNAL_ERROR', 'Erro interno ao processar o pagamento; consulte a transação antes de tentar novamente', { business: false }) }
     }
     return { tx }
   }
 
   /**
-   * A provider's 422 (spec 7.3): the attempt is recorded as a final ERROR, consuming the externalId,
+   * A provider's 422 (docs/gateway.md §7.3): the attempt is recorded as a final ERROR, consuming the externalId,
    * so a client that queries the transaction finds the outcome. Nothing is reserved or sent.
    */
   private rejectQrCode (account: Account, base: RecordFields, code: 'QRCODE_ALREADY_PAID' | 'QRCODE_NOT_AVAILABLE' | null): PayoutOutcome {
@@ -238,7 +238,7 @@ export class PayoutService implements Lifecycle {
 
   createDictTransfer (account: Account, input: DictTransferInput, scenarios: AppliedScenario[]): TransactionOf<'DICT_TRANSFER'> {
     const directoryKey = directoryKeyOf(input.pixKey)
-    // Spec 2.3: a CNPJ key is 14 digits; the 2026 alphanumeric CNPJ is accepted only by the standard family.
+    // docs/gateway.md §2.3: a CNPJ key is 14 digits; the 2026 alphanumeric CNPJ is accepted only by the standard family.
     if (!directoryKey || (directoryKey.keyType === 'CNPJ' && !/^\d{14}$/.test(directoryKey.key))) throw badRequest('Chave PIX inválida: use CPF, CNPJ, e-mail, telefone (+55...) ou EVP')
     const amount = parseAmount(input.payment.amount)
     if (!amount.ok) throw badRequest(`Valor inválido: ${amountMessage('payment.amount', amount.reason)}`)
@@ -294,7 +294,7 @@ export class PayoutService implements Lifecycle {
     return parsed.cents
   }
 
-  /** Spec 7.2 limits, per account: per transaction, at night (20:00-06:00 São Paulo), per day. */
+  /** docs/gateway.md §7.2 limits, per account: per transaction, at night (20:00-06:00 São Paulo), per day. */
   private checkLimits (account: Account, cents: number, scenarios: AppliedScenario[]): void {
     const now = this.deps.clock.now()
     const limits = account.limits
@@ -417,7 +417,7 @@ export class PayoutService implements Lifecycle {
 
   /**
    * Runs the settlement of a pending pay-out. Unforced, it applies the scenarios kept on the record, the
-   * destination account's status in the directory and the provider group's document check (spec 2.4);
+   * destination account's status in the directory and the provider group's document check (docs/gateway.md §2.4);
    * forced (control plane), only what cannot be bypassed: a sandbox charge that can no longer be paid.
    */
   settle (tx: Transaction, opts: { forced: boolean }): void {
@@ -487,7 +487,7 @@ export class PayoutService implements Lifecycle {
     return { ok: true, counterpart }
   }
 
-  /** Spec 2.4: group A always checks; B and D only with documentCheck on; C and E never. */
+  /** docs/gateway.md §2.4: group A always checks; B and D only with documentCheck on; C and E never. */
   private checksDocument (account: Account): boolean {
     switch (account.providerGroup) {
       case 'A': return true

@@ -12,7 +12,7 @@ import type { DevolucaoView, Devolucoes, Lifecycle, MedReturns, PendingOperation
 import type { Config } from '../config.js'
 
 /**
- * Refunds of received payments: refund-in (standard family, spec 2.7) and devolução (central-bank
+ * Refunds of received payments: refund-in (standard family, docs/gateway.md §2.7) and devolução (central-bank
  * family, 2.9), one record kind each (REFUND_IN, DEVOLUCAO) and one rule for what is left to refund.
  * A refund reserves its amount at once (available -> blocked) and settles through the scheduler.
  * MED approvals return money through `medReturn`, a devolução of natureza MED_*, debited at once.
@@ -82,7 +82,7 @@ export class RefundService implements Devolucoes, MedReturns, Lifecycle {
 
   // ---- refund-in (standard family) --------------------------------------------------------------
 
-  /** POST /api/pix/refund-in/:id, `id` the received payment's transactionId or endToEndId (spec 2.7, 7.5). */
+  /** POST /api/pix/refund-in/:id, `id` the received payment's transactionId or endToEndId (docs/gateway.md §2.7, 7.5). */
   refundIn (account: Account, id: string, body: { refundValue: number, reason?: string, externalId?: string }, scenarios: AppliedScenario[]): Transaction {
     const original = this.deps.received.findReceived(id)
     if (!original || original.accountId !== account.id) throw notFound(`Transação original ${id} não encontrada`, 'TRANSACTION_NOT_FOUND')
@@ -122,7 +122,7 @@ export class RefundService implements Devolucoes, MedReturns, Lifecycle {
 
   // ---- devolução (central-bank family) ----------------------------------------------------------
 
-  /** PUT /pix/:e2eid/devolucao/:id (spec 2.9, 3.3, 7.8). */
+  /** PUT /pix/:e2eid/devolucao/:id (docs/gateway.md §2.9, 3.3, 7.8). */
   devolucao (account: Account, e2eid: string, id: string, body: { valor: string, natureza?: 'ORIGINAL' | 'RETIRADA', descricao?: string }, scenarios: AppliedScenario[]): Transaction {
     const valor = parseDecimalString(body.valor, 'exactly-2')
     if (!valor.ok) throw badRequest('valor deve ser um decimal com 2 casas, ex.: "10.00"')

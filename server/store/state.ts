@@ -77,7 +77,7 @@ interface AccountRecord {
   documentCheck: boolean
   feeCents: number
   limits: AccountLimits
-  /** The provider's minimum cash-in expiration, in seconds (spec 2.6 "some providers require a higher minimum"). */
+  /** The provider's minimum cash-in expiration, in seconds (docs/gateway.md §2.6 "some providers require a higher minimum"). */
   cashInMinExpirationSeconds: number
   splitFrequency: SplitFrequency
   balance: {
@@ -359,7 +359,7 @@ interface ArmedScenarioRecord {
 }
 export type ArmedScenario = DeepReadonly<ArmedScenarioRecord>
 
-// ---- webhooks (spec 2.11, 6), owned by WebhookService -------------------------------------------
+// ---- webhooks (docs/gateway.md §2.11, 6), owned by WebhookService -------------------------------------------
 
 export const EVENT_TYPES = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected'] as const
 export type EventType = typeof EVENT_TYPES[number]
@@ -371,7 +371,7 @@ interface WebhookRegistrationRecord {
   url: string
   headers: Record<string, string>
   isActive: boolean
-  /** Bumped when the same URL is registered again for the same event (spec 4.1, 9) or its headers change. */
+  /** Bumped when the same URL is registered again for the same event (docs/gateway.md §4.1, 9) or its headers change. */
   version: number
   createdAt: string
   updatedAt: string
@@ -433,7 +433,7 @@ interface DeliveryRecord {
 }
 export type Delivery = DeepReadonly<DeliveryRecord>
 
-// ---- MED (spec 2.10), owned by MedService ----------------------------------------------------------
+// ---- MED (docs/gateway.md §2.10), owned by MedService ----------------------------------------------------------
 
 export type MedStatus = 'OPEN' | 'RECEIVED' | 'CANCELLED' | 'ANALYZED'
 

@@ -3,7 +3,7 @@ import { errorResponses } from '../../schemas/common.js'
 import { CobBody, CobParams, CobPatchBody, CobResponse } from '../../schemas/payins.js'
 
 /**
- * PUT, GET and PATCH /cob/:txid (spec 2.8, 3.2, 7.7). The spec does not show how a receiver cancels
+ * PUT, GET and PATCH /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7). The spec does not show how a receiver cancels
  * a charge; the sandbox does it as BACEN's API does: PATCH with status REMOVIDA_PELO_USUARIO_RECEBEDOR.
  */
 const routes: FastifyPluginAsyncTypebox = async (app) => {

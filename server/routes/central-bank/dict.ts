@@ -4,7 +4,7 @@ import { DictTransferBody, DictTransferCreated, DictTransferHeaders } from '../.
 import type { DictTransferResponse } from '../../services/payouts.js'
 import { canonicalIdempotencyKey } from '../../domain/ids.js'
 
-/** POST /dict/pix (spec 2.3, 4.1 endpoint 4, 7.6): a transfer by directory key, idempotent by x-idempotency-key. */
+/** POST /dict/pix (docs/gateway.md §2.3, 4.1 endpoint 4, 7.6): a transfer by directory key, idempotent by x-idempotency-key. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const sb = app.sandbox
 
