@@ -43,7 +43,7 @@ LABEL org.opencontainers.image.title="pix-sandbox" \
       org.opencontainers.image.source="${SOURCE}" \
       org.opencontainers.image.revision="${REVISION}" \
       org.opencontainers.image.licenses="MIT"
-ENV NODE_ENV=production PORT=8080 HOST=0.0.0.0
+ENV NODE_ENV=production PORT=8080 HOST=0.0.0.0 LOG_FORMAT=json
 WORKDIR /app
 COPY package.json ./
 COPY --from=slim /app/node_modules ./node_modules

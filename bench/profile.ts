@@ -1,28 +1,31 @@
 /**
- * `npm run bench:profile [-- --receiver] [-- --seconds N]`: where a cash-out's CPU goes. Starts the
- * compiled sandbox under `node --cpu-prof`, loads POST /api/pix/cash-out with autocannon (optionally
- * with a webhook receiver registered), stops it, and prints the costliest frames by self time, then
- * our own functions by inclusive time. This is how the figures in the README's benchmark notes were
- * found; it measures nothing by itself (the profiler slows everything down).
+ * `npm run bench:profile [-- --receiver] [-- --seconds N] [-- --log-level L] [-- --path /balance]`:
+ * where a request's CPU goes. Starts the compiled sandbox under `node --cpu-prof` with its default
+ * settings (logging at info to /dev/null unless `--log-level` says otherwise), loads POST
+ * /api/pix/cash-out (or GET `--path`) with autocannon (optionally with a webhook receiver in its own
+ * process), stops it, and prints the costliest frames by self time, then our own functions by
+ * inclusive time. It measures nothing by itself (the profiler slows everything down).
  */
 import autocannon from 'autocannon'
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { startReceiver } from './receiver.js'
 
 const args = process.argv.slice(2)
 const withReceiver = args.includes('--receiver')
 const seconds = Number(args[args.indexOf('--seconds') + 1]) || 8
 const top = Number(args[args.indexOf('--top') + 1]) || 30
+const logLevel = args.includes('--log-level') ? args[args.indexOf('--log-level') + 1] : undefined
+const getPath = args.includes('--path') ? args[args.indexOf('--path') + 1] : undefined
 const root = new URL('..', import.meta.url).pathname
 const dir = mkdtempSync(join(tmpdir(), 'pix-profile-'))
 const port = 18700 + Math.floor(Math.random() * 200)
 
 const proc = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, 'dist/server/main.js', '--host', '127.0.0.1'], {
-  cwd: root, env: { ...process.env, PORT: String(port), LOG_LEVEL: 'silent', SANDBOX_SETTLEMENT_DELAY_MS: '10' }, stdio: 'inherit',
+  cwd: root, env: { ...process.env, PORT: String(port), ...(logLevel ? { LOG_LEVEL: logLevel } : {}), SANDBOX_SETTLEMENT_DELAY_MS: '10' }, stdio: ['ignore', 'ignore', 'inherit'],
 })
 for (let i = 0; ; i++) {
   try { if ((await fetch(`http://127.0.0.1:${port}/__sandbox/health`)).ok) break } catch {}
@@ -34,23 +37,26 @@ const api = async (method: string, path: string, body?: unknown, headers: Record
 const account = await api('POST', '/__sandbox/accounts', { balance: 1e11, fee: 0.1, limits: { perTransaction: 1e9, daily: 1e11, nightly: 1e9 } })
 const token = (await api('POST', '/api/auth/token', { clientId: account.clientId, clientSecret: account.clientSecret }, { 'x-ssl-client-cert': encodeURIComponent(account.certificate) })).access_token
 
-let received = 0
-const receiver = createServer((req, res) => { req.resume(); req.on('end', () => { received++; res.writeHead(200).end() }) })
-if (withReceiver) {
-  await new Promise<void>(resolve => receiver.listen(0, '127.0.0.1', resolve))
-  await api('POST', '/__sandbox/webhooks', { accountId: account.accountId, eventType: 'cash_out', url: `http://127.0.0.1:${(receiver.address() as any).port}/hook` })
-}
+const receiver = withReceiver ? await startReceiver() : null
+if (receiver) await api('POST', '/__sandbox/webhooks', { accountId: account.accountId, eventType: 'cash_out', url: `http://127.0.0.1:${receiver.port}/hook` })
 const body = JSON.stringify({ value: 1.23, externalId: 'profile-[<id>]', description: 'profile', details: { key: 'fulano@example.com', keyType: 'EMAIL', name: 'Fulano de Tal', document: '52998224725' } })
-const load = await autocannon({ url: `http://127.0.0.1:${port}/api/pix/cash-out`, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body, idReplacement: true, connections: 10, duration: seconds })
+// Both clocks are the machine's monotonic one (V8's profile timestamps and process.hrtime, in µs):
+// only the samples taken while the load ran are counted, not the start.
+const loadStart = Number(process.hrtime.bigint() / 1000n)
+const load = await autocannon(getPath
+  ? { url: `http://127.0.0.1:${port}${getPath}`, headers: { authorization: `Bearer ${token}` }, connections: 10, duration: seconds }
+  : { url: `http://127.0.0.1:${port}/api/pix/cash-out`, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body, idReplacement: true, connections: 10, duration: seconds })
+const loadEnd = Number(process.hrtime.bigint() / 1000n)
+const received = receiver ? (await receiver.counts('/hook')).received : 0
 proc.kill('SIGTERM')
 await new Promise(resolve => proc.once('exit', resolve))
-receiver.close()
-console.log(`${Math.round(load.requests.average)} cash-outs/s under the profiler, p99 ${load.latency.p99} ms${withReceiver ? `, ${received} webhooks received` : ''}`)
+receiver?.close()
+console.log(`${Math.round(load.requests.average)} ${getPath ?? 'cash-outs'}/s under the profiler, p99 ${load.latency.p99} ms${receiver ? `, ${received} webhooks received` : ''}`)
 
 interface Node { id: number, callFrame: { functionName: string, url: string, lineNumber: number }, children?: number[] }
 // The main thread's profile is the first one written (a sender thread writes its own).
 const file = readdirSync(dir).filter(n => n.endsWith('.cpuprofile')).sort()[0]
-const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { nodes: Node[], samples: number[], timeDeltas: number[] }
+const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { nodes: Node[], samples: number[], timeDeltas: number[], startTime: number }
 rmSync(dir, { recursive: true, force: true })
 const byId = new Map(profile.nodes.map(n => [n.id, n]))
 const parent = new Map<number, number>()
@@ -58,8 +64,11 @@ for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n
 const selfTime = new Map<string, number>()
 const ours = new Map<string, number>()
 let total = 0
+let at = profile.startTime
 profile.samples.forEach((id, i) => {
   const us = profile.timeDeltas[i] ?? 0
+  at += us
+  if (at < loadStart || at > loadEnd) return
   total += us
   const frame = byId.get(id)!.callFrame
   const key = `${frame.functionName || '(anonymous)'} ${frame.url.replace(/.*\/(node_modules\/)?/, '')}:${frame.lineNumber + 1}`
@@ -67,8 +76,9 @@ profile.samples.forEach((id, i) => {
   const seen = new Set<string>()
   for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
     const f = byId.get(cur)!.callFrame
+    // dist/ is a bundle: a function is named by its name and line in it.
     const m = /\/dist\/(server\/.*?\.js)/.exec(f.url)
-    const name = m ? `${m[1]} ${f.functionName || '(anonymous)'}` : null
+    const name = m ? `${f.functionName || '(anonymous)'} ${m[1]}:${f.lineNumber + 1}` : null
     if (name && !seen.has(name)) {
       seen.add(name)
       ours.set(name, (ours.get(name) ?? 0) + us)

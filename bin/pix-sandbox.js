@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The package's command (`npx pix-sandbox`): runs the compiled server (dist/server/main.js) in this
+// The package's command (`npx pix-sandbox`): runs the compiled server (dist/server/main.js) or command line (dist/cli/bin.js) in this
 // same process, so signals, exit codes and stdio behave exactly as with `node dist/server/main.js`.
 // Arguments pass through untouched (server/main.ts reads process.argv.slice(2)); `--help` lists every
 // setting. The published package carries dist/; a git checkout has it once built (`npm run build`),
@@ -20,7 +20,11 @@ if (needed) {
     process.exit(1)
   }
 }
-const compiled = fileURLToPath(new URL('../dist/server/main.js', import.meta.url))
+// `pix-sandbox [flags]` and `pix-sandbox serve [flags]` serve; `pix-sandbox <command>` (help, account,
+// tail, ...) acts on a running sandbox. Each loads only its own modules: serving never loads the CLI.
+const first = process.argv[2]
+const serving = first === undefined || first === 'serve' || first.startsWith('-')
+const compiled = fileURLToPath(new URL(serving ? '../dist/server/main.js' : '../dist/cli/bin.js', import.meta.url))
 
 if (existsSync(compiled)) {
   await import(pathToFileURL(compiled).href)

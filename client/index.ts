@@ -182,9 +182,20 @@ export class CentralBankApi {
 
   createCob (txid: string, body: T.CobRequest, options?: RequestOptions): Promise<T.Cob> { return this.client.call('createCob', { params: { txid }, body, options }) }
   cob (txid: string, options?: RequestOptions): Promise<T.Cob> { return this.client.call('getCob', { params: { txid }, options }) }
+  /** POST /cob: BACEN's creation, the txid chosen by the sandbox. */
+  createCobWithGeneratedTxid (body: T.CobRequest, options?: RequestOptions): Promise<T.Cob> { return this.client.call('createCobWithGeneratedTxid', { body, options }) }
+  /** GET /cob: `inicio` and `fim` (RFC 3339) are required; paging as `paginacao.paginaAtual` and `paginacao.itensPorPagina`. */
+  cobs (query: T.CobListFilter, options?: RequestOptions): Promise<T.CobList> { return this.client.call('listCobs', { query, options }) }
+  /** PATCH /cob/{txid}: any field BACEN's CobRevisada allows. */
+  reviseCob (txid: string, body: T.CobPatch, options?: RequestOptions): Promise<T.Cob> { return this.client.call('reviseCob', { params: { txid }, body, options }) }
   cancelCob (txid: string, options?: RequestOptions): Promise<T.Cob> {
-    return this.client.call('cancelCob', { params: { txid }, body: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } satisfies T.CobPatch, options })
+    return this.reviseCob(txid, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }, options)
   }
+
+  /** GET /pix/{e2eid}: a PIX the account received. */
+  receivedPix (e2eid: string, options?: RequestOptions): Promise<T.BacenPix> { return this.client.call('getReceivedPix', { params: { e2eid }, options }) }
+  /** GET /pix: `inicio` and `fim` (RFC 3339) are required. */
+  receivedPixList (query: T.BacenPixFilter, options?: RequestOptions): Promise<T.BacenPixList> { return this.client.call('listReceivedPix', { query, options }) }
 
   createDevolucao (e2eid: string, id: string, body: T.DevolucaoRequest, options?: RequestOptions): Promise<T.Devolucao> {
     return this.client.call('createDevolucao', { params: { e2eid, id }, body, options })
@@ -212,6 +223,11 @@ export class SandboxApi {
   snapshot (options?: RequestOptions): Promise<T.Snapshot> { return this.client.call('sandboxExportSnapshot', { options }) }
   restoreSnapshot (snapshot: T.SnapshotImport, options?: RequestOptions): Promise<T.SnapshotImportResult> { return this.client.call('sandboxImportSnapshot', { body: snapshot, options }) }
   requests (query: T.RequestFilter = {}, options?: RequestOptions): Promise<T.Requests> { return this.client.call('sandboxListRequests', { query, options }) }
+  request (id: number, options?: RequestOptions): Promise<T.JournalEntry> { return this.client.call('sandboxGetRequest', { params: { id }, options }) }
+  countRequests (matcher: T.RequestMatch = {}, options?: RequestOptions): Promise<T.RequestCountResult> { return this.client.call('sandboxCountRequests', { body: matcher, options }) }
+  /** Resolves when the journal holds the expected number of matches; else rejects with a PixApiError (409) whose `body.details.nearMisses` lists the closest entries. */
+  verifyRequests (verification: T.RequestVerification, options?: RequestOptions): Promise<T.RequestsVerified> { return this.client.call('sandboxVerifyRequests', { body: verification, options }) }
+  clearRequests (accountId?: number, options?: RequestOptions): Promise<T.RequestsCleared> { return this.client.call('sandboxClearRequests', { query: { accountId } satisfies T.ClearRequestsFilter, options }) }
 
   /** A fresh isolated account with its own credentials, client certificate and private key. */
   createAccount (settings: T.AccountSettings = {}, options?: RequestOptions): Promise<T.CreatedAccount> { return this.client.call('sandboxCreateAccount', { body: settings, options }) }
@@ -239,6 +255,11 @@ export class SandboxApi {
   waitForDelivery (filter: T.DeliveryWait, options?: RequestOptions): Promise<T.Delivery> { return this.client.call('sandboxWaitForDelivery', { query: filter, options }) }
   delivery (id: string, options?: RequestOptions): Promise<T.Delivery> { return this.client.call('sandboxGetDelivery', { params: { id }, options }) }
   redeliver (id: string, options?: RequestOptions): Promise<T.Delivery> { return this.client.call('sandboxRedeliver', { params: { id }, options }) }
+
+  /** The integration report of an account: each homologation check passed, failed (with evidence) or not exercised. */
+  report (accountId: number, options?: RequestOptions): Promise<T.IntegrationReport> { return this.client.call('sandboxReport', { query: { accountId }, options }) }
+  /** Sends the account's receivers a webhook with a bad signature; the report's signature check grades the answer. */
+  reportProbe (probe: T.ReportProbe, options?: RequestOptions): Promise<T.WebhookTestResult> { return this.client.call('sandboxReportProbe', { body: probe, options }) }
 
   transactions (filter: T.TransactionFilter = {}, options?: RequestOptions): Promise<T.Transactions> { return this.client.call('sandboxListTransactions', { query: filter, options }) }
   /** A transaction by its UUID or numeric id, with its history of states. */

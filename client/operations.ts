@@ -2,8 +2,9 @@ import type { Static, TSchema } from '@sinclair/typebox'
 import type { TokenRequest, TokenResponse } from '../server/schemas/auth.js'
 import type { CentralBankBalances, StandardBalance } from '../server/schemas/balance.js'
 import type { ExtendedError, SandboxError, SimpleError } from '../server/schemas/common.js'
+import type { CobList as CobListSchema, CobListQuery, PixList, PixListQuery } from '../server/schemas/central-bank.js'
 import type {
-  CashInBody, CashInResponse, CobBody, CobPatchBody, CobResponse, DevolucaoBody, DevolucaoView, MedListQuery, MedListResponse,
+  CashInBody, CashInResponse, CobBody, CobPatchBody, CobResponse, PixView, DevolucaoBody, DevolucaoView, MedListQuery, MedListResponse,
   MedOpenBody, MedTransitionBody, MedTransitionView, PixIncomingBody, PixPayBody, ReceivedPixView, RefundInBody, RefundInResponse,
   SandboxMedList, SandboxMedView,
 } from '../server/schemas/payins.js'
@@ -13,13 +14,15 @@ import type {
 } from '../server/schemas/payouts.js'
 import type {
   AccountFilterQuery, AccountList, AccountSettingsBody, AccountView, ArmedScenario, ArmedScenarioList, ArmScenarioBody, BalanceChangeBody,
-  ClockAdvanceBody, ClockSetBody, ClockView, CreatedAccountView, HealthView, RequestList, RequestListQuery, ResetBody, ResetView,
+  ClockAdvanceBody, ClockSetBody, ClockView, CreatedAccountView, HealthView, ResetBody, ResetView,
   ScenarioCatalogue, SnapshotBody, SnapshotImported, SnapshotView,
 } from '../server/schemas/sandbox.js'
 import type {
   DeliveryList, DeliveryListQuery, DeliveryView, DeliveryWaitQuery, PublicWebhookAnswer, PublicWebhookBody, PublicWebhookList,
   WebhookList, WebhookPatchBody, WebhookRegistrationBody, WebhookTestAnswer, WebhookTestBody, WebhookView,
 } from '../server/schemas/webhooks.js'
+import type { ClearedRequests, ClearRequestsQuery, RequestCount, RequestEntry, RequestList, RequestListQuery, RequestMatcher, Verified, VerifyBody } from '../server/schemas/journal.js'
+import type { ReportProbeBody, ReportQuery, ReportView } from '../server/schemas/report.js'
 
 /**
  * Every operation of the sandbox's API, by its OpenAPI operationId: method, path and how it
@@ -42,9 +45,13 @@ export const operations = {
   dictTransfer: ['POST', '/dict/pix'],
   createCob: ['PUT', '/cob/{txid}'],
   getCob: ['GET', '/cob/{txid}'],
-  cancelCob: ['PATCH', '/cob/{txid}'],
+  reviseCob: ['PATCH', '/cob/{txid}'],
+  createCobWithGeneratedTxid: ['POST', '/cob'],
+  listCobs: ['GET', '/cob'],
   createDevolucao: ['PUT', '/pix/{e2eid}/devolucao/{id}'],
   getDevolucao: ['GET', '/pix/{e2eid}/devolucao/{id}'],
+  getReceivedPix: ['GET', '/pix/{e2eid}'],
+  listReceivedPix: ['GET', '/pix'],
   sandboxHealth: ['GET', '/__sandbox/health'],
   sandboxReset: ['POST', '/__sandbox/reset'],
   sandboxGetClock: ['GET', '/__sandbox/clock'],
@@ -55,6 +62,10 @@ export const operations = {
   sandboxExportSnapshot: ['GET', '/__sandbox/snapshot'],
   sandboxImportSnapshot: ['PUT', '/__sandbox/snapshot'],
   sandboxListRequests: ['GET', '/__sandbox/requests'],
+  sandboxGetRequest: ['GET', '/__sandbox/requests/{id}'],
+  sandboxCountRequests: ['POST', '/__sandbox/requests/count'],
+  sandboxVerifyRequests: ['POST', '/__sandbox/requests/verify'],
+  sandboxClearRequests: ['DELETE', '/__sandbox/requests'],
   sandboxCreateAccount: ['POST', '/__sandbox/accounts'],
   sandboxListAccounts: ['GET', '/__sandbox/accounts'],
   sandboxGetAccount: ['GET', '/__sandbox/accounts/{id}'],
@@ -87,6 +98,8 @@ export const operations = {
   sandboxListMed: ['GET', '/__sandbox/med'],
   sandboxGetMed: ['GET', '/__sandbox/med/{id}'],
   sandboxTransitionMed: ['POST', '/__sandbox/med/{id}/transition'],
+  sandboxReport: ['GET', '/__sandbox/report'],
+  sandboxReportProbe: ['POST', '/__sandbox/report/probe'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
 
 export type OperationId = keyof typeof operations
@@ -116,6 +129,11 @@ export type DictTransfer = S<typeof DictTransferCreated>
 export type CobRequest = S<typeof CobBody>
 export type CobPatch = S<typeof CobPatchBody>
 export type Cob = S<typeof CobResponse>
+export type CobListFilter = S<typeof CobListQuery>
+export type CobList = S<typeof CobListSchema>
+export type BacenPix = S<typeof PixView>
+export type BacenPixFilter = S<typeof PixListQuery>
+export type BacenPixList = S<typeof PixList>
 export type DevolucaoRequest = S<typeof DevolucaoBody>
 export type Devolucao = S<typeof DevolucaoView>
 
@@ -127,6 +145,13 @@ export type SnapshotImport = S<typeof SnapshotBody>
 export type SnapshotImportResult = S<typeof SnapshotImported>
 export type RequestFilter = S<typeof RequestListQuery>
 export type Requests = S<typeof RequestList>
+export type JournalEntry = S<typeof RequestEntry>
+export type RequestMatch = S<typeof RequestMatcher>
+export type RequestCountResult = S<typeof RequestCount>
+export type RequestVerification = S<typeof VerifyBody>
+export type RequestsVerified = S<typeof Verified>
+export type RequestsCleared = S<typeof ClearedRequests>
+export type ClearRequestsFilter = S<typeof ClearRequestsQuery>
 export type AccountSettings = S<typeof AccountSettingsBody>
 export type Account = S<typeof AccountView>
 export type CreatedAccount = S<typeof CreatedAccountView>
@@ -166,6 +191,10 @@ export type AccountFilter = S<typeof AccountFilterQuery>
 export type ClockAdvance = S<typeof ClockAdvanceBody>
 export type ClockSet = S<typeof ClockSetBody>
 export type ResetRequest = S<typeof ResetBody>
+export type ReportRequest = S<typeof ReportQuery>
+export type IntegrationReport = S<typeof ReportView>
+export type ReportCheck = IntegrationReport['checks'][number]
+export type ReportProbe = S<typeof ReportProbeBody>
 
 /** The error bodies of the three families (docs/gateway.md §7; the control plane's adds `code`). */
 export type ExtendedErrorBody = S<typeof ExtendedError>

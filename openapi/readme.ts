@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { catalogueMarkdown } from '../scenarios/catalogue.js'
+import { checksMarkdown } from '../server/report/checks.js'
 import { settingsMarkdown } from '../server/config.js'
 import { packageRoot } from '../server/paths.js'
 
@@ -30,21 +31,34 @@ for (const [file, language] of Object.entries(readmeExamples)) {
 }
 
 export function renderReadme (readme: string): string {
-  let out = readme
-  for (const [name, render] of Object.entries(generatedSections)) {
+  return render(readme, generatedSections, 'README.md')
+}
+
+/** docs/report.md's generated section: the catalogue of the integration report's checks. */
+export const reportSections: Record<string, () => string> = { checks: checksMarkdown }
+
+export function renderReportDoc (doc: string): string {
+  return render(doc, reportSections, 'docs/report.md')
+}
+
+function render (text: string, sections: Record<string, () => string>, file: string): string {
+  let out = text
+  for (const [name, render] of Object.entries(sections)) {
     const start = `<!-- ${name}:start -->`
     const end = `<!-- ${name}:end -->`
     const i = out.indexOf(start)
     const j = out.indexOf(end)
-    if (i === -1 || j === -1 || j < i) throw new Error(`README.md lacks the ${start} ... ${end} markers`)
+    if (i === -1 || j === -1 || j < i) throw new Error(`${file} lacks the ${start} ... ${end} markers`)
     out = `${out.slice(0, i + start.length)}\n${render()}\n${out.slice(j)}`
   }
   return out
 }
 
 export const readmePath = join(packageRoot, 'README.md')
+export const reportDocPath = join(packageRoot, 'docs', 'report.md')
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
   writeFileSync(readmePath, renderReadme(readFileSync(readmePath, 'utf8')))
-  process.stdout.write('README.md generated sections rewritten\n')
+  writeFileSync(reportDocPath, renderReportDoc(readFileSync(reportDocPath, 'utf8')))
+  process.stdout.write('README.md and docs/report.md generated sections rewritten\n')
 }

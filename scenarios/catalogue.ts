@@ -1,10 +1,11 @@
 import { deliveryScenarios } from './delivery.js'
 import { payinScenarios } from './payins.js'
 import { payoutScenarios } from './payouts.js'
-import type { Endpoint, ScenarioDefinition } from './types.js'
+import { transportScenarios } from './transport.js'
+import { GATEWAY_ENDPOINTS, type Endpoint, type ScenarioDefinition, type ScenarioParam } from './types.js'
 
 /** The one catalogue: what the resolver accepts, what GET /__sandbox/scenarios lists, what the README table shows. */
-export const catalogue: readonly ScenarioDefinition[] = [...payoutScenarios, ...payinScenarios, ...deliveryScenarios]
+export const catalogue: readonly ScenarioDefinition[] = [...payoutScenarios, ...payinScenarios, ...deliveryScenarios, ...transportScenarios]
 
 // One name may be defined by two families (INTERNAL_ERROR: QR Code pay-outs and the MED list); it then
 // applies to the union of their endpoints instead of the last definition hiding the first.
@@ -22,12 +23,15 @@ export function scenariosFor (endpoint: Endpoint): ScenarioDefinition[] {
   return catalogue.filter(s => s.endpoints.includes(endpoint))
 }
 
+const placeholder = (p: ScenarioParam): string => p.oneOf?.length === 1 ? p.oneOf[0] : p.name === 'ms' ? 'N' : p.integer ? 'S' : 'N'
+
 /** The README's scenario table, generated from the catalogue (a test fails when the README drifts). */
 export function catalogueMarkdown (): string {
   const rows = catalogue.map(s => {
     const params = s.params?.length ? s.params.map(p => `\`${p.name}\`${p.required ? '' : ' (optional)'}: ${p.description}`).join('; ') : ''
-    const name = s.params?.length ? `\`${s.name};${s.params.map(p => `${p.name}=N`).join(';')}\`` : `\`${s.name}\``
-    return `| ${name} | ${s.endpoints.join(', ')} | ${s.timing} | ${s.effect}${params ? ` Parameters: ${params}.` : ''} |`
+    const name = s.params?.length ? `\`${s.name};${s.params.map(p => `${p.name}=${placeholder(p)}`).join(';')}\`` : `\`${s.name}\``
+    const endpoints = s.endpoints === GATEWAY_ENDPOINTS ? 'every gateway endpoint, the token included' : s.endpoints.join(', ')
+    return `| ${name} | ${endpoints} | ${s.timing} | ${s.effect}${params ? ` Parameters: ${params}.` : ''} |`
   })
   return ['| Scenario | Endpoints | Takes effect | Effect |', '|---|---|---|---|', ...rows].join('\n')
 }

@@ -44,12 +44,6 @@ export const payinScenarios: ScenarioDefinition[] = [
     params: [{ name: 'ms', description: 'sandbox milliseconds before settlement', required: true }],
   },
   {
-    name: 'RATE_LIMITED',
-    endpoints: ['med-list'],
-    timing: 'sync',
-    effect: 'Answers 429 as if the per-account rate limit were exhausted.',
-  },
-  {
     name: 'INTERNAL_ERROR',
     endpoints: ['med-list'],
     timing: 'sync',

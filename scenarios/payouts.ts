@@ -29,12 +29,12 @@ const asyncFailure = (name: string, meaning: string, endpoints: readonly Endpoin
 })
 
 export const payoutScenarios: ScenarioDefinition[] = [
-  { name: 'INSUFFICIENT_FUNDS', endpoints: ALL, timing: 'sync', effect: 'Answers as if the available balance were below value + fee: 400 PIX_INSUFFICIENT_BALANCE (cash-out, QR Code), 422 on /dict/pix. Nothing is reserved.' },
+  { name: 'INSUFFICIENT_FUNDS', endpoints: ALL, timing: 'sync', effect: 'Answers as if the available balance were below value + fee: 400 PIX_INSUFFICIENT_BALANCE (cash-out, QR Code), 422 on /dict/pix, with a message that says the shortage is simulated. Nothing is reserved.' },
   { name: 'INVALID_KEY', endpoints: ['cash-out'], timing: 'sync', effect: 'Answers 400 PIX_INVALID_PIX_KEY as if details.key did not match details.keyType. Nothing is reserved.' },
   { name: 'TRANSACTION_LIMIT', endpoints: STANDARD, timing: 'sync', effect: 'Answers 400 PIX_TRANSACTION_LIMIT_EXCEEDED as if the amount were above the per-transaction limit. Nothing is reserved.' },
   { name: 'DAILY_LIMIT', endpoints: STANDARD, timing: 'sync', effect: 'Answers 400 PIX_DAILY_LIMIT_EXCEEDED as if the day\'s pay-outs had reached the daily limit. Nothing is reserved.' },
   { name: 'NIGHT_LIMIT', endpoints: STANDARD, timing: 'sync', effect: 'Answers 400 PIX_NIGHT_LIMIT_EXCEEDED as if it were night (20:00-06:00 São Paulo) and the amount above the night limit. Nothing is reserved.' },
-  { name: 'DOCUMENT_MISMATCH', endpoints: STANDARD, timing: 'async', effect: 'The provider finds that the key holder\'s document differs from the one sent: settlement ends ERROR with TAX_ID_MISMATCH, or for a group A account with errorCode PROVIDER_REJECTED and the provider\'s own message; nothing is debited.' },
+  { name: 'DOCUMENT_MISMATCH', endpoints: STANDARD, timing: 'async', effect: 'The key\'s holder has another document than the one sent, and the account\'s provider group decides as for a real mismatch (gateway 2.4): group A ends ERROR with errorCode PROVIDER_REJECTED and the provider\'s own message, B and D with TAX_ID_MISMATCH (their optional check taken as on), nothing debited; groups C and E do not check, so the payment completes to the key owner, whose document the webhook\'s counterpart shows.' },
   ...Object.entries(ASYNC_FAILURES).map(([name, f]) => asyncFailure(name, f.meaning, f.endpoints)),
   {
     name: 'SETTLEMENT_DELAY',

@@ -9,6 +9,8 @@ export const ENDPOINTS = [
   'cash-in', 'cob',
   'refund-in', 'devolucao',
   'med-list',
+  // gateway operations that no business scenario bends, named so transport faults can be armed for them
+  'token', 'balance', 'balances', 'webhook-config', 'cob-query', 'cob-cancel', 'devolucao-query', 'pix-query',
   // control-plane operations that produce events
   'pix-pay', 'pix-incoming', 'med-open', 'med-transition', 'webhook-test', 'refund-received',
 ] as const
@@ -20,17 +22,30 @@ export const EVENT_ENDPOINTS: readonly Endpoint[] = [
   'pix-pay', 'pix-incoming', 'med-open', 'med-transition', 'webhook-test', 'refund-received',
 ]
 
+/** Every operation of the gateway's two families (not the control plane): where transport faults apply. */
+export const GATEWAY_ENDPOINTS: readonly Endpoint[] = [
+  'token', 'balance', 'balances', 'cash-out', 'cash-out-qrcode', 'dict-pix', 'cash-in', 'cob', 'cob-query', 'cob-cancel',
+  'refund-in', 'devolucao', 'devolucao-query', 'pix-query', 'med-list', 'webhook-config',
+]
+
 export interface ScenarioParam {
   name: string
   description: string
   required: boolean
+  /** An integer within these bounds (the resolver refuses anything else with a 400). */
+  integer?: { min: number, max: number }
+  /** One of these words. */
+  oneOf?: readonly string[]
 }
 
 export interface ScenarioDefinition {
   name: string
   endpoints: readonly Endpoint[]
-  /** sync: the request itself answers differently; async: settlement or a later event changes; delivery: webhook delivery is bent. */
-  timing: 'sync' | 'async' | 'delivery'
+  /**
+   * sync: the request itself answers differently; async: settlement or a later event changes; delivery:
+   * webhook delivery is bent; transport: the connection misbehaves (a delay, no answer, a reset, a 429 or 503).
+   */
+  timing: 'sync' | 'async' | 'delivery' | 'transport'
   effect: string
   params?: readonly ScenarioParam[]
 }

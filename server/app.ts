@@ -17,10 +17,14 @@ import type { Fixtures } from './fixtures.js'
 import type { StoreOptions } from './store/store.js'
 import { createSandbox, type Sandbox } from './sandbox.js'
 import type { Account } from './store/state.js'
+import type { AppliedScenario } from '../scenarios/types.js'
+import captureRequests from './journal/capture.js'
+import { webhookLines } from './journal/console.js'
 import { frameworkErrorHandler, registerErrorHandlers, storageUnavailable } from './errors/handler.js'
 import { declareErrorResponses, toOpenApi30 } from './errors/declared.js'
 import { DOCUMENT_FORMAT, sharedSchemas } from './schemas/common.js'
 import authPlugin from './auth/plugin.js'
+import faultsPlugin from './faults.js'
 import standardRoutes from './routes/standard/index.js'
 import centralBankRoutes from './routes/central-bank/index.js'
 import sandboxRoutes from './routes/sandbox/index.js'
@@ -32,6 +36,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The account of the bearer token, set by the authenticate hook. */
     account?: Account
+    /** The scenarios of this request, once resolved (services/scenarios.ts). */
+    scenarios?: AppliedScenario[]
   }
   interface FastifyContextConfig {
     /** Routes that need `Authorization: Bearer`. */
@@ -62,7 +68,9 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
  * gateway would answer); query strings and path parameters are text on the wire, so they are coerced.
  */
 function validators (): { body: Ajv, coercing: Ajv } {
-  const base: AjvOptions = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false, multipleOfPrecision: 8 }
+  // The schemas are the sandbox's own, fixed in code: checking them against the JSON Schema
+  // meta-schema compiled that meta-schema at every start (a sixth of the start's CPU) to find nothing.
+  const base: AjvOptions = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false, multipleOfPrecision: 8, validateSchema: false }
   const body = addFormats(new Ajv({ ...base, coerceTypes: false }))
   const coercing = addFormats(new Ajv({ ...base, coerceTypes: 'array' }))
   // A CPF or CNPJ with valid check digits (schemas/common.ts Document): checked with the other fields,
@@ -109,6 +117,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     fixtures: opts.fixtures,
     store: opts.store,
     logError: (err, message, context) => log?.error({ err, ...context }, message),
+    webhookLines: webhookLines({ warn: (obj, msg) => log?.warn(obj, msg), error: (obj, msg) => log?.error(obj, msg) }),
   })
   const { clock, store } = sandbox
 
@@ -150,26 +159,6 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     reply.header('x-sandbox-version', VERSION)
     done()
   })
-  // Without a logger (LOG_LEVEL=silent) the line is not even built.
-  const logRequests = opts.logger !== undefined && opts.logger !== false
-  app.addHook('onResponse', (request, reply, done) => {
-    const durationMs = Math.round(reply.elapsedTime * 100) / 100
-    const query = request.url.indexOf('?')
-    const path = query === -1 ? request.url : request.url.slice(0, query)
-    if (logRequests) request.log.info({ method: request.method, path, statusCode: reply.statusCode, durationMs, accountId: request.account?.id }, 'request')
-    sandbox.journal.record({
-      requestId: request.id,
-      at: new Date(clock.now()).toISOString(),
-      method: request.method,
-      path,
-      statusCode: reply.statusCode,
-      durationMs,
-      accountId: request.account?.id ?? null,
-      scenario: (reply.getHeader('x-sandbox-scenario-applied') as string | undefined) ?? null,
-    })
-    done()
-  })
-
   registerErrorHandlers(app)
   app.addHook('onRoute', declareErrorResponses)
 
@@ -191,6 +180,20 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
       })
     })
   }
+
+  // After the commit point's onSend: the journal keeps the answer that really went out (a 503 when the write failed).
+  await app.register(captureRequests, {
+    journal: sandbox.journal,
+    now: () => clock.now(),
+    // A token's account even once it expired: its 401 belongs to the integration that sent it (the report reads that).
+    token: (token) => { const c = sandbox.tokens.signed(token); return c ? { id: c.jti, accountId: Number(c.sub) } : null },
+    accountOfClientId: (clientId) => store.accountByClientId(clientId)?.id ?? null,
+    accountOfTransaction: (id) => store.transaction(id)?.accountId ?? null,
+    secrets: config.adminToken ? [config.adminToken] : [],
+    keepBodies: config.journalBodies,
+    // Without a logger (LOG_LEVEL=silent) the line is not even built.
+    log: opts.logger !== undefined && opts.logger !== false,
+  })
 
   await app.register(swagger, {
     // Shared schemas keep their $id as their component name (SimpleError, not def-0).
@@ -220,6 +223,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 
   await app.register(authPlugin)
+  await app.register(faultsPlugin)
   await app.register(standardRoutes)
   await app.register(centralBankRoutes)
   await app.register(sandboxRoutes, { prefix: '/__sandbox' })

@@ -27,6 +27,7 @@ export const ConfigSchema = Type.Object({
   host: setting('host', 'HOST', Type.String({ minLength: 1, default: '127.0.0.1' }), 'Address to listen on: 127.0.0.1 is this machine only; 0.0.0.0 (or ::) every interface, so also the network'),
   data: setting('data', 'SANDBOX_DATA', Type.Optional(Type.String({ minLength: 1 })), 'Persist state to this JSON file and reload it on start (in memory when absent)'),
   seed: setting('seed', 'SANDBOX_SEED', Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), 'Seed of the random generator behind ids and random faults (random when absent, printed at boot)'),
+  logFormat: setting('log-format', 'LOG_FORMAT', Type.Optional(Type.Union([Type.Literal('pretty'), Type.Literal('json')])), 'Console lines: pretty (one readable line per request; the default on a terminal) or json (JSON lines; the default otherwise and in the image)'),
   logLevel: setting('log-level', 'LOG_LEVEL', Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map(l => Type.Literal(l)), { default: 'info' }), 'pino log level'),
   settlementDelayMs: setting('settlement-delay-ms', 'SANDBOX_SETTLEMENT_DELAY_MS', Type.Integer({ minimum: 0, maximum: 86_400_000, default: 50 }), 'Sandbox time between creating a payment and its settlement'),
   clock: setting('clock', 'SANDBOX_CLOCK', Type.Union([Type.Literal('running'), Type.Literal('frozen')], { default: 'running' }), 'Start the clock running or frozen'),
@@ -43,7 +44,8 @@ export const ConfigSchema = Type.Object({
   webhookBackoffMs: setting('webhook-backoff-ms', 'SANDBOX_WEBHOOK_BACKOFF_MS', Type.Integer({ minimum: 0, maximum: 3_600_000, default: 1000 }), 'First retry delay; doubles on each retry (sandbox time)'),
   publicWebhooks: setting('public-webhooks', 'SANDBOX_PUBLIC_WEBHOOKS', Type.Union([Type.Literal('disabled'), Type.Literal('enabled')], { default: 'disabled' }), 'disabled: POST/GET /api/webhooks answer as the real gateway does today; enabled: their intended behaviour'),
   selfWebhooks: setting('self-webhooks', 'SANDBOX_SELF_WEBHOOKS', Type.Union([Type.Literal('disabled'), Type.Literal('enabled')], { default: 'disabled' }), 'enabled: a webhook URL may point at the sandbox itself (its listening port on a loopback, any-address or own address, or a localhost name); disabled: such URLs are refused, since a receiver like /__sandbox/reset would act on the sandbox'),
-  journalSize: setting('journal-size', 'SANDBOX_JOURNAL_SIZE', Type.Integer({ minimum: 0, maximum: 100_000, default: 500 }), 'Requests kept in the /__sandbox/requests journal'),
+  journalSize: setting('journal-size', 'SANDBOX_JOURNAL_SIZE', Type.Integer({ minimum: 0, maximum: 100_000, default: 1000 }), 'Requests kept per account in the /__sandbox/requests journal (the oldest go first; 0 keeps none)'),
+  journalBodies: setting('journal-bodies', 'SANDBOX_JOURNAL_BODIES', Type.Boolean({ default: true }), 'Keep request and response bodies in the /__sandbox/requests journal (false keeps every other field)', 'true or false'),
   deliveryLogSize: setting('delivery-log-size', 'SANDBOX_DELIVERY_LOG_SIZE', Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1000 }), 'Webhook deliveries kept per account'),
   maxPendingDeliveries: setting('max-pending-deliveries', 'SANDBOX_MAX_PENDING_DELIVERIES', Type.Integer({ minimum: 1, maximum: 1_000_000, default: 10_000 }), 'Webhook deliveries still pending per account; beyond it the oldest pending ones fail (PENDING_LIMIT), so a dead or hanging receiver cannot grow memory without bound'),
   medRateLimit: setting('med-rate-limit', 'SANDBOX_MED_RATE_LIMIT', Type.Integer({ minimum: 1, maximum: 100_000, default: 60 }), 'GET /api/med requests per account per minute before 429'),
@@ -178,7 +180,7 @@ export function requestedLogLevel (env: Record<string, string | undefined>, argv
 
 /** The --help text: every setting with its flag, variable, default and meaning. */
 export function helpText (): string {
-  const lines = ['Usage: pix-sandbox [--flag value ...]', '', 'Every setting is a flag or an environment variable (flags win):', '']
+  const lines = ['Usage: pix-sandbox [serve] [--flag value ...]', '       pix-sandbox help   lists the commands that act on a running sandbox (account, pay, clock, tail, ...)', '', 'Every setting is a flag or an environment variable (flags win):', '']
   for (const [, s] of settings()) {
     const def = (s.schema as { default?: unknown }).default
     lines.push(`  --${s.flag.padEnd(22)} ${s.env.padEnd(30)} ${s.description}${def !== undefined ? ` (default: ${String(def)})` : ''}`)

@@ -1,4 +1,4 @@
-import { createClient, type AccountSettings, type Clock, type CreatedAccount, type Delivery, type DeliveryWait, type PixClient } from '../client/index.js'
+import { createClient, type AccountSettings, type Clock, type CreatedAccount, type Delivery, type DeliveryWait, type PixClient, type RequestVerification, type RequestsVerified } from '../client/index.js'
 import { configFromOptions, type Config } from './config.js'
 import { serve } from './serve.js'
 
@@ -43,6 +43,8 @@ export interface RunningSandbox {
   reset: (accountId?: number) => Promise<void>
   /** The newest webhook delivery matching the filter, as soon as one exists. */
   waitForDelivery: (filter: DeliveryWait) => Promise<Delivery>
+  /** Resolves when the request journal holds the expected matches; else rejects with a PixApiError (409) listing the near misses in `body.details.nearMisses`. */
+  verifyRequests: (verification: RequestVerification) => Promise<RequestsVerified>
   /** Stops listening and frees the port, the timers and the webhook sender thread; a --data file is flushed. */
   close: () => Promise<void>
   /** `await using sandbox = await startSandbox(...)` closes it at the end of the block. */
@@ -84,6 +86,7 @@ export async function startSandbox (options: SandboxOptions = {}): Promise<Runni
     advanceClock: ms => client.sandbox.advanceClock(ms),
     async reset (accountId) { await client.sandbox.reset(accountId) },
     waitForDelivery: filter => client.sandbox.waitForDelivery(filter),
+    verifyRequests: verification => client.sandbox.verifyRequests(verification),
     close,
     [Symbol.asyncDispose]: close,
   }

@@ -41,7 +41,8 @@ async function main (argv: string[]): Promise<void> {
   for (const line of startupLines(said, { version, seed, data: config.data }, config.logLevel)) process.stderr.write(line + '\n')
 }
 
-const argv = process.argv.slice(2)
+// `pix-sandbox serve [flags]` is serving said out loud (the package's command and the image take it too).
+const argv = process.argv.slice(process.argv[2] === 'serve' ? 3 : 2)
 main(argv).catch((err: unknown) => {
   for (const line of failureLines(err, requestedLogLevel(process.env, argv))) process.stderr.write(line + '\n')
   process.exit(err instanceof StartupError ? err.exitCode : 1)

@@ -7,7 +7,9 @@ import type { Scheduler } from './engine/scheduler.js'
 import type { Fixtures } from './fixtures.js'
 import type { Store } from './store/store.js'
 import type { Account, Natureza, Payer, Transaction, TransactionKind } from './store/state.js'
-import type { WebhookEvent } from './webhooks/types.js'
+import type { JournalEntry, JournalFilter, Since } from './journal/journal.js'
+import type { DeliveryFilter } from './webhooks/delivery-log.js'
+import type { Delivery, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
 
 /**
  * The ports: what a service may be given. Each service declares the few it uses
@@ -87,6 +89,16 @@ export interface Devolucoes {
   devolucoesOf (original: Transaction): DevolucaoView[]
 }
 
+/** What the central-bank reads ask of refunds: the refunds of a received payment, and their devoluções. */
+export interface RefundReads extends Devolucoes {
+  refundsOf (original: Transaction): Transaction[]
+}
+
+/** What the central-bank reads ask of charges: a cob as BACEN's API shows it (`V`, the view's type). */
+export interface CobViews<V> {
+  cobView (charge: Transaction): V
+}
+
 /** What MED asks of refunds: to return what is left of a disputed payment. */
 export interface MedReturns {
   medReturn (original: Transaction, natureza: 'MED_FRAUDE' | 'MED_OPERACIONAL', descricao: string): Transaction | null
@@ -111,4 +123,19 @@ export interface PendingOperations {
   settle (tx: Transaction): void
   /** Ends it now with an asynchronous error (docs/gateway.md §6.4), with its webhooks and ledger effects. */
   fail (tx: Transaction, errorCode: AsyncErrorCode): void
+}
+
+// ---- what the integration report reads ------------------------------------------------------------
+
+/** The request journal, read (the report grades an account's requests). */
+export interface JournalReads {
+  list (filter?: JournalFilter, opts?: { since?: Since, limit?: number }): JournalEntry[]
+}
+
+/** The webhooks an account's integration received, and a way to send one more (the report's probe). */
+export interface WebhookReads {
+  readonly log: { query (f: DeliveryFilter, limit: number): Delivery[] }
+  readonly registrations: { activeFor (accountId: number, eventType: EventType): WebhookRegistration[] }
+  /** Sends an event now to the account's active receivers of its type; the deliveries it started. */
+  publish (event: WebhookEvent): Delivery[]
 }

@@ -11,15 +11,18 @@ import { Store, type StoreOptions } from './store/store.js'
 import { emptyState, type ClockRecord, type RngState, type State } from './store/state.js'
 import { TokenService } from './auth/tokens.js'
 import { AccountService } from './services/accounts.js'
+import { CentralBankReads } from './services/central-bank-reads.js'
 import { ChargeService } from './services/charges.js'
 import { DirectoryService } from './services/directory.js'
-import { RequestJournal } from './services/journal.js'
+import { RequestJournal } from './journal/journal.js'
+import { transactionLookup } from './journal/transactions.js'
+import { ReportService } from './report/service.js'
 import { MedService } from './services/med.js'
 import { PayoutService } from './services/payouts.js'
 import { RefundService } from './services/refunds.js'
 import { ScenarioService } from './services/scenarios.js'
 import { TransactionService } from './services/transactions.js'
-import { WebhookService } from './webhooks/service.js'
+import { WebhookService, type WebhookServiceOptions } from './webhooks/service.js'
 
 export interface SandboxOptions {
   /** Wall-clock source; tests may pass a fake. */
@@ -29,6 +32,8 @@ export interface SandboxOptions {
   store?: Omit<StoreOptions, 'file'>
   /** Where failures that no request sees go (a job that threw, webhook bookkeeping, a failed rebuild). */
   logError?: (err: unknown, message: string, context?: Record<string, unknown>) => void
+  /** The console's lines for a failed webhook attempt and a delivery given up. */
+  webhookLines?: Pick<WebhookServiceOptions, 'onAttemptFailed' | 'onGaveUp'>
 }
 
 /** A whole state to take over (a snapshot import): its records, and the clock and random stream it brings. */
@@ -63,6 +68,10 @@ export interface Sandbox {
   readonly charges: ChargeService
   readonly refunds: RefundService
   readonly med: MedService
+  /** BACEN's reads (GET /cob, GET /pix, GET /pix/:e2eid) over the charges and refunds. */
+  readonly centralBankReads: CentralBankReads<ReturnType<ChargeService['cobView']>>
+  /** The integration report: what each account's integration did, graded (server/report/). */
+  readonly report: ReportService
   /** True once the state is loaded and the routes are ready (GET /__sandbox/health). */
   ready: boolean
   /** Opens the store (the data file, if any) and brings every service up on the state it holds. */
@@ -109,9 +118,9 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
 
   const tokens = new TokenService(config.jwtSecret ?? randomBytes(32).toString('hex'), () => clock.now())
   const accounts = new AccountService(store, fixtures, clock, rng)
-  const journal = new RequestJournal(config.journalSize)
+  const journal = new RequestJournal(config.journalSize, transactionLookup(store))
   const scenarios = new ScenarioService(store, clock)
-  const webhooks = new WebhookService({ ...engine, version }, { onError: err => logError(err, 'webhook bookkeeping failed') })
+  const webhooks = new WebhookService({ ...engine, version }, { onError: err => logError(err, 'webhook bookkeeping failed'), ...opts.webhookLines })
   // The capabilities send their webhooks through `events`: the webhook service itself, so a test that
   // wraps webhooks.emit sees every event.
   const transactions = new TransactionService(engine)
@@ -120,6 +129,8 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const charges = new ChargeService({ ...engine, events: webhooks, refunds })
   const payouts = new PayoutService({ ...engine, events: webhooks, charges })
   const med = new MedService({ ...engine, events: webhooks, received: transactions, refunds, accounts })
+  const centralBankReads = new CentralBankReads({ store, charges, refunds })
+  const report = new ReportService({ store, clock, rng, accounts, journal, webhooks })
   transactions.register(payouts.pendingOperations)
   transactions.register(refunds.pendingOperations)
 
@@ -149,6 +160,8 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     charges,
     refunds,
     med,
+    centralBankReads,
+    report,
     ready: false,
 
     async open () {

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import type { AddressInfo } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import { buildApp } from './app.js'
+import { prettyStream } from './journal/console.js'
+import { batchedStdout } from './log-stream.js'
 import type { Config } from './config.js'
 import { announcement, listenFailure, readTls, type Announcement } from './startup.js'
 
@@ -18,11 +20,15 @@ export interface Serving {
   https: boolean
 }
 
-/** pino's settings for a log level; `silent` is no logger at all (a silent pino still makes a child per request). */
-export function loggerFor (level: Config['logLevel']): FastifyServerOptions['logger'] {
+/**
+ * pino's settings for a log level and format; `silent` is no logger at all (a silent pino still makes a
+ * child per request). Without a format: pretty on a terminal, JSON lines otherwise (a pipe, a container).
+ */
+export function loggerFor (level: Config['logLevel'], format: Config['logFormat'] = process.stdout.isTTY ? 'pretty' : 'json'): FastifyServerOptions['logger'] {
   if (level === 'silent') return false
   return {
     level,
+    stream: format === 'pretty' ? prettyStream(process.stdout) : batchedStdout,
     redact: { paths: ['req.headers.authorization', 'req.headers["x-ssl-client-cert"]', 'req.headers["x-sandbox-admin-token"]', '*.clientSecret', '*.privateKey'], censor: '[redacted]' },
   }
 }
@@ -32,7 +38,7 @@ export async function serve (config: Config): Promise<Serving> {
   const app = await buildApp({
     config,
     https: tls ? { ...tls, requestCert: true, rejectUnauthorized: false } : undefined,
-    logger: loggerFor(config.logLevel),
+    logger: loggerFor(config.logLevel, config.logFormat),
   })
   try {
     await app.listen({ port: config.port, host: config.host })

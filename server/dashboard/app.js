@@ -10,10 +10,11 @@ const ADMIN_KEY = 'pix-sandbox-admin-token'
 const EVENT_TYPES = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected']
 const KNOWN_STATUSES = ['PENDING', 'CONFIRMED', 'ERROR', 'LIQUIDATED', 'COMPLETED', 'ATIVA', 'CONCLUIDA',
   'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP', 'EXPIRED', 'EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO']
-/** Statuses from which a transaction can still be settled or failed by hand. */
+/** Statuses of a charge that can still be paid. */
 const PENDING = new Set(['PENDING', 'EM_PROCESSAMENTO', 'ATIVA'])
 const CHARGE_KINDS = new Set(['CASH_IN', 'COB'])
-const VIEWS = ['transactions', 'webhooks', 'deliveries', 'med', 'clock', 'scenarios']
+const VIEWS = ['transactions', 'webhooks', 'deliveries', 'requests', 'med', 'clock', 'scenarios', 'report']
+const CHECK_STATUS = { passed: 'passed', failed: 'failed', not_exercised: 'not exercised' }
 
 // ---------------------------------------------------------------------------------------------------
 // DOM helpers: the only way this file creates elements. Strings become text nodes, always.
@@ -134,7 +135,8 @@ class ApiFailure extends Error {
 }
 
 async function api (method, path, body) {
-  const headers = { accept: 'application/json' }
+  // Marks the dashboard's calls: its refreshes stay out of the request journal and log at debug only.
+  const headers = { accept: 'application/json', 'x-sandbox-client': 'dashboard' }
   if (body !== undefined) headers['content-type'] = 'application/json'
   const admin = sessionStorage.getItem(ADMIN_KEY)
   if (admin) headers['x-sandbox-admin-token'] = admin
@@ -201,7 +203,7 @@ const state = {
   accounts: [],
   clock: null,
   catalogue: null,
-  expanded: { tx: new Set(), dl: new Set(), med: new Set() },
+  expanded: { tx: new Set(), dl: new Set(), rq: new Set(), med: new Set() },
   /** Registration ids whose header editor is open / whose delete awaits confirmation. */
   editing: new Set(),
   confirmingDelete: new Set(),
@@ -412,7 +414,9 @@ function buildTxDetail (tx) {
   const code = pixCodeOf(tx)
   if (CHARGE_KINDS.has(tx.kind) && code) detail.append(buildCharge(tx, code, error))
 
-  if (PENDING.has(tx.status)) {
+  // The API says which steering actions this record takes (a pending cash-in is paid, never settled).
+  const actions = Array.isArray(tx.actions) ? tx.actions : []
+  if (actions.includes('settle')) {
     const failSelect = el('select', { name: `fail-code`, id: `fail-${tx.id}` }, ASYNC_ERROR_CODES.map(c => el('option', { value: c }, c)))
     detail.append(el('div', { class: 'actions', role: 'group', 'aria-label': 'Actions on this pending transaction' },
       el('button', {
@@ -449,6 +453,8 @@ function buildTxDetail (tx) {
       el('a', { href: `#deliveries`, onclick: () => { $('#dl-tx').value = tx.id; state.expanded.dl.add(d.id) } }, 'Open in Deliveries'),
     ))))
   }
+  detail.append(el('h4', {}, 'Requests'))
+  detail.append(el('p', {}, el('a', { href: '#requests', 'data-key': `requests-${tx.id}`, onclick: () => { $('#rq-tx').value = tx.id } }, 'Show the requests that made and read it')))
   detail.append(el('details', { 'data-key': `raw-${tx.id}` }, el('summary', {}, 'Raw record'), el('pre', {}, json(tx))))
   return detail
 }
@@ -763,6 +769,70 @@ async function refreshDeliveries () {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Requests: the request journal, with the two bodies side by side
+
+const bodyText = (body) => (body === null || body === undefined ? '(no body)' : typeof body === 'string' ? body : json(body))
+
+function buildRequest (r) {
+  const key = String(r.id)
+  const open = state.expanded.rq.has(key)
+  const summary = toggler('rq', key, `${r.method} ${r.path} answered ${r.status}; show details`, [
+    el('span', { class: 'cell when' }, when(r.at)),
+    el('span', { class: 'cell kind' }, `${r.method} ${r.path}`),
+    badge(r.status),
+    el('span', { class: 'cell fee' }, [`${r.durationMs} ms`, r.scenarios.length ? ` · ${r.scenarios.join(', ')}` : '', r.errorCode ? ` · ${r.errorCode}` : ''].join('')),
+    state.accountId ? null : el('span', { class: 'cell acct' }, r.accountId ? `#${r.accountId}` : ''),
+  ])
+  if (!open) return [summary]
+  const detail = el('div', { class: 'row-detail', id: `rq-detail-${key}` })
+  const query = Object.keys(r.query ?? {}).length ? new URLSearchParams(r.query).toString() : ''
+  detail.append(facts([
+    ['Request id', el('code', {}, r.requestId)],
+    ['Route', r.route],
+    ['Query', query ? el('code', {}, `?${query}`) : null],
+    ['Account', r.accountId ? `#${r.accountId}` : null],
+    ['Token id', r.tokenId ? el('code', {}, r.tokenId) : null],
+    ['Idempotency key', r.idempotencyKey],
+    ['External id', r.externalId],
+    ['Scenarios', r.scenarios.length ? r.scenarios.join(', ') : null],
+    ['Error code', r.errorCode],
+    ['Transaction', r.transactionId
+      ? el('a', { href: '#transactions', 'data-key': `tx-${key}`, onclick: () => { state.expanded.tx.add(r.transactionId) } }, r.transactionId)
+      : null],
+    ['Sandbox time', timeEl(r.at)],
+    ['Wall time', r.wallTime],
+  ]))
+  detail.append(el('div', { class: 'side-by-side' },
+    el('section', { 'aria-label': 'Request' },
+      el('h4', {}, 'Request'),
+      el('pre', { class: 'body', 'data-testid': 'request-body' }, bodyText(r.request.body)),
+      el('details', { 'data-key': `rqh-${key}` }, el('summary', {}, 'Headers'), el('pre', {}, json(r.request.headers)))),
+    el('section', { 'aria-label': 'Response' },
+      el('h4', {}, `Response ${r.status}`),
+      el('pre', { class: 'body', 'data-testid': 'response-body' }, bodyText(r.response.body)),
+      el('details', { 'data-key': `rsh-${key}` }, el('summary', {}, 'Headers'), el('pre', {}, json(r.response.headers)))),
+  ))
+  return [summary, detail]
+}
+
+async function refreshRequests () {
+  const form = $('#rq-filters')
+  const status = form.status.value.trim()
+  let list
+  try {
+    const data = await api('GET', `/__sandbox/requests${qs({ accountId: state.accountId, method: form.method.value, path: form.path.value.trim(), status: /^[1-5]([0-9]{2}|xx)$/i.test(status) ? status : '', transactionId: form.transactionId.value.trim(), limit: 200 })}`)
+    list = listOf(data, 'requests')
+    $('#rq-error').textContent = ''
+  } catch (err) {
+    $('#rq-error').textContent = err.message
+    return
+  }
+  $('#rq-empty').hidden = list.length > 0
+  $('#rq-count').textContent = `${list.length} shown`
+  renderRows($('#rq-list'), list, r => r.id, buildRequest, r => JSON.stringify([r.id, state.expanded.rq.has(String(r.id)), !!state.accountId]))
+}
+
+// ---------------------------------------------------------------------------------------------------
 // MED
 
 function buildMed (m) {
@@ -1017,6 +1087,44 @@ function setupScenarioForm () {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Report
+
+function buildCheck (c) {
+  const ids = (label, list) => list?.length ? [` · ${label}: `, list.map((id, i) => [i ? ', ' : '', el('code', {}, id)])] : []
+  return el('article', { class: 'check', 'data-check': c.id, 'data-state': c.status },
+    el('h3', {}, el('span', { class: 'badge', 'data-status': c.status }, CHECK_STATUS[c.status] ?? c.status), ' ', c.title),
+    el('p', { class: 'muted' }, `${c.section} (${c.docs})`),
+    el('p', { class: 'summary' }, c.summary),
+    c.evidence.length
+      ? el('ul', { class: 'evidence', 'aria-label': `Evidence for ${c.id}` }, c.evidence.map(e => el('li', {},
+        e.note, ids('requests', e.requestIds), ids('deliveries', e.deliveryIds), ids('transactions', e.transactionIds))))
+      : null)
+}
+
+async function refreshReport () {
+  if (!state.accountId) return
+  let report
+  try {
+    report = await api('GET', `/__sandbox/report${qs({ accountId: state.accountId })}`)
+    $('#rp-error').textContent = ''
+  } catch (err) {
+    $('#rp-error').textContent = err.message
+    return
+  }
+  const { passed, failed, not_exercised: idle } = report.counts
+  const verdict = $('#rp-verdict')
+  verdict.dataset.verdict = report.verdict
+  verdict.textContent = `${report.verdict === 'passed' ? 'Passed' : report.verdict === 'failed' ? 'Failed' : 'Incomplete'}: ${passed} passed, ${failed} failed, ${idle} not exercised`
+  renderRows($('#rp-list'), report.checks, c => c.id, buildCheck, c => JSON.stringify(c))
+}
+
+function setupReport () {
+  $('#rp-probe').addEventListener('click', (e) => act(e.currentTarget, $('#rp-error'),
+    () => api('POST', '/__sandbox/report/probe', { accountId: state.accountId }),
+    (sent) => `Badly signed ${sent?.deliveries?.[0]?.eventType ?? ''} webhook sent to ${sent?.deliveries?.length ?? 0} receiver(s)`))
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Views, polling
 
 function showView () {
@@ -1032,9 +1140,11 @@ const refreshers = {
   transactions: refreshTransactions,
   webhooks: refreshWebhooks,
   deliveries: refreshDeliveries,
+  requests: refreshRequests,
   med: refreshMed,
   clock: async () => renderClock(),
   scenarios: refreshScenarios,
+  report: refreshReport,
 }
 
 let running = null
@@ -1096,6 +1206,7 @@ function start () {
   setupMedForm()
   setupClock()
   setupScenarioForm()
+  setupReport()
   $('#account').addEventListener('change', (e) => {
     writeAccount(e.target.value ? Number(e.target.value) : null)
     webhooksSig = ''
@@ -1108,11 +1219,12 @@ function start () {
     writeAccount(Number(link.dataset.account))
     tick(true)
   })
-  for (const form of ['#tx-filters', '#dl-filters']) {
+  for (const form of ['#tx-filters', '#dl-filters', '#rq-filters']) {
     $(form).addEventListener('change', () => tick(true))
     $(form).addEventListener('submit', (e) => { e.preventDefault(); tick(true) })
   }
   $('#dl-tx').addEventListener('input', () => tick(true))
+  for (const input of ['#rq-path', '#rq-status', '#rq-tx']) $(input).addEventListener('input', () => tick(true))
   window.addEventListener('hashchange', () => {
     readLocation()
     showView()

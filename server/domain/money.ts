@@ -40,8 +40,16 @@ export function parseAmount (value: unknown): ParsedAmount {
   return { ok: true, cents: Number(digits + '0'.repeat(2 - scale)) }
 }
 
-/** Why `field` was refused, in the gateway's words (every family answers amounts in Portuguese). */
-export function amountMessage (field: string, reason: AmountError): string {
+/** Why `field` was refused, in the gateway's Portuguese, or in the control plane's English. */
+export function amountMessage (field: string, reason: AmountError, language: 'pt' | 'en' = 'pt'): string {
+  if (language === 'en') {
+    switch (reason) {
+      case 'TOO_SMALL': return `${field} must be at least 0.01`
+      case 'TOO_MANY_DECIMALS': return `${field} must have at most 2 decimal places`
+      case 'TOO_LARGE': return `${field} exceeds the maximum amount (${centsToString(MAX_CENTS)})`
+      case 'NOT_A_NUMBER': return `${field} must be a finite number`
+    }
+  }
   switch (reason) {
     case 'TOO_SMALL': return `${field} deve ser no mínimo 0.01`
     case 'TOO_MANY_DECIMALS': return `${field} deve ter no máximo 2 casas decimais`

@@ -8,6 +8,11 @@ export interface ApiErrorOptions {
   business?: boolean
   details?: Record<string, unknown>
   userMessage?: string
+  /**
+   * The same text in English, for an error the control plane (`/__sandbox/*`) can answer too: the
+   * gateway's families speak Portuguese as the gateway does, the control plane English.
+   */
+  en?: string | string[]
 }
 
 export class ApiError extends Error {
@@ -17,6 +22,7 @@ export class ApiError extends Error {
   readonly business: boolean
   readonly details?: Record<string, unknown>
   readonly userMessage?: string
+  readonly english?: string[]
 
   constructor (statusCode: number, code: string, message: string | string[], opts: ApiErrorOptions = {}) {
     const messages = Array.isArray(message) ? message : [message]
@@ -27,6 +33,7 @@ export class ApiError extends Error {
     this.business = opts.business ?? code !== 'HTTP_ERROR'
     this.details = opts.details
     this.userMessage = opts.userMessage
+    if (opts.en !== undefined) this.english = Array.isArray(opts.en) ? opts.en : [opts.en]
   }
 }
 
@@ -52,6 +59,9 @@ export const badRequest = (message: string | string[], code = 'HTTP_ERROR', opts
 export const unauthorized = (message = 'Token de acesso ausente, inválido ou expirado'): ApiError =>
   new ApiError(401, 'UNAUTHORIZED', message, { business: false })
 export const forbidden = (message: string): ApiError => new ApiError(403, 'FORBIDDEN', message, { business: false })
-export const notFound = (message: string, code = 'NOT_FOUND'): ApiError => new ApiError(404, code, message, { business: false })
+export const notFound = (message: string, code = 'NOT_FOUND', opts: ApiErrorOptions = {}): ApiError => new ApiError(404, code, message, { business: false, ...opts })
 export const conflict = (message: string, code = 'CONFLICT', opts?: ApiErrorOptions): ApiError => new ApiError(409, code, message, opts)
 export const unprocessable = (message: string, code = 'UNPROCESSABLE', opts?: ApiErrorOptions): ApiError => new ApiError(422, code, message, opts)
+/** 429 in the family's shape, as the MED list's rate limit and the RATE_LIMITED fault answer it (with a Retry-After header). */
+export const tooManyRequests = (retryAfterSeconds: number): ApiError =>
+  new ApiError(429, 'RATE_LIMITED', `Muitas requisições; tente novamente em ${retryAfterSeconds} segundos`, { details: { retryAfterSeconds } })

@@ -1,6 +1,7 @@
 import type { RouteOptions } from 'fastify'
 import { errorResponses } from '../schemas/common.js'
 import { familyOf } from './handler.js'
+import { FAULT_STATUSES, gatewayEndpointOf } from '../faults.js'
 
 /**
  * The error statuses any route can answer whatever its handler does, added to its schema so the
@@ -11,7 +12,9 @@ import { familyOf } from './handler.js'
  * - a schema on the body, query, path or headers: 400 with one message per invalid field;
  * - a path parameter: 400 for a malformed percent-encoding, 414 above the router's length limit;
  * - a route behind a bearer token: 401;
- * - the control plane, but health: 401 when SANDBOX_ADMIN_TOKEN is set.
+ * - the control plane, but health: 401 when SANDBOX_ADMIN_TOKEN is set;
+ * - an operation of the gateway's families: 400 for an unknown X-Sandbox-Scenario, 429 and 503 from
+ *   the transport faults.
  * Each in the shape of the route's family.
  */
 interface RouteSchema {
@@ -35,7 +38,9 @@ export function declareErrorResponses (route: RouteOptions): void {
   if (schema.body || schema.querystring || schema.params || schema.headers) codes.add(400)
   if (route.url.includes(':')) codes.add(400).add(414)
   if ((route.config as { auth?: boolean } | undefined)?.auth) codes.add(401)
+  if (gatewayEndpointOf(route)) for (const c of FAULT_STATUSES) codes.add(c)
   const family = familyOf(route.url)
+  if (family !== 'sandbox') codes.add(400)
   if (family === 'sandbox' && route.url !== '/__sandbox/health') {
     codes.add(401)
     // Optional: only a sandbox started with an admin token asks for it.

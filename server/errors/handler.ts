@@ -39,28 +39,31 @@ const userMessages: Record<number, string> = {
   500: 'Erro interno. Tente novamente mais tarde.',
 }
 
-/** Maps anything thrown into an ApiError, translating Fastify's own errors to Portuguese texts. */
+/** Maps anything thrown into an ApiError, translating Fastify's own errors (Portuguese, and English for the control plane). */
 export function toApiError (err: unknown): ApiError {
   if (err instanceof ApiError) return err
   const e = err as FastifyError & { validation?: SchemaIssue[], validationContext?: string }
-  if (e.validation) return new ApiError(400, 'HTTP_ERROR', validationMessages(e.validation, e.validationContext ?? 'body'))
+  if (e.validation) {
+    const part = e.validationContext ?? 'body'
+    return new ApiError(400, 'HTTP_ERROR', validationMessages(e.validation, part), { en: validationMessages(e.validation, part, 'en') })
+  }
   const status = typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500
   switch (e.code) {
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY': return new ApiError(400, 'HTTP_ERROR', 'O corpo da requisição está vazio')
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY': return new ApiError(400, 'HTTP_ERROR', 'O corpo da requisição está vazio', { en: 'The request body is empty' })
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH': return new ApiError(400, 'HTTP_ERROR', 'O corpo da requisição não é um JSON válido')
-    case 'FST_ERR_CTP_BODY_TOO_LARGE': return new ApiError(413, 'HTTP_ERROR', 'O corpo da requisição excede o tamanho máximo')
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return new ApiError(415, 'HTTP_ERROR', 'Content-Type não suportado; envie application/json')
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH': return notJson()
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': return new ApiError(413, 'HTTP_ERROR', 'O corpo da requisição excede o tamanho máximo', { en: 'The request body exceeds the maximum size' })
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return new ApiError(415, 'HTTP_ERROR', 'Content-Type não suportado; envie application/json', { en: 'Unsupported Content-Type; send application/json' })
     // Raised by the router before any route runs (see frameworkErrors in app.ts).
-    case 'FST_ERR_BAD_URL': return new ApiError(400, 'HTTP_ERROR', 'A URL contém uma codificação percentual inválida')
-    case 'FST_ERR_MAX_PARAM_LENGTH': return new ApiError(414, 'HTTP_ERROR', 'Um parâmetro da URL excede o tamanho máximo')
+    case 'FST_ERR_BAD_URL': return new ApiError(400, 'HTTP_ERROR', 'A URL contém uma codificação percentual inválida', { en: 'The URL has an invalid percent-encoding' })
+    case 'FST_ERR_MAX_PARAM_LENGTH': return new ApiError(414, 'HTTP_ERROR', 'Um parâmetro da URL excede o tamanho máximo', { en: 'A URL parameter exceeds the maximum length' })
   }
-  if (status === 400 && (e instanceof SyntaxError || /JSON/.test(e.message ?? ''))) {
-    return new ApiError(400, 'HTTP_ERROR', 'O corpo da requisição não é um JSON válido')
-  }
-  if (status >= 500) return new ApiError(500, 'INTERNAL_ERROR', 'Erro interno do servidor', { business: false })
+  if (status === 400 && (e instanceof SyntaxError || /JSON/.test(e.message ?? ''))) return notJson()
+  if (status >= 500) return new ApiError(500, 'INTERNAL_ERROR', 'Erro interno do servidor', { business: false, en: 'Internal server error' })
   return new ApiError(status, 'HTTP_ERROR', e.message || httpReason[status] || 'Erro')
 }
+
+const notJson = (): ApiError => new ApiError(400, 'HTTP_ERROR', 'O corpo da requisição não é um JSON válido', { en: 'The request body is not valid JSON' })
 
 export function errorBody (err: ApiError, request: FastifyRequest): Record<string, unknown> {
   const family = familyOf(request.url)
@@ -83,7 +86,8 @@ export function errorBody (err: ApiError, request: FastifyRequest): Record<strin
     if (err.details) body.details = err.details
     return body
   }
-  const body: Record<string, unknown> = { statusCode: err.statusCode, message: err.messages.join('; '), error: reason }
+  const messages = family === 'sandbox' ? err.english ?? err.messages : err.messages
+  const body: Record<string, unknown> = { statusCode: err.statusCode, message: messages.join('; '), error: reason }
   if (family === 'sandbox') body.code = err.code
   if (family === 'sandbox' && err.details) body.details = err.details
   return body
@@ -105,7 +109,8 @@ export function registerErrorHandlers (app: FastifyInstance): void {
     void reply.status(apiError.statusCode).send(errorBody(apiError, request))
   })
   app.setNotFoundHandler((request, reply) => {
-    const err = new ApiError(404, 'HTTP_ERROR', `Rota ${request.method} ${request.url.split('?')[0]} não encontrada`, { business: false })
+    const route = `${request.method} ${request.url.split('?')[0]}`
+    const err = new ApiError(404, 'HTTP_ERROR', `Rota ${route} não encontrada`, { business: false, en: `Route ${route} not found` })
     void reply.status(404).send(errorBody(err, request))
   })
 }

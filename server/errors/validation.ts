@@ -19,12 +19,44 @@ const typeNames: Record<string, string> = {
   null: 'nulo',
 }
 
-function fieldName (issue: SchemaIssue, part: string): string {
+export type Language = 'pt' | 'en'
+
+function fieldName (issue: SchemaIssue, part: string, language: Language = 'pt'): string {
   const path = issue.instancePath.split('/').slice(1).map(s => s.replace(/~1/g, '/').replace(/~0/g, '~'))
   if (issue.keyword === 'required' && typeof issue.params.missingProperty === 'string') path.push(issue.params.missingProperty)
   const name = path.map((seg, i) => /^\d+$/.test(seg) ? `[${seg}]` : (i === 0 ? seg : `.${seg}`)).join('')
   if (name) return name
+  if (language === 'en') return part === 'querystring' ? 'query' : part
   return part === 'body' ? 'corpo' : part === 'querystring' ? 'parâmetros' : part === 'headers' ? 'cabeçalhos' : part
+}
+
+/** The control plane's English (`/__sandbox/*`): the same rules, the words of its docs. */
+function describeInEnglish (issue: SchemaIssue): string {
+  const p = issue.params
+  switch (issue.keyword) {
+    case 'required': return 'is required'
+    case 'type': return `must be of type ${String(p.type).split(',').join(' or ')}`
+    case 'minimum': return `must be at least ${String(p.limit)}`
+    case 'exclusiveMinimum': return `must be greater than ${String(p.limit)}`
+    case 'maximum': return `must be at most ${String(p.limit)}`
+    case 'exclusiveMaximum': return `must be less than ${String(p.limit)}`
+    case 'minLength': return `must have at least ${String(p.limit)} characters`
+    case 'maxLength': return `must have at most ${String(p.limit)} characters`
+    case 'minItems': return `must have at least ${String(p.limit)} items`
+    case 'maxItems': return `must have at most ${String(p.limit)} items`
+    case 'maxProperties': return `must have at most ${String(p.limit)} keys`
+    case 'minProperties': return `must have at least ${String(p.limit)} keys`
+    case 'format': if (p.format === 'cpf-cnpj') return 'must be a valid CPF (11 digits) or CNPJ (14 digits)'
+      return 'is malformed'
+    case 'pattern': return 'is malformed'
+    case 'enum': return `must be one of: ${(p.allowedValues as unknown[]).join(', ')}`
+    case 'const': return `must be ${String(p.allowedValue)}`
+    case 'anyOf':
+    case 'oneOf': return 'matches none of the accepted shapes'
+    case 'multipleOf': return 'must have at most 2 decimal places'
+    case 'additionalProperties': return `does not take the field ${String(p.additionalProperty)}`
+    default: return issue.message ? `is invalid (${issue.message})` : 'is invalid'
+  }
 }
 
 function describe (issue: SchemaIssue): string {
@@ -55,15 +87,15 @@ function describe (issue: SchemaIssue): string {
   }
 }
 
-export function validationMessages (issues: SchemaIssue[], part: string): string[] {
+export function validationMessages (issues: SchemaIssue[], part: string, language: Language = 'pt'): string[] {
   const seen = new Set<string>()
   const out: string[] = []
   // A union yields one issue per branch; literal unions read better as one enum-like message.
   for (const issue of issues) {
-    const field = fieldName(issue, part)
+    const field = fieldName(issue, part, language)
     if (seen.has(field)) continue
     seen.add(field)
-    out.push(`${field} ${describe(issue)}`)
+    out.push(`${field} ${language === 'en' ? describeInEnglish(issue) : describe(issue)}`)
   }
   return out
 }

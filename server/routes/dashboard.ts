@@ -62,7 +62,7 @@ const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) },
   }, async (request, reply) => {
     const asset = assets.get(request.params.file)
-    return asset ? send(reply, asset) : reply.send(notFound('Arquivo não encontrado'))
+    return asset ? send(reply, asset) : reply.send(notFound('File not found'))
   })
 
   app.get('/dashboard/qrcode.png', {

@@ -56,13 +56,15 @@ export const CobParams = Type.Object({ txid: Type.String({ pattern: '^[a-zA-Z0-9
 
 const InfoAdicional = Type.Object({ nome: Type.String({ minLength: 1, maxLength: 50 }), valor: Type.String({ minLength: 1, maxLength: 200 }) })
 
+const Devedor = Type.Object({
+  cpf: Type.Optional(Type.String({ description: '11 digits' })),
+  cnpj: Type.Optional(Type.String({ description: '14 digits (sandbox assumption: the field name of a legal entity)' })),
+  nome: Type.String({ minLength: 1, maxLength: 200 }),
+})
+
 export const CobBody = Type.Object({
   calendario: Type.Object({ expiracao: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, default: 86400, description: 'seconds after criacao' })) }),
-  devedor: Type.Optional(Type.Object({
-    cpf: Type.Optional(Type.String({ description: '11 digits' })),
-    cnpj: Type.Optional(Type.String({ description: '14 digits (sandbox assumption: the field name of a legal entity)' })),
-    nome: Type.String({ minLength: 1, maxLength: 200 }),
-  })),
+  devedor: Type.Optional(Devedor),
   valor: Type.Object({
     original: Type.String({ description: 'decimal with exactly 2 places, e.g. "10.00"' }),
     modalidadeAlteracao: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, default: 0, description: '1: the payer may change the amount' })),
@@ -73,9 +75,21 @@ export const CobBody = Type.Object({
 })
 export type CobBodyT = Static<typeof CobBody>
 
+/** BACEN's CobRevisada: every field optional; the receiver cancels with the status. */
 export const CobPatchBody = Type.Object({
-  status: StringEnum(['REMOVIDA_PELO_USUARIO_RECEBEDOR'] as const, { description: 'the only change supported: the receiver cancels the charge' }),
+  calendario: Type.Optional(Type.Object({ expiracao: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'seconds after criacao' })) })),
+  devedor: Type.Optional(Devedor),
+  loc: Type.Optional(Type.Object({ id: Type.Integer({ description: 'the charge\'s own location; another is refused' }) })),
+  status: Type.Optional(StringEnum(['REMOVIDA_PELO_USUARIO_RECEBEDOR'] as const, { description: 'the receiver cancels the charge' })),
+  valor: Type.Optional(Type.Object({
+    original: Type.Optional(Type.String({ description: 'decimal with exactly 2 places, e.g. "10.00"' })),
+    modalidadeAlteracao: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
+  })),
+  chave: Type.Optional(Type.String({ minLength: 1, maxLength: 77 })),
+  solicitacaoPagador: Type.Optional(Type.String({ maxLength: 140 })),
+  infoAdicionais: Type.Optional(Type.Array(InfoAdicional, { maxItems: 50 })),
 })
+export type CobPatchBodyT = Static<typeof CobPatchBody>
 
 export const DevolucaoView = Type.Object({
   id: Type.String(),
@@ -88,27 +102,31 @@ export const DevolucaoView = Type.Object({
   motivo: Type.Optional(Type.String()),
 })
 
+/** A received PIX in BACEN's `Pix` shape: GET /pix/{e2eid}, GET /pix and a paid cob's `pix[]`. */
+export const PixView = Type.Object({
+  endToEndId: Type.String(),
+  txid: Type.Optional(Type.String({ description: 'the charge\'s txid; absent for a PIX that arrived without a charge' })),
+  valor: Type.String(),
+  chave: Type.Optional(Type.String()),
+  horario: IsoDate(),
+  pagador: Type.Object({ nome: Type.String(), cpf: Type.Optional(Type.String()), cnpj: Type.Optional(Type.String()) }),
+  devolucoes: Type.Array(DevolucaoView),
+})
+
 export const CobResponse = Type.Object({
   calendario: Type.Object({ criacao: IsoDate(), expiracao: Type.Integer() }),
   txid: Type.String(),
   revisao: Type.Integer(),
-  loc: Type.Object({ id: Type.Integer(), location: Type.String(), tipoCob: Type.String(), criacao: IsoDate() }),
+  loc: Type.Object({ id: Type.Integer(), location: Type.String(), tipoCob: Type.String(), criacao: IsoDate(), txid: Type.String() }),
   location: Type.String({ description: 'EMV copy-and-paste code, same as loc.location' }),
   status: StringEnum(['ATIVA', 'CONCLUIDA', 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP'] as const),
   devedor: Type.Optional(Type.Object({ cpf: Type.Optional(Type.String()), cnpj: Type.Optional(Type.String()), nome: Type.String() })),
   valor: Type.Object({ original: Type.String(), modalidadeAlteracao: Type.Integer() }),
-  chave: Type.Optional(Type.String()),
+  chave: Type.String({ description: 'as sent; without one, the receiving account\'s document key' }),
   solicitacaoPagador: Type.Optional(Type.String()),
   infoAdicionais: Type.Optional(Type.Array(InfoAdicional)),
   pixCopiaECola: Type.String({ description: 'the same EMV code, as BACEN API 2.x names it' }),
-  pix: Type.Optional(Type.Array(Type.Object({
-    endToEndId: Type.String(),
-    txid: Type.String(),
-    valor: Type.String(),
-    horario: IsoDate(),
-    pagador: Type.Object({ nome: Type.String(), cpf: Type.Optional(Type.String()), cnpj: Type.Optional(Type.String()) }),
-    devolucoes: Type.Array(DevolucaoView),
-  }), { description: 'payments received, once CONCLUIDA' })),
+  pix: Type.Optional(Type.Array(PixView, { description: 'payments received, once CONCLUIDA' })),
 })
 
 // ---- refunds ------------------------------------------------------------------------------------

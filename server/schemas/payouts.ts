@@ -110,6 +110,7 @@ export const TransactionView = Type.Object({
   updatedAt: Type.String(),
   dueAt: Type.Optional(Type.String({ description: 'When the pending timed effect (settlement, expiry) is due' })),
   history: Type.Array(Type.Object({ status: Type.String(), at: Type.String(), reason: Type.Optional(Type.String()) })),
+  actions: Type.Array(StringEnum(['settle', 'fail'] as const), { description: 'What POST /__sandbox/transactions/:id/settle and /fail accept for this record now: both for a pending pay-out or refund, none otherwise (a charge is paid, not settled)' }),
 })
 
 export const TransactionListQuery = Type.Object({

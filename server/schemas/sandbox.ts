@@ -72,7 +72,7 @@ export const BalanceChangeBody = Type.Object({
   credit: Type.Optional(Type.Number({ minimum: -1e12, maximum: 1e12 })),
 })
 
-// ---- system: health, reset, clock, snapshot, request journal -----------------------------------
+// ---- system: health, reset, clock, snapshot --------------------------------------------------
 
 export const HealthView = Type.Object({
   status: Type.Literal('ok'),
@@ -111,20 +111,6 @@ export const SnapshotView = Type.Object({ format: Type.Literal(STATE_FORMAT), fo
 /** Checked whole by the store's document reader (marker, every record, references), not by this schema. */
 export const SnapshotBody = Type.Object({}, { additionalProperties: true, description: 'A document exported by GET /__sandbox/snapshot' })
 export const SnapshotImported = Type.Object({ accounts: Type.Integer(), transactions: Type.Integer() })
-
-export const RequestListQuery = Type.Object({ accountId: Type.Optional(Type.Integer({ minimum: 1 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) })
-export const RequestList = Type.Object({
-  requests: Type.Array(Type.Object({
-    requestId: Type.String(),
-    at: Type.String(),
-    method: Type.String(),
-    path: Type.String(),
-    statusCode: Type.Integer(),
-    durationMs: Type.Number(),
-    accountId: Type.Union([Type.Integer(), Type.Null()]),
-    scenario: Type.Union([Type.String(), Type.Null()]),
-  })),
-})
 
 // ---- scenarios ----------------------------------------------------------------------------------
 

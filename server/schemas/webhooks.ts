@@ -109,4 +109,12 @@ export const WebhookTestAnswer = Type.Object({ eventId: Type.String(), deliverie
 export const DeliveryIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })
 export const DeliveryListQuery = Type.Object({ ...DeliveryQuery.properties, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })) })
 export const DeliveryList = Type.Object({ deliveries: Type.Array(DeliveryView), total: Type.Integer() })
-export const DeliveryWaitQuery = Type.Object({ ...DeliveryQuery.properties, timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000, default: 10_000 })) })
+export const DeliveryWaitQuery = Type.Object({
+  ...DeliveryQuery.properties,
+  since: Type.Optional(Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description: 'A delivery id: only deliveries made after it. Or an ISO 8601 instant of sandbox time: only deliveries created at or after it (inclusive, so the clock\'s `now` read before acting works with a frozen clock)',
+  })),
+  timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000, default: 10_000 })),
+})

@@ -84,7 +84,7 @@ export class AccountService {
   /** The account, or the 404 (ACCOUNT_NOT_FOUND) every control-plane route answers for an unknown id. */
   require (id: number): Account {
     const account = this.store.account(id)
-    if (!account) throw notFound(`Conta ${id} não encontrada`, 'ACCOUNT_NOT_FOUND')
+    if (!account) throw notFound(`Account ${id} not found`, 'ACCOUNT_NOT_FOUND')
     return account
   }
 

@@ -1,16 +1,21 @@
 import QRCode from 'qrcode'
 import { nextMidnight } from '../domain/calendar.js'
 import { buildBrCode, parseBrCode, toMerchantText, type BrCode } from '../domain/brcode.js'
-import { documentKind, isValidCnpj, isValidCpf, isValidDocument } from '../domain/documents.js'
+import { isValidDocument } from '../domain/documents.js'
 import { endToEndId, txid as newTxid } from '../domain/ids.js'
-import { detectDirectoryKeyType, isValidSplitKey, normalizeKey } from '../domain/keys.js'
+import { isValidSplitKey, normalizeKey } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, parseDecimalString, percentOf } from '../domain/money.js'
 import { ApiError, badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js'
 import { asReply } from '../store/state.js'
-import type { CashInBodyT, CobBodyT } from '../schemas/payins.js'
+import type { CashInBodyT, CobBodyT, CobPatchBodyT } from '../schemas/payins.js'
 import { CHARGE_KINDS, isKind, type Account, type ChargeData, type ChargeKind, type CobData, type Counterpart, type DeepReadonly, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData } from '../store/state.js'
+import { cobFieldProblems, revisedCob, type CobFields } from '../domain/cob.js'
+import { receivedPixView } from './received-pix.js'
+import { chargeData, receivedOf } from './charge-records.js'
 import { receiveEnvelope } from '../webhooks/envelopes/pay-in.js'
+import { percentageExcess } from '../domain/splits.js'
+import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import type { ChargeLookup, ChargePayments, Devolucoes, Lifecycle, Ports } from '../ports.js'
@@ -31,11 +36,6 @@ const HOUR_MS = 3_600_000
 
 export type { ChargeData, CobData, ReceivedPayment, SplitRecord, SplitStatus }
 
-/** The `data` of a charge (CASH_IN, COB, PIX_IN); another kind here is a bug, not an input. */
-export function chargeData (tx: Transaction): DeepReadonly<ChargeData> {
-  if (isKind(tx, CHARGE_KINDS)) return tx.data
-  throw new Error(`transaction ${tx.id} is a ${tx.kind}, not a charge`)
-}
 /** The same, writable, for a record being built or changed inside `Store.update`. */
 function chargeDraft (tx: Draft<Transaction>): ChargeData {
   if (isKind(tx, CHARGE_KINDS)) return tx.data
@@ -58,14 +58,6 @@ export function nextSplitRun (nowMs: number, frequency: 'IMMEDIATE' | 'HOURLY' |
 /** Money that would take an account past what it can hold (ledger.canReceive): nothing is credited. */
 export const cannotReceive = (): ApiError =>
   unprocessable(`The receiving account cannot hold more: its gross balance would exceed ${centsToString(MAX_CENTS)}, or its received total its limit`, 'ACCOUNT_LIMIT_REACHED')
-
-/** The received payment of a transaction, only when its money really arrived (credited). */
-export function receivedOf (tx: Transaction): DeepReadonly<ReceivedPayment> | undefined {
-  const credited = (tx.kind === 'CASH_IN' && tx.status === 'CONFIRMED') ||
-    (tx.kind === 'COB' && tx.status === 'CONCLUIDA') ||
-    (tx.kind === 'PIX_IN' && tx.status === 'CONFIRMED')
-  return credited ? chargeData(tx).received : undefined
-}
 
 export interface PayByCodeInput {
   pixCode: string
@@ -110,6 +102,12 @@ export class ChargeService implements ChargePayments, Lifecycle {
       splits.push({ pixKey: s.pixKey, pixKeyType: s.pixKeyType, name: s.name, document: s.document, type: s.type, value: s.value, immediate: s.immediate ?? false, amountCents, status: 'WAITING' })
     })
     if (problems.length > 0) throw badRequest(problems)
+    const percentTotal = percentageExcess(splits)
+    if (percentTotal !== null) {
+      throw badRequest(`A soma dos splits PERCENTAGE (${centsToString(percentTotal)}%) excede 100%`, 'PIX_SPLIT_AMOUNT_EXCEEDED', {
+        details: { percentageTotal: centsToNumber(percentTotal) },
+      })
+    }
 
     const expiration = t.expirationTime ?? DEFAULT_EXPIRATION_SECONDS
     if (hasScenario(scenarios, 'PROVIDER_EXPIRATION_BELOW_MINIMUM') || expiration < account.cashInMinExpirationSeconds) {
@@ -142,9 +140,10 @@ export class ChargeService implements ChargePayments, Lifecycle {
     duplicate()
     const now = this.now()
     const id = this.deps.rng.uuid()
-    const txid = newTxid(this.deps.rng, 25) // the BR Code's tag 62-05 holds at most 25
+    const txid = newTxid(this.deps.rng, 25)
     const location = `${LOCATION_HOST}/qr/v2/${id}`
-    const pixCode = buildBrCode({ location, singleUse: true, amountCents: value.cents, merchantName: this.merchantName(account), merchantCity: this.deps.fixtures.institution.city, txid })
+    // No txid in tag 62-05: as BCB's dynamic codes, it is `***` and the payload at the location names the charge.
+    const pixCode = buildBrCode({ location, singleUse: true, amountCents: value.cents, merchantName: this.merchantName(account), merchantCity: this.deps.fixtures.institution.city })
     const data: ChargeData = {
       txid,
       location,
@@ -155,7 +154,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
       splits,
     }
     // The image comes first: a charge is stored only with everything its answer needs.
-    const qrCodeImage = t.generateQrCode === true ? await QRCode.toDataURL(pixCode, { errorCorrectionLevel: 'M', margin: 2 }) : undefined
+    const qrCodeImage = t.generateQrCode === true ? await QRCode.toDataURL(pixCode, QR_IMAGE_OPTIONS) : undefined
     // Check-and-insert in one unit with no await in between: concurrent duplicates create exactly one charge.
     const charge = this.store.transact(() => {
       duplicate()
@@ -186,24 +185,17 @@ export class ChargeService implements ChargePayments, Lifecycle {
 
   // ---- cob --------------------------------------------------------------------------------------
 
-  /** PUT /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7). */
-  createCob (account: Account, txid: string, body: CobBodyT, scenarios: AppliedScenario[]): Transaction {
-    const problems: string[] = []
-    const original = parseDecimalString(body.valor.original, 'exactly-2')
-    if (!original.ok) problems.push('valor.original deve ser um decimal com 2 casas, ex.: "10.00"')
-    const devedor = body.devedor
-    if (devedor) {
-      if (devedor.cpf !== undefined && devedor.cnpj !== undefined) problems.push('devedor deve ter cpf ou cnpj, não ambos')
-      else if (devedor.cpf === undefined && devedor.cnpj === undefined) problems.push('devedor.cpf ou devedor.cnpj é obrigatório')
-      if (devedor.cpf !== undefined && !(/^\d{11}$/.test(devedor.cpf) && isValidCpf(devedor.cpf))) problems.push('devedor.cpf inválido: 11 dígitos com dígitos verificadores corretos')
-      // docs/gateway.md §7.7: digits only, so the 2026 alphanumeric CNPJ (accepted by the standard family) is refused here.
-      if (devedor.cnpj !== undefined && !(/^\d{14}$/.test(devedor.cnpj) && isValidCnpj(devedor.cnpj))) problems.push('devedor.cnpj inválido: 14 dígitos com dígitos verificadores corretos')
-    }
-    if (body.chave !== undefined && detectDirectoryKeyType(body.chave) === null) problems.push('chave não é uma chave PIX válida (telefone +55, e-mail, CPF, CNPJ ou EVP)')
-    if (problems.length > 0 || !original.ok) throw badRequest(problems)
-
+  /** PUT /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7), and POST /cob (BACEN) with a txid generated here when `txid` is null. */
+  createCob (account: Account, txid: string | null, body: CobBodyT, scenarios: AppliedScenario[]): Transaction {
+    const problems = cobFieldProblems({ original: body.valor.original, devedor: body.devedor, chave: body.chave })
+    if (problems.length > 0) throw badRequest(problems)
+    const originalCents = parseDecimalString(body.valor.original, 'exactly-2')
     // Check-and-insert in one unit, with no await in between.
-    return this.store.transact(() => this.insertCob(account, txid, body, original.cents, scenarios))
+    return this.store.transact(() => {
+      let id = txid
+      while (id === null || (txid === null && this.store.transactionByRef(`cob:${account.id}:${id}`))) id = newTxid(this.deps.rng, 32)
+      return this.insertCob(account, id, body, originalCents.ok ? originalCents.cents : 0, scenarios)
+    })
   }
 
   private insertCob (account: Account, txid: string, body: CobBodyT, originalCents: number, scenarios: AppliedScenario[]): Transaction {
@@ -217,14 +209,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
     // The txid (26-35) does not fit tag 62-05 (at most 25): as in BACEN's dynamic codes, 62-05 is `***`
     // and the payload URL carries it.
     const location = `${LOCATION_HOST}/qr/v2/cob/${locId}/${txid}`
-    const pixCode = buildBrCode({
-      location,
-      singleUse: true,
-      // With modalidadeAlteracao 1 the payer chooses the amount, so the code carries none.
-      ...(modalidadeAlteracao === 0 ? { amountCents: originalCents } : {}),
-      merchantName: this.merchantName(account),
-      merchantCity: this.deps.fixtures.institution.city,
-    })
+    const pixCode = this.cobCode(account, location, originalCents, modalidadeAlteracao)
     const cob: CobData = {
       expiracao,
       ...(devedor ? { devedor: { ...devedor } } : {}),
@@ -243,23 +228,60 @@ export class ChargeService implements ChargePayments, Lifecycle {
     return charge
   }
 
+  /** A cob's BR Code; with modalidadeAlteracao 1 the payer chooses the amount, so the code carries none. */
+  private cobCode (account: Account, location: string, originalCents: number, modalidadeAlteracao: number): string {
+    return buildBrCode({
+      location,
+      singleUse: true,
+      ...(modalidadeAlteracao === 0 ? { amountCents: originalCents } : {}),
+      merchantName: this.merchantName(account),
+      merchantCity: this.deps.fixtures.institution.city,
+    })
+  }
+
   cob (account: Account, txid: string): Transaction {
     const charge = this.store.transactionByRef(`cob:${account.id}:${txid}`)
     if (!charge) throw notFound(`Cobrança com txid ${txid} não encontrada`)
     return charge
   }
 
-  /** PATCH /cob/:txid { status: REMOVIDA_PELO_USUARIO_RECEBEDOR }: the receiver cancels, as BACEN's API does. */
-  cancelCob (account: Account, txid: string): Transaction {
+  /**
+   * PATCH /cob/:txid (BACEN's CobRevisada): any field of the charge, and `status:
+   * REMOVIDA_PELO_USUARIO_RECEBEDOR` to cancel it. Only an ATIVA charge is revised (409 otherwise);
+   * `revisao` goes up by 1 when something really changed. A new value or modalidade gives a new BR
+   * Code at the same location; a new expiracao counts from `criacao`, as BACEN's does.
+   */
+  reviseCob (account: Account, txid: string, body: CobPatchBodyT): Transaction {
     const charge = this.cob(account, txid)
-    if (charge.status !== 'ATIVA') throw conflict(`A cobrança está ${charge.status} e não pode ser removida`, 'COB_NOT_ACTIVE', { business: false })
+    const problems = cobFieldProblems({ original: body.valor?.original, devedor: body.devedor, chave: body.chave })
+    const cob = chargeData(charge).cob!
+    if (body.loc !== undefined && body.loc.id !== cob.locId) problems.push(`loc.id ${body.loc.id} não é a location desta cobrança`)
+    if (problems.length > 0) throw badRequest(problems)
+    if (charge.status !== 'ATIVA') throw conflict(`A cobrança está ${charge.status} e não pode ser revisada`, 'COB_NOT_ACTIVE', { business: false })
+    const { next, changed } = revisedCob(cob as CobFields, body)
+    const cancelled = body.status === 'REMOVIDA_PELO_USUARIO_RECEBEDOR'
+    if (!changed && !cancelled) return charge
+    const originalCents = parseDecimalString(next.original, 'exactly-2')
+    const cents = originalCents.ok ? originalCents.cents : charge.amountCents
+    const dueAt = iso(Date.parse(charge.createdAt) + next.expiracao * 1000)
     this.store.transact(() => this.store.update('transactions', charge.id, d => {
-      d.dueAt = undefined
-      const cob = chargeDraft(d).cob!
-      cob.revisao = (cob.revisao ?? 0) + 1
-      this.transition(d, 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'cancelled by receiver')
+      const data = chargeDraft(d)
+      data.cob = { ...next, locId: cob.locId, revisao: (cob.revisao ?? 0) + 1 }
+      d.amountCents = cents
+      data.pixCode = this.cobCode(account, data.location!, cents, next.modalidadeAlteracao)
+      d.description = next.solicitacaoPagador
+      if (cancelled) {
+        d.dueAt = undefined
+        this.transition(d, 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'cancelled by receiver')
+      } else {
+        d.dueAt = dueAt
+      }
     }))
-    return charge
+    const revised = this.store.transaction(charge.id)!
+    // An expiracao already past: the charge expires now rather than at the next tick of the clock.
+    if (!cancelled && Date.parse(dueAt) <= this.now()) this.expire(charge.id)
+    else if (!cancelled) this.scheduleExpiry(revised)
+    return this.store.transaction(charge.id)!
   }
 
   cobView (charge: Transaction) {
@@ -270,27 +292,17 @@ export class ChargeService implements ChargePayments, Lifecycle {
       calendario: { criacao: charge.createdAt, expiracao: cob.expiracao },
       txid: d.txid!,
       revisao: cob.revisao ?? 0,
-      loc: { id: cob.locId, location: d.pixCode!, tipoCob: 'cob', criacao: charge.createdAt },
+      loc: { id: cob.locId, location: d.pixCode!, tipoCob: 'cob', criacao: charge.createdAt, txid: d.txid! },
       location: d.pixCode!,
       status: charge.status as 'ATIVA',
       ...(cob.devedor ? { devedor: { ...cob.devedor } } : {}),
       valor: { original: cob.original, modalidadeAlteracao: cob.modalidadeAlteracao },
-      ...(cob.chave !== undefined ? { chave: cob.chave } : {}),
+      // BACEN's answer always names the receiver's key: without one in the request, the account's document key.
+      chave: cob.chave ?? this.store.account(charge.accountId)?.document ?? '',
       ...(cob.solicitacaoPagador !== undefined ? { solicitacaoPagador: cob.solicitacaoPagador } : {}),
       ...(cob.infoAdicionais ? { infoAdicionais: cob.infoAdicionais } : {}),
       pixCopiaECola: d.pixCode!,
-      ...(received
-        ? {
-            pix: [{
-              endToEndId: received.endToEndId,
-              txid: d.txid!,
-              valor: centsToString(received.amountCents),
-              horario: received.at,
-              pagador: { nome: received.payer.name, ...(documentKind(received.payer.document) === 'CPF' ? { cpf: received.payer.document } : { cnpj: received.payer.document }) },
-              devolucoes: this.deps.refunds.devolucoesOf(charge),
-            }],
-          }
-        : {}),
+      ...(received ? { pix: [receivedPixView(this.deps.refunds, charge)] } : {}),
     })
   }
 
@@ -332,14 +344,14 @@ export class ChargeService implements ChargePayments, Lifecycle {
 
   private pay (charge: Transaction, payment: { amountCents: number, payer: Payer, endToEndId?: string }, deliveryScenarios: readonly AppliedScenario[]): Transaction {
     const lookup = this.lookupOf(charge)
-    if (lookup.status === 'paid') throw unprocessable('Esta cobrança já foi paga', 'QRCODE_ALREADY_PAID')
-    if (lookup.status === 'unavailable') throw unprocessable(`Esta cobrança não está disponível para pagamento (${charge.status})`, 'QRCODE_NOT_AVAILABLE')
-    if (!Number.isSafeInteger(payment.amountCents) || payment.amountCents < 1) throw badRequest('O valor do pagamento deve ser no mínimo 0.01', 'PIX_INVALID_AMOUNT')
+    if (lookup.status === 'paid') throw unprocessable('This charge is already paid', 'QRCODE_ALREADY_PAID')
+    if (lookup.status === 'unavailable') throw unprocessable(`This charge cannot be paid (${charge.status})`, 'QRCODE_NOT_AVAILABLE')
+    if (!Number.isSafeInteger(payment.amountCents) || payment.amountCents < 1) throw badRequest('The payment amount must be at least 0.01', 'PIX_INVALID_AMOUNT')
     if (lookup.amountCents !== null && payment.amountCents !== lookup.amountCents) {
-      throw badRequest(`O valor pago (${centsToString(payment.amountCents)}) difere do valor da cobrança (${centsToString(lookup.amountCents)})`, 'PIX_AMOUNT_MISMATCH')
+      throw badRequest(`The amount paid (${centsToString(payment.amountCents)}) differs from the charge's (${centsToString(lookup.amountCents)})`, 'PIX_AMOUNT_MISMATCH')
     }
     const account = this.store.account(charge.accountId)
-    if (!account) throw notFound('Conta recebedora não encontrada')
+    if (!account) throw notFound('Receiving account not found')
     if (!ledger.canReceive(account, payment.amountCents)) throw cannotReceive()
     const now = this.now()
     const e2e = payment.endToEndId ?? endToEndId(payment.payer.ispb, now, this.deps.rng)
@@ -375,26 +387,26 @@ export class ChargeService implements ChargePayments, Lifecycle {
   /** POST /__sandbox/pix/pay: what a payer's bank app does with a copy-and-paste code. */
   payByCode (input: PayByCodeInput, scenariosOf: (accountId: number) => AppliedScenario[]): Transaction {
     const parsed = parseBrCode(input.pixCode)
-    if (!parsed.ok) throw badRequest(`pixCode inválido: ${parsed.reason}`, 'INVALID_PIX_CODE')
+    if (!parsed.ok) throw badRequest(`Invalid pixCode: ${parsed.reason}`, 'INVALID_PIX_CODE')
     const lookup = this.chargeForCode(parsed.value)
-    if (!lookup) throw notFound('Nenhuma cobrança deste sandbox corresponde a este código', 'CHARGE_NOT_FOUND')
+    if (!lookup) throw notFound('No charge of this sandbox matches this code', 'CHARGE_NOT_FOUND')
     const scenarios = scenariosOf(lookup.charge.accountId)
     let amountCents: number
     if (input.amount !== undefined) {
       const amount = parseAmount(input.amount)
-      if (!amount.ok) throw badRequest(amountMessage('amount', amount.reason), 'PIX_INVALID_AMOUNT')
+      if (!amount.ok) throw badRequest(amountMessage('amount', amount.reason, 'en'), 'PIX_INVALID_AMOUNT')
       amountCents = amount.cents
     } else if (lookup.status === 'payable' && lookup.amountCents !== null) {
       amountCents = lookup.amountCents
     } else if (parsed.value.amountCents !== undefined) {
       amountCents = parsed.value.amountCents
     } else if (lookup.status === 'payable') {
-      throw badRequest('Este código não traz valor: informe amount', 'PIX_INVALID_AMOUNT')
+      throw badRequest('This code carries no amount: give amount', 'PIX_INVALID_AMOUNT')
     } else {
       amountCents = lookup.charge.amountCents
     }
     if (parsed.value.amountCents !== undefined && amountCents !== parsed.value.amountCents) {
-      throw badRequest(`O valor informado (${centsToString(amountCents)}) difere do valor do código (${centsToString(parsed.value.amountCents)})`, 'PIX_AMOUNT_MISMATCH')
+      throw badRequest(`The amount given (${centsToString(amountCents)}) differs from the code's (${centsToString(parsed.value.amountCents)})`, 'PIX_AMOUNT_MISMATCH')
     }
     return this.payCharge(lookup.charge, { amountCents, payer: this.payerFrom(input.payer) }, scenarios)
   }
@@ -402,7 +414,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
   /** POST /__sandbox/pix/incoming: a PIX that arrives with no charge behind it (kind PIX_IN). */
   receiveUnsolicited (account: Account, amount: number, payerInput: PayByCodeInput['payer'], scenarios: AppliedScenario[]): Transaction {
     const parsed = parseAmount(amount)
-    if (!parsed.ok) throw badRequest(amountMessage('amount', parsed.reason), 'PIX_INVALID_AMOUNT')
+    if (!parsed.ok) throw badRequest(amountMessage('amount', parsed.reason, 'en'), 'PIX_INVALID_AMOUNT')
     if (!ledger.canReceive(account, parsed.cents)) throw cannotReceive()
     const payer = this.payerFrom(payerInput)
     return this.store.transact(() => {
@@ -504,10 +516,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
   /** Expiry and AUTO_PAY of an open charge. Both jobs look the charge up again and do nothing if it moved on. */
   private scheduleTimers (charge: Transaction): void {
     if (!this.isOpen(charge)) return
-    if (charge.dueAt) {
-      const id = charge.id
-      this.deps.scheduler.at(Date.parse(charge.dueAt), 'charge-expiry', () => this.expire(id))
-    }
+    this.scheduleExpiry(charge)
     if (hasScenario(charge.scenarios, 'AUTO_PAY') && chargeData(charge).autoPayAt === undefined) {
       const at = iso(Date.parse(charge.createdAt) + scenarioParam(charge.scenarios, 'AUTO_PAY', 'ms', this.deps.config.settlementDelayMs))
       this.store.update('transactions', charge.id, d => { chargeDraft(d).autoPayAt = at })
@@ -517,6 +526,12 @@ export class ChargeService implements ChargePayments, Lifecycle {
       const id = charge.id
       this.deps.scheduler.at(Date.parse(autoPayAt), 'charge-auto-pay', () => this.autoPay(id))
     }
+  }
+
+  private scheduleExpiry (charge: Transaction): void {
+    if (!charge.dueAt) return
+    const id = charge.id
+    this.deps.scheduler.at(Date.parse(charge.dueAt), 'charge-expiry', () => this.expire(id))
   }
 
   private expire (id: string): void {
@@ -560,7 +575,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
 
   private payerFrom (input: PayByCodeInput['payer']): Payer {
     if (!input) return { ...DEFAULT_PAYER }
-    if (!isValidDocument(input.document)) throw badRequest('payer.document deve ser um CPF ou CNPJ válido')
+    if (!isValidDocument(input.document)) throw badRequest('payer.document must be a valid CPF or CNPJ')
     const ispb = input.ispb ?? DEFAULT_PAYER.ispb
     const institution = this.deps.fixtures.institution
     const bankName = ispb === institution.ispb ? institution.name : ispb === DEFAULT_PAYER.ispb ? DEFAULT_PAYER.bankName : `INSTITUICAO ${ispb}`

@@ -1,10 +1,10 @@
 import { maskDocument } from '../domain/documents.js'
 import { centsToNumber } from '../domain/money.js'
 import { parseLocalBound } from '../domain/calendar.js'
-import { ApiError, badRequest, conflict, notFound } from '../errors/api-error.js'
+import { badRequest, conflict, notFound } from '../errors/api-error.js'
 import { medEnvelope, type MedRefundSummary } from '../webhooks/envelopes/pay-in.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import { receivedOf } from './charges.js'
+import { receivedOf } from './charge-records.js'
 import type { MedRecord, MedStatus } from './med-types.js'
 import type { Transaction } from '../store/state.js'
 import { refundData } from './refunds.js'
@@ -71,10 +71,10 @@ export class MedService implements Lifecycle {
   open (input: { endToEndId: string, reason: MedRecord['reason'], cause?: string, description?: string }, scenariosOf: (accountId: number) => AppliedScenario[]): MedRecord {
     const original = this.deps.received.findReceived(input.endToEndId)
     const received = original && original.endToEndId === input.endToEndId ? receivedOf(original) : undefined
-    if (!original || !received) throw notFound(`Nenhum PIX recebido com endToEndId ${input.endToEndId}`, 'TRANSACTION_NOT_FOUND')
+    if (!original || !received) throw notFound(`No received PIX with endToEndId ${input.endToEndId}`, 'TRANSACTION_NOT_FOUND')
     const account = this.deps.accounts.require(original.accountId)
     const pending = Object.values(this.deps.store.data.meds).find(m => m.endToEnd === input.endToEndId && (m.status === 'OPEN' || m.status === 'RECEIVED'))
-    if (pending) throw conflict(`Já existe o MED ${pending.id} em andamento para este PIX`, 'MED_ALREADY_OPEN', { details: { medId: pending.id } })
+    if (pending) throw conflict(`MED ${pending.id} is already open for this PIX`, 'MED_ALREADY_OPEN', { details: { medId: pending.id } })
     const scenarios = scenariosOf(account.id)
     return this.deps.store.transact(() => {
       const record = this.deps.store.add('meds', this.newRecord(account.id, input, original, received))
@@ -118,7 +118,7 @@ export class MedService implements Lifecycle {
 
   get (id: number): MedRecord {
     const record = this.deps.store.data.meds[id]
-    if (!record) throw notFound(`MED ${id} não encontrado`, 'MED_NOT_FOUND')
+    if (!record) throw notFound(`MED ${id} not found`, 'MED_NOT_FOUND')
     return record
   }
 
@@ -126,10 +126,10 @@ export class MedService implements Lifecycle {
   transition (id: number, input: { status: MedStatus, analysisResult?: 'APPROVED' | 'REJECTED', analysisDetails?: string }, scenariosOf: (accountId: number) => AppliedScenario[]): { record: MedRecord, refund: MedRefundSummary | null } {
     const record = this.get(id)
     if (!NEXT[record.status].includes(input.status)) {
-      throw conflict(`Transição inválida: ${record.status} -> ${input.status}`, 'MED_INVALID_TRANSITION', { details: { from: record.status, to: input.status, allowed: [...NEXT[record.status]] } })
+      throw conflict(`Invalid transition: ${record.status} -> ${input.status}`, 'MED_INVALID_TRANSITION', { details: { from: record.status, to: input.status, allowed: [...NEXT[record.status]] } })
     }
-    if (input.status === 'ANALYZED' && !input.analysisResult) throw badRequest('analysisResult (APPROVED ou REJECTED) é obrigatório para ANALYZED', 'MED_ANALYSIS_REQUIRED')
-    if (input.status !== 'ANALYZED' && input.analysisResult) throw badRequest('analysisResult só se aplica à transição para ANALYZED', 'MED_ANALYSIS_NOT_ALLOWED')
+    if (input.status === 'ANALYZED' && !input.analysisResult) throw badRequest('analysisResult (APPROVED or REJECTED) is required for ANALYZED', 'MED_ANALYSIS_REQUIRED')
+    if (input.status !== 'ANALYZED' && input.analysisResult) throw badRequest('analysisResult applies only to the transition to ANALYZED', 'MED_ANALYSIS_NOT_ALLOWED')
     const scenarios = scenariosOf(record.accountId)
     // One unit: an approval that cannot return the money leaves the MED where it was, and nothing debited.
     return this.deps.store.transact(() => this.move(record, input, scenarios))
@@ -208,8 +208,4 @@ export class MedService implements Lifecycle {
     this.hits.set(accountId, recent)
     return { ok: true }
   }
-}
-
-export function tooManyRequests (retryAfterSeconds: number): ApiError {
-  return new ApiError(429, 'RATE_LIMITED', `Muitas requisições; tente novamente em ${retryAfterSeconds} segundos`, { details: { retryAfterSeconds } })
 }

@@ -2,6 +2,8 @@ import { isNight, saoPauloTime } from '../domain/calendar.js'
 import { ASYNC_ERROR_CODES, ASYNC_ERROR_MESSAGES, type AsyncErrorCode } from '../domain/async-errors.js'
 import { parseBrCode, type BrCode } from '../domain/brcode.js'
 import { generateCpf, isValidDocument } from '../domain/documents.js'
+import { checksDocument, checksDocumentWhenSimulated } from '../domain/provider-groups.js'
+import { staticCodeProblem } from '../domain/qrcode-payment.js'
 import { endToEndId } from '../domain/ids.js'
 import { isValidCashOutKey, normalizeKey, type CashOutKeyType } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
@@ -162,6 +164,8 @@ export class PayoutService implements Lifecycle {
     const cents = this.amountOf(input.value)
     const parsed = parseBrCode(input.qrCode)
     if (!parsed.ok) throw badRequest([`qrCode inválido: ${parsed.reason}`])
+    const keyProblem = staticCodeProblem(parsed.value)
+    if (keyProblem !== null) throw badRequest([`qrCode inválido: ${keyProblem}`])
     if (input.document !== undefined && !isValidDocument(input.document)) throw badRequest(['document deve ser um CPF (11 dígitos) ou CNPJ (14 dígitos) válido'])
     const code = parsed.value
     if (code.amountCents !== undefined && code.amountCents !== cents) {
@@ -201,6 +205,10 @@ export class PayoutService implements Lifecycle {
       }
       base.data.chargeId = lookup.charge.id
       base.pixKey = lookup.charge.pixKey ?? base.pixKey
+    } else if (code.location !== undefined) {
+      // Only the issuer serves a dynamic code's payload: a location this sandbox did not issue cannot
+      // be fetched, so the provider refuses it as it would a code that no longer exists.
+      return this.rejectQrCode(account, base, 'QRCODE_NOT_AVAILABLE', `Não foi possível obter o payload do QR Code dinâmico em ${code.location}`)
     } else if (code.key !== undefined) {
       const directory = directoryKeyOf(code.key)
       if (directory) base.data.directoryKey = directory.key
@@ -220,10 +228,10 @@ export class PayoutService implements Lifecycle {
    * A provider's 422 (docs/gateway.md §7.3): the attempt is recorded as a final ERROR, consuming the externalId,
    * so a client that queries the transaction finds the outcome. Nothing is reserved or sent.
    */
-  private rejectQrCode (account: Account, base: RecordFields, code: 'QRCODE_ALREADY_PAID' | 'QRCODE_NOT_AVAILABLE' | null): PayoutOutcome {
-    const message = code === 'QRCODE_ALREADY_PAID'
+  private rejectQrCode (account: Account, base: RecordFields, code: 'QRCODE_ALREADY_PAID' | 'QRCODE_NOT_AVAILABLE' | null, reason?: string): PayoutOutcome {
+    const message = reason ?? (code === 'QRCODE_ALREADY_PAID'
       ? 'QR Code já foi pago'
-      : code === 'QRCODE_NOT_AVAILABLE' ? 'QR Code não está disponível para pagamento (expirado ou removido)' : 'Pagamento recusado pelo provedor'
+      : code === 'QRCODE_NOT_AVAILABLE' ? 'QR Code não está disponível para pagamento (expirado ou removido)' : 'Pagamento recusado pelo provedor')
     const tx = this.record(account, 'ERROR', { ...base, errorCode: code ?? 'PROVIDER_REJECTED', errorMessage: message })
     return { tx, error: new ApiError(422, code ?? 'PROVIDER_REJECTED', message, { business: code !== null }) }
   }
@@ -312,7 +320,11 @@ export class PayoutService implements Lifecycle {
 
   private checkBalance (account: Account, cents: number, scenarios: AppliedScenario[], family: 'standard' | 'central-bank'): void {
     if (account.balance.availableCents >= cents + account.feeCents && !hasScenario(scenarios, 'INSUFFICIENT_FUNDS')) return
-    const message = `Saldo insuficiente: disponível ${centsToString(account.balance.availableCents)}, necessário ${centsToString(cents + account.feeCents)} (valor + tarifa)`
+    const needed = centsToString(cents + account.feeCents)
+    // Under the scenario the balance may well suffice: say what is simulated rather than quote it.
+    const message = hasScenario(scenarios, 'INSUFFICIENT_FUNDS')
+      ? `Saldo insuficiente (simulado pelo cenário INSUFFICIENT_FUNDS): necessário ${needed} (valor + tarifa)`
+      : `Saldo insuficiente: disponível ${centsToString(account.balance.availableCents)}, necessário ${needed} (valor + tarifa)`
     throw family === 'standard' ? new ApiError(400, 'PIX_INSUFFICIENT_BALANCE', message) : new ApiError(422, 'INSUFFICIENT_BALANCE', message)
   }
 
@@ -460,7 +472,11 @@ export class PayoutService implements Lifecycle {
     if (!forced) {
       const scenarioCode = ASYNC_ERROR_CODES.find(code => hasScenario(tx.scenarios, code))
       if (scenarioCode) return { ok: false, code: scenarioCode, message: ASYNC_ERROR_MESSAGES[scenarioCode] }
-      if (hasScenario(tx.scenarios, 'DOCUMENT_MISMATCH')) return this.mismatch(account)
+      if (hasScenario(tx.scenarios, 'DOCUMENT_MISMATCH')) {
+        const simulated = this.simulatedMismatch(tx, account)
+        // Paid to the key owner: a charge of this sandbox is still paid, to its receiver, below.
+        if (!simulated.ok || chargeIdOf(tx) === undefined) return simulated
+      }
     }
     if (tx.kind === 'CASH_OUT_QRCODE' && tx.data.chargeId !== undefined) {
       const chargeId = tx.data.chargeId
@@ -481,20 +497,28 @@ export class PayoutService implements Lifecycle {
     if (entry?.accountStatus === 'BLOCKED') return { ok: false, code: 'BLOCKED_ACCOUNT', message: ASYNC_ERROR_MESSAGES.BLOCKED_ACCOUNT, counterpart }
     if (entry?.accountStatus === 'CLOSED') return { ok: false, code: 'ACCOUNT_CLOSED', message: ASYNC_ERROR_MESSAGES.ACCOUNT_CLOSED, counterpart }
     const sent = sentDocumentOf(tx)
-    if (tx.kind !== 'DICT_TRANSFER' && entry && sent !== undefined && entry.document !== sent && this.checksDocument(account)) {
+    if (tx.kind !== 'DICT_TRANSFER' && entry && sent !== undefined && entry.document !== sent && checksDocument(account.providerGroup, account.documentCheck)) {
       return { ...this.mismatch(account), counterpart }
     }
     return { ok: true, counterpart }
   }
 
-  /** docs/gateway.md §2.4: group A always checks; B and D only with documentCheck on; C and E never. */
-  private checksDocument (account: Account): boolean {
-    switch (account.providerGroup) {
-      case 'A': return true
-      case 'B':
-      case 'D': return account.documentCheck
-      default: return false
-    }
+  /**
+   * DOCUMENT_MISMATCH: the key's holder has another document than the one sent, and the account's
+   * provider group decides as for a real mismatch (docs/gateway.md §2.4): A and B (and D) refuse, C and E
+   * pay the key owner, whose document the webhook's counterpart shows.
+   */
+  private simulatedMismatch (tx: Payout, account: Account): Settlement {
+    const sent = sentDocumentOf(tx)
+    let other = generateCpf(this.deps.rng)
+    while (other === sent) other = generateCpf(this.deps.rng)
+    const key = tx.data.directoryKey
+    const entry = key !== undefined ? this.deps.store.directoryEntry(key) : undefined
+    const name = tx.kind === 'CASH_OUT_QRCODE' ? tx.data.name : undefined
+    const counterpart = entry
+      ? { ...counterpartOf(entry), document: other }
+      : generatedHolder(this.deps.rng, { name, document: other, key: tx.pixKey || undefined }, account.ispb)
+    return checksDocumentWhenSimulated(account.providerGroup) ? { ...this.mismatch(account), counterpart } : { ok: true, counterpart }
   }
 
   private mismatch (account: Account): Settlement {

@@ -6,7 +6,8 @@ import { isKind, REFUND_KINDS, type Account, type DeepReadonly, type Draft, type
 import { refundEnvelope, refundOutEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import { cannotReceive, chargeData, receivedOf, type ReceivedPayment } from './charges.js'
+import { cannotReceive, type ReceivedPayment } from './charges.js'
+import { chargeData, receivedOf } from './charge-records.js'
 import { iso, recordTransition } from './history.js'
 import type { DevolucaoView, Devolucoes, Lifecycle, MedReturns, PendingOperations, Ports, ReceivedPayments } from '../ports.js'
 import type { Config } from '../config.js'
@@ -133,7 +134,8 @@ export class RefundService implements Devolucoes, MedReturns, Lifecycle {
     if (this.store.transactionByRef(`devolucao:${e2eid}:${id}`)) throw conflict(`A devolução ${id} já existe para o PIX ${e2eid}`, 'DEVOLUCAO_ID_EXISTS', { business: false })
     if (this.deadlinePassed(received)) throw unprocessable(`O prazo de ${REFUND_DEADLINE_DAYS} dias para devolução expirou`, 'REFUND_DEADLINE_EXCEEDED', { business: false })
     const remaining = this.remainingCents(original)
-    if (valor.cents > remaining) throw badRequest(`valor (${centsToString(valor.cents)}) excede o valor ainda devolvível (${centsToString(remaining)})`)
+    // The simple shape shows no code; the code tells the integration report what was refused.
+    if (valor.cents > remaining) throw badRequest(`valor (${centsToString(valor.cents)}) excede o valor ainda devolvível (${centsToString(remaining)})`, 'REFUND_AMOUNT_EXCEEDS_ORIGINAL')
     if (account.balance.availableCents < valor.cents) throw unprocessable('Saldo disponível insuficiente para a devolução', 'PIX_INSUFFICIENT_BALANCE', { business: false })
     return this.store.transact(() => {
       this.store.ledger(account.id, a => ledger.reserve(a, valor.cents))
@@ -258,18 +260,18 @@ export class RefundService implements Devolucoes, MedReturns, Lifecycle {
   receiveReturn (original: Transaction, body: { amount?: number, reason?: string }, scenarios: AppliedScenario[]): Transaction {
     const account = this.store.account(original.accountId)
     if (!account || !PAYOUT_KINDS.includes(original.kind) || original.status !== 'CONFIRMED' || !original.endToEndId) {
-      throw conflict(`A transação ${original.id} não é um pagamento enviado e liquidado`, 'REFUND_NOT_ALLOWED')
+      throw conflict(`Transaction ${original.id} is not a liquidated outgoing payment`, 'REFUND_NOT_ALLOWED')
     }
     const returned = this.returnsOf(original).reduce((sum, r) => sum + r.amountCents, 0)
     const remaining = original.amountCents - returned
     let cents = remaining
     if (body.amount !== undefined) {
       const amount = parseAmount(body.amount)
-      if (!amount.ok) throw badRequest(amountMessage('amount', amount.reason), 'PIX_INVALID_AMOUNT')
+      if (!amount.ok) throw badRequest(amountMessage('amount', amount.reason, 'en'), 'PIX_INVALID_AMOUNT')
       cents = amount.cents
     }
     if (cents <= 0 || cents > remaining) {
-      throw badRequest(`amount (${centsToString(cents)}) excede o valor ainda devolvível (${centsToString(remaining)})`, 'REFUND_AMOUNT_EXCEEDS_ORIGINAL', {
+      throw badRequest(`amount (${centsToString(cents)}) exceeds what is left to return (${centsToString(remaining)})`, 'REFUND_AMOUNT_EXCEEDS_ORIGINAL', {
         details: { remaining: centsToNumber(remaining) },
       })
     }

@@ -25,27 +25,46 @@ export class ScenarioService implements Lifecycle {
     for (const a of Object.values(this.store.data.armedScenarios)) if (a.accountId === accountId) this.store.remove('armedScenarios', a.id)
   }
 
-  /** The scenarios that apply to this request; an unknown name is a 400 listing the valid ones. */
-  resolve (request: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, accountId: number): AppliedScenario[] {
+  /**
+   * The scenarios that apply to this request; an unknown name is a 400 listing the valid ones. Resolved
+   * once per request: the transport faults (server/faults.ts) resolve gateway requests before their
+   * route runs, and the route then gets the same list (an armed scenario is used up once).
+   * `accountId` null: the account is not known (a token request for an unknown client), only the header counts.
+   */
+  resolve (request: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, accountId: number | null): AppliedScenario[] {
+    if (request.scenarios) return request.scenarios
+    request.scenarios = this.resolveOnce(request, reply, endpoint, accountId)
+    return request.scenarios
+  }
+
+  private resolveOnce (request: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, accountId: number | null): AppliedScenario[] {
     const header = request.headers['x-sandbox-scenario']
     let applied: AppliedScenario[] = NONE
-    if (typeof header === 'string' && header.trim() !== '') {
-      try {
-        applied = parseScenarioHeader(header, endpoint)
-      } catch (err) {
-        if (err instanceof ScenarioError) {
-          // A code of its own, so in the extended shape it is a business error (code and errorCode).
-          throw new ApiError(400, 'UNKNOWN_SCENARIO', `${err.reason}. Cenários válidos para ${endpoint}: ${err.valid.join(', ') || 'nenhum'}`, {
-            details: { endpoint, validScenarios: err.valid },
-          })
-        }
-        throw err
-      }
-    } else {
-      applied = this.takeArmed(accountId, endpoint)
-    }
+    if (typeof header === 'string' && header.trim() !== '') applied = this.parseHeader(header, endpoint)
+    else if (accountId !== null) applied = this.takeArmed(accountId, endpoint)
     if (applied.length > 0) reply.header('x-sandbox-scenario-applied', formatScenarios(applied))
     return applied
+  }
+
+  /**
+   * The scenarios a header names for an endpoint; null is an operation that takes none (a read, the
+   * token), where every name is unknown. Throws the 400 UNKNOWN_SCENARIO listing the valid names.
+   */
+  parseHeader (header: string, endpoint: Endpoint | null, operation: string = endpoint ?? ''): AppliedScenario[] {
+    try {
+      if (endpoint === null) {
+        const name = header.split(',')[0].split(';')[0].trim()
+        throw new ScenarioError(`Cenário desconhecido para ${operation}: ${name}`, [], `Unknown scenario for ${operation}: ${name}`)
+      }
+      return parseScenarioHeader(header, endpoint)
+    } catch (err) {
+      if (!(err instanceof ScenarioError)) throw err
+      // A code of its own, so in the extended shape it is a business error (code and errorCode).
+      throw new ApiError(400, 'UNKNOWN_SCENARIO', `${err.reason}. Cenários válidos para ${operation}: ${err.valid.join(', ') || 'nenhum'}`, {
+        details: { endpoint: operation, validScenarios: err.valid },
+        en: `${err.english}. Valid scenarios for ${operation}: ${err.valid.join(', ') || 'none'}`,
+      })
+    }
   }
 
   private takeArmed (accountId: number, endpoint: Endpoint): AppliedScenario[] {
@@ -74,12 +93,12 @@ export class ScenarioService implements Lifecycle {
   /** Arms a scenario (header syntax, e.g. `SETTLEMENT_DELAY;ms=5000`) for an account's next requests. */
   arm (input: { accountId: number, scenario: string, endpoint?: Endpoint, times?: number }): ArmedScenario {
     const names = input.scenario.split(',').map(p => p.split(';')[0].trim().toUpperCase()).filter(Boolean)
-    if (names.length === 0) throw new ApiError(400, 'UNKNOWN_SCENARIO', 'Informe um cenário', { business: false })
+    if (names.length === 0) throw new ApiError(400, 'UNKNOWN_SCENARIO', 'Name a scenario', { business: false })
     for (const name of names) {
       const def = scenarioNamed(name)
-      if (!def) throw new ApiError(400, 'UNKNOWN_SCENARIO', `Cenário desconhecido: ${name}`, { business: false })
+      if (!def) throw new ApiError(400, 'UNKNOWN_SCENARIO', `Unknown scenario: ${name}`, { business: false })
       if (input.endpoint && !def.endpoints.includes(input.endpoint)) {
-        throw new ApiError(400, 'UNKNOWN_SCENARIO', `O cenário ${name} não se aplica a ${input.endpoint}; aplica-se a ${def.endpoints.join(', ')}`, { business: false })
+        throw new ApiError(400, 'UNKNOWN_SCENARIO', `Scenario ${name} does not apply to ${input.endpoint}; it applies to ${def.endpoints.join(', ')}`, { business: false })
       }
     }
     // Validates parameters now rather than on the request it will bend.
@@ -87,7 +106,7 @@ export class ScenarioService implements Lifecycle {
     try {
       parseScenarioHeader(input.scenario, endpoint)
     } catch (err) {
-      if (err instanceof ScenarioError) throw new ApiError(400, 'UNKNOWN_SCENARIO', err.reason, { business: false })
+      if (err instanceof ScenarioError) throw new ApiError(400, 'UNKNOWN_SCENARIO', err.english, { business: false })
       throw err
     }
     const armed: ArmedScenario = {

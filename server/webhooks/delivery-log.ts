@@ -11,10 +11,16 @@ export interface DeliveryFilter {
   eventType?: EventType
   transactionId?: string
   status?: DeliveryStatus
+  /** Only deliveries made after this one (its `seq`): `since=<delivery id>`. */
+  afterSeq?: number
+  /** Only deliveries created at or after this sandbox instant (ms): `since=<instant>`. */
+  createdFromMs?: number
 }
 
 export function matches (d: Delivery, f: DeliveryFilter): boolean {
-  return (f.accountId === undefined || d.accountId === f.accountId) &&
+  return (f.afterSeq === undefined || d.seq > f.afterSeq) &&
+    (f.createdFromMs === undefined || Date.parse(d.createdAt) >= f.createdFromMs) &&
+    (f.accountId === undefined || d.accountId === f.accountId) &&
     (f.eventType === undefined || d.eventType === f.eventType) &&
     (f.transactionId === undefined || d.transactionId === f.transactionId) &&
     (f.status === undefined || d.status === f.status)

@@ -47,30 +47,31 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/
  */
 const HEADER_VALUE = /^(?:[\x21-\x7e\xa0-\xff](?:[\x20\x09\x21-\x7e\xa0-\xff]{0,998}[\x21-\x7e\xa0-\xff])?)?$/
 
-const rule = (code: string, message: string) => new ApiError(400, code, message)
+/** A registration rule, in the gateway's Portuguese (/api/webhooks) and the control plane's English. */
+const rule = (code: string, message: string, en: string) => new ApiError(400, code, message, { en })
 
 /** Why a custom header cannot be sent with a delivery, or null when it can. */
 function headerProblem (key: string, value: string): ApiError | null {
   const lower = key.toLowerCase()
   if ((BLOCKED_HEADERS as readonly string[]).includes(lower)) {
-    return rule('WEBHOOK_HEADER_NOT_ALLOWED', `O cabeçalho "${key}" não é permitido; nomes bloqueados: ${BLOCKED_HEADERS.join(', ')}`)
+    return rule('WEBHOOK_HEADER_NOT_ALLOWED', `O cabeçalho "${key}" não é permitido; nomes bloqueados: ${BLOCKED_HEADERS.join(', ')}`, `Header "${key}" is not allowed; blocked names: ${BLOCKED_HEADERS.join(', ')}`)
   }
   if (HOP_BY_HOP.has(lower) || lower.startsWith('proxy-')) {
-    return rule('WEBHOOK_HEADER_NOT_ALLOWED', `O cabeçalho "${key}" não é permitido: é de conexão (hop-by-hop) e não pode ser enviado numa entrega`)
+    return rule('WEBHOOK_HEADER_NOT_ALLOWED', `O cabeçalho "${key}" não é permitido: é de conexão (hop-by-hop) e não pode ser enviado numa entrega`, `Header "${key}" is not allowed: it is hop-by-hop and cannot be sent with a delivery`)
   }
   if (lower.startsWith(SANDBOX_PREFIX)) {
-    return rule('WEBHOOK_HEADER_NOT_ALLOWED', `O cabeçalho "${key}" não é permitido: os cabeçalhos X-Sandbox-* são do próprio sandbox (entrega, evento, timestamp e assinatura)`)
+    return rule('WEBHOOK_HEADER_NOT_ALLOWED', `O cabeçalho "${key}" não é permitido: os cabeçalhos X-Sandbox-* são do próprio sandbox (entrega, evento, timestamp e assinatura)`, `Header "${key}" is not allowed: X-Sandbox-* headers are the sandbox's own (delivery, event, timestamp and signature)`)
   }
-  if (!HEADER_NAME.test(key)) return rule('INVALID_WEBHOOK_HEADER', `O nome de cabeçalho "${key}" é inválido (use letras, dígitos e ! # $ % & ' * + - . ^ _ \` | ~)`)
+  if (!HEADER_NAME.test(key)) return rule('INVALID_WEBHOOK_HEADER', `O nome de cabeçalho "${key}" é inválido (use letras, dígitos e ! # $ % & ' * + - . ^ _ \` | ~)`, `Header name "${key}" is invalid (use letters, digits and ! # $ % & ' * + - . ^ _ \` | ~)`)
   if (!HEADER_VALUE.test(value)) {
-    return rule('INVALID_WEBHOOK_HEADER', `O valor do cabeçalho "${key}" é inválido: use caracteres visíveis do Latin-1 (ASCII e letras acentuadas como é, ç), com espaços ou tabulações só entre eles; quebras de linha e caracteres de controle não são aceitos`)
+    return rule('INVALID_WEBHOOK_HEADER', `O valor do cabeçalho "${key}" é inválido: use caracteres visíveis do Latin-1 (ASCII e letras acentuadas como é, ç), com espaços ou tabulações só entre eles; quebras de linha e caracteres de controle não são aceitos`, `The value of header "${key}" is invalid: use visible Latin-1 characters (ASCII and accented letters such as é, ç), with spaces or tabs only between them; line breaks and control characters are refused`)
   }
   return null
 }
 
 export function checkHeaders (headers: readonly HeaderInput[]): Record<string, string> {
   if (headers.length > MAX_CUSTOM_HEADERS) {
-    throw rule('TOO_MANY_WEBHOOK_HEADERS', `São permitidos no máximo ${MAX_CUSTOM_HEADERS} cabeçalhos personalizados (recebidos ${headers.length})`)
+    throw rule('TOO_MANY_WEBHOOK_HEADERS', `São permitidos no máximo ${MAX_CUSTOM_HEADERS} cabeçalhos personalizados (recebidos ${headers.length})`, `At most ${MAX_CUSTOM_HEADERS} custom headers are allowed (got ${headers.length})`)
   }
   const out: Record<string, string> = {}
   const seen = new Set<string>()
@@ -78,7 +79,7 @@ export function checkHeaders (headers: readonly HeaderInput[]): Record<string, s
     const problem = headerProblem(key, value)
     if (problem) throw problem
     const lower = key.toLowerCase()
-    if (seen.has(lower)) throw rule('INVALID_WEBHOOK_HEADER', `O cabeçalho "${key}" foi informado mais de uma vez`)
+    if (seen.has(lower)) throw rule('INVALID_WEBHOOK_HEADER', `O cabeçalho "${key}" foi informado mais de uma vez`, `Header "${key}" is given more than once`)
     seen.add(lower)
     out[key] = value
   }
@@ -110,11 +111,11 @@ export function checkUrl (url: string, opts: RegisterOptions): URL {
   try {
     parsed = new URL(url)
   } catch {
-    throw rule('INVALID_WEBHOOK_URL', `A URL do webhook é inválida: ${url}`)
+    throw rule('INVALID_WEBHOOK_URL', `A URL do webhook é inválida: ${url}`, `The webhook URL is invalid: ${url}`)
   }
-  if (opts.httpsOnly && parsed.protocol !== 'https:') throw rule('INVALID_WEBHOOK_URL', 'A URL do webhook deve usar HTTPS')
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw rule('INVALID_WEBHOOK_URL', 'A URL do webhook deve usar http:// ou https://')
-  if (parsed.username || parsed.password) throw rule('INVALID_WEBHOOK_URL', 'A URL do webhook não pode conter usuário ou senha; use um cabeçalho personalizado')
+  if (opts.httpsOnly && parsed.protocol !== 'https:') throw rule('INVALID_WEBHOOK_URL', 'A URL do webhook deve usar HTTPS', 'The webhook URL must use HTTPS')
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw rule('INVALID_WEBHOOK_URL', 'A URL do webhook deve usar http:// ou https://', 'The webhook URL must use http:// or https://')
+  if (parsed.username || parsed.password) throw rule('INVALID_WEBHOOK_URL', 'A URL do webhook não pode conter usuário ou senha; use um cabeçalho personalizado', 'The webhook URL cannot carry a user or password; use a custom header')
   parsed.hash = ''
   return parsed
 }
@@ -168,10 +169,10 @@ export class Registrations {
    * headers are replaced, its version bumped, and it becomes active again. Other entries are untouched.
    */
   register (input: RegisterInput, opts: RegisterOptions): { webhook: WebhookRegistration, created: boolean } {
-    if (!this.store.account(input.accountId)) throw notFound(`Conta ${input.accountId} não encontrada`, 'ACCOUNT_NOT_FOUND')
+    if (!this.store.account(input.accountId)) throw notFound(`Conta ${input.accountId} não encontrada`, 'ACCOUNT_NOT_FOUND', { en: `Account ${input.accountId} not found` })
     const url = checkUrl(input.url, opts)
     if (this.isSandbox(url)) {
-      throw rule('WEBHOOK_URL_IS_SANDBOX', `A URL do webhook aponta para o próprio sandbox (${url.host}); um receptor como /__sandbox/reset agiria sobre ele. Use outra porta ou endereço, ou SANDBOX_SELF_WEBHOOKS=enabled`)
+      throw rule('WEBHOOK_URL_IS_SANDBOX', `A URL do webhook aponta para o próprio sandbox (${url.host}); um receptor como /__sandbox/reset agiria sobre ele. Use outra porta ou endereço, ou SANDBOX_SELF_WEBHOOKS=enabled`, `The webhook URL points at the sandbox itself (${url.host}); a receiver such as /__sandbox/reset would act on it. Use another port or address, or SANDBOX_SELF_WEBHOOKS=enabled`)
     }
     const normalized = url.href
     const headers = checkHeaders(input.headers ?? [])
@@ -209,7 +210,7 @@ export class Registrations {
   /** Activates or deactivates an entry, or replaces its headers (which bumps its version). */
   update (id: number, change: { isActive?: boolean, headers?: HeaderInput[] }): WebhookRegistration {
     const webhook = this.get(id)
-    if (!webhook) throw notFound(`Webhook ${id} não encontrado`, 'WEBHOOK_NOT_FOUND')
+    if (!webhook) throw notFound(`Webhook ${id} não encontrado`, 'WEBHOOK_NOT_FOUND', { en: `Webhook ${id} not found` })
     const headers = change.headers ? checkHeaders(change.headers) : undefined
     if (change.isActive === true && !webhook.isActive) {
       const active = this.activeFor(webhook.accountId, webhook.eventType).length
@@ -254,6 +255,6 @@ export class Registrations {
   }
 
   private limitError (eventType: EventType): ApiError {
-    return rule('WEBHOOK_LIMIT_REACHED', `O evento ${eventType} já tem ${MAX_ACTIVE_PER_EVENT} URLs ativas; desative uma antes de cadastrar outra`)
+    return rule('WEBHOOK_LIMIT_REACHED', `O evento ${eventType} já tem ${MAX_ACTIVE_PER_EVENT} URLs ativas; desative uma antes de cadastrar outra`, `Event ${eventType} already has ${MAX_ACTIVE_PER_EVENT} active URLs; deactivate one before adding another`)
   }
 }

@@ -1,4 +1,6 @@
+import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
+import { packageRoot } from '../paths.js'
 import type { SendResult } from './sender.js'
 
 /**
@@ -93,12 +95,13 @@ export class SenderThread {
 }
 
 /**
- * The thread runs sender-worker.js beside this file once built. Run from source (npm start, tests),
- * it is sender-worker.ts: a thread does not get the parent's TypeScript loader, so a bootstrap
- * registers tsx in it first.
+ * The thread runs dist/server/webhooks/sender-worker.js once built (found from the package root: this
+ * code may itself run from a bundle elsewhere in dist/). Run from source (npm start, tests), it is
+ * sender-worker.ts: a thread does not get the parent's TypeScript loader, so a bootstrap registers
+ * tsx in it first.
  */
 function startWorker (workerData: unknown): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./sender-worker.js', import.meta.url), { workerData })
+  if (!import.meta.url.endsWith('.ts')) return new Worker(join(packageRoot, 'dist', 'server', 'webhooks', 'sender-worker.js'), { workerData })
   const entry = new URL('./sender-worker.ts', import.meta.url).href
   const tsx = import.meta.resolve('tsx/esm/api')
   const bootstrap = `import(${JSON.stringify(tsx)}).then(m => { m.register(); return import(${JSON.stringify(entry)}) })`

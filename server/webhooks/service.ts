@@ -8,7 +8,7 @@ import { reachesListener, type Listener } from './own-address.js'
 import type { SendResult } from './sender.js'
 import { SenderThread, type Attempt } from './sender-thread.js'
 import { signDelivery } from './signature.js'
-import { EVENT_TYPES, type AttemptKind, type Delivery, type WebhookEvent, type WebhookRegistration } from './types.js'
+import { EVENT_TYPES, type AttemptKind, type Delivery, type FailedAttempt, type GaveUp, type WebhookEvent, type WebhookRegistration } from './types.js'
 import type { Mutable } from '../store/state.js'
 
 /**
@@ -22,6 +22,10 @@ import type { Mutable } from '../store/state.js'
 export interface WebhookServiceOptions {
   /** A bug in the bookkeeping after a request (never a receiver's failure, which is logged as data). */
   onError?: (err: unknown) => void
+  /** A first or retry attempt that failed (the console's line per failed attempt). */
+  onAttemptFailed?: (a: FailedAttempt) => void
+  /** A delivery that will not be attempted again: its attempts ran out, or PENDING_LIMIT gave it up. */
+  onGaveUp?: (g: GaveUp) => void
 }
 
 /** The default account of the fixtures, which SANDBOX_WEBHOOK_URL is registered for. */
@@ -44,8 +48,8 @@ const SELF_ADDRESS_REFUSED: SendResult = {
   cancelled: false,
 }
 
-type Fault = 'WEBHOOK_DROP' | 'WEBHOOK_DUPLICATE' | 'WEBHOOK_DELAY' | 'WEBHOOK_RECEIVER_TIMEOUT' | 'WEBHOOK_OUT_OF_ORDER'
-const FAULTS: readonly string[] = ['WEBHOOK_DROP', 'WEBHOOK_DUPLICATE', 'WEBHOOK_DELAY', 'WEBHOOK_RECEIVER_TIMEOUT', 'WEBHOOK_OUT_OF_ORDER']
+type Fault = 'WEBHOOK_DROP' | 'WEBHOOK_DUPLICATE' | 'WEBHOOK_DELAY' | 'WEBHOOK_RECEIVER_TIMEOUT' | 'WEBHOOK_OUT_OF_ORDER' | 'WEBHOOK_BAD_SIGNATURE'
+const FAULTS: readonly string[] = ['WEBHOOK_DROP', 'WEBHOOK_DUPLICATE', 'WEBHOOK_DELAY', 'WEBHOOK_RECEIVER_TIMEOUT', 'WEBHOOK_OUT_OF_ORDER', 'WEBHOOK_BAD_SIGNATURE']
 
 const hasFault = (d: Delivery, fault: Fault): boolean => d.scenarios.some(s => s.split(';')[0] === fault)
 function faultMs (d: Delivery, fault: Fault, fallback: number): number {
@@ -74,6 +78,8 @@ export class WebhookService implements Lifecycle {
   /** Long-polls waiting for a delivery; each entry ends its wait with no result. */
   private readonly waiters = new Set<() => void>()
   private readonly onError: (err: unknown) => void
+  private readonly onAttemptFailed?: (a: FailedAttempt) => void
+  private readonly onGaveUp?: (g: GaveUp) => void
   /** How to cancel each request under way, so a reset or close cancels them all. */
   private readonly cancellers = new Set<() => void>()
   /** The first or retry attempt under way per delivery (at most one), so giving a delivery up cancels it. */
@@ -90,6 +96,8 @@ export class WebhookService implements Lifecycle {
     this.registrations = new Registrations(deps.store, deps.clock, url => this.isSandbox(url))
     this.log = new DeliveryLog(deps.store, () => deps.config.deliveryLogSize)
     this.onError = opts.onError ?? (err => process.emitWarning(`webhook bookkeeping failed: ${String(err)}`))
+    this.onAttemptFailed = opts.onAttemptFailed
+    this.onGaveUp = opts.onGaveUp
     this.sender = new SenderThread({ connections: MAX_CONNECTIONS_PER_ORIGIN, connectTimeoutMs: deps.config.webhookTimeoutMs })
   }
 
@@ -225,6 +233,7 @@ export class WebhookService implements Lifecycle {
         x.updatedAt = iso
       })
       this.startFollowers(d.id)
+      this.onGaveUp?.({ deliveryId: d.id, accountId: d.accountId, eventType: d.eventType, url: d.url, attempts: d.attempts.length, reason })
     }
     this.forget(over)
     this.forget(this.log.trim(accountId))
@@ -301,6 +310,8 @@ export class WebhookService implements Lifecycle {
     if (d.heldForReorder) this.unhold(d)
     const timestamp = Math.floor(this.deps.clock.now() / 1000)
     const body = JSON.stringify(d.body ?? null)
+    // WEBHOOK_BAD_SIGNATURE: a well-formed signature made with another secret, as a forger would send.
+    const secret = hasFault(d, 'WEBHOOK_BAD_SIGNATURE') ? `forged:${this.deps.config.webhookSecret}` : this.deps.config.webhookSecret
     const webhook = d.webhookId !== null ? this.registrations.get(d.webhookId) : undefined
     // The registration's current headers (a PATCH applies to retries too), then the sender's own.
     const headers: Record<string, string> = {
@@ -310,7 +321,7 @@ export class WebhookService implements Lifecycle {
       'x-sandbox-delivery-id': d.id,
       'x-sandbox-event-type': d.eventType,
       'x-sandbox-timestamp': String(timestamp),
-      'x-sandbox-signature': signDelivery(this.deps.config.webhookSecret, timestamp, body),
+      'x-sandbox-signature': signDelivery(secret, timestamp, body),
     }
     const at = new Date(this.deps.clock.now()).toISOString()
     this.log.update(d.id, x => {
@@ -379,11 +390,13 @@ export class WebhookService implements Lifecycle {
           duplicate = hasFault(d, 'WEBHOOK_DUPLICATE') && !x.attempts.some(a => a.kind === 'duplicate')
         } else {
           const made = x.attempts.filter(a => a.kind === 'first' || a.kind === 'retry').length
-          if (made >= this.deps.config.webhookMaxAttempts) x.status = 'failed'
+          // A refused forgery is what a receiver should answer: it is not retried.
+          if (made >= this.deps.config.webhookMaxAttempts || hasFault(d, 'WEBHOOK_BAD_SIGNATURE')) x.status = 'failed'
           else retryAt = this.deps.clock.now() + this.deps.config.webhookBackoffMs * 2 ** (made - 1)
         }
       }
     })
+    if (!ok && (kind === 'first' || kind === 'retry')) this.reportFailure(d, error!, retryAt)
     if (kind === 'redeliver' && ok) {
       this.deps.scheduler.cancel(this.jobs.get(id))
       this.jobs.delete(id)
@@ -392,6 +405,14 @@ export class WebhookService implements Lifecycle {
     if (retryAt !== null) this.schedule(d, retryAt, 'retry')
     if (kind === 'first') this.startFollowers(id)
     if (d.status !== 'pending') this.forget(this.log.trim(d.accountId))
+  }
+
+  private reportFailure (before: Delivery, error: string, retryAt: number | null): void {
+    const d = this.log.get(before.id) ?? before
+    const made = d.attempts.filter(a => a.kind === 'first' || a.kind === 'retry').length
+    const base = { deliveryId: d.id, accountId: d.accountId, eventType: d.eventType, url: d.url }
+    this.onAttemptFailed?.({ ...base, attempt: made, maxAttempts: this.deps.config.webhookMaxAttempts, error, retryAt: retryAt === null ? null : new Date(retryAt).toISOString() })
+    if (d.status === 'failed') this.onGaveUp?.({ ...base, attempts: made, reason: error })
   }
 
   private unhold (d: Delivery): void {
@@ -407,8 +428,8 @@ export class WebhookService implements Lifecycle {
   /** A new attempt now, whatever the status; answers with the delivery as it stands (the attempt is under way). */
   redeliver (id: string): Delivery {
     const d = this.log.get(id)
-    if (!d) throw notFound(`Entrega ${id} não encontrada`, 'DELIVERY_NOT_FOUND')
-    if (!d.url) throw new ApiError(409, 'NO_RECEIVER', 'Esta entrega não tem URL: nenhum webhook ativo existia para o evento quando ele ocorreu')
+    if (!d) throw notFound(`Delivery ${id} not found`, 'DELIVERY_NOT_FOUND')
+    if (!d.url) throw new ApiError(409, 'NO_RECEIVER', 'This delivery has no URL: no active webhook existed for the event when it happened')
     this.deps.store.transact(() => this.start(d, 'redeliver'))
     return d
   }

@@ -14,3 +14,25 @@ export interface WebhookEvent {
   /** The scenarios applied to the operation; the delivery faults among them bend this delivery. */
   scenarios?: ReadonlyArray<{ readonly name: string, readonly params: Readonly<Record<string, string>> }>
 }
+
+/** What the webhook service reports about attempts that failed and deliveries that gave up. */
+export interface FailedAttempt {
+  deliveryId: string
+  accountId: number
+  eventType: string
+  url: string | null
+  attempt: number
+  maxAttempts: number
+  error: string
+  /** When the next attempt is due (sandbox time), null when none will be made. */
+  retryAt: string | null
+}
+
+export interface GaveUp {
+  deliveryId: string
+  accountId: number
+  eventType: string
+  url: string | null
+  attempts: number
+  reason: string
+}

@@ -41,7 +41,7 @@ t.test('only the files of the dashboard folder are served', async (t) => {
   for (const url of ['/dashboard/assets/README.md', '/dashboard/assets/..%2F..%2Fpackage.json', '/dashboard/assets/%2e%2e%2fapp.ts', '/dashboard/assets/nope.js']) {
     const res = await app.inject(url)
     t.equal(res.statusCode, 404, url)
-    t.equal(res.json().message, 'Arquivo não encontrado')
+    t.equal(res.json().message, 'File not found')
   }
 })
 

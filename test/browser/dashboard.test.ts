@@ -225,6 +225,7 @@ function walkThrough (t: Test, source: BrowserSource): void {
     }, bearer(token))
     const r2 = txRow(second.body.transactionId)
     await r2.locator('.row-summary').click()
+    t.same((await tx(second.body.transactionId)).actions, ['settle', 'fail'], 'a pending cash-out takes both')
     await r2.getByRole('button', { name: 'Settle' }).click()
     await until('the settled cash-out', async () => (await tx(second.body.transactionId)).status === 'CONFIRMED')
     await page.screenshot({ path: screenshotPath(source + '-transactions'), fullPage: true })
@@ -261,6 +262,11 @@ function walkThrough (t: Test, source: BrowserSource): void {
     await img.waitFor()
     await until('the QR image to load', () => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0))
     t.equal(await r.locator('[data-testid="pix-code"]').inputValue(), created.body.pixCode)
+    // A pending charge is paid, never settled or failed (the API refuses both): the page offers Pay only.
+    t.same((await tx(created.body.transactionId)).actions, [])
+    t.equal(await r.getByRole('button', { name: 'Pay' }).count(), 1)
+    t.equal(await r.getByRole('button', { name: 'Settle' }).count(), 0, 'no Settle on a pending CASH_IN')
+    t.equal(await r.getByRole('button', { name: 'Fail' }).count(), 0, 'no Fail on a pending CASH_IN')
 
     const hostile = '<img src=x onerror="window.__pwned=1">Eve</b>'
     await r.getByLabel('Payer name').fill(hostile)
@@ -401,6 +407,35 @@ function walkThrough (t: Test, source: BrowserSource): void {
     })
     await page.locator('#live[data-state="live"]').waitFor()
     await until('a poll after the tab is visible', async () => Number(await page.evaluate(() => document.body.dataset.polls)) > polls)
+  })
+
+  t.test('Report: the checks of an account, the evidence of a failure, and the probe sent from the page', async (t) => {
+    const created = (await api('POST', '/__sandbox/accounts', { balance: 100 })).body
+    const own = await tokenFor(app, created)
+    t.equal((await api('POST', '/__sandbox/webhooks', { accountId: created.accountId, eventType: 'cash_out', url: receiver.url })).status, 201)
+    // Refused, then sent again unchanged: what refusal-not-retried fails.
+    const body = { value: 10, externalId: 'report-1', details: { key: 'joao.souza@example.com', keyType: 'EMAIL', name: 'JOAO', document: '03742693433' } }
+    const refused = []
+    for (let i = 0; i < 2; i++) refused.push((await app.inject({ method: 'POST', url: '/api/pix/cash-out', headers: { ...bearer(own), 'x-sandbox-scenario': 'INSUFFICIENT_FUNDS' }, payload: body })).headers['x-request-id'])
+    await page.goto(`${base}/dashboard?account=${created.accountId}#report`)
+    await page.locator('body[data-view="report"] #live[data-state="live"]').waitFor()
+    t.equal(await page.locator('#h-report').textContent(), 'Integration report')
+    t.match(await page.locator('#rp-verdict').textContent(), /^Failed: \d+ passed, 1 failed, \d+ not exercised$/)
+    const check = (id: string) => page.locator(`#rp-list article[data-check="${id}"]`)
+    t.equal(await check('refusal-not-retried').getAttribute('data-state'), 'failed')
+    const evidence = await check('refusal-not-retried').locator('.evidence').textContent()
+    for (const id of refused) t.match(evidence, String(id), 'the request ids of the evidence')
+    t.match(await check('refusal-not-retried').textContent(), /gateway 7\.2, 7\.3, 7\.6 \(docs\/gateway\.md#72-cash-out\)/)
+    t.equal(await check('charge-external-id-unique').locator('.badge').textContent(), 'not exercised')
+    // The receiver answers 200 to anything: the badly signed webhook is accepted, and the page says so.
+    const before = receiver.received.length
+    await page.getByRole('button', { name: 'Send a badly signed webhook' }).click()
+    await page.locator('#toast', { hasText: 'Badly signed cash_out webhook sent to 1 receiver(s)' }).waitFor()
+    await until('the probe to arrive', () => receiver.received.length > before)
+    await page.locator('#rp-list article[data-check="webhook-signature-verified"][data-state="failed"]').waitFor()
+    t.match(await check('webhook-signature-verified').locator('.evidence').textContent(), /accepted with 200/)
+    t.match(await page.locator('#rp-verdict').textContent(), /^Failed: \d+ passed, 2 failed/)
+    await page.screenshot({ path: screenshotPath(source + '-report'), fullPage: true })
   })
 
   t.test('a sandbox with an admin token: the page asks for it, then works', async (t) => {

@@ -52,6 +52,16 @@ t.test('--help from any working directory lists every flag and environment varia
   }
 })
 
+t.test('`serve` is the default command: `serve --help` is the server\'s help, `serve` with bad flags its exit code 2', async t => {
+  const help = await run(main, ['serve', '--help'], tmpdir(), ['--import', tsx])
+  t.equal(help.code, 0, help.stderr)
+  t.match(help.stdout, /^Usage: pix-sandbox \[serve\] \[--flag value \.\.\.\]/)
+  t.match(help.stdout, 'pix-sandbox help   lists the commands')
+  const bad = await run(main, ['serve', '--port', 'abc'], tmpdir(), ['--import', tsx])
+  t.equal(bad.code, 2)
+  t.match(bad.stderr, 'port')
+})
+
 t.test('bad flags reach the server and stop it with exit code 2', async t => {
   const res = await run(main, ['--port', 'abc', '--settlement-delay-ms', '-1'], tmpdir(), ['--import', tsx])
   t.equal(res.code, 2)
@@ -64,6 +74,19 @@ t.test('an installed, built package runs dist/server/main.js with the arguments 
   const res = await run(join(pkg, 'bin', 'pix-sandbox.js'), ['--port', '9', '--seed=a b', '--help'], tmpdir())
   t.equal(res.code, 0, res.stderr)
   t.same(JSON.parse(res.stdout), { compiled: true, argv: ['--port', '9', '--seed=a b', '--help'] })
+})
+
+t.test('`serve` and flags run the server; a command runs dist/cli/bin.js, which serving never loads', async t => {
+  const pkg = fakePackage(t, 'process.stdout.write(JSON.stringify({ served: true, argv: process.argv.slice(2) }))\n')
+  mkdirSync(join(pkg, 'dist', 'cli'))
+  writeFileSync(join(pkg, 'dist', 'cli', 'bin.js'), 'process.stdout.write(JSON.stringify({ command: true, argv: process.argv.slice(2) }))\n')
+  const ran = async (args: string[]) => JSON.parse((await run(join(pkg, 'bin', 'pix-sandbox.js'), args, tmpdir())).stdout)
+  t.same(await ran([]), { served: true, argv: [] })
+  t.same(await ran(['serve', '--port', '9']), { served: true, argv: ['serve', '--port', '9'] }, '`serve` is the default command, said out loud')
+  t.same(await ran(['--port', '9']), { served: true, argv: ['--port', '9'] })
+  t.same(await ran(['help']), { command: true, argv: ['help'] })
+  t.same(await ran(['clock', 'advance', '1h', '--json']), { command: true, argv: ['clock', 'advance', '1h', '--json'] })
+  t.same(await ran(['nonsense']), { command: true, argv: ['nonsense'] }, 'the command line says what it does not know')
 })
 
 t.test('a checkout that was never built says to build it, and never runs the TypeScript sources', async t => {

@@ -2,6 +2,7 @@ import t, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { buildTestApp, T0 } from '../helpers/app.js'
 import { startReceiver, type Receiver } from '../helpers/receiver.js'
+import { signDelivery } from '../../server/webhooks/signature.js'
 
 /**
  * Every delivery fault of the catalogue (scenarios/delivery.ts), triggered the way an integrator does:
@@ -127,6 +128,30 @@ t.test('WEBHOOK_RECEIVER_TIMEOUT: the first attempt counts as timed out whatever
   t.equal(r.requests[0].headers['x-sandbox-delivery-id'], r.requests[1].headers['x-sandbox-delivery-id'])
 })
 
+t.test('WEBHOOK_BAD_SIGNATURE: a signature that does not verify, sent once; a refusal ends the delivery, an acceptance delivers it', async t => {
+  const { app, r } = await setup(t, { webhookSecret: 'the-shared-secret' })
+  r.script([401, 200])
+  const refused = await testEvent(app, 'WEBHOOK_BAD_SIGNATURE')
+  t.equal(refused.applied, 'WEBHOOK_BAD_SIGNATURE')
+  const got = await r.nth(1)
+  const timestamp = Number(got.headers['x-sandbox-timestamp'])
+  t.match(got.headers['x-sandbox-signature'], /^v1=[0-9a-f]{64}$/, 'well formed')
+  t.not(got.headers['x-sandbox-signature'], signDelivery('the-shared-secret', timestamp, got.body), 'but not made with the shared secret')
+  await app.sandbox.webhooks.idle()
+  await advance(app, 3_600_000)
+  await app.sandbox.webhooks.idle()
+  t.equal(r.requests.length, 1, 'not retried')
+  t.match(await get(app, refused.deliveries[0].id), { status: 'failed', nextAttemptAt: null, attempts: [{ kind: 'first', statusCode: 401 }] })
+  const accepted = await testEvent(app, 'WEBHOOK_BAD_SIGNATURE')
+  await r.nth(2)
+  await app.sandbox.webhooks.idle()
+  t.match(await get(app, accepted.deliveries[0].id), { status: 'delivered', attempts: [{ statusCode: 200 }] }, 'a receiver that does not check took the forgery')
+  const genuine = await testEvent(app)
+  const real = await r.nth(3)
+  t.equal(real.headers['x-sandbox-signature'], signDelivery('the-shared-secret', Number(real.headers['x-sandbox-timestamp']), real.body), 'other events stay signed')
+  t.equal(genuine.deliveries.length, 1)
+})
+
 t.test('WEBHOOK_OUT_OF_ORDER: the later event of a transaction reaches the receiver before the earlier one', async t => {
   const { app, r } = await setup(t)
   const intermediate = await testEvent(app, 'WEBHOOK_OUT_OF_ORDER', { transactionId: 'tx-ooo' })
@@ -200,6 +225,34 @@ t.test('the wait call answers 408 WAIT_TIMEOUT after timeoutMs of real time', as
   t.equal(res.json().statusCode, 408)
   const tooLong = await app.inject({ method: 'GET', url: '/__sandbox/webhooks/deliveries/wait?timeoutMs=60001' })
   t.equal(tooLong.statusCode, 400)
+})
+
+t.test('since: a wait without a transaction id never answers with an older delivery', async t => {
+  const { app, r } = await setup(t)
+  const first = await testEvent(app)
+  await r.next()
+  const old = first.deliveries[0]
+  const wait = (query: string) => app.inject({ method: 'GET', url: `/__sandbox/webhooks/deliveries/wait?accountId=1&eventType=cash_out&${query}` })
+  // Without since, the newest match: the old delivery, at once.
+  t.equal((await wait('timeoutMs=0')).json().id, old.id)
+  // After that delivery's id: nothing yet, then the next one as soon as it exists.
+  t.equal((await wait(`since=${old.id}&timeoutMs=50`)).statusCode, 408)
+  const waiting = wait(`since=${old.id}&timeoutMs=30000`)
+  const second = await testEvent(app)
+  const res = await waiting
+  t.equal(res.statusCode, 200)
+  t.equal(res.json().id, second.deliveries[0].id)
+  t.not(res.json().id, old.id)
+  // An instant of sandbox time: at or after it, so the clock's own `now` read before acting works frozen.
+  await advance(app, 1000)
+  const now = (await app.inject({ method: 'GET', url: '/__sandbox/clock' })).json().now
+  t.equal((await wait(`since=${encodeURIComponent(now)}&timeoutMs=50`)).statusCode, 408, 'both earlier deliveries are older than that instant')
+  const third = await testEvent(app)
+  const at = await wait(`since=${encodeURIComponent(now)}&timeoutMs=0`)
+  t.equal(at.json().id, third.deliveries[0].id, 'made at that very instant (the clock is frozen): included')
+  const bad = await wait('since=not-a-delivery&timeoutMs=0')
+  t.equal(bad.statusCode, 400)
+  t.match(bad.json().message, /since must be the id of a delivery in the log or an ISO 8601 instant/)
 })
 
 t.test('closing the app ends a pending wait and requests under way', async t => {

@@ -19,20 +19,20 @@ t.test('control plane: too large and not finite are said so, and nothing is crea
   const before = (await app.inject({ method: 'GET', url: '/__sandbox/accounts' })).json().accounts.length
   const tooLarge = await raw(app, 'POST', '/__sandbox/accounts', '{"balance": 1e12}')
   t.equal(tooLarge.statusCode, 400)
-  t.equal(messages(tooLarge.json()), 'balance excede o valor máximo (999999999999.99)')
+  t.equal(messages(tooLarge.json()), 'balance exceeds the maximum amount (999999999999.99)')
   const inexact = await raw(app, 'POST', '/__sandbox/accounts', '{"balance": 10.005, "fee": 0.001, "limits": {"daily": 1e12}}')
   t.equal(inexact.statusCode, 400)
-  t.same(inexact.json().message.split('; '), ['balance deve ter no máximo 2 casas decimais', 'fee deve ter no máximo 2 casas decimais', 'limits.daily excede o valor máximo (999999999999.99)'], 'one message per field, each with its own reason')
+  t.same(inexact.json().message.split('; '), ['balance must have at most 2 decimal places', 'fee must have at most 2 decimal places', 'limits.daily exceeds the maximum amount (999999999999.99)'], 'one message per field, each with its own reason')
   t.equal((await app.inject({ method: 'GET', url: '/__sandbox/accounts' })).json().accounts.length, before, 'no account was created')
 
   const credit = await raw(app, 'POST', '/__sandbox/accounts/1/balance', '{"credit": 1e12}')
   t.equal(credit.statusCode, 400)
-  t.equal(credit.json().message, 'credit excede o valor máximo (999999999999.99)')
+  t.equal(credit.json().message, 'credit exceeds the maximum amount (999999999999.99)')
   const set = await raw(app, 'POST', '/__sandbox/accounts/1/balance', '{"set": 0.001}')
-  t.equal(set.json().message, 'set deve ter no máximo 2 casas decimais')
+  t.equal(set.json().message, 'set must have at most 2 decimal places')
   const incoming = await raw(app, 'POST', '/__sandbox/pix/incoming', '{"accountId": 1, "amount": 1E400}')
   t.equal(incoming.statusCode, 400)
-  t.equal(incoming.json().message, 'amount deve ser um número finito')
+  t.equal(incoming.json().message, 'amount must be a finite number')
 })
 
 t.test('gateway: 1E400 is not a finite number and 1e12 is too large, on every amount field', async t => {

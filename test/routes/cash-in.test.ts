@@ -6,7 +6,7 @@ import { advance, cashInBody, createCashIn, payCode, PAYER, recordEmits } from '
 const post = (app: Awaited<ReturnType<typeof buildTestApp>>, token: string, payload: unknown, headers: Record<string, string> = {}) =>
   app.inject({ method: 'POST', url: '/api/pix/cash-in', headers: { ...bearer(token), ...headers }, payload: payload as object })
 
-t.test('201: a PENDING charge whose pixCode is a dynamic BR Code with the amount, the txid and a valid CRC', async t => {
+t.test('201: a PENDING charge whose pixCode is a dynamic BR Code with the amount, `***` in 62-05 and a valid CRC', async t => {
   const app = await buildTestApp(t)
   const acc = await newAccount(app, { name: 'Padaria São João' })
   const res = await post(app, acc.token, cashInBody({ value: 0.29, externalId: 'pedido-1', expirationTime: 3600 }))
@@ -20,7 +20,9 @@ t.test('201: a PENDING charge whose pixCode is a dynamic BR Code with the amount
   if (!code.ok) return
   t.equal(code.value.amountCents, 29)
   t.equal(code.value.location, `pix.sandbox.local/qr/v2/${body.transactionId}`)
-  t.match(code.value.txid, /^[A-Za-z0-9]{25}$/)
+  // Tag 62-05 is `***` as in BCB's dynamic codes: the payload at the location names the charge.
+  t.equal(code.value.txid, undefined)
+  t.match(body.pixCode, /62070503\*\*\*6304[0-9A-F]{4}$/)
   t.equal(code.value.merchantName, 'PADARIA SAO JOAO')
   t.equal(code.value.merchantCity, 'SAO PAULO')
   t.ok(code.value.singleUse)
@@ -75,6 +77,16 @@ t.test('splits: at most 10, key valid for its type, valid document, sum not abov
   t.same(over.details, { splitsTotal: 100.01, value: 100 })
   const ok = await post(app, acc.token, cashInBody({ value: 100, splits: [{ ...split, value: 60 }, { ...split, type: 'PERCENTAGE', value: 40 }] }))
   t.equal(ok.statusCode, 201, 'exactly the amount is allowed')
+  // 60% + 40.01% of 10.00 rounds to 6.00 + 4.00, which fits the amount; the percentages do not.
+  const percent = { ...split, type: 'PERCENTAGE' }
+  for (const value of [10, 1, 100]) {
+    const res = await post(app, acc.token, cashInBody({ value, splits: [{ ...percent, value: 60 }, { ...percent, value: 40.01 }] }))
+    t.equal(res.statusCode, 400, `PERCENTAGE 60 + 40.01 on ${value}`)
+    t.match(res.json(), { errorCode: 'PIX_SPLIT_AMOUNT_EXCEEDED', message: /100\.01%/, details: { percentageTotal: 100.01 } })
+  }
+  const whole = await post(app, acc.token, cashInBody({ value: 10, splits: [{ ...percent, value: 60 }, { ...percent, value: 40 }, { ...split, value: 0.01, type: 'FIXED' }] }))
+  t.equal(whole.statusCode, 400, '100% plus a fixed cent is above the amount')
+  t.equal((await post(app, acc.token, cashInBody({ value: 10, splits: [{ ...percent, value: 60 }, { ...percent, value: 40 }] }))).statusCode, 201, 'exactly 100% is allowed')
 })
 
 t.test('externalId is unique per account: 400 PIX_DUPLICATE_EXTERNAL_ID with the existing id; other accounts may reuse it', async t => {

@@ -98,7 +98,7 @@ t.test('paying the location concludes the cob, credits the account, emits RECEIV
   t.match(paid.json(), { kind: 'COB', status: 'CONCLUIDA', txid, amount: 123.45 })
   const after = (await app.inject({ method: 'GET', url: `/cob/${txid}`, headers: bearer(acc.token) })).json()
   t.equal(after.status, 'CONCLUIDA')
-  t.same(after.pix, [{ endToEndId: paid.json().endToEndId, txid, valor: '123.45', horario: T0, pagador: { nome: 'PAGADOR', cpf: '52998224725' }, devolucoes: [] }])
+  t.same(after.pix, [{ endToEndId: paid.json().endToEndId, txid, valor: '123.45', chave: 'recebedor@example.com', horario: T0, pagador: { nome: 'PAGADOR', cpf: '52998224725' }, devolucoes: [] }])
   t.same(await balanceOf(app, acc.accountId), { available: 123.45, blocked: 0, invariantHolds: true })
   t.match(events, [{ eventType: 'cash_in', payload: { type: 'RECEIVE', data: { txId: txid, status: 'LIQUIDATED', payment: { amount: '123.45', currency: 'BRL' } } } }])
 })

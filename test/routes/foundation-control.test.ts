@@ -124,7 +124,7 @@ t.test('GET /__sandbox/accounts/:id: the fixture account, 404 for an unknown one
   t.equal(fixture.json().balance.available, 10000)
   const missing = await app.inject({ method: 'GET', url: '/__sandbox/accounts/42' })
   t.equal(missing.statusCode, 404)
-  t.same(missing.json(), { statusCode: 404, code: 'ACCOUNT_NOT_FOUND', message: 'Conta 42 não encontrada', error: 'Not Found' })
+  t.same(missing.json(), { statusCode: 404, code: 'ACCOUNT_NOT_FOUND', message: 'Account 42 not found', error: 'Not Found' })
   t.equal((await app.inject({ method: 'GET', url: '/__sandbox/accounts/x' })).statusCode, 400)
 })
 
@@ -265,7 +265,7 @@ t.test('GET /__sandbox/requests: newest first, filters, and no secret ever', asy
   const res = await app.inject({ method: 'GET', url: '/__sandbox/requests' })
   t.equal(res.statusCode, 200)
   const { requests } = res.json()
-  t.same(requests.map((r: { method: string, path: string, statusCode: number }) => `${r.method} ${r.path} ${r.statusCode}`), [
+  t.same(requests.map((r: { method: string, path: string, status: number }) => `${r.method} ${r.path} ${r.status}`), [
     'GET /api/x 404',
     'GET /accounts/balances 200',
     'GET /balance 200',
@@ -315,6 +315,8 @@ t.test('every response has x-request-id and x-sandbox-version; a sane incoming x
   t.equal(seen.size, 5, 'a new id per request')
   const echoed = await app.inject({ method: 'GET', url: '/__sandbox/health', headers: { 'x-request-id': 'ci-job-42.step:7' } })
   t.equal(echoed.headers['x-request-id'], 'ci-job-42.step:7')
+  // Health checks are not journaled (they would bury what an integration did): the same id on a journaled call.
+  await app.inject({ method: 'GET', url: '/__sandbox/clock', headers: { 'x-request-id': 'ci-job-42.step:7' } })
   const journal = (await app.inject({ method: 'GET', url: '/__sandbox/requests?limit=1' })).json().requests
   t.equal(journal[0].requestId, 'ci-job-42.step:7', 'the journal uses the same id')
   for (const bad of ['has spaces in it', 'x'.repeat(129), 'quote"s']) {

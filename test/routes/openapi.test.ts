@@ -39,7 +39,7 @@ t.test('the document describes the foundation routes with the shared error compo
     t.ok(doc.paths[path]?.[method], `${method.toUpperCase()} ${path} is documented`)
   }
   for (const name of ['SimpleError', 'ExtendedError', 'SandboxError']) t.ok(doc.components.schemas[name], `component ${name} keeps its name`)
-  t.same(Object.keys(doc.paths['/api/auth/token'].post!.responses!).sort(), ['201', '400', '401', '403', '413', '415'])
+  t.same(Object.keys(doc.paths['/api/auth/token'].post!.responses!).sort(), ['201', '400', '401', '403', '413', '415', '429', '503'])
   t.notOk(doc.paths['/openapi.json'], 'the document itself is hidden')
 })
 

@@ -179,3 +179,41 @@ t.test('an expired charge of this sandbox is QRCODE_NOT_AVAILABLE', async t => {
   t.equal(res.json().errorCode, 'QRCODE_NOT_AVAILABLE')
   t.same(await balanceOf(app, payer.accountId), { available: 100, blocked: 0, invariantHolds: true })
 })
+
+t.test('a dynamic code whose location this sandbox did not issue cannot be fetched: 422 QRCODE_NOT_AVAILABLE, recorded, nothing reserved or sent', async t => {
+  const app = await buildTestApp(t)
+  const emitted = recordEmits(app)
+  const acc = await newAccount(app, { balance: 100, fee: 0.5 })
+  const codes: Array<[string, string, number]> = [
+    // BCB's manual example (no amount: a provider would otherwise pay any value to an invented holder).
+    ['BCB manual', '00020101021226770014BR.GOV.BCB.PIX2555pix.example.com/qr/93598be0-1bd0-4997-8318-81776a1d8a995204000053039865802BR5907EMPRESA6009SAO PAULO62070503***6304EEAB', 12.34],
+    ['another institution, with amount', buildBrCode({ location: 'qr.outrobanco.com.br/v2/cobv/8f1a2b3c', amountCents: 500, merchantName: 'LOJA', merchantCity: 'RECIFE', singleUse: true }), 5],
+    ['this sandbox\'s host, no such charge', buildBrCode({ location: 'pix.sandbox.local/qr/v2/00000000-0000-4000-8000-000000000000', merchantName: 'LOJA', merchantCity: 'RECIFE' }), 5],
+  ]
+  for (const [name, qrCode, value] of codes) {
+    const res = await payCode(app, acc.token, { value, qrCode, externalId: `foreign-${value}-${name.length}` })
+    t.equal(res.statusCode, 422, name)
+    t.match(res.json(), { errorCode: 'QRCODE_NOT_AVAILABLE', message: /Não foi possível obter o payload/ }, name)
+    const [tx] = (await app.inject({ method: 'GET', url: `/__sandbox/transactions?accountId=${acc.accountId}&limit=1` })).json().transactions
+    t.match(tx, { kind: 'CASH_OUT_QRCODE', status: 'ERROR', errorCode: 'QRCODE_NOT_AVAILABLE' }, `${name}: recorded as a final ERROR`)
+  }
+  await advance(app, 1000)
+  t.same(await balanceOf(app, acc.accountId), { available: 100, blocked: 0, invariantHolds: true }, 'nothing reserved, nothing debited')
+  t.same(cashOutEvents(emitted), [], 'no webhook')
+})
+
+t.test('a static code whose key has the shape of no key type is 400 invalid QR Code; nothing recorded or reserved', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app, { balance: 100, fee: 0.5 })
+  for (const key of ['abc', '123', 'joao@', '+5511', '11999998888']) {
+    const res = await payCode(app, acc.token, { value: 5, qrCode: staticCode({ key }) })
+    t.equal(res.statusCode, 400, key)
+    t.match(res.json(), { code: 'HTTP_ERROR', message: [/qrCode inválido: a chave .* não tem o formato de nenhum tipo de chave PIX/] }, key)
+  }
+  t.same((await app.inject({ method: 'GET', url: `/__sandbox/transactions?accountId=${acc.accountId}` })).json().transactions, [])
+  t.same(await balanceOf(app, acc.accountId), { available: 100, blocked: 0, invariantHolds: true })
+  // Every key type's shape is still paid: CPF, CNPJ, e-mail, +55 phone, EVP hyphenated and compact.
+  for (const key of ['52998224725', '11222333000181', 'loja@example.org', '+5511999998888', '123e4567-e89b-42d3-a456-426614174000', '123e4567e89b42d3a456426614174000']) {
+    t.equal((await payCode(app, acc.token, { value: 1, qrCode: staticCode({ key }) })).statusCode, 201, key)
+  }
+})

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { buildTestApp, balanceOf, newAccount } from '../helpers/app.js'
-import { recordEmits, cashOutEvents, cashOutBody, cashOut, advance, transaction } from '../helpers/payouts.js'
+import { recordEmits, cashOutEvents, cashOutBody, cashOut, advance, transaction, JOAO } from '../helpers/payouts.js'
 
 // Every pay-out scenario of the catalogue against the real ledger and the webhooks it hands over.
 // (QR Code scenarios: payouts-qrcode.test.ts; KEY_NOT_FOUND: dict.test.ts.)
@@ -25,6 +25,10 @@ t.test('sync scenarios answer the real error, echo the scenario and reserve noth
     t.equal(res.headers['x-sandbox-scenario-applied'], scenario)
     t.same(await balanceOf(app, acc.accountId), START, `${scenario}: nothing reserved`)
   }
+  // The balance (1000) covers 10 + 1: the message says the refusal is simulated, not that 1000 is short.
+  const simulated = await cashOut(app, acc.token, cashOutBody({ value: 10 }), 'INSUFFICIENT_FUNDS')
+  t.match(simulated.json().message, /simulado pelo cenário INSUFFICIENT_FUNDS/)
+  t.notMatch(simulated.json().message, /disponível/)
   await advance(app, 1000)
   t.same(cashOutEvents(emitted), [], 'no webhook for a refused request')
   const list = (await app.inject({ method: 'GET', url: `/__sandbox/transactions?accountId=${acc.accountId}` })).json()
@@ -59,16 +63,33 @@ t.test('async scenarios: accepted and reserved, then ERROR with the code, reserv
   }
 })
 
-t.test('DOCUMENT_MISMATCH: TAX_ID_MISMATCH, or for group A the provider\'s own rejection; nothing debited', async t => {
+const holderDocument = (payload: unknown): string => (payload as { counterpart: { document: string } }).counterpart.document
+
+t.test('DOCUMENT_MISMATCH creates the mismatch and the provider group decides: A, B (and D) refuse with nothing debited, C and E pay the key owner', async t => {
   const app = await buildTestApp(t)
   const emitted = recordEmits(app)
-  for (const [group, code] of [['B', 'TAX_ID_MISMATCH'], ['C', 'TAX_ID_MISMATCH'], ['A', 'PROVIDER_REJECTED']]) {
+  const refusals: Array<[string, string]> = [['A', 'PROVIDER_REJECTED'], ['B', 'TAX_ID_MISMATCH'], ['D', 'TAX_ID_MISMATCH']]
+  for (const [group, code] of refusals) {
     const acc = await newAccount(app, { balance: 1000, fee: 1, providerGroup: group })
     const res = await cashOut(app, acc.token, cashOutBody({ value: 100 }), 'DOCUMENT_MISMATCH')
     await advance(app, 50)
     t.same(await balanceOf(app, acc.accountId), START, `group ${group}: no debit`)
     const [event] = cashOutEvents(emitted, res.json().transactionId)
     t.match(event.payload, { status: 'ERROR', errorCode: code }, `group ${group}`)
+    t.not(holderDocument(event.payload), JOAO.document, `group ${group}: the holder's document differs from the one sent`)
+  }
+  // gateway 2.4: C forwards the field unchecked, E does not send it; either way the key owner is paid.
+  for (const group of ['C', 'E']) {
+    const acc = await newAccount(app, { balance: 1000, fee: 1, providerGroup: group })
+    const res = await cashOut(app, acc.token, cashOutBody({ value: 100 }), 'DOCUMENT_MISMATCH')
+    await advance(app, 50)
+    t.same(await balanceOf(app, acc.accountId), { available: 899, blocked: 0, invariantHolds: true }, `group ${group}: value + fee debited`)
+    const tx = await transaction(app, res.json().transactionId)
+    t.match(tx, { status: 'CONFIRMED', errorCode: null }, `group ${group}`)
+    const [event] = cashOutEvents(emitted, tx.id)
+    t.match(event.payload, { status: 'CONFIRMED', errorCode: null, pixKey: JOAO.key, counterpart: { name: 'JOAO SOUZA' } }, `group ${group}: paid to the key's holder`)
+    t.not(holderDocument(event.payload), JOAO.document, `group ${group}: whose document is not the one sent`)
+    t.match(holderDocument(event.payload), /^\d{11}$/)
   }
 })
 

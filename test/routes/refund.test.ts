@@ -1,7 +1,7 @@
 import t from 'tap'
 import { balanceOf, bearer, buildTestApp, newAccount, tokenFor } from '../helpers/app.js'
 import { advance, cashInBody, createCashIn, payCode, receiveIncoming, recordEmits } from '../helpers/payins.js'
-import { chargeData } from '../../server/services/charges.js'
+import { chargeData } from '../../server/services/charge-records.js'
 
 type App = Awaited<ReturnType<typeof buildTestApp>>
 const refundIn = (app: App, token: string, id: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>

@@ -57,7 +57,7 @@ t.test('at most 3 active URLs per event type and account', async t => {
   const fourth = await reg(app, { url: 'https://receiver.test/4' })
   t.equal(fourth.statusCode, 400)
   t.equal(fourth.json().code, 'WEBHOOK_LIMIT_REACHED')
-  t.match(fourth.json().message, /cash_in já tem 3 URLs ativas/)
+  t.match(fourth.json().message, /cash_in already has 3 active URLs/)
   t.equal((await list(app)).total, 3, 'nothing was added')
 
   t.equal((await reg(app, { url: 'https://receiver.test/1', headers: [{ key: 'X-A', value: '1' }] })).statusCode, 200, 'updating one of the 3 is fine')
@@ -79,14 +79,14 @@ t.test('custom headers: at most 5, reserved names refused in any case, no contro
   const six = Array.from({ length: 6 }, (_, i) => ({ key: `X-H${i}`, value: 'v' }))
   const tooMany = await reg(app, { url: 'http://r.test/', headers: six })
   t.equal(tooMany.statusCode, 400)
-  t.match(tooMany.json().message, /headers deve ter no máximo 5 itens/)
+  t.match(tooMany.json().message, /headers must have at most 5 items/)
   t.equal((await reg(app, { url: 'http://r.test/', headers: six.slice(0, 5) })).statusCode, 201, 'five are fine')
 
   for (const name of ['host', 'Content-Length', 'CONNECTION', 'Transfer-Encoding', 'content-type', 'User-Agent']) {
     const res = await reg(app, { url: 'http://r.test/blocked', headers: [{ key: 'X-Ok', value: '1' }, { key: name, value: 'x' }] })
     t.equal(res.statusCode, 400, name)
     t.equal(res.json().code, 'WEBHOOK_HEADER_NOT_ALLOWED')
-    t.match(res.json().message, `"${name}" não é permitido`, 'the message names the header')
+    t.match(res.json().message, `"${name}" is not allowed`, 'the message names the header')
   }
   const injected = await reg(app, { url: 'http://r.test/crlf', headers: [{ key: 'X-A', value: 'a\r\nX-Evil: 1' }] })
   t.equal(injected.statusCode, 400)
@@ -107,13 +107,13 @@ t.test('control plane: bad URL, event type, account and body', async t => {
   t.equal((await reg(app, { url: 'https://user:pw@r.test/' })).statusCode, 400)
   const event = await reg(app, { url: 'http://r.test/', eventType: 'cash_sideways' })
   t.equal(event.statusCode, 400)
-  t.match(event.json().message, /eventType deve ser um de: cash_in, cash_out, refund_in, refund_out, med_created, med_accepted, med_rejected/)
+  t.match(event.json().message, /eventType must be one of: cash_in, cash_out, refund_in, refund_out, med_created, med_accepted, med_rejected/)
   const account = await reg(app, { accountId: 999, url: 'http://r.test/' })
   t.equal(account.statusCode, 404)
   t.equal(account.json().code, 'ACCOUNT_NOT_FOUND')
   const missing = await app.inject({ method: 'POST', url: '/__sandbox/webhooks', payload: { accountId: 1 } })
   t.equal(missing.statusCode, 400)
-  t.match(missing.json().message, /eventType é obrigatório/)
+  t.match(missing.json().message, /eventType is required/)
   t.equal((await list(app)).total, 0)
 })
 

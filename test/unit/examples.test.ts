@@ -26,7 +26,8 @@ t.test('the image takes flags after its name, keeps state in /data as its own us
   t.match(runtime, /^HEALTHCHECK .* CMD \["node", "dist\/server\/healthcheck\.js"\]$/m)
   t.ok(existsSync(join(packageRoot, 'server', 'healthcheck.ts')), 'the check is built from server/healthcheck.ts')
   t.match(runtime, /RUN mkdir \/data && chown node:node \/data\nVOLUME \/data\nUSER node\n/, '/data is created, owned by node, then declared a volume')
-  t.same(imageEnv, { NODE_ENV: 'production', PORT: '8080', HOST: '0.0.0.0' })
+  // JSON log lines in a container, where a log collector reads them (a terminal gets the pretty ones).
+  t.same(imageEnv, { NODE_ENV: 'production', PORT: '8080', HOST: '0.0.0.0', LOG_FORMAT: 'json' })
   t.match(runtime, /^EXPOSE 8080$/m)
   t.equal(/^ARG VERSION=(.+)$/m.exec(runtime)?.[1], pkg.version, 'the version label is the package\'s')
   for (const label of ['title', 'description', 'version', 'source', 'revision', 'licenses']) t.match(runtime, `org.opencontainers.image.${label}=`, `label ${label}`)

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../schemas/common.js'
 import { CobBody, CobParams, CobPatchBody, CobResponse } from '../../schemas/payins.js'
+import { CobList, CobListQuery } from '../../schemas/central-bank.js'
 
 /**
- * PUT, GET and PATCH /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7). The spec does not show how a receiver cancels
- * a charge; the sandbox does it as BACEN's API does: PATCH with status REMOVIDA_PELO_USUARIO_RECEBEDOR.
+ * PUT, GET and PATCH /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7), POST and GET /cob (BACEN's API Pix). The
+ * gateway does not show how a receiver revises or cancels a charge; the sandbox does it as BACEN's
+ * API does: PATCH with the fields to change, or with status REMOVIDA_PELO_USUARIO_RECEBEDOR.
  */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const sb = app.sandbox
@@ -43,19 +45,47 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch('/cob/:txid', {
     config: { auth: true },
     schema: {
-      operationId: 'cancelCob',
+      operationId: 'reviseCob',
       tags: ['Central bank'],
-      summary: 'Cancel an ATIVA charge (status REMOVIDA_PELO_USUARIO_RECEBEDOR)',
-      description: 'Sandbox decision (the spec does not show the operation): as BACEN\'s API, a PATCH that sets the status; revisao goes up by 1. 409 when the charge is no longer ATIVA.',
+      summary: 'Revise an ATIVA charge (cob), or cancel it with status REMOVIDA_PELO_USUARIO_RECEBEDOR',
+      description: 'As BACEN\'s API: every field of the charge may be revised (calendario.expiracao, devedor, valor, chave, solicitacaoPagador, infoAdicionais); revisao goes up by 1 only when something really changed. A new value gives a new BR Code at the same location. 409 when the charge is no longer ATIVA.',
       security: [{ bearer: [] }],
       params: CobParams,
       body: CobPatchBody,
       response: { 200: CobResponse, ...errorResponses('simple', [400, 401, 404, 409]) },
     },
-  }, async (request) => {
-    const charge = sb.charges.cancelCob(request.account!, request.params.txid)
-    return sb.charges.cobView(charge)
+  }, async (request) => sb.charges.cobView(sb.charges.reviseCob(request.account!, request.params.txid, request.body)))
+
+  app.post('/cob', {
+    config: { auth: true },
+    schema: {
+      operationId: 'createCobWithGeneratedTxid',
+      tags: ['Central bank'],
+      summary: 'Create an immediate charge (cob) whose txid the sandbox generates',
+      description: 'BACEN\'s POST /cob: the same body and answer as PUT /cob/{txid}, with a 32-character txid chosen by the sandbox.',
+      security: [{ bearer: [] }],
+      body: CobBody,
+      response: { 201: CobResponse, ...errorResponses('simple', [400, 401]) },
+    },
+  }, async (request, reply) => {
+    const account = request.account!
+    const scenarios = sb.scenarios.resolve(request, reply, 'cob', account.id)
+    const charge = sb.charges.createCob(account, null, request.body, scenarios)
+    return reply.status(201).send(sb.charges.cobView(charge))
   })
+
+  app.get('/cob', {
+    config: { auth: true },
+    schema: {
+      operationId: 'listCobs',
+      tags: ['Central bank'],
+      summary: 'List the account\'s charges (cob) created between inicio and fim',
+      description: 'BACEN\'s GET /cob: filters cpf or cnpj (of the devedor), status, locationPresente; paging with paginacao.paginaAtual (from 0) and paginacao.itensPorPagina (1-1000, default 100), echoed in parametros.paginacao. Oldest first.',
+      security: [{ bearer: [] }],
+      querystring: CobListQuery,
+      response: { 200: CobList, ...errorResponses('simple', [400, 401]) },
+    },
+  }, async (request) => sb.centralBankReads.cobs(request.account!, request.query))
 }
 
 export default routes

@@ -3,10 +3,11 @@ import balances from './balances.js'
 import dict from './dict.js'
 import cob from './cob.js'
 import devolucao from './devolucao.js'
+import pix from './pix.js'
 
 /** The central-bank-compatible family: no prefix, simple error shape. */
 const centralBankRoutes: FastifyPluginAsync = async (app) => {
-  for (const routes of [balances, dict, cob, devolucao]) await app.register(routes)
+  for (const routes of [balances, dict, cob, devolucao, pix]) await app.register(routes)
 }
 
 export default centralBankRoutes

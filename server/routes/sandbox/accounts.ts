@@ -30,7 +30,7 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ]
     const problems = amounts.flatMap(([k, v]) => {
       const parsed = v === undefined || v === 0 ? null : parseAmount(v)
-      return parsed && !parsed.ok ? [amountMessage(k, parsed.reason)] : []
+      return parsed && !parsed.ok ? [amountMessage(k, parsed.reason, 'en')] : []
     })
     // The name becomes the certificate's subject, whose UTF-8 encoding throws on a lone surrogate:
     // refused here, before an account id is taken.
@@ -61,12 +61,12 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const account = sb.accounts.require(request.params.id)
     const { set, credit } = request.body
-    if ((set === undefined) === (credit === undefined)) throw new ApiError(400, 'HTTP_ERROR', 'Envie exatamente um de: set, credit')
+    if ((set === undefined) === (credit === undefined)) throw new ApiError(400, 'HTTP_ERROR', 'Send exactly one of: set, credit')
     const value = (set ?? credit)!
     const parsed = value === 0 ? null : parseAmount(Math.abs(value))
-    if (parsed && !parsed.ok) throw new ApiError(400, 'HTTP_ERROR', amountMessage(set !== undefined ? 'set' : 'credit', parsed.reason))
+    if (parsed && !parsed.ok) throw new ApiError(400, 'HTTP_ERROR', amountMessage(set !== undefined ? 'set' : 'credit', parsed.reason, 'en'))
     const problem = sb.accounts.changeBalance(account, { set, credit })
-    if (problem === 'NEGATIVE') throw new ApiError(400, 'INSUFFICIENT_BALANCE', 'O saldo disponível não pode ficar negativo')
+    if (problem === 'NEGATIVE') throw new ApiError(400, 'INSUFFICIENT_BALANCE', 'The available balance cannot become negative')
     if (problem === 'LIMIT') throw new ApiError(400, 'BALANCE_LIMIT', `The account cannot hold more: its gross balance would exceed ${centsToString(MAX_CENTS)}, or its adjustments their limit`)
     return accountView(account)
   })

@@ -9,6 +9,8 @@ import transactions from './transactions.js'
 import directory from './directory.js'
 import pix from './pix.js'
 import med from './med.js'
+import requests from './requests.js'
+import report from './report.js'
 
 /**
  * The control plane under /__sandbox. With an admin token configured (a sandbox exposed on a shared
@@ -21,7 +23,7 @@ const sandboxRoutes: FastifyPluginAsync = async (app) => {
     app.addHook('onRequest', async (request) => {
       if (request.url.split('?')[0] === '/__sandbox/health') return
       if (!mayControl(request, adminToken)) {
-        throw new ApiError(401, 'ADMIN_TOKEN_REQUIRED', 'O plano de controle exige o token de administração (X-Sandbox-Admin-Token)', { business: false })
+        throw new ApiError(401, 'ADMIN_TOKEN_REQUIRED', 'The control plane needs the admin token (X-Sandbox-Admin-Token)', { business: false })
       }
     })
   }
@@ -36,7 +38,7 @@ const sandboxRoutes: FastifyPluginAsync = async (app) => {
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined && (request.method === 'POST' || request.method === 'PUT' || request.method === 'PATCH')) request.body = {}
   })
-  for (const routes of [system, accounts, scenarios, webhooks, transactions, directory, pix, med]) await app.register(routes)
+  for (const routes of [system, requests, accounts, scenarios, webhooks, transactions, directory, pix, med, report]) await app.register(routes)
 }
 
 export default sandboxRoutes

@@ -52,7 +52,7 @@ const scenarioRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 204: Type.Null(), ...errorResponses('sandbox', [404]) },
     },
   }, async (request, reply) => {
-    if (!sb.scenarios.disarm(request.params.id)) throw notFound(`Cenário armado ${request.params.id} não encontrado`, 'SCENARIO_NOT_FOUND')
+    if (!sb.scenarios.disarm(request.params.id)) throw notFound(`Armed scenario ${request.params.id} not found`, 'SCENARIO_NOT_FOUND')
     return reply.status(204).send(null)
   })
 }

@@ -5,10 +5,10 @@ import { parseInstant, SANDBOX_TIME_BOUNDS, SANDBOX_TIME_RANGE } from '../../dom
 import { errorResponses } from '../../schemas/common.js'
 import { readDocument } from '../../store/document.js'
 import { asReply, STATE_FORMAT, STATE_FORMAT_VERSION } from '../../store/state.js'
-import { ClockAdvanceBody, ClockSetBody, ClockView, HealthUnavailable, HealthView, RequestList, RequestListQuery, ResetBody, ResetView, SnapshotBody, SnapshotImported, SnapshotView } from '../../schemas/sandbox.js'
+import { ClockAdvanceBody, ClockSetBody, ClockView, HealthUnavailable, HealthView, ResetBody, ResetView, SnapshotBody, SnapshotImported, SnapshotView } from '../../schemas/sandbox.js'
 import { mayControl } from './admin.js'
 
-/** Health, reset, clock, snapshot and the request journal. */
+/** Health, reset, clock and snapshot. */
 const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const sb = app.sandbox
   const clockView = () => {
@@ -90,7 +90,7 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const target = parseInstant(request.body.now)
     if (target === null) throw new ApiError(400, 'HTTP_ERROR', `now must be an ISO 8601 instant with real date and time fields, such as 2026-03-10T12:00:00Z (not ${JSON.stringify(request.body.now)})`)
     if (!sb.clock.accepts(target)) throw outOfRange(target)
-    if (target < sb.clock.now()) throw new ApiError(400, 'CLOCK_BACKWARDS', 'O relógio do sandbox só anda para a frente; use reset para recomeçar')
+    if (target < sb.clock.now()) throw new ApiError(400, 'CLOCK_BACKWARDS', 'The sandbox clock only moves forward; use reset to start over')
     await sb.scheduler.advanceTo(target)
     return clockView()
   })
@@ -132,16 +132,6 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     sb.replaceState(read)
     return { accounts: Object.keys(sb.store.data.accounts).length, transactions: Object.keys(sb.store.data.transactions).length }
   })
-
-  app.get('/requests', {
-    schema: {
-      operationId: 'sandboxListRequests',
-      tags: ['Sandbox'],
-      summary: 'Recent requests, newest first (no headers or bodies are kept)',
-      querystring: RequestListQuery,
-      response: { 200: RequestList },
-    },
-  }, async (request) => ({ requests: sb.journal.list(request.query) }))
 }
 
 export default systemRoutes

@@ -5,28 +5,36 @@ import { asReply, errorResponses } from '../../schemas/common.js'
 import { AsyncErrorCodeSchema, FailTransactionBody, RefundReceivedBody, TransactionIdParams, TransactionList, TransactionListQuery, TransactionView } from '../../schemas/payouts.js'
 import type { Transaction } from '../../store/state.js'
 
-/** The full record as the control plane shows it: amounts in BRL, everything else as stored. */
-export function transactionView (tx: Transaction) {
+/**
+ * The full record as the control plane shows it: amounts in BRL, everything else as stored, and the
+ * steering `actions` this record accepts now (so the dashboard offers only what the API takes).
+ */
+export function transactionView (tx: Transaction, actions: ReadonlyArray<'settle' | 'fail'> = []) {
   const { amountCents, feeCents, scenarios, ...rest } = tx
-  return asReply({ ...rest, amount: centsToNumber(amountCents), fee: centsToNumber(feeCents), scenarios: scenarios ?? [] })
+  return asReply({ ...rest, amount: centsToNumber(amountCents), fee: centsToNumber(feeCents), scenarios: scenarios ?? [], actions: [...actions] })
 }
 
 /**
  * /__sandbox/transactions: the transaction query the spec leaves unshown (DESIGN.md 5), and settle/fail
  * of pending operations. Settle and fail dispatch by kind to what the owning service registered with
- * `sb.payouts.registerPendingOperations`, so every capability's pending records are steered alike.
+ * the transactions service (`createSandbox` registers each capability's), so every capability's pending records are steered alike.
  */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const sb = app.sandbox
   const find = (id: string): Transaction => {
     const tx = sb.transactions.find(id)
-    if (!tx) throw notFound(`Transação ${id} não encontrada`, 'TRANSACTION_NOT_FOUND')
+    if (!tx) throw notFound(`Transaction ${id} not found`, 'TRANSACTION_NOT_FOUND')
     return tx
+  }
+  /** settle and fail, for a record whose kind registered them and that is still pending; else none. */
+  const view = (tx: Transaction) => {
+    const ops = sb.transactions.pendingOperationsFor(tx.kind)
+    return transactionView(tx, ops?.isPending(tx) ? ['settle', 'fail'] : [])
   }
   const pendingOps = (tx: Transaction) => {
     const ops = sb.transactions.pendingOperationsFor(tx.kind)
     if (!ops || !ops.isPending(tx)) {
-      throw new ApiError(409, 'TRANSACTION_NOT_PENDING', `A transação ${tx.id} (${tx.kind}) não está pendente: status ${tx.status}`, { business: false })
+      throw new ApiError(409, 'TRANSACTION_NOT_PENDING', `Transaction ${tx.id} (${tx.kind}) is not pending: status ${tx.status}`, { business: false })
     }
     return ops
   }
@@ -39,7 +47,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: TransactionListQuery,
       response: { 200: TransactionList, ...errorResponses('sandbox', [400]) },
     },
-  }, async (request) => ({ transactions: sb.transactions.list(request.query).map(transactionView) }))
+  }, async (request) => ({ transactions: sb.transactions.list(request.query).map(view) }))
 
   app.get('/transactions/:id', {
     schema: {
@@ -49,7 +57,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: TransactionIdParams,
       response: { 200: TransactionView, ...errorResponses('sandbox', [404]) },
     },
-  }, async (request) => transactionView(find(request.params.id)))
+  }, async (request) => view(find(request.params.id)))
 
   app.post('/transactions/:id/settle', {
     schema: {
@@ -62,7 +70,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const tx = find(request.params.id)
     pendingOps(tx).settle(tx)
-    return transactionView(tx)
+    return view(tx)
   })
 
   app.post('/transactions/:id/refund-received', {
@@ -79,7 +87,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const original = find(request.params.id)
     const scenarios = sb.scenarios.resolve(request, reply, 'refund-received', original.accountId)
     const tx = sb.refunds.receiveReturn(original, request.body, scenarios)
-    return reply.status(201).send(transactionView(tx))
+    return reply.status(201).send(view(tx))
   })
 
   app.post('/transactions/:id/fail', {
@@ -94,7 +102,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const tx = find(request.params.id)
     pendingOps(tx).fail(tx, request.body.errorCode)
-    return transactionView(tx)
+    return view(tx)
   })
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { ApiError, notFound } from '../../errors/api-error.js'
+import { parseInstant } from '../../domain/instant.js'
 import { asReply, errorResponses } from '../../schemas/common.js'
 import { AccountFilterQuery, NumericIdParams } from '../../schemas/sandbox.js'
 import {
@@ -70,7 +71,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 204: Type.Null(), ...errorResponses('sandbox', [404]) },
     },
   }, async (request, reply) => {
-    if (!sb.webhooks.registrations.remove(request.params.id)) throw notFound(`Webhook ${request.params.id} não encontrado`, 'WEBHOOK_NOT_FOUND')
+    if (!sb.webhooks.registrations.remove(request.params.id)) throw notFound(`Webhook ${request.params.id} not found`, 'WEBHOOK_NOT_FOUND')
     return reply.status(204).send(null)
   })
 
@@ -107,22 +108,32 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     return { deliveries: asReply(deliveries), total: deliveries.length }
   })
 
+  const sinceFilter = (since: string): { afterSeq: number } | { createdFromMs: number } => {
+    const d = sb.webhooks.delivery(since)
+    if (d) return { afterSeq: d.seq }
+    const at = parseInstant(since)
+    if (at === null) throw new ApiError(400, 'HTTP_ERROR', `since must be the id of a delivery in the log or an ISO 8601 instant such as 2026-03-10T12:00:00Z (not ${JSON.stringify(since)})`, { business: false })
+    return { createdFromMs: at }
+  }
+
   app.get('/webhooks/deliveries/wait', {
     schema: {
       operationId: 'sandboxWaitForDelivery',
       tags: ['Sandbox'],
       summary: 'Wait until a matching delivery exists, then answer it (long-poll for tests)',
-      description: 'Answers at once when the log already holds a match (the newest), else as soon as a delivery is created or changes into a match, e.g. `status=delivered`. 408 after timeoutMs of real time.',
+      description: 'Answers at once when the log already holds a match (the newest), else as soon as a delivery is created or changes into a match, e.g. `status=delivered`. 408 after timeoutMs of real time. ' +
+        '`since` (a delivery id, or an instant of sandbox time) leaves out older deliveries, so a wait without a transaction id never answers with an earlier test\'s delivery.',
       querystring: DeliveryWaitQuery,
       response: { 200: DeliveryView, ...errorResponses('sandbox', [400, 408]) },
     },
   }, async (request, reply) => {
-    const { timeoutMs = 10_000, ...filter } = request.query
+    const { timeoutMs = 10_000, since, ...rest } = request.query
+    const filter = since === undefined ? rest : { ...rest, ...sinceFilter(since) }
     // A client that gives up stops the wait instead of leaving a listener behind.
     const gone = new AbortController()
     reply.raw.once('close', () => gone.abort())
     const found = await sb.webhooks.waitFor(filter, timeoutMs, gone.signal)
-    if (!found) throw new ApiError(408, 'WAIT_TIMEOUT', `Nenhuma entrega correspondente em ${timeoutMs} ms`, { business: false, details: { filter } })
+    if (!found) throw new ApiError(408, 'WAIT_TIMEOUT', `No matching delivery within ${timeoutMs} ms`, { business: false, details: { filter } })
     return asReply(found)
   })
 
@@ -136,7 +147,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const d = sb.webhooks.delivery(request.params.id)
-    if (!d) throw notFound(`Entrega ${request.params.id} não encontrada`, 'DELIVERY_NOT_FOUND')
+    if (!d) throw notFound(`Delivery ${request.params.id} not found`, 'DELIVERY_NOT_FOUND')
     return asReply(d)
   })
 

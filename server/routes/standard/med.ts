@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ApiError } from '../../errors/api-error.js'
+import { ApiError, tooManyRequests } from '../../errors/api-error.js'
 import { errorResponses } from '../../schemas/common.js'
 import { MedListQuery, MedListResponse } from '../../schemas/payins.js'
-import { tooManyRequests } from '../../services/med.js'
 import { medView } from '../../webhooks/envelopes/pay-in.js'
 import { hasScenario } from '../../../scenarios/resolver.js'
 
@@ -23,10 +22,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     const account = request.account!
     const scenarios = sb.scenarios.resolve(request, reply, 'med-list', account.id)
-    if (hasScenario(scenarios, 'RATE_LIMITED')) {
-      reply.header('retry-after', '1')
-      throw tooManyRequests(1)
-    }
+    // RATE_LIMITED, as on every gateway operation, is answered before this runs (server/faults.ts).
     if (hasScenario(scenarios, 'INTERNAL_ERROR')) throw new ApiError(500, 'INTERNAL_ERROR', 'Erro interno do servidor', { business: false })
     const slot = sb.med.takeListSlot(account.id)
     if (!slot.ok) {

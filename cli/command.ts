@@ -1,0 +1,86 @@
+import type { ParseArgsConfig } from 'node:util'
+import type { PixClient } from '../client/index.js'
+
+/**
+ * What every command of `pix-sandbox <command>` is: a name, its help, its options, and a run that
+ * talks to a running sandbox through the typed client and says what happened. A command is one
+ * module under cli/commands/ and one line in cli/commands/index.ts.
+ */
+
+/** Exit codes a CI script can test (docs/cli.md). */
+export const EXIT = {
+  OK: 0,
+  /** The sandbox answered, and refused (a 4xx or 5xx): its message is printed. */
+  REFUSED: 1,
+  /** The command line is wrong: unknown command or option, a missing or malformed value. */
+  USAGE: 2,
+  /** No sandbox answered at --url (refused, unknown host, not HTTP). */
+  UNREACHABLE: 3,
+  /** `report`: the integration report has a failed check. */
+  CHECKS_FAILED: 4,
+} as const
+
+export type Options = NonNullable<ParseArgsConfig['options']>
+export type Values = Record<string, string | boolean | undefined>
+
+/** Where a command writes, and what it reads from its process; tests pass their own. */
+export interface Io {
+  stdout: (text: string) => void
+  stderr: (text: string) => void
+  env: Record<string, string | undefined>
+  /** Ends a long-running command (tail) as Ctrl-C does. */
+  signal?: AbortSignal
+  fetch?: typeof fetch
+}
+
+export interface Context {
+  /** A client of the control plane (admin token from SANDBOX_ADMIN_TOKEN or --admin-token). */
+  sandbox: PixClient
+  url: string
+  json: boolean
+  io: Io
+  /**
+   * Prints a result: the value as one line of JSON under --json, else the human lines. A command that
+   * streams (tail) calls it once per event, which makes --json output one JSON object per line.
+   */
+  print: (value: unknown, human: () => string[]) => void
+  signal: AbortSignal
+}
+
+export interface Command {
+  name: string
+  /** One line for `pix-sandbox help`. */
+  summary: string
+  /** The usage line(s), without the global options. */
+  usage: string[]
+  /** What `pix-sandbox <name> --help` adds under the usage: options, examples. */
+  details: string[]
+  options?: Options
+  /** Resolves to the exit code when it is not 0 (report: a failed check). */
+  run: (ctx: Context, positionals: string[], values: Values) => Promise<void | number>
+}
+
+/** A mistake on the command line: exit code 2, with the command's usage. */
+export class UsageError extends Error {
+  constructor (message: string, readonly command?: Command) {
+    super(message)
+  }
+}
+
+/** `--account N` and friends: a positive integer or a usage error. */
+export function positiveInteger (value: string | boolean | undefined, option: string, command: Command): number {
+  if (typeof value !== 'string' || !/^[1-9]\d{0,9}$/.test(value)) throw new UsageError(`${option} needs a positive integer${typeof value === 'string' ? `, not "${value}"` : ''}`, command)
+  return Number(value)
+}
+
+/** `--amount 12.34`: an amount in BRL with at most 2 decimals. */
+export function amount (value: string | boolean | undefined, option: string, command: Command): number {
+  if (typeof value !== 'string' || !/^\d{1,12}(\.\d{1,2})?$/.test(value) || Number(value) === 0) {
+    throw new UsageError(`${option} needs an amount in BRL such as 12.34${typeof value === 'string' ? `, not "${value}"` : ''}`, command)
+  }
+  return Number(value)
+}
+
+export function brl (value: number): string {
+  return `${value.toFixed(2)} BRL`
+}

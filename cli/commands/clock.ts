@@ -1,0 +1,55 @@
+import type { Clock } from '../../client/index.js'
+import { UsageError, type Command } from '../command.js'
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+
+/** `1h`, `90s`, `1h30m`, `2d`, `500ms`, or plain milliseconds; null when it is none of these. */
+export function parseDuration (text: string): number | null {
+  if (/^\d{1,13}$/.test(text)) return Number(text)
+  if (!/^(\d{1,9}(ms|s|m|h|d))+$/.test(text)) return null
+  let ms = 0
+  for (const [, n, unit] of text.matchAll(/(\d+)(ms|s|m|h|d)/g)) ms += Number(n) * UNITS[unit]
+  return ms
+}
+
+/** `clock [advance D | set ISO | freeze | resume]`: the sandbox clock, which timed effects follow. */
+export const clock: Command = {
+  name: 'clock',
+  summary: 'show the sandbox clock, or advance, set, freeze or resume it (timed effects due on the way run)',
+  usage: ['clock', 'clock advance DURATION', 'clock set ISO-8601', 'clock freeze', 'clock resume'],
+  details: [
+    'DURATION: 1h, 30m, 90s, 2d, 500ms, combined as 1h30m, or plain milliseconds.',
+    'Examples:',
+    '  pix-sandbox clock advance 31m      expires the access tokens issued so far',
+    '  pix-sandbox clock set 2026-03-10T23:00:00-03:00',
+  ],
+  async run (ctx, positionals) {
+    const [action, arg, ...extra] = positionals
+    const api = ctx.sandbox.sandbox
+    let now: Clock
+    const needs = (what: string): string => {
+      if (arg === undefined) throw new UsageError(`clock ${action} needs ${what}`, this)
+      if (extra.length > 0) throw new UsageError(`unexpected "${extra.join(' ')}"`, this)
+      return arg
+    }
+    const none = (): void => { if (arg !== undefined) throw new UsageError(`unexpected "${[arg, ...extra].join(' ')}"`, this) }
+    switch (action) {
+      case undefined: now = await api.clock(); break
+      case 'advance': {
+        const text = needs('a duration such as 1h')
+        const ms = parseDuration(text)
+        if (ms === null) throw new UsageError(`"${text}" is not a duration such as 1h, 30m, 90s, 1h30m or 500ms`, this)
+        now = await api.advanceClock(ms)
+        break
+      }
+      case 'set': now = await api.setClock(needs('an ISO 8601 instant such as 2026-03-10T15:00:00Z')); break
+      case 'freeze': none(); now = await api.freezeClock(); break
+      case 'resume': none(); now = await api.resumeClock(); break
+      default: throw new UsageError(`unknown clock action "${action}": advance, set, freeze or resume`, this)
+    }
+    ctx.print(now, () => [
+      `${now.now} (${now.frozen ? 'frozen' : 'running'})`,
+      now.pendingJobs === 0 ? 'no timed effect pending' : `${now.pendingJobs} timed effect(s) pending, the next at ${now.nextJobAt}`,
+    ])
+  },
+}

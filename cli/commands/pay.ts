@@ -1,0 +1,25 @@
+import { amount, brl, UsageError, type Command } from '../command.js'
+
+/** `pay <pixCode>`: pays a charge of this sandbox as a payer's bank app would. */
+export const pay: Command = {
+  name: 'pay',
+  summary: 'pay a charge of this sandbox by its copy-and-paste code (cash-in or cob), as a payer\'s bank would',
+  usage: ['pay <pixCode> [--amount BRL]'],
+  details: [
+    'Options:',
+    '  --amount BRL   needed when the code carries no amount; must equal it otherwise',
+    '',
+    'The charge\'s account is credited and its webhooks are sent. Quote the code: it contains spaces and *.',
+  ],
+  options: { amount: { type: 'string' } },
+  async run (ctx, positionals, values) {
+    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'pay needs the charge\'s copy-and-paste code' : 'pay takes one code (quote it)', this)
+    const paid = await ctx.sandbox.sandbox.pay(positionals[0], values.amount === undefined ? {} : { amount: amount(values.amount, '--amount', this) })
+    ctx.print(paid, () => [
+      `Paid ${brl(paid.amount)} to account ${paid.accountId}: ${paid.kind} ${paid.status}${paid.errorCode ? ` (${paid.errorCode})` : ''}`,
+      `  transactionId  ${paid.transactionId}`,
+      `  endToEndId     ${paid.endToEndId}`,
+      ...(paid.txid ? [`  txid           ${paid.txid}`] : []),
+    ])
+  },
+}

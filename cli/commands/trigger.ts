@@ -1,0 +1,36 @@
+import { EVENT_TYPES } from '../../server/store/state.js'
+import type { WebhookTest } from '../../client/index.js'
+import { positiveInteger, UsageError, type Command } from '../command.js'
+
+/** `trigger <event> --account N`: a sample webhook to the account's registered URLs (Stripe's `trigger`). */
+export const trigger: Command = {
+  name: 'trigger',
+  summary: 'send a sample webhook of an event type to the account\'s registered URLs, signed as real ones',
+  usage: ['trigger <event> --account N [--transaction ID]'],
+  details: [
+    `Events: ${EVENT_TYPES.join(', ')}.`,
+    'Options:',
+    '  --transaction ID   the transactionId the sample carries (default: a made-up one)',
+    '',
+    'Each delivery is listed with its id; pix-sandbox tail shows its attempts.',
+  ],
+  options: { account: { type: 'string' }, transaction: { type: 'string' } },
+  async run (ctx, positionals, values) {
+    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `trigger needs an event: ${EVENT_TYPES.join(', ')}` : `unexpected "${positionals.slice(1).join(' ')}"`, this)
+    const eventType = positionals[0]
+    if (!(EVENT_TYPES as readonly string[]).includes(eventType)) throw new UsageError(`unknown event "${eventType}": ${EVENT_TYPES.join(', ')}`, this)
+    const accountId = positiveInteger(values.account, '--account', this)
+    const sent = await ctx.sandbox.sandbox.testWebhook({
+      accountId,
+      eventType: eventType as WebhookTest['eventType'],
+      ...(typeof values.transaction === 'string' ? { transactionId: values.transaction } : {}),
+    })
+    const sentTo = sent.deliveries.filter(d => d.url !== null)
+    ctx.print(sent, () => sentTo.length === 0
+      ? [`Event ${sent.eventId} (${eventType}): account ${accountId} has no active webhook for ${eventType}, so nothing was sent (register one in the dashboard or with POST /__sandbox/webhooks)`]
+      : [
+          `Event ${sent.eventId} (${eventType}) sent to ${sentTo.length} webhook(s):`,
+          ...sentTo.map(d => `  ${d.url}  ${d.status}  delivery ${d.id}`),
+        ])
+  },
+}

@@ -1,0 +1,193 @@
+import fp from 'fastify-plugin'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { toApiError } from '../errors/handler.js'
+import type { RequestJournal } from './journal.js'
+import { maskHeaders, maskJsonText, maskValue, secretValues } from './redact.js'
+
+/**
+ * Where requests enter the journal and the console: one record and one log line per request, written
+ * when its answer has gone out. Kept out of the routes and services: they know nothing of either.
+ */
+export interface CapturePorts {
+  journal: RequestJournal
+  /** Sandbox time, ms. */
+  now: () => number
+  /** The id (jti) and account of a token whose signature checks, else null. */
+  token: (token: string) => { id: string, accountId: number } | null
+  accountOfClientId: (clientId: string) => number | null
+  accountOfTransaction: (id: string) => number | null
+  /** Credentials the sandbox itself holds (the admin token), masked wherever they turn up. */
+  secrets: readonly string[]
+  /** false keeps every field but the two bodies (`--journal-bodies false`). */
+  keepBodies: boolean
+  /** Whether a log line is written at all (no logger: not even built). */
+  log: boolean
+}
+
+/** Bodies larger than this are kept as a note of their size, so one snapshot export does not fill memory. */
+export const BODY_LIMIT = 256 * 1024
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Journals a request that got no answer, with status 0 (see server/faults.ts). */
+    journalUnanswered: (request: FastifyRequest, reply: FastifyReply) => void
+  }
+  interface FastifyRequest {
+    /** What the journal needs from onSend and onError, read again in onResponse. */
+    journalAnswer: unknown
+    journalCode: string | null
+  }
+}
+
+/**
+ * The dashboard's own refreshes, health checks and reads of the journal (a `tail` polls it): at debug
+ * level in the log and not journaled, so they never bury what an integration did.
+ */
+function isPolling (request: FastifyRequest, path: string): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false
+  return path === '/__sandbox/health' || path.startsWith('/__sandbox/requests') || request.headers['x-sandbox-client'] === 'dashboard' || path.startsWith('/dashboard')
+}
+
+/**
+ * Not journaled: what is not the gateway API nor the control plane (the dashboard page, the API docs),
+ * and the journal's own routes (a count or a verify would otherwise count itself).
+ */
+const notKept = (path: string): boolean => path.startsWith('/dashboard') || path.startsWith('/docs') || path === '/openapi.json' || path === '/favicon.ico' || path.startsWith('/__sandbox/requests')
+
+const idempotencyKeyOf = (request: FastifyRequest): string | null => {
+  const v = request.headers['x-idempotency-key']
+  return typeof v === 'string' ? v : null
+}
+
+async function capture (app: FastifyInstance, ports: CapturePorts): Promise<void> {
+  app.decorateRequest('journalAnswer', null)
+  app.decorateRequest('journalCode', null)
+
+  // The code an error carried, whichever family's shape rendered it (the simple shape has no `code`).
+  app.addHook('onError', (request, _reply, error, done) => {
+    request.journalCode = toApiError(error).code
+    done()
+  })
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    request.journalAnswer = payload
+    done(null, payload)
+  })
+  // A request that never answered (a transport fault reset or held its connection): Fastify runs no
+  // onResponse for it, so server/faults.ts records it here, with status 0.
+  app.decorate('journalUnanswered', (request: FastifyRequest, reply: FastifyReply) => keep(request, reply, 0))
+  app.addHook('onResponse', (request, reply, done) => {
+    keep(request, reply, reply.statusCode)
+    done()
+  })
+
+  function keep (request: FastifyRequest, reply: FastifyReply, status: number): void {
+    const durationMs = Math.round(reply.elapsedTime * 100) / 100
+    const q = request.url.indexOf('?')
+    const path = q === -1 ? request.url : request.url.slice(0, q)
+    const polling = isPolling(request, path)
+    const applied = reply.getHeader('x-sandbox-scenario-applied')
+    const scenarios = typeof applied === 'string' ? applied.split(',').map(s => s.split(';')[0]) : []
+    const code = request.journalCode ?? (status >= 400 ? codeIn(request.journalAnswer) : null)
+    const bearer = bearerOf(request.headers.authorization)
+    const token = bearer === null ? null : ports.token(bearer)
+    const accountId = request.account?.id ?? token?.accountId ?? accountNamedBy(request, ports)
+    if (ports.log) {
+      const line = { method: request.method, path, statusCode: status, durationMs, accountId, ...(scenarios.length > 0 ? { scenarios } : {}), ...(code !== null ? { code } : {}) }
+      if (polling) request.log.debug(line, 'request')
+      else request.log.info(line, 'request')
+    }
+    if (!polling && !notKept(path)) ports.journal.record(recordOf(request, reply, ports, { path, status, durationMs, scenarios, code, accountId, tokenId: token?.id ?? null }))
+  }
+}
+
+function bearerOf (header: string | undefined): string | null {
+  if (header === undefined) return null
+  const match = /^\s*Bearer\s+(\S+)\s*$/i.exec(header)
+  return match ? match[1] : null
+}
+
+function codeIn (answer: unknown): string | null {
+  if (typeof answer !== 'string') return null
+  const match = /"errorCode":"([^"]+)"/.exec(answer) ?? /"code":"([^"]+)"/.exec(answer)
+  return match ? match[1] : null
+}
+
+const asRecord = (v: unknown): Record<string, unknown> | null => v !== null && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : null
+
+/** A request without a token: the account its body, query or path names (a token request: its clientId's; a creation: the new one). */
+function accountNamedBy (request: FastifyRequest, ports: CapturePorts): number | null {
+  const body = asRecord(request.body)
+  const query = asRecord(request.query)
+  for (const v of [body?.accountId, query?.accountId]) {
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^[1-9]\d{0,9}$/.test(v) ? Number(v) : null
+    if (n !== null) return n
+  }
+  // An account's creation belongs to the account it created.
+  if (request.routeOptions.url === '/__sandbox/accounts' && request.method === 'POST' && typeof request.journalAnswer === 'string') {
+    const created = /"accountId":(\d+)/.exec(request.journalAnswer)
+    if (created) return Number(created[1])
+  }
+  if (request.routeOptions.url === '/__sandbox/accounts/:id') {
+    const id = Number((request.params as Record<string, unknown>).id)
+    if (Number.isSafeInteger(id) && id > 0) return id
+  }
+  // A control-plane call about a transaction (read, settle, fail) belongs to the transaction's account.
+  const route = request.routeOptions.url
+  if (route !== undefined && route.startsWith('/__sandbox/transactions/:id')) {
+    const id = (request.params as Record<string, unknown>).id
+    if (typeof id === 'string') return ports.accountOfTransaction(id)
+  }
+  return typeof body?.clientId === 'string' ? ports.accountOfClientId(body.clientId) : null
+}
+
+interface Known { path: string, status: number, durationMs: number, scenarios: string[], code: string | null, accountId: number | null, tokenId: string | null }
+
+function recordOf (request: FastifyRequest, reply: FastifyReply, ports: CapturePorts, k: Known): Parameters<RequestJournal['record']>[0] {
+  const answer = request.journalAnswer
+  const issued = typeof answer === 'string' && answer.includes('"access_token"') ? /"access_token":"([^"]+)"/.exec(answer)?.[1] : undefined
+  const tokenId = k.tokenId ?? (issued ? ports.token(issued)?.id ?? null : null)
+  const secrets = secretValues(request.headers, request.body, issued ? [...ports.secrets, issued] : ports.secrets)
+  const body = asRecord(request.body)
+  const query = asRecord(request.query) ?? {}
+  const externalId = body?.externalId ?? query.externalId
+  return {
+    requestId: request.id,
+    atMs: ports.now(),
+    wallMs: Date.now(),
+    method: request.method,
+    path: k.path,
+    query: maskValue(query, secrets),
+    route: request.routeOptions.url ?? null,
+    params: asRecord(request.params) ?? {},
+    status: k.status,
+    durationMs: k.durationMs,
+    accountId: k.accountId,
+    tokenId,
+    idempotencyKey: idempotencyKeyOf(request),
+    externalId: typeof externalId === 'string' ? externalId : null,
+    scenarios: k.scenarios,
+    errorCode: k.code,
+    requestHeaders: maskHeaders(request.headers, secrets),
+    requestBody: ports.keepBodies ? requestBody(request, secrets) : null,
+    responseHeaders: maskHeaders(reply.getHeaders(), secrets),
+    responseText: ports.keepBodies ? answerText(answer, secrets) : null,
+  }
+}
+
+function requestBody (request: FastifyRequest, secrets: readonly string[]): unknown {
+  const length = Number(request.headers['content-length'] ?? 0)
+  if (length > BODY_LIMIT) return `[a body of ${length} bytes, not kept]`
+  return maskValue(request.body ?? null, secrets)
+}
+
+function answerText (answer: unknown, secrets: readonly string[]): string | null {
+  if (answer === null || answer === undefined) return null
+  if (typeof answer !== 'string') {
+    const bytes = Buffer.isBuffer(answer) ? answer.length : null
+    return JSON.stringify(bytes === null ? '[a streamed body, not kept]' : `[a binary body of ${bytes} bytes, not kept]`)
+  }
+  if (answer.length > BODY_LIMIT) return JSON.stringify(`[a body of ${Buffer.byteLength(answer)} bytes, not kept]`)
+  return maskJsonText(answer, secrets)
+}
+
+export default fp(capture, { name: 'request-journal' })

@@ -1,0 +1,338 @@
+import { TOKEN_LIFETIME_SECONDS } from '../auth/tokens.js'
+import type { Delivery, DeliveryAttempt, Transaction } from '../store/state.js'
+import { CHARGE_ROUTES, isPayout, PAYOUT_ROUTES, payoutTarget, REFUND_ROUTES, TOKEN_ROUTE, type IntegrationFacts, type RequestFact } from './facts.js'
+
+/**
+ * The catalogue of the integration report: what a PSP's homologation checks, as data. Each check names
+ * the section of docs/gateway.md it comes from, says in words when it passes, fails or is not
+ * exercised (the docs table is generated from these words), and grades an account's facts.
+ */
+export type CheckStatus = 'passed' | 'failed' | 'not_exercised'
+
+/** Why a check failed, with the ids to look up: requests (`x-request-id`), deliveries, transactions. */
+export interface Evidence {
+  note: string
+  requestIds: string[]
+  deliveryIds: string[]
+  transactionIds: string[]
+}
+
+export interface CheckResult {
+  status: CheckStatus
+  summary: string
+  evidence: Evidence[]
+}
+
+export interface CheckDefinition {
+  id: string
+  title: string
+  /** The section of docs/gateway.md, cited as the code cites it (`gateway 5 item 5`). */
+  section: string
+  /** Its heading's anchor in docs/gateway.md. */
+  anchor: string
+  passes: string
+  fails: string
+  /** What to do so the integration meets the check at all (shown while it is not exercised). */
+  exercise: string
+  evaluate (facts: IntegrationFacts): CheckResult
+}
+
+/** A failed check lists at most this many pieces of evidence, then says how many more there were. */
+export const MAX_EVIDENCE = 10
+
+/** How long before expiry a new token is a renewal rather than a token fetched too early (gateway 5 item 5). */
+export const RENEWAL_WINDOW_SECONDS = 300
+
+const evidence = (note: string, ids: Partial<Omit<Evidence, 'note'>>): Evidence =>
+  ({ note, requestIds: ids.requestIds ?? [], deliveryIds: ids.deliveryIds ?? [], transactionIds: ids.transactionIds ?? [] })
+
+const passed = (summary: string): CheckResult => ({ status: 'passed', summary, evidence: [] })
+const notExercised = (summary: string): CheckResult => ({ status: 'not_exercised', summary, evidence: [] })
+function failed (summary: string, found: Evidence[]): CheckResult {
+  const shown = found.slice(0, MAX_EVIDENCE)
+  if (found.length > MAX_EVIDENCE) shown.push(evidence(`and ${found.length - MAX_EVIDENCE} more`, {}))
+  return { status: 'failed', summary, evidence: shown }
+}
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
+const answered = (r: RequestFact): string => r.status === null ? 'no answer' : `${r.status}${r.errorCode ? ` ${r.errorCode}` : ''}`
+const isGateway = (r: RequestFact): boolean => !r.route.startsWith('/__sandbox')
+const tokensOf = (f: IntegrationFacts): RequestFact[] => f.requests.filter(r => r.route === TOKEN_ROUTE && r.status === 201)
+/** Requests a token let through (a 401 did not). */
+const authenticated = (f: IntegrationFacts): RequestFact[] =>
+  f.requests.filter(r => isGateway(r) && r.route !== TOKEN_ROUTE && r.accountId === f.accountId && r.status !== 401 && !r.expiredToken)
+const lifetimeMs = TOKEN_LIFETIME_SECONDS * 1000
+
+// ---- authentication (gateway 5) -------------------------------------------------------------------
+
+const tokenReuse: CheckDefinition = {
+  id: 'token-reused',
+  title: 'A token is reused until it nears expiry, not fetched per request',
+  section: 'gateway 5 item 5',
+  anchor: '#5-authentication',
+  passes: `every new token was requested when the previous one had at most ${RENEWAL_WINDOW_SECONDS / 60} minutes of its ${TOKEN_LIFETIME_SECONDS / 60} left`,
+  fails: `a token was requested while the previous one had more than ${RENEWAL_WINDOW_SECONDS / 60} minutes left (the evidence lists those token requests)`,
+  exercise: 'get a token and make at least two authenticated requests',
+  evaluate (f) {
+    const tokens = tokensOf(f)
+    const calls = authenticated(f)
+    if (tokens.length === 0 || calls.length < 2) return notExercised(`${plural(tokens.length, 'token')} and ${plural(calls.length, 'authenticated request')}; to exercise it, ${this.exercise}`)
+    const early = tokens.slice(1).filter((t, i) => t.at - tokens[i].at < lifetimeMs - RENEWAL_WINDOW_SECONDS * 1000)
+    if (early.length > 0) {
+      return failed(`${plural(early.length, 'token')} of ${tokens.length} requested while the previous one had more than ${RENEWAL_WINDOW_SECONDS / 60} minutes left, for ${plural(calls.length, 'authenticated request')}`,
+        early.map(t => evidence(`token requested ${Math.round((t.at - tokens[tokens.indexOf(t) - 1].at) / 1000)} s after the previous one`, { requestIds: [t.id] })))
+    }
+    return passed(`${plural(tokens.length, 'token')} for ${plural(calls.length, 'authenticated request')}`)
+  },
+}
+
+const tokenRenewal: CheckDefinition = {
+  id: 'token-renewed',
+  title: 'An expired token leads to a new one',
+  section: 'gateway 5 items 5 and 6',
+  anchor: '#5-authentication',
+  passes: 'the integration kept working past a token\'s 30 minutes: it renewed before expiry, or requested a new token right after the 401 of an expired one',
+  fails: 'a 401 for an expired token was followed by another request with an expired token, or by no new token at all',
+  exercise: 'keep the integration running past a token\'s lifetime: advance the sandbox clock 30 minutes (POST /__sandbox/clock/advance { "ms": 1800000 }) between two calls',
+  evaluate (f) {
+    const tokens = tokensOf(f)
+    const expired = f.requests.filter(r => r.expiredToken)
+    const pastExpiry = tokens.length > 0 && authenticated(f).some(r => r.at >= tokens[0].at + lifetimeMs)
+    if (expired.length === 0 && !pastExpiry) return notExercised(`no request came after a token expired; to exercise it, ${this.exercise}`)
+    const problems: ReturnType<typeof evidence>[] = []
+    for (const e of expired) {
+      const later = f.requests.filter(r => r.at >= e.at && f.requests.indexOf(r) > f.requests.indexOf(e))
+      const renewal = later.findIndex(r => r.route === TOKEN_ROUTE && r.status === 201)
+      const again = later.findIndex(r => r.expiredToken)
+      if (renewal === -1 && again === -1) problems.push(evidence('401 for an expired token, and no new token was requested after it', { requestIds: [e.id] }))
+      else if (again !== -1 && (renewal === -1 || again < renewal)) problems.push(evidence('an expired token was sent again after its 401', { requestIds: [e.id, later[again].id] }))
+    }
+    if (problems.length > 0) return failed(`${plural(expired.length, '401')} for an expired token; the integration did not renew after ${plural(problems.length, 'of them', 'of them')}`, problems)
+    return passed(expired.length === 0
+      ? 'renewed before expiry: requests after the first token\'s 30 minutes still went through'
+      : `a new token followed each of ${plural(expired.length, '401')} for an expired token`)
+  },
+}
+
+// ---- pay-outs (gateway 7.2, 7.3, 7.6, 6.4) ---------------------------------------------------------
+
+/** Refusals that answer the same to the same request: retrying one unchanged cannot succeed. */
+const FINAL_REFUSALS: ReadonlySet<string> = new Set([
+  'PIX_INSUFFICIENT_BALANCE', 'INSUFFICIENT_BALANCE', 'PIX_TRANSACTION_LIMIT_EXCEEDED', 'PIX_DAILY_LIMIT_EXCEEDED',
+  'PIX_NIGHT_LIMIT_EXCEEDED', 'PIX_INVALID_PIX_KEY', 'KEY_NOT_FOUND', 'ISPB_DENIED', 'QRCODE_ALREADY_PAID', 'QRCODE_NOT_AVAILABLE',
+])
+/** The same pay-out sent again: route, destination and amount, all known (a journal without bodies knows neither). */
+const sameOrder = (a: RequestFact, b: RequestFact): boolean =>
+  a.route === b.route && a.target !== null && a.target === b.target && a.amountCents !== null && a.amountCents === b.amountCents
+
+const refusalNotRetried: CheckDefinition = {
+  id: 'refusal-not-retried',
+  title: 'A pay-out refused for balance, limits or an invalid key is not retried unchanged',
+  section: 'gateway 7.2, 7.3, 7.6',
+  anchor: '#72-cash-out',
+  passes: `no pay-out refused with ${[...FINAL_REFUSALS].join(', ')} was sent again to the same destination for the same amount and refused the same way`,
+  fails: 'the same pay-out (route, destination, amount) was sent again and got the same refusal',
+  exercise: 'have a pay-out refused, e.g. a cash-out with X-Sandbox-Scenario: INSUFFICIENT_FUNDS, and let the integration handle it',
+  evaluate (f) {
+    const refused = f.requests.filter(r => PAYOUT_ROUTES.has(r.route) && r.errorCode !== null && FINAL_REFUSALS.has(r.errorCode))
+    if (refused.length === 0) return notExercised(`no pay-out was refused; to exercise it, ${this.exercise}`)
+    const repeats = refused.filter((r, i) => refused.slice(0, i).some(e => sameOrder(e, r) && e.errorCode === r.errorCode))
+    if (repeats.length > 0) {
+      return failed(`${plural(repeats.length, 'refused pay-out')} sent again unchanged and refused again`, repeats.map(r => {
+        const first = refused.find(e => sameOrder(e, r) && e.errorCode === r.errorCode)!
+        return evidence(`${r.route} refused ${r.errorCode} twice for the same destination and amount`, { requestIds: [first.id, r.id] })
+      }))
+    }
+    return passed(`${plural(refused.length, 'refused pay-out')}, none retried unchanged`)
+  },
+}
+
+const keyOf = (r: RequestFact): string | null => r.route === '/dict/pix' ? r.idempotencyKey : r.externalId
+const txKeyOf = (tx: Transaction): string | null => (tx.kind === 'DICT_TRANSFER' ? tx.idempotencyKey : tx.externalId) ?? null
+
+const indeterminatePayout: CheckDefinition = {
+  id: 'indeterminate-payout-resolved',
+  title: 'After a 500 or a lost answer on a pay-out, the integration queries or retries with the same key, and never pays twice',
+  section: 'gateway 7.3, 7.2, 4.1 endpoint 4',
+  anchor: '#73-cash-out-by-qr-code',
+  passes: 'each pay-out answered 500, or not answered at all, was followed by a transaction query or by a retry with the same externalId (x-idempotency-key on /dict/pix), and no second payment went to the same destination for the same amount',
+  fails: 'the outcome was left unknown (no query, no retry with the same key), or a new payment with another key paid the same destination the same amount again',
+  exercise: 'have a pay-out answer 500 although it was made: a cash-out by QR code with X-Sandbox-Scenario: INTERNAL_ERROR',
+  evaluate (f) {
+    const unknown = f.requests.filter(r => PAYOUT_ROUTES.has(r.route) && (r.status === null || r.status === 500))
+    if (unknown.length === 0) return notExercised(`no pay-out was answered 500 or left unanswered; to exercise it, ${this.exercise}`)
+    const problems: Evidence[] = []
+    for (const r of unknown) {
+      const key = keyOf(r)
+      const after = f.requests.slice(f.requests.indexOf(r) + 1)
+      const followed = after.some(x => (x.method === 'GET' && x.route.startsWith('/__sandbox/transactions')) || (x.route === r.route && key !== null && keyOf(x) === key))
+      const made = f.transactions.filter(tx => isPayout(tx) && key !== null && txKeyOf(tx) === key && tx.status !== 'ERROR')
+      // Made by a later request: its key was not sent before (a frozen clock gives both one instant).
+      const before = new Set(f.requests.slice(0, f.requests.indexOf(r)).map(keyOf))
+      const again = f.transactions.filter(tx => isPayout(tx) && tx.status !== 'ERROR' && Date.parse(tx.createdAt) >= r.at && !before.has(txKeyOf(tx)) &&
+        (key === null || txKeyOf(tx) !== key) && payoutTarget(tx) === r.target && tx.amountCents === r.amountCents)
+      if (made.length + again.length > 1) {
+        problems.push(evidence(`${r.route} answered ${answered(r)}; the same destination was paid the same amount again under another key`, { requestIds: [r.id], transactionIds: [...made, ...again].map(tx => tx.id) }))
+      } else if (!followed) {
+        problems.push(evidence(`${r.route} answered ${answered(r)}, and no transaction query or retry with the same key followed`, { requestIds: [r.id] }))
+      }
+    }
+    if (problems.length > 0) return failed(`${plural(problems.length, 'indeterminate pay-out')} of ${unknown.length} not resolved safely`, problems)
+    return passed(`${plural(unknown.length, 'indeterminate pay-out')}, each resolved by a query or a retry with the same key, none paid twice`)
+  },
+}
+
+/** The asynchronous errors of gateway 6.4 whose table says "no" to a retry (and a group A provider's refusal). */
+const FINAL_ASYNC_ERRORS: ReadonlySet<string> = new Set(['TAX_ID_MISMATCH', 'INVALID_TAX_ID', 'BLOCKED_ACCOUNT', 'ACCOUNT_CLOSED', 'ORDER_REJECTED', 'PROVIDER_REJECTED'])
+/** Accepted (PENDING), then failed: not a QR code refused at once (gateway 7.3, refusal-not-retried's business). */
+const settledInError = (tx: Transaction): boolean => tx.history.some(h => h.status === 'PENDING')
+const failedAt = (tx: Transaction): number => Date.parse(tx.history.find(h => h.status === 'ERROR')?.at ?? tx.updatedAt)
+
+const finalErrorNotRetried: CheckDefinition = {
+  id: 'final-error-not-retried',
+  title: 'A pay-out that failed with a final error is not sent again',
+  section: 'gateway 6.4',
+  anchor: '#64-cash-out-notification-standard-family',
+  passes: `no new pay-out went to the same destination for the same amount after one ended ERROR with ${[...FINAL_ASYNC_ERRORS].join(', ')} (PAYMENT_EXPIRED and SETTLEMENT_TIMEOUT may be sent again)`,
+  fails: 'a pay-out that ended with a final error was sent again to the same destination for the same amount',
+  exercise: 'have a pay-out end ERROR after it was accepted, e.g. a cash-out with X-Sandbox-Scenario: BLOCKED_ACCOUNT, and let the integration read the webhook',
+  evaluate (f) {
+    const final = f.transactions.filter(tx => isPayout(tx) && tx.status === 'ERROR' && tx.errorCode && FINAL_ASYNC_ERRORS.has(tx.errorCode) && settledInError(tx))
+    if (final.length === 0) return notExercised(`no pay-out ended with a final error; to exercise it, ${this.exercise}`)
+    const problems: Evidence[] = []
+    for (const tx of final) {
+      // Created after it (seq: a frozen clock gives both one instant), once it had failed.
+      const again = f.transactions.filter(x => x.seq > tx.seq && isPayout(x) && Date.parse(x.createdAt) >= failedAt(tx) && payoutTarget(x) === payoutTarget(tx) && x.amountCents === tx.amountCents)
+      if (again.length > 0) problems.push(evidence(`${tx.errorCode} is final, yet the same payment was sent again`, { transactionIds: [tx.id, ...again.map(x => x.id)] }))
+    }
+    if (problems.length > 0) return failed(`${plural(problems.length, 'pay-out')} sent again after a final error`, problems)
+    return passed(`${plural(final.length, 'pay-out')} ended with a final error, none sent again`)
+  },
+}
+
+// ---- webhooks (gateway 6.2) --------------------------------------------------------------------------
+
+/** The probe's fault (`POST /__sandbox/report/probe`), also a scenario any event can carry. */
+export const BAD_SIGNATURE = 'WEBHOOK_BAD_SIGNATURE'
+const hasFault = (d: Delivery, name: string): boolean => d.scenarios.some(s => s.split(';')[0] === name)
+const signed = (d: Delivery): boolean => !hasFault(d, BAD_SIGNATURE)
+/** Attempts the receiver is answerable for: not the first one a WEBHOOK_RECEIVER_TIMEOUT fault turns into a timeout, not one never made. */
+function receiverAttempts (d: Delivery): DeliveryAttempt[] {
+  return d.attempts.filter(a => !(a.kind === 'first' && hasFault(d, 'WEBHOOK_RECEIVER_TIMEOUT')) && !(a.error ?? '').startsWith('SELF_ADDRESS'))
+}
+const is2xx = (a: DeliveryAttempt): boolean => a.error === null && a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300
+
+const webhooksAcknowledged: CheckDefinition = {
+  id: 'webhooks-acknowledged',
+  title: 'Every webhook is answered 2xx within the timeout',
+  section: 'gateway 6.2',
+  anchor: '#62-delivery',
+  passes: 'every attempt to deliver a (correctly signed) webhook, duplicates and retries included, was answered 2xx before SANDBOX_WEBHOOK_TIMEOUT_MS',
+  fails: 'an attempt was answered with another status, timed out or could not connect (the evidence lists the deliveries and what each attempt got)',
+  exercise: 'register a webhook (POST /__sandbox/webhooks) and make an operation that sends one, e.g. a cash-out that settles',
+  evaluate (f) {
+    const made = f.deliveries.filter(d => d.url !== null && signed(d) && receiverAttempts(d).length > 0)
+    if (made.length === 0) return notExercised(`no webhook was sent to a receiver; to exercise it, ${this.exercise}`)
+    const bad = made.filter(d => receiverAttempts(d).some(a => !is2xx(a)))
+    const attempts = made.reduce((n, d) => n + receiverAttempts(d).length, 0)
+    if (bad.length > 0) {
+      return failed(`${plural(bad.length, 'delivery', 'deliveries')} of ${made.length} had an attempt not answered 2xx`,
+        bad.map(d => evidence(`${d.eventType} to ${d.url}: ${receiverAttempts(d).filter(a => !is2xx(a)).map(a => a.error ?? `HTTP ${a.statusCode}`).join('; ')}`, { deliveryIds: [d.id] })))
+    }
+    const slowest = Math.max(...made.flatMap(d => receiverAttempts(d).map(a => a.latencyMs ?? 0)))
+    return passed(`${plural(attempts, 'attempt')} to ${plural(made.length, 'delivery', 'deliveries')}, all answered 2xx (slowest ${Math.round(slowest)} ms)`)
+  },
+}
+
+const signatureVerified: CheckDefinition = {
+  id: 'webhook-signature-verified',
+  title: 'A webhook with a bad signature is refused',
+  section: 'gateway 6.2',
+  anchor: '#62-delivery',
+  passes: 'every webhook sent with a wrong X-Sandbox-Signature was answered 4xx',
+  fails: 'a badly signed webhook was answered 2xx (accepted), or 5xx, or not at all (the receiver broke instead of refusing it)',
+  exercise: 'send the probe: POST /__sandbox/report/probe { "accountId": N } (the dashboard\'s Report tab has a button), then read the report again',
+  evaluate (f) {
+    const probes = f.deliveries.filter(d => d.url !== null && !signed(d) && d.attempts.length > 0)
+    if (probes.length === 0) return notExercised(`no badly signed webhook was sent; to exercise it, ${this.exercise}`)
+    const refused = (a: DeliveryAttempt): boolean => a.statusCode !== null && a.statusCode >= 400 && a.statusCode < 500
+    const bad = probes.filter(d => !d.attempts.every(refused))
+    if (bad.length > 0) {
+      return failed(`${plural(bad.length, 'badly signed webhook')} of ${probes.length} not refused`, bad.map(d => {
+        const got = d.attempts.find(a => !refused(a))!
+        const what = got.statusCode !== null && got.statusCode < 300 ? `accepted with ${got.statusCode}` : got.statusCode !== null ? `answered ${got.statusCode} instead of a 4xx` : `not answered (${got.error})`
+        return evidence(`${d.eventType} to ${d.url}: ${what}`, { deliveryIds: [d.id] })
+      }))
+    }
+    return passed(`${plural(probes.length, 'badly signed webhook')}, each refused with ${[...new Set(probes.flatMap(d => d.attempts.map(a => a.statusCode)))].join(', ')}`)
+  },
+}
+
+// ---- refunds and charges (gateway 4.1, 2.6) -----------------------------------------------------------
+
+const refundsWithinAmount: CheckDefinition = {
+  id: 'refunds-within-amount',
+  title: 'Refunds stay within the original amount',
+  section: 'gateway 4.1 endpoint 10, 7.8',
+  anchor: '#41-rules-per-endpoint',
+  passes: 'no refund request (refund-in or devolução) asked for more than what was left to refund of its payment',
+  fails: 'a refund request was refused because it went beyond the original amount',
+  exercise: 'refund a received payment: POST /api/pix/refund-in/{id} or PUT /pix/{e2eid}/devolucao/{id}',
+  evaluate (f) {
+    const refunds = f.requests.filter(r => REFUND_ROUTES.has(r.route) && r.accountId === f.accountId)
+    if (refunds.length === 0) return notExercised(`no refund was requested; to exercise it, ${this.exercise}`)
+    const over = refunds.filter(r => r.errorCode === 'REFUND_AMOUNT_EXCEEDS_ORIGINAL')
+    if (over.length > 0) return failed(`${plural(over.length, 'refund request')} of ${refunds.length} beyond the original amount`, over.map(r => evidence(`refund of ${r.target} refused: beyond what was left to refund`, { requestIds: [r.id] })))
+    return passed(`${plural(refunds.length, 'refund request')}, all within the original amount`)
+  },
+}
+
+const chargeExternalIds: CheckDefinition = {
+  id: 'charge-external-id-unique',
+  title: 'A charge is created with a unique externalId',
+  section: 'gateway 2.6, 4.1 endpoint 9',
+  anchor: '#26-cash-in-a-charge-with-a-qr-code',
+  passes: 'no charge creation (cash-in or cob) was refused because its externalId or txid was already used',
+  fails: 'a cash-in was refused with PIX_DUPLICATE_EXTERNAL_ID, or a cob with 409 for a txid in use',
+  exercise: 'create a charge: POST /api/pix/cash-in or PUT /cob/{txid}',
+  evaluate (f) {
+    const charges = f.requests.filter(r => CHARGE_ROUTES.has(r.route) && r.method !== 'GET' && r.accountId === f.accountId)
+    if (charges.length === 0) return notExercised(`no charge was created; to exercise it, ${this.exercise}`)
+    const reused = charges.filter(r => r.errorCode === 'PIX_DUPLICATE_EXTERNAL_ID' || r.errorCode === 'COB_TXID_EXISTS')
+    if (reused.length > 0) return failed(`${plural(reused.length, 'charge')} of ${charges.length} created with an id already used`, reused.map(r => evidence(`${r.route} with ${r.externalId} refused ${r.errorCode}`, { requestIds: [r.id] })))
+    return passed(`${plural(charges.length, 'charge creation')}, each with its own id`)
+  },
+}
+
+// ---- requests (gateway 7) -------------------------------------------------------------------------------
+
+/** The codes of a request refused for its own data: a validation error, an amount off its format. */
+const INVALID_REQUEST: ReadonlySet<string> = new Set(['HTTP_ERROR', 'PIX_INVALID_AMOUNT'])
+
+const requestsValid: CheckDefinition = {
+  id: 'requests-valid',
+  title: 'Requests pass the gateway\'s validation',
+  section: 'gateway 7, 8',
+  anchor: '#7-errors',
+  passes: 'no request to the gateway was refused 400 for its own data (a validation error, code HTTP_ERROR, or PIX_INVALID_AMOUNT)',
+  fails: 'a request was refused 400 for a field off its format or limits (the evidence lists each, with its route)',
+  exercise: 'make requests to the gateway',
+  evaluate (f) {
+    const sent = f.requests.filter(r => isGateway(r) && r.accountId === f.accountId)
+    if (sent.length === 0) return notExercised(`no request reached the gateway; to exercise it, ${this.exercise}`)
+    const invalid = sent.filter(r => r.status === 400 && r.errorCode !== null && INVALID_REQUEST.has(r.errorCode))
+    if (invalid.length > 0) return failed(`${plural(invalid.length, 'request')} of ${sent.length} refused as invalid`, invalid.map(r => evidence(`${r.method} ${r.route} refused ${r.errorCode}`, { requestIds: [r.id] })))
+    return passed(`${plural(sent.length, 'request')}, none refused as invalid`)
+  },
+}
+
+export const checks: readonly CheckDefinition[] = [
+  tokenReuse, tokenRenewal, refusalNotRetried, indeterminatePayout, finalErrorNotRetried,
+  webhooksAcknowledged, signatureVerified, refundsWithinAmount, chargeExternalIds, requestsValid,
+]
+
+/** The docs table of checks, generated from the catalogue (`npm run docs`; a test fails when it drifts). */
+export function checksMarkdown (): string {
+  const rows = checks.map(c => `| \`${c.id}\` | ${c.title} | [${c.section}](gateway.md${c.anchor}) | ${c.passes} | ${c.fails} | ${c.exercise} |`)
+  return ['| Check | What it asks | Section | Passed when | Failed when | To exercise it |', '|---|---|---|---|---|---|', ...rows].join('\n')
+}

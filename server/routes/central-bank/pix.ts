@@ -1,0 +1,37 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { errorResponses } from '../../schemas/common.js'
+import { PixList, PixListQuery, PixParams } from '../../schemas/central-bank.js'
+import { PixView } from '../../schemas/payins.js'
+
+/** GET /pix/:e2eid and GET /pix (BACEN's API Pix): the PIX the account received, with their devoluções. */
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  const sb = app.sandbox
+
+  app.get('/pix/:e2eid', {
+    config: { auth: true },
+    schema: {
+      operationId: 'getReceivedPix',
+      tags: ['Central bank'],
+      summary: 'Read a PIX the account received',
+      description: 'BACEN\'s GET /pix/{e2eid}: a paid cash-in or cob, or a PIX that arrived without a charge; 404 for any other e2eid.',
+      security: [{ bearer: [] }],
+      params: PixParams,
+      response: { 200: PixView, ...errorResponses('simple', [400, 401, 404]) },
+    },
+  }, async (request) => sb.centralBankReads.received(request.account!, request.params.e2eid))
+
+  app.get('/pix', {
+    config: { auth: true },
+    schema: {
+      operationId: 'listReceivedPix',
+      tags: ['Central bank'],
+      summary: 'List the PIX the account received between inicio and fim',
+      description: 'BACEN\'s GET /pix: filters txid, txIdPresente, devolucaoPresente, cpf or cnpj (of the payer); paging with paginacao.paginaAtual (from 0) and paginacao.itensPorPagina (1-1000, default 100). Oldest first.',
+      security: [{ bearer: [] }],
+      querystring: PixListQuery,
+      response: { 200: PixList, ...errorResponses('simple', [400, 401]) },
+    },
+  }, async (request) => sb.centralBankReads.receivedList(request.account!, request.query))
+}
+
+export default routes

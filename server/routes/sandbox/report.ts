@@ -1,0 +1,36 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { asReply, errorResponses } from '../../schemas/common.js'
+import { ReportProbeBody, ReportQuery, ReportView } from '../../schemas/report.js'
+import { WebhookTestAnswer } from '../../schemas/webhooks.js'
+
+/** /__sandbox/report: the integration report and its bad-signature probe. */
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  const sb = app.sandbox
+
+  app.get('/report', {
+    schema: {
+      operationId: 'sandboxReport',
+      tags: ['Sandbox'],
+      summary: 'Grade an account\'s integration against a PSP\'s homologation checks',
+      description: 'Each check is passed, failed (with the request, delivery and transaction ids that show why) or not_exercised, and names the section of docs/gateway.md it comes from. Reads what the account did: its requests (the newest 1,000), the delivery log and its transactions. Changes nothing.',
+      querystring: ReportQuery,
+      response: { 200: ReportView, ...errorResponses('sandbox', [404]) },
+    },
+  }, async (request) => sb.report.report(request.query.accountId))
+
+  app.post('/report/probe', {
+    schema: {
+      operationId: 'sandboxReportProbe',
+      tags: ['Sandbox'],
+      summary: 'Send the account\'s receivers a webhook with a bad signature (the report checks that it is refused)',
+      description: 'A sample event of eventType (default: the first type with an active webhook) carrying the WEBHOOK_BAD_SIGNATURE fault: sent once, not retried. 409 when the account has no active webhook for it.',
+      body: ReportProbeBody,
+      response: { 202: WebhookTestAnswer, ...errorResponses('sandbox', [404, 409]) },
+    },
+  }, async (request, reply) => {
+    const deliveries = sb.report.probe(request.body.accountId, request.body.eventType)
+    return reply.status(202).send({ eventId: deliveries[0].eventId, deliveries: asReply(deliveries) })
+  })
+}
+
+export default routes

@@ -1,0 +1,39 @@
+import { Type } from '@sinclair/typebox'
+import { StringEnum } from './common.js'
+import { EventTypeSchema } from './webhooks.js'
+
+/** The integration report of the control plane (`/__sandbox/report`): a PSP's homologation, automated. */
+export const ReportQuery = Type.Object({ accountId: Type.Integer({ minimum: 1, description: 'The account whose integration is graded' }) })
+
+const CheckStatusSchema = StringEnum(['passed', 'failed', 'not_exercised'] as const, {
+  description: 'passed: the integration met the check; failed: it did not (see evidence); not_exercised: it never did what the check grades',
+})
+
+const Evidence = Type.Object({
+  note: Type.String(),
+  requestIds: Type.Array(Type.String(), { description: 'x-request-id of the requests involved' }),
+  deliveryIds: Type.Array(Type.String(), { description: 'ids of the webhook deliveries involved (GET /__sandbox/webhooks/deliveries/{id})' }),
+  transactionIds: Type.Array(Type.String(), { description: 'ids of the transactions involved (GET /__sandbox/transactions/{id})' }),
+})
+
+export const ReportView = Type.Object({
+  accountId: Type.Integer(),
+  generatedAt: Type.String({ format: 'date-time', description: 'Sandbox time' }),
+  verdict: StringEnum(['passed', 'failed', 'incomplete'] as const, { description: 'failed: a check failed; incomplete: none failed, some were not exercised; passed: every check passed' }),
+  counts: Type.Object({ passed: Type.Integer(), failed: Type.Integer(), not_exercised: Type.Integer() }),
+  checks: Type.Array(Type.Object({
+    id: Type.String(),
+    title: Type.String(),
+    section: Type.String({ description: 'The section of docs/gateway.md the check comes from' }),
+    docs: Type.String({ description: 'docs/gateway.md and the section\'s anchor' }),
+    status: CheckStatusSchema,
+    summary: Type.String(),
+    evidence: Type.Array(Evidence),
+  })),
+  read: Type.Object({ requests: Type.Integer(), deliveries: Type.Integer(), transactions: Type.Integer() }, { description: 'How many records the report graded' }),
+})
+
+export const ReportProbeBody = Type.Object({
+  accountId: Type.Integer({ minimum: 1 }),
+  eventType: Type.Optional(EventTypeSchema),
+})

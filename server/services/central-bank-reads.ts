@@ -1,0 +1,112 @@
+import { parseInstant } from '../domain/instant.js'
+import { badRequest, notFound } from '../errors/api-error.js'
+import type { CobListQueryT, PixListQueryT } from '../schemas/central-bank.js'
+import type { Account, Transaction } from '../store/state.js'
+import { chargeData, receivedOf } from './charge-records.js'
+import { receivedPixView } from './received-pix.js'
+import type { CobViews, Ports, RefundReads } from '../ports.js'
+
+/**
+ * The reads of BACEN's API Pix (2.9.0) over the records the charge and refund services own: the
+ * account's cobs (`GET /cob`) and the PIX it received (`GET /pix`, `GET /pix/{e2eid}`). Read-only:
+ * nothing here writes to the store.
+ */
+
+export type CentralBankReadDeps<Cob> = Pick<Ports, 'store'> & { charges: CobViews<Cob>, refunds: RefundReads }
+
+interface Window { from: number, to: number }
+
+/** inicio and fim as BACEN reads them (RFC 3339, both inclusive), one message per bad field. */
+function windowOf (q: { inicio: string, fim: string, cpf?: string, cnpj?: string }): Window {
+  const problems: string[] = []
+  const from = parseInstant(q.inicio)
+  const to = parseInstant(q.fim)
+  if (from === null) problems.push('inicio deve ser uma data-hora RFC 3339, ex.: 2026-03-10T00:00:00Z')
+  if (to === null) problems.push('fim deve ser uma data-hora RFC 3339, ex.: 2026-03-10T23:59:59Z')
+  if (from !== null && to !== null && from > to) problems.push('fim deve ser igual ou posterior a inicio')
+  if (q.cpf !== undefined && q.cnpj !== undefined) problems.push('cpf e cnpj não podem ser usados ao mesmo tempo')
+  if (problems.length > 0) throw badRequest(problems)
+  return { from: from!, to: to! }
+}
+
+function page<T> (items: T[], q: { 'paginacao.paginaAtual'?: number, 'paginacao.itensPorPagina'?: number }) {
+  const paginaAtual = q['paginacao.paginaAtual'] ?? 0
+  const itensPorPagina = q['paginacao.itensPorPagina'] ?? 100
+  return {
+    items: items.slice(paginaAtual * itensPorPagina, (paginaAtual + 1) * itensPorPagina),
+    // BACEN's Paginacao has at least one page, even an empty one.
+    paginacao: { paginaAtual, itensPorPagina, quantidadeDePaginas: Math.max(1, Math.ceil(items.length / itensPorPagina)), quantidadeTotalDeItens: items.length },
+  }
+}
+
+const within = (at: string, w: Window): boolean => {
+  const ms = Date.parse(at)
+  return ms >= w.from && ms <= w.to
+}
+
+export class CentralBankReads<Cob> {
+  constructor (private readonly deps: CentralBankReadDeps<Cob>) {}
+
+  /** GET /cob: the account's charges created within [inicio, fim], oldest first, paged. */
+  cobs (account: Account, q: CobListQueryT) {
+    const w = windowOf(q)
+    const cobs = this.deps.store.transactionsOf(account.id).filter(tx => {
+      if (tx.kind !== 'COB' || !within(tx.createdAt, w)) return false
+      const devedor = chargeData(tx).cob?.devedor
+      if (q.cpf !== undefined && devedor?.cpf !== q.cpf) return false
+      if (q.cnpj !== undefined && devedor?.cnpj !== q.cnpj) return false
+      if (q.status !== undefined && tx.status !== q.status) return false
+      return q.locationPresente !== false // every cob of this sandbox is created with its location
+    })
+    const { items, paginacao } = page(cobs, q)
+    return {
+      parametros: {
+        inicio: q.inicio,
+        fim: q.fim,
+        ...(q.cpf !== undefined ? { cpf: q.cpf } : {}),
+        ...(q.cnpj !== undefined ? { cnpj: q.cnpj } : {}),
+        ...(q.locationPresente !== undefined ? { locationPresente: q.locationPresente } : {}),
+        ...(q.status !== undefined ? { status: q.status } : {}),
+        paginacao,
+      },
+      cobs: items.map(tx => this.deps.charges.cobView(tx)),
+    }
+  }
+
+  /** GET /pix: the PIX the account received within [inicio, fim] (by `horario`), oldest first, paged. */
+  receivedList (account: Account, q: PixListQueryT) {
+    const w = windowOf(q)
+    const received = this.deps.store.transactionsOf(account.id).filter(tx => {
+      const r = receivedOf(tx)
+      if (!r || !within(r.at, w)) return false
+      const txid = chargeData(tx).txid
+      if (q.txid !== undefined && txid !== q.txid) return false
+      if (q.txIdPresente !== undefined && (txid !== null) !== q.txIdPresente) return false
+      if (q.devolucaoPresente !== undefined && (this.deps.refunds.refundsOf(tx).length > 0) !== q.devolucaoPresente) return false
+      if (q.cpf !== undefined && r.payer.document !== q.cpf) return false
+      if (q.cnpj !== undefined && r.payer.document !== q.cnpj) return false
+      return true
+    }).sort((a, b) => Date.parse(receivedOf(a)!.at) - Date.parse(receivedOf(b)!.at))
+    const { items, paginacao } = page(received, q)
+    return {
+      parametros: {
+        inicio: q.inicio,
+        fim: q.fim,
+        ...(q.txid !== undefined ? { txid: q.txid } : {}),
+        ...(q.txIdPresente !== undefined ? { txIdPresente: q.txIdPresente } : {}),
+        ...(q.devolucaoPresente !== undefined ? { devolucaoPresente: q.devolucaoPresente } : {}),
+        ...(q.cpf !== undefined ? { cpf: q.cpf } : {}),
+        ...(q.cnpj !== undefined ? { cnpj: q.cnpj } : {}),
+        paginacao,
+      },
+      pix: items.map(tx => receivedPixView(this.deps.refunds, tx)),
+    }
+  }
+
+  /** GET /pix/{e2eid}: a PIX this account received; 404 for any other e2eid, another account's included. */
+  received (account: Account, e2eid: string) {
+    const tx: Transaction | undefined = this.deps.store.transactionByRef(`e2e-in:${e2eid}`)
+    if (!tx || tx.accountId !== account.id || !receivedOf(tx)) throw notFound(`Pix ${e2eid} não encontrado`)
+    return receivedPixView(this.deps.refunds, tx)
+  }
+}

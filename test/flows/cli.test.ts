@@ -1,0 +1,322 @@
+import t, { type Test } from 'tap'
+import type { FastifyInstance } from 'fastify'
+import type { AddressInfo } from 'node:net'
+import { createServer } from 'node:net'
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { balanceOf, bearer, buildTestApp, T0 } from '../helpers/app.js'
+import { cashInBody, createCashIn } from '../helpers/payins.js'
+import { cashOutBody } from '../helpers/payouts.js'
+import { startReceiver } from '../helpers/receiver.js'
+import { childEnv } from '../helpers/process.js'
+import { run } from '../../cli/main.js'
+import { parseDuration } from '../../cli/commands/clock.js'
+import { commands } from '../../cli/commands/index.js'
+
+/**
+ * `pix-sandbox <command>` against a sandbox listening on a real port: each command's human and --json
+ * output, what it changed in the sandbox, and its exit code (0 done, 1 refused, 2 usage, 3 unreachable).
+ * Most run in this process through run() (the same function the process runs); the last tests spawn
+ * the process itself for what only a process shows: its exit code and Ctrl-C ending tail.
+ */
+
+interface Ran { code: number, stdout: string, stderr: string }
+
+async function sandbox (t: Test, config: Record<string, unknown> = {}): Promise<{ app: FastifyInstance, url: string }> {
+  const app = await buildTestApp(t, config)
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` }
+}
+
+function cli (url: string | null, argv: string[], opts: { env?: Record<string, string>, signal?: AbortSignal, onOut?: (all: string) => void } = {}): Promise<Ran> {
+  let stdout = ''
+  let stderr = ''
+  return run(url === null ? argv : [...argv, '--url', url], {
+    stdout: text => { stdout += text; opts.onOut?.(stdout) },
+    stderr: text => { stderr += text },
+    env: opts.env ?? {},
+    signal: opts.signal,
+  }).then(code => ({ code, stdout, stderr }))
+}
+
+const lines = (text: string): string[] => text.split('\n').filter(Boolean)
+
+/** A port where nothing listens. */
+async function closedPort (): Promise<number> {
+  const server = createServer()
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise(resolve => server.close(resolve))
+  return port
+}
+
+t.test('help lists every command; help <command> and <command> --help give its usage', async t => {
+  const all = await cli(null, ['help'])
+  t.equal(all.code, 0)
+  for (const c of commands) t.match(all.stdout, new RegExp(`^  ${c.name} +\\S`, 'm'), `lists ${c.name}`)
+  t.match(all.stdout, 'Exit codes: 0 done, 1 the sandbox refused, 2 usage error, 3 the sandbox cannot be reached')
+  t.equal((await cli(null, [])).stdout, all.stdout, 'no command is help')
+  t.equal((await cli(null, ['--help'])).stdout, all.stdout)
+  for (const c of commands) {
+    const one = await cli(null, ['help', c.name])
+    t.equal(one.code, 0)
+    t.match(one.stdout, `Usage: pix-sandbox ${c.usage[0]}`)
+    t.equal((await cli(null, [c.name, '--help'])).stdout, one.stdout, `${c.name} --help`)
+  }
+  const unknown = await cli(null, ['frobnicate'])
+  t.equal(unknown.code, 2)
+  t.match(unknown.stderr, 'pix-sandbox: unknown command "frobnicate"\n(pix-sandbox help lists the commands)')
+  t.equal((await cli(null, ['help', 'frobnicate'])).code, 2)
+})
+
+t.test('account create prints credentials, certificate, private key and a working token', async t => {
+  const { app, url } = await sandbox(t)
+  const human = await cli(url, ['account', 'create', '--balance', '250.50', '--name', 'Loja Teste'])
+  t.equal(human.code, 0, human.stderr)
+  const id = Number(/^Account (\d+) created: LOJA TESTE|^Account (\d+) created: Loja Teste/m.exec(human.stdout)?.slice(1).find(Boolean))
+  t.ok(id > 1, 'the new account\'s id is printed')
+  const account = app.sandbox.store.account(id)!
+  t.match(human.stdout, `clientId       ${account.clientId}`)
+  t.match(human.stdout, `clientSecret   ${account.clientSecret}`)
+  t.match(human.stdout, 'balance 250.50 BRL')
+  t.match(human.stdout, /-----BEGIN CERTIFICATE-----[\s\S]+-----BEGIN PRIVATE KEY-----/)
+  const token = /access token {3}(\S+)/.exec(human.stdout)![1]
+  const balance = await app.inject({ method: 'GET', url: '/balance', headers: bearer(token) })
+  t.equal(balance.json().netBalance, 250.5, 'the printed token is the account\'s')
+
+  const json = await cli(url, ['account', 'create', '--json'])
+  t.equal(json.code, 0)
+  const created = JSON.parse(json.stdout)
+  t.match(created, { accountId: id + 1, clientId: String, clientSecret: String, certificate: /BEGIN CERTIFICATE/, privateKey: /PRIVATE KEY/, token: { access_token: String, token_type: 'Bearer', expires_in: 1800 } })
+  t.equal(lines(json.stdout).length, 1, 'one line of JSON')
+
+  for (const argv of [['account'], ['account', 'delete'], ['account', 'create', '--balance', 'abc'], ['account', 'create', '--balance', '1.234'], ['account', 'create', '--bogus']]) {
+    const bad = await cli(url, argv)
+    t.equal(bad.code, 2, argv.join(' '))
+    t.match(bad.stderr, 'Usage: pix-sandbox account create', `${argv.join(' ')}: the usage follows`)
+  }
+  t.equal(Object.keys(app.sandbox.store.data.accounts).length, id + 1, 'no account made by a refused command line')
+})
+
+t.test('token prints a token alone (for a shell variable), or JSON; an unknown account is refused', async t => {
+  const { app, url } = await sandbox(t)
+  const human = await cli(url, ['token', '--account', '1'])
+  t.equal(human.code, 0, human.stderr)
+  t.equal(lines(human.stdout).length, 1)
+  t.equal((await app.inject({ method: 'GET', url: '/balance', headers: bearer(human.stdout.trim()) })).statusCode, 200)
+  const json = JSON.parse((await cli(url, ['token', '--account', '1', '--json'])).stdout)
+  t.match(json, { accountId: 1, access_token: String, token_type: 'Bearer', expires_in: 1800 })
+
+  const missing = await cli(url, ['token', '--account', '999', '--json'])
+  t.equal(missing.code, 1)
+  t.match(missing.stderr, /^pix-sandbox: the sandbox refused: 404 /)
+  t.match(JSON.parse(missing.stdout), { error: { exitCode: 1, response: { statusCode: 404, body: { code: String } } } })
+  for (const argv of [['token'], ['token', '--account', 'x'], ['token', '--account', '0'], ['token', '--account']]) t.equal((await cli(url, argv)).code, 2, argv.join(' '))
+})
+
+t.test('pay pays a charge by its code; incoming credits an account', async t => {
+  const { app, url } = await sandbox(t)
+  const token = (await cli(url, ['token', '--account', '1'])).stdout.trim()
+  const charge = await createCashIn(app, token, cashInBody({ value: 42.1 }))
+  const before = (await balanceOf(app, 1)).available
+  const paid = await cli(url, ['pay', charge.pixCode])
+  t.equal(paid.code, 0, paid.stderr)
+  t.match(paid.stdout, /^Paid 42\.10 BRL to account 1: CASH_IN CONFIRMED\n {2}transactionId {2}\S+\n {2}endToEndId {5}E\w{31}\n/)
+  t.equal((await balanceOf(app, 1)).available, before + 42.1, 'the account was credited')
+  const again = await cli(url, ['pay', charge.pixCode, '--json'])
+  t.equal(again.code, 1, 'a charge is paid once')
+  t.match(JSON.parse(again.stdout), { error: { exitCode: 1, response: { statusCode: Number } } })
+
+  const second = await createCashIn(app, token, cashInBody({ value: 5 }))
+  const json = JSON.parse((await cli(url, ['pay', second.pixCode, '--amount', '5', '--json'])).stdout)
+  t.match(json, { accountId: 1, kind: 'CASH_IN', amount: 5, transactionId: second.transactionId })
+  for (const argv of [['pay'], ['pay', 'a', 'b'], ['pay', second.pixCode, '--amount', '-1']]) t.equal((await cli(url, argv)).code, 2, argv.join(' '))
+
+  const incoming = await cli(url, ['incoming', '--account', '1', '--amount', '250'])
+  t.equal(incoming.code, 0, incoming.stderr)
+  t.match(incoming.stdout, /^Received 250\.00 BRL on account 1: PIX_IN CONFIRMED\n/)
+  t.equal((await balanceOf(app, 1)).available, before + 42.1 + 5 + 250)
+  t.match(JSON.parse((await cli(url, ['incoming', '--account', '1', '--amount', '0.5', '--json'])).stdout), { accountId: 1, kind: 'PIX_IN', amount: 0.5, endToEndId: String })
+  t.equal((await cli(url, ['incoming', '--account', '999', '--amount', '1'])).code, 1, 'an unknown account is refused')
+  for (const argv of [['incoming', '--account', '1'], ['incoming', '--amount', '1'], ['incoming', 'x', '--account', '1', '--amount', '1']]) t.equal((await cli(url, argv)).code, 2, argv.join(' '))
+})
+
+t.test('clock shows, advances, sets, freezes and resumes the sandbox clock', async t => {
+  const { app, url } = await sandbox(t)
+  const shown = await cli(url, ['clock'])
+  t.equal(shown.code, 0)
+  t.equal(shown.stdout, `${T0} (frozen)\nno timed effect pending\n`)
+  const advanced = await cli(url, ['clock', 'advance', '1h30m'])
+  t.equal(advanced.stdout, '2026-03-10T16:30:00.000Z (frozen)\nno timed effect pending\n')
+  t.equal(new Date(app.sandbox.clock.now()).toISOString(), '2026-03-10T16:30:00.000Z')
+  const set = JSON.parse((await cli(url, ['clock', 'set', '2026-03-11T00:00:00-03:00', '--json'])).stdout)
+  t.match(set, { now: '2026-03-11T03:00:00.000Z', frozen: true })
+  t.match((await cli(url, ['clock', 'resume'])).stdout, /\(running/)
+  t.equal(app.sandbox.clock.snapshot().frozen, false)
+  t.match(JSON.parse((await cli(url, ['clock', 'freeze', '--json'])).stdout), { frozen: true })
+  // A pay-out waits on the clock: the pending effect is shown.
+  const token = (await cli(url, ['token', '--account', '1'])).stdout.trim()
+  await app.inject({ method: 'POST', url: '/api/pix/cash-out', headers: bearer(token), payload: cashOutBody() })
+  t.match((await cli(url, ['clock'])).stdout, /\n1 timed effect\(s\) pending, the next at 2026-03-11T03:00:00\.\d{3}Z\n$/)
+
+  t.equal((await cli(url, ['clock', 'set', 'yesterday'])).code, 1, 'the sandbox refuses what is not an instant')
+  for (const argv of [['clock', 'advance'], ['clock', 'advance', '1y'], ['clock', 'set'], ['clock', 'dance'], ['clock', 'freeze', 'now'], ['clock', 'advance', '1h', 'more']]) {
+    t.equal((await cli(url, argv)).code, 2, argv.join(' '))
+  }
+  t.same(['1h', '90s', '1h30m', '2d', '500ms', '1500', '1m1s1ms'].map(parseDuration), [3_600_000, 90_000, 5_400_000, 172_800_000, 500, 1500, 61_001])
+  t.equal(parseDuration('h'), null)
+})
+
+t.test('trigger sends a signed sample webhook to the account\'s receivers', async t => {
+  const { app, url } = await sandbox(t)
+  const receiver = await startReceiver()
+  t.teardown(() => receiver.close())
+  const none = await cli(url, ['trigger', 'cash_out', '--account', '1'])
+  t.equal(none.code, 0)
+  t.match(none.stdout, 'account 1 has no active webhook for cash_out, so nothing was sent')
+  const registered = await app.inject({ method: 'POST', url: '/__sandbox/webhooks', payload: { accountId: 1, eventType: 'cash_out', url: receiver.url } })
+  t.equal(registered.statusCode, 201, registered.body)
+
+  const sent = await cli(url, ['trigger', 'cash_out', '--account', '1', '--transaction', 'tx-cli-1'])
+  t.equal(sent.code, 0, sent.stderr)
+  t.match(sent.stdout, new RegExp(`^Event \\S+ \\(cash_out\\) sent to 1 webhook\\(s\\):\\n {2}${receiver.url.replace(/[.]/g, '\\.')} +\\w+ +delivery \\S+\\n$`))
+  const got = await receiver.nth(1)
+  t.ok(got.headers['x-sandbox-delivery-id'], 'a real delivery')
+  t.ok(got.headers['x-sandbox-signature'], 'signed as real ones are')
+  t.match(got.body, 'tx-cli-1')
+  const json = JSON.parse((await cli(url, ['trigger', 'cash_in', '--account', '1', '--json'])).stdout)
+  t.match(json, { eventId: String, deliveries: [{ eventType: 'cash_in', status: 'no_receiver' }] })
+
+  for (const argv of [['trigger', '--account', '1'], ['trigger', 'cash_sideways', '--account', '1'], ['trigger', 'cash_out'], ['trigger', 'cash_out', 'more', '--account', '1']]) {
+    t.equal((await cli(url, argv)).code, 2, argv.join(' '))
+  }
+  t.equal((await cli(url, ['trigger', 'cash_out', '--account', '999'])).code, 1)
+})
+
+t.test('report grades an account and exits 4 when a check failed, for a CI job to gate on', async t => {
+  const { app, url } = await sandbox(t)
+  const created = JSON.parse((await cli(url, ['account', 'create', '--balance', '100', '--json'])).stdout)
+  const clean = await cli(url, ['report', '--account', String(created.accountId)])
+  t.equal(clean.code, 0, 'nothing failed yet: exit 0')
+  t.match(lines(clean.stdout)[0], new RegExp(`^account ${created.accountId}: (passed|incomplete) \\(\\d+ passed, 0 failed, \\d+ not exercised\\)$`))
+  // A request the gateway's validation refuses fails the requests-valid check.
+  const refused = await app.inject({ method: 'POST', url: '/api/pix/cash-out', headers: { authorization: `Bearer ${created.token.access_token}` }, payload: {} })
+  t.equal(refused.statusCode, 400)
+  const graded = await cli(url, ['report', '--account', String(created.accountId)])
+  t.equal(graded.code, 4)
+  t.match(graded.stdout, /^FAIL  requests-valid  /m)
+  const json = await cli(url, ['report', '--account', String(created.accountId), '--json'])
+  t.equal(json.code, 4)
+  const report = JSON.parse(json.stdout)
+  t.equal(report.verdict, 'failed')
+  t.equal(report.checks.find((c: { id: string }) => c.id === 'requests-valid').status, 'failed')
+  t.equal((await cli(url, ['report'])).code, 2, 'no --account: usage')
+  t.equal((await cli(url, ['report', '--account', '999'])).code, 1, 'an unknown account: refused')
+})
+
+t.test('reset puts one account or the whole sandbox back', async t => {
+  const { app, url } = await sandbox(t)
+  const created = JSON.parse((await cli(url, ['account', 'create', '--balance', '10', '--json'])).stdout)
+  await cli(url, ['incoming', '--account', String(created.accountId), '--amount', '5'])
+  const one = await cli(url, ['reset', '--account', String(created.accountId)])
+  t.equal(one.stdout, `Account ${created.accountId} reset to its first state\n`)
+  t.equal((await balanceOf(app, created.accountId)).available, 10)
+  const all = await cli(url, ['reset', '--json'])
+  t.same(JSON.parse(all.stdout), { reset: 'all' })
+  t.notOk(app.sandbox.store.account(created.accountId), 'accounts made since the start are gone')
+  t.equal((await cli(url, ['reset'])).stdout, 'Sandbox reset to its fixtures\n')
+  t.equal((await cli(url, ['reset', 'everything'])).code, 2)
+  t.equal((await cli(url, ['reset', '--account', '999'])).code, 1)
+})
+
+t.test('tail shows new requests and deliveries, one line each, until stopped', async t => {
+  const { app, url } = await sandbox(t)
+  const receiver = await startReceiver()
+  t.teardown(() => receiver.close())
+  await app.inject({ method: 'POST', url: '/__sandbox/webhooks', payload: { accountId: 1, eventType: 'cash_out', url: receiver.url } })
+  const token = (await cli(url, ['token', '--account', '1'])).stdout.trim()
+  // tail reads the delivery log once it has taken its starting point in the journal.
+  const polls = () => app.sandbox.journal.list({}, { limit: 100_000 }).filter(r => r.path === '/__sandbox/webhooks/deliveries').length
+  const until = async (what: () => boolean): Promise<void> => {
+    for (let i = 0; i < 400 && !what(); i++) await new Promise(resolve => setTimeout(resolve, 25))
+  }
+
+  for (const json of [false, true]) {
+    const stop = new AbortController()
+    let seen = ''
+    const before = polls()
+    const tailing = cli(url, ['tail', '--account', '1', ...(json ? ['--json'] : [])], { signal: stop.signal, onOut: all => { seen = all } })
+    // What happened before tail started is not shown: wait for its first poll.
+    await until(() => polls() > before)
+    await app.inject({ method: 'GET', url: '/balance', headers: { ...bearer(token), 'x-sandbox-scenario': 'RATE_LIMITED' } })
+    await app.inject({ method: 'POST', url: '/__sandbox/webhooks/test', payload: { accountId: 1, eventType: 'cash_out' } })
+    await app.inject({ method: 'POST', url: '/__sandbox/pix/incoming', payload: { accountId: 2, amount: 1 } })
+    await until(() => /delivered/.test(seen))
+    stop.abort()
+    const ran = await tailing
+    t.equal(ran.code, 0, 'stopping is a clean end')
+    if (!json) {
+      t.match(ran.stdout, /^2026-03-10T15:00:00\.000Z {2}GET {4}\/balance {2}429 RATE_LIMITED {2}[\d.]+ ms {2}account 1 {2}\[RATE_LIMITED\]$/m)
+      t.match(ran.stdout, new RegExp(`webhook cash_out -> ${receiver.url.replace(/[.]/g, '\\.')} {2}delivered, attempt 1 first: 200 {2}account 1 {2}delivery \\S+$`, 'm'))
+      t.notMatch(ran.stdout, /\/__sandbox\/(requests|webhooks\/deliveries)/, 'tail\'s own polls are not shown')
+      t.notMatch(ran.stdout, '/api/auth/token', 'what came before is not shown')
+      t.match(ran.stderr, `following ${url} (account 1)`)
+    } else {
+      const events = lines(ran.stdout).map(l => JSON.parse(l))
+      t.match(events.filter(e => e.type === 'request'), [{ method: 'GET', path: '/balance', status: 429, accountId: 1, scenarios: ['RATE_LIMITED'] }])
+      t.ok(events.some(e => e.type === 'delivery' && e.status === 'delivered' && e.eventType === 'cash_out'), 'the delivery, as JSON')
+      t.equal(ran.stderr, '', 'nothing but JSON')
+    }
+    t.notMatch(ran.stdout, /"?accountId"?: ?2\b|account 2\b/, '--account keeps to the account')
+  }
+  t.equal((await cli(url, ['tail', 'now'])).code, 2)
+})
+
+t.test('the admin token, a wrong --url and a sandbox that is not there', async t => {
+  const { url } = await sandbox(t, { adminToken: 'cli-admin-secret' })
+  const refused = await cli(url, ['clock'])
+  t.equal(refused.code, 1)
+  t.match(refused.stderr, 'the sandbox refused: 401')
+  t.equal((await cli(url, ['clock'], { env: { SANDBOX_ADMIN_TOKEN: 'cli-admin-secret' } })).code, 0, 'SANDBOX_ADMIN_TOKEN')
+  t.equal((await cli(url, ['clock', '--admin-token', 'cli-admin-secret'])).code, 0, '--admin-token')
+  t.equal((await cli(null, ['clock'], { env: { SANDBOX_ADMIN_TOKEN: 'cli-admin-secret', SANDBOX_URL: url } })).code, 0, 'SANDBOX_URL')
+
+  const port = await closedPort()
+  const away = await cli(`http://127.0.0.1:${port}`, ['reset', '--json'])
+  t.equal(away.code, 3)
+  t.match(away.stderr, `pix-sandbox: cannot reach a sandbox at http://127.0.0.1:${port}: ECONNREFUSED`)
+  t.match(JSON.parse(away.stdout), { error: { exitCode: 3 } })
+  const bad = await cli('ftp://example', ['clock'])
+  t.equal(bad.code, 2)
+  t.match(bad.stderr, '--url needs an http:// or https:// address')
+})
+
+const bin = fileURLToPath(new URL('../../cli/bin.ts', import.meta.url))
+
+function spawnCli (args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', bin, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...childEnv() }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
+  child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
+  const exit = new Promise<number | null>(resolve => child.on('exit', code => resolve(code)))
+  return { child, exit, stdout: () => stdout, stderr: () => stderr }
+}
+
+t.test('the process: exit codes as documented, and Ctrl-C ends tail with 0', async t => {
+  const { url } = await sandbox(t)
+  const ok = spawnCli(['clock', '--json', '--url', url])
+  t.equal(await ok.exit, 0, ok.stderr())
+  t.match(JSON.parse(ok.stdout()), { now: T0 })
+  const refused = spawnCli(['token', '--account', '999', '--url', url])
+  t.equal(await refused.exit, 1)
+  const usage = spawnCli(['clock', 'dance'])
+  t.equal(await usage.exit, 2)
+  const away = spawnCli(['clock', '--url', `http://127.0.0.1:${await closedPort()}`])
+  t.equal(await away.exit, 3)
+
+  const tail = spawnCli(['tail', '--url', url])
+  for (let i = 0; i < 400 && !/following/.test(tail.stderr()); i++) await new Promise(resolve => setTimeout(resolve, 25))
+  tail.child.kill('SIGINT')
+  t.equal(await tail.exit, 0, tail.stderr())
+})

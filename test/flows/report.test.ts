@@ -1,0 +1,264 @@
+import t, { type Test } from 'tap'
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { startSandbox, type CreatedAccount, type RunningSandbox } from '../../server/index.js'
+import type { IntegrationReport } from '../../client/index.js'
+import { buildBrCode } from '../../server/domain/brcode.js'
+import { checks } from '../../server/report/checks.js'
+
+/**
+ * Two whole integrations, written as an integrator would write them, graded by the report: one that
+ * does what a PSP's homologation asks (every check passes) and one that does what it forbids (each
+ * check fails with its evidence). Both talk to a sandbox listening on 127.0.0.1 over HTTP, with their
+ * webhook receivers on 127.0.0.1 too.
+ */
+const SECRET = 'report-flow-secret'
+const JOAO = { key: 'joao.souza@example.com', document: '03742693433' }
+const BLOCKED_KEY = 'bloqueada@example.com'
+
+async function sandbox (t: Test): Promise<RunningSandbox> {
+  const sb = await startSandbox({ port: 0, clock: 'frozen', clockStart: '2026-03-10T15:00:00.000Z', webhookSecret: SECRET, webhookMaxAttempts: 2, webhookBackoffMs: 1000 })
+  t.teardown(() => sb.close())
+  return sb
+}
+
+/** A webhook receiver of the integration: `answer` decides what each delivery gets. */
+async function receiver (t: Test, answer: (headers: IncomingHttpHeaders, body: string) => number): Promise<{ url: string, received: Array<{ headers: IncomingHttpHeaders, body: string, status: number }> }> {
+  const received: Array<{ headers: IncomingHttpHeaders, body: string, status: number }> = []
+  const server = createServer((req, res) => {
+    let body = ''
+    req.on('data', c => { body += c })
+    req.on('end', () => {
+      const status = answer(req.headers, body)
+      received.push({ headers: req.headers, body, status })
+      res.writeHead(status).end()
+    })
+  })
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise<void>(resolve => { server.closeAllConnections(); server.close(() => resolve()) }))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/pix/webhooks`, received }
+}
+
+function verified (headers: IncomingHttpHeaders, body: string): boolean {
+  const expected = 'v1=' + createHmac('sha256', SECRET).update(`${String(headers['x-sandbox-timestamp'])}.${body}`).digest('hex')
+  const given = String(headers['x-sandbox-signature'] ?? '')
+  return given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected))
+}
+
+interface Answer { status: number, body: any }
+
+/** The integration's HTTP layer: JSON over fetch, a connection error as status 0. */
+async function send (base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  const res = await fetch(base + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) })
+  const text = await res.text()
+  return { status: res.status, body: text ? JSON.parse(text) : null }
+}
+
+const FINAL_REFUSALS = new Set(['PIX_INSUFFICIENT_BALANCE', 'PIX_TRANSACTION_LIMIT_EXCEEDED', 'PIX_DAILY_LIMIT_EXCEEDED', 'PIX_NIGHT_LIMIT_EXCEEDED', 'PIX_INVALID_PIX_KEY'])
+const cashOutBody = (externalId: string, value: number, key = JOAO.key) => ({ value, externalId, details: { key, keyType: 'EMAIL', name: 'JOAO SOUZA', document: JOAO.document } })
+
+/** Written as the gateway's documentation asks (gateway 5, 6.2, 6.4, 7.2, 7.3, 4.1). */
+class CarefulIntegration {
+  private token: string | null = null
+  readonly outcomes = new Map<string, string>()
+
+  constructor (private readonly base: string, private readonly account: CreatedAccount) {}
+
+  /** One token, reused; a new one only when the gateway says the old one expired, then the call once more. */
+  private async call (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+    this.token ??= await this.newToken()
+    let res = await send(this.base, method, path, body, { authorization: `Bearer ${this.token}`, ...headers })
+    if (res.status === 401) {
+      this.token = await this.newToken()
+      res = await send(this.base, method, path, body, { authorization: `Bearer ${this.token}`, ...headers })
+    }
+    return res
+  }
+
+  private async newToken (): Promise<string> {
+    const res = await send(this.base, 'POST', '/api/auth/token', { clientId: this.account.clientId, clientSecret: this.account.clientSecret }, { 'x-ssl-client-cert': encodeURIComponent(this.account.certificate) })
+    return res.body.access_token
+  }
+
+  balance (): Promise<Answer> { return this.call('GET', '/balance') }
+
+  /** A refusal that would answer the same again is final; a 500 is unknown: find the payment before anything else. */
+  async pay (path: string, body: { externalId: string, [field: string]: unknown }, scenario?: string): Promise<string> {
+    const res = await this.call('POST', path, body, scenario ? { 'x-sandbox-scenario': scenario } : {})
+    if (res.status === 201) return res.body.status
+    if (res.status === 400 && FINAL_REFUSALS.has(res.body.errorCode)) return 'REFUSED'
+    if (res.status >= 500) {
+      const found = await send(this.base, 'GET', `/__sandbox/transactions?accountId=${this.account.accountId}`)
+      const tx = found.body.transactions.find((x: { externalId?: string }) => x.externalId === body.externalId)
+      if (tx) return tx.status
+      return this.pay(path, body) // not made: the same externalId again, so it can never be made twice
+    }
+    throw new Error(`unexpected ${res.status} ${JSON.stringify(res.body)}`)
+  }
+
+  async charge (value: number): Promise<{ transactionId: string, pixCode: string }> {
+    const res = await this.call('POST', '/api/pix/cash-in', { transaction: { value, description: 'Pedido', externalId: randomUUID() }, payer: { fullName: 'MARIA DA SILVA', document: '52998224725' } })
+    return res.body
+  }
+
+  async refund (transactionId: string, value: number, received: number, refunded: number): Promise<number> {
+    const refundValue = Math.min(value, received - refunded)
+    const res = await this.call('POST', `/api/pix/refund-in/${transactionId}`, { refundValue, externalId: randomUUID().replaceAll('-', '') })
+    return res.status
+  }
+
+  /** Signatures checked; every genuine delivery acknowledged at once, duplicates included. */
+  receive (headers: IncomingHttpHeaders, body: string): number {
+    if (!verified(headers, body)) return 401
+    const event = JSON.parse(body)
+    if (event.event === 'CashOut') this.outcomes.set(event.externalId, event.status)
+    return 200
+  }
+}
+
+/** Written against the documentation's advice, one habit per check. */
+class CarelessIntegration {
+  /** A poller's token, fetched once and never renewed. */
+  private pollerToken: string | null = null
+
+  constructor (private readonly base: string, private readonly account: CreatedAccount) {}
+
+  private async newToken (): Promise<string> {
+    const res = await send(this.base, 'POST', '/api/auth/token', { clientId: this.account.clientId, clientSecret: this.account.clientSecret }, { 'x-ssl-client-cert': encodeURIComponent(this.account.certificate) })
+    return res.body.access_token
+  }
+
+  /** A token per request. */
+  async call (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+    return send(this.base, method, path, body, { authorization: `Bearer ${await this.newToken()}`, ...headers })
+  }
+
+  async poll (): Promise<number> {
+    this.pollerToken ??= await this.newToken()
+    return (await send(this.base, 'GET', '/balance', undefined, { authorization: `Bearer ${this.pollerToken}` })).status
+  }
+
+  /** Any failure is tried once more; a 500 gets a fresh externalId, "to be safe". */
+  async pay (path: string, body: { externalId: string, [field: string]: unknown }, scenario?: string): Promise<number> {
+    const res = await this.call('POST', path, body, scenario ? { 'x-sandbox-scenario': scenario } : {})
+    if (res.status === 400) return (await this.call('POST', path, body, scenario ? { 'x-sandbox-scenario': scenario } : {})).status
+    if (res.status >= 500) return (await this.call('POST', path, { ...body, externalId: randomUUID() })).status
+    return res.status
+  }
+
+  charge (value: number): Promise<Answer> {
+    return this.call('POST', '/api/pix/cash-in', { transaction: { value, description: 'Pedido', externalId: 'pedido' }, payer: { fullName: 'MARIA DA SILVA', document: '52998224725' } })
+  }
+
+  /** Refunds what the customer asks, whatever was paid. */
+  async refund (transactionId: string, value: number): Promise<number> {
+    return (await this.call('POST', `/api/pix/refund-in/${transactionId}`, { refundValue: value })).status
+  }
+
+  /** No signature check; a cash-in notification crashes the handler. */
+  receive (_headers: IncomingHttpHeaders, body: string): number {
+    return JSON.parse(body).type === 'RECEIVE' ? 500 : 200
+  }
+}
+
+async function registerAll (sb: RunningSandbox, accountId: number, url: string): Promise<void> {
+  for (const eventType of ['cash_out', 'cash_in', 'refund_in'] as const) await sb.client.sandbox.registerWebhook({ accountId, eventType, url })
+}
+
+/** Until no delivery of the account is pending (a pending retry waits for the clock, which `advance` moves). */
+async function deliveriesDone (sb: RunningSandbox, accountId: number, advance = 0): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (advance > 0) await sb.advanceClock(advance)
+    const { total } = await sb.client.sandbox.deliveries({ accountId, status: 'pending' })
+    if (total === 0) return
+    await new Promise(resolve => setTimeout(resolve, 20))
+  }
+  throw new Error('deliveries still pending')
+}
+
+const byId = (report: IntegrationReport) => Object.fromEntries(report.checks.map(c => [c.id, c]))
+
+t.test('an integration written as the gateway asks passes every check', async t => {
+  const sb = await sandbox(t)
+  // Through the control plane: startSandbox's createAccount would fetch a token the integration never asked for.
+  const account = await sb.client.sandbox.createAccount({ balance: 1000 })
+  const app = new CarefulIntegration(sb.url, account)
+  const hook = await receiver(t, (h, b) => app.receive(h, b))
+  await registerAll(sb, account.accountId, hook.url)
+
+  t.equal(await app.pay('/api/pix/cash-out', cashOutBody('order-1', 10)), 'PENDING')
+  t.equal(await app.pay('/api/pix/cash-out', cashOutBody('order-2', 10), 'INSUFFICIENT_FUNDS'), 'REFUSED')
+  const qrCode = buildBrCode({ key: JOAO.key, amountCents: 1500, merchantName: 'JOAO SOUZA', merchantCity: 'RECIFE' })
+  t.equal(await app.pay('/api/pix/cash-out-qrcode', { value: 15, qrCode, externalId: 'order-3' }, 'INTERNAL_ERROR'), 'PENDING', 'found by the query')
+  t.equal(await app.pay('/api/pix/cash-out', cashOutBody('order-4', 20, BLOCKED_KEY)), 'PENDING')
+  const charge = await app.charge(50)
+  await sb.client.sandbox.pay(charge.pixCode)
+  await sb.advanceClock(1000)
+  await deliveriesDone(sb, account.accountId)
+  t.equal(app.outcomes.get('order-4'), 'ERROR', 'the blocked key failed; it is not paid again')
+  t.equal(await app.refund(charge.transactionId, 20, 50, 0), 201)
+  t.equal(await app.refund(charge.transactionId, 40, 50, 20), 201, 'asked 40, refunded the 30 left')
+  await sb.advanceClock(31 * 60_000)
+  t.equal((await app.balance()).status, 200, 'a new token after the expired one')
+  t.equal((await sb.client.sandbox.reportProbe({ accountId: account.accountId })).deliveries.length, 1)
+  await deliveriesDone(sb, account.accountId)
+
+  const report = await sb.client.sandbox.report(account.accountId)
+  const got = byId(report)
+  for (const c of checks) t.equal(got[c.id].status, 'passed', `${c.id}: ${got[c.id].summary}`)
+  t.equal(report.verdict, 'passed')
+  t.same(report.counts, { passed: checks.length, failed: 0, not_exercised: 0 })
+  t.match(got['webhook-signature-verified'].summary, /refused with 401/)
+  t.ok(hook.received.some(r => r.status === 401), 'the receiver really refused the probe')
+})
+
+t.test('an integration written against the advice fails each check, with the evidence', async t => {
+  const sb = await sandbox(t)
+  // Through the control plane: startSandbox's createAccount would fetch a token the integration never asked for.
+  const account = await sb.client.sandbox.createAccount({ balance: 1000 })
+  const app = new CarelessIntegration(sb.url, account)
+  const hook = await receiver(t, (h, b) => app.receive(h, b))
+  await registerAll(sb, account.accountId, hook.url)
+
+  t.equal(await app.poll(), 200)
+  t.equal(await app.pay('/api/pix/cash-out', cashOutBody('order-1', 10), 'INSUFFICIENT_FUNDS'), 400, 'refused twice')
+  const qrCode = buildBrCode({ key: JOAO.key, amountCents: 1500, merchantName: 'JOAO SOUZA', merchantCity: 'RECIFE' })
+  t.equal(await app.pay('/api/pix/cash-out-qrcode', { value: 15, qrCode, externalId: 'order-2' }, 'INTERNAL_ERROR'), 201, 'paid a second time')
+  t.equal(await app.pay('/api/pix/cash-out', cashOutBody('order-3', 20, BLOCKED_KEY)), 201)
+  await sb.advanceClock(1000)
+  t.equal(await app.pay('/api/pix/cash-out', cashOutBody('order-4', 20, BLOCKED_KEY)), 201, 'the blocked key again')
+  t.equal((await app.call('POST', '/api/pix/cash-out', { ...cashOutBody('order-5', 10), value: 10.001 })).status, 400, 'an amount with 3 decimals')
+  const first = await app.charge(50)
+  t.equal(first.status, 201)
+  t.equal((await app.charge(30)).status, 400, 'the same externalId again')
+  await sb.client.sandbox.pay(first.body.pixCode)
+  await sb.advanceClock(1000)
+  t.equal(await app.refund(first.body.transactionId, 80), 400, 'more than was paid')
+  await sb.advanceClock(31 * 60_000)
+  t.equal(await app.poll(), 401)
+  t.equal(await app.poll(), 401, 'the expired token once more')
+  await sb.client.sandbox.reportProbe({ accountId: account.accountId, eventType: 'cash_out' })
+  await deliveriesDone(sb, account.accountId, 5000)
+
+  const report = await sb.client.sandbox.report(account.accountId)
+  const got = byId(report)
+  for (const c of checks) t.equal(got[c.id].status, 'failed', `${c.id}: ${got[c.id].summary}`)
+  t.equal(report.verdict, 'failed')
+  t.match(got['token-reused'].summary, /requested while the previous one had more than 5 minutes left/)
+  t.match(got['token-renewed'].evidence, [{ note: /expired token was sent again/ }])
+  t.match(got['refusal-not-retried'].evidence, [{ note: /PIX_INSUFFICIENT_BALANCE twice/ }])
+  t.equal(got['refusal-not-retried'].evidence[0].requestIds.length, 2)
+  t.match(got['indeterminate-payout-resolved'].evidence, [{ note: /paid the same amount again/ }])
+  t.equal(got['indeterminate-payout-resolved'].evidence[0].transactionIds.length, 2)
+  t.match(got['final-error-not-retried'].evidence, [{ note: /BLOCKED_ACCOUNT is final/ }])
+  t.match(got['webhooks-acknowledged'].evidence, [{ note: /^cash_in to .*HTTP 500/ }])
+  t.match(got['webhook-signature-verified'].evidence, [{ note: /accepted with 200/ }])
+  t.match(got['refunds-within-amount'].evidence, [{ note: /refused: beyond what was left/ }])
+  t.match(got['charge-external-id-unique'].evidence, [{ note: /pedido refused PIX_DUPLICATE_EXTERNAL_ID/ }])
+  t.match(got['requests-valid'].evidence, [{ note: 'POST /api/pix/cash-out refused PIX_INVALID_AMOUNT' }])
+  // Each request id in the evidence is one the sandbox answered with (x-request-id).
+  const ids = new Set(report.checks.flatMap(c => c.evidence.flatMap(e => e.requestIds)))
+  t.ok(ids.size >= 8)
+  for (const id of ids) t.match(id, /^[0-9a-f-]{36}$/)
+})

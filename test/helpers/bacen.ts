@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs'
+import { Ajv, type ValidateFunction } from 'ajv'
+import addFormatsModule from 'ajv-formats'
+import { parse } from 'yaml'
+
+/**
+ * BACEN's API Pix 2.9.0 (the reference the central-bank family follows), loaded as JSON schemas for
+ * validating the sandbox's answers. The reference has defects of its own that a validator takes
+ * literally; each is corrected here, and listed in CORRECTIONS, which the test checks against what
+ * this loader really changed.
+ */
+/** A copy of BACEN's file (Apache 2.0), unchanged: the corrections below are applied in memory. */
+export const BACEN_YAML = new URL('../reference/bacen-pix-api-2.9.0.yaml', import.meta.url)
+
+type Json = Record<string, unknown>
+export interface BacenDoc { paths: Record<string, Record<string, Json>>, components: { schemas: Record<string, Json> } }
+
+/**
+ * The reference's known defects, corrected before validating (one line each, JSON pointer first):
+ * - CPF patterns are written `/^\d{11}$/`, with JavaScript slashes: as a JSON Schema pattern that
+ *   demands literal slashes around the digits, so no CPF matches. Corrected to `^\d{11}$`.
+ * - Patterns without anchors (`[a-zA-Z0-9]{26,35}`, `\d{1,10}\.\d{2}`...) match any string that
+ *   merely contains such a run. Anchored as `^(?:...)$`.
+ * - Pix.txid (and ParametrosConsultaPix.txid) is `allOf` TxId (26 to 35) and `[a-zA-Z0-9]{1,35}`:
+ *   once anchored, the two contradict for txids of 1 to 25 characters, which the override means to
+ *   allow. Corrected to the override alone.
+ * - PixConsultados requires `cobs`, a property it does not have, instead of `pix`.
+ * - CobsConsultadas (and CobsVConsultadas) require `idCob` of each cob, a property no schema of the
+ *   API defines. Dropped.
+ * - PayloadLocation.location and CobGerada.location are `format: uri`, yet BACEN's locations carry
+ *   no scheme (its own example is `pix.example.com/qr/v2/...`), which `uri` refuses. Dropped.
+ * - CobBase.infoAdicionais says `maximum: 50` for an array, a keyword of numbers. Read as `maxItems`.
+ */
+export const CORRECTIONS = [
+  'CPF pattern /^\\d{11}$/ -> ^\\d{11}$',
+  'unanchored patterns anchored',
+  'Pix.txid: the 1-35 override alone',
+  'ParametrosConsultaPix.txid: the 1-35 override alone',
+  'PixConsultados.required: cobs -> pix',
+  'CobsConsultadas.items.required: idCob dropped',
+  'CobsVConsultadas.items.required: idCob dropped',
+  'PayloadLocation.location: format uri dropped',
+  'CobGerada.location: format uri dropped',
+  'CobBase.infoAdicionais: maximum -> maxItems',
+] as const
+
+/**
+ * Where the gateway's own interface departs from BACEN, so the sandbox follows the gateway (the
+ * source of truth) and the validator is relaxed there, and only there:
+ * - gateway 2.8: `location` and `loc.location` are the EMV copy-and-paste code, longer than BACEN's
+ *   77-character payload URL. Their maxLength is not applied.
+ */
+export const GATEWAY_DEPARTURES = ['PayloadLocation.location: maxLength 77 not applied (gateway 2.8)', 'CobGerada.location: maxLength 77 not applied (gateway 2.8)'] as const
+
+export interface LoadedBacen { doc: BacenDoc, applied: string[], departures: string[], validatorFor: (method: string, path: string, status: number) => ValidateFunction }
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
+
+export function loadBacen (): LoadedBacen {
+  const doc = parse(readFileSync(BACEN_YAML, 'utf8')) as BacenDoc
+  const applied = new Set<string>()
+  const departures: string[] = []
+  const schemas = doc.components.schemas
+
+  // Patterns: the CPF's slashes, then anchors, everywhere (schemas and parameters).
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) { node.forEach(walk); return }
+    if (node === null || typeof node !== 'object') return
+    const o = node as Json
+    if (typeof o.pattern === 'string') {
+      let p = o.pattern
+      if (p === '/^\\d{11}$/') { p = '^\\d{11}$'; applied.add(CORRECTIONS[0]) }
+      if (!p.startsWith('^') || !p.endsWith('$')) { p = `^(?:${p})$`; applied.add(CORRECTIONS[1]) }
+      o.pattern = p
+    }
+    Object.values(o).forEach(walk)
+  }
+  walk(doc)
+
+  const txidOverride = { type: 'string', pattern: '^[a-zA-Z0-9]{1,35}$' }
+  const props = (name: string): Json => (schemas[name] as { properties: Json }).properties
+  props('Pix').txid = txidOverride
+  applied.add(CORRECTIONS[2])
+  props('ParametrosConsultaPix').txid = txidOverride
+  applied.add(CORRECTIONS[3])
+  const pixConsultados = schemas.PixConsultados as { required: string[] }
+  if (pixConsultados.required.includes('cobs')) { pixConsultados.required = ['parametros', 'pix']; applied.add(CORRECTIONS[4]) }
+  for (const [name, correction] of [['CobsConsultadas', CORRECTIONS[5]], ['CobsVConsultadas', CORRECTIONS[6]]] as const) {
+    const items = (props(name).cobs as { items: { allOf: Array<{ required?: string[] }> } }).items
+    for (const part of items.allOf) {
+      if (part.required?.includes('idCob')) { part.required = part.required.filter(r => r !== 'idCob'); applied.add(correction) }
+    }
+  }
+  const location = props('PayloadLocation').location as Json
+  if (location.format === 'uri') { delete location.format; applied.add(CORRECTIONS[7]) }
+  delete location.maxLength
+  departures.push(GATEWAY_DEPARTURES[0])
+  for (const part of (schemas.CobGerada as { allOf: Json[] }).allOf) {
+    const loc = (part.properties as Json | undefined)?.location as Json | undefined
+    if (loc === undefined || loc.type !== 'string') continue
+    if (loc.format === 'uri') { delete loc.format; applied.add(CORRECTIONS[8]) }
+    delete loc.maxLength
+    departures.push(GATEWAY_DEPARTURES[1])
+  }
+  const info = props('CobBase').infoAdicionais as Json
+  if (info.maximum !== undefined) { info.maxItems = info.maximum; delete info.maximum; applied.add(CORRECTIONS[9]) }
+
+  const ajv = addFormats(new Ajv({ strict: false, allErrors: true }))
+  ajv.addFormat('int32', true)
+  ajv.addFormat('int64', true)
+  ajv.addSchema({ $id: 'bacen', components: doc.components } as object)
+  const validatorFor = (method: string, path: string, status: number): ValidateFunction => {
+    const op = doc.paths[path]?.[method.toLowerCase()] as { responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }> } | undefined
+    const ref = op?.responses[String(status)]?.content['application/json']?.schema.$ref
+    if (ref === undefined) throw new Error(`BACEN 2.9.0 has no JSON answer ${status} for ${method} ${path}`)
+    const validate = ajv.getSchema(`bacen${ref}`)
+    if (!validate) throw new Error(`no schema ${ref}`)
+    return validate
+  }
+  return { doc, applied: [...applied], departures, validatorFor }
+}

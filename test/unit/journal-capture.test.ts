@@ -1,0 +1,62 @@
+import t, { type Test } from 'tap'
+import Fastify from 'fastify'
+import { Readable } from 'node:stream'
+import captureRequests, { BODY_LIMIT } from '../../server/journal/capture.js'
+import { RequestJournal } from '../../server/journal/journal.js'
+import { MASK, maskHeaders, maskJsonText, maskValue, secretValues } from '../../server/journal/redact.js'
+
+/** The capture plugin alone, on a bare Fastify app with fake ports: what it keeps of unusual answers. */
+async function bare (t: Test) {
+  const journal = new RequestJournal(10)
+  const app = Fastify()
+  await app.register(captureRequests, {
+    journal,
+    now: () => 0,
+    token: () => null,
+    accountOfClientId: () => null,
+    accountOfTransaction: () => null,
+    secrets: ['the-admin-token'],
+    keepBodies: true,
+    log: false,
+  })
+  app.get('/buffer', async (_req, reply) => reply.type('image/png').send(Buffer.alloc(10)))
+  app.get('/stream', async (_req, reply) => reply.type('text/plain').send(Readable.from(['a', 'b'])))
+  app.get('/huge', async (_req, reply) => reply.type('application/json').send(JSON.stringify({ x: 'y'.repeat(BODY_LIMIT) })))
+  app.post('/echo', async (req) => req.body)
+  t.teardown(() => app.close())
+  return { app, journal }
+}
+
+t.test('answers that are not JSON text, and bodies too large to keep, become notes', async t => {
+  const { app, journal } = await bare(t)
+  await app.inject('/buffer')
+  await app.inject('/stream')
+  await app.inject('/huge')
+  await app.inject({ method: 'POST', url: '/echo', payload: { big: 'z'.repeat(BODY_LIMIT) } })
+  const [echo, huge, stream, buffer] = journal.list()
+  t.equal(buffer.response.body, '[a binary body of 10 bytes, not kept]')
+  t.equal(stream.response.body, '[a streamed body, not kept]')
+  t.match(huge.response.body, /^\[a body of \d+ bytes, not kept\]$/)
+  t.match(echo.request.body, /^\[a body of \d+ bytes, not kept\]$/)
+})
+
+t.test('the admin token is masked wherever it turns up', async t => {
+  const { app, journal } = await bare(t)
+  await app.inject({ method: 'POST', url: '/echo?x=the-admin-token', payload: { note: 'see the-admin-token here' } })
+  const [e] = journal.list()
+  t.same(e.query, { x: MASK })
+  t.same(e.request.body, { note: `see ${MASK} here` })
+  t.same(e.response.body, { note: `see ${MASK} here` })
+})
+
+t.test('redaction: headers, fields at any depth, PEM blocks, copies of a credential; nothing copied when clean', async t => {
+  const pem = '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n'
+  const secrets = secretValues({ authorization: 'Bearer tok.en.value-123', 'x-sandbox-admin-token': 'short' }, { clientSecret: 'secret-of-the-client' }, [])
+  t.same(secrets, ['Bearer tok.en.value-123', 'secret-of-the-client', 'tok.en.value-123'], 'longest first; too short to match by chance is left to its header')
+  t.same(maskHeaders({ Authorization: 'Bearer x', 'set-cookie': ['a', 'b'], via: 'tok.en.value-123 proxy', gone: undefined }, secrets), { Authorization: MASK, 'set-cookie': MASK, via: `${MASK} proxy` })
+  const clean = { a: [1, { b: 'plain' }], c: null }
+  t.equal(maskValue(clean, secrets), clean, 'the same object when there is nothing to mask')
+  t.same(maskValue({ list: [{ private_key: 'k' }, pem, 'x tok.en.value-123'], Password: null }, secrets), { list: [{ private_key: MASK }, MASK, `x ${MASK}`], Password: null })
+  t.equal(maskJsonText(JSON.stringify({ clientSecret: 'a"b', cert: pem, other: 'secret-of-the-client' }), secrets), `{"clientSecret":"${MASK}","cert":"${MASK}","other":"${MASK}"}`)
+  t.equal(maskJsonText('{"ok":true}', secrets), '{"ok":true}')
+})
