@@ -266,7 +266,7 @@ export class SandboxApi {
   transaction (id: string, options?: RequestOptions): Promise<T.Transaction> { return this.client.call('sandboxGetTransaction', { params: { id }, options }) }
   /** Liquidates a pending operation now (a forced success, with its webhooks). */
   settle (id: string, options?: RequestOptions): Promise<T.Transaction> { return this.client.call('sandboxSettleTransaction', { params: { id }, options }) }
-  /** Ends a pending operation now with an asynchronous error of spec 6.4. */
+  /** Ends a pending operation now with an asynchronous error of docs/gateway.md §6.4. */
   fail (id: string, errorCode: T.AsyncErrorCode, options?: RequestOptions): Promise<T.Transaction> { return this.client.call('sandboxFailTransaction', { params: { id }, body: { errorCode }, options }) }
   /** The destination bank returns a liquidated pay-out: credits the account and fires refund_out. */
   refundReceived (id: string, refund: T.RefundReceived = {}, options?: RequestOptions): Promise<T.Transaction> { return this.client.call('sandboxRefundReceived', { params: { id }, body: refund, options }) }

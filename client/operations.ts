@@ -196,7 +196,7 @@ export type IntegrationReport = S<typeof ReportView>
 export type ReportCheck = IntegrationReport['checks'][number]
 export type ReportProbe = S<typeof ReportProbeBody>
 
-/** The error bodies of the three families (spec 7; the control plane's adds `code`). */
+/** The error bodies of the three families (docs/gateway.md §7; the control plane's adds `code`). */
 export type ExtendedErrorBody = S<typeof ExtendedError>
 export type SimpleErrorBody = S<typeof SimpleError>
 export type SandboxErrorBody = S<typeof SandboxError>

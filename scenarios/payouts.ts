@@ -1,3 +1,4 @@
+import type { AsyncErrorCode } from '../server/domain/async-errors.js'
 import type { Endpoint, ScenarioDefinition } from './types.js'
 
 /**
@@ -8,6 +9,17 @@ import type { Endpoint, ScenarioDefinition } from './types.js'
  */
 const STANDARD: readonly Endpoint[] = ['cash-out', 'cash-out-qrcode']
 const ALL: readonly Endpoint[] = ['cash-out', 'cash-out-qrcode', 'dict-pix']
+
+/** One scenario per asynchronous error code (the compiler checks none is missing), in the catalogue's order. */
+const ASYNC_FAILURES: Record<AsyncErrorCode, { meaning: string, endpoints?: readonly Endpoint[] }> = {
+  BLOCKED_ACCOUNT: { meaning: 'destination account judicially blocked' },
+  ACCOUNT_CLOSED: { meaning: 'destination account closed' },
+  ORDER_REJECTED: { meaning: 'destination bank rejected' },
+  PAYMENT_EXPIRED: { meaning: 'expired before processing; retryable' },
+  SETTLEMENT_TIMEOUT: { meaning: 'destination bank did not answer in time; retryable' },
+  TAX_ID_MISMATCH: { meaning: 'details.document differs from the key holder', endpoints: STANDARD },
+  INVALID_TAX_ID: { meaning: 'algorithmically invalid document, as a group B provider reports it', endpoints: STANDARD },
+}
 
 const asyncFailure = (name: string, meaning: string, endpoints: readonly Endpoint[] = ALL): ScenarioDefinition => ({
   name,
@@ -23,13 +35,7 @@ export const payoutScenarios: ScenarioDefinition[] = [
   { name: 'DAILY_LIMIT', endpoints: STANDARD, timing: 'sync', effect: 'Answers 400 PIX_DAILY_LIMIT_EXCEEDED as if the day\'s pay-outs had reached the daily limit. Nothing is reserved.' },
   { name: 'NIGHT_LIMIT', endpoints: STANDARD, timing: 'sync', effect: 'Answers 400 PIX_NIGHT_LIMIT_EXCEEDED as if it were night (20:00-06:00 São Paulo) and the amount above the night limit. Nothing is reserved.' },
   { name: 'DOCUMENT_MISMATCH', endpoints: STANDARD, timing: 'async', effect: 'The key\'s holder has another document than the one sent, and the account\'s provider group decides as for a real mismatch (gateway 2.4): group A ends ERROR with errorCode PROVIDER_REJECTED and the provider\'s own message, B and D with TAX_ID_MISMATCH (their optional check taken as on), nothing debited; groups C and E do not check, so the payment completes to the key owner, whose document the webhook\'s counterpart shows.' },
-  asyncFailure('BLOCKED_ACCOUNT', 'destination account judicially blocked'),
-  asyncFailure('ACCOUNT_CLOSED', 'destination account closed'),
-  asyncFailure('ORDER_REJECTED', 'destination bank rejected'),
-  asyncFailure('PAYMENT_EXPIRED', 'expired before processing; retryable'),
-  asyncFailure('SETTLEMENT_TIMEOUT', 'destination bank did not answer in time; retryable'),
-  asyncFailure('TAX_ID_MISMATCH', 'details.document differs from the key holder', STANDARD),
-  asyncFailure('INVALID_TAX_ID', 'algorithmically invalid document, as a group B provider reports it', STANDARD),
+  ...Object.entries(ASYNC_FAILURES).map(([name, f]) => asyncFailure(name, f.meaning, f.endpoints)),
   {
     name: 'SETTLEMENT_DELAY',
     endpoints: ALL,

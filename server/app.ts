@@ -1,46 +1,49 @@
 import Fastify, { LogController, type FastifyInstance, type FastifySchemaValidationError, type FastifyServerOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { Ajv, type Options as AjvOptions } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { packageRoot } from './paths.js'
 import type { Config } from './config.js'
 import { defaultConfig } from './config.js'
-import type { Sandbox } from './context.js'
-import { Clock } from './engine/clock.js'
-import { Scheduler } from './engine/scheduler.js'
-import { createRng } from './domain/ids.js'
 import { isValidDocument } from './domain/documents.js'
-import { loadFixtures, type Fixtures } from './fixtures.js'
-import { Store, type StoreOptions } from './store/store.js'
-import { TokenService } from './auth/tokens.js'
-import { AccountService } from './services/accounts.js'
-import { RequestJournal } from './journal/journal.js'
+import type { Fixtures } from './fixtures.js'
+import type { StoreOptions } from './store/store.js'
+import { createSandbox, type Sandbox } from './sandbox.js'
+import type { Account } from './store/state.js'
+import type { AppliedScenario } from '../scenarios/types.js'
 import captureRequests from './journal/capture.js'
 import { webhookLines } from './journal/console.js'
-import { transactionLookup } from './journal/transactions.js'
-import { ScenarioService } from './services/scenarios.js'
-import { WebhookService } from './webhooks/service.js'
-import { PayoutService } from './services/payouts.js'
-import { ChargeService } from './services/charges.js'
-import { RefundService } from './services/refunds.js'
-import { MedService } from './services/med.js'
-import { ReportService } from './report/service.js'
 import { frameworkErrorHandler, registerErrorHandlers, storageUnavailable } from './errors/handler.js'
 import { declareErrorResponses, toOpenApi30 } from './errors/declared.js'
-import { StartupError } from './errors/startup.js'
-import { parseInstant, SANDBOX_TIME_MAX, SANDBOX_TIME_MIN, SANDBOX_TIME_RANGE } from './domain/instant.js'
 import { DOCUMENT_FORMAT, sharedSchemas } from './schemas/common.js'
 import authPlugin from './auth/plugin.js'
 import faultsPlugin from './faults.js'
 import standardRoutes from './routes/standard/index.js'
 import centralBankRoutes from './routes/central-bank/index.js'
 import sandboxRoutes from './routes/sandbox/index.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sandbox: Sandbox
+  }
+  interface FastifyRequest {
+    /** The account of the bearer token, set by the authenticate hook. */
+    account?: Account
+    /** The scenarios of this request, once resolved (services/scenarios.ts). */
+    scenarios?: AppliedScenario[]
+  }
+  interface FastifyContextConfig {
+    /** Routes that need `Authorization: Bearer`. */
+    auth?: boolean
+  }
+}
 
 export interface BuildOptions {
   config?: Partial<Config>
@@ -71,7 +74,7 @@ function validators (): { body: Ajv, coercing: Ajv } {
   const body = addFormats(new Ajv({ ...base, coerceTypes: false }))
   const coercing = addFormats(new Ajv({ ...base, coerceTypes: 'array' }))
   // A CPF or CNPJ with valid check digits (schemas/common.ts Document): checked with the other fields,
-  // so a bad document is one entry of the validation error (spec 7) rather than an answer of its own.
+  // so a bad document is one entry of the validation error (docs/gateway.md §7) rather than an answer of its own.
   for (const ajv of [body, coercing]) ajv.addFormat(DOCUMENT_FORMAT, { type: 'string', validate: isValidDocument })
   return { body, coercing }
 }
@@ -107,21 +110,16 @@ function lazySerializers (...args: Parameters<typeof defaultSerializers>) {
 /** Builds the whole sandbox without listening: tests call this; main.ts adds the process around it. */
 export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstance> {
   const config = defaultConfig(opts.config)
-  const seed = config.seed ?? randomBytes(6).toString('hex')
-  const clock = new Clock(opts.realNow, { min: SANDBOX_TIME_MIN, max: SANDBOX_TIME_MAX })
-  /**
-   * The clock as the settings start it: at --clock-start (or real time), frozen with --clock frozen. A
-   * new state starts so, and so does a full reset; a data file that holds a state brings its own clock.
-   */
-  const startClock = (): void => {
-    const start = config.clockStart !== undefined ? parseInstant(config.clockStart) : null
-    if (config.clockStart !== undefined && (start === null || !clock.accepts(start))) {
-      throw new StartupError(`--clock-start ${config.clockStart} is not an instant the sandbox clock can take (ISO 8601, ${SANDBOX_TIME_RANGE})`)
-    }
-    const now = start ?? (opts.realNow ?? Date.now)()
-    clock.restore({ now: new Date(now).toISOString(), frozen: config.clock === 'frozen', offsetMs: start === null ? 0 : undefined }, start === null ? 'continue' : 'instant')
-  }
-  startClock()
+  // The logger exists only once the app does; failures no request sees go to it from then on.
+  let log: FastifyInstance['log'] | undefined
+  const sandbox = createSandbox(config, VERSION, {
+    realNow: opts.realNow,
+    fixtures: opts.fixtures,
+    store: opts.store,
+    logError: (err, message, context) => log?.error({ err, ...context }, message),
+    webhookLines: webhookLines({ warn: (obj, msg) => log?.warn(obj, msg), error: (obj, msg) => log?.error(obj, msg) }),
+  })
+  const { clock, store } = sandbox
 
   const app = Fastify({
     logger: opts.logger ?? false,
@@ -151,41 +149,9 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   }
   app.setValidatorCompiler(({ schema, httpPart }) => lazyValidator(httpPart === 'body' ? body : coercing, schema))
 
-  const store = new Store({ compactionFloorBytes: config.journalCompactBytes, onError: err => app.log.error({ err }, 'rebuilding after a rollback failed'), ...opts.store, file: config.data })
-  // One commit point per job: each runs as a unit of the store and is written when it ends.
-  const scheduler = new Scheduler({
-    clock,
-    onError: (err, job) => app.log.error({ err, job: job.kind }, 'scheduled job failed'),
-    runJob: run => { store.unit(run) },
-  })
-  const fixtures = opts.fixtures ?? loadFixtures(config.fixtures)
-  const rng = createRng(seed)
-  // Services are created below, once the context they share exists.
-  const sandbox = {
-    config,
-    version: VERSION,
-    seed,
-    clock,
-    scheduler,
-    rng,
-    store,
-    fixtures,
-    tokens: new TokenService(config.jwtSecret ?? randomBytes(32).toString('hex'), () => clock.now()),
-    accounts: new AccountService(store, fixtures, clock, rng),
-    journal: new RequestJournal(config.journalSize, transactionLookup(store)),
-    onReset: [],
-    onLoad: [],
-    resetClock: startClock,
-    ready: false,
-  } as Omit<Sandbox, 'scenarios' | 'webhooks' | 'payouts' | 'charges' | 'refunds' | 'med' | 'report'> as Sandbox
-  sandbox.scenarios = new ScenarioService(store, clock)
-  sandbox.webhooks = new WebhookService(sandbox, { onError: err => app.log.error({ err }, 'webhook bookkeeping failed'), ...webhookLines(app.log) })
-  sandbox.charges = new ChargeService(sandbox)
-  sandbox.payouts = new PayoutService(sandbox)
-  sandbox.refunds = new RefundService(sandbox)
-  sandbox.med = new MedService(sandbox)
-  sandbox.report = new ReportService(sandbox)
-  app.decorate('sandbox', sandbox)
+  log = app.log
+  // A plugin of its own, so the plugins that use `app.sandbox` can name it in their dependencies.
+  await app.register(fp(async (instance) => { instance.decorate('sandbox', sandbox) }, { name: 'sandbox' }))
 
   // Callback hooks, not async ones: they run on every request, and an async hook costs a promise each.
   app.addHook('onRequest', (request, reply, done) => {
@@ -271,35 +237,11 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   })
 
   app.addHook('onClose', async () => {
-    scheduler.close()
+    sandbox.scheduler.close()
     await store.close()
   })
 
-  const opened = await store.open({ clock: { record: () => clock.snapshot(), restore: c => clock.restore(c, 'continue') }, rng })
-  // A state brings its own clock, which continues where it stood (its offset from wall time); the
-  // settings' start applies to a new state and to a reset.
-  if (opened.clock) clock.restore(opened.clock, 'continue')
-  // And its random stream, which continues too: starting again from the seed would hand out ids the
-  // state already holds. A state of the previous format kept none: one is drawn from the seed and the
-  // state's sequences, which differ from any earlier start on it.
-  if (opened.rng) rng.restore(opened.rng)
-  else if (opened.found) rng.restore(createRng(`${seed}/${JSON.stringify(store.data.seq)}`).state())
-  // From here on a move of the clock is a change the next write records (a first write records it anyway).
-  clock.onChange(() => store.clockChanged())
-  if (!opened.found) sandbox.accounts.seedFixtures()
-  // After a failed write rolled records back, every service rebuilds from the store, as after a load.
-  store.onRestored(() => {
-    scheduler.clear()
-    for (const hook of sandbox.onLoad) hook()
-  })
-  // While the store cannot write, no job runs (each would be rolled back, over and over).
-  store.onHealthChange(health => { if (health.status === 'ok') scheduler.resume(); else scheduler.pause() })
-  store.transact(() => { for (const hook of sandbox.onLoad) hook() })
-  try {
-    await store.commit()
-  } catch (err) {
-    throw new StartupError(`--data ${config.data!}: the first write failed (${(err as Error).message}); check the free space and permissions of its directory`)
-  }
+  await sandbox.open()
   await app.ready()
   sandbox.ready = true
   return app

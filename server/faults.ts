@@ -110,7 +110,7 @@ async function faultsPlugin (app: FastifyInstance): Promise<void> {
         }))
       case 'RATE_LIMITED':
       {
-        // As the MED list's own rate limit answers (spec 7.10), on every operation.
+        // As the MED list's own rate limit answers (docs/gateway.md §7.10), on every operation.
         const seconds = fault.params.retryAfter ? Number(fault.params.retryAfter) : 1
         void reply.header('retry-after', String(seconds))
         return done(tooManyRequests(seconds))
@@ -169,4 +169,4 @@ async function faultsPlugin (app: FastifyInstance): Promise<void> {
   })
 }
 
-export default fp(faultsPlugin, { name: 'faults', dependencies: ['auth', 'request-journal'] })
+export default fp(faultsPlugin, { name: 'faults', dependencies: ['sandbox', 'auth', 'request-journal'] })

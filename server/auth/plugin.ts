@@ -25,4 +25,4 @@ async function authPlugin (app: FastifyInstance): Promise<void> {
   })
 }
 
-export default fp(authPlugin, { name: 'auth' })
+export default fp(authPlugin, { name: 'auth', dependencies: ['sandbox'] })

@@ -1,7 +1,7 @@
 import { createSigner, createVerifier } from 'fast-jwt'
 
 /**
- * Access tokens: HS256 JWTs that live 1800 s of sandbox time (spec 2.1, 5.5). Expiry is checked
+ * Access tokens: HS256 JWTs that live 1800 s of sandbox time (docs/gateway.md §2.1, 5.5). Expiry is checked
  * against the sandbox clock, not the wall clock, so advancing the clock expires tokens as it would
  * in production.
  */

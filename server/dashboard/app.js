@@ -2,10 +2,12 @@
 // sandbox. Everything it shows comes from the /__sandbox control plane and is put in the DOM as text
 // (createElement + textContent), never as HTML, so a payer called "<img onerror=...>" stays a name.
 
+// Served by the dashboard route from the server's list (domain/async-errors.ts).
+import { ASYNC_ERROR_CODES } from './lists.js'
+
 const POLL_MS = 1000
 const ADMIN_KEY = 'pix-sandbox-admin-token'
 const EVENT_TYPES = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected']
-const FAIL_CODES = ['BLOCKED_ACCOUNT', 'ACCOUNT_CLOSED', 'ORDER_REJECTED', 'PAYMENT_EXPIRED', 'SETTLEMENT_TIMEOUT', 'TAX_ID_MISMATCH', 'INVALID_TAX_ID']
 const KNOWN_STATUSES = ['PENDING', 'CONFIRMED', 'ERROR', 'LIQUIDATED', 'COMPLETED', 'ATIVA', 'CONCLUIDA',
   'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP', 'EXPIRED', 'EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO']
 /** Statuses of a charge that can still be paid. */
@@ -415,7 +417,7 @@ function buildTxDetail (tx) {
   // The API says which steering actions this record takes (a pending cash-in is paid, never settled).
   const actions = Array.isArray(tx.actions) ? tx.actions : []
   if (actions.includes('settle')) {
-    const failSelect = el('select', { name: `fail-code`, id: `fail-${tx.id}` }, FAIL_CODES.map(c => el('option', { value: c }, c)))
+    const failSelect = el('select', { name: `fail-code`, id: `fail-${tx.id}` }, ASYNC_ERROR_CODES.map(c => el('option', { value: c }, c)))
     detail.append(el('div', { class: 'actions', role: 'group', 'aria-label': 'Actions on this pending transaction' },
       el('button', {
         type: 'button',

@@ -1,5 +1,5 @@
 // The immediate charge (cob) of the central-bank family: the rules on its fields that creation
-// (gateway 2.8, 7.7) and revision (BACEN's PATCH /cob/{txid}) share, and what a revision changes.
+// (docs/gateway.md §2.8, 7.7) and revision (BACEN's PATCH /cob/{txid}) share, and what a revision changes.
 import { isValidCnpj, isValidCpf } from './documents.js'
 import { detectDirectoryKeyType } from './keys.js'
 import { parseDecimalString } from './money.js'
@@ -37,7 +37,7 @@ export function cobFieldProblems (f: { original?: string, devedor?: Devedor, cha
     if (devedor.cpf !== undefined && devedor.cnpj !== undefined) problems.push('devedor deve ter cpf ou cnpj, não ambos')
     else if (devedor.cpf === undefined && devedor.cnpj === undefined) problems.push('devedor.cpf ou devedor.cnpj é obrigatório')
     if (devedor.cpf !== undefined && !(/^\d{11}$/.test(devedor.cpf) && isValidCpf(devedor.cpf))) problems.push('devedor.cpf inválido: 11 dígitos com dígitos verificadores corretos')
-    // gateway 7.7: digits only, so the 2026 alphanumeric CNPJ (accepted by the standard family) is refused here.
+    // docs/gateway.md §7.7: digits only, so the 2026 alphanumeric CNPJ (accepted by the standard family) is refused here.
     if (devedor.cnpj !== undefined && !(/^\d{14}$/.test(devedor.cnpj) && isValidCnpj(devedor.cnpj))) problems.push('devedor.cnpj inválido: 14 dígitos com dígitos verificadores corretos')
   }
   if (f.chave !== undefined && detectDirectoryKeyType(f.chave) === null) problems.push('chave não é uma chave PIX válida (telefone +55, e-mail, CPF, CNPJ ou EVP)')

@@ -1,4 +1,5 @@
-import type { RngState } from '../store/state.js'
+/** Where the seeded random stream stands: four 32-bit words (a state file keeps it, store/state.ts). */
+export type RngState = [number, number, number, number]
 // Identifiers of the PIX world (endToEndId, rtrId, txid) and the seeded randomness behind them.
 // Nothing here reads the wall clock or Math.random(): one seed must reproduce a whole run.
 
@@ -23,8 +24,6 @@ export interface SeededRng extends Rng {
   state(): RngState
   restore(state: RngState): void
 }
-
-export type { RngState }
 
 const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 const HEX = '0123456789abcdef'

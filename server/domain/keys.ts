@@ -1,5 +1,5 @@
-// PIX keys. The gateway names key types three ways: cash-out `details.keyType` (spec 2.4), the
-// central-bank directory (spec 2.3, the DICT's own types) and cash-in `splits[].pixKeyType` (2.6).
+// PIX keys. The gateway names key types three ways: cash-out `details.keyType` (docs/gateway.md §2.4), the
+// central-bank directory (docs/gateway.md §2.3, the DICT's own types) and cash-in `splits[].pixKeyType` (2.6).
 // Each has its own accepted formats; normalizeKey maps any of them to the directory's canonical
 // form, which is how keys are stored and looked up.
 import { isValidCnpj, isValidCpf, isValidDocument } from './documents.js'

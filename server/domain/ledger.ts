@@ -2,7 +2,7 @@ import type { Account, LedgerDraft } from '../store/state.js'
 import { MAX_CENTS } from './money.js'
 
 /**
- * Balance effects of spec 3.5 on one account, in integer cents. Every function keeps the invariant
+ * Balance effects of docs/gateway.md §3.5 on one account, in integer cents. Every function keeps the invariant
  * of DESIGN.md section 4: available >= 0, blocked >= 0, and
  * available + blocked = opening + adjustments + settledIn - settledOut - fees.
  * Functions that can be refused return false and change nothing. The functions that change an account

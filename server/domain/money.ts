@@ -107,3 +107,20 @@ export function percentOf (cents: number, percent: number): number {
 function assertCents (cents: number): void {
   if (!Number.isSafeInteger(cents)) throw new RangeError(`cents must be a safe integer, got ${cents}`)
 }
+
+/**
+ * A control-plane amount in BRL (an account's opening balance, fee, limits, a balance change) in
+ * cents: read exactly from its decimal representation like parseAmount, zero and negative values
+ * allowed, a third decimal rounded half away from zero (10.005 is 1001 cents, where a float product
+ * would give 1000).
+ */
+export function brlToCents (value: number): number {
+  const { digits, scale } = decimalOf(Math.abs(value))
+  const sign = value < 0 ? -1 : 1
+  if (scale <= 2) return sign * Number(digits + '0'.repeat(2 - scale))
+  const dropped = scale - 2
+  const padded = digits.padStart(dropped + 1, '0')
+  const kept = Number(padded.slice(0, padded.length - dropped))
+  const roundUp = padded.charCodeAt(padded.length - dropped) >= 53 // '5'
+  return sign * (kept + (roundUp ? 1 : 0)) || 0
+}

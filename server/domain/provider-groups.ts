@@ -1,4 +1,4 @@
-// Who checks a cash-out's details.document against the key holder (gateway 2.4): the settlement
+// Who checks a cash-out's details.document against the key holder (docs/gateway.md §2.4): the settlement
 // provider of the account, by group. The gateway itself never compares them.
 
 export type ProviderGroup = 'A' | 'B' | 'C' | 'D' | 'E'

@@ -1,4 +1,4 @@
-// What a payer's provider can do with a parsed BR Code before any money moves (gateway 2.5, 7.3).
+// What a payer's provider can do with a parsed BR Code before any money moves (docs/gateway.md §2.5, 7.3).
 import type { BrCode } from './brcode.js'
 import { detectDirectoryKeyType } from './keys.js'
 

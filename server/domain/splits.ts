@@ -1,4 +1,4 @@
-// Rules on the splits of a charge that hold whatever the gross amount is (gateway 2.6, 8).
+// Rules on the splits of a charge that hold whatever the gross amount is (docs/gateway.md §2.6, 8).
 import { parseAmount } from './money.js'
 
 /** Percent values are read exactly to the hundredth (40.01 is 4001 hundredths), never summed as floats. */

@@ -74,7 +74,7 @@ export function errorBody (err: ApiError, request: FastifyRequest): Record<strin
       timestamp: new Date(request.server.sandbox.clock.now()).toISOString(),
       path: publicPath(request.url),
       method: request.method,
-      // Spec 7: `code` is HTTP_ERROR for generic errors or the business code (then also `errorCode`).
+      // docs/gateway.md §7: `code` is HTTP_ERROR for generic errors or the business code (then also `errorCode`).
       code: err.business ? err.code : 'HTTP_ERROR',
       // Validation errors list one message per invalid field; everything else is one sentence.
       message: err.code === 'HTTP_ERROR' && err.statusCode === 400 ? err.messages : err.messages.join('; '),

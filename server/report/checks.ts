@@ -26,7 +26,7 @@ export interface CheckResult {
 export interface CheckDefinition {
   id: string
   title: string
-  /** The section of docs/gateway.md, cited as the code cites it (`gateway 5 item 5`). */
+  /** The section of docs/gateway.md as the report shows it (`gateway 5 item 5`). */
   section: string
   /** Its heading's anchor in docs/gateway.md. */
   anchor: string
@@ -40,7 +40,7 @@ export interface CheckDefinition {
 /** A failed check lists at most this many pieces of evidence, then says how many more there were. */
 export const MAX_EVIDENCE = 10
 
-/** How long before expiry a new token is a renewal rather than a token fetched too early (gateway 5 item 5). */
+/** How long before expiry a new token is a renewal rather than a token fetched too early (docs/gateway.md §5 item 5). */
 export const RENEWAL_WINDOW_SECONDS = 300
 
 const evidence = (note: string, ids: Partial<Omit<Evidence, 'note'>>): Evidence =>
@@ -63,7 +63,7 @@ const authenticated = (f: IntegrationFacts): RequestFact[] =>
   f.requests.filter(r => isGateway(r) && r.route !== TOKEN_ROUTE && r.accountId === f.accountId && r.status !== 401 && !r.expiredToken)
 const lifetimeMs = TOKEN_LIFETIME_SECONDS * 1000
 
-// ---- authentication (gateway 5) -------------------------------------------------------------------
+// ---- authentication (docs/gateway.md §5) ------------------------------------------------------------
 
 const tokenReuse: CheckDefinition = {
   id: 'token-reused',
@@ -114,7 +114,7 @@ const tokenRenewal: CheckDefinition = {
   },
 }
 
-// ---- pay-outs (gateway 7.2, 7.3, 7.6, 6.4) ---------------------------------------------------------
+// ---- pay-outs (docs/gateway.md §7.2, 7.3, 7.6, 6.4) -------------------------------------------------
 
 /** Refusals that answer the same to the same request: retrying one unchanged cannot succeed. */
 const FINAL_REFUSALS: ReadonlySet<string> = new Set([
@@ -182,9 +182,9 @@ const indeterminatePayout: CheckDefinition = {
   },
 }
 
-/** The asynchronous errors of gateway 6.4 whose table says "no" to a retry (and a group A provider's refusal). */
+/** The asynchronous errors of docs/gateway.md §6.4 whose table says "no" to a retry (and a group A provider's refusal). */
 const FINAL_ASYNC_ERRORS: ReadonlySet<string> = new Set(['TAX_ID_MISMATCH', 'INVALID_TAX_ID', 'BLOCKED_ACCOUNT', 'ACCOUNT_CLOSED', 'ORDER_REJECTED', 'PROVIDER_REJECTED'])
-/** Accepted (PENDING), then failed: not a QR code refused at once (gateway 7.3, refusal-not-retried's business). */
+/** Accepted (PENDING), then failed: not a QR code refused at once (docs/gateway.md §7.3, refusal-not-retried's business). */
 const settledInError = (tx: Transaction): boolean => tx.history.some(h => h.status === 'PENDING')
 const failedAt = (tx: Transaction): number => Date.parse(tx.history.find(h => h.status === 'ERROR')?.at ?? tx.updatedAt)
 
@@ -210,7 +210,7 @@ const finalErrorNotRetried: CheckDefinition = {
   },
 }
 
-// ---- webhooks (gateway 6.2) --------------------------------------------------------------------------
+// ---- webhooks (docs/gateway.md §6.2) ----------------------------------------------------------------
 
 /** The probe's fault (`POST /__sandbox/report/probe`), also a scenario any event can carry. */
 export const BAD_SIGNATURE = 'WEBHOOK_BAD_SIGNATURE'
@@ -268,7 +268,7 @@ const signatureVerified: CheckDefinition = {
   },
 }
 
-// ---- refunds and charges (gateway 4.1, 2.6) -----------------------------------------------------------
+// ---- refunds and charges (docs/gateway.md §4.1, 2.6) ------------------------------------------------
 
 const refundsWithinAmount: CheckDefinition = {
   id: 'refunds-within-amount',
@@ -304,7 +304,7 @@ const chargeExternalIds: CheckDefinition = {
   },
 }
 
-// ---- requests (gateway 7) -------------------------------------------------------------------------------
+// ---- requests (docs/gateway.md §7) ------------------------------------------------------------------
 
 /** The codes of a request refused for its own data: a validation error, an amount off its format. */
 const INVALID_REQUEST: ReadonlySet<string> = new Set(['HTTP_ERROR', 'PIX_INVALID_AMOUNT'])

@@ -68,7 +68,7 @@ const cents = (v: unknown): number | null => {
   return parsed.ok ? parsed.cents : null
 }
 
-/** Which fields each money route carries, and where (gateway 2.3 to 2.9). */
+/** Which fields each money route carries, and where (docs/gateway.md §2.3 to 2.9). */
 const EXTRACTORS: Record<string, (r: RequestSource) => RequestFields> = {
   'POST /api/pix/cash-out': r => ({ externalId: text(field(r.body, 'externalId')), idempotencyKey: null, amountCents: cents(field(r.body, 'value')), target: text(field(r.body, 'details', 'key')) }),
   'POST /api/pix/cash-out-qrcode': r => ({ externalId: text(field(r.body, 'externalId')), idempotencyKey: null, amountCents: cents(field(r.body, 'value')), target: text(field(r.body, 'qrCode')) }),
@@ -99,7 +99,7 @@ export function payoutTarget (tx: Transaction): string | null {
 
 export const isPayout = (tx: Transaction): boolean => tx.kind === 'CASH_OUT' || tx.kind === 'CASH_OUT_QRCODE' || tx.kind === 'DICT_TRANSFER'
 
-/** What the report grades: the gateway's two families (gateway 4), and the control plane's transaction query. */
+/** What the report grades: the gateway's two families (docs/gateway.md §4), and the control plane's transaction query. */
 export function graded (method: string, route: string): boolean {
   if (route.startsWith('/__sandbox/')) return method === 'GET' && route.startsWith('/__sandbox/transactions')
   return route.startsWith('/api/') || route === '/balance' || route === '/accounts/balances' || route === '/dict/pix' ||

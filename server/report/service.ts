@@ -1,4 +1,4 @@
-import type { Sandbox } from '../context.js'
+import type { AccountLookup, JournalReads, Ports, WebhookReads } from '../ports.js'
 import { ApiError } from '../errors/api-error.js'
 import { samplePayload } from '../webhooks/samples.js'
 import { EVENT_TYPES, type Delivery, type EventType } from '../webhooks/types.js'
@@ -30,12 +30,18 @@ export interface Report {
   read: { requests: number, deliveries: number, transactions: number }
 }
 
+export type ReportDeps = Pick<Ports, 'store' | 'clock' | 'rng'> & {
+  accounts: AccountLookup
+  journal: JournalReads
+  webhooks: WebhookReads
+}
+
 export class ReportService {
-  constructor (private readonly sb: Pick<Sandbox, 'accounts' | 'store' | 'webhooks' | 'clock' | 'rng' | 'journal'>) {}
+  constructor (private readonly deps: ReportDeps) {}
 
   /** The account's requests from the journal, oldest first, as facts. */
   private requests (accountId: number): RequestFact[] {
-    const entries = this.sb.journal.list({ accountId }, { limit: Number.MAX_SAFE_INTEGER })
+    const entries = this.deps.journal.list({ accountId }, { limit: Number.MAX_SAFE_INTEGER })
     const facts: RequestFact[] = []
     for (let i = entries.length - 1; i >= 0; i--) {
       const fact = requestFact(entries[i])
@@ -45,19 +51,19 @@ export class ReportService {
   }
 
   report (accountId: number): Report {
-    this.sb.accounts.require(accountId)
+    this.deps.accounts.require(accountId)
     const facts = {
       accountId,
       requests: this.requests(accountId),
-      deliveries: this.sb.webhooks.log.query({ accountId }, Infinity).reverse(),
-      transactions: this.sb.store.transactionsOf(accountId),
+      deliveries: this.deps.webhooks.log.query({ accountId }, Infinity).reverse(),
+      transactions: this.deps.store.transactionsOf(accountId),
     }
     const graded = checks.map(c => ({ id: c.id, title: c.title, section: c.section, docs: `docs/gateway.md${c.anchor}`, ...c.evaluate(facts) }))
     const counts: Record<CheckStatus, number> = { passed: 0, failed: 0, not_exercised: 0 }
     for (const c of graded) counts[c.status]++
     return {
       accountId,
-      generatedAt: new Date(this.sb.clock.now()).toISOString(),
+      generatedAt: new Date(this.deps.clock.now()).toISOString(),
       verdict: counts.failed > 0 ? 'failed' : counts.not_exercised > 0 ? 'incomplete' : 'passed',
       counts,
       checks: graded,
@@ -70,13 +76,13 @@ export class ReportService {
    * given one, else the first that has an active URL): a receiver that checks signatures refuses it.
    */
   probe (accountId: number, eventType?: EventType): Delivery[] {
-    const account = this.sb.accounts.require(accountId)
-    const type = eventType ?? EVENT_TYPES.find(t => this.sb.webhooks.registrations.activeFor(accountId, t).length > 0)
-    if (type === undefined || this.sb.webhooks.registrations.activeFor(accountId, type).length === 0) {
+    const account = this.deps.accounts.require(accountId)
+    const type = eventType ?? EVENT_TYPES.find(t => this.deps.webhooks.registrations.activeFor(accountId, t).length > 0)
+    if (type === undefined || this.deps.webhooks.registrations.activeFor(accountId, type).length === 0) {
       throw new ApiError(409, 'NO_RECEIVER', `Account ${accountId} has no active webhook${eventType ? ` for ${eventType}` : ''}: register one (POST /__sandbox/webhooks) before sending the probe`, { business: false })
     }
-    const transactionId = this.sb.rng.uuid()
-    const payload = samplePayload(type, { account, transactionId, nowMs: this.sb.clock.now(), rng: this.sb.rng })
-    return this.sb.webhooks.publish({ accountId, eventType: type, transactionId, payload, scenarios: [{ name: BAD_SIGNATURE, params: {} }] })
+    const transactionId = this.deps.rng.uuid()
+    const payload = samplePayload(type, { account, transactionId, nowMs: this.deps.clock.now(), rng: this.deps.rng })
+    return this.deps.webhooks.publish({ accountId, eventType: type, transactionId, payload, scenarios: [{ name: BAD_SIGNATURE, params: {} }] })
   }
 }

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { readdirSync, readFileSync } from 'node:fs'
 import { extname, join } from 'node:path'
 import QRCode from 'qrcode'
+import { ASYNC_ERROR_CODES } from '../domain/async-errors.js'
 import { notFound } from '../errors/api-error.js'
 import { packageRoot } from '../paths.js'
 
@@ -37,6 +38,8 @@ function loadAssets (): Map<string, Asset> {
     const type = TYPES[extname(name)]
     if (type) assets.set(name, { body: readFileSync(join(DIR, name)), type })
   }
+  // What the page needs from the server's own lists, as a module it imports: one list, never a copy.
+  assets.set('lists.js', { body: Buffer.from(`export const ASYNC_ERROR_CODES = ${JSON.stringify(ASYNC_ERROR_CODES)}\n`), type: TYPES['.js'] })
   return assets
 }
 

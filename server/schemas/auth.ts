@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { TOKEN_LIFETIME_SECONDS } from '../auth/tokens.js'
 
-/** Token issuance, POST /api/auth/token (spec 2.1): client credentials in the body, the certificate in a header. */
+/** Token issuance, POST /api/auth/token (docs/gateway.md §2.1): client credentials in the body, the certificate in a header. */
 export const TokenRequest = Type.Object({
   clientId: Type.String({ minLength: 1, maxLength: 255 }),
   clientSecret: Type.String({ minLength: 8, maxLength: 64 }),

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { Amount, Document, IsoDate, StringEnum } from './common.js'
 
 /**
- * Schemas of the pay-in side: cash-in (spec 2.6), cob (2.8), refund-in (2.7), devolução (2.9), the
+ * Schemas of the pay-in side: cash-in (docs/gateway.md §2.6), cob (2.8), refund-in (2.7), devolução (2.9), the
  * MED list (2.10, 4.1) and the control-plane operations that pay charges and open disputes.
  * Exactness of amounts and check digits of documents are domain rules, checked by the services.
  */
@@ -164,7 +164,7 @@ export const DevolucaoBody = Type.Object({
 export const MED_STATUSES = ['OPEN', 'RECEIVED', 'CANCELLED', 'ANALYZED'] as const
 
 // The shape MedService reads (parseDateBound), checked here too so a malformed date is listed with
-// the other invalid query fields (spec 7: one message per invalid field).
+// the other invalid query fields (docs/gateway.md §7: one message per invalid field).
 const ISO_DATE_OR_DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2})?)?$'
 
 const Bank = Type.Object({ ispb: Type.String(), name: Type.String() })

@@ -1,15 +1,16 @@
 import { Type } from '@sinclair/typebox'
 import { Amount, Document, IsoDate, StringEnum } from './common.js'
+import { ASYNC_ERROR_CODES } from '../domain/async-errors.js'
 
 /**
- * Pay-outs: cash-out to a key (spec 2.4), cash-out by QR Code (2.5), the directory transfer (2.3),
+ * Pay-outs: cash-out to a key (docs/gateway.md §2.4), cash-out by QR Code (2.5), the directory transfer (2.3),
  * and the control plane's transactions and key directory. Shape only; the rules that need the domain
  * (cents, check digits, key formats, CRC) are checked by PayoutService with their own error codes.
  */
 
 export const CashOutKeyTypeSchema = StringEnum(['DOCUMENT', 'EMAIL', 'PHONE', 'RANDOM'] as const, { description: 'Type of details.key (spec 2.4)' })
 export const DirectoryKeyTypeSchema = StringEnum(['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP'] as const, { description: 'Key type of the directory' })
-export const AsyncErrorCodeSchema = StringEnum(['TAX_ID_MISMATCH', 'INVALID_TAX_ID', 'BLOCKED_ACCOUNT', 'ACCOUNT_CLOSED', 'ORDER_REJECTED', 'PAYMENT_EXPIRED', 'SETTLEMENT_TIMEOUT'] as const, {
+export const AsyncErrorCodeSchema = StringEnum(ASYNC_ERROR_CODES, {
   description: 'Asynchronous error of spec 6.4',
 })
 

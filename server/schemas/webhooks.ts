@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox'
 import { StringEnum } from './common.js'
 import { EVENT_TYPES } from '../webhooks/types.js'
 
-/** Webhook registrations (spec 2.11) and the delivery log of the control plane. */
+/** Webhook registrations (docs/gateway.md §2.11) and the delivery log of the control plane. */
 export const EventTypeSchema = StringEnum(EVENT_TYPES, { description: 'Event type (spec 6.1)' })
 
 export const HeaderItem = Type.Object({
@@ -26,7 +26,7 @@ export const WebhookView = Type.Object({
   updatedAt: Type.String({ format: 'date-time' }),
 })
 
-/** The list entry of GET /api/webhooks (spec 2.11). */
+/** The list entry of GET /api/webhooks (docs/gateway.md §2.11). */
 export const PublicWebhookEntry = Type.Object({
   id: Type.Integer(),
   type: EventTypeSchema,
@@ -78,7 +78,7 @@ export const DeliveryQuery = Type.Object({
   status: Type.Optional(DeliveryStatusSchema),
 })
 
-// ---- the public routes, POST and GET /api/webhooks (spec 2.11) ----------------------------------
+// ---- the public routes, POST and GET /api/webhooks (docs/gateway.md §2.11) ----------------------------------
 
 export const PublicWebhookBody = Type.Object({
   url: Type.String({ minLength: 1, maxLength: 2048, description: 'HTTPS URL' }),

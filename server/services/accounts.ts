@@ -4,6 +4,7 @@ import { randomAlnum, type SeededRng } from '../domain/ids.js'
 import { secretRng } from '../auth/secrets.js'
 import { generateCnpj } from '../domain/documents.js'
 import * as ledger from '../domain/ledger.js'
+import { brlToCents } from '../domain/money.js'
 import type { Clock } from '../engine/clock.js'
 import type { AccountDefaults, Fixtures, FixtureAccount } from '../fixtures.js'
 import type { Account, ProviderGroup, SplitFrequency } from '../store/state.js'
@@ -32,8 +33,6 @@ export interface CreatedAccount {
   privateKey: string
 }
 
-const toCents = (brl: number): number => Math.round(brl * 100)
-
 export class AccountService {
   constructor (
     private readonly store: Store,
@@ -45,7 +44,7 @@ export class AccountService {
   /** Builds an account record from settings over the fixture defaults. */
   private build (id: number, s: AccountSettings & { clientId: string, clientSecret: string, certificatePem: string, name: string, document: string }): Account {
     const d = this.fixtures.accountDefaults
-    const opening = toCents(s.balance ?? d.balance)
+    const opening = brlToCents(s.balance ?? d.balance)
     const limits = { ...d.limits, ...s.limits }
     return {
       id,
@@ -59,11 +58,11 @@ export class AccountService {
       certificatePem: s.certificatePem,
       providerGroup: s.providerGroup ?? d.providerGroup,
       documentCheck: s.documentCheck ?? d.documentCheck,
-      feeCents: toCents(s.fee ?? d.fee),
+      feeCents: brlToCents(s.fee ?? d.fee),
       limits: {
-        perTransactionCents: toCents(limits.perTransaction),
-        dailyCents: toCents(limits.daily),
-        nightlyCents: toCents(limits.nightly),
+        perTransactionCents: brlToCents(limits.perTransaction),
+        dailyCents: brlToCents(limits.daily),
+        nightlyCents: brlToCents(limits.nightly),
       },
       cashInMinExpirationSeconds: s.cashInMinExpirationSeconds ?? d.cashInMinExpirationSeconds,
       splitFrequency: s.splitFrequency ?? d.splitFrequency,
@@ -140,8 +139,8 @@ export class AccountService {
   /** Credits (or debits, when negative) the available balance, or sets it to an exact value; null when done. */
   changeBalance (account: Account, change: { credit?: number, set?: number }): ledger.AdjustProblem | null {
     const delta = change.set !== undefined
-      ? toCents(change.set) - account.balance.availableCents
-      : toCents(change.credit ?? 0)
+      ? brlToCents(change.set) - account.balance.availableCents
+      : brlToCents(change.credit ?? 0)
     return this.store.transact(() => this.store.ledger(account.id, a => ledger.adjust(a, delta)))
   }
 }

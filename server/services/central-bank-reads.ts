@@ -1,10 +1,10 @@
-import type { Sandbox } from '../context.js'
 import { parseInstant } from '../domain/instant.js'
 import { badRequest, notFound } from '../errors/api-error.js'
 import type { CobListQueryT, PixListQueryT } from '../schemas/central-bank.js'
 import type { Account, Transaction } from '../store/state.js'
-import { chargeData, receivedOf } from './charges.js'
+import { chargeData, receivedOf } from './charge-records.js'
 import { receivedPixView } from './received-pix.js'
+import type { CobViews, Ports, RefundReads } from '../ports.js'
 
 /**
  * The reads of BACEN's API Pix (2.9.0) over the records the charge and refund services own: the
@@ -12,7 +12,7 @@ import { receivedPixView } from './received-pix.js'
  * nothing here writes to the store.
  */
 
-type Reads = Pick<Sandbox, 'store' | 'charges' | 'refunds'>
+export type CentralBankReadDeps<Cob> = Pick<Ports, 'store'> & { charges: CobViews<Cob>, refunds: RefundReads }
 
 interface Window { from: number, to: number }
 
@@ -44,65 +44,69 @@ const within = (at: string, w: Window): boolean => {
   return ms >= w.from && ms <= w.to
 }
 
-/** GET /cob: the account's charges created within [inicio, fim], oldest first, paged. */
-export function listCobs (sb: Reads, account: Account, q: CobListQueryT) {
-  const w = windowOf(q)
-  const cobs = sb.store.transactionsOf(account.id).filter(tx => {
-    if (tx.kind !== 'COB' || !within(tx.createdAt, w)) return false
-    const devedor = chargeData(tx).cob?.devedor
-    if (q.cpf !== undefined && devedor?.cpf !== q.cpf) return false
-    if (q.cnpj !== undefined && devedor?.cnpj !== q.cnpj) return false
-    if (q.status !== undefined && tx.status !== q.status) return false
-    return q.locationPresente !== false // every cob of this sandbox is created with its location
-  })
-  const { items, paginacao } = page(cobs, q)
-  return {
-    parametros: {
-      inicio: q.inicio,
-      fim: q.fim,
-      ...(q.cpf !== undefined ? { cpf: q.cpf } : {}),
-      ...(q.cnpj !== undefined ? { cnpj: q.cnpj } : {}),
-      ...(q.locationPresente !== undefined ? { locationPresente: q.locationPresente } : {}),
-      ...(q.status !== undefined ? { status: q.status } : {}),
-      paginacao,
-    },
-    cobs: items.map(tx => sb.charges.cobView(tx)),
-  }
-}
+export class CentralBankReads<Cob> {
+  constructor (private readonly deps: CentralBankReadDeps<Cob>) {}
 
-/** GET /pix: the PIX the account received within [inicio, fim] (by `horario`), oldest first, paged. */
-export function listReceivedPix (sb: Reads, account: Account, q: PixListQueryT) {
-  const w = windowOf(q)
-  const received = sb.store.transactionsOf(account.id).filter(tx => {
-    const r = receivedOf(tx)
-    if (!r || !within(r.at, w)) return false
-    const txid = chargeData(tx).txid
-    if (q.txid !== undefined && txid !== q.txid) return false
-    if (q.txIdPresente !== undefined && (txid !== null) !== q.txIdPresente) return false
-    if (q.devolucaoPresente !== undefined && (sb.refunds.refundsOf(tx).length > 0) !== q.devolucaoPresente) return false
-    if (q.cpf !== undefined && r.payer.document !== q.cpf) return false
-    if (q.cnpj !== undefined && r.payer.document !== q.cnpj) return false
-    return true
-  }).sort((a, b) => Date.parse(receivedOf(a)!.at) - Date.parse(receivedOf(b)!.at))
-  const { items, paginacao } = page(received, q)
-  return {
-    parametros: {
-      inicio: q.inicio,
-      fim: q.fim,
-      ...(q.txid !== undefined ? { txid: q.txid } : {}),
-      ...(q.txIdPresente !== undefined ? { txIdPresente: q.txIdPresente } : {}),
-      ...(q.devolucaoPresente !== undefined ? { devolucaoPresente: q.devolucaoPresente } : {}),
-      ...(q.cpf !== undefined ? { cpf: q.cpf } : {}),
-      ...(q.cnpj !== undefined ? { cnpj: q.cnpj } : {}),
-      paginacao,
-    },
-    pix: items.map(tx => receivedPixView(sb, tx)),
+  /** GET /cob: the account's charges created within [inicio, fim], oldest first, paged. */
+  cobs (account: Account, q: CobListQueryT) {
+    const w = windowOf(q)
+    const cobs = this.deps.store.transactionsOf(account.id).filter(tx => {
+      if (tx.kind !== 'COB' || !within(tx.createdAt, w)) return false
+      const devedor = chargeData(tx).cob?.devedor
+      if (q.cpf !== undefined && devedor?.cpf !== q.cpf) return false
+      if (q.cnpj !== undefined && devedor?.cnpj !== q.cnpj) return false
+      if (q.status !== undefined && tx.status !== q.status) return false
+      return q.locationPresente !== false // every cob of this sandbox is created with its location
+    })
+    const { items, paginacao } = page(cobs, q)
+    return {
+      parametros: {
+        inicio: q.inicio,
+        fim: q.fim,
+        ...(q.cpf !== undefined ? { cpf: q.cpf } : {}),
+        ...(q.cnpj !== undefined ? { cnpj: q.cnpj } : {}),
+        ...(q.locationPresente !== undefined ? { locationPresente: q.locationPresente } : {}),
+        ...(q.status !== undefined ? { status: q.status } : {}),
+        paginacao,
+      },
+      cobs: items.map(tx => this.deps.charges.cobView(tx)),
+    }
   }
-}
 
-/** GET /pix/{e2eid}: a PIX this account received; 404 for any other e2eid, another account's included. */
-export function receivedPix (sb: Reads, account: Account, e2eid: string) {
-  const tx: Transaction | undefined = sb.store.transactionByRef(`e2e-in:${e2eid}`)
-  if (!tx || tx.accountId !== account.id || !receivedOf(tx)) throw notFound(`Pix ${e2eid} não encontrado`)
-  return receivedPixView(sb, tx)
+  /** GET /pix: the PIX the account received within [inicio, fim] (by `horario`), oldest first, paged. */
+  receivedList (account: Account, q: PixListQueryT) {
+    const w = windowOf(q)
+    const received = this.deps.store.transactionsOf(account.id).filter(tx => {
+      const r = receivedOf(tx)
+      if (!r || !within(r.at, w)) return false
+      const txid = chargeData(tx).txid
+      if (q.txid !== undefined && txid !== q.txid) return false
+      if (q.txIdPresente !== undefined && (txid !== null) !== q.txIdPresente) return false
+      if (q.devolucaoPresente !== undefined && (this.deps.refunds.refundsOf(tx).length > 0) !== q.devolucaoPresente) return false
+      if (q.cpf !== undefined && r.payer.document !== q.cpf) return false
+      if (q.cnpj !== undefined && r.payer.document !== q.cnpj) return false
+      return true
+    }).sort((a, b) => Date.parse(receivedOf(a)!.at) - Date.parse(receivedOf(b)!.at))
+    const { items, paginacao } = page(received, q)
+    return {
+      parametros: {
+        inicio: q.inicio,
+        fim: q.fim,
+        ...(q.txid !== undefined ? { txid: q.txid } : {}),
+        ...(q.txIdPresente !== undefined ? { txIdPresente: q.txIdPresente } : {}),
+        ...(q.devolucaoPresente !== undefined ? { devolucaoPresente: q.devolucaoPresente } : {}),
+        ...(q.cpf !== undefined ? { cpf: q.cpf } : {}),
+        ...(q.cnpj !== undefined ? { cnpj: q.cnpj } : {}),
+        paginacao,
+      },
+      pix: items.map(tx => receivedPixView(this.deps.refunds, tx)),
+    }
+  }
+
+  /** GET /pix/{e2eid}: a PIX this account received; 404 for any other e2eid, another account's included. */
+  received (account: Account, e2eid: string) {
+    const tx: Transaction | undefined = this.deps.store.transactionByRef(`e2e-in:${e2eid}`)
+    if (!tx || tx.accountId !== account.id || !receivedOf(tx)) throw notFound(`Pix ${e2eid} não encontrado`)
+    return receivedPixView(this.deps.refunds, tx)
+  }
 }

@@ -1,23 +1,25 @@
 import QRCode from 'qrcode'
-import type { Sandbox } from '../context.js'
+import { nextMidnight } from '../domain/calendar.js'
 import { buildBrCode, parseBrCode, toMerchantText, type BrCode } from '../domain/brcode.js'
 import { isValidDocument } from '../domain/documents.js'
 import { endToEndId, txid as newTxid } from '../domain/ids.js'
-import { isValidSplitKey, normalizeKey, type SplitKeyType } from '../domain/keys.js'
+import { isValidSplitKey, normalizeKey } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, parseDecimalString, percentOf } from '../domain/money.js'
 import { ApiError, badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js'
 import { asReply } from '../store/state.js'
 import type { CashInBodyT, CobBodyT, CobPatchBodyT } from '../schemas/payins.js'
+import { CHARGE_KINDS, isKind, type Account, type ChargeData, type ChargeKind, type CobData, type Counterpart, type DeepReadonly, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData } from '../store/state.js'
 import { cobFieldProblems, revisedCob, type CobFields } from '../domain/cob.js'
 import { receivedPixView } from './received-pix.js'
-import type { Account, Counterpart, DeepReadonly, Draft, Mutable, Transaction } from '../store/state.js'
+import { chargeData, receivedOf } from './charge-records.js'
 import { receiveEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { percentageExcess } from '../domain/splits.js'
 import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import type { ChargeLookup, ChargePayments, Payer } from './contracts.js'
+import type { ChargeLookup, ChargePayments, Devolucoes, Lifecycle, Ports } from '../ports.js'
+import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
 
 /**
@@ -31,87 +33,31 @@ export const DEFAULT_EXPIRATION_SECONDS = 86_400
 /** What a simulated payer looks like when none is given (AUTO_PAY, /__sandbox/pix/pay without payer). */
 export const DEFAULT_PAYER: Payer = { name: 'PAGADOR SANDBOX', document: '52998224725', ispb: '00000000', bankName: 'BANCO DO BRASIL S.A.' }
 const HOUR_MS = 3_600_000
-const DAY_MS = 86_400_000
-/** America/Sao_Paulo has had no daylight saving time since 2019: midnight there is 03:00 UTC. */
-const SAO_PAULO_OFFSET_MS = -3 * HOUR_MS
 
-export type SplitStatus = 'WAITING' | 'SCHEDULED' | 'PAID' | 'FAILED'
+export type { ChargeData, CobData, ReceivedPayment, SplitRecord, SplitStatus }
 
-export interface SplitRecord {
-  pixKey: string
-  pixKeyType: SplitKeyType
-  name: string
-  document: string
-  type: 'FIXED' | 'PERCENTAGE'
-  value: number
-  immediate: boolean
-  amountCents: number
-  status: SplitStatus
-  dueAt?: string
-  transactionId?: string
-}
-
-export interface ReceivedPayment {
-  endToEndId: string
-  amountCents: number
-  payer: Payer
-  at: string
-}
-
-export interface CobData {
-  expiracao: number
-  devedor?: { cpf?: string, cnpj?: string, nome: string }
-  original: string
-  modalidadeAlteracao: number
-  chave?: string
-  solicitacaoPagador?: string
-  infoAdicionais?: Array<{ nome: string, valor: string }>
-  locId: number
-  /** BACEN: 0 on creation, incremented by 1 on each revision (PATCH); absent means 0. */
-  revisao?: number
-}
-
-/** What `tx.data` holds for CASH_IN, COB and PIX_IN. */
-export interface ChargeData {
-  txid: string | null
-  /** Payload URL of the dynamic code (without scheme); null for PIX_IN. */
-  location: string | null
-  pixCode: string | null
-  correlationId?: string
-  payer?: { fullName: string, document: string }
-  additionalInfo?: Record<string, string>
-  splits: SplitRecord[]
-  received?: ReceivedPayment
-  autoPayAt?: string
-  cob?: CobData
-}
-
-export const chargeData = (tx: Transaction): DeepReadonly<ChargeData> => tx.data as unknown as DeepReadonly<ChargeData>
 /** The same, writable, for a record being built or changed inside `Store.update`. */
-const chargeDraft = (tx: Draft<Transaction> | Mutable<Transaction>): ChargeData => tx.data as unknown as ChargeData
+function chargeDraft (tx: Draft<Transaction>): ChargeData {
+  if (isKind(tx, CHARGE_KINDS)) return tx.data
+  throw new Error(`transaction ${tx.id} is a ${tx.kind}, not a charge`)
+}
+
+/** The kind of a record this service creates, with the `data` of that kind. */
+type NewKind = { [K in ChargeKind | 'SPLIT']: { kind: K, data: TransactionData[K] } }[ChargeKind | 'SPLIT']
 
 /**
- * When a non-immediate split is paid: the next full hour (HOURLY) or the next midnight in
- * America/Sao_Paulo (DAILY), strictly after `now`; IMMEDIATE is now.
+ * When a non-immediate split is paid: the next full hour (HOURLY) or the next midnight in São Paulo
+ * (DAILY), strictly after `now`; IMMEDIATE is now.
  */
 export function nextSplitRun (nowMs: number, frequency: 'IMMEDIATE' | 'HOURLY' | 'DAILY'): number {
   if (frequency === 'IMMEDIATE') return nowMs
   if (frequency === 'HOURLY') return (Math.floor(nowMs / HOUR_MS) + 1) * HOUR_MS
-  const local = nowMs + SAO_PAULO_OFFSET_MS
-  return (Math.floor(local / DAY_MS) + 1) * DAY_MS - SAO_PAULO_OFFSET_MS
+  return nextMidnight(nowMs)
 }
 
 /** Money that would take an account past what it can hold (ledger.canReceive): nothing is credited. */
 export const cannotReceive = (): ApiError =>
   unprocessable(`The receiving account cannot hold more: its gross balance would exceed ${centsToString(MAX_CENTS)}, or its received total its limit`, 'ACCOUNT_LIMIT_REACHED')
-
-/** The received payment of a transaction, only when its money really arrived (credited). */
-export function receivedOf (tx: Transaction): DeepReadonly<ReceivedPayment> | undefined {
-  const credited = (tx.kind === 'CASH_IN' && tx.status === 'CONFIRMED') ||
-    (tx.kind === 'COB' && tx.status === 'CONCLUIDA') ||
-    (tx.kind === 'PIX_IN' && tx.status === 'CONFIRMED')
-  return credited ? chargeData(tx).received : undefined
-}
 
 export interface PayByCodeInput {
   pixCode: string
@@ -119,17 +65,20 @@ export interface PayByCodeInput {
   payer?: { name: string, document: string, ispb?: string }
 }
 
-export class ChargeService implements ChargePayments {
-  constructor (private readonly sb: Sandbox) {
-    sb.onLoad.push(() => this.reschedule())
-  }
+export type ChargeDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'fixtures' | 'events'> & {
+  config: Pick<Config, 'settlementDelayMs'>
+  refunds: Devolucoes
+}
 
-  private get store () { return this.sb.store }
-  private now (): number { return this.sb.clock.now() }
+export class ChargeService implements ChargePayments, Lifecycle {
+  constructor (private readonly deps: ChargeDeps) {}
+
+  private get store () { return this.deps.store }
+  private now (): number { return this.deps.clock.now() }
 
   // ---- cash-in ----------------------------------------------------------------------------------
 
-  /** POST /api/pix/cash-in: every rule of spec 2.6, then a PENDING charge with its dynamic BR Code. */
+  /** POST /api/pix/cash-in: every rule of docs/gateway.md §2.6, then a PENDING charge with its dynamic BR Code. */
   async createCashIn (account: Account, body: CashInBodyT, scenarios: AppliedScenario[]): Promise<{ charge: Transaction, qrCodeImage?: string }> {
     const { transaction: t, payer } = body
     const value = parseAmount(t.value)
@@ -190,16 +139,16 @@ export class ChargeService implements ChargePayments {
     }
     duplicate()
     const now = this.now()
-    const id = this.sb.rng.uuid()
-    const txid = newTxid(this.sb.rng, 25)
+    const id = this.deps.rng.uuid()
+    const txid = newTxid(this.deps.rng, 25)
     const location = `${LOCATION_HOST}/qr/v2/${id}`
     // No txid in tag 62-05: as BCB's dynamic codes, it is `***` and the payload at the location names the charge.
-    const pixCode = buildBrCode({ location, singleUse: true, amountCents: value.cents, merchantName: this.merchantName(account), merchantCity: this.sb.fixtures.institution.city })
+    const pixCode = buildBrCode({ location, singleUse: true, amountCents: value.cents, merchantName: this.merchantName(account), merchantCity: this.deps.fixtures.institution.city })
     const data: ChargeData = {
       txid,
       location,
       pixCode,
-      correlationId: this.sb.rng.uuid(),
+      correlationId: this.deps.rng.uuid(),
       payer: { fullName: payer.fullName, document: payer.document },
       ...(body.additionalInfo ? { additionalInfo: { ...body.additionalInfo } } : {}),
       splits,
@@ -209,7 +158,7 @@ export class ChargeService implements ChargePayments {
     // Check-and-insert in one unit with no await in between: concurrent duplicates create exactly one charge.
     const charge = this.store.transact(() => {
       duplicate()
-      const draft = this.newTransaction(account, 'CASH_IN', 'PENDING', value.cents, data, now, scenarios, id)
+      const draft = this.newTransaction(account, { kind: 'CASH_IN', data }, 'PENDING', value.cents, now, scenarios, id)
       draft.externalId = t.externalId
       draft.description = t.description
       draft.dueAt = iso(now + expiration * 1000)
@@ -236,7 +185,7 @@ export class ChargeService implements ChargePayments {
 
   // ---- cob --------------------------------------------------------------------------------------
 
-  /** PUT /cob/:txid (spec 2.8, 3.2, 7.7), and POST /cob (BACEN) with a txid generated here when `txid` is null. */
+  /** PUT /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7), and POST /cob (BACEN) with a txid generated here when `txid` is null. */
   createCob (account: Account, txid: string | null, body: CobBodyT, scenarios: AppliedScenario[]): Transaction {
     const problems = cobFieldProblems({ original: body.valor.original, devedor: body.devedor, chave: body.chave })
     if (problems.length > 0) throw badRequest(problems)
@@ -244,7 +193,7 @@ export class ChargeService implements ChargePayments {
     // Check-and-insert in one unit, with no await in between.
     return this.store.transact(() => {
       let id = txid
-      while (id === null || (txid === null && this.store.transactionByRef(`cob:${account.id}:${id}`))) id = newTxid(this.sb.rng, 32)
+      while (id === null || (txid === null && this.store.transactionByRef(`cob:${account.id}:${id}`))) id = newTxid(this.deps.rng, 32)
       return this.insertCob(account, id, body, originalCents.ok ? originalCents.cents : 0, scenarios)
     })
   }
@@ -271,7 +220,7 @@ export class ChargeService implements ChargePayments {
       ...(body.infoAdicionais ? { infoAdicionais: body.infoAdicionais.map(i => ({ ...i })) } : {}),
       locId,
     }
-    const draft = this.newTransaction(account, 'COB', 'ATIVA', originalCents, { txid, location, pixCode, splits: [], cob }, now, scenarios)
+    const draft = this.newTransaction(account, { kind: 'COB', data: { txid, location, pixCode, splits: [], cob } }, 'ATIVA', originalCents, now, scenarios)
     if (body.solicitacaoPagador !== undefined) draft.description = body.solicitacaoPagador
     draft.dueAt = iso(now + expiracao * 1000)
     const charge = this.store.addTransaction(draft, undefined, [ref, `loc:${location}`])
@@ -286,7 +235,7 @@ export class ChargeService implements ChargePayments {
       singleUse: true,
       ...(modalidadeAlteracao === 0 ? { amountCents: originalCents } : {}),
       merchantName: this.merchantName(account),
-      merchantCity: this.sb.fixtures.institution.city,
+      merchantCity: this.deps.fixtures.institution.city,
     })
   }
 
@@ -353,7 +302,7 @@ export class ChargeService implements ChargePayments {
       ...(cob.solicitacaoPagador !== undefined ? { solicitacaoPagador: cob.solicitacaoPagador } : {}),
       ...(cob.infoAdicionais ? { infoAdicionais: cob.infoAdicionais } : {}),
       pixCopiaECola: d.pixCode!,
-      ...(received ? { pix: [receivedPixView(this.sb, charge)] } : {}),
+      ...(received ? { pix: [receivedPixView(this.deps.refunds, charge)] } : {}),
     })
   }
 
@@ -405,7 +354,7 @@ export class ChargeService implements ChargePayments {
     if (!account) throw notFound('Receiving account not found')
     if (!ledger.canReceive(account, payment.amountCents)) throw cannotReceive()
     const now = this.now()
-    const e2e = payment.endToEndId ?? endToEndId(payment.payer.ispb, now, this.sb.rng)
+    const e2e = payment.endToEndId ?? endToEndId(payment.payer.ispb, now, this.deps.rng)
     const failed = hasScenario(charge.scenarios, 'PAYMENT_ERROR')
     this.store.update('transactions', charge.id, d => {
       const data = chargeDraft(d)
@@ -413,7 +362,7 @@ export class ChargeService implements ChargePayments {
       data.autoPayAt = undefined
       d.dueAt = undefined
       d.endToEndId = e2e
-      d.counterpart = counterpartOf(payment.payer)
+      d.counterpart = payerCounterpart(payment.payer)
       if (failed) {
         d.errorCode = 'PAYMENT_ERROR'
         d.errorMessage = 'O provedor recusou a confirmação do pagamento'
@@ -470,16 +419,13 @@ export class ChargeService implements ChargePayments {
     const payer = this.payerFrom(payerInput)
     return this.store.transact(() => {
       const now = this.now()
-      const e2e = endToEndId(payer.ispb, now, this.sb.rng)
-      const draft = this.newTransaction(account, 'PIX_IN', 'CONFIRMED', parsed.cents, {
-        txid: null,
-        location: null,
-        pixCode: null,
-        splits: [],
-        received: { endToEndId: e2e, amountCents: parsed.cents, payer, at: iso(now) },
-      }, now, scenarios)
+      const e2e = endToEndId(payer.ispb, now, this.deps.rng)
+      const draft = this.newTransaction(account, {
+        kind: 'PIX_IN',
+        data: { txid: null, location: null, pixCode: null, splits: [], received: { endToEndId: e2e, amountCents: parsed.cents, payer, at: iso(now) } },
+      }, 'CONFIRMED', parsed.cents, now, scenarios)
       draft.endToEndId = e2e
-      draft.counterpart = counterpartOf(payer)
+      draft.counterpart = payerCounterpart(payer)
       const tx = this.store.addTransaction(draft, undefined, [`e2e-in:${e2e}`])
       this.store.ledger(account.id, a => ledger.creditIncoming(a, parsed.cents))
       this.emitReceive(tx, scenarios)
@@ -499,11 +445,6 @@ export class ChargeService implements ChargePayments {
       txid: d.txid,
       errorCode: tx.errorCode ?? null,
     }
-  }
-
-  /** The received payment of an account by transactionId or endToEndId (refund-in, devolução, MED). */
-  findReceived (idOrEndToEndId: string): Transaction | undefined {
-    return this.store.transactionByRef(`e2e-in:${idOrEndToEndId}`) ?? this.store.transaction(idOrEndToEndId)
   }
 
   // ---- splits -----------------------------------------------------------------------------------
@@ -527,7 +468,7 @@ export class ChargeService implements ChargePayments {
   }
 
   private scheduleSplit (chargeId: string, index: number, dueAt: string): void {
-    this.sb.scheduler.at(Date.parse(dueAt), 'split-payout', () => this.paySplit(chargeId, index))
+    this.deps.scheduler.at(Date.parse(dueAt), 'split-payout', () => this.paySplit(chargeId, index))
   }
 
   /** Pays one split out of the account's available balance, recorded as a SPLIT transaction. */
@@ -542,7 +483,7 @@ export class ChargeService implements ChargePayments {
       // A refund may have used the money meanwhile: then the split fails rather than overdraw the account.
       const paid = this.store.ledger(account.id, a => ledger.debitImmediately(a, split.amountCents))
       const entry = this.store.directoryEntry(normalizeKey(split.pixKeyType, split.pixKey))
-      const tx = this.newTransaction(account, 'SPLIT', paid ? 'CONFIRMED' : 'ERROR', split.amountCents, { chargeId, splitIndex: index, type: split.type, value: split.value, immediate: split.immediate }, now, [])
+      const tx = this.newTransaction(account, { kind: 'SPLIT', data: { chargeId, splitIndex: index, type: split.type, value: split.value, immediate: split.immediate } }, paid ? 'CONFIRMED' : 'ERROR', split.amountCents, now, [])
       tx.direction = 'OUT'
       tx.pixKey = split.pixKey
       tx.description = `Split da cobrança ${charge.externalId ?? chargeData(charge).txid ?? charge.id}`
@@ -577,20 +518,20 @@ export class ChargeService implements ChargePayments {
     if (!this.isOpen(charge)) return
     this.scheduleExpiry(charge)
     if (hasScenario(charge.scenarios, 'AUTO_PAY') && chargeData(charge).autoPayAt === undefined) {
-      const at = iso(Date.parse(charge.createdAt) + scenarioParam(charge.scenarios, 'AUTO_PAY', 'ms', this.sb.config.settlementDelayMs))
+      const at = iso(Date.parse(charge.createdAt) + scenarioParam(charge.scenarios, 'AUTO_PAY', 'ms', this.deps.config.settlementDelayMs))
       this.store.update('transactions', charge.id, d => { chargeDraft(d).autoPayAt = at })
     }
     const autoPayAt = chargeData(charge).autoPayAt
     if (autoPayAt) {
       const id = charge.id
-      this.sb.scheduler.at(Date.parse(autoPayAt), 'charge-auto-pay', () => this.autoPay(id))
+      this.deps.scheduler.at(Date.parse(autoPayAt), 'charge-auto-pay', () => this.autoPay(id))
     }
   }
 
   private scheduleExpiry (charge: Transaction): void {
     if (!charge.dueAt) return
     const id = charge.id
-    this.sb.scheduler.at(Date.parse(charge.dueAt), 'charge-expiry', () => this.expire(id))
+    this.deps.scheduler.at(Date.parse(charge.dueAt), 'charge-expiry', () => this.expire(id))
   }
 
   private expire (id: string): void {
@@ -618,7 +559,7 @@ export class ChargeService implements ChargePayments {
   }
 
   /** After a restart with --data or a snapshot import: expiry, AUTO_PAY and scheduled splits again. */
-  private reschedule (): void {
+  afterLoad (): void {
     for (const tx of Object.values(this.store.data.transactions)) {
       if (tx.kind !== 'CASH_IN' && tx.kind !== 'COB') continue
       this.scheduleTimers(tx)
@@ -636,7 +577,7 @@ export class ChargeService implements ChargePayments {
     if (!input) return { ...DEFAULT_PAYER }
     if (!isValidDocument(input.document)) throw badRequest('payer.document must be a valid CPF or CNPJ')
     const ispb = input.ispb ?? DEFAULT_PAYER.ispb
-    const institution = this.sb.fixtures.institution
+    const institution = this.deps.fixtures.institution
     const bankName = ispb === institution.ispb ? institution.name : ispb === DEFAULT_PAYER.ispb ? DEFAULT_PAYER.bankName : `INSTITUICAO ${ispb}`
     return { name: input.name, document: input.document, ispb, bankName }
   }
@@ -644,7 +585,7 @@ export class ChargeService implements ChargePayments {
   private emitReceive (tx: Transaction, scenarios: readonly AppliedScenario[]): void {
     const d = chargeData(tx)
     const received = d.received!
-    this.sb.webhooks.emit({
+    this.deps.events.emit({
       accountId: tx.accountId,
       eventType: 'cash_in',
       transactionId: tx.id,
@@ -660,13 +601,13 @@ export class ChargeService implements ChargePayments {
     })
   }
 
-  private newTransaction (account: Account, kind: Transaction['kind'], status: string, amountCents: number, data: object, now: number, scenarios: AppliedScenario[], id = this.sb.rng.uuid()): Mutable<Transaction> {
+  private newTransaction (account: Account, what: NewKind, status: string, amountCents: number, now: number, scenarios: AppliedScenario[], id = this.deps.rng.uuid()): Mutable<Transaction> {
     const at = iso(now)
     return {
       id,
       seq: this.store.nextSeq('transaction'),
       accountId: account.id,
-      kind,
+      ...what,
       direction: 'IN',
       status,
       amountCents,
@@ -674,7 +615,6 @@ export class ChargeService implements ChargePayments {
       errorCode: null,
       errorMessage: null,
       ...(scenarios.length > 0 ? { scenarios } : {}),
-      data: data as Record<string, unknown>,
       createdAt: at,
       updatedAt: at,
       history: [{ status, at }],
@@ -686,6 +626,7 @@ export class ChargeService implements ChargePayments {
   }
 }
 
-export function counterpartOf (payer: Payer): Counterpart {
+/** The counterpart of a received payment: its payer, whose branch and account the gateway does not show. */
+export function payerCounterpart (payer: Payer): Counterpart {
   return { name: payer.name, document: payer.document, ispb: payer.ispb, bankName: payer.bankName, bankCode: null, accountBranch: null, accountNumber: null }
 }

@@ -1,17 +1,18 @@
-import type { Sandbox } from '../context.js'
 import { maskDocument } from '../domain/documents.js'
 import { centsToNumber } from '../domain/money.js'
-import { isIsoDate, parseInstant } from '../domain/instant.js'
+import { parseLocalBound } from '../domain/calendar.js'
 import { badRequest, conflict, notFound } from '../errors/api-error.js'
 import { medEnvelope, type MedRefundSummary } from '../webhooks/envelopes/pay-in.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import { receivedOf } from './charges.js'
+import { receivedOf } from './charge-records.js'
 import type { MedRecord, MedStatus } from './med-types.js'
 import type { Transaction } from '../store/state.js'
 import { refundData } from './refunds.js'
+import type { AccountLookup, Lifecycle, MedReturns, Ports, ReceivedPayments } from '../ports.js'
+import type { Config } from '../config.js'
 
 /**
- * MED disputes (spec 2.10, 3.6, DESIGN.md section 5). The sandbox plays the requesting bank through
+ * MED disputes (docs/gateway.md §2.10, 3.6, DESIGN.md section 5). The sandbox plays the requesting bank through
  * the control plane (open, move); integrators read them through GET /api/med, which is rate limited
  * per account by the sandbox clock. Transitions: OPEN -> RECEIVED -> ANALYZED (APPROVED or REJECTED),
  * or CANCELLED before analysis. An approved refund request returns what is left of the payment.
@@ -28,8 +29,6 @@ const NEXT: Record<MedStatus, readonly MedStatus[]> = {
 }
 
 const RATE_WINDOW_MS = 60_000
-/** America/Sao_Paulo, in minutes east of UTC (no daylight saving time since 2019). */
-const SAO_PAULO_OFFSET_MINUTES = -180
 
 export interface MedListFilters {
   status?: MedStatus
@@ -40,51 +39,55 @@ export interface MedListFilters {
   pageSize?: number
 }
 
-/**
- * An ISO 8601 bound in sandbox time. A date alone is a whole day in America/Sao_Paulo (start: its
- * first instant, end: its last); a date-time without offset is read in America/Sao_Paulo too.
- */
-export function parseDateBound (s: string, edge: 'start' | 'end'): number | null {
-  // Strictly: February 30th or 24:00 are refused, not rolled over into another day.
-  if (isIsoDate(s)) return parseInstant(`${s}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}`, SAO_PAULO_OFFSET_MINUTES)
-  return parseInstant(s, SAO_PAULO_OFFSET_MINUTES)
+/** An ISO 8601 bound of GET /api/med's date filters, in São Paulo time (domain/calendar.ts). */
+export const parseDateBound = parseLocalBound
+
+export type MedDeps = Pick<Ports, 'store' | 'clock' | 'events'> & {
+  config: Pick<Config, 'medRateLimit'>
+  received: ReceivedPayments
+  refunds: MedReturns
+  accounts: AccountLookup
 }
 
-export class MedService {
+export class MedService implements Lifecycle {
   /** Sandbox instants of the accepted GET /api/med requests of the last minute, per account. */
   private readonly hits = new Map<number, number[]>()
 
-  constructor (private readonly sb: Sandbox) {
-    sb.store.onAccountRemoved(accountId => {
-      for (const m of Object.values(sb.store.data.meds)) if (m.accountId === accountId) sb.store.remove('meds', m.id)
-      this.hits.delete(accountId)
-    })
-    sb.onReset.push(() => this.hits.clear())
+  constructor (private readonly deps: MedDeps) {}
+
+  forgetAccount (accountId: number): void {
+    const { store } = this.deps
+    for (const m of Object.values(store.data.meds)) if (m.accountId === accountId) store.remove('meds', m.id)
+    this.hits.delete(accountId)
   }
 
-  private now (): number { return this.sb.clock.now() }
+  afterReset (): void {
+    this.hits.clear()
+  }
+
+  private now (): number { return this.deps.clock.now() }
 
   /** POST /__sandbox/med: the payer's bank opens a MED against a PIX the account received. */
   open (input: { endToEndId: string, reason: MedRecord['reason'], cause?: string, description?: string }, scenariosOf: (accountId: number) => AppliedScenario[]): MedRecord {
-    const original = this.sb.charges.findReceived(input.endToEndId)
+    const original = this.deps.received.findReceived(input.endToEndId)
     const received = original && original.endToEndId === input.endToEndId ? receivedOf(original) : undefined
     if (!original || !received) throw notFound(`No received PIX with endToEndId ${input.endToEndId}`, 'TRANSACTION_NOT_FOUND')
-    const account = this.sb.accounts.require(original.accountId)
-    const pending = Object.values(this.sb.store.data.meds).find(m => m.endToEnd === input.endToEndId && (m.status === 'OPEN' || m.status === 'RECEIVED'))
+    const account = this.deps.accounts.require(original.accountId)
+    const pending = Object.values(this.deps.store.data.meds).find(m => m.endToEnd === input.endToEndId && (m.status === 'OPEN' || m.status === 'RECEIVED'))
     if (pending) throw conflict(`MED ${pending.id} is already open for this PIX`, 'MED_ALREADY_OPEN', { details: { medId: pending.id } })
     const scenarios = scenariosOf(account.id)
-    return this.sb.store.transact(() => {
-      const record = this.sb.store.add('meds', this.newRecord(account.id, input, original, received))
-      this.sb.webhooks.emit({ accountId: account.id, eventType: 'med_created', transactionId: original.id, payload: medEnvelope(record), scenarios })
+    return this.deps.store.transact(() => {
+      const record = this.deps.store.add('meds', this.newRecord(account.id, input, original, received))
+      this.deps.events.emit({ accountId: account.id, eventType: 'med_created', transactionId: original.id, payload: medEnvelope(record), scenarios })
       return record
     })
   }
 
   private newRecord (accountId: number, input: { endToEndId: string, reason: MedRecord['reason'], cause?: string, description?: string }, original: Transaction, received: NonNullable<ReturnType<typeof receivedOf>>): MedRecord {
-    const account = this.sb.accounts.require(accountId)
+    const account = this.deps.accounts.require(accountId)
     const at = new Date(this.now()).toISOString()
     return {
-      id: this.sb.store.nextSeq('med'),
+      id: this.deps.store.nextSeq('med'),
       accountId: account.id,
       endToEnd: input.endToEndId,
       status: 'OPEN',
@@ -114,7 +117,7 @@ export class MedService {
   }
 
   get (id: number): MedRecord {
-    const record = this.sb.store.data.meds[id]
+    const record = this.deps.store.data.meds[id]
     if (!record) throw notFound(`MED ${id} not found`, 'MED_NOT_FOUND')
     return record
   }
@@ -129,12 +132,12 @@ export class MedService {
     if (input.status !== 'ANALYZED' && input.analysisResult) throw badRequest('analysisResult applies only to the transition to ANALYZED', 'MED_ANALYSIS_NOT_ALLOWED')
     const scenarios = scenariosOf(record.accountId)
     // One unit: an approval that cannot return the money leaves the MED where it was, and nothing debited.
-    return this.sb.store.transact(() => this.move(record, input, scenarios))
+    return this.deps.store.transact(() => this.move(record, input, scenarios))
   }
 
   private move (record: MedRecord, input: { status: MedStatus, analysisResult?: 'APPROVED' | 'REJECTED', analysisDetails?: string }, scenarios: AppliedScenario[]): { record: MedRecord, refund: MedRefundSummary | null } {
     const updatedAt = new Date(this.now()).toISOString()
-    this.sb.store.patch('meds', record.id, m => {
+    this.deps.store.patch('meds', record.id, m => {
       m.status = input.status
       m.updatedAt = updatedAt
       if (input.analysisDetails !== undefined) m.analysisDetails = input.analysisDetails
@@ -144,26 +147,26 @@ export class MedService {
 
     const transactionId = record.originalTransactionUuid ?? null
     if (record.analysisResult === 'REJECTED') {
-      this.sb.webhooks.emit({ accountId: record.accountId, eventType: 'med_rejected', transactionId, payload: medEnvelope(record), scenarios })
+      this.deps.events.emit({ accountId: record.accountId, eventType: 'med_rejected', transactionId, payload: medEnvelope(record), scenarios })
       return { record, refund: null }
     }
     // Only a refund request moves money; an approved REFUND_CANCELLATION just closes the dispute.
-    const original = transactionId ? this.sb.store.transaction(transactionId) : undefined
+    const original = transactionId ? this.deps.store.transaction(transactionId) : undefined
     let refund: MedRefundSummary | null = null
     if (record.reason === 'REFUND_REQUEST' && original) {
       const natureza = record.cause !== null && FRAUD_CAUSES.includes(record.cause) ? 'MED_FRAUDE' : 'MED_OPERACIONAL'
-      const tx = this.sb.refunds.medReturn(original, natureza, `MED ${record.id}`)
+      const tx = this.deps.refunds.medReturn(original, natureza, `MED ${record.id}`)
       if (tx) {
-        this.sb.store.patch('meds', record.id, m => { m.refundTransactionId = tx.id })
-        const view = this.sb.refunds.devolucaoView(tx)
+        this.deps.store.patch('meds', record.id, m => { m.refundTransactionId = tx.id })
+        const view = this.deps.refunds.devolucaoView(tx)
         refund = { id: view.id, rtrId: refundData(tx).rtrId, valor: view.valor, natureza: view.natureza, status: view.status, motivo: view.motivo ?? null }
       }
     }
-    this.sb.webhooks.emit({ accountId: record.accountId, eventType: 'med_accepted', transactionId, payload: medEnvelope(record, refund), scenarios })
+    this.deps.events.emit({ accountId: record.accountId, eventType: 'med_accepted', transactionId, payload: medEnvelope(record, refund), scenarios })
     return { record, refund }
   }
 
-  /** GET /api/med: the account's disputes, newest first, filtered and paged (spec 4.1 row 11). */
+  /** GET /api/med: the account's disputes, newest first, filtered and paged (docs/gateway.md §4.1 row 11). */
   list (accountId: number, f: MedListFilters): { data: MedRecord[], metadata: { total: number, page: number, pageSize: number, totalPages: number } } {
     const problems: string[] = []
     const start = f.startDate !== undefined ? parseDateBound(f.startDate, 'start') : undefined
@@ -173,7 +176,7 @@ export class MedService {
     if (problems.length > 0) throw badRequest(problems)
     const page = f.page ?? 1
     const pageSize = f.pageSize ?? 20
-    const all = Object.values(this.sb.store.data.meds)
+    const all = Object.values(this.deps.store.data.meds)
       .filter(m => m.accountId === accountId)
       .filter(m => f.status === undefined || m.status === f.status)
       .filter(m => f.isReconciled === undefined || m.isReconciled === f.isReconciled)
@@ -187,7 +190,7 @@ export class MedService {
   }
 
   all (accountId?: number): MedRecord[] {
-    return Object.values(this.sb.store.data.meds).filter(m => accountId === undefined || m.accountId === accountId).sort((a, b) => a.id - b.id)
+    return Object.values(this.deps.store.data.meds).filter(m => accountId === undefined || m.accountId === accountId).sort((a, b) => a.id - b.id)
   }
 
   /**
@@ -197,7 +200,7 @@ export class MedService {
   takeListSlot (accountId: number): { ok: true } | { ok: false, retryAfterMs: number } {
     const now = this.now()
     const recent = (this.hits.get(accountId) ?? []).filter(at => at > now - RATE_WINDOW_MS)
-    if (recent.length >= this.sb.config.medRateLimit) {
+    if (recent.length >= this.deps.config.medRateLimit) {
       this.hits.set(accountId, recent)
       return { ok: false, retryAfterMs: recent[0] + RATE_WINDOW_MS - now }
     }

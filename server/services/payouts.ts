@@ -1,73 +1,58 @@
-import type { Sandbox } from '../context.js'
+import { isNight, saoPauloTime } from '../domain/calendar.js'
+import { ASYNC_ERROR_CODES, ASYNC_ERROR_MESSAGES, type AsyncErrorCode } from '../domain/async-errors.js'
 import { parseBrCode, type BrCode } from '../domain/brcode.js'
-import { generateCpf, isValidCnpj, isValidCpf, isValidDocument } from '../domain/documents.js'
+import { generateCpf, isValidDocument } from '../domain/documents.js'
 import { checksDocument, checksDocumentWhenSimulated } from '../domain/provider-groups.js'
 import { staticCodeProblem } from '../domain/qrcode-payment.js'
-import { endToEndId, randomInt, type Rng } from '../domain/ids.js'
-import { detectDirectoryKeyType, isValidCashOutKey, normalizeKey, type CashOutKeyType, type DirectoryKeyType } from '../domain/keys.js'
+import { endToEndId } from '../domain/ids.js'
+import { isValidCashOutKey, normalizeKey, type CashOutKeyType } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, parseAmount } from '../domain/money.js'
 import { ApiError, badRequest, conflict } from '../errors/api-error.js'
 import type { Job } from '../engine/scheduler.js'
 import { intern } from '../store/intern.js'
-import type { Account, Counterpart, DirectoryEntry, Mutable, Patch, Transaction, TransactionKind } from '../store/state.js'
+import { isKind, PAYOUT_KINDS, type Account, type Counterpart, type DictTransferResponse, type Mutable, type Patch, type PayoutKind, type Transaction, type TransactionData, type TransactionOf } from '../store/state.js'
 import { cashOutNotification, transferEnvelope } from '../webhooks/envelopes/cash-out.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { iso, recordTransition } from './history.js'
+import { counterpartOf, directoryKeyOf, generatedHolder } from './directory.js'
+import type { ChargePayments, Lifecycle, PendingOperations, Ports } from '../ports.js'
+import type { Config } from '../config.js'
 
 /**
- * Cash-out to a key (spec 2.4), cash-out by QR Code (2.5) and the directory transfer (2.3) on the ledger
- * of spec 3.5: creation reserves value + fee, settlement on the scheduler liquidates or releases it and
+ * Cash-out to a key (docs/gateway.md §2.4), cash-out by QR Code (2.5) and the directory transfer (2.3) on the ledger
+ * of docs/gateway.md §3.5: creation reserves value + fee, settlement on the scheduler liquidates or releases it and
  * sends the cash_out webhook. The service owns the records of kinds CASH_OUT, CASH_OUT_QRCODE and
  * DICT_TRANSFER, the running daily totals behind the daily limit, and the key directory.
  */
 
-/** The asynchronous errors of spec 6.4: what a settlement (or POST /__sandbox/transactions/:id/fail) can end with. */
-export const ASYNC_ERROR_CODES = ['TAX_ID_MISMATCH', 'INVALID_TAX_ID', 'BLOCKED_ACCOUNT', 'ACCOUNT_CLOSED', 'ORDER_REJECTED', 'PAYMENT_EXPIRED', 'SETTLEMENT_TIMEOUT'] as const
-export type AsyncErrorCode = typeof ASYNC_ERROR_CODES[number]
-
-export const ASYNC_ERROR_MESSAGES: Record<AsyncErrorCode, string> = {
-  TAX_ID_MISMATCH: 'O CPF/CNPJ informado não corresponde ao titular da chave PIX',
-  INVALID_TAX_ID: 'CPF/CNPJ do recebedor inválido',
-  BLOCKED_ACCOUNT: 'Conta de destino bloqueada judicialmente',
-  ACCOUNT_CLOSED: 'Conta de destino encerrada',
-  ORDER_REJECTED: 'Pagamento rejeitado pela instituição de destino',
-  PAYMENT_EXPIRED: 'Pagamento expirou antes de ser processado; envie novamente',
-  SETTLEMENT_TIMEOUT: 'A instituição de destino não respondeu a tempo; envie novamente',
-}
+export { ASYNC_ERROR_CODES, ASYNC_ERROR_MESSAGES, type AsyncErrorCode }
 
 /**
  * Group A providers reject a document mismatch themselves and the gateway passes their text on
- * (spec 2.4, 6.4): not TAX_ID_MISMATCH, so an integrator cannot rely on that code for group A.
+ * (docs/gateway.md §2.4, 6.4): not TAX_ID_MISMATCH, so an integrator cannot rely on that code for group A.
  */
 export const GROUP_A_MISMATCH = {
   code: 'PROVIDER_REJECTED',
   message: 'Recusado pelo provedor: documento do favorecido diverge do titular da chave PIX',
 } as const
 
-/** One externalId namespace for both standard pay-out endpoints (spec 4.1: unique per account for 5 and 6). */
+/** One externalId namespace for both standard pay-out endpoints (docs/gateway.md §4.1: unique per account for 5 and 6). */
 export const PAYOUT_SCOPE = 'payout'
 
-const PAYOUT_KINDS: ReadonlySet<TransactionKind> = new Set(['CASH_OUT', 'CASH_OUT_QRCODE', 'DICT_TRANSFER'])
+type Payout = TransactionOf<PayoutKind>
 
-/**
- * What POST /__sandbox/transactions/:id/settle and /fail do with a transaction of a given kind. Each
- * capability registers the kinds it owns (`sb.payouts.registerPendingOperations(['REFUND_IN'], ops)`),
- * so the control plane steers every pending operation the same way without knowing how it settles.
- */
-export interface PendingOperations {
-  /** Whether the transaction is still waiting for its settlement. */
-  isPending (tx: Transaction): boolean
-  /** Liquidates it now (a forced success), with its webhooks and ledger effects. */
-  settle (tx: Transaction): void
-  /** Ends it now with an asynchronous error of spec 6.4, with its webhooks and ledger effects. */
-  fail (tx: Transaction, errorCode: AsyncErrorCode): void
-}
+/** The charge of this sandbox a QR cash-out pays, when it pays one. */
+const chargeIdOf = (tx: Payout): string | undefined => tx.kind === 'CASH_OUT_QRCODE' ? tx.data.chargeId : undefined
+
+/** The document the payer sent for the key's holder (a directory transfer sends none). */
+const sentDocumentOf = (tx: Payout): string | undefined => tx.kind === 'DICT_TRANSFER' ? undefined : tx.data.document
 
 /** What a new pay-out record is made of, besides its status. */
-interface RecordFields {
-  kind: TransactionKind
+type RecordFields = { [K in PayoutKind]: RecordFieldsOf<K> }[PayoutKind]
+interface RecordFieldsOf<K extends PayoutKind> {
+  kind: K
   amountCents: number
   externalId?: string
   description?: string
@@ -75,7 +60,7 @@ interface RecordFields {
   idempotencyKey?: string
   counterpart?: Counterpart
   scenarios: AppliedScenario[]
-  data: Record<string, unknown>
+  data: TransactionData[K]
   errorCode?: string | null
   errorMessage?: string | null
 }
@@ -107,14 +92,7 @@ export interface DictTransferInput {
   ispbDeny?: string[]
 }
 
-/** The body of the 201 of POST /dict/pix, kept on the record so a repeat answers exactly the same. */
-export interface DictTransferResponse {
-  endToEndId: string
-  eventDate: string
-  id: number
-  payment: { amount: number }
-  type: 'PENDING' | 'COMPLETED' | 'ERROR'
-}
+export type { DictTransferResponse }
 
 /** A creation that ended in a recorded transaction plus an error answer (422 rejections, the 500 scenario). */
 export interface PayoutOutcome {
@@ -126,103 +104,14 @@ type Settlement =
   | { ok: true, counterpart: Counterpart, pay?: { charge: Transaction } }
   | { ok: false, code: string, message: string, counterpart?: Counterpart }
 
-// ---- time in São Paulo: the daily and the night limits follow the local calendar -----------------------
+export { isNight, saoPauloTime }
 
-const SAO_PAULO = new Intl.DateTimeFormat('en-CA', {
-  timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23',
-})
-
-let cachedUtcHour = Number.NaN
-let cachedTime: { day: string, hour: number } = { day: '', hour: 0 }
-
-/**
- * The calendar day (YYYY-MM-DD) and hour (0-23) of an instant in America/Sao_Paulo. Its offsets
- * are whole hours, so the answer is constant within a UTC hour: cached per hour, because
- * formatToParts is the most expensive step of a cash-out otherwise (measured with --cpu-prof).
- */
-export function saoPauloTime (ms: number): { day: string, hour: number } {
-  const utcHour = Math.floor(ms / 3_600_000)
-  if (utcHour !== cachedUtcHour) {
-    const p = Object.fromEntries(SAO_PAULO.formatToParts(ms).map(x => [x.type, x.value]))
-    cachedTime = { day: `${p.year}-${p.month}-${p.day}`, hour: Number(p.hour) % 24 }
-    cachedUtcHour = utcHour
-  }
-  return cachedTime
+export type PayoutDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'fixtures' | 'events'> & {
+  config: Pick<Config, 'settlementDelayMs'>
+  charges: ChargePayments
 }
 
-/** Spec 8: the reduced limit applies from 20:00 to 06:00. */
-export function isNight (ms: number): boolean {
-  const { hour } = saoPauloTime(ms)
-  return hour >= 20 || hour < 6
-}
-
-// ---- generated holders of keys the directory does not list ---------------------------------------------
-
-const OTHER_INSTITUTIONS = [
-  { ispb: '00000000', bankName: 'BANCO DO BRASIL S.A.', bankCode: '001' },
-  { ispb: '60701190', bankName: 'ITAU UNIBANCO S.A.', bankCode: '341' },
-  { ispb: '00360305', bankName: 'CAIXA ECONOMICA FEDERAL', bankCode: '104' },
-  { ispb: '60746948', bankName: 'BANCO BRADESCO S.A.', bankCode: '237' },
-  { ispb: '90400888', bankName: 'BANCO SANTANDER (BRASIL) S.A.', bankCode: '033' },
-  { ispb: '18236120', bankName: 'NU PAGAMENTOS S.A.', bankCode: '260' },
-] as const
-const FIRST_NAMES = ['ANA', 'BRUNO', 'CARLA', 'DIEGO', 'ELISA', 'FABIO', 'GABRIELA', 'HUGO', 'ISABEL', 'JOAO', 'LARISSA', 'MARCOS']
-const LAST_NAMES = ['SILVA', 'SANTOS', 'OLIVEIRA', 'SOUZA', 'PEREIRA', 'COSTA', 'RODRIGUES', 'ALMEIDA', 'NASCIMENTO', 'LIMA']
-
-/**
- * The holder of a key that is not in the directory: the payment still goes to "the key owner", so the
- * sandbox invents one, reproducibly from the seed, at another institution than the payer's.
- */
-export function generatedHolder (rng: Rng, holder: { name?: string, document: string, key?: string }, payerIspb: string): Counterpart {
-  const banks = OTHER_INSTITUTIONS.filter(b => b.ispb !== payerIspb)
-  const bank = banks[randomInt(rng, banks.length)]
-  const name = holder.name ?? intern(`${FIRST_NAMES[randomInt(rng, FIRST_NAMES.length)]} ${LAST_NAMES[randomInt(rng, LAST_NAMES.length)]}`)
-  const digits = (n: number): string => {
-    let out = ''
-    for (let i = 0; i < n; i++) out += String.fromCharCode(48 + randomInt(rng, 10))
-    return out
-  }
-  return {
-    name,
-    document: holder.document,
-    ispb: bank.ispb,
-    bankName: bank.bankName,
-    bankCode: bank.bankCode,
-    accountBranch: digits(4),
-    accountNumber: `${digits(7)}-${digits(1)}`,
-    ...(holder.key !== undefined && { key: holder.key }),
-  }
-}
-
-export function counterpartOf (entry: DirectoryEntry): Counterpart {
-  return {
-    name: entry.name,
-    document: entry.document,
-    ispb: entry.ispb,
-    bankName: entry.bankName,
-    bankCode: entry.bankCode ?? null,
-    accountBranch: entry.accountBranch ?? null,
-    accountNumber: entry.accountNumber ?? null,
-    key: entry.key,
-  }
-}
-
-/** A key in the directory's canonical form, or null when it is no directory key at all. */
-export function directoryKeyOf (key: string): { key: string, keyType: DirectoryKeyType } | null {
-  const compactEvp = /^[0-9a-f]{32}$/i.test(key)
-  const keyType = compactEvp ? 'EVP' : detectDirectoryKeyType(key)
-  return keyType === null ? null : { key: normalizeKey(keyType, key), keyType }
-}
-
-function isValidDirectoryKey (keyType: DirectoryKeyType, key: string): boolean {
-  switch (keyType) {
-    case 'CPF': return isValidCpf(key)
-    case 'CNPJ': return isValidCnpj(key)
-    default: return directoryKeyOf(key)?.keyType === keyType
-  }
-}
-
-export class PayoutService {
+export class PayoutService implements Lifecycle {
   /** Sum of the day's non-failed pay-outs per account, keyed `accountId|YYYY-MM-DD` (São Paulo): O(1) per request. */
   private readonly dailyCents = new Map<string, number>()
   /** Invented holders of keys outside the directory, by payer institution, key, document and name. */
@@ -230,31 +119,15 @@ export class PayoutService {
   /** Charges of this sandbox being paid by a pending QR cash-out: a second payer gets QRCODE_ALREADY_PAID. */
   private readonly chargesInFlight = new Map<string, string>()
   private readonly jobs = new Map<string, Job>()
-  private readonly pendingOps = new Map<TransactionKind, PendingOperations>()
 
-  constructor (private readonly sb: Sandbox) {
-    sb.onLoad.push(() => this.rebuild())
-    sb.onReset.push(() => this.forget())
-    sb.store.onAccountRemoved(accountId => {
-      for (const key of [...this.dailyCents.keys()]) if (key.startsWith(`${accountId}|`)) this.dailyCents.delete(key)
-      for (const [chargeId, txId] of [...this.chargesInFlight]) if (!sb.store.transaction(txId)) this.chargesInFlight.delete(chargeId)
-    })
-    const own: PendingOperations = {
-      isPending: tx => tx.status === 'PENDING',
-      settle: tx => this.settle(tx, { forced: true }),
-      fail: (tx, code) => this.fail(tx, code, ASYNC_ERROR_MESSAGES[code]),
-    }
-    this.registerPendingOperations(['CASH_OUT', 'CASH_OUT_QRCODE', 'DICT_TRANSFER'], own)
-  }
+  constructor (private readonly deps: PayoutDeps) {}
 
-  // ---- the control plane's extension point ------------------------------------------------------------
-
-  registerPendingOperations (kinds: readonly TransactionKind[], ops: PendingOperations): void {
-    for (const kind of kinds) this.pendingOps.set(kind, ops)
-  }
-
-  pendingOperationsFor (kind: TransactionKind): PendingOperations | undefined {
-    return this.pendingOps.get(kind)
+  /** POST /__sandbox/transactions/:id/settle and /fail on a pay-out. */
+  readonly pendingOperations: PendingOperations = {
+    kinds: PAYOUT_KINDS,
+    isPending: tx => tx.status === 'PENDING',
+    settle: tx => this.settle(tx, { forced: true }),
+    fail: (tx, code) => this.fail(tx, code, ASYNC_ERROR_MESSAGES[code]),
   }
 
   // ---- POST /api/pix/cash-out ---------------------------------------------------------------------------
@@ -266,7 +139,7 @@ export class PayoutService {
       throw new ApiError(400, 'PIX_INVALID_PIX_KEY', `Chave PIX "${key}" não corresponde ao tipo ${keyType}`)
     }
     if (!isValidDocument(document)) throw badRequest(['details.document deve ser um CPF (11 dígitos) ou CNPJ (14 dígitos) válido'])
-    const existing = this.sb.store.transactionByExternalId(account.id, PAYOUT_SCOPE, input.externalId)
+    const existing = this.deps.store.transactionByExternalId(account.id, PAYOUT_SCOPE, input.externalId)
     if (existing) {
       throw new ApiError(400, 'PIX_DUPLICATE_EXTERNAL_ID', `O externalId "${input.externalId}" já foi usado nesta conta`, {
         details: { externalId: input.externalId, existingTransactionId: existing.seq },
@@ -274,7 +147,7 @@ export class PayoutService {
     }
     this.checkLimits(account, cents, scenarios)
     this.checkBalance(account, cents, scenarios, 'standard')
-    return this.sb.store.transact(() => this.open(account, {
+    return this.deps.store.transact(() => this.open(account, {
       kind: 'CASH_OUT',
       amountCents: cents,
       externalId: input.externalId,
@@ -298,14 +171,14 @@ export class PayoutService {
     if (code.amountCents !== undefined && code.amountCents !== cents) {
       throw badRequest([`value deve ser igual ao valor do QR Code (${centsToString(code.amountCents)})`])
     }
-    const existing = this.sb.store.transactionByExternalId(account.id, PAYOUT_SCOPE, input.externalId)
+    const existing = this.deps.store.transactionByExternalId(account.id, PAYOUT_SCOPE, input.externalId)
     if (existing) {
       throw conflict(`O externalId "${input.externalId}" já foi usado em outra transação`, 'PIX_DUPLICATE_EXTERNAL_ID', {
         details: { externalId: input.externalId, existingTransactionId: existing.seq },
       })
     }
-    const base: RecordFields = {
-      kind: 'CASH_OUT_QRCODE' as const,
+    const base: RecordFieldsOf<'CASH_OUT_QRCODE'> = {
+      kind: 'CASH_OUT_QRCODE',
       amountCents: cents,
       externalId: input.externalId,
       description: input.description,
@@ -315,15 +188,15 @@ export class PayoutService {
     }
     // One unit, and no await between the externalId check above and the insert: a concurrent duplicate
     // cannot slip in between.
-    return this.sb.store.transact(() => this.qrCashOut(account, base, code, cents, scenarios))
+    return this.deps.store.transact(() => this.qrCashOut(account, base, code, cents, scenarios))
   }
 
-  private qrCashOut (account: Account, base: RecordFields, code: BrCode, cents: number, scenarios: AppliedScenario[]): PayoutOutcome {
+  private qrCashOut (account: Account, base: RecordFieldsOf<'CASH_OUT_QRCODE'>, code: BrCode, cents: number, scenarios: AppliedScenario[]): PayoutOutcome {
     if (hasScenario(scenarios, 'QRCODE_ALREADY_PAID')) return this.rejectQrCode(account, base, 'QRCODE_ALREADY_PAID')
     if (hasScenario(scenarios, 'QRCODE_NOT_AVAILABLE')) return this.rejectQrCode(account, base, 'QRCODE_NOT_AVAILABLE')
     if (hasScenario(scenarios, 'PROVIDER_REJECTED')) return this.rejectQrCode(account, base, null)
 
-    const lookup = this.sb.charges.chargeForCode(code)
+    const lookup = this.deps.charges.chargeForCode(code)
     if (lookup) {
       if (lookup.status === 'paid' || this.chargesInFlight.has(lookup.charge.id)) return this.rejectQrCode(account, base, 'QRCODE_ALREADY_PAID')
       if (lookup.status === 'unavailable') return this.rejectQrCode(account, base, 'QRCODE_NOT_AVAILABLE')
@@ -343,16 +216,16 @@ export class PayoutService {
     this.checkLimits(account, cents, scenarios)
     this.checkBalance(account, cents, scenarios, 'standard')
     const tx = this.open(account, base)
-    if (typeof tx.data.chargeId === 'string') this.chargesInFlight.set(tx.data.chargeId, tx.id)
+    if (base.data.chargeId !== undefined) this.chargesInFlight.set(base.data.chargeId, tx.id)
     if (hasScenario(scenarios, 'INTERNAL_ERROR')) {
-      // The payment exists and settles as usual; only the answer is lost (spec 7.3: query, do not assume failure).
+      // The payment exists and settles as usual; only the answer is lost (docs/gateway.md §7.3: query, do not assume failure).
       return { tx, error: new ApiError(500, 'INTERNAL_ERROR', 'Erro interno ao processar o pagamento; consulte a transação antes de tentar novamente', { business: false }) }
     }
     return { tx }
   }
 
   /**
-   * A provider's 422 (spec 7.3): the attempt is recorded as a final ERROR, consuming the externalId,
+   * A provider's 422 (docs/gateway.md §7.3): the attempt is recorded as a final ERROR, consuming the externalId,
    * so a client that queries the transaction finds the outcome. Nothing is reserved or sent.
    */
   private rejectQrCode (account: Account, base: RecordFields, code: 'QRCODE_ALREADY_PAID' | 'QRCODE_NOT_AVAILABLE' | null, reason?: string): PayoutOutcome {
@@ -366,28 +239,29 @@ export class PayoutService {
   // ---- POST /dict/pix -------------------------------------------------------------------------------------
 
   /** The transfer an idempotency key already created for the account, if any. */
-  transferFor (account: Account, idempotencyKey: string): Transaction | undefined {
-    return this.sb.store.transactionByIdempotencyKey(account.id, idempotencyKey)
+  transferFor (account: Account, idempotencyKey: string): TransactionOf<'DICT_TRANSFER'> | undefined {
+    const tx = this.deps.store.transactionByIdempotencyKey(account.id, idempotencyKey)
+    return tx && isKind(tx, ['DICT_TRANSFER'] as const) ? tx : undefined
   }
 
-  createDictTransfer (account: Account, input: DictTransferInput, scenarios: AppliedScenario[]): Transaction {
+  createDictTransfer (account: Account, input: DictTransferInput, scenarios: AppliedScenario[]): TransactionOf<'DICT_TRANSFER'> {
     const directoryKey = directoryKeyOf(input.pixKey)
-    // Spec 2.3: a CNPJ key is 14 digits; the 2026 alphanumeric CNPJ is accepted only by the standard family.
+    // docs/gateway.md §2.3: a CNPJ key is 14 digits; the 2026 alphanumeric CNPJ is accepted only by the standard family.
     if (!directoryKey || (directoryKey.keyType === 'CNPJ' && !/^\d{14}$/.test(directoryKey.key))) throw badRequest('Chave PIX inválida: use CPF, CNPJ, e-mail, telefone (+55...) ou EVP')
     const amount = parseAmount(input.payment.amount)
     if (!amount.ok) throw badRequest(`Valor inválido: ${amountMessage('payment.amount', amount.reason)}`)
     if (input.creditorDocument !== undefined && !isValidDocument(input.creditorDocument)) throw badRequest('creditorDocument deve ser um CPF ou CNPJ válido')
     if (input.priority === 'HIGH' && input.creditorDocument === undefined) throw badRequest('creditorDocument é obrigatório quando priority é HIGH')
 
-    const entry = this.sb.store.directoryEntry(directoryKey.key)
+    const entry = this.deps.store.directoryEntry(directoryKey.key)
     if (!entry || hasScenario(scenarios, 'KEY_NOT_FOUND')) throw new ApiError(422, 'KEY_NOT_FOUND', 'Chave PIX não encontrada no diretório')
     if (input.ispbDeny?.includes(entry.ispb)) throw new ApiError(422, 'ISPB_DENIED', `A instituição da chave (${entry.ispb}) está em ispbDeny`)
     this.checkBalance(account, amount.cents, scenarios, 'central-bank')
 
-    const now = this.sb.clock.now()
+    const now = this.deps.clock.now()
     const priority = input.priority ?? 'NORM'
     const expiration = input.expiration ?? 600
-    return this.sb.store.transact(() => {
+    return this.deps.store.transact(() => {
       const tx = this.open(account, {
       kind: 'DICT_TRANSFER',
       amountCents: amount.cents,
@@ -415,7 +289,7 @@ export class PayoutService {
         payment: { amount: centsToNumber(tx.amountCents) },
         type: 'PENDING',
       }
-      this.sb.store.patch('transactions', tx.id, d => { d.data = { ...d.data, response } })
+      this.deps.store.patch('transactions', tx.id, d => { d.data = { ...d.data, response } })
       return tx
     })
   }
@@ -428,9 +302,9 @@ export class PayoutService {
     return parsed.cents
   }
 
-  /** Spec 7.2 limits, per account: per transaction, at night (20:00-06:00 São Paulo), per day. */
+  /** docs/gateway.md §7.2 limits, per account: per transaction, at night (20:00-06:00 São Paulo), per day. */
   private checkLimits (account: Account, cents: number, scenarios: AppliedScenario[]): void {
-    const now = this.sb.clock.now()
+    const now = this.deps.clock.now()
     const limits = account.limits
     if (cents > limits.perTransactionCents || hasScenario(scenarios, 'TRANSACTION_LIMIT')) {
       throw new ApiError(400, 'PIX_TRANSACTION_LIMIT_EXCEEDED', `Valor acima do limite por transação (${centsToString(limits.perTransactionCents)})`)
@@ -458,8 +332,8 @@ export class PayoutService {
     return `${accountId}|${saoPauloTime(ms).day}`
   }
 
-  private addDaily (tx: Transaction, sign: 1 | -1): void {
-    const day = tx.data.limitDay as string | undefined
+  private addDaily (tx: Payout, sign: 1 | -1): void {
+    const day = tx.data.limitDay
     if (!day) return
     const key = `${tx.accountId}|${day}`
     const next = (this.dailyCents.get(key) ?? 0) + sign * tx.amountCents
@@ -468,13 +342,14 @@ export class PayoutService {
   }
 
   /** Builds and stores a record without touching the ledger; `extra` completes it before it is stored. */
-  private record (account: Account, status: string, f: RecordFields, extra?: (tx: Mutable<Transaction>) => void): Transaction {
-    const at = new Date(this.sb.clock.now()).toISOString()
+  private record<K extends PayoutKind> (account: Account, status: string, f: RecordFieldsOf<K>, extra?: (tx: Mutable<Payout>) => void): TransactionOf<K> {
+    const at = new Date(this.deps.clock.now()).toISOString()
     // Built field by field, not with conditional spreads: this runs once per pay-out, and spreading
-    // temporary objects was 5% of a cash-out's CPU time.
-    const tx: Mutable<Transaction> = {
-      id: this.sb.rng.uuid(),
-      seq: this.sb.store.nextSeq('transaction'),
+    // temporary objects was 5% of a cash-out's CPU time. `kind` and `data` come from one RecordFields
+    // member, which the compiler cannot follow through two separate fields: hence the one assertion.
+    const tx = {
+      id: this.deps.rng.uuid(),
+      seq: this.deps.store.nextSeq('transaction'),
       accountId: account.id,
       kind: f.kind,
       direction: 'OUT',
@@ -488,23 +363,23 @@ export class PayoutService {
       createdAt: at,
       updatedAt: at,
       history: [f.errorMessage ? { status, at, reason: f.errorMessage } : { status, at }],
-    }
+    } as TransactionOf<K> & Mutable<Payout>
     if (f.externalId !== undefined) tx.externalId = f.externalId
     if (f.description !== undefined) tx.description = intern(f.description)
     if (f.pixKey !== undefined) tx.pixKey = intern(f.pixKey)
     if (f.idempotencyKey !== undefined) tx.idempotencyKey = f.idempotencyKey
     if (f.counterpart !== undefined) tx.counterpart = f.counterpart
     extra?.(tx)
-    return this.sb.store.addTransaction(tx, f.externalId !== undefined ? PAYOUT_SCOPE : undefined)
+    return this.deps.store.addTransaction(tx, f.externalId !== undefined ? PAYOUT_SCOPE : undefined)
   }
 
   /**
    * A pending pay-out: value + fee move to blocked, the amount counts towards the day, and settlement is
    * scheduled. Callers have checked the balance with no await since, so the reservation cannot fail.
    */
-  private open (account: Account, f: RecordFields): Transaction {
-    const now = this.sb.clock.now()
-    const reserved = this.sb.store.ledger(account.id, a => ledger.reserve(a, f.amountCents + account.feeCents))
+  private open<K extends PayoutKind> (account: Account, f: RecordFieldsOf<K>): TransactionOf<K> {
+    const now = this.deps.clock.now()
+    const reserved = this.deps.store.ledger(account.id, a => ledger.reserve(a, f.amountCents + account.feeCents))
     if (!reserved) throw new Error('reservation refused after the balance check')
     let dueMs = 0
     const tx = this.record(account, 'PENDING', f, draft => {
@@ -521,29 +396,29 @@ export class PayoutService {
    * When settlement runs: the configured delay, or SETTLEMENT_DELAY;ms=N; a HIGH directory transfer at
    * once; a NORM one no later than its expiration, when a transfer still queued is cancelled.
    */
-  private dueAtOf (tx: Mutable<Transaction>, now: number): number {
+  private dueAtOf (tx: Mutable<Payout>, now: number): number {
     const delayed = hasScenario(tx.scenarios, 'SETTLEMENT_DELAY')
-    const delay = delayed ? scenarioParam(tx.scenarios, 'SETTLEMENT_DELAY', 'ms', 0) : this.sb.config.settlementDelayMs
+    const delay = delayed ? scenarioParam(tx.scenarios, 'SETTLEMENT_DELAY', 'ms', 0) : this.deps.config.settlementDelayMs
     if (tx.kind !== 'DICT_TRANSFER') return now + delay
     if (tx.data.priority === 'HIGH') return now + (delayed ? delay : 0)
     tx.data.settleAt = new Date(now + delay).toISOString()
-    return Math.min(now + delay, Date.parse(tx.data.expiresAt as string))
+    return Math.min(now + delay, Date.parse(tx.data.expiresAt))
   }
 
   /** `dueMs` when the caller has it as a number already (creation), so it is not parsed back from `tx.dueAt`. */
   private schedule (tx: Transaction, dueMs?: number): void {
     if (!tx.dueAt) return
-    this.sb.scheduler.cancel(this.jobs.get(tx.id))
-    this.jobs.set(tx.id, this.sb.scheduler.at(dueMs ?? Date.parse(tx.dueAt), 'payout-settlement', () => this.onDue(tx.id)))
+    this.deps.scheduler.cancel(this.jobs.get(tx.id))
+    this.jobs.set(tx.id, this.deps.scheduler.at(dueMs ?? Date.parse(tx.dueAt), 'payout-settlement', () => this.onDue(tx.id)))
   }
 
   private onDue (id: string): void {
     this.jobs.delete(id)
-    const tx = this.sb.store.transaction(id)
+    const tx = this.deps.store.transaction(id)
     // Gone (reset) or already settled or failed through the control plane: nothing left to do.
-    if (!tx || tx.status !== 'PENDING') return
+    if (!tx || tx.status !== 'PENDING' || !isKind(tx, PAYOUT_KINDS)) return
     if (tx.kind === 'DICT_TRANSFER' && tx.data.priority !== 'HIGH' && typeof tx.data.settleAt === 'string' &&
-        Date.parse(tx.data.settleAt) > Date.parse(tx.data.expiresAt as string)) {
+        Date.parse(tx.data.settleAt) > Date.parse(tx.data.expiresAt)) {
       this.fail(tx, 'PAYMENT_EXPIRED', `Transferência cancelada: permaneceu na fila além de ${String(tx.data.expiration)} segundos`)
     } else {
       this.settle(tx, { forced: false })
@@ -554,25 +429,25 @@ export class PayoutService {
 
   /**
    * Runs the settlement of a pending pay-out. Unforced, it applies the scenarios kept on the record, the
-   * destination account's status in the directory and the provider group's document check (spec 2.4);
+   * destination account's status in the directory and the provider group's document check (docs/gateway.md §2.4);
    * forced (control plane), only what cannot be bypassed: a sandbox charge that can no longer be paid.
    */
   settle (tx: Transaction, opts: { forced: boolean }): void {
-    const account = this.sb.store.account(tx.accountId)
-    if (!account || tx.status !== 'PENDING') return
+    const account = this.deps.store.account(tx.accountId)
+    if (!account || tx.status !== 'PENDING' || !isKind(tx, PAYOUT_KINDS)) return
     const outcome = this.settlementOf(tx, account, opts.forced)
     if (!outcome.ok) {
       this.fail(tx, outcome.code, outcome.message, outcome.counterpart)
       return
     }
-    this.sb.store.transact(() => {
-      const now = this.sb.clock.now()
-      const e2e = endToEndId(account.ispb, now, this.sb.rng)
-      this.sb.store.patch('transactions', tx.id, d => { d.endToEndId = e2e })
+    this.deps.store.transact(() => {
+      const now = this.deps.clock.now()
+      const e2e = endToEndId(account.ispb, now, this.deps.rng)
+      this.deps.store.patch('transactions', tx.id, d => { d.endToEndId = e2e })
       if (outcome.pay) {
         try {
           const payer = { name: account.name, document: account.document, ispb: account.ispb, bankName: account.bankName, accountId: account.id }
-          const paid = this.sb.charges.payCharge(outcome.pay.charge, { amountCents: tx.amountCents, payer, endToEndId: e2e })
+          const paid = this.deps.charges.payCharge(outcome.pay.charge, { amountCents: tx.amountCents, payer, endToEndId: e2e })
           // The receiving provider may refuse the confirmation (PAYMENT_ERROR on the charge): nothing was credited.
           if (paid.status !== 'CONFIRMED' && paid.status !== 'CONCLUIDA') throw new Error(`charge ended ${paid.status}`)
         } catch {
@@ -581,8 +456,8 @@ export class PayoutService {
           return
         }
       }
-      this.sb.store.ledger(account.id, a => ledger.settleOutgoing(a, tx.amountCents, tx.feeCents))
-      this.sb.store.patch('transactions', tx.id, d => {
+      this.deps.store.ledger(account.id, a => ledger.settleOutgoing(a, tx.amountCents, tx.feeCents))
+      this.deps.store.patch('transactions', tx.id, d => {
         d.counterpart = outcome.counterpart
         this.transition(d, tx.kind === 'DICT_TRANSFER' ? 'COMPLETED' : 'CONFIRMED', now)
         d.errorCode = null
@@ -593,35 +468,35 @@ export class PayoutService {
     })
   }
 
-  private settlementOf (tx: Transaction, account: Account, forced: boolean): Settlement {
+  private settlementOf (tx: Payout, account: Account, forced: boolean): Settlement {
     if (!forced) {
       const scenarioCode = ASYNC_ERROR_CODES.find(code => hasScenario(tx.scenarios, code))
       if (scenarioCode) return { ok: false, code: scenarioCode, message: ASYNC_ERROR_MESSAGES[scenarioCode] }
       if (hasScenario(tx.scenarios, 'DOCUMENT_MISMATCH')) {
         const simulated = this.simulatedMismatch(tx, account)
         // Paid to the key owner: a charge of this sandbox is still paid, to its receiver, below.
-        if (!simulated.ok || typeof tx.data.chargeId !== 'string') return simulated
+        if (!simulated.ok || chargeIdOf(tx) === undefined) return simulated
       }
     }
-    const chargeId = tx.data.chargeId
-    if (typeof chargeId === 'string') {
-      const lookup = this.sb.charges.chargeForCode(tx.data.brCode as BrCode)
+    if (tx.kind === 'CASH_OUT_QRCODE' && tx.data.chargeId !== undefined) {
+      const chargeId = tx.data.chargeId
+      const lookup = this.deps.charges.chargeForCode(tx.data.brCode)
       if (lookup?.status !== 'payable' || lookup.charge.id !== chargeId) {
         return { ok: false, code: 'ORDER_REJECTED', message: 'QR Code não está mais disponível para pagamento' }
       }
-      const receiver = this.sb.store.account(lookup.charge.accountId)
+      const receiver = this.deps.store.account(lookup.charge.accountId)
       const counterpart: Counterpart = receiver
-        ? { name: receiver.name, document: receiver.document, ispb: receiver.ispb, bankName: receiver.bankName, bankCode: this.sb.fixtures.institution.bankCode, accountBranch: '0001', accountNumber: String(receiver.id), ...(tx.pixKey ? { key: tx.pixKey } : {}) }
-        : generatedHolder(this.sb.rng, { name: tx.data.name as string | undefined, document: (tx.data.document as string | undefined) ?? generateCpf(this.sb.rng) }, account.ispb)
+        ? { name: receiver.name, document: receiver.document, ispb: receiver.ispb, bankName: receiver.bankName, bankCode: this.deps.fixtures.institution.bankCode, accountBranch: '0001', accountNumber: String(receiver.id), ...(tx.pixKey ? { key: tx.pixKey } : {}) }
+        : generatedHolder(this.deps.rng, { name: tx.data.name, document: tx.data.document ?? generateCpf(this.deps.rng) }, account.ispb)
       return { ok: true, counterpart, pay: { charge: lookup.charge } }
     }
-    const key = tx.data.directoryKey as string | undefined
-    const entry = key !== undefined ? this.sb.store.directoryEntry(key) : undefined
+    const key = tx.data.directoryKey
+    const entry = key !== undefined ? this.deps.store.directoryEntry(key) : undefined
     const counterpart = entry ? counterpartOf(entry) : (tx.counterpart ?? this.holderFor(tx, account))
     if (forced) return { ok: true, counterpart }
     if (entry?.accountStatus === 'BLOCKED') return { ok: false, code: 'BLOCKED_ACCOUNT', message: ASYNC_ERROR_MESSAGES.BLOCKED_ACCOUNT, counterpart }
     if (entry?.accountStatus === 'CLOSED') return { ok: false, code: 'ACCOUNT_CLOSED', message: ASYNC_ERROR_MESSAGES.ACCOUNT_CLOSED, counterpart }
-    const sent = tx.data.document as string | undefined
+    const sent = sentDocumentOf(tx)
     if (tx.kind !== 'DICT_TRANSFER' && entry && sent !== undefined && entry.document !== sent && checksDocument(account.providerGroup, account.documentCheck)) {
       return { ...this.mismatch(account), counterpart }
     }
@@ -630,19 +505,19 @@ export class PayoutService {
 
   /**
    * DOCUMENT_MISMATCH: the key's holder has another document than the one sent, and the account's
-   * provider group decides as for a real mismatch (gateway 2.4): A and B (and D) refuse, C and E
+   * provider group decides as for a real mismatch (docs/gateway.md §2.4): A and B (and D) refuse, C and E
    * pay the key owner, whose document the webhook's counterpart shows.
    */
-  private simulatedMismatch (tx: Transaction, account: Account): Settlement {
-    const sent = tx.data.document as string | undefined
-    let other = generateCpf(this.sb.rng)
-    while (other === sent) other = generateCpf(this.sb.rng)
-    const key = tx.data.directoryKey as string | undefined
-    const entry = key !== undefined ? this.sb.store.directoryEntry(key) : undefined
-    const name = tx.kind === 'CASH_OUT_QRCODE' ? tx.data.name as string | undefined : undefined
+  private simulatedMismatch (tx: Payout, account: Account): Settlement {
+    const sent = sentDocumentOf(tx)
+    let other = generateCpf(this.deps.rng)
+    while (other === sent) other = generateCpf(this.deps.rng)
+    const key = tx.data.directoryKey
+    const entry = key !== undefined ? this.deps.store.directoryEntry(key) : undefined
+    const name = tx.kind === 'CASH_OUT_QRCODE' ? tx.data.name : undefined
     const counterpart = entry
       ? { ...counterpartOf(entry), document: other }
-      : generatedHolder(this.sb.rng, { name, document: other, key: tx.pixKey || undefined }, account.ispb)
+      : generatedHolder(this.deps.rng, { name, document: other, key: tx.pixKey || undefined }, account.ispb)
     return checksDocumentWhenSimulated(account.providerGroup) ? { ...this.mismatch(account), counterpart } : { ok: true, counterpart }
   }
 
@@ -652,12 +527,12 @@ export class PayoutService {
       : { ok: false, code: 'TAX_ID_MISMATCH', message: ASYNC_ERROR_MESSAGES.TAX_ID_MISMATCH }
   }
 
-  private holderFor (tx: Transaction, account: Account): Counterpart {
-    const document = tx.data.document as string | undefined
-    const name = tx.kind === 'CASH_OUT_QRCODE' ? tx.data.name as string | undefined : undefined
+  private holderFor (tx: Payout, account: Account): Counterpart {
+    const document = sentDocumentOf(tx)
+    const name = tx.kind === 'CASH_OUT_QRCODE' ? tx.data.name : undefined
     const key = tx.pixKey || undefined
     if (document === undefined || key === undefined) {
-      return generatedHolder(this.sb.rng, { name, document: document ?? generateCpf(this.sb.rng), key }, account.ispb)
+      return generatedHolder(this.deps.rng, { name, document: document ?? generateCpf(this.deps.rng), key }, account.ispb)
     }
     // A key belongs to one account: paying it again reaches the same invented holder, bank and account
     // number, as it would in production. The record is shared (frozen) by every pay-out to that key,
@@ -665,7 +540,7 @@ export class PayoutService {
     const id = `${account.ispb}\u0000${key}\u0000${document}\u0000${name ?? ''}`
     let holder = this.holders.get(id)
     if (!holder) {
-      holder = Object.freeze(generatedHolder(this.sb.rng, { name, document, key }, account.ispb))
+      holder = Object.freeze(generatedHolder(this.deps.rng, { name, document, key }, account.ispb))
       if (this.holders.size >= 10_000) this.holders.clear()
       this.holders.set(id, holder)
     }
@@ -677,14 +552,14 @@ export class PayoutService {
    * all in one unit (an identifier that cannot be built, say, leaves the reservation where it was).
    */
   fail (tx: Transaction, code: string, message: string, counterpart?: Counterpart): void {
-    const account = this.sb.store.account(tx.accountId)
-    if (!account || tx.status !== 'PENDING') return
-    this.sb.store.transact(() => {
-      const now = this.sb.clock.now()
+    const account = this.deps.store.account(tx.accountId)
+    if (!account || tx.status !== 'PENDING' || !isKind(tx, PAYOUT_KINDS)) return
+    this.deps.store.transact(() => {
+      const now = this.deps.clock.now()
       const holder = counterpart ?? tx.counterpart ?? this.holderFor(tx, account)
-      const e2e = !tx.endToEndId && tx.kind !== 'DICT_TRANSFER' ? endToEndId(account.ispb, now, this.sb.rng) : undefined
-      this.sb.store.ledger(account.id, a => ledger.release(a, tx.amountCents + tx.feeCents))
-      this.sb.store.patch('transactions', tx.id, d => {
+      const e2e = !tx.endToEndId && tx.kind !== 'DICT_TRANSFER' ? endToEndId(account.ispb, now, this.deps.rng) : undefined
+      this.deps.store.ledger(account.id, a => ledger.release(a, tx.amountCents + tx.feeCents))
+      this.deps.store.patch('transactions', tx.id, d => {
         d.counterpart = holder
         if (e2e !== undefined) d.endToEndId = e2e
         d.errorCode = code
@@ -705,90 +580,43 @@ export class PayoutService {
     recordTransition(tx, status, iso(now), reason || undefined)
   }
 
-  private release (tx: Transaction): void {
-    this.sb.scheduler.cancel(this.jobs.get(tx.id))
+  private release (tx: Payout): void {
+    this.deps.scheduler.cancel(this.jobs.get(tx.id))
     this.jobs.delete(tx.id)
-    if (typeof tx.data.chargeId === 'string' && this.chargesInFlight.get(tx.data.chargeId) === tx.id) this.chargesInFlight.delete(tx.data.chargeId)
+    const chargeId = chargeIdOf(tx)
+    if (chargeId !== undefined && this.chargesInFlight.get(chargeId) === tx.id) this.chargesInFlight.delete(chargeId)
   }
 
-  private notify (tx: Transaction, now: number): void {
+  private notify (tx: Payout, now: number): void {
     const payload = tx.kind === 'DICT_TRANSFER' ? transferEnvelope(tx) : cashOutNotification(tx, now)
-    this.sb.webhooks.emit({ accountId: tx.accountId, eventType: 'cash_out', transactionId: tx.id, payload, scenarios: tx.scenarios })
+    this.deps.events.emit({ accountId: tx.accountId, eventType: 'cash_out', transactionId: tx.id, payload, scenarios: tx.scenarios })
   }
 
   // ---- state kept in memory -----------------------------------------------------------------------------
 
   /** After a load or a snapshot import: daily totals from the records, pending settlements back on the scheduler. */
-  private rebuild (): void {
-    this.forget()
-    for (const tx of Object.values(this.sb.store.data.transactions)) {
-      if (!PAYOUT_KINDS.has(tx.kind)) continue
+  afterLoad (): void {
+    this.afterReset()
+    for (const tx of Object.values(this.deps.store.data.transactions)) {
+      if (!isKind(tx, PAYOUT_KINDS)) continue
       if (tx.status !== 'ERROR') this.addDaily(tx, 1)
       if (tx.status !== 'PENDING') continue
-      if (typeof tx.data.chargeId === 'string') this.chargesInFlight.set(tx.data.chargeId, tx.id)
+      const chargeId = chargeIdOf(tx)
+      if (chargeId !== undefined) this.chargesInFlight.set(chargeId, tx.id)
       this.schedule(tx)
     }
   }
 
-  private forget (): void {
+  forgetAccount (accountId: number): void {
+    for (const key of [...this.dailyCents.keys()]) if (key.startsWith(`${accountId}|`)) this.dailyCents.delete(key)
+    for (const [chargeId, txId] of [...this.chargesInFlight]) if (!this.deps.store.transaction(txId)) this.chargesInFlight.delete(chargeId)
+  }
+
+  afterReset (): void {
     // The invented holders too: they belong to the state that a reset or a load replaces.
     this.holders.clear()
     this.dailyCents.clear()
     this.chargesInFlight.clear()
     this.jobs.clear()
-  }
-
-  // ---- control-plane queries -------------------------------------------------------------------------
-
-  /** Newest first. With an account, only its own index is walked. */
-  listTransactions (filter: { accountId?: number, kind?: TransactionKind, status?: string, limit?: number }): Transaction[] {
-    const source = filter.accountId !== undefined ? this.sb.store.transactionsOf(filter.accountId) : Object.values(this.sb.store.data.transactions)
-    const limit = filter.limit ?? 100
-    const out: Transaction[] = []
-    for (let i = source.length - 1; i >= 0 && out.length < limit; i--) {
-      const tx = source[i]
-      if (filter.kind !== undefined && tx.kind !== filter.kind) continue
-      if (filter.status !== undefined && tx.status !== filter.status) continue
-      out.push(tx)
-    }
-    return out
-  }
-
-  /** By UUID, or by the numeric id the public answers show (`id` of /dict/pix, `existingTransactionId`). */
-  findTransaction (id: string): Transaction | undefined {
-    const byId = this.sb.store.transaction(id)
-    if (byId || !/^\d{1,15}$/.test(id)) return byId
-    const seq = Number(id)
-    // A control-plane read by number: a scan is acceptable here, never on a public route.
-    return Object.values(this.sb.store.data.transactions).find(tx => tx.seq === seq)
-  }
-
-  // ---- the key directory --------------------------------------------------------------------------------
-
-  directoryEntries (): DirectoryEntry[] {
-    return Object.values(this.sb.store.data.directory)
-  }
-
-  directoryEntry (key: string): DirectoryEntry | undefined {
-    return this.sb.store.directoryEntry(directoryKeyOf(key)?.key ?? key)
-  }
-
-  /** Adds or replaces an entry; the key must have the format of its type, and is stored in canonical form. */
-  putDirectoryEntry (key: string, fields: Omit<DirectoryEntry, 'key' | 'keyType'> & { keyType?: DirectoryKeyType }): { entry: DirectoryEntry, created: boolean } {
-    const detected = directoryKeyOf(key)
-    const keyType = fields.keyType ?? detected?.keyType
-    if (!keyType || !isValidDirectoryKey(keyType, key)) {
-      throw new ApiError(400, 'INVALID_PIX_KEY', `Chave "${key}" não tem o formato de ${keyType ?? 'nenhum tipo de chave do diretório'} (CPF, CNPJ, EMAIL, PHONE +55..., EVP)`)
-    }
-    if (!isValidDocument(fields.document)) throw new ApiError(400, 'INVALID_DOCUMENT', 'document deve ser um CPF ou CNPJ válido')
-    const canonical = normalizeKey(keyType, key)
-    const created = this.sb.store.directoryEntry(canonical) === undefined
-    const entry = this.sb.store.transact(() => this.sb.store.put('directory', { ...fields, key: canonical, keyType }))
-    return { entry, created }
-  }
-
-  removeDirectoryEntry (key: string): boolean {
-    const canonical = directoryKeyOf(key)?.key ?? key
-    return this.sb.store.transact(() => this.sb.store.remove('directory', canonical))
   }
 }

@@ -1,43 +1,38 @@
-import type { Sandbox } from '../context.js'
 import { returnId } from '../domain/ids.js'
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, parseAmount, parseDecimalString } from '../domain/money.js'
 import { badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js'
-import type { Account, DeepReadonly, Draft, Mutable, Transaction } from '../store/state.js'
+import { isKind, REFUND_KINDS, type Account, type DeepReadonly, type Draft, type Mutable, type Natureza, type RefundData, type Transaction } from '../store/state.js'
 import { refundEnvelope, refundOutEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import { cannotReceive, chargeData, receivedOf, type ReceivedPayment } from './charges.js'
+import { cannotReceive, type ReceivedPayment } from './charges.js'
+import { chargeData, receivedOf } from './charge-records.js'
 import { iso, recordTransition } from './history.js'
+import type { DevolucaoView, Devolucoes, Lifecycle, MedReturns, PendingOperations, Ports, ReceivedPayments } from '../ports.js'
+import type { Config } from '../config.js'
 
 /**
- * Refunds of received payments: refund-in (standard family, spec 2.7) and devolução (central-bank
+ * Refunds of received payments: refund-in (standard family, docs/gateway.md §2.7) and devolução (central-bank
  * family, 2.9), one record kind each (REFUND_IN, DEVOLUCAO) and one rule for what is left to refund.
  * A refund reserves its amount at once (available -> blocked) and settles through the scheduler.
  * MED approvals return money through `medReturn`, a devolução of natureza MED_*, debited at once.
  */
 export const REFUND_DEADLINE_DAYS = 89
 const DAY_MS = 86_400_000
-const REFUND_KINDS: readonly string[] = ['REFUND_IN', 'DEVOLUCAO']
 const PAYOUT_KINDS: readonly string[] = ['CASH_OUT', 'CASH_OUT_QRCODE', 'DICT_TRANSFER']
 
-export type Natureza = 'ORIGINAL' | 'RETIRADA' | 'MED_OPERACIONAL' | 'MED_FRAUDE'
+export type { Natureza, RefundData }
 
-export interface RefundData {
-  originalId: string
-  rtrId: string
-  /** The devolução `id` (or refund-in externalId): unique per original endToEndId. */
-  devolucaoId: string
-  natureza: Natureza
-  descricao?: string
-  reason?: string
-  motivo: string | null
-  requestedAt: string
-  settledAt?: string
+/** The `data` of a refund (REFUND_IN, DEVOLUCAO); another kind here is a bug, not an input. */
+export function refundData (tx: Transaction): DeepReadonly<RefundData> {
+  if (isKind(tx, REFUND_KINDS)) return tx.data
+  throw new Error(`transaction ${tx.id} is a ${tx.kind}, not a refund`)
 }
-
-export const refundData = (tx: Transaction): DeepReadonly<RefundData> => tx.data as unknown as DeepReadonly<RefundData>
-const refundDraft = (tx: Draft<Transaction>): RefundData => tx.data as unknown as RefundData
+function refundDraft (tx: Draft<Transaction>): RefundData {
+  if (isKind(tx, REFUND_KINDS)) return tx.data
+  throw new Error(`transaction ${tx.id} is a ${tx.kind}, not a refund`)
+}
 
 /** Each kind speaks its family's words for the same three states. */
 const STATUS = {
@@ -51,19 +46,24 @@ function phaseOf (tx: Transaction): Phase {
   return tx.status === s.pending ? 'pending' : tx.status === s.done ? 'done' : 'failed'
 }
 
-export class RefundService {
-  constructor (private readonly sb: Sandbox) {
-    sb.onLoad.push(() => this.reschedule())
-    // POST /__sandbox/transactions/:id/settle and /fail steer pending refunds through the pay-outs' dispatch.
-    sb.payouts.registerPendingOperations(['REFUND_IN', 'DEVOLUCAO'], {
-      isPending: tx => REFUND_KINDS.includes(tx.kind) && phaseOf(tx) === 'pending',
-      settle: tx => { this.settleNow(tx) },
-      fail: (tx, code) => { this.failNow(tx, code, `Devolução não realizada (${code})`) },
-    })
+export type RefundDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'events'> & {
+  config: Pick<Config, 'settlementDelayMs'>
+  received: ReceivedPayments
+}
+
+export class RefundService implements Devolucoes, MedReturns, Lifecycle {
+  constructor (private readonly deps: RefundDeps) {}
+
+  /** POST /__sandbox/transactions/:id/settle and /fail on a refund. */
+  readonly pendingOperations: PendingOperations = {
+    kinds: REFUND_KINDS,
+    isPending: tx => isKind(tx, REFUND_KINDS) && phaseOf(tx) === 'pending',
+    settle: tx => { this.settleNow(tx) },
+    fail: (tx, code) => { this.failNow(tx, code, `Devolução não realizada (${code})`) },
   }
 
-  private get store () { return this.sb.store }
-  private now (): number { return this.sb.clock.now() }
+  private get store () { return this.deps.store }
+  private now (): number { return this.deps.clock.now() }
 
   /** What is left to refund of a received payment: its amount minus every refund not failed. */
   remainingCents (original: Transaction): number {
@@ -74,7 +74,7 @@ export class RefundService {
   }
 
   refundsOf (original: Transaction): Transaction[] {
-    return this.store.transactionsOf(original.accountId).filter(t => REFUND_KINDS.includes(t.kind) && refundData(t).originalId === original.id)
+    return this.store.transactionsOf(original.accountId).filter(t => isKind(t, REFUND_KINDS) && refundData(t).originalId === original.id)
   }
 
   private deadlinePassed (received: DeepReadonly<ReceivedPayment>): boolean {
@@ -83,9 +83,9 @@ export class RefundService {
 
   // ---- refund-in (standard family) --------------------------------------------------------------
 
-  /** POST /api/pix/refund-in/:id, `id` the received payment's transactionId or endToEndId (spec 2.7, 7.5). */
+  /** POST /api/pix/refund-in/:id, `id` the received payment's transactionId or endToEndId (docs/gateway.md §2.7, 7.5). */
   refundIn (account: Account, id: string, body: { refundValue: number, reason?: string, externalId?: string }, scenarios: AppliedScenario[]): Transaction {
-    const original = this.sb.charges.findReceived(id)
+    const original = this.deps.received.findReceived(id)
     if (!original || original.accountId !== account.id) throw notFound(`Transação original ${id} não encontrada`, 'TRANSACTION_NOT_FOUND')
     const received = receivedOf(original)
     if (!received) throw badRequest(`A transação ${id} não é um pagamento recebido e liquidado`, 'REFUND_NOT_ALLOWED')
@@ -98,7 +98,7 @@ export class RefundService {
         details: { refundValue: centsToNumber(amount.cents), remaining: centsToNumber(remaining) },
       })
     }
-    const refId = body.externalId ?? this.sb.rng.alnum(20)
+    const refId = body.externalId ?? this.deps.rng.alnum(20)
     if (this.store.transactionByRef(`devolucao:${received.endToEndId}:${refId}`)) {
       throw badRequest(`externalId ${refId} já utilizado em uma devolução desta transação`, 'PIX_DUPLICATE_EXTERNAL_ID', { details: { externalId: refId } })
     }
@@ -123,11 +123,11 @@ export class RefundService {
 
   // ---- devolução (central-bank family) ----------------------------------------------------------
 
-  /** PUT /pix/:e2eid/devolucao/:id (spec 2.9, 3.3, 7.8). */
+  /** PUT /pix/:e2eid/devolucao/:id (docs/gateway.md §2.9, 3.3, 7.8). */
   devolucao (account: Account, e2eid: string, id: string, body: { valor: string, natureza?: 'ORIGINAL' | 'RETIRADA', descricao?: string }, scenarios: AppliedScenario[]): Transaction {
     const valor = parseDecimalString(body.valor, 'exactly-2')
     if (!valor.ok) throw badRequest('valor deve ser um decimal com 2 casas, ex.: "10.00"')
-    const original = this.sb.charges.findReceived(e2eid)
+    const original = this.deps.received.findReceived(e2eid)
     if (!original || original.accountId !== account.id || original.endToEndId !== e2eid) throw notFound(`PIX ${e2eid} não encontrado`)
     const received = receivedOf(original)
     if (!received) throw notFound(`A transação ${e2eid} não é um PIX recebido`)
@@ -150,7 +150,7 @@ export class RefundService {
   }
 
   /** Either kind in the central bank's words (a refund-in made with an externalId is readable here too). */
-  devolucaoView (tx: Transaction) {
+  devolucaoView (tx: Transaction): DevolucaoView {
     const d = refundData(tx)
     return {
       id: d.devolucaoId,
@@ -164,7 +164,7 @@ export class RefundService {
     }
   }
 
-  devolucoesOf (original: Transaction) {
+  devolucoesOf (original: Transaction): DevolucaoView[] {
     return this.refundsOf(original).map(r => this.devolucaoView(r))
   }
 
@@ -182,7 +182,7 @@ export class RefundService {
     if (!received || !account || amountCents === 0) return null
     return this.store.transact(() => {
       const debited = this.store.ledger(account.id, a => ledger.debitImmediately(a, amountCents))
-      const tx = this.open(account, original, received, 'DEVOLUCAO', amountCents, `MED${this.sb.rng.alnum(29)}`, natureza, { descricao }, [], false)
+      const tx = this.open(account, original, received, 'DEVOLUCAO', amountCents, `MED${this.deps.rng.alnum(29)}`, natureza, { descricao }, [], false)
       const at = iso(this.now())
       this.store.update('transactions', tx.id, d => {
         if (debited) {
@@ -208,7 +208,7 @@ export class RefundService {
   ): Transaction {
     const now = this.now()
     const at = iso(now)
-    const rtrId = returnId(account.ispb, now, this.sb.rng)
+    const rtrId = returnId(account.ispb, now, this.deps.rng)
     const data: RefundData = {
       originalId: original.id,
       rtrId,
@@ -221,7 +221,7 @@ export class RefundService {
     }
     const status = STATUS[kind].pending
     const tx: Mutable<Transaction> = {
-      id: this.sb.rng.uuid(),
+      id: this.deps.rng.uuid(),
       seq: this.store.nextSeq('transaction'),
       accountId: account.id,
       kind,
@@ -236,13 +236,13 @@ export class RefundService {
       errorCode: null,
       errorMessage: null,
       ...(scenarios.length > 0 ? { scenarios } : {}),
-      data: data as unknown as Record<string, unknown>,
+      data,
       createdAt: at,
       updatedAt: at,
       history: [{ status, at }],
     }
     if (settleLater) {
-      const delay = hasScenario(scenarios, 'REFUND_DELAY') ? scenarioParam(scenarios, 'REFUND_DELAY', 'ms', this.sb.config.settlementDelayMs) : this.sb.config.settlementDelayMs
+      const delay = hasScenario(scenarios, 'REFUND_DELAY') ? scenarioParam(scenarios, 'REFUND_DELAY', 'ms', this.deps.config.settlementDelayMs) : this.deps.config.settlementDelayMs
       tx.dueAt = iso(now + delay)
     }
     const added = this.store.addTransaction(tx, undefined, [`devolucao:${received.endToEndId}:${refId}`, `rtr:${rtrId}`])
@@ -282,9 +282,9 @@ export class RefundService {
   private recordReturn (account: Account, original: Transaction, cents: number, reason: string | undefined, scenarios: AppliedScenario[]): Transaction {
     const now = this.now()
     const at = iso(now)
-    const rtrId = returnId(original.counterpart?.ispb ?? account.ispb, now, this.sb.rng)
+    const rtrId = returnId(original.counterpart?.ispb ?? account.ispb, now, this.deps.rng)
     const tx: Mutable<Transaction> = {
-      id: this.sb.rng.uuid(),
+      id: this.deps.rng.uuid(),
       seq: this.store.nextSeq('transaction'),
       accountId: account.id,
       kind: 'REFUND_RECEIVED',
@@ -302,7 +302,7 @@ export class RefundService {
     }
     this.store.addTransaction(tx)
     this.store.ledger(account.id, a => ledger.creditIncoming(a, cents))
-    this.sb.webhooks.emit({
+    this.deps.events.emit({
       accountId: account.id,
       eventType: 'refund_out',
       transactionId: tx.id,
@@ -319,12 +319,12 @@ export class RefundService {
   }
 
   private returnsOf (original: Transaction): Transaction[] {
-    return this.store.transactionsOf(original.accountId).filter(t => t.kind === 'REFUND_RECEIVED' && (t.data as { originalId?: string }).originalId === original.id)
+    return this.store.transactionsOf(original.accountId).filter(t => t.kind === 'REFUND_RECEIVED' && t.data.originalId === original.id)
   }
 
   private scheduleSettlement (tx: Transaction): void {
     const id = tx.id
-    this.sb.scheduler.at(Date.parse(tx.dueAt!), 'refund-settlement', () => {
+    this.deps.scheduler.at(Date.parse(tx.dueAt!), 'refund-settlement', () => {
       const current = this.store.transaction(id)
       if (!current || phaseOf(current) !== 'pending') return
       if (hasScenario(current.scenarios, 'REFUND_FAILED')) this.failNow(current, 'REFUND_FAILED', 'Devolução recusada pelo provedor de pagamento')
@@ -338,7 +338,7 @@ export class RefundService {
    */
   settleNow (tx: Transaction): boolean {
     const account = this.store.account(tx.accountId)
-    if (!account || !REFUND_KINDS.includes(tx.kind) || phaseOf(tx) !== 'pending') return false
+    if (!account || !isKind(tx, REFUND_KINDS) || phaseOf(tx) !== 'pending') return false
     this.store.transact(() => {
       this.store.ledger(account.id, a => ledger.settleOutgoing(a, tx.amountCents, 0))
       const at = iso(this.now())
@@ -355,7 +355,7 @@ export class RefundService {
   /** Fails a pending refund now: the reservation returns to available, motivo is set, the webhook reports it. */
   failNow (tx: Transaction, code = 'REFUND_FAILED', message = 'Devolução não realizada'): boolean {
     const account = this.store.account(tx.accountId)
-    if (!account || !REFUND_KINDS.includes(tx.kind) || phaseOf(tx) !== 'pending') return false
+    if (!account || !isKind(tx, REFUND_KINDS) || phaseOf(tx) !== 'pending') return false
     this.store.transact(() => {
       this.store.ledger(account.id, a => ledger.release(a, tx.amountCents))
       this.store.update('transactions', tx.id, d => {
@@ -375,7 +375,7 @@ export class RefundService {
     const original = this.store.transaction(d.originalId)
     const received = original ? chargeData(original).received : undefined
     if (!original || !received) return
-    this.sb.webhooks.emit({
+    this.deps.events.emit({
       accountId: tx.accountId,
       eventType: 'refund_in',
       transactionId: tx.id,
@@ -395,9 +395,9 @@ export class RefundService {
     recordTransition(tx, status, iso(this.now()), reason)
   }
 
-  private reschedule (): void {
+  afterLoad (): void {
     for (const tx of Object.values(this.store.data.transactions)) {
-      if (REFUND_KINDS.includes(tx.kind) && tx.dueAt && phaseOf(tx) === 'pending') this.scheduleSettlement(tx)
+      if (isKind(tx, REFUND_KINDS) && tx.dueAt && phaseOf(tx) === 'pending') this.scheduleSettlement(tx)
     }
   }
 }

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../errors/api-error.js'
 import type { Clock } from '../engine/clock.js'
 import type { Store } from '../store/store.js'
+import type { Lifecycle } from '../ports.js'
 import { formatScenarios, parseScenarioHeader, ScenarioError } from '../../scenarios/resolver.js'
 import type { ArmedScenario } from '../store/state.js'
 import { scenarioNamed } from '../../scenarios/catalogue.js'
@@ -17,11 +18,11 @@ const NONE = Object.freeze([]) as unknown as AppliedScenario[]
  * Resolves the scenarios of a request and keeps the ones armed per account (state collection
  * `armedScenarios`). The applied names are echoed in X-Sandbox-Scenario-Applied.
  */
-export class ScenarioService {
-  constructor (private readonly store: Store, private readonly clock: Clock) {
-    store.onAccountRemoved(accountId => {
-      for (const a of Object.values(store.data.armedScenarios)) if (a.accountId === accountId) store.remove('armedScenarios', a.id)
-    })
+export class ScenarioService implements Lifecycle {
+  constructor (private readonly store: Store, private readonly clock: Clock) {}
+
+  forgetAccount (accountId: number): void {
+    for (const a of Object.values(this.store.data.armedScenarios)) if (a.accountId === accountId) this.store.remove('armedScenarios', a.id)
   }
 
   /**

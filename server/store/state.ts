@@ -1,4 +1,7 @@
 import type { AppliedScenario, Endpoint } from '../../scenarios/types.js'
+import type { BrCode } from '../domain/brcode.js'
+import type { RngState } from '../domain/ids.js'
+import type { SplitKeyType } from '../domain/keys.js'
 
 /**
  * The shape of the sandbox's whole state: one JSON document, which is what `--data FILE` persists and
@@ -74,7 +77,7 @@ interface AccountRecord {
   documentCheck: boolean
   feeCents: number
   limits: AccountLimits
-  /** The provider's minimum cash-in expiration, in seconds (spec 2.6 "some providers require a higher minimum"). */
+  /** The provider's minimum cash-in expiration, in seconds (docs/gateway.md §2.6 "some providers require a higher minimum"). */
   cashInMinExpirationSeconds: number
   splitFrequency: SplitFrequency
   balance: {
@@ -126,13 +129,161 @@ export interface Counterpart {
   key?: string
 }
 
-interface TransactionRecord {
+// ---- what `data` holds, per kind: each owned by the service of that kind -----------------------------
+
+/** Who paid a charge (or sent a PIX_IN); `accountId` when the payer is another account of this sandbox. */
+export interface Payer {
+  name: string
+  document: string
+  ispb: string
+  bankName: string
+  accountId?: number
+}
+
+export type SplitStatus = 'WAITING' | 'SCHEDULED' | 'PAID' | 'FAILED'
+
+export interface SplitRecord {
+  pixKey: string
+  pixKeyType: SplitKeyType
+  name: string
+  document: string
+  type: 'FIXED' | 'PERCENTAGE'
+  value: number
+  immediate: boolean
+  amountCents: number
+  status: SplitStatus
+  dueAt?: string
+  transactionId?: string
+}
+
+export interface ReceivedPayment {
+  endToEndId: string
+  amountCents: number
+  payer: Payer
+  at: string
+}
+
+export interface CobData {
+  expiracao: number
+  devedor?: { cpf?: string, cnpj?: string, nome: string }
+  original: string
+  modalidadeAlteracao: number
+  chave?: string
+  solicitacaoPagador?: string
+  infoAdicionais?: Array<{ nome: string, valor: string }>
+  locId: number
+  /** BACEN: 0 on creation, incremented by 1 on each revision (PATCH); absent means 0. */
+  revisao?: number
+}
+
+/** CASH_IN, COB and PIX_IN: a charge, which becomes the received payment when it is paid. */
+export interface ChargeData {
+  txid: string | null
+  /** Payload URL of the dynamic code (without scheme); null for PIX_IN. */
+  location: string | null
+  pixCode: string | null
+  correlationId?: string
+  payer?: { fullName: string, document: string }
+  additionalInfo?: Record<string, string>
+  splits: SplitRecord[]
+  received?: ReceivedPayment
+  autoPayAt?: string
+  cob?: CobData
+}
+
+/** SPLIT: one split of a paid charge, paid out of the receiving account. */
+export interface SplitData {
+  chargeId: string
+  splitIndex: number
+  type: SplitRecord['type']
+  value: number
+  immediate: boolean
+}
+
+export type Natureza = 'ORIGINAL' | 'RETIRADA' | 'MED_OPERACIONAL' | 'MED_FRAUDE'
+
+/** REFUND_IN and DEVOLUCAO: a refund of a received payment. */
+export interface RefundData {
+  originalId: string
+  rtrId: string
+  /** The devolução `id` (or refund-in externalId): unique per original endToEndId. */
+  devolucaoId: string
+  natureza: Natureza
+  descricao?: string
+  reason?: string
+  motivo: string | null
+  requestedAt: string
+  settledAt?: string
+}
+
+/** REFUND_RECEIVED: a refund another institution sent back for one of the account's pay-outs. */
+export interface RefundReceivedData {
+  originalId: string
+  reason: string | null
+}
+
+/** What every pay-out keeps: the São Paulo day its amount counts towards, and the directory key it pays. */
+interface PayoutData {
+  limitDay?: string
+  directoryKey?: string
+}
+
+export interface CashOutData extends PayoutData {
+  keyType: string
+  name: string
+  document: string
+}
+
+export interface QrCashOutData extends PayoutData {
+  qrCode: string
+  brCode: BrCode
+  name?: string
+  document?: string
+  /** The charge of this sandbox the code pays, when it is one. */
+  chargeId?: string
+}
+
+/** The body of the 201 of POST /dict/pix, kept on the record so a repeat answers exactly the same. */
+export interface DictTransferResponse {
+  endToEndId: string
+  eventDate: string
+  id: number
+  payment: { amount: number }
+  type: 'PENDING' | 'COMPLETED' | 'ERROR'
+}
+
+export interface DictTransferData extends PayoutData {
+  directoryKey: string
+  priority: 'HIGH' | 'NORM'
+  expiration: number
+  expiresAt: string
+  settleAt?: string
+  currency: string
+  creditorDocument?: string
+  ispbDeny?: string[]
+  response?: DictTransferResponse
+}
+
+/** The `data` of each kind of transaction. */
+export interface TransactionData {
+  CASH_OUT: CashOutData
+  CASH_OUT_QRCODE: QrCashOutData
+  DICT_TRANSFER: DictTransferData
+  SPLIT: SplitData
+  CASH_IN: ChargeData
+  COB: ChargeData
+  PIX_IN: ChargeData
+  REFUND_IN: RefundData
+  DEVOLUCAO: RefundData
+  REFUND_RECEIVED: RefundReceivedData
+}
+
+interface TransactionFields {
   /** UUID, the transactionId of the standard family. */
   id: string
   /** Numeric id (the directory transfer's `id`, `existingTransactionId`, MED's originalTransactionId). */
   seq: number
   accountId: number
-  kind: TransactionKind
   direction: 'IN' | 'OUT'
   status: string
   amountCents: number
@@ -147,15 +298,39 @@ interface TransactionRecord {
   errorMessage?: string | null
   /** Scenario names applied at creation, kept so settlement (maybe after a restart) applies them too. */
   scenarios?: AppliedScenario[]
-  /** Kind-specific fields (charge, splits, refunds, QR code...), owned by the service of that kind. */
-  data: Record<string, unknown>
   createdAt: string
   updatedAt: string
   /** When a timed effect (settlement, expiry) is due, so it can be rescheduled after a restart. */
   dueAt?: string
   history: StateHistoryEntry[]
 }
+
+/** What the store keeps in every kind's `data` for its indexes (`Store.addTransaction`, `addRef`). */
+export interface IndexedData {
+  /** The externalId namespace it is unique in (`transactionByExternalId`). */
+  externalIdScope?: string
+  /** Other names it is found by (`transactionByRef`): a cob's txid, a charge's QR location, an rtrId. */
+  refs?: string[]
+}
+
+/** A transaction of one kind, its `data` typed by the kind: a union on `kind` (narrow with `tx.kind === ...`). */
+type TransactionRecordOf<K extends TransactionKind> = K extends TransactionKind ? TransactionFields & { kind: K, data: TransactionData[K] & IndexedData } : never
+type TransactionRecord = TransactionRecordOf<TransactionKind>
 export type Transaction = DeepReadonly<TransactionRecord>
+/** A transaction of the given kinds (`TransactionOf<'CASH_IN' | 'COB'>`). */
+export type TransactionOf<K extends TransactionKind> = DeepReadonly<TransactionRecordOf<K>>
+
+export const CHARGE_KINDS = ['CASH_IN', 'COB', 'PIX_IN'] as const
+export const REFUND_KINDS = ['REFUND_IN', 'DEVOLUCAO'] as const
+export const PAYOUT_KINDS = ['CASH_OUT', 'CASH_OUT_QRCODE', 'DICT_TRANSFER'] as const
+export type ChargeKind = typeof CHARGE_KINDS[number]
+export type RefundKind = typeof REFUND_KINDS[number]
+export type PayoutKind = typeof PAYOUT_KINDS[number]
+
+/** Whether a transaction is of one of the kinds (and, for the compiler, its `data` is theirs). */
+export function isKind<K extends TransactionKind, T extends { readonly kind: TransactionKind }> (tx: T, kinds: readonly K[]): tx is Extract<T, { readonly kind: K }> {
+  return (kinds as readonly TransactionKind[]).includes(tx.kind)
+}
 
 interface DirectoryRecord {
   key: string
@@ -184,7 +359,7 @@ interface ArmedScenarioRecord {
 }
 export type ArmedScenario = DeepReadonly<ArmedScenarioRecord>
 
-// ---- webhooks (spec 2.11, 6), owned by WebhookService -------------------------------------------
+// ---- webhooks (docs/gateway.md §2.11, 6), owned by WebhookService -------------------------------------------
 
 export const EVENT_TYPES = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected'] as const
 export type EventType = typeof EVENT_TYPES[number]
@@ -196,7 +371,7 @@ interface WebhookRegistrationRecord {
   url: string
   headers: Record<string, string>
   isActive: boolean
-  /** Bumped when the same URL is registered again for the same event (spec 4.1, 9) or its headers change. */
+  /** Bumped when the same URL is registered again for the same event (docs/gateway.md §4.1, 9) or its headers change. */
   version: number
   createdAt: string
   updatedAt: string
@@ -258,7 +433,7 @@ interface DeliveryRecord {
 }
 export type Delivery = DeepReadonly<DeliveryRecord>
 
-// ---- MED (spec 2.10), owned by MedService ----------------------------------------------------------
+// ---- MED (docs/gateway.md §2.10), owned by MedService ----------------------------------------------------------
 
 export type MedStatus = 'OPEN' | 'RECEIVED' | 'CANCELLED' | 'ANALYZED'
 
@@ -321,8 +496,7 @@ export interface ClockRecord {
   offsetMs?: number
 }
 
-/** Where the seeded random stream stands: four 32-bit words (see domain/ids.ts). */
-export type RngState = [number, number, number, number]
+export type { RngState }
 
 /** What marks a JSON document as the sandbox's own, and the version of its layout. */
 export const STATE_FORMAT = 'pix-sandbox/state'

@@ -1005,7 +1005,7 @@ export class Store {
    * Adds a transaction; with `externalIdScope` its externalId is looked up within that scope. `refs`
    * are the other names it is found by (see `transactionByRef`).
    */
-  addTransaction (tx: Transaction, externalIdScope?: string, refs?: readonly string[]): Transaction {
+  addTransaction<T extends Transaction> (tx: T, externalIdScope?: string, refs?: readonly string[]): T {
     if (ownRecord(this.state.transactions, tx.id) !== undefined) throw new Error(`store: transactions/${tx.id} exists already`)
     const record = tx as Draft<Transaction>
     if (externalIdScope !== undefined && tx.externalId) record.data.externalIdScope = externalIdScope
@@ -1026,7 +1026,7 @@ export class Store {
 
   addRef (txId: string, ref: string): void {
     this.update('transactions', txId, tx => {
-      const refs = (tx.data.refs as string[] | undefined) ?? []
+      const refs = tx.data.refs ?? []
       if (!refs.includes(ref)) tx.data.refs = refs.concat(ref)
     })
     this.txByRef.set(ref, this.state.transactions[txId])
@@ -1082,7 +1082,7 @@ export class Store {
     if (tx.endToEndId) this.txByEndToEndId.set(tx.endToEndId, tx)
     if (tx.idempotencyKey) inner(this.txByIdempotencyKey, tx.accountId).set(canonicalIdempotencyKey(tx.idempotencyKey), tx)
     const refs = tx.data.refs
-    if (Array.isArray(refs)) for (const ref of refs) this.txByRef.set(ref as string, tx)
+    if (Array.isArray(refs)) for (const ref of refs) this.txByRef.set(ref, tx)
   }
 }
 

@@ -4,7 +4,7 @@ import type { Store } from '../store/store.js'
 import type { EventType, WebhookRegistration } from './types.js'
 
 /**
- * Webhook registrations (spec 2.11, 4.1 items 3-4, 8): up to 3 active URLs per event type and account,
+ * Webhook registrations (docs/gateway.md §2.11, 4.1 items 3-4, 8): up to 3 active URLs per event type and account,
  * the same URL for the same event updates that entry (headers, version) and nothing else, at most 5
  * custom headers, some header names reserved to the sender. Records live in `store.data.webhooks`.
  */
@@ -33,7 +33,7 @@ export interface RegisterInput {
 }
 
 export interface RegisterOptions {
-  /** The public route accepts HTTPS only (spec 2.11); the control plane accepts http:// for local receivers. */
+  /** The public route accepts HTTPS only (docs/gateway.md §2.11); the control plane accepts http:// for local receivers. */
   httpsOnly: boolean
 }
 
@@ -153,7 +153,7 @@ export class Registrations {
       .sort((a, b) => a.id - b.id)
   }
 
-  /** Where an event of this kind goes: every active URL of the event type (spec 6.2 item 1). */
+  /** Where an event of this kind goes: every active URL of the event type (docs/gateway.md §6.2 item 1). */
   activeFor (accountId: number, eventType: EventType): WebhookRegistration[] {
     // Asked on every event: one pass, no intermediate arrays (usually it finds none or one).
     const found: WebhookRegistration[] = []

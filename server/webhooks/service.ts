@@ -1,4 +1,5 @@
-import type { Sandbox } from '../context.js'
+import type { Config } from '../config.js'
+import type { Lifecycle, Ports } from '../ports.js'
 import type { Job } from '../engine/scheduler.js'
 import { ApiError, notFound } from '../errors/api-error.js'
 import { DeliveryLog, matches, type DeliveryFilter } from './delivery-log.js'
@@ -57,7 +58,13 @@ function faultMs (d: Delivery, fault: Fault, fallback: number): number {
   return Number.isFinite(ms) ? ms : fallback
 }
 
-export class WebhookService {
+export type WebhookDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng'> & {
+  config: Pick<Config, 'deliveryLogSize' | 'webhookTimeoutMs' | 'selfWebhooks' | 'host' | 'port' | 'maxPendingDeliveries' | 'webhookSecret' | 'webhookMaxAttempts' | 'webhookBackoffMs' | 'webhookUrl'>
+  /** Sent as the user-agent of every attempt. */
+  version: string
+}
+
+export class WebhookService implements Lifecycle {
   readonly registrations: Registrations
   readonly log: DeliveryLog
   private readonly sender: SenderThread
@@ -85,16 +92,13 @@ export class WebhookService {
   /** Whether each URL attempted so far reaches the sandbox itself (few distinct URLs, asked on every attempt). */
   private readonly selfUrls = new Map<string, boolean>()
 
-  constructor (private readonly sb: Sandbox, opts: WebhookServiceOptions = {}) {
-    this.registrations = new Registrations(sb.store, sb.clock, url => this.isSandbox(url))
-    this.log = new DeliveryLog(sb.store, () => sb.config.deliveryLogSize)
+  constructor (private readonly deps: WebhookDeps, opts: WebhookServiceOptions = {}) {
+    this.registrations = new Registrations(deps.store, deps.clock, url => this.isSandbox(url))
+    this.log = new DeliveryLog(deps.store, () => deps.config.deliveryLogSize)
     this.onError = opts.onError ?? (err => process.emitWarning(`webhook bookkeeping failed: ${String(err)}`))
     this.onAttemptFailed = opts.onAttemptFailed
     this.onGaveUp = opts.onGaveUp
-    this.sender = new SenderThread({ connections: MAX_CONNECTIONS_PER_ORIGIN, connectTimeoutMs: sb.config.webhookTimeoutMs })
-    sb.store.onAccountRemoved(accountId => this.forgetAccount(accountId))
-    sb.onLoad.push(() => this.afterLoad())
-    sb.onReset.push(() => this.afterReset())
+    this.sender = new SenderThread({ connections: MAX_CONNECTIONS_PER_ORIGIN, connectTimeoutMs: deps.config.webhookTimeoutMs })
   }
 
   // ---- the sandbox's own address ----------------------------------------------------------------
@@ -107,8 +111,8 @@ export class WebhookService {
 
   /** Whether a receiver URL would reach the sandbox itself (refused unless SANDBOX_SELF_WEBHOOKS=enabled). */
   private isSandbox (url: URL): boolean {
-    if (this.sb.config.selfWebhooks === 'enabled') return false
-    return reachesListener(url, this.listeners ?? [{ address: this.sb.config.host, port: this.sb.config.port }])
+    if (this.deps.config.selfWebhooks === 'enabled') return false
+    return reachesListener(url, this.listeners ?? [{ address: this.deps.config.host, port: this.deps.config.port }])
   }
 
   /**
@@ -138,13 +142,13 @@ export class WebhookService {
 
   /** emit, returning the deliveries it created (one per active URL, or one `no_receiver`). */
   publish (event: WebhookEvent): Delivery[] {
-    return this.sb.store.transact(() => this.createDeliveries(event))
+    return this.deps.store.transact(() => this.createDeliveries(event))
   }
 
   private createDeliveries (event: WebhookEvent): Delivery[] {
-    const now = this.sb.clock.now()
+    const now = this.deps.clock.now()
     const iso = new Date(now).toISOString()
-    const eventId = this.sb.rng.uuid()
+    const eventId = this.deps.rng.uuid()
     const transactionId = event.transactionId ?? null
     const scenarios = event.scenarios && event.scenarios.length > 0
       ? event.scenarios
@@ -153,8 +157,8 @@ export class WebhookService {
       : []
     // One record per target, built whole (every settlement makes at least one, so no spreads here).
     const delivery = (webhook: WebhookRegistration | null): Mutable<Delivery> => ({
-      id: this.sb.rng.uuid(),
-      seq: this.sb.store.nextSeq('delivery'),
+      id: this.deps.rng.uuid(),
+      seq: this.deps.store.nextSeq('delivery'),
       accountId: event.accountId,
       eventType: event.eventType,
       eventId,
@@ -214,10 +218,10 @@ export class WebhookService {
    * bounded number of deliveries, jobs and requests however many events it misses.
    */
   private capPending (accountId: number): void {
-    const cap = this.sb.config.maxPendingDeliveries
+    const cap = this.deps.config.maxPendingDeliveries
     const over = this.log.pendingBeyond(accountId, cap)
     if (over.length === 0) return
-    const iso = new Date(this.sb.clock.now()).toISOString()
+    const iso = new Date(this.deps.clock.now()).toISOString()
     const reason = `PENDING_LIMIT: account ${accountId} had more than ${cap} deliveries pending (SANDBOX_MAX_PENDING_DELIVERIES); the oldest were given up`
     for (const d of over) {
       this.attemptOf.get(d.id)?.()
@@ -243,14 +247,14 @@ export class WebhookService {
     for (const id of heldIds) {
       const d = this.log.get(id)
       if (!d || d.status !== 'pending') continue
-      this.sb.scheduler.cancel(this.jobs.get(id))
+      this.deps.scheduler.cancel(this.jobs.get(id))
       this.jobs.delete(id)
       const leader = later.find(l => l.webhookId === d.webhookId && l.status === 'pending')
       if (leader) {
         this.log.update(id, x => { x.nextAttemptAt = null })
         this.followers.set(leader.id, [...(this.followers.get(leader.id) ?? []), id])
       } else {
-        this.schedule(d, this.sb.clock.now(), 'first')
+        this.schedule(d, this.deps.clock.now(), 'first')
       }
     }
   }
@@ -261,7 +265,7 @@ export class WebhookService {
     this.followers.delete(leaderId)
     for (const id of ids) {
       const d = this.log.get(id)
-      if (d && d.status === 'pending') this.schedule(d, this.sb.clock.now(), 'first')
+      if (d && d.status === 'pending') this.schedule(d, this.deps.clock.now(), 'first')
     }
   }
 
@@ -270,9 +274,9 @@ export class WebhookService {
   private schedule (d: Delivery, at: number, kind: AttemptKind): void {
     const nextAttemptAt = new Date(at).toISOString()
     if (d.nextAttemptAt !== nextAttemptAt) this.log.update(d.id, x => { x.nextAttemptAt = nextAttemptAt })
-    this.sb.scheduler.cancel(this.jobs.get(d.id))
+    this.deps.scheduler.cancel(this.jobs.get(d.id))
     const id = d.id
-    this.jobs.set(id, this.sb.scheduler.at(at, 'webhook-attempt', () => {
+    this.jobs.set(id, this.deps.scheduler.at(at, 'webhook-attempt', () => {
       this.jobs.delete(id)
       const current = this.log.get(id)
       // Looked up again: a reset, an eviction or a redelivery may have happened since.
@@ -280,7 +284,7 @@ export class WebhookService {
       this.start(current, kind)
     }))
     // A frozen clock arms no timer, yet an attempt due now is due: time need not pass for it to go out.
-    if (at <= this.sb.clock.now() && this.sb.clock.isFrozen()) void this.sb.scheduler.runDue()
+    if (at <= this.deps.clock.now() && this.deps.clock.isFrozen()) void this.deps.scheduler.runDue()
   }
 
   /**
@@ -290,36 +294,36 @@ export class WebhookService {
    */
   private start (d: Delivery, kind: AttemptKind): void {
     if (this.closed || !d.url) return
-    if (this.sb.store.hasUndurableChanges()) {
+    if (this.deps.store.hasUndurableChanges()) {
       const id = d.id
       const generation = this.generation
       // Counted as under way, so idle() (a graceful stop, a test) waits for it too.
-      const waiting: Promise<void> = this.sb.store.whenDurable().then(() => {
+      const waiting: Promise<void> = this.deps.store.whenDurable().then(() => {
         const current = this.log.get(id)
         if (!current || generation !== this.generation) return
         if (kind !== 'redeliver' && kind !== 'duplicate' && current.status !== 'pending') return
-        this.sb.store.unit(() => this.start(current, kind))
+        this.deps.store.unit(() => this.start(current, kind))
       }, () => {}).finally(() => { this.inFlight.delete(waiting) })
       this.inFlight.add(waiting)
       return
     }
     if (d.heldForReorder) this.unhold(d)
-    const timestamp = Math.floor(this.sb.clock.now() / 1000)
+    const timestamp = Math.floor(this.deps.clock.now() / 1000)
     const body = JSON.stringify(d.body ?? null)
     // WEBHOOK_BAD_SIGNATURE: a well-formed signature made with another secret, as a forger would send.
-    const secret = hasFault(d, 'WEBHOOK_BAD_SIGNATURE') ? `forged:${this.sb.config.webhookSecret}` : this.sb.config.webhookSecret
+    const secret = hasFault(d, 'WEBHOOK_BAD_SIGNATURE') ? `forged:${this.deps.config.webhookSecret}` : this.deps.config.webhookSecret
     const webhook = d.webhookId !== null ? this.registrations.get(d.webhookId) : undefined
     // The registration's current headers (a PATCH applies to retries too), then the sender's own.
     const headers: Record<string, string> = {
       ...sendableHeaders(webhook?.headers ?? d.requestHeaders),
       'content-type': 'application/json',
-      'user-agent': `pix-sandbox/${this.sb.version}`,
+      'user-agent': `pix-sandbox/${this.deps.version}`,
       'x-sandbox-delivery-id': d.id,
       'x-sandbox-event-type': d.eventType,
       'x-sandbox-timestamp': String(timestamp),
       'x-sandbox-signature': signDelivery(secret, timestamp, body),
     }
-    const at = new Date(this.sb.clock.now()).toISOString()
+    const at = new Date(this.deps.clock.now()).toISOString()
     this.log.update(d.id, x => {
       x.requestHeaders = headers
       // A redelivery or duplicate goes alongside the retry schedule, which stays as it was.
@@ -330,7 +334,7 @@ export class WebhookService {
     const id = d.id
     const attempt: Attempt = this.pointsAtSandbox(url)
       ? { result: Promise.resolve(SELF_ADDRESS_REFUSED), cancel: () => {} }
-      : this.sender.send(url, headers, body, this.sb.config.webhookTimeoutMs)
+      : this.sender.send(url, headers, body, this.deps.config.webhookTimeoutMs)
     const cancel = attempt.cancel
     this.cancellers.add(cancel)
     const scheduled = kind === 'first' || kind === 'retry'
@@ -350,7 +354,7 @@ export class WebhookService {
     if (result.cancelled || generation !== this.generation) return
     if (!this.log.get(id)) return // evicted or its account removed while the request was out
     // The result of an attempt is a unit of its own, written like a scheduled job's.
-    this.sb.store.unit(() => this.recordAttempt(id, kind, at, headers, result))
+    this.deps.store.unit(() => this.recordAttempt(id, kind, at, headers, result))
   }
 
   private recordAttempt (id: string, kind: AttemptKind, at: string, headers: Record<string, string>, result: SendResult): void {
@@ -365,7 +369,7 @@ export class WebhookService {
     }
     const ok = error === null
     const attempt = { at, kind, statusCode, latencyMs: result.latencyMs, error, responseBody: result.responseBody, requestHeaders: headers }
-    const updatedAt = new Date(this.sb.clock.now()).toISOString()
+    const updatedAt = new Date(this.deps.clock.now()).toISOString()
     let retryAt: number | null = null
     let duplicate = false
 
@@ -387,14 +391,14 @@ export class WebhookService {
         } else {
           const made = x.attempts.filter(a => a.kind === 'first' || a.kind === 'retry').length
           // A refused forgery is what a receiver should answer: it is not retried.
-          if (made >= this.sb.config.webhookMaxAttempts || hasFault(d, 'WEBHOOK_BAD_SIGNATURE')) x.status = 'failed'
-          else retryAt = this.sb.clock.now() + this.sb.config.webhookBackoffMs * 2 ** (made - 1)
+          if (made >= this.deps.config.webhookMaxAttempts || hasFault(d, 'WEBHOOK_BAD_SIGNATURE')) x.status = 'failed'
+          else retryAt = this.deps.clock.now() + this.deps.config.webhookBackoffMs * 2 ** (made - 1)
         }
       }
     })
     if (!ok && (kind === 'first' || kind === 'retry')) this.reportFailure(d, error!, retryAt)
     if (kind === 'redeliver' && ok) {
-      this.sb.scheduler.cancel(this.jobs.get(id))
+      this.deps.scheduler.cancel(this.jobs.get(id))
       this.jobs.delete(id)
     }
     if (duplicate) this.start(d, 'duplicate')
@@ -407,7 +411,7 @@ export class WebhookService {
     const d = this.log.get(before.id) ?? before
     const made = d.attempts.filter(a => a.kind === 'first' || a.kind === 'retry').length
     const base = { deliveryId: d.id, accountId: d.accountId, eventType: d.eventType, url: d.url }
-    this.onAttemptFailed?.({ ...base, attempt: made, maxAttempts: this.sb.config.webhookMaxAttempts, error, retryAt: retryAt === null ? null : new Date(retryAt).toISOString() })
+    this.onAttemptFailed?.({ ...base, attempt: made, maxAttempts: this.deps.config.webhookMaxAttempts, error, retryAt: retryAt === null ? null : new Date(retryAt).toISOString() })
     if (d.status === 'failed') this.onGaveUp?.({ ...base, attempts: made, reason: error })
   }
 
@@ -426,7 +430,7 @@ export class WebhookService {
     const d = this.log.get(id)
     if (!d) throw notFound(`Delivery ${id} not found`, 'DELIVERY_NOT_FOUND')
     if (!d.url) throw new ApiError(409, 'NO_RECEIVER', 'This delivery has no URL: no active webhook existed for the event when it happened')
-    this.sb.store.transact(() => this.start(d, 'redeliver'))
+    this.deps.store.transact(() => this.start(d, 'redeliver'))
     return d
   }
 
@@ -470,7 +474,7 @@ export class WebhookService {
 
   private forget (evicted: Delivery[]): void {
     for (const old of evicted) {
-      this.sb.scheduler.cancel(this.jobs.get(old.id))
+      this.deps.scheduler.cancel(this.jobs.get(old.id))
       this.jobs.delete(old.id)
       this.followers.delete(old.id)
     }
@@ -512,19 +516,19 @@ export class WebhookService {
     this.attemptOf.clear()
   }
 
-  private afterReset (): void {
+  afterReset (): void {
     this.forgetInFlight()
     this.log.reindex()
     this.ensureConfiguredUrl()
   }
 
   /** After start with --data or a snapshot import: pending deliveries are scheduled again. */
-  private afterLoad (): void {
+  afterLoad (): void {
     this.forgetInFlight()
     this.log.reindex()
     // A state saved with more pending than the cap (an older version, another setting) is bounded first.
     for (const accountId of this.log.accountsPending()) this.capPending(accountId)
-    const now = this.sb.clock.now()
+    const now = this.deps.clock.now()
     for (const d of this.log.all().sort((a, b) => a.seq - b.seq)) {
       if (d.status !== 'pending' || !d.url) continue
       const made = d.attempts.filter(a => a.kind === 'first' || a.kind === 'retry').length
@@ -535,24 +539,24 @@ export class WebhookService {
     this.ensureConfiguredUrl()
   }
 
-  private forgetAccount (accountId: number): void {
+  forgetAccount (accountId: number): void {
     this.registrations.removeAccount(accountId)
     for (const d of this.log.removeAccount(accountId)) {
-      this.sb.scheduler.cancel(this.jobs.get(d.id))
+      this.deps.scheduler.cancel(this.jobs.get(d.id))
       this.jobs.delete(d.id)
       this.followers.delete(d.id)
     }
     for (const key of [...this.held.keys()]) if (key.startsWith(`${accountId}:`)) this.held.delete(key)
     // An account reset removes then re-adds the account in one go; the configured URL comes back after it.
-    if (accountId === DEFAULT_ACCOUNT_ID && this.sb.config.webhookUrl) {
-      queueMicrotask(() => this.sb.store.unit(() => this.ensureConfiguredUrl()))
+    if (accountId === DEFAULT_ACCOUNT_ID && this.deps.config.webhookUrl) {
+      queueMicrotask(() => this.deps.store.unit(() => this.ensureConfiguredUrl()))
     }
   }
 
   /** SANDBOX_WEBHOOK_URL: every event type of the default account goes to that URL. */
   private ensureConfiguredUrl (): void {
-    const url = this.sb.config.webhookUrl
-    if (!url || !this.sb.store.account(DEFAULT_ACCOUNT_ID)) return
+    const url = this.deps.config.webhookUrl
+    if (!url || !this.deps.store.account(DEFAULT_ACCOUNT_ID)) return
     this.registrations.ensure(DEFAULT_ACCOUNT_ID, EVENT_TYPES, url)
   }
 }

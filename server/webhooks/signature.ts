@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto'
 
 /**
- * The delivery signature, a documented sandbox extension (spec 6.2 says signing is "not shown").
+ * The delivery signature, a documented sandbox extension (docs/gateway.md §6.2 says signing is "not shown").
  * Recipe for receivers: take the X-Sandbox-Timestamp header (unix seconds of the sandbox clock) and
  * the raw request body exactly as received, compute HMAC-SHA256 with the shared secret
  * (SANDBOX_WEBHOOK_SECRET) over `${timestamp}.${body}`, hex-encode it, and compare it in constant

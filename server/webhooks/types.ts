@@ -1,5 +1,5 @@
 /**
- * Webhook registrations and the delivery log (spec 2.11, 6). Owned by WebhookService; the record
+ * Webhook registrations and the delivery log (docs/gateway.md §2.11, 6). Owned by WebhookService; the record
  * shapes live with every other record in the store's leaf (`store/state.ts`).
  */
 export { EVENT_TYPES, type AttemptKind, type Delivery, type DeliveryAttempt, type DeliveryStatus, type EventType, type WebhookRegistration } from '../store/state.js'

@@ -58,7 +58,7 @@ async function send (base: string, method: string, path: string, body?: unknown,
 const FINAL_REFUSALS = new Set(['PIX_INSUFFICIENT_BALANCE', 'PIX_TRANSACTION_LIMIT_EXCEEDED', 'PIX_DAILY_LIMIT_EXCEEDED', 'PIX_NIGHT_LIMIT_EXCEEDED', 'PIX_INVALID_PIX_KEY'])
 const cashOutBody = (externalId: string, value: number, key = JOAO.key) => ({ value, externalId, details: { key, keyType: 'EMAIL', name: 'JOAO SOUZA', document: JOAO.document } })
 
-/** Written as the gateway's documentation asks (gateway 5, 6.2, 6.4, 7.2, 7.3, 4.1). */
+/** Written as the gateway's documentation asks (docs/gateway.md §5, 6.2, 6.4, 7.2, 7.3, 4.1). */
 class CarefulIntegration {
   private token: string | null = null
   readonly outcomes = new Map<string, string>()

@@ -148,7 +148,7 @@ t.test('RATE_LIMITED answers 429 with Retry-After in each family\'s shape; nothi
   const res = await cashOutWith(base, a, 'RATE_LIMITED;retryAfter=7')
   t.equal(res.status, 429)
   t.equal(res.headers['retry-after'], '7')
-  // The shape of the MED list's own rate limit (spec 7.10): a business code with the seconds to wait.
+  // The shape of the MED list's own rate limit (docs/gateway.md §7.10): a business code with the seconds to wait.
   t.match(JSON.parse(res.body), { statusCode: 429, code: 'RATE_LIMITED', errorCode: 'RATE_LIMITED', details: { retryAfterSeconds: 7 }, path: '/pix/cash-out', method: 'POST', userMessage: /aguarde/i })
   const dict = await send(base, 'POST', '/dict/pix', { ...bearer(a.token), 'x-sandbox-scenario': 'RATE_LIMITED', 'x-idempotency-key': crypto.randomUUID() },
     { pixKey: 'joao.souza@example.com', payment: { currency: 'BRL', amount: 1 } })

@@ -6,7 +6,7 @@ import { advance, cashOut, cashOutBody } from '../helpers/payouts.js'
 
 /**
  * Delivery faults on a real operation: a cash-out carrying X-Sandbox-Scenario settles on the clock,
- * its CashOut notification (spec 6.4) goes through the delivery machinery and the fault bends it.
+ * its CashOut notification (docs/gateway.md §6.4) goes through the delivery machinery and the fault bends it.
  */
 t.test('a cash-out with WEBHOOK_DUPLICATE: its CONFIRMED notification reaches the receiver twice, signed, same id', async t => {
   const app = await buildTestApp(t)

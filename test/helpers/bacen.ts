@@ -47,7 +47,7 @@ export const CORRECTIONS = [
 /**
  * Where the gateway's own interface departs from BACEN, so the sandbox follows the gateway (the
  * source of truth) and the validator is relaxed there, and only there:
- * - gateway 2.8: `location` and `loc.location` are the EMV copy-and-paste code, longer than BACEN's
+ * - docs/gateway.md §2.8: `location` and `loc.location` are the EMV copy-and-paste code, longer than BACEN's
  *   77-character payload URL. Their maxLength is not applied.
  */
 export const GATEWAY_DEPARTURES = ['PayloadLocation.location: maxLength 77 not applied (gateway 2.8)', 'CobGerada.location: maxLength 77 not applied (gateway 2.8)'] as const

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { request } from 'undici'
 
 /**
- * Helpers of the reliability tests (test/reliability): the error shapes of spec 7 as key sets, a real
+ * Helpers of the reliability tests (test/reliability): the error shapes of docs/gateway.md §7 as key sets, a real
  * sandbox process (`node --import tsx server/main.ts`) on a free port of 127.0.0.1, and small HTTP
  * helpers that never throw on a status.
  */

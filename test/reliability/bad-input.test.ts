@@ -73,7 +73,7 @@ interface Endpoint {
   headers?: fc.Arbitrary<Record<string, string>>
   query?: fc.Arbitrary<string>
   auth: boolean
-  /** 4xx answers that record a final ERROR transaction by design (spec 3.1, 7.3): balances must not move. */
+  /** 4xx answers that record a final ERROR transaction by design (docs/gateway.md §3.1, 7.3): balances must not move. */
   recordsOnRefusal?: (status: number) => boolean
 }
 

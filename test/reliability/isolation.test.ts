@@ -100,7 +100,7 @@ t.test('a token of account B never reaches the records of account A', async t =>
   const cbB = (await asB('GET', '/accounts/balances')).json()
   t.equal(Math.round(cbB.data[0].balanceAmount.available * 100), ownB.availableCents, '/accounts/balances is B\'s')
 
-  // By design, a QR code is payable by anyone: B paying A's charge is a payment, not a leak (spec 2.5).
+  // By design, a QR code is payable by anyone: B paying A's charge is a payment, not a leak (docs/gateway.md §2.5).
   const qr = await asB('POST', '/api/pix/cash-out-qrcode', { value: 7, qrCode: w.unpaid.pixCode, externalId: 'b-pays-a' })
   t.equal(qr.statusCode, 201, 'B may pay A\'s charge by its QR code (allowed by design)')
   t.same(Object.keys(qr.json()).sort(), ['externalId', 'generateTime', 'status', 'transactionId'], 'the answer carries B\'s payment, nothing of A\'s charge')

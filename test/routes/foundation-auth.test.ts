@@ -4,7 +4,7 @@ import { createSigner } from 'fast-jwt'
 import { buildTestApp, bearer, certHeader, fixtureAccount, newAccount, tokenFor } from '../helpers/app.js'
 
 /**
- * Bearer tokens on every protected route of the foundation (spec 5.6, 7.9): missing, malformed,
+ * Bearer tokens on every protected route of the foundation (docs/gateway.md §5 item 6, §7.9): missing, malformed,
  * tampered, unsigned, foreign, expired (by the sandbox clock) and orphaned tokens are 401 in the
  * family's shape; a token is scoped to its account.
  */

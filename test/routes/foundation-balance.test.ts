@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { T0, balanceOf, bearer, buildTestApp, newAccount } from '../helpers/app.js'
 
 /**
- * Balances in both families (spec 2.2, 4 rows 2-3) and the control plane that moves them
+ * Balances in both families (docs/gateway.md §2.2, 4 rows 2-3) and the control plane that moves them
  * (POST /__sandbox/accounts/:id/balance): set, credit, debit, and every refusal changes nothing.
  */
 
@@ -14,7 +14,7 @@ async function readBoth (app: FastifyInstance, token: string) {
   return { central, standard, alias }
 }
 
-/** Both formats agree with each other and with the expected available/blocked amounts (spec 2.2 mapping). */
+/** Both formats agree with each other and with the expected available/blocked amounts (docs/gateway.md §2.2 mapping). */
 async function assertBalances (t: Test, app: FastifyInstance, token: string, available: number, blocked: number) {
   const { central, standard, alias } = await readBoth(app, token)
   for (const res of [central, standard, alias]) t.equal(res.statusCode, 200)

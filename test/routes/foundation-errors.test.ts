@@ -3,7 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { T0, bearer, buildTestApp, certHeader, fixtureAccount, tokenFor } from '../helpers/app.js'
 
 /**
- * Error shapes of spec 7 for failures that happen before any handler: malformed JSON, wrong content
+ * Error shapes of docs/gateway.md §7 for failures that happen before any handler: malformed JSON, wrong content
  * type, oversized bodies, prototype poisoning and unknown routes. Each family answers in its own shape
  * with a 4xx; nothing is a 500.
  */

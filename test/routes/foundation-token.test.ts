@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { buildTestApp, certHeader, fixtureAccount, newAccount } from '../helpers/app.js'
 import { generateClientCertificate } from '../../server/auth/certificates.js'
 
-/** POST /api/auth/token (spec 2.1, 5, 7.1): every status code, simple error shape, Portuguese texts. */
+/** POST /api/auth/token (docs/gateway.md §2.1, 5, 7.1): every status code, simple error shape, Portuguese texts. */
 
 const tokenRequest = (app: FastifyInstance, opts: { header?: string | null, clientId?: string, clientSecret?: string, body?: unknown } = {}) => {
   const headers: Record<string, string> = {}
@@ -17,7 +17,7 @@ const tokenRequest = (app: FastifyInstance, opts: { header?: string | null, clie
   })
 }
 
-/** The simple shape of spec 7: exactly statusCode, message and error; nothing of the extended shape. */
+/** The simple shape of docs/gateway.md §7: exactly statusCode, message and error; nothing of the extended shape. */
 function assertSimpleError (t: Test, res: { statusCode: number, json: () => any }, status: number, message?: string | RegExp) {
   t.equal(res.statusCode, status, 'status')
   const body = res.json()

@@ -21,7 +21,7 @@ const base: Transaction = {
   counterpart: { name: 'JOAO SOUZA', document: '03742693433', ispb: '00360305', bankName: 'CAIXA ECONOMICA FEDERAL', bankCode: '104', accountBranch: null, accountNumber: null },
   errorCode: 'ORDER_REJECTED',
   errorMessage: 'Pagamento rejeitado pela instituição de destino',
-  data: {},
+  data: { keyType: 'EMAIL', name: 'JOAO SOUZA', document: '03742693433' },
   createdAt: '2026-03-10T15:00:00.000Z',
   updatedAt: '2026-03-10T15:00:00.050Z',
   history: [],
@@ -47,7 +47,7 @@ t.test('CashOut notification of a success has null error fields whatever the rec
 })
 
 t.test('TRANSFER envelope: amount as a 2-decimal string, masked creditor document, real endToEndId only when liquidated', async t => {
-  const dict: Transaction = { ...base, kind: 'DICT_TRANSFER', status: 'COMPLETED', idempotencyKey: 'k', description: 'aluguel', data: { currency: 'BRL' }, counterpart: { ...base.counterpart!, document: '32732844000113' } }
+  const dict: Transaction = { ...base, kind: 'DICT_TRANSFER', status: 'COMPLETED', idempotencyKey: 'k', description: 'aluguel', data: { directoryKey: 'joao.souza@example.com', priority: 'NORM', expiration: 600, expiresAt: '2026-03-10T15:10:00.000Z', currency: 'BRL' }, counterpart: { ...base.counterpart!, document: '32732844000113' } }
   t.same(transferEnvelope(dict), {
     type: 'TRANSFER',
     data: {

@@ -78,7 +78,7 @@ t.test('DOCUMENT_MISMATCH creates the mismatch and the provider group decides: A
     t.match(event.payload, { status: 'ERROR', errorCode: code }, `group ${group}`)
     t.not(holderDocument(event.payload), JOAO.document, `group ${group}: the holder's document differs from the one sent`)
   }
-  // gateway 2.4: C forwards the field unchecked, E does not send it; either way the key owner is paid.
+  // docs/gateway.md §2.4: C forwards the field unchecked, E does not send it; either way the key owner is paid.
   for (const group of ['C', 'E']) {
     const acc = await newAccount(app, { balance: 1000, fee: 1, providerGroup: group })
     const res = await cashOut(app, acc.token, cashOutBody({ value: 100 }), 'DOCUMENT_MISMATCH')

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { balanceOf, bearer, buildTestApp, newAccount, tokenFor } from '../helpers/app.js'
 import { advance, cashInBody, createCashIn, payCode, receiveIncoming, recordEmits } from '../helpers/payins.js'
+import { chargeData } from '../../server/services/charge-records.js'
 
 type App = Awaited<ReturnType<typeof buildTestApp>>
 const refundIn = (app: App, token: string, id: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
@@ -31,7 +32,7 @@ t.test('a partial refund: 201 PENDING with the amount reserved, then CONFIRMED w
     type: 'REFUND',
     data: {
       id: app.sandbox.store.transaction(paid.transactionId)!.seq,
-      txId: app.sandbox.store.transaction(paid.transactionId)!.data.txid,
+      txId: chargeData(app.sandbox.store.transaction(paid.transactionId)!).txid,
       status: 'REFUNDED',
       payment: { amount: '100.00', currency: 'BRL' },
       refunds: [{ status: 'LIQUIDATED', payment: { amount: 40, currency: 'BRL' }, endToEndId: refund.providerTransactionId, eventDate: '2026-03-10T15:00:00.050Z', information: 'produto devolvido' }],

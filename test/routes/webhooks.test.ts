@@ -7,7 +7,7 @@ import { buildApp } from '../../server/app.js'
 import { bearer, buildTestApp, newAccount, tokenFor } from '../helpers/app.js'
 
 /**
- * Registration rules (spec 2.11, 4.1 items 3-4, 8) on the control plane and on the public routes in
+ * Registration rules (docs/gateway.md §2.11, 4.1 items 3-4, 8) on the control plane and on the public routes in
  * both modes, and SANDBOX_WEBHOOK_URL. No delivery happens here (no receiver is listening).
  */
 const reg = (app: FastifyInstance, body: Record<string, unknown>) =>

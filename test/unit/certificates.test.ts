@@ -3,7 +3,7 @@ import { X509Certificate, createPrivateKey } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { fingerprintOf, fromPem, generateClientCertificate, readCertificateHeader } from '../../server/auth/certificates.js'
 
-/** Client certificates: generation, fingerprints and the percent-encoded X-SSL-Client-Cert header (spec 5). */
+/** Client certificates: generation, fingerprints and the percent-encoded X-SSL-Client-Cert header (docs/gateway.md §5). */
 
 const fixturePem = readFileSync(new URL('../../fixtures/certs/default-client.crt.pem', import.meta.url), 'utf8')
 const T0 = Date.parse('2026-03-10T15:00:00.000Z')

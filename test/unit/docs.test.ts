@@ -90,3 +90,19 @@ t.test('no page reads like a diary: it says what is true now', async t => {
   const found = docs.flatMap(file => read(file).split('\n').flatMap((line, i) => diary.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : []))
   t.same(found, [], 'no line tells the story of a run or a session')
 })
+
+t.test('every section of docs/gateway.md that the code cites exists', async t => {
+  const headings = new Set([...read('docs/gateway.md').matchAll(/^#{2,3} (\d+(?:\.\d+)?)[. ]/gm)].map(m => m[1]))
+  const sources = (dir: string): string[] => readdirSync(join(packageRoot, dir), { recursive: true, withFileTypes: true })
+    .filter(e => e.isFile() && /\.(ts|js|mjs)$/.test(e.name))
+    .map(e => relative(packageRoot, join(e.parentPath, e.name)))
+  let cited = 0
+  for (const file of ['server', 'scenarios', 'client', 'test'].flatMap(sources)) {
+    for (const m of read(file).matchAll(/docs\/gateway\.md §(\d+(?:\.\d+)?)/g)) {
+      cited++
+      t.ok(headings.has(m[1]), `${file} cites docs/gateway.md §${m[1]}`)
+    }
+  }
+  t.ok(cited > 50, `the code cites the gateway's sections (${cited} citations)`)
+  t.notOk(headings.has('99.9'), 'a section that does not exist is not found')
+})

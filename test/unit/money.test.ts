@@ -1,6 +1,6 @@
 import t from 'tap'
 import fc from 'fast-check'
-import { centsToNumber, centsToString, MAX_CENTS, parseAmount, parseDecimalString, percentOf } from '../../server/domain/money.js'
+import { brlToCents, centsToNumber, centsToString, MAX_CENTS, parseAmount, parseDecimalString, percentOf } from '../../server/domain/money.js'
 
 t.test('parseAmount accepts amounts with at most 2 decimals, exactly', async t => {
   t.same(parseAmount(0.29), { ok: true, cents: 29 }, '0.29 although 0.29 * 100 is 28.999999999999996')
@@ -110,4 +110,16 @@ t.test('percentOf rounds half-up to the cent, exactly', async t => {
     const expected = Number((exact + 5000n) / 10000n)
     return percentOf(cents, basisPoints / 100) === expected
   }), { numRuns: 2000 })
+})
+
+t.test('brlToCents reads control-plane BRL exactly, zero and negative included', async t => {
+  t.equal(brlToCents(0), 0)
+  t.equal(brlToCents(0.29), 29, 'not 28.999...')
+  t.equal(brlToCents(1e11), 1e13)
+  t.equal(brlToCents(-12.5), -1250)
+  t.equal(brlToCents(10.005), 1001, 'a third decimal rounds half away from zero, from the decimal written')
+  t.equal(brlToCents(10.004), 1000)
+  t.equal(brlToCents(-0.005), -1)
+  t.equal(brlToCents(1e-7), 0)
+  t.equal(Object.is(brlToCents(-0.001), -0), false, 'never -0')
 })

@@ -34,7 +34,7 @@ function delivery (attempts: DeliveryAttempt[], fields: Partial<Delivery> = {}):
     status: 'delivered', requestHeaders: {}, body: {}, attempts, nextAttemptAt: null, scenarios: [], createdAt: new Date(T).toISOString(), updatedAt: new Date(T).toISOString(), ...fields,
   } as Delivery
 }
-function tx (fields: Partial<Transaction> & { data?: Record<string, unknown> }): Transaction {
+function tx (fields: Omit<Partial<Transaction>, 'data'> & { data?: Record<string, unknown> }): Transaction {
   n++
   return {
     id: `tx-${n}`, seq: n, accountId: ACCOUNT, kind: 'CASH_OUT', direction: 'OUT', status: 'CONFIRMED', amountCents: 1000, feeCents: 0,

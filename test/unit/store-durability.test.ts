@@ -25,7 +25,7 @@ function account (id: number): Account {
 }
 
 function tx (id: string): Transaction {
-  return { id, seq: 1, accountId: 1, kind: 'CASH_OUT', direction: 'OUT', status: 'PENDING', amountCents: 1, feeCents: 0, data: {}, createdAt: AT, updatedAt: AT, history: [] }
+  return { id, seq: 1, accountId: 1, kind: 'CASH_OUT', direction: 'OUT', status: 'PENDING', amountCents: 1, feeCents: 0, data: { keyType: 'EMAIL', name: 'N', document: '52998224725' }, createdAt: AT, updatedAt: AT, history: [] }
 }
 
 function tempDir (t: Test): string {

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { Store } from '../../server/store/store.js'
 import { reserve } from '../../server/domain/ledger.js'
-import type { Account, Transaction } from '../../server/store/state.js'
+import type { Account, TransactionOf } from '../../server/store/state.js'
 
 /**
  * Units of the store (`transact`): an operation applies whole or not at all, in memory mode too.
@@ -21,8 +21,8 @@ function account (id: number): Account {
   }
 }
 
-function tx (id: string, extra: Partial<Transaction> = {}): Transaction {
-  return { id, seq: 1, accountId: 1, kind: 'CASH_OUT', direction: 'OUT', status: 'PENDING', amountCents: 1, feeCents: 0, data: {}, createdAt: AT, updatedAt: AT, history: [], ...extra }
+function tx (id: string, extra: Partial<TransactionOf<'CASH_OUT'>> = {}): TransactionOf<'CASH_OUT'> {
+  return { id, seq: 1, accountId: 1, kind: 'CASH_OUT', direction: 'OUT', status: 'PENDING', amountCents: 1, feeCents: 0, data: { keyType: 'EMAIL', name: 'N', document: '52998224725' }, createdAt: AT, updatedAt: AT, history: [], ...extra }
 }
 
 async function storeWithAccount (): Promise<Store> {
@@ -152,11 +152,13 @@ t.test('memory mode: commits resolve at once, nothing is ever waiting, health is
 
 t.test('patch and ledger images are as good as a deep one, also when a deeper change follows in the same unit', async t => {
   const s = await storeWithAccount()
-  s.transact(() => s.addTransaction(tx('t1', { history: [{ status: 'PENDING', at: AT }], data: { keep: { deep: 1 } } })))
+  // A kind whose data nests an object (the parsed BR Code), so the change below is a deep one.
+  const nested: TransactionOf<'CASH_OUT_QRCODE'> = { ...tx('t1', { history: [{ status: 'PENDING', at: AT }] }), kind: 'CASH_OUT_QRCODE', data: { qrCode: 'q', brCode: { payloadFormat: '01', singleUse: false, merchantName: 'M', merchantCity: 'C', amountCents: 1 } } }
+  s.transact(() => s.addTransaction(nested))
   const before = JSON.stringify(s.data)
   t.throws(() => s.transact(() => {
     s.patch('transactions', 't1', d => { d.status = 'CONFIRMED'; d.history = d.history.concat({ status: 'CONFIRMED', at: AT }) })
-    s.update('transactions', 't1', d => { (d.data.keep as { deep: number }).deep = 2 })
+    s.update('transactions', 't1', d => { if (d.kind === 'CASH_OUT_QRCODE') d.data.brCode.amountCents = 2 })
     s.ledger(1, a => reserve(a, 100))
     s.update('accounts', 1, a => { a.limits.dailyCents = 7; a.balance.blockedCents += 1 })
     s.patch('accounts', 1, a => { a.name = 'P' })

@@ -3,7 +3,7 @@ import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmS
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { Store } from '../../server/store/store.js'
-import { emptyState, type Account, type State, type Transaction } from '../../server/store/state.js'
+import { emptyState, type Account, type State, type Transaction, type TransactionOf } from '../../server/store/state.js'
 
 /**
  * The store: indexes kept in step with the document, per-account removal, snapshots, commits. Every
@@ -22,8 +22,8 @@ function account (id: number, clientId = `c${id}`, fingerprint = `FP${id}`): Acc
   }
 }
 
-function tx (id: string, accountId: number, extra: Partial<Transaction> = {}): Transaction {
-  return { id, seq: 1, accountId, kind: 'CASH_OUT', direction: 'OUT', status: 'PENDING', amountCents: 1, feeCents: 0, data: {}, createdAt: AT, updatedAt: AT, history: [], ...extra }
+function tx (id: string, accountId: number, extra: Partial<TransactionOf<'CASH_OUT'>> = {}): TransactionOf<'CASH_OUT'> {
+  return { id, seq: 1, accountId, kind: 'CASH_OUT', direction: 'OUT', status: 'PENDING', amountCents: 1, feeCents: 0, data: { keyType: 'EMAIL', name: 'N', document: '52998224725' }, createdAt: AT, updatedAt: AT, history: [], ...extra }
 }
 
 t.test('accounts are found by id, clientId and fingerprint', async t => {

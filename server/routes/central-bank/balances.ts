@@ -3,7 +3,7 @@ import { centsToNumber } from '../../domain/money.js'
 import { errorResponses } from '../../schemas/common.js'
 import { CentralBankBalances } from '../../schemas/balance.js'
 
-/** GET /accounts/balances (spec 2.2, 4 row 2). */
+/** GET /accounts/balances (docs/gateway.md §2.2, 4 row 2). */
 const balancesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/accounts/balances', {
     config: { auth: true },

@@ -2,10 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../schemas/common.js'
 import { CobBody, CobParams, CobPatchBody, CobResponse } from '../../schemas/payins.js'
 import { CobList, CobListQuery } from '../../schemas/central-bank.js'
-import { listCobs } from '../../services/central-bank-reads.js'
 
 /**
- * PUT, GET and PATCH /cob/:txid (gateway 2.8, 3.2, 7.7), POST and GET /cob (BACEN's API Pix). The
+ * PUT, GET and PATCH /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7), POST and GET /cob (BACEN's API Pix). The
  * gateway does not show how a receiver revises or cancels a charge; the sandbox does it as BACEN's
  * API does: PATCH with the fields to change, or with status REMOVIDA_PELO_USUARIO_RECEBEDOR.
  */
@@ -86,7 +85,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: CobListQuery,
       response: { 200: CobList, ...errorResponses('simple', [400, 401]) },
     },
-  }, async (request) => listCobs(sb, request.account!, request.query))
+  }, async (request) => sb.centralBankReads.cobs(request.account!, request.query))
 }
 
 export default routes

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../schemas/common.js'
 import { DevolucaoBody, DevolucaoParams, DevolucaoView } from '../../schemas/payins.js'
 
-/** PUT and GET /pix/:e2eid/devolucao/:id (spec 2.9, 3.3, 7.8). */
+/** PUT and GET /pix/:e2eid/devolucao/:id (docs/gateway.md §2.9, 3.3, 7.8). */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const sb = app.sandbox
 

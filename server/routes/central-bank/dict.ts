@@ -4,7 +4,7 @@ import { DictTransferBody, DictTransferCreated, DictTransferHeaders } from '../.
 import type { DictTransferResponse } from '../../services/payouts.js'
 import { canonicalIdempotencyKey } from '../../domain/ids.js'
 
-/** POST /dict/pix (spec 2.3, 4.1 endpoint 4, 7.6): a transfer by directory key, idempotent by x-idempotency-key. */
+/** POST /dict/pix (docs/gateway.md §2.3, 4.1 endpoint 4, 7.6): a transfer by directory key, idempotent by x-idempotency-key. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const sb = app.sandbox
 
@@ -27,10 +27,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const key = canonicalIdempotencyKey(request.headers['x-idempotency-key'])
     // Lookup and insert run with no await between them, so racing repeats create exactly one transfer.
     const previous = sb.payouts.transferFor(account, key)
-    if (previous) return reply.status(201).send(previous.data.response as DictTransferResponse)
+    if (previous) return reply.status(201).send(previous.data.response!)
     const scenarios = sb.scenarios.resolve(request, reply, 'dict-pix', account.id)
     const tx = sb.payouts.createDictTransfer(account, { ...request.body, idempotencyKey: key }, scenarios)
-    return reply.status(201).send(tx.data.response as DictTransferResponse)
+    return reply.status(201).send(tx.data.response!)
   })
 }
 

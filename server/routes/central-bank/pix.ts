@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../schemas/common.js'
 import { PixList, PixListQuery, PixParams } from '../../schemas/central-bank.js'
 import { PixView } from '../../schemas/payins.js'
-import { listReceivedPix, receivedPix } from '../../services/central-bank-reads.js'
 
 /** GET /pix/:e2eid and GET /pix (BACEN's API Pix): the PIX the account received, with their devoluções. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -19,7 +18,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: PixParams,
       response: { 200: PixView, ...errorResponses('simple', [400, 401, 404]) },
     },
-  }, async (request) => receivedPix(sb, request.account!, request.params.e2eid))
+  }, async (request) => sb.centralBankReads.received(request.account!, request.params.e2eid))
 
   app.get('/pix', {
     config: { auth: true },
@@ -32,7 +31,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: PixListQuery,
       response: { 200: PixList, ...errorResponses('simple', [400, 401]) },
     },
-  }, async (request) => listReceivedPix(sb, request.account!, request.query))
+  }, async (request) => sb.centralBankReads.receivedList(request.account!, request.query))
 }
 
 export default routes

@@ -13,12 +13,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/directory', {
     schema: { operationId: 'sandboxListDirectory', tags: ['Sandbox'], summary: 'Every key of the directory', response: { 200: DirectoryList } },
-  }, async () => ({ entries: sb.payouts.directoryEntries() }))
+  }, async () => ({ entries: sb.directory.entries() }))
 
   app.get('/directory/:key', {
     schema: { operationId: 'sandboxGetDirectoryEntry', tags: ['Sandbox'], summary: 'One key of the directory', params: DirectoryKeyParams, response: { 200: DirectoryEntryView, ...errorResponses('sandbox', [404]) } },
   }, async (request) => {
-    const entry = sb.payouts.directoryEntry(request.params.key)
+    const entry = sb.directory.entry(request.params.key)
     if (!entry) throw notFound(`Key ${request.params.key} is not in the directory`, 'KEY_NOT_FOUND')
     return entry
   })
@@ -34,14 +34,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: DirectoryEntryView, 201: DirectoryEntryView, ...errorResponses('sandbox', [400]) },
     },
   }, async (request, reply) => {
-    const { entry, created } = sb.payouts.putDirectoryEntry(request.params.key, request.body)
+    const { entry, created } = sb.directory.put(request.params.key, request.body)
     return reply.status(created ? 201 : 200).send(entry)
   })
 
   app.delete('/directory/:key', {
     schema: { operationId: 'sandboxDeleteDirectoryEntry', tags: ['Sandbox'], summary: 'Remove a key', params: DirectoryKeyParams, response: { 204: Type.Null(), ...errorResponses('sandbox', [404]) } },
   }, async (request, reply) => {
-    if (!sb.payouts.removeDirectoryEntry(request.params.key)) throw notFound(`Key ${request.params.key} is not in the directory`, 'KEY_NOT_FOUND')
+    if (!sb.directory.remove(request.params.key)) throw notFound(`Key ${request.params.key} is not in the directory`, 'KEY_NOT_FOUND')
     return reply.status(204).send(null)
   })
 }

@@ -4,8 +4,7 @@ import { ApiError } from '../../errors/api-error.js'
 import { parseInstant, SANDBOX_TIME_BOUNDS, SANDBOX_TIME_RANGE } from '../../domain/instant.js'
 import { errorResponses } from '../../schemas/common.js'
 import { readDocument } from '../../store/document.js'
-import { createRng } from '../../domain/ids.js'
-import { asReply, emptyState, STATE_FORMAT, STATE_FORMAT_VERSION } from '../../store/state.js'
+import { asReply, STATE_FORMAT, STATE_FORMAT_VERSION } from '../../store/state.js'
 import { ClockAdvanceBody, ClockSetBody, ClockView, HealthUnavailable, HealthView, ResetBody, ResetView, SnapshotBody, SnapshotImported, SnapshotView } from '../../schemas/sandbox.js'
 import { mayControl } from './admin.js'
 
@@ -58,15 +57,7 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
       sb.accounts.reset(account)
       return { reset: accountId }
     }
-    sb.store.transact(() => {
-      sb.scheduler.clear()
-      sb.store.replace(emptyState())
-      // Everything starts over, the clock too: where the settings start it, before the fixtures are dated.
-      sb.resetClock()
-      sb.accounts.seedFixtures()
-      for (const hook of sb.onReset) hook()
-    })
-    sb.journal.clear()
+    sb.reset()
     return { reset: 'all' as const }
   })
 
@@ -138,15 +129,7 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const what = read.kind === 'foreign' ? 'This is not a pix-sandbox snapshot' : read.kind === 'newer' ? 'This snapshot comes from a newer pix-sandbox' : 'This snapshot has problems'
       throw new ApiError(400, 'HTTP_ERROR', `${what}; nothing was imported: ${read.problems.join('; ')}`, { details: { problems: read.problems } })
     }
-    sb.store.transact(() => {
-      sb.scheduler.clear()
-      sb.store.replace(read.state)
-      for (const hook of sb.onLoad) hook()
-      if (read.clock) sb.clock.restore(read.clock, 'instant')
-      // A stream the snapshot's ids did not come from: where a data file kept it, else one drawn from the
-      // seed and the snapshot's sequences (a fresh start with the same seed would repeat its ids).
-      sb.rng.restore(read.rng ?? createRng(`${sb.seed}/${JSON.stringify(sb.store.data.seq)}`).state())
-    })
+    sb.replaceState(read)
     return { accounts: Object.keys(sb.store.data.accounts).length, transactions: Object.keys(sb.store.data.transactions).length }
   })
 }

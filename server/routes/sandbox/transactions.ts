@@ -17,22 +17,22 @@ export function transactionView (tx: Transaction, actions: ReadonlyArray<'settle
 /**
  * /__sandbox/transactions: the transaction query the spec leaves unshown (DESIGN.md 5), and settle/fail
  * of pending operations. Settle and fail dispatch by kind to what the owning service registered with
- * `sb.payouts.registerPendingOperations`, so every capability's pending records are steered alike.
+ * the transactions service (`createSandbox` registers each capability's), so every capability's pending records are steered alike.
  */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const sb = app.sandbox
   const find = (id: string): Transaction => {
-    const tx = sb.payouts.findTransaction(id)
+    const tx = sb.transactions.find(id)
     if (!tx) throw notFound(`Transaction ${id} not found`, 'TRANSACTION_NOT_FOUND')
     return tx
   }
   /** settle and fail, for a record whose kind registered them and that is still pending; else none. */
   const view = (tx: Transaction) => {
-    const ops = sb.payouts.pendingOperationsFor(tx.kind)
+    const ops = sb.transactions.pendingOperationsFor(tx.kind)
     return transactionView(tx, ops?.isPending(tx) ? ['settle', 'fail'] : [])
   }
   const pendingOps = (tx: Transaction) => {
-    const ops = sb.payouts.pendingOperationsFor(tx.kind)
+    const ops = sb.transactions.pendingOperationsFor(tx.kind)
     if (!ops || !ops.isPending(tx)) {
       throw new ApiError(409, 'TRANSACTION_NOT_PENDING', `Transaction ${tx.id} (${tx.kind}) is not pending: status ${tx.status}`, { business: false })
     }
@@ -47,7 +47,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: TransactionListQuery,
       response: { 200: TransactionList, ...errorResponses('sandbox', [400]) },
     },
-  }, async (request) => ({ transactions: sb.payouts.listTransactions(request.query).map(view) }))
+  }, async (request) => ({ transactions: sb.transactions.list(request.query).map(view) }))
 
   app.get('/transactions/:id', {
     schema: {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../schemas/common.js'
 import { CashInBody, CashInResponse } from '../../schemas/payins.js'
 
-/** POST /api/pix/cash-in (spec 2.6, 4 row 7, 7.4): a dynamic charge with its BR Code and, on request, its QR image. */
+/** POST /api/pix/cash-in (docs/gateway.md §2.6, 4 row 7, 7.4): a dynamic charge with its BR Code and, on request, its QR image. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const sb = app.sandbox
   app.post('/api/pix/cash-in', {

@@ -3,12 +3,12 @@ import { errorResponses } from '../../schemas/common.js'
 import { CashOutBody, PayoutCreated, QrCashOutBody } from '../../schemas/payouts.js'
 import type { Transaction } from '../../store/state.js'
 
-/** The four fields both pay-out endpoints answer with (spec 2.4, 2.5). */
+/** The four fields both pay-out endpoints answer with (docs/gateway.md §2.4, 2.5). */
 function created (tx: Transaction) {
   return { transactionId: tx.id, externalId: tx.externalId ?? '', status: tx.status as 'PENDING' | 'CONFIRMED' | 'ERROR', generateTime: tx.createdAt }
 }
 
-/** POST /api/pix/cash-out and /api/pix/cash-out-qrcode (spec 2.4, 2.5, 7.2, 7.3). */
+/** POST /api/pix/cash-out and /api/pix/cash-out-qrcode (docs/gateway.md §2.4, 2.5, 7.2, 7.3). */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const sb = app.sandbox
 

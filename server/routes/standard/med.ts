@@ -5,7 +5,7 @@ import { MedListQuery, MedListResponse } from '../../schemas/payins.js'
 import { medView } from '../../webhooks/envelopes/pay-in.js'
 import { hasScenario } from '../../../scenarios/resolver.js'
 
-/** GET /api/med (spec 2.10, 4 row 11, 7.10): the account's MED disputes, filtered and paged, rate limited. */
+/** GET /api/med (docs/gateway.md §2.10, 4 row 11, 7.10): the account's MED disputes, filtered and paged, rate limited. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const sb = app.sandbox
   app.get('/api/med', {

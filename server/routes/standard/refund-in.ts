@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../schemas/common.js'
 import { RefundInBody, RefundInParams, RefundInResponse } from '../../schemas/payins.js'
 
-/** POST /api/pix/refund-in/:id (spec 2.7, 4 row 8, 7.5): a partial or total refund of a received payment. */
+/** POST /api/pix/refund-in/:id (docs/gateway.md §2.7, 4 row 8, 7.5): a partial or total refund of a received payment. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const sb = app.sandbox
   app.post('/api/pix/refund-in/:id', {

@@ -14,7 +14,7 @@ function peerCertificate (socket: unknown): HeaderResult | null {
   return cert ? fromPem(cert.toString()) : null
 }
 
-/** POST /api/auth/token (spec 2.1, 5, 7.1): client certificate plus client credentials. */
+/** POST /api/auth/token (docs/gateway.md §2.1, 5, 7.1): client certificate plus client credentials. */
 const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/auth/token', {
     schema: {

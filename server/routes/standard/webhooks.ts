@@ -3,7 +3,7 @@ import { errorResponses } from '../../schemas/common.js'
 import { PublicWebhookAnswer, PublicWebhookBody, PublicWebhookList } from '../../schemas/webhooks.js'
 
 /**
- * POST and GET /api/webhooks (spec 2.11, 4 rows 12-13, 4.1 "Endpoints 12 and 13"). The real gateway has
+ * POST and GET /api/webhooks (docs/gateway.md §2.11, 4 rows 12-13, 4.1 "Endpoints 12 and 13"). The real gateway has
  * them disabled today, so by default they answer exactly that; SANDBOX_PUBLIC_WEBHOOKS=enabled gives
  * their intended behaviour, for integrators who want to exercise it before the gateway turns it on.
  * The mode is fixed per process, so each mode registers its own schema (a disabled route takes any body).

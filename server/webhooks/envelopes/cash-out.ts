@@ -4,7 +4,7 @@ import type { Counterpart, Transaction } from '../../store/state.js'
 
 /**
  * The payloads a pay-out sends with eventType `cash_out`: the standard family's CashOut notification
- * (spec 6.4) for /api/pix/cash-out and /api/pix/cash-out-qrcode, and the V2 TRANSFER envelope (spec 6.3)
+ * (docs/gateway.md §6.4) for /api/pix/cash-out and /api/pix/cash-out-qrcode, and the V2 TRANSFER envelope (docs/gateway.md §6.3)
  * for POST /dict/pix. Pure functions of the transaction record and the instant of processing.
  */
 
@@ -33,7 +33,7 @@ export interface CashOutNotification {
 
 const noCounterpart: Counterpart = { name: '', document: '', ispb: '', bankName: '', bankCode: null, accountBranch: null, accountNumber: null }
 
-/** The CashOut notification of spec 6.4, for a transaction that reached CONFIRMED or ERROR. */
+/** The CashOut notification of docs/gateway.md §6.4, for a transaction that reached CONFIRMED or ERROR. */
 export function cashOutNotification (tx: Transaction, processedAtMs: number): CashOutNotification {
   const confirmed = tx.status === 'CONFIRMED'
   const c = tx.counterpart ?? noCounterpart
@@ -75,14 +75,14 @@ export interface TransferEnvelope {
     idempotencyKey: string
     creditorAccount: { name: string, document: string, ispb: string }
     remittanceInformation: string
-    /** Sandbox extension, present only on a failed transfer (spec 6.3 shows LIQUIDATED only). */
+    /** Sandbox extension, present only on a failed transfer (docs/gateway.md §6.3 shows LIQUIDATED only). */
     errorCode?: string | null
     errorMessage?: string | null
   }
 }
 
 /**
- * The V2 TRANSFER envelope of spec 6.3 for a directory transfer. A liquidated transfer carries the real
+ * The V2 TRANSFER envelope of docs/gateway.md §6.3 for a directory transfer. A liquidated transfer carries the real
  * 32-character endToEndId; a failed one (not shown by the spec) is sent with status ERROR, no
  * endToEndId, and the errorCode/errorMessage of the CashOut notification, so a client learns the outcome.
  */
@@ -94,7 +94,7 @@ export function transferEnvelope (tx: Transaction): TransferEnvelope {
     txId: null,
     pixKey: tx.pixKey ?? '',
     status: liquidated ? 'LIQUIDATED' : 'ERROR',
-    payment: { amount: centsToString(tx.amountCents), currency: (tx.data.currency as string | undefined) ?? 'BRL' },
+    payment: { amount: centsToString(tx.amountCents), currency: (tx.kind === 'DICT_TRANSFER' ? tx.data.currency : undefined) ?? 'BRL' },
     endToEndId: liquidated ? (tx.endToEndId ?? null) : null,
     creditDebitType: 'DEBIT',
     idempotencyKey: tx.idempotencyKey ?? '',

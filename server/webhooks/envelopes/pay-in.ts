@@ -4,12 +4,12 @@ import type { MedRecord } from '../../services/med-types.js'
 
 /**
  * Pure builders of the pay-in webhook payloads. `cash_in` carries the V2 RECEIVE envelope and
- * `refund_in` the V2 REFUND envelope (spec 6.3). The spec does not show `refund_out` nor the `med_*`
+ * `refund_in` the V2 REFUND envelope (docs/gateway.md §6.3). The spec does not show `refund_out` nor the `med_*`
  * payloads: `refund_out` reuses the REFUND envelope seen from the receiving side (creditDebitType
- * CREDIT) and `med_*` carry the MED record of spec 2.10 in a `{ type: 'MED', data }` envelope.
+ * CREDIT) and `med_*` carry the MED record of docs/gateway.md §2.10 in a `{ type: 'MED', data }` envelope.
  *
  * Failures are a sandbox extension of the V2 shape: `status` is `ERROR` and `errorCode` /
- * `errorMessage` say why (spec 3.1 says the webhook "carries errorCode and errorMessage"); on
+ * `errorMessage` say why (docs/gateway.md §3.1 says the webhook "carries errorCode and errorMessage"); on
  * success both are null, so a receiver can always read them.
  */
 export interface Failure {
@@ -102,7 +102,7 @@ export interface MedRefundSummary {
   motivo: string | null
 }
 
-/** The MED record as spec 2.10 lists it (the account id and other bookkeeping stay inside). */
+/** The MED record as docs/gateway.md §2.10 lists it (the account id and other bookkeeping stay inside). */
 export function medView (r: MedRecord) {
   return {
     id: r.id,

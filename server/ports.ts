@@ -1,0 +1,141 @@
+import type { Config } from './config.js'
+import type { AsyncErrorCode } from './domain/async-errors.js'
+import type { BrCode } from './domain/brcode.js'
+import type { SeededRng } from './domain/ids.js'
+import type { Clock } from './engine/clock.js'
+import type { Scheduler } from './engine/scheduler.js'
+import type { Fixtures } from './fixtures.js'
+import type { Store } from './store/store.js'
+import type { Account, Natureza, Payer, Transaction, TransactionKind } from './store/state.js'
+import type { JournalEntry, JournalFilter, Since } from './journal/journal.js'
+import type { DeliveryFilter } from './webhooks/delivery-log.js'
+import type { Delivery, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
+
+/**
+ * The ports: what a service may be given. Each service declares the few it uses
+ * (`Pick<Ports, 'store' | 'clock'> & { charges: ChargePayments }`) and `createSandbox` (sandbox.ts)
+ * hands them over in order, so a service can be built alone in a test with fakes for its neighbours.
+ * Types only: this file runs nothing, and nothing it imports imports a service.
+ */
+export interface Ports {
+  config: Config
+  clock: Clock
+  scheduler: Scheduler
+  rng: SeededRng
+  store: Store
+  fixtures: Fixtures
+  /** Where a capability sends the webhooks of its outcomes (WebhookService.emit). */
+  events: Events
+}
+
+export interface Events {
+  emit (event: WebhookEvent): void
+}
+
+/**
+ * What a service keeps in memory besides the store (due jobs, running totals, caches), and how it
+ * follows the state: rebuilt after a load (start-up, snapshot import, a rollback), dropped by a full
+ * reset, and cut down when an account is removed. `createSandbox` calls them, in one order, for all.
+ */
+export interface Lifecycle {
+  /** The state was loaded or replaced: reschedule what is still due, rebuild what is kept in memory. */
+  afterLoad? (): void
+  /** A full reset emptied the store and the scheduler: forget everything kept in memory. */
+  afterReset? (): void
+  /** An account and its records are gone: forget what is kept about it. */
+  forgetAccount? (accountId: number): void
+}
+
+// ---- what one capability asks of another -----------------------------------------------------------
+
+export type ChargeLookup =
+  | { status: 'payable', charge: Transaction, amountCents: number | null }
+  | { status: 'paid', charge: Transaction }
+  | { status: 'unavailable', charge: Transaction }
+
+/**
+ * What pay-outs ask of charges, so they can pay a charge issued by this sandbox (docs/gateway.md §2.5:
+ * a QR code of any account's cash-in or cob) without knowing how charges are kept.
+ */
+export interface ChargePayments {
+  /** The charge a parsed BR Code points at, when this sandbox issued it. */
+  chargeForCode (code: BrCode): ChargeLookup | undefined
+  /**
+   * Pays a payable charge now: concludes it, credits the receiving account, fires its cash_in
+   * webhook and runs its splits. Returns the incoming PIX with its endToEndId.
+   */
+  payCharge (charge: Transaction, payment: { amountCents: number, payer: Payer, endToEndId?: string }): Transaction
+}
+
+/** A received payment by transactionId or endToEndId (refund-in, devolução, MED). */
+export interface ReceivedPayments {
+  findReceived (idOrEndToEndId: string): Transaction | undefined
+}
+
+/** A devolução as the central-bank family shows it (GET /pix/:e2eid/devolucao/:id, and inside a cob's pix[]). */
+export interface DevolucaoView {
+  id: string
+  rtrId: string
+  valor: string
+  natureza: Natureza
+  descricao?: string
+  horario: { solicitacao: string, liquidacao?: string }
+  status: 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO'
+  motivo?: string
+}
+
+/** What a cob's view asks of refunds: the devoluções of its payment. */
+export interface Devolucoes {
+  devolucoesOf (original: Transaction): DevolucaoView[]
+}
+
+/** What the central-bank reads ask of refunds: the refunds of a received payment, and their devoluções. */
+export interface RefundReads extends Devolucoes {
+  refundsOf (original: Transaction): Transaction[]
+}
+
+/** What the central-bank reads ask of charges: a cob as BACEN's API shows it (`V`, the view's type). */
+export interface CobViews<V> {
+  cobView (charge: Transaction): V
+}
+
+/** What MED asks of refunds: to return what is left of a disputed payment. */
+export interface MedReturns {
+  medReturn (original: Transaction, natureza: 'MED_FRAUDE' | 'MED_OPERACIONAL', descricao: string): Transaction | null
+  devolucaoView (tx: Transaction): DevolucaoView
+}
+
+/** What MED asks of accounts: the account a record belongs to. */
+export interface AccountLookup {
+  require (accountId: number): Account
+}
+
+/**
+ * What POST /__sandbox/transactions/:id/settle and /fail do with a transaction of a given kind. Each
+ * capability offers one for the kinds it owns and `createSandbox` registers it with the transactions
+ * service, so the control plane steers every pending operation the same way without knowing how it settles.
+ */
+export interface PendingOperations {
+  readonly kinds: readonly TransactionKind[]
+  /** Whether the transaction is still waiting for its settlement. */
+  isPending (tx: Transaction): boolean
+  /** Liquidates it now (a forced success), with its webhooks and ledger effects. */
+  settle (tx: Transaction): void
+  /** Ends it now with an asynchronous error (docs/gateway.md §6.4), with its webhooks and ledger effects. */
+  fail (tx: Transaction, errorCode: AsyncErrorCode): void
+}
+
+// ---- what the integration report reads ------------------------------------------------------------
+
+/** The request journal, read (the report grades an account's requests). */
+export interface JournalReads {
+  list (filter?: JournalFilter, opts?: { since?: Since, limit?: number }): JournalEntry[]
+}
+
+/** The webhooks an account's integration received, and a way to send one more (the report's probe). */
+export interface WebhookReads {
+  readonly log: { query (f: DeliveryFilter, limit: number): Delivery[] }
+  readonly registrations: { activeFor (accountId: number, eventType: EventType): WebhookRegistration[] }
+  /** Sends an event now to the account's active receivers of its type; the deliveries it started. */
+  publish (event: WebhookEvent): Delivery[]
+}

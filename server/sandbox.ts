@@ -1,0 +1,219 @@
+import { randomBytes } from 'node:crypto'
+import type { Config } from './config.js'
+import { Clock } from './engine/clock.js'
+import { Scheduler } from './engine/scheduler.js'
+import { createRng, type SeededRng } from './domain/ids.js'
+import { parseInstant, SANDBOX_TIME_MAX, SANDBOX_TIME_MIN, SANDBOX_TIME_RANGE } from './domain/instant.js'
+import { StartupError } from './errors/startup.js'
+import { loadFixtures, type Fixtures } from './fixtures.js'
+import type { Lifecycle } from './ports.js'
+import { Store, type StoreOptions } from './store/store.js'
+import { emptyState, type ClockRecord, type RngState, type State } from './store/state.js'
+import { TokenService } from './auth/tokens.js'
+import { AccountService } from './services/accounts.js'
+import { CentralBankReads } from './services/central-bank-reads.js'
+import { ChargeService } from './services/charges.js'
+import { DirectoryService } from './services/directory.js'
+import { RequestJournal } from './journal/journal.js'
+import { transactionLookup } from './journal/transactions.js'
+import { ReportService } from './report/service.js'
+import { MedService } from './services/med.js'
+import { PayoutService } from './services/payouts.js'
+import { RefundService } from './services/refunds.js'
+import { ScenarioService } from './services/scenarios.js'
+import { TransactionService } from './services/transactions.js'
+import { WebhookService, type WebhookServiceOptions } from './webhooks/service.js'
+
+export interface SandboxOptions {
+  /** Wall-clock source; tests may pass a fake. */
+  realNow?: () => number
+  fixtures?: Fixtures
+  /** Store tuning for tests (a compaction floor, a file system that fails on cue). */
+  store?: Omit<StoreOptions, 'file'>
+  /** Where failures that no request sees go (a job that threw, webhook bookkeeping, a failed rebuild). */
+  logError?: (err: unknown, message: string, context?: Record<string, unknown>) => void
+  /** The console's lines for a failed webhook attempt and a delivery given up. */
+  webhookLines?: Pick<WebhookServiceOptions, 'onAttemptFailed' | 'onGaveUp'>
+}
+
+/** A whole state to take over (a snapshot import): its records, and the clock and random stream it brings. */
+export interface ImportedState {
+  state: State
+  clock?: ClockRecord
+  rng?: RngState
+}
+
+/**
+ * Everything the sandbox is, without HTTP: built once by `createSandbox` and hung on the Fastify
+ * instance as `app.sandbox` by buildApp. Tests build their own with a memory store, a frozen clock
+ * and a fixed seed.
+ */
+export interface Sandbox {
+  readonly config: Config
+  readonly version: string
+  readonly seed: string
+  readonly clock: Clock
+  readonly scheduler: Scheduler
+  readonly rng: SeededRng
+  readonly store: Store
+  readonly fixtures: Fixtures
+  readonly tokens: TokenService
+  readonly accounts: AccountService
+  readonly journal: RequestJournal
+  readonly scenarios: ScenarioService
+  readonly webhooks: WebhookService
+  readonly transactions: TransactionService
+  readonly directory: DirectoryService
+  readonly payouts: PayoutService
+  readonly charges: ChargeService
+  readonly refunds: RefundService
+  readonly med: MedService
+  /** BACEN's reads (GET /cob, GET /pix, GET /pix/:e2eid) over the charges and refunds. */
+  readonly centralBankReads: CentralBankReads<ReturnType<ChargeService['cobView']>>
+  /** The integration report: what each account's integration did, graded (server/report/). */
+  readonly report: ReportService
+  /** True once the state is loaded and the routes are ready (GET /__sandbox/health). */
+  ready: boolean
+  /** Opens the store (the data file, if any) and brings every service up on the state it holds. */
+  open (): Promise<void>
+  /** A full reset: the fixtures again, the clock where the settings start it, nothing kept in memory. */
+  reset (): void
+  /** Replaces the whole state (a snapshot import) and brings every service up on it. */
+  replaceState (imported: ImportedState): void
+}
+
+/**
+ * Builds the sandbox's parts in the order they depend on each other: the engine (clock, scheduler,
+ * random stream, store), then each service with only the ports it uses. One place knows the wiring,
+ * so no service reaches another through a shared context.
+ */
+export function createSandbox (config: Config, version: string, opts: SandboxOptions = {}): Sandbox {
+  const logError = opts.logError ?? (() => {})
+  const seed = config.seed ?? randomBytes(6).toString('hex')
+  const clock = new Clock(opts.realNow, { min: SANDBOX_TIME_MIN, max: SANDBOX_TIME_MAX })
+  /**
+   * The clock as the settings start it: at --clock-start (or real time), frozen with --clock frozen. A
+   * new state starts so, and so does a full reset; a data file that holds a state brings its own clock.
+   */
+  const startClock = (): void => {
+    const start = config.clockStart !== undefined ? parseInstant(config.clockStart) : null
+    if (config.clockStart !== undefined && (start === null || !clock.accepts(start))) {
+      throw new StartupError(`--clock-start ${config.clockStart} is not an instant the sandbox clock can take (ISO 8601, ${SANDBOX_TIME_RANGE})`)
+    }
+    const now = start ?? (opts.realNow ?? Date.now)()
+    clock.restore({ now: new Date(now).toISOString(), frozen: config.clock === 'frozen', offsetMs: start === null ? 0 : undefined }, start === null ? 'continue' : 'instant')
+  }
+  startClock()
+
+  const store = new Store({ compactionFloorBytes: config.journalCompactBytes, onError: err => logError(err, 'rebuilding after a rollback failed'), ...opts.store, file: config.data })
+  // One commit point per job: each runs as a unit of the store and is written when it ends.
+  const scheduler = new Scheduler({
+    clock,
+    onError: (err, job) => logError(err, 'scheduled job failed', { job: job.kind }),
+    runJob: run => { store.unit(run) },
+  })
+  const fixtures = opts.fixtures ?? loadFixtures(config.fixtures)
+  const rng = createRng(seed)
+  const engine = { config, clock, scheduler, rng, store, fixtures }
+
+  const tokens = new TokenService(config.jwtSecret ?? randomBytes(32).toString('hex'), () => clock.now())
+  const accounts = new AccountService(store, fixtures, clock, rng)
+  const journal = new RequestJournal(config.journalSize, transactionLookup(store))
+  const scenarios = new ScenarioService(store, clock)
+  const webhooks = new WebhookService({ ...engine, version }, { onError: err => logError(err, 'webhook bookkeeping failed'), ...opts.webhookLines })
+  // The capabilities send their webhooks through `events`: the webhook service itself, so a test that
+  // wraps webhooks.emit sees every event.
+  const transactions = new TransactionService(engine)
+  const directory = new DirectoryService(engine)
+  const refunds = new RefundService({ ...engine, events: webhooks, received: transactions })
+  const charges = new ChargeService({ ...engine, events: webhooks, refunds })
+  const payouts = new PayoutService({ ...engine, events: webhooks, charges })
+  const med = new MedService({ ...engine, events: webhooks, received: transactions, refunds, accounts })
+  const centralBankReads = new CentralBankReads({ store, charges, refunds })
+  const report = new ReportService({ store, clock, rng, accounts, journal, webhooks })
+  transactions.register(payouts.pendingOperations)
+  transactions.register(refunds.pendingOperations)
+
+  // One order for every lifecycle step (the order the services were wired in before, which due jobs
+  // of the same instant keep); the journal is memory only and starts over with a reset.
+  const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, payouts, refunds, med, { afterReset: () => journal.clear() }]
+  for (const service of lifecycle) if (service.forgetAccount) store.onAccountRemoved(id => service.forgetAccount!(id))
+  const afterLoad = (): void => { for (const service of lifecycle) service.afterLoad?.() }
+
+  const sandbox: Sandbox = {
+    config,
+    version,
+    seed,
+    clock,
+    scheduler,
+    rng,
+    store,
+    fixtures,
+    tokens,
+    accounts,
+    journal,
+    scenarios,
+    webhooks,
+    transactions,
+    directory,
+    payouts,
+    charges,
+    refunds,
+    med,
+    centralBankReads,
+    report,
+    ready: false,
+
+    async open () {
+      const opened = await store.open({ clock: { record: () => clock.snapshot(), restore: c => clock.restore(c, 'continue') }, rng })
+      // A state brings its own clock, which continues where it stood (its offset from wall time); the
+      // settings' start applies to a new state and to a reset.
+      if (opened.clock) clock.restore(opened.clock, 'continue')
+      // And its random stream, which continues too: starting again from the seed would hand out ids the
+      // state already holds. A state of the previous format kept none: one is drawn from the seed and the
+      // state's sequences, which differ from any earlier start on it.
+      if (opened.rng) rng.restore(opened.rng)
+      else if (opened.found) rng.restore(createRng(`${seed}/${JSON.stringify(store.data.seq)}`).state())
+      // From here on a move of the clock is a change the next write records (a first write records it anyway).
+      clock.onChange(() => store.clockChanged())
+      if (!opened.found) accounts.seedFixtures()
+      // After a failed write rolled records back, every service rebuilds from the store, as after a load.
+      store.onRestored(() => {
+        scheduler.clear()
+        afterLoad()
+      })
+      // While the store cannot write, no job runs (each would be rolled back, over and over).
+      store.onHealthChange(health => { if (health.status === 'ok') scheduler.resume(); else scheduler.pause() })
+      store.transact(afterLoad)
+      try {
+        await store.commit()
+      } catch (err) {
+        throw new StartupError(`--data ${config.data!}: the first write failed (${(err as Error).message}); check the free space and permissions of its directory`)
+      }
+    },
+
+    reset () {
+      store.transact(() => {
+        scheduler.clear()
+        store.replace(emptyState())
+        // Everything starts over, the clock too: where the settings start it, before the fixtures are dated.
+        startClock()
+        accounts.seedFixtures()
+        for (const service of lifecycle) service.afterReset?.()
+      })
+    },
+
+    replaceState (imported) {
+      store.transact(() => {
+        scheduler.clear()
+        store.replace(imported.state)
+        afterLoad()
+        if (imported.clock) clock.restore(imported.clock, 'instant')
+        // A stream the snapshot's ids did not come from: where a data file kept it, else one drawn from the
+        // seed and the snapshot's sequences (a fresh start with the same seed would repeat its ids).
+        rng.restore(imported.rng ?? createRng(`${seed}/${JSON.stringify(store.data.seq)}`).state())
+      })
+    },
+  }
+  return sandbox
+}

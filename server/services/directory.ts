@@ -1,0 +1,112 @@
+import { isValidCnpj, isValidCpf, isValidDocument } from '../domain/documents.js'
+import { randomInt, type Rng } from '../domain/ids.js'
+import { detectDirectoryKeyType, normalizeKey, type DirectoryKeyType } from '../domain/keys.js'
+import { ApiError } from '../errors/api-error.js'
+import type { Ports } from '../ports.js'
+import { intern } from '../store/intern.js'
+import type { Counterpart, DirectoryEntry } from '../store/state.js'
+
+/**
+ * The key directory (docs/gateway.md §2.3): the keys the sandbox knows, with their holders, in
+ * canonical form; and the holders it invents, reproducibly from the seed, for keys it does not list.
+ */
+// ---- generated holders of keys the directory does not list ---------------------------------------------
+
+const OTHER_INSTITUTIONS = [
+  { ispb: '00000000', bankName: 'BANCO DO BRASIL S.A.', bankCode: '001' },
+  { ispb: '60701190', bankName: 'ITAU UNIBANCO S.A.', bankCode: '341' },
+  { ispb: '00360305', bankName: 'CAIXA ECONOMICA FEDERAL', bankCode: '104' },
+  { ispb: '60746948', bankName: 'BANCO BRADESCO S.A.', bankCode: '237' },
+  { ispb: '90400888', bankName: 'BANCO SANTANDER (BRASIL) S.A.', bankCode: '033' },
+  { ispb: '18236120', bankName: 'NU PAGAMENTOS S.A.', bankCode: '260' },
+] as const
+const FIRST_NAMES = ['ANA', 'BRUNO', 'CARLA', 'DIEGO', 'ELISA', 'FABIO', 'GABRIELA', 'HUGO', 'ISABEL', 'JOAO', 'LARISSA', 'MARCOS']
+const LAST_NAMES = ['SILVA', 'SANTOS', 'OLIVEIRA', 'SOUZA', 'PEREIRA', 'COSTA', 'RODRIGUES', 'ALMEIDA', 'NASCIMENTO', 'LIMA']
+
+/**
+ * The holder of a key that is not in the directory: the payment still goes to "the key owner", so the
+ * sandbox invents one, reproducibly from the seed, at another institution than the payer's.
+ */
+export function generatedHolder (rng: Rng, holder: { name?: string, document: string, key?: string }, payerIspb: string): Counterpart {
+  const banks = OTHER_INSTITUTIONS.filter(b => b.ispb !== payerIspb)
+  const bank = banks[randomInt(rng, banks.length)]
+  const name = holder.name ?? intern(`${FIRST_NAMES[randomInt(rng, FIRST_NAMES.length)]} ${LAST_NAMES[randomInt(rng, LAST_NAMES.length)]}`)
+  const digits = (n: number): string => {
+    let out = ''
+    for (let i = 0; i < n; i++) out += String.fromCharCode(48 + randomInt(rng, 10))
+    return out
+  }
+  return {
+    name,
+    document: holder.document,
+    ispb: bank.ispb,
+    bankName: bank.bankName,
+    bankCode: bank.bankCode,
+    accountBranch: digits(4),
+    accountNumber: `${digits(7)}-${digits(1)}`,
+    ...(holder.key !== undefined && { key: holder.key }),
+  }
+}
+
+/** The counterpart of a payment to a key the directory lists: its holder, bank and account. */
+export function counterpartOf (entry: DirectoryEntry): Counterpart {
+  return {
+    name: entry.name,
+    document: entry.document,
+    ispb: entry.ispb,
+    bankName: entry.bankName,
+    bankCode: entry.bankCode ?? null,
+    accountBranch: entry.accountBranch ?? null,
+    accountNumber: entry.accountNumber ?? null,
+    key: entry.key,
+  }
+}
+
+/** A key in the directory's canonical form, or null when it is no directory key at all. */
+export function directoryKeyOf (key: string): { key: string, keyType: DirectoryKeyType } | null {
+  const compactEvp = /^[0-9a-f]{32}$/i.test(key)
+  const keyType = compactEvp ? 'EVP' : detectDirectoryKeyType(key)
+  return keyType === null ? null : { key: normalizeKey(keyType, key), keyType }
+}
+
+function isValidDirectoryKey (keyType: DirectoryKeyType, key: string): boolean {
+  switch (keyType) {
+    case 'CPF': return isValidCpf(key)
+    case 'CNPJ': return isValidCnpj(key)
+    default: return directoryKeyOf(key)?.keyType === keyType
+  }
+}
+
+export type DirectoryDeps = Pick<Ports, 'store'>
+
+/** The control plane's edits of the directory (/__sandbox/directory). */
+export class DirectoryService {
+  constructor (private readonly deps: DirectoryDeps) {}
+
+  entries (): DirectoryEntry[] {
+    return Object.values(this.deps.store.data.directory)
+  }
+
+  entry (key: string): DirectoryEntry | undefined {
+    return this.deps.store.directoryEntry(directoryKeyOf(key)?.key ?? key)
+  }
+
+  /** Adds or replaces an entry; the key must have the format of its type, and is stored in canonical form. */
+  put (key: string, fields: Omit<DirectoryEntry, 'key' | 'keyType'> & { keyType?: DirectoryKeyType }): { entry: DirectoryEntry, created: boolean } {
+    const detected = directoryKeyOf(key)
+    const keyType = fields.keyType ?? detected?.keyType
+    if (!keyType || !isValidDirectoryKey(keyType, key)) {
+      throw new ApiError(400, 'INVALID_PIX_KEY', `Chave "${key}" não tem o formato de ${keyType ?? 'nenhum tipo de chave do diretório'} (CPF, CNPJ, EMAIL, PHONE +55..., EVP)`)
+    }
+    if (!isValidDocument(fields.document)) throw new ApiError(400, 'INVALID_DOCUMENT', 'document deve ser um CPF ou CNPJ válido')
+    const canonical = normalizeKey(keyType, key)
+    const created = this.deps.store.directoryEntry(canonical) === undefined
+    const entry = this.deps.store.transact(() => this.deps.store.put('directory', { ...fields, key: canonical, keyType }))
+    return { entry, created }
+  }
+
+  remove (key: string): boolean {
+    const canonical = directoryKeyOf(key)?.key ?? key
+    return this.deps.store.transact(() => this.deps.store.remove('directory', canonical))
+  }
+}

@@ -1,0 +1,76 @@
+import t, { type Test } from 'tap'
+import { Clock } from '../../../server/engine/clock.js'
+import { Scheduler } from '../../../server/engine/scheduler.js'
+import { createRng } from '../../../server/domain/ids.js'
+import { loadFixtures } from '../../../server/fixtures.js'
+import type { ChargePayments, Events } from '../../../server/ports.js'
+import { PayoutService } from '../../../server/services/payouts.js'
+import { Store } from '../../../server/store/store.js'
+import type { Account } from '../../../server/store/state.js'
+import type { WebhookEvent } from '../../../server/webhooks/types.js'
+
+// PayoutService alone: a memory store, the sandbox clock and scheduler, and fakes for its neighbours
+// (charges it never reaches here, and the events it emits, recorded).
+
+const T0 = Date.parse('2026-03-10T15:00:00.000Z') // 12:00 in São Paulo
+
+async function payouts (t: Test) {
+  const clock = new Clock(() => T0)
+  clock.freeze()
+  const store = new Store()
+  await store.open()
+  const scheduler = new Scheduler({ clock, runJob: run => { store.unit(run) } })
+  t.teardown(() => scheduler.close())
+  const emitted: WebhookEvent[] = []
+  const events: Events = { emit: e => { emitted.push(e) } }
+  const charges: ChargePayments = {
+    chargeForCode: () => undefined,
+    payCharge: () => { throw new Error('no charge is paid in these tests') },
+  }
+  const service = new PayoutService({ store, clock, scheduler, rng: createRng('unit'), fixtures: loadFixtures(), events, config: { settlementDelayMs: 50 }, charges })
+  const account: Account = {
+    id: 1, name: 'LOJA', document: '11222333000181', ispb: '99999004', bankName: 'B', clientId: 'c', clientSecret: 'secret-secret',
+    certificateFingerprints: [], certificatePem: '', providerGroup: 'C', documentCheck: false, feeCents: 10,
+    limits: { perTransactionCents: 100_000, dailyCents: 150_000, nightlyCents: 10_000 }, cashInMinExpirationSeconds: 30, splitFrequency: 'DAILY',
+    balance: { availableCents: 500_000, blockedCents: 0 }, totals: { openingCents: 500_000, adjustmentsCents: 0, settledInCents: 0, settledOutCents: 0, feesCents: 0 },
+    createdAt: '2026-03-10T15:00:00.000Z',
+  }
+  store.transact(() => store.addAccount(account))
+  const cashOut = (value: number, externalId: string) => service.createCashOut(store.account(1)!, {
+    value, externalId, details: { key: 'joao@example.com', keyType: 'EMAIL', name: 'JOAO', document: '52998224725' },
+  }, [])
+  return { service, store, scheduler, clock, emitted, cashOut }
+}
+
+t.test('a cash-out reserves value + fee, settles on the scheduler and emits cash_out', async t => {
+  const { store, scheduler, emitted, cashOut } = await payouts(t)
+  const tx = cashOut(100, 'e1')
+  t.equal(tx.status, 'PENDING')
+  t.same(store.account(1)!.balance, { availableCents: 500_000 - 10_010, blockedCents: 10_010 })
+  await scheduler.advance(50)
+  t.equal(store.transaction(tx.id)!.status, 'CONFIRMED')
+  t.same(store.account(1)!.balance, { availableCents: 500_000 - 10_010, blockedCents: 0 })
+  t.same(emitted.map(e => [e.eventType, e.transactionId]), [['cash_out', tx.id]])
+})
+
+t.test('the daily limit counts the day in São Paulo, rebuilt by afterLoad and dropped by afterReset', async t => {
+  const { service, cashOut } = await payouts(t)
+  cashOut(1000, 'a')
+  t.throws(() => cashOut(600, 'b'), { code: 'PIX_DAILY_LIMIT_EXCEEDED' })
+  service.afterLoad()
+  t.throws(() => cashOut(600, 'c'), { code: 'PIX_DAILY_LIMIT_EXCEEDED' }, 'the running total comes back from the records')
+  service.afterReset()
+  t.doesNotThrow(() => cashOut(600, 'd'), 'a reset forgets it')
+})
+
+t.test('pendingOperations fail a pending pay-out with an asynchronous error and release the reservation', async t => {
+  const { service, store, emitted, cashOut } = await payouts(t)
+  const tx = cashOut(100, 'e1')
+  t.ok(service.pendingOperations.isPending(tx))
+  service.pendingOperations.fail(tx, 'ORDER_REJECTED')
+  const failed = store.transaction(tx.id)!
+  t.equal(failed.status, 'ERROR')
+  t.equal(failed.errorCode, 'ORDER_REJECTED')
+  t.same(store.account(1)!.balance, { availableCents: 500_000, blockedCents: 0 })
+  t.equal(emitted.length, 1)
+})
