@@ -6,7 +6,7 @@ import { endToEndId, txid as newTxid } from '../domain/ids.js'
 import { isValidSplitKey, normalizeKey } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, parseDecimalString, percentOf } from '../domain/money.js'
-import { ApiError, badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js'
+import { Refusal, invalidRequest } from '../errors/refusal.js'
 import { asReply } from '../store/state.js'
 import type { CashInBodyT, CobBodyT, CobPatchBodyT } from '../schemas/payins.js'
 import { CHARGE_KINDS, isKind, type Account, type ChargeData, type ChargeKind, type CobData, type Counterpart, type DeepReadonly, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData } from '../store/state.js'
@@ -56,8 +56,8 @@ export function nextSplitRun (nowMs: number, frequency: 'IMMEDIATE' | 'HOURLY' |
 }
 
 /** Money that would take an account past what it can hold (ledger.canReceive): nothing is credited. */
-export const cannotReceive = (): ApiError =>
-  unprocessable(`The receiving account cannot hold more: its gross balance would exceed ${centsToString(MAX_CENTS)}, or its received total its limit`, 'ACCOUNT_LIMIT_REACHED')
+export const cannotReceive = (): Refusal =>
+  new Refusal('ACCOUNT_LIMIT_REACHED', `The receiving account cannot hold more: its gross balance would exceed ${centsToString(MAX_CENTS)}, or its received total its limit`)
 
 export interface PayByCodeInput {
   pixCode: string
@@ -82,7 +82,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
   async createCashIn (account: Account, body: CashInBodyT, scenarios: AppliedScenario[]): Promise<{ charge: Transaction, qrCodeImage?: string }> {
     const { transaction: t, payer } = body
     const value = parseAmount(t.value)
-    if (!value.ok) throw badRequest(amountMessage('transaction.value', value.reason), 'PIX_INVALID_AMOUNT')
+    if (!value.ok) throw new Refusal('PIX_INVALID_AMOUNT', amountMessage('transaction.value', value.reason))
 
     const problems: string[] = []
     if (t.description.trim() === '') problems.push('transaction.description não pode ser vazio')
@@ -101,10 +101,10 @@ export class ChargeService implements ChargePayments, Lifecycle {
       if (amountCents < 1) { problems.push(`${at}.value resulta em menos de 0.01 sobre ${centsToString(value.cents)}`); return }
       splits.push({ pixKey: s.pixKey, pixKeyType: s.pixKeyType, name: s.name, document: s.document, type: s.type, value: s.value, immediate: s.immediate ?? false, amountCents, status: 'WAITING' })
     })
-    if (problems.length > 0) throw badRequest(problems)
+    if (problems.length > 0) throw invalidRequest(problems)
     const percentTotal = percentageExcess(splits)
     if (percentTotal !== null) {
-      throw badRequest(`A soma dos splits PERCENTAGE (${centsToString(percentTotal)}%) excede 100%`, 'PIX_SPLIT_AMOUNT_EXCEEDED', {
+      throw new Refusal('PIX_SPLIT_AMOUNT_EXCEEDED', `A soma dos splits PERCENTAGE (${centsToString(percentTotal)}%) excede 100%`, {
         details: { percentageTotal: centsToNumber(percentTotal) },
       })
     }
@@ -112,18 +112,18 @@ export class ChargeService implements ChargePayments, Lifecycle {
     const expiration = t.expirationTime ?? DEFAULT_EXPIRATION_SECONDS
     if (hasScenario(scenarios, 'PROVIDER_EXPIRATION_BELOW_MINIMUM') || expiration < account.cashInMinExpirationSeconds) {
       const minimum = Math.max(account.cashInMinExpirationSeconds, expiration + 1)
-      throw badRequest(`expirationTime abaixo do mínimo exigido pelo provedor (${minimum} segundos)`, 'PROVIDER_EXPIRATION_BELOW_MINIMUM', {
+      throw new Refusal('PROVIDER_EXPIRATION_BELOW_MINIMUM', `expirationTime abaixo do mínimo exigido pelo provedor (${minimum} segundos)`, {
         details: { expirationTime: expiration, minimumExpirationTime: minimum },
       })
     }
     const splitsTotal = splits.reduce((sum, s) => sum + s.amountCents, 0)
     if (splitsTotal > value.cents) {
-      throw badRequest(`A soma dos splits (${centsToString(splitsTotal)}) excede o valor da transação (${centsToString(value.cents)})`, 'PIX_SPLIT_AMOUNT_EXCEEDED', {
+      throw new Refusal('PIX_SPLIT_AMOUNT_EXCEEDED', `A soma dos splits (${centsToString(splitsTotal)}) excede o valor da transação (${centsToString(value.cents)})`, {
         details: { splitsTotal: centsToNumber(splitsTotal), value: centsToNumber(value.cents) },
       })
     }
     if (hasScenario(scenarios, 'PROVIDER_UNAVAILABLE')) {
-      throw new ApiError(500, 'PROVIDER_UNAVAILABLE', 'Falha de comunicação com o provedor de pagamento', {
+      throw new Refusal('PROVIDER_UNAVAILABLE', 'Falha de comunicação com o provedor de pagamento', {
         userMessage: 'O provedor de pagamento está indisponível. Tente novamente em instantes.',
         details: { retryable: true },
       })
@@ -132,7 +132,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
     const duplicate = (): void => {
       const existing = this.store.transactionByExternalId(account.id, 'cash-in', t.externalId)
       if (existing) {
-        throw badRequest(`externalId ${t.externalId} já utilizado nesta conta`, 'PIX_DUPLICATE_EXTERNAL_ID', {
+        throw new Refusal('PIX_DUPLICATE_EXTERNAL_ID', `externalId ${t.externalId} já utilizado nesta conta`, {
           details: { externalId: t.externalId, existingTransactionId: existing.seq },
         })
       }
@@ -188,7 +188,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
   /** PUT /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7), and POST /cob (BACEN) with a txid generated here when `txid` is null. */
   createCob (account: Account, txid: string | null, body: CobBodyT, scenarios: AppliedScenario[]): Transaction {
     const problems = cobFieldProblems({ original: body.valor.original, devedor: body.devedor, chave: body.chave })
-    if (problems.length > 0) throw badRequest(problems)
+    if (problems.length > 0) throw invalidRequest(problems)
     const originalCents = parseDecimalString(body.valor.original, 'exactly-2')
     // Check-and-insert in one unit, with no await in between.
     return this.store.transact(() => {
@@ -201,7 +201,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
   private insertCob (account: Account, txid: string, body: CobBodyT, originalCents: number, scenarios: AppliedScenario[]): Transaction {
     const devedor = body.devedor
     const ref = `cob:${account.id}:${txid}`
-    if (this.store.transactionByRef(ref)) throw conflict(`A cobrança com txid ${txid} já existe`, 'COB_TXID_EXISTS', { business: false })
+    if (this.store.transactionByRef(ref)) throw new Refusal('COB_TXID_EXISTS', `A cobrança com txid ${txid} já existe`)
     const now = this.now()
     const expiracao = body.calendario.expiracao ?? DEFAULT_EXPIRATION_SECONDS
     const modalidadeAlteracao = body.valor.modalidadeAlteracao ?? 0
@@ -241,7 +241,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
 
   cob (account: Account, txid: string): Transaction {
     const charge = this.store.transactionByRef(`cob:${account.id}:${txid}`)
-    if (!charge) throw notFound(`Cobrança com txid ${txid} não encontrada`)
+    if (!charge) throw new Refusal('NOT_FOUND', `Cobrança com txid ${txid} não encontrada`)
     return charge
   }
 
@@ -256,8 +256,8 @@ export class ChargeService implements ChargePayments, Lifecycle {
     const problems = cobFieldProblems({ original: body.valor?.original, devedor: body.devedor, chave: body.chave })
     const cob = chargeData(charge).cob!
     if (body.loc !== undefined && body.loc.id !== cob.locId) problems.push(`loc.id ${body.loc.id} não é a location desta cobrança`)
-    if (problems.length > 0) throw badRequest(problems)
-    if (charge.status !== 'ATIVA') throw conflict(`A cobrança está ${charge.status} e não pode ser revisada`, 'COB_NOT_ACTIVE', { business: false })
+    if (problems.length > 0) throw invalidRequest(problems)
+    if (charge.status !== 'ATIVA') throw new Refusal('COB_NOT_ACTIVE', `A cobrança está ${charge.status} e não pode ser revisada`)
     const { next, changed } = revisedCob(cob as CobFields, body)
     const cancelled = body.status === 'REMOVIDA_PELO_USUARIO_RECEBEDOR'
     if (!changed && !cancelled) return charge
@@ -344,14 +344,14 @@ export class ChargeService implements ChargePayments, Lifecycle {
 
   private pay (charge: Transaction, payment: { amountCents: number, payer: Payer, endToEndId?: string }, deliveryScenarios: readonly AppliedScenario[]): Transaction {
     const lookup = this.lookupOf(charge)
-    if (lookup.status === 'paid') throw unprocessable('This charge is already paid', 'QRCODE_ALREADY_PAID')
-    if (lookup.status === 'unavailable') throw unprocessable(`This charge cannot be paid (${charge.status})`, 'QRCODE_NOT_AVAILABLE')
-    if (!Number.isSafeInteger(payment.amountCents) || payment.amountCents < 1) throw badRequest('The payment amount must be at least 0.01', 'PIX_INVALID_AMOUNT')
+    if (lookup.status === 'paid') throw new Refusal('QRCODE_ALREADY_PAID', 'This charge is already paid')
+    if (lookup.status === 'unavailable') throw new Refusal('QRCODE_NOT_AVAILABLE', `This charge cannot be paid (${charge.status})`)
+    if (!Number.isSafeInteger(payment.amountCents) || payment.amountCents < 1) throw new Refusal('PIX_INVALID_AMOUNT', 'The payment amount must be at least 0.01')
     if (lookup.amountCents !== null && payment.amountCents !== lookup.amountCents) {
-      throw badRequest(`The amount paid (${centsToString(payment.amountCents)}) differs from the charge's (${centsToString(lookup.amountCents)})`, 'PIX_AMOUNT_MISMATCH')
+      throw new Refusal('PIX_AMOUNT_MISMATCH', `The amount paid (${centsToString(payment.amountCents)}) differs from the charge's (${centsToString(lookup.amountCents)})`)
     }
     const account = this.store.account(charge.accountId)
-    if (!account) throw notFound('Receiving account not found')
+    if (!account) throw new Refusal('NOT_FOUND', 'Receiving account not found')
     if (!ledger.canReceive(account, payment.amountCents)) throw cannotReceive()
     const now = this.now()
     const e2e = payment.endToEndId ?? endToEndId(payment.payer.ispb, now, this.deps.rng)
@@ -387,26 +387,26 @@ export class ChargeService implements ChargePayments, Lifecycle {
   /** POST /__sandbox/pix/pay: what a payer's bank app does with a copy-and-paste code. */
   payByCode (input: PayByCodeInput, scenariosOf: (accountId: number) => AppliedScenario[]): Transaction {
     const parsed = parseBrCode(input.pixCode)
-    if (!parsed.ok) throw badRequest(`Invalid pixCode: ${parsed.reason}`, 'INVALID_PIX_CODE')
+    if (!parsed.ok) throw new Refusal('INVALID_PIX_CODE', `Invalid pixCode: ${parsed.reason}`)
     const lookup = this.chargeForCode(parsed.value)
-    if (!lookup) throw notFound('No charge of this sandbox matches this code', 'CHARGE_NOT_FOUND')
+    if (!lookup) throw new Refusal('CHARGE_NOT_FOUND', 'No charge of this sandbox matches this code')
     const scenarios = scenariosOf(lookup.charge.accountId)
     let amountCents: number
     if (input.amount !== undefined) {
       const amount = parseAmount(input.amount)
-      if (!amount.ok) throw badRequest(amountMessage('amount', amount.reason, 'en'), 'PIX_INVALID_AMOUNT')
+      if (!amount.ok) throw new Refusal('PIX_INVALID_AMOUNT', amountMessage('amount', amount.reason, 'en'))
       amountCents = amount.cents
     } else if (lookup.status === 'payable' && lookup.amountCents !== null) {
       amountCents = lookup.amountCents
     } else if (parsed.value.amountCents !== undefined) {
       amountCents = parsed.value.amountCents
     } else if (lookup.status === 'payable') {
-      throw badRequest('This code carries no amount: give amount', 'PIX_INVALID_AMOUNT')
+      throw new Refusal('PIX_INVALID_AMOUNT', 'This code carries no amount: give amount')
     } else {
       amountCents = lookup.charge.amountCents
     }
     if (parsed.value.amountCents !== undefined && amountCents !== parsed.value.amountCents) {
-      throw badRequest(`The amount given (${centsToString(amountCents)}) differs from the code's (${centsToString(parsed.value.amountCents)})`, 'PIX_AMOUNT_MISMATCH')
+      throw new Refusal('PIX_AMOUNT_MISMATCH', `The amount given (${centsToString(amountCents)}) differs from the code's (${centsToString(parsed.value.amountCents)})`)
     }
     return this.payCharge(lookup.charge, { amountCents, payer: this.payerFrom(input.payer) }, scenarios)
   }
@@ -414,7 +414,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
   /** POST /__sandbox/pix/incoming: a PIX that arrives with no charge behind it (kind PIX_IN). */
   receiveUnsolicited (account: Account, amount: number, payerInput: PayByCodeInput['payer'], scenarios: AppliedScenario[]): Transaction {
     const parsed = parseAmount(amount)
-    if (!parsed.ok) throw badRequest(amountMessage('amount', parsed.reason, 'en'), 'PIX_INVALID_AMOUNT')
+    if (!parsed.ok) throw new Refusal('PIX_INVALID_AMOUNT', amountMessage('amount', parsed.reason, 'en'))
     if (!ledger.canReceive(account, parsed.cents)) throw cannotReceive()
     const payer = this.payerFrom(payerInput)
     return this.store.transact(() => {
@@ -575,7 +575,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
 
   private payerFrom (input: PayByCodeInput['payer']): Payer {
     if (!input) return { ...DEFAULT_PAYER }
-    if (!isValidDocument(input.document)) throw badRequest('payer.document must be a valid CPF or CNPJ')
+    if (!isValidDocument(input.document)) throw invalidRequest('payer.document must be a valid CPF or CNPJ')
     const ispb = input.ispb ?? DEFAULT_PAYER.ispb
     const institution = this.deps.fixtures.institution
     const bankName = ispb === institution.ispb ? institution.name : ispb === DEFAULT_PAYER.ispb ? DEFAULT_PAYER.bankName : `INSTITUICAO ${ispb}`
