@@ -1,30 +1,29 @@
 import QRCode from 'qrcode'
-import { nextMidnight } from '../domain/calendar.js'
 import { buildBrCode, parseBrCode, toMerchantText, type BrCode } from '../domain/brcode.js'
 import { isValidDocument } from '../domain/documents.js'
 import { endToEndId, txid as newTxid } from '../domain/ids.js'
-import { isValidSplitKey, normalizeKey } from '../domain/keys.js'
+import { isValidSplitKey } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, parseDecimalString, percentOf } from '../domain/money.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import { asReply } from '../store/state.js'
 import type { CashInBodyT, CobBodyT, CobPatchBodyT } from '../schemas/payins.js'
-import { CHARGE_KINDS, isKind, type Account, type ChargeData, type ChargeKind, type CobData, type Counterpart, type DeepReadonly, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData } from '../store/state.js'
+import { type Account, type ChargeData, type ChargeKind, type CobData, type Counterpart, type DeepReadonly, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData } from '../store/state.js'
 import { cobFieldProblems, revisedCob, type CobFields } from '../domain/cob.js'
 import { receivedPixView } from './received-pix.js'
-import { chargeData, receivedOf } from './charge-records.js'
+import { chargeData, chargeDraft, receivedOf } from './charge-records.js'
 import { receiveEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { percentageExcess } from '../domain/splits.js'
 import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import type { ChargeLookup, ChargePayments, Devolucoes, Lifecycle, Ports } from '../ports.js'
+import type { ChargeLookup, ChargePayments, ChargeSplits, Devolucoes, Lifecycle, Ports } from '../ports.js'
 import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
 
 /**
- * Charges (cash-in and cob), the payments that arrive for them or unsolicited (PIX_IN), and the
- * splits of a paid cash-in. A charge is one transaction that becomes the received payment when it is
+ * Charges (cash-in and cob) and the payments that arrive for them or unsolicited (PIX_IN); a paid
+ * cash-in hands its splits to SplitService (splits.ts). A charge is one transaction that becomes the received payment when it is
  * paid: it gets the payment's endToEndId, `data.received`, and the credit. So refund-in takes the
  * cash-in's transactionId and devolução / MED take the endToEndId of the same record.
  */
@@ -32,28 +31,11 @@ export const LOCATION_HOST = 'pix.sandbox.local'
 export const DEFAULT_EXPIRATION_SECONDS = 86_400
 /** What a simulated payer looks like when none is given (AUTO_PAY, /__sandbox/pix/pay without payer). */
 export const DEFAULT_PAYER: Payer = { name: 'PAGADOR SANDBOX', document: '52998224725', ispb: '00000000', bankName: 'BANCO DO BRASIL S.A.' }
-const HOUR_MS = 3_600_000
 
 export type { ChargeData, CobData, ReceivedPayment, SplitRecord, SplitStatus }
 
-/** The same, writable, for a record being built or changed inside `Store.update`. */
-function chargeDraft (tx: Draft<Transaction>): ChargeData {
-  if (isKind(tx, CHARGE_KINDS)) return tx.data
-  throw new Error(`transaction ${tx.id} is a ${tx.kind}, not a charge`)
-}
-
 /** The kind of a record this service creates, with the `data` of that kind. */
-type NewKind = { [K in ChargeKind | 'SPLIT']: { kind: K, data: TransactionData[K] } }[ChargeKind | 'SPLIT']
-
-/**
- * When a non-immediate split is paid: the next full hour (HOURLY) or the next midnight in São Paulo
- * (DAILY), strictly after `now`; IMMEDIATE is now.
- */
-export function nextSplitRun (nowMs: number, frequency: 'IMMEDIATE' | 'HOURLY' | 'DAILY'): number {
-  if (frequency === 'IMMEDIATE') return nowMs
-  if (frequency === 'HOURLY') return (Math.floor(nowMs / HOUR_MS) + 1) * HOUR_MS
-  return nextMidnight(nowMs)
-}
+type NewKind = { [K in ChargeKind]: { kind: K, data: TransactionData[K] } }[ChargeKind]
 
 /** Money that would take an account past what it can hold (ledger.canReceive): nothing is credited. */
 export const cannotReceive = (): Refusal =>
@@ -68,6 +50,7 @@ export interface PayByCodeInput {
 export type ChargeDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'fixtures' | 'events'> & {
   config: Pick<Config, 'settlementDelayMs'>
   refunds: Devolucoes
+  splits: ChargeSplits
 }
 
 export class ChargeService implements ChargePayments, Lifecycle {
@@ -380,7 +363,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
     }
     this.store.ledger(account.id, a => ledger.creditIncoming(a, payment.amountCents))
     this.emitReceive(charge, scenarios)
-    this.runSplits(charge, account)
+    this.deps.splits.runSplits(charge, account)
     return charge
   }
 
@@ -447,70 +430,6 @@ export class ChargeService implements ChargePayments, Lifecycle {
     }
   }
 
-  // ---- splits -----------------------------------------------------------------------------------
-
-  private runSplits (charge: Transaction, account: Account): void {
-    const now = this.now()
-    chargeData(charge).splits.forEach((split, index) => {
-      if (split.status !== 'WAITING') return
-      if (split.immediate || account.splitFrequency === 'IMMEDIATE') {
-        this.paySplit(charge.id, index)
-        return
-      }
-      const dueAt = iso(nextSplitRun(now, account.splitFrequency))
-      this.store.update('transactions', charge.id, d => {
-        const s = chargeDraft(d).splits[index]
-        s.status = 'SCHEDULED'
-        s.dueAt = dueAt
-      })
-      this.scheduleSplit(charge.id, index, dueAt)
-    })
-  }
-
-  private scheduleSplit (chargeId: string, index: number, dueAt: string): void {
-    this.deps.scheduler.at(Date.parse(dueAt), 'split-payout', () => this.paySplit(chargeId, index))
-  }
-
-  /** Pays one split out of the account's available balance, recorded as a SPLIT transaction. */
-  private paySplit (chargeId: string, index: number): void {
-    const charge = this.store.transaction(chargeId)
-    const split = charge ? chargeData(charge).splits[index] : undefined
-    if (!charge || !split || split.status === 'PAID' || split.status === 'FAILED') return
-    const account = this.store.account(charge.accountId)
-    if (!account) return
-    this.store.transact(() => {
-      const now = this.now()
-      // A refund may have used the money meanwhile: then the split fails rather than overdraw the account.
-      const paid = this.store.ledger(account.id, a => ledger.debitImmediately(a, split.amountCents))
-      const entry = this.store.directoryEntry(normalizeKey(split.pixKeyType, split.pixKey))
-      const tx = this.newTransaction(account, { kind: 'SPLIT', data: { chargeId, splitIndex: index, type: split.type, value: split.value, immediate: split.immediate } }, paid ? 'CONFIRMED' : 'ERROR', split.amountCents, now, [])
-      tx.direction = 'OUT'
-      tx.pixKey = split.pixKey
-      tx.description = `Split da cobrança ${charge.externalId ?? chargeData(charge).txid ?? charge.id}`
-      tx.counterpart = {
-        name: split.name,
-        document: split.document,
-        ispb: entry?.ispb ?? '',
-        bankName: entry?.bankName ?? '',
-        bankCode: entry?.bankCode ?? null,
-        accountBranch: entry?.accountBranch ?? null,
-        accountNumber: entry?.accountNumber ?? null,
-        key: split.pixKey,
-      }
-      if (!paid) {
-        tx.errorCode = 'PIX_INSUFFICIENT_BALANCE'
-        tx.errorMessage = 'Saldo disponível insuficiente para pagar o split'
-      }
-      this.store.addTransaction(tx)
-      this.store.update('transactions', chargeId, d => {
-        const s = chargeDraft(d).splits[index]
-        s.status = paid ? 'PAID' : 'FAILED'
-        s.transactionId = tx.id
-        s.dueAt = undefined
-      })
-    })
-  }
-
   // ---- timers -----------------------------------------------------------------------------------
 
   /** Expiry and AUTO_PAY of an open charge. Both jobs look the charge up again and do nothing if it moved on. */
@@ -558,12 +477,11 @@ export class ChargeService implements ChargePayments, Lifecycle {
     this.payCharge(charge, { amountCents: lookup.amountCents ?? charge.amountCents, payer: DEFAULT_PAYER })
   }
 
-  /** After a restart with --data or a snapshot import: expiry, AUTO_PAY and scheduled splits again. */
+  /** After a restart with --data or a snapshot import: expiry and AUTO_PAY again (SplitService reschedules the splits). */
   afterLoad (): void {
     for (const tx of Object.values(this.store.data.transactions)) {
       if (tx.kind !== 'CASH_IN' && tx.kind !== 'COB') continue
       this.scheduleTimers(tx)
-      chargeData(tx).splits.forEach((s, i) => { if (s.status === 'SCHEDULED' && s.dueAt) this.scheduleSplit(tx.id, i, s.dueAt) })
     }
   }
 
