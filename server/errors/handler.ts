@@ -155,11 +155,12 @@ export function registerErrorHandlers (app: FastifyInstance): void {
  * The answer when the data file could not be written: 503 in the family's shape, saying that the
  * change was not applied (it was rolled back) and where to look. Gateway families keep Portuguese.
  */
-export function storageUnavailable (request: FastifyRequest, cause: unknown): string {
+export function storageUnavailable (request: FastifyRequest, cause: unknown): { status: number, body: string } {
   const reason = cause instanceof Error ? cause.message : String(cause)
   const refusal = new Refusal('STORAGE_UNAVAILABLE', 'Não foi possível gravar a alteração; nada foi aplicado. Tente novamente em instantes.', {
     en: `The data file could not be written, so the change was not applied (${reason}); see GET /__sandbox/health`,
     userMessage: 'Serviço temporariamente indisponível. Tente novamente em instantes.',
   })
-  return JSON.stringify(errorBody(answerFor(refusal, request), request))
+  const answer = answerFor(refusal, request)
+  return { status: answer.status, body: JSON.stringify(errorBody(answer, request)) }
 }
