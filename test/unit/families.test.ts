@@ -126,3 +126,9 @@ t.test('a service refuses with a code and no status: the family of the route pic
   t.equal(answerOf(dict, 'central-bank').status, 422)
   t.equal(store.account(1)!.balance.availableCents, 1_000, 'nothing was reserved')
 })
+
+t.test("a client error of Fastify's own that no code names keeps Fastify's status, as a generic error", async t => {
+  t.match(answerOf(Object.assign(new Error('Method not allowed here'), { statusCode: 405 }), 'standard'), { status: 405, code: 'HTTP_ERROR', generic: true, messages: ['Method not allowed here'], unexpected: false })
+  t.match(answerOf(Object.assign(new Error(''), { statusCode: 405 }), 'sandbox'), { status: 405, messages: ['Method Not Allowed'] })
+  t.match(answerOf(Object.assign(new SyntaxError('Unexpected token'), { statusCode: 400 }), 'central-bank'), { status: 400, code: 'HTTP_ERROR', messages: ['O corpo da requisição não é um JSON válido'] })
+})
