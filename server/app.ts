@@ -175,8 +175,8 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
       store.commit().then(() => done(null, payload), (err: unknown) => {
         request.log.error({ err }, 'the data file could not be written; the change was rolled back')
         const failure = storageUnavailable(request, err)
-        void reply.code(503).header('content-type', 'application/json; charset=utf-8').header('retry-after', '1')
-        done(null, failure)
+        void reply.code(failure.status).header('content-type', 'application/json; charset=utf-8').header('retry-after', '1')
+        done(null, failure.body)
       })
     })
   }

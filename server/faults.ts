@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import type { Socket } from 'node:net'
-import { ApiError, tooManyRequests } from './errors/api-error.js'
+import { Refusal, tooManyRequests } from './errors/refusal.js'
 import { TIMEOUT_MAX_MS, TRANSPORT_FAULTS } from '../scenarios/transport.js'
 import type { AppliedScenario, Endpoint } from '../scenarios/types.js'
 
@@ -105,8 +105,8 @@ async function faultsPlugin (app: FastifyInstance): Promise<void> {
     if (!fault || (fault.name === 'CONNECTION_RESET' && fault.params.after === 'commit')) return done()
     switch (fault.name) {
       case 'SERVICE_UNAVAILABLE':
-        return done(new ApiError(503, 'SERVICE_UNAVAILABLE', 'Serviço indisponível no momento; nada foi processado', {
-          business: false, userMessage: 'Serviço temporariamente indisponível. Tente novamente em instantes.',
+        return done(new Refusal('SERVICE_UNAVAILABLE', 'Serviço indisponível no momento; nada foi processado', {
+          userMessage: 'Serviço temporariamente indisponível. Tente novamente em instantes.',
         }))
       case 'RATE_LIMITED':
       {

@@ -67,6 +67,14 @@ export interface ChargePayments {
   payCharge (charge: Transaction, payment: { amountCents: number, payer: Payer, endToEndId?: string }): Transaction
 }
 
+/**
+ * What charges ask of splits: a charge was just paid and credited; pay its splits out now or at the
+ * account's next split run (docs/gateway.md §2.6).
+ */
+export interface ChargeSplits {
+  runSplits (charge: Transaction, account: Account): void
+}
+
 /** A received payment by transactionId or endToEndId (refund-in, devolução, MED). */
 export interface ReceivedPayments {
   findReceived (idOrEndToEndId: string): Transaction | undefined

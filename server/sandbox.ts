@@ -21,6 +21,7 @@ import { MedService } from './services/med.js'
 import { PayoutService } from './services/payouts.js'
 import { RefundService } from './services/refunds.js'
 import { ScenarioService } from './services/scenarios.js'
+import { SplitService } from './services/splits.js'
 import { TransactionService } from './services/transactions.js'
 import { WebhookService, type WebhookServiceOptions } from './webhooks/service.js'
 
@@ -66,6 +67,7 @@ export interface Sandbox {
   readonly directory: DirectoryService
   readonly payouts: PayoutService
   readonly charges: ChargeService
+  readonly splits: SplitService
   readonly refunds: RefundService
   readonly med: MedService
   /** BACEN's reads (GET /cob, GET /pix, GET /pix/:e2eid) over the charges and refunds. */
@@ -126,7 +128,8 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const transactions = new TransactionService(engine)
   const directory = new DirectoryService(engine)
   const refunds = new RefundService({ ...engine, events: webhooks, received: transactions })
-  const charges = new ChargeService({ ...engine, events: webhooks, refunds })
+  const splits = new SplitService(engine)
+  const charges = new ChargeService({ ...engine, events: webhooks, refunds, splits })
   const payouts = new PayoutService({ ...engine, events: webhooks, charges })
   const med = new MedService({ ...engine, events: webhooks, received: transactions, refunds, accounts })
   const centralBankReads = new CentralBankReads({ store, charges, refunds })
@@ -136,7 +139,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
 
   // One order for every lifecycle step (the order the services were wired in before, which due jobs
   // of the same instant keep); the journal is memory only and starts over with a reset.
-  const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, payouts, refunds, med, { afterReset: () => journal.clear() }]
+  const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, splits, payouts, refunds, med, { afterReset: () => journal.clear() }]
   for (const service of lifecycle) if (service.forgetAccount) store.onAccountRemoved(id => service.forgetAccount!(id))
   const afterLoad = (): void => { for (const service of lifecycle) service.afterLoad?.() }
 
@@ -158,6 +161,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     directory,
     payouts,
     charges,
+    splits,
     refunds,
     med,
     centralBankReads,

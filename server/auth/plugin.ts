@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { unauthorized } from '../errors/api-error.js'
+import { Refusal } from '../errors/refusal.js'
+
+const unauthorized = (message: string): Refusal => new Refusal('UNAUTHORIZED', message)
 
 /**
  * Scopes each request of a route with `config: { auth: true }` to the account of its bearer token.

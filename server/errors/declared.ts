@@ -1,6 +1,6 @@
 import type { RouteOptions } from 'fastify'
 import { errorResponses } from '../schemas/common.js'
-import { familyOf } from './handler.js'
+import { errorShapeOf, familyOf } from './families.js'
 import { FAULT_STATUSES, gatewayEndpointOf } from '../faults.js'
 
 /**
@@ -27,8 +27,6 @@ interface RouteSchema {
   security?: Array<Record<string, string[]>>
 }
 
-const SHAPE = { standard: 'extended', simple: 'simple', sandbox: 'sandbox' } as const
-
 export function declareErrorResponses (route: RouteOptions): void {
   const schema = route.schema as RouteSchema | undefined
   if (!schema || schema.hide) return
@@ -48,7 +46,7 @@ export function declareErrorResponses (route: RouteOptions): void {
   }
   const declared = schema.response ?? {}
   const missing = [...codes].filter(c => declared[c] === undefined && declared[String(c)] === undefined)
-  schema.response = { ...declared, ...errorResponses(SHAPE[family], missing) }
+  schema.response = { ...declared, ...errorResponses(errorShapeOf(route.url), missing) }
 }
 
 /**

@@ -1,23 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { randomUUID } from 'node:crypto'
-import { ApiError, httpReason } from './api-error.js'
+import { errorShapeOf, familyOf, httpReason, isGeneric, reportedCode, statusOf, type Family } from './families.js'
+import { invalidRequest, Refusal } from './refusal.js'
 import { validationMessages, type SchemaIssue } from './validation.js'
 
-/**
- * Renders every error in the shape of its route family (spec section 7): the extended shape for the
- * standard family (`/api/*` but the token, and `/balance`), the simple shape for the central-bank
- * family and token issuance, and the simple shape plus `code` for the `/__sandbox` control plane.
- * The family comes from the URL so that unknown routes and body-parser failures get it too.
- */
-export type Family = 'standard' | 'simple' | 'sandbox'
-
-export function familyOf (url: string): Family {
-  const path = url.split('?')[0]
-  if (path.startsWith('/__sandbox')) return 'sandbox'
-  if (path === '/api/auth/token') return 'simple'
-  if (path.startsWith('/api/') || path === '/balance') return 'standard'
-  return 'simple'
-}
+export { familyOf, errorShapeOf, type Family }
 
 /** The public route name the extended shape reports: the request path without `/api`. */
 export function publicPath (url: string): string {
@@ -39,58 +26,113 @@ const userMessages: Record<number, string> = {
   500: 'Erro interno. Tente novamente mais tarde.',
 }
 
-/** Maps anything thrown into an ApiError, translating Fastify's own errors (Portuguese, and English for the control plane). */
-export function toApiError (err: unknown): ApiError {
-  if (err instanceof ApiError) return err
+/** A refusal as one family answers it: the status its table gives, the code the wire shows. */
+export interface ErrorAnswer {
+  status: number
+  /** What the body and the request journal show: the business code, or HTTP_ERROR. */
+  code: string
+  /** Reported as a generic error in the extended shape (`error`, not `errorCode`). */
+  generic: boolean
+  messages: string[]
+  english?: string[]
+  details?: Record<string, unknown>
+  userMessage?: string
+  /** Not a refusal: a crash, or a refusal its family has no status for. Logged. */
+  unexpected: boolean
+}
+
+const internalError = (): Refusal => new Refusal('INTERNAL_ERROR', 'Erro interno do servidor', { en: 'Internal server error' })
+
+/** Maps anything thrown into a refusal, translating Fastify's own errors (Portuguese, and English for the control plane). */
+function refusalOf (err: unknown): Refusal | FastifyError {
+  if (err instanceof Refusal) return err
   const e = err as FastifyError & { validation?: SchemaIssue[], validationContext?: string }
   if (e.validation) {
     const part = e.validationContext ?? 'body'
-    return new ApiError(400, 'HTTP_ERROR', validationMessages(e.validation, part), { en: validationMessages(e.validation, part, 'en') })
+    return invalidRequest(validationMessages(e.validation, part), { en: validationMessages(e.validation, part, 'en') })
   }
-  const status = typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500
   switch (e.code) {
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY': return new ApiError(400, 'HTTP_ERROR', 'O corpo da requisição está vazio', { en: 'The request body is empty' })
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY': return invalidRequest('O corpo da requisição está vazio', { en: 'The request body is empty' })
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH': return notJson()
-    case 'FST_ERR_CTP_BODY_TOO_LARGE': return new ApiError(413, 'HTTP_ERROR', 'O corpo da requisição excede o tamanho máximo', { en: 'The request body exceeds the maximum size' })
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return new ApiError(415, 'HTTP_ERROR', 'Content-Type não suportado; envie application/json', { en: 'Unsupported Content-Type; send application/json' })
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': return new Refusal('BODY_TOO_LARGE', 'O corpo da requisição excede o tamanho máximo', { en: 'The request body exceeds the maximum size' })
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return new Refusal('UNSUPPORTED_MEDIA_TYPE', 'Content-Type não suportado; envie application/json', { en: 'Unsupported Content-Type; send application/json' })
     // Raised by the router before any route runs (see frameworkErrors in app.ts).
-    case 'FST_ERR_BAD_URL': return new ApiError(400, 'HTTP_ERROR', 'A URL contém uma codificação percentual inválida', { en: 'The URL has an invalid percent-encoding' })
-    case 'FST_ERR_MAX_PARAM_LENGTH': return new ApiError(414, 'HTTP_ERROR', 'Um parâmetro da URL excede o tamanho máximo', { en: 'A URL parameter exceeds the maximum length' })
+    case 'FST_ERR_BAD_URL': return invalidRequest('A URL contém uma codificação percentual inválida', { en: 'The URL has an invalid percent-encoding' })
+    case 'FST_ERR_MAX_PARAM_LENGTH': return new Refusal('URI_TOO_LONG', 'Um parâmetro da URL excede o tamanho máximo', { en: 'A URL parameter exceeds the maximum length' })
   }
+  const status = frameworkStatus(e)
   if (status === 400 && (e instanceof SyntaxError || /JSON/.test(e.message ?? ''))) return notJson()
-  if (status >= 500) return new ApiError(500, 'INTERNAL_ERROR', 'Erro interno do servidor', { business: false, en: 'Internal server error' })
-  return new ApiError(status, 'HTTP_ERROR', e.message || httpReason[status] || 'Erro')
+  if (status >= 500) return internalError()
+  return e
 }
 
-const notJson = (): ApiError => new ApiError(400, 'HTTP_ERROR', 'O corpo da requisição não é um JSON válido', { en: 'The request body is not valid JSON' })
+const frameworkStatus = (e: FastifyError): number =>
+  typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500
 
-export function errorBody (err: ApiError, request: FastifyRequest): Record<string, unknown> {
-  const family = familyOf(request.url)
-  const reason = httpReason[err.statusCode] ?? 'Error'
-  if (family === 'standard') {
+const notJson = (): Refusal => invalidRequest('O corpo da requisição não é um JSON válido', { en: 'The request body is not valid JSON' })
+
+/**
+ * What a family answers for anything thrown: a refusal goes through the table of errors/families.ts.
+ * The one status that does not come from it is Fastify's own for a client error it raised that has no
+ * code here (none of its known ones reach this far): the framework decided it, and no outcome did.
+ */
+export function answerOf (err: unknown, family: Family): ErrorAnswer {
+  const refusal = refusalOf(err)
+  if (!(refusal instanceof Refusal)) {
+    const status = frameworkStatus(refusal)
+    return { status, code: 'HTTP_ERROR', generic: true, messages: [refusal.message || httpReason[status] || 'Erro'], unexpected: false }
+  }
+  const status = statusOf(refusal.code, family)
+  // A refusal of a code its family's table does not hold is a bug of the table, answered as a crash.
+  if (status === undefined) return { ...answerOf(internalError(), family), unexpected: true }
+  return {
+    status,
+    code: reportedCode(refusal.code),
+    generic: isGeneric(refusal.code),
+    messages: refusal.messages,
+    english: refusal.english,
+    details: refusal.details,
+    userMessage: refusal.userMessage,
+    unexpected: status >= 500 && !(err instanceof Refusal),
+  }
+}
+
+/** The answer to a request's error, in the request's family. */
+export const answerFor = (err: unknown, request: FastifyRequest): ErrorAnswer => answerOf(err, familyOf(request.url))
+
+export function errorBody (answer: ErrorAnswer, request: FastifyRequest): Record<string, unknown> {
+  const shape = errorShapeOf(request.url)
+  const reason = httpReason[answer.status] ?? 'Error'
+  if (shape === 'standard') {
     const body: Record<string, unknown> = {
-      statusCode: err.statusCode,
+      statusCode: answer.status,
       timestamp: new Date(request.server.sandbox.clock.now()).toISOString(),
       path: publicPath(request.url),
       method: request.method,
       // docs/gateway.md §7: `code` is HTTP_ERROR for generic errors or the business code (then also `errorCode`).
-      code: err.business ? err.code : 'HTTP_ERROR',
+      code: answer.generic ? 'HTTP_ERROR' : answer.code,
       // Validation errors list one message per invalid field; everything else is one sentence.
-      message: err.code === 'HTTP_ERROR' && err.statusCode === 400 ? err.messages : err.messages.join('; '),
-      userMessage: err.userMessage ?? userMessages[err.statusCode] ?? reason,
+      message: answer.code === 'HTTP_ERROR' && answer.status === 400 ? answer.messages : answer.messages.join('; '),
+      userMessage: answer.userMessage ?? userMessages[answer.status] ?? reason,
       errorId: randomUUID(),
     }
-    if (err.business) body.errorCode = err.code
-    else body.error = reason
-    if (err.details) body.details = err.details
+    if (answer.generic) body.error = reason
+    else body.errorCode = answer.code
+    if (answer.details) body.details = answer.details
     return body
   }
-  const messages = family === 'sandbox' ? err.english ?? err.messages : err.messages
-  const body: Record<string, unknown> = { statusCode: err.statusCode, message: messages.join('; '), error: reason }
-  if (family === 'sandbox') body.code = err.code
-  if (family === 'sandbox' && err.details) body.details = err.details
+  const messages = shape === 'sandbox' ? answer.english ?? answer.messages : answer.messages
+  const body: Record<string, unknown> = { statusCode: answer.status, message: messages.join('; '), error: reason }
+  if (shape === 'sandbox') body.code = answer.code
+  if (shape === 'sandbox' && answer.details) body.details = answer.details
   return body
+}
+
+function sendError (error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const answer = answerFor(error, request)
+  if (answer.unexpected) request.log.error({ err: error }, 'unhandled error')
+  void reply.status(answer.status).send(errorBody(answer, request))
 }
 
 /**
@@ -98,20 +140,14 @@ export function errorBody (err: ApiError, request: FastifyRequest): Record<strin
  * or error handler, in its own shape (with `code`, in English); this renders them in the family's shape.
  */
 export function frameworkErrorHandler (error: unknown, request: FastifyRequest, reply: FastifyReply): void {
-  const apiError = toApiError(error)
-  void reply.status(apiError.statusCode).send(errorBody(apiError, request))
+  sendError(error, request, reply)
 }
 
 export function registerErrorHandlers (app: FastifyInstance): void {
-  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const apiError = toApiError(error)
-    if (apiError.statusCode >= 500 && !(error instanceof ApiError)) request.log.error({ err: error }, 'unhandled error')
-    void reply.status(apiError.statusCode).send(errorBody(apiError, request))
-  })
+  app.setErrorHandler(sendError)
   app.setNotFoundHandler((request, reply) => {
     const route = `${request.method} ${request.url.split('?')[0]}`
-    const err = new ApiError(404, 'HTTP_ERROR', `Rota ${route} não encontrada`, { business: false, en: `Route ${route} not found` })
-    void reply.status(404).send(errorBody(err, request))
+    sendError(new Refusal('ROUTE_NOT_FOUND', `Rota ${route} não encontrada`, { en: `Route ${route} not found` }), request, reply)
   })
 }
 
@@ -119,12 +155,12 @@ export function registerErrorHandlers (app: FastifyInstance): void {
  * The answer when the data file could not be written: 503 in the family's shape, saying that the
  * change was not applied (it was rolled back) and where to look. Gateway families keep Portuguese.
  */
-export function storageUnavailable (request: FastifyRequest, cause: unknown): string {
-  const family = familyOf(request.url)
+export function storageUnavailable (request: FastifyRequest, cause: unknown): { status: number, body: string } {
   const reason = cause instanceof Error ? cause.message : String(cause)
-  const message = family === 'sandbox'
-    ? `The data file could not be written, so the change was not applied (${reason}); see GET /__sandbox/health`
-    : 'Não foi possível gravar a alteração; nada foi aplicado. Tente novamente em instantes.'
-  const err = new ApiError(503, 'STORAGE_UNAVAILABLE', message, { business: false, userMessage: 'Serviço temporariamente indisponível. Tente novamente em instantes.' })
-  return JSON.stringify(errorBody(err, request))
+  const refusal = new Refusal('STORAGE_UNAVAILABLE', 'Não foi possível gravar a alteração; nada foi aplicado. Tente novamente em instantes.', {
+    en: `The data file could not be written, so the change was not applied (${reason}); see GET /__sandbox/health`,
+    userMessage: 'Serviço temporariamente indisponível. Tente novamente em instantes.',
+  })
+  const answer = answerFor(refusal, request)
+  return { status: answer.status, body: JSON.stringify(errorBody(answer, request)) }
 }

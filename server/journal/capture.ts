@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { toApiError } from '../errors/handler.js'
+import { answerFor } from '../errors/handler.js'
 import type { RequestJournal } from './journal.js'
 import { maskHeaders, maskJsonText, maskValue, secretValues } from './redact.js'
 
@@ -65,7 +65,7 @@ async function capture (app: FastifyInstance, ports: CapturePorts): Promise<void
 
   // The code an error carried, whichever family's shape rendered it (the simple shape has no `code`).
   app.addHook('onError', (request, _reply, error, done) => {
-    request.journalCode = toApiError(error).code
+    request.journalCode = answerFor(error, request).code
     done()
   })
   app.addHook('onSend', (request, _reply, payload, done) => {

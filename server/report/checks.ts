@@ -118,7 +118,7 @@ const tokenRenewal: CheckDefinition = {
 
 /** Refusals that answer the same to the same request: retrying one unchanged cannot succeed. */
 const FINAL_REFUSALS: ReadonlySet<string> = new Set([
-  'PIX_INSUFFICIENT_BALANCE', 'INSUFFICIENT_BALANCE', 'PIX_TRANSACTION_LIMIT_EXCEEDED', 'PIX_DAILY_LIMIT_EXCEEDED',
+  'PIX_INSUFFICIENT_BALANCE', 'PIX_TRANSACTION_LIMIT_EXCEEDED', 'PIX_DAILY_LIMIT_EXCEEDED',
   'PIX_NIGHT_LIMIT_EXCEEDED', 'PIX_INVALID_PIX_KEY', 'KEY_NOT_FOUND', 'ISPB_DENIED', 'QRCODE_ALREADY_PAID', 'QRCODE_NOT_AVAILABLE',
 ])
 /** The same pay-out sent again: route, destination and amount, all known (a journal without bodies knows neither). */

@@ -1,5 +1,5 @@
 import type { AccountLookup, JournalReads, Ports, WebhookReads } from '../ports.js'
-import { ApiError } from '../errors/api-error.js'
+import { Refusal } from '../errors/refusal.js'
 import { samplePayload } from '../webhooks/samples.js'
 import { EVENT_TYPES, type Delivery, type EventType } from '../webhooks/types.js'
 import { BAD_SIGNATURE, checks, type CheckResult, type CheckStatus } from './checks.js'
@@ -79,7 +79,7 @@ export class ReportService {
     const account = this.deps.accounts.require(accountId)
     const type = eventType ?? EVENT_TYPES.find(t => this.deps.webhooks.registrations.activeFor(accountId, t).length > 0)
     if (type === undefined || this.deps.webhooks.registrations.activeFor(accountId, type).length === 0) {
-      throw new ApiError(409, 'NO_RECEIVER', `Account ${accountId} has no active webhook${eventType ? ` for ${eventType}` : ''}: register one (POST /__sandbox/webhooks) before sending the probe`, { business: false })
+      throw new Refusal('NO_RECEIVER', `Account ${accountId} has no active webhook${eventType ? ` for ${eventType}` : ''}: register one (POST /__sandbox/webhooks) before sending the probe`)
     }
     const transactionId = this.deps.rng.uuid()
     const payload = samplePayload(type, { account, transactionId, nowMs: this.deps.clock.now(), rng: this.deps.rng })

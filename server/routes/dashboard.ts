@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { extname, join } from 'node:path'
 import QRCode from 'qrcode'
 import { ASYNC_ERROR_CODES } from '../domain/async-errors.js'
-import { notFound } from '../errors/api-error.js'
+import { Refusal } from '../errors/refusal.js'
 import { packageRoot } from '../paths.js'
 
 /**
@@ -62,7 +62,7 @@ const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) },
   }, async (request, reply) => {
     const asset = assets.get(request.params.file)
-    return asset ? send(reply, asset) : reply.send(notFound('File not found'))
+    return asset ? send(reply, asset) : reply.send(new Refusal('NOT_FOUND', 'File not found'))
   })
 
   app.get('/dashboard/qrcode.png', {

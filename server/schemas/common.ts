@@ -1,4 +1,5 @@
 import { Type, type TSchema, type TUnsafe } from '@sinclair/typebox'
+import type { Family } from '../errors/families.js'
 export { asReply } from '../store/state.js'
 
 /**
@@ -52,8 +53,11 @@ export const sharedSchemas: TSchema[] = [SimpleError, ExtendedError, SandboxErro
 
 const ref = (id: string) => Type.Unsafe<unknown>({ $ref: `${id}#` })
 
-/** Response map entries for the usual errors of a family, so OpenAPI documents them. */
-export function errorResponses (family: 'simple' | 'extended' | 'sandbox', codes: number[]): Record<number, TSchema> {
-  const id = family === 'simple' ? 'SimpleError' : family === 'extended' ? 'ExtendedError' : 'SandboxError'
+/** The error body of each family (docs/gateway.md §7): extended, simple, and simple plus `code` for the control plane. */
+const ERROR_SCHEMA: Record<Family, string> = { standard: 'ExtendedError', 'central-bank': 'SimpleError', sandbox: 'SandboxError' }
+
+/** Response map entries for the usual errors of a family, in its error shape, so OpenAPI documents them. */
+export function errorResponses (family: Family, codes: number[]): Record<number, TSchema> {
+  const id = ERROR_SCHEMA[family]
   return Object.fromEntries(codes.map(c => [c, ref(id)]))
 }

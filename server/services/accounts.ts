@@ -9,7 +9,7 @@ import type { Clock } from '../engine/clock.js'
 import type { AccountDefaults, Fixtures, FixtureAccount } from '../fixtures.js'
 import type { Account, ProviderGroup, SplitFrequency } from '../store/state.js'
 import type { Store } from '../store/store.js'
-import { notFound } from '../errors/api-error.js'
+import { Refusal } from '../errors/refusal.js'
 
 /**
  * Accounts: the fixture accounts restored on reset, and fresh isolated accounts created on demand
@@ -84,7 +84,7 @@ export class AccountService {
   /** The account, or the 404 (ACCOUNT_NOT_FOUND) every control-plane route answers for an unknown id. */
   require (id: number): Account {
     const account = this.store.account(id)
-    if (!account) throw notFound(`Account ${id} not found`, 'ACCOUNT_NOT_FOUND')
+    if (!account) throw new Refusal('ACCOUNT_NOT_FOUND', `Account ${id} not found`)
     return account
   }
 

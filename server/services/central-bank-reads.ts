@@ -1,5 +1,5 @@
 import { parseInstant } from '../domain/instant.js'
-import { badRequest, notFound } from '../errors/api-error.js'
+import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { CobListQueryT, PixListQueryT } from '../schemas/central-bank.js'
 import type { Account, Transaction } from '../store/state.js'
 import { chargeData, receivedOf } from './charge-records.js'
@@ -25,7 +25,7 @@ function windowOf (q: { inicio: string, fim: string, cpf?: string, cnpj?: string
   if (to === null) problems.push('fim deve ser uma data-hora RFC 3339, ex.: 2026-03-10T23:59:59Z')
   if (from !== null && to !== null && from > to) problems.push('fim deve ser igual ou posterior a inicio')
   if (q.cpf !== undefined && q.cnpj !== undefined) problems.push('cpf e cnpj não podem ser usados ao mesmo tempo')
-  if (problems.length > 0) throw badRequest(problems)
+  if (problems.length > 0) throw invalidRequest(problems)
   return { from: from!, to: to! }
 }
 
@@ -106,7 +106,7 @@ export class CentralBankReads<Cob> {
   /** GET /pix/{e2eid}: a PIX this account received; 404 for any other e2eid, another account's included. */
   received (account: Account, e2eid: string) {
     const tx: Transaction | undefined = this.deps.store.transactionByRef(`e2e-in:${e2eid}`)
-    if (!tx || tx.accountId !== account.id || !receivedOf(tx)) throw notFound(`Pix ${e2eid} não encontrado`)
+    if (!tx || tx.accountId !== account.id || !receivedOf(tx)) throw new Refusal('NOT_FOUND', `Pix ${e2eid} não encontrado`)
     return receivedPixView(this.deps.refunds, tx)
   }
 }

@@ -1,13 +1,19 @@
-import { CHARGE_KINDS, isKind, type ChargeData, type DeepReadonly, type ReceivedPayment, type Transaction } from '../store/state.js'
+import { CHARGE_KINDS, isKind, type ChargeData, type DeepReadonly, type Draft, type ReceivedPayment, type Transaction } from '../store/state.js'
 
 /*
- * Reading a charge record (CASH_IN, COB, PIX_IN): shared by the charge service, refunds, MED, the
+ * Reading a charge record (CASH_IN, COB, PIX_IN): shared by the charge and split services, refunds, MED, the
  * received-PIX view and the central-bank reads; apart from the service, so that the view (which the
  * service uses) reads them without an import circle.
  */
 
 /** The `data` of a charge (CASH_IN, COB, PIX_IN); another kind here is a bug, not an input. */
 export function chargeData (tx: Transaction): DeepReadonly<ChargeData> {
+  if (isKind(tx, CHARGE_KINDS)) return tx.data
+  throw new Error(`transaction ${tx.id} is a ${tx.kind}, not a charge`)
+}
+
+/** The same, writable, for a charge being changed inside `Store.update`. */
+export function chargeDraft (tx: Draft<Transaction>): ChargeData {
   if (isKind(tx, CHARGE_KINDS)) return tx.data
   throw new Error(`transaction ${tx.id} is a ${tx.kind}, not a charge`)
 }

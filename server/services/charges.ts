@@ -1,30 +1,29 @@
 import QRCode from 'qrcode'
-import { nextMidnight } from '../domain/calendar.js'
 import { buildBrCode, parseBrCode, toMerchantText, type BrCode } from '../domain/brcode.js'
 import { isValidDocument } from '../domain/documents.js'
 import { endToEndId, txid as newTxid } from '../domain/ids.js'
-import { isValidSplitKey, normalizeKey } from '../domain/keys.js'
+import { isValidSplitKey } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, parseDecimalString, percentOf } from '../domain/money.js'
-import { ApiError, badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js'
+import { Refusal, invalidRequest } from '../errors/refusal.js'
 import { asReply } from '../store/state.js'
 import type { CashInBodyT, CobBodyT, CobPatchBodyT } from '../schemas/payins.js'
-import { CHARGE_KINDS, isKind, type Account, type ChargeData, type ChargeKind, type CobData, type Counterpart, type DeepReadonly, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData } from '../store/state.js'
+import { type Account, type ChargeData, type ChargeKind, type CobData, type Counterpart, type DeepReadonly, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData } from '../store/state.js'
 import { cobFieldProblems, revisedCob, type CobFields } from '../domain/cob.js'
 import { receivedPixView } from './received-pix.js'
-import { chargeData, receivedOf } from './charge-records.js'
+import { chargeData, chargeDraft, receivedOf } from './charge-records.js'
 import { receiveEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { percentageExcess } from '../domain/splits.js'
 import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import type { ChargeLookup, ChargePayments, Devolucoes, Lifecycle, Ports } from '../ports.js'
+import type { ChargeLookup, ChargePayments, ChargeSplits, Devolucoes, Lifecycle, Ports } from '../ports.js'
 import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
 
 /**
- * Charges (cash-in and cob), the payments that arrive for them or unsolicited (PIX_IN), and the
- * splits of a paid cash-in. A charge is one transaction that becomes the received payment when it is
+ * Charges (cash-in and cob) and the payments that arrive for them or unsolicited (PIX_IN); a paid
+ * cash-in hands its splits to SplitService (splits.ts). A charge is one transaction that becomes the received payment when it is
  * paid: it gets the payment's endToEndId, `data.received`, and the credit. So refund-in takes the
  * cash-in's transactionId and devolução / MED take the endToEndId of the same record.
  */
@@ -32,32 +31,15 @@ export const LOCATION_HOST = 'pix.sandbox.local'
 export const DEFAULT_EXPIRATION_SECONDS = 86_400
 /** What a simulated payer looks like when none is given (AUTO_PAY, /__sandbox/pix/pay without payer). */
 export const DEFAULT_PAYER: Payer = { name: 'PAGADOR SANDBOX', document: '52998224725', ispb: '00000000', bankName: 'BANCO DO BRASIL S.A.' }
-const HOUR_MS = 3_600_000
 
 export type { ChargeData, CobData, ReceivedPayment, SplitRecord, SplitStatus }
 
-/** The same, writable, for a record being built or changed inside `Store.update`. */
-function chargeDraft (tx: Draft<Transaction>): ChargeData {
-  if (isKind(tx, CHARGE_KINDS)) return tx.data
-  throw new Error(`transaction ${tx.id} is a ${tx.kind}, not a charge`)
-}
-
 /** The kind of a record this service creates, with the `data` of that kind. */
-type NewKind = { [K in ChargeKind | 'SPLIT']: { kind: K, data: TransactionData[K] } }[ChargeKind | 'SPLIT']
-
-/**
- * When a non-immediate split is paid: the next full hour (HOURLY) or the next midnight in São Paulo
- * (DAILY), strictly after `now`; IMMEDIATE is now.
- */
-export function nextSplitRun (nowMs: number, frequency: 'IMMEDIATE' | 'HOURLY' | 'DAILY'): number {
-  if (frequency === 'IMMEDIATE') return nowMs
-  if (frequency === 'HOURLY') return (Math.floor(nowMs / HOUR_MS) + 1) * HOUR_MS
-  return nextMidnight(nowMs)
-}
+type NewKind = { [K in ChargeKind]: { kind: K, data: TransactionData[K] } }[ChargeKind]
 
 /** Money that would take an account past what it can hold (ledger.canReceive): nothing is credited. */
-export const cannotReceive = (): ApiError =>
-  unprocessable(`The receiving account cannot hold more: its gross balance would exceed ${centsToString(MAX_CENTS)}, or its received total its limit`, 'ACCOUNT_LIMIT_REACHED')
+export const cannotReceive = (): Refusal =>
+  new Refusal('ACCOUNT_LIMIT_REACHED', `The receiving account cannot hold more: its gross balance would exceed ${centsToString(MAX_CENTS)}, or its received total its limit`)
 
 export interface PayByCodeInput {
   pixCode: string
@@ -68,6 +50,7 @@ export interface PayByCodeInput {
 export type ChargeDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'fixtures' | 'events'> & {
   config: Pick<Config, 'settlementDelayMs'>
   refunds: Devolucoes
+  splits: ChargeSplits
 }
 
 export class ChargeService implements ChargePayments, Lifecycle {
@@ -82,7 +65,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
   async createCashIn (account: Account, body: CashInBodyT, scenarios: AppliedScenario[]): Promise<{ charge: Transaction, qrCodeImage?: string }> {
     const { transaction: t, payer } = body
     const value = parseAmount(t.value)
-    if (!value.ok) throw badRequest(amountMessage('transaction.value', value.reason), 'PIX_INVALID_AMOUNT')
+    if (!value.ok) throw new Refusal('PIX_INVALID_AMOUNT', amountMessage('transaction.value', value.reason))
 
     const problems: string[] = []
     if (t.description.trim() === '') problems.push('transaction.description não pode ser vazio')
@@ -101,10 +84,10 @@ export class ChargeService implements ChargePayments, Lifecycle {
       if (amountCents < 1) { problems.push(`${at}.value resulta em menos de 0.01 sobre ${centsToString(value.cents)}`); return }
       splits.push({ pixKey: s.pixKey, pixKeyType: s.pixKeyType, name: s.name, document: s.document, type: s.type, value: s.value, immediate: s.immediate ?? false, amountCents, status: 'WAITING' })
     })
-    if (problems.length > 0) throw badRequest(problems)
+    if (problems.length > 0) throw invalidRequest(problems)
     const percentTotal = percentageExcess(splits)
     if (percentTotal !== null) {
-      throw badRequest(`A soma dos splits PERCENTAGE (${centsToString(percentTotal)}%) excede 100%`, 'PIX_SPLIT_AMOUNT_EXCEEDED', {
+      throw new Refusal('PIX_SPLIT_AMOUNT_EXCEEDED', `A soma dos splits PERCENTAGE (${centsToString(percentTotal)}%) excede 100%`, {
         details: { percentageTotal: centsToNumber(percentTotal) },
       })
     }
@@ -112,18 +95,18 @@ export class ChargeService implements ChargePayments, Lifecycle {
     const expiration = t.expirationTime ?? DEFAULT_EXPIRATION_SECONDS
     if (hasScenario(scenarios, 'PROVIDER_EXPIRATION_BELOW_MINIMUM') || expiration < account.cashInMinExpirationSeconds) {
       const minimum = Math.max(account.cashInMinExpirationSeconds, expiration + 1)
-      throw badRequest(`expirationTime abaixo do mínimo exigido pelo provedor (${minimum} segundos)`, 'PROVIDER_EXPIRATION_BELOW_MINIMUM', {
+      throw new Refusal('PROVIDER_EXPIRATION_BELOW_MINIMUM', `expirationTime abaixo do mínimo exigido pelo provedor (${minimum} segundos)`, {
         details: { expirationTime: expiration, minimumExpirationTime: minimum },
       })
     }
     const splitsTotal = splits.reduce((sum, s) => sum + s.amountCents, 0)
     if (splitsTotal > value.cents) {
-      throw badRequest(`A soma dos splits (${centsToString(splitsTotal)}) excede o valor da transação (${centsToString(value.cents)})`, 'PIX_SPLIT_AMOUNT_EXCEEDED', {
+      throw new Refusal('PIX_SPLIT_AMOUNT_EXCEEDED', `A soma dos splits (${centsToString(splitsTotal)}) excede o valor da transação (${centsToString(value.cents)})`, {
         details: { splitsTotal: centsToNumber(splitsTotal), value: centsToNumber(value.cents) },
       })
     }
     if (hasScenario(scenarios, 'PROVIDER_UNAVAILABLE')) {
-      throw new ApiError(500, 'PROVIDER_UNAVAILABLE', 'Falha de comunicação com o provedor de pagamento', {
+      throw new Refusal('PROVIDER_UNAVAILABLE', 'Falha de comunicação com o provedor de pagamento', {
         userMessage: 'O provedor de pagamento está indisponível. Tente novamente em instantes.',
         details: { retryable: true },
       })
@@ -132,7 +115,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
     const duplicate = (): void => {
       const existing = this.store.transactionByExternalId(account.id, 'cash-in', t.externalId)
       if (existing) {
-        throw badRequest(`externalId ${t.externalId} já utilizado nesta conta`, 'PIX_DUPLICATE_EXTERNAL_ID', {
+        throw new Refusal('PIX_DUPLICATE_EXTERNAL_ID', `externalId ${t.externalId} já utilizado nesta conta`, {
           details: { externalId: t.externalId, existingTransactionId: existing.seq },
         })
       }
@@ -188,7 +171,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
   /** PUT /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7), and POST /cob (BACEN) with a txid generated here when `txid` is null. */
   createCob (account: Account, txid: string | null, body: CobBodyT, scenarios: AppliedScenario[]): Transaction {
     const problems = cobFieldProblems({ original: body.valor.original, devedor: body.devedor, chave: body.chave })
-    if (problems.length > 0) throw badRequest(problems)
+    if (problems.length > 0) throw invalidRequest(problems)
     const originalCents = parseDecimalString(body.valor.original, 'exactly-2')
     // Check-and-insert in one unit, with no await in between.
     return this.store.transact(() => {
@@ -201,7 +184,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
   private insertCob (account: Account, txid: string, body: CobBodyT, originalCents: number, scenarios: AppliedScenario[]): Transaction {
     const devedor = body.devedor
     const ref = `cob:${account.id}:${txid}`
-    if (this.store.transactionByRef(ref)) throw conflict(`A cobrança com txid ${txid} já existe`, 'COB_TXID_EXISTS', { business: false })
+    if (this.store.transactionByRef(ref)) throw new Refusal('COB_TXID_EXISTS', `A cobrança com txid ${txid} já existe`)
     const now = this.now()
     const expiracao = body.calendario.expiracao ?? DEFAULT_EXPIRATION_SECONDS
     const modalidadeAlteracao = body.valor.modalidadeAlteracao ?? 0
@@ -241,7 +224,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
 
   cob (account: Account, txid: string): Transaction {
     const charge = this.store.transactionByRef(`cob:${account.id}:${txid}`)
-    if (!charge) throw notFound(`Cobrança com txid ${txid} não encontrada`)
+    if (!charge) throw new Refusal('NOT_FOUND', `Cobrança com txid ${txid} não encontrada`)
     return charge
   }
 
@@ -256,8 +239,8 @@ export class ChargeService implements ChargePayments, Lifecycle {
     const problems = cobFieldProblems({ original: body.valor?.original, devedor: body.devedor, chave: body.chave })
     const cob = chargeData(charge).cob!
     if (body.loc !== undefined && body.loc.id !== cob.locId) problems.push(`loc.id ${body.loc.id} não é a location desta cobrança`)
-    if (problems.length > 0) throw badRequest(problems)
-    if (charge.status !== 'ATIVA') throw conflict(`A cobrança está ${charge.status} e não pode ser revisada`, 'COB_NOT_ACTIVE', { business: false })
+    if (problems.length > 0) throw invalidRequest(problems)
+    if (charge.status !== 'ATIVA') throw new Refusal('COB_NOT_ACTIVE', `A cobrança está ${charge.status} e não pode ser revisada`)
     const { next, changed } = revisedCob(cob as CobFields, body)
     const cancelled = body.status === 'REMOVIDA_PELO_USUARIO_RECEBEDOR'
     if (!changed && !cancelled) return charge
@@ -344,14 +327,14 @@ export class ChargeService implements ChargePayments, Lifecycle {
 
   private pay (charge: Transaction, payment: { amountCents: number, payer: Payer, endToEndId?: string }, deliveryScenarios: readonly AppliedScenario[]): Transaction {
     const lookup = this.lookupOf(charge)
-    if (lookup.status === 'paid') throw unprocessable('This charge is already paid', 'QRCODE_ALREADY_PAID')
-    if (lookup.status === 'unavailable') throw unprocessable(`This charge cannot be paid (${charge.status})`, 'QRCODE_NOT_AVAILABLE')
-    if (!Number.isSafeInteger(payment.amountCents) || payment.amountCents < 1) throw badRequest('The payment amount must be at least 0.01', 'PIX_INVALID_AMOUNT')
+    if (lookup.status === 'paid') throw new Refusal('QRCODE_ALREADY_PAID', 'This charge is already paid')
+    if (lookup.status === 'unavailable') throw new Refusal('QRCODE_NOT_AVAILABLE', `This charge cannot be paid (${charge.status})`)
+    if (!Number.isSafeInteger(payment.amountCents) || payment.amountCents < 1) throw new Refusal('PIX_INVALID_AMOUNT', 'The payment amount must be at least 0.01')
     if (lookup.amountCents !== null && payment.amountCents !== lookup.amountCents) {
-      throw badRequest(`The amount paid (${centsToString(payment.amountCents)}) differs from the charge's (${centsToString(lookup.amountCents)})`, 'PIX_AMOUNT_MISMATCH')
+      throw new Refusal('PIX_AMOUNT_MISMATCH', `The amount paid (${centsToString(payment.amountCents)}) differs from the charge's (${centsToString(lookup.amountCents)})`)
     }
     const account = this.store.account(charge.accountId)
-    if (!account) throw notFound('Receiving account not found')
+    if (!account) throw new Refusal('NOT_FOUND', 'Receiving account not found')
     if (!ledger.canReceive(account, payment.amountCents)) throw cannotReceive()
     const now = this.now()
     const e2e = payment.endToEndId ?? endToEndId(payment.payer.ispb, now, this.deps.rng)
@@ -380,33 +363,33 @@ export class ChargeService implements ChargePayments, Lifecycle {
     }
     this.store.ledger(account.id, a => ledger.creditIncoming(a, payment.amountCents))
     this.emitReceive(charge, scenarios)
-    this.runSplits(charge, account)
+    this.deps.splits.runSplits(charge, account)
     return charge
   }
 
   /** POST /__sandbox/pix/pay: what a payer's bank app does with a copy-and-paste code. */
   payByCode (input: PayByCodeInput, scenariosOf: (accountId: number) => AppliedScenario[]): Transaction {
     const parsed = parseBrCode(input.pixCode)
-    if (!parsed.ok) throw badRequest(`Invalid pixCode: ${parsed.reason}`, 'INVALID_PIX_CODE')
+    if (!parsed.ok) throw new Refusal('INVALID_PIX_CODE', `Invalid pixCode: ${parsed.reason}`)
     const lookup = this.chargeForCode(parsed.value)
-    if (!lookup) throw notFound('No charge of this sandbox matches this code', 'CHARGE_NOT_FOUND')
+    if (!lookup) throw new Refusal('CHARGE_NOT_FOUND', 'No charge of this sandbox matches this code')
     const scenarios = scenariosOf(lookup.charge.accountId)
     let amountCents: number
     if (input.amount !== undefined) {
       const amount = parseAmount(input.amount)
-      if (!amount.ok) throw badRequest(amountMessage('amount', amount.reason, 'en'), 'PIX_INVALID_AMOUNT')
+      if (!amount.ok) throw new Refusal('PIX_INVALID_AMOUNT', amountMessage('amount', amount.reason, 'en'))
       amountCents = amount.cents
     } else if (lookup.status === 'payable' && lookup.amountCents !== null) {
       amountCents = lookup.amountCents
     } else if (parsed.value.amountCents !== undefined) {
       amountCents = parsed.value.amountCents
     } else if (lookup.status === 'payable') {
-      throw badRequest('This code carries no amount: give amount', 'PIX_INVALID_AMOUNT')
+      throw new Refusal('PIX_INVALID_AMOUNT', 'This code carries no amount: give amount')
     } else {
       amountCents = lookup.charge.amountCents
     }
     if (parsed.value.amountCents !== undefined && amountCents !== parsed.value.amountCents) {
-      throw badRequest(`The amount given (${centsToString(amountCents)}) differs from the code's (${centsToString(parsed.value.amountCents)})`, 'PIX_AMOUNT_MISMATCH')
+      throw new Refusal('PIX_AMOUNT_MISMATCH', `The amount given (${centsToString(amountCents)}) differs from the code's (${centsToString(parsed.value.amountCents)})`)
     }
     return this.payCharge(lookup.charge, { amountCents, payer: this.payerFrom(input.payer) }, scenarios)
   }
@@ -414,7 +397,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
   /** POST /__sandbox/pix/incoming: a PIX that arrives with no charge behind it (kind PIX_IN). */
   receiveUnsolicited (account: Account, amount: number, payerInput: PayByCodeInput['payer'], scenarios: AppliedScenario[]): Transaction {
     const parsed = parseAmount(amount)
-    if (!parsed.ok) throw badRequest(amountMessage('amount', parsed.reason, 'en'), 'PIX_INVALID_AMOUNT')
+    if (!parsed.ok) throw new Refusal('PIX_INVALID_AMOUNT', amountMessage('amount', parsed.reason, 'en'))
     if (!ledger.canReceive(account, parsed.cents)) throw cannotReceive()
     const payer = this.payerFrom(payerInput)
     return this.store.transact(() => {
@@ -445,70 +428,6 @@ export class ChargeService implements ChargePayments, Lifecycle {
       txid: d.txid,
       errorCode: tx.errorCode ?? null,
     }
-  }
-
-  // ---- splits -----------------------------------------------------------------------------------
-
-  private runSplits (charge: Transaction, account: Account): void {
-    const now = this.now()
-    chargeData(charge).splits.forEach((split, index) => {
-      if (split.status !== 'WAITING') return
-      if (split.immediate || account.splitFrequency === 'IMMEDIATE') {
-        this.paySplit(charge.id, index)
-        return
-      }
-      const dueAt = iso(nextSplitRun(now, account.splitFrequency))
-      this.store.update('transactions', charge.id, d => {
-        const s = chargeDraft(d).splits[index]
-        s.status = 'SCHEDULED'
-        s.dueAt = dueAt
-      })
-      this.scheduleSplit(charge.id, index, dueAt)
-    })
-  }
-
-  private scheduleSplit (chargeId: string, index: number, dueAt: string): void {
-    this.deps.scheduler.at(Date.parse(dueAt), 'split-payout', () => this.paySplit(chargeId, index))
-  }
-
-  /** Pays one split out of the account's available balance, recorded as a SPLIT transaction. */
-  private paySplit (chargeId: string, index: number): void {
-    const charge = this.store.transaction(chargeId)
-    const split = charge ? chargeData(charge).splits[index] : undefined
-    if (!charge || !split || split.status === 'PAID' || split.status === 'FAILED') return
-    const account = this.store.account(charge.accountId)
-    if (!account) return
-    this.store.transact(() => {
-      const now = this.now()
-      // A refund may have used the money meanwhile: then the split fails rather than overdraw the account.
-      const paid = this.store.ledger(account.id, a => ledger.debitImmediately(a, split.amountCents))
-      const entry = this.store.directoryEntry(normalizeKey(split.pixKeyType, split.pixKey))
-      const tx = this.newTransaction(account, { kind: 'SPLIT', data: { chargeId, splitIndex: index, type: split.type, value: split.value, immediate: split.immediate } }, paid ? 'CONFIRMED' : 'ERROR', split.amountCents, now, [])
-      tx.direction = 'OUT'
-      tx.pixKey = split.pixKey
-      tx.description = `Split da cobrança ${charge.externalId ?? chargeData(charge).txid ?? charge.id}`
-      tx.counterpart = {
-        name: split.name,
-        document: split.document,
-        ispb: entry?.ispb ?? '',
-        bankName: entry?.bankName ?? '',
-        bankCode: entry?.bankCode ?? null,
-        accountBranch: entry?.accountBranch ?? null,
-        accountNumber: entry?.accountNumber ?? null,
-        key: split.pixKey,
-      }
-      if (!paid) {
-        tx.errorCode = 'PIX_INSUFFICIENT_BALANCE'
-        tx.errorMessage = 'Saldo disponível insuficiente para pagar o split'
-      }
-      this.store.addTransaction(tx)
-      this.store.update('transactions', chargeId, d => {
-        const s = chargeDraft(d).splits[index]
-        s.status = paid ? 'PAID' : 'FAILED'
-        s.transactionId = tx.id
-        s.dueAt = undefined
-      })
-    })
   }
 
   // ---- timers -----------------------------------------------------------------------------------
@@ -558,12 +477,11 @@ export class ChargeService implements ChargePayments, Lifecycle {
     this.payCharge(charge, { amountCents: lookup.amountCents ?? charge.amountCents, payer: DEFAULT_PAYER })
   }
 
-  /** After a restart with --data or a snapshot import: expiry, AUTO_PAY and scheduled splits again. */
+  /** After a restart with --data or a snapshot import: expiry and AUTO_PAY again (SplitService reschedules the splits). */
   afterLoad (): void {
     for (const tx of Object.values(this.store.data.transactions)) {
       if (tx.kind !== 'CASH_IN' && tx.kind !== 'COB') continue
       this.scheduleTimers(tx)
-      chargeData(tx).splits.forEach((s, i) => { if (s.status === 'SCHEDULED' && s.dueAt) this.scheduleSplit(tx.id, i, s.dueAt) })
     }
   }
 
@@ -575,7 +493,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
 
   private payerFrom (input: PayByCodeInput['payer']): Payer {
     if (!input) return { ...DEFAULT_PAYER }
-    if (!isValidDocument(input.document)) throw badRequest('payer.document must be a valid CPF or CNPJ')
+    if (!isValidDocument(input.document)) throw invalidRequest('payer.document must be a valid CPF or CNPJ')
     const ispb = input.ispb ?? DEFAULT_PAYER.ispb
     const institution = this.deps.fixtures.institution
     const bankName = ispb === institution.ispb ? institution.name : ispb === DEFAULT_PAYER.ispb ? DEFAULT_PAYER.bankName : `INSTITUICAO ${ispb}`

@@ -1,7 +1,7 @@
 import { isValidCnpj, isValidCpf, isValidDocument } from '../domain/documents.js'
 import { randomInt, type Rng } from '../domain/ids.js'
 import { detectDirectoryKeyType, normalizeKey, type DirectoryKeyType } from '../domain/keys.js'
-import { ApiError } from '../errors/api-error.js'
+import { Refusal } from '../errors/refusal.js'
 import type { Ports } from '../ports.js'
 import { intern } from '../store/intern.js'
 import type { Counterpart, DirectoryEntry } from '../store/state.js'
@@ -96,9 +96,9 @@ export class DirectoryService {
     const detected = directoryKeyOf(key)
     const keyType = fields.keyType ?? detected?.keyType
     if (!keyType || !isValidDirectoryKey(keyType, key)) {
-      throw new ApiError(400, 'INVALID_PIX_KEY', `Chave "${key}" não tem o formato de ${keyType ?? 'nenhum tipo de chave do diretório'} (CPF, CNPJ, EMAIL, PHONE +55..., EVP)`)
+      throw new Refusal('INVALID_PIX_KEY', `Chave "${key}" não tem o formato de ${keyType ?? 'nenhum tipo de chave do diretório'} (CPF, CNPJ, EMAIL, PHONE +55..., EVP)`)
     }
-    if (!isValidDocument(fields.document)) throw new ApiError(400, 'INVALID_DOCUMENT', 'document deve ser um CPF ou CNPJ válido')
+    if (!isValidDocument(fields.document)) throw new Refusal('INVALID_DOCUMENT', 'document deve ser um CPF ou CNPJ válido')
     const canonical = normalizeKey(keyType, key)
     const created = this.deps.store.directoryEntry(canonical) === undefined
     const entry = this.deps.store.transact(() => this.deps.store.put('directory', { ...fields, key: canonical, keyType }))

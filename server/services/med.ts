@@ -1,7 +1,7 @@
 import { maskDocument } from '../domain/documents.js'
 import { centsToNumber } from '../domain/money.js'
 import { parseLocalBound } from '../domain/calendar.js'
-import { badRequest, conflict, notFound } from '../errors/api-error.js'
+import { Refusal, invalidRequest } from '../errors/refusal.js'
 import { medEnvelope, type MedRefundSummary } from '../webhooks/envelopes/pay-in.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { receivedOf } from './charge-records.js'
@@ -71,10 +71,10 @@ export class MedService implements Lifecycle {
   open (input: { endToEndId: string, reason: MedRecord['reason'], cause?: string, description?: string }, scenariosOf: (accountId: number) => AppliedScenario[]): MedRecord {
     const original = this.deps.received.findReceived(input.endToEndId)
     const received = original && original.endToEndId === input.endToEndId ? receivedOf(original) : undefined
-    if (!original || !received) throw notFound(`No received PIX with endToEndId ${input.endToEndId}`, 'TRANSACTION_NOT_FOUND')
+    if (!original || !received) throw new Refusal('TRANSACTION_NOT_FOUND', `No received PIX with endToEndId ${input.endToEndId}`)
     const account = this.deps.accounts.require(original.accountId)
     const pending = Object.values(this.deps.store.data.meds).find(m => m.endToEnd === input.endToEndId && (m.status === 'OPEN' || m.status === 'RECEIVED'))
-    if (pending) throw conflict(`MED ${pending.id} is already open for this PIX`, 'MED_ALREADY_OPEN', { details: { medId: pending.id } })
+    if (pending) throw new Refusal('MED_ALREADY_OPEN', `MED ${pending.id} is already open for this PIX`, { details: { medId: pending.id } })
     const scenarios = scenariosOf(account.id)
     return this.deps.store.transact(() => {
       const record = this.deps.store.add('meds', this.newRecord(account.id, input, original, received))
@@ -118,7 +118,7 @@ export class MedService implements Lifecycle {
 
   get (id: number): MedRecord {
     const record = this.deps.store.data.meds[id]
-    if (!record) throw notFound(`MED ${id} not found`, 'MED_NOT_FOUND')
+    if (!record) throw new Refusal('MED_NOT_FOUND', `MED ${id} not found`)
     return record
   }
 
@@ -126,10 +126,10 @@ export class MedService implements Lifecycle {
   transition (id: number, input: { status: MedStatus, analysisResult?: 'APPROVED' | 'REJECTED', analysisDetails?: string }, scenariosOf: (accountId: number) => AppliedScenario[]): { record: MedRecord, refund: MedRefundSummary | null } {
     const record = this.get(id)
     if (!NEXT[record.status].includes(input.status)) {
-      throw conflict(`Invalid transition: ${record.status} -> ${input.status}`, 'MED_INVALID_TRANSITION', { details: { from: record.status, to: input.status, allowed: [...NEXT[record.status]] } })
+      throw new Refusal('MED_INVALID_TRANSITION', `Invalid transition: ${record.status} -> ${input.status}`, { details: { from: record.status, to: input.status, allowed: [...NEXT[record.status]] } })
     }
-    if (input.status === 'ANALYZED' && !input.analysisResult) throw badRequest('analysisResult (APPROVED or REJECTED) is required for ANALYZED', 'MED_ANALYSIS_REQUIRED')
-    if (input.status !== 'ANALYZED' && input.analysisResult) throw badRequest('analysisResult applies only to the transition to ANALYZED', 'MED_ANALYSIS_NOT_ALLOWED')
+    if (input.status === 'ANALYZED' && !input.analysisResult) throw new Refusal('MED_ANALYSIS_REQUIRED', 'analysisResult (APPROVED or REJECTED) is required for ANALYZED')
+    if (input.status !== 'ANALYZED' && input.analysisResult) throw new Refusal('MED_ANALYSIS_NOT_ALLOWED', 'analysisResult applies only to the transition to ANALYZED')
     const scenarios = scenariosOf(record.accountId)
     // One unit: an approval that cannot return the money leaves the MED where it was, and nothing debited.
     return this.deps.store.transact(() => this.move(record, input, scenarios))
@@ -173,7 +173,7 @@ export class MedService implements Lifecycle {
     const end = f.endDate !== undefined ? parseDateBound(f.endDate, 'end') : undefined
     if (start === null) problems.push('startDate deve ser uma data ISO 8601 (ex.: 2026-03-10 ou 2026-03-10T12:00:00Z)')
     if (end === null) problems.push('endDate deve ser uma data ISO 8601 (ex.: 2026-03-10 ou 2026-03-10T12:00:00Z)')
-    if (problems.length > 0) throw badRequest(problems)
+    if (problems.length > 0) throw invalidRequest(problems)
     const page = f.page ?? 1
     const pageSize = f.pageSize ?? 20
     const all = Object.values(this.deps.store.data.meds)

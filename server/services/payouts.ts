@@ -8,7 +8,7 @@ import { endToEndId } from '../domain/ids.js'
 import { isValidCashOutKey, normalizeKey, type CashOutKeyType } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, parseAmount } from '../domain/money.js'
-import { ApiError, badRequest, conflict } from '../errors/api-error.js'
+import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Job } from '../engine/scheduler.js'
 import { intern } from '../store/intern.js'
 import { isKind, PAYOUT_KINDS, type Account, type Counterpart, type DictTransferResponse, type Mutable, type Patch, type PayoutKind, type Transaction, type TransactionData, type TransactionOf } from '../store/state.js'
@@ -97,7 +97,7 @@ export type { DictTransferResponse }
 /** A creation that ended in a recorded transaction plus an error answer (422 rejections, the 500 scenario). */
 export interface PayoutOutcome {
   tx: Transaction
-  error?: ApiError
+  error?: Refusal
 }
 
 type Settlement =
@@ -136,17 +136,17 @@ export class PayoutService implements Lifecycle {
     const cents = this.amountOf(input.value)
     const { key, keyType, document, name } = input.details
     if (!isValidCashOutKey(keyType, key) || hasScenario(scenarios, 'INVALID_KEY')) {
-      throw new ApiError(400, 'PIX_INVALID_PIX_KEY', `Chave PIX "${key}" não corresponde ao tipo ${keyType}`)
+      throw new Refusal('PIX_INVALID_PIX_KEY', `Chave PIX "${key}" não corresponde ao tipo ${keyType}`)
     }
-    if (!isValidDocument(document)) throw badRequest(['details.document deve ser um CPF (11 dígitos) ou CNPJ (14 dígitos) válido'])
+    if (!isValidDocument(document)) throw invalidRequest(['details.document deve ser um CPF (11 dígitos) ou CNPJ (14 dígitos) válido'])
     const existing = this.deps.store.transactionByExternalId(account.id, PAYOUT_SCOPE, input.externalId)
     if (existing) {
-      throw new ApiError(400, 'PIX_DUPLICATE_EXTERNAL_ID', `O externalId "${input.externalId}" já foi usado nesta conta`, {
+      throw new Refusal('PIX_DUPLICATE_EXTERNAL_ID', `O externalId "${input.externalId}" já foi usado nesta conta`, {
         details: { externalId: input.externalId, existingTransactionId: existing.seq },
       })
     }
     this.checkLimits(account, cents, scenarios)
-    this.checkBalance(account, cents, scenarios, 'standard')
+    this.checkBalance(account, cents, scenarios)
     return this.deps.store.transact(() => this.open(account, {
       kind: 'CASH_OUT',
       amountCents: cents,
@@ -163,17 +163,17 @@ export class PayoutService implements Lifecycle {
   createQrCashOut (account: Account, input: QrCashOutInput, scenarios: AppliedScenario[]): PayoutOutcome {
     const cents = this.amountOf(input.value)
     const parsed = parseBrCode(input.qrCode)
-    if (!parsed.ok) throw badRequest([`qrCode inválido: ${parsed.reason}`])
+    if (!parsed.ok) throw invalidRequest([`qrCode inválido: ${parsed.reason}`])
     const keyProblem = staticCodeProblem(parsed.value)
-    if (keyProblem !== null) throw badRequest([`qrCode inválido: ${keyProblem}`])
-    if (input.document !== undefined && !isValidDocument(input.document)) throw badRequest(['document deve ser um CPF (11 dígitos) ou CNPJ (14 dígitos) válido'])
+    if (keyProblem !== null) throw invalidRequest([`qrCode inválido: ${keyProblem}`])
+    if (input.document !== undefined && !isValidDocument(input.document)) throw invalidRequest(['document deve ser um CPF (11 dígitos) ou CNPJ (14 dígitos) válido'])
     const code = parsed.value
     if (code.amountCents !== undefined && code.amountCents !== cents) {
-      throw badRequest([`value deve ser igual ao valor do QR Code (${centsToString(code.amountCents)})`])
+      throw invalidRequest([`value deve ser igual ao valor do QR Code (${centsToString(code.amountCents)})`])
     }
     const existing = this.deps.store.transactionByExternalId(account.id, PAYOUT_SCOPE, input.externalId)
     if (existing) {
-      throw conflict(`O externalId "${input.externalId}" já foi usado em outra transação`, 'PIX_DUPLICATE_EXTERNAL_ID', {
+      throw new Refusal('QRCODE_DUPLICATE_EXTERNAL_ID', `O externalId "${input.externalId}" já foi usado em outra transação`, {
         details: { externalId: input.externalId, existingTransactionId: existing.seq },
       })
     }
@@ -201,7 +201,7 @@ export class PayoutService implements Lifecycle {
       if (lookup.status === 'paid' || this.chargesInFlight.has(lookup.charge.id)) return this.rejectQrCode(account, base, 'QRCODE_ALREADY_PAID')
       if (lookup.status === 'unavailable') return this.rejectQrCode(account, base, 'QRCODE_NOT_AVAILABLE')
       if (lookup.amountCents !== null && lookup.amountCents !== cents) {
-        throw badRequest([`value deve ser igual ao valor da cobrança (${centsToString(lookup.amountCents)})`])
+        throw invalidRequest([`value deve ser igual ao valor da cobrança (${centsToString(lookup.amountCents)})`])
       }
       base.data.chargeId = lookup.charge.id
       base.pixKey = lookup.charge.pixKey ?? base.pixKey
@@ -214,12 +214,12 @@ export class PayoutService implements Lifecycle {
       if (directory) base.data.directoryKey = directory.key
     }
     this.checkLimits(account, cents, scenarios)
-    this.checkBalance(account, cents, scenarios, 'standard')
+    this.checkBalance(account, cents, scenarios)
     const tx = this.open(account, base)
     if (base.data.chargeId !== undefined) this.chargesInFlight.set(base.data.chargeId, tx.id)
     if (hasScenario(scenarios, 'INTERNAL_ERROR')) {
       // The payment exists and settles as usual; only the answer is lost (docs/gateway.md §7.3: query, do not assume failure).
-      return { tx, error: new ApiError(500, 'INTERNAL_ERROR', 'Erro interno ao processar o pagamento; consulte a transação antes de tentar novamente', { business: false }) }
+      return { tx, error: new Refusal('INTERNAL_ERROR', 'Erro interno ao processar o pagamento; consulte a transação antes de tentar novamente') }
     }
     return { tx }
   }
@@ -233,7 +233,7 @@ export class PayoutService implements Lifecycle {
       ? 'QR Code já foi pago'
       : code === 'QRCODE_NOT_AVAILABLE' ? 'QR Code não está disponível para pagamento (expirado ou removido)' : 'Pagamento recusado pelo provedor')
     const tx = this.record(account, 'ERROR', { ...base, errorCode: code ?? 'PROVIDER_REJECTED', errorMessage: message })
-    return { tx, error: new ApiError(422, code ?? 'PROVIDER_REJECTED', message, { business: code !== null }) }
+    return { tx, error: new Refusal(code ?? 'PROVIDER_REJECTED', message) }
   }
 
   // ---- POST /dict/pix -------------------------------------------------------------------------------------
@@ -247,16 +247,16 @@ export class PayoutService implements Lifecycle {
   createDictTransfer (account: Account, input: DictTransferInput, scenarios: AppliedScenario[]): TransactionOf<'DICT_TRANSFER'> {
     const directoryKey = directoryKeyOf(input.pixKey)
     // docs/gateway.md §2.3: a CNPJ key is 14 digits; the 2026 alphanumeric CNPJ is accepted only by the standard family.
-    if (!directoryKey || (directoryKey.keyType === 'CNPJ' && !/^\d{14}$/.test(directoryKey.key))) throw badRequest('Chave PIX inválida: use CPF, CNPJ, e-mail, telefone (+55...) ou EVP')
+    if (!directoryKey || (directoryKey.keyType === 'CNPJ' && !/^\d{14}$/.test(directoryKey.key))) throw invalidRequest('Chave PIX inválida: use CPF, CNPJ, e-mail, telefone (+55...) ou EVP')
     const amount = parseAmount(input.payment.amount)
-    if (!amount.ok) throw badRequest(`Valor inválido: ${amountMessage('payment.amount', amount.reason)}`)
-    if (input.creditorDocument !== undefined && !isValidDocument(input.creditorDocument)) throw badRequest('creditorDocument deve ser um CPF ou CNPJ válido')
-    if (input.priority === 'HIGH' && input.creditorDocument === undefined) throw badRequest('creditorDocument é obrigatório quando priority é HIGH')
+    if (!amount.ok) throw invalidRequest(`Valor inválido: ${amountMessage('payment.amount', amount.reason)}`)
+    if (input.creditorDocument !== undefined && !isValidDocument(input.creditorDocument)) throw invalidRequest('creditorDocument deve ser um CPF ou CNPJ válido')
+    if (input.priority === 'HIGH' && input.creditorDocument === undefined) throw invalidRequest('creditorDocument é obrigatório quando priority é HIGH')
 
     const entry = this.deps.store.directoryEntry(directoryKey.key)
-    if (!entry || hasScenario(scenarios, 'KEY_NOT_FOUND')) throw new ApiError(422, 'KEY_NOT_FOUND', 'Chave PIX não encontrada no diretório')
-    if (input.ispbDeny?.includes(entry.ispb)) throw new ApiError(422, 'ISPB_DENIED', `A instituição da chave (${entry.ispb}) está em ispbDeny`)
-    this.checkBalance(account, amount.cents, scenarios, 'central-bank')
+    if (!entry || hasScenario(scenarios, 'KEY_NOT_FOUND')) throw new Refusal('KEY_NOT_FOUND', 'Chave PIX não encontrada no diretório')
+    if (input.ispbDeny?.includes(entry.ispb)) throw new Refusal('ISPB_DENIED', `A instituição da chave (${entry.ispb}) está em ispbDeny`)
+    this.checkBalance(account, amount.cents, scenarios)
 
     const now = this.deps.clock.now()
     const priority = input.priority ?? 'NORM'
@@ -298,7 +298,7 @@ export class PayoutService implements Lifecycle {
 
   private amountOf (value: number): number {
     const parsed = parseAmount(value)
-    if (!parsed.ok) throw new ApiError(400, 'PIX_INVALID_AMOUNT', `Valor inválido: ${amountMessage('value', parsed.reason)}`)
+    if (!parsed.ok) throw new Refusal('PIX_INVALID_AMOUNT', `Valor inválido: ${amountMessage('value', parsed.reason)}`)
     return parsed.cents
   }
 
@@ -307,25 +307,25 @@ export class PayoutService implements Lifecycle {
     const now = this.deps.clock.now()
     const limits = account.limits
     if (cents > limits.perTransactionCents || hasScenario(scenarios, 'TRANSACTION_LIMIT')) {
-      throw new ApiError(400, 'PIX_TRANSACTION_LIMIT_EXCEEDED', `Valor acima do limite por transação (${centsToString(limits.perTransactionCents)})`)
+      throw new Refusal('PIX_TRANSACTION_LIMIT_EXCEEDED', `Valor acima do limite por transação (${centsToString(limits.perTransactionCents)})`)
     }
     if ((isNight(now) && cents > limits.nightlyCents) || hasScenario(scenarios, 'NIGHT_LIMIT')) {
-      throw new ApiError(400, 'PIX_NIGHT_LIMIT_EXCEEDED', `Valor acima do limite noturno (${centsToString(limits.nightlyCents)}) entre 20:00 e 06:00`)
+      throw new Refusal('PIX_NIGHT_LIMIT_EXCEEDED', `Valor acima do limite noturno (${centsToString(limits.nightlyCents)}) entre 20:00 e 06:00`)
     }
     const spent = this.dailyCents.get(this.dayKey(account.id, now)) ?? 0
     if (spent + cents > limits.dailyCents || hasScenario(scenarios, 'DAILY_LIMIT')) {
-      throw new ApiError(400, 'PIX_DAILY_LIMIT_EXCEEDED', `Limite diário excedido: já usado ${centsToString(spent)} de ${centsToString(limits.dailyCents)}`)
+      throw new Refusal('PIX_DAILY_LIMIT_EXCEEDED', `Limite diário excedido: já usado ${centsToString(spent)} de ${centsToString(limits.dailyCents)}`)
     }
   }
 
-  private checkBalance (account: Account, cents: number, scenarios: AppliedScenario[], family: 'standard' | 'central-bank'): void {
+  private checkBalance (account: Account, cents: number, scenarios: AppliedScenario[]): void {
     if (account.balance.availableCents >= cents + account.feeCents && !hasScenario(scenarios, 'INSUFFICIENT_FUNDS')) return
     const needed = centsToString(cents + account.feeCents)
     // Under the scenario the balance may well suffice: say what is simulated rather than quote it.
     const message = hasScenario(scenarios, 'INSUFFICIENT_FUNDS')
       ? `Saldo insuficiente (simulado pelo cenário INSUFFICIENT_FUNDS): necessário ${needed} (valor + tarifa)`
       : `Saldo insuficiente: disponível ${centsToString(account.balance.availableCents)}, necessário ${needed} (valor + tarifa)`
-    throw family === 'standard' ? new ApiError(400, 'PIX_INSUFFICIENT_BALANCE', message) : new ApiError(422, 'INSUFFICIENT_BALANCE', message)
+    throw new Refusal('PIX_INSUFFICIENT_BALANCE', message)
   }
 
   private dayKey (accountId: number, ms: number): string {

@@ -1,7 +1,7 @@
 import { returnId } from '../domain/ids.js'
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, parseAmount, parseDecimalString } from '../domain/money.js'
-import { badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js'
+import { Refusal, invalidRequest } from '../errors/refusal.js'
 import { isKind, REFUND_KINDS, type Account, type DeepReadonly, type Draft, type Mutable, type Natureza, type RefundData, type Transaction } from '../store/state.js'
 import { refundEnvelope, refundOutEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
@@ -86,23 +86,23 @@ export class RefundService implements Devolucoes, MedReturns, Lifecycle {
   /** POST /api/pix/refund-in/:id, `id` the received payment's transactionId or endToEndId (docs/gateway.md §2.7, 7.5). */
   refundIn (account: Account, id: string, body: { refundValue: number, reason?: string, externalId?: string }, scenarios: AppliedScenario[]): Transaction {
     const original = this.deps.received.findReceived(id)
-    if (!original || original.accountId !== account.id) throw notFound(`Transação original ${id} não encontrada`, 'TRANSACTION_NOT_FOUND')
+    if (!original || original.accountId !== account.id) throw new Refusal('TRANSACTION_NOT_FOUND', `Transação original ${id} não encontrada`)
     const received = receivedOf(original)
-    if (!received) throw badRequest(`A transação ${id} não é um pagamento recebido e liquidado`, 'REFUND_NOT_ALLOWED')
-    if (this.deadlinePassed(received)) throw badRequest(`O prazo de ${REFUND_DEADLINE_DAYS} dias para devolução expirou`, 'REFUND_DEADLINE_EXCEEDED')
+    if (!received) throw new Refusal('REFUND_NOT_ALLOWED', `A transação ${id} não é um pagamento recebido e liquidado`)
+    if (this.deadlinePassed(received)) throw new Refusal('REFUND_DEADLINE_EXCEEDED', `O prazo de ${REFUND_DEADLINE_DAYS} dias para devolução expirou`)
     const amount = parseAmount(body.refundValue)
-    if (!amount.ok) throw badRequest(amountMessage('refundValue', amount.reason), 'PIX_INVALID_AMOUNT')
+    if (!amount.ok) throw new Refusal('PIX_INVALID_AMOUNT', amountMessage('refundValue', amount.reason))
     const remaining = this.remainingCents(original)
     if (amount.cents > remaining) {
-      throw badRequest(`refundValue (${centsToString(amount.cents)}) excede o valor ainda devolvível (${centsToString(remaining)})`, 'REFUND_AMOUNT_EXCEEDS_ORIGINAL', {
+      throw new Refusal('REFUND_AMOUNT_EXCEEDS_ORIGINAL', `refundValue (${centsToString(amount.cents)}) excede o valor ainda devolvível (${centsToString(remaining)})`, {
         details: { refundValue: centsToNumber(amount.cents), remaining: centsToNumber(remaining) },
       })
     }
     const refId = body.externalId ?? this.deps.rng.alnum(20)
     if (this.store.transactionByRef(`devolucao:${received.endToEndId}:${refId}`)) {
-      throw badRequest(`externalId ${refId} já utilizado em uma devolução desta transação`, 'PIX_DUPLICATE_EXTERNAL_ID', { details: { externalId: refId } })
+      throw new Refusal('PIX_DUPLICATE_EXTERNAL_ID', `externalId ${refId} já utilizado em uma devolução desta transação`, { details: { externalId: refId } })
     }
-    if (account.balance.availableCents < amount.cents) throw badRequest('Saldo disponível insuficiente para a devolução', 'PIX_INSUFFICIENT_BALANCE')
+    if (account.balance.availableCents < amount.cents) throw new Refusal('PIX_INSUFFICIENT_BALANCE', 'Saldo disponível insuficiente para a devolução')
     return this.store.transact(() => {
       this.store.ledger(account.id, a => ledger.reserve(a, amount.cents))
       return this.open(account, original, received, 'REFUND_IN', amount.cents, refId, 'ORIGINAL', { reason: body.reason }, scenarios)
@@ -126,17 +126,17 @@ export class RefundService implements Devolucoes, MedReturns, Lifecycle {
   /** PUT /pix/:e2eid/devolucao/:id (docs/gateway.md §2.9, 3.3, 7.8). */
   devolucao (account: Account, e2eid: string, id: string, body: { valor: string, natureza?: 'ORIGINAL' | 'RETIRADA', descricao?: string }, scenarios: AppliedScenario[]): Transaction {
     const valor = parseDecimalString(body.valor, 'exactly-2')
-    if (!valor.ok) throw badRequest('valor deve ser um decimal com 2 casas, ex.: "10.00"')
+    if (!valor.ok) throw invalidRequest('valor deve ser um decimal com 2 casas, ex.: "10.00"')
     const original = this.deps.received.findReceived(e2eid)
-    if (!original || original.accountId !== account.id || original.endToEndId !== e2eid) throw notFound(`PIX ${e2eid} não encontrado`)
+    if (!original || original.accountId !== account.id || original.endToEndId !== e2eid) throw new Refusal('NOT_FOUND', `PIX ${e2eid} não encontrado`)
     const received = receivedOf(original)
-    if (!received) throw notFound(`A transação ${e2eid} não é um PIX recebido`)
-    if (this.store.transactionByRef(`devolucao:${e2eid}:${id}`)) throw conflict(`A devolução ${id} já existe para o PIX ${e2eid}`, 'DEVOLUCAO_ID_EXISTS', { business: false })
-    if (this.deadlinePassed(received)) throw unprocessable(`O prazo de ${REFUND_DEADLINE_DAYS} dias para devolução expirou`, 'REFUND_DEADLINE_EXCEEDED', { business: false })
+    if (!received) throw new Refusal('NOT_FOUND', `A transação ${e2eid} não é um PIX recebido`)
+    if (this.store.transactionByRef(`devolucao:${e2eid}:${id}`)) throw new Refusal('DEVOLUCAO_ID_EXISTS', `A devolução ${id} já existe para o PIX ${e2eid}`)
+    if (this.deadlinePassed(received)) throw new Refusal('REFUND_DEADLINE_EXCEEDED', `O prazo de ${REFUND_DEADLINE_DAYS} dias para devolução expirou`)
     const remaining = this.remainingCents(original)
     // The simple shape shows no code; the code tells the integration report what was refused.
-    if (valor.cents > remaining) throw badRequest(`valor (${centsToString(valor.cents)}) excede o valor ainda devolvível (${centsToString(remaining)})`, 'REFUND_AMOUNT_EXCEEDS_ORIGINAL')
-    if (account.balance.availableCents < valor.cents) throw unprocessable('Saldo disponível insuficiente para a devolução', 'PIX_INSUFFICIENT_BALANCE', { business: false })
+    if (valor.cents > remaining) throw new Refusal('REFUND_AMOUNT_EXCEEDS_ORIGINAL', `valor (${centsToString(valor.cents)}) excede o valor ainda devolvível (${centsToString(remaining)})`)
+    if (account.balance.availableCents < valor.cents) throw new Refusal('PIX_INSUFFICIENT_BALANCE', 'Saldo disponível insuficiente para a devolução')
     return this.store.transact(() => {
       this.store.ledger(account.id, a => ledger.reserve(a, valor.cents))
       return this.open(account, original, received, 'DEVOLUCAO', valor.cents, id, body.natureza ?? 'ORIGINAL', { descricao: body.descricao }, scenarios)
@@ -145,7 +145,7 @@ export class RefundService implements Devolucoes, MedReturns, Lifecycle {
 
   devolucaoOf (account: Account, e2eid: string, id: string): Transaction {
     const tx = this.store.transactionByRef(`devolucao:${e2eid}:${id}`)
-    if (!tx || tx.accountId !== account.id) throw notFound(`Devolução ${id} do PIX ${e2eid} não encontrada`)
+    if (!tx || tx.accountId !== account.id) throw new Refusal('NOT_FOUND', `Devolução ${id} do PIX ${e2eid} não encontrada`)
     return tx
   }
 
@@ -260,18 +260,18 @@ export class RefundService implements Devolucoes, MedReturns, Lifecycle {
   receiveReturn (original: Transaction, body: { amount?: number, reason?: string }, scenarios: AppliedScenario[]): Transaction {
     const account = this.store.account(original.accountId)
     if (!account || !PAYOUT_KINDS.includes(original.kind) || original.status !== 'CONFIRMED' || !original.endToEndId) {
-      throw conflict(`Transaction ${original.id} is not a liquidated outgoing payment`, 'REFUND_NOT_ALLOWED')
+      throw new Refusal('REFUND_NOT_ALLOWED', `Transaction ${original.id} is not a liquidated outgoing payment`)
     }
     const returned = this.returnsOf(original).reduce((sum, r) => sum + r.amountCents, 0)
     const remaining = original.amountCents - returned
     let cents = remaining
     if (body.amount !== undefined) {
       const amount = parseAmount(body.amount)
-      if (!amount.ok) throw badRequest(amountMessage('amount', amount.reason, 'en'), 'PIX_INVALID_AMOUNT')
+      if (!amount.ok) throw new Refusal('PIX_INVALID_AMOUNT', amountMessage('amount', amount.reason, 'en'))
       cents = amount.cents
     }
     if (cents <= 0 || cents > remaining) {
-      throw badRequest(`amount (${centsToString(cents)}) exceeds what is left to return (${centsToString(remaining)})`, 'REFUND_AMOUNT_EXCEEDS_ORIGINAL', {
+      throw new Refusal('REFUND_AMOUNT_EXCEEDS_ORIGINAL', `amount (${centsToString(cents)}) exceeds what is left to return (${centsToString(remaining)})`, {
         details: { remaining: centsToNumber(remaining) },
       })
     }

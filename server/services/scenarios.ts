@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { ApiError } from '../errors/api-error.js'
+import { Refusal } from '../errors/refusal.js'
 import type { Clock } from '../engine/clock.js'
 import type { Store } from '../store/store.js'
 import type { Lifecycle } from '../ports.js'
@@ -60,7 +60,7 @@ export class ScenarioService implements Lifecycle {
     } catch (err) {
       if (!(err instanceof ScenarioError)) throw err
       // A code of its own, so in the extended shape it is a business error (code and errorCode).
-      throw new ApiError(400, 'UNKNOWN_SCENARIO', `${err.reason}. Cenários válidos para ${operation}: ${err.valid.join(', ') || 'nenhum'}`, {
+      throw new Refusal('UNKNOWN_SCENARIO', `${err.reason}. Cenários válidos para ${operation}: ${err.valid.join(', ') || 'nenhum'}`, {
         details: { endpoint: operation, validScenarios: err.valid },
         en: `${err.english}. Valid scenarios for ${operation}: ${err.valid.join(', ') || 'none'}`,
       })
@@ -93,12 +93,12 @@ export class ScenarioService implements Lifecycle {
   /** Arms a scenario (header syntax, e.g. `SETTLEMENT_DELAY;ms=5000`) for an account's next requests. */
   arm (input: { accountId: number, scenario: string, endpoint?: Endpoint, times?: number }): ArmedScenario {
     const names = input.scenario.split(',').map(p => p.split(';')[0].trim().toUpperCase()).filter(Boolean)
-    if (names.length === 0) throw new ApiError(400, 'UNKNOWN_SCENARIO', 'Name a scenario', { business: false })
+    if (names.length === 0) throw new Refusal('UNKNOWN_SCENARIO', 'Name a scenario')
     for (const name of names) {
       const def = scenarioNamed(name)
-      if (!def) throw new ApiError(400, 'UNKNOWN_SCENARIO', `Unknown scenario: ${name}`, { business: false })
+      if (!def) throw new Refusal('UNKNOWN_SCENARIO', `Unknown scenario: ${name}`)
       if (input.endpoint && !def.endpoints.includes(input.endpoint)) {
-        throw new ApiError(400, 'UNKNOWN_SCENARIO', `Scenario ${name} does not apply to ${input.endpoint}; it applies to ${def.endpoints.join(', ')}`, { business: false })
+        throw new Refusal('UNKNOWN_SCENARIO', `Scenario ${name} does not apply to ${input.endpoint}; it applies to ${def.endpoints.join(', ')}`)
       }
     }
     // Validates parameters now rather than on the request it will bend.
@@ -106,7 +106,7 @@ export class ScenarioService implements Lifecycle {
     try {
       parseScenarioHeader(input.scenario, endpoint)
     } catch (err) {
-      if (err instanceof ScenarioError) throw new ApiError(400, 'UNKNOWN_SCENARIO', err.english, { business: false })
+      if (err instanceof ScenarioError) throw new Refusal('UNKNOWN_SCENARIO', err.english)
       throw err
     }
     const armed: ArmedScenario = {

@@ -1,4 +1,4 @@
-import { ApiError, notFound } from '../errors/api-error.js'
+import { Refusal, type Code } from '../errors/refusal.js'
 import type { Clock } from '../engine/clock.js'
 import type { Store } from '../store/store.js'
 import type { EventType, WebhookRegistration } from './types.js'
@@ -48,10 +48,10 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/
 const HEADER_VALUE = /^(?:[\x21-\x7e\xa0-\xff](?:[\x20\x09\x21-\x7e\xa0-\xff]{0,998}[\x21-\x7e\xa0-\xff])?)?$/
 
 /** A registration rule, in the gateway's Portuguese (/api/webhooks) and the control plane's English. */
-const rule = (code: string, message: string, en: string) => new ApiError(400, code, message, { en })
+const rule = (code: Code, message: string, en: string) => new Refusal(code, message, { en })
 
 /** Why a custom header cannot be sent with a delivery, or null when it can. */
-function headerProblem (key: string, value: string): ApiError | null {
+function headerProblem (key: string, value: string): Refusal | null {
   const lower = key.toLowerCase()
   if ((BLOCKED_HEADERS as readonly string[]).includes(lower)) {
     return rule('WEBHOOK_HEADER_NOT_ALLOWED', `O cabeçalho "${key}" não é permitido; nomes bloqueados: ${BLOCKED_HEADERS.join(', ')}`, `Header "${key}" is not allowed; blocked names: ${BLOCKED_HEADERS.join(', ')}`)
@@ -169,7 +169,7 @@ export class Registrations {
    * headers are replaced, its version bumped, and it becomes active again. Other entries are untouched.
    */
   register (input: RegisterInput, opts: RegisterOptions): { webhook: WebhookRegistration, created: boolean } {
-    if (!this.store.account(input.accountId)) throw notFound(`Conta ${input.accountId} não encontrada`, 'ACCOUNT_NOT_FOUND', { en: `Account ${input.accountId} not found` })
+    if (!this.store.account(input.accountId)) throw new Refusal('ACCOUNT_NOT_FOUND', `Conta ${input.accountId} não encontrada`, { en: `Account ${input.accountId} not found` })
     const url = checkUrl(input.url, opts)
     if (this.isSandbox(url)) {
       throw rule('WEBHOOK_URL_IS_SANDBOX', `A URL do webhook aponta para o próprio sandbox (${url.host}); um receptor como /__sandbox/reset agiria sobre ele. Use outra porta ou endereço, ou SANDBOX_SELF_WEBHOOKS=enabled`, `The webhook URL points at the sandbox itself (${url.host}); a receiver such as /__sandbox/reset would act on it. Use another port or address, or SANDBOX_SELF_WEBHOOKS=enabled`)
@@ -210,7 +210,7 @@ export class Registrations {
   /** Activates or deactivates an entry, or replaces its headers (which bumps its version). */
   update (id: number, change: { isActive?: boolean, headers?: HeaderInput[] }): WebhookRegistration {
     const webhook = this.get(id)
-    if (!webhook) throw notFound(`Webhook ${id} não encontrado`, 'WEBHOOK_NOT_FOUND', { en: `Webhook ${id} not found` })
+    if (!webhook) throw new Refusal('WEBHOOK_NOT_FOUND', `Webhook ${id} não encontrado`, { en: `Webhook ${id} not found` })
     const headers = change.headers ? checkHeaders(change.headers) : undefined
     if (change.isActive === true && !webhook.isActive) {
       const active = this.activeFor(webhook.accountId, webhook.eventType).length
@@ -254,7 +254,7 @@ export class Registrations {
     return problems
   }
 
-  private limitError (eventType: EventType): ApiError {
+  private limitError (eventType: EventType): Refusal {
     return rule('WEBHOOK_LIMIT_REACHED', `O evento ${eventType} já tem ${MAX_ACTIVE_PER_EVENT} URLs ativas; desative uma antes de cadastrar outra`, `Event ${eventType} already has ${MAX_ACTIVE_PER_EVENT} active URLs; deactivate one before adding another`)
   }
 }

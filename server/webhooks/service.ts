@@ -1,7 +1,7 @@
 import type { Config } from '../config.js'
 import type { Lifecycle, Ports } from '../ports.js'
 import type { Job } from '../engine/scheduler.js'
-import { ApiError, notFound } from '../errors/api-error.js'
+import { Refusal } from '../errors/refusal.js'
 import { DeliveryLog, matches, type DeliveryFilter } from './delivery-log.js'
 import { Registrations, sendableHeaders } from './registrations.js'
 import { reachesListener, type Listener } from './own-address.js'
@@ -428,8 +428,8 @@ export class WebhookService implements Lifecycle {
   /** A new attempt now, whatever the status; answers with the delivery as it stands (the attempt is under way). */
   redeliver (id: string): Delivery {
     const d = this.log.get(id)
-    if (!d) throw notFound(`Delivery ${id} not found`, 'DELIVERY_NOT_FOUND')
-    if (!d.url) throw new ApiError(409, 'NO_RECEIVER', 'This delivery has no URL: no active webhook existed for the event when it happened')
+    if (!d) throw new Refusal('DELIVERY_NOT_FOUND', `Delivery ${id} not found`)
+    if (!d.url) throw new Refusal('NO_RECEIVER', 'This delivery has no URL: no active webhook existed for the event when it happened')
     this.deps.store.transact(() => this.start(d, 'redeliver'))
     return d
   }

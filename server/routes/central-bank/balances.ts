@@ -12,7 +12,7 @@ const balancesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['Central bank'],
       summary: 'Balance (central-bank-compatible format)',
       security: [{ bearer: [] }],
-      response: { 200: CentralBankBalances, ...errorResponses('simple', [401]) },
+      response: { 200: CentralBankBalances, ...errorResponses('central-bank', [401]) },
     },
   }, async (request) => {
     const { availableCents, blockedCents } = request.account!.balance

@@ -21,7 +21,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       security: [{ bearer: [] }],
       params: CobParams,
       body: CobBody,
-      response: { 201: CobResponse, ...errorResponses('simple', [400, 401, 409]) },
+      response: { 201: CobResponse, ...errorResponses('central-bank', [400, 401, 409]) },
     },
   }, async (request, reply) => {
     const account = request.account!
@@ -38,7 +38,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Read a charge (cob): its status and, once CONCLUIDA, the payment received (`pix`)',
       security: [{ bearer: [] }],
       params: CobParams,
-      response: { 200: CobResponse, ...errorResponses('simple', [400, 401, 404]) },
+      response: { 200: CobResponse, ...errorResponses('central-bank', [400, 401, 404]) },
     },
   }, async (request) => sb.charges.cobView(sb.charges.cob(request.account!, request.params.txid)))
 
@@ -52,7 +52,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       security: [{ bearer: [] }],
       params: CobParams,
       body: CobPatchBody,
-      response: { 200: CobResponse, ...errorResponses('simple', [400, 401, 404, 409]) },
+      response: { 200: CobResponse, ...errorResponses('central-bank', [400, 401, 404, 409]) },
     },
   }, async (request) => sb.charges.cobView(sb.charges.reviseCob(request.account!, request.params.txid, request.body)))
 
@@ -65,7 +65,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'BACEN\'s POST /cob: the same body and answer as PUT /cob/{txid}, with a 32-character txid chosen by the sandbox.',
       security: [{ bearer: [] }],
       body: CobBody,
-      response: { 201: CobResponse, ...errorResponses('simple', [400, 401]) },
+      response: { 201: CobResponse, ...errorResponses('central-bank', [400, 401]) },
     },
   }, async (request, reply) => {
     const account = request.account!
@@ -83,7 +83,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'BACEN\'s GET /cob: filters cpf or cnpj (of the devedor), status, locationPresente; paging with paginacao.paginaAtual (from 0) and paginacao.itensPorPagina (1-1000, default 100), echoed in parametros.paginacao. Oldest first.',
       security: [{ bearer: [] }],
       querystring: CobListQuery,
-      response: { 200: CobList, ...errorResponses('simple', [400, 401]) },
+      response: { 200: CobList, ...errorResponses('central-bank', [400, 401]) },
     },
   }, async (request) => sb.centralBankReads.cobs(request.account!, request.query))
 }

@@ -16,7 +16,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       security: [{ bearer: [] }],
       params: DevolucaoParams,
       body: DevolucaoBody,
-      response: { 201: DevolucaoView, ...errorResponses('simple', [400, 401, 404, 409, 422]) },
+      response: { 201: DevolucaoView, ...errorResponses('central-bank', [400, 401, 404, 409, 422]) },
     },
   }, async (request, reply) => {
     const account = request.account!
@@ -33,7 +33,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Read a devolução',
       security: [{ bearer: [] }],
       params: DevolucaoParams,
-      response: { 200: DevolucaoView, ...errorResponses('simple', [400, 401, 404]) },
+      response: { 200: DevolucaoView, ...errorResponses('central-bank', [400, 401, 404]) },
     },
   }, async (request) => sb.refunds.devolucaoView(sb.refunds.devolucaoOf(request.account!, request.params.e2eid, request.params.id)))
 }

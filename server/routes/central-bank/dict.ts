@@ -19,7 +19,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       security: [{ bearer: [] }],
       headers: DictTransferHeaders,
       body: DictTransferBody,
-      response: { 201: DictTransferCreated, ...errorResponses('simple', [400, 401, 422]) },
+      response: { 201: DictTransferCreated, ...errorResponses('central-bank', [400, 401, 422]) },
     },
   }, async (request, reply) => {
     const account = request.account!

@@ -16,7 +16,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'BACEN\'s GET /pix/{e2eid}: a paid cash-in or cob, or a PIX that arrived without a charge; 404 for any other e2eid.',
       security: [{ bearer: [] }],
       params: PixParams,
-      response: { 200: PixView, ...errorResponses('simple', [400, 401, 404]) },
+      response: { 200: PixView, ...errorResponses('central-bank', [400, 401, 404]) },
     },
   }, async (request) => sb.centralBankReads.received(request.account!, request.params.e2eid))
 
@@ -29,7 +29,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'BACEN\'s GET /pix: filters txid, txIdPresente, devolucaoPresente, cpf or cnpj (of the payer); paging with paginacao.paginaAtual (from 0) and paginacao.itensPorPagina (1-1000, default 100). Oldest first.',
       security: [{ bearer: [] }],
       querystring: PixListQuery,
-      response: { 200: PixList, ...errorResponses('simple', [400, 401]) },
+      response: { 200: PixList, ...errorResponses('central-bank', [400, 401]) },
     },
   }, async (request) => sb.centralBankReads.receivedList(request.account!, request.query))
 }

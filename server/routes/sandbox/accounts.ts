@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { ApiError } from '../../errors/api-error.js'
+import { Refusal, invalidRequest } from '../../errors/refusal.js'
 import { amountMessage, centsToString, MAX_CENTS, parseAmount } from '../../domain/money.js'
 import { errorResponses } from '../../schemas/common.js'
 import { AccountList, AccountSettingsBody, AccountView, BalanceChangeBody, CreatedAccountView, NumericIdParams } from '../../schemas/sandbox.js'
@@ -35,7 +35,7 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // The name becomes the certificate's subject, whose UTF-8 encoding throws on a lone surrogate:
     // refused here, before an account id is taken.
     if (body.name !== undefined && LONE_SURROGATE.test(body.name)) problems.push('name must be well-formed Unicode text (it holds a lone UTF-16 surrogate)')
-    if (problems.length > 0) throw new ApiError(400, 'HTTP_ERROR', problems)
+    if (problems.length > 0) throw invalidRequest(problems)
     const { account, privateKey } = await sb.accounts.create(body)
     return reply.status(201).send({ ...accountView(account), privateKey })
   })
@@ -61,13 +61,13 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const account = sb.accounts.require(request.params.id)
     const { set, credit } = request.body
-    if ((set === undefined) === (credit === undefined)) throw new ApiError(400, 'HTTP_ERROR', 'Send exactly one of: set, credit')
+    if ((set === undefined) === (credit === undefined)) throw invalidRequest('Send exactly one of: set, credit')
     const value = (set ?? credit)!
     const parsed = value === 0 ? null : parseAmount(Math.abs(value))
-    if (parsed && !parsed.ok) throw new ApiError(400, 'HTTP_ERROR', amountMessage(set !== undefined ? 'set' : 'credit', parsed.reason, 'en'))
+    if (parsed && !parsed.ok) throw invalidRequest(amountMessage(set !== undefined ? 'set' : 'credit', parsed.reason, 'en'))
     const problem = sb.accounts.changeBalance(account, { set, credit })
-    if (problem === 'NEGATIVE') throw new ApiError(400, 'INSUFFICIENT_BALANCE', 'The available balance cannot become negative')
-    if (problem === 'LIMIT') throw new ApiError(400, 'BALANCE_LIMIT', `The account cannot hold more: its gross balance would exceed ${centsToString(MAX_CENTS)}, or its adjustments their limit`)
+    if (problem === 'NEGATIVE') throw new Refusal('INSUFFICIENT_BALANCE', 'The available balance cannot become negative')
+    if (problem === 'LIMIT') throw new Refusal('BALANCE_LIMIT', `The account cannot hold more: its gross balance would exceed ${centsToString(MAX_CENTS)}, or its adjustments their limit`)
     return accountView(account)
   })
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { notFound } from '../../errors/api-error.js'
+import { Refusal } from '../../errors/refusal.js'
 import { errorResponses } from '../../schemas/common.js'
 import { DirectoryEntryBody, DirectoryEntryView, DirectoryKeyParams, DirectoryList } from '../../schemas/payouts.js'
 
@@ -19,7 +19,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { operationId: 'sandboxGetDirectoryEntry', tags: ['Sandbox'], summary: 'One key of the directory', params: DirectoryKeyParams, response: { 200: DirectoryEntryView, ...errorResponses('sandbox', [404]) } },
   }, async (request) => {
     const entry = sb.directory.entry(request.params.key)
-    if (!entry) throw notFound(`Key ${request.params.key} is not in the directory`, 'KEY_NOT_FOUND')
+    if (!entry) throw new Refusal('KEY_NOT_FOUND', `Key ${request.params.key} is not in the directory`)
     return entry
   })
 
@@ -41,7 +41,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete('/directory/:key', {
     schema: { operationId: 'sandboxDeleteDirectoryEntry', tags: ['Sandbox'], summary: 'Remove a key', params: DirectoryKeyParams, response: { 204: Type.Null(), ...errorResponses('sandbox', [404]) } },
   }, async (request, reply) => {
-    if (!sb.directory.remove(request.params.key)) throw notFound(`Key ${request.params.key} is not in the directory`, 'KEY_NOT_FOUND')
+    if (!sb.directory.remove(request.params.key)) throw new Refusal('KEY_NOT_FOUND', `Key ${request.params.key} is not in the directory`)
     return reply.status(204).send(null)
   })
 }

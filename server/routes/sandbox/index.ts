@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify'
-import { ApiError } from '../../errors/api-error.js'
+import { Refusal } from '../../errors/refusal.js'
 import { mayControl } from './admin.js'
 import system from './system.js'
 import accounts from './accounts.js'
@@ -23,7 +23,7 @@ const sandboxRoutes: FastifyPluginAsync = async (app) => {
     app.addHook('onRequest', async (request) => {
       if (request.url.split('?')[0] === '/__sandbox/health') return
       if (!mayControl(request, adminToken)) {
-        throw new ApiError(401, 'ADMIN_TOKEN_REQUIRED', 'The control plane needs the admin token (X-Sandbox-Admin-Token)', { business: false })
+        throw new Refusal('ADMIN_TOKEN_REQUIRED', 'The control plane needs the admin token (X-Sandbox-Admin-Token)')
       }
     })
   }

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ApiError, notFound } from '../../errors/api-error.js'
+import { Refusal, invalidRequest } from '../../errors/refusal.js'
 import { parseInstant } from '../../domain/instant.js'
 import { errorResponses } from '../../schemas/common.js'
 import { ClearedRequests, ClearRequestsQuery, RequestCount, RequestEntry, RequestIdParams, RequestList, RequestListQuery, RequestMatcher, Verified, VerifyBody } from '../../schemas/journal.js'
@@ -13,7 +13,7 @@ const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (since === undefined) return undefined
     if (/^\d{1,15}$/.test(since)) return { id: Number(since) }
     const wallMs = parseInstant(since)
-    if (wallMs === null) throw new ApiError(400, 'HTTP_ERROR', `since must be an entry id or an ISO 8601 instant such as 2026-03-10T12:00:00Z (not ${JSON.stringify(since)})`, { business: false })
+    if (wallMs === null) throw invalidRequest(`since must be an entry id or an ISO 8601 instant such as 2026-03-10T12:00:00Z (not ${JSON.stringify(since)})`)
     return { wallMs }
   }
 
@@ -44,7 +44,7 @@ const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const entry = journal.get(request.params.id)
-    if (!entry) throw notFound(`Request ${request.params.id} is not in the journal (never made, cleared, or pushed out by newer ones)`, 'REQUEST_NOT_FOUND')
+    if (!entry) throw new Refusal('REQUEST_NOT_FOUND', `Request ${request.params.id} is not in the journal (never made, cleared, or pushed out by newer ones)`)
     return entry
   })
 
@@ -73,9 +73,7 @@ const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const result = journal.verify(matcher, { times, atLeast, atMost })
     if (result.ok) return { count: result.count, matched: true as const }
     const wanted = times !== undefined ? `exactly ${times}` : [atLeast !== undefined ? `at least ${atLeast}` : '', atMost !== undefined ? `at most ${atMost}` : ''].filter(Boolean).join(' and ') || 'at least 1'
-    throw new ApiError(409, 'VERIFICATION_FAILED', `Expected ${wanted} matching request(s), found ${result.count}`, {
-      business: false,
-      details: {
+    throw new Refusal('VERIFICATION_FAILED', `Expected ${wanted} matching request(s), found ${result.count}`, { details: {
         matcher,
         expected: { times, atLeast, atMost },
         count: result.count,

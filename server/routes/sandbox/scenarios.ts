@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { notFound } from '../../errors/api-error.js'
+import { Refusal } from '../../errors/refusal.js'
 import { errorResponses } from '../../schemas/common.js'
 import { AccountFilterQuery, ArmedScenario, ArmedScenarioList, ArmScenarioBody, NumericIdParams, ScenarioCatalogue } from '../../schemas/sandbox.js'
 import { catalogue } from '../../../scenarios/catalogue.js'
@@ -52,7 +52,7 @@ const scenarioRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 204: Type.Null(), ...errorResponses('sandbox', [404]) },
     },
   }, async (request, reply) => {
-    if (!sb.scenarios.disarm(request.params.id)) throw notFound(`Armed scenario ${request.params.id} not found`, 'SCENARIO_NOT_FOUND')
+    if (!sb.scenarios.disarm(request.params.id)) throw new Refusal('SCENARIO_NOT_FOUND', `Armed scenario ${request.params.id} not found`)
     return reply.status(204).send(null)
   })
 }

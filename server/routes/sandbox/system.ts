@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { ApiError } from '../../errors/api-error.js'
+import { Refusal, invalidRequest } from '../../errors/refusal.js'
 import { parseInstant, SANDBOX_TIME_BOUNDS, SANDBOX_TIME_RANGE } from '../../domain/instant.js'
 import { errorResponses } from '../../schemas/common.js'
 import { readDocument } from '../../store/document.js'
@@ -16,9 +16,9 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { ...sb.clock.state(), pendingJobs: sb.scheduler.pending(), nextJobAt: next === null ? null : new Date(next).toISOString() }
   }
 
-  const outOfRange = (target: number): ApiError => {
+  const outOfRange = (target: number): Refusal => {
     const at = Number.isFinite(target) && Math.abs(target) < 8.64e15 ? new Date(target).toISOString() : String(target)
-    return new ApiError(400, 'CLOCK_OUT_OF_RANGE', `Sandbox time must stay within ${SANDBOX_TIME_RANGE}, where every date it makes (an endToEndId's year, a refund deadline) stays representable; ${at} is outside`, {
+    return new Refusal('CLOCK_OUT_OF_RANGE', `Sandbox time must stay within ${SANDBOX_TIME_RANGE}, where every date it makes (an endToEndId's year, a refund deadline) stays representable; ${at} is outside`, {
       details: { ...SANDBOX_TIME_BOUNDS },
     })
   }
@@ -88,9 +88,9 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const target = parseInstant(request.body.now)
-    if (target === null) throw new ApiError(400, 'HTTP_ERROR', `now must be an ISO 8601 instant with real date and time fields, such as 2026-03-10T12:00:00Z (not ${JSON.stringify(request.body.now)})`)
+    if (target === null) throw invalidRequest(`now must be an ISO 8601 instant with real date and time fields, such as 2026-03-10T12:00:00Z (not ${JSON.stringify(request.body.now)})`)
     if (!sb.clock.accepts(target)) throw outOfRange(target)
-    if (target < sb.clock.now()) throw new ApiError(400, 'CLOCK_BACKWARDS', 'The sandbox clock only moves forward; use reset to start over')
+    if (target < sb.clock.now()) throw new Refusal('CLOCK_BACKWARDS', 'The sandbox clock only moves forward; use reset to start over')
     await sb.scheduler.advanceTo(target)
     return clockView()
   })
@@ -127,7 +127,7 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const read = await readDocument(request.body)
     if (!read.ok) {
       const what = read.kind === 'foreign' ? 'This is not a pix-sandbox snapshot' : read.kind === 'newer' ? 'This snapshot comes from a newer pix-sandbox' : 'This snapshot has problems'
-      throw new ApiError(400, 'HTTP_ERROR', `${what}; nothing was imported: ${read.problems.join('; ')}`, { details: { problems: read.problems } })
+      throw invalidRequest(`${what}; nothing was imported: ${read.problems.join('; ')}`, { details: { problems: read.problems } })
     }
     sb.replaceState(read)
     return { accounts: Object.keys(sb.store.data.accounts).length, transactions: Object.keys(sb.store.data.transactions).length }

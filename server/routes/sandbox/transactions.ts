@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ApiError, notFound } from '../../errors/api-error.js'
+import { Refusal } from '../../errors/refusal.js'
 import { centsToNumber } from '../../domain/money.js'
 import { asReply, errorResponses } from '../../schemas/common.js'
 import { AsyncErrorCodeSchema, FailTransactionBody, RefundReceivedBody, TransactionIdParams, TransactionList, TransactionListQuery, TransactionView } from '../../schemas/payouts.js'
@@ -23,7 +23,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   const sb = app.sandbox
   const find = (id: string): Transaction => {
     const tx = sb.transactions.find(id)
-    if (!tx) throw notFound(`Transaction ${id} not found`, 'TRANSACTION_NOT_FOUND')
+    if (!tx) throw new Refusal('TRANSACTION_NOT_FOUND', `Transaction ${id} not found`)
     return tx
   }
   /** settle and fail, for a record whose kind registered them and that is still pending; else none. */
@@ -34,7 +34,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   const pendingOps = (tx: Transaction) => {
     const ops = sb.transactions.pendingOperationsFor(tx.kind)
     if (!ops || !ops.isPending(tx)) {
-      throw new ApiError(409, 'TRANSACTION_NOT_PENDING', `Transaction ${tx.id} (${tx.kind}) is not pending: status ${tx.status}`, { business: false })
+      throw new Refusal('TRANSACTION_NOT_PENDING', `Transaction ${tx.id} (${tx.kind}) is not pending: status ${tx.status}`)
     }
     return ops
   }

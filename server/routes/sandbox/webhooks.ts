@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { ApiError, notFound } from '../../errors/api-error.js'
+import { Refusal, invalidRequest } from '../../errors/refusal.js'
 import { parseInstant } from '../../domain/instant.js'
 import { asReply, errorResponses } from '../../schemas/common.js'
 import { AccountFilterQuery, NumericIdParams } from '../../schemas/sandbox.js'
@@ -71,7 +71,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 204: Type.Null(), ...errorResponses('sandbox', [404]) },
     },
   }, async (request, reply) => {
-    if (!sb.webhooks.registrations.remove(request.params.id)) throw notFound(`Webhook ${request.params.id} not found`, 'WEBHOOK_NOT_FOUND')
+    if (!sb.webhooks.registrations.remove(request.params.id)) throw new Refusal('WEBHOOK_NOT_FOUND', `Webhook ${request.params.id} not found`)
     return reply.status(204).send(null)
   })
 
@@ -112,7 +112,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const d = sb.webhooks.delivery(since)
     if (d) return { afterSeq: d.seq }
     const at = parseInstant(since)
-    if (at === null) throw new ApiError(400, 'HTTP_ERROR', `since must be the id of a delivery in the log or an ISO 8601 instant such as 2026-03-10T12:00:00Z (not ${JSON.stringify(since)})`, { business: false })
+    if (at === null) throw invalidRequest(`since must be the id of a delivery in the log or an ISO 8601 instant such as 2026-03-10T12:00:00Z (not ${JSON.stringify(since)})`)
     return { createdFromMs: at }
   }
 
@@ -133,7 +133,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const gone = new AbortController()
     reply.raw.once('close', () => gone.abort())
     const found = await sb.webhooks.waitFor(filter, timeoutMs, gone.signal)
-    if (!found) throw new ApiError(408, 'WAIT_TIMEOUT', `No matching delivery within ${timeoutMs} ms`, { business: false, details: { filter } })
+    if (!found) throw new Refusal('WAIT_TIMEOUT', `No matching delivery within ${timeoutMs} ms`, { details: { filter } })
     return asReply(found)
   })
 
@@ -147,7 +147,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const d = sb.webhooks.delivery(request.params.id)
-    if (!d) throw notFound(`Delivery ${request.params.id} not found`, 'DELIVERY_NOT_FOUND')
+    if (!d) throw new Refusal('DELIVERY_NOT_FOUND', `Delivery ${request.params.id} not found`)
     return asReply(d)
   })
 

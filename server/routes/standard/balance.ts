@@ -13,7 +13,7 @@ const balanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Standard'],
         summary: url === '/balance' ? 'Balance (standard format)' : 'Balance (standard format), alias under /api',
         security: [{ bearer: [] }],
-        response: { 200: StandardBalance, ...errorResponses('extended', [401]) },
+        response: { 200: StandardBalance, ...errorResponses('standard', [401]) },
       },
     }, async (request) => {
       const { availableCents, blockedCents } = request.account!.balance

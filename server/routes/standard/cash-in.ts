@@ -14,7 +14,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'Answers PENDING; the charge becomes CONFIRMED when paid (cash_in webhook, V2 RECEIVE) or ERROR with errorCode EXPIRED when its expiration passes unpaid. Pay it in the sandbox with POST /__sandbox/pix/pay or the AUTO_PAY scenario.',
       security: [{ bearer: [] }],
       body: CashInBody,
-      response: { 201: CashInResponse, ...errorResponses('extended', [400, 401, 500]) },
+      response: { 201: CashInResponse, ...errorResponses('standard', [400, 401, 500]) },
     },
   }, async (request, reply) => {
     const account = request.account!

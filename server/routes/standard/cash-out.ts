@@ -22,7 +22,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         'Scenarios (X-Sandbox-Scenario): see GET /__sandbox/scenarios.',
       security: [{ bearer: [] }],
       body: CashOutBody,
-      response: { 201: PayoutCreated, ...errorResponses('extended', [400, 401]) },
+      response: { 201: PayoutCreated, ...errorResponses('standard', [400, 401]) },
     },
   }, async (request, reply) => {
     const account = request.account!
@@ -41,7 +41,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         '422 with QRCODE_ALREADY_PAID or QRCODE_NOT_AVAILABLE is final; a 422 without them or a 500 must be confirmed by querying the transaction.',
       security: [{ bearer: [] }],
       body: QrCashOutBody,
-      response: { 201: PayoutCreated, ...errorResponses('extended', [400, 401, 409, 422, 500]) },
+      response: { 201: PayoutCreated, ...errorResponses('standard', [400, 401, 409, 422, 500]) },
     },
   }, async (request, reply) => {
     const account = request.account!

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ApiError, tooManyRequests } from '../../errors/api-error.js'
+import { Refusal, tooManyRequests } from '../../errors/refusal.js'
 import { errorResponses } from '../../schemas/common.js'
 import { MedListQuery, MedListResponse } from '../../schemas/payins.js'
 import { medView } from '../../webhooks/envelopes/pay-in.js'
@@ -17,13 +17,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'Newest first. startDate/endDate filter on createdAt (a date alone covers that whole day in America/Sao_Paulo). Rate limited per account (SANDBOX_MED_RATE_LIMIT requests per minute of sandbox time): 429 with Retry-After.',
       security: [{ bearer: [] }],
       querystring: MedListQuery,
-      response: { 200: MedListResponse, ...errorResponses('extended', [400, 401, 429, 500]) },
+      response: { 200: MedListResponse, ...errorResponses('standard', [400, 401, 429, 500]) },
     },
   }, async (request, reply) => {
     const account = request.account!
     const scenarios = sb.scenarios.resolve(request, reply, 'med-list', account.id)
     // RATE_LIMITED, as on every gateway operation, is answered before this runs (server/faults.ts).
-    if (hasScenario(scenarios, 'INTERNAL_ERROR')) throw new ApiError(500, 'INTERNAL_ERROR', 'Erro interno do servidor', { business: false })
+    if (hasScenario(scenarios, 'INTERNAL_ERROR')) throw new Refusal('INTERNAL_ERROR', 'Erro interno do servidor')
     const slot = sb.med.takeListSlot(account.id)
     if (!slot.ok) {
       const seconds = Math.max(1, Math.ceil(slot.retryAfterMs / 1000))

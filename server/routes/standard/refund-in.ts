@@ -15,7 +15,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       security: [{ bearer: [] }],
       params: RefundInParams,
       body: RefundInBody,
-      response: { 201: RefundInResponse, ...errorResponses('extended', [400, 401, 404, 500]) },
+      response: { 201: RefundInResponse, ...errorResponses('standard', [400, 401, 404, 500]) },
     },
   }, async (request, reply) => {
     const account = request.account!

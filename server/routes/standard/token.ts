@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ApiError } from '../../errors/api-error.js'
+import { invalidRequest, Refusal } from '../../errors/refusal.js'
 import { fromPem, readCertificateHeader, type HeaderResult } from '../../auth/certificates.js'
 import { TOKEN_LIFETIME_SECONDS } from '../../auth/tokens.js'
 import { errorResponses } from '../../schemas/common.js'
@@ -24,7 +24,7 @@ const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'Header X-SSL-Client-Cert carries the client certificate, PEM, percent-encoded (RFC 3986: spaces as %20). Over mutual TLS the peer certificate is used when the header is absent. Errors use the simple shape.',
       headers: TokenHeaders,
       body: TokenRequest,
-      response: { 201: TokenResponse, ...errorResponses('simple', [400, 401, 403]) },
+      response: { 201: TokenResponse, ...errorResponses('central-bank', [400, 401, 403]) },
     },
   }, async (request, reply) => {
     const { store, tokens, rng } = app.sandbox
@@ -32,18 +32,18 @@ const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const cert = header === undefined ? (peerCertificate(request.raw.socket) ?? readCertificateHeader(undefined)) : readCertificateHeader(header)
     if (!cert.ok) {
       switch (cert.problem) {
-        case 'MISSING': throw new ApiError(400, 'HTTP_ERROR', 'Certificado do cliente ausente: envie o cabeçalho X-SSL-Client-Cert')
+        case 'MISSING': throw invalidRequest('Certificado do cliente ausente: envie o cabeçalho X-SSL-Client-Cert')
         case 'MALFORMED_ENCODING':
-        case 'NOT_PEM': throw new ApiError(400, 'HTTP_ERROR', 'Formato do certificado do cliente inválido')
-        case 'INVALID_CERTIFICATE': throw new ApiError(401, 'HTTP_ERROR', 'Certificado do cliente inválido')
+        case 'NOT_PEM': throw invalidRequest('Formato do certificado do cliente inválido')
+        case 'INVALID_CERTIFICATE': throw new Refusal('INVALID_CREDENTIALS', 'Certificado do cliente inválido')
       }
     }
     const account = store.accountByClientId(request.body.clientId)
     if (!account || account.clientSecret !== request.body.clientSecret) {
-      throw new ApiError(401, 'HTTP_ERROR', 'Credenciais inválidas')
+      throw new Refusal('INVALID_CREDENTIALS', 'Credenciais inválidas')
     }
     if (!account.certificateFingerprints.includes(cert.fingerprint)) {
-      throw new ApiError(403, 'HTTP_ERROR', 'Certificado não vinculado a esta conta')
+      throw new Refusal('CERTIFICATE_NOT_LINKED', 'Certificado não vinculado a esta conta')
     }
     request.account = account
     const accessToken = tokens.issue(account.id, account.clientId, rng.uuid())

@@ -22,7 +22,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         description: 'Answers `{ success: false, message: "Rota desativada" }` and persists nothing, whatever the body. Set SANDBOX_PUBLIC_WEBHOOKS=enabled for the intended behaviour.',
         security: [{ bearer: [] }],
         body: PublicWebhookBody,
-        response: { 200: PublicWebhookAnswer, ...errorResponses('extended', [401]) },
+        response: { 200: PublicWebhookAnswer, ...errorResponses('standard', [401]) },
       },
       // The body is documented (it is what the gateway takes) but not enforced: the disabled route answers the same whatever it gets.
       attachValidation: true,
@@ -35,7 +35,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Standard'],
         summary: 'List webhooks (disabled, as on the real gateway: always an empty list)',
         security: [{ bearer: [] }],
-        response: { 200: PublicWebhookList, ...errorResponses('extended', [401]) },
+        response: { 200: PublicWebhookList, ...errorResponses('standard', [401]) },
       },
     }, async (request) => ({ accountId: request.account!.id, webhooks: [], total: 0 }))
     return
@@ -50,7 +50,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'Up to 3 active URLs per event; the same URL for the same event updates its headers and version and leaves the others untouched; at most 5 custom headers; host, content-length, connection, transfer-encoding, content-type and user-agent are refused, and so are hop-by-hop names and X-Sandbox-*.',
       security: [{ bearer: [] }],
       body: PublicWebhookBody,
-      response: { 200: PublicWebhookAnswer, ...errorResponses('extended', [400, 401, 404]) },
+      response: { 200: PublicWebhookAnswer, ...errorResponses('standard', [400, 401, 404]) },
     },
   }, async (request) => {
     const { created } = sb.webhooks.registrations.register({ accountId: request.account!.id, ...request.body }, { httpsOnly: true })
@@ -64,7 +64,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['Standard'],
       summary: 'Every webhook of the account, active and inactive',
       security: [{ bearer: [] }],
-      response: { 200: PublicWebhookList, ...errorResponses('extended', [401, 404]) },
+      response: { 200: PublicWebhookList, ...errorResponses('standard', [401, 404]) },
     },
   }, async (request) => {
     const webhooks = sb.webhooks.registrations.list(request.account!.id)

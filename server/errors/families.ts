@@ -1,0 +1,172 @@
+import type { Code } from './refusal.js'
+
+/**
+ * The families a route belongs to (docs/gateway.md §1, "Two families on one base URL"), and the control
+ * plane: each answers an outcome with its own status and its own error body (docs/gateway.md §7).
+ * One vocabulary for the error handler, the declared error responses and the schemas' error shapes.
+ */
+export type Family = 'standard' | 'central-bank' | 'sandbox'
+
+export const FAMILIES: readonly Family[] = ['standard', 'central-bank', 'sandbox']
+
+/** The family of a request path: unknown routes and body-parser failures get one too. */
+export function familyOf (url: string): Family {
+  const path = url.split('?')[0]
+  if (path.startsWith('/__sandbox')) return 'sandbox'
+  if (path.startsWith('/api/') || path === '/balance') return 'standard'
+  return 'central-bank'
+}
+
+/**
+ * The family whose error body a path answers with: its own, but for the token, a route of the standard
+ * family that answers in the central-bank family's simple shape (docs/gateway.md §7, "Simple").
+ */
+export function errorShapeOf (url: string): Family {
+  return url.split('?')[0] === '/api/auth/token' ? 'central-bank' : familyOf(url)
+}
+
+/** How the families answer one outcome. */
+export interface Answer {
+  /** The status in each family that can meet the outcome; a family that cannot has none. */
+  readonly standard?: number
+  readonly 'central-bank'?: number
+  readonly sandbox?: number
+  /** The code the body and the request journal show, where it is not the outcome's own name. */
+  readonly reportedAs?: 'HTTP_ERROR' | 'PIX_DUPLICATE_EXTERNAL_ID'
+  /**
+   * The extended shape reports it as a generic error (`code: HTTP_ERROR` and `error`) rather than a
+   * business one (`code` and `errorCode`): what the gateway does with its generic HTTP errors.
+   */
+  readonly generic?: true
+}
+
+const everywhere = (status: number): Pick<Answer, Family> => ({ standard: status, 'central-bank': status, sandbox: status })
+const gateway = (status: number): Pick<Answer, Family> => ({ standard: status, 'central-bank': status })
+
+/**
+ * The one mapping from outcome to status, per family. The compiler checks that every code has a row;
+ * test/unit/families.test.ts that every row answers in a family, and the error handler answers a
+ * refusal that reaches a family without a status as an internal error (logged), which the route tests
+ * would see. Where the families differ on one code, the row says so.
+ */
+export const ANSWERS: Record<Code, Answer> = {
+  INVALID_REQUEST: { ...everywhere(400), reportedAs: 'HTTP_ERROR' },
+  // The token (docs/gateway.md §7.1): a certificate or credentials that do not check out, a certificate of another account.
+  INVALID_CREDENTIALS: { standard: 401, reportedAs: 'HTTP_ERROR' },
+  CERTIFICATE_NOT_LINKED: { standard: 403, reportedAs: 'HTTP_ERROR' },
+  ROUTE_NOT_FOUND: { ...everywhere(404), reportedAs: 'HTTP_ERROR' },
+  BODY_TOO_LARGE: { ...everywhere(413), reportedAs: 'HTTP_ERROR' },
+  URI_TOO_LONG: { ...everywhere(414), reportedAs: 'HTTP_ERROR' },
+  UNSUPPORTED_MEDIA_TYPE: { ...everywhere(415), reportedAs: 'HTTP_ERROR' },
+
+  UNAUTHORIZED: { ...gateway(401), generic: true },
+  ADMIN_TOKEN_REQUIRED: { sandbox: 401, generic: true },
+  RATE_LIMITED: gateway(429),
+  SERVICE_UNAVAILABLE: { ...gateway(503), generic: true },
+  STORAGE_UNAVAILABLE: { ...everywhere(503), generic: true },
+  INTERNAL_ERROR: { ...everywhere(500), generic: true },
+
+  NOT_FOUND: { ...everywhere(404), generic: true },
+  ACCOUNT_NOT_FOUND: { standard: 404, sandbox: 404, generic: true },
+  TRANSACTION_NOT_FOUND: { standard: 404, sandbox: 404, generic: true },
+  CHARGE_NOT_FOUND: { sandbox: 404 },
+  MED_NOT_FOUND: { sandbox: 404 },
+  // Paying a key the directory does not hold is the provider's refusal (docs/gateway.md §7.6); asking the
+  // control plane for one is a lookup that finds nothing.
+  KEY_NOT_FOUND: { 'central-bank': 422, sandbox: 404 },
+  WEBHOOK_NOT_FOUND: { standard: 404, sandbox: 404, generic: true },
+  DELIVERY_NOT_FOUND: { sandbox: 404 },
+  REQUEST_NOT_FOUND: { sandbox: 404 },
+  SCENARIO_NOT_FOUND: { sandbox: 404 },
+
+  PIX_INVALID_AMOUNT: { standard: 400, sandbox: 400 },
+  PIX_INVALID_PIX_KEY: { standard: 400 },
+  PIX_DUPLICATE_EXTERNAL_ID: { standard: 400 },
+  // The same refusal as PIX_DUPLICATE_EXTERNAL_ID, which the cash-out by QR code answers with 409
+  // (docs/gateway.md §7.3) where the cash-out, the cash-in and the refund-in answer 400 (§7.2): the
+  // endpoint, not the family, picks the status, so the outcome has a name of its own and the wire the gateway's.
+  QRCODE_DUPLICATE_EXTERNAL_ID: { standard: 409, reportedAs: 'PIX_DUPLICATE_EXTERNAL_ID' },
+  // 400 in the standard family (docs/gateway.md §7.2, 7.5), 422 in the central-bank one (§7.6, and the devolução).
+  PIX_INSUFFICIENT_BALANCE: { standard: 400, 'central-bank': 422 },
+  PIX_TRANSACTION_LIMIT_EXCEEDED: { standard: 400 },
+  PIX_DAILY_LIMIT_EXCEEDED: { standard: 400 },
+  PIX_NIGHT_LIMIT_EXCEEDED: { standard: 400 },
+  PIX_AMOUNT_MISMATCH: { sandbox: 400 },
+  QRCODE_ALREADY_PAID: { standard: 422, sandbox: 422 },
+  QRCODE_NOT_AVAILABLE: { standard: 422, sandbox: 422 },
+  PROVIDER_REJECTED: { standard: 422, generic: true },
+  ISPB_DENIED: { 'central-bank': 422 },
+
+  PIX_SPLIT_AMOUNT_EXCEEDED: { standard: 400 },
+  PROVIDER_EXPIRATION_BELOW_MINIMUM: { standard: 400 },
+  PROVIDER_UNAVAILABLE: { standard: 500 },
+  COB_TXID_EXISTS: { 'central-bank': 409 },
+  COB_NOT_ACTIVE: { 'central-bank': 409 },
+  INVALID_PIX_CODE: { sandbox: 400 },
+  ACCOUNT_LIMIT_REACHED: { sandbox: 422 },
+
+  // The refund-in refuses a payment it cannot refund as invalid data (docs/gateway.md §7.5); the control
+  // plane's return of an outgoing payment refuses one that is not liquidated as a state conflict.
+  REFUND_NOT_ALLOWED: { standard: 400, sandbox: 409 },
+  // 400 on the refund-in (docs/gateway.md §7.5), 422 on the devolução (§7.8).
+  REFUND_DEADLINE_EXCEEDED: { standard: 400, 'central-bank': 422 },
+  REFUND_AMOUNT_EXCEEDS_ORIGINAL: everywhere(400),
+  DEVOLUCAO_ID_EXISTS: { 'central-bank': 409, generic: true },
+
+  MED_ALREADY_OPEN: { sandbox: 409 },
+  MED_INVALID_TRANSITION: { sandbox: 409 },
+  MED_ANALYSIS_REQUIRED: { sandbox: 400 },
+  MED_ANALYSIS_NOT_ALLOWED: { sandbox: 400 },
+
+  INVALID_WEBHOOK_URL: { standard: 400, sandbox: 400 },
+  WEBHOOK_URL_IS_SANDBOX: { standard: 400, sandbox: 400 },
+  INVALID_WEBHOOK_HEADER: { standard: 400, sandbox: 400 },
+  WEBHOOK_HEADER_NOT_ALLOWED: { standard: 400, sandbox: 400 },
+  TOO_MANY_WEBHOOK_HEADERS: { standard: 400, sandbox: 400 },
+  WEBHOOK_LIMIT_REACHED: { standard: 400, sandbox: 400 },
+  NO_RECEIVER: { sandbox: 409 },
+
+  UNKNOWN_SCENARIO: everywhere(400),
+  INVALID_DOCUMENT: { sandbox: 400 },
+  INVALID_PIX_KEY: { sandbox: 400 },
+  INSUFFICIENT_BALANCE: { sandbox: 400 },
+  BALANCE_LIMIT: { sandbox: 400 },
+  CLOCK_OUT_OF_RANGE: { sandbox: 400 },
+  CLOCK_BACKWARDS: { sandbox: 400 },
+  TRANSACTION_NOT_PENDING: { sandbox: 409 },
+  VERIFICATION_FAILED: { sandbox: 409 },
+  WAIT_TIMEOUT: { sandbox: 408 },
+}
+
+/** The status of an outcome in a family, or undefined when the family cannot meet it. */
+export function statusOf (code: Code, family: Family): number | undefined {
+  return ANSWERS[code][family]
+}
+
+/** The code the body and the request journal show for an outcome. */
+export function reportedCode (code: Code): string {
+  return ANSWERS[code].reportedAs ?? code
+}
+
+/** Whether the extended shape reports the outcome as a generic error rather than a business one. */
+export function isGeneric (code: Code): boolean {
+  const answer = ANSWERS[code]
+  return answer.generic === true || answer.reportedAs === 'HTTP_ERROR'
+}
+
+export const httpReason: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  414: 'URI Too Long',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+}

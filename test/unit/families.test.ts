@@ -1,0 +1,134 @@
+import t from 'tap'
+import type { FastifyRequest } from 'fastify'
+import { Clock } from '../../server/engine/clock.js'
+import { Scheduler } from '../../server/engine/scheduler.js'
+import { createRng } from '../../server/domain/ids.js'
+import { ANSWERS, errorShapeOf, FAMILIES, familyOf, httpReason, reportedCode, statusOf } from '../../server/errors/families.js'
+import { answerOf, errorBody } from '../../server/errors/handler.js'
+import { Refusal, type Code } from '../../server/errors/refusal.js'
+import { loadFixtures } from '../../server/fixtures.js'
+import { PayoutService } from '../../server/services/payouts.js'
+import { Store } from '../../server/store/store.js'
+import type { Account } from '../../server/store/state.js'
+
+const T0 = Date.parse('2026-03-10T15:00:00.000Z')
+const codes = Object.keys(ANSWERS) as Code[]
+
+t.test('every outcome answers in at least one family, with an error status the handler can name', async t => {
+  for (const code of codes) {
+    const families = FAMILIES.filter(f => statusOf(code, f) !== undefined)
+    t.ok(families.length > 0, `${code} answers in some family`)
+    for (const f of families) {
+      const status = statusOf(code, f)!
+      t.ok(status >= 400 && status < 600 && httpReason[status] !== undefined, `${code} in ${f}: ${status}`)
+    }
+  }
+})
+
+t.test('where the families answer one outcome differently, the table says so', async t => {
+  const row = (code: Code) => Object.fromEntries(FAMILIES.flatMap(f => statusOf(code, f) === undefined ? [] : [[f, statusOf(code, f)]]))
+  t.same(row('PIX_INSUFFICIENT_BALANCE'), { standard: 400, 'central-bank': 422 })
+  t.same(row('REFUND_DEADLINE_EXCEEDED'), { standard: 400, 'central-bank': 422 })
+  t.same(row('KEY_NOT_FOUND'), { 'central-bank': 422, sandbox: 404 })
+  t.same(row('REFUND_NOT_ALLOWED'), { standard: 400, sandbox: 409 })
+  // One refusal, two statuses in one family: the cash-out by QR code's is an outcome of its own on the same wire code.
+  t.equal(statusOf('PIX_DUPLICATE_EXTERNAL_ID', 'standard'), 400)
+  t.equal(statusOf('QRCODE_DUPLICATE_EXTERNAL_ID', 'standard'), 409)
+  t.equal(reportedCode('QRCODE_DUPLICATE_EXTERNAL_ID'), 'PIX_DUPLICATE_EXTERNAL_ID')
+  for (const code of ['INVALID_REQUEST', 'INVALID_CREDENTIALS', 'CERTIFICATE_NOT_LINKED', 'ROUTE_NOT_FOUND', 'BODY_TOO_LARGE', 'URI_TOO_LONG', 'UNSUPPORTED_MEDIA_TYPE'] as const) {
+    t.equal(reportedCode(code), 'HTTP_ERROR', `${code} is a generic HTTP_ERROR on the wire`)
+  }
+})
+
+t.test('the family of a path, and the shape its errors take', async t => {
+  t.same(['/api/pix/cash-out', '/balance', '/cob/abc', '/dict/pix', '/__sandbox/accounts', '/nowhere', '/api/auth/token'].map(familyOf),
+    ['standard', 'standard', 'central-bank', 'central-bank', 'sandbox', 'central-bank', 'standard'])
+  // docs/gateway.md §7: the token, a route of the standard family, answers in the simple shape.
+  t.equal(errorShapeOf('/api/auth/token'), 'central-bank')
+  t.equal(errorShapeOf('/api/pix/cash-out?x=1'), 'standard')
+})
+
+const requestTo = (url: string) => ({ url, method: 'POST', server: { sandbox: { clock: { now: () => T0 } } } }) as unknown as FastifyRequest
+const bodyOf = (err: unknown, url: string) => {
+  const request = requestTo(url)
+  const answer = answerOf(err, familyOf(url))
+  return { status: answer.status, body: errorBody(answer, request) }
+}
+
+t.test('each family answers one refusal in its own shape', async t => {
+  const refusal = new Refusal('REFUND_DEADLINE_EXCEEDED', 'O prazo expirou', { en: 'The deadline passed', details: { days: 89 } })
+  const standard = bodyOf(refusal, '/api/pix/refund-in/x')
+  t.equal(standard.status, 400)
+  t.same(Object.keys(standard.body).sort(), ['code', 'details', 'errorCode', 'errorId', 'message', 'method', 'path', 'statusCode', 'timestamp', 'userMessage'])
+  t.match(standard.body, { statusCode: 400, code: 'REFUND_DEADLINE_EXCEEDED', errorCode: 'REFUND_DEADLINE_EXCEEDED', message: 'O prazo expirou', path: '/pix/refund-in/x', timestamp: new Date(T0).toISOString() })
+  t.same(bodyOf(refusal, '/pix/e2e/devolucao/d1'), { status: 422, body: { statusCode: 422, message: 'O prazo expirou', error: 'Unprocessable Entity' } })
+
+  const generic = bodyOf(new Refusal('TRANSACTION_NOT_FOUND', 'Transação não encontrada', { en: 'Transaction not found' }), '/api/pix/refund-in/x')
+  t.match(generic.body, { statusCode: 404, code: 'HTTP_ERROR', error: 'Not Found', message: 'Transação não encontrada' })
+  t.notOk('errorCode' in generic.body, 'a generic error has no errorCode')
+  t.same(bodyOf(new Refusal('TRANSACTION_NOT_FOUND', 'Transação não encontrada', { en: 'Transaction not found' }), '/__sandbox/transactions/x'),
+    { status: 404, body: { statusCode: 404, message: 'Transaction not found', error: 'Not Found', code: 'TRANSACTION_NOT_FOUND' } })
+
+  // Invalid input lists one message per field in the extended shape, one sentence elsewhere.
+  const invalid = new Refusal('INVALID_REQUEST', ['a é obrigatório', 'b é obrigatório'])
+  t.match(bodyOf(invalid, '/api/pix/cash-out').body, { statusCode: 400, code: 'HTTP_ERROR', error: 'Bad Request', message: ['a é obrigatório', 'b é obrigatório'] })
+  t.same(bodyOf(invalid, '/api/auth/token'), { status: 400, body: { statusCode: 400, message: 'a é obrigatório; b é obrigatório', error: 'Bad Request' } })
+})
+
+t.test('a refusal that reaches a family without a status there is answered as an internal error, and flagged', async t => {
+  const answer = answerOf(new Refusal('MED_NOT_FOUND', 'MED 1 not found'), 'standard')
+  t.match(answer, { status: 500, code: 'INTERNAL_ERROR', unexpected: true })
+  t.match(answerOf(new Error('boom'), 'sandbox'), { status: 500, code: 'INTERNAL_ERROR', unexpected: true })
+  t.match(answerOf(new Refusal('MED_NOT_FOUND', 'MED 1 not found'), 'sandbox'), { status: 404, code: 'MED_NOT_FOUND', unexpected: false })
+})
+
+t.test('a service refuses with a code and no status: the family of the route picks it', async t => {
+  const clock = new Clock(() => T0)
+  clock.freeze()
+  const store = new Store()
+  await store.open()
+  const scheduler = new Scheduler({ clock, runJob: run => { store.unit(run) } })
+  t.teardown(() => scheduler.close())
+  const service = new PayoutService({
+    store, clock, scheduler, rng: createRng('unit'), fixtures: loadFixtures(), events: { emit: () => {} }, config: { settlementDelayMs: 50 },
+    charges: { chargeForCode: () => undefined, payCharge: () => { throw new Error('not reached') } },
+  })
+  const account: Account = {
+    id: 1, name: 'LOJA', document: '11222333000181', ispb: '99999004', bankName: 'B', clientId: 'c', clientSecret: 'secret-secret',
+    certificateFingerprints: [], certificatePem: '', providerGroup: 'C', documentCheck: false, feeCents: 10,
+    limits: { perTransactionCents: 100_000, dailyCents: 150_000, nightlyCents: 100_000 }, cashInMinExpirationSeconds: 30, splitFrequency: 'DAILY',
+    balance: { availableCents: 1_000, blockedCents: 0 }, totals: { openingCents: 1_000, adjustmentsCents: 0, settledInCents: 0, settledOutCents: 0, feesCents: 0 },
+    createdAt: '2026-03-10T15:00:00.000Z',
+  }
+  store.transact(() => {
+    store.addAccount(account)
+    store.put('directory', { key: 'joao@example.com', keyType: 'EMAIL', name: 'JOAO', document: '52998224725', ispb: '60701190', bankName: 'ITAU' })
+  })
+  const refusalOf = (fn: () => unknown): Refusal => {
+    try {
+      fn()
+    } catch (err) {
+      if (err instanceof Refusal) return err
+      throw err
+    }
+    throw new Error('no refusal')
+  }
+  const cashOut = refusalOf(() => service.createCashOut(store.account(1)!, {
+    value: 50, externalId: 'e1', details: { key: 'joao@example.com', keyType: 'EMAIL', name: 'JOAO', document: '52998224725' },
+  }, []))
+  t.equal(cashOut.code, 'PIX_INSUFFICIENT_BALANCE')
+  t.notOk('statusCode' in cashOut, 'the refusal carries no HTTP status')
+  t.equal(answerOf(cashOut, 'standard').status, 400)
+  t.equal(answerOf(cashOut, 'central-bank').status, 422)
+  // The directory transfer refuses with the same outcome; before, the service picked INSUFFICIENT_BALANCE for its family.
+  const dict = refusalOf(() => service.createDictTransfer(store.account(1)!, { pixKey: 'joao@example.com', idempotencyKey: 'k1', payment: { currency: 'BRL', amount: 50 } }, []))
+  t.equal(dict.code, 'PIX_INSUFFICIENT_BALANCE')
+  t.equal(answerOf(dict, 'central-bank').status, 422)
+  t.equal(store.account(1)!.balance.availableCents, 1_000, 'nothing was reserved')
+})
+
+t.test("a client error of Fastify's own that no code names keeps Fastify's status, as a generic error", async t => {
+  t.match(answerOf(Object.assign(new Error('Method not allowed here'), { statusCode: 405 }), 'standard'), { status: 405, code: 'HTTP_ERROR', generic: true, messages: ['Method not allowed here'], unexpected: false })
+  t.match(answerOf(Object.assign(new Error(''), { statusCode: 405 }), 'sandbox'), { status: 405, messages: ['Method Not Allowed'] })
+  t.match(answerOf(Object.assign(new SyntaxError('Unexpected token'), { statusCode: 400 }), 'central-bank'), { status: 400, code: 'HTTP_ERROR', messages: ['O corpo da requisição não é um JSON válido'] })
+})
