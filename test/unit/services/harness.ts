@@ -6,7 +6,7 @@ import * as ledger from '../../../server/domain/ledger.js'
 import { loadFixtures } from '../../../server/fixtures.js'
 import type { Events } from '../../../server/ports.js'
 import { Store } from '../../../server/store/store.js'
-import type { Account, Mutable, Payer, Transaction, TransactionData, TransactionKind } from '../../../server/store/state.js'
+import type { Account, Mutable, Payer, Transaction, TransactionData } from '../../../server/store/state.js'
 import type { WebhookEvent } from '../../../server/webhooks/types.js'
 
 /*
@@ -82,25 +82,25 @@ export function addReceived (store: Store, input: { accountId: number, amountCen
     splits: [],
     received: { endToEndId, amountCents: input.amountCents, payer, at },
   }
-  const tx: Mutable<Transaction> = {
-    id: `received-${n}`,
-    seq: store.nextSeq('transaction'),
-    accountId: input.accountId,
-    kind,
-    direction: 'IN',
-    status: 'CONFIRMED',
-    amountCents: input.amountCents,
-    feeCents: 0,
-    endToEndId,
-    counterpart: { name: payer.name, document: payer.document, ispb: payer.ispb, bankName: payer.bankName, bankCode: null, accountBranch: null, accountNumber: null },
-    errorCode: null,
-    errorMessage: null,
-    data,
-    createdAt: at,
-    updatedAt: at,
-    history: [{ status: 'CONFIRMED', at }],
-  } as Mutable<Transaction>
   return store.transact(() => {
+    const tx = {
+      id: `received-${n}`,
+      seq: store.nextSeq('transaction'),
+      accountId: input.accountId,
+      kind,
+      direction: 'IN',
+      status: 'CONFIRMED',
+      amountCents: input.amountCents,
+      feeCents: 0,
+      endToEndId,
+      counterpart: { name: payer.name, document: payer.document, ispb: payer.ispb, bankName: payer.bankName, bankCode: null, accountBranch: null, accountNumber: null },
+      errorCode: null,
+      errorMessage: null,
+      data,
+      createdAt: at,
+      updatedAt: at,
+      history: [{ status: 'CONFIRMED', at }],
+    } as Mutable<Transaction>
     const added = store.addTransaction(tx, undefined, [`e2e-in:${endToEndId}`])
     store.ledger(input.accountId, a => ledger.creditIncoming(a, input.amountCents))
     return added
@@ -108,28 +108,28 @@ export function addReceived (store: Store, input: { accountId: number, amountCen
 }
 
 /** A liquidated pay-out (CASH_OUT, CONFIRMED) as the pay-out service leaves one, its money gone from the account. */
-export function addPayout (store: Store, input: { accountId: number, amountCents: number, kind?: Extract<TransactionKind, 'CASH_OUT'> }): Transaction {
+export function addPayout (store: Store, input: { accountId: number, amountCents: number }): Transaction {
   const n = nextReceived++
   const at = new Date(T0).toISOString()
-  const tx = {
-    id: `payout-${n}`,
-    seq: store.nextSeq('transaction'),
-    accountId: input.accountId,
-    kind: input.kind ?? 'CASH_OUT',
-    direction: 'OUT',
-    status: 'CONFIRMED',
-    amountCents: input.amountCents,
-    feeCents: 0,
-    endToEndId: `E99999004202603101500${String(n).padStart(11, '0')}`,
-    counterpart: { name: 'JOAO', document: '52998224725', ispb: '60701190', bankName: 'ITAU UNIBANCO S.A.', bankCode: '341', accountBranch: '0001', accountNumber: '1234567-8', key: 'joao@example.com' },
-    errorCode: null,
-    errorMessage: null,
-    data: { keyType: 'EMAIL', name: 'JOAO', document: '52998224725' },
-    createdAt: at,
-    updatedAt: at,
-    history: [{ status: 'CONFIRMED', at }],
-  } as Mutable<Transaction>
   return store.transact(() => {
+    const tx = {
+      id: `payout-${n}`,
+      seq: store.nextSeq('transaction'),
+      accountId: input.accountId,
+      kind: 'CASH_OUT',
+      direction: 'OUT',
+      status: 'CONFIRMED',
+      amountCents: input.amountCents,
+      feeCents: 0,
+      endToEndId: `E99999004202603101500${String(n).padStart(11, '0')}`,
+      counterpart: { name: 'JOAO', document: '52998224725', ispb: '60701190', bankName: 'ITAU UNIBANCO S.A.', bankCode: '341', accountBranch: '0001', accountNumber: '1234567-8', key: 'joao@example.com' },
+      errorCode: null,
+      errorMessage: null,
+      data: { keyType: 'EMAIL', name: 'JOAO', document: '52998224725' },
+      createdAt: at,
+      updatedAt: at,
+      history: [{ status: 'CONFIRMED', at }],
+    } as Mutable<Transaction>
     const added = store.addTransaction(tx)
     store.ledger(input.accountId, a => ledger.debitImmediately(a, input.amountCents))
     return added
