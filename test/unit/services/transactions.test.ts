@@ -1,5 +1,6 @@
 import t from 'tap'
 import type { PendingOperations } from '../../../server/ports.js'
+import { iso, recordTransition } from '../../../server/services/history.js'
 import { TransactionService } from '../../../server/services/transactions.js'
 import { addAccount, addPayout, addReceived, engine } from './harness.js'
 
@@ -58,4 +59,16 @@ t.test('findReceived: a received payment by its endToEndId or its transactionId,
   t.equal(service.findReceived(received.id), received)
   t.equal(service.findReceived(payout.endToEndId!), undefined, 'the endToEndId of an outgoing payment names no received one')
   t.equal(service.findReceived('E0000000020260310150099999999999'), undefined)
+})
+
+t.test('recordTransition (services/history.ts): the status, when it changed, and one more entry in the history', async t => {
+  const { store } = await transactions(t)
+  const tx = addReceived(store, { accountId: 1, amountCents: 100 })
+  store.transact(() => store.patch('transactions', tx.id, d => recordTransition(d, 'DEVOLVIDO', '2026-03-10T15:00:01.000Z', 'settled')))
+  store.transact(() => store.patch('transactions', tx.id, d => recordTransition(d, 'X', '2026-03-10T15:00:02.000Z')))
+  const after = store.transaction(tx.id)!
+  t.equal(after.status, 'X')
+  t.equal(after.updatedAt, '2026-03-10T15:00:02.000Z')
+  t.same(after.history.slice(1), [{ status: 'DEVOLVIDO', at: '2026-03-10T15:00:01.000Z', reason: 'settled' }, { status: 'X', at: '2026-03-10T15:00:02.000Z' }], 'no reason key when none was given')
+  t.equal(iso(Date.parse('2026-03-10T12:00:00-03:00')), '2026-03-10T15:00:00.000Z')
 })
