@@ -49,9 +49,15 @@ export function isNight (ms: number): boolean {
 /** The next midnight in São Paulo strictly after an instant. */
 export function nextMidnight (ms: number): number {
   const offset = offsetMsAt(ms)
+  const today = saoPauloTime(ms).day
   const nextLocal = (Math.floor((ms + offset) / DAY_MS) + 1) * DAY_MS
-  // Across a change of offset, midnight is read with the offset of the day it begins.
-  return nextLocal - offsetMsAt(nextLocal - offset)
+  // Across a change of offset, midnight is read with the offset of the day it begins; on the day
+  // summer time began at 00:00 there was no midnight, and the day began at the change (01:00 local),
+  // which is midnight read with today's offset. The earlier of the two that is already the next day.
+  const withToday = nextLocal - offset
+  const withNext = nextLocal - offsetMsAt(withToday)
+  const earlier = Math.min(withToday, withNext)
+  return saoPauloTime(earlier).day !== today ? earlier : Math.max(withToday, withNext)
 }
 
 /**
@@ -65,5 +71,9 @@ export function parseLocalBound (text: string, edge: 'start' | 'end'): number | 
   const guess = parseInstant(full, -180)
   if (guess === null) return null
   const offsetMinutes = offsetMsAt(guess) / 60_000
-  return offsetMinutes === -180 ? guess : parseInstant(full, offsetMinutes)
+  if (offsetMinutes === -180) return guess
+  const local = parseInstant(full, offsetMinutes)
+  // A wall time the change to summer time skipped (00:00-00:59 of its first day) did not exist: it is
+  // read forward across the gap, as the first instant of that day is 01:00.
+  return local !== null && offsetMsAt(local) / 60_000 !== offsetMinutes ? guess : local
 }

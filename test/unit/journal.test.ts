@@ -1,5 +1,8 @@
 import t from 'tap'
 import { RequestJournal, type RecordedRequest } from '../../server/journal/journal.js'
+import { transactionLookup } from '../../server/journal/transactions.js'
+import { Store } from '../../server/store/store.js'
+import { addAccount, addReceived } from './services/harness.js'
 
 /** The request journal behind /__sandbox/requests: order, `since`, filters, caps per account, count, verify, clear. */
 
@@ -126,4 +129,22 @@ t.test('an entry is completed on first read: its answer parsed, its error code a
   t.equal(third.response.body, 'not json', 'an answer that is not JSON is kept as text')
   t.same(j.list({ transactionId: 'tx-1' }).map(e => e.requestId), ['r1'])
   t.equal(seen.length, 2, 'each entry is looked up once (the error is not)')
+})
+
+t.test('with the store\'s lookup (createSandbox\'s), an entry names the transaction of its own account only', async t => {
+  const store = new Store()
+  await store.open()
+  addAccount(store, 1)
+  addAccount(store, 2)
+  const received = addReceived(store, { accountId: 1, amountCents: 100 })
+  const j = new RequestJournal(10, transactionLookup(store))
+  j.record(entry(1, 1, { status: 200, responseText: JSON.stringify({ endToEndId: received.endToEndId }) }))
+  j.record(entry(2, 2, { status: 200, responseText: JSON.stringify({ transactionId: received.id }) }))
+  j.record(entry(3, null, { status: 200, params: { id: received.id } }))
+  j.record(entry(4, 1, { status: 200, params: { id: received.id } }))
+  const byRequest = Object.fromEntries(j.list().map(e => [e.requestId, e.transactionId]))
+  t.equal(byRequest.r1, received.id, 'found by the endToEndId of the answer')
+  t.equal(byRequest.r2, null, 'another account\'s transaction is not named')
+  t.equal(byRequest.r3, received.id, 'a control-plane request with no account names any account\'s')
+  t.equal(byRequest.r4, received.id, 'by the route\'s parameter')
 })

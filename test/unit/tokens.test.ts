@@ -54,3 +54,25 @@ t.test('a correctly signed token without exp or sub is refused', async t => {
   t.equal(tokens.verify(sign({ clientId: 'c', exp: T0 / 1000 + 100 })), null, 'no sub')
   t.equal(tokens.verify(sign({ sub: 1, clientId: 'c', exp: T0 / 1000 + 100 })), null, 'numeric sub')
 })
+
+t.test('signed: whose a token is, even once expired (the journal files such a 401 under its account)', async t => {
+  const { tokens, advance } = service()
+  const token = tokens.issue(3, 'c', 'j')
+  advance(1_800_000)
+  t.equal(tokens.verify(token), null, 'expired')
+  t.match(tokens.signed(token), { sub: '3', jti: 'j' })
+  t.equal(tokens.signed(`${token}x`), null, 'not one the sandbox signed')
+})
+
+t.test('a token checked once is still refused once its time runs out (the cache of checked tokens keeps no verdict)', async t => {
+  const { tokens, advance } = service()
+  const token = tokens.issue(1, 'c', 'j')
+  t.ok(tokens.verify(token))
+  t.ok(tokens.verify(token), 'answered from the cache')
+  advance(1_799_000)
+  const many = Array.from({ length: 1_100 }, (_, i) => tokens.issue(1, 'c', `k${i}`))
+  for (const x of many) tokens.verify(x)
+  t.ok(tokens.verify(many[0]), 'a token pushed out of the bounded cache is checked again, and still valid')
+  advance(1_000)
+  t.equal(tokens.verify(token), null, 'the cached token expires on time')
+})
