@@ -2,9 +2,10 @@ import t, { type Test } from 'tap'
 import { parseBrCode } from '../../../server/domain/brcode.js'
 import { invariantHolds } from '../../../server/domain/ledger.js'
 import { MAX_CENTS } from '../../../server/domain/money.js'
-import type { Devolucoes } from '../../../server/ports.js'
+import type { ChargeSplits, Devolucoes } from '../../../server/ports.js'
 import { ChargeService } from '../../../server/services/charges.js'
 import { chargeData } from '../../../server/services/charge-records.js'
+import { SplitService } from '../../../server/services/splits.js'
 import type { AppliedScenario } from '../../../scenarios/types.js'
 import type { CashInBodyT } from '../../../server/schemas/payins.js'
 import type { Transaction } from '../../../server/store/state.js'
@@ -22,16 +23,21 @@ function lookup (service: ChargeService, charge: Transaction) {
 
 const DELAY = 50
 
-async function charges (t: Test, splitFrequency: 'IMMEDIATE' | 'HOURLY' | 'DAILY' = 'DAILY') {
+async function charges (t: Test, splitFrequency: 'IMMEDIATE' | 'HOURLY' | 'DAILY' = 'DAILY', opts: { realSplits?: boolean } = {}) {
   const e = await engine(t)
   addAccount(e.store, 1, { splitFrequency })
   addAccount(e.store, 2)
   const refunds: Devolucoes = { devolucoesOf: () => [] }
-  const service = new ChargeService({ ...e, config: { settlementDelayMs: DELAY }, refunds })
+  // A fake split service records what a paid charge hands it; the tests that follow splits through to
+  // their payment take the real one (itself built alone in splits.test.ts).
+  const handed: Array<{ chargeId: string, accountId: number }> = []
+  const realSplits = opts.realSplits ? new SplitService(e) : null
+  const splits: ChargeSplits = realSplits ?? { runSplits: (charge, account) => { handed.push({ chargeId: charge.id, accountId: account.id }) } }
+  const service = new ChargeService({ ...e, config: { settlementDelayMs: DELAY }, refunds, splits })
   const account = () => e.store.account(1)!
   const cashIn = (value: number, externalId: string, more: Partial<CashInBodyT> = {}, scenarios: AppliedScenario[] = []) =>
     service.createCashIn(account(), { transaction: { value, description: 'pedido', externalId }, payer: { fullName: 'CLIENTE', document: '52998224725' }, ...more }, scenarios)
-  return { ...e, service, account, cashIn }
+  return { ...e, service, account, cashIn, handed, realSplits }
 }
 
 t.test('a cash-in is a PENDING charge with a BR Code that leads back to it, payable for its amount', async t => {
@@ -131,8 +137,17 @@ t.test('PAYMENT_ERROR: the provider fails the confirmation, nothing is credited,
   t.match(emitted[0].payload, { data: { status: 'ERROR' } })
 })
 
+t.test('a paid charge hands its splits to the split service once, after the money is credited', async t => {
+  const { service, cashIn, account, handed } = await charges(t)
+  const { charge } = await cashIn(100, 'p', { splits: [{ pixKey: 'a@example.com', pixKeyType: 'EMAIL', name: 'A', document: '52998224725', type: 'FIXED', value: 5 }] })
+  t.same(handed, [], 'nothing before the payment')
+  service.payCharge(charge, { amountCents: 10_000, payer: PAYER })
+  t.same(handed, [{ chargeId: charge.id, accountId: 1 }])
+  t.equal(account().balance.availableCents, 500_000 + 10_000, 'the split service (a fake here) took nothing yet')
+})
+
 t.test('splits: an immediate one is paid from the received money at once; a DAILY one at midnight in São Paulo', async t => {
-  const { service, store, scheduler, cashIn, account, fixtures } = await charges(t)
+  const { service, store, scheduler, cashIn, account, fixtures, realSplits } = await charges(t, 'DAILY', { realSplits: true })
   store.transact(() => store.put('directory', fixtures.directory.find(d => d.key === '52998224725')!))
   const { charge } = await cashIn(100, 'p', {
     splits: [
@@ -149,7 +164,7 @@ t.test('splits: an immediate one is paid from the received money at once; a DAIL
   t.match(paidSplit, { kind: 'SPLIT', status: 'CONFIRMED', direction: 'OUT', amountCents: 1_000, pixKey: 'parceiro@example.com' })
 
   scheduler.clear()
-  store.transact(() => service.afterLoad())
+  store.transact(() => { service.afterLoad(); realSplits!.afterLoad() })
   await scheduler.advanceTo(Date.parse('2026-03-11T03:00:00.000Z'))
   t.same(splits().map(s => s.status), ['PAID', 'PAID'], 'rescheduled by afterLoad and paid at midnight')
   const second = store.transaction(splits()[1].transactionId!)!
@@ -159,7 +174,7 @@ t.test('splits: an immediate one is paid from the received money at once; a DAIL
 })
 
 t.test('a split the balance no longer covers fails instead of overdrawing the account', async t => {
-  const { service, store, scheduler, cashIn, account } = await charges(t)
+  const { service, store, scheduler, cashIn, account } = await charges(t, 'DAILY', { realSplits: true })
   const { charge } = await cashIn(100, 'p', { splits: [{ pixKey: 'a@example.com', pixKeyType: 'EMAIL', name: 'A', document: '52998224725', type: 'FIXED', value: 90 }] })
   service.payCharge(charge, { amountCents: 10_000, payer: PAYER })
   store.transact(() => store.ledger(1, a => { a.balance.availableCents = 100; a.totals.adjustmentsCents -= 509_900 }))
