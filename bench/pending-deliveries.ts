@@ -10,8 +10,8 @@
  */
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:net'
-import type { AddressInfo } from 'node:net'
+import { createServer } from 'node:net'
+import type { AddressInfo, Server } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { request } from 'undici'
 

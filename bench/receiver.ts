@@ -38,4 +38,3 @@ export function startReceiver (): Promise<Receiver> {
     }))
   })
 }
-

@@ -40,11 +40,20 @@ function startReceiver (): Promise<{ child: ChildProcess, port: number }> {
 
 const payload = (n: number) => ({
   n,
-  event: 'CashOut', status: 'CONFIRMED', transactionType: 'PIX', movementType: 'DEBIT',
-  transactionId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, externalId: `bench-${n}`,
-  endToEndId: 'E99999004202603101500abcdefghijk', pixKey: 'fulano@example.com',
-  feeAmount: 0.5, originalAmount: 10, finalAmount: 10.5, processingDate: new Date().toISOString(),
-  errorCode: null, errorMessage: null,
+  event: 'CashOut',
+  status: 'CONFIRMED',
+  transactionType: 'PIX',
+  movementType: 'DEBIT',
+  transactionId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+  externalId: `bench-${n}`,
+  endToEndId: 'E99999004202603101500abcdefghijk',
+  pixKey: 'fulano@example.com',
+  feeAmount: 0.5,
+  originalAmount: 10,
+  finalAmount: 10.5,
+  processingDate: new Date().toISOString(),
+  errorCode: null,
+  errorMessage: null,
   counterpart: { name: 'FULANO DE TAL', document: '***.456.789-**', bank: { bankISPB: '00000000', bankName: 'BANCO', bankCode: '001', accountBranch: null, accountNumber: null } },
   metadata: {},
 })
@@ -99,8 +108,8 @@ async function main (): Promise<void> {
   await app.sandbox.webhooks.idle()
   const failed = app.sandbox.webhooks.deliveries({ status: 'failed' }, 1_000_000).length
 
-  console.log(`| measure | value |`)
-  console.log(`|---|---|`)
+  console.log('| measure | value |')
+  console.log('|---|---|')
   console.log(`| sequential events (idle path) | ${SEQUENTIAL} |`)
   console.log(`| emit -> receipt, p50 / p99 / max | ${fmt(pct(seq, 0.5))} / ${fmt(pct(seq, 0.99))} / ${fmt(seq[seq.length - 1])} |`)
   console.log(`| burst events | ${BURST} |`)

@@ -133,7 +133,7 @@ export function loadConfig (env: Record<string, string | undefined>, argv: strin
       if (meant && byFlag.has(meant) && eq === -1 && argv[i + 1] !== undefined && !argv[i + 1].startsWith('--')) i++
       continue
     }
-    let value: string | undefined = eq === -1 ? argv[i + 1] : arg.slice(eq + 1)
+    const value: string | undefined = eq === -1 ? argv[i + 1] : arg.slice(eq + 1)
     if (eq === -1) {
       if (value === undefined || value.startsWith('--')) { problems.push(`--${flag} needs a value`); continue }
       i++

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import type { Socket } from 'node:net'
 import { Refusal, tooManyRequests } from './errors/refusal.js'
-import { TIMEOUT_MAX_MS, TRANSPORT_FAULTS } from '../scenarios/transport.js'
+import { TIMEOUT_MAX_MS } from '../scenarios/transport.js'
 import type { AppliedScenario, Endpoint } from '../scenarios/types.js'
 
 /**

@@ -262,7 +262,7 @@ function renderBalance () {
       el('h2', { class: 'visually-hidden' }, 'Balance'),
       figure('Available', 'available'), figure('Blocked', 'blocked'), figure('Gross', 'gross'),
       el('p', { class: account.invariantHolds ? 'invariant ok' : 'invariant broken' },
-        account.invariantHolds ? 'Ledger adds up' : 'Ledger invariant broken'),
+        account.invariantHolds ? 'Ledger adds up' : 'Ledger invariant broken')
     )
     return
   }
@@ -274,7 +274,7 @@ function renderBalance () {
       el('td', { class: 'num' }, money(a.balance.available)),
       el('td', { class: 'num' }, money(a.balance.blocked)),
       el('td', { class: 'num' }, money(a.balance.gross)),
-      el('td', {}, a.invariantHolds ? 'ok' : 'BROKEN'),
+      el('td', {}, a.invariantHolds ? 'ok' : 'BROKEN')
     ))))
   section.append(el('div', { class: 'scroll' }, table))
 }
@@ -417,7 +417,7 @@ function buildTxDetail (tx) {
   // The API says which steering actions this record takes (a pending cash-in is paid, never settled).
   const actions = Array.isArray(tx.actions) ? tx.actions : []
   if (actions.includes('settle')) {
-    const failSelect = el('select', { name: `fail-code`, id: `fail-${tx.id}` }, ASYNC_ERROR_CODES.map(c => el('option', { value: c }, c)))
+    const failSelect = el('select', { name: 'fail-code', id: `fail-${tx.id}` }, ASYNC_ERROR_CODES.map(c => el('option', { value: c }, c)))
     detail.append(el('div', { class: 'actions', role: 'group', 'aria-label': 'Actions on this pending transaction' },
       el('button', {
         type: 'button',
@@ -431,7 +431,7 @@ function buildTxDetail (tx) {
         class: 'danger',
         'data-key': 'fail',
         onclick: (e) => act(e.currentTarget, error, () => api('POST', `/__sandbox/transactions/${encodeURIComponent(tx.id)}/fail`, { errorCode: failSelect.value }), `Transaction failed with ${failSelect.value}`),
-      }, 'Fail'),
+      }, 'Fail')
     ))
   }
   detail.append(error)
@@ -450,7 +450,7 @@ function buildTxDetail (tx) {
     detail.append(el('ul', { class: 'mini' }, deliveries.map(d => el('li', {},
       el('code', {}, d.eventType), ' ', badge(d.status), ' ', el('span', { class: 'url' }, d.url ?? '(no receiver)'),
       el('span', { class: 'muted' }, ` · ${d.attempts?.length ?? 0} attempt(s)${lastAttempt(d)}`), ' ',
-      el('a', { href: `#deliveries`, onclick: () => { $('#dl-tx').value = tx.id; state.expanded.dl.add(d.id) } }, 'Open in Deliveries'),
+      el('a', { href: '#deliveries', onclick: () => { $('#dl-tx').value = tx.id; state.expanded.dl.add(d.id) } }, 'Open in Deliveries')
     ))))
   }
   detail.append(el('h4', {}, 'Requests'))
@@ -488,7 +488,7 @@ function buildCharge (tx, code, error) {
             toast('Code selected: press Ctrl+C to copy')
           }
         },
-      }, 'Copy code'),
+      }, 'Copy code')
     ))
   if (PENDING.has(tx.status)) {
     const form = el('form', { class: 'pay form', novalidate: true, 'aria-label': 'Pay this charge' },
@@ -498,7 +498,7 @@ function buildCharge (tx, code, error) {
         el('input', { id: `pay-name-${tx.id}`, name: 'pay-name', type: 'text', autocomplete: 'off' })),
       el('div', { class: 'field' }, el('label', { for: `pay-doc-${tx.id}` }, 'Payer CPF/CNPJ'),
         el('input', { id: `pay-doc-${tx.id}`, name: 'pay-doc', type: 'text', autocomplete: 'off', inputmode: 'numeric' })),
-      el('div', { class: 'actions' }, el('button', { type: 'submit', 'data-key': 'pay' }, 'Pay')),
+      el('div', { class: 'actions' }, el('button', { type: 'submit', 'data-key': 'pay' }, 'Pay'))
     )
     form.addEventListener('submit', (event) => {
       event.preventDefault()
@@ -567,7 +567,7 @@ function headerRow (container, key = '', value = '') {
       el('input', { id: `${idBase}-k`, class: 'h-key', type: 'text', autocomplete: 'off', spellcheck: 'false', value: key })),
     el('span', { class: 'inline-field' }, el('label', { for: `${idBase}-v` }, 'Value'),
       el('input', { id: `${idBase}-v`, class: 'h-value', type: 'text', autocomplete: 'off', spellcheck: 'false', value })),
-    el('button', { type: 'button', class: 'secondary small', 'aria-label': 'Remove this header', onclick: () => row.remove() }, 'Remove'),
+    el('button', { type: 'button', class: 'secondary small', 'aria-label': 'Remove this header', onclick: () => row.remove() }, 'Remove')
   )
   container.append(row)
   return row
@@ -740,13 +740,13 @@ function buildDelivery (d) {
       a.requestHeaders ? el('details', { 'data-key': `req-${key}-${i}` }, el('summary', {}, 'Request headers'), el('pre', {}, json(a.requestHeaders))) : null,
       a.responseBody !== undefined && a.responseBody !== null && a.responseBody !== ''
         ? el('details', { 'data-key': `res-${key}-${i}` }, el('summary', {}, 'Response body'), el('pre', { class: 'response' }, String(a.responseBody)))
-        : null,
+        : null
     ))))
   }
   detail.append(
     el('h4', {}, 'Request'),
     el('details', { 'data-key': `headers-${key}` }, el('summary', {}, 'Headers'), el('pre', {}, json(d.requestHeaders ?? {}))),
-    el('details', { 'data-key': `body-${key}`, open: true }, el('summary', {}, 'Body'), el('pre', { class: 'body' }, json(d.body))),
+    el('details', { 'data-key': `body-${key}`, open: true }, el('summary', {}, 'Body'), el('pre', { class: 'body' }, json(d.body)))
   )
   return [summary, detail]
 }
@@ -810,7 +810,7 @@ function buildRequest (r) {
     el('section', { 'aria-label': 'Response' },
       el('h4', {}, `Response ${r.status}`),
       el('pre', { class: 'body', 'data-testid': 'response-body' }, bodyText(r.response.body)),
-      el('details', { 'data-key': `rsh-${key}` }, el('summary', {}, 'Headers'), el('pre', {}, json(r.response.headers)))),
+      el('details', { 'data-key': `rsh-${key}` }, el('summary', {}, 'Headers'), el('pre', {}, json(r.response.headers))))
   ))
   return [summary, detail]
 }
@@ -877,7 +877,7 @@ function buildMed (m) {
     actions.append(
       el('span', { class: 'inline-field' }, el('label', { for: detailsId }, 'Analysis details'), input),
       el('button', { type: 'button', 'data-key': 'approve', onclick: (e) => move('ANALYZED', { analysisResult: 'APPROVED', ...(input.value.trim() ? { analysisDetails: input.value.trim() } : {}) })(e) }, 'Approve'),
-      el('button', { type: 'button', class: 'danger', 'data-key': 'reject', onclick: (e) => move('ANALYZED', { analysisResult: 'REJECTED', ...(input.value.trim() ? { analysisDetails: input.value.trim() } : {}) })(e) }, 'Reject'),
+      el('button', { type: 'button', class: 'danger', 'data-key': 'reject', onclick: (e) => move('ANALYZED', { analysisResult: 'REJECTED', ...(input.value.trim() ? { analysisDetails: input.value.trim() } : {}) })(e) }, 'Reject')
     )
   }
   if (m.status === 'OPEN' || m.status === 'RECEIVED') {
@@ -1020,7 +1020,7 @@ function renderCatalogue () {
             $('#sc-form').scrollIntoView({ block: 'nearest' })
           },
         }, `Arm ${s.name}…`)
-        : null,
+        : null
     ))
   }
   if (!shown.length) list.append(el('li', { class: 'empty' }, 'No scenario matches.'))

@@ -1,5 +1,4 @@
-import { generateClientCertificate } from '../auth/certificates.js'
-import { fingerprintOf } from '../auth/certificates.js'
+import { generateClientCertificate, fingerprintOf } from '../auth/certificates.js'
 import { randomAlnum, type SeededRng } from '../domain/ids.js'
 import { secretRng } from '../auth/secrets.js'
 import { generateCnpj } from '../domain/documents.js'
@@ -38,7 +37,7 @@ export class AccountService {
     private readonly store: Store,
     private readonly fixtures: Fixtures,
     private readonly clock: Clock,
-    private readonly rng: SeededRng,
+    private readonly rng: SeededRng
   ) {}
 
   /** Builds an account record from settings over the fixture defaults. */

@@ -8,7 +8,7 @@ import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, pa
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import { asReply } from '../store/state.js'
 import type { CashInBodyT, CobBodyT, CobPatchBodyT } from '../schemas/payins.js'
-import { type Account, type ChargeData, type ChargeKind, type CobData, type Counterpart, type DeepReadonly, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData } from '../store/state.js'
+import { type Account, type ChargeData, type ChargeKind, type CobData, type Counterpart, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData } from '../store/state.js'
 import { cobFieldProblems, revisedCob, type CobFields } from '../domain/cob.js'
 import { receivedPixView } from './received-pix.js'
 import { chargeData, chargeDraft, receivedOf } from './charge-records.js'
@@ -175,8 +175,9 @@ export class ChargeService implements ChargePayments, Lifecycle {
     const originalCents = parseDecimalString(body.valor.original, 'exactly-2')
     // Check-and-insert in one unit, with no await in between.
     return this.store.transact(() => {
-      let id = txid
-      while (id === null || (txid === null && this.store.transactionByRef(`cob:${account.id}:${id}`))) id = newTxid(this.deps.rng, 32)
+      // A txid of our own is drawn again while it is taken; the client's is kept as given.
+      let id = txid ?? newTxid(this.deps.rng, 32)
+      if (txid === null) while (this.store.transactionByRef(`cob:${account.id}:${id}`)) id = newTxid(this.deps.rng, 32)
       return this.insertCob(account, id, body, originalCents.ok ? originalCents.cents : 0, scenarios)
     })
   }

@@ -263,22 +263,22 @@ export class PayoutService implements Lifecycle {
     const expiration = input.expiration ?? 600
     return this.deps.store.transact(() => {
       const tx = this.open(account, {
-      kind: 'DICT_TRANSFER',
-      amountCents: amount.cents,
-      description: input.description,
-      pixKey: directoryKey.key,
-      idempotencyKey: input.idempotencyKey,
-      counterpart: counterpartOf(entry),
-      scenarios,
-      data: {
-        directoryKey: directoryKey.key,
-        priority,
-        expiration,
-        expiresAt: new Date(now + expiration * 1000).toISOString(),
-        currency: input.payment.currency,
-        ...(input.creditorDocument !== undefined && { creditorDocument: input.creditorDocument }),
-        ...(input.ispbDeny !== undefined && { ispbDeny: input.ispbDeny }),
-      },
+        kind: 'DICT_TRANSFER',
+        amountCents: amount.cents,
+        description: input.description,
+        pixKey: directoryKey.key,
+        idempotencyKey: input.idempotencyKey,
+        counterpart: counterpartOf(entry),
+        scenarios,
+        data: {
+          directoryKey: directoryKey.key,
+          priority,
+          expiration,
+          expiresAt: new Date(now + expiration * 1000).toISOString(),
+          currency: input.payment.currency,
+          ...(input.creditorDocument !== undefined && { creditorDocument: input.creditorDocument }),
+          ...(input.ispbDeny !== undefined && { ispbDeny: input.ispbDeny }),
+        },
       })
       const response: DictTransferResponse = {
         // The provisional identifier is the transaction's UUID, what /__sandbox/transactions/:id accepts;

@@ -204,7 +204,7 @@ export class RefundService implements Devolucoes, MedReturns, Lifecycle {
 
   private open (
     account: Account, original: Transaction, received: DeepReadonly<ReceivedPayment>, kind: 'REFUND_IN' | 'DEVOLUCAO', amountCents: number,
-    refId: string, natureza: Natureza, text: { reason?: string, descricao?: string }, scenarios: AppliedScenario[], settleLater = true,
+    refId: string, natureza: Natureza, text: { reason?: string, descricao?: string }, scenarios: AppliedScenario[], settleLater = true
   ): Transaction {
     const now = this.now()
     const at = iso(now)

@@ -45,7 +45,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/
  * control characters (CR, LF and NUL would allow header injection) and nothing beyond U+00FF, which an
  * HTTP client cannot send.
  */
-const HEADER_VALUE = /^(?:[\x21-\x7e\xa0-\xff](?:[\x20\x09\x21-\x7e\xa0-\xff]{0,998}[\x21-\x7e\xa0-\xff])?)?$/
+const HEADER_VALUE = /^(?:[\x21-\x7e\xa0-\xff](?:[\x20\t\x21-\x7e\xa0-\xff]{0,998}[\x21-\x7e\xa0-\xff])?)?$/
 
 /** A registration rule, in the gateway's Portuguese (/api/webhooks) and the control plane's English. */
 const rule = (code: Code, message: string, en: string) => new Refusal(code, message, { en })

@@ -2,8 +2,8 @@
  * Webhook registrations and the delivery log (docs/gateway.md §2.11, 6). Owned by WebhookService; the record
  * shapes live with every other record in the store's leaf (`store/state.ts`).
  */
-export { EVENT_TYPES, type AttemptKind, type Delivery, type DeliveryAttempt, type DeliveryStatus, type EventType, type WebhookRegistration } from '../store/state.js'
 import type { EventType } from '../store/state.js'
+export { EVENT_TYPES, type AttemptKind, type Delivery, type DeliveryAttempt, type DeliveryStatus, type EventType, type WebhookRegistration } from '../store/state.js'
 
 /** What a capability hands to WebhookService.emit when money moves. */
 export interface WebhookEvent {

@@ -204,7 +204,7 @@ t.test('report grades an account and exits 4 when a check failed, for a CI job t
   t.equal(refused.statusCode, 400)
   const graded = await cli(url, ['report', '--account', String(created.accountId)])
   t.equal(graded.code, 4)
-  t.match(graded.stdout, /^FAIL  requests-valid  /m)
+  t.match(graded.stdout, /^FAIL {2}requests-valid {2}/m)
   const json = await cli(url, ['report', '--account', String(created.accountId), '--json'])
   t.equal(json.code, 4)
   const report = JSON.parse(json.stdout)

@@ -38,12 +38,12 @@ export const weird: fc.Arbitrary<Json> = fc.oneof(
   { weight: 1, arbitrary: huge },
   { weight: 1, arbitrary: deep },
   { weight: 2, arbitrary: fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 4 }) },
-  { weight: 1, arbitrary: fc.constantFrom<Json>(null, true, false, {}, [], [{}]) },
+  { weight: 1, arbitrary: fc.constantFrom<Json>(null, true, false, {}, [], [{}]) }
 )
 
 export const extraKey = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '', ' ', '$ref', 'then') },
-  { weight: 2, arbitrary: unicode },
+  { weight: 2, arbitrary: unicode }
 )
 
 export type Mutation =
@@ -56,7 +56,7 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('set' as const), at: fc.nat(), value: weird }),
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('extra' as const), at: fc.nat(), key: extraKey, value: fc.oneof(weird, protoValue) }),
-  fc.record({ kind: fc.constant('wrapArray' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('wrapArray' as const), at: fc.nat() })
 )
 
 /** Every path of a JSON value: [] is the root, then each key of each object or array. */
@@ -104,7 +104,7 @@ export const malformed = fc.oneof(
     // Nesting far deeper than any object a client builds: the parser and the validator must not recurse to death.
     '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000), '['.repeat(100_000) + ']'.repeat(100_000), '{"transaction":' + '['.repeat(50_000) + ']'.repeat(50_000) + '}'),
   fc.string({ maxLength: 60 }),
-  binaryish,
+  binaryish
 )
 
 /** Bodies: mutations of the valid template (mostly), anything at all, malformed text, the valid one. */
@@ -120,7 +120,7 @@ export function bodyArb (template: () => Json): fc.Arbitrary<Payload> {
     { weight: 2, arbitrary: fc.anything({ maxDepth: 3 }).map(v => { try { return json(v) } catch { return '{}' } }) },
     { weight: 2, arbitrary: malformed },
     { weight: 1, arbitrary: fc.constant(undefined) },
-    { weight: 1, arbitrary: fc.constant(null).map(() => json(template())) },
+    { weight: 1, arbitrary: fc.constant(null).map(() => json(template())) }
   )
   // Mostly JSON (so the body reaches validation), now and then another or no content type.
   const ct = fc.oneof({ weight: 12, arbitrary: fc.constant(JSON_CT) }, { weight: 2, arbitrary: contentType }, { weight: 1, arbitrary: fc.constant(undefined) })
@@ -131,31 +131,31 @@ export function bodyArb (template: () => Json): fc.Arbitrary<Payload> {
 export const headerName = fc.oneof(
   fc.constantFrom('x-request-id', 'accept', 'accept-encoding', 'accept-language', 'x-sandbox-scenario', 'x-forwarded-for', 'x-forwarded-proto',
     'content-encoding', 'content-length', 'expect', 'origin', 'cookie', 'x-http-method-override', 'if-none-match', 'range', 'x-ssl-client-cert', 'x-idempotency-key', 'user-agent'),
-  fc.stringMatching(/^x-[a-z0-9-]{1,20}$/),
+  fc.stringMatching(/^x-[a-z0-9-]{1,20}$/)
 )
 // Header values must be legal on the wire: visible ASCII and spaces, no CR/LF.
 export const headerValue = fc.oneof(
   fc.stringMatching(/^[\x20-\x7e]{0,60}$/),
-  fc.constantFrom('gzip', 'br', 'deflate', 'identity', '0', '-1', '999999999', 'abc', '100-continue', 'NaN', 'a'.repeat(8000), '%ZZ', 'INSUFFICIENT_FUNDS;ms=abc', ',,,', ';', 'bytes=0-1'),
+  fc.constantFrom('gzip', 'br', 'deflate', 'identity', '0', '-1', '999999999', 'abc', '100-continue', 'NaN', 'a'.repeat(8000), '%ZZ', 'INSUFFICIENT_FUNDS;ms=abc', ',,,', ';', 'bytes=0-1')
 )
 export const oddHeaders = fc.dictionary(headerName, headerValue, { maxKeys: 3 })
 
 export const queryArb = fc.oneof(
   { weight: 4, arbitrary: fc.constant('') },
   { weight: 2, arbitrary: fc.dictionary(fc.string({ maxLength: 10 }), fc.string({ maxLength: 20 }), { maxKeys: 4 }).map(d => '?' + new URLSearchParams(d).toString()) },
-  { weight: 2, arbitrary: fc.constantFrom('?a=%ZZ', '?__proto__[x]=1', '?__proto__=1', '?constructor[prototype][x]=1', '?' + 'a=1&'.repeat(2000), '?&&&', '?=', '?a', '?%00=%00', '?a[]=1&a[]=2', '?page=1e308', '?x=' + 'é'.repeat(1000)) },
+  { weight: 2, arbitrary: fc.constantFrom('?a=%ZZ', '?__proto__[x]=1', '?__proto__=1', '?constructor[prototype][x]=1', '?' + 'a=1&'.repeat(2000), '?&&&', '?=', '?a', '?%00=%00', '?a[]=1&a[]=2', '?page=1e308', '?x=' + 'é'.repeat(1000)) }
 )
 
 export const oddSegment = fc.oneof(
   { weight: 3, arbitrary: unicode.map(s => encodeURIComponent(s)) },
   { weight: 1, arbitrary: fc.constantFrom('%', '%ZZ', '%00', '%2F', '..', '.', '%2e%2e', 'a%20b', 'a'.repeat(2000), '0', '-1', '1e308', 'NaN', 'null', 'undefined', '__proto__', 'constructor', '%E2%82', '[]', '{}') },
-  { weight: 2, arbitrary: fc.stringMatching(/^[a-zA-Z0-9]{1,40}$/) },
+  { weight: 2, arbitrary: fc.stringMatching(/^[a-zA-Z0-9]{1,40}$/) }
 )
 
 /** Mostly the valid token; now and then an odd Authorization (expected: 401, unless it is still valid). */
 export function authArb (token: string): fc.Arbitrary<string | null> {
   return fc.oneof(
     { weight: 12, arbitrary: fc.constant(`Bearer ${token}`) },
-    { weight: 1, arbitrary: fc.constantFrom(null, '', 'Bearer', 'Bearer ', `bearer ${token}`, `Bearer ${token}x`, `Basic ${token}`, token, `Bearer  ${token}  `, `Bearer ${'a'.repeat(10_000)}`, 'Bearer a.b.c', `Bearer ${token}, Bearer ${token}`) },
+    { weight: 1, arbitrary: fc.constantFrom(null, '', 'Bearer', 'Bearer ', `bearer ${token}`, `Bearer ${token}x`, `Basic ${token}`, token, `Bearer  ${token}  `, `Bearer ${'a'.repeat(10_000)}`, 'Bearer a.b.c', `Bearer ${token}, Bearer ${token}`) }
   )
 }

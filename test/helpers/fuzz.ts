@@ -130,7 +130,7 @@ const scenarioNames = [...new Set(catalogue.filter(s => !HOLDING.has(s.name)).ma
 const scenarioHeader = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...scenarioNames).map(n => ({ 'x-sandbox-scenario': n })) },
   { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...scenarioNames), fc.constantFrom('ms=0', 'ms=10', 'ms=abc', 'ms=99999999999', 'x=1', '')).map(([n, p]) => ({ 'x-sandbox-scenario': `${n};${p}` })) },
-  { weight: 1, arbitrary: headerValue.map(v => ({ 'x-sandbox-scenario': v })) },
+  { weight: 1, arbitrary: headerValue.map(v => ({ 'x-sandbox-scenario': v })) }
 )
 const someHeaders = fc.oneof({ weight: 6, arbitrary: fc.constant({}) }, { weight: 2, arbitrary: scenarioHeader }, { weight: 2, arbitrary: oddHeaders })
 
@@ -139,7 +139,7 @@ const fixed = (p: string) => () => fc.constant(p)
 function segment (live: (w: World, i: number) => string | number): (w: World) => fc.Arbitrary<string> {
   return (w) => fc.oneof(
     { weight: 3, arbitrary: fc.nat().map(i => encodeURIComponent(String(live(w, i)))) },
-    { weight: 1, arbitrary: oddSegment },
+    { weight: 1, arbitrary: oddSegment }
   )
 }
 const accountId = (w: World, i: number) => pick(w.accounts, i, w.accounts[0]).accountId
@@ -154,7 +154,7 @@ const uuidV4 = fc.uuid({ version: 4 })
 const idempotency = fc.oneof(
   { weight: 4, arbitrary: uuidV4.map(k => ({ 'x-idempotency-key': k })) },
   { weight: 1, arbitrary: uuidV4.map(k => ({ 'x-idempotency-key': k.toUpperCase() })) },
-  { weight: 1, arbitrary: headerValue.map(k => ({ 'x-idempotency-key': k })) },
+  { weight: 1, arbitrary: headerValue.map(k => ({ 'x-idempotency-key': k })) }
 )
 let unique = 0
 const uniq = (p: string) => `${p}-${++unique}`
@@ -164,7 +164,7 @@ function endpoints (): Endpoint[] {
   // the rest hostile ones (bodyArb: mostly mutations of the template).
   const body = (template: (w: World) => Json) => (w: World) => fc.oneof(
     { weight: 2, arbitrary: fc.constant(null).map((): Payload => ({ text: JSON.stringify(template(w)), contentType: 'application/json' })) },
-    { weight: 3, arbitrary: bodyArb(() => template(w)) },
+    { weight: 3, arbitrary: bodyArb(() => template(w)) }
   )
   return [
     // ---- the gateway ----

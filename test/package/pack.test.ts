@@ -179,7 +179,7 @@ void [stopped, colour, token, status, delivery, netBalance, transferId]
   const res = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: app })
   ok(t, res, 'tsc over the consumer')
 
-  writeFileSync(join(app, 'wrong.ts'), `import { startSandbox } from 'pix-sandbox'\nawait startSandbox({ port: '8080' })\n`)
+  writeFileSync(join(app, 'wrong.ts'), 'import { startSandbox } from \'pix-sandbox\'\nawait startSandbox({ port: \'8080\' })\n')
   const wrong = await run(process.execPath, [tsc, '--ignoreConfig', '--noEmit', '--strict', '--module', 'NodeNext', '--target', 'ES2022', '--skipLibCheck', 'wrong.ts'], { cwd: app })
   t.equal(wrong.code, 2, 'a port given as text is a type error', { stdout: wrong.stdout, stderr: wrong.stderr })
   t.match(wrong.stdout, /wrong\.ts\(2,\d+\): error TS2322/)

@@ -132,7 +132,7 @@ const uuidV4 = fc.uuid({ version: 4 })
 const idempotencyHeader = fc.oneof(
   { weight: 4, arbitrary: uuidV4.map(k => ({ 'x-idempotency-key': k })) },
   { weight: 1, arbitrary: fc.constant({}) },
-  { weight: 1, arbitrary: headerValue.map(k => ({ 'x-idempotency-key': k })) },
+  { weight: 1, arbitrary: headerValue.map(k => ({ 'x-idempotency-key': k })) }
 )
 
 interface World {
@@ -180,7 +180,7 @@ t.test('bad input on every public endpoint', async t => {
       headers: fc.oneof(
         { weight: 4, arbitrary: fc.constant({ 'x-ssl-client-cert': certHeader(a.certificate) }) },
         { weight: 1, arbitrary: fc.constant({}) },
-        { weight: 2, arbitrary: fc.oneof(headerValue, fc.constantFrom(a.certificate.replace(/\n/g, ' '), encodeURIComponent(a.certificate).replace(/%20/g, '+'), certHeader(a.certificate).slice(0, 200), certHeader('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n'))).map(v => ({ 'x-ssl-client-cert': v })) },
+        { weight: 2, arbitrary: fc.oneof(headerValue, fc.constantFrom(a.certificate.replace(/\n/g, ' '), encodeURIComponent(a.certificate).replace(/%20/g, '+'), certHeader(a.certificate).slice(0, 200), certHeader('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n'))).map(v => ({ 'x-ssl-client-cert': v })) }
       ),
     },
     { name: 'GET /balance', method: 'GET', family: 'extended', success: 200, auth: true, path: fixed('/balance') },
@@ -274,7 +274,7 @@ t.test('bad input on every public endpoint', async t => {
           endDate: fc.constantFrom('2026-03-11', '2026-13-01', 'x', '1e308'),
           page: fc.oneof(fc.constantFrom('1', '0', '-1', '1e308', 'NaN', '-0', '1.5', '', '9007199254740993'), fc.integer().map(String)),
           pageSize: fc.oneof(fc.constantFrom('1', '100', '101', '0', 'abc', '-0', '20.0'), fc.integer().map(String)),
-        }, { requiredKeys: [] }).map(q => '?' + new URLSearchParams(q as Record<string, string>).toString()),
+        }, { requiredKeys: [] }).map(q => '?' + new URLSearchParams(q as Record<string, string>).toString())
       ),
     },
   ]

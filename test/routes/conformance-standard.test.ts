@@ -44,7 +44,9 @@ t.test('spec 7, 7.2, 7.4: a malformed document is one of the entries of a valida
   const app = await buildTestApp(t)
   const acc = await newAccount(app, { balance: 100 })
   const cashOut = await post(app, acc.token, '/api/pix/cash-out', {
-    value: 1, externalId: 'x', description: 'd'.repeat(141),
+    value: 1,
+    externalId: 'x',
+    description: 'd'.repeat(141),
     details: { key: 'joao.souza@example.com', keyType: 'EMAIL', name: 'Joao', document: '12345678901' },
   })
   t.equal(cashOut.statusCode, 400)

@@ -30,10 +30,20 @@ const base: Transaction = {
 t.test('CashOut notification of a failure carries errorCode and errorMessage; amounts are exact', async t => {
   const n = cashOutNotification(base, Date.parse('2026-03-10T15:00:00.050Z'))
   t.same(n, {
-    event: 'CashOut', status: 'ERROR', transactionType: 'PIX', movementType: 'DEBIT',
-    transactionId: base.id, externalId: 'ext-7', endToEndId: base.endToEndId, pixKey: base.pixKey,
-    feeAmount: 0.5, originalAmount: 10.29, finalAmount: 10.79, processingDate: '2026-03-10T15:00:00.050Z',
-    errorCode: 'ORDER_REJECTED', errorMessage: 'Pagamento rejeitado pela instituição de destino',
+    event: 'CashOut',
+    status: 'ERROR',
+    transactionType: 'PIX',
+    movementType: 'DEBIT',
+    transactionId: base.id,
+    externalId: 'ext-7',
+    endToEndId: base.endToEndId,
+    pixKey: base.pixKey,
+    feeAmount: 0.5,
+    originalAmount: 10.29,
+    finalAmount: 10.79,
+    processingDate: '2026-03-10T15:00:00.050Z',
+    errorCode: 'ORDER_REJECTED',
+    errorMessage: 'Pagamento rejeitado pela instituição de destino',
     counterpart: { name: 'JOAO SOUZA', document: '03742693433', bank: { bankISPB: '00360305', bankName: 'CAIXA ECONOMICA FEDERAL', bankCode: '104', accountBranch: null, accountNumber: null } },
     metadata: {},
   })
@@ -51,9 +61,16 @@ t.test('TRANSFER envelope: amount as a 2-decimal string, masked creditor documen
   t.same(transferEnvelope(dict), {
     type: 'TRANSFER',
     data: {
-      id: 7, txId: null, pixKey: base.pixKey, status: 'LIQUIDATED', payment: { amount: '10.29', currency: 'BRL' },
-      endToEndId: base.endToEndId, creditDebitType: 'DEBIT', idempotencyKey: 'k',
-      creditorAccount: { name: 'JOAO SOUZA', document: '**.732.844/0001-**', ispb: '00360305' }, remittanceInformation: 'aluguel',
+      id: 7,
+      txId: null,
+      pixKey: base.pixKey,
+      status: 'LIQUIDATED',
+      payment: { amount: '10.29', currency: 'BRL' },
+      endToEndId: base.endToEndId,
+      creditDebitType: 'DEBIT',
+      idempotencyKey: 'k',
+      creditorAccount: { name: 'JOAO SOUZA', document: '**.732.844/0001-**', ispb: '00360305' },
+      remittanceInformation: 'aluguel',
     },
   })
   const failed = transferEnvelope({ ...dict, status: 'ERROR', errorCode: 'PAYMENT_EXPIRED', errorMessage: 'expirou' })

@@ -42,7 +42,13 @@ t.test('an external static code is paid as a cash-out to its key', async t => {
   t.same(await balanceOf(app, acc.accountId), { available: 74.5, blocked: 0, invariantHolds: true })
   const [event] = cashOutEvents(emitted, res.json().transactionId)
   t.match(event.payload, {
-    event: 'CashOut', status: 'CONFIRMED', externalId: 'qr-1', pixKey: JOAO.key, originalAmount: 25, feeAmount: 0.5, finalAmount: 25.5,
+    event: 'CashOut',
+    status: 'CONFIRMED',
+    externalId: 'qr-1',
+    pixKey: JOAO.key,
+    originalAmount: 25,
+    feeAmount: 0.5,
+    finalAmount: 25.5,
     counterpart: { name: 'JOAO SOUZA', document: JOAO.document, bank: { bankISPB: '00360305' } },
   })
 })

@@ -131,7 +131,8 @@ t.test('the key directory: list, add or replace with format checks, remove', asy
   // A transfer to the new key now finds it, and fails on its CLOSED account.
   const acc = await newAccount(app, { balance: 100, fee: 0 })
   const res = await app.inject({
-    method: 'POST', url: '/dict/pix',
+    method: 'POST',
+    url: '/dict/pix',
     headers: { ...bearer(acc.token), 'x-idempotency-key': '9b2f6a0e-1c3d-4e5f-8a7b-0c1d2e3f4a5b' },
     payload: { pixKey: '+5585999990000', payment: { currency: 'BRL', amount: 5 } },
   })
@@ -142,7 +143,8 @@ t.test('the key directory: list, add or replace with format checks, remove', asy
   t.equal((await app.inject({ method: 'DELETE', url: `/__sandbox/directory/${encodeURIComponent('+5585999990000')}` })).statusCode, 204)
   t.equal((await app.inject({ method: 'DELETE', url: `/__sandbox/directory/${encodeURIComponent('+5585999990000')}` })).statusCode, 404)
   const gone = await app.inject({
-    method: 'POST', url: '/dict/pix',
+    method: 'POST',
+    url: '/dict/pix',
     headers: { ...bearer(acc.token), 'x-idempotency-key': '9b2f6a0e-1c3d-4e5f-8a7b-0c1d2e3f4a5c' },
     payload: { pixKey: '+5585999990000', payment: { currency: 'BRL', amount: 5 } },
   })

@@ -114,7 +114,14 @@ t.test('a registration stored with forged or unsendable headers still delivers, 
   t.teardown(() => receiver.close())
   const snapshot = (await app.inject({ method: 'GET', url: '/__sandbox/snapshot' })).json()
   snapshot.webhooks['7'] = {
-    id: 7, accountId: 1, eventType: 'cash_in', url: receiver.url, isActive: true, version: 1, createdAt: T0, updatedAt: T0,
+    id: 7,
+    accountId: 1,
+    eventType: 'cash_in',
+    url: receiver.url,
+    isActive: true,
+    version: 1,
+    createdAt: T0,
+    updatedAt: T0,
     headers: { Expect: '100-continue', 'X-Sandbox-Signature': 'v1=forged', 'X-Sandbox-Timestamp': '1', 'X-Unicode': '日本', 'X-Api-Key': 'kept' },
   }
   t.equal((await app.inject({ method: 'PUT', url: '/__sandbox/snapshot', payload: snapshot })).statusCode, 200)

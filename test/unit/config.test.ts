@@ -21,7 +21,7 @@ t.test('defaults with no env and no flags', async t => {
   t.equal(c.logLevel, 'info')
   t.equal(c.settlementDelayMs, 50)
   t.equal(c.clock, 'running')
-  t.equal(c.journalSize, 1000, "per account (issue 17)")
+  t.equal(c.journalSize, 1000, 'per account (issue 17)')
   t.equal(c.publicWebhooks, 'disabled')
   t.equal(c.data, undefined, 'memory store by default')
   t.equal(c.seed, undefined, 'random seed by default')

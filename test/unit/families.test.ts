@@ -90,14 +90,33 @@ t.test('a service refuses with a code and no status: the family of the route pic
   const scheduler = new Scheduler({ clock, runJob: run => { store.unit(run) } })
   t.teardown(() => scheduler.close())
   const service = new PayoutService({
-    store, clock, scheduler, rng: createRng('unit'), fixtures: loadFixtures(), events: { emit: () => {} }, config: { settlementDelayMs: 50 },
+    store,
+    clock,
+    scheduler,
+    rng: createRng('unit'),
+    fixtures: loadFixtures(),
+    events: { emit: () => {} },
+    config: { settlementDelayMs: 50 },
     charges: { chargeForCode: () => undefined, payCharge: () => { throw new Error('not reached') } },
   })
   const account: Account = {
-    id: 1, name: 'LOJA', document: '11222333000181', ispb: '99999004', bankName: 'B', clientId: 'c', clientSecret: 'secret-secret',
-    certificateFingerprints: [], certificatePem: '', providerGroup: 'C', documentCheck: false, feeCents: 10,
-    limits: { perTransactionCents: 100_000, dailyCents: 150_000, nightlyCents: 100_000 }, cashInMinExpirationSeconds: 30, splitFrequency: 'DAILY',
-    balance: { availableCents: 1_000, blockedCents: 0 }, totals: { openingCents: 1_000, adjustmentsCents: 0, settledInCents: 0, settledOutCents: 0, feesCents: 0 },
+    id: 1,
+    name: 'LOJA',
+    document: '11222333000181',
+    ispb: '99999004',
+    bankName: 'B',
+    clientId: 'c',
+    clientSecret: 'secret-secret',
+    certificateFingerprints: [],
+    certificatePem: '',
+    providerGroup: 'C',
+    documentCheck: false,
+    feeCents: 10,
+    limits: { perTransactionCents: 100_000, dailyCents: 150_000, nightlyCents: 100_000 },
+    cashInMinExpirationSeconds: 30,
+    splitFrequency: 'DAILY',
+    balance: { availableCents: 1_000, blockedCents: 0 },
+    totals: { openingCents: 1_000, adjustmentsCents: 0, settledInCents: 0, settledOutCents: 0, feesCents: 0 },
     createdAt: '2026-03-10T15:00:00.000Z',
   }
   store.transact(() => {

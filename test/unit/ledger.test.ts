@@ -119,7 +119,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant('release' as const), pick: fc.nat() }),
   fc.record({ op: fc.constant('credit' as const), cents }),
   fc.record({ op: fc.constant('debit' as const), cents }),
-  fc.record({ op: fc.constant('adjust' as const), cents: fc.integer({ min: -50_000, max: 50_000 }) }),
+  fc.record({ op: fc.constant('adjust' as const), cents: fc.integer({ min: -50_000, max: 50_000 }) })
 )
 
 t.test('property: after any sequence of operations the invariant holds and money is neither made nor lost', async t => {

@@ -17,8 +17,20 @@ let n = 0
 function req (fields: Partial<RequestFact>): RequestFact {
   n++
   return {
-    id: `req-${n}`, at: T, method: 'POST', route: '/balance', status: 200, accountId: ACCOUNT, scenarios: [], errorCode: null,
-    externalId: null, idempotencyKey: null, amountCents: null, target: null, expiredToken: false, ...fields,
+    id: `req-${n}`,
+    at: T,
+    method: 'POST',
+    route: '/balance',
+    status: 200,
+    accountId: ACCOUNT,
+    scenarios: [],
+    errorCode: null,
+    externalId: null,
+    idempotencyKey: null,
+    amountCents: null,
+    target: null,
+    expiredToken: false,
+    ...fields,
   }
 }
 const token = (at: number): RequestFact => req({ route: '/api/auth/token', status: 201, at })
@@ -30,16 +42,42 @@ const attempt = (statusCode: number | null, fields: Partial<DeliveryAttempt> = {
 function delivery (attempts: DeliveryAttempt[], fields: Partial<Delivery> = {}): Delivery {
   n++
   return {
-    id: `dlv-${n}`, seq: n, accountId: ACCOUNT, eventType: 'cash_out', eventId: `ev-${n}`, transactionId: null, webhookId: 1, url: 'http://127.0.0.1:9/hook',
-    status: 'delivered', requestHeaders: {}, body: {}, attempts, nextAttemptAt: null, scenarios: [], createdAt: new Date(T).toISOString(), updatedAt: new Date(T).toISOString(), ...fields,
+    id: `dlv-${n}`,
+    seq: n,
+    accountId: ACCOUNT,
+    eventType: 'cash_out',
+    eventId: `ev-${n}`,
+    transactionId: null,
+    webhookId: 1,
+    url: 'http://127.0.0.1:9/hook',
+    status: 'delivered',
+    requestHeaders: {},
+    body: {},
+    attempts,
+    nextAttemptAt: null,
+    scenarios: [],
+    createdAt: new Date(T).toISOString(),
+    updatedAt: new Date(T).toISOString(),
+    ...fields,
   } as Delivery
 }
 function tx (fields: Omit<Partial<Transaction>, 'data'> & { data?: Record<string, unknown> }): Transaction {
   n++
   return {
-    id: `tx-${n}`, seq: n, accountId: ACCOUNT, kind: 'CASH_OUT', direction: 'OUT', status: 'CONFIRMED', amountCents: 1000, feeCents: 0,
-    pixKey: 'joao@example.com', data: {}, createdAt: new Date(T).toISOString(), updatedAt: new Date(T).toISOString(),
-    history: [{ status: 'PENDING', at: new Date(T).toISOString() }], ...fields,
+    id: `tx-${n}`,
+    seq: n,
+    accountId: ACCOUNT,
+    kind: 'CASH_OUT',
+    direction: 'OUT',
+    status: 'CONFIRMED',
+    amountCents: 1000,
+    feeCents: 0,
+    pixKey: 'joao@example.com',
+    data: {},
+    createdAt: new Date(T).toISOString(),
+    updatedAt: new Date(T).toISOString(),
+    history: [{ status: 'PENDING', at: new Date(T).toISOString() }],
+    ...fields,
   } as Transaction
 }
 
@@ -229,13 +267,41 @@ t.test('the facts each money route carries', async t => {
 
 t.test('a journal entry as facts: what the report grades, the path\'s parameters, an unanswered request, an expired token', async t => {
   const entry = (fields: Partial<JournalEntry>): JournalEntry => ({
-    id: 1, requestId: 'rq', at: '2026-03-10T15:00:00.000Z', wallTime: '2026-03-10T15:00:00.000Z', method: 'PUT', path: '/pix/E123/devolucao/d%201', query: {},
-    route: '/pix/:e2eid/devolucao/:id', status: 400, durationMs: 1, accountId: ACCOUNT, tokenId: 'jti', idempotencyKey: null, externalId: null, scenarios: ['X'],
-    errorCode: 'REFUND_AMOUNT_EXCEEDS_ORIGINAL', transactionId: null, request: { headers: {}, body: { valor: '10.01' } }, response: { headers: {}, body: null }, ...fields,
+    id: 1,
+    requestId: 'rq',
+    at: '2026-03-10T15:00:00.000Z',
+    wallTime: '2026-03-10T15:00:00.000Z',
+    method: 'PUT',
+    path: '/pix/E123/devolucao/d%201',
+    query: {},
+    route: '/pix/:e2eid/devolucao/:id',
+    status: 400,
+    durationMs: 1,
+    accountId: ACCOUNT,
+    tokenId: 'jti',
+    idempotencyKey: null,
+    externalId: null,
+    scenarios: ['X'],
+    errorCode: 'REFUND_AMOUNT_EXCEEDS_ORIGINAL',
+    transactionId: null,
+    request: { headers: {}, body: { valor: '10.01' } },
+    response: { headers: {}, body: null },
+    ...fields,
   })
   t.same(requestFact(entry({})), {
-    id: 'rq', at: T, method: 'PUT', route: '/pix/:e2eid/devolucao/:id', status: 400, accountId: ACCOUNT, scenarios: ['X'], errorCode: 'REFUND_AMOUNT_EXCEEDS_ORIGINAL',
-    expiredToken: false, externalId: 'd 1', idempotencyKey: null, amountCents: 1001, target: 'E123',
+    id: 'rq',
+    at: T,
+    method: 'PUT',
+    route: '/pix/:e2eid/devolucao/:id',
+    status: 400,
+    accountId: ACCOUNT,
+    scenarios: ['X'],
+    errorCode: 'REFUND_AMOUNT_EXCEEDS_ORIGINAL',
+    expiredToken: false,
+    externalId: 'd 1',
+    idempotencyKey: null,
+    amountCents: 1001,
+    target: 'E123',
   })
   t.match(requestFact(entry({ status: 0 })), { status: null }, 'no answer went out')
   t.match(requestFact(entry({ status: 401, errorCode: 'UNAUTHORIZED' })), { expiredToken: true }, 'a 401 for a token the sandbox signed')

@@ -3,7 +3,7 @@ import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmS
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { Store } from '../../server/store/store.js'
-import { emptyState, type Account, type State, type Transaction, type TransactionOf } from '../../server/store/state.js'
+import { emptyState, type Account, type State, type TransactionOf } from '../../server/store/state.js'
 
 /**
  * The store: indexes kept in step with the document, per-account removal, snapshots, commits. Every
@@ -13,9 +13,21 @@ const AT = '2026-03-10T15:00:00.000Z'
 
 function account (id: number, clientId = `c${id}`, fingerprint = `FP${id}`): Account {
   return {
-    id, name: `A${id}`, document: '11222333000181', ispb: '99999004', bankName: 'B', clientId, clientSecret: 's'.repeat(10),
-    certificateFingerprints: [fingerprint], certificatePem: '', providerGroup: 'B', documentCheck: false, feeCents: 50,
-    limits: { perTransactionCents: 1, dailyCents: 1, nightlyCents: 1 }, cashInMinExpirationSeconds: 30, splitFrequency: 'DAILY',
+    id,
+    name: `A${id}`,
+    document: '11222333000181',
+    ispb: '99999004',
+    bankName: 'B',
+    clientId,
+    clientSecret: 's'.repeat(10),
+    certificateFingerprints: [fingerprint],
+    certificatePem: '',
+    providerGroup: 'B',
+    documentCheck: false,
+    feeCents: 50,
+    limits: { perTransactionCents: 1, dailyCents: 1, nightlyCents: 1 },
+    cashInMinExpirationSeconds: 30,
+    splitFrequency: 'DAILY',
     balance: { availableCents: 100, blockedCents: 0 },
     totals: { openingCents: 100, adjustmentsCents: 0, settledInCents: 0, settledOutCents: 0, feesCents: 0 },
     createdAt: AT,

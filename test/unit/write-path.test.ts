@@ -40,10 +40,23 @@ t.test('the write path: what compiles is what the store sees', async t => {
   const store = new Store()
   await store.open()
   store.transact(() => store.addAccount({
-    id: 1, name: 'A', document: '11222333000181', ispb: '99999004', bankName: 'B', clientId: 'c', clientSecret: 'secret-secret',
-    certificateFingerprints: [], certificatePem: '', providerGroup: 'B', documentCheck: false, feeCents: 0,
-    limits: { perTransactionCents: 1, dailyCents: 1, nightlyCents: 1 }, cashInMinExpirationSeconds: 30, splitFrequency: 'DAILY',
-    balance: { availableCents: 500, blockedCents: 0 }, totals: { openingCents: 500, adjustmentsCents: 0, settledInCents: 0, settledOutCents: 0, feesCents: 0 },
+    id: 1,
+    name: 'A',
+    document: '11222333000181',
+    ispb: '99999004',
+    bankName: 'B',
+    clientId: 'c',
+    clientSecret: 'secret-secret',
+    certificateFingerprints: [],
+    certificatePem: '',
+    providerGroup: 'B',
+    documentCheck: false,
+    feeCents: 0,
+    limits: { perTransactionCents: 1, dailyCents: 1, nightlyCents: 1 },
+    cashInMinExpirationSeconds: 30,
+    splitFrequency: 'DAILY',
+    balance: { availableCents: 500, blockedCents: 0 },
+    totals: { openingCents: 500, adjustmentsCents: 0, settledInCents: 0, settledOutCents: 0, feesCents: 0 },
     createdAt: '2026-03-10T15:00:00.000Z',
   }))
   t.ok(store.transact(() => store.update('accounts', 1, a => ledger.reserve(a, 100))), 'through the API the same write compiles and works')

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../schemas/common.js'
 import { DictTransferBody, DictTransferCreated, DictTransferHeaders } from '../../schemas/payouts.js'
-import type { DictTransferResponse } from '../../services/payouts.js'
 import { canonicalIdempotencyKey } from '../../domain/ids.js'
 
 /** POST /dict/pix (docs/gateway.md §2.3, 4.1 endpoint 4, 7.6): a transfer by directory key, idempotent by x-idempotency-key. */

@@ -73,7 +73,8 @@ const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const result = journal.verify(matcher, { times, atLeast, atMost })
     if (result.ok) return { count: result.count, matched: true as const }
     const wanted = times !== undefined ? `exactly ${times}` : [atLeast !== undefined ? `at least ${atLeast}` : '', atMost !== undefined ? `at most ${atMost}` : ''].filter(Boolean).join(' and ') || 'at least 1'
-    throw new Refusal('VERIFICATION_FAILED', `Expected ${wanted} matching request(s), found ${result.count}`, { details: {
+    throw new Refusal('VERIFICATION_FAILED', `Expected ${wanted} matching request(s), found ${result.count}`, {
+      details: {
         matcher,
         expected: { times, atLeast, atMost },
         count: result.count,

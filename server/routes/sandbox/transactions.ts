@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Refusal } from '../../errors/refusal.js'
 import { centsToNumber } from '../../domain/money.js'
 import { asReply, errorResponses } from '../../schemas/common.js'
-import { AsyncErrorCodeSchema, FailTransactionBody, RefundReceivedBody, TransactionIdParams, TransactionList, TransactionListQuery, TransactionView } from '../../schemas/payouts.js'
+import { FailTransactionBody, RefundReceivedBody, TransactionIdParams, TransactionList, TransactionListQuery, TransactionView } from '../../schemas/payouts.js'
 import type { Transaction } from '../../store/state.js'
 
 /**
@@ -107,4 +107,3 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 }
 
 export default routes
-

@@ -14,8 +14,26 @@ let n = 0
 function request (accountId: number, route: string, status: number, atMs: number, more: Partial<RecordedRequest> = {}): RecordedRequest {
   n++
   return {
-    requestId: `req-${n}`, atMs, wallMs: atMs, method: 'POST', path: route, query: {}, route, params: {}, status, durationMs: 1, accountId,
-    tokenId: null, idempotencyKey: null, externalId: null, scenarios: [], errorCode: null, requestHeaders: {}, requestBody: null, responseHeaders: {}, responseText: null,
+    requestId: `req-${n}`,
+    atMs,
+    wallMs: atMs,
+    method: 'POST',
+    path: route,
+    query: {},
+    route,
+    params: {},
+    status,
+    durationMs: 1,
+    accountId,
+    tokenId: null,
+    idempotencyKey: null,
+    externalId: null,
+    scenarios: [],
+    errorCode: null,
+    requestHeaders: {},
+    requestBody: null,
+    responseHeaders: {},
+    responseText: null,
     ...more,
   }
 }
@@ -24,8 +42,21 @@ function delivery (accountId: number, statusCode: number, scenarios: string[] = 
   n++
   const at = new Date(T0).toISOString()
   return {
-    id: `delivery-${n}`, seq: n, accountId, eventType: 'cash_out', eventId: `event-${n}`, transactionId: null, webhookId: 1, url: 'http://127.0.0.1:9/hook',
-    status: statusCode < 300 ? 'delivered' : 'failed', requestHeaders: {}, body: {}, nextAttemptAt: null, scenarios, createdAt: at, updatedAt: at,
+    id: `delivery-${n}`,
+    seq: n,
+    accountId,
+    eventType: 'cash_out',
+    eventId: `event-${n}`,
+    transactionId: null,
+    webhookId: 1,
+    url: 'http://127.0.0.1:9/hook',
+    status: statusCode < 300 ? 'delivered' : 'failed',
+    requestHeaders: {},
+    body: {},
+    nextAttemptAt: null,
+    scenarios,
+    createdAt: at,
+    updatedAt: at,
     attempts: [{ at, kind: 'first', statusCode, latencyMs: 3, error: statusCode < 300 ? null : `HTTP ${statusCode}` }],
   } as Mutable<Delivery>
 }

@@ -27,16 +27,41 @@ async function splits (t: Test, frequency: SplitFrequency, records: SplitRecord[
   t.teardown(() => scheduler.close())
   const service = new SplitService({ store, clock, scheduler, rng: createRng('unit') })
   const account: Account = {
-    id: 1, name: 'LOJA', document: '11222333000181', ispb: '99999004', bankName: 'B', clientId: 'c', clientSecret: 'secret-secret',
-    certificateFingerprints: [], certificatePem: '', providerGroup: 'C', documentCheck: false, feeCents: 0,
-    limits: { perTransactionCents: 100_000, dailyCents: 150_000, nightlyCents: 10_000 }, cashInMinExpirationSeconds: 30, splitFrequency: frequency,
-    balance: { availableCents, blockedCents: 0 }, totals: { openingCents: availableCents, adjustmentsCents: 0, settledInCents: 0, settledOutCents: 0, feesCents: 0 },
+    id: 1,
+    name: 'LOJA',
+    document: '11222333000181',
+    ispb: '99999004',
+    bankName: 'B',
+    clientId: 'c',
+    clientSecret: 'secret-secret',
+    certificateFingerprints: [],
+    certificatePem: '',
+    providerGroup: 'C',
+    documentCheck: false,
+    feeCents: 0,
+    limits: { perTransactionCents: 100_000, dailyCents: 150_000, nightlyCents: 10_000 },
+    cashInMinExpirationSeconds: 30,
+    splitFrequency: frequency,
+    balance: { availableCents, blockedCents: 0 },
+    totals: { openingCents: availableCents, adjustmentsCents: 0, settledInCents: 0, settledOutCents: 0, feesCents: 0 },
     createdAt: '2026-03-10T15:00:00.000Z',
   }
   const at = new Date(T0).toISOString()
   const charge: Mutable<Transaction> = {
-    id: 'charge-1', seq: 1, accountId: 1, kind: 'CASH_IN', direction: 'IN', status: 'CONFIRMED', amountCents: 10_000, feeCents: 0,
-    errorCode: null, errorMessage: null, externalId: 'pedido-1', createdAt: at, updatedAt: at, history: [{ status: 'CONFIRMED', at }],
+    id: 'charge-1',
+    seq: 1,
+    accountId: 1,
+    kind: 'CASH_IN',
+    direction: 'IN',
+    status: 'CONFIRMED',
+    amountCents: 10_000,
+    feeCents: 0,
+    errorCode: null,
+    errorMessage: null,
+    externalId: 'pedido-1',
+    createdAt: at,
+    updatedAt: at,
+    history: [{ status: 'CONFIRMED', at }],
     data: { txid: 'tx1', location: null, pixCode: null, splits: records },
   }
   store.transact(() => {
