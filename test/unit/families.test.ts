@@ -9,7 +9,7 @@ import { Refusal, type Code } from '../../server/errors/refusal.js'
 import { loadFixtures } from '../../server/fixtures.js'
 import { PayoutService } from '../../server/services/payouts.js'
 import { Store } from '../../server/store/store.js'
-import type { Account } from '../../server/store/state.js'
+import { accountRecord } from './services/harness.js'
 
 const T0 = Date.parse('2026-03-10T15:00:00.000Z')
 const codes = Object.keys(ANSWERS) as Code[]
@@ -99,26 +99,15 @@ t.test('a service refuses with a code and no status: the family of the route pic
     config: { settlementDelayMs: 50 },
     charges: { chargeForCode: () => undefined, payCharge: () => { throw new Error('not reached') } },
   })
-  const account: Account = {
-    id: 1,
+  // The harness's account record, with what these tests set differently.
+  const account = accountRecord(1, {
     name: 'LOJA',
-    document: '11222333000181',
-    ispb: '99999004',
     bankName: 'B',
     clientId: 'c',
-    clientSecret: 'secret-secret',
-    certificateFingerprints: [],
-    certificatePem: '',
-    providerGroup: 'C',
-    documentCheck: false,
-    feeCents: 10,
     limits: { perTransactionCents: 100_000, dailyCents: 150_000, nightlyCents: 100_000 },
-    cashInMinExpirationSeconds: 30,
-    splitFrequency: 'DAILY',
     balance: { availableCents: 1_000, blockedCents: 0 },
     totals: { openingCents: 1_000, adjustmentsCents: 0, settledInCents: 0, settledOutCents: 0, feesCents: 0 },
-    createdAt: '2026-03-10T15:00:00.000Z',
-  }
+  })
   store.transact(() => {
     store.addAccount(account)
     store.put('directory', { key: 'joao@example.com', keyType: 'EMAIL', name: 'JOAO', document: '52998224725', ispb: '60701190', bankName: 'ITAU' })

@@ -6,8 +6,8 @@ import { loadFixtures } from '../../../server/fixtures.js'
 import type { ChargePayments, Events } from '../../../server/ports.js'
 import { PayoutService } from '../../../server/services/payouts.js'
 import { Store } from '../../../server/store/store.js'
-import type { Account } from '../../../server/store/state.js'
 import type { WebhookEvent } from '../../../server/webhooks/types.js'
+import { accountRecord } from './harness.js'
 
 // PayoutService alone: a memory store, the sandbox clock and scheduler, and fakes for its neighbours
 // (charges it never reaches here, and the events it emits, recorded).
@@ -28,26 +28,12 @@ async function payouts (t: Test) {
     payCharge: () => { throw new Error('no charge is paid in these tests') },
   }
   const service = new PayoutService({ store, clock, scheduler, rng: createRng('unit'), fixtures: loadFixtures(), events, config: { settlementDelayMs: 50 }, charges })
-  const account: Account = {
-    id: 1,
+  // The harness's account record, with what these tests set differently.
+  const account = accountRecord(1, {
     name: 'LOJA',
-    document: '11222333000181',
-    ispb: '99999004',
     bankName: 'B',
     clientId: 'c',
-    clientSecret: 'secret-secret',
-    certificateFingerprints: [],
-    certificatePem: '',
-    providerGroup: 'C',
-    documentCheck: false,
-    feeCents: 10,
-    limits: { perTransactionCents: 100_000, dailyCents: 150_000, nightlyCents: 10_000 },
-    cashInMinExpirationSeconds: 30,
-    splitFrequency: 'DAILY',
-    balance: { availableCents: 500_000, blockedCents: 0 },
-    totals: { openingCents: 500_000, adjustmentsCents: 0, settledInCents: 0, settledOutCents: 0, feesCents: 0 },
-    createdAt: '2026-03-10T15:00:00.000Z',
-  }
+  })
   store.transact(() => store.addAccount(account))
   const cashOut = (value: number, externalId: string) => service.createCashOut(store.account(1)!, {
     value, externalId, details: { key: 'joao@example.com', keyType: 'EMAIL', name: 'JOAO', document: '52998224725' },

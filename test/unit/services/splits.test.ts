@@ -5,7 +5,8 @@ import { createRng } from '../../../server/domain/ids.js'
 import { chargeData } from '../../../server/services/charge-records.js'
 import { nextSplitRun, SplitService } from '../../../server/services/splits.js'
 import { Store } from '../../../server/store/store.js'
-import type { Account, Mutable, SplitFrequency, SplitRecord, Transaction } from '../../../server/store/state.js'
+import type { Mutable, SplitFrequency, SplitRecord, Transaction } from '../../../server/store/state.js'
+import { accountRecord } from './harness.js'
 
 // SplitService alone: a memory store, the sandbox clock and scheduler, and a paid cash-in put in the
 // store by hand (what the charge service hands it through ChargeSplits).
@@ -26,26 +27,16 @@ async function splits (t: Test, frequency: SplitFrequency, records: SplitRecord[
   const scheduler = new Scheduler({ clock, runJob: run => { store.unit(run) } })
   t.teardown(() => scheduler.close())
   const service = new SplitService({ store, clock, scheduler, rng: createRng('unit') })
-  const account: Account = {
-    id: 1,
+  // The harness's account record, with what these tests set differently.
+  const account = accountRecord(1, {
     name: 'LOJA',
-    document: '11222333000181',
-    ispb: '99999004',
     bankName: 'B',
     clientId: 'c',
-    clientSecret: 'secret-secret',
-    certificateFingerprints: [],
-    certificatePem: '',
-    providerGroup: 'C',
-    documentCheck: false,
     feeCents: 0,
-    limits: { perTransactionCents: 100_000, dailyCents: 150_000, nightlyCents: 10_000 },
-    cashInMinExpirationSeconds: 30,
     splitFrequency: frequency,
     balance: { availableCents, blockedCents: 0 },
     totals: { openingCents: availableCents, adjustmentsCents: 0, settledInCents: 0, settledOutCents: 0, feesCents: 0 },
-    createdAt: '2026-03-10T15:00:00.000Z',
-  }
+  })
   const at = new Date(T0).toISOString()
   const charge: Mutable<Transaction> = {
     id: 'charge-1',
