@@ -2,7 +2,7 @@ import { Low, type Adapter } from 'lowdb'
 import { basename, dirname, join } from 'node:path'
 import { StartupError } from '../errors/startup.js'
 import { classify, jsonErrorLocation, readDocument } from './document.js'
-import { nodeFs, type StoreFs } from './fs.js'
+import { NodeFs, type StoreFs } from './fs.js'
 import {
   COLLECTIONS, STATE_FORMAT, STATE_FORMAT_VERSION, emptyState,
   type Account, type ClockRecord, type Collection, type Collections, type DeepReadonly, type DirectoryEntry, type Draft,
@@ -227,7 +227,7 @@ export class Store {
   constructor (opts: StoreOptions = {}) {
     this.persistent = Boolean(opts.file)
     this.file = opts.file
-    this.fs = opts.fs ?? nodeFs
+    this.fs = opts.fs ?? new NodeFs()
     this.compactionFloorBytes = opts.compactionFloorBytes ?? 32 * 2 ** 20
     this.retryMs = this.retryDelay = opts.retryMs ?? 1000
     this.onError = opts.onError ?? (err => process.emitWarning(`store: a rebuild after a rollback failed: ${String(err)}`))
@@ -708,12 +708,16 @@ export class Store {
     this.closed = true
     this.stopRetrying()
     if (!this.persistent) return
-    await this.flush()
-    if (this.journalBytes > 0 || this.status.status === 'degraded') {
-      this.rewriteNeeded = true
-      this.retryWanted = true
-      this.startWriting()
+    try {
       await this.flush()
+      if (this.journalBytes > 0 || this.status.status === 'degraded') {
+        this.rewriteNeeded = true
+        this.retryWanted = true
+        this.startWriting()
+        await this.flush()
+      }
+    } finally {
+      this.fs.close?.()
     }
   }
 

@@ -1,4 +1,4 @@
-import { nodeFs, type StoreFs } from '../../server/store/fs.js'
+import { NodeFs, type StoreFs } from '../../server/store/fs.js'
 
 /**
  * The store's file system with faults on cue: an operation can fail (a full disk) or wait until the
@@ -24,6 +24,8 @@ export function diskFull (): Error {
 export class FaultyFs implements StoreFs {
   private rules: Rule[] = []
   readonly calls: Array<{ op: Op, path: string }> = []
+  /** The real disk underneath, once an operation gets through. */
+  private readonly disk = new NodeFs()
 
   /** Fails `op` on paths containing `path` (every time, or `times` times). */
   fail (op: Op, path: string, error: () => Error = diskFull, times = Infinity): void {
@@ -60,12 +62,13 @@ export class FaultyFs implements StoreFs {
     if (rule.fail) throw rule.fail()
   }
 
-  async readFile (path: string): Promise<string> { await this.gate('readFile', path); return await nodeFs.readFile(path) }
-  async writeFile (path: string, text: string): Promise<void> { await this.gate('writeFile', path); await nodeFs.writeFile(path, text) }
-  async appendFile (path: string, text: string): Promise<void> { await this.gate('appendFile', path); await nodeFs.appendFile(path, text) }
-  async rename (from: string, to: string): Promise<void> { await this.gate('rename', to); await nodeFs.rename(from, to) }
-  async remove (path: string): Promise<void> { await this.gate('remove', path); await nodeFs.remove(path) }
-  async readdir (dir: string): Promise<string[]> { await this.gate('readdir', dir); return await nodeFs.readdir(dir) }
-  async mkdirs (dir: string): Promise<void> { await this.gate('mkdirs', dir); await nodeFs.mkdirs(dir) }
-  async stat (path: string): Promise<{ isDirectory: boolean, size: number } | null> { await this.gate('stat', path); return await nodeFs.stat(path) }
+  async readFile (path: string): Promise<string> { await this.gate('readFile', path); return await this.disk.readFile(path) }
+  async writeFile (path: string, text: string): Promise<void> { await this.gate('writeFile', path); await this.disk.writeFile(path, text) }
+  async appendFile (path: string, text: string): Promise<void> { await this.gate('appendFile', path); await this.disk.appendFile(path, text) }
+  async rename (from: string, to: string): Promise<void> { await this.gate('rename', to); await this.disk.rename(from, to) }
+  async remove (path: string): Promise<void> { await this.gate('remove', path); await this.disk.remove(path) }
+  async readdir (dir: string): Promise<string[]> { await this.gate('readdir', dir); return await this.disk.readdir(dir) }
+  async mkdirs (dir: string): Promise<void> { await this.gate('mkdirs', dir); await this.disk.mkdirs(dir) }
+  async stat (path: string): Promise<{ isDirectory: boolean, size: number } | null> { await this.gate('stat', path); return await this.disk.stat(path) }
+  close (): void { this.disk.close() }
 }
