@@ -736,8 +736,10 @@ export class Store {
   }
 
   private async writeLoop (): Promise<void> {
-    // Never serialise inside the caller's synchronous code: a unit under way is not whole yet.
-    await null
+    // Never serialise inside the caller's synchronous code: a unit under way is not whole yet. And
+    // not before the event loop's turn has read every request already waiting: one write then
+    // carries all of their changes (and the account they share once), not one write each.
+    await new Promise(resolve => setImmediate(resolve))
     try {
       while ((this.waiters.length > 0 && this.durable < this.changes) || this.retryWanted) {
         this.retryWanted = false
