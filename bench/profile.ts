@@ -1,9 +1,9 @@
 /**
- * `npm run bench:profile [-- --receiver] [-- --seconds N] [-- --log-level L] [-- --path /balance]`:
+ * `npm run bench:profile [-- --receiver] [-- --data] [-- --seconds N] [-- --log-level L] [-- --path /balance]`:
  * where a request's CPU goes. Starts the compiled sandbox under `node --cpu-prof` with its default
  * settings (logging at info to /dev/null unless `--log-level` says otherwise), loads POST
  * /api/pix/cash-out (or GET `--path`) with autocannon (optionally with a webhook receiver in its own
- * process), stops it, and prints the costliest frames by self time, then our own functions by
+ * process; with `--data`, state in a file of its own), stops it, and prints the costliest frames by self time, then our own functions by
  * inclusive time. It measures nothing by itself (the profiler slows everything down).
  */
 import autocannon from 'autocannon'
@@ -20,11 +20,12 @@ const seconds = Number(args[args.indexOf('--seconds') + 1]) || 8
 const top = Number(args[args.indexOf('--top') + 1]) || 30
 const logLevel = args.includes('--log-level') ? args[args.indexOf('--log-level') + 1] : undefined
 const getPath = args.includes('--path') ? args[args.indexOf('--path') + 1] : undefined
+const withData = args.includes('--data')
 const root = new URL('..', import.meta.url).pathname
 const dir = mkdtempSync(join(tmpdir(), 'pix-profile-'))
 const port = 18700 + Math.floor(Math.random() * 200)
 
-const proc = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, 'dist/server/main.js', '--host', '127.0.0.1'], {
+const proc = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, 'dist/server/main.js', '--host', '127.0.0.1', ...(withData ? ['--data', join(dir, 'state.json')] : [])], {
   cwd: root, env: { ...process.env, PORT: String(port), ...(logLevel ? { LOG_LEVEL: logLevel } : {}), SANDBOX_SETTLEMENT_DELAY_MS: '10' }, stdio: ['ignore', 'ignore', 'inherit'],
 })
 for (let i = 0; ; i++) {
