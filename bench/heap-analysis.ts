@@ -153,8 +153,13 @@ function fieldBreakdown (h: Heap, records: number[], per: number): string[] {
     }
   }
   const lines = [`  record objects themselves: ${(selfTotal / per).toFixed(0)} B per record`]
-  for (const [k, v] of [...owned].sort((a, b) => b[1] - a[1])) lines.push(`  ${k}: ${(v / per).toFixed(0)} B per record (owned; nested paths are included in their parent)`)
-  for (const [k, v] of [...shared].sort((a, b) => b[1].size - a[1].size).slice(0, 12)) lines.push(`  ${k}: shared with others, ${v.size} distinct objects`)
+  for (const [k, v] of [...owned].sort((a, b) => b[1] - a[1])) if (v / per >= 1) lines.push(`  ${k}: ${(v / per).toFixed(0)} B per record, its own (a nested path is part of its parent's figure)`)
+  // Shared with an index or with other records: counted once here, by distinct object.
+  for (const [k, v] of [...shared].sort((a, b) => b[1].size - a[1].size).slice(0, 8)) {
+    let bytes = 0
+    for (const t of v) bytes += h.retained[t]
+    lines.push(`  ${k}: held with others (an index, other records), ${v.size} distinct objects, ${(bytes / per).toFixed(0)} B per record`)
+  }
   return lines
 }
 
@@ -203,7 +208,7 @@ export function report (h: Heap, per: number): string {
   }
   // Transaction records, field by field.
   const txs: number[] = []
-  for (let n = 0; n < h.count; n++) if (h.type(n) === 'object' && h.name(n) === 'Object' && hasProps(h, n, ['direction', 'history', 'kind', 'createdAt'])) txs.push(n)
+  for (let n = 0; n < h.count; n++) if (h.type(n) === 'object' && h.name(n) === 'Object' && hasProps(h, n, ['direction', 'history', 'kind', 'createdAt', 'updatedAt', 'data'])) txs.push(n)
   if (txs.length) {
     out.push('', `transaction records: ${txs.length}, retained ${mb(txs.reduce((a, n) => a + h.retained[n], 0))}, ${(txs.reduce((a, n) => a + h.retained[n], 0) / txs.length).toFixed(0)} B each; field by field:`)
     out.push(...fieldBreakdown(h, txs, txs.length))
