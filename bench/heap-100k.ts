@@ -1,6 +1,7 @@
 /**
  * Resident memory after 100,000 settled cash-outs, and where it is:
- *   node --import tsx bench/heap-100k.ts [DIR ...] [--count N] [--snapshot] [--logging info|silent]
+ *   node --import tsx bench/heap-100k.ts [DIR ...] [--rounds N] [--count N] [--snapshot] [--keep FILE]
+ *     [--wait S] [--logging info|silent] [-- sandbox flags] [-- --node=NODE_FLAG]
  * For each checkout DIR (its `dist/` built; default this one) a fresh compiled sandbox
  * (`node dist/server/main.js`, SANDBOX_SETTLEMENT_DELAY_MS=10, the default journal) gets the bench's
  * account and N cash-outs through autocannon (10 connections), and once all have settled the bench
@@ -20,8 +21,10 @@ const dashes = process.argv.indexOf('--')
 const argv = process.argv.slice(2, dashes === -1 ? undefined : dashes)
 /** After `--`: flags for the sandbox (`-- --journal-size 0`), or node's own before `dist/` with `--node`. */
 const extra = dashes === -1 ? [] : process.argv.slice(dashes + 1)
-const nodeFlags = extra.filter(f => f.startsWith('--node='))?.map(f => f.slice('--node='.length))
+const nodeFlags = extra.filter(f => f.startsWith('--node=')).map(f => f.slice('--node='.length))
 const sandboxFlags = extra.filter(f => !f.startsWith('--node='))
+/** The options that take a value (the next word is theirs, not a DIR). */
+const VALUED = new Set(['--count', '--rounds', '--keep', '--logging', '--wait'])
 const flag = (name: string): string | undefined => { const i = argv.indexOf(`--${name}`); return i === -1 ? undefined : argv[i + 1] }
 const COUNT = Number(flag('count') ?? 100_000)
 const ROUNDS = Number(flag('rounds') ?? 1)
@@ -31,7 +34,7 @@ const KEEP = flag('keep')
 const LOGGING = flag('logging') ?? 'info'
 /** Seconds to stay idle after the last settlement before reading the figures again (V8 shrinks its heap when idle). */
 const WAIT = Number(flag('wait') ?? 0)
-const dirs = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--')).map(d => resolve(d))
+const dirs = argv.filter((a, i) => !a.startsWith('--') && !VALUED.has(argv[i - 1])).map(d => resolve(d))
 if (dirs.length === 0) dirs.push(resolve(new URL('..', import.meta.url).pathname))
 const probe = new URL('./heap-probe.mjs', import.meta.url).pathname
 let port = 19900 + Math.floor(Math.random() * 90)
