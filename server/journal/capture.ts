@@ -86,7 +86,7 @@ async function capture (app: FastifyInstance, ports: CapturePorts): Promise<void
     const path = q === -1 ? request.url : request.url.slice(0, q)
     const polling = isPolling(request, path)
     const applied = reply.getHeader('x-sandbox-scenario-applied')
-    const scenarios = typeof applied === 'string' ? applied.split(',').map(s => s.split(';')[0]) : []
+    const scenarios = typeof applied === 'string' ? applied.split(',').map(s => s.split(';')[0]) : NO_SCENARIOS
     const code = request.journalCode ?? (status >= 400 ? codeIn(request.journalAnswer) : null)
     const bearer = bearerOf(request.headers.authorization)
     const token = bearer === null ? null : ports.token(bearer)
@@ -111,6 +111,13 @@ function codeIn (answer: unknown): string | null {
   const match = /"errorCode":"([^"]+)"/.exec(answer) ?? /"code":"([^"]+)"/.exec(answer)
   return match ? match[1] : null
 }
+
+/**
+ * What most entries hold, shared (frozen) by all of them instead of one empty array or object each:
+ * the journal keeps a thousand entries per account.
+ */
+const NO_SCENARIOS = Object.freeze([]) as unknown as string[]
+const NO_QUERY: Record<string, unknown> = Object.freeze({})
 
 const asRecord = (v: unknown): Record<string, unknown> | null => v !== null && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : null
 
@@ -148,16 +155,18 @@ function recordOf (request: FastifyRequest, reply: FastifyReply, ports: CaptureP
   const tokenId = k.tokenId ?? (issued ? ports.token(issued)?.id ?? null : null)
   const secrets = secretValues(request.headers, request.body, issued ? [...ports.secrets, issued] : ports.secrets)
   const body = asRecord(request.body)
-  const query = asRecord(request.query) ?? {}
+  const query = asRecord(request.query) ?? NO_QUERY
   const externalId = body?.externalId ?? query.externalId
+  const route = request.routeOptions.url ?? null
   return {
     requestId: request.id,
     atMs: ports.now(),
     wallMs: Date.now(),
     method: request.method,
-    path: k.path,
-    query: maskValue(query, secrets),
-    route: request.routeOptions.url ?? null,
+    // The route's own string when the path is the route (no parameters): one copy for every entry.
+    path: k.path === route ? route : k.path,
+    query: Object.keys(query).length === 0 ? NO_QUERY : maskValue(query, secrets),
+    route,
     params: asRecord(request.params) ?? {},
     status: k.status,
     durationMs: k.durationMs,

@@ -1,3 +1,5 @@
+import { intern } from '../store/intern.js'
+
 /**
  * What keeps secrets out of the request journal: credentials are replaced by {@link MASK} before an
  * entry is kept, so no read of the journal (API, dashboard, log) can show them. Masked: the headers
@@ -59,13 +61,22 @@ function maskString (s: string, secrets: readonly string[]): string {
   return out
 }
 
+/**
+ * Headers whose values a client repeats on every request: kept as one shared copy (store/intern.ts),
+ * as the HTTP parser makes a new string of each on every request and the journal keeps a thousand
+ * entries per account.
+ */
+const REPEATED_HEADERS = new Set(['host', 'connection', 'content-type', 'content-length', 'accept', 'accept-encoding', 'accept-language', 'user-agent'])
+
 /** A copy of the headers with credentials masked (multi-valued headers joined as HTTP does). */
 export function maskHeaders (headers: Record<string, unknown>, secrets: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue
     const text = Array.isArray(value) ? value.join(', ') : String(value)
-    out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? MASK : maskString(text, secrets)
+    const lower = name.toLowerCase()
+    const masked = SECRET_HEADERS.has(lower) ? MASK : maskString(text, secrets)
+    out[name] = REPEATED_HEADERS.has(lower) ? intern(masked) : masked
   }
   return out
 }
