@@ -36,6 +36,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The account of the bearer token, set by the authenticate hook. */
     account?: Account
+    /**
+     * The claims of the bearer token the authenticate hook found signed by the sandbox, expired or not,
+     * so the request journal need not parse and look the token up again.
+     */
+    tokenClaims?: { readonly jti: string, readonly sub: string }
     /** The scenarios of this request, once resolved (services/scenarios.ts). */
     scenarios?: AppliedScenario[]
   }

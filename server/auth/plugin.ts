@@ -11,6 +11,7 @@ const unauthorized = (message: string): Refusal => new Refusal('UNAUTHORIZED', m
  */
 async function authPlugin (app: FastifyInstance): Promise<void> {
   app.decorateRequest('account', undefined)
+  app.decorateRequest('tokenClaims', undefined)
   // A callback hook (an async one costs a promise on every request).
   app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
     if (!request.routeOptions.config.auth) return done()
@@ -18,8 +19,10 @@ async function authPlugin (app: FastifyInstance): Promise<void> {
     if (!header) return done(unauthorized('Token de acesso ausente'))
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
     if (!match) return done(unauthorized('Cabeçalho Authorization malformado; use Bearer <token>'))
-    const claims = app.sandbox.tokens.verify(match[1])
+    const claims = app.sandbox.tokens.signed(match[1])
     if (!claims) return done(unauthorized('Token de acesso inválido ou expirado'))
+    request.tokenClaims = claims
+    if (app.sandbox.tokens.expired(claims)) return done(unauthorized('Token de acesso inválido ou expirado'))
     const account = app.sandbox.store.account(Number(claims.sub))
     if (!account || account.clientId !== claims.clientId) return done(unauthorized('Token de acesso inválido ou expirado'))
     request.account = account

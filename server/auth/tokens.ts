@@ -41,8 +41,13 @@ export class TokenService {
   /** The claims of a valid, unexpired token, or null. */
   verify (token: string): TokenClaims | null {
     const claims = this.signed(token)
-    if (!claims || claims.exp * 1000 <= this.now()) return null
+    if (!claims || this.expired(claims)) return null
     return claims
+  }
+
+  /** Whether a token's 1800 s of sandbox time have run out. */
+  expired (claims: TokenClaims): boolean {
+    return claims.exp * 1000 <= this.now()
   }
 
   /**

@@ -88,8 +88,10 @@ async function capture (app: FastifyInstance, ports: CapturePorts): Promise<void
     const applied = reply.getHeader('x-sandbox-scenario-applied')
     const scenarios = typeof applied === 'string' ? applied.split(',').map(s => s.split(';')[0]) : NO_SCENARIOS
     const code = request.journalCode ?? (status >= 400 ? codeIn(request.journalAnswer) : null)
-    const bearer = bearerOf(request.headers.authorization)
-    const token = bearer === null ? null : ports.token(bearer)
+    // The authenticate hook's claims when it ran (no second parse and lookup of the token), else the header's.
+    const claims = request.tokenClaims
+    const bearer = claims === undefined ? bearerOf(request.headers.authorization) : null
+    const token = claims !== undefined ? { id: claims.jti, accountId: Number(claims.sub) } : bearer === null ? null : ports.token(bearer)
     const accountId = request.account?.id ?? token?.accountId ?? accountNamedBy(request, ports)
     if (ports.log) {
       const line = { method: request.method, path, statusCode: status, durationMs, accountId, ...(scenarios.length > 0 ? { scenarios } : {}), ...(code !== null ? { code } : {}) }

@@ -49,10 +49,20 @@ export function secretValues (headers: Record<string, unknown>, body: unknown, e
     }
   }
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
-    for (const [k, v] of Object.entries(body)) if (isSecretField(k)) add(v)
+    for (const k in body) if (Object.hasOwn(body, k) && isSecretField(k)) add((body as Record<string, unknown>)[k])
   }
   for (const v of extra) add(v)
-  return [...found].sort((a, b) => b.length - a.length)
+  const out = [...found]
+  if (out.length > 8) return out.sort((a, b) => b.length - a.length)
+  // A request carries a handful (a bearer token with and without its prefix, the admin token): sorted in
+  // place, stable as Array#sort, which would allocate a work copy on every request.
+  for (let i = 1; i < out.length; i++) {
+    const secret = out[i]
+    let j = i
+    for (; j > 0 && out[j - 1].length < secret.length; j--) out[j] = out[j - 1]
+    out[j] = secret
+  }
+  return out
 }
 
 function maskString (s: string, secrets: readonly string[]): string {
@@ -71,8 +81,10 @@ const REPEATED_HEADERS = new Set(['host', 'connection', 'content-type', 'content
 /** A copy of the headers with credentials masked (multi-valued headers joined as HTTP does). */
 export function maskHeaders (headers: Record<string, unknown>, secrets: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue
+  // for...in, not Object.entries: no array of pairs per header set (two per request).
+  for (const name in headers) {
+    const value = headers[name]
+    if (value === undefined || !Object.hasOwn(headers, name)) continue
     const text = Array.isArray(value) ? value.join(', ') : String(value)
     const lower = name.toLowerCase()
     const masked = SECRET_HEADERS.has(lower) ? MASK : maskString(text, secrets)
@@ -94,9 +106,12 @@ export function maskValue<T> (value: T, secrets: readonly string[]): T {
     return (copy ?? value) as T
   }
   let copy: Record<string, unknown> | null = null
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+  const record = value as Record<string, unknown>
+  for (const k in record) {
+    if (!Object.hasOwn(record, k)) continue
+    const v = record[k]
     const masked = isSecretField(k) && v !== null && v !== undefined ? MASK : maskValue(v, secrets)
-    if (masked !== v) (copy ??= { ...(value as Record<string, unknown>) })[k] = masked
+    if (masked !== v) (copy ??= { ...record })[k] = masked
   }
   return (copy ?? value) as T
 }

@@ -443,9 +443,12 @@ export class Store {
       throw new TypeError('store.transact takes a synchronous function: it returned a promise')
     }
     if (unit && depth > 0) {
-      const parent = this.units[depth - 1] ?? (this.units[depth - 1] = new Map())
-      // The outer unit keeps its own image where it has one (older, and deep enough: see touch).
-      for (const [record, entry] of unit) if (!parent.has(record)) parent.set(record, entry)
+      const parent = this.units[depth - 1]
+      // An outer unit that touched nothing yet takes the inner one's images as they are (no copy, no
+      // second map: a settlement is a unit inside the scheduler's). Otherwise it keeps its own image
+      // where it has one (older, and deep enough: see touch).
+      if (!parent) this.units[depth - 1] = unit
+      else for (const [record, entry] of unit) if (!parent.has(record)) parent.set(record, entry)
     }
     return result
   }

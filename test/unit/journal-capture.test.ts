@@ -53,6 +53,11 @@ t.test('redaction: headers, fields at any depth, PEM blocks, copies of a credent
   const pem = '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n'
   const secrets = secretValues({ authorization: 'Bearer tok.en.value-123', 'x-sandbox-admin-token': 'short' }, { clientSecret: 'secret-of-the-client' }, [])
   t.same(secrets, ['Bearer tok.en.value-123', 'secret-of-the-client', 'tok.en.value-123'], 'longest first; too short to match by chance is left to its header')
+  // A body full of credential fields: longest first all the same, and equal lengths in the order they came.
+  const names = ['password', 'Password', 'pass_word', 'pass-word', 'clientSecret', 'client_secret', 'CLIENT-SECRET', 'accessToken', 'access_token', 'refreshToken']
+  const many = Object.fromEntries(names.map((name, i) => [name, `${'p'.repeat(8 + (i % 3))}${i}`]))
+  t.same(secretValues({}, many, []), ['pppppppppp2', 'pppppppppp5', 'pppppppppp8', 'ppppppppp1', 'ppppppppp4', 'ppppppppp7', 'pppppppp0', 'pppppppp3', 'pppppppp6', 'pppppppp9'])
+  t.same(secretValues({}, { password: 'same-len-b', clientSecret: 'same-len-a', x: 'not-a-secret-field' }, ['a-longer-extra-secret']), ['a-longer-extra-secret', 'same-len-b', 'same-len-a'])
   t.same(maskHeaders({ Authorization: 'Bearer x', 'set-cookie': ['a', 'b'], via: 'tok.en.value-123 proxy', gone: undefined }, secrets), { Authorization: MASK, 'set-cookie': MASK, via: `${MASK} proxy` })
   const clean = { a: [1, { b: 'plain' }], c: null }
   t.equal(maskValue(clean, secrets), clean, 'the same object when there is nothing to mask')
