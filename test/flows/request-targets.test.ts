@@ -19,9 +19,8 @@ async function listening (t: Test, adminToken?: string): Promise<{ app: FastifyI
 }
 
 function send (address: string, method: string, target: string, opts: { headers?: Record<string, string>, body?: unknown } = {}): Promise<RawAnswer> {
-  const body = opts.body === undefined ? '' : JSON.stringify(opts.body)
-  const headers = { host: 'x', connection: 'close', ...(opts.body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }), ...opts.headers }
-  return rawRequest(address, `${method} ${target} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${body}`)
+  const json = opts.body === undefined ? {} : { body: JSON.stringify(opts.body), headers: { 'content-type': 'application/json', ...opts.headers } }
+  return rawRequest(address, { method, target, headers: opts.headers, ...json })
 }
 
 function answers (t: Test, res: RawAnswer, status: number, family: ErrorFamily, what: string): any {
