@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { answerFor } from '../errors/handler.js'
+import { targetPath } from '../errors/families.js'
 import type { RequestJournal } from './journal.js'
 import { maskHeaders, maskJsonText, maskValue, secretValues } from './redact.js'
 
@@ -82,8 +83,7 @@ async function capture (app: FastifyInstance, ports: CapturePorts): Promise<void
 
   function keep (request: FastifyRequest, reply: FastifyReply, status: number): void {
     const durationMs = Math.round(reply.elapsedTime * 100) / 100
-    const q = request.url.indexOf('?')
-    const path = q === -1 ? request.url : request.url.slice(0, q)
+    const path = targetPath(request.url)
     const polling = isPolling(request, path)
     const applied = reply.getHeader('x-sandbox-scenario-applied')
     const scenarios = typeof applied === 'string' ? applied.split(',').map(s => s.split(';')[0]) : NO_SCENARIOS

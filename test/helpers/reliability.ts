@@ -4,6 +4,7 @@ import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { request } from 'undici'
+import type { Family } from '../../server/errors/families.js'
 
 /**
  * Helpers of the reliability tests (test/reliability): the error shapes of docs/gateway.md §7 as key sets, a real
@@ -21,6 +22,9 @@ const SANDBOX_REQUIRED = ['statusCode', 'message', 'code']
 const SANDBOX_ALLOWED = new Set([...SANDBOX_REQUIRED, 'error', 'details'])
 
 export type ErrorFamily = 'extended' | 'simple' | 'sandbox'
+
+/** The shape of each family's error body (the token's is the simple one: errorShapeOf). */
+export const SHAPE_OF: Record<Family, ErrorFamily> = { standard: 'extended', 'central-bank': 'simple', sandbox: 'sandbox' }
 
 /** Why `body` is not an error of the family's shape with this status, or null when it is. */
 export function shapeProblem (family: ErrorFamily, status: number, raw: string): string | null {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { invalidRequest, Refusal } from '../../errors/refusal.js'
 import { fromPem, readCertificateHeader, type HeaderResult } from '../../auth/certificates.js'
+import { sameSecret } from '../../auth/secrets.js'
 import { TOKEN_LIFETIME_SECONDS } from '../../auth/tokens.js'
 import { errorResponses } from '../../schemas/common.js'
 import { TokenHeaders, TokenRequest, TokenResponse } from '../../schemas/auth.js'
@@ -39,7 +40,9 @@ const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
     }
     const account = store.accountByClientId(request.body.clientId)
-    if (!account || account.clientSecret !== request.body.clientSecret) {
+    // Compared for an unknown clientId too, so that the time taken does not tell which clientIds exist.
+    const secretMatches = sameSecret(request.body.clientSecret, account?.clientSecret ?? '')
+    if (!account || !secretMatches) {
       throw new Refusal('INVALID_CREDENTIALS', 'Credenciais inválidas')
     }
     if (!account.certificateFingerprints.includes(cert.fingerprint)) {
