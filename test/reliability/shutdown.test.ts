@@ -11,7 +11,7 @@ import { SHUTDOWN_GRACE_MS } from '../../server/serve.js'
 import { call, sleep, startProcess, type SandboxProcess } from '../helpers/reliability.js'
 
 /**
- * Graceful shutdown (issue 7): the real process with --data receives SIGTERM while requests are in
+ * Graceful shutdown: the real process with --data receives SIGTERM while requests are in
  * flight: a write whose body is still arriving, a burst of writes, and a long-poll on the delivery log.
  * It stops accepting connections, finishes the in-flight requests (each gets its answer), flushes the
  * store (the file holds the last acknowledged write) and exits 0.
@@ -221,13 +221,26 @@ async function exitsWithinBound (t: Test, proc: SandboxProcess): Promise<void> {
   }
 }
 
+/** Two credits half sent before the signal: one of 1000 that the test finishes, one of 7 that it never does. */
+async function halfSentCredits (s: Stopping): Promise<{ finishing: { connection: Connection, finish: () => void }, stalled: Connection }> {
+  const finishing = await halfSentCredit(s, 1000)
+  const stalled = await halfSentCredit(s, 7)
+  await sleep(200) // both routed and waiting for their bodies
+  return { finishing, stalled: stalled.connection }
+}
+
 /**
- * The credit of 1000 answered, the one of 7 cut: the data file alone holds the first (the stop folded
- * the journal into it) and a restart on it (over plain HTTP) finds it.
+ * Once the credit of 1000 is finished: it is answered 200, the process exits 0, the credit of 7 is
+ * cut unanswered; the data file alone holds the first and not the second (the stop folded the journal
+ * into it), and a restart on it (over plain HTTP) finds it.
  */
-async function storesTheAnsweredCredit (t: Test, s: Stopping): Promise<void> {
+async function answersTheFinishedCreditOnly (t: Test, s: Stopping, credits: Awaited<ReturnType<typeof halfSentCredits>>): Promise<void> {
+  const answered = await credits.finishing.connection.answer()
+  t.equal(answered === 'closed' ? answered : answered.status, 200, 'the credit finished after SIGTERM got its 200')
+  await exitsWithinBound(t, s.proc)
+  t.equal(await credits.stalled.answer(), 'closed', 'the stalled one was cut, unanswered')
   const stored = JSON.parse(readFileSync(s.file, 'utf8'))
-  t.equal(stored.accounts[String(s.accountId)].totals.adjustmentsCents, 100_000, 'the data file holds the answered credit and not the cut one')
+  t.equal(stored.accounts?.[String(s.accountId)]?.totals.adjustmentsCents, 100_000, 'the data file holds the answered credit and not the cut one')
   const again = await startProcess(['--data', s.file, ...ARGS])
   t.teardown(() => again.kill('SIGKILL'))
   const account = await call(again.base, 'GET', `/__sandbox/accounts/${s.accountId}`)
@@ -251,35 +264,21 @@ t.test('SIGTERM with idle connections open: they are closed and the process exit
 
 t.test('SIGTERM with half-sent requests: one finished within the grace is answered and stored, one never finished is cut and not applied', async t => {
   const s = await started(t, false)
-  const finishing = await halfSentCredit(s, 1000)
-  const stalled = await halfSentCredit(s, 7)
-  await sleep(200) // both routed and waiting for their bodies
+  const credits = await halfSentCredits(s)
   s.proc.kill('SIGTERM')
   await sleep(100)
-  finishing.finish()
-
-  const answered = await finishing.connection.answer()
-  t.equal(answered === 'closed' ? answered : answered.status, 200, 'the request finished after SIGTERM got its 200')
-  await exitsWithinBound(t, s.proc)
-  t.equal(await stalled.connection.answer(), 'closed', 'the stalled one was cut, unanswered')
-  await storesTheAnsweredCredit(t, s)
+  credits.finishing.finish()
+  await answersTheFinishedCreditOnly(t, s, credits)
 })
 
 t.test('HTTPS stops the same way: idle connections closed at once, a half-sent request within the grace answered, a stalled one cut', async t => {
   const s = await started(t, true)
   const idle = await idleConnections(s)
-  const finishing = await halfSentCredit(s, 1000)
-  const stalled = await halfSentCredit(s, 7)
-  await sleep(200)
+  const credits = await halfSentCredits(s)
   s.proc.kill('SIGTERM')
-
-  // The idle connections close while the grace of the half-sent requests still runs: the one finished
-  // after they closed is still answered.
+  // The idle connections close while the grace of the half-sent requests still runs: the credit
+  // finished after they closed is still answered.
   t.ok(await within(Promise.all(idle.map(c => c.closed))), 'the sandbox closed the idle connections')
-  finishing.finish()
-  const answered = await finishing.connection.answer()
-  t.equal(answered === 'closed' ? answered : answered.status, 200, 'the request finished after the idle connections closed got its 200')
-  await exitsWithinBound(t, s.proc)
-  t.equal(await stalled.connection.answer(), 'closed', 'the stalled one was cut, unanswered')
-  await storesTheAnsweredCredit(t, s)
+  credits.finishing.finish()
+  await answersTheFinishedCreditOnly(t, s, credits)
 })
