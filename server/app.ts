@@ -17,6 +17,7 @@ import type { Fixtures } from './fixtures.js'
 import type { StoreOptions } from './store/store.js'
 import { createSandbox, type Sandbox } from './sandbox.js'
 import type { Account } from './store/state.js'
+import type { TokenClaims } from './auth/tokens.js'
 import type { AppliedScenario } from '../scenarios/types.js'
 import captureRequests from './journal/capture.js'
 import { webhookLines } from './journal/console.js'
@@ -40,7 +41,7 @@ declare module 'fastify' {
      * The claims of the bearer token the authenticate hook found signed by the sandbox, expired or not,
      * so the request journal need not parse and look the token up again.
      */
-    tokenClaims?: { readonly jti: string, readonly sub: string }
+    tokenClaims?: TokenClaims
     /** The scenarios of this request, once resolved (services/scenarios.ts). */
     scenarios?: AppliedScenario[]
   }

@@ -211,6 +211,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
       store.transact(() => {
         scheduler.clear()
         store.replace(imported.state)
+        accounts.renewIncarnations()
         afterLoad()
         if (imported.clock) clock.restore(imported.clock, 'instant')
         // A stream the snapshot's ids did not come from: where a data file kept it, else one drawn from the

@@ -49,7 +49,7 @@ const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       throw new Refusal('CERTIFICATE_NOT_LINKED', 'Certificado não vinculado a esta conta')
     }
     request.account = account
-    const accessToken = tokens.issue(account.id, account.clientId, rng.uuid())
+    const accessToken = tokens.issue(account, rng.uuid())
     return reply.status(201).send({ access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS })
   })
 }
