@@ -19,6 +19,7 @@ import { createSandbox, type Sandbox } from './sandbox.js'
 import type { Account } from './store/state.js'
 import type { TokenClaims } from './auth/tokens.js'
 import type { AppliedScenario } from '../scenarios/types.js'
+import type { ApiPixRoute } from './routes/api-pix/route.js'
 import captureRequests from './journal/capture.js'
 import { webhookLines } from './journal/console.js'
 import { frameworkErrorHandler, registerErrorHandlers, storageUnavailable } from './errors/handler.js'
@@ -48,6 +49,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes that need `Authorization: Bearer`. */
     auth?: boolean
+    /** A route of BACEN's API Pix (docs/api-pix.md): its errors are problem details, its scope is checked. */
+    apiPix?: ApiPixRoute
   }
 }
 
@@ -181,7 +184,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
       store.commit().then(() => done(null, payload), (err: unknown) => {
         request.log.error({ err }, 'the data file could not be written; the change was rolled back')
         const failure = storageUnavailable(request, err)
-        void reply.code(failure.status).header('content-type', 'application/json; charset=utf-8').header('retry-after', '1')
+        void reply.code(failure.status).headers(failure.headers).header('retry-after', '1')
         done(null, failure.body)
       })
     })
