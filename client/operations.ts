@@ -1,7 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox'
 import type { TokenRequest, TokenResponse } from '../server/schemas/auth.js'
 import type { CentralBankBalances, StandardBalance } from '../server/schemas/balance.js'
-import type { ExtendedError, SandboxError, SimpleError } from '../server/schemas/common.js'
+import type { ApiPixProblem, ExtendedError, OAuthError, SandboxError, SimpleError } from '../server/schemas/common.js'
 import type { CobList as CobListSchema, CobListQuery, PixList, PixListQuery } from '../server/schemas/central-bank.js'
 import type {
   CashInBody, CashInResponse, CobBody, CobPatchBody, CobResponse, PixView, DevolucaoBody, DevolucaoView, MedListQuery, MedListResponse,
@@ -23,6 +23,7 @@ import type {
 } from '../server/schemas/webhooks.js'
 import type { ClearedRequests, ClearRequestsQuery, RequestCount, RequestEntry, RequestList, RequestListQuery, RequestMatcher, Verified, VerifyBody } from '../server/schemas/journal.js'
 import type { ReportProbeBody, ReportQuery, ReportView } from '../server/schemas/report.js'
+import type { OAuthTokenBody, OAuthTokenResponse } from '../server/schemas/api-pix/oauth.js'
 
 /**
  * Every operation of the sandbox's API, by its OpenAPI operationId: method, path and how it
@@ -100,6 +101,8 @@ export const operations = {
   sandboxTransitionMed: ['POST', '/__sandbox/med/{id}/transition'],
   sandboxReport: ['GET', '/__sandbox/report'],
   sandboxReportProbe: ['POST', '/__sandbox/report/probe'],
+  // BACEN's API Pix (docs/api-pix.md): its token at the root, the rest under the base path (/v2 here; ClientOptions.apiPixBasePath).
+  apiPixToken: ['POST', '/oauth/token'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
 
 export type OperationId = keyof typeof operations
@@ -200,4 +203,9 @@ export type ReportProbe = S<typeof ReportProbeBody>
 export type ExtendedErrorBody = S<typeof ExtendedError>
 export type SimpleErrorBody = S<typeof SimpleError>
 export type SandboxErrorBody = S<typeof SandboxError>
-export type ErrorBody = ExtendedErrorBody | SimpleErrorBody | SandboxErrorBody
+export type ApiPixProblemBody = S<typeof ApiPixProblem>
+export type OAuthErrorBody = S<typeof OAuthError>
+export type ErrorBody = ExtendedErrorBody | SimpleErrorBody | SandboxErrorBody | ApiPixProblemBody | OAuthErrorBody
+
+export type ApiPixTokenRequest = S<typeof OAuthTokenBody>
+export type ApiPixToken = S<typeof OAuthTokenResponse>

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { packageRoot } from './paths.js'
 import type { Config } from './config.js'
-import { defaultConfig } from './config.js'
+import { ConfigError, defaultConfig } from './config.js'
 import { isValidDocument } from './domain/documents.js'
 import type { Fixtures } from './fixtures.js'
 import type { StoreOptions } from './store/store.js'
@@ -30,6 +30,8 @@ import faultsPlugin from './faults.js'
 import standardRoutes from './routes/standard/index.js'
 import centralBankRoutes from './routes/central-bank/index.js'
 import sandboxRoutes from './routes/sandbox/index.js'
+import apiPixRoutes, { baseCollision } from './routes/api-pix/index.js'
+import apiPixToken from './routes/api-pix/oauth.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -150,6 +152,10 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   // Every body is JSON: text/plain would otherwise reach the schema as a string (a 400 instead of 415).
   app.removeContentTypeParser('text/plain')
 
+  // Every route of the sandbox, so that API Pix's base path is refused when it would take one over.
+  const routes: Array<{ method: string, url: string }> = []
+  app.addHook('onRoute', route => { for (const method of [route.method].flat()) routes.push({ method, url: route.url }) })
+
   const { body, coercing } = validators()
   for (const s of sharedSchemas) {
     body.addSchema(s)
@@ -237,6 +243,13 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   await app.register(centralBankRoutes)
   await app.register(sandboxRoutes, { prefix: '/__sandbox' })
   await app.register(import('./routes/dashboard.js'))
+  await app.register(apiPixToken)
+  const collision = baseCollision(config.apiPixBasePath, routes)
+  if (collision !== undefined) {
+    await app.close()
+    throw new ConfigError([`apiPixBasePath (--api-pix-base-path / SANDBOX_API_PIX_BASE_PATH): ${JSON.stringify(config.apiPixBasePath)} would take over the route ${collision}: choose a path no route of the sandbox is at or under, such as /v2`])
+  }
+  await app.register(apiPixRoutes, { prefix: config.apiPixBasePath })
 
   // Where the server really listens (port 0 becomes a real port, `localhost` two addresses): the
   // webhook rules refuse receivers that would reach the sandbox itself.

@@ -227,12 +227,15 @@ export function frameworkErrorHandler (error: unknown, request: FastifyRequest, 
   sendError(error, request, reply)
 }
 
+/** The refusal of a request that reaches no route. */
+export function routeNotFound (request: FastifyRequest): Refusal {
+  const route = `${request.method} ${targetPath(request.url)}`
+  return new Refusal('ROUTE_NOT_FOUND', `Rota ${route} não encontrada`, { en: `Route ${route} not found` })
+}
+
 export function registerErrorHandlers (app: FastifyInstance): void {
   app.setErrorHandler(sendError)
-  app.setNotFoundHandler((request, reply) => {
-    const route = `${request.method} ${targetPath(request.url)}`
-    sendError(new Refusal('ROUTE_NOT_FOUND', `Rota ${route} não encontrada`, { en: `Route ${route} not found` }), request, reply)
-  })
+  app.setNotFoundHandler((request, reply) => { sendError(routeNotFound(request), request, reply) })
 }
 
 /**

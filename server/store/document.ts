@@ -1,6 +1,7 @@
 import { FormatRegistry, Type, type TSchema } from '@sinclair/typebox'
 import type { TypeCheck } from '@sinclair/typebox/compiler'
 import { parseInstant, SANDBOX_TIME_RANGE, withinSandboxTime } from '../domain/instant.js'
+import { API_PIX_SCOPES } from '../domain/scopes.js'
 import {
   COLLECTIONS, DELIVERY_STATUSES, EVENT_TYPES, STATE_FORMAT, STATE_FORMAT_VERSION, TRANSACTION_KINDS, emptyState,
   type ClockRecord, type Collection, type RngState, type State,
@@ -216,6 +217,7 @@ const AccountSchema = Open({
   totals: Open({ openingCents: Cents, adjustmentsCents: Cents, settledInCents: Cents, settledOutCents: Cents, feesCents: Cents }),
   createdAt: Instant,
   incarnation: Type.Optional(Text),
+  scopes: Type.Optional(Type.Array(OneOf(API_PIX_SCOPES))),
 })
 
 const Split = Open({

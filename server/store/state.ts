@@ -2,6 +2,7 @@ import type { AppliedScenario, Endpoint } from '../../scenarios/types.js'
 import type { BrCode } from '../domain/brcode.js'
 import type { RngState } from '../domain/ids.js'
 import type { SplitKeyType } from '../domain/keys.js'
+import type { ApiPixScope } from '../domain/scopes.js'
 
 /**
  * The shape of the sandbox's whole state: one JSON document, which is what `--data FILE` persists and
@@ -104,6 +105,11 @@ interface AccountRecord {
    * before it existed: that life lasts until the account is next replaced.
    */
   incarnation?: string
+  /**
+   * The scopes of BACEN's API Pix the account is granted (docs/api-pix.md), as its creation set them;
+   * absent: every one (an account created without a list, or in a document written before scopes).
+   */
+  scopes?: ApiPixScope[]
 }
 export type Account = DeepReadonly<AccountRecord>
 
