@@ -78,11 +78,13 @@ interface Call {
   options?: RequestOptions
 }
 
-type Auth = 'bearer' | 'certificate' | 'basic' | 'admin'
+type Auth = 'bearer' | 'certificate' | 'basic' | 'admin' | 'none'
 
 function authOf (path: string): Auth {
   if (path.startsWith('/__sandbox')) return 'admin'
   if (path === '/oauth/token') return 'basic'
+  // What a payer's PSP reads is open to anyone with the URL.
+  if (path.startsWith('/qr/') || path.startsWith('/.well-known/')) return 'none'
   return path === '/api/auth/token' ? 'certificate' : 'bearer'
 }
 
@@ -177,7 +179,8 @@ export class PixClient {
       res = await send()
     }
     const text = await res.text()
-    const body: unknown = text === '' ? undefined : parse(text)
+    // A payload location answers a JWS, which is text, not JSON.
+    const body: unknown = text === '' ? undefined : res.headers.get('content-type')?.startsWith('application/jose') === true ? text : parse(text)
     if (res.status >= 400) throw new PixApiError(res.status, (body ?? {}) as T.ErrorBody, operationId, method, url)
     return body as R
   }
@@ -237,6 +240,27 @@ export class ApiPixApi {
   token (scope?: string, options?: RequestOptions): Promise<T.ApiPixToken> {
     return this.client.call('apiPixToken', { body: { grant_type: 'client_credentials', ...(scope !== undefined ? { scope } : {}) } satisfies T.ApiPixTokenRequest, options })
   }
+
+  /** PUT /cob/{txid}: `location` is the payload URL, `pixCopiaECola` the BR Code that carries it. */
+  createCob (txid: string, body: T.ApiPixCobRequest, options?: RequestOptions): Promise<T.ApiPixCob> { return this.client.call('apiPixCreateCob', { params: { txid }, body, options }) }
+  /** POST /cob: the txid chosen by the sandbox. */
+  createCobWithGeneratedTxid (body: T.ApiPixCobRequest, options?: RequestOptions): Promise<T.ApiPixCob> { return this.client.call('apiPixCreateCobWithGeneratedTxid', { body, options }) }
+  reviseCob (txid: string, body: T.ApiPixCobPatch, options?: RequestOptions): Promise<T.ApiPixCob> { return this.client.call('apiPixReviseCob', { params: { txid }, body, options }) }
+  cob (txid: string, options?: RequestOptions): Promise<T.ApiPixCob> { return this.client.call('apiPixGetCob', { params: { txid }, options }) }
+  /** GET /cob: `inicio` and `fim` (RFC 3339) are required. */
+  cobs (query: T.ApiPixCobFilter, options?: RequestOptions): Promise<T.ApiPixCobList> { return this.client.call('apiPixListCobs', { query, options }) }
+  createLoc (body: T.ApiPixLocRequest, options?: RequestOptions): Promise<T.ApiPixLoc> { return this.client.call('apiPixCreateLoc', { body, options }) }
+  loc (id: number, options?: RequestOptions): Promise<T.ApiPixLoc> { return this.client.call('apiPixGetLoc', { params: { id }, options }) }
+  locs (query: T.ApiPixLocFilter, options?: RequestOptions): Promise<T.ApiPixLocList> { return this.client.call('apiPixListLocs', { query, options }) }
+  /** DELETE /loc/{id}/txid: the location serves no charge any more. */
+  unbindLoc (id: number, options?: RequestOptions): Promise<T.ApiPixLoc> { return this.client.call('apiPixUnbindLoc', { params: { id }, options }) }
+  /** What a payer's PSP reads at a location (`<host>/qr/v2/<token>`): the charge's payload as a compact JWS. */
+  async payload (location: string, options?: RequestOptions): Promise<string> {
+    return this.client.call('apiPixPayload', { params: { token: location.slice(location.lastIndexOf('/') + 1) }, options })
+  }
+
+  /** The JWK Set of the key that signs payloads. */
+  jwks (options?: RequestOptions): Promise<T.ApiPixJwks> { return this.client.call('apiPixJwks', { options }) }
 }
 
 /** The control plane (/__sandbox): state, clock, scenarios, webhooks and the delivery log. */

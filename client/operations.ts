@@ -24,6 +24,8 @@ import type {
 import type { ClearedRequests, ClearRequestsQuery, RequestCount, RequestEntry, RequestList, RequestListQuery, RequestMatcher, Verified, VerifyBody } from '../server/schemas/journal.js'
 import type { ReportProbeBody, ReportQuery, ReportView } from '../server/schemas/report.js'
 import type { OAuthTokenBody, OAuthTokenResponse } from '../server/schemas/api-pix/oauth.js'
+import type { ApiPixCob as ApiPixCobSchema, ApiPixCobBody, ApiPixCobList as ApiPixCobListSchema, ApiPixCobListQuery, ApiPixCobPatchBody } from '../server/schemas/api-pix/cob.js'
+import type { LocBody, LocList, LocListQuery, LocView } from '../server/schemas/api-pix/loc.js'
 
 /**
  * Every operation of the sandbox's API, by its OpenAPI operationId: method, path and how it
@@ -103,6 +105,17 @@ export const operations = {
   sandboxReportProbe: ['POST', '/__sandbox/report/probe'],
   // BACEN's API Pix (docs/api-pix.md): its token at the root, the rest under the base path (/v2 here; ClientOptions.apiPixBasePath).
   apiPixToken: ['POST', '/oauth/token'],
+  apiPixCreateCob: ['PUT', '/v2/cob/{txid}'],
+  apiPixCreateCobWithGeneratedTxid: ['POST', '/v2/cob'],
+  apiPixReviseCob: ['PATCH', '/v2/cob/{txid}'],
+  apiPixGetCob: ['GET', '/v2/cob/{txid}'],
+  apiPixListCobs: ['GET', '/v2/cob'],
+  apiPixCreateLoc: ['POST', '/v2/loc'],
+  apiPixGetLoc: ['GET', '/v2/loc/{id}'],
+  apiPixListLocs: ['GET', '/v2/loc'],
+  apiPixUnbindLoc: ['DELETE', '/v2/loc/{id}/txid'],
+  apiPixPayload: ['GET', '/qr/v2/{token}'],
+  apiPixJwks: ['GET', '/.well-known/jwks.json'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
 
 export type OperationId = keyof typeof operations
@@ -209,3 +222,14 @@ export type ErrorBody = ExtendedErrorBody | SimpleErrorBody | SandboxErrorBody |
 
 export type ApiPixTokenRequest = S<typeof OAuthTokenBody>
 export type ApiPixToken = S<typeof OAuthTokenResponse>
+export type ApiPixCobRequest = S<typeof ApiPixCobBody>
+export type ApiPixCobPatch = S<typeof ApiPixCobPatchBody>
+export type ApiPixCob = S<typeof ApiPixCobSchema>
+export type ApiPixCobFilter = S<typeof ApiPixCobListQuery>
+export type ApiPixCobList = S<typeof ApiPixCobListSchema>
+export type ApiPixLocRequest = S<typeof LocBody>
+export type ApiPixLoc = S<typeof LocView>
+export type ApiPixLocFilter = S<typeof LocListQuery>
+export type ApiPixLocList = S<typeof LocList>
+/** The key that signs payloads, as a JWK Set. */
+export interface ApiPixJwks { keys: Array<{ kty: string, crv: string, x: string, y: string, kid: string, use: string, alg: string }> }

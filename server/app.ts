@@ -13,6 +13,7 @@ import { packageRoot } from './paths.js'
 import type { Config } from './config.js'
 import { ConfigError, defaultConfig } from './config.js'
 import { isValidDocument } from './domain/documents.js'
+import { API_PIX_SCOPES } from './domain/scopes.js'
 import type { Fixtures } from './fixtures.js'
 import type { StoreOptions } from './store/store.js'
 import { createSandbox, type Sandbox } from './sandbox.js'
@@ -32,6 +33,7 @@ import centralBankRoutes from './routes/central-bank/index.js'
 import sandboxRoutes from './routes/sandbox/index.js'
 import apiPixRoutes, { baseCollision } from './routes/api-pix/index.js'
 import apiPixToken from './routes/api-pix/oauth.js'
+import apiPixPayloads from './routes/api-pix/payload.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -219,18 +221,24 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
       info: {
         title: 'pix-sandbox',
         version: VERSION,
-        description: 'A local, stateful sandbox of the PIX gateway. Standard family under /api, central-bank-compatible family without prefix, control plane under /__sandbox.',
+        description: 'A local, stateful sandbox of the PIX gateway. Standard family under /api, central-bank-compatible family without prefix, BACEN\'s API Pix under /v2 (settable), control plane under /__sandbox.',
       },
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           sandboxAdmin: { type: 'apiKey', in: 'header', name: 'X-Sandbox-Admin-Token', description: 'Needed only when the sandbox runs with SANDBOX_ADMIN_TOKEN; `Authorization: Bearer <admin token>` works too' },
+          oauth2: {
+            type: 'oauth2',
+            description: 'BACEN\'s API Pix: client credentials with HTTP Basic and the client certificate (POST /oauth/token); a token of POST /api/auth/token carries the account\'s whole grant',
+            flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: Object.fromEntries(API_PIX_SCOPES.map(s => [s, `API Pix: ${s.endsWith('.read') ? 'read' : 'change'} ${s.slice(0, s.lastIndexOf('.'))}`])) } },
+          },
         },
       },
       tags: [
         { name: 'Standard', description: 'Standard family (/api), extended error shape' },
         { name: 'Central bank', description: 'Central-bank-compatible family, simple error shape' },
         { name: 'Sandbox', description: 'Control plane: state, clock, scenarios, webhooks (sandbox only)' },
+        { name: 'API Pix', description: `BACEN's API Pix 2.9.0 under its base path (${config.apiPixBasePath} here), with OAuth; problem details on errors` },
       ],
     },
   })
@@ -244,6 +252,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   await app.register(sandboxRoutes, { prefix: '/__sandbox' })
   await app.register(import('./routes/dashboard.js'))
   await app.register(apiPixToken)
+  await app.register(apiPixPayloads)
   const collision = baseCollision(config.apiPixBasePath, routes)
   if (collision !== undefined) {
     await app.close()

@@ -2,6 +2,7 @@
 import { Type, type OptionalKind, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { parseInstant, SANDBOX_TIME_RANGE, withinSandboxTime } from './domain/instant.js'
+import { LOCATION_HOST_MAX_LENGTH as LOCATION_HOST_MAX } from './domain/payload-locations.js'
 import { StartupError } from './errors/startup.js'
 
 /**
@@ -25,11 +26,7 @@ function setting<S extends TSchema> (flag: string, env: string, schema: S, descr
 /** Segments of unreserved characters (RFC 3986), none of them `.` or `..`, no trailing slash. */
 const API_PIX_BASE_PATH = '^(/(?!\\.\\.?(/|$))[A-Za-z0-9._~-]+)+$'
 
-/**
- * The longest host[:port] a payload location can have: API Pix's locations are at most 77 characters,
- * and the sandbox's path after the host (`/qr/v2/` and a 32-character token) takes 39 of them.
- */
-export const LOCATION_HOST_MAX = 38
+/** Its host[:port] becomes the host of payload locations, which API Pix caps at 77 characters with their path. */
 const PUBLIC_URL = `^https?://(?=[^/]{1,${LOCATION_HOST_MAX}}$)([A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?$`
 
 export const ConfigSchema = Type.Object({

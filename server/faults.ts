@@ -16,8 +16,8 @@ import type { AppliedScenario, Endpoint } from '../scenarios/types.js'
  * the journal's own capture (journal/capture.ts), with status 0 (no answer). Held requests end when the app closes: a sandbox never waits 60 s to stop.
  */
 
-/** The scenario endpoint of each gateway operation, by operationId. */
-const ENDPOINT_OF: Record<string, Endpoint> = {
+/** The scenario endpoint of each gateway operation, by operationId; null for one that takes no scenario. */
+const ENDPOINT_OF: Record<string, Endpoint | null> = {
   createToken: 'token',
   getBalance: 'balance',
   getApiBalance: 'balance',
@@ -40,9 +40,23 @@ const ENDPOINT_OF: Record<string, Endpoint> = {
   listMed: 'med-list',
   registerWebhook: 'webhook-config',
   listWebhooks: 'webhook-config',
+  // BACEN's API Pix (docs/api-pix.md): its token and its cob as the gateway's; its locations, their
+  // payloads and their key take none.
+  apiPixToken: 'token',
+  apiPixCreateCob: 'cob',
+  apiPixCreateCobWithGeneratedTxid: 'cob',
+  apiPixGetCob: 'cob-query',
+  apiPixListCobs: 'cob-query',
+  apiPixReviseCob: 'cob-cancel',
+  apiPixCreateLoc: null,
+  apiPixGetLoc: null,
+  apiPixListLocs: null,
+  apiPixUnbindLoc: null,
+  apiPixPayload: null,
+  apiPixJwks: null,
 }
 
-const GATEWAY_TAGS = ['Standard', 'Central bank']
+const GATEWAY_TAGS = ['Standard', 'Central bank', 'API Pix']
 
 /** The scenario endpoint of a gateway route, or null for the control plane and the pages. */
 export function gatewayEndpointOf (route: Pick<RouteOptions, 'schema' | 'url'>): Endpoint | null {
@@ -50,7 +64,7 @@ export function gatewayEndpointOf (route: Pick<RouteOptions, 'schema' | 'url'>):
   if (!schema || schema.hide || !schema.tags?.some(t => GATEWAY_TAGS.includes(t))) return null
   const endpoint = schema.operationId === undefined ? undefined : ENDPOINT_OF[schema.operationId]
   // A new gateway route must say where its faults apply, or it would silently escape them.
-  if (!endpoint) throw new Error(`gateway route ${route.url} (${schema.operationId ?? 'no operationId'}) has no scenario endpoint in server/faults.ts`)
+  if (endpoint === undefined) throw new Error(`gateway route ${route.url} (${schema.operationId ?? 'no operationId'}) has no scenario endpoint in server/faults.ts`)
   return endpoint
 }
 

@@ -1,12 +1,14 @@
 import type { Config } from './config.js'
 import type { AsyncErrorCode } from './domain/async-errors.js'
 import type { BrCode } from './domain/brcode.js'
+import type { CobRevision, Devedor, InfoAdicional } from './domain/cob.js'
+import type { AppliedScenario } from '../scenarios/types.js'
 import type { SeededRng } from './domain/ids.js'
 import type { Clock } from './engine/clock.js'
 import type { Scheduler } from './engine/scheduler.js'
 import type { Fixtures } from './fixtures.js'
 import type { Store } from './store/store.js'
-import type { Account, Natureza, Payer, Transaction, TransactionKind } from './store/state.js'
+import type { Account, Natureza, Payer, PayloadLocation, Transaction, TransactionKind } from './store/state.js'
 import type { JournalEntry, JournalFilter, Since } from './journal/journal.js'
 import type { DeliveryFilter } from './webhooks/delivery-log.js'
 import type { Delivery, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
@@ -68,6 +70,59 @@ export interface ChargePayments {
 }
 
 /**
+ * What charges ask of API Pix's payload locations (docs/api-pix.md): the charge a location serves now,
+ * so a code whose location is one of them pays that charge (and none once it was unbound).
+ */
+export interface LocatedCharges {
+  chargeAt (location: string): Transaction | undefined
+}
+
+/** A cob as a receiver asks for it, in either dialect. */
+export interface NewCob {
+  calendario: { expiracao?: number }
+  devedor?: Devedor
+  valor: { original: string, modalidadeAlteracao?: number }
+  chave?: string
+  solicitacaoPagador?: string
+  infoAdicionais?: InfoAdicional[]
+}
+
+/** A revision of a cob as BACEN's CobRevisada allows it, its own location and the receiver's cancellation included. */
+export type CobRevised = CobRevision & { loc?: { id: number }, status?: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }
+
+/**
+ * What API Pix asks of the cobs it shares with the root family (the same records): create one served
+ * at one of its payload locations, revise it, find it.
+ */
+export interface CobWrites {
+  createCob (account: Account, txid: string | null, body: NewCob, scenarios: AppliedScenario[], at: { locId: number, location: string }): Transaction
+  reviseCob (account: Account, txid: string, body: CobRevised): Transaction
+  cob (account: Account, txid: string): Transaction
+  findCob (account: Account, txid: string): Transaction | undefined
+}
+
+/** What API Pix's cobs ask of its payload locations (LocationService). */
+export interface PayloadLocations {
+  /** A new location at `host`, serving nothing yet. */
+  create (account: Account, tipoCob: 'cob' | 'cobv', host: string): PayloadLocation
+  /** The location `loc.id` names for a new charge, or API Pix's refusal naming loc.id. */
+  usable (account: Account, id: number, tipoCob: 'cob' | 'cobv'): PayloadLocation
+  bind (id: number, chargeId: string): void
+  /** The location a charge is served at, while it is bound to it. */
+  ofCharge (charge: Transaction): PayloadLocation | undefined
+  /** Whether a charge's loc.id is one of the locations (bound to it or not), rather than the root family's own URL. */
+  isLocated (charge: Transaction): boolean
+  /** The location of a token, whatever host a payer used to reach it. */
+  byTokenOf (token: string): PayloadLocation | undefined
+  charge (loc: PayloadLocation): Transaction | undefined
+}
+
+/** What API Pix's payloads ask of their signature: a compact JWS naming where its key is published. */
+export interface PayloadSigning {
+  sign (payload: Record<string, unknown>, jku: string): string
+}
+
+/**
  * What charges ask of splits: a charge was just paid and credited; pay its splits out now or at the
  * account's next split run (docs/gateway.md §2.6).
  */
@@ -105,6 +160,8 @@ export interface RefundReads extends Devolucoes {
 /** What the central-bank reads ask of charges: a cob as BACEN's API shows it (`V`, the view's type). */
 export interface CobViews<V> {
   cobView (charge: Transaction): V
+  /** Whether the cob still shows a payload location (API Pix's may be unbound from theirs); always, without it. */
+  hasLocation? (charge: Transaction): boolean
 }
 
 /** What MED asks of refunds: to return what is left of a disputed payment. */

@@ -1,4 +1,5 @@
 import type { Code } from './refusal.js'
+import { PAYLOAD_PATH } from '../domain/payload-locations.js'
 
 /**
  * The families a route belongs to (docs/gateway.md §1, "Two families on one base URL"), the control
@@ -18,8 +19,7 @@ export type ErrorShape = Family | 'oauth'
 
 /** Where API Pix's clients ask for a token (docs/api-pix.md): at the root, whatever the base path. */
 export const OAUTH_TOKEN_PATH = '/oauth/token'
-/** Where payers' PSPs read API Pix's payloads (a location is `<host>/qr/v2/<token>`) and the key that signs them. */
-export const PAYLOAD_PATH = '/qr/v2'
+/** Where payers' PSPs read the key that signs API Pix's payloads (each at `<host>/qr/v2/<token>`). */
 export const JWKS_PATH = '/.well-known/jwks.json'
 
 /** The paths of API Pix outside its base path: its token, its payload locations and their key. */
@@ -120,8 +120,9 @@ export const ANSWERS: Record<Code, Answer> = {
   // API Pix: a token without the scope the route needs (AcessoNegado).
   ACCESS_DENIED: { 'api-pix': 403 },
   ADMIN_TOKEN_REQUIRED: { sandbox: 401, generic: true },
-  RATE_LIMITED: gateway(429),
-  SERVICE_UNAVAILABLE: { ...gateway(503), generic: true },
+  // The transport faults (server/faults.ts) answer API Pix's operations too.
+  RATE_LIMITED: { ...gateway(429), 'api-pix': 429 },
+  SERVICE_UNAVAILABLE: { ...gateway(503), 'api-pix': 503, generic: true },
   STORAGE_UNAVAILABLE: { ...everywhere(503), generic: true },
   INTERNAL_ERROR: { ...everywhere(500), generic: true },
 

@@ -14,10 +14,10 @@ import type { CobViews, Ports, RefundReads } from '../ports.js'
 
 export type CentralBankReadDeps<Cob> = Pick<Ports, 'store'> & { charges: CobViews<Cob>, refunds: RefundReads }
 
-interface Window { from: number, to: number }
+export interface Window { from: number, to: number }
 
 /** inicio and fim as BACEN reads them (RFC 3339, both inclusive), one message per bad field. */
-function windowOf (q: { inicio: string, fim: string, cpf?: string, cnpj?: string }): Window {
+export function windowOf (q: { inicio: string, fim: string, cpf?: string, cnpj?: string }): Window {
   const problems: string[] = []
   const from = parseInstant(q.inicio)
   const to = parseInstant(q.fim)
@@ -29,7 +29,8 @@ function windowOf (q: { inicio: string, fim: string, cpf?: string, cnpj?: string
   return { from: from!, to: to! }
 }
 
-function page<T> (items: T[], q: { 'paginacao.paginaAtual'?: number, 'paginacao.itensPorPagina'?: number }) {
+/** One page of a list, and BACEN's Paginacao of it. */
+export function page<T> (items: T[], q: { 'paginacao.paginaAtual'?: number, 'paginacao.itensPorPagina'?: number }) {
   const paginaAtual = q['paginacao.paginaAtual'] ?? 0
   const itensPorPagina = q['paginacao.itensPorPagina'] ?? 100
   return {
@@ -39,7 +40,7 @@ function page<T> (items: T[], q: { 'paginacao.paginaAtual'?: number, 'paginacao.
   }
 }
 
-const within = (at: string, w: Window): boolean => {
+export const within = (at: string, w: Window): boolean => {
   const ms = Date.parse(at)
   return ms >= w.from && ms <= w.to
 }
@@ -56,7 +57,8 @@ export class CentralBankReads<Cob> {
       if (q.cpf !== undefined && devedor?.cpf !== q.cpf) return false
       if (q.cnpj !== undefined && devedor?.cnpj !== q.cnpj) return false
       if (q.status !== undefined && tx.status !== q.status) return false
-      return q.locationPresente !== false // every cob of this sandbox is created with its location
+      // Every cob is created with its location; API Pix's may have been unbound from it since.
+      return q.locationPresente === undefined || (this.deps.charges.hasLocation?.(tx) ?? true) === q.locationPresente
     })
     const { items, paginacao } = page(cobs, q)
     return {

@@ -17,7 +17,7 @@ import { percentageExcess } from '../domain/splits.js'
 import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import type { ChargeLookup, ChargePayments, ChargeSplits, Devolucoes, Lifecycle, Ports } from '../ports.js'
+import type { ChargeLookup, ChargePayments, ChargeSplits, Devolucoes, Lifecycle, LocatedCharges, Ports } from '../ports.js'
 import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
 
@@ -51,6 +51,14 @@ export type ChargeDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | '
   config: Pick<Config, 'settlementDelayMs'>
   refunds: Devolucoes
   splits: ChargeSplits
+  /** API Pix's payload locations, whose codes a pay-out may pay too; without them, only the charges' own locations count. */
+  locations?: LocatedCharges
+}
+
+/** Where a cob of API Pix is served (a payload location of LocationService), instead of the root family's own URL. */
+export interface CobLocation {
+  locId: number
+  location: string
 }
 
 export class ChargeService implements ChargePayments, Lifecycle {
@@ -174,7 +182,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
   // ---- cob --------------------------------------------------------------------------------------
 
   /** PUT /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7), and POST /cob (BACEN) with a txid generated here when `txid` is null. */
-  createCob (account: Account, txid: string | null, body: CobBodyT, scenarios: AppliedScenario[]): Transaction {
+  createCob (account: Account, txid: string | null, body: CobBodyT, scenarios: AppliedScenario[], at?: CobLocation): Transaction {
     const problems = cobFieldProblems({ original: body.valor.original, devedor: body.devedor, chave: body.chave })
     if (problems.length > 0) throw invalidRequest(problems)
     const originalCents = parseDecimalString(body.valor.original, 'exactly-2')
@@ -183,21 +191,21 @@ export class ChargeService implements ChargePayments, Lifecycle {
       // A txid of our own is drawn again while it is taken; the client's is kept as given.
       let id = txid ?? newTxid(this.deps.rng, 32)
       if (txid === null) while (this.store.transactionByRef(`cob:${account.id}:${id}`)) id = newTxid(this.deps.rng, 32)
-      return this.insertCob(account, id, body, originalCents.ok ? originalCents.cents : 0, scenarios)
+      return this.insertCob(account, id, body, originalCents.ok ? originalCents.cents : 0, scenarios, at)
     })
   }
 
-  private insertCob (account: Account, txid: string, body: CobBodyT, originalCents: number, scenarios: AppliedScenario[]): Transaction {
+  private insertCob (account: Account, txid: string, body: CobBodyT, originalCents: number, scenarios: AppliedScenario[], at?: CobLocation): Transaction {
     const devedor = body.devedor
     const ref = `cob:${account.id}:${txid}`
     if (this.store.transactionByRef(ref)) throw new Refusal('COB_TXID_EXISTS', `A cobrança com txid ${txid} já existe`)
     const now = this.now()
     const expiracao = body.calendario.expiracao ?? DEFAULT_EXPIRATION_SECONDS
     const modalidadeAlteracao = body.valor.modalidadeAlteracao ?? 0
-    const locId = this.store.nextSeq('loc')
+    const locId = at?.locId ?? this.store.nextSeq('loc')
     // The txid (26-35) does not fit tag 62-05 (at most 25): as in BACEN's dynamic codes, 62-05 is `***`
     // and the payload URL carries it.
-    const location = `${LOCATION_HOST}/qr/v2/cob/${locId}/${txid}`
+    const location = at?.location ?? `${LOCATION_HOST}/qr/v2/cob/${locId}/${txid}`
     const pixCode = this.cobCode(account, location, originalCents, modalidadeAlteracao)
     const cob: CobData = {
       expiracao,
@@ -212,7 +220,8 @@ export class ChargeService implements ChargePayments, Lifecycle {
     const draft = this.newTransaction(account, { kind: 'COB', data: { txid, location, pixCode, splits: [], cob } }, 'ATIVA', originalCents, now, scenarios)
     if (body.solicitacaoPagador !== undefined) draft.description = body.solicitacaoPagador
     draft.dueAt = iso(now + expiracao * 1000)
-    const charge = this.store.addTransaction(draft, undefined, [ref, `loc:${location}`])
+    // An API Pix location finds its charge itself (it may be unbound, and bound to another charge later).
+    const charge = this.store.addTransaction(draft, undefined, at ? [ref] : [ref, `loc:${location}`])
     this.scheduleTimers(charge)
     return charge
   }
@@ -229,9 +238,14 @@ export class ChargeService implements ChargePayments, Lifecycle {
   }
 
   cob (account: Account, txid: string): Transaction {
-    const charge = this.store.transactionByRef(`cob:${account.id}:${txid}`)
+    const charge = this.findCob(account, txid)
     if (!charge) throw new Refusal('NOT_FOUND', `Cobrança com txid ${txid} não encontrada`)
     return charge
+  }
+
+  /** The account's cob of this txid, if any. */
+  findCob (account: Account, txid: string): Transaction | undefined {
+    return this.store.transactionByRef(`cob:${account.id}:${txid}`)
   }
 
   /**
@@ -300,7 +314,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
   /** The charge a parsed BR Code points at (by its location, else by its txid), of any account. */
   chargeForCode (code: BrCode): ChargeLookup | undefined {
     const charge = code.location !== undefined
-      ? this.store.transactionByRef(`loc:${code.location}`)
+      ? this.store.transactionByRef(`loc:${code.location}`) ?? this.deps.locations?.chargeAt(code.location)
       : code.txid !== undefined ? this.store.transactionByRef(`txid:${code.txid}`) : undefined
     if (!charge || (charge.kind !== 'CASH_IN' && charge.kind !== 'COB')) return undefined
     return this.lookupOf(charge)

@@ -3,7 +3,7 @@ import type { TypeCheck } from '@sinclair/typebox/compiler'
 import { parseInstant, SANDBOX_TIME_RANGE, withinSandboxTime } from '../domain/instant.js'
 import { API_PIX_SCOPES } from '../domain/scopes.js'
 import {
-  COLLECTIONS, DELIVERY_STATUSES, EVENT_TYPES, STATE_FORMAT, STATE_FORMAT_VERSION, TRANSACTION_KINDS, emptyState,
+  COLLECTIONS, DELIVERY_STATUSES, EVENT_TYPES, INSTANT_FORMAT, PayloadLocationSchema, SigningKeySchema, STATE_FORMAT, STATE_FORMAT_VERSION, TRANSACTION_KINDS, emptyState,
   type ClockRecord, type Collection, type RngState, type State,
 } from './state.js'
 
@@ -154,7 +154,7 @@ function references (state: State, add: (problem: string) => void): void {
     if (other !== undefined) add(`accounts/${a.id}: clientId ${JSON.stringify(a.clientId)} is also account ${other}'s`)
     clientIds.set(a.clientId, a.id)
   }
-  for (const collection of ['transactions', 'armedScenarios', 'webhooks', 'deliveries', 'meds'] as const) {
+  for (const collection of ['transactions', 'armedScenarios', 'webhooks', 'deliveries', 'meds', 'locations'] as const) {
     for (const [key, record] of Object.entries(state[collection])) {
       if (!state.accounts[record.accountId]) add(`${collection}/${key}: account ${record.accountId} does not exist`)
     }
@@ -170,11 +170,13 @@ function references (state: State, add: (problem: string) => void): void {
   raise('webhook', Object.values(state.webhooks).map(w => w.id))
   raise('delivery', Object.values(state.deliveries).map(d => d.seq))
   raise('med', Object.values(state.meds).map(m => m.id))
+  // API Pix's locations and the root family's cobs share the loc ids.
+  raise('loc', [...Object.values(state.locations).map(l => l.id), ...Object.values(state.transactions).flatMap(t => t.kind === 'COB' ? [t.data.cob?.locId ?? 0] : [])])
 }
 
 // ---- record schemas: what the code reads without checking again ---------------------------------------
 
-const INSTANT = 'pix-sandbox-instant'
+const INSTANT = INSTANT_FORMAT
 const AN_INSTANT = '2026-03-10T15:00:00.000Z'
 FormatRegistry.Set(INSTANT, value => parseInstant(value) !== null)
 
@@ -339,6 +341,8 @@ const SCHEMAS: Record<Exclude<Collection, 'transactions'>, TSchema> = {
     createdAt: Instant,
     updatedAt: Instant,
   }),
+  locations: PayloadLocationSchema,
+  signingKeys: SigningKeySchema,
 }
 
 /** Compiled on first use, with the compiler readDocument loaded. */

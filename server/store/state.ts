@@ -1,3 +1,4 @@
+import { Type, type Static } from '@sinclair/typebox'
 import type { AppliedScenario, Endpoint } from '../../scenarios/types.js'
 import type { BrCode } from '../domain/brcode.js'
 import type { RngState } from '../domain/ids.js'
@@ -481,6 +482,44 @@ interface MedRecordShape {
 }
 export type MedRecord = DeepReadonly<MedRecordShape>
 
+// ---- API Pix's payload locations (docs/api-pix.md), owned by LocationService ----------------------------
+// Records defined once, as a TypeBox schema and its Static type: the schema is what a document is
+// validated against on load (store/document.ts), the type what the code reads.
+
+/** The format of an instant as records keep it (ISO 8601, read strictly); store/document.ts registers it. */
+export const INSTANT_FORMAT = 'pix-sandbox-instant'
+const Instant = Type.String({ format: INSTANT_FORMAT })
+
+/**
+ * A payload location of API Pix: the URL (without scheme) where payers' PSPs read a charge's signed
+ * payload, `<host>/qr/v2/<token>`. Its id comes from the `loc` sequence the root family's cobs also draw
+ * their loc.id from; it serves the charge it is bound to, when it is.
+ */
+export const PayloadLocationSchema = Type.Object({
+  id: Type.Integer({ minimum: 1 }),
+  accountId: Type.Integer({ minimum: 1 }),
+  tipoCob: Type.Union([Type.Literal('cob'), Type.Literal('cobv')]),
+  /** At most 77 characters, as API Pix allows; its last segment is the token that finds it. */
+  location: Type.String({ minLength: 1, maxLength: 77 }),
+  createdAt: Instant,
+  /** The transaction of the charge it serves; absent while it serves none (created alone, or unbound). */
+  chargeId: Type.Optional(Type.String({ minLength: 1 })),
+}, { additionalProperties: true })
+export type PayloadLocation = DeepReadonly<Static<typeof PayloadLocationSchema>>
+
+/**
+ * The key that signs payloads (ES256), kept in the state so that a restart with --data signs with the
+ * same key and the JWKS a payer's PSP fetched stays good. The public part is what GET /.well-known/jwks.json
+ * publishes; `id` is the key's `kid`.
+ */
+export const SigningKeySchema = Type.Object({
+  id: Type.String({ minLength: 1 }),
+  alg: Type.Literal('ES256'),
+  privateJwk: Type.Object({ kty: Type.Literal('EC'), crv: Type.Literal('P-256'), x: Type.String(), y: Type.String(), d: Type.String() }, { additionalProperties: true }),
+  createdAt: Instant,
+}, { additionalProperties: true })
+export type SigningKey = DeepReadonly<Static<typeof SigningKeySchema>>
+
 // ---- the document ---------------------------------------------------------------------------------
 
 /** The keyed collections of the document, and the record each holds. */
@@ -492,9 +531,11 @@ export interface Collections {
   webhooks: WebhookRegistration
   deliveries: Delivery
   meds: MedRecord
+  locations: PayloadLocation
+  signingKeys: SigningKey
 }
 export type Collection = keyof Collections
-export const COLLECTIONS: readonly Collection[] = ['accounts', 'transactions', 'directory', 'armedScenarios', 'webhooks', 'deliveries', 'meds']
+export const COLLECTIONS: readonly Collection[] = ['accounts', 'transactions', 'directory', 'armedScenarios', 'webhooks', 'deliveries', 'meds', 'locations', 'signingKeys']
 
 /** The live state the store keeps in memory: the collections and the id sequences. */
 export type State = { seq: Record<string, number> } & { [C in Collection]: Record<string, Collections[C]> }
@@ -529,5 +570,5 @@ export type StateDocument = {
 } & State
 
 export function emptyState (): State {
-  return { seq: {}, accounts: {}, transactions: {}, directory: {}, armedScenarios: {}, webhooks: {}, deliveries: {}, meds: {} }
+  return { seq: {}, accounts: {}, transactions: {}, directory: {}, armedScenarios: {}, webhooks: {}, deliveries: {}, meds: {}, locations: {}, signingKeys: {} }
 }
