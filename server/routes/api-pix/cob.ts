@@ -1,4 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { Static } from '@sinclair/typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { errorResponses } from '../../schemas/common.js'
 import { ApiPixCob, ApiPixCobBody, ApiPixCobList, ApiPixCobListQuery, ApiPixCobParams, ApiPixCobPatchBody, ApiPixCobQuery } from '../../schemas/api-pix/cob.js'
 import type { ApiPixRoute } from './route.js'
@@ -14,6 +16,14 @@ const READ: ApiPixRoute = { scope: 'cob.read', problems: { 400: 'CobConsultaInva
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const sb = app.sandbox
 
+  /** PUT and POST: the charge, at the location its body names or at a new one, 201 as API Pix shows it. */
+  const create = (request: FastifyRequest, reply: FastifyReply, txid: string | null, body: Static<typeof ApiPixCobBody>) => {
+    const account = request.account!
+    const scenarios = sb.scenarios.resolve(request, reply, 'cob', account.id)
+    const charge = sb.apiPixCobs.create(account, txid, body, scenarios, locationHost(request))
+    return reply.status(201).send(sb.apiPixCobs.view(charge))
+  }
+
   app.put('/cob/:txid', {
     config: { auth: true, apiPix: WRITE },
     schema: {
@@ -26,12 +36,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: ApiPixCobBody,
       response: { 201: ApiPixCob, ...errorResponses('api-pix', [400, 403]) },
     },
-  }, async (request, reply) => {
-    const account = request.account!
-    const scenarios = sb.scenarios.resolve(request, reply, 'cob', account.id)
-    const charge = sb.apiPixCobs.create(account, request.params.txid, request.body, scenarios, locationHost(request))
-    return reply.status(201).send(sb.apiPixCobs.view(charge))
-  })
+  }, async (request, reply) => create(request, reply, request.params.txid, request.body))
 
   app.post('/cob', {
     config: { auth: true, apiPix: WRITE },
@@ -44,12 +49,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: ApiPixCobBody,
       response: { 201: ApiPixCob, ...errorResponses('api-pix', [400, 403]) },
     },
-  }, async (request, reply) => {
-    const account = request.account!
-    const scenarios = sb.scenarios.resolve(request, reply, 'cob', account.id)
-    const charge = sb.apiPixCobs.create(account, null, request.body, scenarios, locationHost(request))
-    return reply.status(201).send(sb.apiPixCobs.view(charge))
-  })
+  }, async (request, reply) => create(request, reply, null, request.body))
 
   app.patch('/cob/:txid', {
     config: { auth: true, apiPix: WRITE },
