@@ -196,6 +196,17 @@ t.test('the sandbox\'s pay path pays a code whose location it serves, and refuse
   t.equal((await call('GET', `/v2/cob/${aTxid(4)}`)).json().status, 'CONCLUIDA')
 })
 
+t.test('a reset of the account takes its locations with it: their payloads are gone, other accounts\' stay', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app)
+  const mine = (await client(app, await oauthToken(app, acc))('PUT', `/v2/cob/${aTxid(1)}`, cobBody())).json()
+  const other = (await client(app, await oauthToken(app))('PUT', `/v2/cob/${aTxid(1)}`, cobBody())).json()
+  await app.inject({ method: 'POST', url: '/__sandbox/reset', payload: { accountId: acc.accountId } })
+  t.equal((await app.inject({ method: 'GET', url: pathOf(mine.location) })).statusCode, 404)
+  t.equal((await app.inject({ method: 'GET', url: pathOf(other.location) })).statusCode, 200)
+  t.same(Object.values(app.sandbox.store.data.locations).map(l => l.accountId), [1])
+})
+
 t.test('snapshots carry locations and the key, and refuse a broken location', async t => {
   const app = await buildTestApp(t)
   const call = client(app, await oauthToken(app))
