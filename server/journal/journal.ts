@@ -186,7 +186,8 @@ export class RequestJournal {
     const found = this.scan(filter, since).sort(since ? (a, b) => a.id - b.id : (a, b) => b.id - a.id)
     const out: JournalEntry[] = []
     for (let i = 0; i < found.length && out.length < limit; i++) {
-      if (matchesDerived(this.derive(found[i]), filter)) out.push(this.view(found[i]))
+      const e = this.view(found[i])
+      if (matchesAfterRead(e, filter)) out.push(e)
     }
     return out
   }
@@ -265,13 +266,11 @@ export class RequestJournal {
     return out
   }
 
-  private derive (s: Stored, answer?: unknown): Derived {
-    if (s.derived) return s.derived
-    const body = answer === undefined ? parseJson(s.responseText) : answer
-    s.derived = {
-      errorCode: s.errorCode ?? (s.status >= 400 ? codeOf(body) : null),
-      externalId: s.externalId ?? externalIdOf(body),
-      transactionId: s.status < 300 || s.status === 409 ? this.lookup(candidates(s, body), s.accountId) : null,
+  private derive (s: Stored, answer: unknown): Derived {
+    s.derived ??= {
+      errorCode: s.errorCode ?? (s.status >= 400 ? codeOf(answer) : null),
+      externalId: s.externalId ?? externalIdOf(answer),
+      transactionId: s.status < 300 || s.status === 409 ? this.lookup(candidates(s, answer), s.accountId) : null,
     }
     return s.derived
   }
@@ -365,7 +364,7 @@ function matchesRecorded (s: Stored, f: JournalFilter): boolean {
     (f.scenario === undefined || s.scenarios.includes(f.scenario))
 }
 
-function matchesDerived (e: Derived, f: JournalFilter): boolean {
+function matchesAfterRead (e: JournalEntry, f: JournalFilter): boolean {
   return (f.errorCode === undefined || e.errorCode === f.errorCode) &&
     (f.transactionId === undefined || e.transactionId === f.transactionId)
 }
