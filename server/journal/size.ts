@@ -21,9 +21,12 @@ const TEXT: Costs = { string: 2, scalar: 8, container: 2, field: 4, item: 1 }
 /** Bytes of heap, about: what a kept object costs beyond its characters (V8's headers, slots and tables). */
 const HEAP: Costs = { string: 16, scalar: 16, container: 32, field: 48, item: 8 }
 
+/** The values still to weigh: one array for every call (each runs to its end), not one per call. */
+const pending: unknown[] = []
+
 function weigh (value: unknown, limit: number, costs: Costs): number {
   let total = 0
-  const pending: unknown[] = [value]
+  pending.push(value)
   while (pending.length > 0 && total <= limit) {
     const v = pending.pop()
     if (typeof v === 'string') total += v.length + costs.string
@@ -44,6 +47,7 @@ function weigh (value: unknown, limit: number, costs: Costs): number {
       }
     }
   }
+  pending.length = 0
   return total
 }
 
