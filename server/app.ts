@@ -187,12 +187,17 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     })
   }
 
+  const accountOfClaims = (claims: TokenClaims): number | null => {
+    const account = store.account(Number(claims.sub))
+    return account && sandbox.tokens.issuedTo(claims, account) ? account.id : null
+  }
   // After the commit point's onSend: the journal keeps the answer that really went out (a 503 when the write failed).
   await app.register(captureRequests, {
     journal: sandbox.journal,
     now: () => clock.now(),
     // A token's account even once it expired: its 401 belongs to the integration that sent it (the report reads that).
-    token: (token) => { const c = sandbox.tokens.signed(token); return c ? { id: c.jti, accountId: Number(c.sub) } : null },
+    token: (token) => { const c = sandbox.tokens.signed(token); return c ? { id: c.jti, accountId: accountOfClaims(c) } : null },
+    accountOfClaims,
     accountOfClientId: (clientId) => store.accountByClientId(clientId)?.id ?? null,
     accountOfTransaction: (id) => store.transaction(id)?.accountId ?? null,
     secrets: config.adminToken ? [config.adminToken] : [],

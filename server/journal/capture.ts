@@ -15,7 +15,12 @@ export interface CapturePorts {
   /** Sandbox time, ms. */
   now: () => number
   /** The id (jti) and account of a token whose signature checks, else null. */
-  token: (token: string) => { id: string, accountId: number } | null
+  token: (token: string) => { id: string, accountId: number | null } | null
+  /**
+   * The account a token was issued to while it still holds that life (incarnation), else null: a token
+   * from before a reset names an id another account may hold now, and its 401 is not that account's.
+   */
+  accountOfClaims: (claims: NonNullable<FastifyRequest['tokenClaims']>) => number | null
   accountOfClientId: (clientId: string) => number | null
   accountOfTransaction: (id: string) => number | null
   /** Credentials the sandbox itself holds (the admin token), masked wherever they turn up. */
@@ -95,7 +100,7 @@ async function capture (app: FastifyInstance, ports: CapturePorts): Promise<void
     // The authenticate hook's claims when it ran (no second parse and lookup of the token), else the header's.
     const claims = request.tokenClaims
     const bearer = claims === undefined ? bearerOf(request.headers.authorization) : null
-    const token = claims !== undefined ? { id: claims.jti, accountId: Number(claims.sub) } : bearer === null ? null : ports.token(bearer)
+    const token = claims !== undefined ? { id: claims.jti, accountId: ports.accountOfClaims(claims) } : bearer === null ? null : ports.token(bearer)
     const accountId = request.account?.id ?? (token !== null ? existing(token.accountId, ports) : accountNamedBy(request, ports))
     if (ports.log) {
       const line = { method: request.method, path, statusCode: status, durationMs, accountId, ...(scenarios.length > 0 ? { scenarios } : {}), ...(code !== null ? { code } : {}) }
