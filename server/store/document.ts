@@ -25,8 +25,13 @@ export type ReadDocument =
 /** How many problems a refusal lists (a broken file can have thousands; the first ones say enough). */
 const MAX_PROBLEMS = 20
 
-const LEGACY_KEYS = new Set(['schemaVersion', 'seq', 'journalGeneration', ...COLLECTIONS])
-const KEYS = new Set(['format', 'formatVersion', 'clock', 'rng', 'seq', 'journalGeneration', ...COLLECTIONS])
+/**
+ * What pairs a data file with its journals (`journalGeneration`, `baseId`: see store.ts) is the file's,
+ * not the state's: read whatever the layout of the state around it.
+ */
+const FILE_KEYS = ['journalGeneration', 'baseId']
+const LEGACY_KEYS = new Set(['schemaVersion', 'seq', ...FILE_KEYS, ...COLLECTIONS])
+const KEYS = new Set(['format', 'formatVersion', 'clock', 'rng', 'seq', ...FILE_KEYS, ...COLLECTIONS])
 const REQUIRED: ReadonlyArray<'seq' | Collection> = ['seq', 'accounts', 'transactions', 'directory']
 
 function describe (value: unknown): string {
@@ -133,6 +138,7 @@ function validate (doc: Record<string, unknown>, legacy: boolean): ReadDocument 
   }
   const generation = doc.journalGeneration
   if (generation !== undefined && !(typeof generation === 'number' && Number.isSafeInteger(generation) && generation >= 0)) add('journalGeneration: must be a non-negative integer')
+  if (doc.baseId !== undefined && typeof doc.baseId !== 'string') add('baseId: must be a string')
 
   if (problems.length > 0) {
     const shown = problems.slice(0, MAX_PROBLEMS)
