@@ -253,6 +253,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   })
 
   await sandbox.open()
+  for (const notice of sandbox.notices) app.log.warn({ data: config.data }, notice)
   await app.ready()
   sandbox.ready = true
   return app

@@ -76,6 +76,8 @@ export interface Sandbox {
   readonly report: ReportService
   /** True once the state is loaded and the routes are ready (GET /__sandbox/health). */
   ready: boolean
+  /** What opening the data file did that the start should say (journals set aside): one line each. */
+  readonly notices: string[]
   /** Opens the store (the data file, if any) and brings every service up on the state it holds. */
   open (): Promise<void>
   /** A full reset: the fixtures again, the clock where the settings start it, nothing kept in memory. */
@@ -167,9 +169,11 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     centralBankReads,
     report,
     ready: false,
+    notices: [],
 
     async open () {
       const opened = await store.open({ clock: { record: () => clock.snapshot(), restore: c => clock.restore(c, 'continue') }, rng })
+      if (opened.notice) sandbox.notices.push(opened.notice)
       // A state brings its own clock, which continues where it stood (its offset from wall time); the
       // settings' start applies to a new state and to a reset.
       if (opened.clock) clock.restore(opened.clock, 'continue')
