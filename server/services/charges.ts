@@ -17,7 +17,7 @@ import { percentageExcess } from '../domain/splits.js'
 import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import type { ChargeLookup, ChargePayments, ChargeSplits, Devolucoes, Lifecycle, Ports } from '../ports.js'
+import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSplits, Devolucoes, Lifecycle, Ports } from '../ports.js'
 import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
 
@@ -53,8 +53,14 @@ export type ChargeDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | '
   splits: ChargeSplits
 }
 
-export class ChargeService implements ChargePayments, Lifecycle {
+export class ChargeService implements Lifecycle {
   constructor (private readonly deps: ChargeDeps) {}
+
+  /** What a pay-out sees of the charges (ChargePayments): which charge a code points at, and the hand-over of its payment. */
+  readonly payments: ChargePayments = {
+    chargeForCode: code => this.chargeForCode(code),
+    arrive: payment => this.arrive(payment),
+  }
 
   private get store () { return this.deps.store }
   private now (): number { return this.deps.clock.now() }
@@ -290,7 +296,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
     })
   }
 
-  // ---- paying a charge (ChargePayments) --------------------------------------------------------
+  // ---- paying a charge ---------------------------------------------------------------------------
 
   /** The charge a parsed BR Code points at (by its location, else by its txid), of any account. */
   chargeForCode (code: BrCode): ChargeLookup | undefined {
@@ -366,6 +372,23 @@ export class ChargeService implements ChargePayments, Lifecycle {
     this.emitReceive(charge, scenarios)
     this.deps.splits.runSplits(charge, account)
     return charge
+  }
+
+  /**
+   * A payment from an account of this sandbox (a QR cash-out settling) arrives at its charge. A refusal
+   * (a wrong amount, an account that cannot hold the money) rolls back with the payment's unit and
+   * credits nothing; PAYMENT_ERROR ends the charge in error, with its webhook, and the payer is refused too.
+   */
+  private arrive (payment: ArrivingPayment): Arrival {
+    const charge = this.store.transaction(payment.chargeId)
+    if (!charge || this.lookupOf(charge).status !== 'payable') return 'unavailable'
+    let paid: Transaction
+    try {
+      paid = this.payCharge(charge, payment)
+    } catch {
+      return 'refused'
+    }
+    return receivedOf(paid) !== undefined ? 'taken' : 'refused'
   }
 
   /** POST /__sandbox/pix/pay: what a payer's bank app does with a copy-and-paste code. */

@@ -87,6 +87,23 @@ t.test('a payment of another amount, or of nothing, is refused and credits nothi
   t.equal(charge.status, 'PENDING')
 })
 
+t.test('a payment from a pay-out arrives: taken and credited; refused (wrong amount, PAYMENT_ERROR) with nothing credited; unavailable once paid', async t => {
+  const { service, store, cashIn, account } = await charges(t)
+  const payment = (charge: Transaction, amountCents: number, endToEndId: string) => ({ chargeId: charge.id, amountCents, payer: PAYER, endToEndId })
+  const { charge } = await cashIn(10, 'a')
+  t.equal(service.payments.arrive(payment(charge, 999, 'E0000000020260310150000000000001')), 'refused', 'another amount')
+  t.equal(store.transaction(charge.id)!.status, 'PENDING', 'rolled back: the charge is as it was')
+  t.equal(service.payments.arrive(payment(charge, 1_000, 'E0000000020260310150000000000002')), 'taken')
+  t.equal(store.transaction(charge.id)!.endToEndId, 'E0000000020260310150000000000002', 'under the payer\'s endToEndId')
+  t.equal(account().balance.availableCents, 501_000)
+  t.equal(service.payments.arrive(payment(charge, 1_000, 'E0000000020260310150000000000003')), 'unavailable', 'already paid')
+  const failing = (await cashIn(10, 'b', {}, [{ name: 'PAYMENT_ERROR', params: {} }])).charge
+  t.equal(service.payments.arrive(payment(failing, 1_000, 'E0000000020260310150000000000004')), 'refused', 'its provider refuses the confirmation')
+  t.equal(store.transaction(failing.id)!.errorCode, 'PAYMENT_ERROR')
+  t.equal(service.payments.arrive({ ...payment(failing, 1_000, 'E0000000020260310150000000000005'), chargeId: 'no-such-charge' }), 'unavailable')
+  t.equal(account().balance.availableCents, 501_000, 'credited once')
+})
+
 t.test('cash-in refusals: bad fields all at once, a used externalId, an expiration below the provider\'s minimum', async t => {
   const { cashIn, store } = await charges(t)
   const bad = await cashIn(10, ' ', { payer: { fullName: '', document: '123' } }).catch((err: unknown) => err)
