@@ -41,7 +41,7 @@ declare module 'fastify' {
      * so the request journal need not parse and look the token up again.
      */
     tokenClaims?: { readonly jti: string, readonly sub: string }
-    /** The scenarios of this request, once resolved (services/scenarios.ts). */
+    /** The scenarios of this request, once resolved (applied-scenarios.ts). */
     scenarios?: AppliedScenario[]
   }
   interface FastifyContextConfig {

@@ -4,6 +4,7 @@ import type { Socket } from 'node:net'
 import { Refusal, tooManyRequests } from './errors/refusal.js'
 import { TIMEOUT_MAX_MS } from '../scenarios/transport.js'
 import type { AppliedScenario, Endpoint } from '../scenarios/types.js'
+import { appliedScenarios } from './applied-scenarios.js'
 
 /**
  * Transport faults (scenarios/transport.ts): LATENCY, TIMEOUT, CONNECTION_RESET, RATE_LIMITED and
@@ -96,7 +97,7 @@ async function faultsPlugin (app: FastifyInstance): Promise<void> {
     try {
       // A token request carries no bearer token: its account is the client it names.
       const accountId = request.account?.id ?? (endpoint === 'token' ? clientAccount(request) : null)
-      applied = sb.scenarios.resolve(request, reply, endpoint, accountId)
+      applied = appliedScenarios(request, reply, endpoint, accountId)
     } catch (err) {
       return done(err as Error)
     }

@@ -4,6 +4,7 @@ import { MedOpenBody, MedTransitionBody, MedTransitionView, SandboxMedList, Sand
 import { AccountFilterQuery, NumericIdParams } from '../../schemas/sandbox.js'
 import type { MedRecord } from '../../services/med-types.js'
 import { medView } from '../../webhooks/envelopes/pay-in.js'
+import { appliedScenarios } from '../../applied-scenarios.js'
 
 const view = (m: MedRecord) => ({ ...medView(m), accountId: m.accountId })
 
@@ -21,7 +22,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: SandboxMedView, ...errorResponses('sandbox', [400, 404, 409]) },
     },
   }, async (request, reply) => {
-    const record = sb.med.open(request.body, accountId => sb.scenarios.resolve(request, reply, 'med-open', accountId))
+    const record = sb.med.open(request.body, accountId => appliedScenarios(request, reply, 'med-open', accountId))
     return reply.status(201).send(view(record))
   })
 
@@ -50,7 +51,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: MedTransitionView, ...errorResponses('sandbox', [400, 404, 409]) },
     },
   }, async (request, reply) => {
-    const { record, refund } = sb.med.transition(request.params.id, request.body, accountId => sb.scenarios.resolve(request, reply, 'med-transition', accountId))
+    const { record, refund } = sb.med.transition(request.params.id, request.body, accountId => appliedScenarios(request, reply, 'med-transition', accountId))
     return { ...view(record), refund }
   })
 }

@@ -4,6 +4,7 @@ import { centsToNumber } from '../../domain/money.js'
 import { asReply, errorResponses } from '../../schemas/common.js'
 import { FailTransactionBody, RefundReceivedBody, TransactionIdParams, TransactionList, TransactionListQuery, TransactionView } from '../../schemas/payouts.js'
 import type { Transaction } from '../../store/state.js'
+import { appliedScenarios } from '../../applied-scenarios.js'
 
 /**
  * The full record as the control plane shows it: amounts in BRL, everything else as stored, and the
@@ -85,7 +86,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const original = find(request.params.id)
-    const scenarios = sb.scenarios.resolve(request, reply, 'refund-received', original.accountId)
+    const scenarios = appliedScenarios(request, reply, 'refund-received', original.accountId)
     const tx = sb.refunds.receiveReturn(original, request.body, scenarios)
     return reply.status(201).send(view(tx))
   })
