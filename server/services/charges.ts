@@ -7,9 +7,8 @@ import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, parseDecimalString, percentOf } from '../domain/money.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import { asReply } from '../store/state.js'
-import type { CashInBodyT, CobBodyT, CobPatchBodyT } from '../schemas/payins.js'
 import { type Account, type ChargeData, type ChargeKind, type CobData, type Counterpart, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData } from '../store/state.js'
-import { cobFieldProblems, revisedCob, type CobFields } from '../domain/cob.js'
+import { cobFieldProblems, revisedCob, type CobFields, type CobRequest, type CobRevision } from '../domain/cob.js'
 import { receivedPixView } from './received-pix.js'
 import { chargeData, chargeDraft, receivedOf } from './charge-records.js'
 import { receiveEnvelope } from '../webhooks/envelopes/pay-in.js'
@@ -41,6 +40,14 @@ type NewKind = { [K in ChargeKind]: { kind: K, data: TransactionData[K] } }[Char
 export const cannotReceive = (): Refusal =>
   new Refusal('ACCOUNT_LIMIT_REACHED', `The receiving account cannot hold more: its gross balance would exceed ${centsToString(MAX_CENTS)}, or its received total its limit`)
 
+/** A cash-in as POST /api/pix/cash-in asks for it (docs/gateway.md §2.6). */
+export interface CashInInput {
+  transaction: { value: number, description: string, externalId: string, expirationTime?: number, generateQrCode?: boolean }
+  payer: { fullName: string, document: string }
+  additionalInfo?: Record<string, string>
+  splits?: Array<Pick<SplitRecord, 'pixKey' | 'pixKeyType' | 'name' | 'document' | 'type' | 'value'> & { immediate?: boolean }>
+}
+
 export interface PayByCodeInput {
   pixCode: string
   amount?: number
@@ -68,7 +75,7 @@ export class ChargeService implements Lifecycle {
   // ---- cash-in ----------------------------------------------------------------------------------
 
   /** POST /api/pix/cash-in: every rule of docs/gateway.md §2.6, then a PENDING charge with its dynamic BR Code. */
-  async createCashIn (account: Account, body: CashInBodyT, scenarios: AppliedScenario[]): Promise<{ charge: Transaction, qrCodeImage?: string }> {
+  async createCashIn (account: Account, body: CashInInput, scenarios: AppliedScenario[]): Promise<{ charge: Transaction, qrCodeImage?: string }> {
     const { transaction: t, payer } = body
     const value = parseAmount(t.value)
     if (!value.ok) throw new Refusal('PIX_INVALID_AMOUNT', amountMessage('transaction.value', value.reason))
@@ -175,7 +182,7 @@ export class ChargeService implements Lifecycle {
   // ---- cob --------------------------------------------------------------------------------------
 
   /** PUT /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7), and POST /cob (BACEN) with a txid generated here when `txid` is null. */
-  createCob (account: Account, txid: string | null, body: CobBodyT, scenarios: AppliedScenario[]): Transaction {
+  createCob (account: Account, txid: string | null, body: CobRequest, scenarios: AppliedScenario[]): Transaction {
     const problems = cobFieldProblems({ original: body.valor.original, devedor: body.devedor, chave: body.chave })
     if (problems.length > 0) throw invalidRequest(problems)
     const originalCents = parseDecimalString(body.valor.original, 'exactly-2')
@@ -188,7 +195,7 @@ export class ChargeService implements Lifecycle {
     })
   }
 
-  private insertCob (account: Account, txid: string, body: CobBodyT, originalCents: number, scenarios: AppliedScenario[]): Transaction {
+  private insertCob (account: Account, txid: string, body: CobRequest, originalCents: number, scenarios: AppliedScenario[]): Transaction {
     const devedor = body.devedor
     const ref = `cob:${account.id}:${txid}`
     if (this.store.transactionByRef(ref)) throw new Refusal('COB_TXID_EXISTS', `A cobrança com txid ${txid} já existe`)
@@ -241,7 +248,7 @@ export class ChargeService implements Lifecycle {
    * `revisao` goes up by 1 when something really changed. A new value or modalidade gives a new BR
    * Code at the same location; a new expiracao counts from `criacao`, as BACEN's does.
    */
-  reviseCob (account: Account, txid: string, body: CobPatchBodyT): Transaction {
+  reviseCob (account: Account, txid: string, body: CobRevision): Transaction {
     const charge = this.cob(account, txid)
     const problems = cobFieldProblems({ original: body.valor?.original, devedor: body.devedor, chave: body.chave })
     const cob = chargeData(charge).cob!

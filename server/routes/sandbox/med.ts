@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../schemas/common.js'
 import { MedOpenBody, MedTransitionBody, MedTransitionView, SandboxMedList, SandboxMedView } from '../../schemas/payins.js'
 import { AccountFilterQuery, NumericIdParams } from '../../schemas/sandbox.js'
-import type { MedRecord } from '../../services/med-types.js'
+import type { MedRecord } from '../../store/state.js'
 import { medView } from '../../webhooks/envelopes/pay-in.js'
 import { appliedScenarios } from '../../applied-scenarios.js'
 

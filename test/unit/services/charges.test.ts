@@ -3,11 +3,10 @@ import { parseBrCode } from '../../../server/domain/brcode.js'
 import { invariantHolds } from '../../../server/domain/ledger.js'
 import { MAX_CENTS } from '../../../server/domain/money.js'
 import type { ChargeSplits, Devolucoes } from '../../../server/ports.js'
-import { ChargeService } from '../../../server/services/charges.js'
+import { ChargeService, type CashInInput } from '../../../server/services/charges.js'
 import { chargeData } from '../../../server/services/charge-records.js'
 import { SplitService } from '../../../server/services/splits.js'
 import type { AppliedScenario } from '../../../scenarios/types.js'
-import type { CashInBodyT } from '../../../server/schemas/payins.js'
 import type { Transaction } from '../../../server/store/state.js'
 import { addAccount, engine, PAYER } from './harness.js'
 
@@ -35,7 +34,7 @@ async function charges (t: Test, splitFrequency: 'IMMEDIATE' | 'HOURLY' | 'DAILY
   const splits: ChargeSplits = realSplits ?? { runSplits: (charge, account) => { handed.push({ chargeId: charge.id, accountId: account.id }) } }
   const service = new ChargeService({ ...e, config: { settlementDelayMs: DELAY }, refunds, splits })
   const account = () => e.store.account(1)!
-  const cashIn = (value: number, externalId: string, more: Partial<CashInBodyT> = {}, scenarios: AppliedScenario[] = []) =>
+  const cashIn = (value: number, externalId: string, more: Partial<CashInInput> = {}, scenarios: AppliedScenario[] = []) =>
     service.createCashIn(account(), { transaction: { value, description: 'pedido', externalId }, payer: { fullName: 'CLIENTE', document: '52998224725' }, ...more }, scenarios)
   return { ...e, service, account, cashIn, handed, realSplits }
 }
