@@ -11,7 +11,7 @@ import type { AccountLookup, Lifecycle, MedReturns, Ports, ReceivedPayments } fr
 import type { Config } from '../config.js'
 
 /**
- * MED disputes (docs/gateway.md §2.10, 3.6, DESIGN.md section 5). The sandbox plays the requesting bank through
+ * MED disputes (docs/gateway.md §2.10, 3.6; docs/assumptions.md, MED). The sandbox plays the requesting bank through
  * the control plane (open, move); integrators read them through GET /api/med, which is rate limited
  * per account by the sandbox clock. Transitions: OPEN -> RECEIVED -> ANALYZED (APPROVED or REJECTED),
  * or CANCELLED before analysis. An approved refund request returns what is left of the payment.

@@ -7,7 +7,7 @@ import { request } from 'undici'
 import { call, sleep, startProcess, type SandboxProcess } from '../helpers/reliability.js'
 
 /**
- * Graceful shutdown (issue 7): the real process with --data receives SIGTERM while requests are in
+ * Graceful shutdown (docs/reliability.md): the real process with --data receives SIGTERM while requests are in
  * flight: a write whose body is still arriving, a burst of writes, and a long-poll on the delivery log.
  * It stops accepting connections, finishes the in-flight requests (each gets its answer), flushes the
  * store (the file holds the last acknowledged write) and exits 0.

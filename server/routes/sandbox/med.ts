@@ -8,7 +8,7 @@ import { appliedScenarios } from '../../applied-scenarios.js'
 
 const view = (m: MedRecord) => ({ ...medView(m), accountId: m.accountId })
 
-/** /__sandbox/med: the payer's bank opens MED disputes and moves them (DESIGN.md section 5). */
+/** /__sandbox/med: the payer's bank opens MED disputes and moves them (docs/assumptions.md, MED). */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const sb = app.sandbox
 

@@ -16,7 +16,7 @@ export function transactionView (tx: Transaction, actions: ReadonlyArray<'settle
 }
 
 /**
- * /__sandbox/transactions: the transaction query the spec leaves unshown (DESIGN.md 5), and settle/fail
+ * /__sandbox/transactions: the transaction query the spec leaves unshown (docs/assumptions.md), and settle/fail
  * of pending operations. Settle and fail dispatch by kind to what the owning service registered with
  * the transactions service (`createSandbox` registers each capability's), so every capability's pending records are steered alike.
  */
