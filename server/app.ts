@@ -17,6 +17,7 @@ import type { Fixtures } from './fixtures.js'
 import type { StoreOptions } from './store/store.js'
 import { createSandbox, type Sandbox } from './sandbox.js'
 import type { Account } from './store/state.js'
+import type { TokenClaims } from './auth/tokens.js'
 import type { AppliedScenario } from '../scenarios/types.js'
 import captureRequests from './journal/capture.js'
 import { webhookLines } from './journal/console.js'
@@ -40,7 +41,7 @@ declare module 'fastify' {
      * The claims of the bearer token the authenticate hook found signed by the sandbox, expired or not,
      * so the request journal need not parse and look the token up again.
      */
-    tokenClaims?: { readonly jti: string, readonly sub: string }
+    tokenClaims?: TokenClaims
     /** The scenarios of this request, once resolved (applied-scenarios.ts). */
     scenarios?: AppliedScenario[]
   }
@@ -186,12 +187,17 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     })
   }
 
+  const accountOfClaims = (claims: TokenClaims): number | null => {
+    const account = store.account(Number(claims.sub))
+    return account && sandbox.tokens.issuedTo(claims, account) ? account.id : null
+  }
   // After the commit point's onSend: the journal keeps the answer that really went out (a 503 when the write failed).
   await app.register(captureRequests, {
     journal: sandbox.journal,
     now: () => clock.now(),
     // A token's account even once it expired: its 401 belongs to the integration that sent it (the report reads that).
-    token: (token) => { const c = sandbox.tokens.signed(token); return c ? { id: c.jti, accountId: Number(c.sub) } : null },
+    token: (token) => { const c = sandbox.tokens.signed(token); return c ? { id: c.jti, accountId: accountOfClaims(c) } : null },
+    accountOfClaims,
     accountOfClientId: (clientId) => store.accountByClientId(clientId)?.id ?? null,
     accountOfTransaction: (id) => store.transaction(id)?.accountId ?? null,
     secrets: config.adminToken ? [config.adminToken] : [],

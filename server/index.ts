@@ -45,7 +45,11 @@ export interface RunningSandbox {
   waitForDelivery: (filter: DeliveryWait) => Promise<Delivery>
   /** Resolves when the request journal holds the expected matches; else rejects with a PixApiError (409) listing the near misses in `body.details.nearMisses`. */
   verifyRequests: (verification: RequestVerification) => Promise<RequestsVerified>
-  /** Stops listening and frees the port, the timers and the webhook sender thread; a --data file is flushed. */
+  /**
+   * Stops listening and frees the port, the timers and the webhook sender thread; a --data file is
+   * flushed. Ends whatever clients keep open: idle connections are closed, a request still arriving
+   * gets a few seconds (docs/reliability.md, "Stopping").
+   */
   close: () => Promise<void>
   /** `await using sandbox = await startSandbox(...)` closes it at the end of the block. */
   [Symbol.asyncDispose]: () => Promise<void>
@@ -53,7 +57,7 @@ export interface RunningSandbox {
 
 export async function startSandbox (options: SandboxOptions = {}): Promise<RunningSandbox> {
   const config = configFromOptions({ logLevel: 'silent', ...options })
-  const { app, said, https } = await serve(config)
+  const { app, said, https, stop } = await serve(config)
   const port = (app.server.address() as { port: number }).port
   // The sandbox's own TLS certificate is whatever the test gave it: the clients here trust it.
   // (undici loaded only then: it is a tenth of the start's module loading.)
@@ -66,7 +70,7 @@ export async function startSandbox (options: SandboxOptions = {}): Promise<Runni
 
   let closed: Promise<void> | undefined
   const close = (): Promise<void> => {
-    closed ??= app.close().then(async () => { await agent?.close() })
+    closed ??= stop().then(async () => { await agent?.close() })
     return closed
   }
 

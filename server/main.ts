@@ -6,7 +6,8 @@ import { failureLines, startupLines } from './startup.js'
 
 /**
  * The process: reads flags and environment, builds the app, listens, and shuts down gracefully on
- * SIGTERM/SIGINT (stop accepting, finish in-flight requests, flush the store, exit 0).
+ * SIGTERM/SIGINT (stop accepting, finish in-flight requests, cut what a client leaves open, flush the
+ * store, exit 0: serve.ts's stop).
  * Nothing else in the code base reads process.env.
  *
  * A start that fails prints one line on stderr, `pix-sandbox: <reason>` (startup.ts), and exits
@@ -22,13 +23,13 @@ async function main (argv: string[]): Promise<void> {
     return
   }
   const config: Config = loadConfig(process.env, argv)
-  const { app, said } = await serve(config)
+  const { app, said, stop } = await serve(config)
   let closing = false
   const shutdown = (signal: string): void => {
     if (closing) return
     closing = true
     app.log.info({ signal }, 'shutting down')
-    app.close().then(() => process.exit(0), (err: unknown) => {
+    stop().then(() => process.exit(0), (err: unknown) => {
       app.log.error({ err }, 'shutdown failed')
       process.exit(1)
     })

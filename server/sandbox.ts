@@ -120,7 +120,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
 
   const tokens = new TokenService(config.jwtSecret ?? randomBytes(32).toString('hex'), () => clock.now())
   const accounts = new AccountService(store, fixtures, clock, rng)
-  const journal = new RequestJournal(config.journalSize, transactionLookup(store))
+  const journal = new RequestJournal(config.journalSize, transactionLookup(store), id => store.account(id) !== undefined)
   const scenarios = new ScenarioService(store, clock)
   const webhooks = new WebhookService({ ...engine, version }, { onError: err => logError(err, 'webhook bookkeeping failed'), ...opts.webhookLines })
   // The capabilities send their webhooks through `events`: the webhook service itself, so a test that
@@ -211,6 +211,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
       store.transact(() => {
         scheduler.clear()
         store.replace(imported.state)
+        accounts.renewIncarnations()
         afterLoad()
         if (imported.clock) clock.restore(imported.clock, 'instant')
         // A stream the snapshot's ids did not come from: where a data file kept it, else one drawn from the

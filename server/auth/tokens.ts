@@ -10,9 +10,18 @@ export const TOKEN_LIFETIME_SECONDS = 1800
 export interface TokenClaims {
   sub: string
   clientId: string
+  /** The incarnation of the account the token was issued to (store/state.ts); absent where the account had none. */
+  inc?: string
   iat: number
   exp: number
   jti: string
+}
+
+/** What a token is issued to and checked against: an account as the store holds it. */
+export interface TokenSubject {
+  readonly id: number
+  readonly clientId: string
+  readonly incarnation?: string
 }
 
 export class TokenService {
@@ -26,9 +35,19 @@ export class TokenService {
     this.decode = createVerifier({ key: secret, algorithms: ['HS256'], ignoreExpiration: true, ignoreNotBefore: true })
   }
 
-  issue (accountId: number, clientId: string, jti: string): string {
+  issue (account: TokenSubject, jti: string): string {
     const iat = Math.floor(this.now() / 1000)
-    return this.sign({ sub: String(accountId), clientId, iat, exp: iat + TOKEN_LIFETIME_SECONDS, jti })
+    const inc = account.incarnation === undefined ? {} : { inc: account.incarnation }
+    return this.sign({ sub: String(account.id), clientId: account.clientId, ...inc, iat, exp: iat + TOKEN_LIFETIME_SECONDS, jti })
+  }
+
+  /**
+   * Whether a token was issued to this account in its present life. The id alone is not enough (a full
+   * reset hands it out again), nor the clientId (a reset keeps the fixture account's and the account's
+   * own): a reset or an import gives the account a new incarnation, which the token does not name.
+   */
+  issuedTo (claims: TokenClaims, account: TokenSubject): boolean {
+    return String(account.id) === claims.sub && account.clientId === claims.clientId && account.incarnation === claims.inc
   }
 
   /**

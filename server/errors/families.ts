@@ -17,6 +17,33 @@ export function familyOf (url: string): Family {
   return 'central-bank'
 }
 
+/** The scheme and host of an absolute-form target (`GET http://host/balance HTTP/1.1`, RFC 9112 §3.2.2). */
+const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i
+
+/**
+ * The path of a request target, without its query and without the scheme and host of the absolute
+ * form, which the router reads as the path they name (`http://host/balance` is `/balance`).
+ */
+export function targetPath (target: string): string {
+  const q = target.indexOf('?')
+  const path = q === -1 ? target : target.slice(0, q)
+  return path.charCodeAt(0) === 47 ? path : path.replace(ABSOLUTE_FORM, '') || '/'
+}
+
+/**
+ * The path whose family answers a request that matched no route: its target's path as the router
+ * reads it (percent-encoded characters decoded, as `/%62alance` reaches `/balance`), doubled slashes
+ * read as one, so that `//balance` is an unknown route of the standard family.
+ */
+export function unroutedPath (target: string): string {
+  const path = targetPath(target).replace(/\/{2,}/g, '/')
+  try {
+    return decodeURI(path)
+  } catch {
+    return path
+  }
+}
+
 /**
  * The family whose error body a path answers with: its own, but for the token, a route of the standard
  * family that answers in the central-bank family's simple shape (docs/gateway.md §7, "Simple").

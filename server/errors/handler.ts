@@ -1,16 +1,22 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { randomUUID } from 'node:crypto'
-import { errorShapeOf, familyOf, httpReason, isGeneric, reportedCode, statusOf, type Family } from './families.js'
+import { errorShapeOf, familyOf, httpReason, isGeneric, reportedCode, statusOf, targetPath, unroutedPath, type Family } from './families.js'
 import { invalidRequest, Refusal } from './refusal.js'
 import { validationMessages, type SchemaIssue } from './validation.js'
 
 export { familyOf, errorShapeOf, type Family }
 
 /** The public route name the extended shape reports: the request path without `/api`. */
-export function publicPath (url: string): string {
-  const path = url.split('?')[0]
+export function publicPath (path: string): string {
   return path.startsWith('/api/') ? path.slice(4) : path
 }
+
+/**
+ * The path a request's family and error shape are read from: the route it reached, else its target
+ * read as the router reads it. Never the raw target: in the absolute form (`http://host/balance`) or
+ * percent-encoded (`/%62alance`) it names another family than the route that runs.
+ */
+const familyPathOf = (request: FastifyRequest): string => request.routeOptions.url ?? unroutedPath(request.url)
 
 const userMessages: Record<number, string> = {
   400: 'Não foi possível processar a solicitação. Verifique os dados enviados.',
@@ -99,16 +105,16 @@ export function answerOf (err: unknown, family: Family): ErrorAnswer {
 }
 
 /** The answer to a request's error, in the request's family. */
-export const answerFor = (err: unknown, request: FastifyRequest): ErrorAnswer => answerOf(err, familyOf(request.url))
+export const answerFor = (err: unknown, request: FastifyRequest): ErrorAnswer => answerOf(err, familyOf(familyPathOf(request)))
 
 export function errorBody (answer: ErrorAnswer, request: FastifyRequest): Record<string, unknown> {
-  const shape = errorShapeOf(request.url)
+  const shape = errorShapeOf(familyPathOf(request))
   const reason = httpReason[answer.status] ?? 'Error'
   if (shape === 'standard') {
     const body: Record<string, unknown> = {
       statusCode: answer.status,
       timestamp: new Date(request.server.sandbox.clock.now()).toISOString(),
-      path: publicPath(request.url),
+      path: publicPath(targetPath(request.url)),
       method: request.method,
       // docs/gateway.md §7: `code` is HTTP_ERROR for generic errors or the business code (then also `errorCode`).
       code: answer.generic ? 'HTTP_ERROR' : answer.code,
@@ -146,7 +152,7 @@ export function frameworkErrorHandler (error: unknown, request: FastifyRequest, 
 export function registerErrorHandlers (app: FastifyInstance): void {
   app.setErrorHandler(sendError)
   app.setNotFoundHandler((request, reply) => {
-    const route = `${request.method} ${request.url.split('?')[0]}`
+    const route = `${request.method} ${targetPath(request.url)}`
     sendError(new Refusal('ROUTE_NOT_FOUND', `Rota ${route} não encontrada`, { en: `Route ${route} not found` }), request, reply)
   })
 }

@@ -153,6 +153,11 @@ export class ChargeService implements Lifecycle {
     const qrCodeImage = t.generateQrCode === true ? await QRCode.toDataURL(pixCode, QR_IMAGE_OPTIONS) : undefined
     // Check-and-insert in one unit with no await in between: concurrent duplicates create exactly one charge.
     const charge = this.store.transact(() => {
+      // A reset or an import while the image was drawn ended the life of the account the request was for.
+      const live = this.store.account(account.id)
+      if (live === undefined || live.incarnation !== account.incarnation) {
+        throw new Refusal('UNAUTHORIZED', 'A conta foi reiniciada ou substituída durante a requisição; solicite um novo token')
+      }
       duplicate()
       const draft = this.newTransaction(account, { kind: 'CASH_IN', data }, 'PENDING', value.cents, now, scenarios, id)
       draft.externalId = t.externalId

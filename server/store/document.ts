@@ -215,6 +215,7 @@ const AccountSchema = Open({
   balance: Open({ availableCents: Cents, blockedCents: Cents }),
   totals: Open({ openingCents: Cents, adjustmentsCents: Cents, settledInCents: Cents, settledOutCents: Cents, feesCents: Cents }),
   createdAt: Instant,
+  incarnation: Type.Optional(Text),
 })
 
 const Split = Open({

@@ -96,6 +96,14 @@ interface AccountRecord {
     feesCents: number
   }
   createdAt: string
+  /**
+   * Which life of the account this is: a new value whenever the account is created, reset on its own,
+   * recreated by a full reset or brought in by a snapshot import, and kept across a restart with --data.
+   * A token names the incarnation it was issued for (server/auth/tokens.ts), so it never acts for the
+   * account that took the id (or the credentials) after its own ended. Absent in documents written
+   * before it existed: that life lasts until the account is next replaced.
+   */
+  incarnation?: string
 }
 export type Account = DeepReadonly<AccountRecord>
 

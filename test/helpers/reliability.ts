@@ -3,7 +3,8 @@ import { childEnv } from './process.js'
 import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { request } from 'undici'
+import { Agent, request, type Dispatcher } from 'undici'
+import type { Family } from '../../server/errors/families.js'
 
 /**
  * Helpers of the reliability tests (test/reliability): the error shapes of docs/gateway.md §7 as key sets, a real
@@ -21,6 +22,9 @@ const SANDBOX_REQUIRED = ['statusCode', 'message', 'code']
 const SANDBOX_ALLOWED = new Set([...SANDBOX_REQUIRED, 'error', 'details'])
 
 export type ErrorFamily = 'extended' | 'simple' | 'sandbox'
+
+/** The shape of each family's error body (the token's is the simple one: errorShapeOf). */
+export const SHAPE_OF: Record<Family, ErrorFamily> = { standard: 'extended', 'central-bank': 'simple', sandbox: 'sandbox' }
 
 /** Why `body` is not an error of the family's shape with this status, or null when it is. */
 export function shapeProblem (family: ErrorFamily, status: number, raw: string): string | null {
@@ -64,14 +68,14 @@ export interface Answer {
 }
 
 /** One HTTP request with undici; never throws on a status (it throws on a network error). */
-export async function call (base: string, method: string, path: string, opts: { body?: unknown, headers?: Record<string, string>, timeoutMs?: number } = {}): Promise<Answer> {
+export async function call (base: string, method: string, path: string, opts: { body?: unknown, headers?: Record<string, string>, timeoutMs?: number, dispatcher?: Dispatcher } = {}): Promise<Answer> {
   const headers: Record<string, string> = { ...opts.headers }
   let body: string | undefined
   if (opts.body !== undefined) {
     body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body)
     headers['content-type'] ??= 'application/json'
   }
-  const res = await request(base + path, { method: method as 'GET', headers, body, headersTimeout: opts.timeoutMs ?? 30_000, bodyTimeout: opts.timeoutMs ?? 30_000 })
+  const res = await request(base + path, { method: method as 'GET', headers, body, headersTimeout: opts.timeoutMs ?? 30_000, bodyTimeout: opts.timeoutMs ?? 30_000, dispatcher: opts.dispatcher })
   const text = await res.body.text()
   return { status: res.statusCode, body: text, json: () => JSON.parse(text), headers: res.headers }
 }
@@ -80,6 +84,8 @@ export interface SandboxProcess {
   child: ChildProcess
   port: number
   base: string
+  /** What `call` needs to reach it: with `https`, a dispatcher that trusts its certificate. */
+  dispatcher?: Dispatcher
   /** Everything written to stdout and stderr so far. */
   output: () => string
   /** Resolves with the exit code and signal once the process has ended. */
@@ -89,9 +95,9 @@ export interface SandboxProcess {
 
 /**
  * Starts the real process on a free port of 127.0.0.1 and resolves once /__sandbox/health answers 200.
- * The caller must end it (kill) in a teardown.
+ * `https` when `args` carry --tls-cert and --tls-key. The caller must end it (kill) in a teardown.
  */
-export async function startProcess (args: string[], opts: { readyTimeoutMs?: number, env?: Record<string, string> } = {}): Promise<SandboxProcess> {
+export async function startProcess (args: string[], opts: { readyTimeoutMs?: number, env?: Record<string, string>, https?: boolean } = {}): Promise<SandboxProcess> {
   const port = await freePort()
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--port', String(port), '--host', '127.0.0.1', ...args], {
     cwd: ROOT,
@@ -102,14 +108,15 @@ export async function startProcess (args: string[], opts: { readyTimeoutMs?: num
   child.stdout!.on('data', (c: Buffer) => { out += c.toString('utf8') })
   child.stderr!.on('data', (c: Buffer) => { out += c.toString('utf8') })
   const exited = new Promise<{ code: number | null, signal: NodeJS.Signals | null }>(resolve => child.once('exit', (code, signal) => resolve({ code, signal })))
-  const base = `http://127.0.0.1:${port}`
+  const base = `${opts.https ? 'https' : 'http'}://127.0.0.1:${port}`
+  const dispatcher = opts.https ? new Agent({ connect: { rejectUnauthorized: false } }) : undefined
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 30_000)
   let ended = false
   void exited.then(() => { ended = true })
   for (let i = 0; ; i++) {
     if (ended) throw new Error(`the sandbox exited before it was healthy:\n${out}`)
     try {
-      const res = await call(base, 'GET', '/__sandbox/health', { timeoutMs: 2000 })
+      const res = await call(base, 'GET', '/__sandbox/health', { timeoutMs: 2000, dispatcher })
       if (res.status === 200) break
     } catch {}
     if (Date.now() > deadline) {
@@ -122,6 +129,7 @@ export async function startProcess (args: string[], opts: { readyTimeoutMs?: num
     child,
     port,
     base,
+    dispatcher,
     output: () => out,
     exited,
     kill: (signal) => { if (child.exitCode === null && child.signalCode === null) child.kill(signal) },

@@ -335,6 +335,9 @@ t.test('admin token: /__sandbox needs it, health stays open, the public API is u
   t.equal(without.json().code, 'ADMIN_TOKEN_REQUIRED')
   t.equal((await app.inject({ method: 'GET', url: '/__sandbox/accounts', headers: { 'x-sandbox-admin-token': 'wrong-secret' } })).statusCode, 401)
   t.equal((await app.inject({ method: 'GET', url: '/__sandbox/accounts', headers: { authorization: 'Bearer wrong' } })).statusCode, 401)
+  for (const near of ['admin-secret-124', 'ADMIN-SECRET-123', 'admin-secret-12', 'admin-secret-1234']) {
+    t.equal((await app.inject({ method: 'GET', url: '/__sandbox/accounts', headers: { 'x-sandbox-admin-token': near } })).statusCode, 401, `not ${near}`)
+  }
   t.equal((await app.inject({ method: 'POST', url: '/__sandbox/reset' })).statusCode, 401, 'writes too')
   t.equal((await app.inject({ method: 'POST', url: '/__sandbox/accounts/1/balance', payload: { set: 0 } })).statusCode, 401)
   const view = await app.inject({ method: 'GET', url: '/__sandbox/accounts/1', headers: admin })

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import { Clock } from '../../server/engine/clock.js'
 import { Scheduler } from '../../server/engine/scheduler.js'
 import { createRng } from '../../server/domain/ids.js'
-import { ANSWERS, errorShapeOf, FAMILIES, familyOf, httpReason, reportedCode, statusOf } from '../../server/errors/families.js'
+import { ANSWERS, errorShapeOf, FAMILIES, familyOf, httpReason, reportedCode, statusOf, targetPath, unroutedPath } from '../../server/errors/families.js'
 import { answerOf, errorBody } from '../../server/errors/handler.js'
 import { Refusal, type Code } from '../../server/errors/refusal.js'
 import { loadFixtures } from '../../server/fixtures.js'
@@ -49,7 +49,16 @@ t.test('the family of a path, and the shape its errors take', async t => {
   t.equal(errorShapeOf('/api/pix/cash-out?x=1'), 'standard')
 })
 
-const requestTo = (url: string) => ({ url, method: 'POST', server: { sandbox: { clock: { now: () => T0 } } } }) as unknown as FastifyRequest
+t.test('the path of a request target: no query, no scheme and host; read as the router reads it when no route matched', async t => {
+  for (const [target, path] of [['/balance', '/balance'], ['/balance?x=1', '/balance'], ['http://x/balance', '/balance'], ['HTTPS://x:8443/api/pix/cash-out?a=b', '/api/pix/cash-out'], ['http://x', '/'], ['http://x?y=/z', '/'], ['//balance', '//balance'], ['/%62alance', '/%62alance']]) {
+    t.equal(targetPath(target), path, target)
+  }
+  for (const [target, path] of [['/%62alance', '/balance'], ['//balance', '/balance'], ['http://x//__sandbox//nowhere', '/__sandbox/nowhere'], ['/%5f_sandbox/x?y', '/__sandbox/x'], ['/a%2Fb', '/a%2Fb'], ['/bad%ZZ', '/bad%ZZ']]) {
+    t.equal(unroutedPath(target), path, target)
+  }
+})
+
+const requestTo = (url: string) => ({ url, routeOptions: {}, method: 'POST', server: { sandbox: { clock: { now: () => T0 } } } }) as unknown as FastifyRequest
 const bodyOf = (err: unknown, url: string) => {
   const request = requestTo(url)
   const answer = answerOf(err, familyOf(url))

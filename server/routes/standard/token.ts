@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { invalidRequest, Refusal } from '../../errors/refusal.js'
 import { fromPem, readCertificateHeader, type HeaderResult } from '../../auth/certificates.js'
+import { sameSecret } from '../../auth/secrets.js'
 import { TOKEN_LIFETIME_SECONDS } from '../../auth/tokens.js'
 import { errorResponses } from '../../schemas/common.js'
 import { TokenHeaders, TokenRequest, TokenResponse } from '../../schemas/auth.js'
@@ -39,14 +40,16 @@ const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
     }
     const account = store.accountByClientId(request.body.clientId)
-    if (!account || account.clientSecret !== request.body.clientSecret) {
+    // Compared for an unknown clientId too, so that the time taken does not tell which clientIds exist.
+    const secretMatches = sameSecret(request.body.clientSecret, account?.clientSecret ?? '')
+    if (!account || !secretMatches) {
       throw new Refusal('INVALID_CREDENTIALS', 'Credenciais inválidas')
     }
     if (!account.certificateFingerprints.includes(cert.fingerprint)) {
       throw new Refusal('CERTIFICATE_NOT_LINKED', 'Certificado não vinculado a esta conta')
     }
     request.account = account
-    const accessToken = tokens.issue(account.id, account.clientId, rng.uuid())
+    const accessToken = tokens.issue(account, rng.uuid())
     return reply.status(201).send({ access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS })
   })
 }
