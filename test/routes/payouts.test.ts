@@ -248,7 +248,9 @@ t.test('a key outside the directory keeps its generated holder across a snapshot
   const emitted = recordEmits(app)
   const token = await tokenFor(app)
   const holderOf = async (externalId: string) => {
-    const res = await cashOut(app, token, cashOutBody({ externalId }, { key: UNLISTED_EMAIL, document: OTHER_VALID_CPF }))
+    // A new token each time: an import or a reset ends the tokens issued before it.
+    const res = await cashOut(app, await tokenFor(app), cashOutBody({ externalId }, { key: UNLISTED_EMAIL, document: OTHER_VALID_CPF }))
+    t.equal(res.statusCode, 201)
     await advance(app, 50)
     return (cashOutEvents(emitted, res.json().transactionId)[0].payload as { counterpart: unknown }).counterpart
   }
