@@ -132,7 +132,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const refunds = new RefundService({ ...engine, events: webhooks, received: transactions })
   const splits = new SplitService(engine)
   const charges = new ChargeService({ ...engine, events: webhooks, refunds, splits })
-  const payouts = new PayoutService({ ...engine, events: webhooks, charges })
+  const payouts = new PayoutService({ ...engine, events: webhooks, charges: charges.payments, directory: directory.holders })
   const med = new MedService({ ...engine, events: webhooks, received: transactions, refunds, accounts })
   const centralBankReads = new CentralBankReads({ store, charges, refunds })
   const report = new ReportService({ store, clock, rng, accounts, journal, webhooks })
