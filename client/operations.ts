@@ -29,7 +29,7 @@ import type { LocBody, LocList, LocListQuery, LocView } from '../server/schemas/
 
 /**
  * Every operation of the sandbox's API, by its OpenAPI operationId: method, path and how it
- * authenticates (test/unit/client.test.ts checks this table against openapi/openapi.json both ways).
+ * authenticates (test/flows/client.test.ts checks this table against openapi/openapi.json both ways).
  * The types below come from the server's own TypeBox schemas, imported as types only, so the client
  * ships no schema code and its types cannot drift from what the server validates and answers.
  */

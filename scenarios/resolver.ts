@@ -2,7 +2,7 @@ import { catalogue, scenariosFor } from './catalogue.js'
 import type { AppliedScenario, Endpoint } from './types.js'
 
 /**
- * Resolution order for a request (DESIGN.md section 6): the X-Sandbox-Scenario header, then scenarios
+ * Resolution order for a request (README.md, Scenarios): the X-Sandbox-Scenario header, then scenarios
  * armed for the account (for clients that cannot add headers), then the happy path. Like msw handlers:
  * narrow match, first wins, reset restores. Scenarios armed per account are records of the
  * store (`ArmedScenario` in server/store/state.ts), kept by the scenario service.
@@ -53,9 +53,25 @@ export function parseScenarioHeader (header: string, endpoint: Endpoint): Applie
   return applied
 }
 
-/** Serialises applied scenarios back to header form, for X-Sandbox-Scenario-Applied and the store. */
+/** One applied scenario in header form, `NAME;key=value`: how a webhook delivery keeps the faults that bend it. */
+export function formatScenario (applied: Readonly<AppliedScenario>): string {
+  return [applied.name, ...Object.entries(applied.params).map(([k, v]) => `${k}=${v}`)].join(';')
+}
+
+/** Serialises applied scenarios back to header form, for X-Sandbox-Scenario-Applied. */
 export function formatScenarios (applied: readonly AppliedScenario[]): string {
-  return applied.map(a => [a.name, ...Object.entries(a.params).map(([k, v]) => `${k}=${v}`)].join(';')).join(',')
+  return applied.map(formatScenario).join(',')
+}
+
+/** An applied scenario back from formatScenario's form; it was checked against the catalogue when it was applied. */
+export function readScenario (formatted: string): AppliedScenario {
+  const [name, ...params] = formatted.split(';')
+  const applied: AppliedScenario = { name, params: {} }
+  for (const p of params) {
+    const eq = p.indexOf('=')
+    applied.params[eq === -1 ? p : p.slice(0, eq)] = eq === -1 ? '' : p.slice(eq + 1)
+  }
+  return applied
 }
 
 export function hasScenario (applied: readonly AppliedScenario[] | undefined, name: string): boolean {

@@ -24,7 +24,7 @@ import type { ApiPixRoute } from './routes/api-pix/route.js'
 import captureRequests from './journal/capture.js'
 import { webhookLines } from './journal/console.js'
 import { frameworkErrorHandler, registerErrorHandlers, storageUnavailable } from './errors/handler.js'
-import { declareErrorResponses, toOpenApi30 } from './errors/declared.js'
+import { declareErrorResponses, toOpenApi30 } from './schemas/declared.js'
 import { DOCUMENT_FORMAT, sharedSchemas } from './schemas/common.js'
 import authPlugin from './auth/plugin.js'
 import faultsPlugin from './faults.js'
@@ -47,7 +47,7 @@ declare module 'fastify' {
      * so the request journal need not parse and look the token up again.
      */
     tokenClaims?: TokenClaims
-    /** The scenarios of this request, once resolved (services/scenarios.ts). */
+    /** The scenarios of this request, once resolved (applied-scenarios.ts). */
     scenarios?: AppliedScenario[]
   }
   interface FastifyContextConfig {
@@ -198,12 +198,17 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     })
   }
 
+  const accountOfClaims = (claims: TokenClaims): number | null => {
+    const account = store.account(Number(claims.sub))
+    return account && sandbox.tokens.issuedTo(claims, account) ? account.id : null
+  }
   // After the commit point's onSend: the journal keeps the answer that really went out (a 503 when the write failed).
   await app.register(captureRequests, {
     journal: sandbox.journal,
     now: () => clock.now(),
     // A token's account even once it expired: its 401 belongs to the integration that sent it (the report reads that).
-    token: (token) => { const c = sandbox.tokens.signed(token); return c ? { id: c.jti, accountId: Number(c.sub) } : null },
+    token: (token) => { const c = sandbox.tokens.signed(token); return c ? { id: c.jti, accountId: accountOfClaims(c) } : null },
+    accountOfClaims,
     accountOfClientId: (clientId) => store.accountByClientId(clientId)?.id ?? null,
     accountOfTransaction: (id) => store.transaction(id)?.accountId ?? null,
     secrets: config.adminToken ? [config.adminToken] : [],
@@ -273,6 +278,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   })
 
   await sandbox.open()
+  for (const notice of sandbox.notices) app.log.warn({ data: config.data }, notice)
   await app.ready()
   sandbox.ready = true
   return app

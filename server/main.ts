@@ -36,10 +36,10 @@ async function main (argv: string[]): Promise<void> {
   }
   process.on('SIGTERM', () => shutdown('SIGTERM'))
   process.on('SIGINT', () => shutdown('SIGINT'))
-  const { seed, version } = app.sandbox
+  const { seed, version, notices } = app.sandbox
   app.log.info({ address: said.urls[0], addresses: said.urls, dashboard: said.dashboard, docs: said.docs, seed, version, data: config.data ?? 'memory' }, `pix-sandbox listening on ${said.urls.join(', ')} (seed ${seed})`)
   if (said.warning) app.log.warn({ host: config.host, adminToken: false }, said.warning)
-  for (const line of startupLines(said, { version, seed, data: config.data }, config.logLevel)) process.stderr.write(line + '\n')
+  for (const line of startupLines(said, { version, seed, data: config.data, notices }, config.logLevel)) process.stderr.write(line + '\n')
 }
 
 // `pix-sandbox serve [flags]` is serving said out loud (the package's command and the image take it too).

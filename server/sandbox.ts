@@ -84,12 +84,20 @@ export interface Sandbox {
   readonly report: ReportService
   /** True once the state is loaded and the routes are ready (GET /__sandbox/health). */
   ready: boolean
+  /** What opening the data file did that the start should say (journals set aside): one line each. */
+  readonly notices: string[]
   /** Opens the store (the data file, if any) and brings every service up on the state it holds. */
   open (): Promise<void>
   /** A full reset: the fixtures again, the clock where the settings start it, nothing kept in memory. */
   reset (): void
   /** Replaces the whole state (a snapshot import) and brings every service up on it. */
   replaceState (imported: ImportedState): void
+  /**
+   * The whole state as a snapshot exports it. Without the accounts' incarnations: they are the lives of
+   * this run's accounts, which an import ends (it starts new ones), so an export, its import and the
+   * next export are the same document.
+   */
+  exportState (): ReturnType<Sandbox['store']['snapshot']>
 }
 
 /**
@@ -128,7 +136,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
 
   const tokens = new TokenService(config.jwtSecret ?? randomBytes(32).toString('hex'), () => clock.now())
   const accounts = new AccountService(store, fixtures, clock, rng)
-  const journal = new RequestJournal(config.journalSize, transactionLookup(store))
+  const journal = new RequestJournal(config.journalSize, transactionLookup(store), id => store.account(id) !== undefined)
   const scenarios = new ScenarioService(store, clock)
   const webhooks = new WebhookService({ ...engine, version }, { onError: err => logError(err, 'webhook bookkeeping failed'), ...opts.webhookLines })
   // The capabilities send their webhooks through `events`: the webhook service itself, so a test that
@@ -139,7 +147,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const splits = new SplitService(engine)
   const locations = new LocationService(engine)
   const charges = new ChargeService({ ...engine, events: webhooks, refunds, splits, locations })
-  const payouts = new PayoutService({ ...engine, events: webhooks, charges })
+  const payouts = new PayoutService({ ...engine, events: webhooks, charges: charges.payments, directory: directory.holders })
   const med = new MedService({ ...engine, events: webhooks, received: transactions, refunds, accounts })
   const centralBankReads = new CentralBankReads({ store, charges, refunds })
   const signer = new PayloadSigner(engine)
@@ -183,9 +191,11 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     apiPixReads,
     report,
     ready: false,
+    notices: [],
 
     async open () {
       const opened = await store.open({ clock: { record: () => clock.snapshot(), restore: c => clock.restore(c, 'continue') }, rng })
+      if (opened.notice) sandbox.notices.push(opened.notice)
       // A state brings its own clock, which continues where it stood (its offset from wall time); the
       // settings' start applies to a new state and to a reset.
       if (opened.clock) clock.restore(opened.clock, 'continue')
@@ -234,6 +244,12 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
         // seed and the snapshot's sequences (a fresh start with the same seed would repeat its ids).
         rng.restore(imported.rng ?? createRng(`${seed}/${JSON.stringify(store.data.seq)}`).state())
       })
+    },
+
+    exportState () {
+      const snapshot = store.snapshot()
+      const accounts = Object.fromEntries(Object.entries(snapshot.accounts).map(([id, { incarnation: _life, ...account }]) => [id, account]))
+      return { ...snapshot, accounts }
     },
   }
   return sandbox

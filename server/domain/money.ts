@@ -101,7 +101,16 @@ export function percentOf (cents: number, percent: number): number {
   const { digits, scale } = decimalOf(percent) // throws RangeError on NaN and Infinity
   const numerator = BigInt(cents) * BigInt(digits) * 10n ** BigInt(Math.max(0, -scale))
   const denominator = 100n * 10n ** BigInt(Math.max(0, scale))
-  return Number((2n * numerator + denominator) / (2n * denominator))
+  return Number(divideHalfUp(numerator, denominator))
+}
+
+/**
+ * numerator / denominator rounded half-up to an integer (2.5 -> 3), both non-negative: the one rounding
+ * of the sandbox's percentages of money, done on exact integers so no float lands on the wrong side of a half.
+ */
+export function divideHalfUp (numerator: bigint, denominator: bigint): bigint {
+  if (numerator < 0n || denominator <= 0n) throw new RangeError(`divideHalfUp: ${numerator} / ${denominator}`)
+  return (2n * numerator + denominator) / (2n * denominator)
 }
 
 function assertCents (cents: number): void {

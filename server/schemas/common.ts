@@ -13,6 +13,16 @@ export function StringEnum<const T extends readonly string[]> (values: T, opts: 
 /** A BRL amount as a JSON number. Exactness to the cent is checked by domain/money (PIX_INVALID_AMOUNT). */
 export const Amount = (opts: Record<string, unknown> = {}) => Type.Number({ minimum: 0.01, description: 'BRL, at most 2 decimals', ...opts })
 
+/**
+ * A record's numeric id as a request names it (an account, a webhook, a MED, a journal entry): a safe
+ * positive integer, so no request makes a key, a lookup or a message of 1.5, 1e300 or Infinity (which a
+ * query string coerces to and an integer without a maximum lets through).
+ */
+export const RecordId = (opts: Record<string, unknown> = {}) => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, ...opts })
+
+/** A count a request asks for (how many times, at least, at most): a safe non-negative integer. */
+export const Count = (opts: Record<string, unknown> = {}) => Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, ...opts })
+
 /** The JSON Schema format of a CPF or CNPJ with valid check digits (registered with domain/documents in app.ts). */
 export const DOCUMENT_FORMAT = 'cpf-cnpj'
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { StringEnum } from './common.js'
+import { RecordId, StringEnum } from './common.js'
 import { API_PIX_SCOPES } from '../domain/scopes.js'
 import { STATE_FORMAT, STATE_FORMAT_VERSION } from '../store/state.js'
 import { ENDPOINTS } from '../../scenarios/types.js'
@@ -65,10 +65,10 @@ export const CreatedAccountView = Type.Object({
 })
 
 /** `:id` of a record numbered by the sandbox (accounts, webhooks, MED, armed scenarios). */
-export const NumericIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) })
+export const NumericIdParams = Type.Object({ id: RecordId() })
 
 /** `?accountId=`: one account's records, or everyone's when absent. */
-export const AccountFilterQuery = Type.Object({ accountId: Type.Optional(Type.Integer({ minimum: 1 })) })
+export const AccountFilterQuery = Type.Object({ accountId: Type.Optional(RecordId()) })
 
 export const AccountList = Type.Object({ accounts: Type.Array(AccountView) })
 
@@ -98,7 +98,7 @@ export const HealthUnavailable = Type.Union([
   }),
 ])
 
-export const ResetBody = Type.Object({ accountId: Type.Optional(Type.Integer({ minimum: 1 })) })
+export const ResetBody = Type.Object({ accountId: Type.Optional(RecordId()) })
 export const ResetView = Type.Object({ reset: Type.Union([Type.Literal('all'), Type.Integer()]) })
 
 export const ClockView = Type.Object({
@@ -141,7 +141,7 @@ export const ArmedScenario = Type.Object({
 })
 
 export const ArmScenarioBody = Type.Object({
-  accountId: Type.Integer({ minimum: 1 }),
+  accountId: RecordId(),
   scenario: Type.String({ minLength: 1, maxLength: 500 }),
   endpoint: Type.Optional(ScenarioEndpointSchema),
   times: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),

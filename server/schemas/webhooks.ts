@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { StringEnum } from './common.js'
+import { RecordId, StringEnum } from './common.js'
 import { EVENT_TYPES } from '../webhooks/types.js'
 
 /** Webhook registrations (docs/gateway.md §2.11) and the delivery log of the control plane. */
@@ -72,7 +72,7 @@ export const DeliveryView = Type.Object({
 })
 
 export const DeliveryQuery = Type.Object({
-  accountId: Type.Optional(Type.Integer({ minimum: 1 })),
+  accountId: Type.Optional(RecordId()),
   eventType: Type.Optional(EventTypeSchema),
   transactionId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   status: Type.Optional(DeliveryStatusSchema),
@@ -91,7 +91,7 @@ export const PublicWebhookList = Type.Object({ accountId: Type.Integer(), webhoo
 // ---- the control plane's registrations and delivery log -----------------------------------------
 
 export const WebhookRegistrationBody = Type.Object({
-  accountId: Type.Integer({ minimum: 1 }),
+  accountId: RecordId(),
   eventType: EventTypeSchema,
   url: Type.String({ minLength: 1, maxLength: 2048 }),
   headers: Type.Optional(HeaderList),
@@ -100,7 +100,7 @@ export const WebhookList = Type.Object({ webhooks: Type.Array(WebhookView), tota
 export const WebhookPatchBody = Type.Object({ isActive: Type.Optional(Type.Boolean()), headers: Type.Optional(HeaderList) })
 
 export const WebhookTestBody = Type.Object({
-  accountId: Type.Integer({ minimum: 1 }),
+  accountId: RecordId(),
   eventType: EventTypeSchema,
   transactionId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
 })

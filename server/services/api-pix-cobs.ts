@@ -1,9 +1,9 @@
-import { cobFieldProblems } from '../domain/cob.js'
+import { cobFieldProblems, type CobRequest, type CobRevision } from '../domain/cob.js'
 import { hostOf } from '../domain/payload-locations.js'
 import { JWKS_PATH } from '../errors/families.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, PayloadLocation, Transaction } from '../store/state.js'
-import type { CobRevised, CobViews, CobWrites, NewCob, PayloadLocations, PayloadSigning, Ports } from '../ports.js'
+import type { CobViews, CobWrites, PayloadLocations, PayloadSigning, Ports } from '../ports.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { chargeData } from './charge-records.js'
 import { iso } from './history.js'
@@ -32,7 +32,7 @@ interface GatewayCobView {
 }
 
 /** A cob as API Pix asks for it: its chave is required, and it may name the location it takes. */
-export type ApiPixNewCob = NewCob & { chave: string, loc?: { id: number } }
+export type ApiPixNewCob = CobRequest & { chave: string, loc?: { id: number } }
 
 /** What a payload's signature says of where its key is: the scheme payers reach the location's host with. */
 export interface PayloadFetch {
@@ -70,7 +70,7 @@ export class ApiPixCobs<V extends GatewayCobView> implements CobViews<ReturnType
    * PATCH /cob/{txid}: the root family's revision, but API Pix refuses a cancellation that changes
    * something else too (nothing of it would be used).
    */
-  revise (account: Account, txid: string, body: CobRevised): Transaction {
+  revise (account: Account, txid: string, body: CobRevision): Transaction {
     this.deps.cobs.cob(account, txid) // an unknown txid is 404 before anything else
     if (body.status !== undefined) {
       const others = (['calendario', 'devedor', 'valor', 'chave', 'solicitacaoPagador', 'infoAdicionais'] as const).filter(k => body[k] !== undefined)

@@ -1,9 +1,8 @@
-import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Refusal } from '../errors/refusal.js'
 import type { Clock } from '../engine/clock.js'
 import type { Store } from '../store/store.js'
 import type { Lifecycle } from '../ports.js'
-import { formatScenarios, parseScenarioHeader, ScenarioError } from '../../scenarios/resolver.js'
+import { parseScenarioHeader, ScenarioError } from '../../scenarios/resolver.js'
 import type { ArmedScenario } from '../store/state.js'
 import { scenarioNamed } from '../../scenarios/catalogue.js'
 import type { AppliedScenario, Endpoint } from '../../scenarios/types.js'
@@ -16,7 +15,7 @@ const NONE = Object.freeze([]) as unknown as AppliedScenario[]
 
 /**
  * Resolves the scenarios of a request and keeps the ones armed per account (state collection
- * `armedScenarios`). The applied names are echoed in X-Sandbox-Scenario-Applied.
+ * `armedScenarios`).
  */
 export class ScenarioService implements Lifecycle {
   constructor (private readonly store: Store, private readonly clock: Clock) {}
@@ -26,24 +25,14 @@ export class ScenarioService implements Lifecycle {
   }
 
   /**
-   * The scenarios that apply to this request; an unknown name is a 400 listing the valid ones. Resolved
-   * once per request: the transport faults (server/faults.ts) resolve gateway requests before their
-   * route runs, and the route then gets the same list (an armed scenario is used up once).
+   * The scenarios a request applies: those its X-Sandbox-Scenario header names, else those armed for its
+   * account and endpoint (used up by this request); an unknown name is a 400 listing the valid ones.
    * `accountId` null: the account is not known (a token request for an unknown client), only the header counts.
+   * The edge resolves each request once and echoes what applied (applied-scenarios.ts).
    */
-  resolve (request: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, accountId: number | null): AppliedScenario[] {
-    if (request.scenarios) return request.scenarios
-    request.scenarios = this.resolveOnce(request, reply, endpoint, accountId)
-    return request.scenarios
-  }
-
-  private resolveOnce (request: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, accountId: number | null): AppliedScenario[] {
-    const header = request.headers['x-sandbox-scenario']
-    let applied: AppliedScenario[] = NONE
-    if (typeof header === 'string' && header.trim() !== '') applied = this.parseHeader(header, endpoint)
-    else if (accountId !== null) applied = this.takeArmed(accountId, endpoint)
-    if (applied.length > 0) reply.header('x-sandbox-scenario-applied', formatScenarios(applied))
-    return applied
+  resolve (header: string | undefined, endpoint: Endpoint, accountId: number | null): AppliedScenario[] {
+    if (header !== undefined && header.trim() !== '') return this.parseHeader(header, endpoint)
+    return accountId === null ? NONE : this.takeArmed(accountId, endpoint)
   }
 
   /**

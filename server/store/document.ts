@@ -1,10 +1,14 @@
 import { FormatRegistry, Type, type TSchema } from '@sinclair/typebox'
 import type { TypeCheck } from '@sinclair/typebox/compiler'
+import { ENDPOINTS } from '../../scenarios/types.js'
 import { parseInstant, SANDBOX_TIME_RANGE, withinSandboxTime } from '../domain/instant.js'
 import { API_PIX_SCOPES } from '../domain/scopes.js'
+import { SPLIT_KEY_TYPES } from '../domain/keys.js'
+import { TOTAL_LIMIT_CENTS } from '../domain/ledger.js'
+import { MAX_CENTS } from '../domain/money.js'
 import {
   COLLECTIONS, DELIVERY_STATUSES, EVENT_TYPES, INSTANT_FORMAT, PayloadLocationSchema, SigningKeySchema, STATE_FORMAT, STATE_FORMAT_VERSION, TRANSACTION_KINDS, emptyState,
-  type ClockRecord, type Collection, type RngState, type State,
+  type ClockRecord, type Collection, type RngState, type State, type TransactionKind,
 } from './state.js'
 
 /**
@@ -22,8 +26,13 @@ export type ReadDocument =
 /** How many problems a refusal lists (a broken file can have thousands; the first ones say enough). */
 const MAX_PROBLEMS = 20
 
-const LEGACY_KEYS = new Set(['schemaVersion', 'seq', 'journalGeneration', ...COLLECTIONS])
-const KEYS = new Set(['format', 'formatVersion', 'clock', 'rng', 'seq', 'journalGeneration', ...COLLECTIONS])
+/**
+ * What pairs a data file with its journals (`journalGeneration`, `baseId`: see store.ts) is the file's,
+ * not the state's: read whatever the layout of the state around it.
+ */
+const FILE_KEYS = ['journalGeneration', 'baseId']
+const LEGACY_KEYS = new Set(['schemaVersion', 'seq', ...FILE_KEYS, ...COLLECTIONS])
+const KEYS = new Set(['format', 'formatVersion', 'clock', 'rng', 'seq', ...FILE_KEYS, ...COLLECTIONS])
 const REQUIRED: ReadonlyArray<'seq' | Collection> = ['seq', 'accounts', 'transactions', 'directory']
 
 function describe (value: unknown): string {
@@ -130,6 +139,7 @@ function validate (doc: Record<string, unknown>, legacy: boolean): ReadDocument 
   }
   const generation = doc.journalGeneration
   if (generation !== undefined && !(typeof generation === 'number' && Number.isSafeInteger(generation) && generation >= 0)) add('journalGeneration: must be a non-negative integer')
+  if (doc.baseId !== undefined && typeof doc.baseId !== 'string') add('baseId: must be a string')
 
   if (problems.length > 0) {
     const shown = problems.slice(0, MAX_PROBLEMS)
@@ -181,12 +191,18 @@ const AN_INSTANT = '2026-03-10T15:00:00.000Z'
 FormatRegistry.Set(INSTANT, value => parseInstant(value) !== null)
 
 const Instant = Type.String({ format: INSTANT })
-const Id = Type.Integer({ minimum: 1 })
-const Cents = Type.Integer()
+/** Every integer of the document is exact: past 2^53 a double skips integers, and the cents helpers refuse it. */
+const Int = (bounds: { minimum?: number, maximum?: number } = {}) => Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, ...bounds })
+const Id = Int({ minimum: 1 })
+/** An amount one operation carries (a payment, a fee, a split): what `domain/money.ts` ever reads in. */
+const Cents = Int({ minimum: 0, maximum: MAX_CENTS })
+/** What an account holds, allows or has moved in total: within the ledger's bounds (`domain/ledger.ts`). */
+const Holding = Int({ minimum: 0, maximum: TOTAL_LIMIT_CENTS })
 const Text = Type.String()
 const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()])
 const Open = <T extends Record<string, TSchema>>(fields: T) => Type.Object(fields, { additionalProperties: true })
 const OneOf = (values: readonly string[]) => Type.Union(values.map(v => Type.Literal(v)))
+const Strings = Type.Record(Type.String(), Text)
 
 const CounterpartSchema = Open({
   name: Text,
@@ -211,12 +227,18 @@ const AccountSchema = Open({
   certificatePem: Text,
   providerGroup: OneOf(['A', 'B', 'C', 'D', 'E']),
   documentCheck: Type.Boolean(),
-  feeCents: Type.Integer({ minimum: 0 }),
-  limits: Open({ perTransactionCents: Cents, dailyCents: Cents, nightlyCents: Cents }),
-  cashInMinExpirationSeconds: Type.Integer({ minimum: 0 }),
+  feeCents: Cents,
+  limits: Open({ perTransactionCents: Holding, dailyCents: Holding, nightlyCents: Holding }),
+  cashInMinExpirationSeconds: Int({ minimum: 0 }),
   splitFrequency: OneOf(['IMMEDIATE', 'HOURLY', 'DAILY']),
-  balance: Open({ availableCents: Cents, blockedCents: Cents }),
-  totals: Open({ openingCents: Cents, adjustmentsCents: Cents, settledInCents: Cents, settledOutCents: Cents, feesCents: Cents }),
+  balance: Open({ availableCents: Holding, blockedCents: Holding }),
+  totals: Open({
+    openingCents: Holding,
+    adjustmentsCents: Int({ minimum: -TOTAL_LIMIT_CENTS, maximum: TOTAL_LIMIT_CENTS }),
+    settledInCents: Holding,
+    settledOutCents: Holding,
+    feesCents: Holding,
+  }),
   createdAt: Instant,
   incarnation: Type.Optional(Text),
   scopes: Type.Optional(Type.Array(OneOf(API_PIX_SCOPES))),
@@ -224,35 +246,97 @@ const AccountSchema = Open({
 
 const Split = Open({
   pixKey: Text,
-  pixKeyType: Text,
+  pixKeyType: OneOf(SPLIT_KEY_TYPES),
   name: Text,
   document: Text,
   type: OneOf(['FIXED', 'PERCENTAGE']),
-  value: Type.Number(),
+  value: Type.Number({ minimum: 0 }),
   immediate: Type.Boolean(),
   amountCents: Cents,
   status: OneOf(['WAITING', 'SCHEDULED', 'PAID', 'FAILED']),
   dueAt: Type.Optional(Instant),
   transactionId: Type.Optional(Text),
 })
-const Received = Open({ endToEndId: Text, amountCents: Cents, payer: Open({ name: Text, document: Text, ispb: Text, bankName: Text }), at: Instant })
+const Received = Open({
+  endToEndId: Text,
+  amountCents: Cents,
+  payer: Open({ name: Text, document: Text, ispb: Text, bankName: Text, accountId: Type.Optional(Id) }),
+  at: Instant,
+})
+const BrCodeSchema = Open({
+  payloadFormat: Text,
+  singleUse: Type.Boolean(),
+  key: Type.Optional(Text),
+  location: Type.Optional(Text),
+  amountCents: Type.Optional(Cents),
+  merchantName: Text,
+  merchantCity: Text,
+  txid: Type.Optional(Text),
+  description: Type.Optional(Text),
+})
+const CobSchema = Open({
+  expiracao: Int(),
+  devedor: Type.Optional(Open({ cpf: Type.Optional(Text), cnpj: Type.Optional(Text), nome: Text })),
+  original: Text,
+  modalidadeAlteracao: Int(),
+  chave: Type.Optional(Text),
+  solicitacaoPagador: Type.Optional(Text),
+  infoAdicionais: Type.Optional(Type.Array(Open({ nome: Text, valor: Text }))),
+  locId: Int(),
+  revisao: Type.Optional(Int({ minimum: 0 })),
+})
+/** The fields every kind's `data` may carry for the store's indexes (`IndexedData`). */
+const Indexed = { externalIdScope: Type.Optional(Text), refs: Type.Optional(Type.Array(Text)) }
+const Payout = { ...Indexed, limitDay: Type.Optional(Text), directoryKey: Type.Optional(Text) }
+const charge = (fields: { txid: TSchema, location: TSchema, pixCode: TSchema, received: TSchema, cob: TSchema }) => Open({
+  ...Indexed,
+  ...fields,
+  correlationId: Type.Optional(Text),
+  payer: Type.Optional(Open({ fullName: Text, document: Text })),
+  additionalInfo: Type.Optional(Strings),
+  splits: Type.Array(Split),
+  autoPayAt: Type.Optional(Instant),
+})
+const refund = Open({
+  ...Indexed,
+  originalId: Text,
+  rtrId: Text,
+  devolucaoId: Text,
+  natureza: OneOf(['ORIGINAL', 'RETIRADA', 'MED_OPERACIONAL', 'MED_FRAUDE']),
+  descricao: Type.Optional(Text),
+  reason: Type.Optional(Text),
+  motivo: Nullable(Text),
+  requestedAt: Instant,
+  settledAt: Type.Optional(Instant),
+})
 
-/** The kind-specific `data` each service reads back after a restart (reschedules, refund rules, views). */
-const DATA_BY_KIND: Record<string, TSchema> = {
-  CASH_OUT: Open({ limitDay: Type.Optional(Text), directoryKey: Type.Optional(Text) }),
-  CASH_OUT_QRCODE: Open({ qrCode: Text, brCode: Open({}), chargeId: Type.Optional(Text), limitDay: Type.Optional(Text) }),
-  DICT_TRANSFER: Open({ directoryKey: Text, priority: OneOf(['HIGH', 'NORM']), expiration: Type.Integer(), expiresAt: Instant, settleAt: Type.Optional(Instant), limitDay: Type.Optional(Text), response: Open({}) }),
-  SPLIT: Open({ chargeId: Text, splitIndex: Type.Integer({ minimum: 0 }) }),
-  CASH_IN: Open({ txid: Nullable(Text), location: Nullable(Text), pixCode: Nullable(Text), splits: Type.Array(Split), received: Type.Optional(Received), autoPayAt: Type.Optional(Instant) }),
-  COB: Open({ txid: Text, location: Text, pixCode: Text, splits: Type.Array(Split), received: Type.Optional(Received), autoPayAt: Type.Optional(Instant), cob: Open({ expiracao: Type.Integer(), original: Text, modalidadeAlteracao: Type.Integer(), locId: Type.Integer() }) }),
-  PIX_IN: Open({ splits: Type.Array(Split), received: Received }),
-  REFUND_IN: Open({ originalId: Text, rtrId: Text, devolucaoId: Text, natureza: Text, motivo: Nullable(Text), requestedAt: Instant, settledAt: Type.Optional(Instant) }),
-  DEVOLUCAO: Open({ originalId: Text, rtrId: Text, devolucaoId: Text, natureza: Text, motivo: Nullable(Text), requestedAt: Instant, settledAt: Type.Optional(Instant) }),
-  REFUND_RECEIVED: Open({ originalId: Text }),
+/** The kind-specific `data` (`TransactionData` of store/state.ts) each service reads back after a restart or an import. */
+const DATA_BY_KIND: Record<TransactionKind, TSchema> = {
+  CASH_OUT: Open({ ...Payout, keyType: Text, name: Text, document: Text }),
+  CASH_OUT_QRCODE: Open({ ...Payout, qrCode: Text, brCode: BrCodeSchema, name: Type.Optional(Text), document: Type.Optional(Text), chargeId: Type.Optional(Text) }),
+  DICT_TRANSFER: Open({
+    ...Payout,
+    directoryKey: Text,
+    priority: OneOf(['HIGH', 'NORM']),
+    expiration: Int(),
+    expiresAt: Instant,
+    settleAt: Type.Optional(Instant),
+    currency: Text,
+    creditorDocument: Type.Optional(Text),
+    ispbDeny: Type.Optional(Type.Array(Text)),
+    response: Type.Optional(Open({ endToEndId: Text, eventDate: Text, id: Id, payment: Open({ amount: Type.Number() }), type: OneOf(['PENDING', 'COMPLETED', 'ERROR']) })),
+  }),
+  SPLIT: Open({ ...Indexed, chargeId: Text, splitIndex: Int({ minimum: 0 }), type: OneOf(['FIXED', 'PERCENTAGE']), value: Type.Number({ minimum: 0 }), immediate: Type.Boolean() }),
+  CASH_IN: charge({ txid: Nullable(Text), location: Nullable(Text), pixCode: Nullable(Text), received: Type.Optional(Received), cob: Type.Optional(CobSchema) }),
+  COB: charge({ txid: Text, location: Text, pixCode: Text, received: Type.Optional(Received), cob: CobSchema }),
+  PIX_IN: charge({ txid: Nullable(Text), location: Nullable(Text), pixCode: Nullable(Text), received: Received, cob: Type.Optional(CobSchema) }),
+  REFUND_IN: refund,
+  DEVOLUCAO: refund,
+  REFUND_RECEIVED: Open({ ...Indexed, originalId: Text, reason: Nullable(Text) }),
 }
 
 /** One schema per kind (a union would report only "expected union value" for a broken record). */
-const transactionSchema = (kind: string): TSchema => Open({
+const transactionSchema = (kind: TransactionKind): TSchema => Open({
   id: Text,
   seq: Id,
   accountId: Id,
@@ -269,13 +353,15 @@ const transactionSchema = (kind: string): TSchema => Open({
   counterpart: Type.Optional(CounterpartSchema),
   errorCode: Type.Optional(Nullable(Text)),
   errorMessage: Type.Optional(Nullable(Text)),
-  scenarios: Type.Optional(Type.Array(Open({ name: Text, params: Type.Record(Type.String(), Text) }))),
+  scenarios: Type.Optional(Type.Array(Open({ name: Text, params: Strings }))),
   data: DATA_BY_KIND[kind],
   createdAt: Instant,
   updatedAt: Instant,
   dueAt: Type.Optional(Instant),
   history: Type.Array(Open({ status: Text, at: Instant, reason: Type.Optional(Text) })),
 })
+
+const Bank = Open({ ispb: Text, name: Text })
 
 const SCHEMAS: Record<Exclude<Collection, 'transactions'>, TSchema> = {
   accounts: AccountSchema,
@@ -291,15 +377,15 @@ const SCHEMAS: Record<Exclude<Collection, 'transactions'>, TSchema> = {
     accountNumber: Type.Optional(Text),
     accountStatus: Type.Optional(OneOf(['ACTIVE', 'BLOCKED', 'CLOSED'])),
   }),
-  armedScenarios: Open({ id: Id, accountId: Id, scenario: Text, endpoint: Nullable(Text), remaining: Nullable(Type.Integer({ minimum: 0 })), createdAt: Instant }),
+  armedScenarios: Open({ id: Id, accountId: Id, scenario: Text, endpoint: Nullable(OneOf(ENDPOINTS)), remaining: Nullable(Int({ minimum: 0 })), createdAt: Instant }),
   webhooks: Open({
     id: Id,
     accountId: Id,
     eventType: OneOf(EVENT_TYPES),
     url: Text,
-    headers: Type.Record(Type.String(), Text),
+    headers: Strings,
     isActive: Type.Boolean(),
-    version: Type.Integer({ minimum: 1 }),
+    version: Int({ minimum: 1 }),
     createdAt: Instant,
     updatedAt: Instant,
   }),
@@ -313,8 +399,18 @@ const SCHEMAS: Record<Exclude<Collection, 'transactions'>, TSchema> = {
     webhookId: Nullable(Id),
     url: Nullable(Text),
     status: OneOf(DELIVERY_STATUSES),
-    requestHeaders: Type.Record(Type.String(), Text),
-    attempts: Type.Array(Open({ at: Instant, kind: OneOf(['first', 'retry', 'duplicate', 'redeliver']), statusCode: Nullable(Type.Integer()), latencyMs: Nullable(Type.Number()), error: Nullable(Text) })),
+    requestHeaders: Strings,
+    // Any JSON, but there: it is what was sent, and what a redelivery sends again.
+    body: Type.Unknown(),
+    attempts: Type.Array(Open({
+      at: Instant,
+      kind: OneOf(['first', 'retry', 'duplicate', 'redeliver']),
+      statusCode: Nullable(Int()),
+      latencyMs: Nullable(Type.Number()),
+      error: Nullable(Text),
+      responseBody: Type.Optional(Nullable(Text)),
+      requestHeaders: Type.Optional(Strings),
+    })),
     nextAttemptAt: Nullable(Instant),
     scenarios: Type.Array(Text),
     failureReason: Type.Optional(Text),
@@ -332,10 +428,11 @@ const SCHEMAS: Record<Exclude<Collection, 'transactions'>, TSchema> = {
     description: Nullable(Text),
     analysisResult: Nullable(OneOf(['APPROVED', 'REJECTED'])),
     analysisDetails: Nullable(Text),
-    requestingBank: Open({ ispb: Text, name: Text }),
-    contestedBank: Open({ ispb: Text, name: Text }),
+    requestingBank: Bank,
+    contestedBank: Bank,
+    originalTransaction: Nullable(Open({ amount: Type.Number(), type: Text, transactionType: Text, name: Text, document: Text, dateTime: Instant })),
     isReconciled: Type.Boolean(),
-    originalTransactionId: Nullable(Type.Integer()),
+    originalTransactionId: Nullable(Id),
     originalTransactionUuid: Type.Optional(Text),
     refundTransactionId: Type.Optional(Nullable(Text)),
     createdAt: Instant,
@@ -354,7 +451,7 @@ function checker (collection: Collection, record: unknown): TypeCheck<TSchema> |
     const kind = isObject(record) ? record.kind : undefined
     if (typeof kind !== 'string' || !(TRANSACTION_KINDS as readonly string[]).includes(kind)) return undefined
     name = `transactions:${kind}`
-    schema = () => transactionSchema(kind)
+    schema = () => transactionSchema(kind as TransactionKind)
   } else {
     schema = () => SCHEMAS[collection as Exclude<Collection, 'transactions'>]
   }

@@ -87,7 +87,7 @@ interface AccountRecord {
     blockedCents: number
   }
   /**
-   * Running totals that let anyone check the ledger invariant of DESIGN.md section 4:
+   * Running totals that let anyone check the ledger invariant (docs/assumptions.md, Balances):
    * available + blocked = opening + adjustments + settledIn - settledOut - fees.
    */
   totals: {

@@ -1,4 +1,5 @@
 import { Low, type Adapter } from 'lowdb'
+import { randomBytes } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
 import { StartupError } from '../errors/startup.js'
 import { classify, jsonErrorLocation, readDocument } from './document.js'
@@ -32,7 +33,12 @@ import { canonicalIdempotencyKey } from '../domain/ids.js'
  * (temp file, rename) under the next generation in the background while appends go on to the next
  * journal; that base holds the state as far as it is durable, never a change still waiting for its
  * own write, so a compaction can neither acknowledge nor resurrect anything. Reset, import and the
- * first write of a new file rewrite the base in line with the appends.
+ * first write of each run rewrite the base in line with the appends.
+ *
+ * **Pairing.** Each base carries a fresh `baseId`, and every batch's sequences line names the base its
+ * journal continues (`Pairing`). Since a run's first write is a new base, a journal never continues a
+ * base another run wrote: a copy of the file taken while stopped and put back later is that state, and
+ * the journals written since, which no longer continue the base beside them, are set aside at open.
  *
  * **Failing.** When a write fails (disk full, permissions), every change not yet durable is rolled
  * back from the before-images, newest first: the commits waiting on it and on anything queued behind
@@ -84,6 +90,8 @@ export interface OpenResult {
   rng?: RngState
   /** Written by the previous format; it is rewritten in the current one on the next write. */
   migrated: boolean
+  /** The line that says which journals were set aside, not continuing the file (see `setAside`). */
+  notice?: string
 }
 
 const ABSENT: unique symbol = Symbol('absent')
@@ -151,6 +159,20 @@ function inner<K, V> (outer: Map<K, Map<string, V>>, key: K): Map<string, V> {
   return map
 }
 
+/**
+ * What a journal continues, written on the sequences line that ends each of its batches: the base of
+ * its own generation (`base`, the id that base document carries) or, for the journal a compaction
+ * started, the previous base followed by that base's journal (`after`), in case the compaction never
+ * landed. A journal that names neither does not belong with the file beside it.
+ */
+interface Pairing { base: string, after?: string }
+
+const isPairing = (v: unknown): v is Pairing =>
+  typeof v === 'object' && v !== null && typeof (v as Pairing).base === 'string' && ['string', 'undefined'].includes(typeof (v as Pairing).after)
+
+/** A fresh id for a base document: a copy of the file carries it too, but never the next run's journal. */
+const newBaseId = (): string => randomBytes(8).toString('hex')
+
 /** lowdb's adapter for the base document, over the store's file-system port. */
 class BaseFile implements Adapter<string> {
   constructor (private readonly fs: StoreFs, private readonly file: string) {}
@@ -213,6 +235,8 @@ export class Store {
   /** Write once even with nothing new (the retry of a degraded store). */
   private retryWanted = false
   private generation = 0
+  /** What the journal of `generation` continues (null until this run first writes a base). */
+  private pairing: Pairing | null = null
   private journalBytes = 0
   private baseBytes = 0
   private clockDirty = false
@@ -293,7 +317,20 @@ export class Store {
     if (!kind.ok) throw this.refusal(where, kind.kind, kind.problems)
     const base = doc as Record<string, unknown>
     const baseGeneration = typeof base.journalGeneration === 'number' ? base.journalGeneration : 0
+    const baseId = typeof base.baseId === 'string' ? base.baseId : null
     this.generation = baseGeneration
+    // The base the next journal must continue: the file's, then the one each journal replayed continued.
+    let tip = baseId
+    let chained = false
+    const belongs = (pairing: Pairing | null): boolean => {
+      // Both written before journals named their base.
+      if (baseId === null) return pairing === null
+      if (pairing === null || !(pairing.base === tip || (chained && pairing.after === tip))) return false
+      tip = pairing.base
+      chained = true
+      return true
+    }
+    const orphans: string[] = []
     for (const { generation, path } of journals) {
       // Older than the base: already in it (a compaction ended before the journal was deleted).
       if (generation < baseGeneration) continue
@@ -303,22 +340,49 @@ export class Store {
       } catch (err) {
         throw new StartupError(`${where}: its journal ${path} cannot be read (${(err as Error).message}); fix its permissions`)
       }
-      // Never append after a torn batch: its garbage would sit in the middle of the journal.
-      if (this.replay(base, journal, path, where)) this.rewriteNeeded = true
+      if (!this.replay(base, journal, path, where, belongs)) {
+        orphans.push(path)
+        continue
+      }
       this.generation = generation
       this.journalBytes = journal.length
     }
     const read = await readDocument(base)
     if (!read.ok) throw this.refusal(where, read.kind, read.problems)
+    const notice = await this.setAside(orphans, where)
     this.state = read.state
-    // The previous format is migrated in memory and written in this one only when the sandbox next
-    // writes: a start alone changes nothing on disk.
-    if (read.legacy) this.rewriteNeeded = true
+    // A run never appends to a journal of a base it did not write: its first write rewrites the base
+    // (under a new id) before any journal line. So a copy of the file taken while the sandbox is stopped
+    // is never continued by a later run's journal; copied back, it is the state again. This also folds
+    // in what was replayed, migrates the previous format (a start alone changes nothing on disk), and
+    // never appends after a torn batch, whose garbage would sit in the middle of the journal.
+    this.rewriteNeeded = true
     this.durableClock = read.clock ?? null
     this.reindex()
     // Journals older than the base are folded in it already: the sandbox's own files, and the state is accepted.
     for (const j of journals) if (j.generation < baseGeneration) await this.fs.remove(j.path).catch(() => {})
-    return { found: true, migrated: read.legacy, ...(read.clock ? { clock: read.clock } : {}), ...(read.rng ? { rng: read.rng } : {}) }
+    return { found: true, migrated: read.legacy, ...(read.clock ? { clock: read.clock } : {}), ...(read.rng ? { rng: read.rng } : {}), ...(notice ? { notice } : {}) }
+  }
+
+  /**
+   * Moves journals that do not continue the base beside them out of the way, under a name that says so
+   * and that no start reads again: their changes were made on another copy of the file (the file was
+   * replaced, e.g. restored from a backup, while they stayed). Returns the line that says what was done.
+   */
+  private async setAside (orphans: string[], where: string): Promise<string | undefined> {
+    if (orphans.length === 0) return undefined
+    const stamp = new Date().toISOString().replace(/[-:.]/g, '')
+    const moved: string[] = []
+    for (const path of orphans) {
+      const to = `${path}.orphaned-${stamp}`
+      try {
+        await this.fs.rename(path, to)
+      } catch (err) {
+        throw new StartupError(`${where}: its journal ${path} does not continue the file, and setting it aside failed (${(err as Error).message}); move it out of the directory, or point --data at another file`)
+      }
+      moved.push(basename(to))
+    }
+    return `${where}: ${orphans.map(p => basename(p)).join(', ')} did not continue the file (the file was replaced, e.g. restored from a copy): set aside as ${moved.join(', ')}; the state is the file's`
   }
 
   private refusal (where: string, kind: 'foreign' | 'newer' | 'invalid', problems: string[]): StartupError {
@@ -348,15 +412,18 @@ export class Store {
   }
 
   /**
-   * Replays a journal over the state. Lines come in batches that end with the sequences line; a batch
-   * without its end is the tail of a write cut short (never acknowledged) and is dropped. A line that
-   * is not JSON before the end means the file was damaged: the start stops.
+   * Replays a journal over the state. Lines come in batches that end with the sequences line, which
+   * names the base the journal continues: at the end of the first batch, before anything is applied,
+   * `belongs` says whether it continues this one (else the replay stops, having changed nothing, and
+   * returns false). A batch without its end is the tail of a write cut short (never acknowledged) and
+   * is dropped. A line that is not JSON before the end means the file was damaged: the start stops.
    */
-  private replay (doc: Record<string, unknown>, text: string, path: string, where: string): boolean {
+  private replay (doc: Record<string, unknown>, text: string, path: string, where: string, belongs: (pairing: Pairing | null) => boolean): boolean {
     const lines = text.split('\n')
     let batch: Array<[string, string, unknown]> = []
     let clock: unknown
     let rng: unknown
+    let first = true
     const damaged = (i: number, why: string) =>
       new StartupError(`${where}: its journal ${path} has a damaged line ${i + 1} (${why}) before its end; the files were left untouched. Restore them from a copy, or point --data at a new file`)
     for (let i = 0; i < lines.length; i++) {
@@ -369,9 +436,11 @@ export class Store {
         if (lines.slice(i + 1).every(l => l === '')) return true
         throw damaged(i, 'not JSON')
       }
-      if (!Array.isArray(entry) || entry.length !== 3) throw damaged(i, 'not a journal entry')
-      const [name, id, value] = entry as [string, string | null, unknown]
+      if (!Array.isArray(entry) || entry.length < 3 || entry.length > (entry[0] === SEQ ? 4 : 3)) throw damaged(i, 'not a journal entry')
+      const [name, id, value, pairing] = entry as [string, string | null, unknown, unknown]
       if (name === SEQ) {
+        if (first && !belongs(isPairing(pairing) ? pairing : null)) return false
+        first = false
         for (const [collection, recordId, record] of batch) {
           const records = (doc[collection] ??= {}) as Record<string, unknown>
           if (typeof records !== 'object' || records === null) continue // the validation after replay says what is wrong
@@ -394,7 +463,7 @@ export class Store {
         throw damaged(i, 'names no known record')
       }
     }
-    return batch.length > 0 || clock !== undefined
+    return true
   }
 
   private journalPath (generation: number): string {
@@ -765,7 +834,9 @@ export class Store {
       if (this.rewriteNeeded) {
         this.rewriteNeeded = false
         const generation = this.generation + 1
-        await this.writeBase(this.document(generation, clock ?? this.durableClock), generation)
+        const id = newBaseId()
+        await this.writeBase(this.document(generation, id, clock ?? this.durableClock), generation)
+        this.pairing = { base: id }
       } else {
         const text = this.journalLines(taken, clock)
         await this.fs.appendFile(this.journalPath(this.generation), text)
@@ -853,13 +924,14 @@ export class Store {
     }
     if (clock) text += JSON.stringify(['clock', null, clock]) + '\n'
     if (this.rng) text += JSON.stringify(['rng', null, this.rng.state()]) + '\n'
-    // The sequences change with almost every new record; a few bytes, and they close the batch.
-    return text + JSON.stringify([SEQ, null, this.state.seq]) + '\n'
+    // The sequences change with almost every new record; a few bytes, and they close the batch with
+    // the base the journal continues.
+    return text + JSON.stringify([SEQ, null, this.state.seq, this.pairing]) + '\n'
   }
 
   /** The whole live state as the base document of `generation`. */
-  private document (generation: number, clock: ClockRecord | null | undefined): string {
-    return JSON.stringify({ format: STATE_FORMAT, formatVersion: STATE_FORMAT_VERSION, journalGeneration: generation, ...(clock ? { clock } : {}), ...this.companionsNow(), ...this.state })
+  private document (generation: number, id: string, clock: ClockRecord | null | undefined): string {
+    return JSON.stringify({ format: STATE_FORMAT, formatVersion: STATE_FORMAT_VERSION, journalGeneration: generation, baseId: id, ...(clock ? { clock } : {}), ...this.companionsNow(), ...this.state })
   }
 
   /**
@@ -868,7 +940,7 @@ export class Store {
    * out, one removed since is kept). So a compaction running beside the appends holds exactly what
    * the disk already held, whatever happens to the changes still waiting.
    */
-  private durableDocument (generation: number): string {
+  private durableDocument (generation: number, id: string): string {
     const overrides = new Map<Collection, Map<string, unknown>>()
     let seq: unknown = this.state.seq
     let seqTaken = false
@@ -881,7 +953,7 @@ export class Store {
       const byId = inner(overrides, e.collection)
       if (!byId.has(e.id)) byId.set(e.id, e.image)
     }
-    let text = `{"format":${JSON.stringify(STATE_FORMAT)},"formatVersion":${STATE_FORMAT_VERSION},"journalGeneration":${generation}`
+    let text = `{"format":${JSON.stringify(STATE_FORMAT)},"formatVersion":${STATE_FORMAT_VERSION},"journalGeneration":${generation},"baseId":${JSON.stringify(id)}`
     if (this.durableClock) text += `,"clock":${JSON.stringify(this.durableClock)}`
     // The random stream as it stands now: ahead of every id already durable, which is all it must be.
     if (this.rng) text += `,"rng":${JSON.stringify(this.rng.state())}`
@@ -921,8 +993,11 @@ export class Store {
    */
   private compactInBackground (): void {
     const generation = this.generation + 1
-    const text = this.durableDocument(generation)
+    const id = newBaseId()
+    const text = this.durableDocument(generation, id)
     this.generation = generation
+    // Its journal continues the new base, or, should that never land, the previous one and its journal.
+    this.pairing = { base: id, ...(this.pairing ? { after: this.pairing.base } : {}) }
     this.journalBytes = 0
     this.compacting = this.writeBase(text, generation)
       // A failed compaction loses nothing (the journals hold it all); the next one will try again.

@@ -96,6 +96,10 @@ t.test('a cash-out whose body arrives after a full reset is 401, and the new acc
   t.same(ledgerOf(app, b.accountId), before, 'the new account\'s ledger is untouched')
   const armed = (await app.inject({ method: 'GET', url: `/__sandbox/scenarios/armed?accountId=${b.accountId}` })).json().armed
   t.match(armed, [{ scenario: 'ORDER_REJECTED', remaining: 1 }], 'the new account\'s armed scenario is still armed')
+  const journal = (await app.inject({ method: 'GET', url: `/__sandbox/requests?accountId=${b.accountId}&path=/api/pix/cash-out` })).json()
+  t.same(journal.requests, [], 'the 401 is not filed in the journal of the account that took the id')
+  const unowned = (await app.inject({ method: 'GET', url: '/__sandbox/requests?path=/api/pix/cash-out&status=401' })).json()
+  t.match(unowned.requests, [{ accountId: null, status: 401 }], 'it is filed as of no account')
 })
 
 t.test('a cash-out whose body arrives after its account was reset alone is 401, not 500', async t => {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Static } from '@sinclair/typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { appliedScenarios } from '../../applied-scenarios.js'
 import { errorResponses } from '../../schemas/common.js'
 import { ApiPixCob, ApiPixCobBody, ApiPixCobList, ApiPixCobListQuery, ApiPixCobParams, ApiPixCobPatchBody, ApiPixCobQuery } from '../../schemas/api-pix/cob.js'
 import type { ApiPixRoute } from './route.js'
@@ -19,7 +20,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   /** PUT and POST: the charge, at the location its body names or at a new one, 201 as API Pix shows it. */
   const create = (request: FastifyRequest, reply: FastifyReply, txid: string | null, body: Static<typeof ApiPixCobBody>) => {
     const account = request.account!
-    const scenarios = sb.scenarios.resolve(request, reply, 'cob', account.id)
+    const scenarios = appliedScenarios(request, reply, 'cob', account.id)
     const charge = sb.apiPixCobs.create(account, txid, body, scenarios, locationHost(request))
     return reply.status(201).send(sb.apiPixCobs.view(charge))
   }
