@@ -1,7 +1,7 @@
 import type { Config } from './config.js'
 import type { AsyncErrorCode } from './domain/async-errors.js'
 import type { BrCode } from './domain/brcode.js'
-import type { CobRequest, CobRevision } from './domain/cob.js'
+import type { CnpjForm, CobRequest, CobRevision } from './domain/cob.js'
 import type { AppliedScenario } from '../scenarios/types.js'
 import type { SeededRng } from './domain/ids.js'
 import type { Clock } from './engine/clock.js'
@@ -116,7 +116,7 @@ export interface LocatedCharges {
  */
 export interface CobWrites {
   createCob (account: Account, txid: string | null, body: CobRequest, scenarios: AppliedScenario[], at: { locId: number, location: string }): Transaction
-  reviseCob (account: Account, txid: string, body: CobRevision): Transaction
+  reviseCob (account: Account, txid: string, body: CobRevision, cnpj: CnpjForm): Transaction
   cob (account: Account, txid: string): Transaction
   findCob (account: Account, txid: string): Transaction | undefined
 }

@@ -53,7 +53,7 @@ export class ApiPixCobs<V extends GatewayCobView> implements CobViews<ReturnType
    * one at `host`. Everything that can refuse is checked before the unit that writes.
    */
   create (account: Account, txid: string | null, body: ApiPixNewCob, scenarios: AppliedScenario[], host: string): Transaction {
-    const problems = cobFieldProblems({ original: body.valor.original, devedor: body.devedor, chave: body.chave })
+    const problems = cobFieldProblems({ original: body.valor.original, devedor: body.devedor, chave: body.chave }, 'alphanumeric')
     if (problems.length > 0) throw invalidRequest(problems)
     if (txid !== null && this.deps.cobs.findCob(account, txid) !== undefined) throw new Refusal('COB_TXID_EXISTS', `O txid ${txid} já é usado por outra cobrança desta conta`)
     const given = body.loc === undefined ? undefined : this.deps.locations.usable(account, body.loc.id, 'cob')
@@ -76,7 +76,7 @@ export class ApiPixCobs<V extends GatewayCobView> implements CobViews<ReturnType
       const others = (['calendario', 'devedor', 'valor', 'chave', 'solicitacaoPagador', 'infoAdicionais'] as const).filter(k => body[k] !== undefined)
       if (others.length > 0) throw invalidRequest(`A cobrança não pode ser removida (status ${body.status}) e alterada (${others.join(', ')}) na mesma requisição`, { fields: ['status'] })
     }
-    return this.deps.cobs.reviseCob(account, txid, body)
+    return this.deps.cobs.reviseCob(account, txid, body, 'alphanumeric')
   }
 
   /** GET /cob/{txid}: `revisao`, when given, must be the current one (the sandbox keeps no other). */

@@ -8,7 +8,7 @@ import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, pa
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import { asReply } from '../store/state.js'
 import { type Account, type ChargeData, type ChargeKind, type CobData, type Counterpart, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData } from '../store/state.js'
-import { cobFieldProblems, revisedCob, type CobFields, type CobRequest, type CobRevision } from '../domain/cob.js'
+import { cobFieldProblems, revisedCob, type CnpjForm, type CobFields, type CobRequest, type CobRevision } from '../domain/cob.js'
 import { receivedPixView } from './received-pix.js'
 import { chargeData, chargeDraft, receivedOf } from './charge-records.js'
 import { receiveEnvelope } from '../webhooks/envelopes/pay-in.js'
@@ -62,7 +62,10 @@ export type ChargeDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | '
   locations?: LocatedCharges
 }
 
-/** Where a cob of API Pix is served (a payload location of LocationService), instead of the root family's own URL. */
+/**
+ * A cob of API Pix: where it is served (a payload location of LocationService) instead of the root
+ * family's own URL; its devedor.cnpj is read as API Pix writes it (alphanumeric too).
+ */
 export interface CobLocation {
   locId: number
   location: string
@@ -196,7 +199,7 @@ export class ChargeService implements Lifecycle {
 
   /** PUT /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7), and POST /cob (BACEN) with a txid generated here when `txid` is null. */
   createCob (account: Account, txid: string | null, body: CobRequest, scenarios: AppliedScenario[], at?: CobLocation): Transaction {
-    const problems = cobFieldProblems({ original: body.valor.original, devedor: body.devedor, chave: body.chave })
+    const problems = cobFieldProblems({ original: body.valor.original, devedor: body.devedor, chave: body.chave }, at ? 'alphanumeric' : 'digits')
     if (problems.length > 0) throw invalidRequest(problems)
     const originalCents = parseDecimalString(body.valor.original, 'exactly-2')
     // Check-and-insert in one unit, with no await in between.
@@ -267,9 +270,9 @@ export class ChargeService implements Lifecycle {
    * `revisao` goes up by 1 when something really changed. A new value or modalidade gives a new BR
    * Code at the same location; a new expiracao counts from `criacao`, as BACEN's does.
    */
-  reviseCob (account: Account, txid: string, body: CobRevision): Transaction {
+  reviseCob (account: Account, txid: string, body: CobRevision, cnpj: CnpjForm = 'digits'): Transaction {
     const charge = this.cob(account, txid)
-    const problems = cobFieldProblems({ original: body.valor?.original, devedor: body.devedor, chave: body.chave })
+    const problems = cobFieldProblems({ original: body.valor?.original, devedor: body.devedor, chave: body.chave }, cnpj)
     const cob = chargeData(charge).cob!
     if (body.loc !== undefined && body.loc.id !== cob.locId) problems.push(`loc.id ${body.loc.id} não é a location desta cobrança`)
     if (problems.length > 0) throw invalidRequest(problems)

@@ -212,3 +212,22 @@ t.test('X-Sandbox-Scenario applies on API Pix\'s cob as on the root family\'s: A
   checkAnswer(t, unavailable, 'GET', '/cob/{txid}')
   t.equal((await client(app, token)('GET', `/v2/cob/${aTxid(3)}`)).statusCode, 404, 'the rate-limited creation did nothing')
 })
+
+t.test('devedor.cnpj as API Pix writes it: the alphanumeric CNPJ too, with its check digits, where the root family takes digits only', async t => {
+  const app = await buildTestApp(t)
+  const token = await oauthToken(app)
+  const call = client(app, token)
+  const alnum = '12ABC34501DE35'
+  const created = await call('PUT', `/v2/cob/${aTxid(1)}`, cobBody({ devedor: { cnpj: alnum, nome: 'EMPRESA' } }))
+  t.equal(created.statusCode, 201, created.body)
+  checkAnswer(t, created, 'PUT', '/cob/{txid}')
+  t.same((await call('GET', `/v2/cob?${WINDOW}&cnpj=${alnum}`)).json().cobs.map((c: { txid: string }) => c.txid), [aTxid(1)])
+  const revised = await call('PATCH', `/v2/cob/${aTxid(1)}`, { devedor: { cnpj: '11222333000181', nome: 'OUTRA' } })
+  t.equal(revised.statusCode, 200)
+  t.equal((await call('PATCH', `/v2/cob/${aTxid(1)}`, { devedor: { cnpj: alnum, nome: 'EMPRESA' } })).statusCode, 200, 'and back on a revision')
+  const wrong = await call('PUT', `/v2/cob/${aTxid(2)}`, cobBody({ devedor: { cnpj: '12ABC34501DE36', nome: 'EMPRESA' } }))
+  t.equal(wrong.statusCode, 400, 'wrong check digits')
+  t.match(wrong.json().violacoes, [{ razao: /devedor\.cnpj inválido/ }])
+  const root = await app.inject({ method: 'PUT', url: `/cob/${aTxid(3)}`, headers: bearer(token), payload: cobBody({ devedor: { cnpj: alnum, nome: 'EMPRESA' } }) })
+  t.equal(root.statusCode, 400, 'the root family keeps docs/gateway.md §7.7\'s digits')
+})
