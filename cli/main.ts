@@ -79,7 +79,13 @@ export async function run (argv: string[], io: Io): Promise<number> {
     const controller = new AbortController()
     io.signal?.addEventListener('abort', () => controller.abort(), { once: true })
     const ctx: Context = {
-      sandbox: createClient({ baseUrl: url, adminToken: typeof values['admin-token'] === 'string' ? values['admin-token'] : io.env.SANDBOX_ADMIN_TOKEN || undefined, fetch: io.fetch }),
+      sandbox: createClient({
+        baseUrl: url,
+        adminToken: typeof values['admin-token'] === 'string' ? values['admin-token'] : io.env.SANDBOX_ADMIN_TOKEN || undefined,
+        // Marks the CLI's requests as the dashboard's are: its reads (tail's polling) stay out of the journal.
+        headers: { 'x-sandbox-client': 'cli' },
+        fetch: io.fetch,
+      }),
       url,
       json,
       io,

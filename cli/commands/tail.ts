@@ -3,8 +3,6 @@ import { positiveInteger, UsageError, type Command, type Context } from '../comm
 
 type JournalEntry = Requests['requests'][number]
 
-/** The polls of tail itself (the journal keeps no reads of itself), which would otherwise fill what it shows. */
-const OWN_PATH = '/__sandbox/webhooks/deliveries'
 const POLL_MS = 250
 /** How many requests and deliveries one poll reads (requests beyond it come with the next poll). */
 const WINDOW = 200
@@ -30,7 +28,7 @@ const stateOf = (d: Delivery): string => `${d.status}/${d.attempts.length}`
 /**
  * `tail [--account N]`: the requests the sandbox answers and the webhooks it delivers, live, one line
  * each, until Ctrl-C. It follows the request journal by entry id (`since`) and polls the delivery log,
- * showing only what is new.
+ * showing only what is new. Its polls, marked as the CLI's, are not journaled (server/journal/capture.ts).
  */
 export const tail: Command = {
   name: 'tail',
@@ -77,7 +75,7 @@ async function follow (ctx: Context, accountId: number | undefined): Promise<voi
     // Entries after `since` come oldest first; deliveries newest first. The first poll only marks the deliveries already there.
     for (const r of requests) {
       since = Math.max(since, r.id)
-      if (r.path !== OWN_PATH) ctx.print({ type: 'request', ...r }, () => [requestLine(r)])
+      ctx.print({ type: 'request', ...r }, () => [requestLine(r)])
     }
     for (const d of delivered.reverse()) {
       const state = stateOf(d)

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { createServer } from 'node:net'
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { balanceOf, bearer, buildTestApp, T0 } from '../helpers/app.js'
+import { balanceOf, bearer, buildTestApp, T0, tokenFor } from '../helpers/app.js'
 import { cashInBody, createCashIn } from '../helpers/payins.js'
 import { cashOutBody } from '../helpers/payouts.js'
 import { startReceiver } from '../helpers/receiver.js'
@@ -28,7 +28,7 @@ async function sandbox (t: Test, config: Record<string, unknown> = {}): Promise<
   return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` }
 }
 
-function cli (url: string | null, argv: string[], opts: { env?: Record<string, string>, signal?: AbortSignal, onOut?: (all: string) => void } = {}): Promise<Ran> {
+function cli (url: string | null, argv: string[], opts: { env?: Record<string, string>, signal?: AbortSignal, onOut?: (all: string) => void, fetch?: typeof fetch } = {}): Promise<Ran> {
   let stdout = ''
   let stderr = ''
   return run(url === null ? argv : [...argv, '--url', url], {
@@ -36,10 +36,23 @@ function cli (url: string | null, argv: string[], opts: { env?: Record<string, s
     stderr: text => { stderr += text },
     env: opts.env ?? {},
     signal: opts.signal,
+    fetch: opts.fetch,
   }).then(code => ({ code, stdout, stderr }))
 }
 
 const lines = (text: string): string[] => text.split('\n').filter(Boolean)
+
+/** A fetch for the CLI that counts tail's polls of the delivery log (the journal does not keep them). */
+function countingPolls (): { fetch: typeof fetch, polls: () => number } {
+  let polls = 0
+  return {
+    fetch: (input, init) => {
+      if (String(input).includes('/__sandbox/webhooks/deliveries')) polls++
+      return fetch(input, init)
+    },
+    polls: () => polls,
+  }
+}
 
 /** A port where nothing listens. */
 async function closedPort (): Promise<number> {
@@ -236,7 +249,7 @@ t.test('tail shows new requests and deliveries, one line each, until stopped', a
   await app.inject({ method: 'POST', url: '/__sandbox/webhooks', payload: { accountId: 1, eventType: 'cash_out', url: receiver.url } })
   const token = (await cli(url, ['token', '--account', '1'])).stdout.trim()
   // tail reads the delivery log once it has taken its starting point in the journal.
-  const polls = () => app.sandbox.journal.list({}, { limit: 100_000 }).filter(r => r.path === '/__sandbox/webhooks/deliveries').length
+  const { fetch: counting, polls } = countingPolls()
   const until = async (what: () => boolean): Promise<void> => {
     for (let i = 0; i < 400 && !what(); i++) await new Promise(resolve => setTimeout(resolve, 25))
   }
@@ -245,7 +258,7 @@ t.test('tail shows new requests and deliveries, one line each, until stopped', a
     const stop = new AbortController()
     let seen = ''
     const before = polls()
-    const tailing = cli(url, ['tail', '--account', '1', ...(json ? ['--json'] : [])], { signal: stop.signal, onOut: all => { seen = all } })
+    const tailing = cli(url, ['tail', '--account', '1', ...(json ? ['--json'] : [])], { signal: stop.signal, onOut: all => { seen = all }, fetch: counting })
     // What happened before tail started is not shown: wait for its first poll.
     await until(() => polls() > before)
     await app.inject({ method: 'GET', url: '/balance', headers: { ...bearer(token), 'x-sandbox-scenario': 'RATE_LIMITED' } })
@@ -270,6 +283,33 @@ t.test('tail shows new requests and deliveries, one line each, until stopped', a
     t.notMatch(ran.stdout, /"?accountId"?: ?2\b|account 2\b/, '--account keeps to the account')
   }
   t.equal((await cli(url, ['tail', 'now'])).code, 2)
+})
+
+t.test('the CLI\'s own requests are not the integration\'s: two tokens and a tail leave the report\'s token check passing and the journal free of polls', async t => {
+  const { app, url } = await sandbox(t)
+  // The integration: one token of its own for two requests.
+  const own = await tokenFor(app)
+  for (let i = 0; i < 2; i++) t.equal((await app.inject({ method: 'GET', url: '/balance', headers: bearer(own) })).statusCode, 200)
+  // The developer, as the README has it: TOKEN=$(pix-sandbox token --account 1), twice.
+  for (let i = 0; i < 2; i++) {
+    const token = await cli(url, ['token', '--account', '1'])
+    t.equal(token.code, 0, token.stderr)
+    t.equal((await app.inject({ method: 'GET', url: '/balance', headers: bearer(token.stdout.trim()) })).statusCode, 200, 'the CLI\'s token works')
+  }
+  // A tail, stopped after a dozen polls of the delivery log (three seconds of it).
+  const { fetch: counting, polls } = countingPolls()
+  const stop = new AbortController()
+  const tailing = cli(url, ['tail', '--account', '1'], { signal: stop.signal, fetch: counting })
+  for (let i = 0; i < 800 && polls() < 12; i++) await new Promise(resolve => setTimeout(resolve, 25))
+  stop.abort()
+  t.equal((await tailing).code, 0)
+  t.ok(polls() >= 12, `tail polled ${polls()} times`)
+
+  const journal = app.sandbox.journal.list({}, { limit: 100_000 })
+  t.same(journal.filter(r => r.method === 'GET' && r.path.startsWith('/__sandbox/')).map(r => r.path), [], 'none of the CLI\'s reads is journaled')
+  t.equal(journal.filter(r => r.path === '/api/auth/token').length, 1, 'the only token request is the integration\'s')
+  const report = await app.inject({ method: 'GET', url: '/__sandbox/report?accountId=1' })
+  t.match(report.json().checks.find((c: { id: string }) => c.id === 'token-reused'), { status: 'passed', summary: '1 token for 4 authenticated requests' })
 })
 
 t.test('the admin token, a wrong --url and a sandbox that is not there', async t => {
