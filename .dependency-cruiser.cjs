@@ -90,9 +90,9 @@ module.exports = {
     {
       name: 'cli-over-the-client',
       severity: 'error',
-      comment: 'The command line talks to a running sandbox through the typed client; of the server it reads only the record types leaf (the list of event types).',
+      comment: 'The command line talks to a running sandbox through the typed client; of the server it reads only the record types leaf (the list of event types) and the pure domain (instants, the São Paulo calendar, name suggestions).',
       from: { path: '^cli/' },
-      to: { path: '^(server|scenarios)/', pathNot: '^server/store/state\\.ts$' },
+      to: { path: '^(server|scenarios)/', pathNot: ['^server/store/state\\.ts$', '^server/domain/'] },
     },
     {
       name: 'nothing-imports-the-cli',

@@ -67,7 +67,7 @@ t.test('help lists every command; help <command> and <command> --help give its u
   const all = await cli(null, ['help'])
   t.equal(all.code, 0)
   for (const c of commands) t.match(all.stdout, new RegExp(`^  ${c.name} +\\S`, 'm'), `lists ${c.name}`)
-  t.match(all.stdout, 'Exit codes: 0 done, 1 the sandbox refused, 2 usage error, 3 the sandbox cannot be reached')
+  t.match(all.stdout, 'Exit codes: 0 done, 1 the sandbox refused, 2 usage error, 3 the sandbox cannot be reached,\n4 the integration report has a failed check (report).')
   t.equal((await cli(null, [])).stdout, all.stdout, 'no command is help')
   t.equal((await cli(null, ['--help'])).stdout, all.stdout)
   for (const c of commands) {
@@ -80,6 +80,27 @@ t.test('help lists every command; help <command> and <command> --help give its u
   t.equal(unknown.code, 2)
   t.match(unknown.stderr, 'pix-sandbox: unknown command "frobnicate"\n(pix-sandbox help lists the commands)')
   t.equal((await cli(null, ['help', 'frobnicate'])).code, 2)
+})
+
+t.test('a slip on the command line gets the word it most likely meant; a missing value says it is required', async t => {
+  const slip = await cli(null, ['tial'])
+  t.equal(slip.code, 2)
+  t.match(slip.stderr, 'pix-sandbox: unknown command "tial": did you mean tail?\n')
+  t.match((await cli(null, ['help', 'clokc'])).stderr, 'unknown command "clokc": did you mean clock?')
+  t.match((await cli(null, ['hlep'])).stderr, 'did you mean help?')
+  const option = await cli(null, ['token', '--acount', '1'])
+  t.equal(option.code, 2)
+  t.match(option.stderr, 'pix-sandbox: Unknown option \'--acount\': did you mean --account?\n')
+  const action = await cli(null, ['clock', 'advnce', '1h'])
+  t.equal(action.code, 2)
+  t.match(action.stderr, 'unknown clock action "advnce": did you mean advance?')
+  for (const argv of [['token'], ['report'], ['trigger', 'cash_out'], ['incoming', '--amount', '1']]) {
+    const missing = await cli(null, argv)
+    t.equal(missing.code, 2, argv.join(' '))
+    t.match(missing.stderr, 'pix-sandbox: --account is required: a positive integer such as 1\n', argv.join(' '))
+  }
+  t.match((await cli(null, ['incoming', '--account', '1'])).stderr, '--amount is required: an amount in BRL such as 12.34')
+  t.match((await cli(null, ['token', '--account', 'x'])).stderr, '--account needs a positive integer such as 1, not "x"')
 })
 
 t.test('account create prints credentials, certificate, private key and a working token', async t => {
@@ -172,7 +193,15 @@ t.test('clock shows, advances, sets, freezes and resumes the sandbox clock', asy
   await app.inject({ method: 'POST', url: '/api/pix/cash-out', headers: bearer(token), payload: cashOutBody() })
   t.match((await cli(url, ['clock'])).stdout, /\n1 timed effect\(s\) pending, the next at 2026-03-11T03:00:00\.\d{3}Z\n$/)
 
-  t.equal((await cli(url, ['clock', 'set', 'yesterday'])).code, 1, 'the sandbox refuses what is not an instant')
+  const yesterday = await cli(url, ['clock', 'set', 'yesterday'])
+  t.equal(yesterday.code, 2, 'what is not a time is a usage error')
+  t.match(yesterday.stderr, 'pix-sandbox: "yesterday" is not a time: clock set needs an instant such as 2026-03-10T23:00:00-03:00')
+  t.match(yesterday.stderr, 'pix-sandbox clock set TIME [--url URL]', 'the usage follows')
+  t.equal((await cli(url, ['clock', 'set', '2026-02-30T10:00:00Z'])).code, 2, 'nor a day that does not exist')
+  t.equal((await cli(url, ['clock', 'set', '1999-12-31T23:00:00Z'])).code, 1, 'the sandbox refuses a time outside its range')
+  // Without an offset, São Paulo time; a date alone, its midnight there.
+  t.match(JSON.parse((await cli(url, ['clock', 'set', '2026-03-12T08:30', '--json'])).stdout), { now: '2026-03-12T11:30:00.000Z' })
+  t.match(JSON.parse((await cli(url, ['clock', 'set', '2026-03-13', '--json'])).stdout), { now: '2026-03-13T03:00:00.000Z' })
   for (const argv of [['clock', 'advance'], ['clock', 'advance', '1y'], ['clock', 'set'], ['clock', 'dance'], ['clock', 'freeze', 'now'], ['clock', 'advance', '1h', 'more']]) {
     t.equal((await cli(url, argv)).code, 2, argv.join(' '))
   }
