@@ -63,9 +63,9 @@ module.exports = {
     {
       name: 'journal-below-services',
       severity: 'error',
-      comment: 'The request journal records what crossed the edge: it knows errors, the record types, the shared string table and the webhook types, never a service.',
+      comment: 'The request journal records what crossed the edge: it knows errors, the record types, the shared string table, the webhook types and the São Paulo calendar (the console\'s times), never a service.',
       from: { path: '^server/journal/' },
-      to: { path: '^(server|scenarios|client|cli)/', pathNot: ['^server/journal/', '^server/errors/', '^server/store/state\\.ts$', '^server/store/intern\\.ts$', '^server/webhooks/types\\.ts$'] },
+      to: { path: '^(server|scenarios|client|cli)/', pathNot: ['^server/journal/', '^server/errors/', '^server/store/state\\.ts$', '^server/store/intern\\.ts$', '^server/webhooks/types\\.ts$', '^server/domain/calendar\\.ts$'] },
     },
     {
       name: 'report-through-ports',

@@ -1,5 +1,6 @@
 import type { ParseArgsConfig } from 'node:util'
 import type { PixClient } from '../client/index.js'
+import { saoPauloInstant } from '../server/domain/calendar.js'
 import { closest } from '../server/domain/names.js'
 
 /**
@@ -89,6 +90,15 @@ export function amount (value: string | boolean | undefined, option: string, com
 export function meant (given: string, known: Iterable<string>): string {
   const name = closest(given.toLowerCase(), known)
   return name === undefined ? '' : `: did you mean ${name}?`
+}
+
+/**
+ * A time of the API (UTC, `...Z`) as the human output shows every time: São Paulo time with its offset
+ * (docs/assumptions.md); `--json` keeps the API's own.
+ */
+export function localTime (iso: string): string {
+  const ms = Date.parse(iso)
+  return Number.isNaN(ms) ? iso : saoPauloInstant(ms)
 }
 
 export function brl (value: number): string {

@@ -1,6 +1,6 @@
 import type { Clock } from '../../client/index.js'
 import { parseLocalBound } from '../../server/domain/calendar.js'
-import { meant, UsageError, type Command } from '../command.js'
+import { localTime, meant, UsageError, type Command } from '../command.js'
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
 
@@ -66,8 +66,8 @@ export const clock: Command = {
       default: throw new UsageError(`unknown clock action "${action}"${meant(action, ACTIONS) || ': advance, set, freeze or resume'}`, this)
     }
     ctx.print(now, () => [
-      `${now.now} (${now.frozen ? 'frozen' : 'running'})`,
-      now.pendingJobs === 0 ? 'no timed effect pending' : `${now.pendingJobs} timed effect(s) pending, the next at ${now.nextJobAt}`,
+      `${localTime(now.now)} (${now.frozen ? 'frozen' : 'running'})`,
+      now.pendingJobs === 0 ? 'no timed effect pending' : `${now.pendingJobs} timed effect(s) pending, the next at ${localTime(now.nextJobAt ?? '-')}`,
     ])
   },
 }

@@ -1,5 +1,5 @@
 import type { Delivery, Requests } from '../../client/index.js'
-import { positiveInteger, UsageError, type Command, type Context } from '../command.js'
+import { localTime, positiveInteger, UsageError, type Command, type Context } from '../command.js'
 
 type JournalEntry = Requests['requests'][number]
 
@@ -10,7 +10,7 @@ const WINDOW = 200
 export function requestLine (r: JournalEntry): string {
   const status = r.status === 0 ? 'no answer' : String(r.status)
   return [
-    `${r.at}  ${r.method.padEnd(6)} ${r.path}  ${status}${r.errorCode ? ` ${r.errorCode}` : ''}  ${r.durationMs} ms`,
+    `${localTime(r.at)}  ${r.method.padEnd(6)} ${r.path}  ${status}${r.errorCode ? ` ${r.errorCode}` : ''}  ${r.durationMs} ms`,
     r.accountId === null ? '' : `  account ${r.accountId}`,
     r.scenarios.length > 0 ? `  [${r.scenarios.join(',')}]` : '',
   ].join('')
@@ -19,7 +19,7 @@ export function requestLine (r: JournalEntry): string {
 export function deliveryLine (d: Delivery): string {
   const last = d.attempts.at(-1)
   const attempt = last ? `, attempt ${d.attempts.length} ${last.kind}: ${last.statusCode ?? last.error ?? 'no answer'}` : ''
-  return `${last?.at ?? '-'}  webhook ${d.eventType} -> ${d.url ?? '(no receiver)'}  ${d.status}${attempt}  account ${d.accountId}  delivery ${d.id}`
+  return `${last ? localTime(last.at) : '-'}  webhook ${d.eventType} -> ${d.url ?? '(no receiver)'}  ${d.status}${attempt}  account ${d.accountId}  delivery ${d.id}`
 }
 
 /** What changes a delivery's line: a new attempt or a new status. */
@@ -38,7 +38,7 @@ export const tail: Command = {
     'Options:',
     '  --account N   only this account\'s requests and deliveries',
     '',
-    'A request line: sandbox time, method, path, status ("no answer" for a transport fault that reset or held',
+    'A request line: sandbox time (São Paulo, with its offset), method, path, status ("no answer" for a transport fault that reset or held',
     'the connection), duration, account and the scenarios applied. A delivery line: the time of its latest',
     'attempt, event type, URL, status and that attempt\'s answer. With --json, one JSON object per line:',
     '{"type":"request",...} or {"type":"delivery",...}.',

@@ -89,16 +89,24 @@ const money = (value) => (typeof value === 'number' ? brl.format(value) : '—')
 /** The control plane shows transaction amounts in BRL (`amount`, `fee`); stored records carry cents. */
 const txAmount = (tx) => (typeof tx.amount === 'number' ? tx.amount : typeof tx.amountCents === 'number' ? tx.amountCents / 100 : null)
 const txFee = (tx) => (typeof tx.fee === 'number' ? tx.fee : typeof tx.feeCents === 'number' ? tx.feeCents / 100 : 0)
-const timeFmt = new Intl.DateTimeFormat('sv-SE', {
-  timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+const timeFmt = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'longOffset',
 })
+/**
+ * A time as every place a person reads one shows it (the CLI and the console too): São Paulo wall time
+ * with its offset, `2026-11-25 22:26:47 -03:00`; the API's own (UTC) stays in the raw records.
+ */
 function when (iso) {
   if (!iso) return '—'
   const t = Date.parse(iso)
-  return Number.isNaN(t) ? String(iso) : timeFmt.format(t)
+  if (Number.isNaN(t)) return String(iso)
+  const p = Object.fromEntries(timeFmt.formatToParts(t).map(x => [x.type, x.value]))
+  // `GMT-03:00` (with a minus sign, U+2212, in some engines); plain `GMT` at offset zero.
+  const offset = p.timeZoneName.replace('GMT', '').replace('\u2212', '-') || '+00:00'
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second} ${offset}`
 }
 function timeEl (iso) {
-  return el('time', { datetime: iso ?? undefined, title: iso ?? undefined, text: when(iso) })
+  return el('time', { datetime: iso ?? undefined, text: when(iso) })
 }
 function duration (ms) {
   const abs = Math.abs(ms)

@@ -179,9 +179,11 @@ t.test('clock shows, advances, sets, freezes and resumes the sandbox clock', asy
   const { app, url } = await sandbox(t)
   const shown = await cli(url, ['clock'])
   t.equal(shown.code, 0)
-  t.equal(shown.stdout, `${T0} (frozen)\nno timed effect pending\n`)
+  // A person reads São Paulo time with its offset (T0 is noon there); --json keeps the API's UTC.
+  t.equal(shown.stdout, '2026-03-10T12:00:00.000-03:00 (frozen)\nno timed effect pending\n')
+  t.match(JSON.parse((await cli(url, ['clock', '--json'])).stdout), { now: T0 })
   const advanced = await cli(url, ['clock', 'advance', '1h30m'])
-  t.equal(advanced.stdout, '2026-03-10T16:30:00.000Z (frozen)\nno timed effect pending\n')
+  t.equal(advanced.stdout, '2026-03-10T13:30:00.000-03:00 (frozen)\nno timed effect pending\n')
   t.equal(new Date(app.sandbox.clock.now()).toISOString(), '2026-03-10T16:30:00.000Z')
   const set = JSON.parse((await cli(url, ['clock', 'set', '2026-03-11T00:00:00-03:00', '--json'])).stdout)
   t.match(set, { now: '2026-03-11T03:00:00.000Z', frozen: true })
@@ -191,7 +193,7 @@ t.test('clock shows, advances, sets, freezes and resumes the sandbox clock', asy
   // A pay-out waits on the clock: the pending effect is shown.
   const token = (await cli(url, ['token', '--account', '1'])).stdout.trim()
   await app.inject({ method: 'POST', url: '/api/pix/cash-out', headers: bearer(token), payload: cashOutBody() })
-  t.match((await cli(url, ['clock'])).stdout, /\n1 timed effect\(s\) pending, the next at 2026-03-11T03:00:00\.\d{3}Z\n$/)
+  t.match((await cli(url, ['clock'])).stdout, /\n1 timed effect\(s\) pending, the next at 2026-03-11T00:00:00\.\d{3}-03:00\n$/)
 
   const yesterday = await cli(url, ['clock', 'set', 'yesterday'])
   t.equal(yesterday.code, 2, 'what is not a time is a usage error')
@@ -298,7 +300,7 @@ t.test('tail shows new requests and deliveries, one line each, until stopped', a
     const ran = await tailing
     t.equal(ran.code, 0, 'stopping is a clean end')
     if (!json) {
-      t.match(ran.stdout, /^2026-03-10T15:00:00\.000Z {2}GET {4}\/balance {2}429 RATE_LIMITED {2}[\d.]+ ms {2}account 1 {2}\[RATE_LIMITED\]$/m)
+      t.match(ran.stdout, /^2026-03-10T12:00:00\.000-03:00 {2}GET {4}\/balance {2}429 RATE_LIMITED {2}[\d.]+ ms {2}account 1 {2}\[RATE_LIMITED\]$/m)
       t.match(ran.stdout, new RegExp(`webhook cash_out -> ${receiver.url.replace(/[.]/g, '\\.')} {2}delivered, attempt 1 first: 200 {2}account 1 {2}delivery \\S+$`, 'm'))
       t.notMatch(ran.stdout, /\/__sandbox\/(requests|webhooks\/deliveries)/, 'tail\'s own polls are not shown')
       t.notMatch(ran.stdout, '/api/auth/token', 'what came before is not shown')
