@@ -45,6 +45,7 @@ export function generatedHolder (rng: Rng, holder: { name?: string, document: st
     accountBranch: digits(4),
     accountNumber: `${digits(7)}-${digits(1)}`,
     ...(holder.key !== undefined && { key: holder.key }),
+    generated: true,
   }
 }
 
