@@ -5,7 +5,7 @@ import { buildApp } from '../../server/app.js'
 import { bearer, tokenFor } from '../helpers/app.js'
 import { BLOCKED_KEY, cashOutBody, UNLISTED_EMAIL, OTHER_VALID_CPF } from '../helpers/payouts.js'
 import { launchChromium, walkThroughSources } from './chromium.js'
-import { screenshotPath } from './helpers.js'
+import { newPage, screenshotPath } from './helpers.js'
 
 /**
  * What the dashboard's transaction rows say, in headless Chromium: times in São Paulo with their offset
@@ -51,10 +51,7 @@ t.before(async () => {
   await inject('POST', '/__sandbox/pix/incoming', { accountId: other.body.accountId, amount: 5 })
   await inject('POST', '/__sandbox/clock/advance', { ms: 50 })
   browser = (await launchChromium(source)).browser
-  page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage()
-  page.setDefaultTimeout(5000)
-  page.on('pageerror', (err) => pageErrors.push(err.message))
-  page.on('console', (msg) => { if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) pageErrors.push(msg.text()) })
+  page = await newPage(browser, { width: 1400, height: 900 }, pageErrors)
 })
 
 t.teardown(async () => {
