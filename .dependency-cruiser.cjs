@@ -84,9 +84,9 @@ module.exports = {
     {
       name: 'journal-below-services',
       severity: 'error',
-      comment: 'The request journal records what crossed the edge: it knows errors, the record types, the shared string table and the webhook types, never a service.',
+      comment: 'The request journal records what crossed the edge: it knows errors, the record types, the shared string table, the webhook types and the São Paulo calendar (the console\'s times), never a service.',
       from: { path: '^server/journal/' },
-      to: { path: '^(server|scenarios|client|cli)/', pathNot: ['^server/journal/', '^server/errors/', '^server/store/state\\.ts$', '^server/store/intern\\.ts$', '^server/webhooks/types\\.ts$'] },
+      to: { path: '^(server|scenarios|client|cli)/', pathNot: ['^server/journal/', '^server/errors/', '^server/store/state\\.ts$', '^server/store/intern\\.ts$', '^server/webhooks/types\\.ts$', '^server/domain/calendar\\.ts$'] },
     },
     {
       name: 'report-through-ports',
@@ -118,9 +118,9 @@ module.exports = {
     {
       name: 'cli-over-the-client',
       severity: 'error',
-      comment: 'The command line talks to a running sandbox through the typed client; of the server it reads only the record types leaf (the list of event types).',
+      comment: 'The command line talks to a running sandbox through the typed client; of the server it reads only the record types leaf (the list of event types) and the pure domain (instants, the São Paulo calendar, name suggestions).',
       from: { path: '^cli/' },
-      to: { path: '^(server|scenarios)/', pathNot: '^server/store/state\\.ts$' },
+      to: { path: '^(server|scenarios)/', pathNot: ['^server/store/state\\.ts$', '^server/domain/'] },
     },
     {
       name: 'nothing-imports-the-cli',

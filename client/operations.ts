@@ -70,6 +70,7 @@ export const operations = {
   sandboxListAccounts: ['GET', '/__sandbox/accounts'],
   sandboxGetAccount: ['GET', '/__sandbox/accounts/{id}'],
   sandboxChangeBalance: ['POST', '/__sandbox/accounts/{id}/balance'],
+  sandboxIssueToken: ['POST', '/__sandbox/accounts/{id}/token'],
   sandboxListScenarios: ['GET', '/__sandbox/scenarios'],
   sandboxArmScenario: ['POST', '/__sandbox/scenarios/arm'],
   sandboxListArmedScenarios: ['GET', '/__sandbox/scenarios/armed'],
