@@ -1,45 +1,28 @@
 import t from 'tap'
 import fc from 'fast-check'
-import { readFileSync } from 'node:fs'
-import { Ajv } from 'ajv'
-import addFormatsModule from 'ajv-formats'
-import { parse } from 'yaml'
 import { addCalendarDays, businessDayOnOrAfter, dateOfDayNumber, dayNumber, isBusinessDay } from '../../server/domain/business-days.js'
 import {
   checkCobRAgainstRec, checkRetentativa, cobrAfterAttempt, cobrCancellable, cobrInstructionDate, cobrRetryWindow, cobrSettlementDate,
   cobrValorFits, COBR_REJEICAO_CODIGOS, COBR_STATUSES, pagadorMaximoValido, parseCobRRequest, parseCobRRevision, REJEICOES_QUE_ENCERRAM_A_COBR,
-  type CobRRequest, type CobRRetryContext, type CobRStatus, type TentativaResumo, type Violacao
+  type CobRRequest, type CobRRetryContext, type RecForCobR, type CobRStatus, type TentativaResumo, type Violacao
 } from '../../server/domain/cobr.js'
 import type { RecCalendario } from '../../server/domain/rec.js'
 import { recNextDueDate } from '../../server/domain/rec-schedule.js'
-import { BACEN_YAML, loadBacen } from '../helpers/bacen.js'
+import { bacenAsWritten, examples, schemaValidator } from '../helpers/api-pix-schemas.js'
+import { loadBacen } from '../helpers/bacen.js'
 
 // Pix Automático's recurring charges (server/domain/cobr.ts): the request, the checks against its
 // recurrence, cancellation, settlement date, retries and expiry.
-
-type Examples = Record<string, { value: Record<string, unknown> }>
-const raw = parse(readFileSync(BACEN_YAML, 'utf8')) as { components: { examples: Examples, schemas: Record<string, any> } }
-const examples = raw.components.examples
 
 /** Where CobRSolicitada disagrees with API Pix's own request example, the example wins. */
 const CORRECTIONS = [
   'DadosComplementaresPessoa.cep: maxLength 8 -> 9 (cobRBody1 sends "89256-140", with its hyphen)',
 ] as const
 
-function validator (components: unknown): (name: string) => (x: unknown) => boolean {
-  const ajv = (addFormatsModule as unknown as (a: Ajv) => Ajv)(new Ajv({ strict: false, allErrors: true }))
-  ajv.addSchema({ $id: 'bacen', components } as object)
-  return name => {
-    const v = ajv.getSchema(`bacen#/components/schemas/${name}`)
-    if (!v) throw new Error(name)
-    return x => v(x) as boolean
-  }
-}
-
 function corrected (): (name: string) => (x: unknown) => boolean {
   const components = structuredClone(loadBacen().doc.components) as { schemas: Record<string, any> }
   components.schemas.DadosComplementaresPessoa.properties.cep.maxLength = 9
-  return validator(components)
+  return schemaValidator(components)
 }
 
 function accepted (body: unknown, criacao = '2024-04-01'): CobRRequest {
@@ -57,7 +40,7 @@ function refused (body: unknown, criacao = '2024-04-01'): string[] {
 const BODY = examples.cobRBody1.value
 /** An approved monthly recurrence whose cycle holds cobRBody1's due date (15 April 2024), free value. */
 const MONTHLY: RecCalendario = { dataInicial: '2024-04-15', periodicidade: 'MENSAL', dataFinal: '2025-04-15' }
-const APPROVED = { status: 'APROVADA' as const, calendario: MONTHLY, valor: {} }
+const APPROVED: RecForCobR = { status: 'APROVADA', calendario: MONTHLY, valor: {} }
 
 t.test('the YAML\'s request examples are accepted as written; the schema needs its correction for them', async t => {
   // cobRResponse1 shows cobRBody1 created on 2024-04-01.
@@ -74,7 +57,7 @@ t.test('the YAML\'s request examples are accepted as written; the schema needs i
   t.same(checkCobRAgainstRec(request, APPROVED, [], { hoje: '2024-04-01' }), [], '14 days ahead: accepted, sent to the payer\'s PSP 10 days before')
   t.equal(cobrInstructionDate('2024-04-15', '2024-04-01'), '2024-04-05')
   t.equal(CORRECTIONS.length, 1)
-  t.notOk(validator(loadBacen().doc.components)('CobRSolicitada')(BODY), 'cep "89256-140" is 9 characters, above maxLength 8')
+  t.notOk(schemaValidator(loadBacen().doc.components)('CobRSolicitada')(BODY), 'cep "89256-140" is 9 characters, above maxLength 8')
   t.ok(corrected()('CobRSolicitada')(BODY))
   t.same(parseCobRRevision(examples.cobRBody2.value, { status: 'ATIVA', dataDeVencimento: '2024-04-15', ajusteDiaUtil: true }, { hoje: '2024-04-14' }), { ok: true, cancelar: true }, 'cobRBody2 cancels')
   // cobRBody1's idRec is recResponse2's, an ANUAL recurrence from 2024-10-10 still CRIADA: the examples do not agree with each other.
@@ -108,7 +91,7 @@ t.test('each violation of POST /cobr and PUT /cobr/{txid} the body alone shows, 
 
 t.test('the checks against the recurrence: approved, in time, within the term, one per cycle, the fixed value', async t => {
   const request = accepted(BODY)
-  const check = (over: Partial<typeof APPROVED> & { valor?: Record<string, string> }, outras: Array<{ status: CobRStatus, dataDeVencimento: string }> = [], hoje = '2024-04-01') =>
+  const check = (over: Partial<RecForCobR>, outras: Array<{ status: CobRStatus, dataDeVencimento: string }> = [], hoje = '2024-04-01') =>
     checkCobRAgainstRec(request, { ...APPROVED, ...over }, outras, { hoje }).map(v => v.razao)
   for (const status of ['CRIADA', 'REJEITADA', 'EXPIRADA', 'CANCELADA'] as const) {
     t.same(check({ status }), ['A recorrência referenciada por cobr.idRec não se encontra com o status APROVADA.'], status)
@@ -227,7 +210,7 @@ t.test('what an attempt\'s end makes of its charge', async t => {
 })
 
 t.test('the rejection codes that end a charge are the ones line 7118 lists (DTED twice there)', async t => {
-  const description = raw.components.schemas.CobRTentativas.properties.tentativas.items.properties.rejeicao.properties.codigo.description as string
+  const description = bacenAsWritten.components.schemas.CobRTentativas.properties.tentativas.items.properties.rejeicao.properties.codigo.description as string
   const listed = [...description.matchAll(/`([A-Z0-9]{4})`/g)].map(m => m[1])
   t.same(listed.filter(c => c === 'DTED').length, 2)
   t.same([...new Set(listed)].sort(), [...REJEICOES_QUE_ENCERRAM_A_COBR].sort())

@@ -1,7 +1,5 @@
 import t from 'tap'
 import fc from 'fast-check'
-import { readFileSync } from 'node:fs'
-import { parse } from 'yaml'
 import { COBR_FINAL_STATUSES, COBR_STATUSES, TENTATIVA_FINAL_STATUSES, TENTATIVA_STATUSES } from '../../server/domain/cobr.js'
 import { REC_FINAL_STATUSES, REC_STATUSES } from '../../server/domain/rec.js'
 import {
@@ -9,14 +7,13 @@ import {
   recAfterSolicRec, REC_LIFE, SOLICREC_LIFE, TENTATIVA_LIFE, type Ator, type Life
 } from '../../server/domain/rec-lifecycle.js'
 import { SOLICREC_ACTIVE_STATUSES, SOLICREC_STATUSES } from '../../server/domain/solicrec.js'
-import { BACEN_YAML } from '../helpers/bacen.js'
+import { examples } from '../helpers/api-pix-schemas.js'
 
 // The lives of Pix Automático's records (server/domain/rec-lifecycle.ts): who may move a recurrence,
 // a confirmation request, a recurring charge and an attempt from one status to the next.
 
-const examples = (parse(readFileSync(BACEN_YAML, 'utf8')) as { components: { examples: Record<string, { value: any }> } }).components.examples
 const ATORES: readonly Ator[] = ['USUARIO_RECEBEDOR', 'PSP_RECEBEDOR', 'PSP_PAGADOR', 'USUARIO_PAGADOR']
-const LIVES = { rec: [REC_LIFE, REC_STATUSES], solicrec: [SOLICREC_LIFE, SOLICREC_STATUSES], cobr: [COBR_LIFE, COBR_STATUSES], tentativa: [TENTATIVA_LIFE, TENTATIVA_STATUSES] } as const
+const LIVES: Record<string, [Life<string>, readonly string[]]> = { rec: [REC_LIFE, REC_STATUSES], solicrec: [SOLICREC_LIFE, SOLICREC_STATUSES], cobr: [COBR_LIFE, COBR_STATUSES], tentativa: [TENTATIVA_LIFE, TENTATIVA_STATUSES] }
 
 /** Every allowed move of a life, as `FROM>TO:by,by`. */
 function table<S extends string> (life: Life<S>, statuses: readonly S[]): string[] {
@@ -76,7 +73,7 @@ t.test('the tables, move by move', async t => {
 })
 
 t.test('final statuses have no way out, every status is reached from the first, and the lists of final statuses agree', async t => {
-  for (const [name, [life, statuses]] of Object.entries(LIVES) as Array<[string, [Life<string>, readonly string[]]]>) {
+  for (const [name, [life, statuses]] of Object.entries(LIVES)) {
     const exits = life.finals.flatMap(f => statuses.filter(to => ATORES.some(a => canMove(life, f, to, a))).map(to => `${f}>${to}`))
     t.same(exits, [], `${name}: no move out of a final status`)
     const reached = new Set([life.initial])
@@ -96,7 +93,7 @@ t.test('final statuses have no way out, every status is reached from the first, 
 })
 
 t.test('random walks never leave a final status', async t => {
-  for (const [name, [life, statuses]] of Object.entries(LIVES) as Array<[string, [Life<string>, readonly string[]]]>) {
+  for (const [name, [life, statuses]] of Object.entries(LIVES)) {
     fc.assert(fc.property(fc.array(fc.tuple(fc.constantFrom(...statuses), fc.constantFrom(...ATORES)), { maxLength: 30 }), steps => {
       let status = life.initial
       for (const [to, by] of steps) {

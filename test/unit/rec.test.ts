@@ -1,21 +1,13 @@
 import t from 'tap'
 import fc from 'fast-check'
-import { readFileSync } from 'node:fs'
-import { Ajv } from 'ajv'
-import addFormatsModule from 'ajv-formats'
-import { parse } from 'yaml'
 import {
   ativacaoAprovada, formatRecId, isRecId, jornadaDoQR, parseRecTerms, recIdPolitica, recValueRule, reviseRecTerms,
   REC_STATUSES, type RecStatus, type RecTerms, type Violacao
 } from '../../server/domain/rec.js'
-import { BACEN_YAML } from '../helpers/bacen.js'
+import { bacenAsWritten, examples, schemaValidator } from '../helpers/api-pix-schemas.js'
 
 // Pix Automático's recurrences (server/domain/rec.ts): the terms of POST /rec and PATCH /rec/{idRec},
 // checked in the words of API Pix 2.9.0's RecOperacaoInvalida list.
-
-type Examples = Record<string, { value: Record<string, unknown> }>
-const raw = parse(readFileSync(BACEN_YAML, 'utf8')) as { components: { examples: Examples, schemas: Record<string, unknown> } }
-const examples = raw.components.examples
 
 /**
  * Where RecSolicitada and RecRevisada disagree with API Pix's own request examples, the examples win.
@@ -32,7 +24,7 @@ type Correction = typeof CORRECTIONS[number]
 
 /** RecSolicitada and RecRevisada validators, from the schemas as written with the corrections named applied. */
 function schemas (applied: readonly Correction[] = CORRECTIONS): (name: string) => (x: unknown) => boolean {
-  const components = structuredClone(raw.components) as { schemas: Record<string, any> }
+  const components = structuredClone(bacenAsWritten.components)
   const walk = (node: unknown): void => {
     if (node === null || typeof node !== 'object') return
     const o = node as Record<string, unknown>
@@ -49,15 +41,7 @@ function schemas (applied: readonly Correction[] = CORRECTIONS): (name: string) 
     Object.assign(devedor, devedor.oneOf?.[0])
     delete devedor.oneOf
   }
-  const ajv = (addFormatsModule as unknown as (a: Ajv) => Ajv)(new Ajv({ strict: false, allErrors: true }))
-  ajv.addFormat('int32', true)
-  ajv.addFormat('int64', true)
-  ajv.addSchema({ $id: 'bacen', components } as object)
-  return (name: string) => {
-    const v = ajv.getSchema(`bacen#/components/schemas/${name}`)
-    if (!v) throw new Error(name)
-    return (x: unknown) => v(x) as boolean
-  }
+  return schemaValidator(components)
 }
 
 function accepted (body: unknown, criacao = '2024-01-01', convenioAceito?: (c: string) => boolean): RecTerms {

@@ -1,41 +1,24 @@
 import t from 'tap'
 import fc from 'fast-check'
-import { readFileSync } from 'node:fs'
-import { Ajv } from 'ajv'
-import addFormatsModule from 'ajv-formats'
-import { parse } from 'yaml'
 import {
   checkSolicRecForRec, formatSolicRecId, parseSolicRecRequest, parseSolicRecRevision,
   SOLICREC_STATUSES, type SolicRecRequest, type Violacao
 } from '../../server/domain/solicrec.js'
-import { BACEN_YAML, loadBacen } from '../helpers/bacen.js'
+import { examples, schemaValidator } from '../helpers/api-pix-schemas.js'
+import { loadBacen } from '../helpers/bacen.js'
 
 // Journey 1's confirmation requests (server/domain/solicrec.ts): POST /solicrec and its cancellation,
 // checked in the words of API Pix 2.9.0's SolicRecOperacaoInvalida list.
-
-type Examples = Record<string, { value: Record<string, unknown> }>
-const raw = parse(readFileSync(BACEN_YAML, 'utf8')) as { components: { examples: Examples, schemas: Record<string, unknown> } }
-const examples = raw.components.examples
 
 /** Where SolicRecSolicitada disagrees with API Pix's own request example, the example wins. */
 const CORRECTIONS = [
   'SolicRecBase.required: pagador dropped (no such property; solicRecBody1 has none)',
 ] as const
 
-function validator (components: unknown): (name: string) => (x: unknown) => boolean {
-  const ajv = (addFormatsModule as unknown as (a: Ajv) => Ajv)(new Ajv({ strict: false, allErrors: true }))
-  ajv.addSchema({ $id: 'bacen', components } as object)
-  return name => {
-    const v = ajv.getSchema(`bacen#/components/schemas/${name}`)
-    if (!v) throw new Error(name)
-    return x => v(x) as boolean
-  }
-}
-
 function corrected (): (name: string) => (x: unknown) => boolean {
   const components = structuredClone(loadBacen().doc.components) as { schemas: Record<string, { required: string[] }> }
   components.schemas.SolicRecBase.required = components.schemas.SolicRecBase.required.filter(r => r !== 'pagador')
-  return validator(components)
+  return schemaValidator(components)
 }
 
 function accepted (body: unknown, criacao = '2023-12-20'): SolicRecRequest {
@@ -61,7 +44,7 @@ t.test('the YAML\'s request example is accepted as written; the schema needs its
     expiraEm: Date.UTC(2023, 11, 20, 12, 17, 11, 926),
   }, 'compared as São Paulo dates, the expiry is not before the creation')
   t.equal(CORRECTIONS.length, 1)
-  const asWritten = validator(loadBacen().doc.components)
+  const asWritten = schemaValidator(loadBacen().doc.components)
   t.notOk(asWritten('SolicRecSolicitada')(BODY), 'SolicRecBase requires pagador, a property it never defines')
   t.ok(corrected()('SolicRecSolicitada')(BODY))
 })
