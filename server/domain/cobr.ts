@@ -51,7 +51,7 @@
  *   DENC, DS27, DTED, MIDI, MSUC, NITX and RC09 reject the charge itself (line 7118).
  * - 6546, 7194 (RecConfiguracao, CobRConfiguracao): the policy NAO_PERMITE or PERMITE_3R_7D; the
  *   charge carries its recurrence's.
- * - 6731-6740 (RecBase.valor): valorRec fixes every charge's value; valorMinimoRecebedor is the floor
+ * - 6728-6740 (RecBase.valor): valorRec fixes every charge's value; valorMinimoRecebedor is the floor
  *   of the maximum a payer may set.
  *
  * Where the schema and API Pix's own request example disagree, the example wins (listed in

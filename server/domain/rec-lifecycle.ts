@@ -34,13 +34,13 @@
  *   the receiver cancels only CRIADA, ENVIADA or RECEBIDA. solicRecResponse2 (line 3821) goes
  *   CRIADA, ENVIADA, REJEITADA: the payer may answer before the request is marked RECEBIDA.
  * - 7205 (CobRStatus): CRIADA, ATIVA, CONCLUIDA, EXPIRADA, REJEITADA, CANCELADA. 300: the receiver
- *   cancels only before the first attempt's date (cobr.ts checks the date). 6944 (encerramento): a
+ *   cancels only before the first attempt's date (cobr.ts checks the date). 6972 (encerramento): a
  *   cancelamento (codes ACCT, BLCK, CCLD, FAIL, OTHR, SLBD, SLCR) or a rejeicao (the 19 codes of
  *   cobr.ts).
  * - 7048 (CobRTentativas): SOLICITADA, AGENDADA, PAGA, CANCELADA, REJEITADA, EXPIRADA, a rejeicao on
  *   a rejected attempt. cobRResponse3 (line 3103): an attempt EXPIRADA, then a retry AGENDADA on a
  *   charge still ATIVA.
- * - Examples 3785-3898, 3510-3700: SLCR "Cancelamento solicitado pelo usuário recebedor" on a
+ * - recResponse5 (line 3599) and cobRResponse4 (line 3140): SLCR "Cancelamento solicitado pelo usuário recebedor" on a
  *   recurrence, "Cancelamento de agendamento solicitado pelo usuário recebedor" on a charge.
  *
  * Decisions where API Pix says no more (docs/assumptions.md, Pix Automático):

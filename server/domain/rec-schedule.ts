@@ -11,9 +11,10 @@
  *   (`inicio` its due date, `fim` the day before the next one or dataFinal), or null before
  *   dataInicial and after dataFinal.
  * - `recNextDueDate(calendario, after)`: the first due date strictly after `after`, or null.
+ * A date that is no real `YYYY-MM-DD` day throws RangeError; calendario must come from parseRecTerms.
  *
  * The rules, with the YAML's lines (bacen-pix-api-2.9.0.yaml):
- * - 6709-6731 (RecBase.calendario): dataInicial is the estimated date of the first payment;
+ * - 6701-6727 (RecBase.calendario): dataInicial is the estimated date of the first payment;
  *   dataFinal, optional, ends the authorisation's term (none: open-ended); periodicidade SEMANAL,
  *   MENSAL, TRIMESTRAL, SEMESTRAL or ANUAL.
  * - 296 (CobROperacaoInvalida): one charge per cycle, "Existe uma CobR ... com

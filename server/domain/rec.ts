@@ -44,7 +44,7 @@
  *   of creation + 11 alphanumeric characters, 29 in all.
  * - 6475 (RecAtivacao): tipoJornada JORNADA_1 to 4, AGUARDANDO_DEFINICAO before activation;
  *   dadosJornada.txid is required for JORNADA_3 and removed by the receiver's PSP for 1, 2 and 4.
- * - 6250-6268 (RecCompleta.dadosQR): idRec alone composes JORNADA_2, with a cob's txid JORNADA_3,
+ * - 6243-6275 (RecCompleta.dadosQR): idRec alone composes JORNADA_2, with a cob's txid JORNADA_3,
  *   with a cobv's txid JORNADA_4.
  *
  * Where the schema and API Pix's own request examples disagree, the examples win (each listed in
