@@ -65,7 +65,14 @@ module.exports = {
       severity: 'error',
       comment: 'Services (and the webhook capability) know no Fastify and no HTTP schema: what a request asks is handed to them in their own types, and the edge (routes, applied-scenarios.ts, faults.ts) reads and writes the request.',
       from: { path: ['^server/services/', '^server/webhooks/'] },
-      to: { path: ['^server/schemas/', '(^|/)node_modules/(fastify|fastify-plugin|@fastify/)'] },
+      to: { path: ['^server/schemas/', '(^|/)node_modules/(fastify|fastify-plugin|@fastify/)'], pathNot: '^server/schemas/webhooks\\.ts$' },
+    },
+    {
+      name: 'payloads-typed-once',
+      severity: 'error',
+      comment: 'Each webhook payload is defined once, in schemas/webhooks.ts; services may not reach it, and the webhook capability takes only its types (the builders return them), never the schemas at run time.',
+      from: { path: ['^server/services/', '^server/webhooks/'] },
+      to: { path: '^server/schemas/webhooks\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'webhooks-below-services',

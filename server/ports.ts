@@ -29,7 +29,7 @@ export interface Ports {
 }
 
 export interface Events {
-  emit (event: WebhookEvent): void
+  emit<E extends EventType> (event: WebhookEvent<E>): void
 }
 
 /**
@@ -178,5 +178,5 @@ export interface WebhookReads {
   readonly log: { query (f: DeliveryFilter, limit: number): Delivery[] }
   readonly registrations: { activeFor (accountId: number, eventType: EventType): WebhookRegistration[] }
   /** Sends an event now to the account's active receivers of its type; the deliveries it started. */
-  publish (event: WebhookEvent): Delivery[]
+  publish<E extends EventType> (event: WebhookEvent<E>): Delivery[]
 }

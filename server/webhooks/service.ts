@@ -8,7 +8,7 @@ import { reachesListener, type Listener } from './own-address.js'
 import type { SendResult } from './sender.js'
 import { SenderThread, type Attempt } from './sender-thread.js'
 import { signDelivery } from './signature.js'
-import { EVENT_TYPES, type AttemptKind, type Delivery, type FailedAttempt, type GaveUp, type WebhookEvent, type WebhookRegistration } from './types.js'
+import { EVENT_TYPES, type AttemptKind, type Delivery, type EventType, type FailedAttempt, type GaveUp, type WebhookEvent, type WebhookRegistration } from './types.js'
 import type { Mutable } from '../store/state.js'
 import { DELIVERY_FAULTS } from '../../scenarios/delivery.js'
 import { formatScenario, hasScenario, readScenario, scenarioParam } from '../../scenarios/resolver.js'
@@ -136,12 +136,12 @@ export class WebhookService implements Lifecycle {
   // ---- events ---------------------------------------------------------------------------------
 
   /** Records and schedules the delivery of an event to every active URL of its type. */
-  emit (event: WebhookEvent): void {
+  emit<E extends EventType> (event: WebhookEvent<E>): void {
     this.publish(event)
   }
 
   /** emit, returning the deliveries it created (one per active URL, or one `no_receiver`). */
-  publish (event: WebhookEvent): Delivery[] {
+  publish<E extends EventType> (event: WebhookEvent<E>): Delivery[] {
     return this.deps.store.transact(() => this.createDeliveries(event))
   }
 
