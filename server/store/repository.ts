@@ -13,6 +13,19 @@ export function inner<K, V> (outer: Map<K, Map<string, V>>, key: K): Map<string,
   return map
 }
 
+/** A list in creation order with `back` (records a rollback put back) merged in, each at its place by `seq`. */
+export function mergeBySeq<T extends { readonly seq: number }> (list: readonly T[], back: T[]): T[] {
+  back.sort((a, b) => a.seq - b.seq)
+  const merged: T[] = []
+  let i = 0
+  for (const record of list) {
+    while (i < back.length && back[i].seq < record.seq) merged.push(back[i++])
+    merged.push(record)
+  }
+  while (i < back.length) merged.push(back[i++])
+  return merged
+}
+
 /** Sets `key` to `value`, or takes it away if it still names `value` (another record may have taken the key since). */
 function keep<K, V> (map: Map<K, V>, key: K, value: V, add: boolean): void {
   if (add) map.set(key, value)
@@ -140,8 +153,8 @@ export class Repository {
   follow (restored: Restored, putBack: () => void): void {
     const accounts = restored.of('accounts')
     const txs = restored.of('transactions')
-    const live = (tx: Transaction) => ownRecord(this.state.transactions, tx.id) === tx
-    for (const account of accounts) if (this.account(account.id) === account) this.accountKeys(account, false)
+    const live = (tx: Transaction) => restored.isInState('transactions', tx)
+    for (const account of accounts) if (restored.isInState('accounts', account)) this.accountKeys(account, false)
     const listedUnder = new Map<Transaction, number>()
     for (const tx of txs) {
       if (!live(tx)) continue
@@ -149,7 +162,7 @@ export class Repository {
       listedUnder.set(tx, tx.accountId)
     }
     putBack()
-    for (const account of accounts) if (this.account(account.id) === account) this.accountKeys(account, true)
+    for (const account of accounts) if (restored.isInState('accounts', account)) this.accountKeys(account, true)
     const back = new Map<number, Transaction[]>()
     for (const tx of txs) {
       const before = listedUnder.get(tx)
@@ -180,17 +193,8 @@ export class Repository {
     if (Array.isArray(refs)) for (const ref of refs) keep(this.txByRef, ref, tx, add)
   }
 
-  /** Transactions back into their account's list, each at its place by `seq` (the list is in creation order). */
   private relist (accountId: number, back: Transaction[]): void {
-    back.sort((a, b) => a.seq - b.seq)
-    const merged: Transaction[] = []
-    let i = 0
-    for (const tx of this.txByAccount.get(accountId) ?? []) {
-      while (i < back.length && back[i].seq < tx.seq) merged.push(back[i++])
-      merged.push(tx)
-    }
-    while (i < back.length) merged.push(back[i++])
-    this.txByAccount.set(accountId, merged)
+    this.txByAccount.set(accountId, mergeBySeq(this.txByAccount.get(accountId) ?? [], back))
   }
 
   private unlist (accountId: number, tx: Transaction): void {

@@ -14,7 +14,7 @@ import { ABSENT, DEEP, LEDGER, Restored, SEQ, SHALLOW, Units, restoreInto, type 
 export type { ClockPort, Companions, StoreHealth } from './durable-log.js'
 export { StoreWriteError } from './durable-log.js'
 export type { OpenResult } from './opening.js'
-export { ownRecord } from './repository.js'
+export { mergeBySeq, ownRecord } from './repository.js'
 export type { Restored } from './units.js'
 
 /**
@@ -147,7 +147,7 @@ export class Store {
 
   /** Puts records back from before-images, newest first; their index entries and derived state follow. */
   private restore (entries: Entry[]): void {
-    const restored = new Restored(entries)
+    const restored = new Restored(entries, () => this.repo.state)
     const putBack = (): void => { for (const e of entries) this.putBack(e) }
     if (restored.whole) {
       putBack()

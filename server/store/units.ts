@@ -1,4 +1,4 @@
-import type { Collection, Collections } from './state.js'
+import type { Collection, Collections, State } from './state.js'
 
 /**
  * Units and their before-images. The first time a unit touches a record, it keeps what the record
@@ -164,21 +164,33 @@ export class Units {
  */
 export class Restored {
   readonly whole: boolean
-  private readonly byCollection = new Map<Collection, object[]>()
+  /** Per collection, each record touched and the id it is kept under. */
+  private readonly byCollection = new Map<Collection, Map<object, string>>()
 
-  constructor (entries: readonly Entry[]) {
+  constructor (entries: readonly Entry[], private readonly state: () => State) {
     this.whole = entries.some(e => e.collection === null)
-    const seen = new Set<object>()
     for (const e of entries) {
-      if (e.collection === null || e.collection === SEQ || seen.has(e.record)) continue
-      seen.add(e.record)
-      let list = this.byCollection.get(e.collection)
-      if (!list) this.byCollection.set(e.collection, list = [])
-      list.push(e.record)
+      if (e.collection === null || e.collection === SEQ) continue
+      let records = this.byCollection.get(e.collection)
+      if (!records) this.byCollection.set(e.collection, records = new Map())
+      records.set(e.record, e.id)
     }
   }
 
-  of<C extends Collection> (collection: C): ReadonlyArray<Collections[C]> {
-    return (this.byCollection.get(collection) ?? []) as Array<Collections[C]>
+  /** Every record of `collection` the rollback touched, whether it is in the state now or not. */
+  of<C extends Collection> (collection: C): Array<Collections[C]> {
+    return [...(this.byCollection.get(collection)?.keys() ?? [])] as Array<Collections[C]>
+  }
+
+  /** Those of them that are in the state now (put back in place, or added back). */
+  inState<C extends Collection> (collection: C): Array<Collections[C]> {
+    return this.of(collection).filter(record => this.isInState(collection, record))
+  }
+
+  /** Whether `record` of `collection` is in the state now. */
+  isInState (collection: Collection, record: object): boolean {
+    const id = this.byCollection.get(collection)?.get(record)
+    const records = this.state()[collection] as Record<string, object>
+    return id !== undefined && Object.hasOwn(records, id) && records[id] === record
   }
 }
