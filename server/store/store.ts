@@ -9,7 +9,7 @@ import {
   type Account, type ClockRecord, type Collection, type Collections, type DeepReadonly, type DirectoryEntry, type Draft,
   type LedgerDraft, type Patch, type State, type Transaction,
 } from './state.js'
-import { ABSENT, DEEP, LEDGER, Restored, SEQ, SHALLOW, Units, restoreInto, type Depth, type Entry } from './units.js'
+import { DEEP, LEDGER, Restored, SEQ, SHALLOW, Units, putBack, type Depth, type Entry } from './units.js'
 
 export type { ClockPort, Companions, StoreHealth } from './durable-log.js'
 export { StoreWriteError } from './durable-log.js'
@@ -148,12 +148,12 @@ export class Store {
   /** Puts records back from before-images, newest first; their index entries and derived state follow. */
   private restore (entries: Entry[]): void {
     const restored = new Restored(entries, () => this.repo.state)
-    const putBack = (): void => { for (const e of entries) this.putBack(e) }
+    const putAllBack = (): void => { for (const e of entries) this.repo.state = putBack(this.repo.state, e) }
     if (restored.whole) {
-      putBack()
+      putAllBack()
       this.repo.reindex()
     } else {
-      this.repo.follow(restored, putBack)
+      this.repo.follow(restored, putAllBack)
     }
     for (const listener of this.restoredListeners) {
       try {
@@ -161,22 +161,6 @@ export class Store {
       } catch (err) {
         this.onError(err)
       }
-    }
-  }
-
-  private putBack (e: Entry): void {
-    const state = this.repo.state
-    if (e.collection === null) {
-      this.repo.state = e.image as State
-    } else if (e.collection === SEQ) {
-      restoreInto(e.record as Record<string, unknown>, e.image as Record<string, unknown>)
-    } else if (e.image === ABSENT) {
-      const records = state[e.collection] as Record<string, object>
-      if (records[e.id] === e.record) delete records[e.id]
-    } else {
-      // In place, so whoever holds the record (an index, a request under way) sees it restored.
-      restoreInto(e.record as Record<string, unknown>, e.image as Record<string, unknown>)
-      ;(state[e.collection] as Record<string, object>)[e.id] = e.record
     }
   }
 

@@ -64,6 +64,26 @@ export function restoreInto (live: Record<string, unknown>, image: Record<string
   for (const key in image) live[key] = copy(image[key])
 }
 
+/**
+ * Puts one record back from its image into `state`, in place, so whoever holds the record (an index,
+ * a request under way) sees it restored; returns the state, which a whole-state image replaces.
+ */
+export function putBack (state: State, e: Entry): State {
+  if (e.collection === null) return e.image as State
+  if (e.collection === SEQ) {
+    restoreInto(e.record as Record<string, unknown>, e.image as Record<string, unknown>)
+    return state
+  }
+  const records = state[e.collection] as Record<string, object>
+  if (e.image === ABSENT) {
+    if (records[e.id] === e.record) delete records[e.id]
+  } else {
+    restoreInto(e.record as Record<string, unknown>, e.image as Record<string, unknown>)
+    records[e.id] = e.record
+  }
+  return state
+}
+
 /** The image of `record` as it is now, as deep as `depth` asks; `image` when the caller has it already (a replaced state). */
 export function imageOf (record: object, collection: Entry['collection'], id: string, exists: boolean, depth: Depth, image?: unknown): Entry {
   if (image !== undefined) return { record, collection, id, image, depth: DEEP }
