@@ -210,6 +210,7 @@ const CounterpartSchema = Open({
   accountBranch: Nullable(Text),
   accountNumber: Nullable(Text),
   key: Type.Optional(Text),
+  generated: Type.Optional(Type.Literal(true)),
 })
 
 const AccountSchema = Open({
