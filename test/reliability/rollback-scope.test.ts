@@ -6,6 +6,7 @@ import { advance, balanceOf, bearer, buildTestApp, expectInjectedBug, tokenFor }
 import { cashOutBody } from '../helpers/payouts.js'
 import type { Lifecycle } from '../../server/ports.js'
 import type { WebhookEvent } from '../../server/webhooks/types.js'
+import { examplePayload } from '../helpers/webhooks.js'
 
 /**
  * A failed unit restores only what it touched: its records, sequences and index entries, and what the
@@ -101,7 +102,7 @@ t.test('a webhook attempt under way is not cancelled by a failed unit elsewhere'
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`
   t.equal((await app.inject({ method: 'POST', url: '/__sandbox/webhooks', payload: { accountId: 1, eventType: 'cash_out', url } })).statusCode, 201)
   const name = sb.store.account(1)!.name
-  const [delivery] = sb.webhooks.publish({ accountId: 1, eventType: 'cash_out', transactionId: 'tx-1', payload: { hello: 'world' } })
+  const [delivery] = sb.webhooks.publish({ accountId: 1, eventType: 'cash_out', transactionId: 'tx-1', payload: examplePayload('cash_out', 'tx-1') })
   await first
   t.throws(() => sb.store.transact(() => {
     sb.store.update('accounts', 1, a => { a.name = 'RENAMED' })
