@@ -41,6 +41,40 @@ module.exports = {
       to: { path: '^server/', pathNot: ['^server/store/', '^server/domain/', '^server/errors/startup\\.ts$'] },
     },
     {
+      name: 'store-parts-are-private',
+      severity: 'error',
+      comment: 'Outside server/store, the store is store.ts (with the record types, the document format and the file-system port): its parts behind it are its own.',
+      from: { path: '^(server|scenarios|client|cli)/', pathNot: '^server/store/' },
+      to: { path: '^server/store/(units|repository|durable-log|opening|data-file)\\.ts$' },
+    },
+    {
+      name: 'store-write-api-on-top',
+      severity: 'error',
+      comment: 'store.ts, the write API, puts the parts together; no part imports it.',
+      from: { path: '^server/store/', pathNot: '^server/store/store\\.ts$' },
+      to: { path: '^server/store/store\\.ts$' },
+    },
+    {
+      name: 'store-records-know-no-disk',
+      severity: 'error',
+      comment: 'The units and the repository keep records in memory: no file, no journal, no Node module.',
+      from: { path: '^server/store/(units|repository)\\.ts$' },
+      to: { path: ['^server/store/(durable-log|opening|data-file|fs|document)\\.ts$'] },
+    },
+    {
+      name: 'store-records-no-io',
+      severity: 'error',
+      from: { path: '^server/store/(units|repository)\\.ts$' },
+      to: { dependencyTypes: ['core', 'npm'] },
+    },
+    {
+      name: 'store-opening-before-running',
+      severity: 'error',
+      comment: 'Opening reads the files into a state; it knows neither the durable log nor the repository that take it over.',
+      from: { path: '^server/store/opening\\.ts$' },
+      to: { path: '^server/store/(durable-log|repository)\\.ts$' },
+    },
+    {
       name: 'engine-is-a-leaf',
       severity: 'error',
       from: { path: '^server/engine/' },
@@ -65,7 +99,14 @@ module.exports = {
       severity: 'error',
       comment: 'Services (and the webhook capability) know no Fastify and no HTTP schema: what a request asks is handed to them in their own types, and the edge (routes, applied-scenarios.ts, faults.ts) reads and writes the request.',
       from: { path: ['^server/services/', '^server/webhooks/'] },
-      to: { path: ['^server/schemas/', '(^|/)node_modules/(fastify|fastify-plugin|@fastify/)'] },
+      to: { path: ['^server/schemas/', '(^|/)node_modules/(fastify|fastify-plugin|@fastify/)'], pathNot: '^server/schemas/webhooks\\.ts$' },
+    },
+    {
+      name: 'payloads-typed-once',
+      severity: 'error',
+      comment: 'Each webhook payload is defined once, in schemas/webhooks.ts; services may not reach it, and the webhook capability takes only its types (the builders return them), never the schemas at run time.',
+      from: { path: ['^server/services/', '^server/webhooks/'] },
+      to: { path: '^server/schemas/webhooks\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'webhooks-below-services',
@@ -84,9 +125,9 @@ module.exports = {
     {
       name: 'journal-below-services',
       severity: 'error',
-      comment: 'The request journal records what crossed the edge: it knows errors, the record types, the shared string table and the webhook types, never a service.',
+      comment: 'The request journal records what crossed the edge: it knows errors, the record types, the shared string table, the webhook types and the São Paulo calendar (the console\'s times), never a service.',
       from: { path: '^server/journal/' },
-      to: { path: '^(server|scenarios|client|cli)/', pathNot: ['^server/journal/', '^server/errors/', '^server/store/state\\.ts$', '^server/store/intern\\.ts$', '^server/webhooks/types\\.ts$'] },
+      to: { path: '^(server|scenarios|client|cli)/', pathNot: ['^server/journal/', '^server/errors/', '^server/store/state\\.ts$', '^server/store/intern\\.ts$', '^server/webhooks/types\\.ts$', '^server/domain/calendar\\.ts$'] },
     },
     {
       name: 'report-through-ports',
@@ -118,9 +159,9 @@ module.exports = {
     {
       name: 'cli-over-the-client',
       severity: 'error',
-      comment: 'The command line talks to a running sandbox through the typed client; of the server it reads only the record types leaf (the list of event types).',
+      comment: 'The command line talks to a running sandbox through the typed client; of the server it reads only the record types leaf (the list of event types) and the pure domain (instants, the São Paulo calendar, name suggestions).',
       from: { path: '^cli/' },
-      to: { path: '^(server|scenarios)/', pathNot: '^server/store/state\\.ts$' },
+      to: { path: '^(server|scenarios)/', pathNot: ['^server/store/state\\.ts$', '^server/domain/'] },
     },
     {
       name: 'nothing-imports-the-cli',

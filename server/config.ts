@@ -3,6 +3,7 @@ import { Type, type OptionalKind, type Static, type TSchema } from '@sinclair/ty
 import { Value } from '@sinclair/typebox/value'
 import { parseArgs } from 'node:util'
 import { parseInstant, SANDBOX_TIME_RANGE, withinSandboxTime } from './domain/instant.js'
+import { closest, distance } from './domain/names.js'
 import { LOCATION_HOST_MAX_LENGTH as LOCATION_HOST_MAX } from './domain/payload-locations.js'
 import { StartupError } from './errors/startup.js'
 
@@ -82,28 +83,11 @@ function settings (): Array<[keyof Config, Setting]> {
 /** The flags main.ts answers before reading settings. */
 const COMMANDS = ['help', 'version']
 
-/** Edit distance between two short words, a swap of two neighbours counting as one edit (`prot`, `port`). */
-function distance (a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => i === 0 ? j : j === 0 ? i : 0))
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1)
-    }
-  }
-  return d[a.length][b.length]
-}
-
 /** The flag a mistyped one most likely meant (`--prot`, `--PORT`, `--log_level`, `--data-file`), if any is close. */
 export function closestFlag (given: string): string | undefined {
   const typed = given.toLowerCase().replace(/_/g, '-')
   const known = [...settings().map(([, s]) => s.flag), ...COMMANDS]
-  let best: { flag: string, score: number } | undefined
-  for (const flag of known) {
-    const score = typed === flag ? 0 : typed.startsWith(`${flag}-`) || flag.startsWith(`${typed}-`) ? 1 : distance(typed, flag)
-    if (score <= Math.max(1, Math.floor(flag.length / 3)) && (!best || score < best.score)) best = { flag, score }
-  }
-  return best?.flag
+  return closest(typed, known, (typed, flag) => typed === flag ? 0 : typed.startsWith(`${flag}-`) || flag.startsWith(`${typed}-`) ? 1 : distance(typed, flag))
 }
 
 /** What a valid value of a setting looks like, in words: the allowed values, the range, the form. */

@@ -47,6 +47,7 @@ export function generatedHolder (stream: Rng, holder: { name?: string, document?
     accountBranch: digits(4),
     accountNumber: `${digits(7)}-${digits(1)}`,
     ...(holder.key !== undefined && { key: holder.key }),
+    generated: true,
   }
 }
 

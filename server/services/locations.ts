@@ -2,6 +2,7 @@ import { locationAt, newLocationToken, tokenOf } from '../domain/payload-locatio
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, PayloadLocation, Transaction } from '../store/state.js'
 import type { Lifecycle, LocatedCharges, Ports } from '../ports.js'
+import type { Restored } from '../store/store.js'
 import { chargeData } from './charge-records.js'
 import { page, windowOf, within } from './central-bank-reads.js'
 import { iso } from './history.js'
@@ -160,6 +161,16 @@ export class LocationService implements Lifecycle, LocatedCharges {
 
   afterReset (): void {
     this.byToken.clear()
+  }
+
+  /** A rollback put locations back (or took away ones it had added): their tokens follow. */
+  afterRestore (restored: Restored): void {
+    for (const loc of restored.of('locations')) {
+      const token = tokenOf(loc.location)
+      if (token === null) continue
+      if (restored.isInState('locations', loc)) this.byToken.set(token, loc.id)
+      else if (this.byToken.get(token) === loc.id) this.byToken.delete(token)
+    }
   }
 
   forgetAccount (accountId: number): void {

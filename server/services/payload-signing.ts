@@ -2,6 +2,7 @@ import { createHash, createPrivateKey, generateKeyPairSync, type JsonWebKey } fr
 import { createSigner } from 'fast-jwt'
 import type { SigningKey } from '../store/state.js'
 import type { Lifecycle, Ports } from '../ports.js'
+import type { Restored } from '../store/store.js'
 import { iso } from './history.js'
 
 /**
@@ -63,5 +64,10 @@ export class PayloadSigner implements Lifecycle {
 
   afterReset (): void {
     this.signers.clear()
+  }
+
+  /** A rollback that took back a key made in it: its signers go too. */
+  afterRestore (restored: Restored): void {
+    if (restored.of('signingKeys').length > 0) this.signers.clear()
   }
 }

@@ -2,9 +2,10 @@ import { Refusal } from '../errors/refusal.js'
 import type { Clock } from '../engine/clock.js'
 import type { Store } from '../store/store.js'
 import type { Lifecycle } from '../ports.js'
-import { parseScenarioHeader, ScenarioError } from '../../scenarios/resolver.js'
+import { didYouMean, parseScenarioHeader, ScenarioError } from '../../scenarios/resolver.js'
 import type { ArmedScenario } from '../store/state.js'
-import { scenarioNamed } from '../../scenarios/catalogue.js'
+import { catalogue, scenarioNamed } from '../../scenarios/catalogue.js'
+import { closest } from '../domain/names.js'
 import type { AppliedScenario, Endpoint } from '../../scenarios/types.js'
 
 /**
@@ -37,7 +38,8 @@ export class ScenarioService implements Lifecycle {
 
   /**
    * The scenarios a header names for an endpoint; null is an operation that takes none (a read, the
-   * token), where every name is unknown. Throws the 400 UNKNOWN_SCENARIO listing the valid names.
+   * token), where every name is unknown. Throws the 400 UNKNOWN_SCENARIO listing the valid names (and
+   * the closest one), or INVALID_SCENARIO_PARAMETER for a known scenario's parameter.
    */
   parseHeader (header: string, endpoint: Endpoint | null, operation: string = endpoint ?? ''): AppliedScenario[] {
     try {
@@ -48,9 +50,10 @@ export class ScenarioService implements Lifecycle {
       return parseScenarioHeader(header, endpoint)
     } catch (err) {
       if (!(err instanceof ScenarioError)) throw err
+      if (err.problem === 'parameter') throw new Refusal('INVALID_SCENARIO_PARAMETER', err.reason, { details: { endpoint: operation }, en: err.english })
       // A code of its own, so in the extended shape it is a business error (code and errorCode).
       throw new Refusal('UNKNOWN_SCENARIO', `${err.reason}. Cenários válidos para ${operation}: ${err.valid.join(', ') || 'nenhum'}`, {
-        details: { endpoint: operation, validScenarios: err.valid },
+        details: { endpoint: operation, validScenarios: err.valid, ...(err.suggestion !== undefined && { didYouMean: err.suggestion }) },
         en: `${err.english}. Valid scenarios for ${operation}: ${err.valid.join(', ') || 'none'}`,
       })
     }
@@ -85,7 +88,10 @@ export class ScenarioService implements Lifecycle {
     if (names.length === 0) throw new Refusal('UNKNOWN_SCENARIO', 'Name a scenario')
     for (const name of names) {
       const def = scenarioNamed(name)
-      if (!def) throw new Refusal('UNKNOWN_SCENARIO', `Unknown scenario: ${name}`)
+      if (!def) {
+        const meant = closest(name, catalogue.map(s => s.name))
+        throw new Refusal('UNKNOWN_SCENARIO', `Unknown scenario: ${name}${didYouMean(meant).en}`, meant === undefined ? {} : { details: { didYouMean: meant } })
+      }
       if (input.endpoint && !def.endpoints.includes(input.endpoint)) {
         throw new Refusal('UNKNOWN_SCENARIO', `Scenario ${name} does not apply to ${input.endpoint}; it applies to ${def.endpoints.join(', ')}`)
       }
@@ -95,7 +101,7 @@ export class ScenarioService implements Lifecycle {
     try {
       parseScenarioHeader(input.scenario, endpoint)
     } catch (err) {
-      if (err instanceof ScenarioError) throw new Refusal('UNKNOWN_SCENARIO', err.english)
+      if (err instanceof ScenarioError) throw new Refusal(err.problem === 'parameter' ? 'INVALID_SCENARIO_PARAMETER' : 'UNKNOWN_SCENARIO', err.english)
       throw err
     }
     const armed: ArmedScenario = {

@@ -213,6 +213,7 @@ const CounterpartSchema = Open({
   accountBranch: Nullable(Text),
   accountNumber: Nullable(Text),
   key: Type.Optional(Text),
+  generated: Type.Optional(Type.Literal(true)),
 })
 
 const AccountSchema = Open({

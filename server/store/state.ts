@@ -142,6 +142,12 @@ export interface Counterpart {
   accountBranch: string | null
   accountNumber: string | null
   key?: string
+  /**
+   * true: the sandbox invented this holder, bank and account for a key the directory does not list
+   * (services/directory.ts, generatedHolder); absent: the directory's entry, an account of this sandbox,
+   * or the payer of a received payment.
+   */
+  generated?: true
 }
 
 // ---- what `data` holds, per kind: each owned by the service of that kind -----------------------------

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core'
 import { buildApp } from '../../server/app.js'
 import { T0, bearer, certHeader, fixtureAccount, tokenFor } from '../helpers/app.js'
 import { launchChromium, walkThroughSources } from './chromium.js'
-import { screenshotPath } from './helpers.js'
+import { newPage, screenshotPath } from './helpers.js'
 
 /**
  * The dashboard's Requests tab in headless Chromium (README.md, See what your integration did): the journal with its filters, a
@@ -32,10 +32,7 @@ t.before(async () => {
   await app.listen({ host: '127.0.0.1', port: 0 })
   base = `http://127.0.0.1:${(app.server.address() as import('node:net').AddressInfo).port}`
   browser = (await launchChromium(source)).browser
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
-  page.setDefaultTimeout(5000)
-  page.on('pageerror', (err) => pageErrors.push(err.message))
-  page.on('console', (msg) => { if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) pageErrors.push(msg.text()) })
+  page = await newPage(browser, { width: 1280, height: 900 }, pageErrors)
 })
 
 t.teardown(async () => {

@@ -207,6 +207,23 @@ t.test('a reset of the account takes its locations with it: their payloads are g
   t.same(Object.values(app.sandbox.store.data.locations).map(l => l.accountId), [1])
 })
 
+t.test('a location whose creation was rolled back serves nothing, also once another location takes its id', async t => {
+  const app = await buildTestApp(t)
+  const { store, locations } = app.sandbox
+  const account = store.account(1)!
+  let undone = ''
+  t.throws(() => store.transact(() => {
+    undone = locations.create(account, 'cob', 'localhost').location
+    throw new Error('a step after it failed')
+  }), /a step after it failed/)
+  const token = undone.slice(undone.lastIndexOf('/') + 1)
+  t.equal(locations.byTokenOf(token), undefined)
+  const taken = locations.create(account, 'cob', 'localhost')
+  t.equal(taken.id, 1, 'the id came back with the rollback')
+  t.equal(locations.byTokenOf(token), undefined, 'the token of the location that was undone finds nothing')
+  t.equal(locations.byTokenOf(taken.location.slice(taken.location.lastIndexOf('/') + 1))?.id, 1)
+})
+
 t.test('snapshots carry locations and the key, and refuse a broken location', async t => {
   const app = await buildTestApp(t)
   const call = client(app, await oauthToken(app))

@@ -227,6 +227,14 @@ t.test('a key missing from the directory is paid to a generated holder at anothe
   t.match(payload.counterpart.name, /^[A-Z]+ [A-Z]+$/)
   t.match(payload.counterpart.bank.bankISPB, /^\d{8}$/)
   t.not(payload.counterpart.bank.bankISPB, '99999004', 'never the payer institution')
+  // The record says the holder was invented (the dashboard marks it); the webhook's counterpart is as the gateway's.
+  t.equal((await transaction(app, res.json().transactionId)).counterpart.generated, true)
+  t.notOk('generated' in (payload.counterpart as object), 'not in the webhook')
+  const listed = await cashOut(app, token, cashOutBody({ externalId: 'to-joao' }))
+  await advance(app, 50)
+  const joao = await transaction(app, listed.json().transactionId)
+  t.match(joao.counterpart, { name: 'JOAO SOUZA' })
+  t.notOk('generated' in joao.counterpart, 'a directory entry is no invention')
 })
 
 t.test('the same key outside the directory always reaches the same generated holder', async t => {

@@ -59,6 +59,7 @@ t.test('generatedHolder: reproducible from the seed, at another institution than
   const a = generatedHolder(createRng('seed-1'), { document: '52998224725', key: 'x@example.com' }, '00000000')
   const b = generatedHolder(createRng('seed-1'), { document: '52998224725', key: 'x@example.com' }, '00000000')
   t.same(a, b, 'the same seed invents the same holder')
+  t.equal(a.generated, true, 'and says it is invented')
   t.equal(a.document, '52998224725')
   t.equal(a.key, 'x@example.com')
   t.match(a.accountBranch, /^\d{4}$/)

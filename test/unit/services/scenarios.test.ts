@@ -90,7 +90,7 @@ t.test('arm without a count stays until disarmed, and arming checks names, endpo
   t.throws(() => service.arm({ accountId: 1, scenario: '' }), { code: 'UNKNOWN_SCENARIO' })
   t.throws(() => service.arm({ accountId: 1, scenario: 'NOPE' }), { code: 'UNKNOWN_SCENARIO', message: /NOPE/ })
   t.throws(() => service.arm({ accountId: 1, scenario: 'AUTO_PAY', endpoint: 'cash-out' }), { code: 'UNKNOWN_SCENARIO', message: /cash-in/ })
-  t.throws(() => service.arm({ accountId: 1, scenario: 'SETTLEMENT_DELAY' }), { code: 'UNKNOWN_SCENARIO' }, 'its required ms is missing')
+  t.throws(() => service.arm({ accountId: 1, scenario: 'SETTLEMENT_DELAY' }), { code: 'INVALID_SCENARIO_PARAMETER' }, 'its required ms is missing')
   t.same(service.armed(), [])
 })
 
