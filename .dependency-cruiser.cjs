@@ -61,11 +61,32 @@ module.exports = {
       to: { path: ['^server/routes/', '^server/app\\.ts$', '^server/sandbox\\.ts$', '^server/serve\\.ts$', '^server/index\\.ts$', '^server/main\\.ts$', '^server/journal/', '^server/report/', '^server/faults\\.ts$'] },
     },
     {
+      name: 'services-know-no-http',
+      severity: 'error',
+      comment: 'Services (and the webhook capability) know no Fastify and no HTTP schema: what a request asks is handed to them in their own types, and the edge (routes, applied-scenarios.ts, faults.ts) reads and writes the request.',
+      from: { path: ['^server/services/', '^server/webhooks/'] },
+      to: { path: ['^server/schemas/', '(^|/)node_modules/(fastify|fastify-plugin|@fastify/)'] },
+    },
+    {
+      name: 'webhooks-below-services',
+      severity: 'error',
+      comment: 'Webhooks (their delivery and the pure envelope builders) sit below the services that emit them: never an import of a service.',
+      from: { path: '^server/webhooks/' },
+      to: { path: '^server/services/' },
+    },
+    {
+      name: 'errors-below-the-edge',
+      severity: 'error',
+      comment: 'server/errors is imported by every layer: it imports none of the edge above it (the faults plugin, schemas, routes, the app) nor a service.',
+      from: { path: '^server/errors/' },
+      to: { path: ['^server/faults\\.ts$', '^server/applied-scenarios\\.ts$', '^server/schemas/', '^server/routes/', '^server/services/', '^server/app\\.ts$', '^server/sandbox\\.ts$'] },
+    },
+    {
       name: 'journal-below-services',
       severity: 'error',
-      comment: 'The request journal records what crossed the edge: it knows errors, the record types, the shared string table and the webhook types, never a service.',
+      comment: 'The request journal records what crossed the edge: it knows errors, the record types, the shared string table, the webhook types and the São Paulo calendar (the console\'s times), never a service.',
       from: { path: '^server/journal/' },
-      to: { path: '^(server|scenarios|client|cli)/', pathNot: ['^server/journal/', '^server/errors/', '^server/store/state\\.ts$', '^server/store/intern\\.ts$', '^server/webhooks/types\\.ts$'] },
+      to: { path: '^(server|scenarios|client|cli)/', pathNot: ['^server/journal/', '^server/errors/', '^server/store/state\\.ts$', '^server/store/intern\\.ts$', '^server/webhooks/types\\.ts$', '^server/domain/calendar\\.ts$'] },
     },
     {
       name: 'report-through-ports',
@@ -77,9 +98,16 @@ module.exports = {
     {
       name: 'faults-at-the-edge',
       severity: 'error',
-      comment: 'The transport faults plugin reads the scenario catalogue and answers in the error shapes; it reaches the sandbox only through app.sandbox.',
+      comment: 'The transport faults plugin reads the scenario catalogue, resolves a request\'s scenarios at the edge (applied-scenarios.ts) and answers in the error shapes; it reaches the sandbox only through app.sandbox.',
       from: { path: '^server/faults\\.ts$' },
-      to: { path: '^(server|client|cli)/', pathNot: ['^server/errors/'] },
+      to: { path: '^(server|client|cli)/', pathNot: ['^server/errors/', '^server/applied-scenarios\\.ts$'] },
+    },
+    {
+      name: 'applied-scenarios-at-the-edge',
+      severity: 'error',
+      comment: 'The edge of the scenario service reads the request and writes the echo header; it reaches the service only through app.sandbox.',
+      from: { path: '^server/applied-scenarios\\.ts$' },
+      to: { path: '^(server|client|cli)/' },
     },
     {
       name: 'log-stream-is-a-leaf',
@@ -90,9 +118,9 @@ module.exports = {
     {
       name: 'cli-over-the-client',
       severity: 'error',
-      comment: 'The command line talks to a running sandbox through the typed client; of the server it reads only the record types leaf (the list of event types).',
+      comment: 'The command line talks to a running sandbox through the typed client; of the server it reads only the record types leaf (the list of event types) and the pure domain (instants, the São Paulo calendar, name suggestions).',
       from: { path: '^cli/' },
-      to: { path: '^(server|scenarios)/', pathNot: '^server/store/state\\.ts$' },
+      to: { path: '^(server|scenarios)/', pathNot: ['^server/store/state\\.ts$', '^server/domain/'] },
     },
     {
       name: 'nothing-imports-the-cli',

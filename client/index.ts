@@ -233,6 +233,8 @@ export class SandboxApi {
   createAccount (settings: T.AccountSettings = {}, options?: RequestOptions): Promise<T.CreatedAccount> { return this.client.call('sandboxCreateAccount', { body: settings, options }) }
   accounts (options?: RequestOptions): Promise<T.Accounts> { return this.client.call('sandboxListAccounts', { options }) }
   account (id: number, options?: RequestOptions): Promise<T.Account> { return this.client.call('sandboxGetAccount', { params: { id }, options }) }
+  /** An access token of the account for a tool such as a script or the CLI, which the integration report does not grade. */
+  issueToken (id: number, options?: RequestOptions): Promise<T.AccessToken> { return this.client.call('sandboxIssueToken', { params: { id }, options }) }
   /** `{ set: 100 }` or `{ credit: 50 }` (a negative credit debits). */
   changeBalance (id: number, change: T.BalanceChange, options?: RequestOptions): Promise<T.Account> { return this.client.call('sandboxChangeBalance', { params: { id }, body: change, options }) }
 

@@ -26,7 +26,7 @@ import type { ReportProbeBody, ReportQuery, ReportView } from '../server/schemas
 
 /**
  * Every operation of the sandbox's API, by its OpenAPI operationId: method, path and how it
- * authenticates (test/unit/client.test.ts checks this table against openapi/openapi.json both ways).
+ * authenticates (test/flows/client.test.ts checks this table against openapi/openapi.json both ways).
  * The types below come from the server's own TypeBox schemas, imported as types only, so the client
  * ships no schema code and its types cannot drift from what the server validates and answers.
  */
@@ -70,6 +70,7 @@ export const operations = {
   sandboxListAccounts: ['GET', '/__sandbox/accounts'],
   sandboxGetAccount: ['GET', '/__sandbox/accounts/{id}'],
   sandboxChangeBalance: ['POST', '/__sandbox/accounts/{id}/balance'],
+  sandboxIssueToken: ['POST', '/__sandbox/accounts/{id}/token'],
   sandboxListScenarios: ['GET', '/__sandbox/scenarios'],
   sandboxArmScenario: ['POST', '/__sandbox/scenarios/arm'],
   sandboxListArmedScenarios: ['GET', '/__sandbox/scenarios/armed'],

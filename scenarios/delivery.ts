@@ -12,3 +12,5 @@ export const deliveryScenarios = scenarioDefinitions([
   { name: 'WEBHOOK_OUT_OF_ORDER', endpoints: EVENT_ENDPOINTS, timing: 'delivery', effect: 'Where an operation produces two events for one transaction, the final one is delivered before the intermediate one: an event carrying this scenario is held until the next event of the same transactionId is emitted, which is sent first, the held one following once that first attempt has ended; if no later event comes within ms of sandbox time (default 2000), the held event is sent alone.', params: [{ name: 'ms', description: 'how long an event waits for the later one, sandbox milliseconds (default 2000)', required: false }] },
   { name: 'WEBHOOK_BAD_SIGNATURE', endpoints: EVENT_ENDPOINTS, timing: 'delivery', effect: 'Each event is sent once with an X-Sandbox-Signature made with another secret, as a forger would send it: a receiver that verifies signatures refuses it (4xx). A refusal is not retried; the delivery ends failed. POST /__sandbox/report/probe sends one on demand.' },
 ])
+
+export const DELIVERY_FAULTS: ReadonlySet<string> = new Set(deliveryScenarios.map(s => s.name))

@@ -9,6 +9,9 @@ import { GATEWAY_ENDPOINTS, scenarioDefinitions } from './types.js'
 export const LATENCY_MAX_MS = 30_000
 export const TIMEOUT_MAX_MS = 60_000
 
+/** The statuses the scenarios add to every gateway operation: 400 for a bad X-Sandbox-Scenario, 429 and 503 from the faults below. */
+export const FAULT_STATUSES = [400, 429, 503]
+
 export const transportScenarios = scenarioDefinitions([
   {
     name: 'LATENCY',

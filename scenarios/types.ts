@@ -1,5 +1,5 @@
 /**
- * A scenario is data plus an effect (DESIGN.md section 6): a name, the endpoints it applies to,
+ * A scenario is data plus an effect (README.md, Scenarios): a name, the endpoints it applies to,
  * when it takes effect, and what it does, in one sentence that the README and
  * `GET /__sandbox/scenarios` both print. The effect itself lives in the machinery it bends
  * (ledger, settlement, delivery), which asks the resolved scenarios what to do.

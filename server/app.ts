@@ -22,7 +22,7 @@ import type { AppliedScenario } from '../scenarios/types.js'
 import captureRequests from './journal/capture.js'
 import { webhookLines } from './journal/console.js'
 import { frameworkErrorHandler, registerErrorHandlers, storageUnavailable } from './errors/handler.js'
-import { declareErrorResponses, toOpenApi30 } from './errors/declared.js'
+import { declareErrorResponses, toOpenApi30 } from './schemas/declared.js'
 import { DOCUMENT_FORMAT, sharedSchemas } from './schemas/common.js'
 import authPlugin from './auth/plugin.js'
 import faultsPlugin from './faults.js'
@@ -42,7 +42,7 @@ declare module 'fastify' {
      * so the request journal need not parse and look the token up again.
      */
     tokenClaims?: TokenClaims
-    /** The scenarios of this request, once resolved (services/scenarios.ts). */
+    /** The scenarios of this request, once resolved (applied-scenarios.ts). */
     scenarios?: AppliedScenario[]
   }
   interface FastifyContextConfig {

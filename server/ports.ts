@@ -6,7 +6,7 @@ import type { Clock } from './engine/clock.js'
 import type { Scheduler } from './engine/scheduler.js'
 import type { Fixtures } from './fixtures.js'
 import type { Store } from './store/store.js'
-import type { Account, Natureza, Payer, Transaction, TransactionKind, TransactionOf } from './store/state.js'
+import type { Account, Counterpart, Natureza, Payer, Transaction, TransactionKind, TransactionOf } from './store/state.js'
 import type { JournalEntry, JournalFilter, Since } from './journal/journal.js'
 import type { DeliveryFilter } from './webhooks/delivery-log.js'
 import type { Delivery, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
@@ -53,18 +53,51 @@ export type ChargeLookup =
   | { status: 'paid', charge: Transaction }
   | { status: 'unavailable', charge: Transaction }
 
+/** A PIX that an account of this sandbox pays to a charge of this sandbox: who pays, how much, under which endToEndId. */
+export interface ArrivingPayment {
+  chargeId: string
+  amountCents: number
+  payer: Payer
+  endToEndId: string
+}
+
+/**
+ * What the receiving side answers a payment: `taken` (the receiver was credited), `refused` (its provider
+ * refused the confirmation, or its account cannot hold the money: nothing credited) or `unavailable` (the
+ * charge can no longer be paid: paid, expired or removed meanwhile).
+ */
+export type Arrival = 'taken' | 'refused' | 'unavailable'
+
 /**
  * What pay-outs ask of charges, so they can pay a charge issued by this sandbox (docs/gateway.md §2.5:
- * a QR code of any account's cash-in or cob) without knowing how charges are kept.
+ * a QR code of any account's cash-in or cob) without knowing how charges are kept: which charge a code
+ * points at, and the hand-over of the payment. What paying does to the charge (its status, the credit,
+ * its cash_in webhook, its splits) happens behind this port.
  */
 export interface ChargePayments {
   /** The charge a parsed BR Code points at, when this sandbox issued it. */
   chargeForCode (code: BrCode): ChargeLookup | undefined
-  /**
-   * Pays a payable charge now: concludes it, credits the receiving account, fires its cash_in
-   * webhook and runs its splits. Returns the incoming PIX with its endToEndId.
-   */
-  payCharge (charge: Transaction, payment: { amountCents: number, payer: Payer, endToEndId?: string }): Transaction
+  /** The payment arrives at its charge, which takes it or not. */
+  arrive (payment: ArrivingPayment): Arrival
+}
+
+/** The holder of a key the directory lists, and the status of that holder's account (docs/gateway.md §6.4 errors). */
+export interface ListedHolder {
+  counterpart: Counterpart
+  accountStatus: 'ACTIVE' | 'BLOCKED' | 'CLOSED'
+}
+
+/**
+ * What pay-outs ask of the key directory (docs/gateway.md §2.3): who holds the key they pay. A key the
+ * directory does not list is paid to a holder the sandbox invents, at another institution than the
+ * payer's, derived from the seed and the destination (the key, and the document and name sent): the same
+ * destination reaches the same holder, bank and account, whatever was paid before and after a restart,
+ * a snapshot import or a reset.
+ */
+export interface KeyHolders {
+  /** By the key's canonical form in the directory; undefined when the directory does not list it. */
+  listed (directoryKey: string): ListedHolder | undefined
+  invented (destination: { key?: string, document?: string, name?: string }, payerIspb: string): Counterpart
 }
 
 /**

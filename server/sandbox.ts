@@ -84,6 +84,12 @@ export interface Sandbox {
   reset (): void
   /** Replaces the whole state (a snapshot import) and brings every service up on it. */
   replaceState (imported: ImportedState): void
+  /**
+   * The whole state as a snapshot exports it. Without the accounts' incarnations: they are the lives of
+   * this run's accounts, which an import ends (it starts new ones), so an export, its import and the
+   * next export are the same document.
+   */
+  exportState (): ReturnType<Sandbox['store']['snapshot']>
 }
 
 /**
@@ -132,7 +138,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const refunds = new RefundService({ ...engine, events: webhooks, received: transactions })
   const splits = new SplitService(engine)
   const charges = new ChargeService({ ...engine, events: webhooks, refunds, splits })
-  const payouts = new PayoutService({ ...engine, events: webhooks, charges })
+  const payouts = new PayoutService({ ...engine, events: webhooks, charges: charges.payments, directory: directory.holders })
   const med = new MedService({ ...engine, events: webhooks, received: transactions, refunds, accounts })
   const centralBankReads = new CentralBankReads({ store, charges, refunds })
   const report = new ReportService({ store, clock, rng, accounts, journal, webhooks })
@@ -222,6 +228,12 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
         // seed and the snapshot's sequences (a fresh start with the same seed would repeat its ids).
         rng.restore(imported.rng ?? createRng(`${seed}/${JSON.stringify(store.data.seq)}`).state())
       })
+    },
+
+    exportState () {
+      const snapshot = store.snapshot()
+      const accounts = Object.fromEntries(Object.entries(snapshot.accounts).map(([id, { incarnation: _life, ...account }]) => [id, account]))
+      return { ...snapshot, accounts }
     },
   }
   return sandbox

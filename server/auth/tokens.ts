@@ -7,6 +7,16 @@ import { createSigner, createVerifier } from 'fast-jwt'
  */
 export const TOKEN_LIFETIME_SECONDS = 1800
 
+/**
+ * The id (jti) of a token the control plane issued for the sandbox's own tools (the CLI's `token`):
+ * the integration report grades how an integration handles its own tokens, not these. A jti is part of
+ * the signed token, so no request can pass one of its own tokens off as one of these.
+ */
+const TOOL_TOKEN_PREFIX = 'tool-'
+
+export const toolTokenId = (uuid: string): string => `${TOOL_TOKEN_PREFIX}${uuid}`
+export const isToolToken = (jti: string): boolean => jti.startsWith(TOOL_TOKEN_PREFIX)
+
 export interface TokenClaims {
   sub: string
   clientId: string

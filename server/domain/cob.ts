@@ -18,11 +18,26 @@ export interface CobFields {
   infoAdicionais?: InfoAdicional[]
 }
 
-/** A revision as BACEN's CobRevisada allows it: every field optional. */
+/**
+ * A revision as BACEN's CobRevisada allows it: every field optional; `loc` names the charge's own location,
+ * and the receiver cancels the charge with `status`.
+ */
 export interface CobRevision {
   calendario?: { expiracao?: number }
   devedor?: Devedor
+  loc?: { id: number }
+  status?: 'REMOVIDA_PELO_USUARIO_RECEBEDOR'
   valor?: { original?: string, modalidadeAlteracao?: number }
+  chave?: string
+  solicitacaoPagador?: string
+  infoAdicionais?: InfoAdicional[]
+}
+
+/** A cob as a receiver creates it (docs/gateway.md §2.8: PUT /cob/{txid}; BACEN's POST /cob): a revision's fields, the amount required. */
+export interface CobRequest {
+  calendario: { expiracao?: number }
+  devedor?: Devedor
+  valor: { original: string, modalidadeAlteracao?: number }
   chave?: string
   solicitacaoPagador?: string
   infoAdicionais?: InfoAdicional[]

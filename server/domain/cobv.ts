@@ -44,11 +44,11 @@
  */
 import type { DeepReadonly } from '../store/state.js'
 import { addCalendarDays, businessDayOnOrAfter, businessDaysBetween, calendarDaysBetween, type IsoDate } from './business-days.js'
+import { hundredths, isRecord, schemaViolation, shown, type Violacao } from './api-pix-fields.js'
 import { isIsoDate } from './instant.js'
 import { centsToString, divideHalfUp } from './money.js'
 
-/** One entry of a problem answer's `violacoes` (API Pix's Violacao). */
-export interface Violacao { razao: string, propriedade: string, valor?: string }
+export type { Violacao } from './api-pix-fields.js'
 
 export type MultaModalidade = 1 | 2
 export type JurosModalidade = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8
@@ -130,31 +130,14 @@ const PERIOD_DAYS = { corridos: { dia: 1n, mes: 30n, ano: 360n }, uteis: { dia: 
 
 // --- checking a request ---------------------------------------------------------------------------
 
-const DECIMAL = /^(\d{1,10})\.(\d{2})$/
-
-/** A `\d{1,10}\.\d{2}` string in hundredths (cents, or hundredths of a percent), zero included. */
-function hundredths (value: unknown): number | null {
-  if (typeof value !== 'string') return null
-  const m = DECIMAL.exec(value)
-  return m === null ? null : Number(m[1]) * 100 + Number(m[2])
-}
-
 /** A `modalidade`: an integer in range, or the same integer as a string, as the YAML's own example sends it ("2"). */
 function modalidadeOf (value: unknown, max: number): number | null {
   const n = typeof value === 'string' && /^[1-9]$/.test(value) ? Number(value) : value
   return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= max ? n : null
 }
 
-function isRecord (value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function shown (value: unknown): { valor?: string } {
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? { valor: String(value) } : {}
-}
-
-const schemaObject = (path: string): Violacao => ({ razao: `O objeto cobv.${path} não respeita o _schema_.`, propriedade: `cobv.${path}` })
-const schemaField = (path: string, value: unknown): Violacao => ({ razao: `O campo cobv.${path} não respeita o _schema_.`, propriedade: `cobv.${path}`, ...shown(value) })
+const schemaObject = (path: string): Violacao => schemaViolation('objeto', `cobv.${path}`)
+const schemaField = (path: string, value: unknown): Violacao => schemaViolation('campo', `cobv.${path}`, value)
 
 const DESCONTO = 'cobv.valor.desconto'
 const V = {

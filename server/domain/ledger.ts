@@ -3,7 +3,7 @@ import { MAX_CENTS, TOTAL_LIMIT_CENTS } from './money.js'
 
 /**
  * Balance effects of docs/gateway.md §3.5 on one account, in integer cents. Every function keeps the invariant
- * of DESIGN.md section 4: available >= 0, blocked >= 0, and
+ * of docs/assumptions.md (Balances): available >= 0, blocked >= 0, and
  * available + blocked = opening + adjustments + settledIn - settledOut - fees.
  * Functions that can be refused return false and change nothing. The functions that change an account
  * take it as a LedgerDraft, which only the store hands out (`Store.ledger`): the ledger moves money

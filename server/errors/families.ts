@@ -154,6 +154,7 @@ export const ANSWERS: Record<Code, Answer> = {
   NO_RECEIVER: { sandbox: 409 },
 
   UNKNOWN_SCENARIO: everywhere(400),
+  INVALID_SCENARIO_PARAMETER: everywhere(400),
   INVALID_DOCUMENT: { sandbox: 400 },
   INVALID_PIX_KEY: { sandbox: 400 },
   INSUFFICIENT_BALANCE: { sandbox: 400 },

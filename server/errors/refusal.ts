@@ -73,6 +73,7 @@ export type Code =
   | 'NO_RECEIVER'
   // The control plane's own.
   | 'UNKNOWN_SCENARIO'
+  | 'INVALID_SCENARIO_PARAMETER'
   | 'INVALID_DOCUMENT'
   | 'INVALID_PIX_KEY'
   | 'INSUFFICIENT_BALANCE'

@@ -49,13 +49,18 @@ declare module 'fastify' {
   }
 }
 
+/** The sandbox's own tools, which mark their requests with `X-Sandbox-Client`. */
+const TOOLS: ReadonlySet<unknown> = new Set(['dashboard', 'cli'])
+
 /**
- * The dashboard's own refreshes, health checks and reads of the journal (a `tail` polls it): at debug
- * level in the log and not journaled, so they never bury what an integration did.
+ * The reads of the sandbox's own tools (the dashboard's refreshes, the CLI's `tail` polling the delivery
+ * log), health checks and reads of the journal: at debug level in the log and not journaled, so they
+ * never bury what an integration did. Only control-plane reads: the header cannot hide a gateway request.
  */
 function isPolling (request: FastifyRequest, path: string): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false
-  return path === '/__sandbox/health' || path.startsWith('/__sandbox/requests') || request.headers['x-sandbox-client'] === 'dashboard' || path.startsWith('/dashboard')
+  return path === '/__sandbox/health' || path.startsWith('/__sandbox/requests') || path.startsWith('/dashboard') ||
+    (path.startsWith('/__sandbox/') && TOOLS.has(request.headers['x-sandbox-client']))
 }
 
 /**

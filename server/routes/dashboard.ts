@@ -8,7 +8,7 @@ import { Refusal } from '../errors/refusal.js'
 import { packageRoot } from '../paths.js'
 
 /**
- * The dashboard (issue 6): one static page, one vanilla JS module and one stylesheet from
+ * The dashboard (README.md, Dashboard): one static page, one vanilla JS module and one stylesheet from
  * server/dashboard, served by the sandbox itself so it works with no network beyond it. The page reads
  * and steers everything through /__sandbox; the only thing computed here is the QR image of a charge.
  */

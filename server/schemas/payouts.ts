@@ -85,6 +85,7 @@ export const CounterpartView = Type.Object({
   accountBranch: Nullable(Type.String()),
   accountNumber: Nullable(Type.String()),
   key: Type.Optional(Type.String()),
+  generated: Type.Optional(Type.Literal(true, { description: 'The sandbox invented this holder, bank and account for a key its directory does not list (absent for a directory entry or an account of this sandbox)' })),
 })
 
 export const TransactionView = Type.Object({

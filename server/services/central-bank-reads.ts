@@ -1,6 +1,5 @@
 import { parseInstant } from '../domain/instant.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
-import type { CobListQueryT, PixListQueryT } from '../schemas/central-bank.js'
 import type { Account, Transaction, TransactionOf } from '../store/state.js'
 import { chargeData, receivedOf } from './charge-records.js'
 import { receivedPixView } from './received-pix.js'
@@ -12,12 +11,39 @@ import type { CobViews, Ports, RefundReads } from '../ports.js'
  * nothing here writes to the store.
  */
 
+/** BACEN's paging of a list: the page from 0, and the items per page. */
+interface Paging {
+  'paginacao.paginaAtual'?: number
+  'paginacao.itensPorPagina'?: number
+}
+
+/** What every list of BACEN's filters on: a window of time (RFC 3339, both inclusive), and a document. */
+interface ListFilter extends Paging {
+  inicio: string
+  fim: string
+  cpf?: string
+  cnpj?: string
+}
+
+/** GET /cob's parameters. */
+export interface CobListFilter extends ListFilter {
+  locationPresente?: boolean
+  status?: string
+}
+
+/** GET /pix's parameters. */
+export interface PixListFilter extends ListFilter {
+  txid?: string
+  txIdPresente?: boolean
+  devolucaoPresente?: boolean
+}
+
 export type CentralBankReadDeps<Cob> = Pick<Ports, 'store'> & { charges: CobViews<Cob>, refunds: RefundReads }
 
 interface Window { from: number, to: number }
 
 /** inicio and fim as BACEN reads them (RFC 3339, both inclusive), one message per bad field. */
-function windowOf (q: { inicio: string, fim: string, cpf?: string, cnpj?: string }): Window {
+function windowOf (q: ListFilter): Window {
   const problems: string[] = []
   const from = parseInstant(q.inicio)
   const to = parseInstant(q.fim)
@@ -29,7 +55,7 @@ function windowOf (q: { inicio: string, fim: string, cpf?: string, cnpj?: string
   return { from: from!, to: to! }
 }
 
-function page<T> (items: T[], q: { 'paginacao.paginaAtual'?: number, 'paginacao.itensPorPagina'?: number }) {
+function page<T> (items: T[], q: Paging) {
   const paginaAtual = q['paginacao.paginaAtual'] ?? 0
   const itensPorPagina = q['paginacao.itensPorPagina'] ?? 100
   return {
@@ -48,7 +74,7 @@ export class CentralBankReads<Cob> {
   constructor (private readonly deps: CentralBankReadDeps<Cob>) {}
 
   /** GET /cob: the account's charges created within [inicio, fim], oldest first, paged. */
-  cobs (account: Account, q: CobListQueryT) {
+  cobs (account: Account, q: CobListFilter) {
     const w = windowOf(q)
     const cobs = this.deps.store.transactionsOf(account.id).filter((tx): tx is TransactionOf<'COB'> => {
       if (tx.kind !== 'COB' || !within(tx.createdAt, w)) return false
@@ -74,7 +100,7 @@ export class CentralBankReads<Cob> {
   }
 
   /** GET /pix: the PIX the account received within [inicio, fim] (by `horario`), oldest first, paged. */
-  receivedList (account: Account, q: PixListQueryT) {
+  receivedList (account: Account, q: PixListFilter) {
     const w = windowOf(q)
     const received = this.deps.store.transactionsOf(account.id).filter(tx => {
       const r = receivedOf(tx)

@@ -7,9 +7,8 @@ import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, parseDecimalString, percentOf } from '../domain/money.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import { asReply } from '../store/state.js'
-import type { CashInBodyT, CobBodyT, CobPatchBodyT } from '../schemas/payins.js'
 import { type Account, type ChargeData, type ChargeKind, type CobData, type Counterpart, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData, type TransactionOf, type TransactionStatus } from '../store/state.js'
-import { cobFieldProblems, revisedCob, type CobFields } from '../domain/cob.js'
+import { cobFieldProblems, revisedCob, type CobFields, type CobRequest, type CobRevision } from '../domain/cob.js'
 import { receivedPixView } from './received-pix.js'
 import { chargeData, chargeDraft, receivedOf } from './charge-records.js'
 import { receiveEnvelope } from '../webhooks/envelopes/pay-in.js'
@@ -17,7 +16,7 @@ import { percentageExcess } from '../domain/splits.js'
 import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import type { ChargeLookup, ChargePayments, ChargeSplits, Devolucoes, Lifecycle, Ports } from '../ports.js'
+import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSplits, Devolucoes, Lifecycle, Ports } from '../ports.js'
 import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
 
@@ -42,6 +41,14 @@ type Cob = TransactionOf<'COB'>
 export const cannotReceive = (): Refusal =>
   new Refusal('ACCOUNT_LIMIT_REACHED', `The receiving account cannot hold more: its gross balance would exceed ${centsToString(MAX_CENTS)}, or its received total its limit`)
 
+/** A cash-in as POST /api/pix/cash-in asks for it (docs/gateway.md §2.6). */
+export interface CashInInput {
+  transaction: { value: number, description: string, externalId: string, expirationTime?: number, generateQrCode?: boolean }
+  payer: { fullName: string, document: string }
+  additionalInfo?: Record<string, string>
+  splits?: Array<Pick<SplitRecord, 'pixKey' | 'pixKeyType' | 'name' | 'document' | 'type' | 'value'> & { immediate?: boolean }>
+}
+
 export interface PayByCodeInput {
   pixCode: string
   amount?: number
@@ -54,8 +61,14 @@ export type ChargeDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | '
   splits: ChargeSplits
 }
 
-export class ChargeService implements ChargePayments, Lifecycle {
+export class ChargeService implements Lifecycle {
   constructor (private readonly deps: ChargeDeps) {}
+
+  /** What a pay-out sees of the charges (ChargePayments): which charge a code points at, and the hand-over of its payment. */
+  readonly payments: ChargePayments = {
+    chargeForCode: code => this.chargeForCode(code),
+    arrive: payment => this.arrive(payment),
+  }
 
   private get store () { return this.deps.store }
   private now (): number { return this.deps.clock.now() }
@@ -63,7 +76,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
   // ---- cash-in ----------------------------------------------------------------------------------
 
   /** POST /api/pix/cash-in: every rule of docs/gateway.md §2.6, then a PENDING charge with its dynamic BR Code. */
-  async createCashIn (account: Account, body: CashInBodyT, scenarios: AppliedScenario[]): Promise<{ charge: Transaction, qrCodeImage?: string }> {
+  async createCashIn (account: Account, body: CashInInput, scenarios: AppliedScenario[]): Promise<{ charge: Transaction, qrCodeImage?: string }> {
     const { transaction: t, payer } = body
     const value = parseAmount(t.value)
     if (!value.ok) throw new Refusal('PIX_INVALID_AMOUNT', amountMessage('transaction.value', value.reason))
@@ -175,7 +188,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
   // ---- cob --------------------------------------------------------------------------------------
 
   /** PUT /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7), and POST /cob (BACEN) with a txid generated here when `txid` is null. */
-  createCob (account: Account, txid: string | null, body: CobBodyT, scenarios: AppliedScenario[]): Cob {
+  createCob (account: Account, txid: string | null, body: CobRequest, scenarios: AppliedScenario[]): Cob {
     const problems = cobFieldProblems({ original: body.valor.original, devedor: body.devedor, chave: body.chave })
     if (problems.length > 0) throw invalidRequest(problems)
     const originalCents = parseDecimalString(body.valor.original, 'exactly-2')
@@ -188,7 +201,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
     })
   }
 
-  private insertCob (account: Account, txid: string, body: CobBodyT, originalCents: number, scenarios: AppliedScenario[]): Cob {
+  private insertCob (account: Account, txid: string, body: CobRequest, originalCents: number, scenarios: AppliedScenario[]): Cob {
     const devedor = body.devedor
     const ref = `cob:${account.id}:${txid}`
     if (this.store.transactionByRef(ref)) throw new Refusal('COB_TXID_EXISTS', `A cobrança com txid ${txid} já existe`)
@@ -241,7 +254,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
    * `revisao` goes up by 1 when something really changed. A new value or modalidade gives a new BR
    * Code at the same location; a new expiracao counts from `criacao`, as BACEN's does.
    */
-  reviseCob (account: Account, txid: string, body: CobPatchBodyT): Cob {
+  reviseCob (account: Account, txid: string, body: CobRevision): Cob {
     const charge = this.cob(account, txid)
     const problems = cobFieldProblems({ original: body.valor?.original, devedor: body.devedor, chave: body.chave })
     const cob = chargeData(charge).cob!
@@ -296,7 +309,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
     })
   }
 
-  // ---- paying a charge (ChargePayments) --------------------------------------------------------
+  // ---- paying a charge ---------------------------------------------------------------------------
 
   /** The charge a parsed BR Code points at (by its location, else by its txid), of any account. */
   chargeForCode (code: BrCode): ChargeLookup | undefined {
@@ -372,6 +385,23 @@ export class ChargeService implements ChargePayments, Lifecycle {
     this.emitReceive(charge, scenarios)
     this.deps.splits.runSplits(charge, account)
     return charge
+  }
+
+  /**
+   * A payment from an account of this sandbox (a QR cash-out settling) arrives at its charge. A refusal
+   * (a wrong amount, an account that cannot hold the money) rolls back with the payment's unit and
+   * credits nothing; PAYMENT_ERROR ends the charge in error, with its webhook, and the payer is refused too.
+   */
+  private arrive (payment: ArrivingPayment): Arrival {
+    const charge = this.store.transaction(payment.chargeId)
+    if (!charge || this.lookupOf(charge).status !== 'payable') return 'unavailable'
+    let paid: Transaction
+    try {
+      paid = this.payCharge(charge, payment)
+    } catch {
+      return 'refused'
+    }
+    return receivedOf(paid) !== undefined ? 'taken' : 'refused'
   }
 
   /** POST /__sandbox/pix/pay: what a payer's bank app does with a copy-and-paste code. */

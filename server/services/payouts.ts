@@ -16,8 +16,8 @@ import { cashOutNotification, transferEnvelope } from '../webhooks/envelopes/cas
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { iso, recordTransition } from './history.js'
-import { counterpartOf, directoryKeyOf, generatedHolder } from './directory.js'
-import type { ChargePayments, Lifecycle, PendingOperations, Ports } from '../ports.js'
+import { directoryKeyOf } from './directory.js'
+import type { ChargePayments, KeyHolders, Lifecycle, PendingOperations, Ports } from '../ports.js'
 import type { Config } from '../config.js'
 
 /**
@@ -40,6 +40,9 @@ export const GROUP_A_MISMATCH = {
 
 /** One externalId namespace for both standard pay-out endpoints (docs/gateway.md §4.1: unique per account for 5 and 6). */
 export const PAYOUT_SCOPE = 'payout'
+
+/** ORDER_REJECTED of a QR cash-out whose charge of this sandbox was paid, expired or removed before settlement. */
+const NO_LONGER_PAYABLE = 'QR Code não está mais disponível para pagamento'
 
 type Payout = TransactionOf<PayoutKind>
 
@@ -100,7 +103,7 @@ export interface PayoutOutcome {
 }
 
 type Settlement =
-  | { ok: true, counterpart: Counterpart, pay?: { charge: Transaction } }
+  | { ok: true, counterpart: Counterpart, chargeId?: string }
   | { ok: false, code: string, message: string, counterpart?: Counterpart }
 
 export { isNight, saoPauloTime }
@@ -108,13 +111,12 @@ export { isNight, saoPauloTime }
 export type PayoutDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'fixtures' | 'events'> & {
   config: Pick<Config, 'settlementDelayMs'>
   charges: ChargePayments
+  directory: KeyHolders
 }
 
 export class PayoutService implements Lifecycle {
   /** Sum of the day's non-failed pay-outs per account, keyed `accountId|YYYY-MM-DD` (São Paulo): O(1) per request. */
   private readonly dailyCents = new Map<string, number>()
-  /** Invented holders of keys outside the directory, by payer institution, key, document and name. */
-  private readonly holders = new Map<string, Counterpart>()
   /** Charges of this sandbox being paid by a pending QR cash-out: a second payer gets QRCODE_ALREADY_PAID. */
   private readonly chargesInFlight = new Map<string, string>()
   private readonly jobs = new Map<string, Job>()
@@ -252,9 +254,10 @@ export class PayoutService implements Lifecycle {
     if (input.creditorDocument !== undefined && !isValidDocument(input.creditorDocument)) throw invalidRequest('creditorDocument deve ser um CPF ou CNPJ válido')
     if (input.priority === 'HIGH' && input.creditorDocument === undefined) throw invalidRequest('creditorDocument é obrigatório quando priority é HIGH')
 
-    const entry = this.deps.store.directoryEntry(directoryKey.key)
-    if (!entry || hasScenario(scenarios, 'KEY_NOT_FOUND')) throw new Refusal('KEY_NOT_FOUND', 'Chave PIX não encontrada no diretório')
-    if (input.ispbDeny?.includes(entry.ispb)) throw new Refusal('ISPB_DENIED', `A instituição da chave (${entry.ispb}) está em ispbDeny`)
+    const holder = this.deps.directory.listed(directoryKey.key)
+    if (!holder || hasScenario(scenarios, 'KEY_NOT_FOUND')) throw new Refusal('KEY_NOT_FOUND', 'Chave PIX não encontrada no diretório')
+    const { ispb } = holder.counterpart
+    if (input.ispbDeny?.includes(ispb)) throw new Refusal('ISPB_DENIED', `A instituição da chave (${ispb}) está em ispbDeny`)
     this.checkBalance(account, amount.cents, scenarios)
 
     const now = this.deps.clock.now()
@@ -267,7 +270,7 @@ export class PayoutService implements Lifecycle {
         description: input.description,
         pixKey: directoryKey.key,
         idempotencyKey: input.idempotencyKey,
-        counterpart: counterpartOf(entry),
+        counterpart: holder.counterpart,
         scenarios,
         data: {
           directoryKey: directoryKey.key,
@@ -443,15 +446,12 @@ export class PayoutService implements Lifecycle {
       const now = this.deps.clock.now()
       const e2e = endToEndId(account.ispb, now, this.deps.rng)
       this.deps.store.patch('transactions', tx.id, d => { d.endToEndId = e2e })
-      if (outcome.pay) {
-        try {
-          const payer = { name: account.name, document: account.document, ispb: account.ispb, bankName: account.bankName, accountId: account.id }
-          const paid = this.deps.charges.payCharge(outcome.pay.charge, { amountCents: tx.amountCents, payer, endToEndId: e2e })
-          // The receiving provider may refuse the confirmation (PAYMENT_ERROR on the charge): nothing was credited.
-          if (paid.status !== 'CONFIRMED' && paid.status !== 'CONCLUIDA') throw new Error(`charge ended ${paid.status}`)
-        } catch {
-          // The charge changed under us (paid, expired) or its owner refused: the destination rejected it.
-          this.fail(tx, 'ORDER_REJECTED', ASYNC_ERROR_MESSAGES.ORDER_REJECTED)
+      if (outcome.chargeId !== undefined) {
+        // A charge of this sandbox: the payment is handed over, and the destination's answer decides.
+        const payer = { name: account.name, document: account.document, ispb: account.ispb, bankName: account.bankName, accountId: account.id }
+        const arrival = this.deps.charges.arrive({ chargeId: outcome.chargeId, amountCents: tx.amountCents, payer, endToEndId: e2e })
+        if (arrival !== 'taken') {
+          this.fail(tx, 'ORDER_REJECTED', arrival === 'unavailable' ? NO_LONGER_PAYABLE : ASYNC_ERROR_MESSAGES.ORDER_REJECTED)
           return
         }
       }
@@ -477,26 +477,25 @@ export class PayoutService implements Lifecycle {
         if (!simulated.ok || chargeIdOf(tx) === undefined) return simulated
       }
     }
-    if (tx.kind === 'CASH_OUT_QRCODE' && tx.data.chargeId !== undefined) {
-      const chargeId = tx.data.chargeId
-      const lookup = this.deps.charges.chargeForCode(tx.data.brCode)
-      if (lookup?.status !== 'payable' || lookup.charge.id !== chargeId) {
-        return { ok: false, code: 'ORDER_REJECTED', message: 'QR Code não está mais disponível para pagamento' }
-      }
-      const receiver = this.deps.store.account(lookup.charge.accountId)
+    const chargeId = chargeIdOf(tx)
+    if (chargeId !== undefined) {
+      // Paid to the charge's receiver, an account of this sandbox; whether the charge can still take it is
+      // its own answer when the payment arrives (settle).
+      const charge = this.deps.store.transaction(chargeId)
+      const receiver = charge && this.deps.store.account(charge.accountId)
       const counterpart: Counterpart = receiver
         ? { name: receiver.name, document: receiver.document, ispb: receiver.ispb, bankName: receiver.bankName, bankCode: this.deps.fixtures.institution.bankCode, accountBranch: '0001', accountNumber: String(receiver.id), ...(tx.pixKey ? { key: tx.pixKey } : {}) }
-        : generatedHolder(this.deps.rng, { name: tx.data.name, document: tx.data.document ?? generateCpf(this.deps.rng) }, account.ispb)
-      return { ok: true, counterpart, pay: { charge: lookup.charge } }
+        : this.deps.directory.invented({ name: tx.kind === 'CASH_OUT_QRCODE' ? tx.data.name : undefined, document: sentDocumentOf(tx) }, account.ispb)
+      return { ok: true, counterpart, chargeId }
     }
     const key = tx.data.directoryKey
-    const entry = key !== undefined ? this.deps.store.directoryEntry(key) : undefined
-    const counterpart = entry ? counterpartOf(entry) : (tx.counterpart ?? this.holderFor(tx, account))
+    const listed = key !== undefined ? this.deps.directory.listed(key) : undefined
+    const counterpart = listed ? listed.counterpart : (tx.counterpart ?? this.holderFor(tx, account))
     if (forced) return { ok: true, counterpart }
-    if (entry?.accountStatus === 'BLOCKED') return { ok: false, code: 'BLOCKED_ACCOUNT', message: ASYNC_ERROR_MESSAGES.BLOCKED_ACCOUNT, counterpart }
-    if (entry?.accountStatus === 'CLOSED') return { ok: false, code: 'ACCOUNT_CLOSED', message: ASYNC_ERROR_MESSAGES.ACCOUNT_CLOSED, counterpart }
+    if (listed?.accountStatus === 'BLOCKED') return { ok: false, code: 'BLOCKED_ACCOUNT', message: ASYNC_ERROR_MESSAGES.BLOCKED_ACCOUNT, counterpart }
+    if (listed?.accountStatus === 'CLOSED') return { ok: false, code: 'ACCOUNT_CLOSED', message: ASYNC_ERROR_MESSAGES.ACCOUNT_CLOSED, counterpart }
     const sent = sentDocumentOf(tx)
-    if (tx.kind !== 'DICT_TRANSFER' && entry && sent !== undefined && entry.document !== sent && checksDocument(account.providerGroup, account.documentCheck)) {
+    if (listed && sent !== undefined && counterpart.document !== sent && checksDocument(account.providerGroup, account.documentCheck)) {
       return { ...this.mismatch(account), counterpart }
     }
     return { ok: true, counterpart }
@@ -512,11 +511,11 @@ export class PayoutService implements Lifecycle {
     let other = generateCpf(this.deps.rng)
     while (other === sent) other = generateCpf(this.deps.rng)
     const key = tx.data.directoryKey
-    const entry = key !== undefined ? this.deps.store.directoryEntry(key) : undefined
+    const listed = key !== undefined ? this.deps.directory.listed(key) : undefined
     const name = tx.kind === 'CASH_OUT_QRCODE' ? tx.data.name : undefined
-    const counterpart = entry
-      ? { ...counterpartOf(entry), document: other }
-      : generatedHolder(this.deps.rng, { name, document: other, key: tx.pixKey || undefined }, account.ispb)
+    const counterpart = listed
+      ? { ...listed.counterpart, document: other }
+      : this.deps.directory.invented({ name, document: other, key: tx.pixKey || undefined }, account.ispb)
     return checksDocumentWhenSimulated(account.providerGroup) ? { ...this.mismatch(account), counterpart } : { ok: true, counterpart }
   }
 
@@ -526,24 +525,10 @@ export class PayoutService implements Lifecycle {
       : { ok: false, code: 'TAX_ID_MISMATCH', message: ASYNC_ERROR_MESSAGES.TAX_ID_MISMATCH }
   }
 
+  /** The holder of a key the directory does not list: a key belongs to one account, so paying it again reaches the same one. */
   private holderFor (tx: Payout, account: Account): Counterpart {
-    const document = sentDocumentOf(tx)
     const name = tx.kind === 'CASH_OUT_QRCODE' ? tx.data.name : undefined
-    const key = tx.pixKey || undefined
-    if (document === undefined || key === undefined) {
-      return generatedHolder(this.deps.rng, { name, document: document ?? generateCpf(this.deps.rng), key }, account.ispb)
-    }
-    // A key belongs to one account: paying it again reaches the same invented holder, bank and account
-    // number, as it would in production. The record is shared (frozen) by every pay-out to that key,
-    // which also keeps one counterpart per key in memory instead of one per pay-out.
-    const id = `${account.ispb}\u0000${key}\u0000${document}\u0000${name ?? ''}`
-    let holder = this.holders.get(id)
-    if (!holder) {
-      holder = Object.freeze(generatedHolder(this.deps.rng, { name, document, key }, account.ispb))
-      if (this.holders.size >= 10_000) this.holders.clear()
-      this.holders.set(id, holder)
-    }
-    return holder
+    return this.deps.directory.invented({ name, document: sentDocumentOf(tx), key: tx.pixKey || undefined }, account.ispb)
   }
 
   /**
@@ -612,8 +597,6 @@ export class PayoutService implements Lifecycle {
   }
 
   afterReset (): void {
-    // The invented holders too: they belong to the state that a reset or a load replaces.
-    this.holders.clear()
     this.dailyCents.clear()
     this.chargesInFlight.clear()
     this.jobs.clear()

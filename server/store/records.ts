@@ -85,7 +85,7 @@ export const AccountSchema = Open({
   splitFrequency: OneOf(SPLIT_FREQUENCIES),
   balance: Open({ availableCents: Holding, blockedCents: Holding }),
   /**
-   * Running totals that let anyone check the ledger invariant of DESIGN.md section 4:
+   * Running totals that let anyone check the ledger invariant (docs/assumptions.md, Balances):
    * available + blocked = opening + adjustments + settledIn - settledOut - fees.
    */
   totals: Open({
@@ -144,6 +144,12 @@ const CounterpartSchema = Open({
   accountBranch: Nullable(Text),
   accountNumber: Nullable(Text),
   key: Type.Optional(Text),
+  /**
+   * true: the sandbox invented this holder, bank and account for a key the directory does not list
+   * (services/directory.ts, generatedHolder); absent: the directory's entry, an account of this sandbox,
+   * or the payer of a received payment.
+   */
+  generated: Type.Optional(Type.Literal(true)),
 })
 export type Counterpart = Static<typeof CounterpartSchema>
 

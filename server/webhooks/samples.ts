@@ -5,7 +5,7 @@ import type { EventType } from './types.js'
 
 /**
  * Sample payloads for `POST /__sandbox/webhooks/test`: one plausible event of each type, in the shape
- * the real flows send (DESIGN.md section 5 mapping), with a fixed amount of 10.00 BRL, so an
+ * the real flows send (README.md, Webhooks: the envelope of each event type), with a fixed amount of 10.00 BRL, so an
  * integrator can point a receiver at the sandbox and check parsing and signature before any money
  * moves. Pure: time and randomness come in.
  */

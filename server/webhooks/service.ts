@@ -10,6 +10,9 @@ import { SenderThread, type Attempt } from './sender-thread.js'
 import { signDelivery } from './signature.js'
 import { EVENT_TYPES, type AttemptKind, type Delivery, type FailedAttempt, type GaveUp, type WebhookEvent, type WebhookRegistration } from './types.js'
 import type { Mutable } from '../store/state.js'
+import { DELIVERY_FAULTS } from '../../scenarios/delivery.js'
+import { formatScenario, hasScenario, readScenario, scenarioParam } from '../../scenarios/resolver.js'
+import type { AppliedScenario } from '../../scenarios/types.js'
 
 /**
  * Registrations, delivery through the scheduler, and the delivery log.
@@ -49,14 +52,11 @@ const SELF_ADDRESS_REFUSED: SendResult = {
 }
 
 type Fault = 'WEBHOOK_DROP' | 'WEBHOOK_DUPLICATE' | 'WEBHOOK_DELAY' | 'WEBHOOK_RECEIVER_TIMEOUT' | 'WEBHOOK_OUT_OF_ORDER' | 'WEBHOOK_BAD_SIGNATURE'
-const FAULTS: readonly string[] = ['WEBHOOK_DROP', 'WEBHOOK_DUPLICATE', 'WEBHOOK_DELAY', 'WEBHOOK_RECEIVER_TIMEOUT', 'WEBHOOK_OUT_OF_ORDER', 'WEBHOOK_BAD_SIGNATURE']
 
-const hasFault = (d: Delivery, fault: Fault): boolean => d.scenarios.some(s => s.split(';')[0] === fault)
-function faultMs (d: Delivery, fault: Fault, fallback: number): number {
-  const param = d.scenarios.find(s => s.split(';')[0] === fault)?.split(';').find(p => p.startsWith('ms='))
-  const ms = param ? Number(param.slice(3)) : NaN
-  return Number.isFinite(ms) ? ms : fallback
-}
+/** The delivery faults a delivery keeps (in header form, as the resolver writes them). */
+const faultsOf = (d: Delivery): AppliedScenario[] => d.scenarios.map(readScenario)
+const hasFault = (d: Delivery, fault: Fault): boolean => d.scenarios.length > 0 && hasScenario(faultsOf(d), fault)
+const faultMs = (d: Delivery, fault: Fault, fallback: number): number => scenarioParam(faultsOf(d), fault, 'ms', fallback)
 
 export type WebhookDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng'> & {
   config: Pick<Config, 'deliveryLogSize' | 'webhookTimeoutMs' | 'selfWebhooks' | 'host' | 'port' | 'maxPendingDeliveries' | 'webhookSecret' | 'webhookMaxAttempts' | 'webhookBackoffMs' | 'webhookUrl'>
@@ -151,9 +151,7 @@ export class WebhookService implements Lifecycle {
     const eventId = this.deps.rng.uuid()
     const transactionId = event.transactionId ?? null
     const scenarios = event.scenarios && event.scenarios.length > 0
-      ? event.scenarios
-        .filter(s => FAULTS.includes(s.name))
-        .map(s => [s.name, ...Object.entries(s.params).map(([k, v]) => `${k}=${v}`)].join(';'))
+      ? event.scenarios.filter(s => DELIVERY_FAULTS.has(s.name)).map(formatScenario)
       : []
     // One record per target, built whole (every settlement makes at least one, so no spreads here).
     const delivery = (webhook: WebhookRegistration | null): Mutable<Delivery> => ({

@@ -7,7 +7,7 @@ import { authArb, bodyArb, headerValue, oddHeaders, oddSegment, queryArb, unicod
 import { ledgerProblems, shapeProblem, SHAPE_OF } from './reliability.js'
 
 /**
- * A fuzz run over the gateway and the control plane (issue 13): `requests` generated requests, from a
+ * A fuzz run over the gateway and the control plane (docs/reliability.md): `requests` generated requests, from a
  * fixed seed, through app.inject against one sandbox that lives through the whole run. Each request is
  * an endpoint of either family with a valid-ish body (a valid template, mostly mutated: wrong types,
  * missing and extra fields, unicode, huge numbers and strings, `__proto__` keys), or malformed JSON,
@@ -20,7 +20,7 @@ import { ledgerProblems, shapeProblem, SHAPE_OF } from './reliability.js'
  * Tokens are issued again after each batch (a clock advance may have expired them).
  *
  * Left out on purpose: PUT /__sandbox/snapshot and clock settings far in the future, whose hardening
- * (atomic import, the clock's range) is the store's part of issue 13; a full reset (it would remove
+ * (atomic import, the clock's range) has tests of its own; a full reset (it would remove
  * the run's accounts; resetting one account is in).
  */
 export interface FuzzOptions {

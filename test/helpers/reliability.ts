@@ -138,7 +138,7 @@ export async function startProcess (args: string[], opts: { readyTimeoutMs?: num
 
 export const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
 
-/** The ledger invariant of DESIGN.md section 4 recomputed from the control plane's account view (BRL). */
+/** The ledger invariant (docs/assumptions.md, Balances) recomputed from the control plane's account view (BRL). */
 export function ledgerProblems (a: any): string[] {
   const problems: string[] = []
   const cents = (n: number) => Math.round(n * 100)

@@ -148,7 +148,7 @@ t.test('a repeat with the same idempotency key returns the same transfer and cre
   t.not(theirs.json().id, first.json().id, 'idempotency keys are per account')
 })
 
-t.test('issue 13 item 2: an idempotency key is one key in any case, also racing, after a restart and across a snapshot import', async t => {
+t.test('an idempotency key is one key in any case, also racing, after a restart and across a snapshot import', async t => {
   const app = await buildTestApp(t)
   const emitted = recordEmits(app)
   const acc = await newAccount(app, { balance: 100, fee: 0 })
@@ -185,7 +185,7 @@ t.test('issue 13 item 2: an idempotency key is one key in any case, also racing,
   t.equal((racedEvent!.payload as { data: { idempotencyKey: string } }).data.idempotencyKey, raced, 'the TRANSFER webhook carries the canonical key')
 })
 
-t.test('issue 13 item 2: after a restart with --data, a repeat in another case returns the original transfer', async t => {
+t.test('after a restart with --data, a repeat in another case returns the original transfer', async t => {
   const dir = mkdtempSync(join(tmpdir(), 'pix-idem-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const config = { data: join(dir, 'state.json'), seed: 'idem', clock: 'frozen' as const, clockStart: '2026-03-10T15:00:00.000Z', jwtSecret: 'idempotency-test-jwt-secret' }

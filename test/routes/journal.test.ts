@@ -1,9 +1,9 @@
 import t from 'tap'
-import { bearer, buildTestApp, certHeader, fixtureAccount, newAccount, T0 } from '../helpers/app.js'
+import { bearer, buildTestApp, certHeader, fixtureAccount, newAccount, T0, tokenFor } from '../helpers/app.js'
 import { cashOut, cashOutBody } from '../helpers/payouts.js'
 
 /**
- * The request journal through the API (issue 17): every field of an entry for a cash-out, a token
+ * The request journal through the API (README.md, See what your integration did): every field of an entry for a cash-out, a token
  * request (credentials masked), a 400 and a scenario; caps per account; count and verify; clearing
  * one account; `since`; the link between a transaction and its requests.
  */
@@ -186,6 +186,20 @@ t.test('since: strictly after an id or an instant, oldest first; the journal\'s 
   // A dashboard action (not a refresh) is kept.
   await app.inject({ method: 'POST', url: '/__sandbox/clock/advance', headers: { 'x-sandbox-client': 'dashboard' }, payload: { ms: 1 } })
   t.equal((await list(app, '?path=/__sandbox/clock/advance')).length, 1)
+})
+
+t.test('the CLI\'s reads are not kept, as the dashboard\'s are not; the marker hides no gateway request', async t => {
+  const app = await buildTestApp(t)
+  const token = await tokenFor(app)
+  await app.inject({ method: 'DELETE', url: '/__sandbox/requests' })
+  // tail polls the delivery log with the CLI's marker.
+  for (let i = 0; i < 3; i++) await app.inject({ method: 'GET', url: '/__sandbox/webhooks/deliveries?accountId=1&limit=200', headers: { 'x-sandbox-client': 'cli' } })
+  t.same(await list(app), [], 'the CLI\'s polling is not journaled')
+  // An integration that marks its own gateway requests is still journaled, under its account.
+  for (const client of ['cli', 'dashboard']) await app.inject({ method: 'GET', url: '/balance', headers: { ...bearer(token), 'x-sandbox-client': client } })
+  t.match(await list(app), [{ path: '/balance', accountId: 1 }, { path: '/balance', accountId: 1 }])
+  await app.inject({ method: 'POST', url: '/__sandbox/accounts/1/token', headers: { 'x-sandbox-client': 'cli' } })
+  t.equal((await list(app, '?path=/__sandbox/accounts/1/token')).length, 1, 'a CLI action is kept')
 })
 
 t.test('--journal-bodies false keeps every field but the bodies', async t => {

@@ -7,6 +7,7 @@ import { ANSWERS, errorShapeOf, FAMILIES, familyOf, httpReason, reportedCode, st
 import { answerOf, errorBody } from '../../server/errors/handler.js'
 import { Refusal, type Code } from '../../server/errors/refusal.js'
 import { loadFixtures } from '../../server/fixtures.js'
+import { DirectoryService } from '../../server/services/directory.js'
 import { PayoutService } from '../../server/services/payouts.js'
 import { Store } from '../../server/store/store.js'
 import { accountRecord } from './services/harness.js'
@@ -106,7 +107,8 @@ t.test('a service refuses with a code and no status: the family of the route pic
     fixtures: loadFixtures(),
     events: { emit: () => {} },
     config: { settlementDelayMs: 50 },
-    charges: { chargeForCode: () => undefined, payCharge: () => { throw new Error('not reached') } },
+    charges: { chargeForCode: () => undefined, arrive: () => { throw new Error('not reached') } },
+    directory: new DirectoryService({ store, rng: createRng('unit') }).holders,
   })
   // The harness's account record, with what these tests set differently.
   const account = accountRecord(1, {

@@ -6,7 +6,7 @@ import { Store } from '../../server/store/store.js'
 import type { LedgerDraft } from '../../server/store/state.js'
 import { accountRecord } from './services/harness.js'
 
-// The ledger of DESIGN.md section 4, on an account the store hands out (its only write path): what each
+// The ledger (docs/assumptions.md, Balances), on an account the store hands out (its only write path): what each
 // operation does to available and blocked money and to the running totals, what it refuses, and the
 // invariant available + blocked = opening + adjustments + settledIn - settledOut - fees after any sequence.
 

@@ -5,7 +5,7 @@ import { recordTransition } from '../../server/services/history.js'
 import type { Account, Transaction } from '../../server/store/state.js'
 
 /**
- * One write path (issue 14 item 3): a write that skips the store's API does not compile. Each line
+ * One write path (CONTRIBUTING.md, Rules every capability follows): a write that skips the store's API does not compile. Each line
  * under `@ts-expect-error` below is such a write; if one ever compiled, `tsc --noEmit` (the first
  * step of `npm test`) would fail on the unused directive. The function holding them never runs: the
  * compiler is what is under test. The same writes through the API compile and work.

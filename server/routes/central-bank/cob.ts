@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../schemas/common.js'
 import { CobBody, CobParams, CobPatchBody, CobResponse } from '../../schemas/payins.js'
 import { CobList, CobListQuery } from '../../schemas/central-bank.js'
+import { appliedScenarios } from '../../applied-scenarios.js'
 
 /**
  * PUT, GET and PATCH /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7), POST and GET /cob (BACEN's API Pix). The
@@ -25,7 +26,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const account = request.account!
-    const scenarios = sb.scenarios.resolve(request, reply, 'cob', account.id)
+    const scenarios = appliedScenarios(request, reply, 'cob', account.id)
     const charge = sb.charges.createCob(account, request.params.txid, request.body, scenarios)
     return reply.status(201).send(sb.charges.cobView(charge))
   })
@@ -69,7 +70,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const account = request.account!
-    const scenarios = sb.scenarios.resolve(request, reply, 'cob', account.id)
+    const scenarios = appliedScenarios(request, reply, 'cob', account.id)
     const charge = sb.charges.createCob(account, null, request.body, scenarios)
     return reply.status(201).send(sb.charges.cobView(charge))
   })

@@ -121,7 +121,7 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/snapshot', {
     schema: { operationId: 'sandboxExportSnapshot', tags: ['Sandbox'], summary: 'Export the whole state as one JSON document', response: { 200: SnapshotView } },
-  }, async () => asReply(sb.store.snapshot()))
+  }, async () => asReply(sb.exportState()))
 
   app.put('/snapshot', {
     bodyLimit: SNAPSHOT_BODY_LIMIT,

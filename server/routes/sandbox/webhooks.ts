@@ -9,6 +9,7 @@ import {
   WebhookRegistrationBody, WebhookTestAnswer, WebhookTestBody, WebhookView,
 } from '../../schemas/webhooks.js'
 import { samplePayload } from '../../webhooks/samples.js'
+import { appliedScenarios } from '../../applied-scenarios.js'
 
 /**
  * /__sandbox/webhooks: registrations where the real service has them (the dashboard and its API),
@@ -87,7 +88,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     const { accountId, eventType } = request.body
     const account = sb.accounts.require(accountId)
-    const scenarios = sb.scenarios.resolve(request, reply, 'webhook-test', accountId)
+    const scenarios = appliedScenarios(request, reply, 'webhook-test', accountId)
     const transactionId = request.body.transactionId ?? sb.rng.uuid()
     const payload = samplePayload(eventType, { account, transactionId, nowMs: sb.clock.now(), rng: sb.rng })
     const deliveries = sb.webhooks.publish({ accountId, eventType, transactionId, payload, scenarios })

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../schemas/common.js'
 import { CashOutBody, PayoutCreated, QrCashOutBody } from '../../schemas/payouts.js'
 import type { TransactionOf } from '../../store/state.js'
+import { appliedScenarios } from '../../applied-scenarios.js'
 
 /** The four fields both pay-out endpoints answer with (docs/gateway.md §2.4, 2.5). */
 function created (tx: TransactionOf<'CASH_OUT' | 'CASH_OUT_QRCODE'>) {
@@ -26,7 +27,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const account = request.account!
-    const scenarios = sb.scenarios.resolve(request, reply, 'cash-out', account.id)
+    const scenarios = appliedScenarios(request, reply, 'cash-out', account.id)
     const tx = sb.payouts.createCashOut(account, request.body, scenarios)
     return reply.status(201).send(created(tx))
   })
@@ -45,7 +46,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const account = request.account!
-    const scenarios = sb.scenarios.resolve(request, reply, 'cash-out-qrcode', account.id)
+    const scenarios = appliedScenarios(request, reply, 'cash-out-qrcode', account.id)
     const { tx, error } = sb.payouts.createQrCashOut(account, request.body, scenarios)
     if (error) throw error
     return reply.status(201).send(created(tx))

@@ -1,6 +1,6 @@
 import { centsToNumber, centsToString } from '../../domain/money.js'
 import { maskDocument } from '../../domain/documents.js'
-import type { MedRecord } from '../../services/med-types.js'
+import type { MedRecord } from '../../store/state.js'
 
 /**
  * Pure builders of the pay-in webhook payloads. `cash_in` carries the V2 RECEIVE envelope and

@@ -4,6 +4,7 @@ import { Scheduler } from '../../../server/engine/scheduler.js'
 import { createRng } from '../../../server/domain/ids.js'
 import { loadFixtures } from '../../../server/fixtures.js'
 import type { ChargePayments, Events } from '../../../server/ports.js'
+import { DirectoryService } from '../../../server/services/directory.js'
 import { PayoutService } from '../../../server/services/payouts.js'
 import { Store } from '../../../server/store/store.js'
 import type { WebhookEvent } from '../../../server/webhooks/types.js'
@@ -25,9 +26,11 @@ async function payouts (t: Test) {
   const events: Events = { emit: e => { emitted.push(e) } }
   const charges: ChargePayments = {
     chargeForCode: () => undefined,
-    payCharge: () => { throw new Error('no charge is paid in these tests') },
+    arrive: () => { throw new Error('no charge is paid in these tests') },
   }
-  const service = new PayoutService({ store, clock, scheduler, rng: createRng('unit'), fixtures: loadFixtures(), events, config: { settlementDelayMs: 50 }, charges })
+  const rng = createRng('unit')
+  const directory = new DirectoryService({ store, rng }).holders
+  const service = new PayoutService({ store, clock, scheduler, rng, fixtures: loadFixtures(), events, config: { settlementDelayMs: 50 }, charges, directory })
   // The harness's account record, with what these tests set differently.
   const account = accountRecord(1, {
     name: 'LOJA',

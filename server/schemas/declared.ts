@@ -1,7 +1,8 @@
 import type { RouteOptions } from 'fastify'
-import { errorResponses } from '../schemas/common.js'
-import { errorShapeOf, familyOf } from './families.js'
-import { FAULT_STATUSES, gatewayEndpointOf } from '../faults.js'
+import { errorResponses } from './common.js'
+import { errorShapeOf, familyOf } from '../errors/families.js'
+import { gatewayEndpointOf } from '../../scenarios/operations.js'
+import { FAULT_STATUSES } from '../../scenarios/transport.js'
 
 /**
  * The error statuses any route can answer whatever its handler does, added to its schema so the
