@@ -6,7 +6,6 @@ import { isValidSplitKey } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, parseDecimalString, percentOf } from '../domain/money.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
-import { asReply } from '../store/state.js'
 import { type Account, type ChargeData, type ChargeKind, type CobData, type Counterpart, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData, type TransactionOf, type TransactionStatus } from '../store/state.js'
 import { cobFieldProblems, revisedCob, type CobFields, type CobRequest, type CobRevision } from '../domain/cob.js'
 import { receivedPixView } from './received-pix.js'
@@ -291,7 +290,7 @@ export class ChargeService implements Lifecycle {
     const d = chargeData(charge)
     const cob = d.cob!
     const received = receivedOf(charge)
-    return asReply({
+    return {
       calendario: { criacao: charge.createdAt, expiracao: cob.expiracao },
       txid: d.txid!,
       revisao: cob.revisao ?? 0,
@@ -306,7 +305,7 @@ export class ChargeService implements Lifecycle {
       ...(cob.infoAdicionais ? { infoAdicionais: cob.infoAdicionais } : {}),
       pixCopiaECola: d.pixCode!,
       ...(received ? { pix: [receivedPixView(this.deps.refunds, charge)] } : {}),
-    })
+    }
   }
 
   // ---- paying a charge ---------------------------------------------------------------------------

@@ -25,17 +25,11 @@ export type DeepReadonly<T> =
       : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
         : T
 
-/** Writable all the way down; what `Draft` is made of, and what a reply body may be typed as. */
+/** Writable all the way down: what `Draft` is made of, and a record under construction until it is added. */
 export type Mutable<T> =
   T extends ReadonlyArray<infer U> ? Array<Mutable<U>>
     : T extends object ? { -readonly [K in keyof T]: Mutable<T[K]> }
       : T
-
-/**
- * A stored record, read-only all the way down, as a reply body: Fastify types a reply by its schema,
- * with writable arrays, and the serializer only reads it. Not a way to write: no Draft comes out.
- */
-export const asReply = <T>(value: T): Mutable<T> => value as Mutable<T>
 
 declare const DRAFT: unique symbol
 

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { CashOutBody, PayoutCreated, QrCashOutBody } from '../../schemas/payouts.js'
 import type { TransactionOf } from '../../store/state.js'
@@ -10,7 +10,7 @@ function created (tx: TransactionOf<'CASH_OUT' | 'CASH_OUT_QRCODE'>) {
 }
 
 /** POST /api/pix/cash-out and /api/pix/cash-out-qrcode (docs/gateway.md §2.4, 2.5, 7.2, 7.3). */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   app.post('/api/pix/cash-out', {
