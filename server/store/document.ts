@@ -3,7 +3,7 @@ import type { TypeCheck } from '@sinclair/typebox/compiler'
 import { parseInstant, SANDBOX_TIME_RANGE, withinSandboxTime } from '../domain/instant.js'
 import {
   ClockSchema, COLLECTION_RECORDS, COLLECTIONS, INSTANT_FORMAT, STATE_FORMAT, STATE_FORMAT_VERSION, TRANSACTION_KINDS, TRANSACTION_SCHEMAS, emptyState,
-  type ClockRecord, type Collection, type CollectionRecord, type RngState, type State, type TransactionKind,
+  type ClockRecord, type Collection, type RngState, type State, type TransactionKind,
 } from './state.js'
 
 /**
@@ -148,6 +148,13 @@ function validate (doc: Record<string, unknown>, legacy: boolean): ReadDocument 
  * the next record would overwrite one). A sequence behind is raised rather than refused: a snapshot
  * edited by hand to add an account need not also edit `seq`.
  */
+/** What COLLECTION_RECORDS says of any collection (`CollectionRecord` of store/records.ts), read by field name. */
+interface Checks {
+  key?: string
+  sequence?: { name: string, field: string }
+  owned?: boolean
+}
+
 function references (state: State, add: (problem: string) => void): void {
   const clientIds = new Map<string, number>()
   for (const a of Object.values(state.accounts)) {
@@ -156,7 +163,7 @@ function references (state: State, add: (problem: string) => void): void {
     clientIds.set(a.clientId, a.id)
   }
   for (const collection of COLLECTIONS) {
-    const about: CollectionRecord = COLLECTION_RECORDS[collection]
+    const about: Checks = COLLECTION_RECORDS[collection]
     const records = Object.entries(state[collection]) as Array<[string, Record<string, unknown>]>
     if (about.owned) {
       for (const [key, record] of records) if (!state.accounts[record.accountId as number]) add(`${collection}/${key}: account ${record.accountId} does not exist`)
@@ -171,7 +178,7 @@ function references (state: State, add: (problem: string) => void): void {
 }
 
 /** The field of a collection's records that is their key in the document. */
-const keyOf = (collection: Collection): string => (COLLECTION_RECORDS[collection] as CollectionRecord).key ?? 'id'
+const keyOf = (collection: Collection): string => (COLLECTION_RECORDS[collection] as Checks).key ?? 'id'
 
 // ---- checking records against their schemas (store/records.ts) -------------------------------------
 

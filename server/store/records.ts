@@ -529,29 +529,35 @@ export const MedSchema = Open({
 
 // ---- the collections of the document ------------------------------------------------------------------
 
+/** What `document.ts` checks of a collection's records beyond their schema, in the records' own field names. */
+export interface CollectionRecord<R = Record<string, unknown>> {
+  schema: TSchema
+  /** The field that is each record's key in the document; `id` when not said. */
+  key?: keyof R & string
+  /** The id sequence (`Store.nextSeq(name)`) whose value must be ahead of each record's `field`. */
+  sequence?: { name: string, field: keyof R & string }
+  /** Whether each record names an account (`accountId`) that must exist. */
+  owned?: R extends { accountId: number } ? boolean : never
+}
+const collection = <S extends TSchema>(schema: S, about: Omit<CollectionRecord<Static<S>>, 'schema'> = {}) => ({ schema, ...about })
+
 /**
- * Every keyed collection of the document and what `document.ts` checks of its records beyond the
- * schema: the field that is the record's key (`id` unless said), the id sequence whose value must be
- * ahead of every record's (`field` of each record; `Store.nextSeq(name)` hands them out), and whether
- * each record names an account that must exist. A new collection is one entry here: its type, its
- * place in `State` and its validation on load follow.
+ * Every keyed collection of the document: the schema of its records and what `document.ts` checks
+ * beyond it. A new collection is one entry here: its type, its place in `State`, its collection in
+ * every document and its checks on load follow.
  */
 export const COLLECTION_RECORDS = {
-  accounts: { schema: AccountSchema, sequence: { name: 'account', field: 'id' } },
-  /** Validated per kind against `TRANSACTION_SCHEMAS`; the union is for the type. */
-  transactions: { schema: Type.Union(TRANSACTION_KINDS.map(kind => TRANSACTION_SCHEMAS[kind])) as TUnion<Array<typeof TRANSACTION_SCHEMAS[TransactionKind]>>, sequence: { name: 'transaction', field: 'seq' }, owned: true },
-  directory: { schema: DirectoryEntrySchema, key: 'key' },
-  armedScenarios: { schema: ArmedScenarioSchema, sequence: { name: 'armedScenario', field: 'id' }, owned: true },
-  webhooks: { schema: WebhookRegistrationSchema, sequence: { name: 'webhook', field: 'id' }, owned: true },
-  deliveries: { schema: DeliverySchema, sequence: { name: 'delivery', field: 'seq' }, owned: true },
-  meds: { schema: MedSchema, sequence: { name: 'med', field: 'id' }, owned: true },
-} as const satisfies Record<string, CollectionRecord>
-
-export interface CollectionRecord {
-  schema: TSchema
-  key?: string
-  sequence?: { name: string, field: string }
-  owned?: boolean
+  accounts: collection(AccountSchema, { sequence: { name: 'account', field: 'id' } }),
+  /** Any kind's schema; a record is checked against its own kind's (`TRANSACTION_SCHEMAS`), so a problem names its field. */
+  transactions: collection(
+    Type.Union(TRANSACTION_KINDS.map(kind => TRANSACTION_SCHEMAS[kind])) as TUnion<Array<typeof TRANSACTION_SCHEMAS[TransactionKind]>>,
+    { sequence: { name: 'transaction', field: 'seq' }, owned: true }
+  ),
+  directory: collection(DirectoryEntrySchema, { key: 'key' }),
+  armedScenarios: collection(ArmedScenarioSchema, { sequence: { name: 'armedScenario', field: 'id' }, owned: true }),
+  webhooks: collection(WebhookRegistrationSchema, { sequence: { name: 'webhook', field: 'id' }, owned: true }),
+  deliveries: collection(DeliverySchema, { sequence: { name: 'delivery', field: 'seq' }, owned: true }),
+  meds: collection(MedSchema, { sequence: { name: 'med', field: 'id' }, owned: true }),
 }
 
 export type Collection = keyof typeof COLLECTION_RECORDS
