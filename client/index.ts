@@ -247,14 +247,24 @@ export class SandboxApi {
   webhooks (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.Webhooks> { return this.client.call('sandboxListWebhooks', { query, options }) }
   updateWebhook (id: number, update: T.WebhookUpdate, options?: RequestOptions): Promise<T.Webhook> { return this.client.call('sandboxUpdateWebhook', { params: { id }, body: update, options }) }
   deleteWebhook (id: number, options?: RequestOptions): Promise<void> { return this.client.call('sandboxDeleteWebhook', { params: { id }, options }) }
-  testWebhook (test: T.WebhookTest, options?: RequestOptions): Promise<T.WebhookTestResult> { return this.client.call('sandboxTestWebhook', { body: test, options }) }
+  testWebhook<E extends T.EventType> (test: T.WebhookTest & { eventType: E }, options?: RequestOptions): Promise<T.WebhookTestResult<E>> {
+    return this.client.call('sandboxTestWebhook', { body: test, options })
+  }
 
-  deliveries (filter: T.DeliveryFilter = {}, options?: RequestOptions): Promise<T.Deliveries> { return this.client.call('sandboxListDeliveries', { query: filter, options }) }
+  /** The delivery log, newest first; with `eventType`, each delivery's body is typed as that event's payload. */
+  deliveries<E extends T.EventType = T.EventType> (filter: T.DeliveryFilter & { eventType?: E } = {}, options?: RequestOptions): Promise<T.Deliveries<E>> {
+    return this.client.call('sandboxListDeliveries', { query: filter, options })
+  }
+
   /**
    * The newest delivery matching the filter, as soon as one exists (e.g. `status: 'delivered'`);
    * a PixApiError with code WAIT_TIMEOUT (408) after `timeoutMs` (10 s unless set, at most 60 s).
+   * With `eventType`, the delivery's body is typed as that event's payload.
    */
-  waitForDelivery (filter: T.DeliveryWait, options?: RequestOptions): Promise<T.Delivery> { return this.client.call('sandboxWaitForDelivery', { query: filter, options }) }
+  waitForDelivery<E extends T.EventType = T.EventType> (filter: T.DeliveryWait & { eventType?: E }, options?: RequestOptions): Promise<T.Delivery<E>> {
+    return this.client.call('sandboxWaitForDelivery', { query: filter, options })
+  }
+
   delivery (id: string, options?: RequestOptions): Promise<T.Delivery> { return this.client.call('sandboxGetDelivery', { params: { id }, options }) }
   redeliver (id: string, options?: RequestOptions): Promise<T.Delivery> { return this.client.call('sandboxRedeliver', { params: { id }, options }) }
 

@@ -18,7 +18,7 @@ import type {
   ScenarioCatalogue, SnapshotBody, SnapshotImported, SnapshotView,
 } from '../server/schemas/sandbox.js'
 import type {
-  DeliveryList, DeliveryListQuery, DeliveryView, DeliveryWaitQuery, PublicWebhookAnswer, PublicWebhookBody, PublicWebhookList,
+  DeliveryList, DeliveryListQuery, DeliveryOf, DeliveryWaitQuery, EventTypeSchema, PublicWebhookAnswer, PublicWebhookBody, PublicWebhookList,
   WebhookList, WebhookPatchBody, WebhookRegistrationBody, WebhookTestAnswer, WebhookTestBody, WebhookView,
 } from '../server/schemas/webhooks.js'
 import type { ClearedRequests, ClearRequestsQuery, RequestCount, RequestEntry, RequestList, RequestListQuery, RequestMatcher, Verified, VerifyBody } from '../server/schemas/journal.js'
@@ -167,11 +167,21 @@ export type Webhook = S<typeof WebhookView>
 export type Webhooks = S<typeof WebhookList>
 export type WebhookUpdate = S<typeof WebhookPatchBody>
 export type WebhookTest = S<typeof WebhookTestBody>
-export type WebhookTestResult = S<typeof WebhookTestAnswer>
-export type Delivery = S<typeof DeliveryView>
+export type EventType = S<typeof EventTypeSchema>
+/**
+ * A webhook delivery of the log, a union on `eventType` whose `body` is that event's payload:
+ * `Delivery<'cash_in'>` has the V2 RECEIVE envelope as its body; `Delivery` is any of them, and
+ * checking `delivery.eventType` narrows it.
+ */
+export type Delivery<E extends EventType = EventType> = DeliveryOf<E>
+export type WebhookTestResult<E extends EventType = EventType> = Omit<S<typeof WebhookTestAnswer>, 'deliveries'> & { deliveries: Array<Delivery<E>> }
 export type DeliveryFilter = S<typeof DeliveryListQuery>
-export type Deliveries = S<typeof DeliveryList>
+export type Deliveries<E extends EventType = EventType> = Omit<S<typeof DeliveryList>, 'deliveries'> & { deliveries: Array<Delivery<E>> }
 export type DeliveryWait = S<typeof DeliveryWaitQuery>
+/** The payload of each event type, as the sandbox's schemas define it (`WebhookPayloads` maps one to the other). */
+export type {
+  CashOutNotification, MedEnvelope, ReceiveEnvelope, RefundInEnvelope, RefundOutEnvelope, TransferEnvelope, WebhookPayload, WebhookPayloads,
+} from '../server/schemas/webhooks.js'
 export type TransactionFilter = S<typeof TransactionListQuery>
 export type Transaction = S<typeof TransactionView>
 export type Transactions = S<typeof TransactionList>

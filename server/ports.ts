@@ -5,7 +5,7 @@ import type { SeededRng } from './domain/ids.js'
 import type { Clock } from './engine/clock.js'
 import type { Scheduler } from './engine/scheduler.js'
 import type { Fixtures } from './fixtures.js'
-import type { Store } from './store/store.js'
+import type { Restored, Store } from './store/store.js'
 import type { Account, Counterpart, Natureza, Payer, Transaction, TransactionKind, TransactionOf } from './store/state.js'
 import type { JournalEntry, JournalFilter, Since } from './journal/journal.js'
 import type { DeliveryFilter } from './webhooks/delivery-log.js'
@@ -29,13 +29,13 @@ export interface Ports {
 }
 
 export interface Events {
-  emit (event: WebhookEvent): void
+  emit<E extends EventType> (event: WebhookEvent<E>): void
 }
 
 /**
  * What a service keeps in memory besides the store (due jobs, running totals, caches), and how it
- * follows the state: rebuilt after a load (start-up, snapshot import, a rollback), dropped by a full
- * reset, and cut down when an account is removed. `createSandbox` calls them, in one order, for all.
+ * follows the state: rebuilt after a load (start-up, snapshot import), dropped by a full reset, cut
+ * down when an account is removed, and mended for the records a rollback put back. `createSandbox` calls them, in one order, for all.
  */
 export interface Lifecycle {
   /** The state was loaded or replaced: reschedule what is still due, rebuild what is kept in memory. */
@@ -44,6 +44,12 @@ export interface Lifecycle {
   afterReset? (): void
   /** An account and its records are gone: forget what is kept about it. */
   forgetAccount? (accountId: number): void
+  /**
+   * A rollback (a failed unit, a failed write) put back the records `restored` names, each as it is
+   * now: mend what is kept about those records (due jobs, running totals, indexes), and nothing else.
+   * Anything else kept in memory was not touched by the failed change and stays as it is.
+   */
+  afterRestore? (restored: Restored): void
 }
 
 // ---- what one capability asks of another -----------------------------------------------------------
@@ -178,5 +184,5 @@ export interface WebhookReads {
   readonly log: { query (f: DeliveryFilter, limit: number): Delivery[] }
   readonly registrations: { activeFor (accountId: number, eventType: EventType): WebhookRegistration[] }
   /** Sends an event now to the account's active receivers of its type; the deliveries it started. */
-  publish (event: WebhookEvent): Delivery[]
+  publish<E extends EventType> (event: WebhookEvent<E>): Delivery[]
 }

@@ -115,7 +115,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   }
   startClock()
 
-  const store = new Store({ compactionFloorBytes: config.journalCompactBytes, onError: err => logError(err, 'rebuilding after a rollback failed'), ...opts.store, file: config.data })
+  const store = new Store({ compactionFloorBytes: config.journalCompactBytes, onError: err => logError(err, 'following a rollback failed'), ...opts.store, file: config.data })
   // One commit point per job: each runs as a unit of the store and is written when it ends.
   const scheduler = new Scheduler({
     clock,
@@ -191,8 +191,13 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
       // From here on a move of the clock is a change the next write records (a first write records it anyway).
       clock.onChange(() => store.clockChanged())
       if (!opened.found) accounts.seedFixtures()
-      // After a failed write rolled records back, every service rebuilds from the store, as after a load.
-      store.onRestored(() => {
+      // After a rollback (a failed unit, a failed write) each service mends what it keeps about the
+      // records put back, and nothing else; a whole state put back (a failed reset or import) is a load.
+      store.onRestored(restored => {
+        if (!restored.whole) {
+          for (const service of lifecycle) service.afterRestore?.(restored)
+          return
+        }
         scheduler.clear()
         afterLoad()
       })

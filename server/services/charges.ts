@@ -16,6 +16,7 @@ import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSplits, Devolucoes, Lifecycle, Ports } from '../ports.js'
+import type { Restored } from '../store/store.js'
 import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
 
@@ -515,10 +516,16 @@ export class ChargeService implements Lifecycle {
 
   /** After a restart with --data or a snapshot import: expiry and AUTO_PAY again (SplitService reschedules the splits). */
   afterLoad (): void {
-    for (const tx of Object.values(this.store.data.transactions)) {
-      if (tx.kind !== 'CASH_IN' && tx.kind !== 'COB') continue
-      this.scheduleTimers(tx)
-    }
+    for (const tx of Object.values(this.store.data.transactions)) this.follow(tx)
+  }
+
+  /** A rollback put these charges back: an open one gets its timers again (a job left from before finds it moved on and does nothing). */
+  afterRestore (restored: Restored): void {
+    for (const tx of restored.inState('transactions')) this.follow(tx)
+  }
+
+  private follow (tx: Transaction): void {
+    if (tx.kind === 'CASH_IN' || tx.kind === 'COB') this.scheduleTimers(tx)
   }
 
   // ---- helpers ----------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ import type { AppliedScenario } from '../../scenarios/types.js'
 import { iso, recordTransition } from './history.js'
 import { directoryKeyOf } from './directory.js'
 import type { ChargePayments, KeyHolders, Lifecycle, PendingOperations, Ports } from '../ports.js'
+import type { Restored } from '../store/store.js'
 import type { Config } from '../config.js'
 
 /**
@@ -584,16 +585,43 @@ export class PayoutService implements Lifecycle {
     for (const tx of Object.values(this.deps.store.data.transactions)) {
       if (!isKind(tx, PAYOUT_KINDS)) continue
       if (tx.status !== 'ERROR') this.addDaily(tx, 1)
-      if (tx.status !== 'PENDING') continue
-      const chargeId = chargeIdOf(tx)
-      if (chargeId !== undefined) this.chargesInFlight.set(chargeId, tx.id)
-      this.schedule(tx)
+      this.follow(tx)
     }
   }
 
+  /**
+   * A rollback put these pay-outs back: each one's settlement and the charge it pays follow it as it is
+   * now, and the day's totals of their accounts are counted again from the records.
+   */
+  afterRestore (restored: Restored): void {
+    const accounts = new Set<number>()
+    for (const tx of restored.of('transactions')) {
+      if (!isKind(tx, PAYOUT_KINDS)) continue
+      accounts.add(tx.accountId)
+      this.release(tx)
+      if (this.deps.store.transaction(tx.id) === tx) this.follow(tx)
+    }
+    for (const accountId of accounts) {
+      this.forgetDaily(accountId)
+      for (const tx of this.deps.store.transactionsOf(accountId)) if (isKind(tx, PAYOUT_KINDS) && tx.status !== 'ERROR') this.addDaily(tx, 1)
+    }
+  }
+
+  /** A pending pay-out: its charge is in flight, its settlement on the scheduler. */
+  private follow (tx: Payout): void {
+    if (tx.status !== 'PENDING') return
+    const chargeId = chargeIdOf(tx)
+    if (chargeId !== undefined) this.chargesInFlight.set(chargeId, tx.id)
+    this.schedule(tx)
+  }
+
   forgetAccount (accountId: number): void {
-    for (const key of [...this.dailyCents.keys()]) if (key.startsWith(`${accountId}|`)) this.dailyCents.delete(key)
+    this.forgetDaily(accountId)
     for (const [chargeId, txId] of [...this.chargesInFlight]) if (!this.deps.store.transaction(txId)) this.chargesInFlight.delete(chargeId)
+  }
+
+  private forgetDaily (accountId: number): void {
+    for (const key of [...this.dailyCents.keys()]) if (key.startsWith(`${accountId}|`)) this.dailyCents.delete(key)
   }
 
   afterReset (): void {

@@ -10,6 +10,7 @@ import { cannotReceive, type ReceivedPayment } from './charges.js'
 import { chargeData, receivedOf } from './charge-records.js'
 import { iso, recordTransition } from './history.js'
 import type { DevolucaoView, Devolucoes, Lifecycle, MedReturns, PendingOperations, Ports, ReceivedPayments } from '../ports.js'
+import type { Restored } from '../store/store.js'
 import type { Config } from '../config.js'
 
 /**
@@ -397,8 +398,15 @@ export class RefundService implements Devolucoes, MedReturns, Lifecycle {
   }
 
   afterLoad (): void {
-    for (const tx of Object.values(this.store.data.transactions)) {
-      if (isKind(tx, REFUND_KINDS) && tx.dueAt && phaseOf(tx) === 'pending') this.scheduleSettlement(tx)
-    }
+    for (const tx of Object.values(this.store.data.transactions)) this.follow(tx)
+  }
+
+  /** A rollback put these refunds back: a pending one is due again (a job left from before settles it once: the second finds it settled). */
+  afterRestore (restored: Restored): void {
+    for (const tx of restored.inState('transactions')) this.follow(tx)
+  }
+
+  private follow (tx: Transaction): void {
+    if (isKind(tx, REFUND_KINDS) && tx.dueAt && phaseOf(tx) === 'pending') this.scheduleSettlement(tx)
   }
 }

@@ -65,6 +65,22 @@ t.test('the daily limit counts the day in São Paulo, rebuilt by afterLoad and d
   t.doesNotThrow(() => cashOut(600, 'd'), 'a reset forgets it')
 })
 
+t.test('after a rollback the daily total and the settlements follow the pay-outs put back, and nothing else', async t => {
+  const { service, store, scheduler, cashOut } = await payouts(t)
+  store.onRestored(restored => service.afterRestore(restored))
+  const kept = cashOut(100, 'kept')
+  const jobs = scheduler.pending()
+  t.throws(() => store.transact(() => {
+    cashOut(1000, 'rolled-back')
+    throw new Error('a late step fails')
+  }))
+  t.equal(scheduler.pending(), jobs, 'the rolled-back pay-out\'s settlement is gone, the other one is still due')
+  t.doesNotThrow(() => cashOut(1000, 'fits'), 'the rolled-back amount no longer counts towards the day')
+  t.throws(() => cashOut(600, 'over'), { code: 'PIX_DAILY_LIMIT_EXCEEDED' }, 'what stands still does')
+  await scheduler.advance(50)
+  t.equal(store.transaction(kept.id)!.status, 'CONFIRMED')
+})
+
 t.test('pendingOperations fail a pending pay-out with an asynchronous error and release the reservation', async t => {
   const { service, store, emitted, cashOut } = await payouts(t)
   const tx = cashOut(100, 'e1')
