@@ -6,7 +6,7 @@ import type { Clock } from './engine/clock.js'
 import type { Scheduler } from './engine/scheduler.js'
 import type { Fixtures } from './fixtures.js'
 import type { Restored, Store } from './store/store.js'
-import type { Account, Counterpart, Natureza, Payer, Transaction, TransactionKind } from './store/state.js'
+import type { Account, Counterpart, Natureza, Payer, Transaction, TransactionKind, TransactionOf } from './store/state.js'
 import type { JournalEntry, JournalFilter, Since } from './journal/journal.js'
 import type { DeliveryFilter } from './webhooks/delivery-log.js'
 import type { Delivery, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
@@ -143,7 +143,7 @@ export interface RefundReads extends Devolucoes {
 
 /** What the central-bank reads ask of charges: a cob as BACEN's API shows it (`V`, the view's type). */
 export interface CobViews<V> {
-  cobView (charge: Transaction): V
+  cobView (charge: TransactionOf<'COB'>): V
 }
 
 /** What MED asks of refunds: to return what is left of a disputed payment. */

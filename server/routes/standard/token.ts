@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { invalidRequest, Refusal } from '../../errors/refusal.js'
 import { fromPem, readCertificateHeader, type HeaderResult } from '../../auth/certificates.js'
 import { sameSecret } from '../../auth/secrets.js'
@@ -16,7 +16,7 @@ function peerCertificate (socket: unknown): HeaderResult | null {
 }
 
 /** POST /api/auth/token (docs/gateway.md §2.1, 5, 7.1): client certificate plus client credentials. */
-const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const tokenRoutes: RoutesPlugin = async (app) => {
   app.post('/api/auth/token', {
     schema: {
       operationId: 'createToken',
