@@ -29,9 +29,9 @@ module.exports = {
     {
       name: 'records-are-a-leaf',
       severity: 'error',
-      comment: 'store/state.ts, the record types (TypeBox schemas and their types), imports only domain, the scenario types and TypeBox.',
-      from: { path: '^server/store/state\\.ts$' },
-      to: { pathNot: ['^server/domain/', '^scenarios/types\\.ts$', '^node_modules/@sinclair/typebox/'] },
+      comment: 'store/records.ts (the record schemas) and store/state.ts (the record types) import only each other, domain, the scenario types and TypeBox.',
+      from: { path: '^server/store/(records|state)\\.ts$' },
+      to: { pathNot: ['^server/store/(records|state)\\.ts$', '^server/domain/', '^scenarios/types\\.ts$', '^node_modules/@sinclair/typebox/'] },
     },
     {
       name: 'store-below-services',

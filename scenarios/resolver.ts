@@ -1,5 +1,5 @@
 import { closest } from '../server/domain/names.js'
-import { catalogue, scenariosFor } from './catalogue.js'
+import { catalogue, scenariosFor, type ScenarioName } from './catalogue.js'
 import type { AppliedScenario, Endpoint } from './types.js'
 
 /**
@@ -89,7 +89,7 @@ export function readScenario (formatted: string): AppliedScenario {
   return applied
 }
 
-export function hasScenario (applied: readonly AppliedScenario[] | undefined, name: string): boolean {
+export function hasScenario (applied: readonly AppliedScenario[] | undefined, name: ScenarioName): boolean {
   // A loop, not `some`: asked about a dozen times per pay-out, a closure each time was garbage.
   if (applied === undefined) return false
   for (let i = 0; i < applied.length; i++) if (applied[i].name === name) return true
@@ -97,7 +97,7 @@ export function hasScenario (applied: readonly AppliedScenario[] | undefined, na
 }
 
 /** A numeric parameter (`ms`) of an applied scenario, or the fallback. */
-export function scenarioParam (applied: readonly AppliedScenario[] | undefined, name: string, key: string, fallback: number): number {
+export function scenarioParam (applied: readonly AppliedScenario[] | undefined, name: ScenarioName, key: string, fallback: number): number {
   const v = applied?.find(a => a.name === name)?.params[key]
   return v === undefined || v === '' ? fallback : Number(v)
 }

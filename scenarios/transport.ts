@@ -1,4 +1,4 @@
-import { GATEWAY_ENDPOINTS, type ScenarioDefinition } from './types.js'
+import { GATEWAY_ENDPOINTS, scenarioDefinitions } from './types.js'
 
 /**
  * Transport faults (WireMock's `Fault`, Toxiproxy): the connection itself misbehaves, on any operation
@@ -12,7 +12,7 @@ export const TIMEOUT_MAX_MS = 60_000
 /** The statuses the scenarios add to every gateway operation: 400 for a bad X-Sandbox-Scenario, 429 and 503 from the faults below. */
 export const FAULT_STATUSES = [400, 429, 503]
 
-export const transportScenarios: ScenarioDefinition[] = [
+export const transportScenarios = scenarioDefinitions([
   {
     name: 'LATENCY',
     endpoints: GATEWAY_ENDPOINTS,
@@ -47,6 +47,6 @@ export const transportScenarios: ScenarioDefinition[] = [
     timing: 'transport',
     effect: 'Answers 503 in the family\'s error shape; nothing is performed.',
   },
-]
+])
 
 export const TRANSPORT_FAULTS: ReadonlySet<string> = new Set(transportScenarios.map(s => s.name))

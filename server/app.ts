@@ -1,5 +1,4 @@
 import Fastify, { LogController, type FastifyInstance, type FastifySchemaValidationError, type FastifyServerOptions } from 'fastify'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
@@ -34,6 +33,7 @@ import sandboxRoutes from './routes/sandbox/index.js'
 import apiPixRoutes, { baseCollision } from './routes/api-pix/index.js'
 import apiPixToken from './routes/api-pix/oauth.js'
 import apiPixPayloads from './routes/api-pix/payload.js'
+import type { ReadOnlyReplies } from './routes/plugin.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -149,7 +149,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     // A bad percent-encoding or an over-long path parameter is answered in the family's error shape too.
     frameworkErrors: frameworkErrorHandler,
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
-  }).withTypeProvider<TypeBoxTypeProvider>()
+  }).withTypeProvider<ReadOnlyReplies>()
 
   // Every body is JSON: text/plain would otherwise reach the schema as a string (a 400 instead of 415).
   app.removeContentTypeParser('text/plain')

@@ -8,7 +8,7 @@ import type { Clock } from './engine/clock.js'
 import type { Scheduler } from './engine/scheduler.js'
 import type { Fixtures } from './fixtures.js'
 import type { Restored, Store } from './store/store.js'
-import type { Account, Counterpart, Natureza, Payer, PayloadLocation, Transaction, TransactionKind } from './store/state.js'
+import type { Account, Counterpart, Natureza, Payer, PayloadLocation, Transaction, TransactionKind, TransactionOf } from './store/state.js'
 import type { JournalEntry, JournalFilter, Since } from './journal/journal.js'
 import type { DeliveryFilter } from './webhooks/delivery-log.js'
 import type { Delivery, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
@@ -121,10 +121,10 @@ export interface LocatedCharges {
  * at one of its payload locations, revise it, find it.
  */
 export interface CobWrites {
-  createCob (account: Account, txid: string | null, body: CobRequest, scenarios: AppliedScenario[], at: { locId: number, location: string }): Transaction
-  reviseCob (account: Account, txid: string, body: CobRevision, cnpj: CnpjForm): Transaction
-  cob (account: Account, txid: string): Transaction
-  findCob (account: Account, txid: string): Transaction | undefined
+  createCob (account: Account, txid: string | null, body: CobRequest, scenarios: AppliedScenario[], at: { locId: number, location: string }): TransactionOf<'COB'>
+  reviseCob (account: Account, txid: string, body: CobRevision, cnpj: CnpjForm): TransactionOf<'COB'>
+  cob (account: Account, txid: string): TransactionOf<'COB'>
+  findCob (account: Account, txid: string): TransactionOf<'COB'> | undefined
 }
 
 /** What API Pix's cobs ask of its payload locations (LocationService). */
@@ -185,9 +185,9 @@ export interface RefundReads extends Devolucoes {
 
 /** What the central-bank reads ask of charges: a cob as BACEN's API shows it (`V`, the view's type). */
 export interface CobViews<V> {
-  cobView (charge: Transaction): V
+  cobView (charge: TransactionOf<'COB'>): V
   /** Whether the cob still shows a payload location (API Pix's may be unbound from theirs); always, without it. */
-  hasLocation? (charge: Transaction): boolean
+  hasLocation? (charge: TransactionOf<'COB'>): boolean
 }
 
 /** What MED asks of refunds: to return what is left of a disputed payment. */

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from './plugin.js'
 import { Type } from '@sinclair/typebox'
 import { readdirSync, readFileSync } from 'node:fs'
 import { extname, join } from 'node:path'
@@ -43,7 +43,7 @@ function loadAssets (): Map<string, Asset> {
   return assets
 }
 
-const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const dashboardRoutes: RoutesPlugin = async (app) => {
   const assets = loadAssets()
   const page = assets.get('index.html')!
 

@@ -1,6 +1,5 @@
 import { Type, type TSchema, type TUnsafe } from '@sinclair/typebox'
 import type { ErrorShape } from '../errors/families.js'
-export { asReply } from '../store/state.js'
 
 /**
  * Schema pieces shared by every family. String enums are plain `enum` schemas (not unions of

@@ -2,7 +2,7 @@ import { cobFieldProblems, type CobRequest, type CobRevision } from '../domain/c
 import { hostOf } from '../domain/payload-locations.js'
 import { JWKS_PATH } from '../errors/families.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
-import type { Account, PayloadLocation, Transaction } from '../store/state.js'
+import type { Account, PayloadLocation, TransactionOf } from '../store/state.js'
 import type { CobViews, CobWrites, PayloadLocations, PayloadSigning, Ports } from '../ports.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { chargeData } from './charge-records.js'
@@ -34,6 +34,8 @@ interface GatewayCobView {
 /** A cob as API Pix asks for it: its chave is required, and it may name the location it takes. */
 export type ApiPixNewCob = CobRequest & { chave: string, loc?: { id: number } }
 
+type Cob = TransactionOf<'COB'>
+
 /** What a payload's signature says of where its key is: the scheme payers reach the location's host with. */
 export interface PayloadFetch {
   scheme: 'http' | 'https'
@@ -52,7 +54,7 @@ export class ApiPixCobs<V extends GatewayCobView> implements CobViews<ReturnType
    * PUT /cob/{txid} and POST /cob (txid null): the charge, at the location `loc.id` names or at a new
    * one at `host`. Everything that can refuse is checked before the unit that writes.
    */
-  create (account: Account, txid: string | null, body: ApiPixNewCob, scenarios: AppliedScenario[], host: string): Transaction {
+  create (account: Account, txid: string | null, body: ApiPixNewCob, scenarios: AppliedScenario[], host: string): Cob {
     const problems = cobFieldProblems({ original: body.valor.original, devedor: body.devedor, chave: body.chave }, 'alphanumeric')
     if (problems.length > 0) throw invalidRequest(problems)
     if (txid !== null && this.deps.cobs.findCob(account, txid) !== undefined) throw new Refusal('COB_TXID_EXISTS', `O txid ${txid} já é usado por outra cobrança desta conta`)
@@ -70,7 +72,7 @@ export class ApiPixCobs<V extends GatewayCobView> implements CobViews<ReturnType
    * PATCH /cob/{txid}: the root family's revision, but API Pix refuses a cancellation that changes
    * something else too (nothing of it would be used).
    */
-  revise (account: Account, txid: string, body: CobRevision): Transaction {
+  revise (account: Account, txid: string, body: CobRevision): Cob {
     this.deps.cobs.cob(account, txid) // an unknown txid is 404 before anything else
     if (body.status !== undefined) {
       const others = (['calendario', 'devedor', 'valor', 'chave', 'solicitacaoPagador', 'infoAdicionais'] as const).filter(k => body[k] !== undefined)
@@ -80,7 +82,7 @@ export class ApiPixCobs<V extends GatewayCobView> implements CobViews<ReturnType
   }
 
   /** GET /cob/{txid}: `revisao`, when given, must be the current one (the sandbox keeps no other). */
-  get (account: Account, txid: string, revisao?: number): Transaction {
+  get (account: Account, txid: string, revisao?: number): Cob {
     const charge = this.deps.cobs.cob(account, txid)
     const current = chargeData(charge).cob?.revisao ?? 0
     if (revisao !== undefined && revisao !== current) {
@@ -90,7 +92,7 @@ export class ApiPixCobs<V extends GatewayCobView> implements CobViews<ReturnType
   }
 
   /** The location a cob shows: its payload location while bound; the root family's own URL for a cob made there. */
-  private locationOf (charge: Transaction): { id: number, location: string, criacao: string } | null {
+  private locationOf (charge: Cob): { id: number, location: string, criacao: string } | null {
     const loc = this.deps.locations.ofCharge(charge)
     if (loc !== undefined) return { id: loc.id, location: loc.location, criacao: loc.createdAt }
     if (this.deps.locations.isLocated(charge)) return null
@@ -99,12 +101,12 @@ export class ApiPixCobs<V extends GatewayCobView> implements CobViews<ReturnType
   }
 
   /** CobViews: whether the cob still shows a location (GET /cob's locationPresente). */
-  hasLocation (charge: Transaction): boolean {
+  hasLocation (charge: Cob): boolean {
     return this.locationOf(charge) !== null
   }
 
   /** A cob as API Pix shows it (CobGerada, CobCompleta): location, loc and pixCopiaECola only while it has a location. */
-  view (charge: Transaction) {
+  view (charge: Cob) {
     const { loc: _loc, location: _location, pixCopiaECola, ...rest } = this.deps.cobs.cobView(charge)
     const at = this.locationOf(charge)
     if (at === null) return rest
@@ -116,7 +118,7 @@ export class ApiPixCobs<V extends GatewayCobView> implements CobViews<ReturnType
     }
   }
 
-  cobView (charge: Transaction) {
+  cobView (charge: Cob) {
     return this.view(charge)
   }
 
@@ -134,7 +136,7 @@ export class ApiPixCobs<V extends GatewayCobView> implements CobViews<ReturnType
   }
 
   /** The payload of a cob (CobPayload): what a payer's app shows, as of when it is read (`apresentacao`). */
-  private payloadOf (charge: Transaction): Record<string, unknown> {
+  private payloadOf (charge: Cob): Record<string, unknown> {
     const { calendario, txid, revisao, status, devedor, valor, chave, solicitacaoPagador, infoAdicionais } = this.deps.cobs.cobView(charge)
     return {
       calendario: { criacao: calendario.criacao, apresentacao: iso(this.deps.clock.now()), expiracao: calendario.expiracao },

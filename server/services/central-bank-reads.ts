@@ -1,6 +1,6 @@
 import { parseInstant } from '../domain/instant.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
-import type { Account, Transaction } from '../store/state.js'
+import type { Account, Transaction, TransactionOf } from '../store/state.js'
 import { chargeData, receivedOf } from './charge-records.js'
 import { receivedPixView } from './received-pix.js'
 import type { CobViews, Ports, RefundReads } from '../ports.js'
@@ -77,7 +77,7 @@ export class CentralBankReads<Cob> {
   /** GET /cob: the account's charges created within [inicio, fim], oldest first, paged. */
   cobs (account: Account, q: CobListFilter) {
     const w = windowOf(q)
-    const cobs = this.deps.store.transactionsOf(account.id).filter(tx => {
+    const cobs = this.deps.store.transactionsOf(account.id).filter((tx): tx is TransactionOf<'COB'> => {
       if (tx.kind !== 'COB' || !within(tx.createdAt, w)) return false
       const devedor = chargeData(tx).cob?.devedor
       if (q.cpf !== undefined && devedor?.cpf !== q.cpf) return false

@@ -6,8 +6,7 @@ import { isValidSplitKey } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, parseDecimalString, percentOf } from '../domain/money.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
-import { asReply } from '../store/state.js'
-import { type Account, type ChargeData, type ChargeKind, type CobData, type Counterpart, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData } from '../store/state.js'
+import { type Account, type ChargeData, type ChargeKind, type CobData, type Counterpart, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData, type TransactionOf, type TransactionStatus } from '../store/state.js'
 import { cobFieldProblems, revisedCob, type CnpjForm, type CobFields, type CobRequest, type CobRevision } from '../domain/cob.js'
 import { receivedPixView } from './received-pix.js'
 import { chargeData, chargeDraft, receivedOf } from './charge-records.js'
@@ -35,7 +34,8 @@ export const DEFAULT_PAYER: Payer = { name: 'PAGADOR SANDBOX', document: '529982
 export type { ChargeData, CobData, ReceivedPayment, SplitRecord, SplitStatus }
 
 /** The kind of a record this service creates, with the `data` of that kind. */
-type NewKind = { [K in ChargeKind]: { kind: K, data: TransactionData[K] } }[ChargeKind]
+type NewKind<K extends ChargeKind> = { kind: K, data: TransactionData[K] }
+type Cob = TransactionOf<'COB'>
 
 /** Money that would take an account past what it can hold (ledger.canReceive): nothing is credited. */
 export const cannotReceive = (): Refusal =>
@@ -199,7 +199,7 @@ export class ChargeService implements Lifecycle {
   // ---- cob --------------------------------------------------------------------------------------
 
   /** PUT /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7), and POST /cob (BACEN) with a txid generated here when `txid` is null. */
-  createCob (account: Account, txid: string | null, body: CobRequest, scenarios: AppliedScenario[], at?: CobLocation): Transaction {
+  createCob (account: Account, txid: string | null, body: CobRequest, scenarios: AppliedScenario[], at?: CobLocation): Cob {
     const problems = cobFieldProblems({ original: body.valor.original, devedor: body.devedor, chave: body.chave }, at ? 'alphanumeric' : 'digits')
     if (problems.length > 0) throw invalidRequest(problems)
     const originalCents = parseDecimalString(body.valor.original, 'exactly-2')
@@ -212,7 +212,7 @@ export class ChargeService implements Lifecycle {
     })
   }
 
-  private insertCob (account: Account, txid: string, body: CobRequest, originalCents: number, scenarios: AppliedScenario[], at?: CobLocation): Transaction {
+  private insertCob (account: Account, txid: string, body: CobRequest, originalCents: number, scenarios: AppliedScenario[], at?: CobLocation): Cob {
     const devedor = body.devedor
     const ref = `cob:${account.id}:${txid}`
     if (this.store.transactionByRef(ref)) throw new Refusal('COB_TXID_EXISTS', `A cobrança com txid ${txid} já existe`)
@@ -254,15 +254,16 @@ export class ChargeService implements Lifecycle {
     })
   }
 
-  cob (account: Account, txid: string): Transaction {
+  cob (account: Account, txid: string): Cob {
     const charge = this.findCob(account, txid)
     if (!charge) throw new Refusal('NOT_FOUND', `Cobrança com txid ${txid} não encontrada`)
     return charge
   }
 
   /** The account's cob of this txid, if any. */
-  findCob (account: Account, txid: string): Transaction | undefined {
-    return this.store.transactionByRef(`cob:${account.id}:${txid}`)
+  findCob (account: Account, txid: string): Cob | undefined {
+    const charge = this.store.transactionByRef(`cob:${account.id}:${txid}`)
+    return charge?.kind === 'COB' ? charge : undefined
   }
 
   /**
@@ -271,7 +272,7 @@ export class ChargeService implements Lifecycle {
    * `revisao` goes up by 1 when something really changed. A new value or modalidade gives a new BR
    * Code at the same location; a new expiracao counts from `criacao`, as BACEN's does.
    */
-  reviseCob (account: Account, txid: string, body: CobRevision, cnpj: CnpjForm = 'digits'): Transaction {
+  reviseCob (account: Account, txid: string, body: CobRevision, cnpj: CnpjForm = 'digits'): Cob {
     const charge = this.cob(account, txid)
     const problems = cobFieldProblems({ original: body.valor?.original, devedor: body.devedor, chave: body.chave }, cnpj)
     const cob = chargeData(charge).cob!
@@ -301,20 +302,20 @@ export class ChargeService implements Lifecycle {
     // An expiracao already past: the charge expires now rather than at the next tick of the clock.
     if (!cancelled && Date.parse(dueAt) <= this.now()) this.expire(charge.id)
     else if (!cancelled) this.scheduleExpiry(revised)
-    return this.store.transaction(charge.id)!
+    return this.cob(account, txid)
   }
 
-  cobView (charge: Transaction) {
+  cobView (charge: Cob) {
     const d = chargeData(charge)
     const cob = d.cob!
     const received = receivedOf(charge)
-    return asReply({
+    return {
       calendario: { criacao: charge.createdAt, expiracao: cob.expiracao },
       txid: d.txid!,
       revisao: cob.revisao ?? 0,
       loc: { id: cob.locId, location: d.pixCode!, tipoCob: 'cob', criacao: charge.createdAt, txid: d.txid! },
       location: d.pixCode!,
-      status: charge.status as 'ATIVA',
+      status: charge.status,
       ...(cob.devedor ? { devedor: { ...cob.devedor } } : {}),
       valor: { original: cob.original, modalidadeAlteracao: cob.modalidadeAlteracao },
       // BACEN's answer always names the receiver's key: without one in the request, the account's document key.
@@ -323,7 +324,7 @@ export class ChargeService implements Lifecycle {
       ...(cob.infoAdicionais ? { infoAdicionais: cob.infoAdicionais } : {}),
       pixCopiaECola: d.pixCode!,
       ...(received ? { pix: [receivedPixView(this.deps.refunds, charge)] } : {}),
-    })
+    }
   }
 
   // ---- paying a charge ---------------------------------------------------------------------------
@@ -579,8 +580,9 @@ export class ChargeService implements Lifecycle {
     })
   }
 
-  private newTransaction (account: Account, what: NewKind, status: string, amountCents: number, now: number, scenarios: AppliedScenario[], id = this.deps.rng.uuid()): Mutable<Transaction> {
+  private newTransaction<K extends ChargeKind> (account: Account, what: NewKind<K>, status: TransactionStatus<K>, amountCents: number, now: number, scenarios: AppliedScenario[], id = this.deps.rng.uuid()): Mutable<TransactionOf<K>> {
     const at = iso(now)
+    // `kind`, `data` and `status` are one kind's, which the compiler cannot follow through a spread of a generic.
     return {
       id,
       seq: this.store.nextSeq('transaction'),
@@ -596,10 +598,10 @@ export class ChargeService implements Lifecycle {
       createdAt: at,
       updatedAt: at,
       history: [{ status, at }],
-    }
+    } as Mutable<TransactionOf<K>>
   }
 
-  private transition (tx: Draft<Transaction>, status: string, reason?: string): void {
+  private transition<T extends Draft<Transaction>> (tx: T, status: T['status'], reason?: string): void {
     recordTransition(tx, status, iso(this.now()), reason)
   }
 }

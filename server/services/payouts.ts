@@ -11,7 +11,7 @@ import { amountMessage, centsToNumber, centsToString, parseAmount } from '../dom
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Job } from '../engine/scheduler.js'
 import { intern } from '../store/intern.js'
-import { isKind, PAYOUT_KINDS, type Account, type Counterpart, type DictTransferResponse, type Mutable, type Patch, type PayoutKind, type Transaction, type TransactionData, type TransactionOf } from '../store/state.js'
+import { isKind, PAYOUT_KINDS, type Account, type Counterpart, type DictTransferResponse, type Mutable, type Patch, type PayoutKind, type Transaction, type TransactionData, type TransactionOf, type TransactionStatus } from '../store/state.js'
 import { cashOutNotification, transferEnvelope } from '../webhooks/envelopes/cash-out.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
@@ -54,7 +54,6 @@ const chargeIdOf = (tx: Payout): string | undefined => tx.kind === 'CASH_OUT_QRC
 const sentDocumentOf = (tx: Payout): string | undefined => tx.kind === 'DICT_TRANSFER' ? undefined : tx.data.document
 
 /** What a new pay-out record is made of, besides its status. */
-type RecordFields = { [K in PayoutKind]: RecordFieldsOf<K> }[PayoutKind]
 interface RecordFieldsOf<K extends PayoutKind> {
   kind: K
   amountCents: number
@@ -100,7 +99,7 @@ export type { DictTransferResponse }
 
 /** A creation that ended in a recorded transaction plus an error answer (422 rejections, the 500 scenario). */
 export interface PayoutOutcome {
-  tx: Transaction
+  tx: TransactionOf<'CASH_OUT_QRCODE'>
   error?: Refusal
 }
 
@@ -135,7 +134,7 @@ export class PayoutService implements Lifecycle {
 
   // ---- POST /api/pix/cash-out ---------------------------------------------------------------------------
 
-  createCashOut (account: Account, input: CashOutInput, scenarios: AppliedScenario[]): Transaction {
+  createCashOut (account: Account, input: CashOutInput, scenarios: AppliedScenario[]): TransactionOf<'CASH_OUT'> {
     const cents = this.amountOf(input.value)
     const { key, keyType, document, name } = input.details
     if (!isValidCashOutKey(keyType, key) || hasScenario(scenarios, 'INVALID_KEY')) {
@@ -231,7 +230,7 @@ export class PayoutService implements Lifecycle {
    * A provider's 422 (docs/gateway.md §7.3): the attempt is recorded as a final ERROR, consuming the externalId,
    * so a client that queries the transaction finds the outcome. Nothing is reserved or sent.
    */
-  private rejectQrCode (account: Account, base: RecordFields, code: 'QRCODE_ALREADY_PAID' | 'QRCODE_NOT_AVAILABLE' | null, reason?: string): PayoutOutcome {
+  private rejectQrCode (account: Account, base: RecordFieldsOf<'CASH_OUT_QRCODE'>, code: 'QRCODE_ALREADY_PAID' | 'QRCODE_NOT_AVAILABLE' | null, reason?: string): PayoutOutcome {
     const message = reason ?? (code === 'QRCODE_ALREADY_PAID'
       ? 'QR Code já foi pago'
       : code === 'QRCODE_NOT_AVAILABLE' ? 'QR Code não está disponível para pagamento (expirado ou removido)' : 'Pagamento recusado pelo provedor')
@@ -346,11 +345,11 @@ export class PayoutService implements Lifecycle {
   }
 
   /** Builds and stores a record without touching the ledger; `extra` completes it before it is stored. */
-  private record<K extends PayoutKind> (account: Account, status: string, f: RecordFieldsOf<K>, extra?: (tx: Mutable<Payout>) => void): TransactionOf<K> {
+  private record<K extends PayoutKind> (account: Account, status: TransactionStatus<K>, f: RecordFieldsOf<K>, extra?: (tx: Mutable<Payout>) => void): TransactionOf<K> {
     const at = new Date(this.deps.clock.now()).toISOString()
     // Built field by field, not with conditional spreads: this runs once per pay-out, and spreading
-    // temporary objects was 5% of a cash-out's CPU time. `kind` and `data` come from one RecordFields
-    // member, which the compiler cannot follow through two separate fields: hence the one assertion.
+    // temporary objects was 5% of a cash-out's CPU time. `kind`, `data` and `status` are one kind's,
+    // which the compiler cannot follow through separate fields: hence the one assertion.
     const tx = {
       id: this.deps.rng.uuid(),
       seq: this.deps.store.nextSeq('transaction'),
@@ -558,7 +557,7 @@ export class PayoutService implements Lifecycle {
     })
   }
 
-  private transition (tx: Patch<Transaction>, status: string, now: number, reason?: string): void {
+  private transition<T extends Patch<Transaction>> (tx: T, status: T['status'], now: number, reason?: string): void {
     // Not `delete`: removing a property that is not the last one added turns the record into a dictionary-mode
     // object, about 1.4 KB more heap per settled pay-out. JSON drops an undefined field all the same.
     tx.dueAt = undefined

@@ -260,7 +260,7 @@ const proofs: Record<string, Proof> = {
   },
 }
 
-const names = [...new Set(catalogue.map(s => s.name))]
+const names: readonly string[] = [...new Set(catalogue.map(s => s.name))]
 
 t.test('every scenario of the catalogue has a proof here', async t => {
   t.same(names.filter(n => !proofs[n]), [], 'scenarios without a proof')

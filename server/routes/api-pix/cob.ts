@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import type { Static } from '@sinclair/typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { appliedScenarios } from '../../applied-scenarios.js'
@@ -14,7 +14,7 @@ const READ: ApiPixRoute = { scope: 'cob.read', problems: { 400: 'CobConsultaInva
  * API Pix's immediate charges (tag Cob): PUT, POST, PATCH, GET and the list, over the same records as
  * the root family's /cob (docs/api-pix.md, cob), each shown in API Pix's shape.
  */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   /** PUT and POST: the charge, at the location its body names or at a new one, 201 as API Pix shows it. */

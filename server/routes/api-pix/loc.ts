@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { LocBody, LocList, LocListQuery, LocParams, LocView } from '../../schemas/api-pix/loc.js'
 import type { ApiPixRoute } from './route.js'
@@ -8,7 +8,7 @@ const WRITE: ApiPixRoute = { scope: 'payloadlocation.write', problems: { 400: 'P
 const READ: ApiPixRoute = { scope: 'payloadlocation.read', problems: { 400: 'PayloadLocationConsultaInvalida', 404: 'PayloadLocationNaoEncontrado' } }
 
 /** API Pix's payload locations (tag PayloadLocation; docs/api-pix.md, loc). */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   app.post('/loc', {

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { authenticateClient, basicCredentials, clientCertificate } from '../../auth/clients.js'
 import { TOKEN_LIFETIME_SECONDS } from '../../auth/tokens.js'
 import { grantedScopes, requestedScopes } from '../../domain/scopes.js'
@@ -14,7 +14,7 @@ const invalidClient = (message: string): Refusal => new Refusal('INVALID_CREDENT
  * credentials with HTTP Basic, over the client certificate the gateway's token asks for, with the same
  * rule that it is linked to the account. The token works on both the gateway and API Pix.
  */
-const oauthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const oauthRoutes: RoutesPlugin = async (app) => {
   // RFC 6749 §4.4.2: a form-encoded body, here only (elsewhere it stays a 415). A parameter sent twice is
   // refused (§3.1: "MUST NOT be included more than once").
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {

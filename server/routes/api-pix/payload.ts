@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { Type } from '@sinclair/typebox'
 import { PAYLOAD_PATH, isLocationToken } from '../../domain/payload-locations.js'
 import { JWKS_PATH } from '../../errors/families.js'
@@ -14,7 +14,7 @@ const PAYLOAD = { problems: { 404: 'CobPayloadNaoEncontrado', 410: 'CobPayloadNa
  * key that signs them, as a JWK Set at the location's host. Outside the base path: a location is a URL
  * of its own.
  */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   app.get(`${PAYLOAD_PATH}/:token`, {

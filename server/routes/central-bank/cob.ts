@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { CobBody, CobParams, CobPatchBody, CobResponse } from '../../schemas/payins.js'
 import { CobList, CobListQuery } from '../../schemas/central-bank.js'
@@ -9,7 +9,7 @@ import { appliedScenarios } from '../../applied-scenarios.js'
  * gateway does not show how a receiver revises or cancels a charge; the sandbox does it as BACEN's
  * API does: PATCH with the fields to change, or with status REMOVIDA_PELO_USUARIO_RECEBEDOR.
  */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   app.put('/cob/:txid', {

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { Type } from '@sinclair/typebox'
 import { Refusal, invalidRequest } from '../../errors/refusal.js'
 import { amountMessage, centsToString, MAX_CENTS, parseAmount } from '../../domain/money.js'
@@ -12,7 +12,7 @@ import { accountView } from './views.js'
 const LONE_SURROGATE = /\p{Cs}/u
 
 /** Accounts on the control plane: create isolated accounts, read them, fund them. */
-const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const accountRoutes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   app.post('/accounts', {

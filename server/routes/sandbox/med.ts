@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { MedOpenBody, MedTransitionBody, MedTransitionView, SandboxMedList, SandboxMedView } from '../../schemas/payins.js'
 import { AccountFilterQuery, NumericIdParams } from '../../schemas/sandbox.js'
@@ -9,7 +9,7 @@ import { appliedScenarios } from '../../applied-scenarios.js'
 const view = (m: MedRecord) => ({ ...medView(m), accountId: m.accountId })
 
 /** /__sandbox/med: the payer's bank opens MED disputes and moves them (docs/assumptions.md, MED). */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   app.post('/med', {

@@ -1,10 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { PixIncomingBody, PixPayBody, ReceivedPixView } from '../../schemas/payins.js'
 import { appliedScenarios } from '../../applied-scenarios.js'
 
 /** /__sandbox/pix/pay and /__sandbox/pix/incoming: money arriving as a payer's bank would send it. */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   app.post('/pix/pay', {

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { constants } from 'node:buffer'
 import { getHeapStatistics } from 'node:v8'
 import { Type } from '@sinclair/typebox'
@@ -6,7 +6,7 @@ import { Refusal, invalidRequest } from '../../errors/refusal.js'
 import { parseInstant, SANDBOX_TIME_BOUNDS, SANDBOX_TIME_RANGE } from '../../domain/instant.js'
 import { errorResponses } from '../../schemas/common.js'
 import { readDocument } from '../../store/document.js'
-import { asReply, STATE_FORMAT, STATE_FORMAT_VERSION } from '../../store/state.js'
+import { STATE_FORMAT, STATE_FORMAT_VERSION } from '../../store/state.js'
 import { ClockAdvanceBody, ClockSetBody, ClockView, HealthUnavailable, HealthView, ResetBody, ResetView, SnapshotBody, SnapshotImported, SnapshotView } from '../../schemas/sandbox.js'
 import { mayControl } from './admin.js'
 
@@ -21,7 +21,7 @@ import { mayControl } from './admin.js'
 export const SNAPSHOT_BODY_LIMIT = Math.floor(Math.min(constants.MAX_STRING_LENGTH / 2, getHeapStatistics().heap_size_limit / 32))
 
 /** Health, reset, clock and snapshot. */
-const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const systemRoutes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
   const clockView = () => {
     const next = sb.scheduler.nextDueAt()
@@ -121,7 +121,7 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/snapshot', {
     schema: { operationId: 'sandboxExportSnapshot', tags: ['Sandbox'], summary: 'Export the whole state as one JSON document', response: { 200: SnapshotView } },
-  }, async () => asReply(sb.exportState()))
+  }, async () => sb.exportState())
 
   app.put('/snapshot', {
     bodyLimit: SNAPSHOT_BODY_LIMIT,

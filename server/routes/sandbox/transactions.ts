@@ -1,7 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { Refusal } from '../../errors/refusal.js'
 import { centsToNumber } from '../../domain/money.js'
-import { asReply, errorResponses } from '../../schemas/common.js'
+import { errorResponses } from '../../schemas/common.js'
 import { FailTransactionBody, RefundReceivedBody, TransactionIdParams, TransactionList, TransactionListQuery, TransactionView } from '../../schemas/payouts.js'
 import type { Transaction } from '../../store/state.js'
 import { appliedScenarios } from '../../applied-scenarios.js'
@@ -12,7 +12,7 @@ import { appliedScenarios } from '../../applied-scenarios.js'
  */
 export function transactionView (tx: Transaction, actions: ReadonlyArray<'settle' | 'fail'> = []) {
   const { amountCents, feeCents, scenarios, ...rest } = tx
-  return asReply({ ...rest, amount: centsToNumber(amountCents), fee: centsToNumber(feeCents), scenarios: scenarios ?? [], actions: [...actions] })
+  return { ...rest, amount: centsToNumber(amountCents), fee: centsToNumber(feeCents), scenarios: scenarios ?? [], actions: [...actions] }
 }
 
 /**
@@ -20,7 +20,7 @@ export function transactionView (tx: Transaction, actions: ReadonlyArray<'settle
  * of pending operations. Settle and fail dispatch by kind to what the owning service registered with
  * the transactions service (`createSandbox` registers each capability's), so every capability's pending records are steered alike.
  */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
   const find = (id: string): Transaction => {
     const tx = sb.transactions.find(id)

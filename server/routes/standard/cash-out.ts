@@ -1,16 +1,16 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { CashOutBody, PayoutCreated, QrCashOutBody } from '../../schemas/payouts.js'
-import type { Transaction } from '../../store/state.js'
+import type { TransactionOf } from '../../store/state.js'
 import { appliedScenarios } from '../../applied-scenarios.js'
 
 /** The four fields both pay-out endpoints answer with (docs/gateway.md §2.4, 2.5). */
-function created (tx: Transaction) {
-  return { transactionId: tx.id, externalId: tx.externalId ?? '', status: tx.status as 'PENDING' | 'CONFIRMED' | 'ERROR', generateTime: tx.createdAt }
+function created (tx: TransactionOf<'CASH_OUT' | 'CASH_OUT_QRCODE'>) {
+  return { transactionId: tx.id, externalId: tx.externalId ?? '', status: tx.status, generateTime: tx.createdAt }
 }
 
 /** POST /api/pix/cash-out and /api/pix/cash-out-qrcode (docs/gateway.md §2.4, 2.5, 7.2, 7.3). */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   app.post('/api/pix/cash-out', {

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { Refusal, tooManyRequests } from '../../errors/refusal.js'
 import { errorResponses } from '../../schemas/common.js'
 import { MedListQuery, MedListResponse } from '../../schemas/payins.js'
@@ -7,7 +7,7 @@ import { hasScenario } from '../../../scenarios/resolver.js'
 import { appliedScenarios } from '../../applied-scenarios.js'
 
 /** GET /api/med (docs/gateway.md §2.10, 4 row 11, 7.10): the account's MED disputes, filtered and paged, rate limited. */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
   app.get('/api/med', {
     config: { auth: true },

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { invalidRequest, Refusal } from '../../errors/refusal.js'
 import { authenticateClient, clientCertificate } from '../../auth/clients.js'
 import { TOKEN_LIFETIME_SECONDS } from '../../auth/tokens.js'
@@ -6,7 +6,7 @@ import { errorResponses } from '../../schemas/common.js'
 import { TokenHeaders, TokenRequest, TokenResponse } from '../../schemas/auth.js'
 
 /** POST /api/auth/token (docs/gateway.md §2.1, 5, 7.1): client certificate plus client credentials. */
-const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const tokenRoutes: RoutesPlugin = async (app) => {
   app.post('/api/auth/token', {
     schema: {
       operationId: 'createToken',
