@@ -1,7 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox'
 import type { TokenRequest, TokenResponse } from '../server/schemas/auth.js'
 import type { CentralBankBalances, StandardBalance } from '../server/schemas/balance.js'
-import type { ExtendedError, SandboxError, SimpleError } from '../server/schemas/common.js'
+import type { ApiPixProblem, ExtendedError, OAuthError, SandboxError, SimpleError } from '../server/schemas/common.js'
 import type { CobList as CobListSchema, CobListQuery, PixList, PixListQuery } from '../server/schemas/central-bank.js'
 import type {
   CashInBody, CashInResponse, CobBody, CobPatchBody, CobResponse, PixView, DevolucaoBody, DevolucaoView, MedListQuery, MedListResponse,
@@ -23,6 +23,9 @@ import type {
 } from '../server/schemas/webhooks.js'
 import type { ClearedRequests, ClearRequestsQuery, RequestCount, RequestEntry, RequestList, RequestListQuery, RequestMatcher, Verified, VerifyBody } from '../server/schemas/journal.js'
 import type { ReportProbeBody, ReportQuery, ReportView } from '../server/schemas/report.js'
+import type { OAuthTokenBody, OAuthTokenResponse } from '../server/schemas/api-pix/oauth.js'
+import type { ApiPixCob as ApiPixCobSchema, ApiPixCobBody, ApiPixCobList as ApiPixCobListSchema, ApiPixCobListQuery, ApiPixCobPatchBody } from '../server/schemas/api-pix/cob.js'
+import type { LocBody, LocList, LocListQuery, LocView } from '../server/schemas/api-pix/loc.js'
 
 /**
  * Every operation of the sandbox's API, by its OpenAPI operationId: method, path and how it
@@ -101,6 +104,19 @@ export const operations = {
   sandboxTransitionMed: ['POST', '/__sandbox/med/{id}/transition'],
   sandboxReport: ['GET', '/__sandbox/report'],
   sandboxReportProbe: ['POST', '/__sandbox/report/probe'],
+  // BACEN's API Pix (docs/api-pix.md): its token at the root, the rest under the base path (/v2 here; ClientOptions.apiPixBasePath).
+  apiPixToken: ['POST', '/oauth/token'],
+  apiPixCreateCob: ['PUT', '/v2/cob/{txid}'],
+  apiPixCreateCobWithGeneratedTxid: ['POST', '/v2/cob'],
+  apiPixReviseCob: ['PATCH', '/v2/cob/{txid}'],
+  apiPixGetCob: ['GET', '/v2/cob/{txid}'],
+  apiPixListCobs: ['GET', '/v2/cob'],
+  apiPixCreateLoc: ['POST', '/v2/loc'],
+  apiPixGetLoc: ['GET', '/v2/loc/{id}'],
+  apiPixListLocs: ['GET', '/v2/loc'],
+  apiPixUnbindLoc: ['DELETE', '/v2/loc/{id}/txid'],
+  apiPixPayload: ['GET', '/qr/v2/{token}'],
+  apiPixJwks: ['GET', '/.well-known/jwks.json'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
 
 export type OperationId = keyof typeof operations
@@ -211,4 +227,20 @@ export type ReportProbe = S<typeof ReportProbeBody>
 export type ExtendedErrorBody = S<typeof ExtendedError>
 export type SimpleErrorBody = S<typeof SimpleError>
 export type SandboxErrorBody = S<typeof SandboxError>
-export type ErrorBody = ExtendedErrorBody | SimpleErrorBody | SandboxErrorBody
+export type ApiPixProblemBody = S<typeof ApiPixProblem>
+export type OAuthErrorBody = S<typeof OAuthError>
+export type ErrorBody = ExtendedErrorBody | SimpleErrorBody | SandboxErrorBody | ApiPixProblemBody | OAuthErrorBody
+
+export type ApiPixTokenRequest = S<typeof OAuthTokenBody>
+export type ApiPixToken = S<typeof OAuthTokenResponse>
+export type ApiPixCobRequest = S<typeof ApiPixCobBody>
+export type ApiPixCobPatch = S<typeof ApiPixCobPatchBody>
+export type ApiPixCob = S<typeof ApiPixCobSchema>
+export type ApiPixCobFilter = S<typeof ApiPixCobListQuery>
+export type ApiPixCobList = S<typeof ApiPixCobListSchema>
+export type ApiPixLocRequest = S<typeof LocBody>
+export type ApiPixLoc = S<typeof LocView>
+export type ApiPixLocFilter = S<typeof LocListQuery>
+export type ApiPixLocList = S<typeof LocList>
+/** The key that signs payloads, as a JWK Set. */
+export interface ApiPixJwks { keys: Array<{ kty: string, crv: string, x: string, y: string, kid: string, use: string, alg: string }> }

@@ -1,11 +1,11 @@
 import type { Endpoint } from './types.js'
 
 /**
- * Where the scenarios of each operation of the gateway's two families apply: its scenario endpoint, by
- * the operation's OpenAPI operationId. The transport faults (server/faults.ts) bend every such operation,
+ * Where the scenarios of each operation of the gateway's two families and of API Pix apply: its scenario
+ * endpoint, by the operation's OpenAPI operationId (null: it takes none). The transport faults (server/faults.ts) bend every such operation,
  * and the statuses they add are declared in its answers (server/schemas/declared.ts).
  */
-const ENDPOINT_OF: Record<string, Endpoint> = {
+const ENDPOINT_OF: Record<string, Endpoint | null> = {
   createToken: 'token',
   getBalance: 'balance',
   getApiBalance: 'balance',
@@ -28,9 +28,23 @@ const ENDPOINT_OF: Record<string, Endpoint> = {
   listMed: 'med-list',
   registerWebhook: 'webhook-config',
   listWebhooks: 'webhook-config',
+  // BACEN's API Pix (docs/api-pix.md): its token and its cob as the gateway's; its locations, their
+  // payloads and their key take none (null).
+  apiPixToken: 'token',
+  apiPixCreateCob: 'cob',
+  apiPixCreateCobWithGeneratedTxid: 'cob',
+  apiPixGetCob: 'cob-query',
+  apiPixListCobs: 'cob-query',
+  apiPixReviseCob: 'cob-cancel',
+  apiPixCreateLoc: null,
+  apiPixGetLoc: null,
+  apiPixListLocs: null,
+  apiPixUnbindLoc: null,
+  apiPixPayload: null,
+  apiPixJwks: null,
 }
 
-const GATEWAY_TAGS = ['Standard', 'Central bank']
+const GATEWAY_TAGS = ['Standard', 'Central bank', 'API Pix']
 
 /** The scenario endpoint of a gateway route (its schema's tags and operationId), or null for the control plane and the pages. */
 export function gatewayEndpointOf (route: { schema?: unknown, url: string }): Endpoint | null {
@@ -38,6 +52,6 @@ export function gatewayEndpointOf (route: { schema?: unknown, url: string }): En
   if (!schema || schema.hide || !schema.tags?.some(t => GATEWAY_TAGS.includes(t))) return null
   const endpoint = schema.operationId === undefined ? undefined : ENDPOINT_OF[schema.operationId]
   // A new gateway route must say where its faults apply, or it would silently escape them.
-  if (!endpoint) throw new Error(`gateway route ${route.url} (${schema.operationId ?? 'no operationId'}) has no scenario endpoint in scenarios/operations.ts`)
+  if (endpoint === undefined) throw new Error(`gateway route ${route.url} (${schema.operationId ?? 'no operationId'}) has no scenario endpoint in scenarios/operations.ts`)
   return endpoint
 }

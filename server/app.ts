@@ -10,14 +10,16 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { packageRoot } from './paths.js'
 import type { Config } from './config.js'
-import { defaultConfig } from './config.js'
+import { ConfigError, defaultConfig } from './config.js'
 import { isValidDocument } from './domain/documents.js'
+import { API_PIX_SCOPES } from './domain/scopes.js'
 import type { Fixtures } from './fixtures.js'
 import type { StoreOptions } from './store/store.js'
 import { createSandbox, type Sandbox } from './sandbox.js'
 import type { Account } from './store/state.js'
 import type { TokenClaims } from './auth/tokens.js'
 import type { AppliedScenario } from '../scenarios/types.js'
+import type { ApiPixRoute } from './routes/api-pix/route.js'
 import captureRequests from './journal/capture.js'
 import { webhookLines } from './journal/console.js'
 import { frameworkErrorHandler, registerErrorHandlers, storageUnavailable } from './errors/handler.js'
@@ -28,6 +30,9 @@ import faultsPlugin from './faults.js'
 import standardRoutes from './routes/standard/index.js'
 import centralBankRoutes from './routes/central-bank/index.js'
 import sandboxRoutes from './routes/sandbox/index.js'
+import apiPixRoutes, { baseCollision } from './routes/api-pix/index.js'
+import apiPixToken from './routes/api-pix/oauth.js'
+import apiPixPayloads from './routes/api-pix/payload.js'
 import type { ReadOnlyReplies } from './routes/plugin.js'
 
 declare module 'fastify' {
@@ -48,6 +53,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes that need `Authorization: Bearer`. */
     auth?: boolean
+    /** A route of BACEN's API Pix (docs/api-pix.md): its errors are problem details, its scope is checked. */
+    apiPix?: ApiPixRoute
   }
 }
 
@@ -147,6 +154,10 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   // Every body is JSON: text/plain would otherwise reach the schema as a string (a 400 instead of 415).
   app.removeContentTypeParser('text/plain')
 
+  // Every route of the sandbox, so that API Pix's base path is refused when it would take one over.
+  const routes: Array<{ method: string, url: string }> = []
+  app.addHook('onRoute', route => { for (const method of [route.method].flat()) routes.push({ method, url: route.url }) })
+
   const { body, coercing } = validators()
   for (const s of sharedSchemas) {
     body.addSchema(s)
@@ -181,7 +192,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
       store.commit().then(() => done(null, payload), (err: unknown) => {
         request.log.error({ err }, 'the data file could not be written; the change was rolled back')
         const failure = storageUnavailable(request, err)
-        void reply.code(failure.status).header('content-type', 'application/json; charset=utf-8').header('retry-after', '1')
+        void reply.code(failure.status).headers(failure.headers).header('retry-after', '1')
         done(null, failure.body)
       })
     })
@@ -215,18 +226,24 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
       info: {
         title: 'pix-sandbox',
         version: VERSION,
-        description: 'A local, stateful sandbox of the PIX gateway. Standard family under /api, central-bank-compatible family without prefix, control plane under /__sandbox.',
+        description: 'A local, stateful sandbox of the PIX gateway. Standard family under /api, central-bank-compatible family without prefix, BACEN\'s API Pix under /v2 (settable), control plane under /__sandbox.',
       },
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           sandboxAdmin: { type: 'apiKey', in: 'header', name: 'X-Sandbox-Admin-Token', description: 'Needed only when the sandbox runs with SANDBOX_ADMIN_TOKEN; `Authorization: Bearer <admin token>` works too' },
+          oauth2: {
+            type: 'oauth2',
+            description: 'BACEN\'s API Pix: client credentials with HTTP Basic and the client certificate (POST /oauth/token); a token of POST /api/auth/token carries the account\'s whole grant',
+            flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: Object.fromEntries(API_PIX_SCOPES.map(s => [s, `API Pix: ${s.endsWith('.read') ? 'read' : 'change'} ${s.slice(0, s.lastIndexOf('.'))}`])) } },
+          },
         },
       },
       tags: [
         { name: 'Standard', description: 'Standard family (/api), extended error shape' },
         { name: 'Central bank', description: 'Central-bank-compatible family, simple error shape' },
         { name: 'Sandbox', description: 'Control plane: state, clock, scenarios, webhooks (sandbox only)' },
+        { name: 'API Pix', description: `BACEN's API Pix 2.9.0 under its base path (${config.apiPixBasePath} here), with OAuth; problem details on errors` },
       ],
     },
   })
@@ -239,6 +256,14 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   await app.register(centralBankRoutes)
   await app.register(sandboxRoutes, { prefix: '/__sandbox' })
   await app.register(import('./routes/dashboard.js'))
+  await app.register(apiPixToken)
+  await app.register(apiPixPayloads)
+  const collision = baseCollision(config.apiPixBasePath, routes)
+  if (collision !== undefined) {
+    await app.close()
+    throw new ConfigError([`apiPixBasePath (--api-pix-base-path / SANDBOX_API_PIX_BASE_PATH): ${JSON.stringify(config.apiPixBasePath)} would take over the route ${collision}: choose a path no route of the sandbox is at or under, such as /v2`])
+  }
+  await app.register(apiPixRoutes, { prefix: config.apiPixBasePath })
 
   // Where the server really listens (port 0 becomes a real port, `localhost` two addresses): the
   // webhook rules refuse receivers that would reach the sandbox itself.

@@ -4,6 +4,7 @@ import { Value } from '@sinclair/typebox/value'
 import { parseArgs } from 'node:util'
 import { parseInstant, SANDBOX_TIME_RANGE, withinSandboxTime } from './domain/instant.js'
 import { closest, distance } from './domain/names.js'
+import { LOCATION_HOST_MAX_LENGTH as LOCATION_HOST_MAX } from './domain/payload-locations.js'
 import { StartupError } from './errors/startup.js'
 
 /**
@@ -23,6 +24,12 @@ interface Setting {
 function setting<S extends TSchema> (flag: string, env: string, schema: S, description: string, expected?: string): S & { setting: Setting } {
   return Object.assign(schema, { setting: { flag, env, schema, description, expected } })
 }
+
+/** Segments of unreserved characters (RFC 3986), none of them `.` or `..`, no trailing slash. */
+const API_PIX_BASE_PATH = '^(/(?!\\.\\.?(/|$))[A-Za-z0-9._~-]+)+$'
+
+/** Its host[:port] becomes the host of payload locations, which API Pix caps at 77 characters with their path. */
+const PUBLIC_URL = `^https?://(?=[^/]{1,${LOCATION_HOST_MAX}}$)([A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?$`
 
 export const ConfigSchema = Type.Object({
   port: setting('port', 'PORT', Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }), 'TCP port to listen on'),
@@ -51,6 +58,8 @@ export const ConfigSchema = Type.Object({
   deliveryLogSize: setting('delivery-log-size', 'SANDBOX_DELIVERY_LOG_SIZE', Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1000 }), 'Webhook deliveries kept per account'),
   maxPendingDeliveries: setting('max-pending-deliveries', 'SANDBOX_MAX_PENDING_DELIVERIES', Type.Integer({ minimum: 1, maximum: 1_000_000, default: 10_000 }), 'Webhook deliveries still pending per account; beyond it the oldest pending ones fail (PENDING_LIMIT), so a dead or hanging receiver cannot grow memory without bound'),
   medRateLimit: setting('med-rate-limit', 'SANDBOX_MED_RATE_LIMIT', Type.Integer({ minimum: 1, maximum: 100_000, default: 60 }), 'GET /api/med requests per account per minute before 429'),
+  apiPixBasePath: setting('api-pix-base-path', 'SANDBOX_API_PIX_BASE_PATH', Type.String({ pattern: API_PIX_BASE_PATH, default: '/v2' }), 'Base path of BACEN\'s API Pix (docs/api-pix.md): /v2, /pix/v2, /api/v2, ... as PSPs mount it; no gateway route may lie under it', 'a path of one or more segments without a trailing slash, such as /v2 or /pix/v2'),
+  publicUrl: setting('public-url', 'SANDBOX_PUBLIC_URL', Type.Optional(Type.String({ pattern: PUBLIC_URL })), 'Where payers reach the sandbox (scheme://host[:port], no path): the host of API Pix payload locations and of their signing key; the Host of the request that creates a location when absent', `an http:// or https:// URL without a path whose host[:port] has at most ${LOCATION_HOST_MAX} characters, such as https://pix.example.com`),
   stopGraceMs: setting('stop-grace-ms', 'SANDBOX_STOP_GRACE_MS', Type.Integer({ minimum: 0, maximum: 600_000, default: 3000 }), 'When the sandbox stops, how long a request still arriving (headers or body half sent) may take to finish arriving and be answered; then its connection is cut'),
   journalCompactBytes: setting('journal-compact-bytes', 'SANDBOX_JOURNAL_COMPACT_BYTES', Type.Integer({ minimum: 1, maximum: 2 ** 40, default: 32 * 2 ** 20 }), 'With --data, fold the journal into the data file once it is larger than this and than the file'),
 })

@@ -1,12 +1,14 @@
 import type { Config } from './config.js'
 import type { AsyncErrorCode } from './domain/async-errors.js'
 import type { BrCode } from './domain/brcode.js'
+import type { CnpjForm, CobRequest, CobRevision } from './domain/cob.js'
+import type { AppliedScenario } from '../scenarios/types.js'
 import type { SeededRng } from './domain/ids.js'
 import type { Clock } from './engine/clock.js'
 import type { Scheduler } from './engine/scheduler.js'
 import type { Fixtures } from './fixtures.js'
 import type { Restored, Store } from './store/store.js'
-import type { Account, Counterpart, Natureza, Payer, Transaction, TransactionKind, TransactionOf } from './store/state.js'
+import type { Account, Counterpart, Natureza, Payer, PayloadLocation, Transaction, TransactionKind, TransactionOf } from './store/state.js'
 import type { JournalEntry, JournalFilter, Since } from './journal/journal.js'
 import type { DeliveryFilter } from './webhooks/delivery-log.js'
 import type { Delivery, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
@@ -107,6 +109,46 @@ export interface KeyHolders {
 }
 
 /**
+ * What charges ask of API Pix's payload locations (docs/api-pix.md): the charge a location serves now,
+ * so a code whose location is one of them pays that charge (and none once it was unbound).
+ */
+export interface LocatedCharges {
+  chargeAt (location: string): Transaction | undefined
+}
+
+/**
+ * What API Pix asks of the cobs it shares with the root family (the same records): create one served
+ * at one of its payload locations, revise it, find it.
+ */
+export interface CobWrites {
+  createCob (account: Account, txid: string | null, body: CobRequest, scenarios: AppliedScenario[], at: { locId: number, location: string }): TransactionOf<'COB'>
+  reviseCob (account: Account, txid: string, body: CobRevision, cnpj: CnpjForm): TransactionOf<'COB'>
+  cob (account: Account, txid: string): TransactionOf<'COB'>
+  findCob (account: Account, txid: string): TransactionOf<'COB'> | undefined
+}
+
+/** What API Pix's cobs ask of its payload locations (LocationService). */
+export interface PayloadLocations {
+  /** A new location at `host`, serving nothing yet. */
+  create (account: Account, tipoCob: 'cob' | 'cobv', host: string): PayloadLocation
+  /** The location `loc.id` names for a new charge, or API Pix's refusal naming loc.id. */
+  usable (account: Account, id: number, tipoCob: 'cob' | 'cobv'): PayloadLocation
+  bind (id: number, chargeId: string): void
+  /** The location a charge is served at, while it is bound to it. */
+  ofCharge (charge: Transaction): PayloadLocation | undefined
+  /** Whether a charge's loc.id is one of the locations (bound to it or not), rather than the root family's own URL. */
+  isLocated (charge: Transaction): boolean
+  /** The location of a token, whatever host a payer used to reach it. */
+  byTokenOf (token: string): PayloadLocation | undefined
+  charge (loc: PayloadLocation): Transaction | undefined
+}
+
+/** What API Pix's payloads ask of their signature: a compact JWS naming where its key is published. */
+export interface PayloadSigning {
+  sign (payload: Record<string, unknown>, jku: string): string
+}
+
+/**
  * What charges ask of splits: a charge was just paid and credited; pay its splits out now or at the
  * account's next split run (docs/gateway.md §2.6).
  */
@@ -144,6 +186,8 @@ export interface RefundReads extends Devolucoes {
 /** What the central-bank reads ask of charges: a cob as BACEN's API shows it (`V`, the view's type). */
 export interface CobViews<V> {
   cobView (charge: TransactionOf<'COB'>): V
+  /** Whether the cob still shows a payload location (API Pix's may be unbound from theirs); always, without it. */
+  hasLocation? (charge: TransactionOf<'COB'>): boolean
 }
 
 /** What MED asks of refunds: to return what is left of a disputed payment. */

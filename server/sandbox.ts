@@ -12,6 +12,9 @@ import { emptyState, type ClockRecord, type RngState, type State } from './store
 import { TokenService } from './auth/tokens.js'
 import { AccountService } from './services/accounts.js'
 import { CentralBankReads } from './services/central-bank-reads.js'
+import { ApiPixCobs } from './services/api-pix-cobs.js'
+import { LocationService } from './services/locations.js'
+import { PayloadSigner } from './services/payload-signing.js'
 import { ChargeService } from './services/charges.js'
 import { DirectoryService } from './services/directory.js'
 import { RequestJournal } from './journal/journal.js'
@@ -72,6 +75,11 @@ export interface Sandbox {
   readonly med: MedService
   /** BACEN's reads (GET /cob, GET /pix, GET /pix/:e2eid) over the charges and refunds. */
   readonly centralBankReads: CentralBankReads<ReturnType<ChargeService['cobView']>>
+  /** API Pix's payload locations, the key that signs their payloads, its cobs and its reads (docs/api-pix.md). */
+  readonly locations: LocationService
+  readonly signer: PayloadSigner
+  readonly apiPixCobs: ApiPixCobs<ReturnType<ChargeService['cobView']>>
+  readonly apiPixReads: CentralBankReads<ReturnType<ApiPixCobs<ReturnType<ChargeService['cobView']>>['view']>>
   /** The integration report: what each account's integration did, graded (server/report/). */
   readonly report: ReportService
   /** True once the state is loaded and the routes are ready (GET /__sandbox/health). */
@@ -137,17 +145,21 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const directory = new DirectoryService(engine)
   const refunds = new RefundService({ ...engine, events: webhooks, received: transactions })
   const splits = new SplitService(engine)
-  const charges = new ChargeService({ ...engine, events: webhooks, refunds, splits })
+  const locations = new LocationService(engine)
+  const charges = new ChargeService({ ...engine, events: webhooks, refunds, splits, locations })
   const payouts = new PayoutService({ ...engine, events: webhooks, charges: charges.payments, directory: directory.holders })
   const med = new MedService({ ...engine, events: webhooks, received: transactions, refunds, accounts })
   const centralBankReads = new CentralBankReads({ store, charges, refunds })
+  const signer = new PayloadSigner(engine)
+  const apiPixCobs = new ApiPixCobs({ store, clock, cobs: charges, locations, signer })
+  const apiPixReads = new CentralBankReads({ store, charges: apiPixCobs, refunds })
   const report = new ReportService({ store, clock, rng, accounts, journal, webhooks })
   transactions.register(payouts.pendingOperations)
   transactions.register(refunds.pendingOperations)
 
   // One order for every lifecycle step (the order the services were wired in before, which due jobs
   // of the same instant keep); the journal is memory only and starts over with a reset.
-  const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, splits, payouts, refunds, med, { afterReset: () => journal.clear() }]
+  const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, splits, payouts, refunds, med, locations, signer, { afterReset: () => journal.clear() }]
   for (const service of lifecycle) if (service.forgetAccount) store.onAccountRemoved(id => service.forgetAccount!(id))
   const afterLoad = (): void => { for (const service of lifecycle) service.afterLoad?.() }
 
@@ -173,6 +185,10 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     refunds,
     med,
     centralBankReads,
+    locations,
+    signer,
+    apiPixCobs,
+    apiPixReads,
     report,
     ready: false,
     notices: [],

@@ -22,6 +22,11 @@ export interface TokenClaims {
   clientId: string
   /** The incarnation of the account the token was issued to (store/state.ts); absent where the account had none. */
   inc?: string
+  /**
+   * API Pix's scopes the token was issued for (space-separated, RFC 6749 §3.3), by POST /oauth/token;
+   * absent on the gateway's tokens, which carry the account's whole grant.
+   */
+  scope?: string
   iat: number
   exp: number
   jti: string
@@ -45,10 +50,11 @@ export class TokenService {
     this.decode = createVerifier({ key: secret, algorithms: ['HS256'], ignoreExpiration: true, ignoreNotBefore: true })
   }
 
-  issue (account: TokenSubject, jti: string): string {
+  issue (account: TokenSubject, jti: string, scopes?: readonly string[]): string {
     const iat = Math.floor(this.now() / 1000)
     const inc = account.incarnation === undefined ? {} : { inc: account.incarnation }
-    return this.sign({ sub: String(account.id), clientId: account.clientId, ...inc, iat, exp: iat + TOKEN_LIFETIME_SECONDS, jti })
+    const scope = scopes === undefined ? {} : { scope: scopes.join(' ') }
+    return this.sign({ sub: String(account.id), clientId: account.clientId, ...inc, ...scope, iat, exp: iat + TOKEN_LIFETIME_SECONDS, jti })
   }
 
   /**

@@ -7,6 +7,7 @@ import { brlToCents } from '../domain/money.js'
 import type { Clock } from '../engine/clock.js'
 import type { AccountDefaults, Fixtures, FixtureAccount } from '../fixtures.js'
 import type { Account, ProviderGroup, SplitFrequency } from '../store/state.js'
+import type { ApiPixScope } from '../domain/scopes.js'
 import type { Store } from '../store/store.js'
 import { Refusal } from '../errors/refusal.js'
 
@@ -30,6 +31,8 @@ export interface AccountSettings {
   limits?: Partial<AccountDefaults['limits']>
   cashInMinExpirationSeconds?: number
   splitFrequency?: SplitFrequency
+  /** The scopes of API Pix it is granted; every one when absent. */
+  scopes?: ApiPixScope[]
 }
 
 export interface CreatedAccount {
@@ -75,6 +78,7 @@ export class AccountService {
       totals: { openingCents: opening, adjustmentsCents: 0, settledInCents: 0, settledOutCents: 0, feesCents: 0 },
       createdAt: new Date(this.clock.now()).toISOString(),
       incarnation: newIncarnation(),
+      ...(s.scopes !== undefined ? { scopes: [...new Set(s.scopes)] } : {}),
     }
   }
 

@@ -12,13 +12,13 @@ import type { CobViews, Ports, RefundReads } from '../ports.js'
  */
 
 /** BACEN's paging of a list: the page from 0, and the items per page. */
-interface Paging {
+export interface Paging {
   'paginacao.paginaAtual'?: number
   'paginacao.itensPorPagina'?: number
 }
 
 /** What every list of BACEN's filters on: a window of time (RFC 3339, both inclusive), and a document. */
-interface ListFilter extends Paging {
+export interface ListFilter extends Paging {
   inicio: string
   fim: string
   cpf?: string
@@ -40,10 +40,10 @@ export interface PixListFilter extends ListFilter {
 
 export type CentralBankReadDeps<Cob> = Pick<Ports, 'store'> & { charges: CobViews<Cob>, refunds: RefundReads }
 
-interface Window { from: number, to: number }
+export interface Window { from: number, to: number }
 
 /** inicio and fim as BACEN reads them (RFC 3339, both inclusive), one message per bad field. */
-function windowOf (q: ListFilter): Window {
+export function windowOf (q: ListFilter): Window {
   const problems: string[] = []
   const from = parseInstant(q.inicio)
   const to = parseInstant(q.fim)
@@ -55,7 +55,8 @@ function windowOf (q: ListFilter): Window {
   return { from: from!, to: to! }
 }
 
-function page<T> (items: T[], q: Paging) {
+/** One page of a list, and BACEN's Paginacao of it. */
+export function page<T> (items: T[], q: Paging) {
   const paginaAtual = q['paginacao.paginaAtual'] ?? 0
   const itensPorPagina = q['paginacao.itensPorPagina'] ?? 100
   return {
@@ -65,7 +66,7 @@ function page<T> (items: T[], q: Paging) {
   }
 }
 
-const within = (at: string, w: Window): boolean => {
+export const within = (at: string, w: Window): boolean => {
   const ms = Date.parse(at)
   return ms >= w.from && ms <= w.to
 }
@@ -82,7 +83,8 @@ export class CentralBankReads<Cob> {
       if (q.cpf !== undefined && devedor?.cpf !== q.cpf) return false
       if (q.cnpj !== undefined && devedor?.cnpj !== q.cnpj) return false
       if (q.status !== undefined && tx.status !== q.status) return false
-      return q.locationPresente !== false // every cob of this sandbox is created with its location
+      // Every cob is created with its location; API Pix's may have been unbound from it since.
+      return q.locationPresente === undefined || (this.deps.charges.hasLocation?.(tx) ?? true) === q.locationPresente
     })
     const { items, paginacao } = page(cobs, q)
     return {

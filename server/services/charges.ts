@@ -7,7 +7,7 @@ import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, parseDecimalString, percentOf } from '../domain/money.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import { type Account, type ChargeData, type ChargeKind, type CobData, type Counterpart, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData, type TransactionOf, type TransactionStatus } from '../store/state.js'
-import { cobFieldProblems, revisedCob, type CobFields, type CobRequest, type CobRevision } from '../domain/cob.js'
+import { cobFieldProblems, revisedCob, type CnpjForm, type CobFields, type CobRequest, type CobRevision } from '../domain/cob.js'
 import { receivedPixView } from './received-pix.js'
 import { chargeData, chargeDraft, receivedOf } from './charge-records.js'
 import { receiveEnvelope } from '../webhooks/envelopes/pay-in.js'
@@ -15,7 +15,7 @@ import { percentageExcess } from '../domain/splits.js'
 import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSplits, Devolucoes, Lifecycle, Ports } from '../ports.js'
+import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSplits, Devolucoes, Lifecycle, LocatedCharges, Ports } from '../ports.js'
 import type { Restored } from '../store/store.js'
 import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
@@ -59,6 +59,17 @@ export type ChargeDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | '
   config: Pick<Config, 'settlementDelayMs'>
   refunds: Devolucoes
   splits: ChargeSplits
+  /** API Pix's payload locations, whose codes a pay-out may pay too; without them, only the charges' own locations count. */
+  locations?: LocatedCharges
+}
+
+/**
+ * A cob of API Pix: where it is served (a payload location of LocationService) instead of the root
+ * family's own URL; its devedor.cnpj is read as API Pix writes it (alphanumeric too).
+ */
+export interface CobLocation {
+  locId: number
+  location: string
 }
 
 export class ChargeService implements Lifecycle {
@@ -188,8 +199,8 @@ export class ChargeService implements Lifecycle {
   // ---- cob --------------------------------------------------------------------------------------
 
   /** PUT /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7), and POST /cob (BACEN) with a txid generated here when `txid` is null. */
-  createCob (account: Account, txid: string | null, body: CobRequest, scenarios: AppliedScenario[]): Cob {
-    const problems = cobFieldProblems({ original: body.valor.original, devedor: body.devedor, chave: body.chave })
+  createCob (account: Account, txid: string | null, body: CobRequest, scenarios: AppliedScenario[], at?: CobLocation): Cob {
+    const problems = cobFieldProblems({ original: body.valor.original, devedor: body.devedor, chave: body.chave }, at ? 'alphanumeric' : 'digits')
     if (problems.length > 0) throw invalidRequest(problems)
     const originalCents = parseDecimalString(body.valor.original, 'exactly-2')
     // Check-and-insert in one unit, with no await in between.
@@ -197,21 +208,21 @@ export class ChargeService implements Lifecycle {
       // A txid of our own is drawn again while it is taken; the client's is kept as given.
       let id = txid ?? newTxid(this.deps.rng, 32)
       if (txid === null) while (this.store.transactionByRef(`cob:${account.id}:${id}`)) id = newTxid(this.deps.rng, 32)
-      return this.insertCob(account, id, body, originalCents.ok ? originalCents.cents : 0, scenarios)
+      return this.insertCob(account, id, body, originalCents.ok ? originalCents.cents : 0, scenarios, at)
     })
   }
 
-  private insertCob (account: Account, txid: string, body: CobRequest, originalCents: number, scenarios: AppliedScenario[]): Cob {
+  private insertCob (account: Account, txid: string, body: CobRequest, originalCents: number, scenarios: AppliedScenario[], at?: CobLocation): Cob {
     const devedor = body.devedor
     const ref = `cob:${account.id}:${txid}`
     if (this.store.transactionByRef(ref)) throw new Refusal('COB_TXID_EXISTS', `A cobrança com txid ${txid} já existe`)
     const now = this.now()
     const expiracao = body.calendario.expiracao ?? DEFAULT_EXPIRATION_SECONDS
     const modalidadeAlteracao = body.valor.modalidadeAlteracao ?? 0
-    const locId = this.store.nextSeq('loc')
+    const locId = at?.locId ?? this.store.nextSeq('loc')
     // The txid (26-35) does not fit tag 62-05 (at most 25): as in BACEN's dynamic codes, 62-05 is `***`
     // and the payload URL carries it.
-    const location = `${LOCATION_HOST}/qr/v2/cob/${locId}/${txid}`
+    const location = at?.location ?? `${LOCATION_HOST}/qr/v2/cob/${locId}/${txid}`
     const pixCode = this.cobCode(account, location, originalCents, modalidadeAlteracao)
     const cob: CobData = {
       expiracao,
@@ -226,7 +237,8 @@ export class ChargeService implements Lifecycle {
     const draft = this.newTransaction(account, { kind: 'COB', data: { txid, location, pixCode, splits: [], cob } }, 'ATIVA', originalCents, now, scenarios)
     if (body.solicitacaoPagador !== undefined) draft.description = body.solicitacaoPagador
     draft.dueAt = iso(now + expiracao * 1000)
-    const charge = this.store.addTransaction(draft, undefined, [ref, `loc:${location}`])
+    // An API Pix location finds its charge itself (it may be unbound, and bound to another charge later).
+    const charge = this.store.addTransaction(draft, undefined, at ? [ref] : [ref, `loc:${location}`])
     this.scheduleTimers(charge)
     return charge
   }
@@ -243,9 +255,15 @@ export class ChargeService implements Lifecycle {
   }
 
   cob (account: Account, txid: string): Cob {
-    const charge = this.store.transactionByRef(`cob:${account.id}:${txid}`)
-    if (!charge || charge.kind !== 'COB') throw new Refusal('NOT_FOUND', `Cobrança com txid ${txid} não encontrada`)
+    const charge = this.findCob(account, txid)
+    if (!charge) throw new Refusal('NOT_FOUND', `Cobrança com txid ${txid} não encontrada`)
     return charge
+  }
+
+  /** The account's cob of this txid, if any. */
+  findCob (account: Account, txid: string): Cob | undefined {
+    const charge = this.store.transactionByRef(`cob:${account.id}:${txid}`)
+    return charge?.kind === 'COB' ? charge : undefined
   }
 
   /**
@@ -254,9 +272,9 @@ export class ChargeService implements Lifecycle {
    * `revisao` goes up by 1 when something really changed. A new value or modalidade gives a new BR
    * Code at the same location; a new expiracao counts from `criacao`, as BACEN's does.
    */
-  reviseCob (account: Account, txid: string, body: CobRevision): Cob {
+  reviseCob (account: Account, txid: string, body: CobRevision, cnpj: CnpjForm = 'digits'): Cob {
     const charge = this.cob(account, txid)
-    const problems = cobFieldProblems({ original: body.valor?.original, devedor: body.devedor, chave: body.chave })
+    const problems = cobFieldProblems({ original: body.valor?.original, devedor: body.devedor, chave: body.chave }, cnpj)
     const cob = chargeData(charge).cob!
     if (body.loc !== undefined && body.loc.id !== cob.locId) problems.push(`loc.id ${body.loc.id} não é a location desta cobrança`)
     if (problems.length > 0) throw invalidRequest(problems)
@@ -314,7 +332,7 @@ export class ChargeService implements Lifecycle {
   /** The charge a parsed BR Code points at (by its location, else by its txid), of any account. */
   chargeForCode (code: BrCode): ChargeLookup | undefined {
     const charge = code.location !== undefined
-      ? this.store.transactionByRef(`loc:${code.location}`)
+      ? this.store.transactionByRef(`loc:${code.location}`) ?? this.deps.locations?.chargeAt(code.location)
       : code.txid !== undefined ? this.store.transactionByRef(`txid:${code.txid}`) : undefined
     if (!charge || (charge.kind !== 'CASH_IN' && charge.kind !== 'COB')) return undefined
     return this.lookupOf(charge)

@@ -175,6 +175,10 @@ function references (state: State, add: (problem: string) => void): void {
       if (max > 0) state.seq[name] = max
     }
   }
+  // The root family's cobs draw their loc.id from the sequence of API Pix's locations (collection `locations`).
+  for (const tx of Object.values(state.transactions)) {
+    if (tx.kind === 'COB' && tx.data.cob.locId > (state.seq.loc ?? 0)) state.seq.loc = tx.data.cob.locId
+  }
 }
 
 /** The field of a collection's records that is their key in the document. */

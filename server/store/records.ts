@@ -4,6 +4,7 @@ import type { BrCode } from '../domain/brcode.js'
 import { parseInstant } from '../domain/instant.js'
 import { SPLIT_KEY_TYPES } from '../domain/keys.js'
 import { MAX_CENTS, TOTAL_LIMIT_CENTS } from '../domain/money.js'
+import { API_PIX_SCOPES } from '../domain/scopes.js'
 
 /**
  * Every record of the sandbox's state, defined once: a TypeBox schema per record, from which its type
@@ -104,6 +105,11 @@ export const AccountSchema = Open({
    * before it existed: that life lasts until the account is next replaced.
    */
   incarnation: Type.Optional(Text),
+  /**
+   * The scopes of BACEN's API Pix the account is granted (docs/api-pix.md), as its creation set them;
+   * absent: every one (an account created without a list, or in a document written before scopes).
+   */
+  scopes: Type.Optional(Type.Array(OneOf(API_PIX_SCOPES))),
 })
 export type AccountRecord = Static<typeof AccountSchema>
 
@@ -527,6 +533,36 @@ export const MedSchema = Open({
   updatedAt: Instant,
 })
 
+// ---- API Pix's payload locations (docs/api-pix.md), owned by LocationService ----------------------------
+
+/**
+ * A payload location of API Pix: the URL (without scheme) where payers' PSPs read a charge's signed
+ * payload, `<host>/qr/v2/<token>`. Its id comes from the `loc` sequence the root family's cobs also draw
+ * their loc.id from; it serves the charge it is bound to, when it is.
+ */
+export const PayloadLocationSchema = Open({
+  id: Id,
+  accountId: Id,
+  tipoCob: OneOf(['cob', 'cobv'] as const),
+  /** At most 77 characters, as API Pix allows; its last segment is the token that finds it. */
+  location: Type.String({ minLength: 1, maxLength: 77 }),
+  createdAt: Instant,
+  /** The transaction of the charge it serves; absent while it serves none (created alone, or unbound). */
+  chargeId: Type.Optional(Type.String({ minLength: 1 })),
+})
+
+/**
+ * The key that signs payloads (ES256), kept in the state so that a restart with --data signs with the
+ * same key and the JWKS a payer's PSP fetched stays good. The public part is what GET /.well-known/jwks.json
+ * publishes; `id` is the key's `kid`.
+ */
+export const SigningKeySchema = Open({
+  id: Type.String({ minLength: 1 }),
+  alg: Type.Literal('ES256'),
+  privateJwk: Open({ kty: Type.Literal('EC'), crv: Type.Literal('P-256'), x: Text, y: Text, d: Text }),
+  createdAt: Instant,
+})
+
 // ---- the collections of the document ------------------------------------------------------------------
 
 /** What `document.ts` checks of a collection's records beyond their schema, in the records' own field names. */
@@ -558,6 +594,8 @@ export const COLLECTION_RECORDS = {
   webhooks: collection(WebhookRegistrationSchema, { sequence: { name: 'webhook', field: 'id' }, owned: true }),
   deliveries: collection(DeliverySchema, { sequence: { name: 'delivery', field: 'seq' }, owned: true }),
   meds: collection(MedSchema, { sequence: { name: 'med', field: 'id' }, owned: true }),
+  locations: collection(PayloadLocationSchema, { sequence: { name: 'loc', field: 'id' }, owned: true }),
+  signingKeys: collection(SigningKeySchema),
 }
 
 export type Collection = keyof typeof COLLECTION_RECORDS

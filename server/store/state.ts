@@ -76,6 +76,9 @@ export type ArmedScenario = Collections['armedScenarios']
 export type WebhookRegistration = Collections['webhooks']
 export type Delivery = Collections['deliveries']
 export type MedRecord = Collections['meds']
+/** API Pix's payload locations and the key that signs their payloads (docs/api-pix.md). */
+export type PayloadLocation = Collections['locations']
+export type SigningKey = Collections['signingKeys']
 
 // ---- the document ---------------------------------------------------------------------------------
 

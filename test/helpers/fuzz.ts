@@ -306,7 +306,7 @@ export async function fuzz (opts: FuzzOptions): Promise<FuzzReport> {
           problem(`${res.statusCode} ${res.body.slice(0, 200)} <- ${described()}`)
         }
       } else if (res.statusCode >= 400) {
-        const shape = shapeProblem(SHAPE_OF[errorShapeOf(req.url)], res.statusCode, res.body)
+        const shape = shapeProblem(SHAPE_OF[errorShapeOf(req.url, w.app.sandbox.config.apiPixBasePath)], res.statusCode, res.body)
         if (shape) problem(`${res.statusCode} not in its family's shape (${shape}) <- ${described()}`)
       } else if (res.statusCode < 200 || res.statusCode >= 300) {
         problem(`unexpected ${res.statusCode} <- ${described()}`)

@@ -4,7 +4,7 @@ import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { Agent, request, type Dispatcher } from 'undici'
-import type { Family } from '../../server/errors/families.js'
+import type { ErrorShape } from '../../server/errors/families.js'
 
 /**
  * Helpers of the reliability tests (test/reliability): the error shapes of docs/gateway.md §7 as key sets, a real
@@ -20,11 +20,19 @@ const SIMPLE_ALLOWED = new Set([...SIMPLE_REQUIRED, 'error'])
 // The control plane: the simple shape plus its `code`, and `details` where there are some.
 const SANDBOX_REQUIRED = ['statusCode', 'message', 'code']
 const SANDBOX_ALLOWED = new Set([...SANDBOX_REQUIRED, 'error', 'details'])
+// API Pix: RFC 7807 problem details; its OAuth token: RFC 6749's error.
+const PROBLEM_REQUIRED = ['type', 'title', 'status']
+const PROBLEM_ALLOWED = new Set([...PROBLEM_REQUIRED, 'detail', 'violacoes', 'correlationId'])
+const OAUTH_REQUIRED = ['error']
+const OAUTH_ALLOWED = new Set([...OAUTH_REQUIRED, 'error_description'])
 
-export type ErrorFamily = 'extended' | 'simple' | 'sandbox'
+export type ErrorFamily = 'extended' | 'simple' | 'sandbox' | 'problem' | 'oauth'
 
-/** The shape of each family's error body (the token's is the simple one: errorShapeOf). */
-export const SHAPE_OF: Record<Family, ErrorFamily> = { standard: 'extended', 'central-bank': 'simple', sandbox: 'sandbox' }
+/** The shape of each error body (the gateway token's is the simple one: errorShapeOf). */
+export const SHAPE_OF: Record<ErrorShape, ErrorFamily> = { standard: 'extended', 'central-bank': 'simple', sandbox: 'sandbox', 'api-pix': 'problem', oauth: 'oauth' }
+
+const REQUIRED: Record<ErrorFamily, string[]> = { extended: EXTENDED_REQUIRED, simple: SIMPLE_REQUIRED, sandbox: SANDBOX_REQUIRED, problem: PROBLEM_REQUIRED, oauth: OAUTH_REQUIRED }
+const ALLOWED: Record<ErrorFamily, Set<string>> = { extended: EXTENDED_ALLOWED, simple: SIMPLE_ALLOWED, sandbox: SANDBOX_ALLOWED, problem: PROBLEM_ALLOWED, oauth: OAUTH_ALLOWED }
 
 /** Why `body` is not an error of the family's shape with this status, or null when it is. */
 export function shapeProblem (family: ErrorFamily, status: number, raw: string): string | null {
@@ -37,11 +45,14 @@ export function shapeProblem (family: ErrorFamily, status: number, raw: string):
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return `not an object: ${raw.slice(0, 120)}`
   const b = body as Record<string, unknown>
   const keys = Object.keys(b)
-  const required = family === 'extended' ? EXTENDED_REQUIRED : family === 'sandbox' ? SANDBOX_REQUIRED : SIMPLE_REQUIRED
-  const allowed = family === 'extended' ? EXTENDED_ALLOWED : family === 'sandbox' ? SANDBOX_ALLOWED : SIMPLE_ALLOWED
-  const missing = required.filter(k => !(k in b))
-  const extra = keys.filter(k => !allowed.has(k))
+  const missing = REQUIRED[family].filter(k => !(k in b))
+  const extra = keys.filter(k => !ALLOWED[family].has(k))
   if (missing.length > 0 || extra.length > 0) return `${family} shape: missing [${missing}] extra [${extra}] in ${raw.slice(0, 200)}`
+  if (family === 'problem') {
+    if (b.status !== status) return `status ${String(b.status)} in the body, ${status} on the wire`
+    return typeof b.type === 'string' && b.type.startsWith('https://pix.bcb.gov.br/api/v2/error/') && typeof b.title === 'string' ? null : 'type or title is not API Pix\'s'
+  }
+  if (family === 'oauth') return typeof b.error === 'string' ? null : 'error is not a string'
   if (b.statusCode !== status) return `statusCode ${String(b.statusCode)} in the body, ${status} on the wire`
   if (family === 'extended') {
     if (!(typeof b.message === 'string' || (Array.isArray(b.message) && b.message.every(m => typeof m === 'string')))) return 'message is neither a string nor a list of strings'

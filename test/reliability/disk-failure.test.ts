@@ -65,6 +65,14 @@ t.test('every family answers 503 in its own shape, and nothing refused stays app
   t.equal(dict.statusCode, 503)
   t.equal(shapeProblem('simple', 503, dict.body), null, dict.body)
 
+  // API Pix: ServicoIndisponivel in problem details, and neither the cob nor its location stays.
+  const cob = await app.inject({ method: 'PUT', url: `/v2/cob/${'apipix'.padEnd(30, '0')}`, headers: bearer(token), payload: { calendario: {}, valor: { original: '1.00' }, chave: 'x@example.com' } })
+  t.equal(cob.statusCode, 503)
+  t.equal(cob.headers['content-type'], 'application/problem+json; charset=utf-8')
+  t.equal(shapeProblem('problem', 503, cob.body), null, cob.body)
+  t.match(cob.json(), { type: 'https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel', detail: /nada foi aplicado/ })
+  t.same(app.sandbox.store.data.locations, {}, 'the location was rolled back with the cob')
+
   const account = await app.inject({ method: 'POST', url: '/__sandbox/accounts', payload: { balance: 5 } })
   t.equal(account.statusCode, 503)
   t.match(account.json(), { statusCode: 503, code: 'STORAGE_UNAVAILABLE', message: /could not be written.*not applied.*ENOSPC/ })

@@ -26,7 +26,7 @@ t.test('every operation that takes a body refuses one as long as the longest str
       headers: { ...bearer(token), 'content-type': 'application/json', 'content-length': String(constants.MAX_STRING_LENGTH) },
     })
     t.equal(res.statusCode, 413, `${op.method} ${op.path}`)
-    t.equal(shapeProblem(SHAPE_OF[errorShapeOf(url)], 413, res.body), null, `${op.method} ${op.path}: its family's shape`)
+    t.equal(shapeProblem(SHAPE_OF[errorShapeOf(url, app.sandbox.config.apiPixBasePath)], 413, res.body), null, `${op.method} ${op.path}: its family's shape`)
   }
 })
 

@@ -97,7 +97,7 @@ t.test('a failed replacement of the whole state says so: everything derived is r
   const told: Restored[] = []
   s.onRestored(r => { told.push(r) })
   t.throws(() => s.transact(() => {
-    s.replace({ seq: {}, accounts: {}, transactions: {}, directory: {}, armedScenarios: {}, webhooks: {}, deliveries: {}, meds: {} })
+    s.replace({ seq: {}, accounts: {}, transactions: {}, directory: {}, armedScenarios: {}, webhooks: {}, deliveries: {}, meds: {}, locations: {}, signingKeys: {} })
     throw new Error('no')
   }))
   t.equal(told[0]?.whole, true)

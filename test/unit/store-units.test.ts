@@ -97,7 +97,7 @@ t.test('removed records come back, added ones go, in the right order for the sam
 t.test('a replaced state comes back whole', async t => {
   const s = await storeWithAccount()
   t.throws(() => s.transact(() => {
-    s.replace({ seq: {}, accounts: {}, transactions: {}, directory: {}, armedScenarios: {}, webhooks: {}, deliveries: {}, meds: {} })
+    s.replace({ seq: {}, accounts: {}, transactions: {}, directory: {}, armedScenarios: {}, webhooks: {}, deliveries: {}, meds: {}, locations: {}, signingKeys: {} })
     throw new Error('no')
   }))
   t.equal(s.account(1)?.clientId, 'c1')
