@@ -31,6 +31,9 @@ export interface BacenDoc { paths: Record<string, Record<string, Json>>, compone
  *   yet BACEN's locations carry no scheme (its own example is `pix.example.com/qr/v2/...`), which `uri`
  *   refuses. Dropped.
  * - CobBase.infoAdicionais says `maximum: 50` for an array, a keyword of numbers. Read as `maxItems`.
+ * - WebhookCompleto (GET /webhook/{chave}, GET /webhook) requires `cnpj`, described as a filter by the
+ *   debtor's CNPJ, where its own example (webhookResponse1) and the operation show the webhook's
+ *   `chave`. Corrected to `chave` (a key of at most 77 characters), required.
  */
 export const CORRECTIONS = [
   'CPF pattern /^\\d{11}$/ -> ^\\d{11}$',
@@ -44,6 +47,7 @@ export const CORRECTIONS = [
   'CobGerada.location: format uri dropped',
   'CobBase.infoAdicionais: maximum -> maxItems',
   'PayloadLocationCompleta.location: format uri dropped',
+  'WebhookCompleto: cnpj -> chave',
 ] as const
 
 /**
@@ -122,6 +126,13 @@ export function loadBacen ({ dialect = 'root' }: { dialect?: 'root' | 'api-pix' 
   if (completa.format === 'uri') { delete completa.format; applied.add(CORRECTIONS[10]) }
   const info = props('CobBase').infoAdicionais as Json
   if (info.maximum !== undefined) { info.maxItems = info.maximum; delete info.maximum; applied.add(CORRECTIONS[9]) }
+  const webhook = schemas.WebhookCompleto as { required: string[], properties: Json }
+  if (webhook.required.includes('cnpj')) {
+    webhook.required = webhook.required.map(r => r === 'cnpj' ? 'chave' : r)
+    delete webhook.properties.cnpj
+    webhook.properties.chave = { type: 'string', maxLength: 77 }
+    applied.add(CORRECTIONS[11])
+  }
 
   const ajv = addFormats(new Ajv({ strict: false, allErrors: true }))
   ajv.addFormat('int32', true)
