@@ -67,6 +67,8 @@ export interface LoadedBacen {
   validatorFor: (method: string, path: string, status: number) => ValidateFunction
   /** Problema, for the statuses BACEN leaves to the PSP (401, 413, 415, ...). */
   problem: ValidateFunction
+  /** The JSON schema of a request body BACEN defines (components/requestBodies), e.g. a callback's `WebhookPixBody`. */
+  requestBody: (name: string) => ValidateFunction
 }
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
@@ -151,5 +153,10 @@ export function loadBacen ({ dialect = 'root' }: { dialect?: 'root' | 'api-pix' 
     if (!validate) throw new Error(`no schema ${ref}`)
     return validate
   }
-  return { doc, applied: [...applied], departures, validatorFor, problem: ajv.getSchema('bacen#/components/schemas/Problema')! }
+  const requestBody = (name: string): ValidateFunction => {
+    const validate = ajv.getSchema(`bacen#/components/requestBodies/${name}/content/application~1json/schema`)
+    if (!validate) throw new Error(`BACEN 2.9.0 has no request body ${name}`)
+    return validate
+  }
+  return { doc, applied: [...applied], departures, validatorFor, problem: ajv.getSchema('bacen#/components/schemas/Problema')!, requestBody }
 }
