@@ -67,14 +67,22 @@ t.test('PUT, GET, GET /webhook and DELETE on the account\'s keys: its document a
   checkAnswer(t, windowed, 'GET', '/webhook')
   t.same(windowed.json(), { parametros: { inicio: '2026-03-11T00:00:00Z', fim: '2026-03-12T00:00:00Z', paginacao: { paginaAtual: 0, itensPorPagina: 1, quantidadeDePaginas: 1, quantidadeTotalDeItens: 0 } }, webhooks: [] })
 
-  const removed = await fresh('DELETE', `/v2/webhook/${KEY}`)
+  // A snapshot keeps them: exported, the sandbox reset, imported back.
+  const snapshot = (await app.inject({ method: 'GET', url: '/__sandbox/snapshot' })).json()
+  t.equal(Object.keys(snapshot.apiPixWebhooks).length, 2)
+  t.equal((await app.inject({ method: 'POST', url: '/__sandbox/reset' })).statusCode, 200)
+  t.equal((await app.inject({ method: 'PUT', url: '/__sandbox/snapshot', payload: snapshot })).statusCode, 200)
+  const restored = client(app, await oauthToken(app, acc))
+  t.same((await restored('GET', '/v2/webhook')).json(), list.json())
+
+  const removed = await restored('DELETE', `/v2/webhook/${KEY}`)
   t.equal(removed.statusCode, 204)
   checkAnswer(t, removed, 'DELETE', '/webhook/{chave}')
-  const gone = await fresh('GET', `/v2/webhook/${KEY}`)
+  const gone = await restored('GET', `/v2/webhook/${KEY}`)
   t.equal(gone.statusCode, 404)
   t.equal(gone.json().type, PROBLEM_TYPE + 'WebhookNaoEncontrado')
   checkAnswer(t, gone, 'GET', '/webhook/{chave}')
-  t.equal((await fresh('GET', '/v2/webhook')).json().webhooks.length, 1)
+  t.equal((await restored('GET', '/v2/webhook')).json().webhooks.length, 1)
 })
 
 t.test('a PIX with a txid received on the key is posted to {webhookUrl}/pix as {"pix": [...]}; others are not', async t => {
