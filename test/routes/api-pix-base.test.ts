@@ -1,7 +1,8 @@
 import t from 'tap'
 import { buildApp } from '../../server/app.js'
 import { ConfigError } from '../../server/config.js'
-import { buildTestApp, T0 } from '../helpers/app.js'
+import { bearer, buildTestApp, T0 } from '../helpers/app.js'
+import { checkAnswer, oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
 
 /**
  * API Pix's base path (docs/api-pix.md): /v2 by default, settable as PSPs mount it, refused where it
@@ -27,6 +28,22 @@ t.test('an unknown route under the base path is 404 NaoEncontrado in problem det
   }
   // Outside the base path, the gateway's families answer as before.
   t.same(Object.keys((await app.inject({ method: 'GET', url: '/v3/nada' })).json()).sort(), ['error', 'message', 'statusCode'])
+})
+
+t.test('an empty body named JSON is ignored by an operation that takes none (DELETE as gn-api-sdk-node sends it), refused by one that takes a body', async t => {
+  const app = await buildTestApp(t)
+  const token = await oauthToken(app)
+  const loc = (await app.inject({ method: 'POST', url: '/v2/loc', headers: bearer(token), payload: { tipoCob: 'cob' } })).json()
+  const headers = { ...bearer(token), 'content-type': 'application/json', 'content-length': '0' }
+  const unbound = await app.inject({ method: 'DELETE', url: `/v2/loc/${loc.id}/txid`, headers })
+  t.equal(unbound.statusCode, 200)
+  checkAnswer(t, unbound, 'DELETE', '/loc/{id}/txid')
+  t.same(unbound.json(), loc)
+  const empty = await app.inject({ method: 'POST', url: '/v2/loc', headers })
+  t.equal(empty.statusCode, 400)
+  checkAnswer(t, empty, 'POST', '/loc')
+  t.match(empty.json(), { type: `${PROBLEM_TYPE}PayloadLocationOperacaoInvalida`, detail: 'O corpo da requisição está vazio' })
+  t.equal((await app.inject({ method: 'DELETE', url: `/v2/loc/${loc.id}/txid`, headers, payload: '{' })).statusCode, 400, 'a body that is there is still read as JSON')
 })
 
 t.test('the base path is settable: /pix/v2 serves API Pix, even where a gateway route\'s parameter would match, and /v2 is then no longer it', async t => {

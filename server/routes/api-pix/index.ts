@@ -25,6 +25,15 @@ const apiPixRoutes: FastifyPluginAsync = async (app) => {
     done(new Refusal('ACCESS_DENIED', `O token de acesso não tem o escopo ${needed}, que esta operação exige`))
   })
 
+  // An operation that takes no body ignores an empty one that names JSON as its type, as PSPs do
+  // (gn-api-sdk-node sends Content-Type: application/json with Content-Length: 0 on DELETE); one that
+  // takes a body still refuses it empty.
+  const json = app.getDefaultJsonParser(app.initialConfig.onProtoPoisoning ?? 'error', app.initialConfig.onConstructorPoisoning ?? 'error')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' && request.routeOptions.schema?.body === undefined) return done(null, undefined)
+    json(request, body as string, done)
+  })
+
   for (const resource of [cob, loc]) await app.register(resource)
 
   // Whatever else is under the base path is API Pix's 404, before any body is read (so with or without
