@@ -55,3 +55,16 @@ export function baseCollision (base: string, routes: ReadonlyArray<{ method: str
   const taken = routes.find(r => r.url === base || r.url.startsWith(`${base}/`))
   return taken && `${taken.method} ${taken.url}`
 }
+
+/**
+ * The URL a request is routed by: under the base path without a trailing slash, since PSPs serve a
+ * resource with one too and clients send it (Efí's SDKs list due charges at `GET /v2/cobv/`); any
+ * other URL as it came, so the gateway's families answer as they did.
+ */
+export function apiPixRoutingUrl (base: string, url: string): string {
+  if (!url.startsWith(`${base}/`)) return url
+  const query = url.indexOf('?')
+  const path = query === -1 ? url : url.slice(0, query)
+  if (path.length <= base.length + 1 || !path.endsWith('/')) return url
+  return path.slice(0, -1) + (query === -1 ? '' : url.slice(query))
+}
