@@ -16,7 +16,7 @@ const NOTHING_MOVED = new Set(['ERROR', 'NAO_REALIZADO', 'REMOVIDA_PELO_USUARIO_
 const PENDING = new Set(['PENDING', 'EM_PROCESSAMENTO', 'ATIVA'])
 const CHARGE_KINDS = new Set(['CASH_IN', 'COB'])
 const VIEWS = ['transactions', 'webhooks', 'deliveries', 'requests', 'med', 'clock', 'scenarios', 'report']
-const CHECK_STATUS = { passed: 'passed', failed: 'failed', not_exercised: 'not exercised' }
+const CHECK_STATUS = { passed: 'passed', failed: 'failed', not_exercised: 'not exercised', not_applicable: 'not applicable' }
 
 // ---------------------------------------------------------------------------------------------------
 // DOM helpers: the only way this file creates elements. Strings become text nodes, always.
@@ -1136,10 +1136,10 @@ async function refreshReport () {
     $('#rp-error').textContent = err.message
     return
   }
-  const { passed, failed, not_exercised: idle } = report.counts
+  const { passed, failed, not_exercised: idle, not_applicable: unused } = report.counts
   const verdict = $('#rp-verdict')
   verdict.dataset.verdict = report.verdict
-  verdict.textContent = `${report.verdict === 'passed' ? 'Passed' : report.verdict === 'failed' ? 'Failed' : 'Incomplete'}: ${passed} passed, ${failed} failed, ${idle} not exercised`
+  verdict.textContent = `${report.verdict === 'passed' ? 'Passed' : report.verdict === 'failed' ? 'Failed' : 'Incomplete'}: ${passed} passed, ${failed} failed, ${idle} not exercised${unused ? `, ${unused} not applicable` : ''}`
   renderRows($('#rp-list'), report.checks, c => c.id, buildCheck, c => JSON.stringify(c))
 }
 

@@ -242,7 +242,8 @@ t.test('report grades an account and exits 4 when a check failed, for a CI job t
   const created = JSON.parse((await cli(url, ['account', 'create', '--balance', '100', '--json'])).stdout)
   const clean = await cli(url, ['report', '--account', String(created.accountId)])
   t.equal(clean.code, 0, 'nothing failed yet: exit 0')
-  t.match(lines(clean.stdout)[0], new RegExp(`^account ${created.accountId}: (passed|incomplete) \\(\\d+ passed, 0 failed, \\d+ not exercised\\)$`))
+  t.match(lines(clean.stdout)[0], new RegExp(`^account ${created.accountId}: (passed|incomplete) \\(\\d+ passed, 0 failed, \\d+ not exercised, \\d+ not applicable\\)$`))
+  t.match(clean.stdout, /^n\/a {3}scope-refusal-not-retried {2}/m, 'a check of API Pix alone does not apply to an account that never used it')
   // A request the gateway's validation refuses fails the requests-valid check.
   const refused = await app.inject({ method: 'POST', url: '/api/pix/cash-out', headers: { authorization: `Bearer ${created.token.access_token}` }, payload: {} })
   t.equal(refused.statusCode, 400)
