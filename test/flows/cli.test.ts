@@ -8,6 +8,7 @@ import { balanceOf, bearer, buildTestApp, T0, tokenFor } from '../helpers/app.js
 import { cashInBody, createCashIn } from '../helpers/payins.js'
 import { cashOutBody } from '../helpers/payouts.js'
 import { startReceiver } from '../helpers/receiver.js'
+import { oauthToken } from '../helpers/api-pix.js'
 import { childEnv } from '../helpers/process.js'
 import { run } from '../../cli/main.js'
 import { parseDuration } from '../../cli/commands/clock.js'
@@ -173,6 +174,32 @@ t.test('pay pays a charge by its code; incoming credits an account', async t => 
   t.match(JSON.parse((await cli(url, ['incoming', '--account', '1', '--amount', '0.5', '--json'])).stdout), { accountId: 1, kind: 'PIX_IN', amount: 0.5, endToEndId: String })
   t.equal((await cli(url, ['incoming', '--account', '999', '--amount', '1'])).code, 1, 'an unknown account is refused')
   for (const argv of [['incoming', '--account', '1'], ['incoming', '--amount', '1'], ['incoming', 'x', '--account', '1', '--amount', '1']]) t.equal((await cli(url, argv)).code, 2, argv.join(' '))
+})
+
+t.test('pay pays an API Pix cob by its location-based code (tag 26-25 a payload location of the sandbox), once, and not once unbound', async t => {
+  const { app, url } = await sandbox(t)
+  const token = await oauthToken(app)
+  const create = async (txid: string) => {
+    const res = await app.inject({ method: 'PUT', url: `/v2/cob/${txid}`, headers: bearer(token), payload: { calendario: { expiracao: 3600 }, valor: { original: '12.34' }, chave: 'loja@example.com' } })
+    t.equal(res.statusCode, 201, res.body)
+    return res.json()
+  }
+  const cob = await create('clipay'.padEnd(26, '0'))
+  t.match(cob.pixCopiaECola, /0014br\.gov\.bcb\.pix25\d\d.*\/qr\/v2\/[0-9a-f]{32}/, 'no key in the code: its location')
+  const before = (await balanceOf(app, 1)).available
+  const paid = await cli(url, ['pay', cob.pixCopiaECola])
+  t.equal(paid.code, 0, paid.stderr)
+  t.match(paid.stdout, new RegExp(`^Paid 12\\.34 BRL to account 1: COB CONCLUIDA\n {2}transactionId {2}\\S+\n {2}endToEndId {5}E\\w{31}\n {2}txid {11}${cob.txid}\n`))
+  t.equal((await balanceOf(app, 1)).available, before + 12.34, 'the account was credited')
+  t.equal((await app.inject({ method: 'GET', url: `/v2/cob/${cob.txid}`, headers: bearer(token) })).json().status, 'CONCLUIDA')
+  t.equal((await cli(url, ['pay', cob.pixCopiaECola])).code, 1, 'paid once')
+
+  // Unbound from its location, a cob is no longer paid by the code that names it.
+  const unbound = await create('cliunbound'.padEnd(26, '0'))
+  await app.inject({ method: 'DELETE', url: `/v2/loc/${unbound.loc.id}/txid`, headers: bearer(token) })
+  const refused = await cli(url, ['pay', unbound.pixCopiaECola, '--json'])
+  t.equal(refused.code, 1)
+  t.match(JSON.parse(refused.stdout), { error: { response: { statusCode: 404 } } })
 })
 
 t.test('clock shows, advances, sets, freezes and resumes the sandbox clock', async t => {
