@@ -65,6 +65,8 @@ function failed (summary: string, found: Evidence[]): CheckResult {
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
 const answered = (r: RequestFact): string => r.status === null ? 'no answer' : `${r.status}${r.errorCode ? ` ${r.errorCode}` : ''}`
+/** What became of a request, as a sentence's verb: `answered 500 INTERNAL_ERROR`, `got no answer`. */
+const outcome = (r: RequestFact): string => r.status === null ? 'got no answer' : `answered ${answered(r)}`
 const BOTH: readonly Dialect[] = ['gateway', 'api-pix']
 /** How the report and its docs name each dialect. */
 export const DIALECT_NAMES: Record<Dialect, string> = { gateway: 'gateway', 'api-pix': 'API Pix' }
@@ -201,9 +203,9 @@ const indeterminatePayout: CheckDefinition = {
       const again = f.transactions.filter(tx => isPayout(tx) && tx.status !== 'ERROR' && Date.parse(tx.createdAt) >= r.at && !before.has(txKeyOf(tx)) &&
         (key === null || txKeyOf(tx) !== key) && payoutTarget(tx) === r.target && tx.amountCents === r.amountCents)
       if (made.length + again.length > 1) {
-        problems.push(evidence(`${r.route} answered ${answered(r)}; the same destination was paid the same amount again under another key`, { requestIds: [r.id], transactionIds: [...made, ...again].map(tx => tx.id) }))
+        problems.push(evidence(`${r.route} ${outcome(r)}; the same destination was paid the same amount again under another key`, { requestIds: [r.id], transactionIds: [...made, ...again].map(tx => tx.id) }))
       } else if (!followed) {
-        problems.push(evidence(`${r.route} answered ${answered(r)}, and no transaction query or retry with the same key followed`, { requestIds: [r.id] }))
+        problems.push(evidence(`${r.route} ${outcome(r)}, and no transaction query or retry with the same key followed`, { requestIds: [r.id] }))
       }
     }
     if (problems.length > 0) return failed(`${plural(problems.length, 'indeterminate pay-out')} of ${unknown.length} not resolved safely`, problems)
@@ -454,7 +456,7 @@ const cobCreationResolved: CheckDefinition = {
       // What came first: finding out (a read, the same PUT again), or the same charge under another txid.
       const next = after.find(x => operation(x) === 'GET /cob' || sameTxid(x) || (isCreation(x) && x.sent !== null && x.sent === r.sent))
       if (next !== undefined && isCreation(next) && !sameTxid(next)) {
-        problems.push(evidence(`${operationOf(r)} answered ${answered(r)}; the same charge was then created again by ${operation(next)}${next.externalId ? ` with txid ${next.externalId}` : ''}`, { requestIds: [r.id, next.id] }))
+        problems.push(evidence(`${operationOf(r)} ${outcome(r)}; the same charge was then created again by ${operation(next)}${next.externalId ? ` with txid ${next.externalId}` : ''}`, { requestIds: [r.id, next.id] }))
       }
     }
     if (problems.length > 0) return failed(`${plural(problems.length, 'cob creation')} of ${lost.length} without an answer created again under another txid`, problems)

@@ -345,7 +345,7 @@ t.test('cob-creation-resolved', async t => {
   t.match(grade('cob-creation-resolved', { requests: [put(A, { status: null })] }), { status: 'passed' }, 'left alone: nothing created twice')
   const lost = post({ status: null })
   const again = post()
-  t.match(grade('cob-creation-resolved', { requests: [lost, again] }), { status: 'failed', evidence: [{ note: 'API Pix POST /cob answered no answer; the same charge was then created again by POST /cob', requestIds: [lost.id, again.id] }] })
+  t.match(grade('cob-creation-resolved', { requests: [lost, again] }), { status: 'failed', evidence: [{ note: 'API Pix POST /cob got no answer; the same charge was then created again by POST /cob', requestIds: [lost.id, again.id] }] })
   const lostPut = put(A, { status: null })
   const newTxid = put(B)
   t.match(grade('cob-creation-resolved', { requests: [lostPut, newTxid, read(A)] }), { status: 'failed', evidence: [{ note: new RegExp(`PUT /cob/:txid with txid ${B}`), requestIds: [lostPut.id, newTxid.id] }] }, 'read only after creating it again')
