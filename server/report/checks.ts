@@ -361,6 +361,19 @@ const chargeExternalIds: CheckDefinition = {
 
 // ---- requests (docs/gateway.md §7; docs/api-pix.md, Errors) -----------------------------------------
 
+/**
+ * Whether an account's requests to a dialect passed its validation: none refused 400 with one of
+ * `codes`; `note` says what each refused one got.
+ */
+function validity (f: IntegrationFacts, dialect: Dialect, codes: ReadonlySet<string>, exercise: string, note: (r: RequestFact) => string): CheckResult {
+  const where = dialect === 'gateway' ? 'the gateway' : DIALECT_NAMES[dialect]
+  const sent = f.requests.filter(r => r.family === dialect && r.accountId === f.accountId)
+  if (sent.length === 0) return notExercised(`no request reached ${where}; to exercise it, ${exercise}`)
+  const invalid = sent.filter(r => r.status === 400 && r.errorCode !== null && codes.has(r.errorCode))
+  if (invalid.length > 0) return failed(`${plural(invalid.length, 'request')} of ${sent.length} refused as invalid`, invalid.map(r => evidence(note(r), { requestIds: [r.id] })))
+  return passed(`${plural(sent.length, 'request')}, none refused as invalid`)
+}
+
 /** The codes of a request refused for its own data: a validation error, an amount off its format. */
 const INVALID_REQUEST: ReadonlySet<string> = new Set(['HTTP_ERROR', 'PIX_INVALID_AMOUNT'])
 
@@ -375,11 +388,7 @@ const requestsValid: CheckDefinition = {
   fails: 'a request was refused 400 for a field off its format or limits (the evidence lists each, with its route)',
   exercise: 'make requests to the gateway',
   evaluate (f) {
-    const sent = f.requests.filter(r => r.family === 'gateway' && r.accountId === f.accountId)
-    if (sent.length === 0) return notExercised(`no request reached the gateway; to exercise it, ${this.exercise}`)
-    const invalid = sent.filter(r => r.status === 400 && r.errorCode !== null && INVALID_REQUEST.has(r.errorCode))
-    if (invalid.length > 0) return failed(`${plural(invalid.length, 'request')} of ${sent.length} refused as invalid`, invalid.map(r => evidence(`${r.method} ${r.route} refused ${r.errorCode}`, { requestIds: [r.id] })))
-    return passed(`${plural(sent.length, 'request')}, none refused as invalid`)
+    return validity(f, 'gateway', INVALID_REQUEST, this.exercise, r => `${r.method} ${r.route} refused ${r.errorCode}`)
   },
 }
 
@@ -399,14 +408,7 @@ const apiPixRequestsValid: CheckDefinition = {
   fails: 'a request was refused 400 for a field off its format or rules (the evidence lists each operation with the violacoes it got, propriedade and razao)',
   exercise: 'make requests to API Pix (under its base path, /v2 by default)',
   evaluate (f) {
-    const sent = f.requests.filter(r => r.family === 'api-pix' && r.accountId === f.accountId)
-    if (sent.length === 0) return notExercised(`no request reached API Pix; to exercise it, ${this.exercise}`)
-    const invalid = sent.filter(r => r.status === 400 && r.errorCode !== null && API_PIX_INVALID.has(r.errorCode))
-    if (invalid.length > 0) {
-      return failed(`${plural(invalid.length, 'request')} of ${sent.length} refused as invalid`,
-        invalid.map(r => evidence(`${operationOf(r)} refused ${r.violations.length > 0 ? r.violations.join('; ') : r.errorCode}`, { requestIds: [r.id] })))
-    }
-    return passed(`${plural(sent.length, 'request')}, none refused as invalid`)
+    return validity(f, 'api-pix', API_PIX_INVALID, this.exercise, r => `${operationOf(r)} refused ${r.violations.length > 0 ? r.violations.join('; ') : r.errorCode}`)
   },
 }
 

@@ -1,11 +1,7 @@
 import t from 'tap'
-import type { FastifyInstance } from 'fastify'
-import type { Browser, Page } from 'playwright-core'
-import { buildApp } from '../../server/app.js'
 import { T0, bearer } from '../helpers/app.js'
 import { oauthToken } from '../helpers/api-pix.js'
-import { launchChromium, walkThroughSources } from './chromium.js'
-import { newPage, screenshotPath } from './helpers.js'
+import { dashboardSession, screenshotPath, type DashboardSession } from './helpers.js'
 
 /**
  * The dashboard's API Pix tab in headless Chromium (docs/api-pix.md): the cobs with their txid, status
@@ -13,33 +9,18 @@ import { newPage, screenshotPath } from './helpers.js'
  * following what an integration does (a payment, an unbinding) without a reload. The first Chromium of
  * chromium.ts (Debian's when installed, else the packaged one); one that cannot start fails the test.
  */
-const source = walkThroughSources()[0]
-
-let app: FastifyInstance
-let base: string
-let browser: Browser
-let page: Page
-const pageErrors: string[] = []
+let session: DashboardSession
 
 const txidOf = (n: number) => `dashboard${n}`.padEnd(26, '0')
-const cobRow = (txid: string) => page.locator('#ap-cob-list > li').filter({ hasText: txid })
-const locRow = (id: number) => page.locator(`#ap-loc-list > li[data-key="${id}"]`)
+const cobRow = (txid: string) => session.page.locator('#ap-cob-list > li').filter({ hasText: txid })
+const locRow = (id: number) => session.page.locator(`#ap-loc-list > li[data-key="${id}"]`)
 
-t.before(async () => {
-  app = await buildApp({ config: { seed: 'browser-seed', clock: 'frozen', clockStart: T0 } })
-  await app.listen({ host: '127.0.0.1', port: 0 })
-  base = `http://127.0.0.1:${(app.server.address() as import('node:net').AddressInfo).port}`
-  browser = (await launchChromium(source)).browser
-  page = await newPage(browser, { width: 1280, height: 900 }, pageErrors)
-})
-
-t.teardown(async () => {
-  await browser?.close()
-  await app?.close()
-})
+t.before(async () => { session = await dashboardSession({ seed: 'browser-seed', clock: 'frozen', clockStart: T0 }) })
+t.teardown(async () => { await session?.close() })
 
 t.test('the API Pix tab: cobs with txid, status and location; locations with the txid they serve; kept up to date', async (t) => {
   t.setTimeout(60_000)
+  const { app, base, page, pageErrors } = session
   const token = await oauthToken(app)
   const call = async (method: 'PUT' | 'POST' | 'DELETE', url: string, payload?: Record<string, unknown>) => {
     const res = await app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) })
