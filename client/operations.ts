@@ -25,7 +25,7 @@ import type { ClearedRequests, ClearRequestsQuery, RequestCount, RequestEntry, R
 import type { ReportProbeBody, ReportQuery, ReportView } from '../server/schemas/report.js'
 import type { OAuthTokenBody, OAuthTokenResponse } from '../server/schemas/api-pix/oauth.js'
 import type { ApiPixCob as ApiPixCobSchema, ApiPixCobBody, ApiPixCobList as ApiPixCobListSchema, ApiPixCobListQuery, ApiPixCobPatchBody } from '../server/schemas/api-pix/cob.js'
-import type { LocBody, LocList, LocListQuery, LocView } from '../server/schemas/api-pix/loc.js'
+import type { LocBody, LocList, LocListQuery, LocView, SandboxLocList } from '../server/schemas/api-pix/loc.js'
 
 /**
  * Every operation of the sandbox's API, by its OpenAPI operationId: method, path and how it
@@ -104,6 +104,7 @@ export const operations = {
   sandboxTransitionMed: ['POST', '/__sandbox/med/{id}/transition'],
   sandboxReport: ['GET', '/__sandbox/report'],
   sandboxReportProbe: ['POST', '/__sandbox/report/probe'],
+  sandboxListLocations: ['GET', '/__sandbox/locations'],
   // BACEN's API Pix (docs/api-pix.md): its token at the root, the rest under the base path (/v2 here; ClientOptions.apiPixBasePath).
   apiPixToken: ['POST', '/oauth/token'],
   apiPixCreateCob: ['PUT', '/v2/cob/{txid}'],
@@ -242,5 +243,6 @@ export type ApiPixLocRequest = S<typeof LocBody>
 export type ApiPixLoc = S<typeof LocView>
 export type ApiPixLocFilter = S<typeof LocListQuery>
 export type ApiPixLocList = S<typeof LocList>
+export type SandboxLocations = S<typeof SandboxLocList>
 /** The key that signs payloads, as a JWK Set. */
 export interface ApiPixJwks { keys: Array<{ kty: string, crv: string, x: string, y: string, kid: string, use: string, alg: string }> }

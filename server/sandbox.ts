@@ -153,7 +153,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const signer = new PayloadSigner(engine)
   const apiPixCobs = new ApiPixCobs({ store, clock, cobs: charges, locations, signer })
   const apiPixReads = new CentralBankReads({ store, charges: apiPixCobs, refunds })
-  const report = new ReportService({ store, clock, rng, accounts, journal, webhooks })
+  const report = new ReportService({ store, clock, rng, accounts, journal, webhooks, apiPixBasePath: config.apiPixBasePath })
   transactions.register(payouts.pendingOperations)
   transactions.register(refunds.pendingOperations)
 
