@@ -372,6 +372,9 @@ export class SandboxApi {
   meds (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxMeds> { return this.client.call('sandboxListMed', { query, options }) }
   med (id: number, options?: RequestOptions): Promise<T.SandboxMed> { return this.client.call('sandboxGetMed', { params: { id }, options }) }
   transitionMed (id: number, transition: T.MedTransition, options?: RequestOptions): Promise<T.MedTransitioned> { return this.client.call('sandboxTransitionMed', { params: { id }, body: transition, options }) }
+
+  /** API Pix's payload locations of every account, or one's, newest first (docs/api-pix.md). */
+  locations (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxLocations> { return this.client.call('sandboxListLocations', { query, options }) }
 }
 
 /** A client of the sandbox at `baseUrl`; give an account's credentials to call the gateway API. */

@@ -25,7 +25,7 @@ import type { ClearedRequests, ClearRequestsQuery, RequestCount, RequestEntry, R
 import type { ReportProbeBody, ReportQuery, ReportView } from '../server/schemas/report.js'
 import type { OAuthTokenBody, OAuthTokenResponse } from '../server/schemas/api-pix/oauth.js'
 import type { ApiPixCob as ApiPixCobSchema, ApiPixCobBody, ApiPixCobList as ApiPixCobListSchema, ApiPixCobListQuery, ApiPixCobPatchBody } from '../server/schemas/api-pix/cob.js'
-import type { LocBody, LocList, LocListQuery, LocView } from '../server/schemas/api-pix/loc.js'
+import type { LocBody, LocList, LocListQuery, LocView, SandboxLocList } from '../server/schemas/api-pix/loc.js'
 import type { ApiPixDevolucao as ApiPixDevolucaoSchema, ApiPixDevolucaoBody, ApiPixPix as ApiPixPixSchema, ApiPixPixList as ApiPixPixListSchema, ApiPixPixListQuery } from '../server/schemas/api-pix/pix.js'
 import type { ApiPixWebhook as ApiPixWebhookSchema, ApiPixWebhookBody, ApiPixWebhookList as ApiPixWebhookListSchema, ApiPixWebhookListQuery } from '../server/schemas/api-pix/webhook.js'
 
@@ -106,6 +106,7 @@ export const operations = {
   sandboxTransitionMed: ['POST', '/__sandbox/med/{id}/transition'],
   sandboxReport: ['GET', '/__sandbox/report'],
   sandboxReportProbe: ['POST', '/__sandbox/report/probe'],
+  sandboxListLocations: ['GET', '/__sandbox/locations'],
   // BACEN's API Pix (docs/api-pix.md): its token at the root, the rest under the base path (/v2 here; ClientOptions.apiPixBasePath).
   apiPixToken: ['POST', '/oauth/token'],
   apiPixCreateCob: ['PUT', '/v2/cob/{txid}'],
@@ -252,7 +253,7 @@ export type ApiPixLocRequest = S<typeof LocBody>
 export type ApiPixLoc = S<typeof LocView>
 export type ApiPixLocFilter = S<typeof LocListQuery>
 export type ApiPixLocList = S<typeof LocList>
-/** The key that signs payloads, as a JWK Set. */
+export type SandboxLocations = S<typeof SandboxLocList>
 export type ApiPixPix = S<typeof ApiPixPixSchema>
 export type ApiPixPixFilter = S<typeof ApiPixPixListQuery>
 export type ApiPixPixList = S<typeof ApiPixPixListSchema>
@@ -262,4 +263,5 @@ export type ApiPixWebhookRequest = S<typeof ApiPixWebhookBody>
 export type ApiPixWebhook = S<typeof ApiPixWebhookSchema>
 export type ApiPixWebhookFilter = S<typeof ApiPixWebhookListQuery>
 export type ApiPixWebhookList = S<typeof ApiPixWebhookListSchema>
+/** The key that signs payloads, as a JWK Set. */
 export interface ApiPixJwks { keys: Array<{ kty: string, crv: string, x: string, y: string, kid: string, use: string, alg: string }> }

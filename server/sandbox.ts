@@ -167,7 +167,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const apiPixCobs = new ApiPixCobs({ store, clock, cobs: charges, locations, signer, pix: apiPixPix })
   const apiPixReads = new CentralBankReads({ store, charges: apiPixCobs, refunds, pix: apiPixPix })
   const apiPixWebhooks = new ApiPixWebhookService({ store, clock, callbacks: webhooks, keys: directory.keys, pix: apiPixPix })
-  const report = new ReportService({ store, clock, rng, accounts, journal, webhooks })
+  const report = new ReportService({ store, clock, rng, accounts, journal, webhooks, apiPixBasePath: config.apiPixBasePath })
   transactions.register(payouts.pendingOperations)
   transactions.register(refunds.pendingOperations)
 

@@ -237,6 +237,7 @@ t.test('a tour of every operation through the typed client', async t => {
   const apiPixLoc = await client.apiPix.createLoc({ tipoCob: 'cob' })
   t.equal((await client.apiPix.loc(apiPixLoc.id)).id, apiPixLoc.id)
   t.ok((await client.apiPix.locs(window)).loc.length >= 3)
+  t.match((await plane.locations({ accountId: acct.accountId })).locations.find(l => l.id === apiPixCob.loc!.id), { txid: apiPixTxid, accountId: acct.accountId }, 'the control plane lists the locations')
   t.notOk('txid' in await client.apiPix.unbindLoc(apiPixCob.loc!.id))
   const noCob = await client.apiPix.cob('nothere'.padEnd(30, '0')).catch((e: unknown) => e) as PixApiError
   t.match(noCob, { statusCode: 404, code: 'CobNaoEncontrado' })
