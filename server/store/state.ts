@@ -79,6 +79,8 @@ export type MedRecord = Collections['meds']
 /** API Pix's payload locations and the key that signs their payloads (docs/api-pix.md). */
 export type PayloadLocation = Collections['locations']
 export type SigningKey = Collections['signingKeys']
+/** A webhook of API Pix (per key: PUT /webhook/{chave}), apart from the gateway's registrations. */
+export type ApiPixWebhook = Collections['apiPixWebhooks']
 
 // ---- the document ---------------------------------------------------------------------------------
 

@@ -31,6 +31,9 @@ export interface BacenDoc { paths: Record<string, Record<string, Json>>, compone
  *   yet BACEN's locations carry no scheme (its own example is `pix.example.com/qr/v2/...`), which `uri`
  *   refuses. Dropped.
  * - CobBase.infoAdicionais says `maximum: 50` for an array, a keyword of numbers. Read as `maxItems`.
+ * - WebhookCompleto (GET /webhook/{chave}, GET /webhook) requires `cnpj`, described as a filter by the
+ *   debtor's CNPJ, where its own example (webhookResponse1) and the operation show the webhook's
+ *   `chave`. Corrected to `chave` (a key of at most 77 characters), required.
  */
 export const CORRECTIONS = [
   'CPF pattern /^\\d{11}$/ -> ^\\d{11}$',
@@ -44,6 +47,7 @@ export const CORRECTIONS = [
   'CobGerada.location: format uri dropped',
   'CobBase.infoAdicionais: maximum -> maxItems',
   'PayloadLocationCompleta.location: format uri dropped',
+  'WebhookCompleto: cnpj -> chave',
 ] as const
 
 /**
@@ -63,6 +67,8 @@ export interface LoadedBacen {
   validatorFor: (method: string, path: string, status: number) => ValidateFunction
   /** Problema, for the statuses BACEN leaves to the PSP (401, 413, 415, ...). */
   problem: ValidateFunction
+  /** The JSON schema of a request body BACEN defines (components/requestBodies), e.g. a callback's `WebhookPixBody`. */
+  requestBody: (name: string) => ValidateFunction
 }
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
@@ -122,6 +128,13 @@ export function loadBacen ({ dialect = 'root' }: { dialect?: 'root' | 'api-pix' 
   if (completa.format === 'uri') { delete completa.format; applied.add(CORRECTIONS[10]) }
   const info = props('CobBase').infoAdicionais as Json
   if (info.maximum !== undefined) { info.maxItems = info.maximum; delete info.maximum; applied.add(CORRECTIONS[9]) }
+  const webhook = schemas.WebhookCompleto as { required: string[], properties: Json }
+  if (webhook.required.includes('cnpj')) {
+    webhook.required = webhook.required.map(r => r === 'cnpj' ? 'chave' : r)
+    delete webhook.properties.cnpj
+    webhook.properties.chave = { type: 'string', maxLength: 77 }
+    applied.add(CORRECTIONS[11])
+  }
 
   const ajv = addFormats(new Ajv({ strict: false, allErrors: true }))
   ajv.addFormat('int32', true)
@@ -140,5 +153,10 @@ export function loadBacen ({ dialect = 'root' }: { dialect?: 'root' | 'api-pix' 
     if (!validate) throw new Error(`no schema ${ref}`)
     return validate
   }
-  return { doc, applied: [...applied], departures, validatorFor, problem: ajv.getSchema('bacen#/components/schemas/Problema')! }
+  const requestBody = (name: string): ValidateFunction => {
+    const validate = ajv.getSchema(`bacen#/components/requestBodies/${name}/content/application~1json/schema`)
+    if (!validate) throw new Error(`BACEN 2.9.0 has no request body ${name}`)
+    return validate
+  }
+  return { doc, applied: [...applied], departures, validatorFor, problem: ajv.getSchema('bacen#/components/schemas/Problema')!, requestBody }
 }

@@ -30,9 +30,6 @@ const CPF = '12345678909'
 const NOT_SERVED: Partial<Record<'cobv' | 'lotecobv' | 'pix' | 'devolucao' | 'webhook', string>> = {
   cobv: 'PUT /v2/cobv/{txid} answers 404 NaoEncontrado: cobv is not served yet',
   lotecobv: 'PUT /v2/lotecobv/{id} answers 404 NaoEncontrado: lotecobv is not served yet',
-  pix: 'GET /v2/pix/{e2eid} answers 404 NaoEncontrado: pix is not served yet',
-  devolucao: 'PUT /v2/pix/{e2eid}/devolucao/{id} answers 404 NaoEncontrado: devolucao is not served yet',
-  webhook: 'PUT /v2/webhook/{chave} answers 404 NaoEncontrado: webhook is not served yet',
 }
 
 type Params = Record<string, string | number | boolean>
@@ -407,6 +404,10 @@ for (const sdk of SDKS) {
       t.teardown(() => { receiver.close() })
       const webhookUrl = `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/efi`
 
+      // API Pix's webhook is for a key the account holds: CHAVE, registered in the directory with the
+      // account's document at its institution (each SDK's account in turn).
+      const holder = await sandbox.client.sandbox.account(account.accountId)
+      await sandbox.client.sandbox.putDirectoryEntry(CHAVE, { name: 'RECEBEDOR', document: holder.document, ispb: holder.ispb, bankName: 'SANDBOX' })
       await pix.pixConfigWebhook({ chave: CHAVE }, { webhookUrl })
       t.match(await pix.pixDetailWebhook({ chave: CHAVE }), { webhookUrl, chave: CHAVE, criacao: String })
       const listed = await pix.pixListWebhook(await window())
