@@ -42,6 +42,16 @@ const ENDPOINT_OF: Record<string, Endpoint | null> = {
   apiPixUnbindLoc: null,
   apiPixPayload: null,
   apiPixJwks: null,
+  // API Pix's due charges and their batches: as its cobs (a batch's scenarios go to each cobv it creates).
+  apiPixCreateCobV: 'cob',
+  apiPixGetCobV: 'cob-query',
+  apiPixListCobVs: 'cob-query',
+  apiPixReviseCobV: 'cob-cancel',
+  apiPixCobVPayload: null,
+  apiPixPutLoteCobV: 'cob',
+  apiPixReviseLoteCobV: 'cob-cancel',
+  apiPixGetLoteCobV: 'cob-query',
+  apiPixListLoteCobV: 'cob-query',
 }
 
 const GATEWAY_TAGS = ['Standard', 'Central bank', 'API Pix']

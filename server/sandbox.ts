@@ -13,6 +13,8 @@ import { TokenService } from './auth/tokens.js'
 import { AccountService } from './services/accounts.js'
 import { CentralBankReads } from './services/central-bank-reads.js'
 import { ApiPixCobs } from './services/api-pix-cobs.js'
+import { ApiPixCobVs } from './services/api-pix-cobvs.js'
+import { CobVBatchService } from './services/cobv-batches.js'
 import { LocationService } from './services/locations.js'
 import { PayloadSigner } from './services/payload-signing.js'
 import { ChargeService } from './services/charges.js'
@@ -80,6 +82,9 @@ export interface Sandbox {
   readonly signer: PayloadSigner
   readonly apiPixCobs: ApiPixCobs<ReturnType<ChargeService['cobView']>>
   readonly apiPixReads: CentralBankReads<ReturnType<ApiPixCobs<ReturnType<ChargeService['cobView']>>['view']>>
+  /** API Pix's due charges (cobv) over the charges, and its batches of them (lotecobv). */
+  readonly apiPixCobVs: ApiPixCobVs
+  readonly cobvBatches: CobVBatchService
   /** The integration report: what each account's integration did, graded (server/report/). */
   readonly report: ReportService
   /** True once the state is loaded and the routes are ready (GET /__sandbox/health). */
@@ -153,13 +158,15 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const signer = new PayloadSigner(engine)
   const apiPixCobs = new ApiPixCobs({ store, clock, cobs: charges, locations, signer })
   const apiPixReads = new CentralBankReads({ store, charges: apiPixCobs, refunds })
+  const apiPixCobVs = new ApiPixCobVs({ store, clock, fixtures, cobvs: charges, locations, signer, refunds })
+  const cobvBatches = new CobVBatchService({ store, clock, scheduler, config, cobvs: apiPixCobVs, charges })
   const report = new ReportService({ store, clock, rng, accounts, journal, webhooks })
   transactions.register(payouts.pendingOperations)
   transactions.register(refunds.pendingOperations)
 
   // One order for every lifecycle step (the order the services were wired in before, which due jobs
   // of the same instant keep); the journal is memory only and starts over with a reset.
-  const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, splits, payouts, refunds, med, locations, signer, { afterReset: () => journal.clear() }]
+  const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, splits, payouts, refunds, med, locations, signer, cobvBatches, { afterReset: () => journal.clear() }]
   for (const service of lifecycle) if (service.forgetAccount) store.onAccountRemoved(id => service.forgetAccount!(id))
   const afterLoad = (): void => { for (const service of lifecycle) service.afterLoad?.() }
 
@@ -189,6 +196,8 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     signer,
     apiPixCobs,
     apiPixReads,
+    apiPixCobVs,
+    cobvBatches,
     report,
     ready: false,
     notices: [],
