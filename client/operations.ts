@@ -26,6 +26,8 @@ import type { ReportProbeBody, ReportQuery, ReportView } from '../server/schemas
 import type { OAuthTokenBody, OAuthTokenResponse } from '../server/schemas/api-pix/oauth.js'
 import type { ApiPixCob as ApiPixCobSchema, ApiPixCobBody, ApiPixCobList as ApiPixCobListSchema, ApiPixCobListQuery, ApiPixCobPatchBody } from '../server/schemas/api-pix/cob.js'
 import type { LocBody, LocList, LocListQuery, LocView } from '../server/schemas/api-pix/loc.js'
+import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody } from '../server/schemas/api-pix/cobv.js'
+import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView } from '../server/schemas/api-pix/lotecobv.js'
 
 /**
  * Every operation of the sandbox's API, by its OpenAPI operationId: method, path and how it
@@ -117,6 +119,15 @@ export const operations = {
   apiPixUnbindLoc: ['DELETE', '/v2/loc/{id}/txid'],
   apiPixPayload: ['GET', '/qr/v2/{token}'],
   apiPixJwks: ['GET', '/.well-known/jwks.json'],
+  apiPixCreateCobV: ['PUT', '/v2/cobv/{txid}'],
+  apiPixReviseCobV: ['PATCH', '/v2/cobv/{txid}'],
+  apiPixGetCobV: ['GET', '/v2/cobv/{txid}'],
+  apiPixListCobVs: ['GET', '/v2/cobv'],
+  apiPixCobVPayload: ['GET', '/qr/v2/cobv/{token}'],
+  apiPixPutLoteCobV: ['PUT', '/v2/lotecobv/{id}'],
+  apiPixReviseLoteCobV: ['PATCH', '/v2/lotecobv/{id}'],
+  apiPixGetLoteCobV: ['GET', '/v2/lotecobv/{id}'],
+  apiPixListLoteCobV: ['GET', '/v2/lotecobv'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
 
 export type OperationId = keyof typeof operations
@@ -242,5 +253,15 @@ export type ApiPixLocRequest = S<typeof LocBody>
 export type ApiPixLoc = S<typeof LocView>
 export type ApiPixLocFilter = S<typeof LocListQuery>
 export type ApiPixLocList = S<typeof LocList>
+export type ApiPixCobVRequest = S<typeof ApiPixCobVBody>
+export type ApiPixCobVPatch = S<typeof ApiPixCobVPatchBody>
+export type ApiPixCobV = S<typeof ApiPixCobVSchema>
+export type ApiPixCobVFilter = S<typeof ApiPixCobVListQuery>
+export type ApiPixCobVList = S<typeof ApiPixCobVListSchema>
+export type ApiPixLoteCobVRequest = S<typeof LoteCobVBody>
+export type ApiPixLoteCobVPatch = S<typeof LoteCobVPatchBody>
+export type ApiPixLoteCobV = S<typeof LoteCobVView>
+export type ApiPixLoteCobVFilter = S<typeof LoteCobVListQuery>
+export type ApiPixLoteCobVList = S<typeof LoteCobVList>
 /** The key that signs payloads, as a JWK Set. */
 export interface ApiPixJwks { keys: Array<{ kty: string, crv: string, x: string, y: string, kid: string, use: string, alg: string }> }
