@@ -1,4 +1,8 @@
 import t from 'tap'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { buildApp } from '../../server/app.js'
 import { aTxid } from '../helpers/payins.js'
 import { advance, buildTestApp, newAccount, T0 } from '../helpers/app.js'
 import { apiPixClient as client, checkAnswer, checkProblems, oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
@@ -198,4 +202,20 @@ t.test('snapshots carry batches, validated on import; a batch still waiting is p
   const old = structuredClone(snapshot)
   delete old.cobvBatches
   t.equal((await app.inject({ method: 'PUT', url: '/__sandbox/snapshot', payload: old })).statusCode, 200)
+})
+
+t.test('a batch still waiting when the sandbox stops is processed after a restart with --data', async t => {
+  const dir = mkdtempSync(join(tmpdir(), 'pix-lotecobv-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const config = { data: join(dir, 'state.json'), seed: 'lote-seed', clock: 'frozen' as const, clockStart: T0 }
+  const first = await buildApp({ config })
+  t.equal((await client(first, await oauthToken(first))('PUT', '/v2/lotecobv/1', { descricao: 'x', cobsv: [item(1)] })).statusCode, 202)
+  await first.close()
+  const second = await buildApp({ config })
+  t.teardown(() => second.close())
+  const call = client(second, await oauthToken(second))
+  t.match((await call('GET', '/v2/lotecobv/1')).json().cobsv, [{ status: 'EM_PROCESSAMENTO' }])
+  await advance(second, SETTLE)
+  t.match((await call('GET', '/v2/lotecobv/1')).json().cobsv, [{ status: 'CRIADA' }])
+  t.equal((await call('GET', `/v2/cobv/${aTxid(1)}`)).json().status, 'ATIVA')
 })
