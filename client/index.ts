@@ -277,6 +277,22 @@ export class ApiPixApi {
   webhook (chave: string, options?: RequestOptions): Promise<T.ApiPixWebhook> { return this.client.call('apiPixGetWebhook', { params: { chave }, options }) }
   deleteWebhook (chave: string, options?: RequestOptions): Promise<void> { return this.client.call('apiPixDeleteWebhook', { params: { chave }, options }) }
   webhooks (query: T.ApiPixWebhookFilter = {}, options?: RequestOptions): Promise<T.ApiPixWebhookList> { return this.client.call('apiPixListWebhooks', { query, options }) }
+  /** PUT /cobv/{txid}: a due charge (or, on an ATIVA one, its fields replaced); its code carries no amount. */
+  createCobV (txid: string, body: T.ApiPixCobVRequest, options?: RequestOptions): Promise<T.ApiPixCobV> { return this.client.call('apiPixCreateCobV', { params: { txid }, body, options }) }
+  reviseCobV (txid: string, body: T.ApiPixCobVPatch, options?: RequestOptions): Promise<T.ApiPixCobV> { return this.client.call('apiPixReviseCobV', { params: { txid }, body, options }) }
+  cobv (txid: string, options?: RequestOptions): Promise<T.ApiPixCobV> { return this.client.call('apiPixGetCobV', { params: { txid }, options }) }
+  /** GET /cobv: `inicio` and `fim` (RFC 3339) are required. */
+  cobvs (query: T.ApiPixCobVFilter, options?: RequestOptions): Promise<T.ApiPixCobVList> { return this.client.call('apiPixListCobVs', { query, options }) }
+  /** What a payer's PSP reads at a cobv's location (`<host>/qr/v2/cobv/<token>`): its payload for the payment date `DPP` (today when absent), as a compact JWS. */
+  async cobvPayload (location: string, query: { DPP?: string, codMun?: string } = {}, options?: RequestOptions): Promise<string> {
+    return this.client.call('apiPixCobVPayload', { params: { token: location.slice(location.lastIndexOf('/') + 1) }, query, options })
+  }
+
+  /** PUT /lotecobv/{id}: 202, the batch's requests processed later (`loteCobV` shows each one's status). */
+  async putLoteCobV (id: number, body: T.ApiPixLoteCobVRequest, options?: RequestOptions): Promise<void> { await this.client.call('apiPixPutLoteCobV', { params: { id }, body, options }) }
+  async reviseLoteCobV (id: number, body: T.ApiPixLoteCobVPatch, options?: RequestOptions): Promise<void> { await this.client.call('apiPixReviseLoteCobV', { params: { id }, body, options }) }
+  loteCobV (id: number, options?: RequestOptions): Promise<T.ApiPixLoteCobV> { return this.client.call('apiPixGetLoteCobV', { params: { id }, options }) }
+  loteCobVs (query: T.ApiPixLoteCobVFilter, options?: RequestOptions): Promise<T.ApiPixLoteCobVList> { return this.client.call('apiPixListLoteCobV', { query, options }) }
 }
 
 /** The control plane (/__sandbox): state, clock, scenarios, webhooks and the delivery log. */

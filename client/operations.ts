@@ -28,6 +28,8 @@ import type { ApiPixCob as ApiPixCobSchema, ApiPixCobBody, ApiPixCobList as ApiP
 import type { LocBody, LocList, LocListQuery, LocView, SandboxLocList } from '../server/schemas/api-pix/loc.js'
 import type { ApiPixDevolucao as ApiPixDevolucaoSchema, ApiPixDevolucaoBody, ApiPixPix as ApiPixPixSchema, ApiPixPixList as ApiPixPixListSchema, ApiPixPixListQuery } from '../server/schemas/api-pix/pix.js'
 import type { ApiPixWebhook as ApiPixWebhookSchema, ApiPixWebhookBody, ApiPixWebhookList as ApiPixWebhookListSchema, ApiPixWebhookListQuery } from '../server/schemas/api-pix/webhook.js'
+import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody } from '../server/schemas/api-pix/cobv.js'
+import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView } from '../server/schemas/api-pix/lotecobv.js'
 
 /**
  * Every operation of the sandbox's API, by its OpenAPI operationId: method, path and how it
@@ -128,6 +130,15 @@ export const operations = {
   apiPixGetWebhook: ['GET', '/v2/webhook/{chave}'],
   apiPixDeleteWebhook: ['DELETE', '/v2/webhook/{chave}'],
   apiPixListWebhooks: ['GET', '/v2/webhook'],
+  apiPixCreateCobV: ['PUT', '/v2/cobv/{txid}'],
+  apiPixReviseCobV: ['PATCH', '/v2/cobv/{txid}'],
+  apiPixGetCobV: ['GET', '/v2/cobv/{txid}'],
+  apiPixListCobVs: ['GET', '/v2/cobv'],
+  apiPixCobVPayload: ['GET', '/qr/v2/cobv/{token}'],
+  apiPixPutLoteCobV: ['PUT', '/v2/lotecobv/{id}'],
+  apiPixReviseLoteCobV: ['PATCH', '/v2/lotecobv/{id}'],
+  apiPixGetLoteCobV: ['GET', '/v2/lotecobv/{id}'],
+  apiPixListLoteCobV: ['GET', '/v2/lotecobv'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
 
 export type OperationId = keyof typeof operations
@@ -263,5 +274,15 @@ export type ApiPixWebhookRequest = S<typeof ApiPixWebhookBody>
 export type ApiPixWebhook = S<typeof ApiPixWebhookSchema>
 export type ApiPixWebhookFilter = S<typeof ApiPixWebhookListQuery>
 export type ApiPixWebhookList = S<typeof ApiPixWebhookListSchema>
+export type ApiPixCobVRequest = S<typeof ApiPixCobVBody>
+export type ApiPixCobVPatch = S<typeof ApiPixCobVPatchBody>
+export type ApiPixCobV = S<typeof ApiPixCobVSchema>
+export type ApiPixCobVFilter = S<typeof ApiPixCobVListQuery>
+export type ApiPixCobVList = S<typeof ApiPixCobVListSchema>
+export type ApiPixLoteCobVRequest = S<typeof LoteCobVBody>
+export type ApiPixLoteCobVPatch = S<typeof LoteCobVPatchBody>
+export type ApiPixLoteCobV = S<typeof LoteCobVView>
+export type ApiPixLoteCobVFilter = S<typeof LoteCobVListQuery>
+export type ApiPixLoteCobVList = S<typeof LoteCobVList>
 /** The key that signs payloads, as a JWK Set. */
 export interface ApiPixJwks { keys: Array<{ kty: string, crv: string, x: string, y: string, kid: string, use: string, alg: string }> }

@@ -15,6 +15,8 @@ import { CentralBankReads, rootPixViews } from './services/central-bank-reads.js
 import { ApiPixCobs } from './services/api-pix-cobs.js'
 import { ApiPixPixService } from './services/api-pix-pix.js'
 import { ApiPixWebhookService } from './services/api-pix-webhooks.js'
+import { ApiPixCobVs } from './services/api-pix-cobvs.js'
+import { CobVBatchService } from './services/cobv-batches.js'
 import { LocationService } from './services/locations.js'
 import { PayloadSigner } from './services/payload-signing.js'
 import { ChargeService } from './services/charges.js'
@@ -85,6 +87,9 @@ export interface Sandbox {
   /** API Pix's received PIX and their devoluções, and its webhooks per key (docs/api-pix.md). */
   readonly apiPixPix: ApiPixPixService
   readonly apiPixWebhooks: ApiPixWebhookService
+  /** API Pix's due charges (cobv) over the charges, and its batches of them (lotecobv). */
+  readonly apiPixCobVs: ApiPixCobVs
+  readonly cobvBatches: CobVBatchService
   /** The integration report: what each account's integration did, graded (server/report/). */
   readonly report: ReportService
   /** True once the state is loaded and the routes are ready (GET /__sandbox/health). */
@@ -167,13 +172,15 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const apiPixCobs = new ApiPixCobs({ store, clock, cobs: charges, locations, signer, pix: apiPixPix })
   const apiPixReads = new CentralBankReads({ store, charges: apiPixCobs, refunds, pix: apiPixPix })
   const apiPixWebhooks = new ApiPixWebhookService({ store, clock, callbacks: webhooks, keys: directory.keys, pix: apiPixPix })
+  const apiPixCobVs = new ApiPixCobVs({ store, clock, fixtures, cobvs: charges, locations, signer, refunds })
+  const cobvBatches = new CobVBatchService({ store, clock, scheduler, config, cobvs: apiPixCobVs, charges })
   const report = new ReportService({ store, clock, rng, accounts, journal, webhooks, apiPixBasePath: config.apiPixBasePath })
   transactions.register(payouts.pendingOperations)
   transactions.register(refunds.pendingOperations)
 
   // One order for every lifecycle step (the order the services were wired in before, which due jobs
   // of the same instant keep); the journal is memory only and starts over with a reset.
-  const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, splits, payouts, refunds, med, locations, signer, apiPixWebhooks, { afterReset: () => journal.clear() }]
+  const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, splits, payouts, refunds, med, locations, signer, apiPixWebhooks, cobvBatches, { afterReset: () => journal.clear() }]
   for (const service of lifecycle) if (service.forgetAccount) store.onAccountRemoved(id => service.forgetAccount!(id))
   const afterLoad = (): void => { for (const service of lifecycle) service.afterLoad?.() }
 
@@ -205,6 +212,8 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     apiPixReads,
     apiPixPix,
     apiPixWebhooks,
+    apiPixCobVs,
+    cobvBatches,
     report,
     ready: false,
     notices: [],

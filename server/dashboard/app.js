@@ -14,7 +14,7 @@ const KNOWN_STATUSES = ['PENDING', 'CONFIRMED', 'ERROR', 'LIQUIDATED', 'COMPLETE
 const NOTHING_MOVED = new Set(['ERROR', 'NAO_REALIZADO', 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP', 'EXPIRED'])
 /** Statuses of a charge that can still be paid. */
 const PENDING = new Set(['PENDING', 'EM_PROCESSAMENTO', 'ATIVA'])
-const CHARGE_KINDS = new Set(['CASH_IN', 'COB'])
+const CHARGE_KINDS = new Set(['CASH_IN', 'COB', 'COBV'])
 const VIEWS = ['transactions', 'webhooks', 'deliveries', 'requests', 'med', 'apipix', 'clock', 'scenarios', 'report']
 const CHECK_STATUS = { passed: 'passed', failed: 'failed', not_exercised: 'not exercised', not_applicable: 'not applicable' }
 

@@ -80,34 +80,56 @@ export const within = (at: string, w: Window): boolean => {
   return ms >= w.from && ms <= w.to
 }
 
+/** How a list of charges of one kind reads each: its devedor, whether it still shows a location, and any further filter. */
+export interface ChargeListReading<K extends 'COB' | 'COBV'> {
+  devedor: (tx: TransactionOf<K>) => { readonly cpf?: string, readonly cnpj?: string } | undefined
+  hasLocation: (tx: TransactionOf<K>) => boolean
+  more?: (tx: TransactionOf<K>) => boolean
+}
+
+/**
+ * GET /cob and GET /cobv: the account's charges of a kind created within [inicio, fim], with the
+ * filters of both (cpf or cnpj of the devedor, status, locationPresente), oldest first, one page, and
+ * the parameters echoed as API Pix's ParametrosConsultaCob.
+ */
+export function chargeList<K extends 'COB' | 'COBV'> (store: Ports['store'], account: Account, q: CobListFilter, kind: K, read: ChargeListReading<K>) {
+  const w = windowOf(q)
+  const charges = store.transactionsOf(account.id).filter((tx): tx is TransactionOf<K> => {
+    if (tx.kind !== kind || !within(tx.createdAt, w)) return false
+    const charge = tx as TransactionOf<K>
+    const devedor = read.devedor(charge)
+    if (q.cpf !== undefined && devedor?.cpf !== q.cpf) return false
+    if (q.cnpj !== undefined && devedor?.cnpj !== q.cnpj) return false
+    if (q.status !== undefined && tx.status !== q.status) return false
+    if (q.locationPresente !== undefined && read.hasLocation(charge) !== q.locationPresente) return false
+    return read.more?.(charge) ?? true
+  })
+  const { items, paginacao } = page(charges, q)
+  return {
+    parametros: {
+      inicio: q.inicio,
+      fim: q.fim,
+      ...(q.cpf !== undefined ? { cpf: q.cpf } : {}),
+      ...(q.cnpj !== undefined ? { cnpj: q.cnpj } : {}),
+      ...(q.locationPresente !== undefined ? { locationPresente: q.locationPresente } : {}),
+      ...(q.status !== undefined ? { status: q.status } : {}),
+      paginacao,
+    },
+    items,
+  }
+}
+
 export class CentralBankReads<Cob, Pix> {
   constructor (private readonly deps: CentralBankReadDeps<Cob, Pix>) {}
 
   /** GET /cob: the account's charges created within [inicio, fim], oldest first, paged. */
   cobs (account: Account, q: CobListFilter) {
-    const w = windowOf(q)
-    const cobs = this.deps.store.transactionsOf(account.id).filter((tx): tx is TransactionOf<'COB'> => {
-      if (tx.kind !== 'COB' || !within(tx.createdAt, w)) return false
-      const devedor = chargeData(tx).cob?.devedor
-      if (q.cpf !== undefined && devedor?.cpf !== q.cpf) return false
-      if (q.cnpj !== undefined && devedor?.cnpj !== q.cnpj) return false
-      if (q.status !== undefined && tx.status !== q.status) return false
+    const { parametros, items } = chargeList(this.deps.store, account, q, 'COB', {
+      devedor: tx => tx.data.cob.devedor,
       // Every cob is created with its location; API Pix's may have been unbound from it since.
-      return q.locationPresente === undefined || (this.deps.charges.hasLocation?.(tx) ?? true) === q.locationPresente
+      hasLocation: tx => this.deps.charges.hasLocation?.(tx) ?? true,
     })
-    const { items, paginacao } = page(cobs, q)
-    return {
-      parametros: {
-        inicio: q.inicio,
-        fim: q.fim,
-        ...(q.cpf !== undefined ? { cpf: q.cpf } : {}),
-        ...(q.cnpj !== undefined ? { cnpj: q.cnpj } : {}),
-        ...(q.locationPresente !== undefined ? { locationPresente: q.locationPresente } : {}),
-        ...(q.status !== undefined ? { status: q.status } : {}),
-        paginacao,
-      },
-      cobs: items.map(tx => this.deps.charges.cobView(tx)),
-    }
+    return { parametros, cobs: items.map(tx => this.deps.charges.cobView(tx)) }
   }
 
   /** GET /pix: the PIX the account received within [inicio, fim] (by `horario`), oldest first, paged. */

@@ -187,6 +187,10 @@ function references (state: State, add: (problem: string) => void): void {
   for (const tx of Object.values(state.transactions)) {
     if (tx.kind === 'COB' && tx.data.cob.locId > (state.seq.loc ?? 0)) state.seq.loc = tx.data.cob.locId
   }
+  // A batch of due charges (lotecobv) is keyed by its account and the receiver's own id for it.
+  for (const [key, b] of Object.entries(state.cobvBatches)) {
+    if (b.key !== `${b.accountId}:${b.id}`) add(`cobvBatches/${key}: the key of batch ${b.id} of account ${b.accountId} is "${b.accountId}:${b.id}"`)
+  }
 }
 
 /** The field of a collection's records that is their key in the document. */

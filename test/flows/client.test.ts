@@ -241,6 +241,19 @@ t.test('a tour of every operation through the typed client', async t => {
   t.notOk('txid' in await client.apiPix.unbindLoc(apiPixCob.loc!.id))
   const noCob = await client.apiPix.cob('nothere'.padEnd(30, '0')).catch((e: unknown) => e) as PixApiError
   t.match(noCob, { statusCode: 404, code: 'CobNaoEncontrado' })
+  // cobv and lotecobv
+  const cobvTxid = 'apipixcobv'.padEnd(30, '0')
+  const cobvBody = { calendario: { dataDeVencimento: '2099-01-02' }, devedor: { cpf: '52998224725', nome: 'MARIA' }, valor: { original: '3.00' }, chave: 'tour@example.com' }
+  const cobv = await client.apiPix.createCobV(cobvTxid, cobvBody)
+  t.match(cobv.location, /\/qr\/v2\/cobv\/[0-9a-f]{32}$/)
+  t.equal((await client.apiPix.reviseCobV(cobvTxid, { valor: { original: '3.50' } })).revisao, 1)
+  t.equal((await client.apiPix.cobv(cobvTxid)).valor.original, '3.50')
+  t.equal((await client.apiPix.cobvs(window)).cobs.length, 1)
+  t.equal((await client.apiPix.cobvPayload(cobv.location!, { DPP: '2099-01-02' })).split('.').length, 3)
+  t.equal(await client.apiPix.putLoteCobV(7, { descricao: 'lote', cobsv: [{ txid: 'apipixlote'.padEnd(30, '0'), ...cobvBody }] }), undefined, '202, no body')
+  await client.apiPix.reviseLoteCobV(7, { descricao: 'lote revisto' })
+  t.match(await client.apiPix.loteCobV(7), { id: 7, descricao: 'lote revisto', cobsv: [{ status: 'EM_PROCESSAMENTO' }] })
+  t.equal((await client.apiPix.loteCobVs(window)).lotes.length, 1)
 
   // API Pix's received PIX, a devolução of one, a webhook on the account's document as its key
   const received = await plane.incoming({ accountId: acct.accountId, amount: 5 })

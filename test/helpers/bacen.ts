@@ -34,6 +34,14 @@ export interface BacenDoc { paths: Record<string, Record<string, Json>>, compone
  * - WebhookCompleto (GET /webhook/{chave}, GET /webhook) requires `cnpj`, described as a filter by the
  *   debtor's CNPJ, where its own example (webhookResponse1) and the operation show the webhook's
  *   `chave`. Corrected to `chave` (a key of at most 77 characters), required.
+ * - CobVValor.desconto is `oneOf` a list of dated discounts (modalidades 1 and 2) and one `valorPerc`
+ *   (3 to 6), but the first branch requires nothing: a desconto of modalidade 3 to 6 matches both, so
+ *   `oneOf` refuses every one of them. The first branch requires descontoDataFixa.
+ * - DadosRecebedor requires logradouro, cidade, uf and cep of the object it is mixed into (a CobVGerada,
+ *   a CobVPayload), where they are the `recebedor`'s, which requires them itself. Dropped at the top.
+ * - CobVGerada requires `location` (CobGerada does not), yet a cobv unbound from its location
+ *   (DELETE /loc/{id}/txid) has none, as GET /cobv's own filter `locationPresente=false` finds them.
+ *   Dropped from its required list.
  */
 export const CORRECTIONS = [
   'CPF pattern /^\\d{11}$/ -> ^\\d{11}$',
@@ -48,6 +56,9 @@ export const CORRECTIONS = [
   'CobBase.infoAdicionais: maximum -> maxItems',
   'PayloadLocationCompleta.location: format uri dropped',
   'WebhookCompleto: cnpj -> chave',
+  'CobVValor.desconto oneOf: the first branch must require descontoDataFixa',
+  'DadosRecebedor.required: dropped (recebedor requires its own address)',
+  'CobVGerada.required: location dropped (a cobv unbound from its location)',
 ] as const
 
 /**
@@ -63,7 +74,7 @@ export interface LoadedBacen {
   doc: BacenDoc
   applied: string[]
   departures: string[]
-  /** The schema of an answer BACEN defines for an operation (JSON, problem details or the JWS payload's). */
+  /** The schema of an answer BACEN defines for an operation (JSON, problem details, the JWS payload's, or null for one without a body). */
   validatorFor: (method: string, path: string, status: number) => ValidateFunction
   /** Problema, for the statuses BACEN leaves to the PSP (401, 413, 415, ...). */
   problem: ValidateFunction
@@ -135,6 +146,12 @@ export function loadBacen ({ dialect = 'root' }: { dialect?: 'root' | 'api-pix' 
     webhook.properties.chave = { type: 'string', maxLength: 77 }
     applied.add(CORRECTIONS[11])
   }
+  const dated = (props('CobVValor').desconto as { oneOf: Array<{ required?: string[], properties: Json }> }).oneOf[0]
+  if (dated.required === undefined && 'descontoDataFixa' in dated.properties) { dated.required = ['descontoDataFixa']; applied.add(CORRECTIONS[12]) }
+  const recebedor = schemas.DadosRecebedor as { required?: string[] }
+  if (recebedor.required !== undefined) { delete recebedor.required; applied.add(CORRECTIONS[13]) }
+  const gerada = schemas.CobVGerada as { required: string[] }
+  if (gerada.required.includes('location')) { gerada.required = gerada.required.filter(r => r !== 'location'); applied.add(CORRECTIONS[14]) }
 
   const ajv = addFormats(new Ajv({ strict: false, allErrors: true }))
   ajv.addFormat('int32', true)
@@ -147,6 +164,8 @@ export function loadBacen ({ dialect = 'root' }: { dialect?: 'root' | 'api-pix' 
     let response = op?.responses[String(status)]
     if (response?.$ref !== undefined) response = responses[response.$ref.slice('#/components/responses/'.length)]
     const content = response?.content
+    // An answer BACEN declares without a body (202 of PUT /lotecobv/{id}): none, read as null.
+    if (response !== undefined && content === undefined) return ajv.compile({ type: 'null' })
     const ref = (content?.['application/json'] ?? content?.['application/problem+json'] ?? content?.['application/jose'])?.schema.$ref
     if (ref === undefined) throw new Error(`BACEN 2.9.0 has no answer ${status} for ${method} ${path}`)
     const validate = ajv.getSchema(`bacen${ref}`)

@@ -65,7 +65,7 @@ t.test('records: a key that is not the record\'s id, an unknown kind, a missing 
     directory: { k: { key: 'other', keyType: 'EVP', name: 'N', document: '52998224725', ispb: '00000000', bankName: 'B' } },
     transactions: { t1: { id: 't1', kind: 'TELEPORT' } },
   }))
-  t.same(!d.ok && d.problems, ['transactions/t1/kind: must be one of CASH_OUT, CASH_OUT_QRCODE, DICT_TRANSFER, SPLIT, CASH_IN, COB, PIX_IN, REFUND_IN, DEVOLUCAO, REFUND_RECEIVED', 'directory/k: the record\'s key is "other"'])
+  t.same(!d.ok && d.problems, ['transactions/t1/kind: must be one of CASH_OUT, CASH_OUT_QRCODE, DICT_TRANSFER, SPLIT, CASH_IN, COB, PIX_IN, REFUND_IN, DEVOLUCAO, REFUND_RECEIVED, COBV', 'directory/k: the record\'s key is "other"'])
   const missing = await readDocument({ format: 'pix-sandbox/state', formatVersion: 2, seq: {}, accounts: {} })
   t.same(!missing.ok && missing.problems, ['transactions: missing', 'directory: missing'])
   const many = await readDocument(marked({ accounts: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [String(i + 1), { id: i + 1 }])) }))
