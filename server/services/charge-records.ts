@@ -26,9 +26,9 @@ export function receivedOf (tx: Transaction): DeepReadonly<ReceivedPayment> | un
   return credited ? chargeData(tx).received : undefined
 }
 
-/** The receiver's key of a cob: the one it names, else its account's document key (BACEN's answers always name one). */
+/** The receiver's key of a cob or a cobv: the one it names, else its account's document key (BACEN's answers always name one). */
 export function cobChave (charge: Transaction, holder: Account | undefined): string {
-  return chargeData(charge).cob?.chave ?? holder?.document ?? ''
+  return chaveOf(charge) ?? holder?.document ?? ''
 }
 
 /** The payload location a cob or a cobv was created at (its `loc.id`); none for any other kind. */
