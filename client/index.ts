@@ -343,7 +343,7 @@ export class SandboxApi {
   }
 
   /** The delivery log, newest first; with `eventType`, each delivery's body is typed as that event's payload. */
-  deliveries<E extends T.EventType = T.EventType> (filter: T.DeliveryFilter & { eventType?: E } = {}, options?: RequestOptions): Promise<T.Deliveries<E>> {
+  deliveries<E extends T.DeliveryEventType = T.DeliveryEventType> (filter: T.DeliveryFilter & { eventType?: E } = {}, options?: RequestOptions): Promise<T.Deliveries<E>> {
     return this.client.call('sandboxListDeliveries', { query: filter, options })
   }
 
@@ -352,7 +352,7 @@ export class SandboxApi {
    * a PixApiError with code WAIT_TIMEOUT (408) after `timeoutMs` (10 s unless set, at most 60 s).
    * With `eventType`, the delivery's body is typed as that event's payload.
    */
-  waitForDelivery<E extends T.EventType = T.EventType> (filter: T.DeliveryWait & { eventType?: E }, options?: RequestOptions): Promise<T.Delivery<E>> {
+  waitForDelivery<E extends T.DeliveryEventType = T.DeliveryEventType> (filter: T.DeliveryWait & { eventType?: E }, options?: RequestOptions): Promise<T.Delivery<E>> {
     return this.client.call('sandboxWaitForDelivery', { query: filter, options })
   }
 

@@ -18,7 +18,7 @@ import type {
   ScenarioCatalogue, SnapshotBody, SnapshotImported, SnapshotView,
 } from '../server/schemas/sandbox.js'
 import type {
-  DeliveryList, DeliveryListQuery, DeliveryOf, DeliveryWaitQuery, EventTypeSchema, PublicWebhookAnswer, PublicWebhookBody, PublicWebhookList,
+  DeliveryEventTypeSchema, DeliveryList, DeliveryListQuery, DeliveryOf, DeliveryWaitQuery, EventTypeSchema, PublicWebhookAnswer, PublicWebhookBody, PublicWebhookList,
   WebhookList, WebhookPatchBody, WebhookRegistrationBody, WebhookTestAnswer, WebhookTestBody, WebhookView,
 } from '../server/schemas/webhooks.js'
 import type { ClearedRequests, ClearRequestsQuery, RequestCount, RequestEntry, RequestList, RequestListQuery, RequestMatcher, Verified, VerifyBody } from '../server/schemas/journal.js'
@@ -206,19 +206,21 @@ export type Webhooks = S<typeof WebhookList>
 export type WebhookUpdate = S<typeof WebhookPatchBody>
 export type WebhookTest = S<typeof WebhookTestBody>
 export type EventType = S<typeof EventTypeSchema>
+/** What the delivery log holds: the event types a registration takes, and API Pix's `pix` callback to `{webhookUrl}/pix`. */
+export type DeliveryEventType = S<typeof DeliveryEventTypeSchema>
 /**
  * A webhook delivery of the log, a union on `eventType` whose `body` is that event's payload:
- * `Delivery<'cash_in'>` has the V2 RECEIVE envelope as its body; `Delivery` is any of them, and
- * checking `delivery.eventType` narrows it.
+ * `Delivery<'cash_in'>` has the V2 RECEIVE envelope as its body, `Delivery<'pix'>` API Pix's
+ * `{ pix: [...] }`; `Delivery` is any of them, and checking `delivery.eventType` narrows it.
  */
-export type Delivery<E extends EventType = EventType> = DeliveryOf<E>
+export type Delivery<E extends DeliveryEventType = DeliveryEventType> = DeliveryOf<E>
 export type WebhookTestResult<E extends EventType = EventType> = Omit<S<typeof WebhookTestAnswer>, 'deliveries'> & { deliveries: Array<Delivery<E>> }
 export type DeliveryFilter = S<typeof DeliveryListQuery>
-export type Deliveries<E extends EventType = EventType> = Omit<S<typeof DeliveryList>, 'deliveries'> & { deliveries: Array<Delivery<E>> }
+export type Deliveries<E extends DeliveryEventType = DeliveryEventType> = Omit<S<typeof DeliveryList>, 'deliveries'> & { deliveries: Array<Delivery<E>> }
 export type DeliveryWait = S<typeof DeliveryWaitQuery>
 /** The payload of each event type, as the sandbox's schemas define it (`WebhookPayloads` maps one to the other). */
 export type {
-  CashOutNotification, MedEnvelope, ReceiveEnvelope, RefundInEnvelope, RefundOutEnvelope, TransferEnvelope, WebhookPayload, WebhookPayloads,
+  CashOutNotification, MedEnvelope, PixCallback, ReceiveEnvelope, RefundInEnvelope, RefundOutEnvelope, TransferEnvelope, WebhookPayload, WebhookPayloads,
 } from '../server/schemas/webhooks.js'
 export type TransactionFilter = S<typeof TransactionListQuery>
 export type Transaction = S<typeof TransactionView>
