@@ -391,6 +391,10 @@ export class SandboxApi {
 
   /** API Pix's payload locations of every account, or one's, newest first (docs/api-pix.md). */
   locations (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxLocations> { return this.client.call('sandboxListLocations', { query, options }) }
+  /** API Pix's due charges (cobv), newest first, each with `valorHoje`, what a payer pays today. */
+  cobvs (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxCobVs> { return this.client.call('sandboxListCobVs', { query, options }) }
+  /** API Pix's batches of due charges (lotecobv), newest first, each request with its status. */
+  cobvBatches (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxCobVBatches> { return this.client.call('sandboxListCobVBatches', { query, options }) }
 }
 
 /** A client of the sandbox at `baseUrl`; give an account's credentials to call the gateway API. */

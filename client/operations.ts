@@ -28,8 +28,8 @@ import type { ApiPixCob as ApiPixCobSchema, ApiPixCobBody, ApiPixCobList as ApiP
 import type { LocBody, LocList, LocListQuery, LocView, SandboxLocList } from '../server/schemas/api-pix/loc.js'
 import type { ApiPixDevolucao as ApiPixDevolucaoSchema, ApiPixDevolucaoBody, ApiPixPix as ApiPixPixSchema, ApiPixPixList as ApiPixPixListSchema, ApiPixPixListQuery } from '../server/schemas/api-pix/pix.js'
 import type { ApiPixWebhook as ApiPixWebhookSchema, ApiPixWebhookBody, ApiPixWebhookList as ApiPixWebhookListSchema, ApiPixWebhookListQuery } from '../server/schemas/api-pix/webhook.js'
-import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody } from '../server/schemas/api-pix/cobv.js'
-import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView } from '../server/schemas/api-pix/lotecobv.js'
+import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody, SandboxCobVList } from '../server/schemas/api-pix/cobv.js'
+import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView, SandboxLoteCobVList } from '../server/schemas/api-pix/lotecobv.js'
 
 /**
  * Every operation of the sandbox's API, by its OpenAPI operationId: method, path and how it
@@ -109,6 +109,8 @@ export const operations = {
   sandboxReport: ['GET', '/__sandbox/report'],
   sandboxReportProbe: ['POST', '/__sandbox/report/probe'],
   sandboxListLocations: ['GET', '/__sandbox/locations'],
+  sandboxListCobVs: ['GET', '/__sandbox/cobvs'],
+  sandboxListCobVBatches: ['GET', '/__sandbox/cobv-batches'],
   // BACEN's API Pix (docs/api-pix.md): its token at the root, the rest under the base path (/v2 here; ClientOptions.apiPixBasePath).
   apiPixToken: ['POST', '/oauth/token'],
   apiPixCreateCob: ['PUT', '/v2/cob/{txid}'],
@@ -267,6 +269,8 @@ export type ApiPixLoc = S<typeof LocView>
 export type ApiPixLocFilter = S<typeof LocListQuery>
 export type ApiPixLocList = S<typeof LocList>
 export type SandboxLocations = S<typeof SandboxLocList>
+export type SandboxCobVs = S<typeof SandboxCobVList>
+export type SandboxCobVBatches = S<typeof SandboxLoteCobVList>
 export type ApiPixPix = S<typeof ApiPixPixSchema>
 export type ApiPixPixFilter = S<typeof ApiPixPixListQuery>
 export type ApiPixPixList = S<typeof ApiPixPixListSchema>

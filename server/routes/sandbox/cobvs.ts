@@ -1,0 +1,36 @@
+import type { RoutesPlugin } from '../plugin.js'
+import { SandboxCobVList } from '../../schemas/api-pix/cobv.js'
+import { SandboxLoteCobVList } from '../../schemas/api-pix/lotecobv.js'
+import { AccountFilterQuery } from '../../schemas/sandbox.js'
+
+/**
+ * /__sandbox/cobvs and /__sandbox/cobv-batches: API Pix's due charges and their batches (docs/api-pix.md)
+ * of every account or one, for the dashboard and tools, without an OAuth token of each account.
+ */
+const routes: RoutesPlugin = async (app) => {
+  const sb = app.sandbox
+
+  app.get('/cobvs', {
+    schema: {
+      operationId: 'sandboxListCobVs',
+      tags: ['Sandbox'],
+      summary: 'API Pix\'s due charges (cobv), of every account or one, newest first',
+      description: 'Each as GET /cobv/{txid} shows it, with its account, its transaction (chargeId) and valorHoje, what a payer pays today.',
+      querystring: AccountFilterQuery,
+      response: { 200: SandboxCobVList },
+    },
+  }, async (request) => ({ cobvs: sb.apiPixCobVs.all(request.query.accountId) }))
+
+  app.get('/cobv-batches', {
+    schema: {
+      operationId: 'sandboxListCobVBatches',
+      tags: ['Sandbox'],
+      summary: 'API Pix\'s batches of due charges (lotecobv), of every account or one, newest first',
+      description: 'Each as GET /lotecobv/{id} shows it (each request\'s txid, its status EM_PROCESSAMENTO, CRIADA or NEGADA, its problem once refused), with its account.',
+      querystring: AccountFilterQuery,
+      response: { 200: SandboxLoteCobVList },
+    },
+  }, async (request) => ({ batches: sb.cobvBatches.all(request.query.accountId) }))
+}
+
+export default routes
