@@ -395,6 +395,8 @@ export class SandboxApi {
   cobvs (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxCobVs> { return this.client.call('sandboxListCobVs', { query, options }) }
   /** API Pix's batches of due charges (lotecobv), newest first, each request with its status. */
   cobvBatches (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxCobVBatches> { return this.client.call('sandboxListCobVBatches', { query, options }) }
+  /** API Pix's webhooks per key (PUT /webhook/{chave}), newest first. */
+  apiPixWebhooks (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxApiPixWebhooks> { return this.client.call('sandboxListApiPixWebhooks', { query, options }) }
 }
 
 /** A client of the sandbox at `baseUrl`; give an account's credentials to call the gateway API. */

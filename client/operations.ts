@@ -27,7 +27,7 @@ import type { OAuthTokenBody, OAuthTokenResponse } from '../server/schemas/api-p
 import type { ApiPixCob as ApiPixCobSchema, ApiPixCobBody, ApiPixCobList as ApiPixCobListSchema, ApiPixCobListQuery, ApiPixCobPatchBody } from '../server/schemas/api-pix/cob.js'
 import type { LocBody, LocList, LocListQuery, LocView, SandboxLocList } from '../server/schemas/api-pix/loc.js'
 import type { ApiPixDevolucao as ApiPixDevolucaoSchema, ApiPixDevolucaoBody, ApiPixPix as ApiPixPixSchema, ApiPixPixList as ApiPixPixListSchema, ApiPixPixListQuery } from '../server/schemas/api-pix/pix.js'
-import type { ApiPixWebhook as ApiPixWebhookSchema, ApiPixWebhookBody, ApiPixWebhookList as ApiPixWebhookListSchema, ApiPixWebhookListQuery } from '../server/schemas/api-pix/webhook.js'
+import type { ApiPixWebhook as ApiPixWebhookSchema, ApiPixWebhookBody, ApiPixWebhookList as ApiPixWebhookListSchema, ApiPixWebhookListQuery, SandboxApiPixWebhookList } from '../server/schemas/api-pix/webhook.js'
 import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody, SandboxCobVList } from '../server/schemas/api-pix/cobv.js'
 import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView, SandboxLoteCobVList } from '../server/schemas/api-pix/lotecobv.js'
 
@@ -111,6 +111,7 @@ export const operations = {
   sandboxListLocations: ['GET', '/__sandbox/locations'],
   sandboxListCobVs: ['GET', '/__sandbox/cobvs'],
   sandboxListCobVBatches: ['GET', '/__sandbox/cobv-batches'],
+  sandboxListApiPixWebhooks: ['GET', '/__sandbox/api-pix-webhooks'],
   // BACEN's API Pix (docs/api-pix.md): its token at the root, the rest under the base path (/v2 here; ClientOptions.apiPixBasePath).
   apiPixToken: ['POST', '/oauth/token'],
   apiPixCreateCob: ['PUT', '/v2/cob/{txid}'],
@@ -271,6 +272,7 @@ export type ApiPixLocList = S<typeof LocList>
 export type SandboxLocations = S<typeof SandboxLocList>
 export type SandboxCobVs = S<typeof SandboxCobVList>
 export type SandboxCobVBatches = S<typeof SandboxLoteCobVList>
+export type SandboxApiPixWebhooks = S<typeof SandboxApiPixWebhookList>
 export type ApiPixPix = S<typeof ApiPixPixSchema>
 export type ApiPixPixFilter = S<typeof ApiPixPixListQuery>
 export type ApiPixPixList = S<typeof ApiPixPixListSchema>

@@ -213,7 +213,7 @@ const state = {
   accounts: [],
   clock: null,
   catalogue: null,
-  expanded: { tx: new Set(), dl: new Set(), rq: new Set(), med: new Set(), 'ap-cob': new Set(), 'ap-cobv': new Set(), 'ap-lotecobv': new Set(), 'ap-loc': new Set() },
+  expanded: { tx: new Set(), dl: new Set(), rq: new Set(), med: new Set(), 'ap-cob': new Set(), 'ap-cobv': new Set(), 'ap-lotecobv': new Set(), 'ap-webhook': new Set(), 'ap-loc': new Set() },
   /** Registration ids whose header editor is open / whose delete awaits confirmation. */
   editing: new Set(),
   confirmingDelete: new Set(),
@@ -1221,6 +1221,27 @@ const API_PIX_BLOCKS = [
       ['Requests', el('ul', { class: 'batch-items', 'aria-label': `Requests of batch ${b.id}` }, b.cobsv.map(i => el('li', { 'data-txid': i.txid },
         el('code', {}, i.txid), ' ', badge(i.status),
         i.problema ? ` ${i.problema.title}: ${i.problema.detail}${(i.problema.violacoes ?? []).filter(v => v.propriedade).map(v => ` (${v.propriedade})`).join('')}` : null)))],
+    ],
+  },
+  {
+    id: 'webhook',
+    title: 'Webhooks per key (webhook)',
+    empty: 'No API Pix webhook yet: PUT /v2/webhook/{chave}.',
+    load: () => api('GET', `/__sandbox/api-pix-webhooks${qs({ accountId: state.accountId })}`).then(d => listOf(d, 'webhooks')),
+    // One per key and account: two accounts may name one key in their lists.
+    key: w => `${w.accountId}-${w.chave}`,
+    label: w => `webhook of key ${w.chave}`,
+    cells: w => [
+      el('span', { class: 'cell when' }, when(w.criacao)),
+      el('span', { class: 'cell kind', title: w.chave }, w.chave),
+      badge(w.callback),
+      el('span', { class: 'cell location', 'data-testid': 'callback-url', title: `${w.webhookUrl}/${w.callback}` }, `${w.webhookUrl}/${w.callback}`),
+    ],
+    facts: w => [
+      ['Key (chave)', el('code', {}, w.chave)],
+      ['webhookUrl', el('code', {}, w.webhookUrl)],
+      ['Received PIX posted to', el('code', {}, `${w.webhookUrl}/${w.callback}`)],
+      ['Configured', timeEl(w.criacao)],
     ],
   },
   {

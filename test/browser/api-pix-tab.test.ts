@@ -34,7 +34,7 @@ t.test('the API Pix tab: cobs with txid, status and location; locations with the
   await page.goto(`${base}/dashboard?account=1#apipix`)
   await page.locator('body[data-view="apipix"] #live[data-state="live"]').waitFor()
   t.equal(await page.locator('.tabs a[aria-current="page"]').textContent(), 'API Pix')
-  t.same(await page.locator('#ap-blocks h3').allTextContents(), ['Charges (cob)', 'Due charges (cobv)', 'Batches of due charges (lotecobv)', 'Payload locations (loc)'])
+  t.same(await page.locator('#ap-blocks h3').allTextContents(), ['Charges (cob)', 'Due charges (cobv)', 'Batches of due charges (lotecobv)', 'Webhooks per key (webhook)', 'Payload locations (loc)'])
 
   const row = cobRow(txidOf(1))
   await row.waitFor()
@@ -113,5 +113,20 @@ t.test('the API Pix tab: cobvs with due date, amount due today and location; bat
   await call('PATCH', `/v2/cobv/${txid}`, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })
   await row.locator('.row-summary .badge', { hasText: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }).waitFor()
   t.equal(await row.locator('[data-testid="due-today"]').textContent(), 'not payable today')
+  t.same(pageErrors, [])
+})
+
+t.test('the API Pix tab: the webhooks per key, with the URL its callbacks go to', async (t) => {
+  t.setTimeout(60_000)
+  const { app, base, page, pageErrors } = session
+  const { document } = (await app.inject({ method: 'GET', url: '/__sandbox/accounts/1' })).json()
+  const put = await app.inject({ method: 'PUT', url: `/v2/webhook/${document}`, headers: bearer(await oauthToken(app)), payload: { webhookUrl: 'https://erp.example.com/hooks' } })
+  t.equal(put.statusCode, 200, put.body)
+  await page.goto(`${base}/dashboard?account=1#apipix`)
+  await page.locator('body[data-view="apipix"] #live[data-state="live"]').waitFor()
+  const row = page.locator(`#ap-webhook-list > li[data-key="1-${document}"]`)
+  await row.waitFor()
+  t.equal(await row.locator('[data-testid="callback-url"]').textContent(), 'https://erp.example.com/hooks/pix')
+  t.equal(await row.locator('.badge').textContent(), 'pix')
   t.same(pageErrors, [])
 })

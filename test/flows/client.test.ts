@@ -267,6 +267,7 @@ t.test('a tour of every operation through the typed client', async t => {
   t.equal(await client.apiPix.putWebhook(document, { webhookUrl: receiver.url }), undefined, 'API Pix answers 200 with no body')
   t.match(await client.apiPix.webhook(document), { webhookUrl: receiver.url, chave: document })
   t.equal((await client.apiPix.webhooks()).webhooks.length, 1)
+  t.match((await plane.apiPixWebhooks({ accountId: acct.accountId })).webhooks, [{ chave: document, accountId: acct.accountId, callback: 'pix' }], 'the control plane lists them')
   await client.apiPix.deleteWebhook(document)
 
   // an unsolicited PIX, a MED against it, its transitions

@@ -1,11 +1,13 @@
 import type { RoutesPlugin } from '../plugin.js'
 import { SandboxCobVList } from '../../schemas/api-pix/cobv.js'
 import { SandboxLoteCobVList } from '../../schemas/api-pix/lotecobv.js'
+import { SandboxApiPixWebhookList } from '../../schemas/api-pix/webhook.js'
 import { AccountFilterQuery } from '../../schemas/sandbox.js'
 
 /**
- * /__sandbox/cobvs and /__sandbox/cobv-batches: API Pix's due charges and their batches (docs/api-pix.md)
- * of every account or one, for the dashboard and tools, without an OAuth token of each account.
+ * /__sandbox/cobvs, /__sandbox/cobv-batches and /__sandbox/api-pix-webhooks: API Pix's due charges, their
+ * batches and its webhooks (docs/api-pix.md) of every account or one, for the dashboard and tools,
+ * without an OAuth token of each account.
  */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
@@ -31,6 +33,17 @@ const routes: RoutesPlugin = async (app) => {
       response: { 200: SandboxLoteCobVList },
     },
   }, async (request) => ({ batches: sb.cobvBatches.all(request.query.accountId) }))
+
+  app.get('/api-pix-webhooks', {
+    schema: {
+      operationId: 'sandboxListApiPixWebhooks',
+      tags: ['Sandbox'],
+      summary: 'API Pix\'s webhooks (PUT /webhook/{chave}), of every account or one, newest first',
+      description: 'Each as GET /webhook/{chave} shows it, with its account and its callback (pix: the received PIX on the key, posted to {webhookUrl}/pix).',
+      querystring: AccountFilterQuery,
+      response: { 200: SandboxApiPixWebhookList },
+    },
+  }, async (request) => ({ webhooks: sb.apiPixWebhooks.all(request.query.accountId) }))
 }
 
 export default routes
