@@ -343,7 +343,7 @@ export class SandboxApi {
   }
 
   /** The delivery log, newest first; with `eventType`, each delivery's body is typed as that event's payload. */
-  deliveries<E extends T.EventType = T.EventType> (filter: T.DeliveryFilter & { eventType?: E } = {}, options?: RequestOptions): Promise<T.Deliveries<E>> {
+  deliveries<E extends T.DeliveryEventType = T.DeliveryEventType> (filter: T.DeliveryFilter & { eventType?: E } = {}, options?: RequestOptions): Promise<T.Deliveries<E>> {
     return this.client.call('sandboxListDeliveries', { query: filter, options })
   }
 
@@ -352,7 +352,7 @@ export class SandboxApi {
    * a PixApiError with code WAIT_TIMEOUT (408) after `timeoutMs` (10 s unless set, at most 60 s).
    * With `eventType`, the delivery's body is typed as that event's payload.
    */
-  waitForDelivery<E extends T.EventType = T.EventType> (filter: T.DeliveryWait & { eventType?: E }, options?: RequestOptions): Promise<T.Delivery<E>> {
+  waitForDelivery<E extends T.DeliveryEventType = T.DeliveryEventType> (filter: T.DeliveryWait & { eventType?: E }, options?: RequestOptions): Promise<T.Delivery<E>> {
     return this.client.call('sandboxWaitForDelivery', { query: filter, options })
   }
 
@@ -391,6 +391,12 @@ export class SandboxApi {
 
   /** API Pix's payload locations of every account, or one's, newest first (docs/api-pix.md). */
   locations (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxLocations> { return this.client.call('sandboxListLocations', { query, options }) }
+  /** API Pix's due charges (cobv), newest first, each with `valorHoje`, what a payer pays today. */
+  cobvs (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxCobVs> { return this.client.call('sandboxListCobVs', { query, options }) }
+  /** API Pix's batches of due charges (lotecobv), newest first, each request with its status. */
+  cobvBatches (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxCobVBatches> { return this.client.call('sandboxListCobVBatches', { query, options }) }
+  /** API Pix's webhooks per key (PUT /webhook/{chave}), newest first. */
+  apiPixWebhooks (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxApiPixWebhooks> { return this.client.call('sandboxListApiPixWebhooks', { query, options }) }
 }
 
 /** A client of the sandbox at `baseUrl`; give an account's credentials to call the gateway API. */

@@ -18,7 +18,7 @@ import type {
   ScenarioCatalogue, SnapshotBody, SnapshotImported, SnapshotView,
 } from '../server/schemas/sandbox.js'
 import type {
-  DeliveryList, DeliveryListQuery, DeliveryOf, DeliveryWaitQuery, EventTypeSchema, PublicWebhookAnswer, PublicWebhookBody, PublicWebhookList,
+  DeliveryEventTypeSchema, DeliveryList, DeliveryListQuery, DeliveryOf, DeliveryWaitQuery, EventTypeSchema, PublicWebhookAnswer, PublicWebhookBody, PublicWebhookList,
   WebhookList, WebhookPatchBody, WebhookRegistrationBody, WebhookTestAnswer, WebhookTestBody, WebhookView,
 } from '../server/schemas/webhooks.js'
 import type { ClearedRequests, ClearRequestsQuery, RequestCount, RequestEntry, RequestList, RequestListQuery, RequestMatcher, Verified, VerifyBody } from '../server/schemas/journal.js'
@@ -27,9 +27,9 @@ import type { OAuthTokenBody, OAuthTokenResponse } from '../server/schemas/api-p
 import type { ApiPixCob as ApiPixCobSchema, ApiPixCobBody, ApiPixCobList as ApiPixCobListSchema, ApiPixCobListQuery, ApiPixCobPatchBody } from '../server/schemas/api-pix/cob.js'
 import type { LocBody, LocList, LocListQuery, LocView, SandboxLocList } from '../server/schemas/api-pix/loc.js'
 import type { ApiPixDevolucao as ApiPixDevolucaoSchema, ApiPixDevolucaoBody, ApiPixPix as ApiPixPixSchema, ApiPixPixList as ApiPixPixListSchema, ApiPixPixListQuery } from '../server/schemas/api-pix/pix.js'
-import type { ApiPixWebhook as ApiPixWebhookSchema, ApiPixWebhookBody, ApiPixWebhookList as ApiPixWebhookListSchema, ApiPixWebhookListQuery } from '../server/schemas/api-pix/webhook.js'
-import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody } from '../server/schemas/api-pix/cobv.js'
-import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView } from '../server/schemas/api-pix/lotecobv.js'
+import type { ApiPixWebhook as ApiPixWebhookSchema, ApiPixWebhookBody, ApiPixWebhookList as ApiPixWebhookListSchema, ApiPixWebhookListQuery, SandboxApiPixWebhookList } from '../server/schemas/api-pix/webhook.js'
+import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody, SandboxCobVList } from '../server/schemas/api-pix/cobv.js'
+import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView, SandboxLoteCobVList } from '../server/schemas/api-pix/lotecobv.js'
 
 /**
  * Every operation of the sandbox's API, by its OpenAPI operationId: method, path and how it
@@ -109,6 +109,9 @@ export const operations = {
   sandboxReport: ['GET', '/__sandbox/report'],
   sandboxReportProbe: ['POST', '/__sandbox/report/probe'],
   sandboxListLocations: ['GET', '/__sandbox/locations'],
+  sandboxListCobVs: ['GET', '/__sandbox/cobvs'],
+  sandboxListCobVBatches: ['GET', '/__sandbox/cobv-batches'],
+  sandboxListApiPixWebhooks: ['GET', '/__sandbox/api-pix-webhooks'],
   // BACEN's API Pix (docs/api-pix.md): its token at the root, the rest under the base path (/v2 here; ClientOptions.apiPixBasePath).
   apiPixToken: ['POST', '/oauth/token'],
   apiPixCreateCob: ['PUT', '/v2/cob/{txid}'],
@@ -206,19 +209,21 @@ export type Webhooks = S<typeof WebhookList>
 export type WebhookUpdate = S<typeof WebhookPatchBody>
 export type WebhookTest = S<typeof WebhookTestBody>
 export type EventType = S<typeof EventTypeSchema>
+/** What the delivery log holds: the event types a registration takes, and API Pix's `pix` callback to `{webhookUrl}/pix`. */
+export type DeliveryEventType = S<typeof DeliveryEventTypeSchema>
 /**
  * A webhook delivery of the log, a union on `eventType` whose `body` is that event's payload:
- * `Delivery<'cash_in'>` has the V2 RECEIVE envelope as its body; `Delivery` is any of them, and
- * checking `delivery.eventType` narrows it.
+ * `Delivery<'cash_in'>` has the V2 RECEIVE envelope as its body, `Delivery<'pix'>` API Pix's
+ * `{ pix: [...] }`; `Delivery` is any of them, and checking `delivery.eventType` narrows it.
  */
-export type Delivery<E extends EventType = EventType> = DeliveryOf<E>
+export type Delivery<E extends DeliveryEventType = DeliveryEventType> = DeliveryOf<E>
 export type WebhookTestResult<E extends EventType = EventType> = Omit<S<typeof WebhookTestAnswer>, 'deliveries'> & { deliveries: Array<Delivery<E>> }
 export type DeliveryFilter = S<typeof DeliveryListQuery>
-export type Deliveries<E extends EventType = EventType> = Omit<S<typeof DeliveryList>, 'deliveries'> & { deliveries: Array<Delivery<E>> }
+export type Deliveries<E extends DeliveryEventType = DeliveryEventType> = Omit<S<typeof DeliveryList>, 'deliveries'> & { deliveries: Array<Delivery<E>> }
 export type DeliveryWait = S<typeof DeliveryWaitQuery>
 /** The payload of each event type, as the sandbox's schemas define it (`WebhookPayloads` maps one to the other). */
 export type {
-  CashOutNotification, MedEnvelope, ReceiveEnvelope, RefundInEnvelope, RefundOutEnvelope, TransferEnvelope, WebhookPayload, WebhookPayloads,
+  CashOutNotification, MedEnvelope, PixCallback, ReceiveEnvelope, RefundInEnvelope, RefundOutEnvelope, TransferEnvelope, WebhookPayload, WebhookPayloads,
 } from '../server/schemas/webhooks.js'
 export type TransactionFilter = S<typeof TransactionListQuery>
 export type Transaction = S<typeof TransactionView>
@@ -265,6 +270,9 @@ export type ApiPixLoc = S<typeof LocView>
 export type ApiPixLocFilter = S<typeof LocListQuery>
 export type ApiPixLocList = S<typeof LocList>
 export type SandboxLocations = S<typeof SandboxLocList>
+export type SandboxCobVs = S<typeof SandboxCobVList>
+export type SandboxCobVBatches = S<typeof SandboxLoteCobVList>
+export type SandboxApiPixWebhooks = S<typeof SandboxApiPixWebhookList>
 export type ApiPixPix = S<typeof ApiPixPixSchema>
 export type ApiPixPixFilter = S<typeof ApiPixPixListQuery>
 export type ApiPixPixList = S<typeof ApiPixPixListSchema>

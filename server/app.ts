@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { packageRoot } from './paths.js'
 import type { Config } from './config.js'
 import { ConfigError, defaultConfig } from './config.js'
-import { isValidDocument } from './domain/documents.js'
+import { gatewayCnpjForm, isValidDocument, type CnpjForm } from './domain/documents.js'
 import { API_PIX_SCOPES } from './domain/scopes.js'
 import type { Fixtures } from './fixtures.js'
 import type { StoreOptions } from './store/store.js'
@@ -80,7 +80,7 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
  * Request bodies are validated without type coercion (a string "10" is not the number 10, as a strict
  * gateway would answer); query strings and path parameters are text on the wire, so they are coerced.
  */
-function validators (): { body: Ajv, coercing: Ajv } {
+function validators (cnpj: CnpjForm): { body: Ajv, coercing: Ajv } {
   // The schemas are the sandbox's own, fixed in code: checking them against the JSON Schema
   // meta-schema compiled that meta-schema at every start (a sixth of the start's CPU) to find nothing.
   const base: AjvOptions = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false, multipleOfPrecision: 8, validateSchema: false }
@@ -88,7 +88,8 @@ function validators (): { body: Ajv, coercing: Ajv } {
   const coercing = addFormats(new Ajv({ ...base, coerceTypes: 'array' }))
   // A CPF or CNPJ with valid check digits (schemas/common.ts Document): checked with the other fields,
   // so a bad document is one entry of the validation error (docs/gateway.md §7) rather than an answer of its own.
-  for (const ajv of [body, coercing]) ajv.addFormat(DOCUMENT_FORMAT, { type: 'string', validate: isValidDocument })
+  // The gateway's families take the alphanumeric CNPJ only with --alphanumeric-cnpj enabled (docs/assumptions.md).
+  for (const ajv of [body, coercing]) ajv.addFormat(DOCUMENT_FORMAT, { type: 'string', validate: s => isValidDocument(s, cnpj) })
   return { body, coercing }
 }
 
@@ -159,7 +160,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   const routes: Array<{ method: string, url: string }> = []
   app.addHook('onRoute', route => { for (const method of [route.method].flat()) routes.push({ method, url: route.url }) })
 
-  const { body, coercing } = validators()
+  const { body, coercing } = validators(gatewayCnpjForm(config.alphanumericCnpj))
   for (const s of sharedSchemas) {
     body.addSchema(s)
     coercing.addSchema(s)

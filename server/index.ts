@@ -1,4 +1,4 @@
-import { createClient, type AccountSettings, type Clock, type CreatedAccount, type Delivery, type DeliveryWait, type EventType, type PixClient, type RequestVerification, type RequestsVerified } from '../client/index.js'
+import { createClient, type AccountSettings, type Clock, type CreatedAccount, type Delivery, type DeliveryEventType, type DeliveryWait, type PixClient, type RequestVerification, type RequestsVerified } from '../client/index.js'
 import { configFromOptions, type Config } from './config.js'
 import { serve } from './serve.js'
 
@@ -45,7 +45,7 @@ export interface RunningSandbox {
    * The newest webhook delivery matching the filter, as soon as one exists. With `eventType`, its
    * body is typed as that event's payload (`delivery.body.data.status` for `cash_in`).
    */
-  waitForDelivery: <E extends EventType = EventType>(filter: DeliveryWait & { eventType?: E }) => Promise<Delivery<E>>
+  waitForDelivery: <E extends DeliveryEventType = DeliveryEventType>(filter: DeliveryWait & { eventType?: E }) => Promise<Delivery<E>>
   /** Resolves when the request journal holds the expected matches; else rejects with a PixApiError (409) listing the near misses in `body.details.nearMisses`. */
   verifyRequests: (verification: RequestVerification) => Promise<RequestsVerified>
   /**

@@ -213,7 +213,7 @@ const state = {
   accounts: [],
   clock: null,
   catalogue: null,
-  expanded: { tx: new Set(), dl: new Set(), rq: new Set(), med: new Set(), 'ap-cob': new Set(), 'ap-loc': new Set() },
+  expanded: { tx: new Set(), dl: new Set(), rq: new Set(), med: new Set(), 'ap-cob': new Set(), 'ap-cobv': new Set(), 'ap-lotecobv': new Set(), 'ap-webhook': new Set(), 'ap-loc': new Set() },
   /** Registration ids whose header editor is open / whose delete awaits confirmation. */
   editing: new Set(),
   confirmingDelete: new Set(),
@@ -1166,6 +1166,83 @@ const API_PIX_BLOCKS = [
         ['Updated', timeEl(tx.updatedAt)],
       ]
     },
+  },
+  {
+    id: 'cobv',
+    title: 'Due charges (cobv)',
+    empty: 'No cobv yet: PUT /v2/cobv/{txid}, or a batch (PUT /v2/lotecobv/{id}).',
+    load: () => api('GET', `/__sandbox/cobvs${qs({ accountId: state.accountId })}`).then(d => listOf(d, 'cobvs')),
+    key: c => c.chargeId,
+    label: c => `cobv ${c.txid} ${c.status}`,
+    cells: c => [
+      el('span', { class: 'cell when' }, `due ${c.calendario.dataDeVencimento}`),
+      el('span', { class: 'cell kind', title: c.txid }, c.txid),
+      badge(c.status),
+      el('span', { class: 'cell amount', 'data-testid': 'due-today', title: 'What a payer pays today' }, c.valorHoje === null ? 'not payable today' : money(Number(c.valorHoje))),
+      el('span', { class: 'cell location', 'data-testid': 'location', title: c.location }, c.location ?? ''),
+    ],
+    facts: c => [
+      ['txid', el('code', {}, c.txid)],
+      ['Status', badge(c.status)],
+      ['Due date (dataDeVencimento)', c.calendario.dataDeVencimento],
+      ['Payable after it (validadeAposVencimento)', `${c.calendario.validadeAposVencimento} days`],
+      ['Amount due today', c.valorHoje === null ? 'not payable today' : money(Number(c.valorHoje))],
+      ['Amount (valor.original)', money(Number(c.valor.original))],
+      ['Fine, interest, rebate, discount', ['multa', 'juros', 'abatimento', 'desconto'].filter(k => c.valor[k]).map(k => `${k} (modalidade ${c.valor[k].modalidade})`).join(', ') || null],
+      ['Key (chave)', c.chave],
+      ['Debtor', `${c.devedor.nome} (${c.devedor.cpf ?? c.devedor.cnpj ?? ''})`],
+      ['Location', c.location],
+      ['Revision', c.revisao],
+      ['Copy-and-paste code', c.pixCopiaECola ? el('code', { class: 'pixcode' }, c.pixCopiaECola) : null],
+      ['Transaction', el('code', {}, c.chargeId)],
+      ['Created', timeEl(c.calendario.criacao)],
+    ],
+  },
+  {
+    id: 'lotecobv',
+    title: 'Batches of due charges (lotecobv)',
+    empty: 'No batch yet: PUT /v2/lotecobv/{id}.',
+    load: () => api('GET', `/__sandbox/cobv-batches${qs({ accountId: state.accountId })}`).then(d => listOf(d, 'batches')),
+    // A batch's id is its account's own choice: two accounts may use one.
+    key: b => `${b.accountId}-${b.id}`,
+    label: b => `lotecobv ${b.id}: ${b.cobsv.length} requests`,
+    cells: b => [
+      el('span', { class: 'cell when' }, when(b.criacao)),
+      el('span', { class: 'cell kind', title: b.descricao }, `lote #${b.id} · ${b.descricao}`),
+      ...['EM_PROCESSAMENTO', 'CRIADA', 'NEGADA'].map(status => {
+        const n = b.cobsv.filter(i => i.status === status).length
+        return n > 0 ? el('span', { class: 'badge', 'data-status': status, 'data-testid': `count-${status}` }, `${n} ${status}`) : null
+      }),
+    ],
+    facts: b => [
+      ['id', String(b.id)],
+      ['Description', b.descricao],
+      ['Created', timeEl(b.criacao)],
+      ['Requests', el('ul', { class: 'batch-items', 'aria-label': `Requests of batch ${b.id}` }, b.cobsv.map(i => el('li', { 'data-txid': i.txid },
+        el('code', {}, i.txid), ' ', badge(i.status),
+        i.problema ? ` ${i.problema.title}: ${i.problema.detail}${(i.problema.violacoes ?? []).filter(v => v.propriedade).map(v => ` (${v.propriedade})`).join('')}` : null)))],
+    ],
+  },
+  {
+    id: 'webhook',
+    title: 'Webhooks per key (webhook)',
+    empty: 'No API Pix webhook yet: PUT /v2/webhook/{chave}.',
+    load: () => api('GET', `/__sandbox/api-pix-webhooks${qs({ accountId: state.accountId })}`).then(d => listOf(d, 'webhooks')),
+    // One per key and account: two accounts may name one key in their lists.
+    key: w => `${w.accountId}-${w.chave}`,
+    label: w => `webhook of key ${w.chave}`,
+    cells: w => [
+      el('span', { class: 'cell when' }, when(w.criacao)),
+      el('span', { class: 'cell kind', title: w.chave }, w.chave),
+      badge(w.callback),
+      el('span', { class: 'cell location', 'data-testid': 'callback-url', title: `${w.webhookUrl}/${w.callback}` }, `${w.webhookUrl}/${w.callback}`),
+    ],
+    facts: w => [
+      ['Key (chave)', el('code', {}, w.chave)],
+      ['webhookUrl', el('code', {}, w.webhookUrl)],
+      ['Received PIX posted to', el('code', {}, `${w.webhookUrl}/${w.callback}`)],
+      ['Configured', timeEl(w.criacao)],
+    ],
   },
   {
     id: 'loc',

@@ -1,6 +1,6 @@
 // The immediate charge (cob) of the central-bank family: the rules on its fields that creation
 // (docs/gateway.md §2.8, 7.7) and revision (BACEN's PATCH /cob/{txid}) share, and what a revision changes.
-import { isValidCnpj, isValidCpf } from './documents.js'
+import { isValidCnpj, isValidCpf, type CnpjForm } from './documents.js'
 import { detectDirectoryKeyType } from './keys.js'
 import { parseDecimalString } from './money.js'
 
@@ -44,10 +44,10 @@ export interface CobRequest {
 }
 
 /**
- * How a dialect writes `devedor.cnpj`: the gateway's central-bank family digits only (docs/gateway.md
- * §7.7), API Pix `^[0-9A-Z]{14}$`, the alphanumeric CNPJ included; check digits right in both.
+ * How a dialect writes `devedor.cnpj` (a CnpjForm): the gateway's central-bank family digits only
+ * (docs/gateway.md §7.7), API Pix `^[0-9A-Z]{14}$`, the alphanumeric CNPJ included; check digits right in both.
  */
-export type CnpjForm = 'digits' | 'alphanumeric'
+export type { CnpjForm }
 
 /** One message per invalid field (Portuguese, as the gateway answers), empty when all hold. */
 export function cobFieldProblems (f: { original?: string, devedor?: Devedor, chave?: string }, cnpj: CnpjForm = 'digits'): string[] {

@@ -68,9 +68,18 @@ export function documentKind (s: string): DocumentKind | null {
   return null
 }
 
-/** `details.document`, `payer.document`, `splits[].document`, `creditorDocument`: a valid CPF or CNPJ. */
-export function isValidDocument (s: string): boolean {
-  return documentKind(s) !== null
+/**
+ * How a field writes a CNPJ: digits only (the gateway's families as docs/gateway.md describes them), or
+ * the 2026 alphanumeric form too (API Pix; the gateway's families with `--alphanumeric-cnpj enabled`).
+ */
+export type CnpjForm = 'digits' | 'alphanumeric'
+
+/** The CNPJ form of the gateway's families under the `alphanumericCnpj` setting (docs/assumptions.md). */
+export const gatewayCnpjForm = (setting: 'enabled' | 'disabled'): CnpjForm => setting === 'enabled' ? 'alphanumeric' : 'digits'
+
+/** `details.document`, `payer.document`, `splits[].document`, `creditorDocument`: a valid CPF or CNPJ, in the form given. */
+export function isValidDocument (s: string, cnpj: CnpjForm = 'alphanumeric'): boolean {
+  return documentKind(s) !== null && (cnpj === 'alphanumeric' || /^\d+$/.test(s))
 }
 
 /**

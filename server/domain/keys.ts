@@ -2,7 +2,7 @@
 // central-bank directory (docs/gateway.md §2.3, the DICT's own types) and cash-in `splits[].pixKeyType` (2.6).
 // Each has its own accepted formats; normalizeKey maps any of them to the directory's canonical
 // form, which is how keys are stored and looked up.
-import { isValidCnpj, isValidCpf, isValidDocument } from './documents.js'
+import { isValidCnpj, isValidCpf, isValidDocument, type CnpjForm } from './documents.js'
 
 export type CashOutKeyType = 'DOCUMENT' | 'EMAIL' | 'PHONE' | 'RANDOM'
 export type DirectoryKeyType = 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'EVP'
@@ -28,11 +28,11 @@ function isValidEmail (key: string): boolean {
   return key.length <= EMAIL_MAX && EMAIL.test(key)
 }
 
-/** `details.key` against `details.keyType` of a cash-out. */
-export function isValidCashOutKey (keyType: CashOutKeyType, key: string): boolean {
+/** `details.key` against `details.keyType` of a cash-out; a DOCUMENT key's CNPJ in the form `cnpj` allows. */
+export function isValidCashOutKey (keyType: CashOutKeyType, key: string, cnpj: CnpjForm = 'alphanumeric'): boolean {
   switch (keyType) {
-    // The same rule as details.document, so a DOCUMENT key also accepts the 2026 alphanumeric CNPJ.
-    case 'DOCUMENT': return isValidDocument(key)
+    // The same rule as details.document, the 2026 alphanumeric CNPJ included where the form allows it.
+    case 'DOCUMENT': return isValidDocument(key, cnpj)
     case 'EMAIL': return isValidEmail(key)
     case 'PHONE': return NATIONAL_PHONE.test(key)
     case 'RANDOM': return UUID_HYPHENATED.test(key) || UUID_COMPACT.test(key)

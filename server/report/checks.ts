@@ -264,7 +264,7 @@ const webhooksAcknowledged: CheckDefinition = {
   dialects: BOTH,
   passes: 'every attempt to deliver a (correctly signed) webhook, duplicates and retries included, was answered 2xx before SANDBOX_WEBHOOK_TIMEOUT_MS',
   fails: 'an attempt was answered with another status, timed out or could not connect (the evidence lists the deliveries and what each attempt got)',
-  exercise: 'register a webhook (POST /__sandbox/webhooks) and make an operation that sends one, e.g. a cash-out that settles',
+  exercise: 'register a webhook (POST /__sandbox/webhooks, or PUT /webhook/{chave} of API Pix) and make an operation that sends one, e.g. a cash-out that settles, or a PIX paid to the key',
   evaluate (f) {
     const made = f.deliveries.filter(d => d.url !== null && signed(d) && receiverAttempts(d).length > 0)
     if (made.length === 0) return notExercised(`no webhook was sent to a receiver; to exercise it, ${this.exercise}`)
@@ -347,9 +347,9 @@ const chargeExternalIds: CheckDefinition = {
   page: 'gateway.md',
   anchor: '#26-cash-in-a-charge-with-a-qr-code',
   dialects: BOTH,
-  passes: 'no charge creation (cash-in, or cob on either dialect) was refused because its externalId or txid was already used by another charge; a PUT /cob/{txid} sent again for the same charge, or after an attempt that got no answer, is a retry, not a reuse',
-  fails: 'a cash-in was refused with PIX_DUPLICATE_EXTERNAL_ID, or a cob for a txid in use by another charge (409 on the root family, 400 CobOperacaoInvalida on API Pix)',
-  exercise: 'create a charge: POST /api/pix/cash-in, or PUT /cob/{txid} on either dialect',
+  passes: 'no charge creation (cash-in, cob on either dialect, API Pix\'s cobv) was refused because its externalId or txid was already used by another charge; a PUT /cob/{txid} sent again for the same charge, or after an attempt that got no answer, is a retry, not a reuse',
+  fails: 'a cash-in was refused with PIX_DUPLICATE_EXTERNAL_ID, or a cob or cobv for a txid in use by another charge (409 on the root family, 400 CobOperacaoInvalida or CobVOperacaoInvalida on API Pix)',
+  exercise: 'create a charge: POST /api/pix/cash-in, PUT /cob/{txid} on either dialect, or PUT /cobv/{txid} of API Pix',
   evaluate (f) {
     const charges = f.requests.filter(r => CHARGE_CREATIONS.has(operation(r)) && r.accountId === f.accountId)
     if (charges.length === 0) return notExercised(`no charge was created; to exercise it, ${this.exercise}`)
@@ -437,32 +437,35 @@ const scopeRefusalNotRetried: CheckDefinition = {
   },
 }
 
+/** The list that shows a charge a creation made: GET /cob for a cob, GET /cobv for a cobv. */
+const listOf = (r: RequestFact): string => `GET /${r.route.split('/')[1]}`
+
 const cobCreationResolved: CheckDefinition = {
   id: 'cob-creation-resolved',
-  title: 'A cob creation that got no answer is resolved by its txid, never by creating the charge again',
+  title: 'A cob or cobv creation that got no answer is resolved by its txid, never by creating the charge again',
   section: 'api-pix cob',
   page: 'api-pix.md',
   anchor: '#cob',
   dialects: ['api-pix'],
-  passes: 'after each cob creation (PUT /cob/{txid}, POST /cob) that got no answer or a 500, the integration read it (GET /cob/{txid}, GET /cob) or sent the same PUT again (whose "txid in use" says it was made) before it created the same charge under another txid, if it did',
+  passes: 'after each cob or cobv creation (PUT /cob/{txid}, POST /cob, PUT /cobv/{txid}) that got no answer or a 500, the integration read it (GET /cob/{txid}, GET /cob, GET /cobv/{txid}, GET /cobv) or sent the same PUT again (whose "txid in use" or revision says it was made) before it created the same charge under another txid, if it did',
   fails: 'the same charge (the same body) was created under another txid (POST /cob again, or PUT with a new txid) before the integration found out what the first creation did: two charges for one sale',
-  exercise: 'have a cob creation lose its answer after it was made: PUT /cob/{txid} of API Pix with X-Sandbox-Scenario: CONNECTION_RESET;after=commit',
+  exercise: 'have a cob or cobv creation lose its answer after it was made: PUT /cob/{txid} or PUT /cobv/{txid} of API Pix with X-Sandbox-Scenario: CONNECTION_RESET;after=commit',
   evaluate (f) {
     const isCreation = (r: RequestFact): boolean => r.family === 'api-pix' && COB_CREATIONS.has(operation(r))
     const lost = f.requests.filter(r => isCreation(r) && unknownOutcome(r))
-    if (lost.length === 0) return notExercised(`no cob creation went without an answer; to exercise it, ${this.exercise}`)
+    if (lost.length === 0) return notExercised(`no cob or cobv creation went without an answer; to exercise it, ${this.exercise}`)
     const problems: Evidence[] = []
     for (const r of lost) {
       const after = f.requests.slice(f.requests.indexOf(r) + 1).filter(x => x.family === 'api-pix')
-      const sameTxid = (x: RequestFact): boolean => r.method === 'PUT' && x.externalId === r.externalId && (operation(x) === 'GET /cob/:txid' || operation(x) === 'PUT /cob/:txid')
+      const sameTxid = (x: RequestFact): boolean => r.method === 'PUT' && x.externalId === r.externalId && (operation(x) === `GET ${r.route}` || operation(x) === operation(r))
       // What came first: finding out (a read, the same PUT again), or the same charge under another txid.
-      const next = after.find(x => operation(x) === 'GET /cob' || sameTxid(x) || (isCreation(x) && x.sent !== null && x.sent === r.sent))
+      const next = after.find(x => operation(x) === listOf(r) || sameTxid(x) || (isCreation(x) && x.sent !== null && x.sent === r.sent))
       if (next !== undefined && isCreation(next) && !sameTxid(next)) {
         problems.push(evidence(`${operationOf(r)} ${outcome(r)}; the same charge was then created again by ${operation(next)}${next.externalId ? ` with txid ${next.externalId}` : ''}`, { requestIds: [r.id, next.id] }))
       }
     }
-    if (problems.length > 0) return failed(`${plural(problems.length, 'cob creation')} of ${lost.length} without an answer created again under another txid`, problems)
-    return passed(`${plural(lost.length, 'cob creation')} without an answer, none created again under another txid`)
+    if (problems.length > 0) return failed(`${plural(problems.length, 'charge creation')} of ${lost.length} without an answer created again under another txid`, problems)
+    return passed(`${plural(lost.length, 'charge creation')} without an answer, none created again under another txid`)
   },
 }
 

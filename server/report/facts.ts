@@ -103,14 +103,20 @@ const cents = (v: unknown): number | null => {
 
 const NO_FIELDS: RequestFields = { externalId: null, idempotencyKey: null, amountCents: null, target: null }
 
+/** A charge created under the caller's txid (cob, cobv): the txid is its own id. */
+const chargeOfTxid = (r: RequestSource): RequestFields => ({ externalId: text(field(r.params, 'txid')), idempotencyKey: null, amountCents: cents(field(r.body, 'valor', 'original')), target: null })
+const readOfTxid = (r: RequestSource): RequestFields => ({ ...NO_FIELDS, externalId: text(field(r.params, 'txid')) })
+
 /** Which fields each money route carries, and where (docs/gateway.md §2.3 to 2.9; API Pix's cob as the root family's, docs/api-pix.md). */
 const EXTRACTORS: Record<string, (r: RequestSource) => RequestFields> = {
   'POST /api/pix/cash-out': r => ({ externalId: text(field(r.body, 'externalId')), idempotencyKey: null, amountCents: cents(field(r.body, 'value')), target: text(field(r.body, 'details', 'key')) }),
   'POST /api/pix/cash-out-qrcode': r => ({ externalId: text(field(r.body, 'externalId')), idempotencyKey: null, amountCents: cents(field(r.body, 'value')), target: text(field(r.body, 'qrCode')) }),
   'POST /dict/pix': r => ({ externalId: null, idempotencyKey: text(r.headers['x-idempotency-key']), amountCents: cents(field(r.body, 'payment', 'amount')), target: text(field(r.body, 'pixKey')) }),
   'POST /api/pix/cash-in': r => ({ externalId: text(field(r.body, 'transaction', 'externalId')), idempotencyKey: null, amountCents: cents(field(r.body, 'transaction', 'value')), target: null }),
-  'PUT /cob/:txid': r => ({ externalId: text(field(r.params, 'txid')), idempotencyKey: null, amountCents: cents(field(r.body, 'valor', 'original')), target: null }),
-  'GET /cob/:txid': r => ({ ...NO_FIELDS, externalId: text(field(r.params, 'txid')) }),
+  'PUT /cob/:txid': chargeOfTxid,
+  'GET /cob/:txid': readOfTxid,
+  'PUT /cobv/:txid': chargeOfTxid,
+  'GET /cobv/:txid': readOfTxid,
   'POST /cob': r => ({ externalId: null, idempotencyKey: null, amountCents: cents(field(r.body, 'valor', 'original')), target: null }),
   'POST /api/pix/refund-in/:id': r => ({ externalId: text(field(r.body, 'externalId')), idempotencyKey: null, amountCents: cents(field(r.body, 'refundValue')), target: text(field(r.params, 'id')) }),
   'PUT /pix/:e2eid/devolucao/:id': r => ({ externalId: text(field(r.params, 'id')), idempotencyKey: null, amountCents: cents(field(r.body, 'valor')), target: text(field(r.params, 'e2eid')) }),
@@ -122,10 +128,13 @@ export function requestFields (method: string, r: RequestSource): RequestFields 
 
 export const PAYOUT_ROUTES: ReadonlySet<string> = new Set(['/api/pix/cash-out', '/api/pix/cash-out-qrcode', '/dict/pix'])
 export const REFUND_ROUTES: ReadonlySet<string> = new Set(['/api/pix/refund-in/:id', '/pix/:e2eid/devolucao/:id'])
-/** The requests that create a charge, as `METHOD route` (a cob's revision, PATCH /cob/:txid, creates none). */
-export const CHARGE_CREATIONS: ReadonlySet<string> = new Set(['POST /api/pix/cash-in', 'PUT /cob/:txid', 'POST /cob'])
-/** The cob's creations, on either dialect: the caller's txid, or the sandbox's. */
-export const COB_CREATIONS: ReadonlySet<string> = new Set(['PUT /cob/:txid', 'POST /cob'])
+/**
+ * The requests that create a charge, as `METHOD route` (a revision, PATCH /cob/:txid, creates none;
+ * PUT /cobv/:txid of an ATIVA cobv revises it, which the report cannot tell from a creation).
+ */
+export const CHARGE_CREATIONS: ReadonlySet<string> = new Set(['POST /api/pix/cash-in', 'PUT /cob/:txid', 'POST /cob', 'PUT /cobv/:txid'])
+/** The creations of a cob (on either dialect: the caller's txid, or the sandbox's) and of API Pix's cobv (the caller's txid). */
+export const COB_CREATIONS: ReadonlySet<string> = new Set(['PUT /cob/:txid', 'POST /cob', 'PUT /cobv/:txid'])
 /** The tokens an integration asks for: the gateway's (201), API Pix's OAuth (200). */
 export const TOKEN_ROUTES: ReadonlySet<string> = new Set(['/api/auth/token', OAUTH_TOKEN_PATH])
 

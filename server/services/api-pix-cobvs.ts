@@ -191,6 +191,18 @@ export class ApiPixCobVs implements CobVRequests {
     return { status: 'served', jws: this.deps.signer.sign(payload, jkuOf(loc, fetch)) }
   }
 
+  /** Every cobv, of every account or one, newest first, for the control plane: with the amount due today (null when it cannot be paid today). */
+  all (accountId?: number) {
+    const today = this.today()
+    const accounts = accountId === undefined ? Object.values(this.deps.store.data.accounts).map(a => a.id) : [accountId]
+    const cobvs = accounts.flatMap(id => this.deps.store.transactionsOf(id)).filter((tx): tx is CobV => tx.kind === 'COBV')
+      .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.seq - a.seq)
+    return cobvs.map(charge => {
+      const due = charge.status === 'ATIVA' ? cobvDue(charge.data.cobv, today) : undefined
+      return { ...this.view(charge), accountId: charge.accountId, chargeId: charge.id, valorHoje: due?.payable === true ? cobvPayloadValor(due.amounts).final : null }
+    })
+  }
+
   /** The account's cobv of this txid; 404 CobVNaoEncontrada for any other. */
   cobv (account: Account, txid: string): CobV {
     const charge = this.deps.cobvs.findCobV(account, txid)

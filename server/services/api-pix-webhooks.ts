@@ -124,6 +124,14 @@ export class ApiPixWebhookService implements Lifecycle {
     return { webhookUrl: w.webhookUrl, ...(w.chave !== undefined ? { chave: w.chave } : {}), criacao: w.createdAt }
   }
 
+  /** Every webhook, of every account or one, newest first, for the control plane. */
+  all (accountId?: number) {
+    return Object.values(this.store.data.apiPixWebhooks)
+      .filter(x => accountId === undefined || x.accountId === accountId)
+      .sort((a, b) => b.id - a.id)
+      .map(x => ({ ...this.view(x), accountId: x.accountId, callback: x.callback }))
+  }
+
   /** GET /webhook (and its kin): the account's webhooks of a callback configured within [inicio, fim], oldest first, paged. */
   list (account: Account, callback: ApiPixCallback, q: WebhookFilter) {
     const w = windowOf(q)

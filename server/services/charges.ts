@@ -1,6 +1,6 @@
 import QRCode from 'qrcode'
 import { buildBrCode, parseBrCode, toMerchantText, type BrCode } from '../domain/brcode.js'
-import { isValidDocument } from '../domain/documents.js'
+import { gatewayCnpjForm, isValidDocument } from '../domain/documents.js'
 import { endToEndId, txid as newTxid } from '../domain/ids.js'
 import { isValidSplitKey } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
@@ -60,7 +60,7 @@ export interface PayByCodeInput {
 }
 
 export type ChargeDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'fixtures' | 'events'> & {
-  config: Pick<Config, 'settlementDelayMs'>
+  config: Pick<Config, 'settlementDelayMs' | 'alphanumericCnpj'>
   refunds: Devolucoes
   splits: ChargeSplits
   /** API Pix's payload locations, whose codes a pay-out may pay too; without them, only the charges' own locations count. */
@@ -100,12 +100,12 @@ export class ChargeService implements Lifecycle, CobVWrites {
     if (t.description.trim() === '') problems.push('transaction.description não pode ser vazio')
     if (t.externalId.trim() === '') problems.push('transaction.externalId não pode ser vazio')
     if (payer.fullName.trim() === '') problems.push('payer.fullName não pode ser vazio')
-    if (!isValidDocument(payer.document)) problems.push('payer.document deve ser um CPF (11 dígitos) ou CNPJ (14) válido')
+    if (!isValidDocument(payer.document, gatewayCnpjForm(this.deps.config.alphanumericCnpj))) problems.push('payer.document deve ser um CPF (11 dígitos) ou CNPJ (14) válido')
     const splits: SplitRecord[] = []
     ;(body.splits ?? []).forEach((s, i) => {
       const at = `splits[${i}]`
       if (!isValidSplitKey(s.pixKeyType, s.pixKey)) problems.push(`${at}.pixKey não corresponde ao pixKeyType ${s.pixKeyType}`)
-      if (!isValidDocument(s.document)) problems.push(`${at}.document deve ser um CPF ou CNPJ válido, só dígitos`)
+      if (!isValidDocument(s.document, 'digits')) problems.push(`${at}.document deve ser um CPF ou CNPJ válido, só dígitos`)
       const v = parseAmount(s.value)
       if (!v.ok) { problems.push(amountMessage(`${at}.value`, v.reason)); return }
       if (s.type === 'PERCENTAGE' && s.value > 100) { problems.push(`${at}.value deve ser no máximo 100 (percentual)`); return }

@@ -128,6 +128,14 @@ export class CobVBatchService implements Lifecycle {
     return { parametros: { inicio: q.inicio, fim: q.fim, paginacao }, lotes: items.map(b => this.view(b)) }
   }
 
+  /** Every batch, of every account or one, newest first, for the control plane. */
+  all (accountId?: number) {
+    return Object.values(this.store.data.cobvBatches)
+      .filter(b => accountId === undefined || b.accountId === accountId)
+      .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.id - a.id)
+      .map(b => ({ ...this.view(b), accountId: b.accountId }))
+  }
+
   /** A batch as API Pix shows it (LoteCobVConsultado): each request's txid and status, its problem once refused. */
   view (batch: CobVBatch) {
     return {

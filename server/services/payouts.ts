@@ -1,7 +1,7 @@
 import { isNight, saoPauloTime } from '../domain/calendar.js'
 import { ASYNC_ERROR_CODES, ASYNC_ERROR_MESSAGES, type AsyncErrorCode } from '../domain/async-errors.js'
 import { parseBrCode, type BrCode } from '../domain/brcode.js'
-import { generateCpf, isValidDocument } from '../domain/documents.js'
+import { gatewayCnpjForm, generateCpf, isValidDocument, type CnpjForm } from '../domain/documents.js'
 import { checksDocument, checksDocumentWhenSimulated } from '../domain/provider-groups.js'
 import { staticCodeProblem } from '../domain/qrcode-payment.js'
 import { endToEndId } from '../domain/ids.js'
@@ -110,7 +110,7 @@ type Settlement =
 export { isNight, saoPauloTime }
 
 export type PayoutDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'fixtures' | 'events'> & {
-  config: Pick<Config, 'settlementDelayMs'>
+  config: Pick<Config, 'settlementDelayMs' | 'alphanumericCnpj'>
   charges: ChargePayments
   directory: KeyHolders
 }
@@ -132,15 +132,20 @@ export class PayoutService implements Lifecycle {
     fail: (tx, code) => this.fail(tx, code, ASYNC_ERROR_MESSAGES[code]),
   }
 
+  /** How the gateway's families take a CNPJ (docs/assumptions.md): digits only unless `--alphanumeric-cnpj enabled`. */
+  private get cnpjForm (): CnpjForm {
+    return gatewayCnpjForm(this.deps.config.alphanumericCnpj)
+  }
+
   // ---- POST /api/pix/cash-out ---------------------------------------------------------------------------
 
   createCashOut (account: Account, input: CashOutInput, scenarios: AppliedScenario[]): TransactionOf<'CASH_OUT'> {
     const cents = this.amountOf(input.value)
     const { key, keyType, document, name } = input.details
-    if (!isValidCashOutKey(keyType, key) || hasScenario(scenarios, 'INVALID_KEY')) {
+    if (!isValidCashOutKey(keyType, key, this.cnpjForm) || hasScenario(scenarios, 'INVALID_KEY')) {
       throw new Refusal('PIX_INVALID_PIX_KEY', `Chave PIX "${key}" não corresponde ao tipo ${keyType}`)
     }
-    if (!isValidDocument(document)) throw invalidRequest(['details.document deve ser um CPF (11 dígitos) ou CNPJ (14 dígitos) válido'])
+    if (!isValidDocument(document, this.cnpjForm)) throw invalidRequest(['details.document deve ser um CPF (11 dígitos) ou CNPJ (14 dígitos) válido'])
     const existing = this.deps.store.transactionByExternalId(account.id, PAYOUT_SCOPE, input.externalId)
     if (existing) {
       throw new Refusal('PIX_DUPLICATE_EXTERNAL_ID', `O externalId "${input.externalId}" já foi usado nesta conta`, {
@@ -168,7 +173,7 @@ export class PayoutService implements Lifecycle {
     if (!parsed.ok) throw invalidRequest([`qrCode inválido: ${parsed.reason}`])
     const keyProblem = staticCodeProblem(parsed.value)
     if (keyProblem !== null) throw invalidRequest([`qrCode inválido: ${keyProblem}`])
-    if (input.document !== undefined && !isValidDocument(input.document)) throw invalidRequest(['document deve ser um CPF (11 dígitos) ou CNPJ (14 dígitos) válido'])
+    if (input.document !== undefined && !isValidDocument(input.document, this.cnpjForm)) throw invalidRequest(['document deve ser um CPF (11 dígitos) ou CNPJ (14 dígitos) válido'])
     const code = parsed.value
     if (code.amountCents !== undefined && code.amountCents !== cents) {
       throw invalidRequest([`value deve ser igual ao valor do QR Code (${centsToString(code.amountCents)})`])
@@ -252,7 +257,7 @@ export class PayoutService implements Lifecycle {
     if (!directoryKey || (directoryKey.keyType === 'CNPJ' && !/^\d{14}$/.test(directoryKey.key))) throw invalidRequest('Chave PIX inválida: use CPF, CNPJ, e-mail, telefone (+55...) ou EVP')
     const amount = parseAmount(input.payment.amount)
     if (!amount.ok) throw invalidRequest(`Valor inválido: ${amountMessage('payment.amount', amount.reason)}`)
-    if (input.creditorDocument !== undefined && !isValidDocument(input.creditorDocument)) throw invalidRequest('creditorDocument deve ser um CPF ou CNPJ válido')
+    if (input.creditorDocument !== undefined && !isValidDocument(input.creditorDocument, this.cnpjForm)) throw invalidRequest('creditorDocument deve ser um CPF ou CNPJ válido')
     if (input.priority === 'HIGH' && input.creditorDocument === undefined) throw invalidRequest('creditorDocument é obrigatório quando priority é HIGH')
 
     const holder = this.deps.directory.listed(directoryKey.key)

@@ -14,6 +14,7 @@ let session: DashboardSession
 const txidOf = (n: number) => `dashboard${n}`.padEnd(26, '0')
 const cobRow = (txid: string) => session.page.locator('#ap-cob-list > li').filter({ hasText: txid })
 const locRow = (id: number) => session.page.locator(`#ap-loc-list > li[data-key="${id}"]`)
+const cobvRow = (txid: string) => session.page.locator('#ap-cobv-list > li').filter({ hasText: txid })
 
 t.before(async () => { session = await dashboardSession({ seed: 'browser-seed', clock: 'frozen', clockStart: T0 }) })
 t.teardown(async () => { await session?.close() })
@@ -33,7 +34,7 @@ t.test('the API Pix tab: cobs with txid, status and location; locations with the
   await page.goto(`${base}/dashboard?account=1#apipix`)
   await page.locator('body[data-view="apipix"] #live[data-state="live"]').waitFor()
   t.equal(await page.locator('.tabs a[aria-current="page"]').textContent(), 'API Pix')
-  t.same(await page.locator('#ap-blocks h3').allTextContents(), ['Charges (cob)', 'Payload locations (loc)'])
+  t.same(await page.locator('#ap-blocks h3').allTextContents(), ['Charges (cob)', 'Due charges (cobv)', 'Batches of due charges (lotecobv)', 'Webhooks per key (webhook)', 'Payload locations (loc)'])
 
   const row = cobRow(txidOf(1))
   await row.waitFor()
@@ -66,5 +67,66 @@ t.test('the API Pix tab: cobs with txid, status and location; locations with the
   await page.goto(`${base}/dashboard#apipix`)
   await page.locator('body[data-view="apipix"] #live[data-state="live"]').waitFor()
   await cobRow(txidOf(1)).locator('.cell.acct', { hasText: '#1' }).waitFor()
+  t.same(pageErrors, [])
+})
+
+t.test('the API Pix tab: cobvs with due date, amount due today and location; batches with each request\'s status and problem; kept up to date', async (t) => {
+  t.setTimeout(60_000)
+  const { app, base, page, pageErrors } = session
+  const token = await oauthToken(app)
+  const call = async (method: 'PUT' | 'PATCH', url: string, payload: Record<string, unknown>) => {
+    const res = await app.inject({ method, url, headers: bearer(token), payload })
+    if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`)
+    return res.body === '' ? null : res.json()
+  }
+  const request = (n: number, dataDeVencimento: string) => ({
+    txid: txidOf(n), calendario: { dataDeVencimento }, devedor: { cpf: '52998224725', nome: 'MARIA' }, valor: { original: '40.00' }, chave: 'loja@example.com',
+  })
+  const { txid, ...body } = { ...request(20, '2026-03-20'), valor: { original: '100.00', desconto: { modalidade: 3, valorPerc: '0.50' } } }
+  const cobv = await call('PUT', `/v2/cobv/${txid}`, body)
+  await call('PUT', '/v2/lotecobv/3', { descricao: 'alunos de março', cobsv: [request(21, '2026-03-25'), request(22, '2026-03-01')] })
+
+  await page.goto(`${base}/dashboard?account=1#apipix`)
+  await page.locator('body[data-view="apipix"] #live[data-state="live"]').waitFor()
+  const row = cobvRow(txid)
+  await row.waitFor()
+  t.equal(await row.locator('.badge').textContent(), 'ATIVA')
+  t.match(await row.textContent(), 'due 2026-03-20')
+  t.match(await row.locator('[data-testid="due-today"]').textContent(), /95,00/, '10 calendar days early: 0.50 off each')
+  t.equal(await row.locator('[data-testid="location"]').textContent(), cobv.location)
+
+  const batch = page.locator('#ap-lotecobv-list > li[data-key="1-3"]')
+  await batch.locator('[data-testid="count-EM_PROCESSAMENTO"]', { hasText: '2 EM_PROCESSAMENTO' }).waitFor()
+  // Processed by the sandbox: one created, one refused with its problem; the rows follow without a reload.
+  await app.inject({ method: 'POST', url: '/__sandbox/clock/advance', payload: { ms: 50 } })
+  await batch.locator('[data-testid="count-CRIADA"]', { hasText: '1 CRIADA' }).waitFor()
+  t.equal(await batch.locator('[data-testid="count-NEGADA"]').textContent(), '1 NEGADA')
+  await batch.locator('.row-summary').click()
+  const refused = batch.locator(`.batch-items li[data-txid="${txidOf(22)}"]`)
+  await refused.waitFor()
+  t.equal(await refused.locator('.badge').textContent(), 'NEGADA')
+  t.match(await refused.textContent(), 'cobv.calendario.dataDeVencimento', 'its problem, with the property refused')
+  t.equal(await batch.locator(`.batch-items li[data-txid="${txidOf(21)}"] .badge`).textContent(), 'CRIADA')
+  await cobvRow(txidOf(21)).waitFor()
+  await page.screenshot({ path: screenshotPath('api-pix-tab-cobv'), fullPage: true })
+
+  await call('PATCH', `/v2/cobv/${txid}`, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })
+  await row.locator('.row-summary .badge', { hasText: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }).waitFor()
+  t.equal(await row.locator('[data-testid="due-today"]').textContent(), 'not payable today')
+  t.same(pageErrors, [])
+})
+
+t.test('the API Pix tab: the webhooks per key, with the URL its callbacks go to', async (t) => {
+  t.setTimeout(60_000)
+  const { app, base, page, pageErrors } = session
+  const { document } = (await app.inject({ method: 'GET', url: '/__sandbox/accounts/1' })).json()
+  const put = await app.inject({ method: 'PUT', url: `/v2/webhook/${document}`, headers: bearer(await oauthToken(app)), payload: { webhookUrl: 'https://erp.example.com/hooks' } })
+  t.equal(put.statusCode, 200, put.body)
+  await page.goto(`${base}/dashboard?account=1#apipix`)
+  await page.locator('body[data-view="apipix"] #live[data-state="live"]').waitFor()
+  const row = page.locator(`#ap-webhook-list > li[data-key="1-${document}"]`)
+  await row.waitFor()
+  t.equal(await row.locator('[data-testid="callback-url"]').textContent(), 'https://erp.example.com/hooks/pix')
+  t.equal(await row.locator('.badge').textContent(), 'pix')
   t.same(pageErrors, [])
 })

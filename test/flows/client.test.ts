@@ -254,6 +254,8 @@ t.test('a tour of every operation through the typed client', async t => {
   await client.apiPix.reviseLoteCobV(7, { descricao: 'lote revisto' })
   t.match(await client.apiPix.loteCobV(7), { id: 7, descricao: 'lote revisto', cobsv: [{ status: 'EM_PROCESSAMENTO' }] })
   t.equal((await client.apiPix.loteCobVs(window)).lotes.length, 1)
+  t.match((await plane.cobvs({ accountId: acct.accountId })).cobvs, [{ txid: cobvTxid, accountId: acct.accountId, valorHoje: '3.50' }], 'the control plane lists the cobvs, with what they cost today')
+  t.match((await plane.cobvBatches({ accountId: acct.accountId })).batches, [{ id: 7, accountId: acct.accountId, cobsv: [{ status: 'EM_PROCESSAMENTO' }] }], 'and the batches')
 
   // API Pix's received PIX, a devolução of one, a webhook on the account's document as its key
   const received = await plane.incoming({ accountId: acct.accountId, amount: 5 })
@@ -265,6 +267,7 @@ t.test('a tour of every operation through the typed client', async t => {
   t.equal(await client.apiPix.putWebhook(document, { webhookUrl: receiver.url }), undefined, 'API Pix answers 200 with no body')
   t.match(await client.apiPix.webhook(document), { webhookUrl: receiver.url, chave: document })
   t.equal((await client.apiPix.webhooks()).webhooks.length, 1)
+  t.match((await plane.apiPixWebhooks({ accountId: acct.accountId })).webhooks, [{ chave: document, accountId: acct.accountId, callback: 'pix' }], 'the control plane lists them')
   await client.apiPix.deleteWebhook(document)
 
   // an unsolicited PIX, a MED against it, its transitions

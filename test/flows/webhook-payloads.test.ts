@@ -3,9 +3,10 @@ import { Ajv } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { TSchema } from '@sinclair/typebox'
 import { startSandbox, type RunningSandbox } from '../../server/index.js'
-import type { Delivery, EventType } from '../../client/index.js'
+import type { Delivery, DeliveryEventType } from '../../client/index.js'
 import { WebhookPayloadSchemas } from '../../server/schemas/webhooks.js'
-import { EVENT_TYPES } from '../../server/store/state.js'
+import { DELIVERY_EVENT_TYPES, EVENT_TYPES } from '../../server/store/state.js'
+import { startReceiver } from '../helpers/receiver.js'
 
 /**
  * What a delivery's body is, by its event type, is defined once (server/schemas/webhooks.ts): the
@@ -28,7 +29,7 @@ function closed (schema: unknown): unknown {
   return copy
 }
 
-const validators = Object.fromEntries(EVENT_TYPES.map(e => [e, ajv.compile(closed(WebhookPayloadSchemas[e] as TSchema) as object)]))
+const validators = Object.fromEntries(DELIVERY_EVENT_TYPES.map(e => [e, ajv.compile(closed(WebhookPayloadSchemas[e] as TSchema) as object)]))
 
 const payout = (externalId: string) => ({ value: 10, externalId, details: { key: 'maria@example.com', keyType: 'EMAIL' as const, name: 'Maria', document: '52998224725' } })
 const payer = { fullName: 'Maria', document: '52998224725' }
@@ -70,7 +71,7 @@ t.test('every body in the delivery log matches the schema of its event type, for
   const accountId = await everyFlow(sandbox)
   const { deliveries } = await sandbox.client.sandbox.deliveries({ accountId, limit: 1000 })
 
-  const seen = new Map<EventType, number>()
+  const seen = new Map<DeliveryEventType, number>()
   for (const delivery of deliveries) {
     seen.set(delivery.eventType, (seen.get(delivery.eventType) ?? 0) + 1)
     const validate = validators[delivery.eventType]
@@ -94,4 +95,26 @@ t.test('a delivery waited for by event type is typed by it: the body needs no ca
   const status: 'LIQUIDATED' | 'ERROR' = delivery.body.data.status
   const amount: string = delivery.body.data.payment.amount
   t.same([status, amount], ['LIQUIDATED', '25.00'])
+})
+
+t.test('API Pix\'s callback waited for as eventType pix is typed: the body is { pix: [...] } as GET /pix shows it', async t => {
+  const sandbox = await startSandbox({ port: 0, seed: 'payloads', clock: 'frozen' })
+  t.teardown(() => sandbox.close())
+  const receiver = await startReceiver()
+  t.teardown(() => receiver.close())
+  const { accountId, client } = await sandbox.createAccount({ balance: 0, document: '11222333000181' })
+  const { ispb } = await sandbox.client.sandbox.account(accountId)
+  await sandbox.client.sandbox.putDirectoryEntry('loja@example.com', { name: 'LOJA', document: '11222333000181', ispb, bankName: 'SANDBOX' })
+  await client.apiPix.putWebhook('loja@example.com', { webhookUrl: receiver.url })
+  const cob = await client.apiPix.createCob('typedcallback'.padEnd(30, '0'), { calendario: {}, valor: { original: '25.00' }, chave: 'loja@example.com' })
+  const paid = await sandbox.client.sandbox.pay(cob.pixCopiaECola!)
+  const delivery = await sandbox.waitForDelivery({ accountId, eventType: 'pix', status: 'delivered' })
+  const [pix] = delivery.body.pix
+  const endToEndId: string = pix.endToEndId
+  const valor: string = pix.valor
+  t.same([endToEndId, valor, pix.txid], [paid.endToEndId, '25.00', cob.txid])
+  t.same(delivery.body, (await receiver.nth(1)).json(), 'the body the receiver got')
+  const { deliveries } = await sandbox.client.sandbox.deliveries({ accountId, eventType: 'pix' })
+  t.same(deliveries.map(d => d.body.pix.length), [1], 'a list by event type is typed too')
+  t.ok(validators.pix(delivery.body), 'the body matches the schema of its event type exactly', { errors: validators.pix.errors })
 })

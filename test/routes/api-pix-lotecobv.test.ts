@@ -219,3 +219,32 @@ t.test('a batch still waiting when the sandbox stops is processed after a restar
   t.match((await call('GET', '/v2/lotecobv/1')).json().cobsv, [{ status: 'CRIADA' }])
   t.equal((await call('GET', `/v2/cobv/${aTxid(1)}`)).json().status, 'ATIVA')
 })
+
+t.test('the control plane shows every cobv with what it costs today, and every batch with each request\'s status, without a token (GET /__sandbox/cobvs, /__sandbox/cobv-batches)', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app)
+  const other = await newAccount(app)
+  const call = client(app, await oauthToken(app, acc))
+  const late = { ...item(9), calendario: { dataDeVencimento: '2026-03-11', validadeAposVencimento: 30 }, valor: { original: '100.00', multa: { modalidade: 1, valorPerc: '5.00' } } }
+  t.equal((await call('PUT', `/v2/cobv/${aTxid(9)}`, late)).statusCode, 201)
+  t.equal((await call('PUT', '/v2/lotecobv/7', { descricao: 'março', cobsv: [item(1), item(2, { calendario: { dataDeVencimento: '2026-03-01' } })] })).statusCode, 202)
+  const batches = async (query = '') => (await app.inject({ method: 'GET', url: `/__sandbox/cobv-batches${query}` })).json().batches
+  t.same(await batches(`?accountId=${acc.accountId}`), [{ id: 7, descricao: 'março', criacao: T0, accountId: acc.accountId, cobsv: [1, 2].map(n => ({ txid: aTxid(n), status: 'EM_PROCESSAMENTO' })) }])
+  await advance(app, SETTLE)
+  const [batch] = await batches()
+  t.match(batch.cobsv, [{ txid: aTxid(1), status: 'CRIADA' }, { txid: aTxid(2), status: 'NEGADA', problema: { title: String, violacoes: [{ propriedade: 'cobv.calendario.dataDeVencimento' }] } }])
+  t.same(await batches(`?accountId=${other.accountId}`), [], 'one account\'s')
+  // Thursday 12th: the cobv due on Wednesday owes its fine.
+  await advance(app, 2 * 24 * 60 * 60 * 1000)
+  const later = client(app, await oauthToken(app, acc))
+
+  const cobvs = (await app.inject({ method: 'GET', url: `/__sandbox/cobvs?accountId=${acc.accountId}` })).json().cobvs
+  t.same(cobvs.map((c: { txid: string }) => c.txid), [aTxid(1), aTxid(9)], 'newest first')
+  const shown = (await later('GET', `/v2/cobv/${aTxid(9)}`)).json()
+  t.same(cobvs[1], { ...shown, accountId: acc.accountId, chargeId: cobvs[1].chargeId, valorHoje: '105.00' }, 'as GET /cobv/{txid} shows it; past its due date: the fine')
+  t.match(cobvs[0], { calendario: { dataDeVencimento: '2026-03-20' }, status: 'ATIVA', valorHoje: '10.00', location: cobvs[0].loc.location })
+  t.equal((await app.inject({ method: 'GET', url: `/__sandbox/transactions/${cobvs[1].chargeId}` })).json().kind, 'COBV')
+  t.equal((await later('PATCH', `/v2/cobv/${aTxid(9)}`, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })).statusCode, 200)
+  t.match((await app.inject({ method: 'GET', url: '/__sandbox/cobvs' })).json().cobvs, [{ txid: aTxid(1) }, { txid: aTxid(9), status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR', valorHoje: null }], 'nothing to pay on a removed one')
+  t.equal((await app.inject({ method: 'GET', url: '/__sandbox/cobvs?accountId=x' })).statusCode, 400)
+})

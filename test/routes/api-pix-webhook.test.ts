@@ -158,3 +158,19 @@ t.test('errors in problem details: a key the account does not hold, a bad URL, n
     checkAnswer(t, res, 'GET', path)
   }
 })
+
+t.test('the control plane lists every account\'s webhooks without a token, newest first (GET /__sandbox/api-pix-webhooks)', async t => {
+  const app = await buildTestApp(t)
+  const one = await newAccount(app, { document: DOCUMENT })
+  const other = await newAccount(app, { document: '52998224725' })
+  for (const [acc, chave] of [[one, DOCUMENT], [other, '52998224725']] as const) {
+    const put = await app.inject({ method: 'PUT', url: `/v2/webhook/${chave}`, headers: bearer(await oauthToken(app, acc)), payload: { webhookUrl: HOOK } })
+    t.equal(put.statusCode, 200, put.body)
+  }
+  const list = async (query = '') => (await app.inject({ method: 'GET', url: `/__sandbox/api-pix-webhooks${query}` })).json().webhooks
+  t.same(await list(), [
+    { webhookUrl: HOOK, chave: '52998224725', criacao: T0, accountId: other.accountId, callback: 'pix' },
+    { webhookUrl: HOOK, chave: DOCUMENT, criacao: T0, accountId: one.accountId, callback: 'pix' },
+  ])
+  t.same((await list(`?accountId=${one.accountId}`)).map((w: { chave: string }) => w.chave), [DOCUMENT], 'one account\'s')
+})

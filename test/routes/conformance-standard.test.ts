@@ -1,5 +1,6 @@
 import t from 'tap'
 import { balanceOf, bearer, buildTestApp, newAccount } from '../helpers/app.js'
+import { buildBrCode } from '../../server/domain/brcode.js'
 
 /**
  * Conformance of the standard family (/api/* and /balance) to the rules of the spec that cut across
@@ -78,4 +79,39 @@ t.test('spec 2.6: splits[].document is a CPF or CNPJ of digits only (no alphanum
   t.same(alnum.json().message.map((m: string) => m.split(' ')[0]), ['splits[0].document'])
   t.equal((await post(app, acc.token, '/api/pix/cash-in', body('11222333000181'))).statusCode, 201, 'a numeric CNPJ is accepted')
   t.equal((await post(app, acc.token, '/api/pix/cash-in', body('52998224725'))).statusCode, 201, 'a CPF is accepted')
+})
+
+t.test('the 2026 alphanumeric CNPJ on the gateway\'s families: refused unless --alphanumeric-cnpj enabled (docs/assumptions.md)', async t => {
+  const ALNUM = '12ABC34501DE35'
+  const qrCode = buildBrCode({ key: 'joao.souza@example.com', amountCents: 500, merchantName: 'JOAO SOUZA', merchantCity: 'RECIFE' })
+  /** Each field that takes a document, given the alphanumeric CNPJ: the answer's status and its first message. */
+  async function answers (app: Awaited<ReturnType<typeof buildTestApp>>) {
+    const acc = await newAccount(app, { balance: 100 })
+    const cashOut = (details: Record<string, unknown>, externalId: string) => post(app, acc.token, '/api/pix/cash-out',
+      { value: 1, externalId, details: { key: 'joao.souza@example.com', keyType: 'EMAIL', name: 'Joao', document: '03742693433', ...details } })
+    const got = {
+      'DOCUMENT key': await cashOut({ key: ALNUM, keyType: 'DOCUMENT' }, 'k'),
+      'details.document': await cashOut({ document: ALNUM }, 'd'),
+      'payer.document': await post(app, acc.token, '/api/pix/cash-in', { transaction: { value: 10, description: 'd', externalId: 'p' }, payer: { fullName: 'Maria', document: ALNUM } }),
+      'cash-out-qrcode document': await post(app, acc.token, '/api/pix/cash-out-qrcode', { value: 5, qrCode, externalId: 'q', document: ALNUM }),
+      creditorDocument: await app.inject({
+        method: 'POST',
+        url: '/dict/pix',
+        headers: { ...bearer(acc.token), 'x-idempotency-key': '7b3f1a52-5a4c-4c5e-9f1e-2a2b3c4d5e6f' },
+        payload: { pixKey: '52998224725', payment: { currency: 'BRL', amount: 1 }, priority: 'HIGH', creditorDocument: ALNUM },
+      }),
+    }
+    return Object.fromEntries(Object.entries(got).map(([field, res]) => [field, res.statusCode]))
+  }
+  const digitsOnly = await answers(await buildTestApp(t))
+  t.same(digitsOnly, { 'DOCUMENT key': 400, 'details.document': 400, 'payer.document': 400, 'cash-out-qrcode document': 400, creditorDocument: 400 }, 'digits only by default')
+  const alphanumeric = await answers(await buildTestApp(t, { alphanumericCnpj: 'enabled' }))
+  t.same(alphanumeric, { 'DOCUMENT key': 201, 'details.document': 201, 'payer.document': 201, 'cash-out-qrcode document': 201, creditorDocument: 201 }, 'accepted with the setting')
+  const split = { pixKey: 'a@b.com', pixKeyType: 'EMAIL', name: 'n', document: ALNUM, type: 'FIXED', value: 1 }
+  for (const setting of ['disabled', 'enabled'] as const) {
+    const app = await buildTestApp(t, { alphanumericCnpj: setting })
+    const acc = await newAccount(app, { balance: 100 })
+    const res = await post(app, acc.token, '/api/pix/cash-in', { transaction: { value: 10, description: 'd', externalId: 's' }, payer: { fullName: 'M', document: '52998224725' }, splits: [split] })
+    t.equal(res.statusCode, 400, `splits[].document stays digits only (${setting})`)
+  }
 })

@@ -188,3 +188,10 @@ t.test('API Pix\'s base path: /v2 unless set; a path of segments without a trail
     t.match(configError(() => loadConfig({}, ['--public-url', url])).message, 'publicUrl (--public-url / SANDBOX_PUBLIC_URL)', url)
   }
 })
+
+t.test('the alphanumeric CNPJ on the gateway\'s families: disabled unless set, by flag or variable', async t => {
+  t.equal(loadConfig({}, []).alphanumericCnpj, 'disabled', 'digits only, as docs/gateway.md describes')
+  t.equal(loadConfig({ SANDBOX_ALPHANUMERIC_CNPJ: 'enabled' }, []).alphanumericCnpj, 'enabled')
+  t.equal(loadConfig({ SANDBOX_ALPHANUMERIC_CNPJ: 'enabled' }, ['--alphanumeric-cnpj', 'disabled']).alphanumericCnpj, 'disabled', 'the flag wins')
+  t.equal(configError(() => loadConfig({}, ['--alphanumeric-cnpj', 'yes'])).problems[0], 'alphanumericCnpj (--alphanumeric-cnpj / SANDBOX_ALPHANUMERIC_CNPJ): "yes" is invalid: expected one of disabled, enabled')
+})

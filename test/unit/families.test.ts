@@ -161,7 +161,7 @@ t.test('a service refuses with a code and no status: the family of the route pic
     rng: createRng('unit'),
     fixtures: loadFixtures(),
     events: { emit: () => {} },
-    config: { settlementDelayMs: 50 },
+    config: { settlementDelayMs: 50, alphanumericCnpj: 'disabled' },
     charges: { chargeForCode: () => undefined, arrive: () => { throw new Error('not reached') } },
     directory: new DirectoryService({ store, rng: createRng('unit') }).holders,
   })

@@ -10,7 +10,9 @@ const UUID = '93598be0-1bd0-4997-8318-81776a1d8a99'
 t.test('cash-out DOCUMENT keys: a valid CPF or CNPJ, digits only', async t => {
   t.ok(isValidCashOutKey('DOCUMENT', '52998224725'))
   t.ok(isValidCashOutKey('DOCUMENT', '11222333000181'))
-  t.ok(isValidCashOutKey('DOCUMENT', '12ABC34501DE35'), 'the 2026 alphanumeric CNPJ, as details.document accepts it')
+  t.ok(isValidCashOutKey('DOCUMENT', '12ABC34501DE35'), 'the 2026 alphanumeric CNPJ, as details.document accepts it with --alphanumeric-cnpj enabled')
+  t.notOk(isValidCashOutKey('DOCUMENT', '12ABC34501DE35', 'digits'), 'not in the digits-only form, the gateway\'s by default')
+  t.ok(isValidCashOutKey('DOCUMENT', '11222333000181', 'digits'))
   t.notOk(isValidCashOutKey('DOCUMENT', '52998224724'), 'bad check digit')
   t.notOk(isValidCashOutKey('DOCUMENT', '529.982.247-25'), 'formatted')
   t.notOk(isValidCashOutKey('DOCUMENT', '11111111111'))

@@ -338,7 +338,7 @@ t.test('cob-creation-resolved', async t => {
   t.match(grade('cob-creation-resolved', { requests: [req({ method: 'PUT', route: '/cob/:txid', status: null, externalId: A, sent: body }), req({ method: 'POST', route: '/cob', status: 201, sent: body })] }),
     { status: 'not_exercised' }, 'the root family\'s cob is not graded here')
   t.match(grade('cob-creation-resolved', { requests: [put(A, { status: null }), put(A, { status: 400, errorCode: 'COB_TXID_EXISTS' })] }),
-    { status: 'passed', summary: '1 cob creation without an answer, none created again under another txid' }, 'the same PUT again')
+    { status: 'passed', summary: '1 charge creation without an answer, none created again under another txid' }, 'the same PUT again')
   t.match(grade('cob-creation-resolved', { requests: [put(A, { status: null }), read(A), put(B)] }), { status: 'passed' }, 'read first (say it was not found), then created anew')
   t.match(grade('cob-creation-resolved', { requests: [post({ status: null }), list, post()] }), { status: 'passed' }, 'a POST left unknown, the list read, then another POST')
   t.match(grade('cob-creation-resolved', { requests: [put(A, { status: 500 }), put(B, { sent: canonical({ valor: { original: '11.00' }, chave: 'k' }) })] }), { status: 'passed' }, 'another charge')
@@ -349,6 +349,36 @@ t.test('cob-creation-resolved', async t => {
   const lostPut = put(A, { status: null })
   const newTxid = put(B)
   t.match(grade('cob-creation-resolved', { requests: [lostPut, newTxid, read(A)] }), { status: 'failed', evidence: [{ note: new RegExp(`PUT /cob/:txid with txid ${B}`), requestIds: [lostPut.id, newTxid.id] }] }, 'read only after creating it again')
+})
+
+t.test('cob-creation-resolved and charge-external-id-unique count API Pix\'s cobv: a lost PUT /cobv/{txid} is resolved by its txid', async t => {
+  const body = canonical({ calendario: { dataDeVencimento: '2026-03-20' }, valor: { original: '10.00' }, chave: 'k' })
+  const putV = (txid: string, fields: Partial<RequestFact> = {}) => apiPix({ method: 'PUT', route: '/cobv/:txid', status: 201, externalId: txid, sent: body, ...fields })
+  const A = 'a'.repeat(26)
+  const B = 'b'.repeat(26)
+  t.match(grade('charge-external-id-unique', { requests: [putV(A), putV(B)] }), { status: 'passed', summary: '2 charge creations, each with its own id' })
+  const taken = putV(B, { status: 400, errorCode: 'COB_TXID_EXISTS', sent: canonical({ valor: { original: '1.00' } }) })
+  t.match(grade('charge-external-id-unique', { requests: [apiPix({ method: 'PUT', route: '/cob/:txid', status: 201, externalId: B }), taken] }),
+    { status: 'failed', evidence: [{ note: `API Pix PUT /cobv/:txid with ${B} refused COB_TXID_EXISTS`, requestIds: [taken.id] }] }, 'a cobv under the txid of a cob')
+  t.match(grade('cob-creation-resolved', { requests: [putV(A, { status: null }), apiPix({ method: 'GET', route: '/cobv/:txid', status: 200, externalId: A }), putV(B)] }),
+    { status: 'passed', summary: '1 charge creation without an answer, none created again under another txid' }, 'read by its txid first')
+  t.match(grade('cob-creation-resolved', { requests: [putV(A, { status: null }), putV(A)] }), { status: 'passed' }, 'the same PUT again')
+  t.match(grade('cob-creation-resolved', { requests: [putV(A, { status: null }), apiPix({ method: 'GET', route: '/cobv', status: 200 }), putV(B)] }), { status: 'passed' }, 'the list of cobv read')
+  const lost = putV(A, { status: 500 })
+  const again = putV(B)
+  t.match(grade('cob-creation-resolved', { requests: [lost, apiPix({ method: 'GET', route: '/cob', status: 200 }), again] }),
+    { status: 'failed', evidence: [{ note: `API Pix PUT /cobv/:txid answered 500; the same charge was then created again by PUT /cobv/:txid with txid ${B}`, requestIds: [lost.id, again.id] }] }, 'the list of cob shows no cobv')
+})
+
+t.test('refunds-within-amount and webhooks-acknowledged grade API Pix alone: its devolução, its callbacks to {webhookUrl}/pix', async t => {
+  const devolucao = (fields: Partial<RequestFact> = {}) => apiPix({ method: 'PUT', route: '/pix/:e2eid/devolucao/:id', status: 201, externalId: 'd1', target: 'E1', amountCents: 500, ...fields })
+  t.match(grade('refunds-within-amount', { requests: [devolucao()] }), { status: 'passed', summary: '1 refund request, all within the original amount' })
+  const over = devolucao({ status: 400, errorCode: 'REFUND_AMOUNT_EXCEEDS_ORIGINAL' })
+  t.match(grade('refunds-within-amount', { requests: [devolucao(), over] }), { status: 'failed', evidence: [{ note: 'refund of E1 refused: beyond what was left to refund', requestIds: [over.id] }] })
+  const callback = delivery([attempt(200)], { eventType: 'pix', url: 'http://127.0.0.1:1/hook/pix', webhookId: null })
+  t.match(grade('webhooks-acknowledged', { requests: [apiPix({ route: '/cob', status: 201 })], deliveries: [callback] }), { status: 'passed', summary: '1 attempt to 1 delivery, all answered 2xx (slowest 3 ms)' })
+  t.match(grade('webhooks-acknowledged', { requests: [apiPix({ route: '/cob', status: 201 })], deliveries: [delivery([attempt(503)], { eventType: 'pix', url: 'http://127.0.0.1:1/hook/pix' })] }),
+    { status: 'failed', evidence: [{ note: 'pix to http://127.0.0.1:1/hook/pix: HTTP 503' }] })
 })
 
 t.test('lists-paged-through', async t => {

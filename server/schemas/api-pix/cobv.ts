@@ -137,3 +137,13 @@ export const ApiPixCobVList = Type.Object({
   parametros: Type.Object({ ...(CobList.properties.parametros.properties as Record<string, TSchema>), loteCobVId: Type.Optional(Type.Integer()) }),
   cobs: Type.Array(ApiPixCobV),
 })
+
+/** A cobv as the control plane shows it (`GET /__sandbox/cobvs`): its account, its transaction and the amount due today. */
+export const SandboxCobVView = Type.Object({
+  ...ApiPixCobV.properties,
+  accountId: Type.Integer(),
+  chargeId: Type.String({ description: 'The transaction (GET /__sandbox/transactions/{id}) of the charge' }),
+  valorHoje: Type.Union([Type.String(), Type.Null()], { description: 'What a payer pays today in São Paulo (sandbox time), fine, interest, rebate and discount applied; null when it cannot be paid today (paid, removed, past its validity)' }),
+})
+
+export const SandboxCobVList = Type.Object({ cobvs: Type.Array(SandboxCobVView) })

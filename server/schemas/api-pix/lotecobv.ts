@@ -56,3 +56,8 @@ export const LoteCobVList = Type.Object({
   parametros: Type.Object({ inicio: Type.String(), fim: Type.String(), paginacao: Paginacao }),
   lotes: Type.Array(LoteCobVView),
 })
+
+/** A batch as the control plane shows it (`GET /__sandbox/cobv-batches`): LoteCobVConsultado and its account. */
+export const SandboxLoteCobVView = Type.Object({ ...LoteCobVView.properties, accountId: Type.Integer() })
+
+export const SandboxLoteCobVList = Type.Object({ batches: Type.Array(SandboxLoteCobVView) })

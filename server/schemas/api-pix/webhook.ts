@@ -32,3 +32,12 @@ export const ApiPixWebhookList = Type.Object({
   parametros: Type.Object({ inicio: Type.Optional(Type.String()), fim: Type.Optional(Type.String()), paginacao: Paginacao }),
   webhooks: Type.Array(ApiPixWebhook),
 })
+
+/** A webhook as the control plane shows it (`GET /__sandbox/api-pix-webhooks`): WebhookCompleto, its account and callback. */
+export const SandboxApiPixWebhook = Type.Object({
+  ...ApiPixWebhook.properties,
+  accountId: Type.Integer(),
+  callback: Type.String({ description: 'what is posted to it: pix, the received PIX, at {webhookUrl}/pix' }),
+})
+
+export const SandboxApiPixWebhookList = Type.Object({ webhooks: Type.Array(SandboxApiPixWebhook) })

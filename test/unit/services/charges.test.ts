@@ -32,7 +32,7 @@ async function charges (t: Test, splitFrequency: 'IMMEDIATE' | 'HOURLY' | 'DAILY
   const handed: Array<{ chargeId: string, accountId: number }> = []
   const realSplits = opts.realSplits ? new SplitService(e) : null
   const splits: ChargeSplits = realSplits ?? { runSplits: (charge, account) => { handed.push({ chargeId: charge.id, accountId: account.id }) } }
-  const service = new ChargeService({ ...e, config: { settlementDelayMs: DELAY }, refunds, splits })
+  const service = new ChargeService({ ...e, config: { settlementDelayMs: DELAY, alphanumericCnpj: 'disabled' }, refunds, splits })
   const account = () => e.store.account(1)!
   const cashIn = (value: number, externalId: string, more: Partial<CashInInput> = {}, scenarios: AppliedScenario[] = []) =>
     service.createCashIn(account(), { transaction: { value, description: 'pedido', externalId }, payer: { fullName: 'CLIENTE', document: '52998224725' }, ...more }, scenarios)

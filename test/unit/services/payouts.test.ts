@@ -30,7 +30,7 @@ async function payouts (t: Test) {
   }
   const rng = createRng('unit')
   const directory = new DirectoryService({ store, rng }).holders
-  const service = new PayoutService({ store, clock, scheduler, rng, fixtures: loadFixtures(), events, config: { settlementDelayMs: 50 }, charges, directory })
+  const service = new PayoutService({ store, clock, scheduler, rng, fixtures: loadFixtures(), events, config: { settlementDelayMs: 50, alphanumericCnpj: 'disabled' }, charges, directory })
   // The harness's account record, with what these tests set differently.
   const account = accountRecord(1, {
     name: 'LOJA',

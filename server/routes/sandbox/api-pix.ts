@@ -1,0 +1,49 @@
+import type { RoutesPlugin } from '../plugin.js'
+import { SandboxCobVList } from '../../schemas/api-pix/cobv.js'
+import { SandboxLoteCobVList } from '../../schemas/api-pix/lotecobv.js'
+import { SandboxApiPixWebhookList } from '../../schemas/api-pix/webhook.js'
+import { AccountFilterQuery } from '../../schemas/sandbox.js'
+
+/**
+ * /__sandbox/cobvs, /__sandbox/cobv-batches and /__sandbox/api-pix-webhooks: API Pix's due charges, their
+ * batches and its webhooks (docs/api-pix.md) of every account or one, for the dashboard and tools,
+ * without an OAuth token of each account.
+ */
+const routes: RoutesPlugin = async (app) => {
+  const sb = app.sandbox
+
+  app.get('/cobvs', {
+    schema: {
+      operationId: 'sandboxListCobVs',
+      tags: ['Sandbox'],
+      summary: 'API Pix\'s due charges (cobv), of every account or one, newest first',
+      description: 'Each as GET /cobv/{txid} shows it, with its account, its transaction (chargeId) and valorHoje, what a payer pays today.',
+      querystring: AccountFilterQuery,
+      response: { 200: SandboxCobVList },
+    },
+  }, async (request) => ({ cobvs: sb.apiPixCobVs.all(request.query.accountId) }))
+
+  app.get('/cobv-batches', {
+    schema: {
+      operationId: 'sandboxListCobVBatches',
+      tags: ['Sandbox'],
+      summary: 'API Pix\'s batches of due charges (lotecobv), of every account or one, newest first',
+      description: 'Each as GET /lotecobv/{id} shows it (each request\'s txid, its status EM_PROCESSAMENTO, CRIADA or NEGADA, its problem once refused), with its account.',
+      querystring: AccountFilterQuery,
+      response: { 200: SandboxLoteCobVList },
+    },
+  }, async (request) => ({ batches: sb.cobvBatches.all(request.query.accountId) }))
+
+  app.get('/api-pix-webhooks', {
+    schema: {
+      operationId: 'sandboxListApiPixWebhooks',
+      tags: ['Sandbox'],
+      summary: 'API Pix\'s webhooks (PUT /webhook/{chave}), of every account or one, newest first',
+      description: 'Each as GET /webhook/{chave} shows it, with its account and its callback (pix: the received PIX on the key, posted to {webhookUrl}/pix).',
+      querystring: AccountFilterQuery,
+      response: { 200: SandboxApiPixWebhookList },
+    },
+  }, async (request) => ({ webhooks: sb.apiPixWebhooks.all(request.query.accountId) }))
+}
+
+export default routes
