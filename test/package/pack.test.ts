@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync,
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { parse } from 'yaml'
 import { childEnv } from '../helpers/process.js'
 
 /**
@@ -197,7 +198,10 @@ t.test('the README\'s node:test, vitest and tap examples pass with their own run
   const vitest = await run(process.execPath, [join('node_modules', 'vitest', 'vitest.mjs'), 'run', 'vitest.test.mjs'], { cwd: app })
   ok(t, vitest, 'vitest run')
   t.match(vitest.stdout, /Tests\s+1 passed/)
-  const tap = await run(process.execPath, [join('node_modules', 'tap', 'dist', 'esm', 'run.mjs'), '--disable-coverage', '--reporter=tap', 'tap.test.mjs'], { cwd: app })
+  // tap is this checkout's, and so is the Test class it builds from its plugin list: the example runs
+  // with this repository's list (.taprc), or tap would rebuild that class for the other test files.
+  const plugins = (parse(readFileSync(join(root, '.taprc'), 'utf8')) as { plugin?: string[] }).plugin ?? []
+  const tap = await run(process.execPath, [join('node_modules', 'tap', 'dist', 'esm', 'run.mjs'), ...plugins.map(p => `--plugin=${p}`), '--disable-coverage', '--reporter=tap', 'tap.test.mjs'], { cwd: app })
   ok(t, tap, 'tap')
   t.match(tap.stdout, /# \{ total: 1, pass: 1 \}|ok 1 - tap\.test\.mjs/)
 })
