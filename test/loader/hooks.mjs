@@ -31,7 +31,9 @@ let esbuild
 export async function load (url, context, nextLoad) {
   if (!url.startsWith('file:') || !typescript.test(new URL(url).pathname)) return nextLoad(url, context)
   const file = fileURLToPath(url)
-  const source = await readFile(file, 'utf8')
+  // Read through the hooks registered before these, tap's process info among them: it records each
+  // file a test loads (what `tap --changed` and `tap --watch` rerun a test for).
+  const source = String((await nextLoad(url, { ...context, format: 'module' })).source)
   const key = createHash('sha256').update(JSON.stringify([file, esbuildVersion, options])).update(source).digest('hex')
   const cached = join(cache, key + '.js')
   let code
