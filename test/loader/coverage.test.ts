@@ -1,6 +1,6 @@
 import t from 'tap'
 import { spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -46,7 +46,8 @@ interface FileCoverage {
 }
 
 t.test('a function no test calls is reported uncovered, with its lines and the branch not taken', async t => {
-  const dir = mkdtempSync(join(tmpdir(), 'pix-coverage-control-'))
+  // The real path: the report names files as node loaded them, links resolved.
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'pix-coverage-control-')))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, type: 'module' }))
   writeFileSync(join(dir, 'control.ts'), control)
