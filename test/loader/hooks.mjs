@@ -12,8 +12,17 @@ import { fileURLToPath } from 'node:url'
 const typescript = /\.m?ts$/
 const relative = /^\.{1,2}\//
 
-/** The sources import './x.js' for the file './x.ts' (TypeScript's NodeNext resolution). */
+const tapOfFile = new URL('./tap-of-file.mjs', import.meta.url).href
+
+/**
+ * The sources import './x.js' for the file './x.ts' (TypeScript's NodeNext resolution). A test file
+ * that test/loader/group.ts runs (its URL ends in ?tap-group=<its name>) gets its own subtest as tap.
+ */
 export async function resolve (specifier, context, nextResolve) {
+  if (specifier === 'tap' && context.parentURL?.includes('?tap-group=')) {
+    const file = new URL(context.parentURL).searchParams.get('tap-group')
+    return { url: `${tapOfFile}?file=${encodeURIComponent(file)}`, shortCircuit: true }
+  }
   if (relative.test(specifier) && specifier.endsWith('.js') && context.parentURL?.startsWith('file:')) {
     const ts = new URL(specifier.slice(0, -3) + '.ts', context.parentURL)
     if (existsSync(ts) && !existsSync(new URL(specifier, context.parentURL))) return nextResolve(ts.href, context)
