@@ -40,6 +40,17 @@ export default [
     rules: { 'prefer-const': ['error', { destructuring: 'all', ignoreReadBeforeAssign: true }] },
   },
   {
+    // `===` on a secret returns as soon as a character differs, so its time tells a caller how much of
+    // a guess was right: the server compares credentials with sameSecret (server/auth/secrets.ts).
+    files: ['server/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "BinaryExpression[operator=/^[!=]==?$/]:matches([left.name=/secret|adminToken/i], [left.property.name=/secret|adminToken/i], [right.name=/secret|adminToken/i], [right.property.name=/secret|adminToken/i]):not([left.type='Literal'], [right.type='Literal'], [right.type='Identifier'][right.name='undefined'])",
+        message: 'Compare a secret with sameSecret (server/auth/secrets.ts), not === or !==.',
+      }],
+    },
+  },
+  {
     // The kill loop's workers run until the killer, another task, sets `killed`: the rule cannot
     // see a change made while the loop awaits.
     files: ['test/reliability/kill-loop.ts'],

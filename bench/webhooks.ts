@@ -10,6 +10,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { buildApp } from '../server/app.js'
+import type { CashOutNotification } from '../server/schemas/webhooks.js'
 
 const BURST = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 5000)
 const SEQUENTIAL = Number(process.env.BENCH_WEBHOOK_SEQUENTIAL ?? 500)
@@ -23,7 +24,7 @@ const server = http.createServer((req, res) => {
   req.on('end', () => {
     const at = performance.timeOrigin + performance.now()
     res.writeHead(200).end('ok')
-    process.send({ n: JSON.parse(Buffer.concat(chunks)).n, at })
+    process.send({ n: JSON.parse(Buffer.concat(chunks)).metadata.n, at })
   })
 })
 server.keepAliveTimeout = 30000
@@ -38,8 +39,8 @@ function startReceiver (): Promise<{ child: ChildProcess, port: number }> {
   })
 }
 
-const payload = (n: number) => ({
-  n,
+// A CashOut notification as a settlement sends it; its metadata carries the bench's sequence number.
+const payload = (n: number): CashOutNotification => ({
   event: 'CashOut',
   status: 'CONFIRMED',
   transactionType: 'PIX',
@@ -55,7 +56,7 @@ const payload = (n: number) => ({
   errorCode: null,
   errorMessage: null,
   counterpart: { name: 'FULANO DE TAL', document: '***.456.789-**', bank: { bankISPB: '00000000', bankName: 'BANCO', bankCode: '001', accountBranch: null, accountNumber: null } },
-  metadata: {},
+  metadata: { n },
 })
 
 function pct (sorted: number[], p: number): number {

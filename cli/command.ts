@@ -1,5 +1,7 @@
 import type { ParseArgsConfig } from 'node:util'
 import type { PixClient } from '../client/index.js'
+import { saoPauloInstant } from '../server/domain/calendar.js'
+import { closest } from '../server/domain/names.js'
 
 /**
  * What every command of `pix-sandbox <command>` is: a name, its help, its options, and a run that
@@ -67,18 +69,36 @@ export class UsageError extends Error {
   }
 }
 
+/** A usage error for an option's value: that it is missing, or what it should be instead of what it is. */
+function badValue (value: string | boolean | undefined, option: string, expected: string, command: Command): UsageError {
+  return new UsageError(typeof value === 'string' ? `${option} needs ${expected}, not "${value}"` : `${option} is required: ${expected}`, command)
+}
+
 /** `--account N` and friends: a positive integer or a usage error. */
 export function positiveInteger (value: string | boolean | undefined, option: string, command: Command): number {
-  if (typeof value !== 'string' || !/^[1-9]\d{0,9}$/.test(value)) throw new UsageError(`${option} needs a positive integer${typeof value === 'string' ? `, not "${value}"` : ''}`, command)
+  if (typeof value !== 'string' || !/^[1-9]\d{0,9}$/.test(value)) throw badValue(value, option, 'a positive integer such as 1', command)
   return Number(value)
 }
 
 /** `--amount 12.34`: an amount in BRL with at most 2 decimals. */
 export function amount (value: string | boolean | undefined, option: string, command: Command): number {
-  if (typeof value !== 'string' || !/^\d{1,12}(\.\d{1,2})?$/.test(value) || Number(value) === 0) {
-    throw new UsageError(`${option} needs an amount in BRL such as 12.34${typeof value === 'string' ? `, not "${value}"` : ''}`, command)
-  }
+  if (typeof value !== 'string' || !/^\d{1,12}(\.\d{1,2})?$/.test(value) || Number(value) === 0) throw badValue(value, option, 'an amount in BRL such as 12.34', command)
   return Number(value)
+}
+
+/** `: did you mean tail?` when a known word is one slip away from what was typed, else nothing. */
+export function meant (given: string, known: Iterable<string>): string {
+  const name = closest(given.toLowerCase(), known)
+  return name === undefined ? '' : `: did you mean ${name}?`
+}
+
+/**
+ * A time of the API (UTC, `...Z`) as the human output shows every time: São Paulo time with its offset
+ * (docs/assumptions.md); `--json` keeps the API's own.
+ */
+export function localTime (iso: string): string {
+  const ms = Date.parse(iso)
+  return Number.isNaN(ms) ? iso : saoPauloInstant(ms)
 }
 
 export function brl (value: number): string {

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { createClient, PixApiError } from '../client/index.js'
-import { EXIT, UsageError, type Command, type Context, type Io, type Options } from './command.js'
+import { EXIT, meant, UsageError, type Command, type Context, type Io, type Options } from './command.js'
 import { commands } from './commands/index.js'
 
 /**
@@ -25,7 +25,8 @@ const GLOBAL_HELP = [
   '  --json                print JSON (one object per line for tail) instead of text',
   '  --help, -h            print the help of the command',
   '',
-  'Exit codes: 0 done, 1 the sandbox refused, 2 usage error, 3 the sandbox cannot be reached.',
+  'Exit codes: 0 done, 1 the sandbox refused, 2 usage error, 3 the sandbox cannot be reached,',
+  '4 the integration report has a failed check (report).',
 ]
 
 function usageOf (command: Command): string[] {
@@ -56,17 +57,19 @@ export async function run (argv: string[], io: Io): Promise<number> {
     if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
       const topic = name === 'help' ? rest[0] : undefined
       command = topic === undefined ? undefined : commands.find(c => c.name === topic)
-      if (topic !== undefined && !command) throw new UsageError(`unknown command "${topic}"`)
+      if (topic !== undefined && !command) throw unknownCommand(topic)
       io.stdout(helpText(command) + '\n')
       return EXIT.OK
     }
     command = commands.find(c => c.name === name)
-    if (!command) throw new UsageError(`unknown command "${name}"`)
+    if (!command) throw unknownCommand(name)
     let parsed: { values: Record<string, string | boolean | undefined>, positionals: string[] }
     try {
       parsed = parseArgs({ args: rest, options: { ...GLOBAL, ...command.options }, allowPositionals: true, strict: true }) as typeof parsed
     } catch (err) {
-      throw new UsageError((err as Error).message.replace(/\. To specify a positional argument starting with a '-'.*$/s, ''), command)
+      const message = (err as Error).message.replace(/\. To specify a positional argument starting with a '-'.*$/s, '')
+      const option = /^Unknown option '(--[^']+)'$/.exec(message)?.[1]
+      throw new UsageError(option === undefined ? message : `${message}${meant(option, Object.keys({ ...GLOBAL, ...command.options }).map(o => `--${o}`))}`, command)
     }
     const { values, positionals } = parsed
     if (values.help) {
@@ -79,7 +82,13 @@ export async function run (argv: string[], io: Io): Promise<number> {
     const controller = new AbortController()
     io.signal?.addEventListener('abort', () => controller.abort(), { once: true })
     const ctx: Context = {
-      sandbox: createClient({ baseUrl: url, adminToken: typeof values['admin-token'] === 'string' ? values['admin-token'] : io.env.SANDBOX_ADMIN_TOKEN || undefined, fetch: io.fetch }),
+      sandbox: createClient({
+        baseUrl: url,
+        adminToken: typeof values['admin-token'] === 'string' ? values['admin-token'] : io.env.SANDBOX_ADMIN_TOKEN || undefined,
+        // Marks the CLI's requests as the dashboard's are: its reads (tail's polling) stay out of the journal.
+        headers: { 'x-sandbox-client': 'cli' },
+        fetch: io.fetch,
+      }),
       url,
       json,
       io,
@@ -90,6 +99,10 @@ export async function run (argv: string[], io: Io): Promise<number> {
   } catch (err) {
     return failed(err, argv.includes('--json'), url, io)
   }
+}
+
+function unknownCommand (name: string): UsageError {
+  return new UsageError(`unknown command "${name}"${meant(name, [...commands.map(c => c.name), 'help'])}`)
 }
 
 function failed (err: unknown, json: boolean, url: string, io: Io): number {

@@ -5,8 +5,8 @@ export * from './operations.js'
 
 /**
  * pix-sandbox/client: a typed client of the sandbox over `fetch`, for the gateway API (the standard
- * family at the root, the central-bank-compatible family under `centralBank`) and the control plane
- * (`sandbox`). It runs wherever `fetch` does and imports nothing at run time: request and response
+ * family at the root, the central-bank-compatible family under `centralBank`), BACEN's API Pix
+ * (`apiPix`) and the control plane (`sandbox`). It runs wherever `fetch` does and imports nothing at run time: request and response
  * types come from the server's TypeBox schemas as types only.
  *
  * With credentials (clientId, clientSecret and the client certificate), it fetches an access token on
@@ -31,6 +31,8 @@ export interface ClientOptions {
   fetch?: typeof fetch
   /** Renew the token this long before it expires; 60 s unless set. */
   renewBeforeMs?: number
+  /** The base path API Pix is served under (the sandbox's --api-pix-base-path); `/v2` unless set. */
+  apiPixBasePath?: string
 }
 
 /** Options of one call. */
@@ -43,7 +45,8 @@ export interface RequestOptions {
 
 /**
  * What the sandbox answered when it refused a call: the status and the family's error body
- * (`statusCode`, `code`, `message`; `errorCode` and `details` where the family has them).
+ * (`statusCode`, `code`, `message`; `errorCode` and `details` where the family has them; API Pix's
+ * problem details, whose `code` is the error type, `CobNaoEncontrado`; its token's `error`).
  */
 export class PixApiError extends Error {
   override readonly name = 'PixApiError'
@@ -53,11 +56,17 @@ export class PixApiError extends Error {
   readonly messages: string[]
 
   constructor (readonly statusCode: number, readonly body: T.ErrorBody, readonly operationId: OperationId, readonly method: string, readonly url: string) {
-    const b = body as Partial<T.ExtendedErrorBody & T.SandboxErrorBody>
-    const messages = Array.isArray(b.message) ? b.message : [String(b.message ?? `HTTP ${statusCode}`)]
+    const b = body as Partial<T.ExtendedErrorBody & T.SandboxErrorBody> & Partial<T.ApiPixProblemBody> & { error_description?: string }
+    const problem = typeof b.type === 'string' ? b.type.slice(b.type.lastIndexOf('/') + 1) : undefined
+    const oauth = b.error_description !== undefined || (b.error !== undefined && b.statusCode === undefined)
+    const messages = Array.isArray(b.message)
+      ? b.message
+      : b.violacoes !== undefined && b.violacoes.length > 0
+        ? b.violacoes.map(v => String(v.razao))
+        : [String(b.message ?? b.detail ?? b.error_description ?? `HTTP ${statusCode}`)]
     super(`${method} ${url} answered ${statusCode}: ${messages.join('; ')}`)
     this.messages = messages
-    this.code = b.errorCode ?? b.code ?? 'HTTP_ERROR'
+    this.code = b.errorCode ?? b.code ?? problem ?? (oauth ? String(b.error) : 'HTTP_ERROR')
   }
 }
 
@@ -69,16 +78,24 @@ interface Call {
   options?: RequestOptions
 }
 
-type Auth = 'bearer' | 'certificate' | 'admin'
+type Auth = 'bearer' | 'certificate' | 'basic' | 'admin' | 'none'
 
 function authOf (path: string): Auth {
   if (path.startsWith('/__sandbox')) return 'admin'
+  if (path === '/oauth/token') return 'basic'
+  // What a payer's PSP reads is open to anyone with the URL.
+  if (path.startsWith('/qr/') || path.startsWith('/.well-known/')) return 'none'
   return path === '/api/auth/token' ? 'certificate' : 'bearer'
 }
+
+/** The base path the operations table writes API Pix's paths under: the sandbox's default. */
+const API_PIX_DEFAULT_BASE = '/v2'
 
 export class PixClient {
   /** The central-bank-compatible family (no prefix, simple error shape). */
   readonly centralBank: CentralBankApi
+  /** BACEN's API Pix (docs/api-pix.md): problem details on errors. */
+  readonly apiPix: ApiPixApi
   /** The control plane, /__sandbox. */
   readonly sandbox: SandboxApi
   private token: { value: string, renewAt: number } | null
@@ -89,6 +106,7 @@ export class PixClient {
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
     this.token = options.token ? { value: options.token, renewAt: Infinity } : null
     this.centralBank = new CentralBankApi(this)
+    this.apiPix = new ApiPixApi(this)
     this.sandbox = new SandboxApi(this)
   }
 
@@ -130,8 +148,10 @@ export class PixClient {
 
   /** Any operation by its operationId; the typed methods are built on it. */
   async call<R> (operationId: OperationId, call: Call = {}): Promise<R> {
-    const [method, template] = operations[operationId]
-    const auth = authOf(template)
+    const [method, operationPath] = operations[operationId]
+    const auth = authOf(operationPath)
+    const base = this.options.apiPixBasePath
+    const template = base !== undefined && operationPath.startsWith(`${API_PIX_DEFAULT_BASE}/`) ? base + operationPath.slice(API_PIX_DEFAULT_BASE.length) : operationPath
     const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(call.params?.[name])))
     const query = new URLSearchParams()
     for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) query.append(k, String(v))
@@ -143,7 +163,10 @@ export class PixClient {
     const scenario = call.options?.scenario
     if (scenario !== undefined) headers['x-sandbox-scenario'] = Array.isArray(scenario) ? scenario.join(',') : scenario
     if (auth === 'admin' && this.options.adminToken) headers['x-sandbox-admin-token'] = this.options.adminToken
-    if (auth === 'certificate' && this.options.certificate) headers['x-ssl-client-cert'] = encodeURIComponent(this.options.certificate)
+    if ((auth === 'certificate' || auth === 'basic') && this.options.certificate) headers['x-ssl-client-cert'] = encodeURIComponent(this.options.certificate)
+    if (auth === 'basic' && this.options.clientId && this.options.clientSecret) {
+      headers.authorization = `Basic ${btoa(`${encodeURIComponent(this.options.clientId)}:${encodeURIComponent(this.options.clientSecret)}`)}`
+    }
 
     const send = async (): Promise<Response> => {
       if (auth === 'bearer') headers.authorization = `Bearer ${await this.accessToken()}`
@@ -156,7 +179,8 @@ export class PixClient {
       res = await send()
     }
     const text = await res.text()
-    const body: unknown = text === '' ? undefined : parse(text)
+    // A payload location answers a JWS, which is text, not JSON.
+    const body: unknown = text === '' ? undefined : res.headers.get('content-type')?.startsWith('application/jose') === true ? text : parse(text)
     if (res.status >= 400) throw new PixApiError(res.status, (body ?? {}) as T.ErrorBody, operationId, method, url)
     return body as R
   }
@@ -204,6 +228,41 @@ export class CentralBankApi {
   devolucao (e2eid: string, id: string, options?: RequestOptions): Promise<T.Devolucao> { return this.client.call('getDevolucao', { params: { e2eid, id }, options }) }
 }
 
+/**
+ * BACEN's API Pix 2.9.0 (docs/api-pix.md), over the same accounts and records as the gateway. Its calls
+ * send the client's bearer token (a gateway token carries the account's whole grant of scopes); `token`
+ * is API Pix's own sign-in.
+ */
+export class ApiPixApi {
+  constructor (private readonly client: PixClient) {}
+
+  /** POST /oauth/token: client credentials with HTTP Basic and the certificate; `scope` space-separated, the account's whole grant when absent. */
+  token (scope?: string, options?: RequestOptions): Promise<T.ApiPixToken> {
+    return this.client.call('apiPixToken', { body: { grant_type: 'client_credentials', ...(scope !== undefined ? { scope } : {}) } satisfies T.ApiPixTokenRequest, options })
+  }
+
+  /** PUT /cob/{txid}: `location` is the payload URL, `pixCopiaECola` the BR Code that carries it. */
+  createCob (txid: string, body: T.ApiPixCobRequest, options?: RequestOptions): Promise<T.ApiPixCob> { return this.client.call('apiPixCreateCob', { params: { txid }, body, options }) }
+  /** POST /cob: the txid chosen by the sandbox. */
+  createCobWithGeneratedTxid (body: T.ApiPixCobRequest, options?: RequestOptions): Promise<T.ApiPixCob> { return this.client.call('apiPixCreateCobWithGeneratedTxid', { body, options }) }
+  reviseCob (txid: string, body: T.ApiPixCobPatch, options?: RequestOptions): Promise<T.ApiPixCob> { return this.client.call('apiPixReviseCob', { params: { txid }, body, options }) }
+  cob (txid: string, options?: RequestOptions): Promise<T.ApiPixCob> { return this.client.call('apiPixGetCob', { params: { txid }, options }) }
+  /** GET /cob: `inicio` and `fim` (RFC 3339) are required. */
+  cobs (query: T.ApiPixCobFilter, options?: RequestOptions): Promise<T.ApiPixCobList> { return this.client.call('apiPixListCobs', { query, options }) }
+  createLoc (body: T.ApiPixLocRequest, options?: RequestOptions): Promise<T.ApiPixLoc> { return this.client.call('apiPixCreateLoc', { body, options }) }
+  loc (id: number, options?: RequestOptions): Promise<T.ApiPixLoc> { return this.client.call('apiPixGetLoc', { params: { id }, options }) }
+  locs (query: T.ApiPixLocFilter, options?: RequestOptions): Promise<T.ApiPixLocList> { return this.client.call('apiPixListLocs', { query, options }) }
+  /** DELETE /loc/{id}/txid: the location serves no charge any more. */
+  unbindLoc (id: number, options?: RequestOptions): Promise<T.ApiPixLoc> { return this.client.call('apiPixUnbindLoc', { params: { id }, options }) }
+  /** What a payer's PSP reads at a location (`<host>/qr/v2/<token>`): the charge's payload as a compact JWS. */
+  async payload (location: string, options?: RequestOptions): Promise<string> {
+    return this.client.call('apiPixPayload', { params: { token: location.slice(location.lastIndexOf('/') + 1) }, options })
+  }
+
+  /** The JWK Set of the key that signs payloads. */
+  jwks (options?: RequestOptions): Promise<T.ApiPixJwks> { return this.client.call('apiPixJwks', { options }) }
+}
+
 /** The control plane (/__sandbox): state, clock, scenarios, webhooks and the delivery log. */
 export class SandboxApi {
   constructor (private readonly client: PixClient) {}
@@ -233,6 +292,8 @@ export class SandboxApi {
   createAccount (settings: T.AccountSettings = {}, options?: RequestOptions): Promise<T.CreatedAccount> { return this.client.call('sandboxCreateAccount', { body: settings, options }) }
   accounts (options?: RequestOptions): Promise<T.Accounts> { return this.client.call('sandboxListAccounts', { options }) }
   account (id: number, options?: RequestOptions): Promise<T.Account> { return this.client.call('sandboxGetAccount', { params: { id }, options }) }
+  /** An access token of the account for a tool such as a script or the CLI, which the integration report does not grade. */
+  issueToken (id: number, options?: RequestOptions): Promise<T.AccessToken> { return this.client.call('sandboxIssueToken', { params: { id }, options }) }
   /** `{ set: 100 }` or `{ credit: 50 }` (a negative credit debits). */
   changeBalance (id: number, change: T.BalanceChange, options?: RequestOptions): Promise<T.Account> { return this.client.call('sandboxChangeBalance', { params: { id }, body: change, options }) }
 
@@ -245,14 +306,24 @@ export class SandboxApi {
   webhooks (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.Webhooks> { return this.client.call('sandboxListWebhooks', { query, options }) }
   updateWebhook (id: number, update: T.WebhookUpdate, options?: RequestOptions): Promise<T.Webhook> { return this.client.call('sandboxUpdateWebhook', { params: { id }, body: update, options }) }
   deleteWebhook (id: number, options?: RequestOptions): Promise<void> { return this.client.call('sandboxDeleteWebhook', { params: { id }, options }) }
-  testWebhook (test: T.WebhookTest, options?: RequestOptions): Promise<T.WebhookTestResult> { return this.client.call('sandboxTestWebhook', { body: test, options }) }
+  testWebhook<E extends T.EventType> (test: T.WebhookTest & { eventType: E }, options?: RequestOptions): Promise<T.WebhookTestResult<E>> {
+    return this.client.call('sandboxTestWebhook', { body: test, options })
+  }
 
-  deliveries (filter: T.DeliveryFilter = {}, options?: RequestOptions): Promise<T.Deliveries> { return this.client.call('sandboxListDeliveries', { query: filter, options }) }
+  /** The delivery log, newest first; with `eventType`, each delivery's body is typed as that event's payload. */
+  deliveries<E extends T.EventType = T.EventType> (filter: T.DeliveryFilter & { eventType?: E } = {}, options?: RequestOptions): Promise<T.Deliveries<E>> {
+    return this.client.call('sandboxListDeliveries', { query: filter, options })
+  }
+
   /**
    * The newest delivery matching the filter, as soon as one exists (e.g. `status: 'delivered'`);
    * a PixApiError with code WAIT_TIMEOUT (408) after `timeoutMs` (10 s unless set, at most 60 s).
+   * With `eventType`, the delivery's body is typed as that event's payload.
    */
-  waitForDelivery (filter: T.DeliveryWait, options?: RequestOptions): Promise<T.Delivery> { return this.client.call('sandboxWaitForDelivery', { query: filter, options }) }
+  waitForDelivery<E extends T.EventType = T.EventType> (filter: T.DeliveryWait & { eventType?: E }, options?: RequestOptions): Promise<T.Delivery<E>> {
+    return this.client.call('sandboxWaitForDelivery', { query: filter, options })
+  }
+
   delivery (id: string, options?: RequestOptions): Promise<T.Delivery> { return this.client.call('sandboxGetDelivery', { params: { id }, options }) }
   redeliver (id: string, options?: RequestOptions): Promise<T.Delivery> { return this.client.call('sandboxRedeliver', { params: { id }, options }) }
 

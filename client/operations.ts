@@ -1,7 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox'
 import type { TokenRequest, TokenResponse } from '../server/schemas/auth.js'
 import type { CentralBankBalances, StandardBalance } from '../server/schemas/balance.js'
-import type { ExtendedError, SandboxError, SimpleError } from '../server/schemas/common.js'
+import type { ApiPixProblem, ExtendedError, OAuthError, SandboxError, SimpleError } from '../server/schemas/common.js'
 import type { CobList as CobListSchema, CobListQuery, PixList, PixListQuery } from '../server/schemas/central-bank.js'
 import type {
   CashInBody, CashInResponse, CobBody, CobPatchBody, CobResponse, PixView, DevolucaoBody, DevolucaoView, MedListQuery, MedListResponse,
@@ -18,15 +18,18 @@ import type {
   ScenarioCatalogue, SnapshotBody, SnapshotImported, SnapshotView,
 } from '../server/schemas/sandbox.js'
 import type {
-  DeliveryList, DeliveryListQuery, DeliveryView, DeliveryWaitQuery, PublicWebhookAnswer, PublicWebhookBody, PublicWebhookList,
+  DeliveryList, DeliveryListQuery, DeliveryOf, DeliveryWaitQuery, EventTypeSchema, PublicWebhookAnswer, PublicWebhookBody, PublicWebhookList,
   WebhookList, WebhookPatchBody, WebhookRegistrationBody, WebhookTestAnswer, WebhookTestBody, WebhookView,
 } from '../server/schemas/webhooks.js'
 import type { ClearedRequests, ClearRequestsQuery, RequestCount, RequestEntry, RequestList, RequestListQuery, RequestMatcher, Verified, VerifyBody } from '../server/schemas/journal.js'
 import type { ReportProbeBody, ReportQuery, ReportView } from '../server/schemas/report.js'
+import type { OAuthTokenBody, OAuthTokenResponse } from '../server/schemas/api-pix/oauth.js'
+import type { ApiPixCob as ApiPixCobSchema, ApiPixCobBody, ApiPixCobList as ApiPixCobListSchema, ApiPixCobListQuery, ApiPixCobPatchBody } from '../server/schemas/api-pix/cob.js'
+import type { LocBody, LocList, LocListQuery, LocView } from '../server/schemas/api-pix/loc.js'
 
 /**
  * Every operation of the sandbox's API, by its OpenAPI operationId: method, path and how it
- * authenticates (test/unit/client.test.ts checks this table against openapi/openapi.json both ways).
+ * authenticates (test/flows/client.test.ts checks this table against openapi/openapi.json both ways).
  * The types below come from the server's own TypeBox schemas, imported as types only, so the client
  * ships no schema code and its types cannot drift from what the server validates and answers.
  */
@@ -70,6 +73,7 @@ export const operations = {
   sandboxListAccounts: ['GET', '/__sandbox/accounts'],
   sandboxGetAccount: ['GET', '/__sandbox/accounts/{id}'],
   sandboxChangeBalance: ['POST', '/__sandbox/accounts/{id}/balance'],
+  sandboxIssueToken: ['POST', '/__sandbox/accounts/{id}/token'],
   sandboxListScenarios: ['GET', '/__sandbox/scenarios'],
   sandboxArmScenario: ['POST', '/__sandbox/scenarios/arm'],
   sandboxListArmedScenarios: ['GET', '/__sandbox/scenarios/armed'],
@@ -100,6 +104,19 @@ export const operations = {
   sandboxTransitionMed: ['POST', '/__sandbox/med/{id}/transition'],
   sandboxReport: ['GET', '/__sandbox/report'],
   sandboxReportProbe: ['POST', '/__sandbox/report/probe'],
+  // BACEN's API Pix (docs/api-pix.md): its token at the root, the rest under the base path (/v2 here; ClientOptions.apiPixBasePath).
+  apiPixToken: ['POST', '/oauth/token'],
+  apiPixCreateCob: ['PUT', '/v2/cob/{txid}'],
+  apiPixCreateCobWithGeneratedTxid: ['POST', '/v2/cob'],
+  apiPixReviseCob: ['PATCH', '/v2/cob/{txid}'],
+  apiPixGetCob: ['GET', '/v2/cob/{txid}'],
+  apiPixListCobs: ['GET', '/v2/cob'],
+  apiPixCreateLoc: ['POST', '/v2/loc'],
+  apiPixGetLoc: ['GET', '/v2/loc/{id}'],
+  apiPixListLocs: ['GET', '/v2/loc'],
+  apiPixUnbindLoc: ['DELETE', '/v2/loc/{id}/txid'],
+  apiPixPayload: ['GET', '/qr/v2/{token}'],
+  apiPixJwks: ['GET', '/.well-known/jwks.json'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
 
 export type OperationId = keyof typeof operations
@@ -166,11 +183,21 @@ export type Webhook = S<typeof WebhookView>
 export type Webhooks = S<typeof WebhookList>
 export type WebhookUpdate = S<typeof WebhookPatchBody>
 export type WebhookTest = S<typeof WebhookTestBody>
-export type WebhookTestResult = S<typeof WebhookTestAnswer>
-export type Delivery = S<typeof DeliveryView>
+export type EventType = S<typeof EventTypeSchema>
+/**
+ * A webhook delivery of the log, a union on `eventType` whose `body` is that event's payload:
+ * `Delivery<'cash_in'>` has the V2 RECEIVE envelope as its body; `Delivery` is any of them, and
+ * checking `delivery.eventType` narrows it.
+ */
+export type Delivery<E extends EventType = EventType> = DeliveryOf<E>
+export type WebhookTestResult<E extends EventType = EventType> = Omit<S<typeof WebhookTestAnswer>, 'deliveries'> & { deliveries: Array<Delivery<E>> }
 export type DeliveryFilter = S<typeof DeliveryListQuery>
-export type Deliveries = S<typeof DeliveryList>
+export type Deliveries<E extends EventType = EventType> = Omit<S<typeof DeliveryList>, 'deliveries'> & { deliveries: Array<Delivery<E>> }
 export type DeliveryWait = S<typeof DeliveryWaitQuery>
+/** The payload of each event type, as the sandbox's schemas define it (`WebhookPayloads` maps one to the other). */
+export type {
+  CashOutNotification, MedEnvelope, ReceiveEnvelope, RefundInEnvelope, RefundOutEnvelope, TransferEnvelope, WebhookPayload, WebhookPayloads,
+} from '../server/schemas/webhooks.js'
 export type TransactionFilter = S<typeof TransactionListQuery>
 export type Transaction = S<typeof TransactionView>
 export type Transactions = S<typeof TransactionList>
@@ -200,4 +227,20 @@ export type ReportProbe = S<typeof ReportProbeBody>
 export type ExtendedErrorBody = S<typeof ExtendedError>
 export type SimpleErrorBody = S<typeof SimpleError>
 export type SandboxErrorBody = S<typeof SandboxError>
-export type ErrorBody = ExtendedErrorBody | SimpleErrorBody | SandboxErrorBody
+export type ApiPixProblemBody = S<typeof ApiPixProblem>
+export type OAuthErrorBody = S<typeof OAuthError>
+export type ErrorBody = ExtendedErrorBody | SimpleErrorBody | SandboxErrorBody | ApiPixProblemBody | OAuthErrorBody
+
+export type ApiPixTokenRequest = S<typeof OAuthTokenBody>
+export type ApiPixToken = S<typeof OAuthTokenResponse>
+export type ApiPixCobRequest = S<typeof ApiPixCobBody>
+export type ApiPixCobPatch = S<typeof ApiPixCobPatchBody>
+export type ApiPixCob = S<typeof ApiPixCobSchema>
+export type ApiPixCobFilter = S<typeof ApiPixCobListQuery>
+export type ApiPixCobList = S<typeof ApiPixCobListSchema>
+export type ApiPixLocRequest = S<typeof LocBody>
+export type ApiPixLoc = S<typeof LocView>
+export type ApiPixLocFilter = S<typeof LocListQuery>
+export type ApiPixLocList = S<typeof LocList>
+/** The key that signs payloads, as a JWK Set. */
+export interface ApiPixJwks { keys: Array<{ kty: string, crv: string, x: string, y: string, kid: string, use: string, alg: string }> }

@@ -16,14 +16,16 @@ export const generatedSections: Record<string, () => string> = {
 
 /**
  * The README's examples are files under examples/, shown verbatim: test/package/pack.test.ts runs
- * them from the installed package, so what the README shows is what passes.
+ * them from the installed package, and test/flows/quickstart.test.ts the quick start's commands
+ * against a running sandbox, so what the README shows is what passes.
  */
 export const readmeExamples: Record<string, string> = {
-  'node-test.test.mjs': 'js',
+  'node-test.test.ts': 'ts',
   'vitest.test.mjs': 'js',
   'tap.test.mjs': 'js',
   'container.test.mjs': 'js',
   'docker-compose.yml': 'yaml',
+  'quickstart.sh': 'sh',
 }
 
 for (const [file, language] of Object.entries(readmeExamples)) {

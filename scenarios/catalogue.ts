@@ -4,8 +4,13 @@ import { payoutScenarios } from './payouts.js'
 import { transportScenarios } from './transport.js'
 import { GATEWAY_ENDPOINTS, type Endpoint, type ScenarioDefinition, type ScenarioParam } from './types.js'
 
+const definitions = [...payoutScenarios, ...payinScenarios, ...deliveryScenarios, ...transportScenarios]
+
+/** The name of a scenario of the catalogue: what the machinery asks about (`hasScenario`), so a misspelt name does not compile. */
+export type ScenarioName = typeof definitions[number]['name']
+
 /** The one catalogue: what the resolver accepts, what GET /__sandbox/scenarios lists, what the README table shows. */
-export const catalogue: readonly ScenarioDefinition[] = [...payoutScenarios, ...payinScenarios, ...deliveryScenarios, ...transportScenarios]
+export const catalogue: ReadonlyArray<ScenarioDefinition<ScenarioName>> = definitions
 
 // One name may be defined by two families (INTERNAL_ERROR: QR Code pay-outs and the MED list); it then
 // applies to the union of their endpoints instead of the last definition hiding the first.

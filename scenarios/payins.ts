@@ -1,10 +1,10 @@
-import type { ScenarioDefinition } from './types.js'
+import { scenarioDefinitions } from './types.js'
 
 /**
  * Scenarios of the pay-in endpoints (cash-in, cob, refunds, MED). Each bends the real machinery:
  * the charge, the refund settlement or the MED list; none returns canned JSON that skips the ledger.
  */
-export const payinScenarios: ScenarioDefinition[] = [
+export const payinScenarios = scenarioDefinitions([
   {
     name: 'PROVIDER_UNAVAILABLE',
     endpoints: ['cash-in'],
@@ -49,4 +49,4 @@ export const payinScenarios: ScenarioDefinition[] = [
     timing: 'sync',
     effect: 'Answers 500 in the extended shape (internal error).',
   },
-]
+])

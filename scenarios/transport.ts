@@ -1,4 +1,4 @@
-import { GATEWAY_ENDPOINTS, type ScenarioDefinition } from './types.js'
+import { GATEWAY_ENDPOINTS, scenarioDefinitions } from './types.js'
 
 /**
  * Transport faults (WireMock's `Fault`, Toxiproxy): the connection itself misbehaves, on any operation
@@ -9,7 +9,10 @@ import { GATEWAY_ENDPOINTS, type ScenarioDefinition } from './types.js'
 export const LATENCY_MAX_MS = 30_000
 export const TIMEOUT_MAX_MS = 60_000
 
-export const transportScenarios: ScenarioDefinition[] = [
+/** The statuses the scenarios add to every gateway operation: 400 for a bad X-Sandbox-Scenario, 429 and 503 from the faults below. */
+export const FAULT_STATUSES = [400, 429, 503]
+
+export const transportScenarios = scenarioDefinitions([
   {
     name: 'LATENCY',
     endpoints: GATEWAY_ENDPOINTS,
@@ -44,6 +47,6 @@ export const transportScenarios: ScenarioDefinition[] = [
     timing: 'transport',
     effect: 'Answers 503 in the family\'s error shape; nothing is performed.',
   },
-]
+])
 
 export const TRANSPORT_FAULTS: ReadonlySet<string> = new Set(transportScenarios.map(s => s.name))

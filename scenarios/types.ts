@@ -1,5 +1,5 @@
 /**
- * A scenario is data plus an effect (DESIGN.md section 6): a name, the endpoints it applies to,
+ * A scenario is data plus an effect (README.md, Scenarios): a name, the endpoints it applies to,
  * when it takes effect, and what it does, in one sentence that the README and
  * `GET /__sandbox/scenarios` both print. The effect itself lives in the machinery it bends
  * (ledger, settlement, delivery), which asks the resolved scenarios what to do.
@@ -38,8 +38,8 @@ export interface ScenarioParam {
   oneOf?: readonly string[]
 }
 
-export interface ScenarioDefinition {
-  name: string
+export interface ScenarioDefinition<N extends string = string> {
+  name: N
   endpoints: readonly Endpoint[]
   /**
    * sync: the request itself answers differently; async: settlement or a later event changes; delivery:
@@ -49,6 +49,12 @@ export interface ScenarioDefinition {
   effect: string
   params?: readonly ScenarioParam[]
 }
+
+/**
+ * A family's entries of the catalogue, their names kept as the literals they are, so that the union of
+ * every name (`ScenarioName`, scenarios/catalogue.ts) is made of them.
+ */
+export const scenarioDefinitions = <N extends string>(definitions: Array<ScenarioDefinition<N>>): Array<ScenarioDefinition<N>> => definitions
 
 /** A scenario resolved for one request, with its parameters (`NAME;ms=5000` gives { ms: '5000' }). */
 export interface AppliedScenario {

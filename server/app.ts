@@ -1,5 +1,4 @@
 import Fastify, { LogController, type FastifyInstance, type FastifySchemaValidationError, type FastifyServerOptions } from 'fastify'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
@@ -11,23 +10,30 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { packageRoot } from './paths.js'
 import type { Config } from './config.js'
-import { defaultConfig } from './config.js'
+import { ConfigError, defaultConfig } from './config.js'
 import { isValidDocument } from './domain/documents.js'
+import { API_PIX_SCOPES } from './domain/scopes.js'
 import type { Fixtures } from './fixtures.js'
 import type { StoreOptions } from './store/store.js'
 import { createSandbox, type Sandbox } from './sandbox.js'
 import type { Account } from './store/state.js'
+import type { TokenClaims } from './auth/tokens.js'
 import type { AppliedScenario } from '../scenarios/types.js'
+import type { ApiPixRoute } from './routes/api-pix/route.js'
 import captureRequests from './journal/capture.js'
 import { webhookLines } from './journal/console.js'
 import { frameworkErrorHandler, registerErrorHandlers, storageUnavailable } from './errors/handler.js'
-import { declareErrorResponses, toOpenApi30 } from './errors/declared.js'
+import { declareErrorResponses, toOpenApi30 } from './schemas/declared.js'
 import { DOCUMENT_FORMAT, sharedSchemas } from './schemas/common.js'
 import authPlugin from './auth/plugin.js'
 import faultsPlugin from './faults.js'
 import standardRoutes from './routes/standard/index.js'
 import centralBankRoutes from './routes/central-bank/index.js'
 import sandboxRoutes from './routes/sandbox/index.js'
+import apiPixRoutes, { baseCollision } from './routes/api-pix/index.js'
+import apiPixToken from './routes/api-pix/oauth.js'
+import apiPixPayloads from './routes/api-pix/payload.js'
+import type { ReadOnlyReplies } from './routes/plugin.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -40,13 +46,15 @@ declare module 'fastify' {
      * The claims of the bearer token the authenticate hook found signed by the sandbox, expired or not,
      * so the request journal need not parse and look the token up again.
      */
-    tokenClaims?: { readonly jti: string, readonly sub: string }
-    /** The scenarios of this request, once resolved (services/scenarios.ts). */
+    tokenClaims?: TokenClaims
+    /** The scenarios of this request, once resolved (applied-scenarios.ts). */
     scenarios?: AppliedScenario[]
   }
   interface FastifyContextConfig {
     /** Routes that need `Authorization: Bearer`. */
     auth?: boolean
+    /** A route of BACEN's API Pix (docs/api-pix.md): its errors are problem details, its scope is checked. */
+    apiPix?: ApiPixRoute
   }
 }
 
@@ -141,10 +149,14 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     // A bad percent-encoding or an over-long path parameter is answered in the family's error shape too.
     frameworkErrors: frameworkErrorHandler,
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
-  }).withTypeProvider<TypeBoxTypeProvider>()
+  }).withTypeProvider<ReadOnlyReplies>()
 
   // Every body is JSON: text/plain would otherwise reach the schema as a string (a 400 instead of 415).
   app.removeContentTypeParser('text/plain')
+
+  // Every route of the sandbox, so that API Pix's base path is refused when it would take one over.
+  const routes: Array<{ method: string, url: string }> = []
+  app.addHook('onRoute', route => { for (const method of [route.method].flat()) routes.push({ method, url: route.url }) })
 
   const { body, coercing } = validators()
   for (const s of sharedSchemas) {
@@ -180,18 +192,23 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
       store.commit().then(() => done(null, payload), (err: unknown) => {
         request.log.error({ err }, 'the data file could not be written; the change was rolled back')
         const failure = storageUnavailable(request, err)
-        void reply.code(failure.status).header('content-type', 'application/json; charset=utf-8').header('retry-after', '1')
+        void reply.code(failure.status).headers(failure.headers).header('retry-after', '1')
         done(null, failure.body)
       })
     })
   }
 
+  const accountOfClaims = (claims: TokenClaims): number | null => {
+    const account = store.account(Number(claims.sub))
+    return account && sandbox.tokens.issuedTo(claims, account) ? account.id : null
+  }
   // After the commit point's onSend: the journal keeps the answer that really went out (a 503 when the write failed).
   await app.register(captureRequests, {
     journal: sandbox.journal,
     now: () => clock.now(),
     // A token's account even once it expired: its 401 belongs to the integration that sent it (the report reads that).
-    token: (token) => { const c = sandbox.tokens.signed(token); return c ? { id: c.jti, accountId: Number(c.sub) } : null },
+    token: (token) => { const c = sandbox.tokens.signed(token); return c ? { id: c.jti, accountId: accountOfClaims(c) } : null },
+    accountOfClaims,
     accountOfClientId: (clientId) => store.accountByClientId(clientId)?.id ?? null,
     accountOfTransaction: (id) => store.transaction(id)?.accountId ?? null,
     secrets: config.adminToken ? [config.adminToken] : [],
@@ -209,18 +226,24 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
       info: {
         title: 'pix-sandbox',
         version: VERSION,
-        description: 'A local, stateful sandbox of the PIX gateway. Standard family under /api, central-bank-compatible family without prefix, control plane under /__sandbox.',
+        description: 'A local, stateful sandbox of the PIX gateway. Standard family under /api, central-bank-compatible family without prefix, BACEN\'s API Pix under /v2 (settable), control plane under /__sandbox.',
       },
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           sandboxAdmin: { type: 'apiKey', in: 'header', name: 'X-Sandbox-Admin-Token', description: 'Needed only when the sandbox runs with SANDBOX_ADMIN_TOKEN; `Authorization: Bearer <admin token>` works too' },
+          oauth2: {
+            type: 'oauth2',
+            description: 'BACEN\'s API Pix: client credentials with HTTP Basic and the client certificate (POST /oauth/token); a token of POST /api/auth/token carries the account\'s whole grant',
+            flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: Object.fromEntries(API_PIX_SCOPES.map(s => [s, `API Pix: ${s.endsWith('.read') ? 'read' : 'change'} ${s.slice(0, s.lastIndexOf('.'))}`])) } },
+          },
         },
       },
       tags: [
         { name: 'Standard', description: 'Standard family (/api), extended error shape' },
         { name: 'Central bank', description: 'Central-bank-compatible family, simple error shape' },
         { name: 'Sandbox', description: 'Control plane: state, clock, scenarios, webhooks (sandbox only)' },
+        { name: 'API Pix', description: `BACEN's API Pix 2.9.0 under its base path (${config.apiPixBasePath} here), with OAuth; problem details on errors` },
       ],
     },
   })
@@ -233,6 +256,14 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   await app.register(centralBankRoutes)
   await app.register(sandboxRoutes, { prefix: '/__sandbox' })
   await app.register(import('./routes/dashboard.js'))
+  await app.register(apiPixToken)
+  await app.register(apiPixPayloads)
+  const collision = baseCollision(config.apiPixBasePath, routes)
+  if (collision !== undefined) {
+    await app.close()
+    throw new ConfigError([`apiPixBasePath (--api-pix-base-path / SANDBOX_API_PIX_BASE_PATH): ${JSON.stringify(config.apiPixBasePath)} would take over the route ${collision}: choose a path no route of the sandbox is at or under, such as /v2`])
+  }
+  await app.register(apiPixRoutes, { prefix: config.apiPixBasePath })
 
   // Where the server really listens (port 0 becomes a real port, `localhost` two addresses): the
   // webhook rules refuse receivers that would reach the sandbox itself.
@@ -247,6 +278,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   })
 
   await sandbox.open()
+  for (const notice of sandbox.notices) app.log.warn({ data: config.data }, notice)
   await app.ready()
   sandbox.ready = true
   return app

@@ -1,7 +1,10 @@
 // OptionalKind is imported only so that the emitted declaration of ConfigSchema can name it (TS4023).
 import { Type, type OptionalKind, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import { parseArgs } from 'node:util'
 import { parseInstant, SANDBOX_TIME_RANGE, withinSandboxTime } from './domain/instant.js'
+import { closest, distance } from './domain/names.js'
+import { LOCATION_HOST_MAX_LENGTH as LOCATION_HOST_MAX } from './domain/payload-locations.js'
 import { StartupError } from './errors/startup.js'
 
 /**
@@ -21,6 +24,12 @@ interface Setting {
 function setting<S extends TSchema> (flag: string, env: string, schema: S, description: string, expected?: string): S & { setting: Setting } {
   return Object.assign(schema, { setting: { flag, env, schema, description, expected } })
 }
+
+/** Segments of unreserved characters (RFC 3986), none of them `.` or `..`, no trailing slash. */
+const API_PIX_BASE_PATH = '^(/(?!\\.\\.?(/|$))[A-Za-z0-9._~-]+)+$'
+
+/** Its host[:port] becomes the host of payload locations, which API Pix caps at 77 characters with their path. */
+const PUBLIC_URL = `^https?://(?=[^/]{1,${LOCATION_HOST_MAX}}$)([A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?$`
 
 export const ConfigSchema = Type.Object({
   port: setting('port', 'PORT', Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }), 'TCP port to listen on'),
@@ -49,6 +58,9 @@ export const ConfigSchema = Type.Object({
   deliveryLogSize: setting('delivery-log-size', 'SANDBOX_DELIVERY_LOG_SIZE', Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1000 }), 'Webhook deliveries kept per account'),
   maxPendingDeliveries: setting('max-pending-deliveries', 'SANDBOX_MAX_PENDING_DELIVERIES', Type.Integer({ minimum: 1, maximum: 1_000_000, default: 10_000 }), 'Webhook deliveries still pending per account; beyond it the oldest pending ones fail (PENDING_LIMIT), so a dead or hanging receiver cannot grow memory without bound'),
   medRateLimit: setting('med-rate-limit', 'SANDBOX_MED_RATE_LIMIT', Type.Integer({ minimum: 1, maximum: 100_000, default: 60 }), 'GET /api/med requests per account per minute before 429'),
+  apiPixBasePath: setting('api-pix-base-path', 'SANDBOX_API_PIX_BASE_PATH', Type.String({ pattern: API_PIX_BASE_PATH, default: '/v2' }), 'Base path of BACEN\'s API Pix (docs/api-pix.md): /v2, /pix/v2, /api/v2, ... as PSPs mount it; no gateway route may lie under it', 'a path of one or more segments without a trailing slash, such as /v2 or /pix/v2'),
+  publicUrl: setting('public-url', 'SANDBOX_PUBLIC_URL', Type.Optional(Type.String({ pattern: PUBLIC_URL })), 'Where payers reach the sandbox (scheme://host[:port], no path): the host of API Pix payload locations and of their signing key; the Host of the request that creates a location when absent', `an http:// or https:// URL without a path whose host[:port] has at most ${LOCATION_HOST_MAX} characters, such as https://pix.example.com`),
+  stopGraceMs: setting('stop-grace-ms', 'SANDBOX_STOP_GRACE_MS', Type.Integer({ minimum: 0, maximum: 600_000, default: 3000 }), 'When the sandbox stops, how long a request still arriving (headers or body half sent) may take to finish arriving and be answered; then its connection is cut'),
   journalCompactBytes: setting('journal-compact-bytes', 'SANDBOX_JOURNAL_COMPACT_BYTES', Type.Integer({ minimum: 1, maximum: 2 ** 40, default: 32 * 2 ** 20 }), 'With --data, fold the journal into the data file once it is larger than this and than the file'),
 })
 
@@ -72,28 +84,11 @@ function settings (): Array<[keyof Config, Setting]> {
 /** The flags main.ts answers before reading settings. */
 const COMMANDS = ['help', 'version']
 
-/** Edit distance between two short words, a swap of two neighbours counting as one edit (`prot`, `port`). */
-function distance (a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => i === 0 ? j : j === 0 ? i : 0))
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1)
-    }
-  }
-  return d[a.length][b.length]
-}
-
 /** The flag a mistyped one most likely meant (`--prot`, `--PORT`, `--log_level`, `--data-file`), if any is close. */
 export function closestFlag (given: string): string | undefined {
   const typed = given.toLowerCase().replace(/_/g, '-')
   const known = [...settings().map(([, s]) => s.flag), ...COMMANDS]
-  let best: { flag: string, score: number } | undefined
-  for (const flag of known) {
-    const score = typed === flag ? 0 : typed.startsWith(`${flag}-`) || flag.startsWith(`${typed}-`) ? 1 : distance(typed, flag)
-    if (score <= Math.max(1, Math.floor(flag.length / 3)) && (!best || score < best.score)) best = { flag, score }
-  }
-  return best?.flag
+  return closest(typed, known, (typed, flag) => typed === flag ? 0 : typed.startsWith(`${flag}-`) || flag.startsWith(`${typed}-`) ? 1 : distance(typed, flag))
 }
 
 /** What a valid value of a setting looks like, in words: the allowed values, the range, the form. */
@@ -111,35 +106,76 @@ function invalidSetting (key: keyof Config, given: unknown): string {
   return `${key} (--${s.flag} / ${s.env}): ${JSON.stringify(given)} is invalid: expected ${expectation(s)}`
 }
 
+/** The flags of the settings as node:util's parseArgs reads them: each takes a value. */
+function flagOptions (): Record<string, { type: 'string' }> {
+  return Object.fromEntries(settings().map(([, s]) => [s.flag, { type: 'string' as const }]))
+}
+
+interface Flags {
+  /** The value of each setting given as a flag (`--port 8080`, `--port=8080`); the last one given wins. */
+  given: Partial<Record<keyof Config, string>>
+  problems: string[]
+}
+
+/**
+ * The settings given as flags, read by node:util's parseArgs (as the command line reads its options), and a
+ * problem for every word that is none: a stray argument, an unknown flag (with the setting it most likely
+ * meant), a flag without its value. A flag is never taken for a value: `--seed --port 1` is a seed without
+ * its value and port 1.
+ */
+function readFlags (argv: readonly string[], flags: Flags = { given: {}, problems: [] }): Flags {
+  const byFlag = new Map(settings().map(([key, s]) => [s.flag, key]))
+  const { tokens } = parseArgs({ args: [...argv], options: flagOptions(), strict: false, allowPositionals: true, tokens: true })
+  let skipped = -1
+  for (const token of tokens) {
+    if (token.index === skipped) continue
+    if (token.kind === 'positional') {
+      flags.problems.push(`unexpected argument "${token.value}"`)
+      continue
+    }
+    // `--` is no setting either; what follows it is read as flags all the same.
+    if (token.kind === 'option-terminator') {
+      flags.problems.push('unknown flag --')
+      return readFlags(argv.slice(token.index + 1), flags)
+    }
+    const arg = argv[token.index]
+    if (!arg.startsWith('--')) {
+      // `-p` or `-abc` (one token per letter): one stray argument.
+      flags.problems.push(`unexpected argument "${arg}"`)
+      skipped = token.index
+      continue
+    }
+    const key = byFlag.get(token.name)
+    if (!key) {
+      const eq = arg.indexOf('=')
+      const flag = arg.slice(2, eq === -1 ? undefined : eq)
+      const meant = closestFlag(flag)
+      flags.problems.push(meant ? `unknown flag --${flag}: did you mean --${meant}?` : `unknown flag --${flag}`)
+      // `--prot 8080`: the word after a mistyped setting is its value, not a stray argument.
+      const next = argv[token.index + 1]
+      if (meant && byFlag.has(meant) && eq === -1 && next !== undefined && !next.startsWith('--')) skipped = token.index + 1
+      continue
+    }
+    if (token.value === undefined || (!token.inlineValue && token.value.startsWith('--'))) {
+      flags.problems.push(`--${token.name} needs a value`)
+      // parseArgs took the next flag for this one's value: read on from that flag.
+      if (token.value !== undefined) return readFlags(argv.slice(token.index + 1), flags)
+      continue
+    }
+    flags.given[key] = token.value
+  }
+  return flags
+}
+
 /** Parses flags and environment into a valid Config, or throws ConfigError naming every bad key. */
 export function loadConfig (env: Record<string, string | undefined>, argv: string[]): Config {
-  const problems: string[] = []
   const raw: Record<string, unknown> = {}
-  const byFlag = new Map(settings().map(([key, s]) => [s.flag, key]))
   for (const [key, s] of settings()) {
     const v = env[s.env]
     if (v !== undefined && v !== '') raw[key] = v
   }
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]
-    if (!arg.startsWith('--')) { problems.push(`unexpected argument "${arg}"`); continue }
-    const eq = arg.indexOf('=')
-    const flag = arg.slice(2, eq === -1 ? undefined : eq)
-    const key = byFlag.get(flag)
-    if (!key) {
-      const meant = closestFlag(flag)
-      problems.push(meant ? `unknown flag --${flag}: did you mean --${meant}?` : `unknown flag --${flag}`)
-      // `--prot 8080`: the word after a mistyped setting is its value, not a stray argument.
-      if (meant && byFlag.has(meant) && eq === -1 && argv[i + 1] !== undefined && !argv[i + 1].startsWith('--')) i++
-      continue
-    }
-    const value: string | undefined = eq === -1 ? argv[i + 1] : arg.slice(eq + 1)
-    if (eq === -1) {
-      if (value === undefined || value.startsWith('--')) { problems.push(`--${flag} needs a value`); continue }
-      i++
-    }
-    raw[key] = value
-  }
+  const { given, problems } = readFlags(argv)
+  Object.assign(raw, given)
   const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, { ...raw })) as Record<string, unknown>
   // Value.Convert truncates "1.5" and "1e3" to 1 and reads "true" as 1; an integer setting takes digits only.
   for (const [key] of settings()) {
@@ -170,12 +206,7 @@ export function loadConfig (env: Record<string, string | undefined>, argv: strin
  * are valid still knows whether to print stack traces.
  */
 export function requestedLogLevel (env: Record<string, string | undefined>, argv: string[]): string | undefined {
-  let level = env.LOG_LEVEL
-  argv.forEach((arg, i) => {
-    if (arg === '--log-level') level = argv[i + 1]
-    else if (arg.startsWith('--log-level=')) level = arg.slice('--log-level='.length)
-  })
-  return level
+  return readFlags(argv).given.logLevel ?? env.LOG_LEVEL
 }
 
 /** The --help text: every setting with its flag, variable, default and meaning. */

@@ -1,9 +1,11 @@
 import fp from 'fastify-plugin'
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Socket } from 'node:net'
 import { Refusal, tooManyRequests } from './errors/refusal.js'
+import { gatewayEndpointOf } from '../scenarios/operations.js'
 import { TIMEOUT_MAX_MS } from '../scenarios/transport.js'
 import type { AppliedScenario, Endpoint } from '../scenarios/types.js'
+import { appliedScenarios } from './applied-scenarios.js'
 
 /**
  * Transport faults (scenarios/transport.ts): LATENCY, TIMEOUT, CONNECTION_RESET, RATE_LIMITED and
@@ -15,47 +17,6 @@ import type { AppliedScenario, Endpoint } from '../scenarios/types.js'
  * A held or reset request never answers, so Fastify runs no onResponse for it: it is journaled through
  * the journal's own capture (journal/capture.ts), with status 0 (no answer). Held requests end when the app closes: a sandbox never waits 60 s to stop.
  */
-
-/** The scenario endpoint of each gateway operation, by operationId. */
-const ENDPOINT_OF: Record<string, Endpoint> = {
-  createToken: 'token',
-  getBalance: 'balance',
-  getApiBalance: 'balance',
-  getBalances: 'balances',
-  cashOut: 'cash-out',
-  cashOutQrCode: 'cash-out-qrcode',
-  dictTransfer: 'dict-pix',
-  cashIn: 'cash-in',
-  createCob: 'cob',
-  createCobWithGeneratedTxid: 'cob',
-  getCob: 'cob-query',
-  listCobs: 'cob-query',
-  // PATCH /cob/{txid}: a revision, a cancellation among them
-  reviseCob: 'cob-cancel',
-  getReceivedPix: 'pix-query',
-  listReceivedPix: 'pix-query',
-  refundIn: 'refund-in',
-  createDevolucao: 'devolucao',
-  getDevolucao: 'devolucao-query',
-  listMed: 'med-list',
-  registerWebhook: 'webhook-config',
-  listWebhooks: 'webhook-config',
-}
-
-const GATEWAY_TAGS = ['Standard', 'Central bank']
-
-/** The scenario endpoint of a gateway route, or null for the control plane and the pages. */
-export function gatewayEndpointOf (route: Pick<RouteOptions, 'schema' | 'url'>): Endpoint | null {
-  const schema = route.schema as { tags?: string[], operationId?: string, hide?: boolean } | undefined
-  if (!schema || schema.hide || !schema.tags?.some(t => GATEWAY_TAGS.includes(t))) return null
-  const endpoint = schema.operationId === undefined ? undefined : ENDPOINT_OF[schema.operationId]
-  // A new gateway route must say where its faults apply, or it would silently escape them.
-  if (!endpoint) throw new Error(`gateway route ${route.url} (${schema.operationId ?? 'no operationId'}) has no scenario endpoint in server/faults.ts`)
-  return endpoint
-}
-
-/** The statuses the faults add to every gateway operation: 400 for a bad X-Sandbox-Scenario, 429 and 503. */
-export const FAULT_STATUSES = [400, 429, 503]
 
 type Done = (err?: Error) => void
 type SendDone = (err: Error | null, payload?: unknown) => void
@@ -96,7 +57,7 @@ async function faultsPlugin (app: FastifyInstance): Promise<void> {
     try {
       // A token request carries no bearer token: its account is the client it names.
       const accountId = request.account?.id ?? (endpoint === 'token' ? clientAccount(request) : null)
-      applied = sb.scenarios.resolve(request, reply, endpoint, accountId)
+      applied = appliedScenarios(request, reply, endpoint, accountId)
     } catch (err) {
       return done(err as Error)
     }

@@ -1,4 +1,4 @@
-import { createClient, type AccountSettings, type Clock, type CreatedAccount, type Delivery, type DeliveryWait, type PixClient, type RequestVerification, type RequestsVerified } from '../client/index.js'
+import { createClient, type AccountSettings, type Clock, type CreatedAccount, type Delivery, type DeliveryWait, type EventType, type PixClient, type RequestVerification, type RequestsVerified } from '../client/index.js'
 import { configFromOptions, type Config } from './config.js'
 import { serve } from './serve.js'
 
@@ -41,11 +41,18 @@ export interface RunningSandbox {
   advanceClock: (ms: number) => Promise<Clock>
   /** Everything back to the fixtures (no restart, same port), or one account to its first state. */
   reset: (accountId?: number) => Promise<void>
-  /** The newest webhook delivery matching the filter, as soon as one exists. */
-  waitForDelivery: (filter: DeliveryWait) => Promise<Delivery>
+  /**
+   * The newest webhook delivery matching the filter, as soon as one exists. With `eventType`, its
+   * body is typed as that event's payload (`delivery.body.data.status` for `cash_in`).
+   */
+  waitForDelivery: <E extends EventType = EventType>(filter: DeliveryWait & { eventType?: E }) => Promise<Delivery<E>>
   /** Resolves when the request journal holds the expected matches; else rejects with a PixApiError (409) listing the near misses in `body.details.nearMisses`. */
   verifyRequests: (verification: RequestVerification) => Promise<RequestsVerified>
-  /** Stops listening and frees the port, the timers and the webhook sender thread; a --data file is flushed. */
+  /**
+   * Stops listening and frees the port, the timers and the webhook sender thread; a --data file is
+   * flushed. Ends whatever clients keep open: idle connections are closed, a request still arriving
+   * gets a few seconds (docs/reliability.md, "Stopping").
+   */
   close: () => Promise<void>
   /** `await using sandbox = await startSandbox(...)` closes it at the end of the block. */
   [Symbol.asyncDispose]: () => Promise<void>
@@ -53,7 +60,7 @@ export interface RunningSandbox {
 
 export async function startSandbox (options: SandboxOptions = {}): Promise<RunningSandbox> {
   const config = configFromOptions({ logLevel: 'silent', ...options })
-  const { app, said, https } = await serve(config)
+  const { app, said, https, stop } = await serve(config)
   const port = (app.server.address() as { port: number }).port
   // The sandbox's own TLS certificate is whatever the test gave it: the clients here trust it.
   // (undici loaded only then: it is a tenth of the start's module loading.)
@@ -66,7 +73,7 @@ export async function startSandbox (options: SandboxOptions = {}): Promise<Runni
 
   let closed: Promise<void> | undefined
   const close = (): Promise<void> => {
-    closed ??= app.close().then(async () => { await agent?.close() })
+    closed ??= stop().then(async () => { await agent?.close() })
     return closed
   }
 

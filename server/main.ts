@@ -6,7 +6,8 @@ import { failureLines, startupLines } from './startup.js'
 
 /**
  * The process: reads flags and environment, builds the app, listens, and shuts down gracefully on
- * SIGTERM/SIGINT (stop accepting, finish in-flight requests, flush the store, exit 0).
+ * SIGTERM/SIGINT (stop accepting, finish in-flight requests, cut what a client leaves open, flush the
+ * store, exit 0: serve.ts's stop).
  * Nothing else in the code base reads process.env.
  *
  * A start that fails prints one line on stderr, `pix-sandbox: <reason>` (startup.ts), and exits
@@ -22,23 +23,23 @@ async function main (argv: string[]): Promise<void> {
     return
   }
   const config: Config = loadConfig(process.env, argv)
-  const { app, said } = await serve(config)
+  const { app, said, stop } = await serve(config)
   let closing = false
   const shutdown = (signal: string): void => {
     if (closing) return
     closing = true
     app.log.info({ signal }, 'shutting down')
-    app.close().then(() => process.exit(0), (err: unknown) => {
+    stop().then(() => process.exit(0), (err: unknown) => {
       app.log.error({ err }, 'shutdown failed')
       process.exit(1)
     })
   }
   process.on('SIGTERM', () => shutdown('SIGTERM'))
   process.on('SIGINT', () => shutdown('SIGINT'))
-  const { seed, version } = app.sandbox
+  const { seed, version, notices } = app.sandbox
   app.log.info({ address: said.urls[0], addresses: said.urls, dashboard: said.dashboard, docs: said.docs, seed, version, data: config.data ?? 'memory' }, `pix-sandbox listening on ${said.urls.join(', ')} (seed ${seed})`)
   if (said.warning) app.log.warn({ host: config.host, adminToken: false }, said.warning)
-  for (const line of startupLines(said, { version, seed, data: config.data }, config.logLevel)) process.stderr.write(line + '\n')
+  for (const line of startupLines(said, { version, seed, data: config.data, notices }, config.logLevel)) process.stderr.write(line + '\n')
 }
 
 // `pix-sandbox serve [flags]` is serving said out loud (the package's command and the image take it too).

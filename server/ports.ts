@@ -1,12 +1,14 @@
 import type { Config } from './config.js'
 import type { AsyncErrorCode } from './domain/async-errors.js'
 import type { BrCode } from './domain/brcode.js'
+import type { CnpjForm, CobRequest, CobRevision } from './domain/cob.js'
+import type { AppliedScenario } from '../scenarios/types.js'
 import type { SeededRng } from './domain/ids.js'
 import type { Clock } from './engine/clock.js'
 import type { Scheduler } from './engine/scheduler.js'
 import type { Fixtures } from './fixtures.js'
-import type { Store } from './store/store.js'
-import type { Account, Natureza, Payer, Transaction, TransactionKind } from './store/state.js'
+import type { Restored, Store } from './store/store.js'
+import type { Account, Counterpart, Natureza, Payer, PayloadLocation, Transaction, TransactionKind, TransactionOf } from './store/state.js'
 import type { JournalEntry, JournalFilter, Since } from './journal/journal.js'
 import type { DeliveryFilter } from './webhooks/delivery-log.js'
 import type { Delivery, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
@@ -29,13 +31,13 @@ export interface Ports {
 }
 
 export interface Events {
-  emit (event: WebhookEvent): void
+  emit<E extends EventType> (event: WebhookEvent<E>): void
 }
 
 /**
  * What a service keeps in memory besides the store (due jobs, running totals, caches), and how it
- * follows the state: rebuilt after a load (start-up, snapshot import, a rollback), dropped by a full
- * reset, and cut down when an account is removed. `createSandbox` calls them, in one order, for all.
+ * follows the state: rebuilt after a load (start-up, snapshot import), dropped by a full reset, cut
+ * down when an account is removed, and mended for the records a rollback put back. `createSandbox` calls them, in one order, for all.
  */
 export interface Lifecycle {
   /** The state was loaded or replaced: reschedule what is still due, rebuild what is kept in memory. */
@@ -44,6 +46,12 @@ export interface Lifecycle {
   afterReset? (): void
   /** An account and its records are gone: forget what is kept about it. */
   forgetAccount? (accountId: number): void
+  /**
+   * A rollback (a failed unit, a failed write) put back the records `restored` names, each as it is
+   * now: mend what is kept about those records (due jobs, running totals, indexes), and nothing else.
+   * Anything else kept in memory was not touched by the failed change and stays as it is.
+   */
+  afterRestore? (restored: Restored): void
 }
 
 // ---- what one capability asks of another -----------------------------------------------------------
@@ -53,18 +61,91 @@ export type ChargeLookup =
   | { status: 'paid', charge: Transaction }
   | { status: 'unavailable', charge: Transaction }
 
+/** A PIX that an account of this sandbox pays to a charge of this sandbox: who pays, how much, under which endToEndId. */
+export interface ArrivingPayment {
+  chargeId: string
+  amountCents: number
+  payer: Payer
+  endToEndId: string
+}
+
+/**
+ * What the receiving side answers a payment: `taken` (the receiver was credited), `refused` (its provider
+ * refused the confirmation, or its account cannot hold the money: nothing credited) or `unavailable` (the
+ * charge can no longer be paid: paid, expired or removed meanwhile).
+ */
+export type Arrival = 'taken' | 'refused' | 'unavailable'
+
 /**
  * What pay-outs ask of charges, so they can pay a charge issued by this sandbox (docs/gateway.md §2.5:
- * a QR code of any account's cash-in or cob) without knowing how charges are kept.
+ * a QR code of any account's cash-in or cob) without knowing how charges are kept: which charge a code
+ * points at, and the hand-over of the payment. What paying does to the charge (its status, the credit,
+ * its cash_in webhook, its splits) happens behind this port.
  */
 export interface ChargePayments {
   /** The charge a parsed BR Code points at, when this sandbox issued it. */
   chargeForCode (code: BrCode): ChargeLookup | undefined
-  /**
-   * Pays a payable charge now: concludes it, credits the receiving account, fires its cash_in
-   * webhook and runs its splits. Returns the incoming PIX with its endToEndId.
-   */
-  payCharge (charge: Transaction, payment: { amountCents: number, payer: Payer, endToEndId?: string }): Transaction
+  /** The payment arrives at its charge, which takes it or not. */
+  arrive (payment: ArrivingPayment): Arrival
+}
+
+/** The holder of a key the directory lists, and the status of that holder's account (docs/gateway.md §6.4 errors). */
+export interface ListedHolder {
+  counterpart: Counterpart
+  accountStatus: 'ACTIVE' | 'BLOCKED' | 'CLOSED'
+}
+
+/**
+ * What pay-outs ask of the key directory (docs/gateway.md §2.3): who holds the key they pay. A key the
+ * directory does not list is paid to a holder the sandbox invents, at another institution than the
+ * payer's, derived from the seed and the destination (the key, and the document and name sent): the same
+ * destination reaches the same holder, bank and account, whatever was paid before and after a restart,
+ * a snapshot import or a reset.
+ */
+export interface KeyHolders {
+  /** By the key's canonical form in the directory; undefined when the directory does not list it. */
+  listed (directoryKey: string): ListedHolder | undefined
+  invented (destination: { key?: string, document?: string, name?: string }, payerIspb: string): Counterpart
+}
+
+/**
+ * What charges ask of API Pix's payload locations (docs/api-pix.md): the charge a location serves now,
+ * so a code whose location is one of them pays that charge (and none once it was unbound).
+ */
+export interface LocatedCharges {
+  chargeAt (location: string): Transaction | undefined
+}
+
+/**
+ * What API Pix asks of the cobs it shares with the root family (the same records): create one served
+ * at one of its payload locations, revise it, find it.
+ */
+export interface CobWrites {
+  createCob (account: Account, txid: string | null, body: CobRequest, scenarios: AppliedScenario[], at: { locId: number, location: string }): TransactionOf<'COB'>
+  reviseCob (account: Account, txid: string, body: CobRevision, cnpj: CnpjForm): TransactionOf<'COB'>
+  cob (account: Account, txid: string): TransactionOf<'COB'>
+  findCob (account: Account, txid: string): TransactionOf<'COB'> | undefined
+}
+
+/** What API Pix's cobs ask of its payload locations (LocationService). */
+export interface PayloadLocations {
+  /** A new location at `host`, serving nothing yet. */
+  create (account: Account, tipoCob: 'cob' | 'cobv', host: string): PayloadLocation
+  /** The location `loc.id` names for a new charge, or API Pix's refusal naming loc.id. */
+  usable (account: Account, id: number, tipoCob: 'cob' | 'cobv'): PayloadLocation
+  bind (id: number, chargeId: string): void
+  /** The location a charge is served at, while it is bound to it. */
+  ofCharge (charge: Transaction): PayloadLocation | undefined
+  /** Whether a charge's loc.id is one of the locations (bound to it or not), rather than the root family's own URL. */
+  isLocated (charge: Transaction): boolean
+  /** The location of a token, whatever host a payer used to reach it. */
+  byTokenOf (token: string): PayloadLocation | undefined
+  charge (loc: PayloadLocation): Transaction | undefined
+}
+
+/** What API Pix's payloads ask of their signature: a compact JWS naming where its key is published. */
+export interface PayloadSigning {
+  sign (payload: Record<string, unknown>, jku: string): string
 }
 
 /**
@@ -104,7 +185,9 @@ export interface RefundReads extends Devolucoes {
 
 /** What the central-bank reads ask of charges: a cob as BACEN's API shows it (`V`, the view's type). */
 export interface CobViews<V> {
-  cobView (charge: Transaction): V
+  cobView (charge: TransactionOf<'COB'>): V
+  /** Whether the cob still shows a payload location (API Pix's may be unbound from theirs); always, without it. */
+  hasLocation? (charge: TransactionOf<'COB'>): boolean
 }
 
 /** What MED asks of refunds: to return what is left of a disputed payment. */
@@ -145,5 +228,5 @@ export interface WebhookReads {
   readonly log: { query (f: DeliveryFilter, limit: number): Delivery[] }
   readonly registrations: { activeFor (accountId: number, eventType: EventType): WebhookRegistration[] }
   /** Sends an event now to the account's active receivers of its type; the deliveries it started. */
-  publish (event: WebhookEvent): Delivery[]
+  publish<E extends EventType> (event: WebhookEvent<E>): Delivery[]
 }

@@ -12,6 +12,9 @@ import { emptyState, type ClockRecord, type RngState, type State } from './store
 import { TokenService } from './auth/tokens.js'
 import { AccountService } from './services/accounts.js'
 import { CentralBankReads } from './services/central-bank-reads.js'
+import { ApiPixCobs } from './services/api-pix-cobs.js'
+import { LocationService } from './services/locations.js'
+import { PayloadSigner } from './services/payload-signing.js'
 import { ChargeService } from './services/charges.js'
 import { DirectoryService } from './services/directory.js'
 import { RequestJournal } from './journal/journal.js'
@@ -72,16 +75,29 @@ export interface Sandbox {
   readonly med: MedService
   /** BACEN's reads (GET /cob, GET /pix, GET /pix/:e2eid) over the charges and refunds. */
   readonly centralBankReads: CentralBankReads<ReturnType<ChargeService['cobView']>>
+  /** API Pix's payload locations, the key that signs their payloads, its cobs and its reads (docs/api-pix.md). */
+  readonly locations: LocationService
+  readonly signer: PayloadSigner
+  readonly apiPixCobs: ApiPixCobs<ReturnType<ChargeService['cobView']>>
+  readonly apiPixReads: CentralBankReads<ReturnType<ApiPixCobs<ReturnType<ChargeService['cobView']>>['view']>>
   /** The integration report: what each account's integration did, graded (server/report/). */
   readonly report: ReportService
   /** True once the state is loaded and the routes are ready (GET /__sandbox/health). */
   ready: boolean
+  /** What opening the data file did that the start should say (journals set aside): one line each. */
+  readonly notices: string[]
   /** Opens the store (the data file, if any) and brings every service up on the state it holds. */
   open (): Promise<void>
   /** A full reset: the fixtures again, the clock where the settings start it, nothing kept in memory. */
   reset (): void
   /** Replaces the whole state (a snapshot import) and brings every service up on it. */
   replaceState (imported: ImportedState): void
+  /**
+   * The whole state as a snapshot exports it. Without the accounts' incarnations: they are the lives of
+   * this run's accounts, which an import ends (it starts new ones), so an export, its import and the
+   * next export are the same document.
+   */
+  exportState (): ReturnType<Sandbox['store']['snapshot']>
 }
 
 /**
@@ -107,7 +123,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   }
   startClock()
 
-  const store = new Store({ compactionFloorBytes: config.journalCompactBytes, onError: err => logError(err, 'rebuilding after a rollback failed'), ...opts.store, file: config.data })
+  const store = new Store({ compactionFloorBytes: config.journalCompactBytes, onError: err => logError(err, 'following a rollback failed'), ...opts.store, file: config.data })
   // One commit point per job: each runs as a unit of the store and is written when it ends.
   const scheduler = new Scheduler({
     clock,
@@ -120,7 +136,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
 
   const tokens = new TokenService(config.jwtSecret ?? randomBytes(32).toString('hex'), () => clock.now())
   const accounts = new AccountService(store, fixtures, clock, rng)
-  const journal = new RequestJournal(config.journalSize, transactionLookup(store))
+  const journal = new RequestJournal(config.journalSize, transactionLookup(store), id => store.account(id) !== undefined)
   const scenarios = new ScenarioService(store, clock)
   const webhooks = new WebhookService({ ...engine, version }, { onError: err => logError(err, 'webhook bookkeeping failed'), ...opts.webhookLines })
   // The capabilities send their webhooks through `events`: the webhook service itself, so a test that
@@ -129,17 +145,21 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const directory = new DirectoryService(engine)
   const refunds = new RefundService({ ...engine, events: webhooks, received: transactions })
   const splits = new SplitService(engine)
-  const charges = new ChargeService({ ...engine, events: webhooks, refunds, splits })
-  const payouts = new PayoutService({ ...engine, events: webhooks, charges })
+  const locations = new LocationService(engine)
+  const charges = new ChargeService({ ...engine, events: webhooks, refunds, splits, locations })
+  const payouts = new PayoutService({ ...engine, events: webhooks, charges: charges.payments, directory: directory.holders })
   const med = new MedService({ ...engine, events: webhooks, received: transactions, refunds, accounts })
   const centralBankReads = new CentralBankReads({ store, charges, refunds })
+  const signer = new PayloadSigner(engine)
+  const apiPixCobs = new ApiPixCobs({ store, clock, cobs: charges, locations, signer })
+  const apiPixReads = new CentralBankReads({ store, charges: apiPixCobs, refunds })
   const report = new ReportService({ store, clock, rng, accounts, journal, webhooks })
   transactions.register(payouts.pendingOperations)
   transactions.register(refunds.pendingOperations)
 
   // One order for every lifecycle step (the order the services were wired in before, which due jobs
   // of the same instant keep); the journal is memory only and starts over with a reset.
-  const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, splits, payouts, refunds, med, { afterReset: () => journal.clear() }]
+  const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, splits, payouts, refunds, med, locations, signer, { afterReset: () => journal.clear() }]
   for (const service of lifecycle) if (service.forgetAccount) store.onAccountRemoved(id => service.forgetAccount!(id))
   const afterLoad = (): void => { for (const service of lifecycle) service.afterLoad?.() }
 
@@ -165,11 +185,17 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     refunds,
     med,
     centralBankReads,
+    locations,
+    signer,
+    apiPixCobs,
+    apiPixReads,
     report,
     ready: false,
+    notices: [],
 
     async open () {
       const opened = await store.open({ clock: { record: () => clock.snapshot(), restore: c => clock.restore(c, 'continue') }, rng })
+      if (opened.notice) sandbox.notices.push(opened.notice)
       // A state brings its own clock, which continues where it stood (its offset from wall time); the
       // settings' start applies to a new state and to a reset.
       if (opened.clock) clock.restore(opened.clock, 'continue')
@@ -181,8 +207,13 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
       // From here on a move of the clock is a change the next write records (a first write records it anyway).
       clock.onChange(() => store.clockChanged())
       if (!opened.found) accounts.seedFixtures()
-      // After a failed write rolled records back, every service rebuilds from the store, as after a load.
-      store.onRestored(() => {
+      // After a rollback (a failed unit, a failed write) each service mends what it keeps about the
+      // records put back, and nothing else; a whole state put back (a failed reset or import) is a load.
+      store.onRestored(restored => {
+        if (!restored.whole) {
+          for (const service of lifecycle) service.afterRestore?.(restored)
+          return
+        }
         scheduler.clear()
         afterLoad()
       })
@@ -211,12 +242,19 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
       store.transact(() => {
         scheduler.clear()
         store.replace(imported.state)
+        accounts.renewIncarnations()
         afterLoad()
         if (imported.clock) clock.restore(imported.clock, 'instant')
         // A stream the snapshot's ids did not come from: where a data file kept it, else one drawn from the
         // seed and the snapshot's sequences (a fresh start with the same seed would repeat its ids).
         rng.restore(imported.rng ?? createRng(`${seed}/${JSON.stringify(store.data.seq)}`).state())
       })
+    },
+
+    exportState () {
+      const snapshot = store.snapshot()
+      const accounts = Object.fromEntries(Object.entries(snapshot.accounts).map(([id, { incarnation: _life, ...account }]) => [id, account]))
+      return { ...snapshot, accounts }
     },
   }
   return sandbox

@@ -130,13 +130,19 @@ export function announcement (bound: AddressInfo[], interfaces: NodeJS.Dict<Netw
   return { urls, url: home, dashboard: `${home}/dashboard`, docs: `${home}/docs`, ...(warning ? { warning } : {}) }
 }
 
-/** The human start-up lines for stderr, filtered by the log level. */
-export function startupLines (a: Announcement, info: { version: string, seed: string, data?: string }, logLevel: string | undefined): string[] {
+/**
+ * The human start-up lines for stderr, filtered by the log level. `notices` are what opening the data
+ * file did that a person should know (a journal set aside), said as warnings.
+ */
+export function startupLines (a: Announcement, info: { version: string, seed: string, data?: string, notices?: readonly string[] }, logLevel: string | undefined): string[] {
   const lines: string[] = []
   if (shows(logLevel, 'info')) {
     lines.push(`pix-sandbox ${info.version} listening on ${a.urls.join(', ')} (seed ${info.seed}, state ${info.data ? `in ${info.data}` : 'in memory'})`)
     lines.push(`pix-sandbox: dashboard ${a.dashboard}, API docs ${a.docs}`)
   }
-  if (a.warning && shows(logLevel, 'warn')) lines.push(`pix-sandbox: warning: ${a.warning}`)
+  if (shows(logLevel, 'warn')) {
+    for (const notice of info.notices ?? []) lines.push(`pix-sandbox: warning: ${notice}`)
+    if (a.warning) lines.push(`pix-sandbox: warning: ${a.warning}`)
+  }
   return lines
 }

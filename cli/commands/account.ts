@@ -1,4 +1,3 @@
-import { createClient } from '../../client/index.js'
 import { amount, brl, UsageError, type Command } from '../command.js'
 
 /** `account create`: a fresh isolated account, its credentials and a first access token. */
@@ -23,8 +22,7 @@ export const account: Command = {
       ...(values.balance === undefined ? {} : { balance: amount(values.balance, '--balance', this) }),
       ...(typeof values.name === 'string' ? { name: values.name } : {}),
     })
-    const gateway = createClient({ baseUrl: ctx.url, clientId: created.clientId, clientSecret: created.clientSecret, certificate: created.certificate, fetch: ctx.io.fetch })
-    const token = await gateway.issueToken()
+    const token = await ctx.sandbox.sandbox.issueToken(created.accountId)
     ctx.print({ ...created, token }, () => [
       `Account ${created.accountId} created: ${created.name}, document ${created.document}, balance ${brl(created.balance.available)}`,
       `  clientId       ${created.clientId}`,

@@ -1,5 +1,6 @@
 import type { Clock } from '../../client/index.js'
-import { UsageError, type Command } from '../command.js'
+import { parseLocalBound } from '../../server/domain/calendar.js'
+import { localTime, meant, UsageError, type Command } from '../command.js'
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
 
@@ -12,13 +13,24 @@ export function parseDuration (text: string): number | null {
   return ms
 }
 
+/**
+ * What `clock set` reads: an ISO 8601 instant with its offset, or without one a São Paulo wall time (the
+ * sandbox's days are São Paulo days, docs/assumptions.md), checked here so that `yesterday` or February
+ * 30th is a usage error that says the form, not the sandbox's refusal of a malformed body.
+ */
+const INSTANT = 'an instant such as 2026-03-10T23:00:00-03:00 or 2026-03-11T02:00:00Z, a São Paulo time such as 2026-03-10T23:00, or a date (its midnight in São Paulo)'
+
+const ACTIONS = ['advance', 'set', 'freeze', 'resume']
+
 /** `clock [advance D | set ISO | freeze | resume]`: the sandbox clock, which timed effects follow. */
 export const clock: Command = {
   name: 'clock',
   summary: 'show the sandbox clock, or advance, set, freeze or resume it (timed effects due on the way run)',
-  usage: ['clock', 'clock advance DURATION', 'clock set ISO-8601', 'clock freeze', 'clock resume'],
+  usage: ['clock', 'clock advance DURATION', 'clock set TIME', 'clock freeze', 'clock resume'],
   details: [
     'DURATION: 1h, 30m, 90s, 2d, 500ms, combined as 1h30m, or plain milliseconds.',
+    'TIME: an ISO 8601 instant with its offset (2026-03-10T23:00:00-03:00, 2026-03-11T02:00:00Z); without one,',
+    'São Paulo time (2026-03-10T23:00); a date alone is its midnight in São Paulo (2026-03-11).',
     'Examples:',
     '  pix-sandbox clock advance 31m      expires the access tokens issued so far',
     '  pix-sandbox clock set 2026-03-10T23:00:00-03:00',
@@ -42,14 +54,20 @@ export const clock: Command = {
         now = await api.advanceClock(ms)
         break
       }
-      case 'set': now = await api.setClock(needs('an ISO 8601 instant such as 2026-03-10T15:00:00Z')); break
+      case 'set': {
+        const text = needs(INSTANT)
+        const at = parseLocalBound(text, 'start')
+        if (at === null) throw new UsageError(`"${text}" is not a time: clock set needs ${INSTANT}`, this)
+        now = await api.setClock(new Date(at))
+        break
+      }
       case 'freeze': none(); now = await api.freezeClock(); break
       case 'resume': none(); now = await api.resumeClock(); break
-      default: throw new UsageError(`unknown clock action "${action}": advance, set, freeze or resume`, this)
+      default: throw new UsageError(`unknown clock action "${action}"${meant(action, ACTIONS) || ': advance, set, freeze or resume'}`, this)
     }
     ctx.print(now, () => [
-      `${now.now} (${now.frozen ? 'frozen' : 'running'})`,
-      now.pendingJobs === 0 ? 'no timed effect pending' : `${now.pendingJobs} timed effect(s) pending, the next at ${now.nextJobAt}`,
+      `${localTime(now.now)} (${now.frozen ? 'frozen' : 'running'})`,
+      now.pendingJobs === 0 ? 'no timed effect pending' : `${now.pendingJobs} timed effect(s) pending, the next at ${localTime(now.nextJobAt ?? '-')}`,
     ])
   },
 }

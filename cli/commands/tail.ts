@@ -1,10 +1,8 @@
 import type { Delivery, Requests } from '../../client/index.js'
-import { positiveInteger, UsageError, type Command, type Context } from '../command.js'
+import { localTime, positiveInteger, UsageError, type Command, type Context } from '../command.js'
 
 type JournalEntry = Requests['requests'][number]
 
-/** The polls of tail itself (the journal keeps no reads of itself), which would otherwise fill what it shows. */
-const OWN_PATH = '/__sandbox/webhooks/deliveries'
 const POLL_MS = 250
 /** How many requests and deliveries one poll reads (requests beyond it come with the next poll). */
 const WINDOW = 200
@@ -12,7 +10,7 @@ const WINDOW = 200
 export function requestLine (r: JournalEntry): string {
   const status = r.status === 0 ? 'no answer' : String(r.status)
   return [
-    `${r.at}  ${r.method.padEnd(6)} ${r.path}  ${status}${r.errorCode ? ` ${r.errorCode}` : ''}  ${r.durationMs} ms`,
+    `${localTime(r.at)}  ${r.method.padEnd(6)} ${r.path}  ${status}${r.errorCode ? ` ${r.errorCode}` : ''}  ${r.durationMs} ms`,
     r.accountId === null ? '' : `  account ${r.accountId}`,
     r.scenarios.length > 0 ? `  [${r.scenarios.join(',')}]` : '',
   ].join('')
@@ -21,7 +19,7 @@ export function requestLine (r: JournalEntry): string {
 export function deliveryLine (d: Delivery): string {
   const last = d.attempts.at(-1)
   const attempt = last ? `, attempt ${d.attempts.length} ${last.kind}: ${last.statusCode ?? last.error ?? 'no answer'}` : ''
-  return `${last?.at ?? '-'}  webhook ${d.eventType} -> ${d.url ?? '(no receiver)'}  ${d.status}${attempt}  account ${d.accountId}  delivery ${d.id}`
+  return `${last ? localTime(last.at) : '-'}  webhook ${d.eventType} -> ${d.url ?? '(no receiver)'}  ${d.status}${attempt}  account ${d.accountId}  delivery ${d.id}`
 }
 
 /** What changes a delivery's line: a new attempt or a new status. */
@@ -30,7 +28,7 @@ const stateOf = (d: Delivery): string => `${d.status}/${d.attempts.length}`
 /**
  * `tail [--account N]`: the requests the sandbox answers and the webhooks it delivers, live, one line
  * each, until Ctrl-C. It follows the request journal by entry id (`since`) and polls the delivery log,
- * showing only what is new.
+ * showing only what is new. Its polls, marked as the CLI's, are not journaled (server/journal/capture.ts).
  */
 export const tail: Command = {
   name: 'tail',
@@ -40,7 +38,7 @@ export const tail: Command = {
     'Options:',
     '  --account N   only this account\'s requests and deliveries',
     '',
-    'A request line: sandbox time, method, path, status ("no answer" for a transport fault that reset or held',
+    'A request line: sandbox time (São Paulo, with its offset), method, path, status ("no answer" for a transport fault that reset or held',
     'the connection), duration, account and the scenarios applied. A delivery line: the time of its latest',
     'attempt, event type, URL, status and that attempt\'s answer. With --json, one JSON object per line:',
     '{"type":"request",...} or {"type":"delivery",...}.',
@@ -77,7 +75,7 @@ async function follow (ctx: Context, accountId: number | undefined): Promise<voi
     // Entries after `since` come oldest first; deliveries newest first. The first poll only marks the deliveries already there.
     for (const r of requests) {
       since = Math.max(since, r.id)
-      if (r.path !== OWN_PATH) ctx.print({ type: 'request', ...r }, () => [requestLine(r)])
+      ctx.print({ type: 'request', ...r }, () => [requestLine(r)])
     }
     for (const d of delivered.reverse()) {
       const state = stateOf(d)

@@ -1,10 +1,13 @@
-import { createClient } from '../../client/index.js'
 import { positiveInteger, type Command } from '../command.js'
 
-/** `token --account N`: an access token of the account, issued by the gateway's own token endpoint. */
+/**
+ * `token --account N`: an access token of the account, issued by the control plane for a tool: the
+ * integration report grades the tokens the integration requests itself, so the developer's own do not
+ * count against it (a second `TOKEN=$(pix-sandbox token ...)` is not a token fetched too early).
+ */
 export const token: Command = {
   name: 'token',
-  summary: 'issue an access token for an account (POST /api/auth/token with its credentials and certificate)',
+  summary: 'issue an access token for an account (POST /__sandbox/accounts/N/token: the integration report does not grade it)',
   usage: ['token --account N'],
   details: [
     'Prints the token alone, for a shell variable:',
@@ -14,9 +17,7 @@ export const token: Command = {
   options: { account: { type: 'string' } },
   async run (ctx, positionals, values) {
     const accountId = positiveInteger(values.account, '--account', this)
-    const account = await ctx.sandbox.sandbox.account(accountId)
-    const gateway = createClient({ baseUrl: ctx.url, clientId: account.clientId, clientSecret: account.clientSecret, certificate: account.certificate, fetch: ctx.io.fetch })
-    const issued = await gateway.issueToken()
+    const issued = await ctx.sandbox.sandbox.issueToken(accountId)
     ctx.print({ accountId, ...issued }, () => [issued.access_token])
   },
 }

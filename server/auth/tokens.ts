@@ -7,12 +7,36 @@ import { createSigner, createVerifier } from 'fast-jwt'
  */
 export const TOKEN_LIFETIME_SECONDS = 1800
 
+/**
+ * The id (jti) of a token the control plane issued for the sandbox's own tools (the CLI's `token`):
+ * the integration report grades how an integration handles its own tokens, not these. A jti is part of
+ * the signed token, so no request can pass one of its own tokens off as one of these.
+ */
+const TOOL_TOKEN_PREFIX = 'tool-'
+
+export const toolTokenId = (uuid: string): string => `${TOOL_TOKEN_PREFIX}${uuid}`
+export const isToolToken = (jti: string): boolean => jti.startsWith(TOOL_TOKEN_PREFIX)
+
 export interface TokenClaims {
   sub: string
   clientId: string
+  /** The incarnation of the account the token was issued to (store/state.ts); absent where the account had none. */
+  inc?: string
+  /**
+   * API Pix's scopes the token was issued for (space-separated, RFC 6749 §3.3), by POST /oauth/token;
+   * absent on the gateway's tokens, which carry the account's whole grant.
+   */
+  scope?: string
   iat: number
   exp: number
   jti: string
+}
+
+/** What a token is issued to and checked against: an account as the store holds it. */
+export interface TokenSubject {
+  readonly id: number
+  readonly clientId: string
+  readonly incarnation?: string
 }
 
 export class TokenService {
@@ -26,9 +50,20 @@ export class TokenService {
     this.decode = createVerifier({ key: secret, algorithms: ['HS256'], ignoreExpiration: true, ignoreNotBefore: true })
   }
 
-  issue (accountId: number, clientId: string, jti: string): string {
+  issue (account: TokenSubject, jti: string, scopes?: readonly string[]): string {
     const iat = Math.floor(this.now() / 1000)
-    return this.sign({ sub: String(accountId), clientId, iat, exp: iat + TOKEN_LIFETIME_SECONDS, jti })
+    const inc = account.incarnation === undefined ? {} : { inc: account.incarnation }
+    const scope = scopes === undefined ? {} : { scope: scopes.join(' ') }
+    return this.sign({ sub: String(account.id), clientId: account.clientId, ...inc, ...scope, iat, exp: iat + TOKEN_LIFETIME_SECONDS, jti })
+  }
+
+  /**
+   * Whether a token was issued to this account in its present life. The id alone is not enough (a full
+   * reset hands it out again), nor the clientId (a reset keeps the fixture account's and the account's
+   * own): a reset or an import gives the account a new incarnation, which the token does not name.
+   */
+  issuedTo (claims: TokenClaims, account: TokenSubject): boolean {
+    return String(account.id) === claims.sub && account.clientId === claims.clientId && account.incarnation === claims.inc
   }
 
   /**

@@ -10,6 +10,8 @@ const ADMIN_KEY = 'pix-sandbox-admin-token'
 const EVENT_TYPES = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected']
 const KNOWN_STATUSES = ['PENDING', 'CONFIRMED', 'ERROR', 'LIQUIDATED', 'COMPLETED', 'ATIVA', 'CONCLUIDA',
   'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP', 'EXPIRED', 'EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO']
+/** Final statuses in which no money moved: a payment or refund that failed, a charge removed or expired. */
+const NOTHING_MOVED = new Set(['ERROR', 'NAO_REALIZADO', 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP', 'EXPIRED'])
 /** Statuses of a charge that can still be paid. */
 const PENDING = new Set(['PENDING', 'EM_PROCESSAMENTO', 'ATIVA'])
 const CHARGE_KINDS = new Set(['CASH_IN', 'COB'])
@@ -89,16 +91,24 @@ const money = (value) => (typeof value === 'number' ? brl.format(value) : '—')
 /** The control plane shows transaction amounts in BRL (`amount`, `fee`); stored records carry cents. */
 const txAmount = (tx) => (typeof tx.amount === 'number' ? tx.amount : typeof tx.amountCents === 'number' ? tx.amountCents / 100 : null)
 const txFee = (tx) => (typeof tx.fee === 'number' ? tx.fee : typeof tx.feeCents === 'number' ? tx.feeCents / 100 : 0)
-const timeFmt = new Intl.DateTimeFormat('sv-SE', {
-  timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+const timeFmt = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'longOffset',
 })
+/**
+ * A time as every place a person reads one shows it (the CLI and the console too): São Paulo wall time
+ * with its offset, `2026-11-25 22:26:47 -03:00`; the API's own (UTC) stays in the raw records.
+ */
 function when (iso) {
   if (!iso) return '—'
   const t = Date.parse(iso)
-  return Number.isNaN(t) ? String(iso) : timeFmt.format(t)
+  if (Number.isNaN(t)) return String(iso)
+  const p = Object.fromEntries(timeFmt.formatToParts(t).map(x => [x.type, x.value]))
+  // `GMT-03:00` (with a minus sign, U+2212, in some engines); plain `GMT` at offset zero.
+  const offset = p.timeZoneName.replace('GMT', '').replace('\u2212', '-') || '+00:00'
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second} ${offset}`
 }
 function timeEl (iso) {
-  return el('time', { datetime: iso ?? undefined, title: iso ?? undefined, text: when(iso) })
+  return el('time', { datetime: iso ?? undefined, text: when(iso) })
 }
 function duration (ms) {
   const abs = Math.abs(ms)
@@ -373,6 +383,20 @@ function txCounterpart (tx) {
   return tx.pixKey ?? tx.externalId ?? ''
 }
 
+/** What the row says of the money: a debit or a credit with its fee, or, where nothing moved, that nothing did. */
+function txMoney (tx) {
+  if (NOTHING_MOVED.has(tx.status)) {
+    return [
+      el('span', { class: 'cell amount', 'data-direction': tx.direction, 'data-moved': 'false' }, money(txAmount(tx))),
+      el('span', { class: 'cell fee' }, tx.direction === 'OUT' ? 'not debited' : 'not credited'),
+    ]
+  }
+  return [
+    el('span', { class: 'cell amount', 'data-direction': tx.direction }, `${tx.direction === 'OUT' ? '−' : '+'}${money(txAmount(tx))}`),
+    el('span', { class: 'cell fee' }, txFee(tx) ? `fee ${money(txFee(tx))}` : ''),
+  ]
+}
+
 function buildTx (tx) {
   const key = tx.id
   const open = state.expanded.tx.has(key)
@@ -380,9 +404,9 @@ function buildTx (tx) {
     el('span', { class: 'cell when' }, when(tx.createdAt)),
     el('span', { class: 'cell kind' }, tx.kind),
     badge(tx.status),
-    el('span', { class: 'cell amount', 'data-direction': tx.direction }, `${tx.direction === 'OUT' ? '−' : '+'}${money(txAmount(tx))}`),
-    el('span', { class: 'cell fee' }, txFee(tx) ? `fee ${money(txFee(tx))}` : ''),
-    el('span', { class: 'cell who', 'data-testid': 'counterpart' }, txCounterpart(tx)),
+    txMoney(tx),
+    // A holder the sandbox invented for a key its directory does not list says so first, where a long name cannot cut it off.
+    el('span', { class: 'cell who', 'data-testid': 'counterpart' }, tx.counterpart?.generated ? [el('span', { class: 'tag', title: 'invented by the sandbox: the key is not in its directory' }, 'generated'), ' '] : null, txCounterpart(tx)),
     state.accountId ? null : el('span', { class: 'cell acct' }, `#${tx.accountId}`),
   ])
   return [summary, open ? buildTxDetail(tx) : null]
@@ -399,12 +423,13 @@ function buildTxDetail (tx) {
     ['Direction', tx.direction],
     ['Status', badge(tx.status)],
     ['Amount', money(txAmount(tx))],
-    ['Fee', money(txFee(tx))],
+    ['Fee', NOTHING_MOVED.has(tx.status) && txFee(tx) ? `${money(txFee(tx))}, not charged: nothing moved` : money(txFee(tx))],
     ['External id', tx.externalId],
     ['End-to-end id', tx.endToEndId ? el('code', {}, tx.endToEndId) : null],
     ['Description', tx.description],
     ['PIX key', tx.pixKey],
     ['Counterpart', c ? [c.name, c.document, c.bankName ?? c.ispb].filter(Boolean).join(' · ') : txCounterpart(tx)],
+    ['Holder', c?.generated ? 'generated by the sandbox: the key is not in its directory (PUT /__sandbox/directory/:key lists one)' : null],
     ['Error', tx.errorCode ? `${tx.errorCode}${tx.errorMessage ? `: ${tx.errorMessage}` : ''}` : null],
     ['Created', timeEl(tx.createdAt)],
     ['Updated', timeEl(tx.updatedAt)],

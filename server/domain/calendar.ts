@@ -77,3 +77,16 @@ export function parseLocalBound (text: string, edge: 'start' | 'end'): number | 
   // read forward across the gap, as the first instant of that day is 01:00.
   return local !== null && offsetMsAt(local) / 60_000 !== offsetMinutes ? guess : local
 }
+
+const two = (n: number): string => String(n).padStart(2, '0')
+
+/**
+ * An instant as a person reads it (the CLI, the console): São Paulo wall time with its offset,
+ * `2026-11-25T22:26:47.123-03:00` (docs/assumptions.md, "Time as a person reads it"). The same ISO 8601
+ * instant as the API's `...Z`, so it can be pasted back (`pix-sandbox clock set`); the wire keeps UTC.
+ */
+export function saoPauloInstant (ms: number): string {
+  const offset = offsetMsAt(ms)
+  const minutes = Math.abs(offset) / 60_000
+  return `${new Date(ms + offset).toISOString().slice(0, 23)}${offset < 0 ? '-' : '+'}${two(Math.floor(minutes / 60))}:${two(minutes % 60)}`
+}

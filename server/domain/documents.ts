@@ -52,6 +52,15 @@ export function isValidCnpj (s: string): boolean {
   return CNPJ.test(s) && !isRepeated(s) && cnpjCheckDigits(s.slice(0, 12)) === s.slice(12)
 }
 
+/**
+ * The document formats of the API Pix dialect's schemas, by name, for `ajv.addFormat(name, { type:
+ * 'string', validate })`. API Pix 2.9.0 writes every `cnpj` as `^[0-9A-Z]{14}$`, so the alphanumeric
+ * CNPJ is accepted there; the format adds what a pattern cannot say: numeric check digits, and that
+ * they are right. The gateway's families keep their own rules (schemas/common.ts DOCUMENT_FORMAT,
+ * and the digits-only `devedor.cnpj` of cob.ts).
+ */
+export const API_PIX_DOCUMENT_FORMATS = { 'api-pix-cpf': isValidCpf, 'api-pix-cnpj': isValidCnpj } as const
+
 /** Which document a string is by its length (11: CPF, 14: CNPJ), or null when it is neither valid. */
 export function documentKind (s: string): DocumentKind | null {
   if (s.length === 11) return isValidCpf(s) ? 'CPF' : null

@@ -23,6 +23,12 @@ export interface SeededRng extends Rng {
    */
   state(): RngState
   restore(state: RngState): void
+  /**
+   * A stream of its own for `name`, drawn from the seed alone: the same for the same seed and name,
+   * wherever this stream stands. What is invented from it (the holder of a key the directory does not
+   * list) is a function of the seed and the name, so it needs no keeping and no reload changes it.
+   */
+  derive(name: string): Rng
 }
 
 const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
@@ -56,7 +62,8 @@ export function createRng (seed: number | string): SeededRng {
     hex: (n) => randomHex(rng, n),
     uuid: () => randomUuid(rng),
     state: () => [a >>> 0, b >>> 0, c >>> 0, d >>> 0],
-    restore: (s) => { [a, b, c, d] = s }
+    restore: (s) => { [a, b, c, d] = s },
+    derive: (name) => createRng(`${String(seed)}\u0000${name}`),
   }
 }
 

@@ -1,9 +1,9 @@
 import type { Account, LedgerDraft } from '../store/state.js'
-import { MAX_CENTS } from './money.js'
+import { MAX_CENTS, TOTAL_LIMIT_CENTS } from './money.js'
 
 /**
  * Balance effects of docs/gateway.md §3.5 on one account, in integer cents. Every function keeps the invariant
- * of DESIGN.md section 4: available >= 0, blocked >= 0, and
+ * of docs/assumptions.md (Balances): available >= 0, blocked >= 0, and
  * available + blocked = opening + adjustments + settledIn - settledOut - fees.
  * Functions that can be refused return false and change nothing. The functions that change an account
  * take it as a LedgerDraft, which only the store hands out (`Store.ledger`): the ledger moves money
@@ -47,13 +47,6 @@ export function debitImmediately (account: LedgerDraft, cents: number): boolean 
   settleOutgoing(account, cents, 0)
   return true
 }
-
-/**
- * How far the running totals may go. Money keeps arriving (a received PIX, a credit) while other money
- * leaves, so totals outgrow any balance; bounded by 2^51 cents each, the invariant's sum of opening,
- * adjustments and settledIn stays below 2^53, where every cent is still an exact double.
- */
-export const TOTAL_LIMIT_CENTS = 2 ** 51
 
 /**
  * Whether money can arrive: the gross balance stays at most MAX_CENTS (the largest amount anything in

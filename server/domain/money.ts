@@ -6,6 +6,14 @@
 /** 999,999,999,999.99: far above any limit, well below 2^53 cents, so cents stay exact integers. */
 export const MAX_CENTS = 99_999_999_999_999
 
+/**
+ * How far the running totals of an account may go (`domain/ledger.ts`). Money keeps arriving (a
+ * received PIX, a credit) while other money leaves, so totals outgrow any balance; bounded by 2^51
+ * cents each, the invariant's sum of opening, adjustments and settledIn stays below 2^53, where every
+ * cent is still an exact double.
+ */
+export const TOTAL_LIMIT_CENTS = 2 ** 51
+
 export type AmountError = 'NOT_A_NUMBER' | 'TOO_SMALL' | 'TOO_MANY_DECIMALS' | 'TOO_LARGE'
 export type DecimalStringError = 'NOT_A_DECIMAL_STRING' | 'TOO_SMALL' | 'TOO_LARGE'
 
@@ -101,7 +109,16 @@ export function percentOf (cents: number, percent: number): number {
   const { digits, scale } = decimalOf(percent) // throws RangeError on NaN and Infinity
   const numerator = BigInt(cents) * BigInt(digits) * 10n ** BigInt(Math.max(0, -scale))
   const denominator = 100n * 10n ** BigInt(Math.max(0, scale))
-  return Number((2n * numerator + denominator) / (2n * denominator))
+  return Number(divideHalfUp(numerator, denominator))
+}
+
+/**
+ * numerator / denominator rounded half-up to an integer (2.5 -> 3), both non-negative: the one rounding
+ * of the sandbox's percentages of money, done on exact integers so no float lands on the wrong side of a half.
+ */
+export function divideHalfUp (numerator: bigint, denominator: bigint): bigint {
+  if (numerator < 0n || denominator <= 0n) throw new RangeError(`divideHalfUp: ${numerator} / ${denominator}`)
+  return (2n * numerator + denominator) / (2n * denominator)
 }
 
 function assertCents (cents: number): void {

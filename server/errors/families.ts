@@ -1,28 +1,80 @@
 import type { Code } from './refusal.js'
+import { PAYLOAD_PATH } from '../domain/payload-locations.js'
 
 /**
- * The families a route belongs to (docs/gateway.md §1, "Two families on one base URL"), and the control
- * plane: each answers an outcome with its own status and its own error body (docs/gateway.md §7).
+ * The families a route belongs to (docs/gateway.md §1, "Two families on one base URL"), the control
+ * plane, and BACEN's API Pix (docs/api-pix.md), a second dialect over the same records: each answers
+ * an outcome with its own status and its own error body (docs/gateway.md §7, RFC 7807 for API Pix).
  * One vocabulary for the error handler, the declared error responses and the schemas' error shapes.
  */
-export type Family = 'standard' | 'central-bank' | 'sandbox'
+export type Family = 'standard' | 'central-bank' | 'sandbox' | 'api-pix'
 
-export const FAMILIES: readonly Family[] = ['standard', 'central-bank', 'sandbox']
+export const FAMILIES: readonly Family[] = ['standard', 'central-bank', 'sandbox', 'api-pix']
 
-/** The family of a request path: unknown routes and body-parser failures get one too. */
-export function familyOf (url: string): Family {
+/**
+ * The body an error takes: its family's, but for the OAuth token of API Pix, which answers as RFC 6749
+ * §5.2 says (`error`, `error_description`) rather than in problem details.
+ */
+export type ErrorShape = Family | 'oauth'
+
+/** Where API Pix's clients ask for a token (docs/api-pix.md): at the root, whatever the base path. */
+export const OAUTH_TOKEN_PATH = '/oauth/token'
+/** Where payers' PSPs read the key that signs API Pix's payloads (each at `<host>/qr/v2/<token>`). */
+export const JWKS_PATH = '/.well-known/jwks.json'
+
+/** The paths of API Pix outside its base path: its token, its payload locations and their key. */
+const apiPixOutsideBase = (path: string): boolean => path === OAUTH_TOKEN_PATH || path === JWKS_PATH || path.startsWith(`${PAYLOAD_PATH}/`)
+
+/**
+ * The family of a request path: unknown routes and body-parser failures get one too. `apiPixBase` is
+ * the base path API Pix is served under (`--api-pix-base-path`); without it only API Pix's paths outside
+ * it are. It is read before `/api/`: the base may be `/api/v2`, which no gateway route is under.
+ */
+export function familyOf (url: string, apiPixBase?: string): Family {
   const path = url.split('?')[0]
   if (path.startsWith('/__sandbox')) return 'sandbox'
+  if (apiPixOutsideBase(path) || (apiPixBase !== undefined && (path === apiPixBase || path.startsWith(`${apiPixBase}/`)))) return 'api-pix'
   if (path.startsWith('/api/') || path === '/balance') return 'standard'
   return 'central-bank'
 }
 
+/** The scheme and host of an absolute-form target (`GET http://host/balance HTTP/1.1`, RFC 9112 §3.2.2). */
+const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i
+
 /**
- * The family whose error body a path answers with: its own, but for the token, a route of the standard
- * family that answers in the central-bank family's simple shape (docs/gateway.md §7, "Simple").
+ * The path of a request target, without its query and without the scheme and host of the absolute
+ * form, which the router reads as the path they name (`http://host/balance` is `/balance`).
  */
-export function errorShapeOf (url: string): Family {
-  return url.split('?')[0] === '/api/auth/token' ? 'central-bank' : familyOf(url)
+export function targetPath (target: string): string {
+  const q = target.indexOf('?')
+  const path = q === -1 ? target : target.slice(0, q)
+  return path.charCodeAt(0) === 47 ? path : path.replace(ABSOLUTE_FORM, '') || '/'
+}
+
+/**
+ * The path whose family answers a request that matched no route: its target's path as the router
+ * reads it (percent-encoded characters decoded, as `/%62alance` reaches `/balance`), doubled slashes
+ * read as one, so that `//balance` is an unknown route of the standard family.
+ */
+export function unroutedPath (target: string): string {
+  const path = targetPath(target).replace(/\/{2,}/g, '/')
+  try {
+    return decodeURI(path)
+  } catch {
+    return path
+  }
+}
+
+/**
+ * The shape of the error body a path answers with: its family's, but for the gateway's token, a route
+ * of the standard family that answers in the central-bank family's simple shape (docs/gateway.md §7,
+ * "Simple"), and for API Pix's token, which answers as OAuth 2.0 does.
+ */
+export function errorShapeOf (url: string, apiPixBase?: string): ErrorShape {
+  const path = url.split('?')[0]
+  if (path === '/api/auth/token') return 'central-bank'
+  if (path === OAUTH_TOKEN_PATH) return 'oauth'
+  return familyOf(path, apiPixBase)
 }
 
 /** How the families answer one outcome. */
@@ -31,6 +83,7 @@ export interface Answer {
   readonly standard?: number
   readonly 'central-bank'?: number
   readonly sandbox?: number
+  readonly 'api-pix'?: number
   /** The code the body and the request journal show, where it is not the outcome's own name. */
   readonly reportedAs?: 'HTTP_ERROR' | 'PIX_DUPLICATE_EXTERNAL_ID'
   /**
@@ -40,7 +93,7 @@ export interface Answer {
   readonly generic?: true
 }
 
-const everywhere = (status: number): Pick<Answer, Family> => ({ standard: status, 'central-bank': status, sandbox: status })
+const everywhere = (status: number): Pick<Answer, Family> => ({ standard: status, 'central-bank': status, sandbox: status, 'api-pix': status })
 const gateway = (status: number): Pick<Answer, Family> => ({ standard: status, 'central-bank': status })
 
 /**
@@ -52,17 +105,24 @@ const gateway = (status: number): Pick<Answer, Family> => ({ standard: status, '
 export const ANSWERS: Record<Code, Answer> = {
   INVALID_REQUEST: { ...everywhere(400), reportedAs: 'HTTP_ERROR' },
   // The token (docs/gateway.md §7.1): a certificate or credentials that do not check out, a certificate of another account.
-  INVALID_CREDENTIALS: { standard: 401, reportedAs: 'HTTP_ERROR' },
-  CERTIFICATE_NOT_LINKED: { standard: 403, reportedAs: 'HTTP_ERROR' },
+  // API Pix's OAuth token (RFC 6749 §5.2, RFC 8705 §2): both are the client failing to authenticate, 401 invalid_client.
+  INVALID_CREDENTIALS: { standard: 401, 'api-pix': 401, reportedAs: 'HTTP_ERROR' },
+  CERTIFICATE_NOT_LINKED: { standard: 403, 'api-pix': 401, reportedAs: 'HTTP_ERROR' },
+  // API Pix's OAuth token: RFC 6749 §5.2's unsupported_grant_type and invalid_scope.
+  UNSUPPORTED_GRANT_TYPE: { 'api-pix': 400 },
+  INVALID_SCOPE: { 'api-pix': 400 },
   ROUTE_NOT_FOUND: { ...everywhere(404), reportedAs: 'HTTP_ERROR' },
   BODY_TOO_LARGE: { ...everywhere(413), reportedAs: 'HTTP_ERROR' },
   URI_TOO_LONG: { ...everywhere(414), reportedAs: 'HTTP_ERROR' },
   UNSUPPORTED_MEDIA_TYPE: { ...everywhere(415), reportedAs: 'HTTP_ERROR' },
 
-  UNAUTHORIZED: { ...gateway(401), generic: true },
+  UNAUTHORIZED: { ...gateway(401), 'api-pix': 401, generic: true },
+  // API Pix: a token without the scope the route needs (AcessoNegado).
+  ACCESS_DENIED: { 'api-pix': 403 },
   ADMIN_TOKEN_REQUIRED: { sandbox: 401, generic: true },
-  RATE_LIMITED: gateway(429),
-  SERVICE_UNAVAILABLE: { ...gateway(503), generic: true },
+  // The transport faults (server/faults.ts) answer API Pix's operations too.
+  RATE_LIMITED: { ...gateway(429), 'api-pix': 429 },
+  SERVICE_UNAVAILABLE: { ...gateway(503), 'api-pix': 503, generic: true },
   STORAGE_UNAVAILABLE: { ...everywhere(503), generic: true },
   INTERNAL_ERROR: { ...everywhere(500), generic: true },
 
@@ -100,8 +160,11 @@ export const ANSWERS: Record<Code, Answer> = {
   PIX_SPLIT_AMOUNT_EXCEEDED: { standard: 400 },
   PROVIDER_EXPIRATION_BELOW_MINIMUM: { standard: 400 },
   PROVIDER_UNAVAILABLE: { standard: 500 },
-  COB_TXID_EXISTS: { 'central-bank': 409 },
-  COB_NOT_ACTIVE: { 'central-bank': 409 },
+  // API Pix answers both as CobOperacaoInvalida (400): a txid in use, a charge no longer ATIVA.
+  COB_TXID_EXISTS: { 'central-bank': 409, 'api-pix': 400 },
+  COB_NOT_ACTIVE: { 'central-bank': 409, 'api-pix': 400 },
+  // API Pix's payload location that showed a charge and will not show it again (CobPayloadNaoEncontrado, 410).
+  PAYLOAD_GONE: { 'api-pix': 410 },
   INVALID_PIX_CODE: { sandbox: 400 },
   ACCOUNT_LIMIT_REACHED: { sandbox: 422 },
 
@@ -127,6 +190,7 @@ export const ANSWERS: Record<Code, Answer> = {
   NO_RECEIVER: { sandbox: 409 },
 
   UNKNOWN_SCENARIO: everywhere(400),
+  INVALID_SCENARIO_PARAMETER: everywhere(400),
   INVALID_DOCUMENT: { sandbox: 400 },
   INVALID_PIX_KEY: { sandbox: 400 },
   INSUFFICIENT_BALANCE: { sandbox: 400 },
@@ -162,6 +226,7 @@ export const httpReason: Record<number, string> = {
   405: 'Method Not Allowed',
   408: 'Request Timeout',
   409: 'Conflict',
+  410: 'Gone',
   413: 'Payload Too Large',
   414: 'URI Too Long',
   415: 'Unsupported Media Type',

@@ -1,15 +1,42 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { randomUUID } from 'node:crypto'
-import { errorShapeOf, familyOf, httpReason, isGeneric, reportedCode, statusOf, type Family } from './families.js'
-import { invalidRequest, Refusal } from './refusal.js'
-import { validationMessages, type SchemaIssue } from './validation.js'
+import { errorShapeOf, familyOf, httpReason, isGeneric, OAUTH_TOKEN_PATH, reportedCode, statusOf, targetPath, unroutedPath, type ErrorShape, type Family } from './families.js'
+import { problemOf, type Violation } from './problems.js'
+import { invalidRequest, Refusal, type Code } from './refusal.js'
+import { validationIssues, validationMessages, type SchemaIssue } from './validation.js'
 
 export { familyOf, errorShapeOf, type Family }
 
 /** The public route name the extended shape reports: the request path without `/api`. */
-export function publicPath (url: string): string {
-  const path = url.split('?')[0]
+export function publicPath (path: string): string {
   return path.startsWith('/api/') ? path.slice(4) : path
+}
+
+/**
+ * The path a request's family and error shape are read from: the route it reached, else its target
+ * read as the router reads it. Never the raw target: in the absolute form (`http://host/balance`) or
+ * percent-encoded (`/%62alance`) it names another family than the route that runs.
+ */
+const familyPathOf = (request: FastifyRequest): string => request.routeOptions.url ?? unroutedPath(request.url)
+
+/** The base path API Pix is served under (`--api-pix-base-path`). */
+const apiPixBaseOf = (request: FastifyRequest): string | undefined =>
+  (request.server as { sandbox?: { config?: { apiPixBasePath?: string } } }).sandbox?.config?.apiPixBasePath
+
+/**
+ * A request's family: API Pix's for a route that says it is one (its config carries `apiPix`: under the
+ * base path, its token, its payload locations), else the family of its path.
+ */
+export function familyOfRequest (request: FastifyRequest): Family {
+  if (request.routeOptions.config?.apiPix !== undefined) return 'api-pix'
+  return familyOf(familyPathOf(request), apiPixBaseOf(request))
+}
+
+/** The shape of a request's error body: its family's, the tokens' own shapes aside. */
+function shapeOfRequest (request: FastifyRequest): ErrorShape {
+  const path = familyPathOf(request)
+  if (path === OAUTH_TOKEN_PATH) return 'oauth'
+  return familyOfRequest(request) === 'api-pix' ? 'api-pix' : errorShapeOf(path)
 }
 
 const userMessages: Record<number, string> = {
@@ -39,6 +66,12 @@ export interface ErrorAnswer {
   userMessage?: string
   /** Not a refusal: a crash, or a refusal its family has no status for. Logged. */
   unexpected: boolean
+  /** The outcome answered (the code of the refusal, before `reportedAs`). */
+  outcome?: Code
+  /** Invalid input: one entry per message, with the property it is about when known (API Pix's `violacoes`). */
+  violations?: Violation[]
+  /** The part of the request a validation error is about (`body`, `querystring`, `params`, `headers`). */
+  part?: string
 }
 
 const internalError = (): Refusal => new Refusal('INTERNAL_ERROR', 'Erro interno do servidor', { en: 'Internal server error' })
@@ -49,7 +82,8 @@ function refusalOf (err: unknown): Refusal | FastifyError {
   const e = err as FastifyError & { validation?: SchemaIssue[], validationContext?: string }
   if (e.validation) {
     const part = e.validationContext ?? 'body'
-    return invalidRequest(validationMessages(e.validation, part), { en: validationMessages(e.validation, part, 'en') })
+    const issues = validationIssues(e.validation, part)
+    return invalidRequest(issues.map(i => i.message), { en: validationMessages(e.validation, part, 'en'), fields: issues.map(i => i.field) })
   }
   switch (e.code) {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY': return invalidRequest('O corpo da requisição está vazio', { en: 'The request body is empty' })
@@ -86,6 +120,10 @@ export function answerOf (err: unknown, family: Family): ErrorAnswer {
   const status = statusOf(refusal.code, family)
   // A refusal of a code its family's table does not hold is a bug of the table, answered as a crash.
   if (status === undefined) return { ...answerOf(internalError(), family), unexpected: true }
+  const violations = refusal.code === 'INVALID_REQUEST'
+    ? refusal.messages.map((razao, i) => { const field = refusal.fields?.[i]; return field === undefined ? { razao } : { razao, propriedade: field } })
+    : undefined
+  const part = (err as { validationContext?: string }).validationContext
   return {
     status,
     code: reportedCode(refusal.code),
@@ -95,20 +133,66 @@ export function answerOf (err: unknown, family: Family): ErrorAnswer {
     details: refusal.details,
     userMessage: refusal.userMessage,
     unexpected: status >= 500 && !(err instanceof Refusal),
+    outcome: refusal.code,
+    ...(violations ? { violations } : {}),
+    ...(part !== undefined ? { part } : {}),
   }
 }
 
 /** The answer to a request's error, in the request's family. */
-export const answerFor = (err: unknown, request: FastifyRequest): ErrorAnswer => answerOf(err, familyOf(request.url))
+export const answerFor = (err: unknown, request: FastifyRequest): ErrorAnswer => answerOf(err, familyOfRequest(request))
+
+/** RFC 6749 §5.2's error code of an outcome of the OAuth token. */
+function oauthError (answer: ErrorAnswer): string {
+  switch (answer.outcome) {
+    case 'INVALID_CREDENTIALS':
+    case 'CERTIFICATE_NOT_LINKED': return 'invalid_client'
+    case 'UNSUPPORTED_GRANT_TYPE': return 'unsupported_grant_type'
+    case 'INVALID_SCOPE': return 'invalid_scope'
+  }
+  if (answer.status === 503) return 'temporarily_unavailable'
+  return answer.status >= 500 ? 'server_error' : 'invalid_request'
+}
+
+/**
+ * API Pix's problem details (RFC 7807): the type the route names for the status, else the general one;
+ * invalid input listed as `violacoes`, a body field named as BACEN does (`cob.valor.original`).
+ */
+function problemBody (answer: ErrorAnswer, request: FastifyRequest): Record<string, unknown> {
+  const route = request.routeOptions.config?.apiPix
+  const entity = answer.part === 'body' ? route?.entity : undefined
+  const violacoes = answer.violations?.map(v => entity !== undefined && v.propriedade !== undefined ? { ...v, propriedade: `${entity}.${v.propriedade}` } : v)
+  return { ...problemOf(answer.status, route, answer.messages.join('; '), violacoes) }
+}
+
+/** The headers an error answer carries besides its status: its content type, and how to authenticate after a 401. */
+function errorHeaders (answer: ErrorAnswer, request: FastifyRequest): Record<string, string> {
+  switch (shapeOfRequest(request)) {
+    case 'api-pix': return {
+      'content-type': 'application/problem+json; charset=utf-8',
+      ...(answer.status === 401 ? { 'www-authenticate': 'Bearer realm="pix-sandbox"' } : {}),
+    }
+    // RFC 6749 §5.2: a failed client authentication is a 401 naming the scheme; no answer is cached (§5.1).
+    case 'oauth': return {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      pragma: 'no-cache',
+      ...(answer.status === 401 ? { 'www-authenticate': 'Basic realm="pix-sandbox"' } : {}),
+    }
+    default: return { 'content-type': 'application/json; charset=utf-8' }
+  }
+}
 
 export function errorBody (answer: ErrorAnswer, request: FastifyRequest): Record<string, unknown> {
-  const shape = errorShapeOf(request.url)
+  const shape = shapeOfRequest(request)
+  if (shape === 'api-pix') return problemBody(answer, request)
+  if (shape === 'oauth') return { error: oauthError(answer), error_description: answer.messages.join('; ') }
   const reason = httpReason[answer.status] ?? 'Error'
   if (shape === 'standard') {
     const body: Record<string, unknown> = {
       statusCode: answer.status,
       timestamp: new Date(request.server.sandbox.clock.now()).toISOString(),
-      path: publicPath(request.url),
+      path: publicPath(targetPath(request.url)),
       method: request.method,
       // docs/gateway.md §7: `code` is HTTP_ERROR for generic errors or the business code (then also `errorCode`).
       code: answer.generic ? 'HTTP_ERROR' : answer.code,
@@ -132,7 +216,7 @@ export function errorBody (answer: ErrorAnswer, request: FastifyRequest): Record
 function sendError (error: unknown, request: FastifyRequest, reply: FastifyReply): void {
   const answer = answerFor(error, request)
   if (answer.unexpected) request.log.error({ err: error }, 'unhandled error')
-  void reply.status(answer.status).send(errorBody(answer, request))
+  void reply.status(answer.status).headers(errorHeaders(answer, request)).send(errorBody(answer, request))
 }
 
 /**
@@ -143,24 +227,27 @@ export function frameworkErrorHandler (error: unknown, request: FastifyRequest, 
   sendError(error, request, reply)
 }
 
+/** The refusal of a request that reaches no route. */
+export function routeNotFound (request: FastifyRequest): Refusal {
+  const route = `${request.method} ${targetPath(request.url)}`
+  return new Refusal('ROUTE_NOT_FOUND', `Rota ${route} não encontrada`, { en: `Route ${route} not found` })
+}
+
 export function registerErrorHandlers (app: FastifyInstance): void {
   app.setErrorHandler(sendError)
-  app.setNotFoundHandler((request, reply) => {
-    const route = `${request.method} ${request.url.split('?')[0]}`
-    sendError(new Refusal('ROUTE_NOT_FOUND', `Rota ${route} não encontrada`, { en: `Route ${route} not found` }), request, reply)
-  })
+  app.setNotFoundHandler((request, reply) => { sendError(routeNotFound(request), request, reply) })
 }
 
 /**
  * The answer when the data file could not be written: 503 in the family's shape, saying that the
  * change was not applied (it was rolled back) and where to look. Gateway families keep Portuguese.
  */
-export function storageUnavailable (request: FastifyRequest, cause: unknown): { status: number, body: string } {
+export function storageUnavailable (request: FastifyRequest, cause: unknown): { status: number, headers: Record<string, string>, body: string } {
   const reason = cause instanceof Error ? cause.message : String(cause)
   const refusal = new Refusal('STORAGE_UNAVAILABLE', 'Não foi possível gravar a alteração; nada foi aplicado. Tente novamente em instantes.', {
     en: `The data file could not be written, so the change was not applied (${reason}); see GET /__sandbox/health`,
     userMessage: 'Serviço temporariamente indisponível. Tente novamente em instantes.',
   })
   const answer = answerFor(refusal, request)
-  return { status: answer.status, body: JSON.stringify(errorBody(answer, request)) }
+  return { status: answer.status, headers: errorHeaders(answer, request), body: JSON.stringify(errorBody(answer, request)) }
 }

@@ -9,12 +9,15 @@ export type Code =
   | 'INVALID_REQUEST'
   | 'INVALID_CREDENTIALS'
   | 'CERTIFICATE_NOT_LINKED'
+  | 'UNSUPPORTED_GRANT_TYPE'
+  | 'INVALID_SCOPE'
   | 'ROUTE_NOT_FOUND'
   | 'BODY_TOO_LARGE'
   | 'URI_TOO_LONG'
   | 'UNSUPPORTED_MEDIA_TYPE'
   // Access and availability.
   | 'UNAUTHORIZED'
+  | 'ACCESS_DENIED'
   | 'ADMIN_TOKEN_REQUIRED'
   | 'RATE_LIMITED'
   | 'SERVICE_UNAVAILABLE'
@@ -51,6 +54,7 @@ export type Code =
   | 'PROVIDER_UNAVAILABLE'
   | 'COB_TXID_EXISTS'
   | 'COB_NOT_ACTIVE'
+  | 'PAYLOAD_GONE'
   | 'INVALID_PIX_CODE'
   | 'ACCOUNT_LIMIT_REACHED'
   // Refunds and devoluções (docs/gateway.md §7.5, 7.8).
@@ -73,6 +77,7 @@ export type Code =
   | 'NO_RECEIVER'
   // The control plane's own.
   | 'UNKNOWN_SCENARIO'
+  | 'INVALID_SCENARIO_PARAMETER'
   | 'INVALID_DOCUMENT'
   | 'INVALID_PIX_KEY'
   | 'INSUFFICIENT_BALANCE'
@@ -92,6 +97,11 @@ export interface RefusalOptions {
    * gateway's families speak Portuguese as the gateway does, the control plane English.
    */
   en?: string | string[]
+  /**
+   * The property each message is about (`valor.original`, `paginacao.paginaAtual`), where it is known:
+   * API Pix lists them as `violacoes[].propriedade`. Same order as the messages.
+   */
+  fields?: ReadonlyArray<string | undefined>
 }
 
 export class Refusal extends Error {
@@ -101,6 +111,7 @@ export class Refusal extends Error {
   readonly details?: Record<string, unknown>
   readonly userMessage?: string
   readonly english?: string[]
+  readonly fields?: ReadonlyArray<string | undefined>
 
   constructor (code: Code, message: string | string[], opts: RefusalOptions = {}) {
     const messages = Array.isArray(message) ? message : [message]
@@ -111,6 +122,7 @@ export class Refusal extends Error {
     this.details = opts.details
     this.userMessage = opts.userMessage
     if (opts.en !== undefined) this.english = Array.isArray(opts.en) ? opts.en : [opts.en]
+    if (opts.fields !== undefined) this.fields = opts.fields
   }
 }
 

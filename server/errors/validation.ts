@@ -87,15 +87,20 @@ function describe (issue: SchemaIssue): string {
   }
 }
 
-export function validationMessages (issues: SchemaIssue[], part: string, language: Language = 'pt'): string[] {
+/** One message per invalid field, with the field it is about (the part's name when the whole part is). */
+export function validationIssues (issues: SchemaIssue[], part: string, language: Language = 'pt'): Array<{ field: string, message: string }> {
   const seen = new Set<string>()
-  const out: string[] = []
+  const out: Array<{ field: string, message: string }> = []
   // A union yields one issue per branch; literal unions read better as one enum-like message.
   for (const issue of issues) {
     const field = fieldName(issue, part, language)
     if (seen.has(field)) continue
     seen.add(field)
-    out.push(`${field} ${language === 'en' ? describeInEnglish(issue) : describe(issue)}`)
+    out.push({ field, message: `${field} ${language === 'en' ? describeInEnglish(issue) : describe(issue)}` })
   }
   return out
+}
+
+export function validationMessages (issues: SchemaIssue[], part: string, language: Language = 'pt'): string[] {
+  return validationIssues(issues, part, language).map(i => i.message)
 }

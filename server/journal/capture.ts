@@ -1,8 +1,10 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { answerFor } from '../errors/handler.js'
-import type { RequestJournal } from './journal.js'
+import { targetPath } from '../errors/families.js'
+import { accountIdOf, type RequestJournal } from './journal.js'
 import { maskHeaders, maskJsonText, maskValue, secretValues } from './redact.js'
+import { jsonLength } from './size.js'
 
 /**
  * Where requests enter the journal and the console: one record and one log line per request, written
@@ -13,7 +15,12 @@ export interface CapturePorts {
   /** Sandbox time, ms. */
   now: () => number
   /** The id (jti) and account of a token whose signature checks, else null. */
-  token: (token: string) => { id: string, accountId: number } | null
+  token: (token: string) => { id: string, accountId: number | null } | null
+  /**
+   * The account a token was issued to while it still holds that life (incarnation), else null: a token
+   * from before a reset names an id another account may hold now, and its 401 is not that account's.
+   */
+  accountOfClaims: (claims: NonNullable<FastifyRequest['tokenClaims']>) => number | null
   accountOfClientId: (clientId: string) => number | null
   accountOfTransaction: (id: string) => number | null
   /** Credentials the sandbox itself holds (the admin token), masked wherever they turn up. */
@@ -24,8 +31,11 @@ export interface CapturePorts {
   log: boolean
 }
 
-/** Bodies larger than this are kept as a note of their size, so one snapshot export does not fill memory. */
-export const BODY_LIMIT = 256 * 1024
+/**
+ * What an entry keeps of each body at most, as JSON text: a larger one is kept as a note of its size, so
+ * a snapshot export or a padded request costs the journal a line (docs/assumptions.md).
+ */
+export const BODY_LIMIT = 64 * 1024
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,13 +49,18 @@ declare module 'fastify' {
   }
 }
 
+/** The sandbox's own tools, which mark their requests with `X-Sandbox-Client`. */
+const TOOLS: ReadonlySet<unknown> = new Set(['dashboard', 'cli'])
+
 /**
- * The dashboard's own refreshes, health checks and reads of the journal (a `tail` polls it): at debug
- * level in the log and not journaled, so they never bury what an integration did.
+ * The reads of the sandbox's own tools (the dashboard's refreshes, the CLI's `tail` polling the delivery
+ * log), health checks and reads of the journal: at debug level in the log and not journaled, so they
+ * never bury what an integration did. Only control-plane reads: the header cannot hide a gateway request.
  */
 function isPolling (request: FastifyRequest, path: string): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false
-  return path === '/__sandbox/health' || path.startsWith('/__sandbox/requests') || request.headers['x-sandbox-client'] === 'dashboard' || path.startsWith('/dashboard')
+  return path === '/__sandbox/health' || path.startsWith('/__sandbox/requests') || path.startsWith('/dashboard') ||
+    (path.startsWith('/__sandbox/') && TOOLS.has(request.headers['x-sandbox-client']))
 }
 
 /**
@@ -82,8 +97,7 @@ async function capture (app: FastifyInstance, ports: CapturePorts): Promise<void
 
   function keep (request: FastifyRequest, reply: FastifyReply, status: number): void {
     const durationMs = Math.round(reply.elapsedTime * 100) / 100
-    const q = request.url.indexOf('?')
-    const path = q === -1 ? request.url : request.url.slice(0, q)
+    const path = targetPath(request.url)
     const polling = isPolling(request, path)
     const applied = reply.getHeader('x-sandbox-scenario-applied')
     const scenarios = typeof applied === 'string' ? applied.split(',').map(s => s.split(';')[0]) : NO_SCENARIOS
@@ -91,8 +105,8 @@ async function capture (app: FastifyInstance, ports: CapturePorts): Promise<void
     // The authenticate hook's claims when it ran (no second parse and lookup of the token), else the header's.
     const claims = request.tokenClaims
     const bearer = claims === undefined ? bearerOf(request.headers.authorization) : null
-    const token = claims !== undefined ? { id: claims.jti, accountId: Number(claims.sub) } : bearer === null ? null : ports.token(bearer)
-    const accountId = request.account?.id ?? token?.accountId ?? accountNamedBy(request, ports)
+    const token = claims !== undefined ? { id: claims.jti, accountId: ports.accountOfClaims(claims) } : bearer === null ? null : ports.token(bearer)
+    const accountId = request.account?.id ?? (token !== null ? existing(token.accountId, ports) : accountNamedBy(request, ports))
     if (ports.log) {
       const line = { method: request.method, path, statusCode: status, durationMs, accountId, ...(scenarios.length > 0 ? { scenarios } : {}), ...(code !== null ? { code } : {}) }
       if (polling) request.log.debug(line, 'request')
@@ -123,22 +137,31 @@ const NO_QUERY: Record<string, unknown> = Object.freeze({})
 
 const asRecord = (v: unknown): Record<string, unknown> | null => v !== null && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : null
 
-/** A request without a token: the account its body, query or path names (a token request: its clientId's; a creation: the new one). */
+/** The id when it names an account that exists: whatever else a request says is of no account. */
+function existing (value: unknown, ports: CapturePorts): number | null {
+  const id = accountIdOf(value)
+  return id !== null && ports.journal.accountExists(id) ? id : null
+}
+
+/**
+ * A request without a token: the existing account its body, query or path names (a token request: its
+ * clientId's; a creation: the new one).
+ */
 function accountNamedBy (request: FastifyRequest, ports: CapturePorts): number | null {
   const body = asRecord(request.body)
   const query = asRecord(request.query)
   for (const v of [body?.accountId, query?.accountId]) {
-    const n = typeof v === 'number' ? v : typeof v === 'string' && /^[1-9]\d{0,9}$/.test(v) ? Number(v) : null
-    if (n !== null) return n
+    const id = existing(typeof v === 'string' && /^[1-9]\d{0,15}$/.test(v) ? Number(v) : v, ports)
+    if (id !== null) return id
   }
   // An account's creation belongs to the account it created.
   if (request.routeOptions.url === '/__sandbox/accounts' && request.method === 'POST' && typeof request.journalAnswer === 'string') {
     const created = /"accountId":(\d+)/.exec(request.journalAnswer)
-    if (created) return Number(created[1])
+    if (created) return existing(Number(created[1]), ports)
   }
   if (request.routeOptions.url === '/__sandbox/accounts/:id') {
-    const id = Number((request.params as Record<string, unknown>).id)
-    if (Number.isSafeInteger(id) && id > 0) return id
+    const id = existing(Number((request.params as Record<string, unknown>).id), ports)
+    if (id !== null) return id
   }
   // A control-plane call about a transaction (read, settle, fail) belongs to the transaction's account.
   const route = request.routeOptions.url
@@ -179,16 +202,29 @@ function recordOf (request: FastifyRequest, reply: FastifyReply, ports: CaptureP
     scenarios: k.scenarios,
     errorCode: k.code,
     requestHeaders: maskHeaders(request.headers, secrets),
-    requestBody: ports.keepBodies ? requestBody(request, secrets) : null,
+    requestText: ports.keepBodies ? requestText(request.body, request.headers['content-length'], secrets) : null,
     responseHeaders: maskHeaders(reply.getHeaders(), secrets),
     responseText: ports.keepBodies ? answerText(answer, secrets) : null,
   }
 }
 
-function requestBody (request: FastifyRequest, secrets: readonly string[]): unknown {
-  const length = Number(request.headers['content-length'] ?? 0)
-  if (length > BODY_LIMIT) return `[a body of ${length} bytes, not kept]`
-  return maskValue(request.body ?? null, secrets)
+const sizeNote = (bytes: number): string => JSON.stringify(`[a body of ${bytes} bytes, not kept]`)
+
+/** The request body as JSON text, credentials masked, or a note when it is larger than BODY_LIMIT. */
+function requestText (body: unknown, contentLength: string | undefined, secrets: readonly string[]): string | null {
+  if (body === undefined || body === null) return null
+  const declared = Number(contentLength)
+  if (declared > BODY_LIMIT) return sizeNote(declared)
+  // A body sent in chunks declares no length: weighed before it is masked and written out.
+  if (jsonLength(body, BODY_LIMIT) > BODY_LIMIT) return JSON.stringify(`[a body of more than ${BODY_LIMIT} bytes, not kept]`)
+  let text: string
+  try {
+    text = JSON.stringify(maskValue(body, secrets))
+  } catch {
+    // Nested deeper than masking and writing it out can go.
+    return JSON.stringify('[a body nested too deep, not kept]')
+  }
+  return text.length > BODY_LIMIT ? sizeNote(Buffer.byteLength(text)) : text
 }
 
 function answerText (answer: unknown, secrets: readonly string[]): string | null {
@@ -197,7 +233,7 @@ function answerText (answer: unknown, secrets: readonly string[]): string | null
     const bytes = Buffer.isBuffer(answer) ? answer.length : null
     return JSON.stringify(bytes === null ? '[a streamed body, not kept]' : `[a binary body of ${bytes} bytes, not kept]`)
   }
-  if (answer.length > BODY_LIMIT) return JSON.stringify(`[a body of ${Buffer.byteLength(answer)} bytes, not kept]`)
+  if (answer.length > BODY_LIMIT) return sizeNote(Buffer.byteLength(answer))
   return maskJsonText(answer, secrets)
 }
 

@@ -1,3 +1,4 @@
+import { saoPauloInstant } from '../domain/calendar.js'
 import type { FailedAttempt, GaveUp } from '../webhooks/types.js'
 import type { Writable } from 'node:stream'
 
@@ -5,14 +6,17 @@ import type { Writable } from 'node:stream'
  * The console in `--log-format pretty`: pino still writes its JSON line, and this stream turns each
  * into one readable line before it reaches the terminal:
  *
- *   12:00:01.532 POST /api/pix/cash-out 422 2.1ms acct=7 scenario=INSUFFICIENT_FUNDS code=PIX_INSUFFICIENT_BALANCE
- *   12:00:03.010 WARN webhook attempt 1/5 failed: cash_out to http://127.0.0.1:9/hook (ECONNREFUSED); retry at 2026-03-10T15:00:04.000Z
+ *   12:00:01.532-03:00 POST /api/pix/cash-out 422 2.1ms acct=7 scenario=INSUFFICIENT_FUNDS code=PIX_INSUFFICIENT_BALANCE
+ *   12:00:03.010-03:00 WARN webhook attempt 1/5 failed: cash_out to http://127.0.0.1:9/hook (ECONNREFUSED); retry at 2026-03-10T12:00:04.000-03:00
+ *
+ * Times are São Paulo's with their offset, as everywhere a person reads one (docs/assumptions.md).
  */
 const LEVELS: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' }
 /** Fields every line has or that the line already says. */
 const SKIP = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'requestId', 'reqId'])
 
-const clockTime = (ms: number): string => new Date(ms).toISOString().slice(11, 23)
+/** The time of day of a line (the machine's clock when it was written). */
+const clockTime = (ms: number): string => saoPauloInstant(ms).slice(11)
 
 function value (v: unknown): string {
   if (typeof v === 'string') return /\s/.test(v) ? JSON.stringify(v) : v
@@ -65,7 +69,7 @@ interface Logger {
 /** The two webhook lines: a warning per failed attempt, an error per delivery given up. */
 export function webhookLines (log: Logger): { onAttemptFailed: (a: FailedAttempt) => void, onGaveUp: (g: GaveUp) => void } {
   return {
-    onAttemptFailed: a => log.warn(a, `webhook attempt ${a.attempt}/${a.maxAttempts} failed: ${a.eventType} to ${a.url ?? '(no URL)'} (${a.error})${a.retryAt ? `; retry at ${a.retryAt}` : ''}`),
+    onAttemptFailed: a => log.warn(a, `webhook attempt ${a.attempt}/${a.maxAttempts} failed: ${a.eventType} to ${a.url ?? '(no URL)'} (${a.error})${a.retryAt ? `; retry at ${saoPauloInstant(Date.parse(a.retryAt))}` : ''}`),
     onGaveUp: g => log.error(g, `webhook delivery ${g.deliveryId} gave up after ${g.attempts} attempt(s): ${g.eventType} to ${g.url ?? '(no URL)'} (${g.reason})`),
   }
 }

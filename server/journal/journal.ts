@@ -1,14 +1,18 @@
 /**
  * The request journal behind `/__sandbox/requests`: every request to the gateway API and the control
  * plane, newest kept, bounded per account (the oldest of an account go first, so a busy account never
- * pushes a quiet one's requests out). Requests with no account (a control-plane call about nothing in
- * particular, a token request with unknown credentials) share one more bucket of the same size.
+ * pushes a quiet one's requests out). Requests of no account (a control-plane call about nothing in
+ * particular, a token request with unknown credentials, a request naming an account that does not
+ * exist) share one more bucket of the same size. A bucket is bounded in entries and in bytes
+ * (`BYTES_PER_ENTRY`), and each body is kept as text up to a limit (capture.ts), so what the journal
+ * holds is bounded whatever clients send (docs/assumptions.md).
  *
  * Entries are recorded on the request path with as little work as possible (credentials are masked
- * then; see redact.ts) and completed on first read: the answer's JSON text is parsed and the
- * transaction the request created or read is looked up only when someone asks. It lives in memory
- * only: a restart, a full reset or `DELETE /__sandbox/requests` empties it (docs/assumptions.md).
+ * then; see redact.ts) and completed on first read: the transaction the request created or read is
+ * looked up only when someone asks, and the bodies are parsed on each read. It lives in memory only:
+ * a restart, a full reset or `DELETE /__sandbox/requests` empties it (docs/assumptions.md).
  */
+import { heapSize } from './size.js'
 
 /** What the request path hands over: the raw facts, credentials already masked. */
 export interface RecordedRequest {
@@ -31,7 +35,8 @@ export interface RecordedRequest {
   scenarios: string[]
   errorCode: string | null
   requestHeaders: Record<string, string>
-  requestBody: unknown
+  /** The body as JSON text, credentials masked (parsed on each read), a note saying why it is not kept, or null. */
+  requestText: string | null
   responseHeaders: Record<string, string>
   /** The answer as sent: JSON text (parsed on first read), or a note saying why it is not kept. */
   responseText: string | null
@@ -88,29 +93,87 @@ export interface NearMiss {
 /** Looks up the transaction a request created or read, among the ids its route and answer name. */
 export type TransactionLookup = (candidates: string[], accountId: number | null) => string | null
 
+/** What an entry's answer says, drawn from it on first read and kept (its bodies are parsed anew on each read). */
+interface Derived {
+  errorCode: string | null
+  externalId: string | null
+  transactionId: string | null
+}
+
 interface Stored extends RecordedRequest {
   id: number
-  view?: JournalEntry
+  /** What the entry weighs, in bytes (about), counted against its bucket's budget. */
+  size: number
+  derived?: Derived
+}
+
+/** One account's entries, oldest first; those before `start` are out (emptied, and spliced off in batches). */
+interface Bucket {
+  entries: Array<Stored | undefined>
+  start: number
+  bytes: number
 }
 
 const NONE = 0 // the bucket of requests without an account (account ids start at 1)
 
+/**
+ * What a bucket holds per entry on average, at most: a bucket of `capacity` entries weighs at most
+ * `capacity` times this (its oldest go first), so a client that fills its requests with padding pushes
+ * out sooner what it sent itself, and the journal's memory stays bounded whatever clients send.
+ */
+export const BYTES_PER_ENTRY = 16 * 1024
+
+/** An account id a request named: a safe positive integer, else none (an id nothing can hold). */
+export const accountIdOf = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : null
+
 export class RequestJournal {
-  private buckets = new Map<number, Stored[]>()
+  private buckets = new Map<number, Bucket>()
   private next = 1
+  private readonly budget: number
+  /** How many buckets there may be before those of accounts that are gone (a snapshot import) are dropped. */
+  private pruneAt = 16
 
-  /** `capacity` entries per account (0 keeps nothing). */
-  constructor (private readonly capacity: number, private readonly lookup: TransactionLookup = () => null) {}
+  /** `capacity` entries per account (0 keeps nothing), of the accounts `accountExists` knows. */
+  constructor (
+    private readonly capacity: number,
+    private readonly lookup: TransactionLookup = () => null,
+    /** Whether an account of that id exists (the capture asks it too). */
+    readonly accountExists: (accountId: number) => boolean = () => true
+  ) {
+    this.budget = capacity * BYTES_PER_ENTRY
+  }
 
+  /**
+   * Keeps an entry in its account's bucket. The capture names only accounts that exist; any other
+   * account id (gone since, or not a safe positive integer) goes to the bucket of no account all the
+   * same: there is a bucket per existing account and one more, and no entry a listing cannot show.
+   */
   record (request: RecordedRequest): void {
     if (this.capacity === 0) return
-    const key = request.accountId ?? NONE
+    const s = request as Stored
+    const accountId = accountIdOf(request.accountId)
+    s.accountId = accountId !== null && this.accountExists(accountId) ? accountId : null
+    s.id = this.next++
+    s.size = weightOf(request)
+    const key = s.accountId ?? NONE
     let bucket = this.buckets.get(key)
-    if (!bucket) this.buckets.set(key, bucket = [])
-    ;(request as Stored).id = this.next++
-    bucket.push(request as Stored)
-    // Trimmed in batches so that a full bucket does not shift its array on every request.
-    if (bucket.length > this.capacity + Math.min(this.capacity, 256)) bucket.splice(0, bucket.length - this.capacity)
+    if (!bucket) {
+      if (this.buckets.size >= this.pruneAt) this.prune()
+      this.buckets.set(key, bucket = { entries: [], start: 0, bytes: 0 })
+    }
+    bucket.entries.push(s)
+    bucket.bytes += s.size
+    // The newest entry stays even when it alone weighs more than the budget.
+    while (bucket.entries.length - bucket.start > this.capacity || (bucket.bytes > this.budget && bucket.entries.length - bucket.start > 1)) {
+      bucket.bytes -= bucket.entries[bucket.start]!.size
+      bucket.entries[bucket.start++] = undefined
+    }
+    // Spliced in batches so that a full bucket does not shift its array on every request.
+    if (bucket.start > Math.min(this.capacity, 256)) {
+      bucket.entries.splice(0, bucket.start)
+      bucket.start = 0
+    }
   }
 
   /**
@@ -120,15 +183,21 @@ export class RequestJournal {
   list (filter: JournalFilter = {}, opts: { since?: Since, limit?: number } = {}): JournalEntry[] {
     const limit = opts.limit ?? 100
     const since = opts.since
-    const matches = this.scan(filter, since).map(s => this.view(s)).filter(e => matchesAfterRead(e, filter))
-    if (since) return matches.sort((a, b) => a.id - b.id).slice(0, limit)
-    return matches.sort((a, b) => b.id - a.id).slice(0, limit)
+    const found = this.scan(filter, since).sort(since ? (a, b) => a.id - b.id : (a, b) => b.id - a.id)
+    const out: JournalEntry[] = []
+    for (let i = 0; i < found.length && out.length < limit; i++) {
+      const e = this.view(found[i])
+      if (matchesAfterRead(e, filter)) out.push(e)
+    }
+    return out
   }
 
   get (id: number): JournalEntry | undefined {
     for (const bucket of this.buckets.values()) {
-      const s = this.live(bucket).find(x => x.id === id)
-      if (s) return this.view(s)
+      for (let i = bucket.start; i < bucket.entries.length; i++) {
+        const s = bucket.entries[i]!
+        if (s.id === id) return this.view(s)
+      }
     }
     return undefined
   }
@@ -160,25 +229,36 @@ export class RequestJournal {
   clear (accountId?: number): number {
     if (accountId === undefined) {
       let n = 0
-      for (const bucket of this.buckets.values()) n += this.live(bucket).length
+      for (const bucket of this.buckets.values()) n += bucket.entries.length - bucket.start
       this.buckets.clear()
       return n
     }
-    const n = this.live(this.buckets.get(accountId) ?? []).length
+    const bucket = this.buckets.get(accountId)
     this.buckets.delete(accountId)
-    return n
+    return bucket ? bucket.entries.length - bucket.start : 0
+  }
+
+  /**
+   * Drops the buckets of accounts that are gone (a snapshot import replaced them), checked only once the
+   * buckets have doubled since the last time: at most about twice as many buckets as accounts.
+   */
+  private prune (): void {
+    for (const key of [...this.buckets.keys()]) if (key !== NONE && !this.accountExists(key)) this.buckets.delete(key)
+    this.pruneAt = Math.max(16, 2 * this.buckets.size)
   }
 
   private matching (matcher: Matcher): JournalEntry[] {
     return this.scan(matcher).map(s => this.view(s)).filter(e => differences(e, matcher).length === 0)
   }
 
-  /** Entries that may match (by the fields known without completing them), in no particular order. */
+  /** Entries that may match (by the fields known without reading their answer), in no particular order. */
   private scan (filter: JournalFilter, since?: Since): Stored[] {
-    const buckets = filter.accountId !== undefined ? [this.buckets.get(filter.accountId) ?? []] : [...this.buckets.values()]
+    const only = filter.accountId !== undefined ? this.buckets.get(filter.accountId) : undefined
+    const buckets = filter.accountId !== undefined ? (only ? [only] : []) : [...this.buckets.values()]
     const out: Stored[] = []
     for (const bucket of buckets) {
-      for (const s of this.live(bucket)) {
+      for (let i = bucket.start; i < bucket.entries.length; i++) {
+        const s = bucket.entries[i]!
         if (since && ('id' in since ? s.id <= since.id : s.wallMs <= since.wallMs)) continue
         if (matchesRecorded(s, filter)) out.push(s)
       }
@@ -186,15 +266,20 @@ export class RequestJournal {
     return out
   }
 
-  private live (bucket: Stored[]): Stored[] {
-    return bucket.length > this.capacity ? bucket.slice(bucket.length - this.capacity) : bucket
+  private derive (s: Stored, answer: unknown): Derived {
+    s.derived ??= {
+      errorCode: s.errorCode ?? (s.status >= 400 ? codeOf(answer) : null),
+      externalId: s.externalId ?? externalIdOf(answer),
+      transactionId: s.status < 300 || s.status === 409 ? this.lookup(candidates(s, answer), s.accountId) : null,
+    }
+    return s.derived
   }
 
+  /** A new view on each read: the parsed bodies are not kept, so what an entry holds stays its text. */
   private view (s: Stored): JournalEntry {
-    if (s.view) return s.view
-    const body = parseAnswer(s.responseText)
-    const errorCode = s.errorCode ?? (s.status >= 400 ? codeOf(body) : null)
-    s.view = {
+    const answer = parseJson(s.responseText)
+    const d = this.derive(s, answer)
+    return {
       id: s.id,
       requestId: s.requestId,
       at: new Date(s.atMs).toISOString(),
@@ -208,18 +293,26 @@ export class RequestJournal {
       accountId: s.accountId,
       tokenId: s.tokenId,
       idempotencyKey: s.idempotencyKey,
-      externalId: s.externalId ?? externalIdOf(body),
+      externalId: d.externalId,
       scenarios: s.scenarios,
-      errorCode,
-      transactionId: s.status < 300 || s.status === 409 ? this.lookup(candidates(s, body), s.accountId) : null,
-      request: { headers: s.requestHeaders, body: s.requestBody },
-      response: { headers: s.responseHeaders, body },
+      errorCode: d.errorCode,
+      transactionId: d.transactionId,
+      request: { headers: s.requestHeaders, body: parseJson(s.requestText) },
+      response: { headers: s.responseHeaders, body: answer },
     }
-    return s.view
   }
 }
 
-function parseAnswer (text: string | null): unknown {
+/** The record's own fields and the strings a view of it makes, about. */
+const ENTRY_OVERHEAD = 1024
+
+function weightOf (r: RecordedRequest): number {
+  return ENTRY_OVERHEAD + r.path.length + (r.requestText?.length ?? 0) + (r.responseText?.length ?? 0) +
+    heapSize(r.query) + heapSize(r.params) + heapSize(r.requestHeaders) + heapSize(r.responseHeaders)
+}
+
+/** A body kept as JSON text; an answer that is not JSON is shown as its text. */
+function parseJson (text: string | null): unknown {
   if (text === null || text === '') return null
   try {
     return JSON.parse(text)

@@ -1,6 +1,7 @@
 import { parseAmount, parseDecimalString } from '../domain/money.js'
 import type { Delivery, Transaction } from '../store/state.js'
 import type { JournalEntry } from '../journal/journal.js'
+import { isToolToken } from '../auth/tokens.js'
 
 /**
  * What the integration report reads: what an integration did, as facts. The checks (checks.ts) see
@@ -30,7 +31,10 @@ export interface RequestFact {
   amountCents: number | null
   /** Where the money goes: a pay-out's key or QR code; for a refund, the payment it refunds. */
   target: string | null
-  /** A 401 for a token whose signature is good but whose 1800 s have run out. */
+  /**
+   * A 401 for a token whose signature is good but whose 1800 s have run out; not for a token the control
+   * plane issued to a tool (the CLI's `token`), whose renewal is the developer's, not the integration's.
+   */
   expiredToken: boolean
 }
 
@@ -140,7 +144,7 @@ export function requestFact (e: JournalEntry): RequestFact | null {
     scenarios: e.scenarios,
     errorCode: e.errorCode,
     // A 401 that still names a token: one the sandbox signed, whose time ran out.
-    expiredToken: e.status === 401 && e.tokenId !== null,
+    expiredToken: e.status === 401 && e.tokenId !== null && !isToolToken(e.tokenId),
     ...fields,
   }
 }

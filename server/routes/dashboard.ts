@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from './plugin.js'
 import { Type } from '@sinclair/typebox'
 import { readdirSync, readFileSync } from 'node:fs'
 import { extname, join } from 'node:path'
@@ -8,7 +8,7 @@ import { Refusal } from '../errors/refusal.js'
 import { packageRoot } from '../paths.js'
 
 /**
- * The dashboard (issue 6): one static page, one vanilla JS module and one stylesheet from
+ * The dashboard (README.md, Dashboard): one static page, one vanilla JS module and one stylesheet from
  * server/dashboard, served by the sandbox itself so it works with no network beyond it. The page reads
  * and steers everything through /__sandbox; the only thing computed here is the QR image of a charge.
  */
@@ -43,7 +43,7 @@ function loadAssets (): Map<string, Asset> {
   return assets
 }
 
-const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const dashboardRoutes: RoutesPlugin = async (app) => {
   const assets = loadAssets()
   const page = assets.get('index.html')!
 

@@ -11,9 +11,9 @@ import { CobResponse, PixView } from './payins.js'
 export const COB_STATUSES = ['ATIVA', 'CONCLUIDA', 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP'] as const
 
 // BACEN's Inicio and Fim are RFC 3339 date-times; checked as such by the service (parseInstant).
-const Instant = (description: string) => Type.String({ minLength: 1, maxLength: 64, description })
+export const Instant = (description: string) => Type.String({ minLength: 1, maxLength: 64, description })
 
-const paging = {
+export const paging = {
   'paginacao.paginaAtual': Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: 'page to return, from 0' })),
   'paginacao.itensPorPagina': Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'items per page' })),
 }
@@ -44,7 +44,7 @@ export const PixListQuery = Type.Object({
 })
 export type PixListQueryT = Static<typeof PixListQuery>
 
-const Paginacao = Type.Object({
+export const Paginacao = Type.Object({
   paginaAtual: Type.Integer(),
   itensPorPagina: Type.Integer(),
   quantidadeDePaginas: Type.Integer(),

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox'
+import { Count, RecordId } from './common.js'
 
 /** The request journal: `/__sandbox/requests` (server/journal). */
 
@@ -17,19 +18,19 @@ export const RequestEntry = Type.Object({
   route: Type.Union([Type.String(), Type.Null()], { description: 'The route pattern that answered (/__sandbox/transactions/:id), null when none matched' }),
   status: Type.Integer(),
   durationMs: Type.Number(),
-  accountId: Type.Union([Type.Integer(), Type.Null()], { description: 'From the token, else from the body, query or path (a token request: its clientId)' }),
+  accountId: Type.Union([Type.Integer(), Type.Null()], { description: 'From the token, else from the body, query or path (a token request: its clientId); null when none of them names an account that exists' }),
   tokenId: Type.Union([Type.String(), Type.Null()], { description: 'The id (jti) of the bearer token used, or of the token a token request issued' }),
   idempotencyKey: Type.Union([Type.String(), Type.Null()], { description: 'X-Idempotency-Key as sent' }),
   externalId: Type.Union([Type.String(), Type.Null()], { description: 'externalId of the request body or query, else of the answer' }),
   scenarios: Type.Array(Type.String(), { description: 'Scenario names applied (X-Sandbox-Scenario-Applied)' }),
   errorCode: Type.Union([Type.String(), Type.Null()], { description: 'The error code of a failed request, whichever family\'s shape carried it' }),
   transactionId: Type.Union([Type.String(), Type.Null()], { description: 'The transaction the request created or read, when there is one' }),
-  request: Type.Object({ headers: Headers, body: Type.Unknown({ description: 'The parsed JSON body, credentials masked; null when none (or with --journal-bodies false)' }) }),
+  request: Type.Object({ headers: Headers, body: Type.Unknown({ description: 'The parsed JSON body, credentials masked; bodies over 64 KiB are replaced by a note of their size; null when none (or with --journal-bodies false)' }) }),
   response: Type.Object({ headers: Headers, body: Type.Unknown({ description: 'The answer as sent, credentials masked; bodies over 64 KiB are replaced by a note of their size' }) }),
 })
 
 const Filters = {
-  accountId: Type.Optional(Type.Integer({ minimum: 1 })),
+  accountId: Type.Optional(RecordId()),
   method: Type.Optional(Type.String({ pattern: '^[A-Za-z]{1,10}$' })),
   path: Type.Optional(PathMatch),
   status: Type.Optional(StatusMatch),
@@ -44,8 +45,8 @@ export const RequestListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 100 })),
 })
 export const RequestList = Type.Object({ requests: Type.Array(RequestEntry) })
-export const RequestIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) })
-export const ClearRequestsQuery = Type.Object({ accountId: Type.Optional(Type.Integer({ minimum: 1 })) })
+export const RequestIdParams = Type.Object({ id: RecordId() })
+export const ClearRequestsQuery = Type.Object({ accountId: Type.Optional(RecordId()) })
 export const ClearedRequests = Type.Object({ cleared: Type.Integer({ description: 'Entries removed' }) })
 
 const matcherFields = {
@@ -58,8 +59,8 @@ export const RequestCount = Type.Object({ count: Type.Integer() })
 
 export const VerifyBody = Type.Object({
   ...matcherFields,
-  times: Type.Optional(Type.Integer({ minimum: 0, description: 'Exactly this many; with no times, atLeast or atMost: at least one' })),
-  atLeast: Type.Optional(Type.Integer({ minimum: 0 })),
-  atMost: Type.Optional(Type.Integer({ minimum: 0 })),
+  times: Type.Optional(Count({ description: 'Exactly this many; with no times, atLeast or atMost: at least one' })),
+  atLeast: Type.Optional(Count()),
+  atMost: Type.Optional(Count()),
 })
 export const Verified = Type.Object({ count: Type.Integer(), matched: Type.Literal(true) })

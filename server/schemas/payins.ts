@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { Amount, Document, IsoDate, StringEnum } from './common.js'
+import { Amount, Document, IsoDate, RecordId, StringEnum } from './common.js'
 
 /**
  * Schemas of the pay-in side: cash-in (docs/gateway.md §2.6), cob (2.8), refund-in (2.7), devolução (2.9), the
@@ -199,7 +199,7 @@ export const MedListQuery = Type.Object({
   isReconciled: Type.Optional(Type.Boolean()),
   startDate: Type.Optional(Type.String({ pattern: ISO_DATE_OR_DATE_TIME, description: 'ISO 8601 date or date-time' })),
   endDate: Type.Optional(Type.String({ pattern: ISO_DATE_OR_DATE_TIME, description: 'ISO 8601 date or date-time; a date alone includes that whole day' })),
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
 })
 
@@ -245,7 +245,7 @@ export const PixPayBody = Type.Object({
 })
 
 export const PixIncomingBody = Type.Object({
-  accountId: Type.Integer({ minimum: 1 }),
+  accountId: RecordId(),
   amount: Type.Number({ minimum: 0.01 }),
   payer: Type.Optional(PayerBody),
 })

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { Amount, Document, IsoDate, StringEnum } from './common.js'
+import { Amount, Document, IsoDate, RecordId, StringEnum } from './common.js'
 import { ASYNC_ERROR_CODES } from '../domain/async-errors.js'
 
 /**
@@ -85,6 +85,7 @@ export const CounterpartView = Type.Object({
   accountBranch: Nullable(Type.String()),
   accountNumber: Nullable(Type.String()),
   key: Type.Optional(Type.String()),
+  generated: Type.Optional(Type.Literal(true, { description: 'The sandbox invented this holder, bank and account for a key its directory does not list (absent for a directory entry or an account of this sandbox)' })),
 })
 
 export const TransactionView = Type.Object({
@@ -114,7 +115,7 @@ export const TransactionView = Type.Object({
 })
 
 export const TransactionListQuery = Type.Object({
-  accountId: Type.Optional(Type.Integer({ minimum: 1 })),
+  accountId: Type.Optional(RecordId()),
   kind: Type.Optional(StringEnum(['CASH_OUT', 'CASH_OUT_QRCODE', 'DICT_TRANSFER', 'SPLIT', 'CASH_IN', 'COB', 'PIX_IN', 'REFUND_IN', 'DEVOLUCAO', 'REFUND_RECEIVED'] as const)),
   status: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 100 })),

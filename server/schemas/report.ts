@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox'
-import { StringEnum } from './common.js'
+import { RecordId, StringEnum } from './common.js'
 import { EventTypeSchema } from './webhooks.js'
 
 /** The integration report of the control plane (`/__sandbox/report`): a PSP's homologation, automated. */
-export const ReportQuery = Type.Object({ accountId: Type.Integer({ minimum: 1, description: 'The account whose integration is graded' }) })
+export const ReportQuery = Type.Object({ accountId: RecordId({ description: 'The account whose integration is graded' }) })
 
 const CheckStatusSchema = StringEnum(['passed', 'failed', 'not_exercised'] as const, {
   description: 'passed: the integration met the check; failed: it did not (see evidence); not_exercised: it never did what the check grades',
@@ -34,6 +34,6 @@ export const ReportView = Type.Object({
 })
 
 export const ReportProbeBody = Type.Object({
-  accountId: Type.Integer({ minimum: 1 }),
+  accountId: RecordId(),
   eventType: Type.Optional(EventTypeSchema),
 })

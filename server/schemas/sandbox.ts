@@ -1,7 +1,10 @@
 import { Type } from '@sinclair/typebox'
-import { StringEnum } from './common.js'
+import { RecordId, StringEnum } from './common.js'
+import { API_PIX_SCOPES } from '../domain/scopes.js'
 import { STATE_FORMAT, STATE_FORMAT_VERSION } from '../store/state.js'
 import { ENDPOINTS } from '../../scenarios/types.js'
+
+const ApiPixScopes = (description: string) => Type.Array(StringEnum(API_PIX_SCOPES), { maxItems: 100, description })
 
 export const ProviderGroupSchema = StringEnum(['A', 'B', 'C', 'D', 'E'] as const, { description: 'Settlement provider group (spec 2.4)' })
 export const SplitFrequencySchema = StringEnum(['IMMEDIATE', 'HOURLY', 'DAILY'] as const, { description: 'When non-immediate splits are paid out' })
@@ -24,6 +27,7 @@ export const AccountSettingsBody = Type.Object({
   limits: Type.Optional(Type.Partial(Limits)),
   cashInMinExpirationSeconds: Type.Optional(Type.Integer({ minimum: 30, maximum: 604800 })),
   splitFrequency: Type.Optional(SplitFrequencySchema),
+  scopes: Type.Optional(ApiPixScopes('the scopes of BACEN\'s API Pix granted to the account (docs/api-pix.md); every one when absent')),
 })
 
 export const AccountView = Type.Object({
@@ -42,6 +46,7 @@ export const AccountView = Type.Object({
   limits: Limits,
   cashInMinExpirationSeconds: Type.Integer(),
   splitFrequency: SplitFrequencySchema,
+  scopes: ApiPixScopes('the scopes of BACEN\'s API Pix granted to the account'),
   balance: Type.Object({ available: Type.Number(), blocked: Type.Number(), gross: Type.Number() }),
   totals: Type.Object({
     opening: Type.Number(),
@@ -60,10 +65,10 @@ export const CreatedAccountView = Type.Object({
 })
 
 /** `:id` of a record numbered by the sandbox (accounts, webhooks, MED, armed scenarios). */
-export const NumericIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) })
+export const NumericIdParams = Type.Object({ id: RecordId() })
 
 /** `?accountId=`: one account's records, or everyone's when absent. */
-export const AccountFilterQuery = Type.Object({ accountId: Type.Optional(Type.Integer({ minimum: 1 })) })
+export const AccountFilterQuery = Type.Object({ accountId: Type.Optional(RecordId()) })
 
 export const AccountList = Type.Object({ accounts: Type.Array(AccountView) })
 
@@ -93,7 +98,7 @@ export const HealthUnavailable = Type.Union([
   }),
 ])
 
-export const ResetBody = Type.Object({ accountId: Type.Optional(Type.Integer({ minimum: 1 })) })
+export const ResetBody = Type.Object({ accountId: Type.Optional(RecordId()) })
 export const ResetView = Type.Object({ reset: Type.Union([Type.Literal('all'), Type.Integer()]) })
 
 export const ClockView = Type.Object({
@@ -136,7 +141,7 @@ export const ArmedScenario = Type.Object({
 })
 
 export const ArmScenarioBody = Type.Object({
-  accountId: Type.Integer({ minimum: 1 }),
+  accountId: RecordId(),
   scenario: Type.String({ minLength: 1, maxLength: 500 }),
   endpoint: Type.Optional(ScenarioEndpointSchema),
   times: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),

@@ -1,6 +1,7 @@
-import { Type } from '@sinclair/typebox'
-import { StringEnum } from './common.js'
-import { EVENT_TYPES } from '../webhooks/types.js'
+import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import { RecordId, StringEnum } from './common.js'
+import { MedRecordSchema, MedRefund } from './payins.js'
+import { EVENT_TYPES, type EventType } from '../store/state.js'
 
 /** Webhook registrations (docs/gateway.md §2.11) and the delivery log of the control plane. */
 export const EventTypeSchema = StringEnum(EVENT_TYPES, { description: 'Event type (spec 6.1)' })
@@ -35,6 +36,131 @@ export const PublicWebhookEntry = Type.Object({
   isActive: Type.Boolean(),
   createdAt: Type.String({ format: 'date-time' }),
 })
+
+// ---- the payloads: what each event type delivers (docs/gateway.md §6) ------------------------------
+// Each payload is defined here once: the envelope builders (server/webhooks/envelopes/) return these
+// types, the samples of POST /__sandbox/webhooks/test too, and the typed client's deliveries carry
+// them, so `delivery.body` is typed by `delivery.eventType`.
+
+const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()])
+/** A sandbox extension of every payload: why it failed (docs/gateway.md §3.1), null on success. */
+const Failure = { errorCode: Nullable(Type.String()), errorMessage: Nullable(Type.String()) }
+
+/** The standard family's CashOut notification (docs/gateway.md §6.4), for /api/pix/cash-out and /api/pix/cash-out-qrcode. */
+export const CashOutNotificationSchema = Type.Object({
+  event: Type.Literal('CashOut'),
+  status: StringEnum(['CONFIRMED', 'ERROR'] as const),
+  transactionType: Type.Literal('PIX'),
+  movementType: Type.Literal('DEBIT'),
+  transactionId: Type.String(),
+  externalId: Type.String(),
+  endToEndId: Type.String(),
+  pixKey: Type.String(),
+  feeAmount: Type.Number(),
+  originalAmount: Type.Number(),
+  finalAmount: Type.Number({ description: 'originalAmount plus feeAmount' }),
+  processingDate: Type.String({ format: 'date-time' }),
+  ...Failure,
+  counterpart: Type.Object({
+    name: Type.String(),
+    document: Type.String(),
+    bank: Type.Object({
+      bankISPB: Type.String(),
+      bankName: Type.String(),
+      bankCode: Nullable(Type.String()),
+      accountBranch: Nullable(Type.String()),
+      accountNumber: Nullable(Type.String()),
+    }),
+  }),
+  metadata: Type.Record(Type.String(), Type.Unknown()),
+}, { description: 'eventType cash_out of /api/pix/cash-out and /api/pix/cash-out-qrcode (docs/gateway.md §6.4)' })
+export type CashOutNotification = Static<typeof CashOutNotificationSchema>
+
+const Payment = Type.Object({ amount: Type.String({ description: 'BRL as a decimal string' }), currency: Type.String() })
+
+/** V2 TRANSFER (docs/gateway.md §6.3), for POST /dict/pix. */
+export const TransferEnvelopeSchema = Type.Object({
+  type: Type.Literal('TRANSFER'),
+  data: Type.Object({
+    id: Type.Integer(),
+    txId: Nullable(Type.String()),
+    pixKey: Type.String(),
+    status: StringEnum(['LIQUIDATED', 'ERROR'] as const),
+    payment: Payment,
+    endToEndId: Nullable(Type.String({ description: 'null on a failed transfer' })),
+    creditDebitType: Type.Literal('DEBIT'),
+    idempotencyKey: Type.String(),
+    creditorAccount: Type.Object({ name: Type.String(), document: Type.String({ description: 'masked' }), ispb: Type.String() }),
+    remittanceInformation: Type.String(),
+    // docs/gateway.md §6.3 shows LIQUIDATED only: a failed transfer adds why.
+    errorCode: Type.Optional(Nullable(Type.String())),
+    errorMessage: Type.Optional(Nullable(Type.String())),
+  }),
+}, { description: 'eventType cash_out of POST /dict/pix (docs/gateway.md §6.3)' })
+export type TransferEnvelope = Static<typeof TransferEnvelopeSchema>
+
+/** V2 RECEIVE (docs/gateway.md §6.3): a charge was paid, or a PIX arrived unsolicited (txId null). */
+export const ReceiveEnvelopeSchema = Type.Object({
+  type: Type.Literal('RECEIVE'),
+  data: Type.Object({
+    id: Type.Integer(),
+    txId: Nullable(Type.String()),
+    status: StringEnum(['LIQUIDATED', 'ERROR'] as const),
+    payment: Payment,
+    endToEndId: Type.String(),
+    debtorAccount: Type.Object({ name: Type.String(), document: Type.String({ description: 'masked' }) }),
+    ...Failure,
+  }),
+}, { description: 'eventType cash_in (docs/gateway.md §6.3)' })
+export type ReceiveEnvelope = Static<typeof ReceiveEnvelopeSchema>
+
+/** V2 REFUND (docs/gateway.md §6.3): DEBIT for a refund this account made (refund_in), CREDIT for one it received (refund_out). */
+const refundEnvelope = <D extends 'DEBIT' | 'CREDIT'>(creditDebitType: D, description: string) => Type.Object({
+  type: Type.Literal('REFUND'),
+  data: Type.Object({
+    id: Type.Integer({ description: 'the original payment' }),
+    txId: Nullable(Type.String()),
+    status: StringEnum(['REFUNDED', 'ERROR'] as const),
+    payment: Payment,
+    refunds: Type.Array(Type.Object({
+      status: StringEnum(['LIQUIDATED', 'ERROR'] as const),
+      payment: Type.Object({ amount: Type.Number(), currency: Type.String() }),
+      endToEndId: Type.String({ description: 'the refund\'s own id (rtrId)' }),
+      eventDate: Type.String({ format: 'date-time' }),
+      information: Type.String(),
+    }), { description: 'the refund this event is about' }),
+    endToEndId: Type.String({ description: 'the original payment\'s' }),
+    creditDebitType: Type.Literal(creditDebitType),
+    ...Failure,
+  }),
+}, { description })
+
+export const RefundInEnvelopeSchema = refundEnvelope('DEBIT', 'eventType refund_in (docs/gateway.md §6.3)')
+export const RefundOutEnvelopeSchema = refundEnvelope('CREDIT', 'eventType refund_out: the REFUND envelope seen from the receiving side (docs/assumptions.md)')
+export type RefundInEnvelope = Static<typeof RefundInEnvelopeSchema>
+export type RefundOutEnvelope = Static<typeof RefundOutEnvelopeSchema>
+
+/** `med_*`: the MED record of docs/gateway.md §2.10; an approval also carries the devolução that returned the money. */
+export const MedEnvelopeSchema = Type.Object({
+  type: Type.Literal('MED'),
+  data: Type.Object({ ...MedRecordSchema.properties, refund: Type.Optional(MedRefund) }),
+}, { description: 'eventType med_created, med_accepted and med_rejected (docs/assumptions.md)' })
+export type MedEnvelope = Static<typeof MedEnvelopeSchema>
+
+/** The payload of each event type. */
+export const WebhookPayloadSchemas = {
+  cash_in: ReceiveEnvelopeSchema,
+  cash_out: Type.Union([CashOutNotificationSchema, TransferEnvelopeSchema]),
+  refund_in: RefundInEnvelopeSchema,
+  refund_out: RefundOutEnvelopeSchema,
+  med_created: MedEnvelopeSchema,
+  med_accepted: MedEnvelopeSchema,
+  med_rejected: MedEnvelopeSchema,
+} satisfies Record<EventType, TSchema>
+
+export type WebhookPayloads = { [E in EventType]: Static<typeof WebhookPayloadSchemas[E]> }
+/** What a delivery of event type E carries as its body. */
+export type WebhookPayload<E extends EventType = EventType> = WebhookPayloads[E]
 
 export const DeliveryStatusSchema = StringEnum(['pending', 'delivered', 'failed', 'dropped', 'no_receiver'] as const, {
   description: 'pending: attempts still to come; delivered: a 2xx came back; failed: every attempt failed; dropped: WEBHOOK_DROP; no_receiver: no active URL for the event',
@@ -72,7 +198,7 @@ export const DeliveryView = Type.Object({
 })
 
 export const DeliveryQuery = Type.Object({
-  accountId: Type.Optional(Type.Integer({ minimum: 1 })),
+  accountId: Type.Optional(RecordId()),
   eventType: Type.Optional(EventTypeSchema),
   transactionId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   status: Type.Optional(DeliveryStatusSchema),
@@ -91,7 +217,7 @@ export const PublicWebhookList = Type.Object({ accountId: Type.Integer(), webhoo
 // ---- the control plane's registrations and delivery log -----------------------------------------
 
 export const WebhookRegistrationBody = Type.Object({
-  accountId: Type.Integer({ minimum: 1 }),
+  accountId: RecordId(),
   eventType: EventTypeSchema,
   url: Type.String({ minLength: 1, maxLength: 2048 }),
   headers: Type.Optional(HeaderList),
@@ -100,7 +226,7 @@ export const WebhookList = Type.Object({ webhooks: Type.Array(WebhookView), tota
 export const WebhookPatchBody = Type.Object({ isActive: Type.Optional(Type.Boolean()), headers: Type.Optional(HeaderList) })
 
 export const WebhookTestBody = Type.Object({
-  accountId: Type.Integer({ minimum: 1 }),
+  accountId: RecordId(),
   eventType: EventTypeSchema,
   transactionId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
 })
@@ -118,3 +244,12 @@ export const DeliveryWaitQuery = Type.Object({
   })),
   timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000, default: 10_000 })),
 })
+
+/**
+ * A delivery of the log with its body typed by its event type: a union on `eventType`, so checking
+ * `delivery.eventType === 'cash_in'` (or waiting for one event type) types `delivery.body`. The route
+ * schema above keeps `body` open: the log serves what was sent, whatever version of the sandbox sent it.
+ */
+export type DeliveryOf<E extends EventType = EventType> = E extends EventType
+  ? Omit<Static<typeof DeliveryView>, 'eventType' | 'body'> & { eventType: E, body: WebhookPayload<E> }
+  : never

@@ -7,8 +7,15 @@ import { brlToCents } from '../domain/money.js'
 import type { Clock } from '../engine/clock.js'
 import type { AccountDefaults, Fixtures, FixtureAccount } from '../fixtures.js'
 import type { Account, ProviderGroup, SplitFrequency } from '../store/state.js'
+import type { ApiPixScope } from '../domain/scopes.js'
 import type { Store } from '../store/store.js'
 import { Refusal } from '../errors/refusal.js'
+
+/**
+ * An account's incarnation (store/state.ts). From the system's random source, as credentials are: a
+ * fresh state in another process with the same seed is another life too.
+ */
+const newIncarnation = (): string => randomAlnum(secretRng, 16)
 
 /**
  * Accounts: the fixture accounts restored on reset, and fresh isolated accounts created on demand
@@ -24,6 +31,8 @@ export interface AccountSettings {
   limits?: Partial<AccountDefaults['limits']>
   cashInMinExpirationSeconds?: number
   splitFrequency?: SplitFrequency
+  /** The scopes of API Pix it is granted; every one when absent. */
+  scopes?: ApiPixScope[]
 }
 
 export interface CreatedAccount {
@@ -68,6 +77,8 @@ export class AccountService {
       balance: { availableCents: opening, blockedCents: 0 },
       totals: { openingCents: opening, adjustmentsCents: 0, settledInCents: 0, settledOutCents: 0, feesCents: 0 },
       createdAt: new Date(this.clock.now()).toISOString(),
+      incarnation: newIncarnation(),
+      ...(s.scopes !== undefined ? { scopes: [...new Set(s.scopes)] } : {}),
     }
   }
 
@@ -121,17 +132,28 @@ export class AccountService {
 
   /**
    * Returns one account to its first state: opening balance, no transactions or other records,
-   * same id, credentials, certificate and settings.
+   * same id, credentials, certificate and settings. A new life: tokens issued before no longer count.
    */
   reset (account: Account): Account {
     const fresh: Account = {
       ...structuredClone(account),
+      incarnation: newIncarnation(),
       balance: { availableCents: account.totals.openingCents, blockedCents: 0 },
       totals: { openingCents: account.totals.openingCents, adjustmentsCents: 0, settledInCents: 0, settledOutCents: 0, feesCents: 0 },
     }
     return this.store.transact(() => {
       this.store.removeAccount(account.id)
       return this.store.addAccount(fresh)
+    })
+  }
+
+  /**
+   * Gives every account a new life (a snapshot import): a token issued before the import, even for an
+   * account the snapshot holds with the same id and credentials, was issued to the state it replaced.
+   */
+  renewIncarnations (): void {
+    this.store.transact(() => {
+      for (const account of this.store.accounts()) this.store.patch('accounts', account.id, a => { a.incarnation = newIncarnation() })
     })
   }
 

@@ -1,7 +1,6 @@
 import { parseInstant } from '../domain/instant.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
-import type { CobListQueryT, PixListQueryT } from '../schemas/central-bank.js'
-import type { Account, Transaction } from '../store/state.js'
+import type { Account, Transaction, TransactionOf } from '../store/state.js'
 import { chargeData, receivedOf } from './charge-records.js'
 import { receivedPixView } from './received-pix.js'
 import type { CobViews, Ports, RefundReads } from '../ports.js'
@@ -12,12 +11,39 @@ import type { CobViews, Ports, RefundReads } from '../ports.js'
  * nothing here writes to the store.
  */
 
+/** BACEN's paging of a list: the page from 0, and the items per page. */
+export interface Paging {
+  'paginacao.paginaAtual'?: number
+  'paginacao.itensPorPagina'?: number
+}
+
+/** What every list of BACEN's filters on: a window of time (RFC 3339, both inclusive), and a document. */
+export interface ListFilter extends Paging {
+  inicio: string
+  fim: string
+  cpf?: string
+  cnpj?: string
+}
+
+/** GET /cob's parameters. */
+export interface CobListFilter extends ListFilter {
+  locationPresente?: boolean
+  status?: string
+}
+
+/** GET /pix's parameters. */
+export interface PixListFilter extends ListFilter {
+  txid?: string
+  txIdPresente?: boolean
+  devolucaoPresente?: boolean
+}
+
 export type CentralBankReadDeps<Cob> = Pick<Ports, 'store'> & { charges: CobViews<Cob>, refunds: RefundReads }
 
-interface Window { from: number, to: number }
+export interface Window { from: number, to: number }
 
 /** inicio and fim as BACEN reads them (RFC 3339, both inclusive), one message per bad field. */
-function windowOf (q: { inicio: string, fim: string, cpf?: string, cnpj?: string }): Window {
+export function windowOf (q: ListFilter): Window {
   const problems: string[] = []
   const from = parseInstant(q.inicio)
   const to = parseInstant(q.fim)
@@ -29,7 +55,8 @@ function windowOf (q: { inicio: string, fim: string, cpf?: string, cnpj?: string
   return { from: from!, to: to! }
 }
 
-function page<T> (items: T[], q: { 'paginacao.paginaAtual'?: number, 'paginacao.itensPorPagina'?: number }) {
+/** One page of a list, and BACEN's Paginacao of it. */
+export function page<T> (items: T[], q: Paging) {
   const paginaAtual = q['paginacao.paginaAtual'] ?? 0
   const itensPorPagina = q['paginacao.itensPorPagina'] ?? 100
   return {
@@ -39,7 +66,7 @@ function page<T> (items: T[], q: { 'paginacao.paginaAtual'?: number, 'paginacao.
   }
 }
 
-const within = (at: string, w: Window): boolean => {
+export const within = (at: string, w: Window): boolean => {
   const ms = Date.parse(at)
   return ms >= w.from && ms <= w.to
 }
@@ -48,15 +75,16 @@ export class CentralBankReads<Cob> {
   constructor (private readonly deps: CentralBankReadDeps<Cob>) {}
 
   /** GET /cob: the account's charges created within [inicio, fim], oldest first, paged. */
-  cobs (account: Account, q: CobListQueryT) {
+  cobs (account: Account, q: CobListFilter) {
     const w = windowOf(q)
-    const cobs = this.deps.store.transactionsOf(account.id).filter(tx => {
+    const cobs = this.deps.store.transactionsOf(account.id).filter((tx): tx is TransactionOf<'COB'> => {
       if (tx.kind !== 'COB' || !within(tx.createdAt, w)) return false
       const devedor = chargeData(tx).cob?.devedor
       if (q.cpf !== undefined && devedor?.cpf !== q.cpf) return false
       if (q.cnpj !== undefined && devedor?.cnpj !== q.cnpj) return false
       if (q.status !== undefined && tx.status !== q.status) return false
-      return q.locationPresente !== false // every cob of this sandbox is created with its location
+      // Every cob is created with its location; API Pix's may have been unbound from it since.
+      return q.locationPresente === undefined || (this.deps.charges.hasLocation?.(tx) ?? true) === q.locationPresente
     })
     const { items, paginacao } = page(cobs, q)
     return {
@@ -74,7 +102,7 @@ export class CentralBankReads<Cob> {
   }
 
   /** GET /pix: the PIX the account received within [inicio, fim] (by `horario`), oldest first, paged. */
-  receivedList (account: Account, q: PixListQueryT) {
+  receivedList (account: Account, q: PixListFilter) {
     const w = windowOf(q)
     const received = this.deps.store.transactionsOf(account.id).filter(tx => {
       const r = receivedOf(tx)

@@ -6,10 +6,8 @@ import { isValidSplitKey } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, parseDecimalString, percentOf } from '../domain/money.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
-import { asReply } from '../store/state.js'
-import type { CashInBodyT, CobBodyT, CobPatchBodyT } from '../schemas/payins.js'
-import { type Account, type ChargeData, type ChargeKind, type CobData, type Counterpart, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData } from '../store/state.js'
-import { cobFieldProblems, revisedCob, type CobFields } from '../domain/cob.js'
+import { type Account, type ChargeData, type ChargeKind, type CobData, type Counterpart, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData, type TransactionOf, type TransactionStatus } from '../store/state.js'
+import { cobFieldProblems, revisedCob, type CnpjForm, type CobFields, type CobRequest, type CobRevision } from '../domain/cob.js'
 import { receivedPixView } from './received-pix.js'
 import { chargeData, chargeDraft, receivedOf } from './charge-records.js'
 import { receiveEnvelope } from '../webhooks/envelopes/pay-in.js'
@@ -17,7 +15,8 @@ import { percentageExcess } from '../domain/splits.js'
 import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import type { ChargeLookup, ChargePayments, ChargeSplits, Devolucoes, Lifecycle, Ports } from '../ports.js'
+import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSplits, Devolucoes, Lifecycle, LocatedCharges, Ports } from '../ports.js'
+import type { Restored } from '../store/store.js'
 import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
 
@@ -35,11 +34,20 @@ export const DEFAULT_PAYER: Payer = { name: 'PAGADOR SANDBOX', document: '529982
 export type { ChargeData, CobData, ReceivedPayment, SplitRecord, SplitStatus }
 
 /** The kind of a record this service creates, with the `data` of that kind. */
-type NewKind = { [K in ChargeKind]: { kind: K, data: TransactionData[K] } }[ChargeKind]
+type NewKind<K extends ChargeKind> = { kind: K, data: TransactionData[K] }
+type Cob = TransactionOf<'COB'>
 
 /** Money that would take an account past what it can hold (ledger.canReceive): nothing is credited. */
 export const cannotReceive = (): Refusal =>
   new Refusal('ACCOUNT_LIMIT_REACHED', `The receiving account cannot hold more: its gross balance would exceed ${centsToString(MAX_CENTS)}, or its received total its limit`)
+
+/** A cash-in as POST /api/pix/cash-in asks for it (docs/gateway.md §2.6). */
+export interface CashInInput {
+  transaction: { value: number, description: string, externalId: string, expirationTime?: number, generateQrCode?: boolean }
+  payer: { fullName: string, document: string }
+  additionalInfo?: Record<string, string>
+  splits?: Array<Pick<SplitRecord, 'pixKey' | 'pixKeyType' | 'name' | 'document' | 'type' | 'value'> & { immediate?: boolean }>
+}
 
 export interface PayByCodeInput {
   pixCode: string
@@ -51,10 +59,27 @@ export type ChargeDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | '
   config: Pick<Config, 'settlementDelayMs'>
   refunds: Devolucoes
   splits: ChargeSplits
+  /** API Pix's payload locations, whose codes a pay-out may pay too; without them, only the charges' own locations count. */
+  locations?: LocatedCharges
 }
 
-export class ChargeService implements ChargePayments, Lifecycle {
+/**
+ * A cob of API Pix: where it is served (a payload location of LocationService) instead of the root
+ * family's own URL; its devedor.cnpj is read as API Pix writes it (alphanumeric too).
+ */
+export interface CobLocation {
+  locId: number
+  location: string
+}
+
+export class ChargeService implements Lifecycle {
   constructor (private readonly deps: ChargeDeps) {}
+
+  /** What a pay-out sees of the charges (ChargePayments): which charge a code points at, and the hand-over of its payment. */
+  readonly payments: ChargePayments = {
+    chargeForCode: code => this.chargeForCode(code),
+    arrive: payment => this.arrive(payment),
+  }
 
   private get store () { return this.deps.store }
   private now (): number { return this.deps.clock.now() }
@@ -62,7 +87,7 @@ export class ChargeService implements ChargePayments, Lifecycle {
   // ---- cash-in ----------------------------------------------------------------------------------
 
   /** POST /api/pix/cash-in: every rule of docs/gateway.md §2.6, then a PENDING charge with its dynamic BR Code. */
-  async createCashIn (account: Account, body: CashInBodyT, scenarios: AppliedScenario[]): Promise<{ charge: Transaction, qrCodeImage?: string }> {
+  async createCashIn (account: Account, body: CashInInput, scenarios: AppliedScenario[]): Promise<{ charge: Transaction, qrCodeImage?: string }> {
     const { transaction: t, payer } = body
     const value = parseAmount(t.value)
     if (!value.ok) throw new Refusal('PIX_INVALID_AMOUNT', amountMessage('transaction.value', value.reason))
@@ -140,6 +165,11 @@ export class ChargeService implements ChargePayments, Lifecycle {
     const qrCodeImage = t.generateQrCode === true ? await QRCode.toDataURL(pixCode, QR_IMAGE_OPTIONS) : undefined
     // Check-and-insert in one unit with no await in between: concurrent duplicates create exactly one charge.
     const charge = this.store.transact(() => {
+      // A reset or an import while the image was drawn ended the life of the account the request was for.
+      const live = this.store.account(account.id)
+      if (live === undefined || live.incarnation !== account.incarnation) {
+        throw new Refusal('UNAUTHORIZED', 'A conta foi reiniciada ou substituída durante a requisição; solicite um novo token')
+      }
       duplicate()
       const draft = this.newTransaction(account, { kind: 'CASH_IN', data }, 'PENDING', value.cents, now, scenarios, id)
       draft.externalId = t.externalId
@@ -169,8 +199,8 @@ export class ChargeService implements ChargePayments, Lifecycle {
   // ---- cob --------------------------------------------------------------------------------------
 
   /** PUT /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7), and POST /cob (BACEN) with a txid generated here when `txid` is null. */
-  createCob (account: Account, txid: string | null, body: CobBodyT, scenarios: AppliedScenario[]): Transaction {
-    const problems = cobFieldProblems({ original: body.valor.original, devedor: body.devedor, chave: body.chave })
+  createCob (account: Account, txid: string | null, body: CobRequest, scenarios: AppliedScenario[], at?: CobLocation): Cob {
+    const problems = cobFieldProblems({ original: body.valor.original, devedor: body.devedor, chave: body.chave }, at ? 'alphanumeric' : 'digits')
     if (problems.length > 0) throw invalidRequest(problems)
     const originalCents = parseDecimalString(body.valor.original, 'exactly-2')
     // Check-and-insert in one unit, with no await in between.
@@ -178,21 +208,21 @@ export class ChargeService implements ChargePayments, Lifecycle {
       // A txid of our own is drawn again while it is taken; the client's is kept as given.
       let id = txid ?? newTxid(this.deps.rng, 32)
       if (txid === null) while (this.store.transactionByRef(`cob:${account.id}:${id}`)) id = newTxid(this.deps.rng, 32)
-      return this.insertCob(account, id, body, originalCents.ok ? originalCents.cents : 0, scenarios)
+      return this.insertCob(account, id, body, originalCents.ok ? originalCents.cents : 0, scenarios, at)
     })
   }
 
-  private insertCob (account: Account, txid: string, body: CobBodyT, originalCents: number, scenarios: AppliedScenario[]): Transaction {
+  private insertCob (account: Account, txid: string, body: CobRequest, originalCents: number, scenarios: AppliedScenario[], at?: CobLocation): Cob {
     const devedor = body.devedor
     const ref = `cob:${account.id}:${txid}`
     if (this.store.transactionByRef(ref)) throw new Refusal('COB_TXID_EXISTS', `A cobrança com txid ${txid} já existe`)
     const now = this.now()
     const expiracao = body.calendario.expiracao ?? DEFAULT_EXPIRATION_SECONDS
     const modalidadeAlteracao = body.valor.modalidadeAlteracao ?? 0
-    const locId = this.store.nextSeq('loc')
+    const locId = at?.locId ?? this.store.nextSeq('loc')
     // The txid (26-35) does not fit tag 62-05 (at most 25): as in BACEN's dynamic codes, 62-05 is `***`
     // and the payload URL carries it.
-    const location = `${LOCATION_HOST}/qr/v2/cob/${locId}/${txid}`
+    const location = at?.location ?? `${LOCATION_HOST}/qr/v2/cob/${locId}/${txid}`
     const pixCode = this.cobCode(account, location, originalCents, modalidadeAlteracao)
     const cob: CobData = {
       expiracao,
@@ -207,7 +237,8 @@ export class ChargeService implements ChargePayments, Lifecycle {
     const draft = this.newTransaction(account, { kind: 'COB', data: { txid, location, pixCode, splits: [], cob } }, 'ATIVA', originalCents, now, scenarios)
     if (body.solicitacaoPagador !== undefined) draft.description = body.solicitacaoPagador
     draft.dueAt = iso(now + expiracao * 1000)
-    const charge = this.store.addTransaction(draft, undefined, [ref, `loc:${location}`])
+    // An API Pix location finds its charge itself (it may be unbound, and bound to another charge later).
+    const charge = this.store.addTransaction(draft, undefined, at ? [ref] : [ref, `loc:${location}`])
     this.scheduleTimers(charge)
     return charge
   }
@@ -223,10 +254,16 @@ export class ChargeService implements ChargePayments, Lifecycle {
     })
   }
 
-  cob (account: Account, txid: string): Transaction {
-    const charge = this.store.transactionByRef(`cob:${account.id}:${txid}`)
+  cob (account: Account, txid: string): Cob {
+    const charge = this.findCob(account, txid)
     if (!charge) throw new Refusal('NOT_FOUND', `Cobrança com txid ${txid} não encontrada`)
     return charge
+  }
+
+  /** The account's cob of this txid, if any. */
+  findCob (account: Account, txid: string): Cob | undefined {
+    const charge = this.store.transactionByRef(`cob:${account.id}:${txid}`)
+    return charge?.kind === 'COB' ? charge : undefined
   }
 
   /**
@@ -235,9 +272,9 @@ export class ChargeService implements ChargePayments, Lifecycle {
    * `revisao` goes up by 1 when something really changed. A new value or modalidade gives a new BR
    * Code at the same location; a new expiracao counts from `criacao`, as BACEN's does.
    */
-  reviseCob (account: Account, txid: string, body: CobPatchBodyT): Transaction {
+  reviseCob (account: Account, txid: string, body: CobRevision, cnpj: CnpjForm = 'digits'): Cob {
     const charge = this.cob(account, txid)
-    const problems = cobFieldProblems({ original: body.valor?.original, devedor: body.devedor, chave: body.chave })
+    const problems = cobFieldProblems({ original: body.valor?.original, devedor: body.devedor, chave: body.chave }, cnpj)
     const cob = chargeData(charge).cob!
     if (body.loc !== undefined && body.loc.id !== cob.locId) problems.push(`loc.id ${body.loc.id} não é a location desta cobrança`)
     if (problems.length > 0) throw invalidRequest(problems)
@@ -265,20 +302,20 @@ export class ChargeService implements ChargePayments, Lifecycle {
     // An expiracao already past: the charge expires now rather than at the next tick of the clock.
     if (!cancelled && Date.parse(dueAt) <= this.now()) this.expire(charge.id)
     else if (!cancelled) this.scheduleExpiry(revised)
-    return this.store.transaction(charge.id)!
+    return this.cob(account, txid)
   }
 
-  cobView (charge: Transaction) {
+  cobView (charge: Cob) {
     const d = chargeData(charge)
     const cob = d.cob!
     const received = receivedOf(charge)
-    return asReply({
+    return {
       calendario: { criacao: charge.createdAt, expiracao: cob.expiracao },
       txid: d.txid!,
       revisao: cob.revisao ?? 0,
       loc: { id: cob.locId, location: d.pixCode!, tipoCob: 'cob', criacao: charge.createdAt, txid: d.txid! },
       location: d.pixCode!,
-      status: charge.status as 'ATIVA',
+      status: charge.status,
       ...(cob.devedor ? { devedor: { ...cob.devedor } } : {}),
       valor: { original: cob.original, modalidadeAlteracao: cob.modalidadeAlteracao },
       // BACEN's answer always names the receiver's key: without one in the request, the account's document key.
@@ -287,15 +324,15 @@ export class ChargeService implements ChargePayments, Lifecycle {
       ...(cob.infoAdicionais ? { infoAdicionais: cob.infoAdicionais } : {}),
       pixCopiaECola: d.pixCode!,
       ...(received ? { pix: [receivedPixView(this.deps.refunds, charge)] } : {}),
-    })
+    }
   }
 
-  // ---- paying a charge (ChargePayments) --------------------------------------------------------
+  // ---- paying a charge ---------------------------------------------------------------------------
 
   /** The charge a parsed BR Code points at (by its location, else by its txid), of any account. */
   chargeForCode (code: BrCode): ChargeLookup | undefined {
     const charge = code.location !== undefined
-      ? this.store.transactionByRef(`loc:${code.location}`)
+      ? this.store.transactionByRef(`loc:${code.location}`) ?? this.deps.locations?.chargeAt(code.location)
       : code.txid !== undefined ? this.store.transactionByRef(`txid:${code.txid}`) : undefined
     if (!charge || (charge.kind !== 'CASH_IN' && charge.kind !== 'COB')) return undefined
     return this.lookupOf(charge)
@@ -366,6 +403,23 @@ export class ChargeService implements ChargePayments, Lifecycle {
     this.emitReceive(charge, scenarios)
     this.deps.splits.runSplits(charge, account)
     return charge
+  }
+
+  /**
+   * A payment from an account of this sandbox (a QR cash-out settling) arrives at its charge. A refusal
+   * (a wrong amount, an account that cannot hold the money) rolls back with the payment's unit and
+   * credits nothing; PAYMENT_ERROR ends the charge in error, with its webhook, and the payer is refused too.
+   */
+  private arrive (payment: ArrivingPayment): Arrival {
+    const charge = this.store.transaction(payment.chargeId)
+    if (!charge || this.lookupOf(charge).status !== 'payable') return 'unavailable'
+    let paid: Transaction
+    try {
+      paid = this.payCharge(charge, payment)
+    } catch {
+      return 'refused'
+    }
+    return receivedOf(paid) !== undefined ? 'taken' : 'refused'
   }
 
   /** POST /__sandbox/pix/pay: what a payer's bank app does with a copy-and-paste code. */
@@ -480,10 +534,16 @@ export class ChargeService implements ChargePayments, Lifecycle {
 
   /** After a restart with --data or a snapshot import: expiry and AUTO_PAY again (SplitService reschedules the splits). */
   afterLoad (): void {
-    for (const tx of Object.values(this.store.data.transactions)) {
-      if (tx.kind !== 'CASH_IN' && tx.kind !== 'COB') continue
-      this.scheduleTimers(tx)
-    }
+    for (const tx of Object.values(this.store.data.transactions)) this.follow(tx)
+  }
+
+  /** A rollback put these charges back: an open one gets its timers again (a job left from before finds it moved on and does nothing). */
+  afterRestore (restored: Restored): void {
+    for (const tx of restored.inState('transactions')) this.follow(tx)
+  }
+
+  private follow (tx: Transaction): void {
+    if (tx.kind === 'CASH_IN' || tx.kind === 'COB') this.scheduleTimers(tx)
   }
 
   // ---- helpers ----------------------------------------------------------------------------------
@@ -520,8 +580,9 @@ export class ChargeService implements ChargePayments, Lifecycle {
     })
   }
 
-  private newTransaction (account: Account, what: NewKind, status: string, amountCents: number, now: number, scenarios: AppliedScenario[], id = this.deps.rng.uuid()): Mutable<Transaction> {
+  private newTransaction<K extends ChargeKind> (account: Account, what: NewKind<K>, status: TransactionStatus<K>, amountCents: number, now: number, scenarios: AppliedScenario[], id = this.deps.rng.uuid()): Mutable<TransactionOf<K>> {
     const at = iso(now)
+    // `kind`, `data` and `status` are one kind's, which the compiler cannot follow through a spread of a generic.
     return {
       id,
       seq: this.store.nextSeq('transaction'),
@@ -537,10 +598,10 @@ export class ChargeService implements ChargePayments, Lifecycle {
       createdAt: at,
       updatedAt: at,
       history: [{ status, at }],
-    }
+    } as Mutable<TransactionOf<K>>
   }
 
-  private transition (tx: Draft<Transaction>, status: string, reason?: string): void {
+  private transition<T extends Draft<Transaction>> (tx: T, status: T['status'], reason?: string): void {
     recordTransition(tx, status, iso(this.now()), reason)
   }
 }

@@ -1,8 +1,8 @@
-import { isValidCnpj, isValidCpf, isValidDocument } from '../domain/documents.js'
+import { generateCpf, isValidCnpj, isValidCpf, isValidDocument } from '../domain/documents.js'
 import { randomInt, type Rng } from '../domain/ids.js'
 import { detectDirectoryKeyType, normalizeKey, type DirectoryKeyType } from '../domain/keys.js'
 import { Refusal } from '../errors/refusal.js'
-import type { Ports } from '../ports.js'
+import type { KeyHolders, Ports } from '../ports.js'
 import { intern } from '../store/intern.js'
 import type { Counterpart, DirectoryEntry } from '../store/state.js'
 
@@ -25,26 +25,29 @@ const LAST_NAMES = ['SILVA', 'SANTOS', 'OLIVEIRA', 'SOUZA', 'PEREIRA', 'COSTA', 
 
 /**
  * The holder of a key that is not in the directory: the payment still goes to "the key owner", so the
- * sandbox invents one, reproducibly from the seed, at another institution than the payer's.
+ * sandbox invents one at another institution than the payer's, from `stream` (a stream derived from the
+ * seed and the destination: the same destination, the same holder). Without a document, one is invented too.
  */
-export function generatedHolder (rng: Rng, holder: { name?: string, document: string, key?: string }, payerIspb: string): Counterpart {
+export function generatedHolder (stream: Rng, holder: { name?: string, document?: string, key?: string }, payerIspb: string): Counterpart {
+  const document = holder.document ?? generateCpf(stream)
   const banks = OTHER_INSTITUTIONS.filter(b => b.ispb !== payerIspb)
-  const bank = banks[randomInt(rng, banks.length)]
-  const name = holder.name ?? intern(`${FIRST_NAMES[randomInt(rng, FIRST_NAMES.length)]} ${LAST_NAMES[randomInt(rng, LAST_NAMES.length)]}`)
+  const bank = banks[randomInt(stream, banks.length)]
+  const name = holder.name ?? intern(`${FIRST_NAMES[randomInt(stream, FIRST_NAMES.length)]} ${LAST_NAMES[randomInt(stream, LAST_NAMES.length)]}`)
   const digits = (n: number): string => {
     let out = ''
-    for (let i = 0; i < n; i++) out += String.fromCharCode(48 + randomInt(rng, 10))
+    for (let i = 0; i < n; i++) out += String.fromCharCode(48 + randomInt(stream, 10))
     return out
   }
   return {
     name,
-    document: holder.document,
+    document,
     ispb: bank.ispb,
     bankName: bank.bankName,
     bankCode: bank.bankCode,
     accountBranch: digits(4),
     accountNumber: `${digits(7)}-${digits(1)}`,
     ...(holder.key !== undefined && { key: holder.key }),
+    generated: true,
   }
 }
 
@@ -77,11 +80,38 @@ function isValidDirectoryKey (keyType: DirectoryKeyType, key: string): boolean {
   }
 }
 
-export type DirectoryDeps = Pick<Ports, 'store'>
+export type DirectoryDeps = Pick<Ports, 'store' | 'rng'>
 
-/** The control plane's edits of the directory (/__sandbox/directory). */
+/** Invented holders kept for reuse, at most (each is a pure function of its destination: dropping one loses nothing). */
+const INVENTED_KEPT = 10_000
+
+/** The key directory: the control plane's edits (/__sandbox/directory), and who holds a key, as a payment to it asks. */
 export class DirectoryService {
+  /**
+   * Invented holders by payer institution, key, document and name: every pay-out to one destination shares
+   * one frozen record instead of keeping a copy of its own.
+   */
+  private readonly inventedHolders = new Map<string, Counterpart>()
+
   constructor (private readonly deps: DirectoryDeps) {}
+
+  /** What a pay-out asks of the directory (KeyHolders): the holder of the key it pays. */
+  readonly holders: KeyHolders = {
+    listed: directoryKey => {
+      const entry = this.deps.store.directoryEntry(directoryKey)
+      return entry && { counterpart: counterpartOf(entry), accountStatus: entry.accountStatus ?? 'ACTIVE' }
+    },
+    invented: (destination, payerIspb) => {
+      const id = `${payerIspb}\u0000${destination.key ?? ''}\u0000${destination.document ?? ''}\u0000${destination.name ?? ''}`
+      let holder = this.inventedHolders.get(id)
+      if (!holder) {
+        holder = Object.freeze(generatedHolder(this.deps.rng.derive(`holder\u0000${id}`), destination, payerIspb))
+        if (this.inventedHolders.size >= INVENTED_KEPT) this.inventedHolders.clear()
+        this.inventedHolders.set(id, holder)
+      }
+      return holder
+    },
+  }
 
   entries (): DirectoryEntry[] {
     return Object.values(this.deps.store.data.directory)

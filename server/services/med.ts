@@ -5,14 +5,13 @@ import { Refusal, invalidRequest } from '../errors/refusal.js'
 import { medEnvelope, type MedRefundSummary } from '../webhooks/envelopes/pay-in.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { receivedOf } from './charge-records.js'
-import type { MedRecord, MedStatus } from './med-types.js'
-import type { Transaction } from '../store/state.js'
+import type { MedRecord, MedStatus, Transaction } from '../store/state.js'
 import { refundData } from './refunds.js'
 import type { AccountLookup, Lifecycle, MedReturns, Ports, ReceivedPayments } from '../ports.js'
 import type { Config } from '../config.js'
 
 /**
- * MED disputes (docs/gateway.md §2.10, 3.6, DESIGN.md section 5). The sandbox plays the requesting bank through
+ * MED disputes (docs/gateway.md §2.10, 3.6; docs/assumptions.md, MED). The sandbox plays the requesting bank through
  * the control plane (open, move); integrators read them through GET /api/med, which is rate limited
  * per account by the sandbox clock. Transitions: OPEN -> RECEIVED -> ANALYZED (APPROVED or REJECTED),
  * or CANCELLED before analysis. An approved refund request returns what is left of the payment.

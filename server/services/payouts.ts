@@ -11,13 +11,14 @@ import { amountMessage, centsToNumber, centsToString, parseAmount } from '../dom
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Job } from '../engine/scheduler.js'
 import { intern } from '../store/intern.js'
-import { isKind, PAYOUT_KINDS, type Account, type Counterpart, type DictTransferResponse, type Mutable, type Patch, type PayoutKind, type Transaction, type TransactionData, type TransactionOf } from '../store/state.js'
+import { isKind, PAYOUT_KINDS, type Account, type Counterpart, type DictTransferResponse, type Mutable, type Patch, type PayoutKind, type Transaction, type TransactionData, type TransactionOf, type TransactionStatus } from '../store/state.js'
 import { cashOutNotification, transferEnvelope } from '../webhooks/envelopes/cash-out.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { iso, recordTransition } from './history.js'
-import { counterpartOf, directoryKeyOf, generatedHolder } from './directory.js'
-import type { ChargePayments, Lifecycle, PendingOperations, Ports } from '../ports.js'
+import { directoryKeyOf } from './directory.js'
+import type { ChargePayments, KeyHolders, Lifecycle, PendingOperations, Ports } from '../ports.js'
+import type { Restored } from '../store/store.js'
 import type { Config } from '../config.js'
 
 /**
@@ -41,6 +42,9 @@ export const GROUP_A_MISMATCH = {
 /** One externalId namespace for both standard pay-out endpoints (docs/gateway.md §4.1: unique per account for 5 and 6). */
 export const PAYOUT_SCOPE = 'payout'
 
+/** ORDER_REJECTED of a QR cash-out whose charge of this sandbox was paid, expired or removed before settlement. */
+const NO_LONGER_PAYABLE = 'QR Code não está mais disponível para pagamento'
+
 type Payout = TransactionOf<PayoutKind>
 
 /** The charge of this sandbox a QR cash-out pays, when it pays one. */
@@ -50,7 +54,6 @@ const chargeIdOf = (tx: Payout): string | undefined => tx.kind === 'CASH_OUT_QRC
 const sentDocumentOf = (tx: Payout): string | undefined => tx.kind === 'DICT_TRANSFER' ? undefined : tx.data.document
 
 /** What a new pay-out record is made of, besides its status. */
-type RecordFields = { [K in PayoutKind]: RecordFieldsOf<K> }[PayoutKind]
 interface RecordFieldsOf<K extends PayoutKind> {
   kind: K
   amountCents: number
@@ -96,12 +99,12 @@ export type { DictTransferResponse }
 
 /** A creation that ended in a recorded transaction plus an error answer (422 rejections, the 500 scenario). */
 export interface PayoutOutcome {
-  tx: Transaction
+  tx: TransactionOf<'CASH_OUT_QRCODE'>
   error?: Refusal
 }
 
 type Settlement =
-  | { ok: true, counterpart: Counterpart, pay?: { charge: Transaction } }
+  | { ok: true, counterpart: Counterpart, chargeId?: string }
   | { ok: false, code: string, message: string, counterpart?: Counterpart }
 
 export { isNight, saoPauloTime }
@@ -109,13 +112,12 @@ export { isNight, saoPauloTime }
 export type PayoutDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'fixtures' | 'events'> & {
   config: Pick<Config, 'settlementDelayMs'>
   charges: ChargePayments
+  directory: KeyHolders
 }
 
 export class PayoutService implements Lifecycle {
   /** Sum of the day's non-failed pay-outs per account, keyed `accountId|YYYY-MM-DD` (São Paulo): O(1) per request. */
   private readonly dailyCents = new Map<string, number>()
-  /** Invented holders of keys outside the directory, by payer institution, key, document and name. */
-  private readonly holders = new Map<string, Counterpart>()
   /** Charges of this sandbox being paid by a pending QR cash-out: a second payer gets QRCODE_ALREADY_PAID. */
   private readonly chargesInFlight = new Map<string, string>()
   private readonly jobs = new Map<string, Job>()
@@ -132,7 +134,7 @@ export class PayoutService implements Lifecycle {
 
   // ---- POST /api/pix/cash-out ---------------------------------------------------------------------------
 
-  createCashOut (account: Account, input: CashOutInput, scenarios: AppliedScenario[]): Transaction {
+  createCashOut (account: Account, input: CashOutInput, scenarios: AppliedScenario[]): TransactionOf<'CASH_OUT'> {
     const cents = this.amountOf(input.value)
     const { key, keyType, document, name } = input.details
     if (!isValidCashOutKey(keyType, key) || hasScenario(scenarios, 'INVALID_KEY')) {
@@ -228,7 +230,7 @@ export class PayoutService implements Lifecycle {
    * A provider's 422 (docs/gateway.md §7.3): the attempt is recorded as a final ERROR, consuming the externalId,
    * so a client that queries the transaction finds the outcome. Nothing is reserved or sent.
    */
-  private rejectQrCode (account: Account, base: RecordFields, code: 'QRCODE_ALREADY_PAID' | 'QRCODE_NOT_AVAILABLE' | null, reason?: string): PayoutOutcome {
+  private rejectQrCode (account: Account, base: RecordFieldsOf<'CASH_OUT_QRCODE'>, code: 'QRCODE_ALREADY_PAID' | 'QRCODE_NOT_AVAILABLE' | null, reason?: string): PayoutOutcome {
     const message = reason ?? (code === 'QRCODE_ALREADY_PAID'
       ? 'QR Code já foi pago'
       : code === 'QRCODE_NOT_AVAILABLE' ? 'QR Code não está disponível para pagamento (expirado ou removido)' : 'Pagamento recusado pelo provedor')
@@ -253,9 +255,10 @@ export class PayoutService implements Lifecycle {
     if (input.creditorDocument !== undefined && !isValidDocument(input.creditorDocument)) throw invalidRequest('creditorDocument deve ser um CPF ou CNPJ válido')
     if (input.priority === 'HIGH' && input.creditorDocument === undefined) throw invalidRequest('creditorDocument é obrigatório quando priority é HIGH')
 
-    const entry = this.deps.store.directoryEntry(directoryKey.key)
-    if (!entry || hasScenario(scenarios, 'KEY_NOT_FOUND')) throw new Refusal('KEY_NOT_FOUND', 'Chave PIX não encontrada no diretório')
-    if (input.ispbDeny?.includes(entry.ispb)) throw new Refusal('ISPB_DENIED', `A instituição da chave (${entry.ispb}) está em ispbDeny`)
+    const holder = this.deps.directory.listed(directoryKey.key)
+    if (!holder || hasScenario(scenarios, 'KEY_NOT_FOUND')) throw new Refusal('KEY_NOT_FOUND', 'Chave PIX não encontrada no diretório')
+    const { ispb } = holder.counterpart
+    if (input.ispbDeny?.includes(ispb)) throw new Refusal('ISPB_DENIED', `A instituição da chave (${ispb}) está em ispbDeny`)
     this.checkBalance(account, amount.cents, scenarios)
 
     const now = this.deps.clock.now()
@@ -268,7 +271,7 @@ export class PayoutService implements Lifecycle {
         description: input.description,
         pixKey: directoryKey.key,
         idempotencyKey: input.idempotencyKey,
-        counterpart: counterpartOf(entry),
+        counterpart: holder.counterpart,
         scenarios,
         data: {
           directoryKey: directoryKey.key,
@@ -342,11 +345,11 @@ export class PayoutService implements Lifecycle {
   }
 
   /** Builds and stores a record without touching the ledger; `extra` completes it before it is stored. */
-  private record<K extends PayoutKind> (account: Account, status: string, f: RecordFieldsOf<K>, extra?: (tx: Mutable<Payout>) => void): TransactionOf<K> {
+  private record<K extends PayoutKind> (account: Account, status: TransactionStatus<K>, f: RecordFieldsOf<K>, extra?: (tx: Mutable<Payout>) => void): TransactionOf<K> {
     const at = new Date(this.deps.clock.now()).toISOString()
     // Built field by field, not with conditional spreads: this runs once per pay-out, and spreading
-    // temporary objects was 5% of a cash-out's CPU time. `kind` and `data` come from one RecordFields
-    // member, which the compiler cannot follow through two separate fields: hence the one assertion.
+    // temporary objects was 5% of a cash-out's CPU time. `kind`, `data` and `status` are one kind's,
+    // which the compiler cannot follow through separate fields: hence the one assertion.
     const tx = {
       id: this.deps.rng.uuid(),
       seq: this.deps.store.nextSeq('transaction'),
@@ -444,15 +447,12 @@ export class PayoutService implements Lifecycle {
       const now = this.deps.clock.now()
       const e2e = endToEndId(account.ispb, now, this.deps.rng)
       this.deps.store.patch('transactions', tx.id, d => { d.endToEndId = e2e })
-      if (outcome.pay) {
-        try {
-          const payer = { name: account.name, document: account.document, ispb: account.ispb, bankName: account.bankName, accountId: account.id }
-          const paid = this.deps.charges.payCharge(outcome.pay.charge, { amountCents: tx.amountCents, payer, endToEndId: e2e })
-          // The receiving provider may refuse the confirmation (PAYMENT_ERROR on the charge): nothing was credited.
-          if (paid.status !== 'CONFIRMED' && paid.status !== 'CONCLUIDA') throw new Error(`charge ended ${paid.status}`)
-        } catch {
-          // The charge changed under us (paid, expired) or its owner refused: the destination rejected it.
-          this.fail(tx, 'ORDER_REJECTED', ASYNC_ERROR_MESSAGES.ORDER_REJECTED)
+      if (outcome.chargeId !== undefined) {
+        // A charge of this sandbox: the payment is handed over, and the destination's answer decides.
+        const payer = { name: account.name, document: account.document, ispb: account.ispb, bankName: account.bankName, accountId: account.id }
+        const arrival = this.deps.charges.arrive({ chargeId: outcome.chargeId, amountCents: tx.amountCents, payer, endToEndId: e2e })
+        if (arrival !== 'taken') {
+          this.fail(tx, 'ORDER_REJECTED', arrival === 'unavailable' ? NO_LONGER_PAYABLE : ASYNC_ERROR_MESSAGES.ORDER_REJECTED)
           return
         }
       }
@@ -478,26 +478,25 @@ export class PayoutService implements Lifecycle {
         if (!simulated.ok || chargeIdOf(tx) === undefined) return simulated
       }
     }
-    if (tx.kind === 'CASH_OUT_QRCODE' && tx.data.chargeId !== undefined) {
-      const chargeId = tx.data.chargeId
-      const lookup = this.deps.charges.chargeForCode(tx.data.brCode)
-      if (lookup?.status !== 'payable' || lookup.charge.id !== chargeId) {
-        return { ok: false, code: 'ORDER_REJECTED', message: 'QR Code não está mais disponível para pagamento' }
-      }
-      const receiver = this.deps.store.account(lookup.charge.accountId)
+    const chargeId = chargeIdOf(tx)
+    if (chargeId !== undefined) {
+      // Paid to the charge's receiver, an account of this sandbox; whether the charge can still take it is
+      // its own answer when the payment arrives (settle).
+      const charge = this.deps.store.transaction(chargeId)
+      const receiver = charge && this.deps.store.account(charge.accountId)
       const counterpart: Counterpart = receiver
         ? { name: receiver.name, document: receiver.document, ispb: receiver.ispb, bankName: receiver.bankName, bankCode: this.deps.fixtures.institution.bankCode, accountBranch: '0001', accountNumber: String(receiver.id), ...(tx.pixKey ? { key: tx.pixKey } : {}) }
-        : generatedHolder(this.deps.rng, { name: tx.data.name, document: tx.data.document ?? generateCpf(this.deps.rng) }, account.ispb)
-      return { ok: true, counterpart, pay: { charge: lookup.charge } }
+        : this.deps.directory.invented({ name: tx.kind === 'CASH_OUT_QRCODE' ? tx.data.name : undefined, document: sentDocumentOf(tx) }, account.ispb)
+      return { ok: true, counterpart, chargeId }
     }
     const key = tx.data.directoryKey
-    const entry = key !== undefined ? this.deps.store.directoryEntry(key) : undefined
-    const counterpart = entry ? counterpartOf(entry) : (tx.counterpart ?? this.holderFor(tx, account))
+    const listed = key !== undefined ? this.deps.directory.listed(key) : undefined
+    const counterpart = listed ? listed.counterpart : (tx.counterpart ?? this.holderFor(tx, account))
     if (forced) return { ok: true, counterpart }
-    if (entry?.accountStatus === 'BLOCKED') return { ok: false, code: 'BLOCKED_ACCOUNT', message: ASYNC_ERROR_MESSAGES.BLOCKED_ACCOUNT, counterpart }
-    if (entry?.accountStatus === 'CLOSED') return { ok: false, code: 'ACCOUNT_CLOSED', message: ASYNC_ERROR_MESSAGES.ACCOUNT_CLOSED, counterpart }
+    if (listed?.accountStatus === 'BLOCKED') return { ok: false, code: 'BLOCKED_ACCOUNT', message: ASYNC_ERROR_MESSAGES.BLOCKED_ACCOUNT, counterpart }
+    if (listed?.accountStatus === 'CLOSED') return { ok: false, code: 'ACCOUNT_CLOSED', message: ASYNC_ERROR_MESSAGES.ACCOUNT_CLOSED, counterpart }
     const sent = sentDocumentOf(tx)
-    if (tx.kind !== 'DICT_TRANSFER' && entry && sent !== undefined && entry.document !== sent && checksDocument(account.providerGroup, account.documentCheck)) {
+    if (listed && sent !== undefined && counterpart.document !== sent && checksDocument(account.providerGroup, account.documentCheck)) {
       return { ...this.mismatch(account), counterpart }
     }
     return { ok: true, counterpart }
@@ -513,11 +512,11 @@ export class PayoutService implements Lifecycle {
     let other = generateCpf(this.deps.rng)
     while (other === sent) other = generateCpf(this.deps.rng)
     const key = tx.data.directoryKey
-    const entry = key !== undefined ? this.deps.store.directoryEntry(key) : undefined
+    const listed = key !== undefined ? this.deps.directory.listed(key) : undefined
     const name = tx.kind === 'CASH_OUT_QRCODE' ? tx.data.name : undefined
-    const counterpart = entry
-      ? { ...counterpartOf(entry), document: other }
-      : generatedHolder(this.deps.rng, { name, document: other, key: tx.pixKey || undefined }, account.ispb)
+    const counterpart = listed
+      ? { ...listed.counterpart, document: other }
+      : this.deps.directory.invented({ name, document: other, key: tx.pixKey || undefined }, account.ispb)
     return checksDocumentWhenSimulated(account.providerGroup) ? { ...this.mismatch(account), counterpart } : { ok: true, counterpart }
   }
 
@@ -527,24 +526,10 @@ export class PayoutService implements Lifecycle {
       : { ok: false, code: 'TAX_ID_MISMATCH', message: ASYNC_ERROR_MESSAGES.TAX_ID_MISMATCH }
   }
 
+  /** The holder of a key the directory does not list: a key belongs to one account, so paying it again reaches the same one. */
   private holderFor (tx: Payout, account: Account): Counterpart {
-    const document = sentDocumentOf(tx)
     const name = tx.kind === 'CASH_OUT_QRCODE' ? tx.data.name : undefined
-    const key = tx.pixKey || undefined
-    if (document === undefined || key === undefined) {
-      return generatedHolder(this.deps.rng, { name, document: document ?? generateCpf(this.deps.rng), key }, account.ispb)
-    }
-    // A key belongs to one account: paying it again reaches the same invented holder, bank and account
-    // number, as it would in production. The record is shared (frozen) by every pay-out to that key,
-    // which also keeps one counterpart per key in memory instead of one per pay-out.
-    const id = `${account.ispb}\u0000${key}\u0000${document}\u0000${name ?? ''}`
-    let holder = this.holders.get(id)
-    if (!holder) {
-      holder = Object.freeze(generatedHolder(this.deps.rng, { name, document, key }, account.ispb))
-      if (this.holders.size >= 10_000) this.holders.clear()
-      this.holders.set(id, holder)
-    }
-    return holder
+    return this.deps.directory.invented({ name, document: sentDocumentOf(tx), key: tx.pixKey || undefined }, account.ispb)
   }
 
   /**
@@ -572,7 +557,7 @@ export class PayoutService implements Lifecycle {
     })
   }
 
-  private transition (tx: Patch<Transaction>, status: string, now: number, reason?: string): void {
+  private transition<T extends Patch<Transaction>> (tx: T, status: T['status'], now: number, reason?: string): void {
     // Not `delete`: removing a property that is not the last one added turns the record into a dictionary-mode
     // object, about 1.4 KB more heap per settled pay-out. JSON drops an undefined field all the same.
     tx.dueAt = undefined
@@ -600,21 +585,46 @@ export class PayoutService implements Lifecycle {
     for (const tx of Object.values(this.deps.store.data.transactions)) {
       if (!isKind(tx, PAYOUT_KINDS)) continue
       if (tx.status !== 'ERROR') this.addDaily(tx, 1)
-      if (tx.status !== 'PENDING') continue
-      const chargeId = chargeIdOf(tx)
-      if (chargeId !== undefined) this.chargesInFlight.set(chargeId, tx.id)
-      this.schedule(tx)
+      this.follow(tx)
     }
   }
 
+  /**
+   * A rollback put these pay-outs back: each one's settlement and the charge it pays follow it as it is
+   * now, and the day's totals of their accounts are counted again from the records.
+   */
+  afterRestore (restored: Restored): void {
+    const accounts = new Set<number>()
+    for (const tx of restored.of('transactions')) {
+      if (!isKind(tx, PAYOUT_KINDS)) continue
+      accounts.add(tx.accountId)
+      this.release(tx)
+      if (this.deps.store.transaction(tx.id) === tx) this.follow(tx)
+    }
+    for (const accountId of accounts) {
+      this.forgetDaily(accountId)
+      for (const tx of this.deps.store.transactionsOf(accountId)) if (isKind(tx, PAYOUT_KINDS) && tx.status !== 'ERROR') this.addDaily(tx, 1)
+    }
+  }
+
+  /** A pending pay-out: its charge is in flight, its settlement on the scheduler. */
+  private follow (tx: Payout): void {
+    if (tx.status !== 'PENDING') return
+    const chargeId = chargeIdOf(tx)
+    if (chargeId !== undefined) this.chargesInFlight.set(chargeId, tx.id)
+    this.schedule(tx)
+  }
+
   forgetAccount (accountId: number): void {
-    for (const key of [...this.dailyCents.keys()]) if (key.startsWith(`${accountId}|`)) this.dailyCents.delete(key)
+    this.forgetDaily(accountId)
     for (const [chargeId, txId] of [...this.chargesInFlight]) if (!this.deps.store.transaction(txId)) this.chargesInFlight.delete(chargeId)
   }
 
+  private forgetDaily (accountId: number): void {
+    for (const key of [...this.dailyCents.keys()]) if (key.startsWith(`${accountId}|`)) this.dailyCents.delete(key)
+  }
+
   afterReset (): void {
-    // The invented holders too: they belong to the state that a reset or a load replaces.
-    this.holders.clear()
     this.dailyCents.clear()
     this.chargesInFlight.clear()
     this.jobs.clear()

@@ -2,7 +2,7 @@ import { returnId } from '../domain/ids.js'
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, parseAmount, parseDecimalString } from '../domain/money.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
-import { isKind, REFUND_KINDS, type Account, type DeepReadonly, type Draft, type Mutable, type Natureza, type RefundData, type Transaction } from '../store/state.js'
+import { isKind, REFUND_KINDS, type Account, type DeepReadonly, type Draft, type Mutable, type Natureza, type RefundData, type RefundKind, type Transaction, type TransactionOf } from '../store/state.js'
 import { refundEnvelope, refundOutEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
@@ -10,6 +10,7 @@ import { cannotReceive, type ReceivedPayment } from './charges.js'
 import { chargeData, receivedOf } from './charge-records.js'
 import { iso, recordTransition } from './history.js'
 import type { DevolucaoView, Devolucoes, Lifecycle, MedReturns, PendingOperations, Ports, ReceivedPayments } from '../ports.js'
+import type { Restored } from '../store/store.js'
 import type { Config } from '../config.js'
 
 /**
@@ -220,7 +221,8 @@ export class RefundService implements Devolucoes, MedReturns, Lifecycle {
       requestedAt: at,
     }
     const status = STATUS[kind].pending
-    const tx: Mutable<Transaction> = {
+    // `kind` and `status` go together (STATUS), which the compiler cannot follow through two variables.
+    const tx = {
       id: this.deps.rng.uuid(),
       seq: this.store.nextSeq('transaction'),
       accountId: account.id,
@@ -240,7 +242,7 @@ export class RefundService implements Devolucoes, MedReturns, Lifecycle {
       createdAt: at,
       updatedAt: at,
       history: [{ status, at }],
-    }
+    } as Mutable<TransactionOf<RefundKind>>
     if (settleLater) {
       const delay = hasScenario(scenarios, 'REFUND_DELAY') ? scenarioParam(scenarios, 'REFUND_DELAY', 'ms', this.deps.config.settlementDelayMs) : this.deps.config.settlementDelayMs
       tx.dueAt = iso(now + delay)
@@ -391,13 +393,20 @@ export class RefundService implements Devolucoes, MedReturns, Lifecycle {
     })
   }
 
-  private transition (tx: Draft<Transaction>, status: string, reason?: string): void {
+  private transition<T extends Draft<Transaction>> (tx: T, status: T['status'], reason?: string): void {
     recordTransition(tx, status, iso(this.now()), reason)
   }
 
   afterLoad (): void {
-    for (const tx of Object.values(this.store.data.transactions)) {
-      if (isKind(tx, REFUND_KINDS) && tx.dueAt && phaseOf(tx) === 'pending') this.scheduleSettlement(tx)
-    }
+    for (const tx of Object.values(this.store.data.transactions)) this.follow(tx)
+  }
+
+  /** A rollback put these refunds back: a pending one is due again (a job left from before settles it once: the second finds it settled). */
+  afterRestore (restored: Restored): void {
+    for (const tx of restored.inState('transactions')) this.follow(tx)
+  }
+
+  private follow (tx: Transaction): void {
+    if (isKind(tx, REFUND_KINDS) && tx.dueAt && phaseOf(tx) === 'pending') this.scheduleSettlement(tx)
   }
 }

@@ -1,11 +1,11 @@
-import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Refusal } from '../errors/refusal.js'
 import type { Clock } from '../engine/clock.js'
 import type { Store } from '../store/store.js'
 import type { Lifecycle } from '../ports.js'
-import { formatScenarios, parseScenarioHeader, ScenarioError } from '../../scenarios/resolver.js'
+import { didYouMean, parseScenarioHeader, ScenarioError } from '../../scenarios/resolver.js'
 import type { ArmedScenario } from '../store/state.js'
-import { scenarioNamed } from '../../scenarios/catalogue.js'
+import { catalogue, scenarioNamed } from '../../scenarios/catalogue.js'
+import { closest } from '../domain/names.js'
 import type { AppliedScenario, Endpoint } from '../../scenarios/types.js'
 
 /**
@@ -16,7 +16,7 @@ const NONE = Object.freeze([]) as unknown as AppliedScenario[]
 
 /**
  * Resolves the scenarios of a request and keeps the ones armed per account (state collection
- * `armedScenarios`). The applied names are echoed in X-Sandbox-Scenario-Applied.
+ * `armedScenarios`).
  */
 export class ScenarioService implements Lifecycle {
   constructor (private readonly store: Store, private readonly clock: Clock) {}
@@ -26,29 +26,20 @@ export class ScenarioService implements Lifecycle {
   }
 
   /**
-   * The scenarios that apply to this request; an unknown name is a 400 listing the valid ones. Resolved
-   * once per request: the transport faults (server/faults.ts) resolve gateway requests before their
-   * route runs, and the route then gets the same list (an armed scenario is used up once).
+   * The scenarios a request applies: those its X-Sandbox-Scenario header names, else those armed for its
+   * account and endpoint (used up by this request); an unknown name is a 400 listing the valid ones.
    * `accountId` null: the account is not known (a token request for an unknown client), only the header counts.
+   * The edge resolves each request once and echoes what applied (applied-scenarios.ts).
    */
-  resolve (request: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, accountId: number | null): AppliedScenario[] {
-    if (request.scenarios) return request.scenarios
-    request.scenarios = this.resolveOnce(request, reply, endpoint, accountId)
-    return request.scenarios
-  }
-
-  private resolveOnce (request: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, accountId: number | null): AppliedScenario[] {
-    const header = request.headers['x-sandbox-scenario']
-    let applied: AppliedScenario[] = NONE
-    if (typeof header === 'string' && header.trim() !== '') applied = this.parseHeader(header, endpoint)
-    else if (accountId !== null) applied = this.takeArmed(accountId, endpoint)
-    if (applied.length > 0) reply.header('x-sandbox-scenario-applied', formatScenarios(applied))
-    return applied
+  resolve (header: string | undefined, endpoint: Endpoint, accountId: number | null): AppliedScenario[] {
+    if (header !== undefined && header.trim() !== '') return this.parseHeader(header, endpoint)
+    return accountId === null ? NONE : this.takeArmed(accountId, endpoint)
   }
 
   /**
    * The scenarios a header names for an endpoint; null is an operation that takes none (a read, the
-   * token), where every name is unknown. Throws the 400 UNKNOWN_SCENARIO listing the valid names.
+   * token), where every name is unknown. Throws the 400 UNKNOWN_SCENARIO listing the valid names (and
+   * the closest one), or INVALID_SCENARIO_PARAMETER for a known scenario's parameter.
    */
   parseHeader (header: string, endpoint: Endpoint | null, operation: string = endpoint ?? ''): AppliedScenario[] {
     try {
@@ -59,9 +50,10 @@ export class ScenarioService implements Lifecycle {
       return parseScenarioHeader(header, endpoint)
     } catch (err) {
       if (!(err instanceof ScenarioError)) throw err
+      if (err.problem === 'parameter') throw new Refusal('INVALID_SCENARIO_PARAMETER', err.reason, { details: { endpoint: operation }, en: err.english })
       // A code of its own, so in the extended shape it is a business error (code and errorCode).
       throw new Refusal('UNKNOWN_SCENARIO', `${err.reason}. Cenários válidos para ${operation}: ${err.valid.join(', ') || 'nenhum'}`, {
-        details: { endpoint: operation, validScenarios: err.valid },
+        details: { endpoint: operation, validScenarios: err.valid, ...(err.suggestion !== undefined && { didYouMean: err.suggestion }) },
         en: `${err.english}. Valid scenarios for ${operation}: ${err.valid.join(', ') || 'none'}`,
       })
     }
@@ -96,7 +88,10 @@ export class ScenarioService implements Lifecycle {
     if (names.length === 0) throw new Refusal('UNKNOWN_SCENARIO', 'Name a scenario')
     for (const name of names) {
       const def = scenarioNamed(name)
-      if (!def) throw new Refusal('UNKNOWN_SCENARIO', `Unknown scenario: ${name}`)
+      if (!def) {
+        const meant = closest(name, catalogue.map(s => s.name))
+        throw new Refusal('UNKNOWN_SCENARIO', `Unknown scenario: ${name}${didYouMean(meant).en}`, meant === undefined ? {} : { details: { didYouMean: meant } })
+      }
       if (input.endpoint && !def.endpoints.includes(input.endpoint)) {
         throw new Refusal('UNKNOWN_SCENARIO', `Scenario ${name} does not apply to ${input.endpoint}; it applies to ${def.endpoints.join(', ')}`)
       }
@@ -106,7 +101,7 @@ export class ScenarioService implements Lifecycle {
     try {
       parseScenarioHeader(input.scenario, endpoint)
     } catch (err) {
-      if (err instanceof ScenarioError) throw new Refusal('UNKNOWN_SCENARIO', err.english)
+      if (err instanceof ScenarioError) throw new Refusal(err.problem === 'parameter' ? 'INVALID_SCENARIO_PARAMETER' : 'UNKNOWN_SCENARIO', err.english)
       throw err
     }
     const armed: ArmedScenario = {

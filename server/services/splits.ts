@@ -3,6 +3,7 @@ import { normalizeKey } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
 import type { Account, Mutable, Transaction } from '../store/state.js'
 import type { ChargeSplits, Lifecycle, Ports } from '../ports.js'
+import type { Restored } from '../store/store.js'
 import { chargeData, chargeDraft } from './charge-records.js'
 import { iso } from './history.js'
 
@@ -51,14 +52,27 @@ export class SplitService implements ChargeSplits, Lifecycle {
 
   /** After a restart with --data or a snapshot import: the splits still scheduled, again. */
   afterLoad (): void {
-    for (const tx of Object.values(this.store.data.transactions)) {
-      if (tx.kind !== 'CASH_IN' && tx.kind !== 'COB') continue
-      chargeData(tx).splits.forEach((s, i) => { if (s.status === 'SCHEDULED' && s.dueAt) this.scheduleSplit(tx.id, i, s.dueAt) })
-    }
+    for (const tx of Object.values(this.store.data.transactions)) this.follow(tx)
+  }
+
+  /** A rollback put these charges back: the splits they still schedule, again. */
+  afterRestore (restored: Restored): void {
+    for (const tx of restored.inState('transactions')) this.follow(tx)
+  }
+
+  private follow (tx: Transaction): void {
+    if (tx.kind !== 'CASH_IN' && tx.kind !== 'COB') return
+    chargeData(tx).splits.forEach((s, i) => { if (s.status === 'SCHEDULED' && s.dueAt) this.scheduleSplit(tx.id, i, s.dueAt) })
   }
 
   private scheduleSplit (chargeId: string, index: number, dueAt: string): void {
-    this.deps.scheduler.at(Date.parse(dueAt), 'split-payout', () => this.paySplit(chargeId, index))
+    this.deps.scheduler.at(Date.parse(dueAt), 'split-payout', () => {
+      // Only the run the charge still schedules: a rollback may have put the split back to waiting
+      // for a payment that never happened, or scheduled it again (then the other job pays it).
+      const charge = this.store.transaction(chargeId)
+      const split = charge ? chargeData(charge).splits[index] : undefined
+      if (split?.status === 'SCHEDULED' && split.dueAt === dueAt) this.paySplit(chargeId, index)
+    })
   }
 
   /** Pays one split out of the account's available balance, recorded as a SPLIT transaction. */

@@ -1,9 +1,9 @@
-import { FormatRegistry, Type, type TSchema } from '@sinclair/typebox'
+import type { TSchema } from '@sinclair/typebox'
 import type { TypeCheck } from '@sinclair/typebox/compiler'
 import { parseInstant, SANDBOX_TIME_RANGE, withinSandboxTime } from '../domain/instant.js'
 import {
-  COLLECTIONS, DELIVERY_STATUSES, EVENT_TYPES, STATE_FORMAT, STATE_FORMAT_VERSION, TRANSACTION_KINDS, emptyState,
-  type ClockRecord, type Collection, type RngState, type State,
+  ClockSchema, COLLECTION_RECORDS, COLLECTIONS, INSTANT_FORMAT, STATE_FORMAT, STATE_FORMAT_VERSION, TRANSACTION_KINDS, TRANSACTION_SCHEMAS, emptyState,
+  type ClockRecord, type Collection, type RngState, type State, type TransactionKind,
 } from './state.js'
 
 /**
@@ -21,8 +21,13 @@ export type ReadDocument =
 /** How many problems a refusal lists (a broken file can have thousands; the first ones say enough). */
 const MAX_PROBLEMS = 20
 
-const LEGACY_KEYS = new Set(['schemaVersion', 'seq', 'journalGeneration', ...COLLECTIONS])
-const KEYS = new Set(['format', 'formatVersion', 'clock', 'rng', 'seq', 'journalGeneration', ...COLLECTIONS])
+/**
+ * What pairs a data file with its journals (`journalGeneration`, `baseId`: see store.ts) is the file's,
+ * not the state's: read whatever the layout of the state around it.
+ */
+const FILE_KEYS = ['journalGeneration', 'baseId']
+const LEGACY_KEYS = new Set(['schemaVersion', 'seq', ...FILE_KEYS, ...COLLECTIONS])
+const KEYS = new Set(['format', 'formatVersion', 'clock', 'rng', 'seq', ...FILE_KEYS, ...COLLECTIONS])
 const REQUIRED: ReadonlyArray<'seq' | Collection> = ['seq', 'accounts', 'transactions', 'directory']
 
 function describe (value: unknown): string {
@@ -96,14 +101,11 @@ function validate (doc: Record<string, unknown>, legacy: boolean): ReadDocument 
       if (problems.length > MAX_PROBLEMS * 4) break
       const check = checker(collection, record)
       if (!check) { add(`${collection}/${key}/kind: must be one of ${TRANSACTION_KINDS.join(', ')}`); continue }
-      const first = check.Errors(record).First()
-      if (first) {
-        const why = (first.schema as { format?: string }).format === INSTANT ? `must be an ISO 8601 instant such as ${AN_INSTANT}, not ${JSON.stringify(first.value)}` : first.message
-        add(`${collection}/${key}${first.path}: ${why}`)
-        continue
-      }
-      const id = collection === 'directory' ? (record as { key: string }).key : String((record as { id: unknown }).id)
-      if (id !== key) { add(`${collection}/${key}: the record's ${collection === 'directory' ? 'key' : 'id'} is ${JSON.stringify(id)}`); continue }
+      const problem = firstProblem(check, record)
+      if (problem !== undefined) { add(`${collection}/${key}${problem}`); continue }
+      const field = keyOf(collection)
+      const id = String((record as Record<string, unknown>)[field])
+      if (id !== key) { add(`${collection}/${key}: the record's ${field} is ${JSON.stringify(id)}`); continue }
       into[key] = record
     }
   }
@@ -112,13 +114,12 @@ function validate (doc: Record<string, unknown>, legacy: boolean): ReadDocument 
   let clock: ClockRecord | undefined
   if ('clock' in doc) {
     const c = doc.clock
-    const now = isObject(c) && typeof c.now === 'string' ? parseInstant(c.now) : null
-    if (!isObject(c) || now === null || typeof c.frozen !== 'boolean' || (c.offsetMs !== undefined && (typeof c.offsetMs !== 'number' || !Number.isFinite(c.offsetMs)))) {
+    if (firstProblem(compile('clock', ClockSchema), c) !== undefined) {
       add('clock: must be { now: an ISO 8601 instant, frozen: boolean, offsetMs?: number }')
-    } else if (!withinSandboxTime(now)) {
-      add(`clock/now: ${c.now} is outside sandbox time (${SANDBOX_TIME_RANGE})`)
     } else {
-      clock = { now: c.now as string, frozen: c.frozen, ...(typeof c.offsetMs === 'number' ? { offsetMs: c.offsetMs } : {}) }
+      const { now, frozen, offsetMs } = c as ClockRecord
+      if (!withinSandboxTime(parseInstant(now)!)) add(`clock/now: ${now} is outside sandbox time (${SANDBOX_TIME_RANGE})`)
+      else clock = { now, frozen, ...(offsetMs !== undefined ? { offsetMs } : {}) }
     }
   }
   let rng: RngState | undefined
@@ -129,6 +130,7 @@ function validate (doc: Record<string, unknown>, legacy: boolean): ReadDocument 
   }
   const generation = doc.journalGeneration
   if (generation !== undefined && !(typeof generation === 'number' && Number.isSafeInteger(generation) && generation >= 0)) add('journalGeneration: must be a non-negative integer')
+  if (doc.baseId !== undefined && typeof doc.baseId !== 'string') add('baseId: must be a string')
 
   if (problems.length > 0) {
     const shown = problems.slice(0, MAX_PROBLEMS)
@@ -146,6 +148,13 @@ function validate (doc: Record<string, unknown>, legacy: boolean): ReadDocument 
  * the next record would overwrite one). A sequence behind is raised rather than refused: a snapshot
  * edited by hand to add an account need not also edit `seq`.
  */
+/** What COLLECTION_RECORDS says of any collection (`CollectionRecord` of store/records.ts), read by field name. */
+interface Checks {
+  key?: string
+  sequence?: { name: string, field: string }
+  owned?: boolean
+}
+
 function references (state: State, add: (problem: string) => void): void {
   const clientIds = new Map<string, number>()
   for (const a of Object.values(state.accounts)) {
@@ -153,207 +162,64 @@ function references (state: State, add: (problem: string) => void): void {
     if (other !== undefined) add(`accounts/${a.id}: clientId ${JSON.stringify(a.clientId)} is also account ${other}'s`)
     clientIds.set(a.clientId, a.id)
   }
-  for (const collection of ['transactions', 'armedScenarios', 'webhooks', 'deliveries', 'meds'] as const) {
-    for (const [key, record] of Object.entries(state[collection])) {
-      if (!state.accounts[record.accountId]) add(`${collection}/${key}: account ${record.accountId} does not exist`)
+  for (const collection of COLLECTIONS) {
+    const about: Checks = COLLECTION_RECORDS[collection]
+    const records = Object.entries(state[collection]) as Array<[string, Record<string, unknown>]>
+    if (about.owned) {
+      for (const [key, record] of records) if (!state.accounts[record.accountId as number]) add(`${collection}/${key}: account ${record.accountId} does not exist`)
+    }
+    if (about.sequence) {
+      const { name, field } = about.sequence
+      let max = state.seq[name] ?? 0
+      for (const [, record] of records) if ((record[field] as number) > max) max = record[field] as number
+      if (max > 0) state.seq[name] = max
     }
   }
-  const raise = (name: string, ids: Iterable<number>): void => {
-    let max = state.seq[name] ?? 0
-    for (const id of ids) if (id > max) max = id
-    if (max > 0) state.seq[name] = max
+  // The root family's cobs draw their loc.id from the sequence of API Pix's locations (collection `locations`).
+  for (const tx of Object.values(state.transactions)) {
+    if (tx.kind === 'COB' && tx.data.cob.locId > (state.seq.loc ?? 0)) state.seq.loc = tx.data.cob.locId
   }
-  raise('account', Object.values(state.accounts).map(a => a.id))
-  raise('transaction', Object.values(state.transactions).map(t => t.seq))
-  raise('armedScenario', Object.values(state.armedScenarios).map(a => a.id))
-  raise('webhook', Object.values(state.webhooks).map(w => w.id))
-  raise('delivery', Object.values(state.deliveries).map(d => d.seq))
-  raise('med', Object.values(state.meds).map(m => m.id))
 }
 
-// ---- record schemas: what the code reads without checking again ---------------------------------------
+/** The field of a collection's records that is their key in the document. */
+const keyOf = (collection: Collection): string => (COLLECTION_RECORDS[collection] as Checks).key ?? 'id'
 
-const INSTANT = 'pix-sandbox-instant'
+// ---- checking records against their schemas (store/records.ts) -------------------------------------
+
 const AN_INSTANT = '2026-03-10T15:00:00.000Z'
-FormatRegistry.Set(INSTANT, value => parseInstant(value) !== null)
-
-const Instant = Type.String({ format: INSTANT })
-const Id = Type.Integer({ minimum: 1 })
-const Cents = Type.Integer()
-const Text = Type.String()
-const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()])
-const Open = <T extends Record<string, TSchema>>(fields: T) => Type.Object(fields, { additionalProperties: true })
-const OneOf = (values: readonly string[]) => Type.Union(values.map(v => Type.Literal(v)))
-
-const CounterpartSchema = Open({
-  name: Text,
-  document: Text,
-  ispb: Text,
-  bankName: Text,
-  bankCode: Nullable(Text),
-  accountBranch: Nullable(Text),
-  accountNumber: Nullable(Text),
-  key: Type.Optional(Text),
-})
-
-const AccountSchema = Open({
-  id: Id,
-  name: Text,
-  document: Text,
-  ispb: Text,
-  bankName: Text,
-  clientId: Text,
-  clientSecret: Text,
-  certificateFingerprints: Type.Array(Text),
-  certificatePem: Text,
-  providerGroup: OneOf(['A', 'B', 'C', 'D', 'E']),
-  documentCheck: Type.Boolean(),
-  feeCents: Type.Integer({ minimum: 0 }),
-  limits: Open({ perTransactionCents: Cents, dailyCents: Cents, nightlyCents: Cents }),
-  cashInMinExpirationSeconds: Type.Integer({ minimum: 0 }),
-  splitFrequency: OneOf(['IMMEDIATE', 'HOURLY', 'DAILY']),
-  balance: Open({ availableCents: Cents, blockedCents: Cents }),
-  totals: Open({ openingCents: Cents, adjustmentsCents: Cents, settledInCents: Cents, settledOutCents: Cents, feesCents: Cents }),
-  createdAt: Instant,
-})
-
-const Split = Open({
-  pixKey: Text,
-  pixKeyType: Text,
-  name: Text,
-  document: Text,
-  type: OneOf(['FIXED', 'PERCENTAGE']),
-  value: Type.Number(),
-  immediate: Type.Boolean(),
-  amountCents: Cents,
-  status: OneOf(['WAITING', 'SCHEDULED', 'PAID', 'FAILED']),
-  dueAt: Type.Optional(Instant),
-  transactionId: Type.Optional(Text),
-})
-const Received = Open({ endToEndId: Text, amountCents: Cents, payer: Open({ name: Text, document: Text, ispb: Text, bankName: Text }), at: Instant })
-
-/** The kind-specific `data` each service reads back after a restart (reschedules, refund rules, views). */
-const DATA_BY_KIND: Record<string, TSchema> = {
-  CASH_OUT: Open({ limitDay: Type.Optional(Text), directoryKey: Type.Optional(Text) }),
-  CASH_OUT_QRCODE: Open({ qrCode: Text, brCode: Open({}), chargeId: Type.Optional(Text), limitDay: Type.Optional(Text) }),
-  DICT_TRANSFER: Open({ directoryKey: Text, priority: OneOf(['HIGH', 'NORM']), expiration: Type.Integer(), expiresAt: Instant, settleAt: Type.Optional(Instant), limitDay: Type.Optional(Text), response: Open({}) }),
-  SPLIT: Open({ chargeId: Text, splitIndex: Type.Integer({ minimum: 0 }) }),
-  CASH_IN: Open({ txid: Nullable(Text), location: Nullable(Text), pixCode: Nullable(Text), splits: Type.Array(Split), received: Type.Optional(Received), autoPayAt: Type.Optional(Instant) }),
-  COB: Open({ txid: Text, location: Text, pixCode: Text, splits: Type.Array(Split), received: Type.Optional(Received), autoPayAt: Type.Optional(Instant), cob: Open({ expiracao: Type.Integer(), original: Text, modalidadeAlteracao: Type.Integer(), locId: Type.Integer() }) }),
-  PIX_IN: Open({ splits: Type.Array(Split), received: Received }),
-  REFUND_IN: Open({ originalId: Text, rtrId: Text, devolucaoId: Text, natureza: Text, motivo: Nullable(Text), requestedAt: Instant, settledAt: Type.Optional(Instant) }),
-  DEVOLUCAO: Open({ originalId: Text, rtrId: Text, devolucaoId: Text, natureza: Text, motivo: Nullable(Text), requestedAt: Instant, settledAt: Type.Optional(Instant) }),
-  REFUND_RECEIVED: Open({ originalId: Text }),
-}
-
-/** One schema per kind (a union would report only "expected union value" for a broken record). */
-const transactionSchema = (kind: string): TSchema => Open({
-  id: Text,
-  seq: Id,
-  accountId: Id,
-  kind: Type.Literal(kind),
-  direction: OneOf(['IN', 'OUT']),
-  status: Text,
-  amountCents: Cents,
-  feeCents: Cents,
-  externalId: Type.Optional(Text),
-  endToEndId: Type.Optional(Text),
-  idempotencyKey: Type.Optional(Text),
-  description: Type.Optional(Text),
-  pixKey: Type.Optional(Text),
-  counterpart: Type.Optional(CounterpartSchema),
-  errorCode: Type.Optional(Nullable(Text)),
-  errorMessage: Type.Optional(Nullable(Text)),
-  scenarios: Type.Optional(Type.Array(Open({ name: Text, params: Type.Record(Type.String(), Text) }))),
-  data: DATA_BY_KIND[kind],
-  createdAt: Instant,
-  updatedAt: Instant,
-  dueAt: Type.Optional(Instant),
-  history: Type.Array(Open({ status: Text, at: Instant, reason: Type.Optional(Text) })),
-})
-
-const SCHEMAS: Record<Exclude<Collection, 'transactions'>, TSchema> = {
-  accounts: AccountSchema,
-  directory: Open({
-    key: Text,
-    keyType: OneOf(['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP']),
-    name: Text,
-    document: Text,
-    ispb: Text,
-    bankName: Text,
-    bankCode: Type.Optional(Text),
-    accountBranch: Type.Optional(Text),
-    accountNumber: Type.Optional(Text),
-    accountStatus: Type.Optional(OneOf(['ACTIVE', 'BLOCKED', 'CLOSED'])),
-  }),
-  armedScenarios: Open({ id: Id, accountId: Id, scenario: Text, endpoint: Nullable(Text), remaining: Nullable(Type.Integer({ minimum: 0 })), createdAt: Instant }),
-  webhooks: Open({
-    id: Id,
-    accountId: Id,
-    eventType: OneOf(EVENT_TYPES),
-    url: Text,
-    headers: Type.Record(Type.String(), Text),
-    isActive: Type.Boolean(),
-    version: Type.Integer({ minimum: 1 }),
-    createdAt: Instant,
-    updatedAt: Instant,
-  }),
-  deliveries: Open({
-    id: Text,
-    seq: Id,
-    accountId: Id,
-    eventType: OneOf(EVENT_TYPES),
-    eventId: Text,
-    transactionId: Nullable(Text),
-    webhookId: Nullable(Id),
-    url: Nullable(Text),
-    status: OneOf(DELIVERY_STATUSES),
-    requestHeaders: Type.Record(Type.String(), Text),
-    attempts: Type.Array(Open({ at: Instant, kind: OneOf(['first', 'retry', 'duplicate', 'redeliver']), statusCode: Nullable(Type.Integer()), latencyMs: Nullable(Type.Number()), error: Nullable(Text) })),
-    nextAttemptAt: Nullable(Instant),
-    scenarios: Type.Array(Text),
-    failureReason: Type.Optional(Text),
-    heldForReorder: Type.Optional(Type.Boolean()),
-    createdAt: Instant,
-    updatedAt: Instant,
-  }),
-  meds: Open({
-    id: Id,
-    accountId: Id,
-    endToEnd: Text,
-    status: OneOf(['OPEN', 'RECEIVED', 'CANCELLED', 'ANALYZED']),
-    reason: OneOf(['REFUND_REQUEST', 'REFUND_CANCELLATION']),
-    cause: Nullable(Text),
-    description: Nullable(Text),
-    analysisResult: Nullable(OneOf(['APPROVED', 'REJECTED'])),
-    analysisDetails: Nullable(Text),
-    requestingBank: Open({ ispb: Text, name: Text }),
-    contestedBank: Open({ ispb: Text, name: Text }),
-    isReconciled: Type.Boolean(),
-    originalTransactionId: Nullable(Type.Integer()),
-    originalTransactionUuid: Type.Optional(Text),
-    refundTransactionId: Type.Optional(Nullable(Text)),
-    createdAt: Instant,
-    updatedAt: Instant,
-  }),
-}
 
 /** Compiled on first use, with the compiler readDocument loaded. */
 const compiled = new Map<string, TypeCheck<TSchema>>()
-function checker (collection: Collection, record: unknown): TypeCheck<TSchema> | undefined {
-  let name: string = collection
-  let schema: () => TSchema
-  if (collection === 'transactions') {
-    const kind = isObject(record) ? record.kind : undefined
-    if (typeof kind !== 'string' || !(TRANSACTION_KINDS as readonly string[]).includes(kind)) return undefined
-    name = `transactions:${kind}`
-    schema = () => transactionSchema(kind)
-  } else {
-    schema = () => SCHEMAS[collection as Exclude<Collection, 'transactions'>]
-  }
+function compile (name: string, schema: TSchema): TypeCheck<TSchema> {
   let check = compiled.get(name)
-  if (!check) compiled.set(name, check = compiler!.Compile(schema()))
+  if (!check) compiled.set(name, check = compiler!.Compile(schema))
   return check
+}
+
+/** The check of a record of the collection; a transaction's is its kind's, none when its kind is unknown. */
+function checker (collection: Collection, record: unknown): TypeCheck<TSchema> | undefined {
+  if (collection !== 'transactions') return compile(collection, COLLECTION_RECORDS[collection].schema)
+  const kind = isObject(record) ? record.kind : undefined
+  if (typeof kind !== 'string' || !(TRANSACTION_KINDS as readonly string[]).includes(kind)) return undefined
+  return compile(`transactions:${kind}`, TRANSACTION_SCHEMAS[kind as TransactionKind])
+}
+
+/** The values an enumeration of the schemas allows (a union of literals, or one literal); undefined for anything else. */
+function enumerated (schema: TSchema): unknown[] | undefined {
+  if ('const' in schema) return [schema.const]
+  const members = (schema as { anyOf?: TSchema[] }).anyOf
+  return members?.every(m => 'const' in m) ? members.map(m => m.const) : undefined
+}
+
+/** The first thing wrong with a value, as `path: why`, or undefined when it matches. */
+function firstProblem (check: TypeCheck<TSchema>, value: unknown): string | undefined {
+  const first = check.Errors(value).First()
+  if (!first) return undefined
+  const values = enumerated(first.schema)
+  const why = first.schema.format === INSTANT_FORMAT
+    ? `must be an ISO 8601 instant such as ${AN_INSTANT}, not ${JSON.stringify(first.value)}`
+    : values ? `must be one of ${values.join(', ')}, not ${JSON.stringify(first.value)}` : first.message
+  return `${first.path}: ${why}`
 }
 
 /**

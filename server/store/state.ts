@@ -1,17 +1,21 @@
-import type { AppliedScenario, Endpoint } from '../../scenarios/types.js'
-import type { BrCode } from '../domain/brcode.js'
+import {
+  COLLECTIONS, type AccountRecord, type ClockRecord, type Collection, type CollectionRecords, type TransactionKind, type TransactionRecordOf,
+} from './records.js'
 import type { RngState } from '../domain/ids.js'
-import type { SplitKeyType } from '../domain/keys.js'
+
+export * from './records.js'
 
 /**
  * The shape of the sandbox's whole state: one JSON document, which is what `--data FILE` persists and
  * what `GET/PUT /__sandbox/snapshot` export and import. Collections are keyed by id so lookups and
  * deletes are O(1) and the document stays plain JSON. Amounts are integer cents.
  *
- * Every record type of the document lives here, in a leaf that imports nothing of the server, so the
- * store, the services and the domain agree on one shape. The types everyone sees are read-only all
- * the way down (`DeepReadonly`): a record changes only inside `Store.update` (or `add`, `remove`, ...),
- * which hands out a `Draft` and marks the record, so no change can slip past persistence or rollback.
+ * Every record of the document is defined once, as a schema in `records.ts` (re-exported here), from
+ * which its type derives and against which a loaded document is validated. This file, a leaf that
+ * imports nothing of the server but the records and the domain, is what the store, the services and
+ * the domain see of them: read-only all the way down (`DeepReadonly`). A record changes only inside
+ * `Store.update` (or `add`, `remove`, ...), which hands out a `Draft` and marks the record, so no
+ * change can slip past persistence or rollback.
  */
 
 /** What the compiler lets the rest of the code do with a stored record: read it. */
@@ -21,17 +25,11 @@ export type DeepReadonly<T> =
       : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
         : T
 
-/** Writable all the way down; what `Draft` is made of, and what a reply body may be typed as. */
+/** Writable all the way down: what `Draft` is made of, and a record under construction until it is added. */
 export type Mutable<T> =
   T extends ReadonlyArray<infer U> ? Array<Mutable<U>>
     : T extends object ? { -readonly [K in keyof T]: Mutable<T[K]> }
       : T
-
-/**
- * A stored record, read-only all the way down, as a reply body: Fastify types a reply by its schema,
- * with writable arrays, and the serializer only reads it. Not a way to write: no Draft comes out.
- */
-export const asReply = <T>(value: T): Mutable<T> => value as Mutable<T>
 
 declare const DRAFT: unique symbol
 
@@ -48,275 +46,15 @@ export type Draft<T> = Mutable<T> & { readonly [DRAFT]: true }
  */
 export type Patch<T> = { -readonly [K in keyof T]: T[K] } & { readonly [DRAFT]: true }
 
-export type ProviderGroup = 'A' | 'B' | 'C' | 'D' | 'E'
-export type SplitFrequency = 'IMMEDIATE' | 'HOURLY' | 'DAILY'
+// ---- the records as everyone but their writer sees them (their schemas: `store/records.ts`) ------------
 
-export interface AccountLimits {
-  /** Largest single pay-out. */
-  perTransactionCents: number
-  /** Sum of pay-outs per calendar day in America/Sao_Paulo. */
-  dailyCents: number
-  /** Largest single pay-out between 20:00 and 06:00 in America/Sao_Paulo. */
-  nightlyCents: number
-}
-
-interface AccountRecord {
-  id: number
-  name: string
-  /** CNPJ of the account holder. */
-  document: string
-  ispb: string
-  bankName: string
-  clientId: string
-  clientSecret: string
-  /** SHA-256 fingerprints (upper-case hex with colons, as node:crypto prints them) linked to the account. */
-  certificateFingerprints: string[]
-  certificatePem: string
-  providerGroup: ProviderGroup
-  /** Whether the provider compares details.document with the key holder (groups B and D only). */
-  documentCheck: boolean
-  feeCents: number
-  limits: AccountLimits
-  /** The provider's minimum cash-in expiration, in seconds (docs/gateway.md §2.6 "some providers require a higher minimum"). */
-  cashInMinExpirationSeconds: number
-  splitFrequency: SplitFrequency
-  balance: {
-    availableCents: number
-    blockedCents: number
-  }
-  /**
-   * Running totals that let anyone check the ledger invariant of DESIGN.md section 4:
-   * available + blocked = opening + adjustments + settledIn - settledOut - fees.
-   */
-  totals: {
-    openingCents: number
-    adjustmentsCents: number
-    settledInCents: number
-    settledOutCents: number
-    feesCents: number
-  }
-  createdAt: string
-}
 export type Account = DeepReadonly<AccountRecord>
 
 /** What the ledger changes on an account (`Store.ledger`, domain/ledger.ts): its balance and totals. */
 export type LedgerDraft = Draft<Pick<AccountRecord, 'balance' | 'totals'>>
 
-export interface StateHistoryEntry {
-  status: string
-  at: string
-  reason?: string
-}
-
-/** Every money movement, in either direction; `kind` says which endpoint or flow created it. */
-export type TransactionKind =
-  | 'CASH_OUT' | 'CASH_OUT_QRCODE' | 'DICT_TRANSFER' | 'SPLIT'
-  | 'CASH_IN' | 'COB' | 'PIX_IN'
-  | 'REFUND_IN' | 'DEVOLUCAO' | 'REFUND_RECEIVED'
-
-export const TRANSACTION_KINDS: readonly TransactionKind[] = [
-  'CASH_OUT', 'CASH_OUT_QRCODE', 'DICT_TRANSFER', 'SPLIT', 'CASH_IN', 'COB', 'PIX_IN', 'REFUND_IN', 'DEVOLUCAO', 'REFUND_RECEIVED',
-]
-
-export interface Counterpart {
-  name: string
-  document: string
-  ispb: string
-  bankName: string
-  bankCode: string | null
-  accountBranch: string | null
-  accountNumber: string | null
-  key?: string
-}
-
-// ---- what `data` holds, per kind: each owned by the service of that kind -----------------------------
-
-/** Who paid a charge (or sent a PIX_IN); `accountId` when the payer is another account of this sandbox. */
-export interface Payer {
-  name: string
-  document: string
-  ispb: string
-  bankName: string
-  accountId?: number
-}
-
-export type SplitStatus = 'WAITING' | 'SCHEDULED' | 'PAID' | 'FAILED'
-
-export interface SplitRecord {
-  pixKey: string
-  pixKeyType: SplitKeyType
-  name: string
-  document: string
-  type: 'FIXED' | 'PERCENTAGE'
-  value: number
-  immediate: boolean
-  amountCents: number
-  status: SplitStatus
-  dueAt?: string
-  transactionId?: string
-}
-
-export interface ReceivedPayment {
-  endToEndId: string
-  amountCents: number
-  payer: Payer
-  at: string
-}
-
-export interface CobData {
-  expiracao: number
-  devedor?: { cpf?: string, cnpj?: string, nome: string }
-  original: string
-  modalidadeAlteracao: number
-  chave?: string
-  solicitacaoPagador?: string
-  infoAdicionais?: Array<{ nome: string, valor: string }>
-  locId: number
-  /** BACEN: 0 on creation, incremented by 1 on each revision (PATCH); absent means 0. */
-  revisao?: number
-}
-
-/** CASH_IN, COB and PIX_IN: a charge, which becomes the received payment when it is paid. */
-export interface ChargeData {
-  txid: string | null
-  /** Payload URL of the dynamic code (without scheme); null for PIX_IN. */
-  location: string | null
-  pixCode: string | null
-  correlationId?: string
-  payer?: { fullName: string, document: string }
-  additionalInfo?: Record<string, string>
-  splits: SplitRecord[]
-  received?: ReceivedPayment
-  autoPayAt?: string
-  cob?: CobData
-}
-
-/** SPLIT: one split of a paid charge, paid out of the receiving account. */
-export interface SplitData {
-  chargeId: string
-  splitIndex: number
-  type: SplitRecord['type']
-  value: number
-  immediate: boolean
-}
-
-export type Natureza = 'ORIGINAL' | 'RETIRADA' | 'MED_OPERACIONAL' | 'MED_FRAUDE'
-
-/** REFUND_IN and DEVOLUCAO: a refund of a received payment. */
-export interface RefundData {
-  originalId: string
-  rtrId: string
-  /** The devolução `id` (or refund-in externalId): unique per original endToEndId. */
-  devolucaoId: string
-  natureza: Natureza
-  descricao?: string
-  reason?: string
-  motivo: string | null
-  requestedAt: string
-  settledAt?: string
-}
-
-/** REFUND_RECEIVED: a refund another institution sent back for one of the account's pay-outs. */
-export interface RefundReceivedData {
-  originalId: string
-  reason: string | null
-}
-
-/** What every pay-out keeps: the São Paulo day its amount counts towards, and the directory key it pays. */
-interface PayoutData {
-  limitDay?: string
-  directoryKey?: string
-}
-
-export interface CashOutData extends PayoutData {
-  keyType: string
-  name: string
-  document: string
-}
-
-export interface QrCashOutData extends PayoutData {
-  qrCode: string
-  brCode: BrCode
-  name?: string
-  document?: string
-  /** The charge of this sandbox the code pays, when it is one. */
-  chargeId?: string
-}
-
-/** The body of the 201 of POST /dict/pix, kept on the record so a repeat answers exactly the same. */
-export interface DictTransferResponse {
-  endToEndId: string
-  eventDate: string
-  id: number
-  payment: { amount: number }
-  type: 'PENDING' | 'COMPLETED' | 'ERROR'
-}
-
-export interface DictTransferData extends PayoutData {
-  directoryKey: string
-  priority: 'HIGH' | 'NORM'
-  expiration: number
-  expiresAt: string
-  settleAt?: string
-  currency: string
-  creditorDocument?: string
-  ispbDeny?: string[]
-  response?: DictTransferResponse
-}
-
-/** The `data` of each kind of transaction. */
-export interface TransactionData {
-  CASH_OUT: CashOutData
-  CASH_OUT_QRCODE: QrCashOutData
-  DICT_TRANSFER: DictTransferData
-  SPLIT: SplitData
-  CASH_IN: ChargeData
-  COB: ChargeData
-  PIX_IN: ChargeData
-  REFUND_IN: RefundData
-  DEVOLUCAO: RefundData
-  REFUND_RECEIVED: RefundReceivedData
-}
-
-interface TransactionFields {
-  /** UUID, the transactionId of the standard family. */
-  id: string
-  /** Numeric id (the directory transfer's `id`, `existingTransactionId`, MED's originalTransactionId). */
-  seq: number
-  accountId: number
-  direction: 'IN' | 'OUT'
-  status: string
-  amountCents: number
-  feeCents: number
-  externalId?: string
-  endToEndId?: string
-  idempotencyKey?: string
-  description?: string
-  pixKey?: string
-  counterpart?: Counterpart
-  errorCode?: string | null
-  errorMessage?: string | null
-  /** Scenario names applied at creation, kept so settlement (maybe after a restart) applies them too. */
-  scenarios?: AppliedScenario[]
-  createdAt: string
-  updatedAt: string
-  /** When a timed effect (settlement, expiry) is due, so it can be rescheduled after a restart. */
-  dueAt?: string
-  history: StateHistoryEntry[]
-}
-
-/** What the store keeps in every kind's `data` for its indexes (`Store.addTransaction`, `addRef`). */
-export interface IndexedData {
-  /** The externalId namespace it is unique in (`transactionByExternalId`). */
-  externalIdScope?: string
-  /** Other names it is found by (`transactionByRef`): a cob's txid, a charge's QR location, an rtrId. */
-  refs?: string[]
-}
-
-/** A transaction of one kind, its `data` typed by the kind: a union on `kind` (narrow with `tx.kind === ...`). */
-type TransactionRecordOf<K extends TransactionKind> = K extends TransactionKind ? TransactionFields & { kind: K, data: TransactionData[K] & IndexedData } : never
-type TransactionRecord = TransactionRecordOf<TransactionKind>
-export type Transaction = DeepReadonly<TransactionRecord>
+/** A transaction: a union on `kind` (narrow with `tx.kind === ...`), its `data` and `status` the kind's. */
+export type Transaction = DeepReadonly<TransactionRecordOf<TransactionKind>>
 /** A transaction of the given kinds (`TransactionOf<'CASH_IN' | 'COB'>`). */
 export type TransactionOf<K extends TransactionKind> = DeepReadonly<TransactionRecordOf<K>>
 
@@ -332,169 +70,23 @@ export function isKind<K extends TransactionKind, T extends { readonly kind: Tra
   return (kinds as readonly TransactionKind[]).includes(tx.kind)
 }
 
-interface DirectoryRecord {
-  key: string
-  keyType: 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'EVP'
-  name: string
-  document: string
-  ispb: string
-  bankName: string
-  bankCode?: string
-  accountBranch?: string
-  accountNumber?: string
-  /** Status of the destination account, used by the asynchronous settlement errors. */
-  accountStatus?: 'ACTIVE' | 'BLOCKED' | 'CLOSED'
-}
-export type DirectoryEntry = DeepReadonly<DirectoryRecord>
-
+export type DirectoryEntry = Collections['directory']
 /** A scenario armed for an account's next requests (for clients that cannot add headers). Owned by ScenarioService. */
-interface ArmedScenarioRecord {
-  id: number
-  accountId: number
-  scenario: string
-  endpoint: Endpoint | null
-  /** Requests left before it disarms itself; null means until disarmed. */
-  remaining: number | null
-  createdAt: string
-}
-export type ArmedScenario = DeepReadonly<ArmedScenarioRecord>
-
-// ---- webhooks (docs/gateway.md §2.11, 6), owned by WebhookService -------------------------------------------
-
-export const EVENT_TYPES = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected'] as const
-export type EventType = typeof EVENT_TYPES[number]
-
-interface WebhookRegistrationRecord {
-  id: number
-  accountId: number
-  eventType: EventType
-  url: string
-  headers: Record<string, string>
-  isActive: boolean
-  /** Bumped when the same URL is registered again for the same event (docs/gateway.md §4.1, 9) or its headers change. */
-  version: number
-  createdAt: string
-  updatedAt: string
-}
-export type WebhookRegistration = DeepReadonly<WebhookRegistrationRecord>
-
-/**
- * Why an attempt was made: the first one, a retry of the policy, the second copy of WEBHOOK_DUPLICATE,
- * or a manual redelivery. Only `first` and `retry` count towards webhookMaxAttempts.
- */
-export type AttemptKind = 'first' | 'retry' | 'duplicate' | 'redeliver'
-
-export interface DeliveryAttempt {
-  /** Sandbox time the request was sent. */
-  at: string
-  kind: AttemptKind
-  /** What the receiver answered; null when it never answered (network error, timeout). */
-  statusCode: number | null
-  /** Wall-clock milliseconds from sending to the end of the response (or the error). */
-  latencyMs: number | null
-  /** Why the attempt counts as failed; null when it succeeded. */
-  error: string | null
-  /** The first kilobyte of the receiver's answer. */
-  responseBody?: string | null
-  /** The headers sent on this attempt (timestamp and signature change per attempt). */
-  requestHeaders?: Record<string, string>
-}
-
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'dropped' | 'no_receiver'
-export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed', 'dropped', 'no_receiver']
-
-interface DeliveryRecord {
-  /** Also sent as the X-Sandbox-Delivery-Id header; the same on every attempt and duplicate. */
-  id: string
-  /** Creation order across the whole sandbox (several deliveries share a frozen instant). */
-  seq: number
-  accountId: number
-  eventType: EventType
-  /** The event this delivery carries; one event fans out to one delivery per active URL. */
-  eventId: string
-  transactionId: string | null
-  webhookId: number | null
-  url: string | null
-  status: DeliveryStatus
-  /** Headers of the latest attempt (or of the next one, before any was made). */
-  requestHeaders: Record<string, string>
-  body: unknown
-  attempts: DeliveryAttempt[]
-  /** Sandbox time of the next scheduled attempt while pending; null otherwise. */
-  nextAttemptAt: string | null
-  /** Delivery faults applied, in header syntax (`WEBHOOK_DELAY;ms=500`). */
-  scenarios: string[]
-  /** Why a delivery failed without running out of attempts (PENDING_LIMIT: given up to bound memory). */
-  failureReason?: string
-  /** WEBHOOK_OUT_OF_ORDER: held back until a later event of the same transaction went first. */
-  heldForReorder?: boolean
-  createdAt: string
-  updatedAt: string
-}
-export type Delivery = DeepReadonly<DeliveryRecord>
-
-// ---- MED (docs/gateway.md §2.10), owned by MedService ----------------------------------------------------------
-
-export type MedStatus = 'OPEN' | 'RECEIVED' | 'CANCELLED' | 'ANALYZED'
-
-interface MedRecordShape {
-  id: number
-  accountId: number
-  endToEnd: string
-  status: MedStatus
-  reason: 'REFUND_REQUEST' | 'REFUND_CANCELLATION'
-  cause: string | null
-  description: string | null
-  analysisResult: 'APPROVED' | 'REJECTED' | null
-  analysisDetails: string | null
-  requestingBank: { ispb: string, name: string }
-  contestedBank: { ispb: string, name: string }
-  originalTransaction: {
-    amount: number
-    type: string
-    transactionType: string
-    name: string
-    document: string
-    dateTime: string
-  } | null
-  isReconciled: boolean
-  originalTransactionId: number | null
-  /** Sandbox bookkeeping: the received payment disputed and, once approved, the devolução that returned it. */
-  originalTransactionUuid?: string
-  refundTransactionId?: string | null
-  createdAt: string
-  updatedAt: string
-}
-export type MedRecord = DeepReadonly<MedRecordShape>
+export type ArmedScenario = Collections['armedScenarios']
+export type WebhookRegistration = Collections['webhooks']
+export type Delivery = Collections['deliveries']
+export type MedRecord = Collections['meds']
+/** API Pix's payload locations and the key that signs their payloads (docs/api-pix.md). */
+export type PayloadLocation = Collections['locations']
+export type SigningKey = Collections['signingKeys']
 
 // ---- the document ---------------------------------------------------------------------------------
 
-/** The keyed collections of the document, and the record each holds. */
-export interface Collections {
-  accounts: Account
-  transactions: Transaction
-  directory: DirectoryEntry
-  armedScenarios: ArmedScenario
-  webhooks: WebhookRegistration
-  deliveries: Delivery
-  meds: MedRecord
-}
-export type Collection = keyof Collections
-export const COLLECTIONS: readonly Collection[] = ['accounts', 'transactions', 'directory', 'armedScenarios', 'webhooks', 'deliveries', 'meds']
+/** The keyed collections of the document, and the record each holds, read-only. */
+export type Collections = { [C in Collection]: DeepReadonly<CollectionRecords[C]> }
 
 /** The live state the store keeps in memory: the collections and the id sequences. */
 export type State = { seq: Record<string, number> } & { [C in Collection]: Record<string, Collections[C]> }
-
-/**
- * The sandbox clock as a document carries it. `now` is sandbox time when it was written; a running
- * clock also keeps `offsetMs` (sandbox time minus wall time), so a restart continues as if the clock
- * had kept running, while a snapshot import goes back to `now`.
- */
-export interface ClockRecord {
-  now: string
-  frozen: boolean
-  offsetMs?: number
-}
 
 export type { RngState }
 
@@ -515,5 +107,7 @@ export type StateDocument = {
 } & State
 
 export function emptyState (): State {
-  return { seq: {}, accounts: {}, transactions: {}, directory: {}, armedScenarios: {}, webhooks: {}, deliveries: {}, meds: {} }
+  const state: Record<string, object> = { seq: {} }
+  for (const collection of COLLECTIONS) state[collection] = {}
+  return state as State
 }

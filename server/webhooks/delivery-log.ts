@@ -1,4 +1,4 @@
-import { ownRecord, type Store } from '../store/store.js'
+import { mergeBySeq, ownRecord, type Store } from '../store/store.js'
 import type { Delivery, DeliveryStatus, EventType } from './types.js'
 import type { Patch } from '../store/state.js'
 
@@ -53,6 +53,28 @@ export class DeliveryLog {
     for (const d of this.all().sort((a, b) => a.seq - b.seq)) {
       this.indexOf(d.accountId).push(d)
       this.track(d)
+    }
+  }
+
+  /**
+   * A rollback put these deliveries back: each is in its account's list (at its place by `seq`) and
+   * pending set exactly when it is in the state, as it is now.
+   */
+  follow (deliveries: readonly Delivery[]): void {
+    const back = new Map<number, Delivery[]>()
+    for (const d of deliveries) {
+      const list = this.indexOf(d.accountId)
+      const at = list.lastIndexOf(d)
+      const inState = this.get(d.id) === d
+      if (!inState && at >= 0) list.splice(at, 1)
+      if (inState && at < 0) back.set(d.accountId, [...(back.get(d.accountId) ?? []), d])
+      this.track(d)
+    }
+    for (const [accountId, list] of back) {
+      const merged = mergeBySeq(this.indexOf(accountId), list)
+      this.byAccount.set(accountId, merged)
+      // The pending set keeps creation order (the oldest are given up first).
+      this.pendingByAccount.set(accountId, new Set(merged.filter(d => d.status === 'pending').map(d => d.id)))
     }
   }
 

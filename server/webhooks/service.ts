@@ -1,5 +1,6 @@
 import type { Config } from '../config.js'
 import type { Lifecycle, Ports } from '../ports.js'
+import type { Restored } from '../store/store.js'
 import type { Job } from '../engine/scheduler.js'
 import { Refusal } from '../errors/refusal.js'
 import { DeliveryLog, matches, type DeliveryFilter } from './delivery-log.js'
@@ -8,8 +9,11 @@ import { reachesListener, type Listener } from './own-address.js'
 import type { SendResult } from './sender.js'
 import { SenderThread, type Attempt } from './sender-thread.js'
 import { signDelivery } from './signature.js'
-import { EVENT_TYPES, type AttemptKind, type Delivery, type FailedAttempt, type GaveUp, type WebhookEvent, type WebhookRegistration } from './types.js'
+import { EVENT_TYPES, type AttemptKind, type Delivery, type EventType, type FailedAttempt, type GaveUp, type WebhookEvent, type WebhookRegistration } from './types.js'
 import type { Mutable } from '../store/state.js'
+import { DELIVERY_FAULTS } from '../../scenarios/delivery.js'
+import { formatScenario, hasScenario, readScenario, scenarioParam } from '../../scenarios/resolver.js'
+import type { AppliedScenario } from '../../scenarios/types.js'
 
 /**
  * Registrations, delivery through the scheduler, and the delivery log.
@@ -49,14 +53,11 @@ const SELF_ADDRESS_REFUSED: SendResult = {
 }
 
 type Fault = 'WEBHOOK_DROP' | 'WEBHOOK_DUPLICATE' | 'WEBHOOK_DELAY' | 'WEBHOOK_RECEIVER_TIMEOUT' | 'WEBHOOK_OUT_OF_ORDER' | 'WEBHOOK_BAD_SIGNATURE'
-const FAULTS: readonly string[] = ['WEBHOOK_DROP', 'WEBHOOK_DUPLICATE', 'WEBHOOK_DELAY', 'WEBHOOK_RECEIVER_TIMEOUT', 'WEBHOOK_OUT_OF_ORDER', 'WEBHOOK_BAD_SIGNATURE']
 
-const hasFault = (d: Delivery, fault: Fault): boolean => d.scenarios.some(s => s.split(';')[0] === fault)
-function faultMs (d: Delivery, fault: Fault, fallback: number): number {
-  const param = d.scenarios.find(s => s.split(';')[0] === fault)?.split(';').find(p => p.startsWith('ms='))
-  const ms = param ? Number(param.slice(3)) : NaN
-  return Number.isFinite(ms) ? ms : fallback
-}
+/** The delivery faults a delivery keeps (in header form, as the resolver writes them). */
+const faultsOf = (d: Delivery): AppliedScenario[] => d.scenarios.map(readScenario)
+const hasFault = (d: Delivery, fault: Fault): boolean => d.scenarios.length > 0 && hasScenario(faultsOf(d), fault)
+const faultMs = (d: Delivery, fault: Fault, fallback: number): number => scenarioParam(faultsOf(d), fault, 'ms', fallback)
 
 export type WebhookDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng'> & {
   config: Pick<Config, 'deliveryLogSize' | 'webhookTimeoutMs' | 'selfWebhooks' | 'host' | 'port' | 'maxPendingDeliveries' | 'webhookSecret' | 'webhookMaxAttempts' | 'webhookBackoffMs' | 'webhookUrl'>
@@ -136,12 +137,12 @@ export class WebhookService implements Lifecycle {
   // ---- events ---------------------------------------------------------------------------------
 
   /** Records and schedules the delivery of an event to every active URL of its type. */
-  emit (event: WebhookEvent): void {
+  emit<E extends EventType> (event: WebhookEvent<E>): void {
     this.publish(event)
   }
 
   /** emit, returning the deliveries it created (one per active URL, or one `no_receiver`). */
-  publish (event: WebhookEvent): Delivery[] {
+  publish<E extends EventType> (event: WebhookEvent<E>): Delivery[] {
     return this.deps.store.transact(() => this.createDeliveries(event))
   }
 
@@ -151,9 +152,7 @@ export class WebhookService implements Lifecycle {
     const eventId = this.deps.rng.uuid()
     const transactionId = event.transactionId ?? null
     const scenarios = event.scenarios && event.scenarios.length > 0
-      ? event.scenarios
-        .filter(s => FAULTS.includes(s.name))
-        .map(s => [s.name, ...Object.entries(s.params).map(([k, v]) => `${k}=${v}`)].join(';'))
+      ? event.scenarios.filter(s => DELIVERY_FAULTS.has(s.name)).map(formatScenario)
       : []
     // One record per target, built whole (every settlement makes at least one, so no spreads here).
     const delivery = (webhook: WebhookRegistration | null): Mutable<Delivery> => ({
@@ -415,6 +414,13 @@ export class WebhookService implements Lifecycle {
     if (d.status === 'failed') this.onGaveUp?.({ ...base, attempts: made, reason: error })
   }
 
+  private hold (d: Delivery): void {
+    if (!d.transactionId) return
+    const key = `${d.accountId}:${d.transactionId}`
+    const ids = this.held.get(key) ?? []
+    if (!ids.includes(d.id)) this.held.set(key, [...ids, d.id])
+  }
+
   private unhold (d: Delivery): void {
     if (!d.transactionId) return
     const key = `${d.accountId}:${d.transactionId}`
@@ -529,14 +535,42 @@ export class WebhookService implements Lifecycle {
     // A state saved with more pending than the cap (an older version, another setting) is bounded first.
     for (const accountId of this.log.accountsPending()) this.capPending(accountId)
     const now = this.deps.clock.now()
-    for (const d of this.log.all().sort((a, b) => a.seq - b.seq)) {
-      if (d.status !== 'pending' || !d.url) continue
-      const made = d.attempts.filter(a => a.kind === 'first' || a.kind === 'retry').length
-      // An attempt that was out when the process stopped has no due time: it is made again now.
-      const at = d.nextAttemptAt ? Math.max(now, Date.parse(d.nextAttemptAt)) : now
-      this.schedule(d, at, made === 0 ? 'first' : 'retry')
-    }
+    for (const d of this.log.all().sort((a, b) => a.seq - b.seq)) this.resume(d, now)
     this.ensureConfiguredUrl()
+  }
+
+  /**
+   * A rollback put these deliveries back: the log's index, each one's scheduled attempt and its place
+   * among the held (WEBHOOK_OUT_OF_ORDER) follow it as it is now; an attempt the failed change started
+   * for it is cancelled. Every other delivery, and every other attempt under way, goes on as it was.
+   */
+  afterRestore (restored: Restored): void {
+    const deliveries = restored.of('deliveries')
+    if (deliveries.length === 0) return
+    this.log.follow(deliveries)
+    const now = this.deps.clock.now()
+    for (const d of [...deliveries].sort((a, b) => a.seq - b.seq)) {
+      this.deps.scheduler.cancel(this.jobs.get(d.id))
+      this.jobs.delete(d.id)
+      this.attemptOf.get(d.id)?.()
+      if (!restored.isInState('deliveries', d) || d.status !== 'pending') {
+        this.followers.delete(d.id)
+        this.unhold(d)
+        continue
+      }
+      if (d.heldForReorder) this.hold(d)
+      // A follower waits for its leader's first attempt, which starts it.
+      if (d.nextAttemptAt === null && [...this.followers.values()].some(ids => ids.includes(d.id))) continue
+      this.resume(d, now)
+    }
+  }
+
+  /** A pending delivery's next attempt on the scheduler; one that was out (no due time) is made again now. */
+  private resume (d: Delivery, now: number): void {
+    if (d.status !== 'pending' || !d.url) return
+    const made = d.attempts.filter(a => a.kind === 'first' || a.kind === 'retry').length
+    const at = d.nextAttemptAt ? Math.max(now, Date.parse(d.nextAttemptAt)) : now
+    this.schedule(d, at, made === 0 ? 'first' : 'retry')
   }
 
   forgetAccount (accountId: number): void {

@@ -3,14 +3,15 @@
  * shapes live with every other record in the store's leaf (`store/state.ts`).
  */
 import type { EventType } from '../store/state.js'
+import type { WebhookPayload } from '../schemas/webhooks.js'
 export { EVENT_TYPES, type AttemptKind, type Delivery, type DeliveryAttempt, type DeliveryStatus, type EventType, type WebhookRegistration } from '../store/state.js'
 
-/** What a capability hands to WebhookService.emit when money moves. */
-export interface WebhookEvent {
+/** What a capability hands to WebhookService.emit when money moves: the payload of its event type. */
+export interface WebhookEvent<E extends EventType = EventType> {
   accountId: number
-  eventType: EventType
+  eventType: E
   transactionId?: string | null
-  payload: unknown
+  payload: WebhookPayload<E>
   /** The scenarios applied to the operation; the delivery faults among them bend this delivery. */
   scenarios?: ReadonlyArray<{ readonly name: string, readonly params: Readonly<Record<string, string>> }>
 }

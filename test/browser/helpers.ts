@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Browser, Page } from 'playwright-core'
 
 /**
- * What the browser tests share (the browser itself comes from chromium.ts): a real webhook receiver
- * on 127.0.0.1, a polling wait, and the screenshots folder (gitignored, made at run time).
+ * What the browser tests share (the browser itself comes from chromium.ts): a page that collects its
+ * errors, a real webhook receiver on 127.0.0.1, a polling wait, and the screenshots folder (gitignored,
+ * made at run time).
  */
 export const screenshotsDir = new URL('./screenshots/', import.meta.url)
 export function screenshotPath (name: string): string {
@@ -61,4 +63,13 @@ export async function until<T> (what: string, check: () => T | Promise<T>, timeo
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`)
     await new Promise(resolve => setTimeout(resolve, 50))
   }
+}
+
+/** A page of a fresh context at this size; its uncaught errors and console errors land in `errors`. */
+export async function newPage (browser: Browser, viewport: { width: number, height: number }, errors: string[]): Promise<Page> {
+  const page = await (await browser.newContext({ viewport })).newPage()
+  page.setDefaultTimeout(5000)
+  page.on('pageerror', (err) => errors.push(err.message))
+  page.on('console', (msg) => { if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) errors.push(msg.text()) })
+  return page
 }

@@ -4,10 +4,10 @@ import type { Browser, Page } from 'playwright-core'
 import { buildApp } from '../../server/app.js'
 import { T0, bearer, certHeader, fixtureAccount, tokenFor } from '../helpers/app.js'
 import { launchChromium, walkThroughSources } from './chromium.js'
-import { screenshotPath } from './helpers.js'
+import { newPage, screenshotPath } from './helpers.js'
 
 /**
- * The dashboard's Requests tab in headless Chromium (issue 17): the journal with its filters, a
+ * The dashboard's Requests tab in headless Chromium (README.md, See what your integration did): the journal with its filters, a
  * request and its answer side by side, credentials masked, the link from a request to its transaction
  * and from a transaction to the requests that made and read it; the page's own refreshes stay out of
  * the journal. The first Chromium of chromium.ts (Debian's when installed, else the packaged one); one
@@ -32,10 +32,7 @@ t.before(async () => {
   await app.listen({ host: '127.0.0.1', port: 0 })
   base = `http://127.0.0.1:${(app.server.address() as import('node:net').AddressInfo).port}`
   browser = (await launchChromium(source)).browser
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
-  page.setDefaultTimeout(5000)
-  page.on('pageerror', (err) => pageErrors.push(err.message))
-  page.on('console', (msg) => { if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) pageErrors.push(msg.text()) })
+  page = await newPage(browser, { width: 1280, height: 900 }, pageErrors)
 })
 
 t.teardown(async () => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { createServer } from 'node:net'
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { balanceOf, bearer, buildTestApp, T0 } from '../helpers/app.js'
+import { balanceOf, bearer, buildTestApp, T0, tokenFor } from '../helpers/app.js'
 import { cashInBody, createCashIn } from '../helpers/payins.js'
 import { cashOutBody } from '../helpers/payouts.js'
 import { startReceiver } from '../helpers/receiver.js'
@@ -28,7 +28,7 @@ async function sandbox (t: Test, config: Record<string, unknown> = {}): Promise<
   return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` }
 }
 
-function cli (url: string | null, argv: string[], opts: { env?: Record<string, string>, signal?: AbortSignal, onOut?: (all: string) => void } = {}): Promise<Ran> {
+function cli (url: string | null, argv: string[], opts: { env?: Record<string, string>, signal?: AbortSignal, onOut?: (all: string) => void, fetch?: typeof fetch } = {}): Promise<Ran> {
   let stdout = ''
   let stderr = ''
   return run(url === null ? argv : [...argv, '--url', url], {
@@ -36,10 +36,23 @@ function cli (url: string | null, argv: string[], opts: { env?: Record<string, s
     stderr: text => { stderr += text },
     env: opts.env ?? {},
     signal: opts.signal,
+    fetch: opts.fetch,
   }).then(code => ({ code, stdout, stderr }))
 }
 
 const lines = (text: string): string[] => text.split('\n').filter(Boolean)
+
+/** A fetch for the CLI that counts tail's polls of the delivery log (the journal does not keep them). */
+function countingPolls (): { fetch: typeof fetch, polls: () => number } {
+  let polls = 0
+  return {
+    fetch: (input, init) => {
+      if (String(input).includes('/__sandbox/webhooks/deliveries')) polls++
+      return fetch(input, init)
+    },
+    polls: () => polls,
+  }
+}
 
 /** A port where nothing listens. */
 async function closedPort (): Promise<number> {
@@ -54,7 +67,7 @@ t.test('help lists every command; help <command> and <command> --help give its u
   const all = await cli(null, ['help'])
   t.equal(all.code, 0)
   for (const c of commands) t.match(all.stdout, new RegExp(`^  ${c.name} +\\S`, 'm'), `lists ${c.name}`)
-  t.match(all.stdout, 'Exit codes: 0 done, 1 the sandbox refused, 2 usage error, 3 the sandbox cannot be reached')
+  t.match(all.stdout, 'Exit codes: 0 done, 1 the sandbox refused, 2 usage error, 3 the sandbox cannot be reached,\n4 the integration report has a failed check (report).')
   t.equal((await cli(null, [])).stdout, all.stdout, 'no command is help')
   t.equal((await cli(null, ['--help'])).stdout, all.stdout)
   for (const c of commands) {
@@ -67,6 +80,27 @@ t.test('help lists every command; help <command> and <command> --help give its u
   t.equal(unknown.code, 2)
   t.match(unknown.stderr, 'pix-sandbox: unknown command "frobnicate"\n(pix-sandbox help lists the commands)')
   t.equal((await cli(null, ['help', 'frobnicate'])).code, 2)
+})
+
+t.test('a slip on the command line gets the word it most likely meant; a missing value says it is required', async t => {
+  const slip = await cli(null, ['tial'])
+  t.equal(slip.code, 2)
+  t.match(slip.stderr, 'pix-sandbox: unknown command "tial": did you mean tail?\n')
+  t.match((await cli(null, ['help', 'clokc'])).stderr, 'unknown command "clokc": did you mean clock?')
+  t.match((await cli(null, ['hlep'])).stderr, 'did you mean help?')
+  const option = await cli(null, ['token', '--acount', '1'])
+  t.equal(option.code, 2)
+  t.match(option.stderr, 'pix-sandbox: Unknown option \'--acount\': did you mean --account?\n')
+  const action = await cli(null, ['clock', 'advnce', '1h'])
+  t.equal(action.code, 2)
+  t.match(action.stderr, 'unknown clock action "advnce": did you mean advance?')
+  for (const argv of [['token'], ['report'], ['trigger', 'cash_out'], ['incoming', '--amount', '1']]) {
+    const missing = await cli(null, argv)
+    t.equal(missing.code, 2, argv.join(' '))
+    t.match(missing.stderr, 'pix-sandbox: --account is required: a positive integer such as 1\n', argv.join(' '))
+  }
+  t.match((await cli(null, ['incoming', '--account', '1'])).stderr, '--amount is required: an amount in BRL such as 12.34')
+  t.match((await cli(null, ['token', '--account', 'x'])).stderr, '--account needs a positive integer such as 1, not "x"')
 })
 
 t.test('account create prints credentials, certificate, private key and a working token', async t => {
@@ -145,9 +179,11 @@ t.test('clock shows, advances, sets, freezes and resumes the sandbox clock', asy
   const { app, url } = await sandbox(t)
   const shown = await cli(url, ['clock'])
   t.equal(shown.code, 0)
-  t.equal(shown.stdout, `${T0} (frozen)\nno timed effect pending\n`)
+  // A person reads São Paulo time with its offset (T0 is noon there); --json keeps the API's UTC.
+  t.equal(shown.stdout, '2026-03-10T12:00:00.000-03:00 (frozen)\nno timed effect pending\n')
+  t.match(JSON.parse((await cli(url, ['clock', '--json'])).stdout), { now: T0 })
   const advanced = await cli(url, ['clock', 'advance', '1h30m'])
-  t.equal(advanced.stdout, '2026-03-10T16:30:00.000Z (frozen)\nno timed effect pending\n')
+  t.equal(advanced.stdout, '2026-03-10T13:30:00.000-03:00 (frozen)\nno timed effect pending\n')
   t.equal(new Date(app.sandbox.clock.now()).toISOString(), '2026-03-10T16:30:00.000Z')
   const set = JSON.parse((await cli(url, ['clock', 'set', '2026-03-11T00:00:00-03:00', '--json'])).stdout)
   t.match(set, { now: '2026-03-11T03:00:00.000Z', frozen: true })
@@ -157,9 +193,17 @@ t.test('clock shows, advances, sets, freezes and resumes the sandbox clock', asy
   // A pay-out waits on the clock: the pending effect is shown.
   const token = (await cli(url, ['token', '--account', '1'])).stdout.trim()
   await app.inject({ method: 'POST', url: '/api/pix/cash-out', headers: bearer(token), payload: cashOutBody() })
-  t.match((await cli(url, ['clock'])).stdout, /\n1 timed effect\(s\) pending, the next at 2026-03-11T03:00:00\.\d{3}Z\n$/)
+  t.match((await cli(url, ['clock'])).stdout, /\n1 timed effect\(s\) pending, the next at 2026-03-11T00:00:00\.\d{3}-03:00\n$/)
 
-  t.equal((await cli(url, ['clock', 'set', 'yesterday'])).code, 1, 'the sandbox refuses what is not an instant')
+  const yesterday = await cli(url, ['clock', 'set', 'yesterday'])
+  t.equal(yesterday.code, 2, 'what is not a time is a usage error')
+  t.match(yesterday.stderr, 'pix-sandbox: "yesterday" is not a time: clock set needs an instant such as 2026-03-10T23:00:00-03:00')
+  t.match(yesterday.stderr, 'pix-sandbox clock set TIME [--url URL]', 'the usage follows')
+  t.equal((await cli(url, ['clock', 'set', '2026-02-30T10:00:00Z'])).code, 2, 'nor a day that does not exist')
+  t.equal((await cli(url, ['clock', 'set', '1999-12-31T23:00:00Z'])).code, 1, 'the sandbox refuses a time outside its range')
+  // Without an offset, São Paulo time; a date alone, its midnight there.
+  t.match(JSON.parse((await cli(url, ['clock', 'set', '2026-03-12T08:30', '--json'])).stdout), { now: '2026-03-12T11:30:00.000Z' })
+  t.match(JSON.parse((await cli(url, ['clock', 'set', '2026-03-13', '--json'])).stdout), { now: '2026-03-13T03:00:00.000Z' })
   for (const argv of [['clock', 'advance'], ['clock', 'advance', '1y'], ['clock', 'set'], ['clock', 'dance'], ['clock', 'freeze', 'now'], ['clock', 'advance', '1h', 'more']]) {
     t.equal((await cli(url, argv)).code, 2, argv.join(' '))
   }
@@ -236,7 +280,7 @@ t.test('tail shows new requests and deliveries, one line each, until stopped', a
   await app.inject({ method: 'POST', url: '/__sandbox/webhooks', payload: { accountId: 1, eventType: 'cash_out', url: receiver.url } })
   const token = (await cli(url, ['token', '--account', '1'])).stdout.trim()
   // tail reads the delivery log once it has taken its starting point in the journal.
-  const polls = () => app.sandbox.journal.list({}, { limit: 100_000 }).filter(r => r.path === '/__sandbox/webhooks/deliveries').length
+  const { fetch: counting, polls } = countingPolls()
   const until = async (what: () => boolean): Promise<void> => {
     for (let i = 0; i < 400 && !what(); i++) await new Promise(resolve => setTimeout(resolve, 25))
   }
@@ -245,7 +289,7 @@ t.test('tail shows new requests and deliveries, one line each, until stopped', a
     const stop = new AbortController()
     let seen = ''
     const before = polls()
-    const tailing = cli(url, ['tail', '--account', '1', ...(json ? ['--json'] : [])], { signal: stop.signal, onOut: all => { seen = all } })
+    const tailing = cli(url, ['tail', '--account', '1', ...(json ? ['--json'] : [])], { signal: stop.signal, onOut: all => { seen = all }, fetch: counting })
     // What happened before tail started is not shown: wait for its first poll.
     await until(() => polls() > before)
     await app.inject({ method: 'GET', url: '/balance', headers: { ...bearer(token), 'x-sandbox-scenario': 'RATE_LIMITED' } })
@@ -256,7 +300,7 @@ t.test('tail shows new requests and deliveries, one line each, until stopped', a
     const ran = await tailing
     t.equal(ran.code, 0, 'stopping is a clean end')
     if (!json) {
-      t.match(ran.stdout, /^2026-03-10T15:00:00\.000Z {2}GET {4}\/balance {2}429 RATE_LIMITED {2}[\d.]+ ms {2}account 1 {2}\[RATE_LIMITED\]$/m)
+      t.match(ran.stdout, /^2026-03-10T12:00:00\.000-03:00 {2}GET {4}\/balance {2}429 RATE_LIMITED {2}[\d.]+ ms {2}account 1 {2}\[RATE_LIMITED\]$/m)
       t.match(ran.stdout, new RegExp(`webhook cash_out -> ${receiver.url.replace(/[.]/g, '\\.')} {2}delivered, attempt 1 first: 200 {2}account 1 {2}delivery \\S+$`, 'm'))
       t.notMatch(ran.stdout, /\/__sandbox\/(requests|webhooks\/deliveries)/, 'tail\'s own polls are not shown')
       t.notMatch(ran.stdout, '/api/auth/token', 'what came before is not shown')
@@ -270,6 +314,33 @@ t.test('tail shows new requests and deliveries, one line each, until stopped', a
     t.notMatch(ran.stdout, /"?accountId"?: ?2\b|account 2\b/, '--account keeps to the account')
   }
   t.equal((await cli(url, ['tail', 'now'])).code, 2)
+})
+
+t.test('the CLI\'s own requests are not the integration\'s: two tokens and a tail leave the report\'s token check passing and the journal free of polls', async t => {
+  const { app, url } = await sandbox(t)
+  // The integration: one token of its own for two requests.
+  const own = await tokenFor(app)
+  for (let i = 0; i < 2; i++) t.equal((await app.inject({ method: 'GET', url: '/balance', headers: bearer(own) })).statusCode, 200)
+  // The developer, as the README has it: TOKEN=$(pix-sandbox token --account 1), twice.
+  for (let i = 0; i < 2; i++) {
+    const token = await cli(url, ['token', '--account', '1'])
+    t.equal(token.code, 0, token.stderr)
+    t.equal((await app.inject({ method: 'GET', url: '/balance', headers: bearer(token.stdout.trim()) })).statusCode, 200, 'the CLI\'s token works')
+  }
+  // A tail, stopped after a dozen polls of the delivery log (three seconds of it).
+  const { fetch: counting, polls } = countingPolls()
+  const stop = new AbortController()
+  const tailing = cli(url, ['tail', '--account', '1'], { signal: stop.signal, fetch: counting })
+  for (let i = 0; i < 800 && polls() < 12; i++) await new Promise(resolve => setTimeout(resolve, 25))
+  stop.abort()
+  t.equal((await tailing).code, 0)
+  t.ok(polls() >= 12, `tail polled ${polls()} times`)
+
+  const journal = app.sandbox.journal.list({}, { limit: 100_000 })
+  t.same(journal.filter(r => r.method === 'GET' && r.path.startsWith('/__sandbox/')).map(r => r.path), [], 'none of the CLI\'s reads is journaled')
+  t.equal(journal.filter(r => r.path === '/api/auth/token').length, 1, 'the only token request is the integration\'s')
+  const report = await app.inject({ method: 'GET', url: '/__sandbox/report?accountId=1' })
+  t.match(report.json().checks.find((c: { id: string }) => c.id === 'token-reused'), { status: 'passed', summary: '1 token for 4 authenticated requests' })
 })
 
 t.test('the admin token, a wrong --url and a sandbox that is not there', async t => {

@@ -124,6 +124,13 @@ t.test('a body that is not JSON still becomes a PixApiError', async t => {
   await t.rejects(empty.sandbox.health(), { name: 'PixApiError', statusCode: 503, messages: ['HTTP 503'] })
 })
 
+t.test('API Pix\'s problem details and its token\'s OAuth errors become PixApiError: the error type or the OAuth error is the code', async t => {
+  const answering = (status: number, body: unknown) => createClient({ baseUrl: 'http://sandbox.invalid', clientId: 'c', clientSecret: 's', certificate: 'x', fetch: async () => new Response(JSON.stringify(body), { status }) })
+  const problem = { type: 'https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida', title: 'Cobrança inválida', status: 400, detail: 'a; b', violacoes: [{ razao: 'a', propriedade: 'cob.chave' }, { razao: 'b' }] }
+  await t.rejects(answering(400, problem).apiPix.token(), { statusCode: 400, code: 'CobOperacaoInvalida', messages: ['a', 'b'] })
+  await t.rejects(answering(401, { error: 'invalid_client', error_description: 'Credenciais inválidas' }).apiPix.token(), { statusCode: 401, code: 'invalid_client', messages: ['Credenciais inválidas'] })
+})
+
 t.test('the admin token and extra headers go where they belong', async t => {
   const sandbox = await started(t, { adminToken: 'client-admin-token' })
   const acct = await sandbox.createAccount()
@@ -158,6 +165,8 @@ t.test('a tour of every operation through the typed client', async t => {
   t.match(await plane.accounts(), { accounts: [{ accountId: 1 }, { accountId: acct.accountId }] })
   t.equal((await plane.changeBalance(acct.accountId, { credit: 500 })).balance.available, 1500)
   t.equal((await plane.account(acct.accountId)).invariantHolds, true)
+  const tool = await plane.issueToken(acct.accountId)
+  t.match(await createClient({ baseUrl: sandbox.url, token: tool.access_token }).balance(), { netBalance: 1500 }, 'a tool\'s token of the account')
   t.match(await client.balance(), { netBalance: 1500 })
 
   // webhooks: the public routes (disabled, as the gateway today) and the control plane's
@@ -212,6 +221,25 @@ t.test('a tour of every operation through the typed client', async t => {
   const transfer = await client.centralBank.dictTransfer({ pixKey: '52998224725', payment: { currency: 'BRL', amount: 1 } }, { idempotencyKey: '7b3f1a52-5a4c-4c5e-9f1e-2a2b3c4d5e6f' })
   t.same(await client.centralBank.dictTransfer({ pixKey: '52998224725', payment: { currency: 'BRL', amount: 1 } }, { idempotencyKey: '7b3f1a52-5a4c-4c5e-9f1e-2a2b3c4d5e6f' }), transfer, 'the same key, the same transfer')
   t.not((await client.centralBank.dictTransfer({ pixKey: '52998224725', payment: { currency: 'BRL', amount: 1 } })).id, transfer.id, 'a key of its own when none is given')
+
+  // BACEN's API Pix: its own token, with the account's credentials and certificate; cob and loc
+  t.match(await client.apiPix.token('cob.read'), { token_type: 'Bearer', scope: 'cob.read' })
+  const apiPixTxid = 'apipix'.padEnd(30, '0')
+  const apiPixCob = await client.apiPix.createCob(apiPixTxid, { calendario: { expiracao: 600 }, valor: { original: '2.00' }, chave: 'tour@example.com' })
+  t.match(apiPixCob.location, /\/qr\/v2\/[0-9a-f]{32}$/)
+  t.equal((await client.apiPix.cob(apiPixTxid)).txid, apiPixTxid)
+  t.equal((await client.apiPix.reviseCob(apiPixTxid, { valor: { original: '2.50' } })).revisao, 1)
+  const jws = await client.apiPix.payload(apiPixCob.location!)
+  t.equal(jws.split('.').length, 3, 'the payload is a compact JWS')
+  t.equal((await client.apiPix.jwks()).keys.length, 1)
+  t.match(await client.apiPix.createCobWithGeneratedTxid({ calendario: {}, valor: { original: '1.00' }, chave: 'tour@example.com' }), { status: 'ATIVA' })
+  t.ok((await client.apiPix.cobs(window)).cobs.length >= 2)
+  const apiPixLoc = await client.apiPix.createLoc({ tipoCob: 'cob' })
+  t.equal((await client.apiPix.loc(apiPixLoc.id)).id, apiPixLoc.id)
+  t.ok((await client.apiPix.locs(window)).loc.length >= 3)
+  t.notOk('txid' in await client.apiPix.unbindLoc(apiPixCob.loc!.id))
+  const noCob = await client.apiPix.cob('nothere'.padEnd(30, '0')).catch((e: unknown) => e) as PixApiError
+  t.match(noCob, { statusCode: 404, code: 'CobNaoEncontrado' })
 
   // an unsolicited PIX, a MED against it, its transitions
   const pix = await plane.incoming({ accountId: acct.accountId, amount: 30 })

@@ -92,3 +92,21 @@ t.test('the header wins over the peer certificate when both are present', async 
   t.equal(res.statusCode, 403, 'the header names a certificate of another account')
   await res.body.dump()
 })
+
+t.test('API Pix\'s OAuth token takes the peer certificate of the TLS handshake, with the same rule that it is the account\'s', async t => {
+  const { app, address } = await httpsApp(t)
+  const other = await newAccount(app)
+  const form = { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${fixtureAccount.clientId}:${fixtureAccount.clientSecret}`).toString('base64')}` }
+  const res = await request(`${address}/oauth/token`, { method: 'POST', dispatcher: agent(t, { cert: fixtureAccount.certificate, key: fixtureAccount.privateKey }), headers: form, body: 'grant_type=client_credentials' })
+  t.equal(res.statusCode, 200)
+  const token = (await res.body.json() as { access_token: string }).access_token
+  const balance = await request(`${address}/balance`, { dispatcher: agent(t), headers: { authorization: `Bearer ${token}` } })
+  t.equal(balance.statusCode, 200)
+  await balance.body.dump()
+  const foreign = await request(`${address}/oauth/token`, { method: 'POST', dispatcher: agent(t, { cert: other.certificate, key: other.privateKey }), headers: form, body: 'grant_type=client_credentials' })
+  t.equal(foreign.statusCode, 401, 'the certificate of another account')
+  t.equal((await foreign.body.json() as { error: string }).error, 'invalid_client')
+  const none = await request(`${address}/oauth/token`, { method: 'POST', dispatcher: agent(t), headers: form, body: 'grant_type=client_credentials' })
+  t.equal(none.statusCode, 401, 'no certificate')
+  await none.body.dump()
+})

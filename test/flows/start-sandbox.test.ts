@@ -1,13 +1,14 @@
 import t, { type Test } from 'tap'
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { connect, createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ConfigError, PixApiError, startSandbox, type RunningSandbox, type SandboxOptions } from '../../server/index.js'
 import { defaultConfig } from '../../server/config.js'
 import { generateClientCertificate } from '../../server/auth/certificates.js'
 import { StartupError } from '../../server/errors/startup.js'
+import { SHUTDOWN_GRACE_MS } from '../../server/serve.js'
 import { childEnv } from '../helpers/process.js'
 import { startReceiver } from '../helpers/receiver.js'
 
@@ -115,6 +116,30 @@ t.test('close frees the port: nothing answers there, and a new sandbox can liste
   await t.rejects(fetch(`${first.url}/__sandbox/health`), 'nothing answers once closed')
   const second = await started(t, { port: first.port })
   t.equal((await fetch(`${second.url}/__sandbox/health`)).status, 200)
+})
+
+t.test('close ends with idle clients connected: one that sent nothing, and the client\'s keep-alive connection', async t => {
+  const sandbox = await startSandbox({ port: 0 })
+  // The typed client keeps its connection open between requests (fetch's keep-alive).
+  await sandbox.createAccount()
+  const silent: Socket = connect(sandbox.port, '127.0.0.1')
+  t.teardown(() => silent.destroy())
+  await new Promise(resolve => silent.once('connect', resolve))
+  const gone = new Promise(resolve => silent.once('close', resolve))
+  // A liveness bound, not a measure of speed: without the stop's own handling, close never ends.
+  const bound = SHUTDOWN_GRACE_MS + 10_000
+  let timer: NodeJS.Timeout | undefined
+  const outcome = await Promise.race([
+    sandbox.close().then(() => 'closed'),
+    new Promise(resolve => { timer = setTimeout(resolve, bound, `still closing after ${bound} ms`) }),
+  ])
+  clearTimeout(timer)
+  t.equal(outcome, 'closed')
+  // (Still closing, the teardown's destroy lets it end.)
+  if (outcome === 'closed') {
+    await gone
+    t.pass('the idle connection was closed by the sandbox')
+  }
 })
 
 t.test('await using closes it at the end of the block', async t => {

@@ -3,6 +3,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { buildTestApp, T0 } from '../helpers/app.js'
 import { deadUrl, startReceiver, type Receiver } from '../helpers/receiver.js'
+import { examplePayload } from '../helpers/webhooks.js'
 
 /**
  * Delivery to real receivers on 127.0.0.1: fan-out, retries driven by the sandbox clock, dead and hung
@@ -30,7 +31,7 @@ async function deliveries (app: FastifyInstance, query = 'accountId=1'): Promise
   return (await app.inject({ method: 'GET', url: `/__sandbox/webhooks/deliveries?${query}` })).json().deliveries
 }
 
-const payload = { event: 'CashOut', status: 'CONFIRMED', transactionId: 'tx-1', originalAmount: 10 }
+const payload = examplePayload('cash_out', 'tx-1')
 
 t.test('one event fans out to the 3 active URLs, each with its own custom headers, signed', async t => {
   const app = await buildTestApp(t)
@@ -158,7 +159,7 @@ t.test('a receiver that never answers times out per attempt while the clock and 
   await slow.next()
   // While the slow request hangs, the clock moves and another event is delivered.
   await advance(app, 10)
-  app.sandbox.webhooks.emit({ accountId: 1, eventType: 'cash_in', transactionId: 'tx-fast', payload: { type: 'RECEIVE', data: {} } })
+  app.sandbox.webhooks.emit({ accountId: 1, eventType: 'cash_in', transactionId: 'tx-fast', payload: examplePayload('cash_in') })
   await fast.next()
   const wait = await app.inject({ method: 'GET', url: '/__sandbox/webhooks/deliveries/wait?transactionId=tx-fast&status=delivered&timeoutMs=5000' })
   t.equal(wait.statusCode, 200)
@@ -202,7 +203,7 @@ t.test('an event with no active URL is logged as no_receiver', async t => {
   const id = await register(app, { url: r.url })
   await app.inject({ method: 'PATCH', url: `/__sandbox/webhooks/${id}`, payload: { isActive: false } })
   app.sandbox.webhooks.emit({ accountId: 1, eventType: 'cash_out', transactionId: 'tx-none', payload })
-  app.sandbox.webhooks.emit({ accountId: 1, eventType: 'refund_out', transactionId: 'tx-none', payload })
+  app.sandbox.webhooks.emit({ accountId: 1, eventType: 'refund_out', transactionId: 'tx-none', payload: examplePayload('refund_out') })
   await app.sandbox.webhooks.idle()
   const log = await deliveries(app, 'accountId=1&transactionId=tx-none')
   t.same(log.map(d => [d.eventType, d.status, d.url, d.attempts.length]), [['refund_out', 'no_receiver', null, 0], ['cash_out', 'no_receiver', null, 0]], 'newest first')
@@ -276,8 +277,9 @@ t.test('the log filters by event type, transaction and status, and limits', asyn
   await register(app, { url: r.url })
   await register(app, { url: r.url, eventType: 'cash_in' })
   app.sandbox.webhooks.emit({ accountId: 1, eventType: 'cash_out', transactionId: 'x', payload })
-  app.sandbox.webhooks.emit({ accountId: 1, eventType: 'cash_in', transactionId: 'y', payload })
-  app.sandbox.webhooks.emit({ accountId: 1, eventType: 'refund_in', transactionId: 'y', payload })
+  const refund = examplePayload('refund_in')
+  app.sandbox.webhooks.emit({ accountId: 1, eventType: 'cash_in', transactionId: 'y', payload: examplePayload('cash_in') })
+  app.sandbox.webhooks.emit({ accountId: 1, eventType: 'refund_in', transactionId: 'y', payload: refund })
   await r.nth(2)
   await app.sandbox.webhooks.idle()
   t.same((await deliveries(app, 'eventType=cash_in')).map(d => d.transactionId), ['y'])
@@ -286,7 +288,7 @@ t.test('the log filters by event type, transaction and status, and limits', asyn
   t.equal((await deliveries(app, 'limit=1')).length, 1)
   const [one] = await deliveries(app, 'limit=1')
   t.equal(one.eventType, 'refund_in', 'newest first')
-  t.same(one.body, payload)
+  t.same(one.body, refund)
   const bad = await app.inject({ method: 'GET', url: '/__sandbox/webhooks/deliveries?status=lost' })
   t.equal(bad.statusCode, 400)
   t.equal(bad.json().code, 'HTTP_ERROR')
@@ -343,8 +345,8 @@ t.test('WEBHOOK_OUT_OF_ORDER: a held event whose URL got no later delivery goes 
   app.sandbox.webhooks.emit({ accountId: 1, eventType: 'cash_out', transactionId: 'tx', payload, scenarios: [{ name: 'WEBHOOK_OUT_OF_ORDER', params: {} }] })
   await app.inject({ method: 'PATCH', url: `/__sandbox/webhooks/${idA}`, payload: { isActive: false } })
   await register(app, { url: b.url })
-  app.sandbox.webhooks.emit({ accountId: 1, eventType: 'cash_out', transactionId: 'tx', payload: { ...payload, status: 'FINAL' } })
-  t.equal((await b.next()).json().status, 'FINAL')
+  app.sandbox.webhooks.emit({ accountId: 1, eventType: 'cash_out', transactionId: 'tx', payload: { ...payload, status: 'ERROR' } })
+  t.equal((await b.next()).json().status, 'ERROR')
   t.equal((await a.next()).json().status, 'CONFIRMED', 'released without waiting for the window')
 })
 

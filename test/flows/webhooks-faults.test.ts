@@ -97,12 +97,12 @@ t.test('WEBHOOK_DELAY;ms=N: the first attempt comes N ms of sandbox time later',
   t.equal(d.attempts[0].at, new Date(Date.parse(T0) + 5000).toISOString())
 })
 
-t.test('WEBHOOK_DELAY without ms is refused with the valid scenarios', async t => {
+t.test('WEBHOOK_DELAY without ms is refused for its parameter; an unknown name with the valid scenarios', async t => {
   const { app } = await setup(t)
   const res = await app.inject({ method: 'POST', url: '/__sandbox/webhooks/test', headers: { 'x-sandbox-scenario': 'WEBHOOK_DELAY' }, payload: { accountId: 1, eventType: 'cash_out' } })
   t.equal(res.statusCode, 400)
-  t.equal(res.json().code, 'UNKNOWN_SCENARIO')
-  t.match(res.json().message, /ms/)
+  t.equal(res.json().code, 'INVALID_SCENARIO_PARAMETER')
+  t.equal(res.json().message, 'Scenario WEBHOOK_DELAY needs parameter ms (e.g. WEBHOOK_DELAY;ms=1000)')
   const unknown = await app.inject({ method: 'POST', url: '/__sandbox/webhooks/test', headers: { 'x-sandbox-scenario': 'WEBHOOK_LOST' }, payload: { accountId: 1, eventType: 'cash_out' } })
   t.equal(unknown.statusCode, 400)
   t.match(unknown.json().message, /WEBHOOK_DROP/)

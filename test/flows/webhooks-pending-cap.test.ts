@@ -5,7 +5,7 @@ import { createServer, type AddressInfo, type Socket } from 'node:net'
 import { deadUrl } from '../helpers/receiver.js'
 
 /**
- * Issue 13 item 8: deliveries still pending were never trimmed: 20,000 events to a dead receiver with a
+ * Deliveries still pending are bounded (docs/reliability.md); untrimmed, 20,000 events to a dead receiver with a
  * frozen clock kept 20,000 deliveries and 20,000 jobs. Beyond SANDBOX_MAX_PENDING_DELIVERIES per
  * account, the oldest pending deliveries fail with PENDING_LIMIT, their retries and attempts under way
  * are dropped, and other accounts are untouched. (bench/pending-deliveries.ts measures the memory.)

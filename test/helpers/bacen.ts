@@ -4,8 +4,8 @@ import addFormatsModule from 'ajv-formats'
 import { parse } from 'yaml'
 
 /**
- * BACEN's API Pix 2.9.0 (the reference the central-bank family follows), loaded as JSON schemas for
- * validating the sandbox's answers. The reference has defects of its own that a validator takes
+ * BACEN's API Pix 2.9.0 (the reference the central-bank family follows, and the API Pix dialect serves),
+ * loaded as JSON schemas for validating the sandbox's answers. The reference has defects of its own that a validator takes
  * literally; each is corrected here, and listed in CORRECTIONS, which the test checks against what
  * this loader really changed.
  */
@@ -27,8 +27,9 @@ export interface BacenDoc { paths: Record<string, Record<string, Json>>, compone
  * - PixConsultados requires `cobs`, a property it does not have, instead of `pix`.
  * - CobsConsultadas (and CobsVConsultadas) require `idCob` of each cob, a property no schema of the
  *   API defines. Dropped.
- * - PayloadLocation.location and CobGerada.location are `format: uri`, yet BACEN's locations carry
- *   no scheme (its own example is `pix.example.com/qr/v2/...`), which `uri` refuses. Dropped.
+ * - PayloadLocation.location, CobGerada.location and PayloadLocationCompleta.location are `format: uri`,
+ *   yet BACEN's locations carry no scheme (its own example is `pix.example.com/qr/v2/...`), which `uri`
+ *   refuses. Dropped.
  * - CobBase.infoAdicionais says `maximum: 50` for an array, a keyword of numbers. Read as `maxItems`.
  */
 export const CORRECTIONS = [
@@ -42,21 +43,32 @@ export const CORRECTIONS = [
   'PayloadLocation.location: format uri dropped',
   'CobGerada.location: format uri dropped',
   'CobBase.infoAdicionais: maximum -> maxItems',
+  'PayloadLocationCompleta.location: format uri dropped',
 ] as const
 
 /**
- * Where the gateway's own interface departs from BACEN, so the sandbox follows the gateway (the
- * source of truth) and the validator is relaxed there, and only there:
+ * Where the gateway's own interface departs from BACEN, so the root family follows the gateway (the
+ * source of truth) and the validator is relaxed there, and only there (never for the API Pix dialect,
+ * `loadBacen({ dialect: 'api-pix' })`, which serves BACEN's own 77-character locations):
  * - docs/gateway.md §2.8: `location` and `loc.location` are the EMV copy-and-paste code, longer than BACEN's
  *   77-character payload URL. Their maxLength is not applied.
  */
 export const GATEWAY_DEPARTURES = ['PayloadLocation.location: maxLength 77 not applied (gateway 2.8)', 'CobGerada.location: maxLength 77 not applied (gateway 2.8)'] as const
 
-export interface LoadedBacen { doc: BacenDoc, applied: string[], departures: string[], validatorFor: (method: string, path: string, status: number) => ValidateFunction }
+export interface LoadedBacen {
+  doc: BacenDoc
+  applied: string[]
+  departures: string[]
+  /** The schema of an answer BACEN defines for an operation (JSON, problem details or the JWS payload's). */
+  validatorFor: (method: string, path: string, status: number) => ValidateFunction
+  /** Problema, for the statuses BACEN leaves to the PSP (401, 413, 415, ...). */
+  problem: ValidateFunction
+}
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
 
-export function loadBacen (): LoadedBacen {
+/** `root`: the gateway's central-bank family (GATEWAY_DEPARTURES apply); `api-pix`: the API Pix dialect (they do not). */
+export function loadBacen ({ dialect = 'root' }: { dialect?: 'root' | 'api-pix' } = {}): LoadedBacen {
   const doc = parse(readFileSync(BACEN_YAML, 'utf8')) as BacenDoc
   const applied = new Set<string>()
   const departures: string[] = []
@@ -93,15 +105,21 @@ export function loadBacen (): LoadedBacen {
   }
   const location = props('PayloadLocation').location as Json
   if (location.format === 'uri') { delete location.format; applied.add(CORRECTIONS[7]) }
-  delete location.maxLength
-  departures.push(GATEWAY_DEPARTURES[0])
+  if (dialect === 'root') {
+    delete location.maxLength
+    departures.push(GATEWAY_DEPARTURES[0])
+  }
   for (const part of (schemas.CobGerada as { allOf: Json[] }).allOf) {
     const loc = (part.properties as Json | undefined)?.location as Json | undefined
     if (loc === undefined || loc.type !== 'string') continue
     if (loc.format === 'uri') { delete loc.format; applied.add(CORRECTIONS[8]) }
-    delete loc.maxLength
-    departures.push(GATEWAY_DEPARTURES[1])
+    if (dialect === 'root') {
+      delete loc.maxLength
+      departures.push(GATEWAY_DEPARTURES[1])
+    }
   }
+  const completa = props('PayloadLocationCompleta').location as Json
+  if (completa.format === 'uri') { delete completa.format; applied.add(CORRECTIONS[10]) }
   const info = props('CobBase').infoAdicionais as Json
   if (info.maximum !== undefined) { info.maxItems = info.maximum; delete info.maximum; applied.add(CORRECTIONS[9]) }
 
@@ -109,13 +127,18 @@ export function loadBacen (): LoadedBacen {
   ajv.addFormat('int32', true)
   ajv.addFormat('int64', true)
   ajv.addSchema({ $id: 'bacen', components: doc.components } as object)
+  type Response = { $ref?: string, content?: Record<string, { schema: { $ref: string } }> }
+  const responses = (doc.components as unknown as { responses: Record<string, Response> }).responses
   const validatorFor = (method: string, path: string, status: number): ValidateFunction => {
-    const op = doc.paths[path]?.[method.toLowerCase()] as { responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }> } | undefined
-    const ref = op?.responses[String(status)]?.content['application/json']?.schema.$ref
-    if (ref === undefined) throw new Error(`BACEN 2.9.0 has no JSON answer ${status} for ${method} ${path}`)
+    const op = doc.paths[path]?.[method.toLowerCase()] as { responses: Record<string, Response> } | undefined
+    let response = op?.responses[String(status)]
+    if (response?.$ref !== undefined) response = responses[response.$ref.slice('#/components/responses/'.length)]
+    const content = response?.content
+    const ref = (content?.['application/json'] ?? content?.['application/problem+json'] ?? content?.['application/jose'])?.schema.$ref
+    if (ref === undefined) throw new Error(`BACEN 2.9.0 has no answer ${status} for ${method} ${path}`)
     const validate = ajv.getSchema(`bacen${ref}`)
     if (!validate) throw new Error(`no schema ${ref}`)
     return validate
   }
-  return { doc, applied: [...applied], departures, validatorFor }
+  return { doc, applied: [...applied], departures, validatorFor, problem: ajv.getSchema('bacen#/components/schemas/Problema')! }
 }

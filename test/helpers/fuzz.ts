@@ -1,13 +1,13 @@
 import fc from 'fast-check'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../../server/app.js'
-import { errorShapeOf, type Family } from '../../server/errors/families.js'
+import { errorShapeOf } from '../../server/errors/families.js'
 import { catalogue } from '../../scenarios/resolver.js'
 import { authArb, bodyArb, headerValue, oddHeaders, oddSegment, queryArb, unicode, weird, type Json, type Payload } from './fuzz-inputs.js'
-import { ledgerProblems, shapeProblem, type ErrorFamily } from './reliability.js'
+import { ledgerProblems, shapeProblem, SHAPE_OF } from './reliability.js'
 
 /**
- * A fuzz run over the gateway and the control plane (issue 13): `requests` generated requests, from a
+ * A fuzz run over the gateway and the control plane (docs/reliability.md): `requests` generated requests, from a
  * fixed seed, through app.inject against one sandbox that lives through the whole run. Each request is
  * an endpoint of either family with a valid-ish body (a valid template, mostly mutated: wrong types,
  * missing and extra fields, unicode, huge numbers and strings, `__proto__` keys), or malformed JSON,
@@ -20,7 +20,7 @@ import { ledgerProblems, shapeProblem, type ErrorFamily } from './reliability.js
  * Tokens are issued again after each batch (a clock advance may have expired them).
  *
  * Left out on purpose: PUT /__sandbox/snapshot and clock settings far in the future, whose hardening
- * (atomic import, the clock's range) is the store's part of issue 13; a full reset (it would remove
+ * (atomic import, the clock's range) has tests of its own; a full reset (it would remove
  * the run's accounts; resetting one account is in).
  */
 export interface FuzzOptions {
@@ -50,7 +50,6 @@ export interface FuzzReport {
 const T0 = '2026-03-10T15:00:00.000Z'
 /** Scenarios whose effect is a 500. */
 const SERVER_ERROR_SCENARIOS = new Set(['INTERNAL_ERROR', 'PROVIDER_UNAVAILABLE'])
-const FAMILY: Record<Family, ErrorFamily> = { standard: 'extended', 'central-bank': 'simple', sandbox: 'sandbox' }
 
 interface FuzzAccount { accountId: number, clientId: string, clientSecret: string, certificate: string, token: string }
 
@@ -307,7 +306,7 @@ export async function fuzz (opts: FuzzOptions): Promise<FuzzReport> {
           problem(`${res.statusCode} ${res.body.slice(0, 200)} <- ${described()}`)
         }
       } else if (res.statusCode >= 400) {
-        const shape = shapeProblem(FAMILY[errorShapeOf(req.url)], res.statusCode, res.body)
+        const shape = shapeProblem(SHAPE_OF[errorShapeOf(req.url, w.app.sandbox.config.apiPixBasePath)], res.statusCode, res.body)
         if (shape) problem(`${res.statusCode} not in its family's shape (${shape}) <- ${described()}`)
       } else if (res.statusCode < 200 || res.statusCode >= 300) {
         problem(`unexpected ${res.statusCode} <- ${described()}`)

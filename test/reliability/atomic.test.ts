@@ -5,7 +5,7 @@ import { cashOutBody } from '../helpers/payouts.js'
 import type { WebhookEvent } from '../../server/webhooks/types.js'
 
 /**
- * Every money operation is atomic (issue 13 item 4), with no data file too: when a step fails after
+ * Every money operation is atomic (docs/reliability.md), with no data file too: when a step fails after
  * others changed something (a bug, an identifier that cannot be built), nothing of the operation
  * stays: not in the ledger, not in the records, not in the MED, not in the sequences.
  */

@@ -8,7 +8,7 @@ import { shapeProblem } from '../helpers/reliability.js'
 import { authArb, bodyArb, headerValue, oddHeaders, oddSegment, queryArb, unicode, type Payload } from '../helpers/fuzz-inputs.js'
 
 /**
- * Bad input, property-based (issue 7): for every public endpoint, NUM_RUNS generated requests (bodies
+ * Bad input, property-based (docs/reliability.md): for every public endpoint, NUM_RUNS generated requests (bodies
  * from fc.anything and from mutations of a valid body: wrong types, missing and extra fields, huge and
  * unicode strings, 1e308, -0, NaN-like strings, `__proto__` and `constructor` keys, deep nesting, arrays
  * instead of objects; malformed JSON; wrong content types; odd headers, query strings and path params)

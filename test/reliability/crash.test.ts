@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { call, certHeaderOf, ledgerProblems, sleep, startProcess, type SandboxProcess } from '../helpers/reliability.js'
 
 /**
- * Crash (issue 7): the real process with --data takes a burst of writes (cash-outs with unique
+ * Crash (docs/reliability.md): the real process with --data takes a burst of writes (cash-outs with unique
  * externalIds and control-plane balance credits) from concurrent clients, is killed with SIGKILL in the
  * middle of it, and restarted on the same file. The file loads, every operation answered 2xx before the
  * kill is there (each cash-out by its transactionId and externalId, the credits in the adjustments),

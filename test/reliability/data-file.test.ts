@@ -14,7 +14,7 @@ import { ROOT } from '../helpers/reliability.js'
 import { spawn } from 'node:child_process'
 
 /**
- * A data file is the sandbox's or it is left alone (issue 12; issue 13 item 3). `--data` on anything
+ * A data file is the sandbox's or it is left alone (docs/reliability.md). `--data` on anything
  * that is not a state this sandbox wrote stops the start with a StartupError (exit code 2, one line
  * naming the file, the reason and what to do) and leaves every file as it was, byte for byte.
  */
@@ -71,7 +71,7 @@ t.test('JSON of another shape, an array, null: not the sandbox\'s, left alone', 
   }
 })
 
-t.test('a state of another schema version, even 2.5 MB of one, is refused and never overwritten (issue 13 item 3)', async t => {
+t.test('a state of another schema version, even 2.5 MB of one, is refused and never overwritten', async t => {
   const dir = tempDir(t)
   const file = join(dir, 'big.json')
   const accounts: Record<string, unknown> = {}

@@ -13,7 +13,7 @@ import { startReceiver } from '../helpers/receiver.js'
 import { shapeProblem } from '../helpers/reliability.js'
 
 /**
- * A disk that fails after start (issue 12: "Acknowledged means stored; refused means not applied").
+ * A disk that fails after start (docs/reliability.md: acknowledged means stored, refused means not applied).
  * The change is rolled back in memory, the answer is a 503 in the family's shape, health reports
  * degraded with the reason, nothing acknowledged is lost, and once the disk is back the next write
  * succeeds and health is ok again. No webhook goes out about a change that was not stored.
@@ -65,11 +65,19 @@ t.test('every family answers 503 in its own shape, and nothing refused stays app
   t.equal(dict.statusCode, 503)
   t.equal(shapeProblem('simple', 503, dict.body), null, dict.body)
 
+  // API Pix: ServicoIndisponivel in problem details, and neither the cob nor its location stays.
+  const cob = await app.inject({ method: 'PUT', url: `/v2/cob/${'apipix'.padEnd(30, '0')}`, headers: bearer(token), payload: { calendario: {}, valor: { original: '1.00' }, chave: 'x@example.com' } })
+  t.equal(cob.statusCode, 503)
+  t.equal(cob.headers['content-type'], 'application/problem+json; charset=utf-8')
+  t.equal(shapeProblem('problem', 503, cob.body), null, cob.body)
+  t.match(cob.json(), { type: 'https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel', detail: /nada foi aplicado/ })
+  t.same(app.sandbox.store.data.locations, {}, 'the location was rolled back with the cob')
+
   const account = await app.inject({ method: 'POST', url: '/__sandbox/accounts', payload: { balance: 5 } })
   t.equal(account.statusCode, 503)
   t.match(account.json(), { statusCode: 503, code: 'STORAGE_UNAVAILABLE', message: /could not be written.*not applied.*ENOSPC/ })
 
-  // Refused means not applied: the account of issue 12 is not listed, the money is where it was.
+  // Refused means not applied: the account whose creation was refused is not listed, the money is where it was.
   t.equal((await app.inject({ method: 'GET', url: '/__sandbox/accounts' })).json().accounts.length, accountsBefore, 'the refused account does not exist')
   t.same((await app.inject({ method: 'GET', url: '/balance', headers: bearer(token) })).json().netBalance, balanceBefore.netBalance, 'reads are answered while degraded, from what is stored')
   const list = (await app.inject({ method: 'GET', url: '/__sandbox/transactions?accountId=1' })).json().transactions

@@ -2,7 +2,7 @@ import t from 'tap'
 import { fuzz } from '../helpers/fuzz.js'
 
 /**
- * The bounded fuzz run of issue 13 (the long one: `npm run fuzz -- 20000`): generated requests over the
+ * The bounded fuzz run of docs/reliability.md (the long one: `npm run fuzz -- 20000`): generated requests over the
  * gateway and the control plane, from a fixed seed, against one sandbox (test/helpers/fuzz.ts). No
  * 5xx but the ones a scenario asks for, every error in its family's shape, and the ledger invariant on
  * every account after each batch of 100.

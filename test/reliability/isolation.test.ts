@@ -7,7 +7,7 @@ import { cashOutBody, CPF_MARIA } from '../helpers/payouts.js'
 import { shapeProblem } from '../helpers/reliability.js'
 
 /**
- * The isolation matrix of issue 7: a token of account B is refused (404) or sees nothing of account A's
+ * The isolation matrix (docs/reliability.md): a token of account B is refused (404) or sees nothing of account A's
  * on every public route that names a resource or lists records; tampered, `alg: none`, wrong-key,
  * other-algorithm and expired tokens are 401 on every protected route; a certificate of another account
  * is 403; with the admin token setting on, every /__sandbox route but health refuses a request without it.

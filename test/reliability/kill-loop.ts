@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { call, certHeaderOf, ledgerProblems, sleep, startProcess, type Answer, type SandboxProcess } from '../helpers/reliability.js'
 
 /**
- * The kill -9 loop of issue 13: a real sandbox process with --data takes concurrent cash-outs,
+ * The kill -9 loop (docs/reliability.md): a real sandbox process with --data takes concurrent cash-outs,
  * directory transfers with idempotency keys, incoming PIX and refunds; it is killed with SIGKILL at a
  * random moment (a small compaction floor makes the journal fold often, so some kills land in the
  * middle of one); it restarts on the same file, and every write answered 2xx before the kill must be

@@ -5,7 +5,7 @@ import { buildApp } from '../../server/app.js'
 import { call, certHeaderOf, percentile, sleep } from '../helpers/reliability.js'
 
 /**
- * Receiver chaos (issue 7): the only receiver answers 500, hangs past the webhook timeout, resets the
+ * Receiver chaos (docs/reliability.md): the only receiver answers 500, hangs past the webhook timeout, resets the
  * connection or answers 200, at random from a fixed seed. N cash-outs settle and emit their events.
  * Every event ends delivered or failed by the policy (attempts <= webhookMaxAttempts, failed only after
  * all of them), none is lost (exactly one delivery record per event and URL), a delivered one was

@@ -5,12 +5,12 @@ import { join } from 'node:path'
 import { call, certHeaderOf, startProcess, type SandboxProcess } from '../helpers/reliability.js'
 
 /**
- * Secrets never leak (issue 7): the real process at log level debug takes token issuance (good and bad
+ * Secrets never leak (docs/reliability.md): the real process at log level debug takes token issuance (good and bad
  * credentials, with the certificate header), authenticated calls, errors, a 500 and account creation;
  * neither the clientSecret, the bearer token, the certificate (PEM or its percent-encoded header), the
  * private keys nor the admin token appear in its logs or in GET /__sandbox/requests.
  *
- * The journal keeps headers and bodies (issue 17): each credential is proved masked there, in the log,
+ * The journal keeps headers and bodies (README.md, See what your integration did): each credential is proved masked there, in the log,
  * in the snapshot export and in the --data file, with values that only ever travelled in requests (the
  * state holds an account's own clientSecret and certificate by design: it checks them).
  */

@@ -7,7 +7,7 @@ import { call, certHeaderOf, ledgerProblems, sleep } from '../helpers/reliabilit
 import { EVENT_TYPES } from '../../server/webhooks/types.js'
 
 /**
- * Soak (issue 7): a listening sandbox (clock running, short settlement delay) with a real receiver
+ * Soak (docs/reliability.md): a listening sandbox (clock running, short settlement delay) with a real receiver
  * registered for every event type of every account takes a mixed workload from WORKERS concurrent
  * clients over several accounts, for a bounded count of operations: tokens, both balances, cash-outs,
  * charges (cash-in and cob) paid through POST /__sandbox/pix/pay, refunds through refund-in, directory

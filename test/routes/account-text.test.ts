@@ -3,7 +3,7 @@ import { buildTestApp } from '../helpers/app.js'
 import { shapeProblem } from '../helpers/reliability.js'
 
 /**
- * Issue 13 item 8: a lone surrogate in an account name answered 500 (the certificate's subject could not
+ * A lone surrogate in an account name answered 500 (the certificate's subject could not
  * be encoded) and used up an account id. Invalid text is a 400 in the control plane's shape and takes
  * nothing; text that is merely unusual (a surrogate pair, accents, reserved DN characters) still works.
  */

@@ -5,7 +5,7 @@ import { cashInBody, createCashIn, payCode } from '../helpers/payins.js'
 import { cashOutBody } from '../helpers/payouts.js'
 
 /**
- * Issue 13 item 8: an amount is refused for what is really wrong with it. `balance: 1e12` was refused as
+ * An amount is refused for what is really wrong with it. `balance: 1e12` was refused as
  * "at most 2 decimals" and `value: 1E400` (Infinity once parsed) as "minimum 0.01". Bodies are sent as
  * text, so 1E400 reaches the server as the client wrote it.
  */

@@ -10,7 +10,7 @@ import { T0, bearer, buildTestApp, tokenFor } from '../helpers/app.js'
 import { cashOutBody } from '../helpers/payouts.js'
 
 /**
- * The clock cannot break money flows (issue 13 item 4): sandbox time stays within a range every date
+ * The clock cannot break money flows (docs/assumptions.md, State and clock): sandbox time stays within a range every date
  * of the system can represent, dates are read strictly, the clock is kept with --data and comes back
  * with a snapshot, and a full reset brings it back to where the settings start it.
  */

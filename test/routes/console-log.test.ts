@@ -5,7 +5,7 @@ import { cashOut, cashOutBody } from '../helpers/payouts.js'
 import { prettyLine, prettyStream } from '../../server/journal/console.js'
 
 /**
- * The console (issue 17): one line per request with its account, scenarios and error code, in JSON
+ * The console (README.md, See what your integration did): one line per request with its account, scenarios and error code, in JSON
  * lines or pretty; the dashboard's refreshes and health checks at debug only; one line per failed
  * webhook attempt and per delivery given up.
  */
@@ -42,8 +42,8 @@ t.test('pretty: the same line, readable', async t => {
   await app.inject({ method: 'GET', url: '/balance', headers: bearer(token) })
   await app.inject({ method: 'GET', url: '/__sandbox/health' })
   const line = out.lines.find(l => l.includes('/api/pix/cash-out'))
-  t.match(line, /^\d{2}:\d{2}:\d{2}\.\d{3} POST \/api\/pix\/cash-out 400 [\d.]+ms acct=1 scenario=INSUFFICIENT_FUNDS code=PIX_INSUFFICIENT_BALANCE$/)
-  t.match(out.lines.find(l => l.includes('/balance')), /^\d{2}:\d{2}:\d{2}\.\d{3} GET \/balance 200 [\d.]+ms acct=1$/)
+  t.match(line, /^\d{2}:\d{2}:\d{2}\.\d{3}-03:00 POST \/api\/pix\/cash-out 400 [\d.]+ms acct=1 scenario=INSUFFICIENT_FUNDS code=PIX_INSUFFICIENT_BALANCE$/)
+  t.match(out.lines.find(l => l.includes('/balance')), /^\d{2}:\d{2}:\d{2}\.\d{3}-03:00 GET \/balance 200 [\d.]+ms acct=1$/)
   t.notOk(out.lines.some(l => l.includes('/__sandbox/health')), 'health checks stay out at info')
   t.notOk(out.lines.some(l => l.startsWith('{')), 'no JSON line')
 })
@@ -65,7 +65,7 @@ t.test('a webhook to a dead port: one line per failed attempt, one when the deli
   t.equal((await app.inject({ method: 'GET', url: `/__sandbox/webhooks/deliveries/${id}` })).json().status, 'failed')
   const attempts = out.lines.filter(l => l.includes('webhook attempt'))
   t.equal(attempts.length, 3, attempts.join('\n'))
-  t.match(attempts[0], new RegExp(`WARN webhook attempt 1/3 failed: cash_out to ${url} \\(.+\\); retry at \\S+`))
+  t.match(attempts[0], new RegExp(`WARN webhook attempt 1/3 failed: cash_out to ${url} \\(.+\\); retry at 2026-03-10T12:00:0\\d\\.\\d{3}-03:00 deliveryId=`), 'in São Paulo time, as the sandbox clock has it')
   t.match(attempts[2], new RegExp(`WARN webhook attempt 3/3 failed: .*\\) deliveryId=${id}$`), 'the last has no retry; the delivery\'s id ends each line')
   const gaveUp = out.lines.filter(l => l.includes('gave up'))
   t.equal(gaveUp.length, 1)
@@ -75,6 +75,6 @@ t.test('a webhook to a dead port: one line per failed attempt, one when the deli
 t.test('prettyLine: other lines keep their fields; what is not JSON passes as it is', async t => {
   t.equal(prettyLine('not json'), 'not json')
   const line = prettyLine(JSON.stringify({ level: 40, time: Date.parse('2026-03-10T15:00:01.234Z'), pid: 1, hostname: 'h', msg: 'something odd', count: 3, where: 'a place', err: { message: 'boom', stack: 'x' } }))
-  t.equal(line, '15:00:01.234 WARN something odd count=3 where="a place" err=boom')
-  t.equal(prettyLine(JSON.stringify({ level: 30, time: 0, msg: 'request', method: 'GET', path: '/x', statusCode: 200, durationMs: 1.5, accountId: null })), '00:00:00.000 GET /x 200 1.5ms')
+  t.equal(line, '12:00:01.234-03:00 WARN something odd count=3 where="a place" err=boom', 'São Paulo time, with its offset')
+  t.equal(prettyLine(JSON.stringify({ level: 30, time: 0, msg: 'request', method: 'GET', path: '/x', statusCode: 200, durationMs: 1.5, accountId: null })), '21:00:00.000-03:00 GET /x 200 1.5ms')
 })

@@ -2,7 +2,7 @@ import t from 'tap'
 import { buildTestApp, newAccount } from '../helpers/app.js'
 
 /**
- * Issue 13 item 6: credentials could be predicted. clientId and clientSecret came from the seeded
+ * Credentials cannot be predicted. clientId and clientSecret once came from the seeded
  * generator, and health showed the seed to anyone, admin token or not. Credentials now come from a
  * cryptographic generator even with --seed (the seed still reproduces ids), and health shows the seed
  * only to whoever may use the control plane.

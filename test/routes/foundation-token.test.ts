@@ -105,6 +105,15 @@ t.test('401 for a wrong secret and for an unknown clientId', async t => {
   assertSimpleError(t, unknown, 401, 'Credenciais inválidas')
 })
 
+t.test('401 for a secret one character, the case or the length away from the right one; the right one still works', async t => {
+  const app = await buildTestApp(t)
+  const right = fixtureAccount.clientSecret
+  for (const clientSecret of [`${right.slice(0, -1)}7`, right.toUpperCase(), right.slice(0, -1), `${right}6`, `x${right.slice(1)}`]) {
+    assertSimpleError(t, await tokenRequest(app, { clientSecret }), 401, 'Credenciais inválidas')
+  }
+  t.equal((await tokenRequest(app)).statusCode, 201)
+})
+
 t.test('400 validation when clientSecret is shorter than 8 or longer than 64, or fields are missing', async t => {
   const app = await buildTestApp(t)
   const short = await tokenRequest(app, { clientSecret: '1234567' })

@@ -1,9 +1,9 @@
 import t from 'tap'
-import { bearer, buildTestApp, certHeader, fixtureAccount, newAccount, T0 } from '../helpers/app.js'
+import { bearer, buildTestApp, certHeader, fixtureAccount, newAccount, T0, tokenFor } from '../helpers/app.js'
 import { cashOut, cashOutBody } from '../helpers/payouts.js'
 
 /**
- * The request journal through the API (issue 17): every field of an entry for a cash-out, a token
+ * The request journal through the API (README.md, See what your integration did): every field of an entry for a cash-out, a token
  * request (credentials masked), a 400 and a scenario; caps per account; count and verify; clearing
  * one account; `since`; the link between a transaction and its requests.
  */
@@ -188,6 +188,20 @@ t.test('since: strictly after an id or an instant, oldest first; the journal\'s 
   t.equal((await list(app, '?path=/__sandbox/clock/advance')).length, 1)
 })
 
+t.test('the CLI\'s reads are not kept, as the dashboard\'s are not; the marker hides no gateway request', async t => {
+  const app = await buildTestApp(t)
+  const token = await tokenFor(app)
+  await app.inject({ method: 'DELETE', url: '/__sandbox/requests' })
+  // tail polls the delivery log with the CLI's marker.
+  for (let i = 0; i < 3; i++) await app.inject({ method: 'GET', url: '/__sandbox/webhooks/deliveries?accountId=1&limit=200', headers: { 'x-sandbox-client': 'cli' } })
+  t.same(await list(app), [], 'the CLI\'s polling is not journaled')
+  // An integration that marks its own gateway requests is still journaled, under its account.
+  for (const client of ['cli', 'dashboard']) await app.inject({ method: 'GET', url: '/balance', headers: { ...bearer(token), 'x-sandbox-client': client } })
+  t.match(await list(app), [{ path: '/balance', accountId: 1 }, { path: '/balance', accountId: 1 }])
+  await app.inject({ method: 'POST', url: '/__sandbox/accounts/1/token', headers: { 'x-sandbox-client': 'cli' } })
+  t.equal((await list(app, '?path=/__sandbox/accounts/1/token')).length, 1, 'a CLI action is kept')
+})
+
 t.test('--journal-bodies false keeps every field but the bodies', async t => {
   const app = await buildTestApp(t, { journalBodies: false })
   const acc = await newAccount(app, { balance: 100 })
@@ -196,4 +210,50 @@ t.test('--journal-bodies false keeps every field but the bodies', async t => {
   t.match(e, { status: 201, externalId: 'no-bodies', request: { body: null }, response: { body: null } })
   t.equal(e.transactionId, null, 'without the answer no transaction is named')
   t.equal(e.request.headers.authorization, '[masked]')
+})
+
+t.test('an account id that is not a safe positive integer never breaks the listing', async t => {
+  const app = await buildTestApp(t)
+  const named = [1.5, 0, -3, 1e300, 2 ** 53, 'x', null, { id: 1 }]
+  for (const accountId of named) {
+    await app.inject({ method: 'POST', url: '/api/auth/token', payload: { clientId: 'x', clientSecret: '12345678', accountId } })
+  }
+  for (const query of ['1.5', '-1', '1e300', '99999999999999999999']) {
+    await app.inject({ method: 'GET', url: `/__sandbox/transactions?accountId=${query}` })
+    await app.inject({ method: 'GET', url: `/__sandbox/accounts/${query}` })
+  }
+  const res = await app.inject({ method: 'GET', url: '/__sandbox/requests?limit=1000' })
+  t.equal(res.statusCode, 200, 'the whole journal listed')
+  const entries = res.json().requests as Array<{ id: number, accountId: number | null }>
+  t.equal(entries.length, named.length + 8)
+  t.ok(entries.every(e => e.accountId === null), 'each of no account')
+  t.equal((await app.inject({ method: 'GET', url: `/__sandbox/requests/${entries[0].id}` })).statusCode, 200)
+  t.equal((await app.inject({ method: 'POST', url: '/__sandbox/requests/verify', payload: { path: '/nowhere' } })).statusCode, 409, 'the near misses listed too')
+})
+
+t.test('a request naming an account that does not exist is of no account; one that exists keeps it', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app)
+  await app.inject({ method: 'POST', url: '/api/auth/token', payload: { clientId: 'n', clientSecret: '12345678', accountId: 1_000_001 } })
+  await app.inject({ method: 'GET', url: '/__sandbox/transactions?accountId=1000002' })
+  await app.inject({ method: 'GET', url: '/__sandbox/accounts/1000003' })
+  const strangers = await list(app, '?limit=3')
+  t.same(strangers.map(e => e.accountId), [null, null, null])
+  t.same((await list(app, '?accountId=1000001')), [], 'no account of that id, so nothing under it')
+
+  // The body names an account that does not exist, the credentials one that does: the one that exists.
+  await app.inject({ method: 'POST', url: '/api/auth/token', payload: { clientId: acc.clientId, clientSecret: 'wrong-secret-123', accountId: 1_000_004 } })
+  await app.inject({ method: 'GET', url: `/__sandbox/transactions?accountId=${acc.accountId}` })
+  const [read, token] = await list(app, '?limit=2')
+  t.equal(token.accountId, acc.accountId, 'a token request belongs to its clientId\'s account')
+  t.equal(read.accountId, acc.accountId, 'a query naming an existing account')
+})
+
+t.test('bodies over 64 KiB are kept as a note of their size', async t => {
+  const app = await buildTestApp(t)
+  const pad = 'x'.repeat(65 * 1024)
+  await app.inject({ method: 'POST', url: '/api/auth/token', payload: { clientId: 'n', clientSecret: '12345678', pad } })
+  const [e] = await list(app, '?limit=1')
+  t.match(e.request.body, /^\[a body of \d+ bytes, not kept\]$/)
+  t.notOk(JSON.stringify(e).includes(pad.slice(0, 1000)))
 })

@@ -4,7 +4,7 @@ import { cashInBody, createCashIn, payCode } from '../helpers/payins.js'
 import { ledgerProblems, shapeProblem } from '../helpers/reliability.js'
 
 /**
- * Issue 13 ("no input breaks the ledger"): 95 credits of the largest amount took an account's cents
+ * No input breaks the ledger (docs/reliability.md): 95 credits of the largest amount took an account's cents
  * past 2^53, where they stop being exact; from then on every read of the account answered 500. Money
  * that would take an account past what it can hold is refused and changes nothing.
  */

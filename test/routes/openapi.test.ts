@@ -108,7 +108,9 @@ t.test('every operation that takes a body declares 400, 413 and 415 in its famil
     for (const m of ['post', 'put', 'patch', 'delete'] as const) {
       const op = item[m]
       if (!op) continue
-      const shape = path.startsWith('/__sandbox') ? 'SandboxError' : path === '/api/auth/token' || !(path.startsWith('/api/') || path === '/balance') ? 'SimpleError' : 'ExtendedError'
+      const shape = path.startsWith('/__sandbox')
+        ? 'SandboxError'
+        : path === '/oauth/token' ? 'OAuthError' : path.startsWith('/v2/') ? 'ApiPixProblem' : path === '/api/auth/token' || !(path.startsWith('/api/') || path === '/balance') ? 'SimpleError' : 'ExtendedError'
       for (const status of ['400', '413', '415']) {
         t.match(JSON.stringify(op.responses?.[status]), `#/components/schemas/${shape}`, `${m.toUpperCase()} ${path} declares ${status} as ${shape}`)
       }

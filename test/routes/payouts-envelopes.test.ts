@@ -1,12 +1,12 @@
 import t from 'tap'
 import { cashOutNotification, transferEnvelope } from '../../server/webhooks/envelopes/cash-out.js'
 import { isNight, saoPauloTime } from '../../server/services/payouts.js'
-import type { Transaction } from '../../server/store/state.js'
+import type { TransactionOf } from '../../server/store/state.js'
 
 // The pure builders behind the cash_out webhooks, and the São Paulo calendar behind the limits.
 // (Kept with the pay-out tests: they are what the route tests' recorded payloads come from.)
 
-const base: Transaction = {
+const base: TransactionOf<'CASH_OUT'> = {
   id: '0b8e2f0a-1111-4222-8333-444455556666',
   seq: 7,
   accountId: 3,
@@ -57,7 +57,7 @@ t.test('CashOut notification of a success has null error fields whatever the rec
 })
 
 t.test('TRANSFER envelope: amount as a 2-decimal string, masked creditor document, real endToEndId only when liquidated', async t => {
-  const dict: Transaction = { ...base, kind: 'DICT_TRANSFER', status: 'COMPLETED', idempotencyKey: 'k', description: 'aluguel', data: { directoryKey: 'joao.souza@example.com', priority: 'NORM', expiration: 600, expiresAt: '2026-03-10T15:10:00.000Z', currency: 'BRL' }, counterpart: { ...base.counterpart!, document: '32732844000113' } }
+  const dict: TransactionOf<'DICT_TRANSFER'> = { ...base, kind: 'DICT_TRANSFER', status: 'COMPLETED', history: [], idempotencyKey: 'k', description: 'aluguel', data: { directoryKey: 'joao.souza@example.com', priority: 'NORM', expiration: 600, expiresAt: '2026-03-10T15:10:00.000Z', currency: 'BRL' }, counterpart: { ...base.counterpart!, document: '32732844000113' } }
   t.same(transferEnvelope(dict), {
     type: 'TRANSFER',
     data: {

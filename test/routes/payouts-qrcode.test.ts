@@ -174,6 +174,34 @@ t.test('a code from another account\'s cash-in pays that charge for real', async
   t.same(await balanceOf(app, payer.accountId), { available: 69.5, blocked: 0, invariantHolds: true })
 })
 
+t.test('a charge of this sandbox that refuses the payment, or can no longer take it at settlement: ORDER_REJECTED, nothing credited, the reservation back', async t => {
+  const app = await buildTestApp(t)
+  const emitted = recordEmits(app)
+  const payer = await newAccount(app, { balance: 100, fee: 0 })
+  const receiver = await newAccount(app, { balance: 0 })
+  const refusing = (await app.inject({
+    method: 'POST',
+    url: '/api/pix/cash-in',
+    headers: { ...bearer(receiver.token), 'x-sandbox-scenario': 'PAYMENT_ERROR' },
+    payload: { transaction: { value: 20, description: 'pedido 43', externalId: 'recusa' }, payer: { fullName: 'Cliente', document: '52998224725' } },
+  })).json()
+  const expiring = await cashIn(app, receiver.token, 10, 30)
+  const refused = await payCode(app, payer.token, { value: 20, qrCode: refusing.pixCode })
+  const late = await payCode(app, payer.token, { value: 10, qrCode: expiring.pixCode }, 'SETTLEMENT_DELAY;ms=31000')
+  t.same(await balanceOf(app, payer.accountId), { available: 70, blocked: 30, invariantHolds: true })
+
+  await advance(app, 31_000)
+  const refusedOut = await transaction(app, refused.json().transactionId)
+  t.match(refusedOut, { status: 'ERROR', errorCode: 'ORDER_REJECTED', errorMessage: 'Pagamento rejeitado pela instituição de destino' })
+  t.match(await transaction(app, refusing.transactionId), { status: 'ERROR', errorCode: 'PAYMENT_ERROR' }, 'the charge ends as its provider refused it')
+  t.match(emitted.filter(e => e.eventType === 'cash_in' && e.accountId === receiver.accountId).map(e => e.payload), [{ data: { status: 'ERROR', errorCode: 'PAYMENT_ERROR' } }], 'the receiver hears of the refused payment')
+  t.match(await transaction(app, late.json().transactionId), { status: 'ERROR', errorCode: 'ORDER_REJECTED', errorMessage: 'QR Code não está mais disponível para pagamento' }, 'expired before settlement')
+  t.equal((await transaction(app, expiring.transactionId)).status, 'ERROR', 'the expired charge was not paid')
+  t.same(await balanceOf(app, payer.accountId), { available: 100, blocked: 0, invariantHolds: true })
+  t.same(await balanceOf(app, receiver.accountId), { available: 0, blocked: 0, invariantHolds: true })
+  t.same(cashOutEvents(emitted).map(e => (e.payload as { errorCode: string }).errorCode), ['ORDER_REJECTED', 'ORDER_REJECTED'])
+})
+
 t.test('an expired charge of this sandbox is QRCODE_NOT_AVAILABLE', async t => {
   const app = await buildTestApp(t)
   const payer = await newAccount(app, { balance: 100 })

@@ -43,6 +43,36 @@ t.test('an unknown scenario is a 400 listing the valid ones', async t => {
   t.match(res.json(), { code: 'UNKNOWN_SCENARIO', message: /INSUFFICIENT_FUNDS/ })
 })
 
+t.test('a near miss is UNKNOWN_SCENARIO with the name it most likely meant; a known scenario\'s bad parameter is INVALID_SCENARIO_PARAMETER naming it and what it takes', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app)
+  const slip = await cashOut(app, acc.token, cashOutBody(), 'INSUFICIENT_FUNDS')
+  t.equal(slip.statusCode, 400)
+  t.match(slip.json(), {
+    code: 'UNKNOWN_SCENARIO',
+    errorCode: 'UNKNOWN_SCENARIO',
+    message: /^Cenário desconhecido para cash-out: INSUFICIENT_FUNDS \(quis dizer INSUFFICIENT_FUNDS\?\)\. Cenários válidos para cash-out: /,
+    details: { didYouMean: 'INSUFFICIENT_FUNDS', validScenarios: Array },
+  })
+  const far = await cashOut(app, acc.token, cashOutBody(), 'SOMETHING_ELSE')
+  t.notOk('didYouMean' in far.json().details, 'nothing close: no guess')
+  for (const [scenario, message] of [
+    ['SETTLEMENT_DELAY;ms=abc', /^O parâmetro ms do cenário SETTLEMENT_DELAY deve ser um inteiro de milissegundos$/],
+    ['SETTLEMENT_DELAY', /^O cenário SETTLEMENT_DELAY exige o parâmetro ms/],
+    ['SETTLEMENT_DELAY;sm=10', /^Parâmetro desconhecido no cenário SETTLEMENT_DELAY: sm \(aceita ms\)$/],
+    ['INSUFFICIENT_FUNDS;ms=10', /^Parâmetro desconhecido no cenário INSUFFICIENT_FUNDS: ms \(não aceita parâmetros\)$/],
+  ] as const) {
+    const res = await cashOut(app, acc.token, cashOutBody(), scenario)
+    t.equal(res.statusCode, 400, scenario)
+    t.match(res.json(), { code: 'INVALID_SCENARIO_PARAMETER', errorCode: 'INVALID_SCENARIO_PARAMETER', message, details: { endpoint: 'cash-out' } }, scenario)
+  }
+  // The control plane's arm form, in English.
+  const arm = (scenario: string) => app.inject({ method: 'POST', url: '/__sandbox/scenarios/arm', payload: { accountId: acc.accountId, scenario } })
+  t.match((await arm('INSUFICIENT_FUNDS')).json(), { code: 'UNKNOWN_SCENARIO', message: 'Unknown scenario: INSUFICIENT_FUNDS (did you mean INSUFFICIENT_FUNDS?)', details: { didYouMean: 'INSUFFICIENT_FUNDS' } })
+  t.match((await arm('SETTLEMENT_DELAY;ms=abc')).json(), { code: 'INVALID_SCENARIO_PARAMETER', message: 'Parameter ms of scenario SETTLEMENT_DELAY must be a whole number of milliseconds' })
+  t.same((await app.inject({ method: 'GET', url: `/__sandbox/scenarios/armed?accountId=${acc.accountId}` })).json().armed, [], 'nothing armed')
+})
+
 t.test('async scenarios: accepted and reserved, then ERROR with the code, reservation released, failure webhook', async t => {
   const app = await buildTestApp(t)
   const emitted = recordEmits(app)

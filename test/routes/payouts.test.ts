@@ -1,5 +1,10 @@
 import t from 'tap'
-import { buildTestApp, tokenFor, bearer, balanceOf, newAccount } from '../helpers/app.js'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../server/app.js'
+import { buildTestApp, tokenFor, bearer, balanceOf, newAccount, T0 } from '../helpers/app.js'
 import {
   recordEmits, cashOutEvents, cashOutBody, cashOut, advance, transaction,
   JOAO, FINANCEIRO, BLOCKED_KEY, CLOSED_PHONE, UNLISTED_EMAIL, OTHER_VALID_CPF, CPF_MARIA,
@@ -222,6 +227,14 @@ t.test('a key missing from the directory is paid to a generated holder at anothe
   t.match(payload.counterpart.name, /^[A-Z]+ [A-Z]+$/)
   t.match(payload.counterpart.bank.bankISPB, /^\d{8}$/)
   t.not(payload.counterpart.bank.bankISPB, '99999004', 'never the payer institution')
+  // The record says the holder was invented (the dashboard marks it); the webhook's counterpart is as the gateway's.
+  t.equal((await transaction(app, res.json().transactionId)).counterpart.generated, true)
+  t.notOk('generated' in (payload.counterpart as object), 'not in the webhook')
+  const listed = await cashOut(app, token, cashOutBody({ externalId: 'to-joao' }))
+  await advance(app, 50)
+  const joao = await transaction(app, listed.json().transactionId)
+  t.match(joao.counterpart, { name: 'JOAO SOUZA' })
+  t.notOk('generated' in joao.counterpart, 'a directory entry is no invention')
 })
 
 t.test('the same key outside the directory always reaches the same generated holder', async t => {
@@ -236,6 +249,48 @@ t.test('the same key outside the directory always reaches the same generated hol
   const first = await holderOf(UNLISTED_EMAIL, 'h-1')
   t.same(await holderOf(UNLISTED_EMAIL, 'h-2'), first, 'paid again: same holder, bank and account number')
   t.not(JSON.stringify(await holderOf('outra.pessoa@example.org', 'h-3')), JSON.stringify(first), 'another key: another holder')
+})
+
+t.test('a key outside the directory keeps its generated holder across a snapshot export and import, and a reset', async t => {
+  const app = await buildTestApp(t)
+  const emitted = recordEmits(app)
+  const token = await tokenFor(app)
+  const holderOf = async (externalId: string) => {
+    // A new token each time: an import or a reset ends the tokens issued before it.
+    const res = await cashOut(app, await tokenFor(app), cashOutBody({ externalId }, { key: UNLISTED_EMAIL, document: OTHER_VALID_CPF }))
+    t.equal(res.statusCode, 201)
+    await advance(app, 50)
+    return (cashOutEvents(emitted, res.json().transactionId)[0].payload as { counterpart: unknown }).counterpart
+  }
+  // Other payments in between move the random stream: the holder must not depend on where it stands.
+  const other = await cashOut(app, token, cashOutBody({ externalId: 'other' }, { key: 'outra.pessoa@example.org' }))
+  t.equal(other.statusCode, 201)
+  const first = await holderOf('k-1')
+  const snapshot = (await app.inject({ method: 'GET', url: '/__sandbox/snapshot' })).json()
+  t.equal((await app.inject({ method: 'PUT', url: '/__sandbox/snapshot', payload: snapshot })).statusCode, 200)
+  t.same(await holderOf('k-2'), first, 'the same snapshot imported again: the same holder, bank and account')
+  t.equal((await app.inject({ method: 'POST', url: '/__sandbox/reset' })).statusCode, 200)
+  t.same(await holderOf('k-1'), first, 'after a full reset too: the holder is a property of the key and the seed')
+})
+
+t.test('a key outside the directory keeps its generated holder when the sandbox restarts on its data file with the same seed', async t => {
+  const dir = mkdtempSync(join(tmpdir(), 'pix-holder-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const start = async (): Promise<FastifyInstance> => {
+    const app = await buildApp({ config: { data: join(dir, 'state.json'), seed: 'holder-seed', clock: 'frozen', clockStart: T0, settlementDelayMs: 50 } })
+    t.teardown(() => app.close())
+    return app
+  }
+  const holderOf = async (app: FastifyInstance, externalId: string) => {
+    const emitted = recordEmits(app)
+    const res = await cashOut(app, await tokenFor(app), cashOutBody({ externalId }, { key: UNLISTED_EMAIL, document: OTHER_VALID_CPF }))
+    await advance(app, 50)
+    return (cashOutEvents(emitted, res.json().transactionId)[0].payload as { counterpart: unknown }).counterpart
+  }
+  const before = await start()
+  const first = await holderOf(before, 'r-1')
+  await before.close()
+  t.same(await holderOf(await start(), 'r-2'), first, 'the same holder, bank and account after the restart')
 })
 
 t.test('destination accounts BLOCKED or CLOSED in the directory fail the settlement and release the reservation', async t => {

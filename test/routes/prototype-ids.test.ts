@@ -3,7 +3,7 @@ import { buildTestApp } from '../helpers/app.js'
 import { shapeProblem } from '../helpers/reliability.js'
 
 /**
- * Found by the fuzz run of issue 13: an id in a URL that names a member of Object.prototype
+ * Found by the fuzz run (docs/reliability.md): an id in a URL that names a member of Object.prototype
  * (`constructor`, `__proto__`, `toString`) found that member instead of nothing, and the route answered
  * 500. Such an id is unknown: 404 in the control plane's shape.
  */

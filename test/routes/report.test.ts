@@ -86,6 +86,24 @@ t.test('the report reads error codes the simple shape does not show, an expired 
   t.equal(statusOf(r, 'indeterminate-payout-resolved'), 'passed')
 })
 
+t.test('a tool\'s token (POST /__sandbox/accounts/:id/token, the CLI\'s) works and is not graded: not a token fetched early, not an expired one left unrenewed', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app)
+  for (let i = 0; i < 2; i++) t.equal((await app.inject({ method: 'GET', url: '/balance', headers: bearer(acc.token) })).statusCode, 200)
+  const issued = await app.inject({ method: 'POST', url: `/__sandbox/accounts/${acc.accountId}/token` })
+  t.equal(issued.statusCode, 201)
+  t.match(issued.json(), { access_token: String, token_type: 'Bearer', expires_in: 1800 })
+  const tool = issued.json().access_token
+  t.equal((await app.inject({ method: 'GET', url: '/balance', headers: bearer(tool) })).statusCode, 200, 'it is the account\'s')
+  t.equal(statusOf(await report(app, acc.accountId), 'token-reused'), 'passed', 'the integration\'s one token is all the check counts')
+  // Expired, its 401 is the developer's to renew, not the integration's.
+  await advance(app, 1_800_000)
+  t.equal((await app.inject({ method: 'GET', url: '/balance', headers: bearer(tool) })).statusCode, 401)
+  t.equal(statusOf(await report(app, acc.accountId), 'token-renewed'), 'not_exercised')
+  const missing = await app.inject({ method: 'POST', url: '/__sandbox/accounts/999/token' })
+  t.equal(missing.statusCode, 404)
+})
+
 t.test('a refused cash-out retried unchanged fails refusal-not-retried; the scenario names are recorded', async t => {
   const app = await buildTestApp(t)
   const acc = await newAccount(app, { balance: 100 })

@@ -3,7 +3,7 @@ import { bearer, buildTestApp, newAccount, tokenFor } from '../helpers/app.js'
 import { cashOutBody } from '../helpers/payouts.js'
 
 /**
- * Snapshot import is atomic (issue 13 item 5): the whole document is checked before anything is
+ * Snapshot import is atomic (docs/assumptions.md, State and clock): the whole document is checked before anything is
  * replaced, a refused one answers 400 with every problem listed and changes nothing.
  */
 async function exported (app: Awaited<ReturnType<typeof buildTestApp>>): Promise<any> {

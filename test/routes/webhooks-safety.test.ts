@@ -6,7 +6,7 @@ import { bearer, buildTestApp, newAccount, T0 } from '../helpers/app.js'
 import { startReceiver } from '../helpers/receiver.js'
 
 /**
- * Issue 13 item 7: registrations that could never be delivered, or that forged the sandbox's headers.
+ * Registrations that could never be delivered, or that forged the sandbox's headers.
  * `Expect`, `Upgrade`, `Keep-Alive` and values beyond Latin-1 were accepted and then failed every
  * delivery inside the HTTP client; a custom X-Sandbox-Signature was sent beside the real one; URLs
  * were stored as typed; and a receiver at the sandbox's own /__sandbox/reset wiped it.

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../../server/app.js'
 import { statusOf } from '../../server/errors/families.js'
 import { bearer, buildTestApp, newAccount, tokenFor } from '../helpers/app.js'
+import { examplePayload } from '../helpers/webhooks.js'
 
 /**
  * Registration rules (docs/gateway.md §2.11, 4.1 items 3-4, 8) on the control plane and on the public routes in
@@ -122,7 +123,7 @@ t.test('removing an account through reset drops its registrations and deliveries
   const app = await buildTestApp(t)
   const other = await newAccount(app)
   await reg(app, { accountId: other.accountId, url: 'http://127.0.0.1:9/x' })
-  app.sandbox.webhooks.emit({ accountId: other.accountId, eventType: 'med_created', payload: {} })
+  app.sandbox.webhooks.emit({ accountId: other.accountId, eventType: 'med_created', payload: examplePayload('med_created') })
   t.equal((await list(app, other.accountId)).total, 1)
   const reset = await app.inject({ method: 'POST', url: '/__sandbox/reset', payload: { accountId: other.accountId } })
   t.equal(reset.statusCode, 200)
@@ -231,9 +232,10 @@ t.test('the test event: a sample payload of each event type, recorded even with 
     cash_in: b => b.type === 'RECEIVE' && b.data.status === 'LIQUIDATED' && b.data.payment.amount === '10.00',
     refund_in: b => b.type === 'REFUND' && b.data.creditDebitType === 'DEBIT' && b.data.refunds[0].status === 'LIQUIDATED',
     refund_out: b => b.type === 'REFUND' && b.data.creditDebitType === 'CREDIT',
-    med_created: b => b.status === 'OPEN' && b.analysisResult === null,
-    med_accepted: b => b.status === 'ANALYZED' && b.analysisResult === 'APPROVED',
-    med_rejected: b => b.status === 'ANALYZED' && b.analysisResult === 'REJECTED',
+    // The MED events' envelope, as a real dispute sends it (not the bare record).
+    med_created: b => b.type === 'MED' && b.data.status === 'OPEN' && b.data.analysisResult === null,
+    med_accepted: b => b.type === 'MED' && b.data.status === 'ANALYZED' && b.data.analysisResult === 'APPROVED',
+    med_rejected: b => b.type === 'MED' && b.data.status === 'ANALYZED' && b.data.analysisResult === 'REJECTED',
   }
   for (const [eventType, ok] of Object.entries(shapes)) {
     const res = await app.inject({ method: 'POST', url: '/__sandbox/webhooks/test', payload: { accountId: 1, eventType, transactionId: `tx-${eventType}` } })

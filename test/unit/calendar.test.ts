@@ -1,5 +1,5 @@
 import t from 'tap'
-import { isNight, nextMidnight, parseLocalBound, saoPauloTime } from '../../server/domain/calendar.js'
+import { isNight, nextMidnight, parseLocalBound, saoPauloInstant, saoPauloTime } from '../../server/domain/calendar.js'
 
 // docs/gateway.md §8: the daily and night limits follow São Paulo's calendar; splits run at its midnight.
 
@@ -83,4 +83,12 @@ t.test('night across the change of offset: 20:00 and 06:00 local, in summer time
   t.equal(isNight(Date.parse('2018-12-10T22:00:00Z')), true, '20:00 UTC-2')
   t.equal(isNight(Date.parse('2018-12-11T07:59:59Z')), true, '05:59:59 UTC-2')
   t.equal(isNight(Date.parse('2018-12-11T08:00:00Z')), false, '06:00 UTC-2')
+})
+
+t.test('an instant as a person reads it: São Paulo wall time with its offset, the same instant as the API\'s UTC', async t => {
+  t.equal(saoPauloInstant(Date.parse('2026-11-26T01:26:47.000Z')), '2026-11-25T22:26:47.000-03:00', 'the date is São Paulo\'s')
+  t.equal(saoPauloInstant(Date.parse('2018-01-15T02:00:00.5Z')), '2018-01-15T00:00:00.500-02:00', 'summer time before 2019')
+  for (const iso of ['2026-03-10T15:00:00.000Z', '2000-01-01T00:00:00.000Z', '2017-10-15T03:00:00.000Z']) {
+    t.equal(parseLocalBound(saoPauloInstant(Date.parse(iso)), 'start'), Date.parse(iso), `${iso} reads back`)
+  }
 })

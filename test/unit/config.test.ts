@@ -173,3 +173,18 @@ t.test('the log level asked for is known even when the settings are not valid', 
   t.equal(requestedLogLevel({ LOG_LEVEL: 'debug' }, ['--log-level', 'warn']), 'warn', 'the flag wins')
   t.equal(requestedLogLevel({}, ['--log-level=trace', '--nope']), 'trace')
 })
+
+t.test('API Pix\'s base path: /v2 unless set; a path of segments without a trailing slash; the public URL: scheme and a short host, no path', async t => {
+  t.equal(loadConfig({}, []).apiPixBasePath, '/v2')
+  for (const base of ['/v2', '/pix/v2', '/api/v2', '/v2.1']) t.equal(loadConfig({ SANDBOX_API_PIX_BASE_PATH: base }, []).apiPixBasePath, base)
+  for (const base of ['/v2/', 'v2', '/', '/a/../b', '/..', '/a b', '/v2?x']) {
+    t.match(configError(() => loadConfig({}, ['--api-pix-base-path', base])).message, 'apiPixBasePath (--api-pix-base-path / SANDBOX_API_PIX_BASE_PATH)', base)
+  }
+  t.equal(loadConfig({}, ['--public-url', 'https://pix.example.com']).publicUrl, 'https://pix.example.com')
+  t.equal(loadConfig({ SANDBOX_PUBLIC_URL: 'http://[::1]:8443' }, []).publicUrl, 'http://[::1]:8443')
+  // The location (host, /qr/v2/ and a 32-character token) must fit API Pix's 77 characters.
+  t.equal(loadConfig({}, ['--public-url', `https://${'a'.repeat(38)}`]).publicUrl?.length, 46)
+  for (const url of ['https://pix.example.com/', 'https://pix.example.com/base', 'ftp://pix.example.com', `https://${'a'.repeat(39)}`, 'pix.example.com']) {
+    t.match(configError(() => loadConfig({}, ['--public-url', url])).message, 'publicUrl (--public-url / SANDBOX_PUBLIC_URL)', url)
+  }
+})

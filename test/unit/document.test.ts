@@ -1,6 +1,7 @@
 import t from 'tap'
 import { jsonErrorLocation, readDocument } from '../../server/store/document.js'
-import { emptyState } from '../../server/store/state.js'
+import { emptyState, type TransactionOf } from '../../server/store/state.js'
+import { accountRecord } from './services/harness.js'
 
 /**
  * Reading a document that claims to be a sandbox state: where broken JSON breaks, and every part of a
@@ -70,6 +71,34 @@ t.test('records: a key that is not the record\'s id, an unknown kind, a missing 
   const many = await readDocument(marked({ accounts: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [String(i + 1), { id: i + 1 }])) }))
   t.equal(!many.ok && many.problems.length, 21, 'twenty problems and a count of the rest')
   t.match(!many.ok && many.problems[20], /^\.\.\. and 10 more$/)
+})
+
+t.test('a transaction\'s status, and every status of its history, is one of its own kind\'s', async t => {
+  const at = '2026-03-10T15:00:00.000Z'
+  const cob: TransactionOf<'COB'> = {
+    id: 't1',
+    seq: 1,
+    accountId: 1,
+    kind: 'COB',
+    direction: 'IN',
+    status: 'ATIVA',
+    amountCents: 100,
+    feeCents: 0,
+    data: { txid: 'x', location: 'l', pixCode: 'p', splits: [], cob: { expiracao: 60, original: '1.00', modalidadeAlteracao: 0, locId: 1 } },
+    createdAt: at,
+    updatedAt: at,
+    history: [{ status: 'ATIVA', at }],
+  }
+  const withCob = (record: object) => marked({ accounts: { 1: accountRecord(1) }, transactions: { t1: record } })
+  t.ok((await readDocument(withCob(cob))).ok, 'a cob ATIVA')
+  const pending = await readDocument(withCob({ ...cob, status: 'PENDING' }))
+  t.same(!pending.ok && pending.problems, ['transactions/t1/status: must be one of ATIVA, CONCLUIDA, REMOVIDA_PELO_USUARIO_RECEBEDOR, REMOVIDA_PELO_PSP, not "PENDING"'], 'PENDING is a cash-in\'s, not a cob\'s')
+  const history = await readDocument(withCob({ ...cob, history: [{ status: 'CONFIRMED', at }] }))
+  t.same(!history.ok && history.problems, ['transactions/t1/history/0/status: must be one of ATIVA, CONCLUIDA, REMOVIDA_PELO_USUARIO_RECEBEDOR, REMOVIDA_PELO_PSP, not "CONFIRMED"'])
+  const received = await readDocument(withCob({ ...cob, kind: 'PIX_IN', status: 'ERROR', history: [], data: { ...cob.data, received: { endToEndId: 'E', amountCents: 100, payer: { name: 'P', document: 'd', ispb: 'i', bankName: 'b' }, at } } }))
+  t.same(!received.ok && received.problems, ['transactions/t1/status: must be one of CONFIRMED, not "ERROR"'], 'a PIX_IN arrives confirmed and stays so')
+  const group = await readDocument(marked({ accounts: { 1: { ...accountRecord(1), providerGroup: 'F' } } }))
+  t.same(!group.ok && group.problems, ['accounts/1/providerGroup: must be one of A, B, C, D, E, not "F"'], 'every enumeration names what it allows')
 })
 
 t.test('the previous format is told apart from a look-alike', async t => {

@@ -1,7 +1,7 @@
 import t from 'tap'
 import fc from 'fast-check'
 import {
-  documentKind, generateCnpj, generateCpf, isValidCnpj, isValidCpf, isValidDocument, maskDocument
+  API_PIX_DOCUMENT_FORMATS, documentKind, generateCnpj, generateCpf, isValidCnpj, isValidCpf, isValidDocument, maskDocument
 } from '../../server/domain/documents.js'
 import { createRng } from '../../server/domain/ids.js'
 
@@ -34,6 +34,51 @@ t.test('CNPJ check digits, numeric and alphanumeric', async t => {
   t.notOk(isValidCnpj('11.222.333/0001-81'), 'formatting is not accepted')
   t.notOk(isValidCnpj('1122233300018'), '13 characters')
   t.notOk(isValidCnpj('112223330001811'), '15 characters')
+})
+
+t.test('the alphanumeric CNPJ by the Receita Federal\'s rule: a character is worth its ASCII code minus 48', async t => {
+  // 12ABC34501DE: 1 2 A=17 B=18 C=19 3 4 5 0 1 D=20 E=21.
+  // First digit, weights 5 4 3 2 9 8 7 6 5 4 3 2: 5+8+51+36+171+24+28+30+0+4+60+42 = 459 = 11 x 41 + 8 -> 11 - 8 = 3.
+  // Second, weights 6 5 4 3 2 9 8 7 6 5 4 3 2 over 12ABC34501DE3: 6+10+68+54+38+27+32+35+0+5+80+63+6 = 424 = 11 x 38 + 6 -> 5.
+  t.ok(isValidCnpj('12ABC34501DE35'))
+  for (const dv of ['34', '25', '53', '36']) t.notOk(isValidCnpj(`12ABC34501DE${dv}`), `check digits ${dv}`)
+  t.notOk(isValidCnpj('12ABC34501DE3F'), 'a letter is no check digit')
+  t.notOk(isValidCnpj('12ABÇ34501DE35'), 'A to Z only')
+  t.notOk(isValidCnpj('12AB-34501DE35'), 'no punctuation in place of a character')
+})
+
+// The numeric CNPJ's rule as it always was, digit by digit: the alphanumeric rule must agree on every numeric CNPJ.
+function numericCnpjValid (s: string): boolean {
+  if (!/^\d{14}$/.test(s) || /^(\d)\1*$/.test(s)) return false
+  const digit = (base: string) => {
+    const weights = base.length === 12 ? [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] : [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]
+    const r = [...base].reduce((sum, c, i) => sum + Number(c) * weights[i], 0) % 11
+    return r < 2 ? 0 : 11 - r
+  }
+  const d1 = digit(s.slice(0, 12))
+  return s.endsWith(`${d1}${digit(s.slice(0, 12) + d1)}`)
+}
+
+t.test('on numeric CNPJs the alphanumeric rule is the numeric rule', async t => {
+  fc.assert(fc.property(fc.stringMatching(/^\d{12}$/), fc.integer({ min: 0, max: 99 }), (base, dv) => {
+    const s = base + String(dv).padStart(2, '0')
+    return isValidCnpj(s) === numericCnpjValid(s)
+  }), { numRuns: 5000 })
+  t.ok(isValidCnpj('11222333000181'))
+})
+
+t.test('the API Pix dialect\'s formats: CPF, and CNPJ numeric or alphanumeric, with their check digits', async t => {
+  t.same(Object.keys(API_PIX_DOCUMENT_FORMATS), ['api-pix-cpf', 'api-pix-cnpj'])
+  const cpf = API_PIX_DOCUMENT_FORMATS['api-pix-cpf']
+  const cnpj = API_PIX_DOCUMENT_FORMATS['api-pix-cnpj']
+  t.ok(cpf('52998224725'))
+  t.notOk(cpf('11222333000181'))
+  t.ok(cnpj('12ABC34501DE35'))
+  t.ok(cnpj('11222333000181'))
+  t.notOk(cnpj('52998224725'))
+  t.notOk(cnpj('12abc34501de35'), 'lower case: API Pix\'s pattern is ^[0-9A-Z]{14}$')
+  t.notOk(cnpj('12ABC34501DEAB'), 'matches API Pix\'s pattern, yet check digits are numeric')
+  t.notOk(cnpj('56989000019533'), 'a CNPJ of API Pix\'s own examples: its check digits are wrong')
 })
 
 t.test('isValidDocument and documentKind choose by length', async t => {

@@ -3,12 +3,19 @@ import { readFileSync } from 'node:fs'
 import semver from 'semver'
 
 /**
- * `engines` and the locked dependency tree agree, so `npm install` prints no EBADENGINE warning: every
- * production dependency runs on the oldest Node the package declares, and every package of the tree
- * (development ones too) accepts the Node running this test.
+ * Which Node runs what. `engines` is the package's promise to whoever installs it: the LTS lines
+ * still maintained, 22 (from 22.12) and 24; test/package/pack.test.ts installs the packed tarball on
+ * both and checks that npm warns of no engine. `devEngines` is the checkout's: its own tests also
+ * run on Node 20.19 (the development and CI machine), so every package of the locked tree,
+ * development ones too, accepts the Node running them and `npm install` here prints no engine
+ * warning. (The lockfile's `overrides` holds light-my-request at 6.6, whose cookie 1 accepts Node 20;
+ * an installer gets fastify's newest, whose cookie 2 wants Node 22.)
  */
 
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } }
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  engines: { node: string }
+  devEngines: { runtime: { name: string, version: string } }
+}
 const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as {
   packages: Record<string, { version?: string, dev?: boolean, engines?: { node?: string } | string[] }>
 }
@@ -16,6 +23,13 @@ const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.m
 function nodeRange (entry: { engines?: { node?: string } | string[] }): string | undefined {
   return Array.isArray(entry.engines) ? undefined : entry.engines?.node
 }
+
+t.test('engines promises the maintained LTS lines, 22 and 24, and not Node 20, past its end of life', async t => {
+  t.equal(semver.minVersion(pkg.engines.node)?.major, 22, `engines.node (${pkg.engines.node}) starts on the 22 line`)
+  t.ok(semver.satisfies('24.0.0', pkg.engines.node), 'Node 24, the image\'s')
+  t.notOk(semver.satisfies('20.19.0', pkg.engines.node), 'not Node 20')
+  t.match(pkg.engines.node, /^>=\d+\.\d+\.\d+$/, 'a plain >=X.Y.Z, the form bin/pix-sandbox.js checks before it starts')
+})
 
 t.test('every production dependency accepts the oldest Node of engines', async t => {
   const oldest = semver.minVersion(pkg.engines.node)?.version
@@ -26,8 +40,9 @@ t.test('every production dependency accepts the oldest Node of engines', async t
   t.same(refusing, [], `engines.node ${pkg.engines.node} promises Node ${oldest}`)
 })
 
-t.test('npm install on this Node prints no engine warning', async t => {
-  t.ok(semver.satisfies(process.versions.node, pkg.engines.node), `Node ${process.versions.node} is within engines ${pkg.engines.node}`)
+t.test('the checkout runs on this Node: devEngines accepts it, and npm install prints no engine warning', async t => {
+  t.equal(pkg.devEngines.runtime.name, 'node')
+  t.ok(semver.satisfies(process.versions.node, pkg.devEngines.runtime.version), `Node ${process.versions.node} is within devEngines ${pkg.devEngines.runtime.version}`)
   const refusing = Object.entries(lock.packages)
     .filter(([path, entry]) => path !== '' && nodeRange(entry) && !semver.satisfies(process.versions.node, nodeRange(entry)!))
     .map(([path, entry]) => `${path.replace(/^.*node_modules\//, '')}@${entry.version} needs Node ${nodeRange(entry)}`)

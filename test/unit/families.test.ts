@@ -3,10 +3,11 @@ import type { FastifyRequest } from 'fastify'
 import { Clock } from '../../server/engine/clock.js'
 import { Scheduler } from '../../server/engine/scheduler.js'
 import { createRng } from '../../server/domain/ids.js'
-import { ANSWERS, errorShapeOf, FAMILIES, familyOf, httpReason, reportedCode, statusOf } from '../../server/errors/families.js'
+import { ANSWERS, errorShapeOf, FAMILIES, familyOf, httpReason, reportedCode, statusOf, targetPath, unroutedPath } from '../../server/errors/families.js'
 import { answerOf, errorBody } from '../../server/errors/handler.js'
 import { Refusal, type Code } from '../../server/errors/refusal.js'
 import { loadFixtures } from '../../server/fixtures.js'
+import { DirectoryService } from '../../server/services/directory.js'
 import { PayoutService } from '../../server/services/payouts.js'
 import { Store } from '../../server/store/store.js'
 import { accountRecord } from './services/harness.js'
@@ -41,14 +42,77 @@ t.test('where the families answer one outcome differently, the table says so', a
 })
 
 t.test('the family of a path, and the shape its errors take', async t => {
-  t.same(['/api/pix/cash-out', '/balance', '/cob/abc', '/dict/pix', '/__sandbox/accounts', '/nowhere', '/api/auth/token'].map(familyOf),
+  t.same(['/api/pix/cash-out', '/balance', '/cob/abc', '/dict/pix', '/__sandbox/accounts', '/nowhere', '/api/auth/token'].map(p => familyOf(p)),
     ['standard', 'standard', 'central-bank', 'central-bank', 'sandbox', 'central-bank', 'standard'])
   // docs/gateway.md §7: the token, a route of the standard family, answers in the simple shape.
   t.equal(errorShapeOf('/api/auth/token'), 'central-bank')
   t.equal(errorShapeOf('/api/pix/cash-out?x=1'), 'standard')
 })
 
-const requestTo = (url: string) => ({ url, method: 'POST', server: { sandbox: { clock: { now: () => T0 } } } }) as unknown as FastifyRequest
+t.test('API Pix: its base path (whatever it is set to), its token and its payload locations are its family; the token answers as OAuth 2.0', async t => {
+  for (const [path, base, family] of [
+    ['/v2/cob/abc', '/v2', 'api-pix'], ['/v2', '/v2', 'api-pix'], ['/v2x/cob', '/v2', 'central-bank'], ['/pix/v2/cob', '/pix/v2', 'api-pix'],
+    ['/pix/e2e', '/pix/v2', 'central-bank'], ['/api/v2/loc', '/api/v2', 'api-pix'], ['/api/pix/cash-out', '/api/v2', 'standard'],
+    ['/oauth/token', undefined, 'api-pix'], ['/qr/v2/abc', undefined, 'api-pix'], ['/.well-known/jwks.json', undefined, 'api-pix'], ['/v2/cob', undefined, 'central-bank'],
+  ] as const) {
+    t.equal(familyOf(path, base), family, `${path} under ${base}`)
+  }
+  t.equal(errorShapeOf('/oauth/token', '/v2'), 'oauth')
+  t.equal(errorShapeOf('/v2/cob?x=1', '/v2'), 'api-pix')
+  // BACEN's general statuses, and the API Pix rows where the table differs from the gateway's.
+  t.equal(statusOf('ACCESS_DENIED', 'api-pix'), 403)
+  t.equal(statusOf('COB_TXID_EXISTS', 'api-pix'), 400)
+  t.equal(statusOf('CERTIFICATE_NOT_LINKED', 'api-pix'), 401)
+  t.equal(statusOf('PAYLOAD_GONE', 'api-pix'), 410)
+})
+
+const apiPixRequest = (url: string, config: Record<string, unknown> = {}) => ({ url, routeOptions: { config }, method: 'PUT', server: { sandbox: { clock: { now: () => T0 }, config: { apiPixBasePath: '/v2' } } } }) as unknown as FastifyRequest
+
+t.test('API Pix answers problem details: the type its route names for the status, else the general one; invalid fields as violacoes', async t => {
+  const route = { apiPix: { problems: { 400: 'CobOperacaoInvalida', 404: 'CobNaoEncontrado' }, entity: 'cob' } }
+  const notFound = answerOf(new Refusal('NOT_FOUND', 'Cobrança não encontrada'), 'api-pix')
+  t.same(errorBody(notFound, apiPixRequest('/v2/cob/x', route)), { type: 'https://pix.bcb.gov.br/api/v2/error/CobNaoEncontrado', title: 'Cobrança não encontrada', status: 404, detail: 'Cobrança não encontrada' })
+  // Without a route of its own (an unknown path under the base), the general type.
+  t.match(errorBody(answerOf(new Refusal('ROUTE_NOT_FOUND', 'Rota não encontrada'), 'api-pix'), apiPixRequest('/v2/nowhere')), { type: 'https://pix.bcb.gov.br/api/v2/error/NaoEncontrado', status: 404 })
+  // A validation error of the body: one violation per field, named as BACEN does (cob.valor.original).
+  const invalid = Object.assign(new Error('invalid'), {
+    validation: [
+      { keyword: 'required', instancePath: '', params: { missingProperty: 'chave' } },
+      { keyword: 'type', instancePath: '/valor/original', params: { type: 'string' } },
+    ],
+    validationContext: 'body',
+  })
+  const body = errorBody(answerOf(invalid, 'api-pix'), apiPixRequest('/v2/cob/x', route))
+  t.match(body, { type: 'https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida', status: 400 })
+  t.same(body.violacoes, [
+    { razao: 'chave é obrigatório', propriedade: 'cob.chave' },
+    { razao: 'valor.original deve ser do tipo texto', propriedade: 'cob.valor.original' },
+  ])
+  // A refusal of the service lists its reasons, without a property it does not know.
+  t.same(errorBody(answerOf(new Refusal('INVALID_REQUEST', ['a', 'b']), 'api-pix'), apiPixRequest('/v2/cob/x', route)).violacoes, [{ razao: 'a' }, { razao: 'b' }])
+  t.same(errorBody(answerOf(new Refusal('ACCESS_DENIED', 'Escopo cob.write ausente'), 'api-pix'), apiPixRequest('/v2/cob/x', route)),
+    { type: 'https://pix.bcb.gov.br/api/v2/error/AcessoNegado', title: 'Acesso negado', status: 403, detail: 'Escopo cob.write ausente' })
+})
+
+t.test('API Pix\'s token answers errors as RFC 6749 section 5.2 says', async t => {
+  const request = apiPixRequest('/oauth/token', {})
+  t.same(errorBody(answerOf(new Refusal('INVALID_CREDENTIALS', 'Credenciais inválidas'), 'api-pix'), request), { error: 'invalid_client', error_description: 'Credenciais inválidas' })
+  t.same(errorBody(answerOf(new Refusal('UNSUPPORTED_GRANT_TYPE', 'x'), 'api-pix'), request).error, 'unsupported_grant_type')
+  t.same(errorBody(answerOf(new Refusal('INVALID_SCOPE', 'x'), 'api-pix'), request).error, 'invalid_scope')
+  t.same(errorBody(answerOf(new Refusal('INVALID_REQUEST', 'x'), 'api-pix'), request).error, 'invalid_request')
+  t.same(errorBody(answerOf(new Refusal('STORAGE_UNAVAILABLE', 'x'), 'api-pix'), request).error, 'temporarily_unavailable')
+})
+
+t.test('the path of a request target: no query, no scheme and host; read as the router reads it when no route matched', async t => {
+  for (const [target, path] of [['/balance', '/balance'], ['/balance?x=1', '/balance'], ['http://x/balance', '/balance'], ['HTTPS://x:8443/api/pix/cash-out?a=b', '/api/pix/cash-out'], ['http://x', '/'], ['http://x?y=/z', '/'], ['//balance', '//balance'], ['/%62alance', '/%62alance']]) {
+    t.equal(targetPath(target), path, target)
+  }
+  for (const [target, path] of [['/%62alance', '/balance'], ['//balance', '/balance'], ['http://x//__sandbox//nowhere', '/__sandbox/nowhere'], ['/%5f_sandbox/x?y', '/__sandbox/x'], ['/a%2Fb', '/a%2Fb'], ['/bad%ZZ', '/bad%ZZ']]) {
+    t.equal(unroutedPath(target), path, target)
+  }
+})
+
+const requestTo = (url: string) => ({ url, routeOptions: {}, method: 'POST', server: { sandbox: { clock: { now: () => T0 } } } }) as unknown as FastifyRequest
 const bodyOf = (err: unknown, url: string) => {
   const request = requestTo(url)
   const answer = answerOf(err, familyOf(url))
@@ -97,7 +161,8 @@ t.test('a service refuses with a code and no status: the family of the route pic
     fixtures: loadFixtures(),
     events: { emit: () => {} },
     config: { settlementDelayMs: 50 },
-    charges: { chargeForCode: () => undefined, payCharge: () => { throw new Error('not reached') } },
+    charges: { chargeForCode: () => undefined, arrive: () => { throw new Error('not reached') } },
+    directory: new DirectoryService({ store, rng: createRng('unit') }).holders,
   })
   // The harness's account record, with what these tests set differently.
   const account = accountRecord(1, {

@@ -13,6 +13,7 @@ async function bare (t: Test) {
     journal,
     now: () => 0,
     token: () => null,
+    accountOfClaims: () => null,
     accountOfClientId: () => null,
     accountOfTransaction: () => null,
     secrets: ['the-admin-token'],
@@ -38,6 +39,18 @@ t.test('answers that are not JSON text, and bodies too large to keep, become not
   t.equal(stream.response.body, '[a streamed body, not kept]')
   t.match(huge.response.body, /^\[a body of \d+ bytes, not kept\]$/)
   t.match(echo.request.body, /^\[a body of \d+ bytes, not kept\]$/)
+})
+
+t.test('a body sent in chunks (no length declared) is weighed all the same; one nested too deep is a note too', async t => {
+  const { app, journal } = await bare(t)
+  const big = JSON.stringify({ big: 'z'.repeat(BODY_LIMIT) })
+  // A stream payload: no content-length, as a client sending chunks.
+  await app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload: Readable.from([big.slice(0, 1000), big.slice(1000)]) })
+  await app.inject({ method: 'POST', url: '/echo', payload: '['.repeat(20_000) + ']'.repeat(20_000), headers: { 'content-type': 'application/json' } })
+  const [deep, chunked] = journal.list()
+  t.equal(chunked.request.headers['content-length'], undefined, 'sent without a length')
+  t.equal(chunked.request.body, `[a body of more than ${BODY_LIMIT} bytes, not kept]`)
+  t.match(deep.request.body, /^\[a body (nested too deep|of more than \d+ bytes), not kept\]$/)
 })
 
 t.test('the admin token is masked wherever it turns up', async t => {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { RequestJournal, type RecordedRequest } from '../../server/journal/journal.js'
+import { BYTES_PER_ENTRY, RequestJournal, type RecordedRequest } from '../../server/journal/journal.js'
 import { transactionLookup } from '../../server/journal/transactions.js'
 import { Store } from '../../server/store/store.js'
 import { addAccount, addReceived } from './services/harness.js'
@@ -25,7 +25,7 @@ const entry = (n: number, accountId: number | null = null, more: Partial<Recorde
   scenarios: [],
   errorCode: null,
   requestHeaders: {},
-  requestBody: null,
+  requestText: null,
   responseHeaders: {},
   responseText: null,
   ...more,
@@ -78,6 +78,36 @@ t.test('since: strictly after an id or a wall time, oldest first', async t => {
   t.same(j.list({}, { since: { id: 5 } }), [])
 })
 
+t.test('a bucket is bounded in bytes too: padded entries push out their own bucket\'s oldest sooner', async t => {
+  const j = new RequestJournal(10)
+  const budget = 10 * BYTES_PER_ENTRY
+  const pad = JSON.stringify({ pad: 'x'.repeat(60 * 1024) })
+  j.record(entry(1, 5))
+  for (let i = 2; i <= 40; i++) j.record(entry(i, null, { requestText: pad, responseText: pad }))
+  const kept = j.list({}, { limit: 100 }).filter(e => e.accountId === null)
+  t.ok(kept.length >= 1 && kept.length * 2 * pad.length <= budget, `${kept.length} padded entries kept, within ${budget} bytes`)
+  t.equal(kept[0].requestId, 'r40', 'the newest kept')
+  t.same(ids(j.list({ accountId: 5 })), ['r1'], 'another bucket untouched')
+  const one = new RequestJournal(1)
+  one.record(entry(1, null, { requestText: pad }))
+  t.same(ids(one.list()), ['r1'], 'an entry heavier than its bucket\'s budget alone is still kept')
+})
+
+t.test('only existing accounts have a bucket: other ids are of no account, and the buckets of accounts gone are dropped', async t => {
+  const accounts = new Set([1, 2])
+  const j = new RequestJournal(10, () => null, id => accounts.has(id))
+  for (const [n, id] of [[1, 1], [2, 3], [3, 1.5], [4, -1], [5, 2 ** 53], [6, Number.NaN], [7, 2]] as Array<[number, number]>) j.record(entry(n, id))
+  t.same(j.list().map(e => [e.requestId, e.accountId]), [['r7', 2], ['r6', null], ['r5', null], ['r4', null], ['r3', null], ['r2', null], ['r1', 1]])
+  // Account 1 is gone (a snapshot import replaced the accounts): its entries go once the buckets have grown.
+  accounts.delete(1)
+  for (let id = 100; id < 140; id++) {
+    accounts.add(id)
+    j.record(entry(id, id))
+  }
+  t.same(j.list({ accountId: 1 }), [])
+  t.equal(j.list({ accountId: 2 }).length, 1, 'an account that still exists keeps its entries')
+})
+
 t.test('clear one account, or all; a zero capacity keeps nothing', async t => {
   const j = new RequestJournal(5)
   j.record(entry(1, 1))
@@ -94,8 +124,8 @@ t.test('clear one account, or all; a zero capacity keeps nothing', async t => {
 
 t.test('count, and verify with near misses ordered by how close they came', async t => {
   const j = new RequestJournal(10)
-  j.record(entry(1, 7, { method: 'POST', path: '/api/pix/cash-out', status: 201, requestBody: { value: 10, details: { key: 'a@b.c' } } }))
-  j.record(entry(2, 7, { method: 'POST', path: '/api/pix/cash-out', status: 422, requestBody: { value: 99, details: { key: 'a@b.c' } } }))
+  j.record(entry(1, 7, { method: 'POST', path: '/api/pix/cash-out', status: 201, requestText: JSON.stringify({ value: 10, details: { key: 'a@b.c' } }) }))
+  j.record(entry(2, 7, { method: 'POST', path: '/api/pix/cash-out', status: 422, requestText: JSON.stringify({ value: 99, details: { key: 'a@b.c' } }) }))
   j.record(entry(3, 8, { method: 'GET', path: '/balance', status: 200 }))
   t.equal(j.count({ method: 'POST', path: '/api/pix/cash-out' }), 2)
   t.equal(j.count({ bodyContains: { 'details.key': 'a@b.c', value: 10 } }), 1, 'dotted paths into the body, values compared as JSON')

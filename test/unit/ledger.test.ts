@@ -1,12 +1,12 @@
 import t from 'tap'
 import fc from 'fast-check'
 import * as ledger from '../../server/domain/ledger.js'
-import { MAX_CENTS } from '../../server/domain/money.js'
+import { MAX_CENTS, TOTAL_LIMIT_CENTS } from '../../server/domain/money.js'
 import { Store } from '../../server/store/store.js'
 import type { LedgerDraft } from '../../server/store/state.js'
 import { accountRecord } from './services/harness.js'
 
-// The ledger of DESIGN.md section 4, on an account the store hands out (its only write path): what each
+// The ledger (docs/assumptions.md, Balances), on an account the store hands out (its only write path): what each
 // operation does to available and blocked money and to the running totals, what it refuses, and the
 // invariant available + blocked = opening + adjustments + settledIn - settledOut - fees after any sequence.
 
@@ -89,7 +89,7 @@ t.test('canReceive: the gross balance stays within MAX_CENTS and settledIn withi
   t.equal(ledger.canReceive(a, 51), false, 'blocked money counts towards the gross balance')
   const b = accountRecord(2, {
     balance: { availableCents: 0, blockedCents: 0 },
-    totals: { openingCents: 0, adjustmentsCents: 0, settledInCents: ledger.TOTAL_LIMIT_CENTS - 10, settledOutCents: ledger.TOTAL_LIMIT_CENTS - 10, feesCents: 0 },
+    totals: { openingCents: 0, adjustmentsCents: 0, settledInCents: TOTAL_LIMIT_CENTS - 10, settledOutCents: TOTAL_LIMIT_CENTS - 10, feesCents: 0 },
   })
   t.equal(ledger.canReceive(b, 10), true)
   t.equal(ledger.canReceive(b, 11), false, 'the received total would pass its limit')

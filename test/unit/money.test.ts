@@ -1,6 +1,6 @@
 import t from 'tap'
 import fc from 'fast-check'
-import { brlToCents, centsToNumber, centsToString, MAX_CENTS, parseAmount, parseDecimalString, percentOf } from '../../server/domain/money.js'
+import { brlToCents, centsToNumber, centsToString, divideHalfUp, MAX_CENTS, parseAmount, parseDecimalString, percentOf } from '../../server/domain/money.js'
 
 t.test('parseAmount accepts amounts with at most 2 decimals, exactly', async t => {
   t.same(parseAmount(0.29), { ok: true, cents: 29 }, '0.29 although 0.29 * 100 is 28.999999999999996')
@@ -85,6 +85,17 @@ t.test('cents to number and string', async t => {
     const viaString = parseDecimalString(centsToString(cents))
     return viaNumber.ok && viaNumber.cents === cents && viaString.ok && viaString.cents === cents
   }), { numRuns: 2000 })
+})
+
+t.test('divideHalfUp: an exact half goes up, on integers of any size', async t => {
+  t.equal(divideHalfUp(5n, 2n), 3n)
+  t.equal(divideHalfUp(7n, 2n), 4n, 'half-up, not half-even (which gives 4 here and 2 for 5/2)')
+  t.equal(divideHalfUp(149n, 100n), 1n)
+  t.equal(divideHalfUp(150n, 100n), 2n)
+  t.equal(divideHalfUp(0n, 3n), 0n)
+  t.equal(divideHalfUp(10n ** 30n + 5n, 10n), 10n ** 29n + 1n, 'beyond 2^53')
+  t.throws(() => divideHalfUp(-1n, 2n), RangeError)
+  t.throws(() => divideHalfUp(1n, 0n), RangeError)
 })
 
 t.test('percentOf rounds half-up to the cent, exactly', async t => {

@@ -3,7 +3,7 @@ import { hostname, networkInterfaces } from 'node:os'
 import { reachesListener } from '../../server/webhooks/own-address.js'
 import { sameReceiver } from '../../server/webhooks/registrations.js'
 
-/** Which receiver URLs reach the sandbox itself, for each kind of address it may listen on (issue 13 item 7). */
+/** Which receiver URLs reach the sandbox itself, for each kind of address it may listen on (docs/assumptions.md, Webhooks). */
 const reaches = (url: string, address: string, port = 8080) => reachesListener(new URL(url), [{ address, port }])
 
 t.test('a listener on an any-address is reached by loopback hosts, localhost names, the host name and the machine\'s addresses', async t => {

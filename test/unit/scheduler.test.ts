@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { Clock } from '../../server/engine/clock.js'
 import { Scheduler } from '../../server/engine/scheduler.js'
 
-/** The scheduler of DESIGN.md section 3, driven directly: order, due instants, cascades, cancel, clear, timers. */
+/** The scheduler (server/engine/scheduler.ts), driven directly: order, due instants, cascades, cancel, clear, timers. */
 
 // The scheduler's timer is unref'd (it must not keep a server process alive on its own); keep this
 // test process alive while the timer-driven tests wait for it.

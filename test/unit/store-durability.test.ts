@@ -7,7 +7,7 @@ import type { Account, ClockRecord, Transaction } from '../../server/store/state
 import { FaultyFs } from '../helpers/faulty-fs.js'
 
 /**
- * Acknowledged means stored, refused means not applied (issues 12 and 13): every commit resolves only
+ * Acknowledged means stored, refused means not applied (docs/reliability.md): every commit resolves only
  * once its changes are on disk, compaction included, and a write that fails takes back every change
  * not on disk. A file system that is slow or full on cue catches the moments in between.
  */
@@ -70,7 +70,7 @@ const rename = (s: Store, name: string): void => s.transact(() => s.update('acco
 /** A name long enough that its one journal line outgrows the base (with a low floor, a compaction follows). */
 const LONG = 'A'.repeat(4000)
 
-t.test('a commit made while the journal is being folded is on disk when it resolves (issue 13 item 1)', async t => {
+t.test('a commit made while the journal is being folded is on disk when it resolves', async t => {
   // The floor is low and the base small: the append of A takes the journal past the base, and a
   // compaction starts as it ends. X is committed while A's append is under way.
   const { s, fs, file, dir } = await started(t, { compactionFloorBytes: 1 })

@@ -1,10 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { centsToNumber } from '../../domain/money.js'
 import { errorResponses } from '../../schemas/common.js'
 import { CentralBankBalances } from '../../schemas/balance.js'
 
 /** GET /accounts/balances (docs/gateway.md §2.2, 4 row 2). */
-const balancesRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const balancesRoutes: RoutesPlugin = async (app) => {
   app.get('/accounts/balances', {
     config: { auth: true },
     schema: {

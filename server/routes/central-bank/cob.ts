@@ -1,14 +1,15 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { CobBody, CobParams, CobPatchBody, CobResponse } from '../../schemas/payins.js'
 import { CobList, CobListQuery } from '../../schemas/central-bank.js'
+import { appliedScenarios } from '../../applied-scenarios.js'
 
 /**
  * PUT, GET and PATCH /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7), POST and GET /cob (BACEN's API Pix). The
  * gateway does not show how a receiver revises or cancels a charge; the sandbox does it as BACEN's
  * API does: PATCH with the fields to change, or with status REMOVIDA_PELO_USUARIO_RECEBEDOR.
  */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   app.put('/cob/:txid', {
@@ -25,7 +26,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const account = request.account!
-    const scenarios = sb.scenarios.resolve(request, reply, 'cob', account.id)
+    const scenarios = appliedScenarios(request, reply, 'cob', account.id)
     const charge = sb.charges.createCob(account, request.params.txid, request.body, scenarios)
     return reply.status(201).send(sb.charges.cobView(charge))
   })
@@ -69,7 +70,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const account = request.account!
-    const scenarios = sb.scenarios.resolve(request, reply, 'cob', account.id)
+    const scenarios = appliedScenarios(request, reply, 'cob', account.id)
     const charge = sb.charges.createCob(account, null, request.body, scenarios)
     return reply.status(201).send(sb.charges.cobView(charge))
   })

@@ -1,9 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { DevolucaoBody, DevolucaoParams, DevolucaoView } from '../../schemas/payins.js'
+import { appliedScenarios } from '../../applied-scenarios.js'
 
 /** PUT and GET /pix/:e2eid/devolucao/:id (docs/gateway.md §2.9, 3.3, 7.8). */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   app.put('/pix/:e2eid/devolucao/:id', {
@@ -20,7 +21,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const account = request.account!
-    const scenarios = sb.scenarios.resolve(request, reply, 'devolucao', account.id)
+    const scenarios = appliedScenarios(request, reply, 'devolucao', account.id)
     const refund = sb.refunds.devolucao(account, request.params.e2eid, request.params.id, request.body, scenarios)
     return reply.status(201).send(sb.refunds.devolucaoView(refund))
   })

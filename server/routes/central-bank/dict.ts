@@ -1,10 +1,11 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { DictTransferBody, DictTransferCreated, DictTransferHeaders } from '../../schemas/payouts.js'
 import { canonicalIdempotencyKey } from '../../domain/ids.js'
+import { appliedScenarios } from '../../applied-scenarios.js'
 
 /** POST /dict/pix (docs/gateway.md §2.3, 4.1 endpoint 4, 7.6): a transfer by directory key, idempotent by x-idempotency-key. */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   app.post('/dict/pix', {
@@ -27,7 +28,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     // Lookup and insert run with no await between them, so racing repeats create exactly one transfer.
     const previous = sb.payouts.transferFor(account, key)
     if (previous) return reply.status(201).send(previous.data.response!)
-    const scenarios = sb.scenarios.resolve(request, reply, 'dict-pix', account.id)
+    const scenarios = appliedScenarios(request, reply, 'dict-pix', account.id)
     const tx = sb.payouts.createDictTransfer(account, { ...request.body, idempotencyKey: key }, scenarios)
     return reply.status(201).send(tx.data.response!)
   })

@@ -1,10 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { PixList, PixListQuery, PixParams } from '../../schemas/central-bank.js'
 import { PixView } from '../../schemas/payins.js'
 
 /** GET /pix/:e2eid and GET /pix (BACEN's API Pix): the PIX the account received, with their devoluções. */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   app.get('/pix/:e2eid', {

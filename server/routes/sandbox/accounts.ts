@@ -1,8 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { Type } from '@sinclair/typebox'
 import { Refusal, invalidRequest } from '../../errors/refusal.js'
 import { amountMessage, centsToString, MAX_CENTS, parseAmount } from '../../domain/money.js'
 import { errorResponses } from '../../schemas/common.js'
+import { TokenResponse } from '../../schemas/auth.js'
+import { TOKEN_LIFETIME_SECONDS, toolTokenId } from '../../auth/tokens.js'
 import { AccountList, AccountSettingsBody, AccountView, BalanceChangeBody, CreatedAccountView, NumericIdParams } from '../../schemas/sandbox.js'
 import { accountView } from './views.js'
 
@@ -10,7 +12,7 @@ import { accountView } from './views.js'
 const LONE_SURROGATE = /\p{Cs}/u
 
 /** Accounts on the control plane: create isolated accounts, read them, fund them. */
-const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const accountRoutes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   app.post('/accounts', {
@@ -47,6 +49,21 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/accounts/:id', {
     schema: { operationId: 'sandboxGetAccount', tags: ['Sandbox'], summary: 'One account: settings, credentials, balances and ledger totals', params: NumericIdParams, response: { 200: AccountView, ...errorResponses('sandbox', [404]) } },
   }, async (request) => accountView(sb.accounts.require(request.params.id)))
+
+  app.post('/accounts/:id/token', {
+    schema: {
+      operationId: 'sandboxIssueToken',
+      tags: ['Sandbox'],
+      summary: 'Issue an access token for an account, for a tool (the CLI\'s token): the integration report does not grade it',
+      description: 'The token works as one from POST /api/auth/token does, for 1800 s of sandbox time. The integration report grades the tokens an integration requests itself; these are not among them, and neither is a 401 for one of these once it has expired.',
+      params: NumericIdParams,
+      response: { 201: TokenResponse, ...errorResponses('sandbox', [404]) },
+    },
+  }, async (request, reply) => {
+    const account = sb.accounts.require(request.params.id)
+    const accessToken = sb.tokens.issue(account, toolTokenId(sb.rng.uuid()))
+    return reply.status(201).send({ access_token: accessToken, token_type: 'Bearer' as const, expires_in: TOKEN_LIFETIME_SECONDS })
+  })
 
   app.post('/accounts/:id/balance', {
     schema: {

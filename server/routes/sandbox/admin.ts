@@ -1,11 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import { timingSafeEqual } from 'node:crypto'
-
-function sameSecret (a: string, b: string): boolean {
-  const x = Buffer.from(a)
-  const y = Buffer.from(b)
-  return x.length === y.length && timingSafeEqual(x, y)
-}
+import { sameSecret } from '../../auth/secrets.js'
 
 /**
  * Whether the request may use the control plane: anyone when no admin token is configured, else only

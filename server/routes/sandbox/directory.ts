@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { Type } from '@sinclair/typebox'
 import { Refusal } from '../../errors/refusal.js'
 import { errorResponses } from '../../schemas/common.js'
@@ -8,7 +8,7 @@ import { DirectoryEntryBody, DirectoryEntryView, DirectoryKeyParams, DirectoryLi
  * /__sandbox/directory: the key directory behind POST /dict/pix and the settlement of cash-outs
  * (who holds a key, at which institution, whether that account is blocked or closed).
  */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   app.get('/directory', {

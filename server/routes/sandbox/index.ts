@@ -21,7 +21,8 @@ const sandboxRoutes: FastifyPluginAsync = async (app) => {
   const adminToken = app.sandbox.config.adminToken
   if (adminToken) {
     app.addHook('onRequest', async (request) => {
-      if (request.url.split('?')[0] === '/__sandbox/health') return
+      // The route, not the target: `http://host/__sandbox/health` and `/__sandbox/%68ealth` reach it too.
+      if (request.routeOptions.url === '/__sandbox/health') return
       if (!mayControl(request, adminToken)) {
         throw new Refusal('ADMIN_TOKEN_REQUIRED', 'The control plane needs the admin token (X-Sandbox-Admin-Token)')
       }

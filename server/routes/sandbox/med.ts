@@ -1,14 +1,15 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { MedOpenBody, MedTransitionBody, MedTransitionView, SandboxMedList, SandboxMedView } from '../../schemas/payins.js'
 import { AccountFilterQuery, NumericIdParams } from '../../schemas/sandbox.js'
-import type { MedRecord } from '../../services/med-types.js'
+import type { MedRecord } from '../../store/state.js'
 import { medView } from '../../webhooks/envelopes/pay-in.js'
+import { appliedScenarios } from '../../applied-scenarios.js'
 
 const view = (m: MedRecord) => ({ ...medView(m), accountId: m.accountId })
 
-/** /__sandbox/med: the payer's bank opens MED disputes and moves them (DESIGN.md section 5). */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+/** /__sandbox/med: the payer's bank opens MED disputes and moves them (docs/assumptions.md, MED). */
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   app.post('/med', {
@@ -21,7 +22,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: SandboxMedView, ...errorResponses('sandbox', [400, 404, 409]) },
     },
   }, async (request, reply) => {
-    const record = sb.med.open(request.body, accountId => sb.scenarios.resolve(request, reply, 'med-open', accountId))
+    const record = sb.med.open(request.body, accountId => appliedScenarios(request, reply, 'med-open', accountId))
     return reply.status(201).send(view(record))
   })
 
@@ -50,7 +51,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: MedTransitionView, ...errorResponses('sandbox', [400, 404, 409]) },
     },
   }, async (request, reply) => {
-    const { record, refund } = sb.med.transition(request.params.id, request.body, accountId => sb.scenarios.resolve(request, reply, 'med-transition', accountId))
+    const { record, refund } = sb.med.transition(request.params.id, request.body, accountId => appliedScenarios(request, reply, 'med-transition', accountId))
     return { ...view(record), refund }
   })
 }

@@ -1,9 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { PixIncomingBody, PixPayBody, ReceivedPixView } from '../../schemas/payins.js'
+import { appliedScenarios } from '../../applied-scenarios.js'
 
 /** /__sandbox/pix/pay and /__sandbox/pix/incoming: money arriving as a payer's bank would send it. */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   app.post('/pix/pay', {
@@ -16,7 +17,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: ReceivedPixView, ...errorResponses('sandbox', [400, 404, 422]) },
     },
   }, async (request, reply) => {
-    const paid = sb.charges.payByCode(request.body, accountId => sb.scenarios.resolve(request, reply, 'pix-pay', accountId))
+    const paid = sb.charges.payByCode(request.body, accountId => appliedScenarios(request, reply, 'pix-pay', accountId))
     return reply.status(201).send(sb.charges.receivedView(paid))
   })
 
@@ -31,7 +32,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const account = sb.accounts.require(request.body.accountId)
-    const scenarios = sb.scenarios.resolve(request, reply, 'pix-incoming', account.id)
+    const scenarios = appliedScenarios(request, reply, 'pix-incoming', account.id)
     const tx = sb.charges.receiveUnsolicited(account, request.body.amount, request.body.payer, scenarios)
     return reply.status(201).send(sb.charges.receivedView(tx))
   })

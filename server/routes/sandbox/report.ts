@@ -1,10 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { asReply, errorResponses } from '../../schemas/common.js'
+import type { RoutesPlugin } from '../plugin.js'
+import { errorResponses } from '../../schemas/common.js'
 import { ReportProbeBody, ReportQuery, ReportView } from '../../schemas/report.js'
 import { WebhookTestAnswer } from '../../schemas/webhooks.js'
 
 /** /__sandbox/report: the integration report and its bad-signature probe. */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   app.get('/report', {
@@ -29,7 +29,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const deliveries = sb.report.probe(request.body.accountId, request.body.eventType)
-    return reply.status(202).send({ eventId: deliveries[0].eventId, deliveries: asReply(deliveries) })
+    return reply.status(202).send({ eventId: deliveries[0].eventId, deliveries })
   })
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { Refusal, invalidRequest } from '../../errors/refusal.js'
 import { parseInstant } from '../../domain/instant.js'
 import { errorResponses } from '../../schemas/common.js'
@@ -6,7 +6,7 @@ import { ClearedRequests, ClearRequestsQuery, RequestCount, RequestEntry, Reques
 import type { Since } from '../../journal/journal.js'
 
 /** The request journal: list, one entry, count, verify (WireMock's verify with near misses), clear. */
-const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const requestRoutes: RoutesPlugin = async (app) => {
   const journal = app.sandbox.journal
 
   const sinceOf = (since: string | undefined): Since | undefined => {

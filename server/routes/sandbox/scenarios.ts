@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { Type } from '@sinclair/typebox'
 import { Refusal } from '../../errors/refusal.js'
 import { errorResponses } from '../../schemas/common.js'
@@ -6,7 +6,7 @@ import { AccountFilterQuery, ArmedScenario, ArmedScenarioList, ArmScenarioBody, 
 import { catalogue } from '../../../scenarios/catalogue.js'
 
 /** The scenario catalogue and the scenarios armed per account. */
-const scenarioRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const scenarioRoutes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   app.get('/scenarios', {

@@ -1,9 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { Refusal } from '../../errors/refusal.js'
 import { centsToNumber } from '../../domain/money.js'
-import { asReply, errorResponses } from '../../schemas/common.js'
+import { errorResponses } from '../../schemas/common.js'
 import { FailTransactionBody, RefundReceivedBody, TransactionIdParams, TransactionList, TransactionListQuery, TransactionView } from '../../schemas/payouts.js'
 import type { Transaction } from '../../store/state.js'
+import { appliedScenarios } from '../../applied-scenarios.js'
 
 /**
  * The full record as the control plane shows it: amounts in BRL, everything else as stored, and the
@@ -11,15 +12,15 @@ import type { Transaction } from '../../store/state.js'
  */
 export function transactionView (tx: Transaction, actions: ReadonlyArray<'settle' | 'fail'> = []) {
   const { amountCents, feeCents, scenarios, ...rest } = tx
-  return asReply({ ...rest, amount: centsToNumber(amountCents), fee: centsToNumber(feeCents), scenarios: scenarios ?? [], actions: [...actions] })
+  return { ...rest, amount: centsToNumber(amountCents), fee: centsToNumber(feeCents), scenarios: scenarios ?? [], actions: [...actions] }
 }
 
 /**
- * /__sandbox/transactions: the transaction query the spec leaves unshown (DESIGN.md 5), and settle/fail
+ * /__sandbox/transactions: the transaction query the spec leaves unshown (docs/assumptions.md), and settle/fail
  * of pending operations. Settle and fail dispatch by kind to what the owning service registered with
  * the transactions service (`createSandbox` registers each capability's), so every capability's pending records are steered alike.
  */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
   const find = (id: string): Transaction => {
     const tx = sb.transactions.find(id)
@@ -85,7 +86,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const original = find(request.params.id)
-    const scenarios = sb.scenarios.resolve(request, reply, 'refund-received', original.accountId)
+    const scenarios = appliedScenarios(request, reply, 'refund-received', original.accountId)
     const tx = sb.refunds.receiveReturn(original, request.body, scenarios)
     return reply.status(201).send(view(tx))
   })

@@ -1,6 +1,7 @@
 import { centsToNumber } from '../../domain/money.js'
 import { invariantHolds } from '../../domain/ledger.js'
 import type { Account } from '../../store/state.js'
+import { grantedScopes } from '../../domain/scopes.js'
 
 /** The control plane's view of an account: settings in BRL, balances, and whether the ledger adds up. */
 export function accountView (a: Account) {
@@ -26,6 +27,7 @@ export function accountView (a: Account) {
     },
     cashInMinExpirationSeconds: a.cashInMinExpirationSeconds,
     splitFrequency: a.splitFrequency,
+    scopes: [...grantedScopes(a)],
     balance: { available: centsToNumber(b.availableCents), blocked: centsToNumber(b.blockedCents), gross: centsToNumber(b.availableCents + b.blockedCents) },
     totals: {
       opening: centsToNumber(t.openingCents),

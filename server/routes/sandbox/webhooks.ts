@@ -1,20 +1,21 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { Type } from '@sinclair/typebox'
 import { Refusal, invalidRequest } from '../../errors/refusal.js'
 import { parseInstant } from '../../domain/instant.js'
-import { asReply, errorResponses } from '../../schemas/common.js'
+import { errorResponses } from '../../schemas/common.js'
 import { AccountFilterQuery, NumericIdParams } from '../../schemas/sandbox.js'
 import {
   DeliveryIdParams, DeliveryList, DeliveryListQuery, DeliveryView, DeliveryWaitQuery, WebhookList, WebhookPatchBody,
   WebhookRegistrationBody, WebhookTestAnswer, WebhookTestBody, WebhookView,
 } from '../../schemas/webhooks.js'
 import { samplePayload } from '../../webhooks/samples.js'
+import { appliedScenarios } from '../../applied-scenarios.js'
 
 /**
  * /__sandbox/webhooks: registrations where the real service has them (the dashboard and its API),
  * a test event, and the delivery log with redelivery and a long-poll for tests.
  */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   // A long-poll would otherwise hold the server's close for up to its timeout.
@@ -87,11 +88,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     const { accountId, eventType } = request.body
     const account = sb.accounts.require(accountId)
-    const scenarios = sb.scenarios.resolve(request, reply, 'webhook-test', accountId)
+    const scenarios = appliedScenarios(request, reply, 'webhook-test', accountId)
     const transactionId = request.body.transactionId ?? sb.rng.uuid()
     const payload = samplePayload(eventType, { account, transactionId, nowMs: sb.clock.now(), rng: sb.rng })
     const deliveries = sb.webhooks.publish({ accountId, eventType, transactionId, payload, scenarios })
-    return reply.status(202).send({ eventId: deliveries[0].eventId, deliveries: asReply(deliveries) })
+    return reply.status(202).send({ eventId: deliveries[0].eventId, deliveries })
   })
 
   app.get('/webhooks/deliveries', {
@@ -105,7 +106,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const { limit, ...filter } = request.query
     const deliveries = sb.webhooks.deliveries(filter, limit)
-    return { deliveries: asReply(deliveries), total: deliveries.length }
+    return { deliveries, total: deliveries.length }
   })
 
   const sinceFilter = (since: string): { afterSeq: number } | { createdFromMs: number } => {
@@ -134,7 +135,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     reply.raw.once('close', () => gone.abort())
     const found = await sb.webhooks.waitFor(filter, timeoutMs, gone.signal)
     if (!found) throw new Refusal('WAIT_TIMEOUT', `No matching delivery within ${timeoutMs} ms`, { details: { filter } })
-    return asReply(found)
+    return found
   })
 
   app.get('/webhooks/deliveries/:id', {
@@ -148,7 +149,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const d = sb.webhooks.delivery(request.params.id)
     if (!d) throw new Refusal('DELIVERY_NOT_FOUND', `Delivery ${request.params.id} not found`)
-    return asReply(d)
+    return d
   })
 
   app.post('/webhooks/deliveries/:id/redeliver', {
@@ -162,7 +163,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const d = sb.webhooks.redeliver(request.params.id)
-    return reply.status(202).send(asReply(d))
+    return reply.status(202).send(d)
   })
 }
 

@@ -1,10 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { centsToNumber } from '../../domain/money.js'
 import { errorResponses } from '../../schemas/common.js'
 import { StandardBalance } from '../../schemas/balance.js'
 
 /** GET /balance and its alias /api/balance (docs/gateway.md §2.2, 4 row 3): the standard mapping of the balance. */
-const balanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const balanceRoutes: RoutesPlugin = async (app) => {
   for (const url of ['/balance', '/api/balance']) {
     app.get(url, {
       config: { auth: true },

@@ -1,9 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { CashInBody, CashInResponse } from '../../schemas/payins.js'
+import { appliedScenarios } from '../../applied-scenarios.js'
 
 /** POST /api/pix/cash-in (docs/gateway.md §2.6, 4 row 7, 7.4): a dynamic charge with its BR Code and, on request, its QR image. */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
   app.post('/api/pix/cash-in', {
     config: { auth: true },
@@ -18,7 +19,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const account = request.account!
-    const scenarios = sb.scenarios.resolve(request, reply, 'cash-in', account.id)
+    const scenarios = appliedScenarios(request, reply, 'cash-in', account.id)
     const { charge, qrCodeImage } = await sb.charges.createCashIn(account, request.body, scenarios)
     return reply.status(201).send(sb.charges.cashInView(charge, qrCodeImage))
   })

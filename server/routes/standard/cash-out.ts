@@ -1,15 +1,16 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { CashOutBody, PayoutCreated, QrCashOutBody } from '../../schemas/payouts.js'
-import type { Transaction } from '../../store/state.js'
+import type { TransactionOf } from '../../store/state.js'
+import { appliedScenarios } from '../../applied-scenarios.js'
 
 /** The four fields both pay-out endpoints answer with (docs/gateway.md §2.4, 2.5). */
-function created (tx: Transaction) {
-  return { transactionId: tx.id, externalId: tx.externalId ?? '', status: tx.status as 'PENDING' | 'CONFIRMED' | 'ERROR', generateTime: tx.createdAt }
+function created (tx: TransactionOf<'CASH_OUT' | 'CASH_OUT_QRCODE'>) {
+  return { transactionId: tx.id, externalId: tx.externalId ?? '', status: tx.status, generateTime: tx.createdAt }
 }
 
 /** POST /api/pix/cash-out and /api/pix/cash-out-qrcode (docs/gateway.md §2.4, 2.5, 7.2, 7.3). */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   app.post('/api/pix/cash-out', {
@@ -26,7 +27,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const account = request.account!
-    const scenarios = sb.scenarios.resolve(request, reply, 'cash-out', account.id)
+    const scenarios = appliedScenarios(request, reply, 'cash-out', account.id)
     const tx = sb.payouts.createCashOut(account, request.body, scenarios)
     return reply.status(201).send(created(tx))
   })
@@ -45,7 +46,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const account = request.account!
-    const scenarios = sb.scenarios.resolve(request, reply, 'cash-out-qrcode', account.id)
+    const scenarios = appliedScenarios(request, reply, 'cash-out-qrcode', account.id)
     const { tx, error } = sb.payouts.createQrCashOut(account, request.body, scenarios)
     if (error) throw error
     return reply.status(201).send(created(tx))

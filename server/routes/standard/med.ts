@@ -1,12 +1,13 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { Refusal, tooManyRequests } from '../../errors/refusal.js'
 import { errorResponses } from '../../schemas/common.js'
 import { MedListQuery, MedListResponse } from '../../schemas/payins.js'
 import { medView } from '../../webhooks/envelopes/pay-in.js'
 import { hasScenario } from '../../../scenarios/resolver.js'
+import { appliedScenarios } from '../../applied-scenarios.js'
 
 /** GET /api/med (docs/gateway.md §2.10, 4 row 11, 7.10): the account's MED disputes, filtered and paged, rate limited. */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
   app.get('/api/med', {
     config: { auth: true },
@@ -21,7 +22,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const account = request.account!
-    const scenarios = sb.scenarios.resolve(request, reply, 'med-list', account.id)
+    const scenarios = appliedScenarios(request, reply, 'med-list', account.id)
     // RATE_LIMITED, as on every gateway operation, is answered before this runs (server/faults.ts).
     if (hasScenario(scenarios, 'INTERNAL_ERROR')) throw new Refusal('INTERNAL_ERROR', 'Erro interno do servidor')
     const slot = sb.med.takeListSlot(account.id)

@@ -1,9 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { RefundInBody, RefundInParams, RefundInResponse } from '../../schemas/payins.js'
+import { appliedScenarios } from '../../applied-scenarios.js'
 
 /** POST /api/pix/refund-in/:id (docs/gateway.md §2.7, 4 row 8, 7.5): a partial or total refund of a received payment. */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
   app.post('/api/pix/refund-in/:id', {
     config: { auth: true },
@@ -19,7 +20,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const account = request.account!
-    const scenarios = sb.scenarios.resolve(request, reply, 'refund-in', account.id)
+    const scenarios = appliedScenarios(request, reply, 'refund-in', account.id)
     const refund = sb.refunds.refundIn(account, request.params.id, request.body, scenarios)
     return reply.status(201).send(sb.refunds.refundInView(refund))
   })

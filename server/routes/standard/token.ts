@@ -1,21 +1,12 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { invalidRequest, Refusal } from '../../errors/refusal.js'
-import { fromPem, readCertificateHeader, type HeaderResult } from '../../auth/certificates.js'
+import { authenticateClient, clientCertificate } from '../../auth/clients.js'
 import { TOKEN_LIFETIME_SECONDS } from '../../auth/tokens.js'
 import { errorResponses } from '../../schemas/common.js'
 import { TokenHeaders, TokenRequest, TokenResponse } from '../../schemas/auth.js'
-import type { TLSSocket } from 'node:tls'
-
-/** The peer certificate of a mutual-TLS connection, when the sandbox serves HTTPS. */
-function peerCertificate (socket: unknown): HeaderResult | null {
-  const tls = socket as TLSSocket
-  if (typeof tls.getPeerX509Certificate !== 'function') return null
-  const cert = tls.getPeerX509Certificate()
-  return cert ? fromPem(cert.toString()) : null
-}
 
 /** POST /api/auth/token (docs/gateway.md §2.1, 5, 7.1): client certificate plus client credentials. */
-const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const tokenRoutes: RoutesPlugin = async (app) => {
   app.post('/api/auth/token', {
     schema: {
       operationId: 'createToken',
@@ -28,25 +19,20 @@ const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const { store, tokens, rng } = app.sandbox
-    const header = request.headers['x-ssl-client-cert']
-    const cert = header === undefined ? (peerCertificate(request.raw.socket) ?? readCertificateHeader(undefined)) : readCertificateHeader(header)
-    if (!cert.ok) {
-      switch (cert.problem) {
+    const client = authenticateClient(store, clientCertificate(request), request.body.clientId, request.body.clientSecret)
+    if (!client.ok) {
+      switch (client.problem) {
         case 'MISSING': throw invalidRequest('Certificado do cliente ausente: envie o cabeçalho X-SSL-Client-Cert')
         case 'MALFORMED_ENCODING':
         case 'NOT_PEM': throw invalidRequest('Formato do certificado do cliente inválido')
         case 'INVALID_CERTIFICATE': throw new Refusal('INVALID_CREDENTIALS', 'Certificado do cliente inválido')
+        case 'BAD_CREDENTIALS': throw new Refusal('INVALID_CREDENTIALS', 'Credenciais inválidas')
+        case 'NOT_LINKED': throw new Refusal('CERTIFICATE_NOT_LINKED', 'Certificado não vinculado a esta conta')
       }
     }
-    const account = store.accountByClientId(request.body.clientId)
-    if (!account || account.clientSecret !== request.body.clientSecret) {
-      throw new Refusal('INVALID_CREDENTIALS', 'Credenciais inválidas')
-    }
-    if (!account.certificateFingerprints.includes(cert.fingerprint)) {
-      throw new Refusal('CERTIFICATE_NOT_LINKED', 'Certificado não vinculado a esta conta')
-    }
+    const account = client.account
     request.account = account
-    const accessToken = tokens.issue(account.id, account.clientId, rng.uuid())
+    const accessToken = tokens.issue(account, rng.uuid())
     return reply.status(201).send({ access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS })
   })
 }

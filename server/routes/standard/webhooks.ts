@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { PublicWebhookAnswer, PublicWebhookBody, PublicWebhookList } from '../../schemas/webhooks.js'
 
@@ -8,7 +8,7 @@ import { PublicWebhookAnswer, PublicWebhookBody, PublicWebhookList } from '../..
  * their intended behaviour, for integrators who want to exercise it before the gateway turns it on.
  * The mode is fixed per process, so each mode registers its own schema (a disabled route takes any body).
  */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
   const enabled = sb.config.publicWebhooks === 'enabled'
 

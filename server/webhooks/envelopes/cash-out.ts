@@ -1,35 +1,14 @@
 import { maskDocument } from '../../domain/documents.js'
 import { centsToNumber, centsToString } from '../../domain/money.js'
 import type { Counterpart, Transaction } from '../../store/state.js'
+import type { CashOutNotification, TransferEnvelope } from '../../schemas/webhooks.js'
 
 /**
  * The payloads a pay-out sends with eventType `cash_out`: the standard family's CashOut notification
  * (docs/gateway.md §6.4) for /api/pix/cash-out and /api/pix/cash-out-qrcode, and the V2 TRANSFER envelope (docs/gateway.md §6.3)
- * for POST /dict/pix. Pure functions of the transaction record and the instant of processing.
+ * for POST /dict/pix. Pure functions of the transaction record and the instant of processing; the
+ * payloads' types are their schemas' (server/schemas/webhooks.ts).
  */
-
-export interface CashOutNotification {
-  event: 'CashOut'
-  status: 'CONFIRMED' | 'ERROR'
-  transactionType: 'PIX'
-  movementType: 'DEBIT'
-  transactionId: string
-  externalId: string
-  endToEndId: string
-  pixKey: string
-  feeAmount: number
-  originalAmount: number
-  finalAmount: number
-  processingDate: string
-  errorCode: string | null
-  errorMessage: string | null
-  counterpart: {
-    name: string
-    document: string
-    bank: { bankISPB: string, bankName: string, bankCode: string | null, accountBranch: string | null, accountNumber: string | null }
-  }
-  metadata: Record<string, unknown>
-}
 
 const noCounterpart: Counterpart = { name: '', document: '', ispb: '', bankName: '', bankCode: null, accountBranch: null, accountNumber: null }
 
@@ -59,25 +38,6 @@ export function cashOutNotification (tx: Transaction, processedAtMs: number): Ca
       bank: { bankISPB: c.ispb, bankName: c.bankName, bankCode: c.bankCode, accountBranch: c.accountBranch, accountNumber: c.accountNumber },
     },
     metadata: {},
-  }
-}
-
-export interface TransferEnvelope {
-  type: 'TRANSFER'
-  data: {
-    id: number
-    txId: string | null
-    pixKey: string
-    status: 'LIQUIDATED' | 'ERROR'
-    payment: { amount: string, currency: string }
-    endToEndId: string | null
-    creditDebitType: 'DEBIT'
-    idempotencyKey: string
-    creditorAccount: { name: string, document: string, ispb: string }
-    remittanceInformation: string
-    /** Sandbox extension, present only on a failed transfer (docs/gateway.md §6.3 shows LIQUIDATED only). */
-    errorCode?: string | null
-    errorMessage?: string | null
   }
 }
 

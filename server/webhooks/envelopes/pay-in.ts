@@ -1,6 +1,7 @@
 import { centsToNumber, centsToString } from '../../domain/money.js'
 import { maskDocument } from '../../domain/documents.js'
-import type { MedRecord } from '../../services/med-types.js'
+import type { MedRecord } from '../../store/state.js'
+import type { MedEnvelope, ReceiveEnvelope, RefundInEnvelope, RefundOutEnvelope } from '../../schemas/webhooks.js'
 
 /**
  * Pure builders of the pay-in webhook payloads. `cash_in` carries the V2 RECEIVE envelope and
@@ -10,7 +11,8 @@ import type { MedRecord } from '../../services/med-types.js'
  *
  * Failures are a sandbox extension of the V2 shape: `status` is `ERROR` and `errorCode` /
  * `errorMessage` say why (docs/gateway.md §3.1 says the webhook "carries errorCode and errorMessage"); on
- * success both are null, so a receiver can always read them.
+ * success both are null, so a receiver can always read them. The payloads' types are their schemas'
+ * (server/schemas/webhooks.ts).
  */
 export interface Failure {
   code: string
@@ -28,9 +30,9 @@ export interface ReceiveInput {
   failure?: Failure
 }
 
-export function receiveEnvelope (input: ReceiveInput) {
+export function receiveEnvelope (input: ReceiveInput): ReceiveEnvelope {
   return {
-    type: 'RECEIVE' as const,
+    type: 'RECEIVE',
     data: {
       id: input.id,
       txId: input.txId,
@@ -62,7 +64,8 @@ export interface RefundInput {
   failure?: Failure
 }
 
-function refundData (input: RefundInput, creditDebitType: 'DEBIT' | 'CREDIT') {
+/** The REFUND data both sides share; `creditDebitType` tells which side this is. */
+function refundData<D extends 'DEBIT' | 'CREDIT'> (input: RefundInput, creditDebitType: D): Omit<RefundInEnvelope['data'], 'creditDebitType'> & { creditDebitType: D } {
   return {
     id: input.id,
     txId: input.txId,
@@ -84,23 +87,17 @@ function refundData (input: RefundInput, creditDebitType: 'DEBIT' | 'CREDIT') {
 }
 
 /** `refund_in`: this account returned (part of) a payment it had received. */
-export function refundEnvelope (input: RefundInput) {
-  return { type: 'REFUND' as const, data: refundData(input, 'DEBIT') }
+export function refundEnvelope (input: RefundInput): RefundInEnvelope {
+  return { type: 'REFUND', data: refundData(input, 'DEBIT') }
 }
 
 /** `refund_out`: a payment this account had sent came (partly) back. */
-export function refundOutEnvelope (input: RefundInput) {
-  return { type: 'REFUND' as const, data: refundData(input, 'CREDIT') }
+export function refundOutEnvelope (input: RefundInput): RefundOutEnvelope {
+  return { type: 'REFUND', data: refundData(input, 'CREDIT') }
 }
 
-export interface MedRefundSummary {
-  id: string
-  rtrId: string
-  valor: string
-  natureza: string
-  status: string
-  motivo: string | null
-}
+/** The devolução an approved MED returned the money with. */
+export type MedRefundSummary = NonNullable<MedEnvelope['data']['refund']>
 
 /** The MED record as docs/gateway.md §2.10 lists it (the account id and other bookkeeping stay inside). */
 export function medView (r: MedRecord) {
@@ -127,9 +124,9 @@ export function medView (r: MedRecord) {
  * `med_created`, `med_accepted`, `med_rejected`: the record after the change; an approval also
  * carries the devolução that returned the money (null when nothing was left to return).
  */
-export function medEnvelope (record: MedRecord, refund?: MedRefundSummary | null) {
+export function medEnvelope (record: MedRecord, refund?: MedRefundSummary | null): MedEnvelope {
   return {
-    type: 'MED' as const,
+    type: 'MED',
     data: {
       ...medView(record),
       ...(refund !== undefined ? { refund } : {}),

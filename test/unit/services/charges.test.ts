@@ -3,11 +3,10 @@ import { parseBrCode } from '../../../server/domain/brcode.js'
 import { invariantHolds } from '../../../server/domain/ledger.js'
 import { MAX_CENTS } from '../../../server/domain/money.js'
 import type { ChargeSplits, Devolucoes } from '../../../server/ports.js'
-import { ChargeService } from '../../../server/services/charges.js'
+import { ChargeService, type CashInInput } from '../../../server/services/charges.js'
 import { chargeData } from '../../../server/services/charge-records.js'
 import { SplitService } from '../../../server/services/splits.js'
 import type { AppliedScenario } from '../../../scenarios/types.js'
-import type { CashInBodyT } from '../../../server/schemas/payins.js'
 import type { Transaction } from '../../../server/store/state.js'
 import { addAccount, engine, PAYER } from './harness.js'
 
@@ -35,7 +34,7 @@ async function charges (t: Test, splitFrequency: 'IMMEDIATE' | 'HOURLY' | 'DAILY
   const splits: ChargeSplits = realSplits ?? { runSplits: (charge, account) => { handed.push({ chargeId: charge.id, accountId: account.id }) } }
   const service = new ChargeService({ ...e, config: { settlementDelayMs: DELAY }, refunds, splits })
   const account = () => e.store.account(1)!
-  const cashIn = (value: number, externalId: string, more: Partial<CashInBodyT> = {}, scenarios: AppliedScenario[] = []) =>
+  const cashIn = (value: number, externalId: string, more: Partial<CashInInput> = {}, scenarios: AppliedScenario[] = []) =>
     service.createCashIn(account(), { transaction: { value, description: 'pedido', externalId }, payer: { fullName: 'CLIENTE', document: '52998224725' }, ...more }, scenarios)
   return { ...e, service, account, cashIn, handed, realSplits }
 }
@@ -85,6 +84,23 @@ t.test('a payment of another amount, or of nothing, is refused and credits nothi
   t.throws(() => service.payCharge(charge, { amountCents: 0, payer: PAYER }), { code: 'PIX_INVALID_AMOUNT' })
   t.equal(account().balance.availableCents, 500_000)
   t.equal(charge.status, 'PENDING')
+})
+
+t.test('a payment from a pay-out arrives: taken and credited; refused (wrong amount, PAYMENT_ERROR) with nothing credited; unavailable once paid', async t => {
+  const { service, store, cashIn, account } = await charges(t)
+  const payment = (charge: Transaction, amountCents: number, endToEndId: string) => ({ chargeId: charge.id, amountCents, payer: PAYER, endToEndId })
+  const { charge } = await cashIn(10, 'a')
+  t.equal(service.payments.arrive(payment(charge, 999, 'E0000000020260310150000000000001')), 'refused', 'another amount')
+  t.equal(store.transaction(charge.id)!.status, 'PENDING', 'rolled back: the charge is as it was')
+  t.equal(service.payments.arrive(payment(charge, 1_000, 'E0000000020260310150000000000002')), 'taken')
+  t.equal(store.transaction(charge.id)!.endToEndId, 'E0000000020260310150000000000002', 'under the payer\'s endToEndId')
+  t.equal(account().balance.availableCents, 501_000)
+  t.equal(service.payments.arrive(payment(charge, 1_000, 'E0000000020260310150000000000003')), 'unavailable', 'already paid')
+  const failing = (await cashIn(10, 'b', {}, [{ name: 'PAYMENT_ERROR', params: {} }])).charge
+  t.equal(service.payments.arrive(payment(failing, 1_000, 'E0000000020260310150000000000004')), 'refused', 'its provider refuses the confirmation')
+  t.equal(store.transaction(failing.id)!.errorCode, 'PAYMENT_ERROR')
+  t.equal(service.payments.arrive({ ...payment(failing, 1_000, 'E0000000020260310150000000000005'), chargeId: 'no-such-charge' }), 'unavailable')
+  t.equal(account().balance.availableCents, 501_000, 'credited once')
 })
 
 t.test('cash-in refusals: bad fields all at once, a used externalId, an expiration below the provider\'s minimum', async t => {
@@ -231,7 +247,7 @@ t.test('cob: created ATIVA with its txid, revised (revisao + 1), cancelled, and 
   t.equal(revised.amountCents, 2_000)
   t.equal(service.cobView(revised).revisao, 1)
   t.equal(service.reviseCob(account(), 'txid0123456789012345678901', { valor: { original: '20.00' } }).amountCents, 2_000, 'no change, no new revision')
-  t.equal(service.cobView(store.transaction(cob.id)!).revisao, 1)
+  t.equal(service.cobView(service.cob(account(), 'txid0123456789012345678901')).revisao, 1)
 
   const generated = service.createCob(account(), null, body, [])
   t.match(chargeData(generated).txid, /^[A-Za-z0-9]{32}$/, 'POST /cob: a txid made here')
@@ -244,13 +260,13 @@ t.test('cob: created ATIVA with its txid, revised (revisao + 1), cancelled, and 
 })
 
 t.test('a paid cob shows its payment in pix[], with the devoluções its neighbour lists', async t => {
-  const { service, store, account } = await charges(t)
+  const { service, account } = await charges(t)
   const cob = service.createCob(account(), 'txidpaid456789012345678901', { calendario: {}, valor: { original: '5.00', modalidadeAlteracao: 1 } }, [])
   const code = parseBrCode(chargeData(cob).pixCode!)
   t.ok(code.ok && code.value.amountCents === undefined, 'the payer chooses the amount: none in the code')
   t.same(lookup(service, cob), { status: 'payable', charge: cob, amountCents: null })
   service.payCharge(cob, { amountCents: 777, payer: PAYER })
-  const view = service.cobView(store.transaction(cob.id)!)
+  const view = service.cobView(service.cob(account(), 'txidpaid456789012345678901'))
   t.equal(view.status, 'CONCLUIDA')
   t.match(view.pix, [{ valor: '7.77', txid: 'txidpaid456789012345678901', devolucoes: [] }])
 })

@@ -10,7 +10,7 @@ const holder = { name: 'ANA', document: '52998224725', ispb: '60701190', bankNam
 
 async function directory (t: Parameters<typeof engine>[0]) {
   const e = await engine(t)
-  return { ...e, service: new DirectoryService({ store: e.store }) }
+  return { ...e, service: new DirectoryService({ store: e.store, rng: e.rng }) }
 }
 
 t.test('put stores a key in canonical form, says whether it was new, and finds it by any form', async t => {
@@ -59,6 +59,7 @@ t.test('generatedHolder: reproducible from the seed, at another institution than
   const a = generatedHolder(createRng('seed-1'), { document: '52998224725', key: 'x@example.com' }, '00000000')
   const b = generatedHolder(createRng('seed-1'), { document: '52998224725', key: 'x@example.com' }, '00000000')
   t.same(a, b, 'the same seed invents the same holder')
+  t.equal(a.generated, true, 'and says it is invented')
   t.equal(a.document, '52998224725')
   t.equal(a.key, 'x@example.com')
   t.match(a.accountBranch, /^\d{4}$/)
@@ -78,4 +79,19 @@ t.test('counterpartOf: a listed key pays its holder, bank and account', async t 
   t.same(counterpartOf(entry), { name: 'ANA', document: '52998224725', ispb: '60701190', bankName: 'ITAU UNIBANCO S.A.', bankCode: '341', accountBranch: '0001', accountNumber: '123-4', key: 'ana@example.com' })
   const bare = service.put('bia@example.com', holder).entry
   t.equal(counterpartOf(bare).bankCode, null, 'what the directory does not say is null, not absent')
+})
+
+t.test('holders: a listed key has its entry\'s holder and status; any other an invented one derived from the seed and the destination', async t => {
+  const { service, rng, store } = await directory(t)
+  service.put('ana@example.com', { ...holder, accountStatus: 'BLOCKED' })
+  t.match(service.holders.listed('ana@example.com'), { counterpart: { name: 'ANA', key: 'ana@example.com' }, accountStatus: 'BLOCKED' })
+  t.equal(service.holders.listed('bia@example.com'), undefined)
+  const destination = { key: 'x@example.com', document: '52998224725' }
+  const first = service.holders.invented(destination, '00000000')
+  rng.uuid()
+  t.equal(service.holders.invented(destination, '00000000'), first, 'one record for every pay-out to one destination')
+  const elsewhere = new DirectoryService({ store, rng: createRng('unit') })
+  t.same(elsewhere.holders.invented(destination, '00000000'), first, 'another service with the same seed, its stream elsewhere: the same holder')
+  t.not(JSON.stringify(new DirectoryService({ store, rng: createRng('other') }).holders.invented(destination, '00000000')), JSON.stringify(first), 'another seed, another holder')
+  t.match(service.holders.invented({ key: 'y@example.com' }, '00000000').document, /^\d{11}$/, 'without a document sent, one is invented too')
 })

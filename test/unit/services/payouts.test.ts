@@ -4,6 +4,7 @@ import { Scheduler } from '../../../server/engine/scheduler.js'
 import { createRng } from '../../../server/domain/ids.js'
 import { loadFixtures } from '../../../server/fixtures.js'
 import type { ChargePayments, Events } from '../../../server/ports.js'
+import { DirectoryService } from '../../../server/services/directory.js'
 import { PayoutService } from '../../../server/services/payouts.js'
 import { Store } from '../../../server/store/store.js'
 import type { WebhookEvent } from '../../../server/webhooks/types.js'
@@ -25,9 +26,11 @@ async function payouts (t: Test) {
   const events: Events = { emit: e => { emitted.push(e) } }
   const charges: ChargePayments = {
     chargeForCode: () => undefined,
-    payCharge: () => { throw new Error('no charge is paid in these tests') },
+    arrive: () => { throw new Error('no charge is paid in these tests') },
   }
-  const service = new PayoutService({ store, clock, scheduler, rng: createRng('unit'), fixtures: loadFixtures(), events, config: { settlementDelayMs: 50 }, charges })
+  const rng = createRng('unit')
+  const directory = new DirectoryService({ store, rng }).holders
+  const service = new PayoutService({ store, clock, scheduler, rng, fixtures: loadFixtures(), events, config: { settlementDelayMs: 50 }, charges, directory })
   // The harness's account record, with what these tests set differently.
   const account = accountRecord(1, {
     name: 'LOJA',
@@ -60,6 +63,22 @@ t.test('the daily limit counts the day in São Paulo, rebuilt by afterLoad and d
   t.throws(() => cashOut(600, 'c'), { code: 'PIX_DAILY_LIMIT_EXCEEDED' }, 'the running total comes back from the records')
   service.afterReset()
   t.doesNotThrow(() => cashOut(600, 'd'), 'a reset forgets it')
+})
+
+t.test('after a rollback the daily total and the settlements follow the pay-outs put back, and nothing else', async t => {
+  const { service, store, scheduler, cashOut } = await payouts(t)
+  store.onRestored(restored => service.afterRestore(restored))
+  const kept = cashOut(100, 'kept')
+  const jobs = scheduler.pending()
+  t.throws(() => store.transact(() => {
+    cashOut(1000, 'rolled-back')
+    throw new Error('a late step fails')
+  }))
+  t.equal(scheduler.pending(), jobs, 'the rolled-back pay-out\'s settlement is gone, the other one is still due')
+  t.doesNotThrow(() => cashOut(1000, 'fits'), 'the rolled-back amount no longer counts towards the day')
+  t.throws(() => cashOut(600, 'over'), { code: 'PIX_DAILY_LIMIT_EXCEEDED' }, 'what stands still does')
+  await scheduler.advance(50)
+  t.equal(store.transaction(kept.id)!.status, 'CONFIRMED')
 })
 
 t.test('pendingOperations fail a pending pay-out with an asynchronous error and release the reservation', async t => {

@@ -31,7 +31,7 @@ function request (accountId: number, route: string, status: number, atMs: number
     scenarios: [],
     errorCode: null,
     requestHeaders: {},
-    requestBody: null,
+    requestText: null,
     responseHeaders: {},
     responseText: null,
     ...more,

@@ -63,12 +63,12 @@ t.test('findReceived: a received payment by its endToEndId or its transactionId,
 
 t.test('recordTransition (services/history.ts): the status, when it changed, and one more entry in the history', async t => {
   const { store } = await transactions(t)
-  const tx = addReceived(store, { accountId: 1, amountCents: 100 })
-  store.transact(() => store.patch('transactions', tx.id, d => recordTransition(d, 'DEVOLVIDO', '2026-03-10T15:00:01.000Z', 'settled')))
-  store.transact(() => store.patch('transactions', tx.id, d => recordTransition(d, 'X', '2026-03-10T15:00:02.000Z')))
+  const tx = addReceived(store, { accountId: 1, amountCents: 100, kind: 'CASH_IN' })
+  store.transact(() => store.patch('transactions', tx.id, d => recordTransition(d, 'ERROR', '2026-03-10T15:00:01.000Z', 'failed')))
+  store.transact(() => store.patch('transactions', tx.id, d => recordTransition(d, 'CONFIRMED', '2026-03-10T15:00:02.000Z')))
   const after = store.transaction(tx.id)!
-  t.equal(after.status, 'X')
+  t.equal(after.status, 'CONFIRMED')
   t.equal(after.updatedAt, '2026-03-10T15:00:02.000Z')
-  t.same(after.history.slice(1), [{ status: 'DEVOLVIDO', at: '2026-03-10T15:00:01.000Z', reason: 'settled' }, { status: 'X', at: '2026-03-10T15:00:02.000Z' }], 'no reason key when none was given')
+  t.same(after.history.slice(1), [{ status: 'ERROR', at: '2026-03-10T15:00:01.000Z', reason: 'failed' }, { status: 'CONFIRMED', at: '2026-03-10T15:00:02.000Z' }], 'no reason key when none was given')
   t.equal(iso(Date.parse('2026-03-10T12:00:00-03:00')), '2026-03-10T15:00:00.000Z')
 })

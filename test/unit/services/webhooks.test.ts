@@ -7,6 +7,7 @@ import { signDelivery } from '../../../server/webhooks/signature.js'
 import { WebhookService } from '../../../server/webhooks/service.js'
 import { EVENT_TYPES, type FailedAttempt, type GaveUp } from '../../../server/webhooks/types.js'
 import { addAccount, engine } from './harness.js'
+import { examplePayload } from '../../helpers/webhooks.js'
 
 // WebhookService alone: a memory store, the frozen sandbox clock and its scheduler, and a real receiver
 // on 127.0.0.1 whose answer each test chooses. Retries wait for sandbox time: nothing is retried until
@@ -45,7 +46,7 @@ async function webhooks (t: Test, more: Partial<ReturnType<typeof defaultConfig>
   t.teardown(() => service.close())
   const register = (url: string, accountId = 1) => service.registrations.register({ accountId, eventType: 'cash_out', url }, { httpsOnly: false }).webhook
   const emit = (accountId = 1, scenarios: Array<{ name: string, params: Record<string, string> }> = []) =>
-    service.publish({ accountId, eventType: 'cash_out', transactionId: 'tx-1', payload: { type: 'CASH_OUT', data: { id: 1 } }, scenarios })
+    service.publish({ accountId, eventType: 'cash_out', transactionId: 'tx-1', payload: examplePayload('cash_out'), scenarios })
   return { ...e, service, failed, gaveUp, register, emit }
 }
 
@@ -68,7 +69,7 @@ t.test('an event goes to the registered receiver at once, signed, and the delive
   await service.idle()
   t.equal(r.received.length, 1)
   const { headers, body } = r.received[0]
-  t.same(JSON.parse(body), { type: 'CASH_OUT', data: { id: 1 } })
+  t.same(JSON.parse(body), examplePayload('cash_out'))
   t.equal(headers['x-sandbox-delivery-id'], d.id)
   t.equal(headers['x-sandbox-event-type'], 'cash_out')
   t.equal(headers['user-agent'], 'pix-sandbox/9.9.9')

@@ -1,7 +1,8 @@
 import type { RouteOptions } from 'fastify'
-import { errorResponses } from '../schemas/common.js'
-import { errorShapeOf, familyOf } from './families.js'
-import { FAULT_STATUSES, gatewayEndpointOf } from '../faults.js'
+import { errorResponses } from './common.js'
+import { errorShapeOf, familyOf, type ErrorShape, type Family } from '../errors/families.js'
+import { gatewayEndpointOf } from '../../scenarios/operations.js'
+import { FAULT_STATUSES } from '../../scenarios/transport.js'
 
 /**
  * The error statuses any route can answer whatever its handler does, added to its schema so the
@@ -14,7 +15,9 @@ import { FAULT_STATUSES, gatewayEndpointOf } from '../faults.js'
  * - a route behind a bearer token: 401;
  * - the control plane, but health: 401 when SANDBOX_ADMIN_TOKEN is set;
  * - an operation of the gateway's families: 400 for an unknown X-Sandbox-Scenario, 429 and 503 from
- *   the transport faults.
+ *   the transport faults;
+ * - an operation of API Pix: 503 (ServicoIndisponivel, as BACEN declares on every operation: a data
+ *   file that cannot be written), and 403 (AcessoNegado) where the route needs a scope.
  * Each in the shape of the route's family.
  */
 interface RouteSchema {
@@ -35,10 +38,13 @@ export function declareErrorResponses (route: RouteOptions): void {
   if (methods.some(m => m !== 'GET' && m !== 'HEAD')) codes.add(400).add(413).add(415)
   if (schema.body || schema.querystring || schema.params || schema.headers) codes.add(400)
   if (route.url.includes(':')) codes.add(400).add(414)
-  if ((route.config as { auth?: boolean } | undefined)?.auth) codes.add(401)
+  const config = route.config as { auth?: boolean, apiPix?: { scope?: string } } | undefined
+  if (config?.auth) codes.add(401)
   if (gatewayEndpointOf(route)) for (const c of FAULT_STATUSES) codes.add(c)
-  const family = familyOf(route.url)
+  const family: Family = config?.apiPix !== undefined ? 'api-pix' : familyOf(route.url)
   if (family !== 'sandbox') codes.add(400)
+  if (family === 'api-pix') codes.add(503)
+  if (config?.apiPix?.scope !== undefined) codes.add(403)
   if (family === 'sandbox' && route.url !== '/__sandbox/health') {
     codes.add(401)
     // Optional: only a sandbox started with an admin token asks for it.
@@ -46,7 +52,8 @@ export function declareErrorResponses (route: RouteOptions): void {
   }
   const declared = schema.response ?? {}
   const missing = [...codes].filter(c => declared[c] === undefined && declared[String(c)] === undefined)
-  schema.response = { ...declared, ...errorResponses(errorShapeOf(route.url), missing) }
+  const shape: ErrorShape = family === 'api-pix' && errorShapeOf(route.url) !== 'oauth' ? 'api-pix' : errorShapeOf(route.url)
+  schema.response = { ...declared, ...errorResponses(shape, missing) }
 }
 
 /**

@@ -1,0 +1,65 @@
+# Every money flow with curl, against `npm start` (http://127.0.0.1:8080), from the checkout's folder.
+# Paste the commands one by one, or run them all: sh examples/quickstart.sh
+PIX=${PIX:-http://127.0.0.1:8080}
+HOOK_PORT=${HOOK_PORT:-3000}
+JSON='content-type: application/json'
+# Prints one field of the JSON on stdin: curl ... | get .transactionId
+get () { node -e "const v = JSON.parse(require('fs').readFileSync(0, 'utf8'))$1; console.log(typeof v === 'string' ? v : JSON.stringify(v))"; }
+
+# A webhook receiver that prints each delivery it gets (in the background, stopped at the end).
+node -e "require('http').createServer((req, res) => { let body = ''; req.on('data', d => { body += d }).on('end', () => { console.log('webhook', req.headers['x-sandbox-event-type'], body); res.end() }) }).listen($HOOK_PORT)" &
+RECEIVER=$!
+trap 'kill $RECEIVER 2>/dev/null || true' EXIT
+
+# 1. A token for the default account (BRL 10,000.00), from its client id, secret and certificate.
+CERT=$(node -p 'encodeURIComponent(require("fs").readFileSync("fixtures/certs/default-client.crt.pem", "utf8"))')
+TOKEN=$(curl -s $PIX/api/auth/token -H "X-SSL-Client-Cert: $CERT" -H "$JSON" \
+  -d '{"clientId": "pix-sandbox-client", "clientSecret": "pix-sandbox-secret-2026"}' | get .access_token)
+AUTH="Authorization: Bearer $TOKEN"
+curl -s $PIX/balance -H "$AUTH"; echo
+
+# 2. Register the receiver for the account's pay-outs, charges and refunds.
+for EVENT in cash_out cash_in refund_in; do
+  curl -s $PIX/__sandbox/webhooks -H "$JSON" -d '{"accountId": 1, "eventType": "'$EVENT'", "url": "http://127.0.0.1:'$HOOK_PORT'/webhooks"}' | get .eventType
+done
+
+# 3. A cash-out to a PIX key: answered PENDING; it settles 50 ms later and its webhook says CONFIRMED.
+PAYOUT=$(curl -s $PIX/api/pix/cash-out -H "$AUTH" -H "$JSON" \
+  -d '{"value": 10, "externalId": "order-1", "details": {"key": "maria@example.com", "keyType": "EMAIL", "name": "Maria", "document": "52998224725"}}')
+echo "$PAYOUT"
+# Wait for a webhook instead of sleeping: this answers as soon as it is delivered.
+curl -s "$PIX/__sandbox/webhooks/deliveries/wait?eventType=cash_out&status=delivered&transactionId=$(echo "$PAYOUT" | get .transactionId)" | get .body.status
+
+# 4. A charge with a QR code, paid as a payer's bank app would: the balance rises and cash_in fires.
+CHARGE=$(curl -s $PIX/api/pix/cash-in -H "$AUTH" -H "$JSON" \
+  -d '{"transaction": {"value": 25, "description": "Pedido 42", "externalId": "order-42"}, "payer": {"fullName": "Maria", "document": "52998224725"}}')
+echo "$CHARGE" | get .pixCode
+CHARGE_ID=$(echo "$CHARGE" | get .transactionId)
+curl -s $PIX/__sandbox/pix/pay -H "$JSON" -d '{"pixCode": "'"$(echo "$CHARGE" | get .pixCode)"'"}' | get .status
+curl -s "$PIX/__sandbox/webhooks/deliveries/wait?eventType=cash_in&status=delivered&transactionId=$CHARGE_ID" | get .body.data.status
+
+# 5. Refund BRL 5.00 of that payment: it settles like a pay-out, and refund_in fires.
+REFUND=$(curl -s $PIX/api/pix/refund-in/$CHARGE_ID -H "$AUTH" -H "$JSON" -d '{"refundValue": 5}')
+echo "$REFUND"
+curl -s "$PIX/__sandbox/webhooks/deliveries/wait?eventType=refund_in&status=delivered&transactionId=$(echo "$REFUND" | get .transactionId)" | get .body.data.status
+
+# 6. A scenario: the same cash-out to a blocked account. Accepted, then the webhook says ERROR, with why.
+FAILED=$(curl -s $PIX/api/pix/cash-out -H "$AUTH" -H "$JSON" -H 'X-Sandbox-Scenario: BLOCKED_ACCOUNT' \
+  -d '{"value": 10, "externalId": "order-2", "details": {"key": "maria@example.com", "keyType": "EMAIL", "name": "Maria", "document": "52998224725"}}')
+curl -s "$PIX/__sandbox/webhooks/deliveries/wait?eventType=cash_out&status=delivered&transactionId=$(echo "$FAILED" | get .transactionId)" | get .body.errorCode
+
+# 7. The clock: frozen, nothing settles until you move it (expiries and webhook retries follow it too).
+curl -s -X POST $PIX/__sandbox/clock/freeze | get .frozen
+LATER=$(curl -s $PIX/api/pix/cash-out -H "$AUTH" -H "$JSON" \
+  -d '{"value": 10, "externalId": "order-3", "details": {"key": "maria@example.com", "keyType": "EMAIL", "name": "Maria", "document": "52998224725"}}')
+curl -s $PIX/__sandbox/transactions/$(echo "$LATER" | get .transactionId) | get .status
+curl -s $PIX/__sandbox/clock/advance -H "$JSON" -d '{"ms": 60000}' | get .now
+curl -s $PIX/__sandbox/transactions/$(echo "$LATER" | get .transactionId) | get .status
+curl -s -X POST $PIX/__sandbox/clock/resume | get .frozen
+curl -s $PIX/balance -H "$AUTH"; echo
+
+# 8. Reset: every account back to its fixtures, receivers and records gone; tokens issued before get 401.
+curl -s -X POST $PIX/__sandbox/reset -H "$JSON" -d '{}'; echo
+curl -s $PIX/__sandbox/accounts/1 | get .balance
+curl -s -o /dev/null -w '%{http_code}\n' $PIX/balance -H "$AUTH"
+kill $RECEIVER

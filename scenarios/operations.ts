@@ -1,0 +1,57 @@
+import type { Endpoint } from './types.js'
+
+/**
+ * Where the scenarios of each operation of the gateway's two families and of API Pix apply: its scenario
+ * endpoint, by the operation's OpenAPI operationId (null: it takes none). The transport faults (server/faults.ts) bend every such operation,
+ * and the statuses they add are declared in its answers (server/schemas/declared.ts).
+ */
+const ENDPOINT_OF: Record<string, Endpoint | null> = {
+  createToken: 'token',
+  getBalance: 'balance',
+  getApiBalance: 'balance',
+  getBalances: 'balances',
+  cashOut: 'cash-out',
+  cashOutQrCode: 'cash-out-qrcode',
+  dictTransfer: 'dict-pix',
+  cashIn: 'cash-in',
+  createCob: 'cob',
+  createCobWithGeneratedTxid: 'cob',
+  getCob: 'cob-query',
+  listCobs: 'cob-query',
+  // PATCH /cob/{txid}: a revision, a cancellation among them
+  reviseCob: 'cob-cancel',
+  getReceivedPix: 'pix-query',
+  listReceivedPix: 'pix-query',
+  refundIn: 'refund-in',
+  createDevolucao: 'devolucao',
+  getDevolucao: 'devolucao-query',
+  listMed: 'med-list',
+  registerWebhook: 'webhook-config',
+  listWebhooks: 'webhook-config',
+  // BACEN's API Pix (docs/api-pix.md): its token and its cob as the gateway's; its locations, their
+  // payloads and their key take none (null).
+  apiPixToken: 'token',
+  apiPixCreateCob: 'cob',
+  apiPixCreateCobWithGeneratedTxid: 'cob',
+  apiPixGetCob: 'cob-query',
+  apiPixListCobs: 'cob-query',
+  apiPixReviseCob: 'cob-cancel',
+  apiPixCreateLoc: null,
+  apiPixGetLoc: null,
+  apiPixListLocs: null,
+  apiPixUnbindLoc: null,
+  apiPixPayload: null,
+  apiPixJwks: null,
+}
+
+const GATEWAY_TAGS = ['Standard', 'Central bank', 'API Pix']
+
+/** The scenario endpoint of a gateway route (its schema's tags and operationId), or null for the control plane and the pages. */
+export function gatewayEndpointOf (route: { schema?: unknown, url: string }): Endpoint | null {
+  const schema = route.schema as { tags?: string[], operationId?: string, hide?: boolean } | undefined
+  if (!schema || schema.hide || !schema.tags?.some(t => GATEWAY_TAGS.includes(t))) return null
+  const endpoint = schema.operationId === undefined ? undefined : ENDPOINT_OF[schema.operationId]
+  // A new gateway route must say where its faults apply, or it would silently escape them.
+  if (endpoint === undefined) throw new Error(`gateway route ${route.url} (${schema.operationId ?? 'no operationId'}) has no scenario endpoint in scenarios/operations.ts`)
+  return endpoint
+}

@@ -1,0 +1,43 @@
+// API Pix's payload locations (BACEN's API Pix 2.9.0, tag CobPayload): the URL, without scheme, where a
+// payer's PSP reads the signed payload of a dynamic charge. A location is a capability URL: its last
+// segment, an unguessable token, is what finds it; API Pix caps the whole at 77 characters.
+import { randomHex, type Rng } from './ids.js'
+
+/** The path every location of the sandbox has after its host. */
+export const PAYLOAD_PATH = '/qr/v2'
+export const LOCATION_MAX_LENGTH = 77
+const TOKEN_LENGTH = 32
+/** The longest host[:port] a location can take: what the path and the token leave of the 77 characters. */
+export const LOCATION_HOST_MAX_LENGTH = LOCATION_MAX_LENGTH - PAYLOAD_PATH.length - 1 - TOKEN_LENGTH
+
+const TOKEN = /^[0-9a-f]{32}$/
+
+export const newLocationToken = (rng: Rng): string => randomHex(rng, TOKEN_LENGTH)
+
+/** A host[:port] a location can carry: a name or an address (IPv6 in brackets), an optional port, short enough. */
+export function isLocationHost (host: string): boolean {
+  return host.length <= LOCATION_HOST_MAX_LENGTH && /^([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?$/.test(host)
+}
+
+/** The location of a token at a host: `<host>/qr/v2/<token>`. */
+export function locationAt (host: string, token: string): string {
+  if (!isLocationHost(host) || !TOKEN.test(token)) throw new RangeError(`no location of ${host} and ${token}`)
+  return `${host}${PAYLOAD_PATH}/${token}`
+}
+
+/** The token of a location of this shape, whatever its host; null for any other URL. */
+export function tokenOf (location: string): string | null {
+  const at = location.lastIndexOf(`${PAYLOAD_PATH}/`)
+  if (at <= 0) return null
+  const token = location.slice(at + PAYLOAD_PATH.length + 1)
+  return TOKEN.test(token) ? token : null
+}
+
+/** Whether a string is a token of a location (the last segment of GET /qr/v2/:token). */
+export const isLocationToken = (token: string): boolean => TOKEN.test(token)
+
+/** The host[:port] of a location (what precedes its path). */
+export function hostOf (location: string): string {
+  const at = location.indexOf('/')
+  return at === -1 ? location : location.slice(0, at)
+}

@@ -1,0 +1,123 @@
+/**
+ * Confirmation requests (`solicrec`) of Pix Automático's journey 1 in API Pix 2.9.0: the receiver
+ * asks the payer's PSP to have the payer confirm a recurrence. The request a receiver sends in
+ * `POST /solicrec`, its cancellation by `PATCH /solicrec/{idSolicRec}`, and its id. Pure: the
+ * creation date and instant are passed in.
+ *
+ * API (for the routes and services of Pix Automático; propriedade names are API Pix's, `solicrec.` prefixed):
+ * - `parseSolicRecRequest(body, { criacao })`: a `POST /solicrec` body as received (unknown), checked.
+ *   `{ ok: true, request }` (SolicRecRequest: `idRec`, `calendario.dataExpiracaoSolicitacao` as sent
+ *   plus `expiraEm`, its instant in ms, `destinatario`) or `{ ok: false, violacoes }` in the words of
+ *   the YAML's SolicRecOperacaoInvalida list. `criacao` is today's São Paulo date.
+ * - `checkSolicRecForRec(idRec, solicitacoes)`: the violation when the recurrence already has an
+ *   active request (`solicitacoes`: the statuses of its requests), for the service to add.
+ * - `parseSolicRecRevision(body, status)`: a `PATCH` (SolicRecRevisada) on a request in `status`:
+ *   `{ ok: true }` (cancel it; rec-lifecycle.ts moves it) or the violations.
+ * - `formatSolicRecId(...)`: the id SolicRecId describes.
+ *
+ * The rules, with the YAML's lines (bacen-pix-api-2.9.0.yaml):
+ * - 259-263 (SolicRecOperacaoInvalida, POST): calendario by its schema; dataExpiracaoSolicitacao not
+ *   before the request's creation date; destinatario by its schema; no second active request for
+ *   the same idRec.
+ * - 265-267 (PATCH): only a request CRIADA, ENVIADA or RECEBIDA can be cancelled.
+ * - 6763-6786 (SolicRecBase): idRec a RecId; calendario.dataExpiracaoSolicitacao a date-time
+ *   (RFC 3339); destinatario the payer's account (DadosBancarios, 5104: conta <= 20 and
+ *   ispbParticipante `^[0-9A-Z]{8}$` required, agencia <= 4) and exactly one of cpf and cnpj.
+ * - 6837 (SolicRecRevisada): status, required, only CANCELADA.
+ * - 6741 (SolicRecId): `SC` + the sending agent's ISPB (8) + `yyyyMMdd` + 11 alphanumeric characters.
+ *
+ * Where the schema and API Pix's own request example disagree, the example wins (listed in
+ * test/unit/solicrec.test.ts): SolicRecBase requires `pagador`, a property it never defines, and
+ * solicRecBody1 has none: not required.
+ *
+ * Decisions where API Pix is silent (docs/assumptions.md, Pix Automático):
+ * - dataExpiracaoSolicitacao is compared with the creation date as São Paulo calendar days, as the
+ *   YAML's violation says "data": solicRecResponse1 expires a minute before it was created, on the
+ *   same day. An offset is required (RFC 3339).
+ * - "Active" is a status not final: CRIADA, ENVIADA or RECEBIDA.
+ * - A `PATCH` without a status is refused (status is required); an unknown idRec's form is refused
+ *   with the schema wording "O campo solicrec.idRec não respeita o _schema_.".
+ */
+import { isRecord, schemaViolation, shown, textUpTo, type Violacao } from './api-pix-fields.js'
+import type { IsoDate } from './business-days.js'
+import { saoPauloTime } from './calendar.js'
+import { isIsoDate, parseInstant } from './instant.js'
+import { formatAgentId, isRecId } from './rec.js'
+
+export type { Violacao } from './api-pix-fields.js'
+
+export const SOLICREC_STATUSES = ['CRIADA', 'ENVIADA', 'RECEBIDA', 'REJEITADA', 'ACEITA', 'EXPIRADA', 'CANCELADA'] as const
+export type SolicRecStatus = typeof SOLICREC_STATUSES[number]
+
+/** Statuses of a request still waiting for the payer: the ones a cancellation may stop (line 267). */
+export const SOLICREC_ACTIVE_STATUSES: readonly SolicRecStatus[] = ['CRIADA', 'ENVIADA', 'RECEBIDA']
+
+export type SolicRecDestinatario = { conta: string, ispbParticipante: string, agencia?: string } & ({ cpf: string } | { cnpj: string })
+
+export interface SolicRecRequest {
+  idRec: string
+  calendario: { dataExpiracaoSolicitacao: string }
+  destinatario: SolicRecDestinatario
+  /** dataExpiracaoSolicitacao as an instant (ms since the epoch). */
+  expiraEm: number
+}
+
+export type SolicRecRequestResult = { ok: true, request: SolicRecRequest } | { ok: false, violacoes: Violacao[] }
+
+const CPF = /^\d{11}$/
+const CNPJ = /^[0-9A-Z]{14}$/
+const ISPB = /^[0-9A-Z]{8}$/
+
+/** The violations of SolicRecOperacaoInvalida, in the YAML's words (lines 259-267). */
+export const SOLICREC_VIOLACOES = {
+  expiracaoAntesDaCriacao: (value: unknown): Violacao => ({ razao: 'O campo solicrec.calendario.dataExpiracaoSolicitacao é anterior à data de criação da solicitação da recorrência.', propriedade: 'solicrec.calendario.dataExpiracaoSolicitacao', ...shown(value) }),
+  solicitacaoAtiva: (idRec: string): Violacao => ({ razao: 'Existe uma solicitação ativa referente ao mesmo solicrec.idRec.', propriedade: 'solicrec.idRec', valor: idRec }),
+  naoCancelavel: (): Violacao => ({ razao: 'Não é possível cancelar uma solicitação de recorrência com o status diferente de CRIADA, ENVIADA ou RECEBIDA.', propriedade: 'solicrec.status' }),
+}
+
+function checkDestinatario (input: unknown): SolicRecDestinatario | null {
+  if (!isRecord(input)) return null
+  const { conta, ispbParticipante, agencia, cpf, cnpj } = input
+  if (!textUpTo(conta, 20) || typeof ispbParticipante !== 'string' || !ISPB.test(ispbParticipante)) return null
+  if (agencia !== undefined && !textUpTo(agencia, 4)) return null
+  if (cpf !== undefined && cnpj !== undefined) return null
+  const account = { conta, ispbParticipante, ...(agencia !== undefined ? { agencia: agencia as string } : {}) }
+  if (typeof cpf === 'string' && CPF.test(cpf)) return { ...account, cpf }
+  if (typeof cnpj === 'string' && CNPJ.test(cnpj)) return { ...account, cnpj }
+  return null
+}
+
+/** A `POST /solicrec` body (SolicRecSolicitada), checked; `criacao` is the São Paulo date of creation (today). */
+export function parseSolicRecRequest (body: unknown, context: { criacao: IsoDate }): SolicRecRequestResult {
+  if (!isIsoDate(context.criacao)) throw new RangeError(`criacao must be a YYYY-MM-DD date, got ${context.criacao}`)
+  if (!isRecord(body)) return { ok: false, violacoes: [schemaViolation('objeto', 'solicrec')] }
+  const out: Violacao[] = []
+  if (!isRecId(body.idRec)) out.push(schemaViolation('campo', 'solicrec.idRec', body.idRec))
+  const { calendario } = body
+  const value = isRecord(calendario) ? calendario.dataExpiracaoSolicitacao : undefined
+  const expiraEm = typeof value === 'string' ? parseInstant(value) : null
+  if (expiraEm === null) out.push(schemaViolation('objeto', 'solicrec.calendario'))
+  else if (saoPauloTime(expiraEm).day < context.criacao) out.push(SOLICREC_VIOLACOES.expiracaoAntesDaCriacao(value))
+  const destinatario = checkDestinatario(body.destinatario)
+  if (destinatario === null) out.push(schemaViolation('objeto', 'solicrec.destinatario'))
+  if (out.length > 0 || expiraEm === null || destinatario === null) return { ok: false, violacoes: out }
+  return { ok: true, request: { idRec: body.idRec as string, calendario: { dataExpiracaoSolicitacao: value as string }, destinatario, expiraEm } }
+}
+
+/** The violation when a recurrence already has a request waiting for the payer; none otherwise. */
+export function checkSolicRecForRec (idRec: string, solicitacoes: readonly SolicRecStatus[]): Violacao[] {
+  return solicitacoes.some(s => SOLICREC_ACTIVE_STATUSES.includes(s)) ? [SOLICREC_VIOLACOES.solicitacaoAtiva(idRec)] : []
+}
+
+/** A `PATCH /solicrec/{idSolicRec}` body (SolicRecRevisada) on a request in `status`: cancel it, or the violations. */
+export function parseSolicRecRevision (body: unknown, status: SolicRecStatus): { ok: true } | { ok: false, violacoes: Violacao[] } {
+  if (!isRecord(body)) return { ok: false, violacoes: [schemaViolation('objeto', 'solicrec')] }
+  if (body.status !== 'CANCELADA') return { ok: false, violacoes: [schemaViolation('campo', 'solicrec.status', body.status)] }
+  if (!SOLICREC_ACTIVE_STATUSES.includes(status)) return { ok: false, violacoes: [SOLICREC_VIOLACOES.naoCancelavel()] }
+  return { ok: true }
+}
+
+/** An idSolicRec (SolicRecId): `SC`, then formatAgentId's parts (the agent that sends the request). */
+export function formatSolicRecId (parts: { agente: string, criacao: IsoDate, sequencial: string }): string {
+  return formatAgentId('SC', parts)
+}

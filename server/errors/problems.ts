@@ -1,0 +1,98 @@
+/**
+ * API Pix's errors (BACEN's API Pix 2.9.0, "Tratamento de erros"): RFC 7807 problem details whose
+ * `type` is `https://pix.bcb.gov.br/api/v2/error/<TipoErro>`. The general types answer any endpoint;
+ * each tag (Cob, PayloadLocation, ...) has its own for its invalid operations, invalid queries and
+ * entities not found, which a route names in its config (`apiPix.problems`). A leaf: the error handler
+ * and the route plugins read it.
+ */
+
+export const PROBLEM_TYPE_BASE = 'https://pix.bcb.gov.br/api/v2/error/'
+
+/** Each type API Pix 2.9.0 lists, with the title the sandbox gives it. */
+const TITLES = {
+  RequisicaoInvalida: 'Requisição inválida',
+  AcessoNegado: 'Acesso negado',
+  NaoEncontrado: 'Não encontrado',
+  PermanentementeRemovido: 'Permanentemente removido',
+  ErroInternoDoServidor: 'Erro interno do servidor',
+  ServicoIndisponivel: 'Serviço indisponível',
+  IndisponibilidadePorTempoEsgotado: 'Indisponibilidade por tempo esgotado',
+  CobPayloadNaoEncontrado: 'Cobrança não encontrada',
+  CobPayloadOperacaoInvalida: 'Operação inválida',
+  CobNaoEncontrado: 'Cobrança não encontrada',
+  CobOperacaoInvalida: 'Cobrança inválida',
+  CobConsultaInvalida: 'Consulta inválida',
+  CobVNaoEncontrada: 'Cobrança com vencimento não encontrada',
+  CobVOperacaoInvalida: 'Cobrança com vencimento inválida',
+  CobVConsultaInvalida: 'Consulta inválida',
+  LoteCobVNaoEncontrado: 'Lote não encontrado',
+  LoteCobVOperacaoInvalida: 'Lote de cobranças inválido',
+  LoteCobVConsultaInvalida: 'Consulta inválida',
+  PayloadLocationNaoEncontrado: 'Location não encontrada',
+  PayloadLocationOperacaoInvalida: 'Location inválida',
+  PayloadLocationConsultaInvalida: 'Consulta inválida',
+  PixNaoEncontrado: 'Pix não encontrado',
+  PixDevolucaoNaoEncontrada: 'Devolução não encontrada',
+  PixConsultaInvalida: 'Consulta inválida',
+  PixDevolucaoInvalida: 'Devolução inválida',
+  WebhookOperacaoInvalida: 'Webhook inválido',
+  WebhookNaoEncontrado: 'Webhook não encontrado',
+  WebhookConsultaInvalida: 'Consulta inválida',
+  RecPayloadNaoEncontrado: 'Recorrência não encontrada',
+  RecPayloadOperacaoInvalida: 'Operação inválida',
+  RecNaoEncontrada: 'Recorrência não encontrada',
+  RecOperacaoInvalida: 'Recorrência inválida',
+  RecConsultaInvalida: 'Consulta inválida',
+  SolicRecNaoEncontrada: 'Solicitação de recorrência não encontrada',
+  SolicRecOperacaoInvalida: 'Solicitação de recorrência inválida',
+  CobRNaoEncontrado: 'Cobrança recorrente não encontrada',
+  CobROperacaoInvalida: 'Cobrança recorrente inválida',
+  CobRConsultaInvalida: 'Consulta inválida',
+  PayloadLocationRecNaoEncontrado: 'Location não encontrada',
+  PayloadLocationRecConsultaInvalida: 'Consulta inválida',
+  WebhookRecOperacaoInvalida: 'Webhook inválido',
+  WebhookRecConsultaInvalida: 'Consulta inválida',
+  WebhookCobROperacaoInvalida: 'Webhook inválido',
+  WebhookCobRConsultaInvalida: 'Consulta inválida',
+} as const
+
+export type ProblemType = keyof typeof TITLES
+
+/** What an API Pix route says about its errors, in its route config (`config.apiPix`). */
+export interface ProblemRoute {
+  /** The type of its tag for a status, where the general one does not apply (400 CobOperacaoInvalida, 404 CobNaoEncontrado). */
+  readonly problems?: Readonly<Partial<Record<number, ProblemType>>>
+  /** What the body is, so a body field `valor.original` is the violation's `propriedade` `cob.valor.original`, as BACEN names it. */
+  readonly entity?: string
+}
+
+/** The general type of a status: what any endpoint answers (413, 414 and 415 are an invalid request too). */
+function generalType (status: number): ProblemType {
+  switch (status) {
+    case 401:
+    case 403: return 'AcessoNegado'
+    case 404: return 'NaoEncontrado'
+    case 410: return 'PermanentementeRemovido'
+    case 503: return 'ServicoIndisponivel'
+    case 504: return 'IndisponibilidadePorTempoEsgotado'
+    default: return status >= 500 ? 'ErroInternoDoServidor' : 'RequisicaoInvalida'
+  }
+}
+
+/** One entry of `violacoes`: why, and the property it is about when known. */
+export interface Violation { razao: string, propriedade?: string }
+
+/** A problem as API Pix answers it (schema Problema). */
+export interface Problem {
+  type: string
+  title: string
+  status: number
+  detail: string
+  violacoes?: Violation[]
+}
+
+/** The problem of a status on a route: its tag's type where the route names one, else the general type. */
+export function problemOf (status: number, route: ProblemRoute | undefined, detail: string, violacoes?: Violation[]): Problem {
+  const type = route?.problems?.[status] ?? generalType(status)
+  return { type: PROBLEM_TYPE_BASE + type, title: TITLES[type], status, detail, ...(violacoes && violacoes.length > 0 ? { violacoes } : {}) }
+}

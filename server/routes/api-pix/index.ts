@@ -1,0 +1,48 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { grantedScopes } from '../../domain/scopes.js'
+import { routeNotFound } from '../../errors/handler.js'
+import { Refusal } from '../../errors/refusal.js'
+import cob from './cob.js'
+import loc from './loc.js'
+
+type Done = (err?: Error) => void
+
+/**
+ * BACEN's API Pix 2.9.0 under its base path (docs/api-pix.md): one plugin per resource, each route
+ * naming in its config the scope a token needs and its problem types. A new resource is a route file
+ * here, a schema file in server/schemas/api-pix/ and the service methods it calls.
+ */
+const apiPixRoutes: FastifyPluginAsync = async (app) => {
+  // After the token's check (auth/plugin.ts, app-wide): a token without the route's scope is 403 AcessoNegado.
+  // The gateway's tokens carry no scope of their own: they carry the account's whole grant.
+  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: Done) => {
+    const needed = request.routeOptions.config.apiPix?.scope
+    const account = request.account
+    if (needed === undefined || account === undefined) return done()
+    const scope = request.tokenClaims?.scope
+    const held = scope === undefined ? grantedScopes(account) : scope.split(' ')
+    if (held.includes(needed)) return done()
+    done(new Refusal('ACCESS_DENIED', `O token de acesso não tem o escopo ${needed}, que esta operação exige`))
+  })
+
+  for (const resource of [cob, loc]) await app.register(resource)
+
+  // Whatever else is under the base path is API Pix's 404, before any body is read (so with or without
+  // one), and never a gateway route whose parameter would match it (`/pix/v2/x/devolucao/y` under /pix/v2).
+  app.all('/*', {
+    schema: { hide: true },
+    config: { apiPix: {} },
+    onRequest: (request, _reply, done) => { done(routeNotFound(request)) },
+  }, async () => undefined)
+}
+
+export default apiPixRoutes
+
+/**
+ * The route a base path would take over, if any: a route of the sandbox at the base path or under
+ * it (`/pix` would take `GET /pix/:e2eid`), so the base is refused at start.
+ */
+export function baseCollision (base: string, routes: ReadonlyArray<{ method: string, url: string }>): string | undefined {
+  const taken = routes.find(r => r.url === base || r.url.startsWith(`${base}/`))
+  return taken && `${taken.method} ${taken.url}`
+}

@@ -1,0 +1,184 @@
+import { locationAt, newLocationToken, tokenOf } from '../domain/payload-locations.js'
+import { Refusal, invalidRequest } from '../errors/refusal.js'
+import type { Account, PayloadLocation, Transaction } from '../store/state.js'
+import type { Lifecycle, LocatedCharges, Ports } from '../ports.js'
+import type { Restored } from '../store/store.js'
+import { chargeData } from './charge-records.js'
+import { page, windowOf, within } from './central-bank-reads.js'
+import { iso } from './history.js'
+
+/**
+ * API Pix's payload locations (BACEN's API Pix 2.9.0, tag PayloadLocation; docs/api-pix.md): created
+ * alone (POST /loc) or with a cob, bound to the charge they serve, unbound from it (DELETE
+ * /loc/{id}/txid). Owns the `locations` collection; keeps in memory which token is which location.
+ */
+
+export type TipoCob = 'cob' | 'cobv'
+
+/** GET /loc's parameters. */
+export interface LocationFilter {
+  inicio: string
+  fim: string
+  txIdPresente?: boolean
+  tipoCob?: TipoCob
+  'paginacao.paginaAtual'?: number
+  'paginacao.itensPorPagina'?: number
+}
+
+export type LocationDeps = Pick<Ports, 'store' | 'clock' | 'rng'>
+
+export class LocationService implements Lifecycle, LocatedCharges {
+  /** Token (the last segment of a location) to location id. */
+  private readonly byToken = new Map<string, number>()
+
+  constructor (private readonly deps: LocationDeps) {}
+
+  private get store () { return this.deps.store }
+
+  /** A new location at `host` (host[:port], at most 38 characters), serving no charge yet. */
+  create (account: Account, tipoCob: TipoCob, host: string): PayloadLocation {
+    return this.store.transact(() => {
+      let token = newLocationToken(this.deps.rng)
+      while (this.byToken.has(token)) token = newLocationToken(this.deps.rng)
+      const record = this.store.add('locations', {
+        id: this.store.nextSeq('loc'),
+        accountId: account.id,
+        tipoCob,
+        location: locationAt(host, token),
+        createdAt: iso(this.deps.clock.now()),
+      })
+      this.byToken.set(token, record.id)
+      return record
+    })
+  }
+
+  /** The account's location `id`; 404 for any other, another account's included. */
+  get (account: Account, id: number): PayloadLocation {
+    const loc = this.store.data.locations[id]
+    if (loc === undefined || loc.accountId !== account.id) throw new Refusal('NOT_FOUND', `Location ${id} não encontrada`)
+    return loc
+  }
+
+  /**
+   * The location a new charge names by `loc.id`: the account's, of the charge's type, serving no charge
+   * (API Pix's CobOperacaoInvalida otherwise, naming loc.id).
+   */
+  usable (account: Account, id: number, tipoCob: TipoCob): PayloadLocation {
+    const loc = this.store.data.locations[id]
+    const problem = loc === undefined || loc.accountId !== account.id
+      ? `O location referenciado por loc.id ${id} inexiste`
+      : loc.tipoCob !== tipoCob
+        ? `O location referenciado por loc.id ${id} apresenta tipo ${loc.tipoCob} (deveria ser ${tipoCob})`
+        : this.charge(loc) !== undefined ? `O location referenciado por loc.id ${id} já está sendo utilizado por outra cobrança` : null
+    if (problem !== null) throw invalidRequest(problem, { fields: ['loc.id'] })
+    return loc!
+  }
+
+  /** Binds a location to the charge it serves from now on; inside the unit that creates the charge. */
+  bind (id: number, chargeId: string): void {
+    this.store.transact(() => this.store.patch('locations', id, l => { l.chargeId = chargeId }))
+  }
+
+  /**
+   * DELETE /loc/{id}/txid: the location serves no charge any more, and the charge shows no location
+   * (its status does not change). A location serving none stays as it is.
+   */
+  unbind (account: Account, id: number): PayloadLocation {
+    const loc = this.get(account, id)
+    if (loc.chargeId === undefined) return loc
+    this.store.transact(() => this.store.patch('locations', id, l => { delete l.chargeId }))
+    return this.store.data.locations[id]
+  }
+
+  /** The charge a location serves, when it serves one that is still there. */
+  charge (loc: PayloadLocation): Transaction | undefined {
+    if (loc.chargeId === undefined) return undefined
+    const tx = this.store.transaction(loc.chargeId)
+    return tx !== undefined && tx.accountId === loc.accountId ? tx : undefined
+  }
+
+  /** The location a charge is served at, when it still is: the one its cob names, bound to it. */
+  ofCharge (charge: Transaction): PayloadLocation | undefined {
+    const locId = chargeData(charge).cob?.locId
+    const loc = locId === undefined ? undefined : this.store.data.locations[locId]
+    return loc !== undefined && loc.chargeId === charge.id ? loc : undefined
+  }
+
+  /** Whether a charge's loc.id is one of these locations (a charge of API Pix), bound to it or not. */
+  isLocated (charge: Transaction): boolean {
+    const locId = chargeData(charge).cob?.locId
+    return locId !== undefined && this.store.data.locations[locId] !== undefined
+  }
+
+  /** The location of a token (GET /qr/v2/:token), whatever host the payer used. */
+  byTokenOf (token: string): PayloadLocation | undefined {
+    const id = this.byToken.get(token)
+    return id === undefined ? undefined : this.store.data.locations[id]
+  }
+
+  /** LocatedCharges: the charge a location of this sandbox serves now, for this exact location only. */
+  chargeAt (location: string): Transaction | undefined {
+    const token = tokenOf(location)
+    const loc = token === null ? undefined : this.byTokenOf(token)
+    return loc !== undefined && loc.location === location ? this.charge(loc) : undefined
+  }
+
+  /** A location as API Pix shows it (PayloadLocationCompleta): the txid of the charge it serves, when it serves one. */
+  view (loc: PayloadLocation) {
+    const charge = this.charge(loc)
+    const txid = charge === undefined ? null : chargeData(charge).txid
+    return { id: loc.id, location: loc.location, tipoCob: loc.tipoCob, criacao: loc.createdAt, ...(txid !== null ? { txid } : {}) }
+  }
+
+  /** GET /loc: the account's locations created within [inicio, fim], oldest first, paged. */
+  list (account: Account, q: LocationFilter) {
+    const w = windowOf(q)
+    const locations = Object.values(this.store.data.locations).filter(loc => {
+      if (loc.accountId !== account.id || !within(loc.createdAt, w)) return false
+      if (q.tipoCob !== undefined && loc.tipoCob !== q.tipoCob) return false
+      return q.txIdPresente === undefined || (this.charge(loc) !== undefined) === q.txIdPresente
+    }).sort((a, b) => a.id - b.id)
+    const { items, paginacao } = page(locations, q)
+    return {
+      parametros: {
+        inicio: q.inicio,
+        fim: q.fim,
+        ...(q.txIdPresente !== undefined ? { txIdPresente: q.txIdPresente } : {}),
+        ...(q.tipoCob !== undefined ? { tipoCob: q.tipoCob } : {}),
+        paginacao,
+      },
+      loc: items.map(loc => this.view(loc)),
+    }
+  }
+
+  afterLoad (): void {
+    this.byToken.clear()
+    for (const loc of Object.values(this.store.data.locations)) {
+      const token = tokenOf(loc.location)
+      if (token !== null) this.byToken.set(token, loc.id)
+    }
+  }
+
+  afterReset (): void {
+    this.byToken.clear()
+  }
+
+  /** A rollback put locations back (or took away ones it had added): their tokens follow. */
+  afterRestore (restored: Restored): void {
+    for (const loc of restored.of('locations')) {
+      const token = tokenOf(loc.location)
+      if (token === null) continue
+      if (restored.isInState('locations', loc)) this.byToken.set(token, loc.id)
+      else if (this.byToken.get(token) === loc.id) this.byToken.delete(token)
+    }
+  }
+
+  forgetAccount (accountId: number): void {
+    for (const loc of Object.values(this.store.data.locations)) {
+      if (loc.accountId !== accountId) continue
+      this.store.remove('locations', loc.id)
+      const token = tokenOf(loc.location)
+      if (token !== null) this.byToken.delete(token)
+    }
+  }
+}

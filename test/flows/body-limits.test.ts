@@ -1,0 +1,37 @@
+import t from 'tap'
+import { constants } from 'node:buffer'
+import { SNAPSHOT_BODY_LIMIT } from '../../server/routes/sandbox/system.js'
+import { buildTestApp } from '../helpers/app.js'
+import { rawRequest } from '../helpers/raw-http.js'
+import { call, shapeProblem } from '../helpers/reliability.js'
+
+/**
+ * Bodies over their limit, sent to a listening sandbox: each is a 413 in the control plane's shape and
+ * the sandbox keeps serving. A snapshot import whose Content-Length fell between V8's longest string and
+ * the 512 MB the import once took was read whole, then threw ERR_STRING_TOO_LONG out of the process
+ * (test/routes/body-limits.test.ts checks every operation's limit). The body is claimed, not sent: the
+ * claim alone is refused.
+ */
+
+t.test('a snapshot import too long for one string is a 413, and the sandbox keeps serving', async t => {
+  const app = await buildTestApp(t)
+  const address = await app.listen({ port: 0, host: '127.0.0.1' })
+  for (const length of [constants.MAX_STRING_LENGTH + 1, 512 * 1024 * 1024, SNAPSHOT_BODY_LIMIT + 1]) {
+    const res = await rawRequest(address, { method: 'PUT', target: '/__sandbox/snapshot', headers: { 'content-type': 'application/json', 'content-length': String(length) }, body: '{"format":' })
+    t.equal(res.status, 413, `Content-Length ${length}`)
+    t.equal(shapeProblem('sandbox', 413, res.body), null, 'the control plane\'s shape')
+    t.equal(res.json().message, 'The request body exceeds the maximum size')
+  }
+  const exported = await call(address, 'GET', '/__sandbox/snapshot')
+  t.equal(exported.status, 200, 'still serving')
+  t.equal((await call(address, 'PUT', '/__sandbox/snapshot', { body: exported.body })).status, 200, 'and importing')
+})
+
+t.test('a body sent chunked is refused once what arrived passes the limit', async t => {
+  const app = await buildTestApp(t)
+  const address = await app.listen({ port: 0, host: '127.0.0.1' })
+  const res = await rawRequest(address, { method: 'POST', target: '/__sandbox/accounts', headers: { 'content-type': 'application/json' }, body: `{"name":"${'x'.repeat(1024 * 1024)}"}`, chunked: true })
+  t.equal(res.status, 413)
+  t.equal(shapeProblem('sandbox', 413, res.body), null, 'the control plane\'s shape')
+  t.equal((await call(address, 'GET', '/__sandbox/health')).status, 200, 'still serving')
+})

@@ -1,0 +1,74 @@
+import t from 'tap'
+import { spawn } from 'node:child_process'
+import { createServer } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { startSandbox } from '../../server/index.js'
+import { childEnv } from '../helpers/process.js'
+
+/**
+ * The README's quick start is examples/quickstart.sh (`npm run docs` copies it into the README): run
+ * here as a newcomer would, with sh, curl and node, against a sandbox listening as `npm start` does
+ * (clock running, the default fixtures), and each step must print what its comment says. `sh -eu`:
+ * a command that fails or a variable never set stops it (the file itself leaves that out, since a
+ * reader pastes it into an interactive shell, which `set -e` would close at the first error).
+ */
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+
+/** A port nothing listens on, for the script's webhook receiver (it takes a number, as a reader would give it). */
+async function freePort (): Promise<number> {
+  const server = createServer()
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise(resolve => server.close(resolve))
+  return port
+}
+
+function runScript (env: Record<string, string>): Promise<{ code: number | null, stdout: string, stderr: string }> {
+  return new Promise(resolve => {
+    // A process group of its own, so that a timeout also ends the receiver the script started.
+    const child = spawn('sh', ['-eu', 'examples/quickstart.sh'], { cwd: root, detached: true, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...childEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
+    const killer = setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL') } catch { /* gone */ } }, 120_000)
+    child.on('close', code => { clearTimeout(killer); resolve({ code, stdout, stderr }) })
+  })
+}
+
+t.test('examples/quickstart.sh runs every money flow against a running sandbox, each step printing what it says', async t => {
+  const sandbox = await startSandbox({ port: 0, seed: 'quickstart' })
+  t.teardown(() => sandbox.close())
+  const res = await runScript({ PIX: sandbox.url, HOOK_PORT: String(await freePort()) })
+  t.equal(res.code, 0, 'the script ends well', { stderr: res.stderr })
+  t.equal(res.stderr, '', 'nothing on stderr')
+
+  const lines = res.stdout.trimEnd().split('\n')
+  const received = lines.filter(l => l.startsWith('webhook ')).map(l => {
+    const [, eventType, ...body] = l.split(' ')
+    return { eventType, body: JSON.parse(body.join(' ')) as Record<string, unknown> & { data?: Record<string, unknown> } }
+  })
+  const steps = lines.filter(l => !l.startsWith('webhook '))
+  const json = (i: number): unknown => JSON.parse(steps[i])
+
+  t.match(json(0), { netBalance: 10000, blockedBalance: 0 }, '1. the default account\'s balance, with a token of its own')
+  t.same(steps.slice(1, 4), ['cash_out', 'cash_in', 'refund_in'], '2. the receiver registered for three event types')
+  t.match(json(4), { status: 'PENDING', externalId: 'order-1' }, '3. the cash-out is accepted')
+  t.equal(steps[5], 'CONFIRMED', '3. and its webhook says it settled')
+  t.match(steps[6], /^00020101/, '4. the charge\'s copy-and-paste code')
+  t.same(steps.slice(7, 9), ['CONFIRMED', 'LIQUIDATED'], '4. paid, and its cash_in webhook')
+  t.match(json(9), { status: 'PENDING', refundValue: 5 }, '5. the refund is accepted')
+  t.equal(steps[10], 'REFUNDED', '5. and its refund_in webhook says it settled')
+  t.equal(steps[11], 'BLOCKED_ACCOUNT', '6. the scenario\'s webhook carries the error')
+  t.same(steps.slice(12, 17).map((s, i) => i === 2 ? /^\d{4}-\d\d-\d\dT/.test(s) : s), ['true', 'PENDING', true, 'CONFIRMED', 'false'], '7. frozen, pending; advanced, settled; resumed')
+  t.match(json(17), { netBalance: 10000 - 10.5 + 25 - 5 - 10.5 }, '7. the balance after it all (a failed cash-out costs nothing)')
+  t.same(json(18), { reset: 'all' }, '8. reset')
+  t.match(json(19), { available: 10000, blocked: 0 }, '8. the account is back to its opening balance')
+  t.equal(steps[20], '401', '8. the old token is refused')
+  t.equal(steps.length, 21, 'nothing else printed')
+
+  // What the reader's receiver printed (the last cash-out may or may not be delivered before the reset).
+  const got = received.map(r => `${r.eventType} ${String(r.body.status ?? r.body.data?.status)}`)
+  for (const expected of ['cash_out CONFIRMED', 'cash_in LIQUIDATED', 'refund_in REFUNDED', 'cash_out ERROR']) t.ok(got.includes(expected), `the receiver printed ${expected}`)
+})
