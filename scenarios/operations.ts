@@ -43,6 +43,25 @@ const ENDPOINT_OF: Record<string, Endpoint | null> = {
   apiPixUnbindLoc: 'loc',
   apiPixPayload: null,
   apiPixJwks: null,
+  // API Pix's received PIX and devoluções as the root family's; its webhooks per key as the gateway's registrations.
+  apiPixGetPix: 'pix-query',
+  apiPixListPix: 'pix-query',
+  apiPixCreateDevolucao: 'devolucao',
+  apiPixGetDevolucao: 'devolucao-query',
+  apiPixPutWebhook: 'webhook-config',
+  apiPixGetWebhook: 'webhook-config',
+  apiPixDeleteWebhook: 'webhook-config',
+  apiPixListWebhooks: 'webhook-config',
+  // API Pix's due charges and their batches: as its cobs (a batch's scenarios go to each cobv it creates).
+  apiPixCreateCobV: 'cob',
+  apiPixGetCobV: 'cob-query',
+  apiPixListCobVs: 'cob-query',
+  apiPixReviseCobV: 'cob-cancel',
+  apiPixCobVPayload: null,
+  apiPixPutLoteCobV: 'cob',
+  apiPixReviseLoteCobV: 'cob-cancel',
+  apiPixGetLoteCobV: 'cob-query',
+  apiPixListLoteCobV: 'cob-query',
 }
 
 const GATEWAY_TAGS = ['Standard', 'Central bank', 'API Pix']

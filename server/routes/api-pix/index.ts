@@ -3,7 +3,12 @@ import { grantedScopes } from '../../domain/scopes.js'
 import { routeNotFound } from '../../errors/handler.js'
 import { Refusal } from '../../errors/refusal.js'
 import cob from './cob.js'
+import cobv from './cobv.js'
 import loc from './loc.js'
+import pix from './pix.js'
+import devolucao from './devolucao.js'
+import webhook from './webhook.js'
+import lotecobv from './lotecobv.js'
 
 type Done = (err?: Error) => void
 
@@ -34,7 +39,7 @@ const apiPixRoutes: FastifyPluginAsync = async (app) => {
     json(request, body as string, done)
   })
 
-  for (const resource of [cob, loc]) await app.register(resource)
+  for (const resource of [cob, loc, cobv, lotecobv, pix, devolucao, webhook]) await app.register(resource)
 
   // Whatever else is under the base path is API Pix's 404, before any body is read (so with or without
   // one), and never a gateway route whose parameter would match it (`/pix/v2/x/devolucao/y` under /pix/v2).

@@ -26,15 +26,6 @@ const CHAVE = 'recebedor@example.com'
 const PROBLEM = 'https://pix.bcb.gov.br/api/v2/error/'
 const CPF = '12345678909'
 
-/** Groups waiting for their routes, each skipped naming the route that answers 404 NaoEncontrado: a group runs once its line is gone. */
-const NOT_SERVED: Partial<Record<'cobv' | 'lotecobv' | 'pix' | 'devolucao' | 'webhook', string>> = {
-  cobv: 'PUT /v2/cobv/{txid} answers 404 NaoEncontrado: cobv is not served yet',
-  lotecobv: 'PUT /v2/lotecobv/{id} answers 404 NaoEncontrado: lotecobv is not served yet',
-  pix: 'GET /v2/pix/{e2eid} answers 404 NaoEncontrado: pix is not served yet',
-  devolucao: 'PUT /v2/pix/{e2eid}/devolucao/{id} answers 404 NaoEncontrado: devolucao is not served yet',
-  webhook: 'PUT /v2/webhook/{chave} answers 404 NaoEncontrado: webhook is not served yet',
-}
-
 type Params = Record<string, string | number | boolean>
 type Body = Record<string, unknown>
 type Answer = Promise<any>
@@ -79,6 +70,8 @@ interface Sdk {
   payloadOf: (calls: ApiPixCalls, pixCopiaECola: string) => Promise<Record<string, unknown>>
   /** What a call rejects with when the account's sign-in is refused. */
   refusedSignIn: Record<string, unknown>
+  /** Groups the SDK has no calls for, each skipped saying so. */
+  lacks?: Partial<Record<'lotecobv', string>>
 }
 
 const sandbox = await startSandbox({ port: 0, tlsCert: join(dir, 'server.crt'), tlsKey: join(dir, 'server.key') })
@@ -119,6 +112,7 @@ const SDKS: Sdk[] = [
     payloadOf: async (_calls, pixCopiaECola) => (await getDecodedPixJwt(pixCopiaECola)).payload as Record<string, unknown>,
     // It swallows a refused sign-in and makes the call with no usable token.
     refusedSignIn: { type: `${PROBLEM}AcessoNegado`, status: 401 },
+    lacks: { lotecobv: 'gn-api-sdk-node 3.0.4 has no calls of lotecobv' },
   },
 ]
 
@@ -308,7 +302,7 @@ for (const sdk of SDKS) {
       await refused(t, pix.pixGenerateQRCode({ id: loc.id }), problem('NaoEncontrado', 404), 'Efí\'s own image of a location (GET /v2/loc/{id}/qrcode) is not API Pix\'s')
     })
 
-    t.test('cobv: create, revise, read, list', { skip: NOT_SERVED.cobv }, async t => {
+    t.test('cobv: create, revise, read, list', async t => {
       const txid = `efisdkcobv${account.accountId}`.padEnd(30, '0')
       const vencimento = await sandboxDate(30)
       const created = await pix.pixCreateDueCharge({ txid }, {
@@ -340,7 +334,7 @@ for (const sdk of SDKS) {
         problem('CobVOperacaoInvalida', 400), 'a due charge names its debtor')
     })
 
-    t.test('lotecobv: create, revise, read, list', { skip: NOT_SERVED.lotecobv }, async t => {
+    t.test('lotecobv: create, revise, read, list', { skip: sdk.lacks?.lotecobv }, async t => {
       const vencimento = await sandboxDate(15)
       const id = String(account.accountId)
       const txids = [1, 2].map(n => `efisdklote${account.accountId}x${n}`.padEnd(30, '0'))
@@ -370,7 +364,7 @@ for (const sdk of SDKS) {
       return { txid, endToEndId: paid.endToEndId }
     }
 
-    t.test('pix: read and list what was received', { skip: NOT_SERVED.pix }, async t => {
+    t.test('pix: read and list what was received', async t => {
       const { txid, endToEndId } = await receivedPix('pix', '30.00')
       const received = await pix.pixDetailReceived({ e2eId: endToEndId })
       t.match(received, { endToEndId, txid, valor: '30.00', chave: CHAVE, horario: String })
@@ -379,7 +373,7 @@ for (const sdk of SDKS) {
       await refused(t, pix.pixDetailReceived({ e2eId: 'E00000000202601010000abcdefghijk' }), { type: /\/(PixNaoEncontrado|NaoEncontrado)$/, status: 404 }, 'an unknown endToEndId')
     })
 
-    t.test('devolucao: return part of a received PIX, then read it', { skip: NOT_SERVED.devolucao }, async t => {
+    t.test('devolucao: return part of a received PIX, then read it', async t => {
       const { endToEndId } = await receivedPix('dev', '40.00')
       const asked = await pix.pixDevolution({ e2eId: endToEndId, id: 'D1' }, { valor: '15.00' })
       t.match(asked, { id: 'D1', rtrId: String, valor: '15.00', horario: { solicitacao: String }, status: /^(EM_PROCESSAMENTO|DEVOLVIDO)$/ })
@@ -390,7 +384,7 @@ for (const sdk of SDKS) {
       await refused(t, pix.pixDetailDevolution({ e2eId: endToEndId, id: 'D9' }), { type: /\/(PixDevolucaoNaoEncontrada|NaoEncontrado)$/, status: 404 }, 'an unknown return')
     })
 
-    t.test('webhook: configure for a key, read, list, receive a paid charge at {webhookUrl}/pix, delete', { skip: NOT_SERVED.webhook }, async t => {
+    t.test('webhook: configure for a key, read, list, receive a paid charge at {webhookUrl}/pix, delete', async t => {
       const deliveries: Array<{ url: string, body: { pix: Array<Record<string, unknown>> } }> = []
       let delivered: () => void = () => {}
       const receiver = createServer({ cert: readFileSync(join(dir, 'server.crt')), key: readFileSync(join(dir, 'server.key')) }, (req, res) => {
@@ -407,6 +401,10 @@ for (const sdk of SDKS) {
       t.teardown(() => { receiver.close() })
       const webhookUrl = `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/efi`
 
+      // API Pix's webhook is for a key the account holds: CHAVE, registered in the directory with the
+      // account's document at its institution (each SDK's account in turn).
+      const holder = await sandbox.client.sandbox.account(account.accountId)
+      await sandbox.client.sandbox.putDirectoryEntry(CHAVE, { name: 'RECEBEDOR', document: holder.document, ispb: holder.ispb, bankName: 'SANDBOX' })
       await pix.pixConfigWebhook({ chave: CHAVE }, { webhookUrl })
       t.match(await pix.pixDetailWebhook({ chave: CHAVE }), { webhookUrl, chave: CHAVE, criacao: String })
       const listed = await pix.pixListWebhook(await window())
