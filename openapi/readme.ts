@@ -15,7 +15,7 @@ export const generatedSections: Record<string, () => string> = {
 }
 
 /**
- * The README's examples are files under examples/, shown verbatim: test/package/pack.test.ts runs
+ * The README's examples are files under examples/, shown verbatim: test/artifact/pack.test.ts runs
  * them from the installed package, and test/flows/quickstart.test.ts the quick start's commands
  * against a running sandbox, so what the README shows is what passes.
  */

@@ -10,7 +10,7 @@ import { ConfigSchema } from '../../server/config.js'
 /**
  * bin/pix-sandbox.js, the package's command: argv pass-through to dist/server/main.js, a clear word
  * when dist is missing, and the server's own `--help` and flag checks from any working directory.
- * test/package/pack.test.ts runs the command from a real installed package.
+ * test/artifact/pack.test.ts runs the command from a real installed package.
  */
 
 const bin = fileURLToPath(new URL('../../bin/pix-sandbox.js', import.meta.url))

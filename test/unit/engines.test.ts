@@ -4,7 +4,7 @@ import semver from 'semver'
 
 /**
  * Which Node runs what. `engines` is the package's promise to whoever installs it: the LTS lines
- * still maintained, 22 (from 22.12) and 24; test/package/pack.test.ts installs the packed tarball on
+ * still maintained, 22 (from 22.12) and 24; test/artifact/pack.test.ts installs the packed tarball on
  * both and checks that npm warns of no engine. `devEngines` is the checkout's: its own tests also
  * run on Node 20.19 (the development and CI machine), so every package of the locked tree,
  * development ones too, accepts the Node running them and `npm install` here prints no engine

@@ -1,5 +1,6 @@
 import t from 'tap'
-import * as crypto from 'node:crypto'
+import type * as crypto from 'node:crypto'
+import { createRequire, syncBuiltinESMExports } from 'node:module'
 
 /**
  * sameSecret (server/auth/secrets.ts), how the server compares a clientSecret or the admin token with
@@ -7,16 +8,21 @@ import * as crypto from 'node:crypto'
  * length whatever was sent, so that neither where a guess goes wrong nor its length shows in the time.
  */
 
+// The comparison the server makes, seen by replacing node:crypto's timingSafeEqual for this file:
+// syncBuiltinESMExports carries the replacement to the named import in server/auth/secrets.ts.
 const compared: Array<[number, number]> = []
-const { sameSecret } = await t.mockImport<typeof import('../../server/auth/secrets.js')>('../../server/auth/secrets.js', {
-  'node:crypto': {
-    ...crypto,
-    timingSafeEqual: (a: NodeJS.ArrayBufferView, b: NodeJS.ArrayBufferView) => {
-      compared.push([a.byteLength, b.byteLength])
-      return crypto.timingSafeEqual(a, b)
-    },
-  },
+const builtinCrypto = createRequire(import.meta.url)('node:crypto') as typeof crypto
+const timingSafeEqual = builtinCrypto.timingSafeEqual
+builtinCrypto.timingSafeEqual = (a: NodeJS.ArrayBufferView, b: NodeJS.ArrayBufferView) => {
+  compared.push([a.byteLength, b.byteLength])
+  return timingSafeEqual(a, b)
+}
+syncBuiltinESMExports()
+t.teardown(() => {
+  builtinCrypto.timingSafeEqual = timingSafeEqual
+  syncBuiltinESMExports()
 })
+const { sameSecret } = await import('../../server/auth/secrets.js')
 
 const held = 'pix-sandbox-secret-2026'
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import semver from 'semver'
+import { parse } from 'yaml'
 import { nodeBinary, pathFirst, supportedLines } from '../../scripts/node-line.js'
 import { childEnv } from '../helpers/process.js'
 
@@ -239,7 +240,10 @@ for (const l of lines) {
     const vitest = await run(l.node, [join('node_modules', 'vitest', 'vitest.mjs'), 'run', 'vitest.test.mjs'], { cwd: app, env: l.env })
     ok(t, vitest, 'vitest run')
     t.match(vitest.stdout, /Tests\s+1 passed/)
-    const tap = await run(l.node, [join('node_modules', 'tap', 'dist', 'esm', 'run.mjs'), '--disable-coverage', '--reporter=tap', 'tap.test.mjs'], { cwd: app, env: l.env })
+    // tap is this checkout's, and so is the Test class it builds from its plugin list: the example runs
+    // with this repository's list (.taprc), or tap would rebuild that class for the other test files.
+    const plugins = (parse(readFileSync(join(root, '.taprc'), 'utf8')) as { plugin?: string[] }).plugin ?? []
+    const tap = await run(l.node, [join('node_modules', 'tap', 'dist', 'esm', 'run.mjs'), ...plugins.map(p => `--plugin=${p}`), '--disable-coverage', '--reporter=tap', 'tap.test.mjs'], { cwd: app, env: l.env })
     ok(t, tap, 'tap')
     t.match(tap.stdout, /# \{ total: 1, pass: 1 \}|ok 1 - tap\.test\.mjs/)
   })

@@ -1,0 +1,35 @@
+import type { Test } from 'tap'
+import { readdirSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+/**
+ * Runs one part of a folder's test files in this process, one after the other, each as a subtest named
+ * after its file; the file's `import t from 'tap'` is that subtest (test/loader/hooks.mjs), so its
+ * tests, `t.before` and `t.teardown` keep to the file as when tap runs it alone, and a file that
+ * exceeds tap's timeout fails alone. What a process pays before its first test (node, tap, importing
+ * the server, code not yet optimized) is paid once for the part instead of once per file.
+ *
+ * The files of a part share the process: the modules they import and process.env. A file that must
+ * change either for itself belongs in a folder that runs a process per file (test/flows,
+ * test/reliability). `npx tap test/routes/x.test.ts` still runs one file alone.
+ */
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const groupRegistry = Symbol.for('pix-sandbox.tap-group')
+
+export function runGroup (t: Test, folder: string, part: number, parts: number): void {
+  const dir = join(root, 'test', folder)
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter(f => f.endsWith('.test.ts')).sort()
+    .filter((_, i) => i % parts === part - 1)
+  const perFile = Number(process.env.TAP_TIMEOUT ?? 30) * 1000
+  t.setTimeout(perFile * files.length)
+  const subtests = new Map<string, Test>()
+  Object.assign(globalThis, { [groupRegistry]: subtests })
+  for (const file of files) {
+    const name = relative(root, join(dir, file)).replaceAll('\\', '/')
+    t.test(name, { timeout: perFile }, async st => {
+      subtests.set(name, st)
+      await import(`${pathToFileURL(join(dir, file)).href}?tap-group=${encodeURIComponent(name)}`)
+    })
+  }
+}
