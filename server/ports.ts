@@ -11,7 +11,7 @@ import type { Clock } from './engine/clock.js'
 import type { Scheduler } from './engine/scheduler.js'
 import type { Fixtures } from './fixtures.js'
 import type { Restored, Store } from './store/store.js'
-import type { Account, Counterpart, DeepReadonly, Natureza, Payer, PayloadLocation, Transaction, TransactionKind, TransactionOf } from './store/state.js'
+import type { Account, Counterpart, DeepReadonly, Natureza, Payer, PayloadLocation, Recurrence, Transaction, TransactionKind, TransactionOf } from './store/state.js'
 import type { JournalEntry, JournalFilter, Since } from './journal/journal.js'
 import type { DeliveryFilter } from './webhooks/delivery-log.js'
 import type { Delivery, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
@@ -282,4 +282,30 @@ export type DebitAnswer = 'PAGA' | 'REJEITADA_SALDO' | 'REJEITADA' | 'SEM_RESPOS
 /** What recurring charges ask of the payer's simulation: the answer to a debit of the recurrence `idRec` of account `accountId`. */
 export interface SimulatedPayers {
   debitAnswer (accountId: number, idRec: string, dueDate: IsoDate): DebitAnswer
+}
+
+/** What recurrences ask of the receiver's webhook of recurrences (`/webhookrec`): word that a recurrence's status changed. */
+export interface RecNotifications {
+  recChanged (rec: Recurrence): void
+}
+
+/** The payer of a payment the sandbox simulates (POST /__sandbox/pix/pay's `payer`). */
+export interface SimulatedPayer {
+  name: string
+  document: string
+  ispb?: string
+}
+
+/**
+ * What recurrences ask of charges for the QR journeys (docs/api-pix.md, Pix Automático): the code of
+ * an account's charge by txid, to compose with a recurrence (journeys 3 and 4), and the payment of a
+ * composite code, as the sandbox's pay path makes it.
+ */
+export interface RecurrenceCharges {
+  /** The account's charge with this txid: its kind, and its BR Code while it shows one (null once unbound from its location); undefined when there is none. */
+  chargeCode (account: Account, txid: string): { charge: Transaction, pixCopiaECola: string | null } | undefined
+  /** Pays the charge a code points at (POST /__sandbox/pix/pay). */
+  payByCode (input: { pixCode: string, amount?: number, payer?: SimulatedPayer }, scenariosOf: (accountId: number) => AppliedScenario[]): Transaction
+  /** A PIX that arrives at the account with no charge behind it: what paying a static code of the account is. */
+  receiveUnsolicited (account: Account, amount: number, payer: SimulatedPayer | undefined, scenarios: AppliedScenario[]): Transaction
 }

@@ -5,10 +5,15 @@ import { randomHex, type Rng } from './ids.js'
 
 /** The path every location of the sandbox has after its host. */
 export const PAYLOAD_PATH = '/qr/v2'
+/** The path of a recurrence's locations: API Pix's `/rec/{recUrlAccessToken}` under PAYLOAD_PATH (`pix.example.com/qr/v2/rec/...`). */
+export const REC_PAYLOAD_PATH = `${PAYLOAD_PATH}/rec`
 export const LOCATION_MAX_LENGTH = 77
 const TOKEN_LENGTH = 32
-/** The longest host[:port] a location can take: what the path and the token leave of the 77 characters. */
-export const LOCATION_HOST_MAX_LENGTH = LOCATION_MAX_LENGTH - PAYLOAD_PATH.length - 1 - TOKEN_LENGTH
+/**
+ * The longest host[:port] a location can take: what the longest path (a recurrence's) and the token
+ * leave of the 77 characters, so that a host takes locations of every kind.
+ */
+export const LOCATION_HOST_MAX_LENGTH = LOCATION_MAX_LENGTH - REC_PAYLOAD_PATH.length - 1 - TOKEN_LENGTH
 
 const TOKEN = /^[0-9a-f]{32}$/
 
@@ -40,4 +45,18 @@ export const isLocationToken = (token: string): boolean => TOKEN.test(token)
 export function hostOf (location: string): string {
   const at = location.indexOf('/')
   return at === -1 ? location : location.slice(0, at)
+}
+
+/** The location of a recurrence's token at a host: `<host>/qr/v2/rec/<token>`. */
+export function recLocationAt (host: string, token: string): string {
+  if (!isLocationHost(host) || !TOKEN.test(token)) throw new RangeError(`no recurrence location of ${host} and ${token}`)
+  return `${host}${REC_PAYLOAD_PATH}/${token}`
+}
+
+/** The token of a recurrence's location, whatever its host; null for any other URL. */
+export function recTokenOf (location: string): string | null {
+  const at = location.lastIndexOf(`${REC_PAYLOAD_PATH}/`)
+  if (at <= 0) return null
+  const token = location.slice(at + REC_PAYLOAD_PATH.length + 1)
+  return TOKEN.test(token) ? token : null
 }

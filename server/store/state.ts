@@ -79,6 +79,11 @@ export type MedRecord = Collections['meds']
 /** API Pix's payload locations and the key that signs their payloads (docs/api-pix.md). */
 export type PayloadLocation = Collections['locations']
 export type SigningKey = Collections['signingKeys']
+/** Pix Automático's records (docs/api-pix.md, Pix Automático): recurrences, their locations and confirmation requests, and how simulated payers behave. */
+export type Recurrence = Collections['recurrences']
+export type RecLocation = Collections['recLocations']
+export type SolicRec = Collections['solicRecs']
+export type PayerBehaviour = Collections['payerBehaviours']
 
 // ---- the document ---------------------------------------------------------------------------------
 
