@@ -42,6 +42,19 @@ const ENDPOINT_OF: Record<string, Endpoint | null> = {
   apiPixUnbindLoc: null,
   apiPixPayload: null,
   apiPixJwks: null,
+  // Pix Automático (docs/api-pix.md, Pix Automático): its recurrences, requests, locations and payloads.
+  apiPixCreateRec: null,
+  apiPixGetRec: null,
+  apiPixReviseRec: null,
+  apiPixListRecs: null,
+  apiPixCreateSolicRec: null,
+  apiPixGetSolicRec: null,
+  apiPixReviseSolicRec: null,
+  apiPixCreateLocRec: null,
+  apiPixGetLocRec: null,
+  apiPixListLocRecs: null,
+  apiPixUnbindLocRec: null,
+  apiPixRecPayload: null,
 }
 
 const GATEWAY_TAGS = ['Standard', 'Central bank', 'API Pix']

@@ -289,23 +289,10 @@ export interface RecNotifications {
   recChanged (rec: Recurrence): void
 }
 
-/** The payer of a payment the sandbox simulates (POST /__sandbox/pix/pay's `payer`). */
-export interface SimulatedPayer {
-  name: string
-  document: string
-  ispb?: string
-}
-
 /**
- * What recurrences ask of charges for the QR journeys (docs/api-pix.md, Pix Automático): the code of
- * an account's charge by txid, to compose with a recurrence (journeys 3 and 4), and the payment of a
- * composite code, as the sandbox's pay path makes it.
+ * What recurrences ask of immediate charges for the composite QR of journey 3 (docs/api-pix.md, Pix
+ * Automático): the account's cob by txid and its BR Code while it has a location (null once unbound).
  */
 export interface RecurrenceCharges {
-  /** The account's charge with this txid: its kind, and its BR Code while it shows one (null once unbound from its location); undefined when there is none. */
-  chargeCode (account: Account, txid: string): { charge: Transaction, pixCopiaECola: string | null } | undefined
-  /** Pays the charge a code points at (POST /__sandbox/pix/pay). */
-  payByCode (input: { pixCode: string, amount?: number, payer?: SimulatedPayer }, scenariosOf: (accountId: number) => AppliedScenario[]): Transaction
-  /** A PIX that arrives at the account with no charge behind it: what paying a static code of the account is. */
-  receiveUnsolicited (account: Account, amount: number, payer: SimulatedPayer | undefined, scenarios: AppliedScenario[]): Transaction
+  chargeCode (account: Account, txid: string): { pixCopiaECola: string | null } | undefined
 }

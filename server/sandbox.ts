@@ -14,6 +14,8 @@ import { AccountService } from './services/accounts.js'
 import { CentralBankReads } from './services/central-bank-reads.js'
 import { ApiPixCobs } from './services/api-pix-cobs.js'
 import { LocationService } from './services/locations.js'
+import { RecurrenceService } from './services/recurrences.js'
+import { PayerSimulation } from './services/simulated-payers.js'
 import { PayloadSigner } from './services/payload-signing.js'
 import { ChargeService } from './services/charges.js'
 import { DirectoryService } from './services/directory.js'
@@ -82,6 +84,9 @@ export interface Sandbox {
   readonly apiPixReads: CentralBankReads<ReturnType<ApiPixCobs<ReturnType<ChargeService['cobView']>>['view']>>
   /** The integration report: what each account's integration did, graded (server/report/). */
   readonly report: ReportService
+  /** Pix Automático (docs/api-pix.md): recurrences, their locations and confirmation requests, and the simulated payers. */
+  readonly recurrences: RecurrenceService
+  readonly payers: PayerSimulation
   /** True once the state is loaded and the routes are ready (GET /__sandbox/health). */
   ready: boolean
   /** What opening the data file did that the start should say (journals set aside): one line each. */
@@ -154,12 +159,20 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const apiPixCobs = new ApiPixCobs({ store, clock, cobs: charges, locations, signer })
   const apiPixReads = new CentralBankReads({ store, charges: apiPixCobs, refunds })
   const report = new ReportService({ store, clock, rng, accounts, journal, webhooks })
+  const payers = new PayerSimulation(engine)
+  const recurrences = new RecurrenceService({
+    ...engine,
+    payers,
+    charges: { chargeCode: (account, txid) => { const cob = charges.findCob(account, txid); if (cob === undefined) return undefined; const view = apiPixCobs.view(cob); return { pixCopiaECola: 'pixCopiaECola' in view && typeof view.pixCopiaECola === 'string' ? view.pixCopiaECola : null } } },
+    merchantCity: fixtures.institution.city,
+  })
   transactions.register(payouts.pendingOperations)
   transactions.register(refunds.pendingOperations)
 
   // One order for every lifecycle step (the order the services were wired in before, which due jobs
   // of the same instant keep); the journal is memory only and starts over with a reset.
   const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, splits, payouts, refunds, med, locations, signer, { afterReset: () => journal.clear() }]
+  lifecycle.push(payers, recurrences)
   for (const service of lifecycle) if (service.forgetAccount) store.onAccountRemoved(id => service.forgetAccount!(id))
   const afterLoad = (): void => { for (const service of lifecycle) service.afterLoad?.() }
 
@@ -190,6 +203,8 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     apiPixCobs,
     apiPixReads,
     report,
+    recurrences,
+    payers,
     ready: false,
     notices: [],
 

@@ -31,6 +31,15 @@ export interface BacenDoc { paths: Record<string, Record<string, Json>>, compone
  *   yet BACEN's locations carry no scheme (its own example is `pix.example.com/qr/v2/...`), which `uri`
  *   refuses. Dropped.
  * - CobBase.infoAdicionais says `maximum: 50` for an array, a keyword of numbers. Read as `maxItems`.
+ * - Pix Automático (where the schema and API Pix's own examples disagree, the examples win):
+ *   RecBase requires `retentativa`, no property of it (RecConfiguracao's `politicaRetentativa` is
+ *   the one); SolicRecBase requires `pagador`, a property it never defines (solicRecBody1 has none);
+ *   SolicRecCompleta requires `rec`, where every example has `recPayload`; DadosPagadorRec requires
+ *   `ispbParticipante` beside `pagador` instead of inside it (recResponse3); PayloadLocationRecGerada
+ *   requires `tipo`, no property of it, and its location is `format: uri` without a scheme as the
+ *   cob's; RecNotification requires `atualizacao"`, a stray quote in the name; RecEncerramento's
+ *   `oneOf` (rejeicao, cancelamento) requires neither member, so any encerramento matches both
+ *   branches: each branch requires its own. Each corrected.
  */
 export const CORRECTIONS = [
   'CPF pattern /^\\d{11}$/ -> ^\\d{11}$',
@@ -44,6 +53,14 @@ export const CORRECTIONS = [
   'CobGerada.location: format uri dropped',
   'CobBase.infoAdicionais: maximum -> maxItems',
   'PayloadLocationCompleta.location: format uri dropped',
+  'RecBase.required: retentativa dropped',
+  'SolicRecBase.required: pagador dropped',
+  'SolicRecCompleta.required: rec dropped',
+  'DadosPagadorRec.required: ispbParticipante moved into pagador',
+  'PayloadLocationRecGerada.required: tipo dropped',
+  'PayloadLocationRecGerada.location: format uri dropped',
+  'RecNotification.required: atualizacao" -> atualizacao',
+  'RecEncerramento.encerramento.oneOf: each branch requires its member',
 ] as const
 
 /**
@@ -123,6 +140,8 @@ export function loadBacen ({ dialect = 'root' }: { dialect?: 'root' | 'api-pix' 
   const info = props('CobBase').infoAdicionais as Json
   if (info.maximum !== undefined) { info.maxItems = info.maximum; delete info.maximum; applied.add(CORRECTIONS[9]) }
 
+  pixAutomaticoCorrections(schemas, applied)
+
   const ajv = addFormats(new Ajv({ strict: false, allErrors: true }))
   ajv.addFormat('int32', true)
   ajv.addFormat('int64', true)
@@ -141,4 +160,33 @@ export function loadBacen ({ dialect = 'root' }: { dialect?: 'root' | 'api-pix' 
     return validate
   }
   return { doc, applied: [...applied], departures, validatorFor, problem: ajv.getSchema('bacen#/components/schemas/Problema')! }
+}
+
+/** The corrections of Pix Automático's schemas (CORRECTIONS, from 'RecBase.required'). */
+function pixAutomaticoCorrections (schemas: Record<string, Json>, applied: Set<string>): void {
+  const drop = (name: string, member: string, correction: string) => {
+    const schema = schemas[name] as { required?: string[] }
+    if (schema.required?.includes(member)) { schema.required = schema.required.filter(r => r !== member); applied.add(correction) }
+  }
+  drop('RecBase', 'retentativa', 'RecBase.required: retentativa dropped')
+  drop('SolicRecBase', 'pagador', 'SolicRecBase.required: pagador dropped')
+  drop('SolicRecCompleta', 'rec', 'SolicRecCompleta.required: rec dropped')
+  const dadosPagador = schemas.DadosPagadorRec as { required?: string[], properties: { pagador: Json } }
+  if (dadosPagador.required?.includes('ispbParticipante')) {
+    delete dadosPagador.required
+    dadosPagador.properties.pagador.required = ['ispbParticipante']
+    applied.add('DadosPagadorRec.required: ispbParticipante moved into pagador')
+  }
+  drop('PayloadLocationRecGerada', 'tipo', 'PayloadLocationRecGerada.required: tipo dropped')
+  const location = (schemas.PayloadLocationRecGerada as { properties: { location: Json } }).properties.location
+  if (location.format === 'uri') { delete location.format; applied.add('PayloadLocationRecGerada.location: format uri dropped') }
+  const notification = schemas.RecNotification as { required: string[] }
+  if (notification.required.includes('atualizacao"')) {
+    notification.required = notification.required.map(r => r === 'atualizacao"' ? 'atualizacao' : r)
+    applied.add('RecNotification.required: atualizacao" -> atualizacao')
+  }
+  const branches = ((schemas.RecEncerramento as { properties: { encerramento: { oneOf: Array<{ required?: string[], properties: Json }> } } }).properties.encerramento.oneOf)
+  for (const branch of branches) {
+    if (branch.required === undefined) { branch.required = Object.keys(branch.properties); applied.add('RecEncerramento.encerramento.oneOf: each branch requires its member') }
+  }
 }

@@ -1,12 +1,14 @@
 import type { RoutesPlugin } from '../plugin.js'
 import { Type } from '@sinclair/typebox'
-import { PAYLOAD_PATH, isLocationToken } from '../../domain/payload-locations.js'
+import { PAYLOAD_PATH, REC_PAYLOAD_PATH, isLocationToken } from '../../domain/payload-locations.js'
 import { JWKS_PATH } from '../../errors/families.js'
 import { Refusal } from '../../errors/refusal.js'
 import { errorResponses } from '../../schemas/common.js'
+import { jkuOf } from '../../services/api-pix-cobs.js'
 import { payerScheme } from './host.js'
 
 const PAYLOAD = { problems: { 404: 'CobPayloadNaoEncontrado', 410: 'CobPayloadNaoEncontrado' } } as const
+const REC_PAYLOAD = { problems: { 400: 'RecPayloadOperacaoInvalida', 404: 'RecPayloadNaoEncontrado' } } as const
 
 /**
  * What a payer's PSP reads (tag CobPayload; docs/api-pix.md, "Payload locations and the key"): at a
@@ -36,6 +38,24 @@ const routes: RoutesPlugin = async (app) => {
         : new Refusal('NOT_FOUND', 'A cobrança em questão não foi encontrada para a location requisitada')
     }
     return reply.type('application/jose').header('cache-control', 'no-store').send(answer.jws)
+  })
+
+  app.get(`${REC_PAYLOAD_PATH}/:token`, {
+    config: { apiPix: REC_PAYLOAD },
+    schema: {
+      operationId: 'apiPixRecPayload',
+      tags: ['API Pix'],
+      summary: 'Recuperar o payload JSON que representa a configuração da recorrência',
+      description: 'The location\'s recurrence as RecPayload, signed as the charges\' payloads are (ES256, kid and jku in the header). 404 RecPayloadNaoEncontrado for a location that serves no recurrence, or one that can no longer be approved nor is in force (REJEITADA, EXPIRADA, CANCELADA).',
+      params: Type.Object({ token: Type.String({ maxLength: 64, description: 'the last segment of the location' }) }),
+      response: { 200: { description: 'JWS', content: { 'application/jose': { schema: Type.String() } } }, ...errorResponses('api-pix', [404]) },
+    },
+  }, async (request, reply) => {
+    const token = request.params.token
+    const answer = isLocationToken(token) ? sb.recurrences.payload(token) : { status: 'not-found' as const }
+    if (answer.status !== 'served') throw new Refusal('NOT_FOUND', 'A recorrência em questão não foi encontrada para a location requisitada')
+    const jws = sb.signer.sign(answer.payload, jkuOf(answer.loc, { scheme: payerScheme(request) }))
+    return reply.type('application/jose').header('cache-control', 'no-store').send(jws)
   })
 
   app.get(JWKS_PATH, {
