@@ -41,13 +41,13 @@ const routes: RoutesPlugin = async (app) => {
       operationId: 'apiPixReviseSolicRec',
       tags: ['API Pix'],
       summary: 'Revisar solicitação de confirmação de recorrência',
-      description: 'status CANCELADA cancels a request CRIADA, ENVIADA or RECEBIDA; its recurrence stays CRIADA, for another request. 200, where the reference writes 201 (docs/assumptions.md).',
+      description: 'status CANCELADA cancels a request CRIADA, ENVIADA or RECEBIDA; its recurrence stays CRIADA, for another request. 201, as the reference writes it.',
       security: [{ oauth2: ['solicrec.write'] }],
       params: SolicRecParams,
       body: SolicRecPatchBody,
-      response: { 200: SolicRecView, ...errorResponses('api-pix', [400, 403, 404]) },
+      response: { 201: SolicRecView, ...errorResponses('api-pix', [400, 403, 404]) },
     },
-  }, async (request) => sb.recurrences.solicitationView(sb.recurrences.cancelSolicitation(request.account!, request.params.idSolicRec, request.body)))
+  }, async (request, reply) => reply.status(201).send(sb.recurrences.solicitationView(sb.recurrences.cancelSolicitation(request.account!, request.params.idSolicRec, request.body))))
 }
 
 export default routes
