@@ -43,7 +43,7 @@ const ENDPOINT_OF: Record<string, Endpoint | null> = {
   apiPixPayload: null,
   apiPixJwks: null,
   // Pix Automático (docs/api-pix.md, Pix Automático): its recurrences, requests, locations and payloads.
-  apiPixCreateRec: null,
+  apiPixCreateRec: 'rec',
   apiPixGetRec: null,
   apiPixReviseRec: null,
   apiPixListRecs: null,

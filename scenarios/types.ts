@@ -13,6 +13,8 @@ export const ENDPOINTS = [
   'token', 'balance', 'balances', 'webhook-config', 'cob-query', 'cob-cancel', 'devolucao-query', 'pix-query',
   // control-plane operations that produce events
   'pix-pay', 'pix-incoming', 'med-open', 'med-transition', 'webhook-test', 'refund-received',
+  // Pix Automático: a recurrence of API Pix (POST /rec), whose scenarios bend the payer's side
+  'rec',
 ] as const
 export type Endpoint = typeof ENDPOINTS[number]
 

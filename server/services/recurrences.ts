@@ -10,6 +10,7 @@ import type { Lifecycle, Ports, RecCancelled, RecNotifications, RecPagador, Recu
 import type { Account, RecLocation, Recurrence, SolicRec } from '../store/state.js'
 import type { Restored } from '../store/store.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
+import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import { page, windowOf, within, type Paging } from './central-bank-reads.js'
 import { iso } from './history.js'
 import { recCompleta, recGerada, recLocationView, recPayload, solicRecView } from './rec-views.js'
@@ -29,6 +30,8 @@ export const SOLICREC_STEP_MS = 1000
 
 /** The payer's PSP a recurrence names when nobody said which (journeys 2 and 3, steered without one). */
 export const SIMULATED_PAYER_ISPB = '99999999'
+
+const DAY_MS = 86_400_000
 
 /** GET /rec's parameters. */
 export interface RecFilter extends Paging {
@@ -276,7 +279,12 @@ export class RecurrenceService implements Recurrences, Lifecycle {
         if (approval.pagador !== undefined) r.pagador = structuredClone(approval.pagador)
         if (approval.valorMaximoPagadorCents !== undefined) r.valorMaximoPagadorCents = approval.valorMaximoPagadorCents
       }
-      if (moved.status !== 'APROVADA') delete r.dueAt
+      if (moved.status !== 'APROVADA') {
+        delete r.dueAt
+        delete r.payerCancelsAt
+      } else if (hasScenario(r.scenarios, 'REC_PAYER_PSP_CANCELS')) {
+        r.payerCancelsAt = iso(this.now() + scenarioParam(r.scenarios, 'REC_PAYER_PSP_CANCELS', 'ms', DAY_MS))
+      }
     })
     const after = this.store.data.recurrences[idRec]
     if (moved.status !== 'CRIADA' && moved.status !== 'APROVADA') {
@@ -289,6 +297,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       const cancelled = { recurrence: this.recurrence(after.accountId, idRec)!, cancelamento: moved.encerramento.cancelamento }
       for (const listener of this.cancelledListeners) listener(cancelled)
     }
+    if (moved.status === 'APROVADA' && after.payerCancelsAt !== undefined) this.deps.scheduler.at(Date.parse(after.payerCancelsAt), 'rec-payer-cancels', () => this.cancelByPayerPsp(idRec))
     this.changed(after)
   }
 
@@ -465,14 +474,17 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       const rec = this.store.data.recurrences[s.idRec]
       const behaviour = rec === undefined ? undefined : this.deps.payers.behaviourOf(rec)
       const answer = behaviour?.authorization ?? 'APPROVE'
+      const silent = hasScenario(rec?.scenarios, 'REC_PAYER_PSP_SILENT')
       if (s.status === 'CRIADA') this.moveSolic(idSolicRec, 'ENVIADA', 'PSP_RECEBEDOR')
-      else if (s.status === 'ENVIADA') this.moveSolic(idSolicRec, 'RECEBIDA', 'PSP_PAGADOR')
+      else if (silent) { /* the payer's PSP never acknowledges it: it waits for its expiry */ } else if (s.status === 'ENVIADA') this.moveSolic(idSolicRec, 'RECEBIDA', 'PSP_PAGADOR')
+      else if (hasScenario(rec?.scenarios, 'REC_PAYER_PSP_REJECTS')) this.moveSolic(idSolicRec, 'REJEITADA', 'PSP_PAGADOR', false, { encerramento: rejeicao(rec!.scenarios!.find(a => a.name === 'REC_PAYER_PSP_REJECTS')!.params.codigo === 'AP13' ? 'AP13' : 'AP14') })
       else if (answer === 'APPROVE') this.moveSolic(idSolicRec, 'ACEITA', 'USUARIO_PAGADOR', false, { approval: behaviour?.valorMaximoCents !== undefined ? { valorMaximoCents: behaviour.valorMaximoCents } : {} })
       else if (answer === 'REJECT') this.moveSolic(idSolicRec, 'REJEITADA', 'USUARIO_PAGADOR', false, { encerramento: rejeicao(behaviour?.rejectionCode ?? 'AP13') })
       const after = this.store.data.solicRecs[idSolicRec]
       if (!SOLICREC_ACTIVE_STATUSES.includes(after.status)) return
       // A payer who does not answer leaves the request waiting until it expires.
-      const next = after.status === 'RECEBIDA' && answer === 'NO_ANSWER' ? expiry : Math.min(now + SOLICREC_STEP_MS, expiry)
+      const waits = silent ? after.status === 'ENVIADA' : after.status === 'RECEBIDA' && answer === 'NO_ANSWER'
+      const next = waits ? expiry : Math.min(now + SOLICREC_STEP_MS, expiry)
       this.store.update('solicRecs', idSolicRec, d => { d.dueAt = iso(next) })
       this.followSolic(this.store.data.solicRecs[idSolicRec])
     })
@@ -563,9 +575,19 @@ export class RecurrenceService implements Recurrences, Lifecycle {
   // ---- the virtual clock ---------------------------------------------------------------------------
 
   private follow (rec: Recurrence): void {
-    if (rec.dueAt === undefined || (rec.status !== 'CRIADA' && rec.status !== 'APROVADA')) return
     const { idRec } = rec
+    if (rec.payerCancelsAt !== undefined && rec.status === 'APROVADA') this.deps.scheduler.at(Date.parse(rec.payerCancelsAt), 'rec-payer-cancels', () => this.cancelByPayerPsp(idRec))
+    if (rec.dueAt === undefined || (rec.status !== 'CRIADA' && rec.status !== 'APROVADA')) return
     this.deps.scheduler.at(Date.parse(rec.dueAt), 'rec-expiry', () => this.expireAtEnd(idRec))
+  }
+
+  /** REC_PAYER_PSP_CANCELS: the payer's PSP cancels an APROVADA recurrence when its time comes. */
+  private cancelByPayerPsp (idRec: string): void {
+    const rec = this.store.data.recurrences[idRec]
+    if (rec?.payerCancelsAt === undefined || rec.status !== 'APROVADA' || Date.parse(rec.payerCancelsAt) > this.now()) return
+    const given = rec.scenarios?.find(a => a.name === 'REC_PAYER_PSP_CANCELS')?.params.codigo
+    const codigo = given === 'DCSD' || given === 'FRUD' ? given : 'ACCL'
+    this.store.transact(() => this.move(idRec, 'CANCELADA', 'PSP_PAGADOR', { cancelamento: { solicitante: 'PSP_PAGADOR', codigo, descricao: PSP_CANCELAMENTO[codigo] } }))
   }
 
   /** After its dataFinal, a recurrence still CRIADA or APROVADA expires. */
@@ -621,6 +643,13 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     }
   }
 }
+
+/** Why the payer's PSP cancels (REC_PAYER_PSP_CANCELS): the account closed, the payer deceased, a fraud. */
+const PSP_CANCELAMENTO = {
+  ACCL: 'Cancelamento pelo PSP pagador: conta do usuário pagador encerrada',
+  DCSD: 'Cancelamento pelo PSP pagador: falecimento do usuário pagador',
+  FRUD: 'Cancelamento pelo PSP pagador: suspeita de fraude',
+} as const
 
 function rejeicao (codigo: 'AP13' | 'AP14'): RecEncerramento {
   return { rejeicao: { codigo, descricao: codigo === 'AP13' ? 'Recorrência rejeitada pelo usuário pagador' : 'Recorrência rejeitada pelo PSP pagador' } }

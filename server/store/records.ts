@@ -618,6 +618,8 @@ export const RecurrenceSchema = Open({
   dueAt: Type.Optional(Instant),
   /** Scenarios applied at its creation: what the simulated payer does about it. */
   scenarios: Type.Optional(Type.Array(Applied)),
+  /** When the payer's PSP cancels it (REC_PAYER_PSP_CANCELS), while it is APROVADA. */
+  payerCancelsAt: Type.Optional(Instant),
 })
 
 /** A location of a recurrence's payload (API Pix's `locrec`), `<host>/qr/v2/rec/<token>`, serving the recurrence it is bound to. */

@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { advance, buildTestApp, T0 } from '../helpers/app.js'
+import { advance, bearer, buildTestApp, fixtureAccount, T0 } from '../helpers/app.js'
 import { checkAnswer, oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
 import { client, recBody } from '../helpers/rec.js'
 
@@ -105,4 +105,42 @@ t.test('solicrec: the receiver cancels a request waiting; the recurrence stays C
     t.equal(res.statusCode, status, res.body)
     checkAnswer(t, res, method, path)
   }
+})
+
+t.test('scenarios of the payer\'s PSP, by header or armed: it rejects the authorisation, never answers, or cancels later', async t => {
+  const app = await buildTestApp(t)
+  const token = await oauthToken(app)
+  const call = client(app, token)
+  const accountId = fixtureAccount.id
+  const withHeader = async (scenario: string) => {
+    const res = await app.inject({ method: 'POST', url: '/v2/rec', headers: { ...bearer(token), 'x-sandbox-scenario': scenario }, payload: recBody() })
+    t.equal(res.statusCode, 201, res.body)
+    t.equal(res.headers['x-sandbox-scenario-applied'], scenario)
+    return res.json().idRec as string
+  }
+  const rejected = await withHeader('REC_PAYER_PSP_REJECTS')
+  const silent = await withHeader('REC_PAYER_PSP_SILENT')
+  const armed = await app.inject({ method: 'POST', url: '/__sandbox/scenarios/arm', payload: { accountId, scenario: 'REC_PAYER_PSP_CANCELS;ms=3600000;codigo=FRUD', endpoint: 'rec', times: 1 } })
+  t.equal(armed.statusCode, 201, armed.body)
+  const cancels = (await call('POST', '/v2/rec', recBody())).json().idRec as string
+  const plain = (await call('POST', '/v2/rec', recBody())).json().idRec as string
+  for (const idRec of [rejected, silent, cancels, plain]) t.equal((await call('POST', '/v2/solicrec', solicBody(idRec))).statusCode, 201)
+
+  await advance(app, 3000)
+  const rec = async (idRec: string) => {
+    // A token of now: the clock moves past an hour's.
+    const res = await client(app, await oauthToken(app))('GET', `/v2/rec/${idRec}`)
+    checkAnswer(t, res, 'GET', '/rec/{idRec}')
+    return res.json()
+  }
+  t.match(await rec(rejected), { status: 'REJEITADA', encerramento: { rejeicao: { codigo: 'AP14' } }, solicitacao: [{ status: 'REJEITADA' }] })
+  t.match(await rec(silent), { status: 'CRIADA', solicitacao: [{ status: 'ENVIADA' }] }, 'never received')
+  t.match(await rec(cancels), { status: 'APROVADA' })
+  t.match(await rec(plain), { status: 'APROVADA' })
+
+  await advance(app, 3_600_000)
+  t.match(await rec(cancels), { status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'PSP_PAGADOR', codigo: 'FRUD' } } })
+  t.match(await rec(plain), { status: 'APROVADA' }, 'the armed scenario applied once')
+  await advance(app, Date.parse('2026-03-12T15:00:00Z') - Date.parse(T0))
+  t.match(await rec(silent), { status: 'EXPIRADA', solicitacao: [{ status: 'EXPIRADA' }] })
 })

@@ -1,4 +1,5 @@
 import type { RoutesPlugin } from '../plugin.js'
+import { appliedScenarios } from '../../applied-scenarios.js'
 import { errorResponses } from '../../schemas/common.js'
 import { RecBody, RecCompleta, RecGerada, RecList, RecListQuery, RecParams, RecPatchBody, RecQuery } from '../../schemas/api-pix/rec.js'
 import type { ApiPixRoute } from './route.js'
@@ -22,7 +23,8 @@ const routes: RoutesPlugin = async (app) => {
       response: { 201: RecGerada, ...errorResponses('api-pix', [400, 403]) },
     },
   }, async (request, reply) => {
-    const rec = sb.recurrences.create(request.account!, request.body)
+    const account = request.account!
+    const rec = sb.recurrences.create(account, request.body, appliedScenarios(request, reply, 'rec', account.id))
     return reply.status(201).send(sb.recurrences.generated(rec))
   })
 
