@@ -55,6 +55,9 @@ const ENDPOINT_OF: Record<string, Endpoint | null> = {
   apiPixListLocRecs: null,
   apiPixUnbindLocRec: null,
   apiPixRecPayload: null,
+  apiPixPutWebhookRec: null,
+  apiPixGetWebhookRec: null,
+  apiPixDeleteWebhookRec: null,
 }
 
 const GATEWAY_TAGS = ['Standard', 'Central bank', 'API Pix']

@@ -22,6 +22,7 @@ export type Endpoint = typeof ENDPOINTS[number]
 export const EVENT_ENDPOINTS: readonly Endpoint[] = [
   'cash-out', 'cash-out-qrcode', 'dict-pix', 'cash-in', 'cob', 'refund-in', 'devolucao',
   'pix-pay', 'pix-incoming', 'med-open', 'med-transition', 'webhook-test', 'refund-received',
+  'rec',
 ]
 
 /** Every operation of the gateway's two families (not the control plane): where transport faults apply. */

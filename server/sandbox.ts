@@ -16,6 +16,7 @@ import { ApiPixCobs } from './services/api-pix-cobs.js'
 import { LocationService } from './services/locations.js'
 import { RecurrenceService } from './services/recurrences.js'
 import { PayerSimulation } from './services/simulated-payers.js'
+import { RecWebhooks } from './services/rec-webhooks.js'
 import { PayloadSigner } from './services/payload-signing.js'
 import { ChargeService } from './services/charges.js'
 import { DirectoryService } from './services/directory.js'
@@ -87,6 +88,7 @@ export interface Sandbox {
   /** Pix Automático (docs/api-pix.md): recurrences, their locations and confirmation requests, and the simulated payers. */
   readonly recurrences: RecurrenceService
   readonly payers: PayerSimulation
+  readonly recWebhooks: RecWebhooks
   /** True once the state is loaded and the routes are ready (GET /__sandbox/health). */
   ready: boolean
   /** What opening the data file did that the start should say (journals set aside): one line each. */
@@ -166,6 +168,8 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     charges: { chargeCode: (account, txid) => { const cob = charges.findCob(account, txid); if (cob === undefined) return undefined; const view = apiPixCobs.view(cob); return { pixCopiaECola: 'pixCopiaECola' in view && typeof view.pixCopiaECola === 'string' ? view.pixCopiaECola : null } } },
     merchantCity: fixtures.institution.city,
   })
+  const recWebhooks = new RecWebhooks({ store, webhooks })
+  recurrences.notify(recWebhooks)
   transactions.register(payouts.pendingOperations)
   transactions.register(refunds.pendingOperations)
 
@@ -205,6 +209,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     report,
     recurrences,
     payers,
+    recWebhooks,
     ready: false,
     notices: [],
 

@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { RecordId, StringEnum } from './common.js'
 import { MedRecordSchema, MedRefund } from './payins.js'
-import { EVENT_TYPES, type EventType } from '../store/state.js'
+import { EVENT_TYPES, GATEWAY_EVENT_TYPES, type EventType } from '../store/state.js'
 
 /** Webhook registrations (docs/gateway.md §2.11) and the delivery log of the control plane. */
 export const EventTypeSchema = StringEnum(EVENT_TYPES, { description: 'Event type (spec 6.1)' })
@@ -147,6 +147,18 @@ export const MedEnvelopeSchema = Type.Object({
 }, { description: 'eventType med_created, med_accepted and med_rejected (docs/assumptions.md)' })
 export type MedEnvelope = Static<typeof MedEnvelopeSchema>
 
+/** `rec`: API Pix's notification of recurrences (the callback of PUT /webhookrec, `{webhookUrl}/rec`), one RecNotification per change. */
+export const RecWebhookSchema = Type.Object({
+  recs: Type.Array(Type.Object({
+    idRec: Type.String(),
+    status: Type.String(),
+    atualizacao: Type.Array(Type.Object({ status: Type.String(), data: Type.String() })),
+    encerramento: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    ativacao: Type.Object({ tipoJornada: Type.String(), dadosJornada: Type.Optional(Type.Object({ txid: Type.String() })) }),
+  })),
+}, { description: 'eventType rec of API Pix\'s /webhookrec (docs/api-pix.md, Pix Automático)' })
+export type RecWebhook = Static<typeof RecWebhookSchema>
+
 /** The payload of each event type. */
 export const WebhookPayloadSchemas = {
   cash_in: ReceiveEnvelopeSchema,
@@ -156,6 +168,7 @@ export const WebhookPayloadSchemas = {
   med_created: MedEnvelopeSchema,
   med_accepted: MedEnvelopeSchema,
   med_rejected: MedEnvelopeSchema,
+  rec: RecWebhookSchema,
 } satisfies Record<EventType, TSchema>
 
 export type WebhookPayloads = { [E in EventType]: Static<typeof WebhookPayloadSchemas[E]> }
@@ -208,7 +221,8 @@ export const DeliveryQuery = Type.Object({
 
 export const PublicWebhookBody = Type.Object({
   url: Type.String({ minLength: 1, maxLength: 2048, description: 'HTTPS URL' }),
-  eventType: EventTypeSchema,
+  // The gateway's own events: API Pix's `rec` is configured with PUT /webhookrec.
+  eventType: StringEnum(GATEWAY_EVENT_TYPES, { description: 'Event type (spec 6.1)' }),
   headers: Type.Optional(HeaderList),
 })
 export const PublicWebhookAnswer = Type.Object({ success: Type.Boolean(), message: Type.String() })

@@ -435,7 +435,9 @@ export const ArmedScenarioSchema = Open({
 
 // ---- webhooks (docs/gateway.md §2.11, 6), owned by WebhookService -----------------------------------
 
-export const EVENT_TYPES = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected'] as const
+export const GATEWAY_EVENT_TYPES = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected'] as const
+/** Every event type: the gateway's (docs/gateway.md §6), which its own webhook routes take, and API Pix's `rec` (PUT /webhookrec: a recurrence's status changed). */
+export const EVENT_TYPES = [...GATEWAY_EVENT_TYPES, 'rec'] as const
 export type EventType = typeof EVENT_TYPES[number]
 
 export const WebhookRegistrationSchema = Open({

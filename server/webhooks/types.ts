@@ -4,7 +4,7 @@
  */
 import type { EventType } from '../store/state.js'
 import type { WebhookPayload } from '../schemas/webhooks.js'
-export { EVENT_TYPES, type AttemptKind, type Delivery, type DeliveryAttempt, type DeliveryStatus, type EventType, type WebhookRegistration } from '../store/state.js'
+export { EVENT_TYPES, GATEWAY_EVENT_TYPES, type AttemptKind, type Delivery, type DeliveryAttempt, type DeliveryStatus, type EventType, type WebhookRegistration } from '../store/state.js'
 
 /** What a capability hands to WebhookService.emit when money moves: the payload of its event type. */
 export interface WebhookEvent<E extends EventType = EventType> {

@@ -7,6 +7,7 @@ import loc from './loc.js'
 import rec from './rec.js'
 import solicrec from './solicrec.js'
 import locrec from './locrec.js'
+import webhookrec from './webhookrec.js'
 
 type Done = (err?: Error) => void
 
@@ -28,7 +29,7 @@ const apiPixRoutes: FastifyPluginAsync = async (app) => {
     done(new Refusal('ACCESS_DENIED', `O token de acesso não tem o escopo ${needed}, que esta operação exige`))
   })
 
-  for (const resource of [cob, loc, rec, solicrec, locrec]) await app.register(resource)
+  for (const resource of [cob, loc, rec, solicrec, locrec, webhookrec]) await app.register(resource)
 
   // Whatever else is under the base path is API Pix's 404, before any body is read (so with or without
   // one), and never a gateway route whose parameter would match it (`/pix/v2/x/devolucao/y` under /pix/v2).
