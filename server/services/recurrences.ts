@@ -11,7 +11,7 @@ import type { Account, RecLocation, Recurrence, SolicRec } from '../store/state.
 import type { Restored } from '../store/store.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
-import { page, windowOf, within, type Paging } from './central-bank-reads.js'
+import { COB_FILTERS, givenFilters, page, windowOf, within, type Paging } from './central-bank-reads.js'
 import { iso } from './history.js'
 import { recCompleta, recGerada, recLocationView, recPayload, solicRecView } from './rec-views.js'
 import type { PayerSimulation } from './simulated-payers.js'
@@ -222,10 +222,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       parametros: {
         inicio: q.inicio,
         fim: q.fim,
-        ...(q.cpf !== undefined ? { cpf: q.cpf } : {}),
-        ...(q.cnpj !== undefined ? { cnpj: q.cnpj } : {}),
-        ...(q.locationPresente !== undefined ? { locationPresente: q.locationPresente } : {}),
-        ...(q.status !== undefined ? { status: q.status } : {}),
+        ...givenFilters(q, COB_FILTERS),
         ...(q.convenio !== undefined ? { recebedor: { convenio: q.convenio } } : {}),
         paginacao,
       },
