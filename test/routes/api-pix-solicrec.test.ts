@@ -143,4 +143,11 @@ t.test('scenarios of the payer\'s PSP, by header or armed: it rejects the author
   t.match(await rec(plain), { status: 'APROVADA' }, 'the armed scenario applied once')
   await advance(app, Date.parse('2026-03-12T15:00:00Z') - Date.parse(T0))
   t.match(await rec(silent), { status: 'EXPIRADA', solicitacao: [{ status: 'EXPIRADA' }] })
+
+  // Each recurrence's notifications (/webhookrec's event type rec) follow what the scenario did.
+  const log = (await app.inject({ method: 'GET', url: `/__sandbox/webhooks/deliveries?accountId=${accountId}&eventType=rec&limit=1000` })).json().deliveries as Array<{ seq: number, body: { recs: Array<{ idRec: string, status: string }> } }>
+  const told = (idRec: string) => log.sort((a, b) => a.seq - b.seq).map(d => d.body.recs[0]).filter(r => r.idRec === idRec).map(r => r.status)
+  t.same(told(rejected), ['CRIADA', 'REJEITADA'])
+  t.same(told(silent), ['CRIADA', 'EXPIRADA'])
+  t.same(told(cancels), ['CRIADA', 'APROVADA', 'CANCELADA'])
 })
