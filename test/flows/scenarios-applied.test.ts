@@ -7,6 +7,7 @@ import { cashInBody, createCashIn, payCode } from '../helpers/payins.js'
 import { startReceiver } from '../helpers/receiver.js'
 import { buildBrCode } from '../../server/domain/brcode.js'
 import { catalogue } from '../../scenarios/catalogue.js'
+import { recBody } from '../helpers/rec.js'
 import { request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
@@ -23,6 +24,8 @@ type Proof = (t: Test, ctx: Ctx, scenario: string) => Promise<number>
 const START = 1000
 const header = (scenario: string): Record<string, string> => ({ 'x-sandbox-scenario': scenario })
 const tx = (app: FastifyInstance, id: string) => app.sandbox.store.transaction(id)!
+/** A recurrence as API Pix shows it (RecCompleta), read without a token that the clock would expire. */
+const recView = (app: FastifyInstance, idRec: string) => app.sandbox.recurrences.complete(app.sandbox.recurrences.find(idRec))
 
 /** Sync refusal of a pay-out: the code, and nothing reserved. */
 const refusesCashOut = (code: string): Proof => async (t, { app, acc }, scenario) => {
@@ -101,6 +104,18 @@ async function sampleEvent (app: FastifyInstance, scenario: string) {
   return { status: res.statusCode, id: res.json().deliveries[0].id as string }
 }
 const delivery = async (app: FastifyInstance, id: string) => (await app.inject({ method: 'GET', url: `/__sandbox/webhooks/deliveries/${id}` })).json()
+
+/** A recurrence made with the scenario (POST /v2/rec), its confirmation request sent, and a day and a minute later its state. */
+const recProof = (expected: Record<string, unknown>): Proof => async (t, { app, acc }, scenario) => {
+  const rec = await app.inject({ method: 'POST', url: '/v2/rec', headers: { ...bearer(acc.token), ...header(scenario) }, payload: recBody() })
+  t.equal(rec.statusCode, 201, rec.body)
+  const { idRec } = rec.json()
+  const solicitacao = { idRec, calendario: { dataExpiracaoSolicitacao: '2026-03-20T15:00:00Z' }, destinatario: { conta: '1', cpf: '45164632481', ispbParticipante: '91193552' } }
+  t.equal((await app.inject({ method: 'POST', url: '/v2/solicrec', headers: bearer(acc.token), payload: solicitacao })).statusCode, 201)
+  await advance(app, 86_400_000 + 60_000)
+  t.match(recView(app, idRec), expected)
+  return rec.statusCode
+}
 
 const proofs: Record<string, Proof> = {
   INSUFFICIENT_FUNDS: refusesCashOut('PIX_INSUFFICIENT_BALANCE'),
@@ -258,6 +273,10 @@ const proofs: Record<string, Proof> = {
     t.ok(Date.parse(first.attempts[0].at) <= Date.parse(second.attempts[0].at) && first.seq > second.seq, 'the later event went out first')
     return held.status
   },
+  // Pix Automático: the recurrence's confirmation request, answered (or not) by the payer's PSP.
+  REC_PAYER_PSP_REJECTS: recProof({ status: 'REJEITADA', encerramento: { rejeicao: { codigo: 'AP14' } } }),
+  REC_PAYER_PSP_SILENT: recProof({ status: 'CRIADA', solicitacao: [{ status: 'ENVIADA' }] }),
+  REC_PAYER_PSP_CANCELS: recProof({ status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'PSP_PAGADOR', codigo: 'ACCL' } } }),
 }
 
 const names: readonly string[] = [...new Set(catalogue.map(s => s.name))]
