@@ -261,6 +261,29 @@ export class ApiPixApi {
 
   /** The JWK Set of the key that signs payloads. */
   jwks (options?: RequestOptions): Promise<T.ApiPixJwks> { return this.client.call('apiPixJwks', { options }) }
+
+  // ---- Pix Automático ----
+  createRec (body: T.ApiPixRecRequest, options?: RequestOptions): Promise<T.ApiPixRec> { return this.client.call('apiPixCreateRec', { body, options }) }
+  /** GET /rec/{idRec}; with `txid`, dadosQR is the composite code of journey 3. */
+  rec (idRec: string, txid?: string, options?: RequestOptions): Promise<T.ApiPixRecComplete> { return this.client.call('apiPixGetRec', { params: { idRec }, query: txid !== undefined ? { txid } : {}, options }) }
+  reviseRec (idRec: string, body: T.ApiPixRecRequest, options?: RequestOptions): Promise<T.ApiPixRec> { return this.client.call('apiPixReviseRec', { params: { idRec }, body, options }) }
+  recs (query: T.ApiPixRecFilter, options?: RequestOptions): Promise<T.ApiPixRecList> { return this.client.call('apiPixListRecs', { query, options }) }
+  createSolicRec (body: T.ApiPixRecRequest, options?: RequestOptions): Promise<T.ApiPixSolicRec> { return this.client.call('apiPixCreateSolicRec', { body, options }) }
+  solicRec (idSolicRec: string, options?: RequestOptions): Promise<T.ApiPixSolicRec> { return this.client.call('apiPixGetSolicRec', { params: { idSolicRec }, options }) }
+  /** PATCH /solicrec/{idSolicRec} with `{ status: 'CANCELADA' }`. */
+  reviseSolicRec (idSolicRec: string, body: T.ApiPixRecRequest, options?: RequestOptions): Promise<T.ApiPixSolicRec> { return this.client.call('apiPixReviseSolicRec', { params: { idSolicRec }, body, options }) }
+  createLocRec (options?: RequestOptions): Promise<T.ApiPixLocRec> { return this.client.call('apiPixCreateLocRec', { options }) }
+  locRec (id: number, options?: RequestOptions): Promise<T.ApiPixLocRec> { return this.client.call('apiPixGetLocRec', { params: { id }, options }) }
+  locRecs (query: T.ApiPixLocRecFilter, options?: RequestOptions): Promise<T.ApiPixLocRecList> { return this.client.call('apiPixListLocRecs', { query, options }) }
+  unbindLocRec (id: number, options?: RequestOptions): Promise<T.ApiPixLocRec> { return this.client.call('apiPixUnbindLocRec', { params: { id }, options }) }
+  /** What a payer's PSP reads at a recurrence's location (`<host>/qr/v2/rec/<token>`): RecPayload as a compact JWS. */
+  async recPayload (location: string, options?: RequestOptions): Promise<string> {
+    return this.client.call('apiPixRecPayload', { params: { token: location.slice(location.lastIndexOf('/') + 1) }, options })
+  }
+
+  putWebhookRec (webhookUrl: string, options?: RequestOptions): Promise<void> { return this.client.call('apiPixPutWebhookRec', { body: { webhookUrl }, options }) }
+  webhookRec (options?: RequestOptions): Promise<T.ApiPixWebhookRec> { return this.client.call('apiPixGetWebhookRec', { options }) }
+  deleteWebhookRec (options?: RequestOptions): Promise<void> { return this.client.call('apiPixDeleteWebhookRec', { options }) }
 }
 
 /** The control plane (/__sandbox): state, clock, scenarios, webhooks and the delivery log. */
@@ -268,6 +291,14 @@ export class SandboxApi {
   constructor (private readonly client: PixClient) {}
 
   health (options?: RequestOptions): Promise<T.Health> { return this.client.call('sandboxHealth', { options }) }
+  // ---- Pix Automático: the payer's side ----
+  approveRecurrence (idRec: string, approval: T.RecurrenceApproval = {}, options?: RequestOptions): Promise<T.SandboxRecurrence> { return this.client.call('sandboxRecurrenceApprove', { params: { idRec }, body: approval, options }) }
+  rejectRecurrence (idRec: string, rejection: T.RecurrenceRejection = {}, options?: RequestOptions): Promise<T.SandboxRecurrence> { return this.client.call('sandboxRecurrenceReject', { params: { idRec }, body: rejection, options }) }
+  expireRecurrence (idRec: string, options?: RequestOptions): Promise<T.SandboxRecurrence> { return this.client.call('sandboxRecurrenceExpire', { params: { idRec }, options }) }
+  cancelRecurrence (idRec: string, options?: RequestOptions): Promise<T.SandboxRecurrence> { return this.client.call('sandboxRecurrenceCancel', { params: { idRec }, options }) }
+  setPayerBehaviour (behaviour: T.PayerBehaviourInput, options?: RequestOptions): Promise<T.PayerBehaviour> { return this.client.call('sandboxSetPayerBehaviour', { body: behaviour, options }) }
+  payerBehaviours (query: T.AccountFilter = {}, options?: RequestOptions): Promise<{ behaviours: T.PayerBehaviour[] }> { return this.client.call('sandboxListPayerBehaviours', { query, options }) }
+  deletePayerBehaviour (id: number, options?: RequestOptions): Promise<void> { return this.client.call('sandboxDeletePayerBehaviour', { params: { id }, options }) }
   /** Everything back to the fixtures, or one account to its first state. */
   reset (accountId?: number, options?: RequestOptions): Promise<T.Reset> { return this.client.call('sandboxReset', { body: { accountId } satisfies T.ResetRequest, options }) }
   clock (options?: RequestOptions): Promise<T.Clock> { return this.client.call('sandboxGetClock', { options }) }

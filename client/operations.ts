@@ -26,6 +26,7 @@ import type { ReportProbeBody, ReportQuery, ReportView } from '../server/schemas
 import type { OAuthTokenBody, OAuthTokenResponse } from '../server/schemas/api-pix/oauth.js'
 import type { ApiPixCob as ApiPixCobSchema, ApiPixCobBody, ApiPixCobList as ApiPixCobListSchema, ApiPixCobListQuery, ApiPixCobPatchBody } from '../server/schemas/api-pix/cob.js'
 import type { LocBody, LocList, LocListQuery, LocView } from '../server/schemas/api-pix/loc.js'
+import type { LocRecList, LocRecListQuery, LocRecView, RecCompleta, RecGerada, RecList, RecListQuery, SolicRecView } from '../server/schemas/api-pix/rec.js'
 
 /**
  * Every operation of the sandbox's API, by its OpenAPI operationId: method, path and how it
@@ -117,6 +118,29 @@ export const operations = {
   apiPixUnbindLoc: ['DELETE', '/v2/loc/{id}/txid'],
   apiPixPayload: ['GET', '/qr/v2/{token}'],
   apiPixJwks: ['GET', '/.well-known/jwks.json'],
+  // Pix Automático (docs/api-pix.md, Pix Automático), and the payer's side on the control plane.
+  apiPixCreateRec: ['POST', '/v2/rec'],
+  apiPixGetRec: ['GET', '/v2/rec/{idRec}'],
+  apiPixReviseRec: ['PATCH', '/v2/rec/{idRec}'],
+  apiPixListRecs: ['GET', '/v2/rec'],
+  apiPixCreateSolicRec: ['POST', '/v2/solicrec'],
+  apiPixGetSolicRec: ['GET', '/v2/solicrec/{idSolicRec}'],
+  apiPixReviseSolicRec: ['PATCH', '/v2/solicrec/{idSolicRec}'],
+  apiPixCreateLocRec: ['POST', '/v2/locrec'],
+  apiPixGetLocRec: ['GET', '/v2/locrec/{id}'],
+  apiPixListLocRecs: ['GET', '/v2/locrec'],
+  apiPixUnbindLocRec: ['DELETE', '/v2/locrec/{id}/idRec'],
+  apiPixRecPayload: ['GET', '/qr/v2/rec/{token}'],
+  apiPixPutWebhookRec: ['PUT', '/v2/webhookrec'],
+  apiPixGetWebhookRec: ['GET', '/v2/webhookrec'],
+  apiPixDeleteWebhookRec: ['DELETE', '/v2/webhookrec'],
+  sandboxRecurrenceApprove: ['POST', '/__sandbox/recurrences/{idRec}/approve'],
+  sandboxRecurrenceReject: ['POST', '/__sandbox/recurrences/{idRec}/reject'],
+  sandboxRecurrenceExpire: ['POST', '/__sandbox/recurrences/{idRec}/expire'],
+  sandboxRecurrenceCancel: ['POST', '/__sandbox/recurrences/{idRec}/cancel'],
+  sandboxSetPayerBehaviour: ['PUT', '/__sandbox/payer-behaviours'],
+  sandboxListPayerBehaviours: ['GET', '/__sandbox/payer-behaviours'],
+  sandboxDeletePayerBehaviour: ['DELETE', '/__sandbox/payer-behaviours/{id}'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
 
 export type OperationId = keyof typeof operations
@@ -244,3 +268,32 @@ export type ApiPixLocFilter = S<typeof LocListQuery>
 export type ApiPixLocList = S<typeof LocList>
 /** The key that signs payloads, as a JWK Set. */
 export interface ApiPixJwks { keys: Array<{ kty: string, crv: string, x: string, y: string, kid: string, use: string, alg: string }> }
+
+/** Pix Automático (docs/api-pix.md, Pix Automático). Request bodies are checked by the sandbox against API Pix's RecSolicitada, RecRevisada, SolicRecSolicitada. */
+export type ApiPixRecRequest = Record<string, unknown>
+export type ApiPixRec = S<typeof RecGerada>
+export type ApiPixRecComplete = S<typeof RecCompleta>
+export type ApiPixRecFilter = S<typeof RecListQuery>
+export type ApiPixRecList = S<typeof RecList>
+export type ApiPixSolicRec = S<typeof SolicRecView>
+export type ApiPixLocRec = S<typeof LocRecView>
+export type ApiPixLocRecFilter = S<typeof LocRecListQuery>
+export type ApiPixLocRecList = S<typeof LocRecList>
+export interface ApiPixWebhookRec { webhookUrl: string, criacao: string }
+/** The payer's side on the control plane (docs/api-pix.md, "The payer's side"). */
+export interface RecurrenceApproval {
+  jornada?: 'JORNADA_1' | 'JORNADA_2' | 'JORNADA_3' | 'JORNADA_4'
+  pagador?: { ispbParticipante: string, cpf?: string, cnpj?: string }
+  valorMaximo?: string
+}
+export interface RecurrenceRejection { codigo?: 'AP13' | 'AP14', by?: 'USUARIO_PAGADOR' | 'PSP_PAGADOR' }
+export type SandboxRecurrence = ApiPixRecComplete & { accountId: number }
+export interface PayerBehaviourInput {
+  accountId: number
+  document?: string
+  authorization: 'APPROVE' | 'REJECT' | 'NO_ANSWER'
+  rejectionCode?: 'AP13' | 'AP14'
+  valorMaximo?: string
+  debit?: 'PAGA' | 'REJEITADA_SALDO' | 'REJEITADA' | 'SEM_RESPOSTA'
+}
+export type PayerBehaviour = Omit<PayerBehaviourInput, 'debit'> & { id: number, debit: string, createdAt: string, updatedAt: string }

@@ -241,6 +241,34 @@ t.test('a tour of every operation through the typed client', async t => {
   const noCob = await client.apiPix.cob('nothere'.padEnd(30, '0')).catch((e: unknown) => e) as PixApiError
   t.match(noCob, { statusCode: 404, code: 'CobNaoEncontrado' })
 
+  // Pix Automático: a recurrence at its location, its request, its payer's side, its webhook
+  const locRec = await client.apiPix.createLocRec()
+  const recBody = { vinculo: { contrato: 'c1', devedor: { cpf: '45164632481', nome: 'Fulano' } }, calendario: { dataInicial: '2030-01-01', periodicidade: 'MENSAL' }, valor: {}, politicaRetentativa: 'NAO_PERMITE' }
+  const rec = await client.apiPix.createRec({ ...recBody, loc: locRec.id })
+  t.equal((await client.apiPix.rec(rec.idRec)).dadosQR?.jornada, 'JORNADA_2')
+  const firstCharge = await client.apiPix.createCobWithGeneratedTxid({ calendario: {}, valor: { original: '1.00' }, chave: 'tour@example.com' })
+  t.equal((await client.apiPix.rec(rec.idRec, firstCharge.txid)).dadosQR?.jornada, 'JORNADA_3')
+  t.equal((await client.apiPix.recPayload(locRec.location)).split('.').length, 3)
+  t.equal((await client.apiPix.locRec(locRec.id)).idRec, rec.idRec)
+  t.ok((await client.apiPix.locRecs(window)).loc.length >= 1)
+  t.ok((await client.apiPix.recs(window)).recs.length >= 1)
+  const solic = await client.apiPix.createSolicRec({ idRec: rec.idRec, calendario: { dataExpiracaoSolicitacao: '2030-01-01T00:00:00Z' }, destinatario: { conta: '1', cpf: '45164632481', ispbParticipante: '91193552' } })
+  t.equal((await client.apiPix.solicRec(solic.idSolicRec)).status, 'CRIADA')
+  t.equal((await client.apiPix.reviseSolicRec(solic.idSolicRec, { status: 'CANCELADA' })).status, 'CANCELADA')
+  t.notOk('idRec' in await client.apiPix.unbindLocRec(locRec.id))
+  await client.apiPix.putWebhookRec('https://recebedor.example.com/hooks')
+  t.equal((await client.apiPix.webhookRec()).webhookUrl, 'https://recebedor.example.com/hooks')
+  await client.apiPix.deleteWebhookRec()
+  const behaviour = await plane.setPayerBehaviour({ accountId: acct.accountId, authorization: 'NO_ANSWER' })
+  t.equal((await plane.payerBehaviours({ accountId: acct.accountId })).behaviours.length, 1)
+  await plane.deletePayerBehaviour(behaviour.id)
+  t.equal((await plane.approveRecurrence(rec.idRec)).status, 'APROVADA')
+  t.equal((await plane.cancelRecurrence(rec.idRec)).status, 'CANCELADA')
+  const [toReject, toExpire] = [await client.apiPix.createRec(recBody), await client.apiPix.createRec(recBody)]
+  t.equal((await plane.rejectRecurrence(toReject.idRec, { codigo: 'AP14' })).status, 'REJEITADA')
+  t.equal((await plane.expireRecurrence(toExpire.idRec)).status, 'EXPIRADA')
+  t.equal((await client.apiPix.reviseRec(toExpire.idRec, {}).catch((e: unknown) => e) as PixApiError).statusCode, 400)
+
   // an unsolicited PIX, a MED against it, its transitions
   const pix = await plane.incoming({ accountId: acct.accountId, amount: 30 })
   const med = await plane.openMed({ endToEndId: pix.endToEndId, reason: 'REFUND_REQUEST', cause: 'FRAUD' })
