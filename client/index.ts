@@ -284,6 +284,37 @@ export class ApiPixApi {
   putWebhookRec (webhookUrl: string, options?: RequestOptions): Promise<void> { return this.client.call('apiPixPutWebhookRec', { body: { webhookUrl }, options }) }
   webhookRec (options?: RequestOptions): Promise<T.ApiPixWebhookRec> { return this.client.call('apiPixGetWebhookRec', { options }) }
   deleteWebhookRec (options?: RequestOptions): Promise<void> { return this.client.call('apiPixDeleteWebhookRec', { options }) }
+  /** GET /pix/{e2eid}: a PIX the account received; `txid` only for one that paid a cob. */
+  pix (e2eid: string, options?: RequestOptions): Promise<T.ApiPixPix> { return this.client.call('apiPixGetPix', { params: { e2eid }, options }) }
+  /** GET /pix: `inicio` and `fim` (RFC 3339) are required. */
+  pixList (query: T.ApiPixPixFilter, options?: RequestOptions): Promise<T.ApiPixPixList> { return this.client.call('apiPixListPix', { query, options }) }
+  /** PUT /pix/{e2eid}/devolucao/{id}: EM_PROCESSAMENTO, then DEVOLVIDO or NAO_REALIZADO. */
+  createDevolucao (e2eid: string, id: string, body: T.ApiPixDevolucaoRequest, options?: RequestOptions): Promise<T.ApiPixDevolucao> {
+    return this.client.call('apiPixCreateDevolucao', { params: { e2eid, id }, body, options })
+  }
+
+  devolucao (e2eid: string, id: string, options?: RequestOptions): Promise<T.ApiPixDevolucao> { return this.client.call('apiPixGetDevolucao', { params: { e2eid, id }, options }) }
+  /** PUT /webhook/{chave}: the PIX received on a key the account holds are posted to `{webhookUrl}/pix`. */
+  putWebhook (chave: string, body: T.ApiPixWebhookRequest, options?: RequestOptions): Promise<void> { return this.client.call('apiPixPutWebhook', { params: { chave }, body, options }) }
+  webhook (chave: string, options?: RequestOptions): Promise<T.ApiPixWebhook> { return this.client.call('apiPixGetWebhook', { params: { chave }, options }) }
+  deleteWebhook (chave: string, options?: RequestOptions): Promise<void> { return this.client.call('apiPixDeleteWebhook', { params: { chave }, options }) }
+  webhooks (query: T.ApiPixWebhookFilter = {}, options?: RequestOptions): Promise<T.ApiPixWebhookList> { return this.client.call('apiPixListWebhooks', { query, options }) }
+  /** PUT /cobv/{txid}: a due charge (or, on an ATIVA one, its fields replaced); its code carries no amount. */
+  createCobV (txid: string, body: T.ApiPixCobVRequest, options?: RequestOptions): Promise<T.ApiPixCobV> { return this.client.call('apiPixCreateCobV', { params: { txid }, body, options }) }
+  reviseCobV (txid: string, body: T.ApiPixCobVPatch, options?: RequestOptions): Promise<T.ApiPixCobV> { return this.client.call('apiPixReviseCobV', { params: { txid }, body, options }) }
+  cobv (txid: string, options?: RequestOptions): Promise<T.ApiPixCobV> { return this.client.call('apiPixGetCobV', { params: { txid }, options }) }
+  /** GET /cobv: `inicio` and `fim` (RFC 3339) are required. */
+  cobvs (query: T.ApiPixCobVFilter, options?: RequestOptions): Promise<T.ApiPixCobVList> { return this.client.call('apiPixListCobVs', { query, options }) }
+  /** What a payer's PSP reads at a cobv's location (`<host>/qr/v2/cobv/<token>`): its payload for the payment date `DPP` (today when absent), as a compact JWS. */
+  async cobvPayload (location: string, query: { DPP?: string, codMun?: string } = {}, options?: RequestOptions): Promise<string> {
+    return this.client.call('apiPixCobVPayload', { params: { token: location.slice(location.lastIndexOf('/') + 1) }, query, options })
+  }
+
+  /** PUT /lotecobv/{id}: 202, the batch's requests processed later (`loteCobV` shows each one's status). */
+  async putLoteCobV (id: number, body: T.ApiPixLoteCobVRequest, options?: RequestOptions): Promise<void> { await this.client.call('apiPixPutLoteCobV', { params: { id }, body, options }) }
+  async reviseLoteCobV (id: number, body: T.ApiPixLoteCobVPatch, options?: RequestOptions): Promise<void> { await this.client.call('apiPixReviseLoteCobV', { params: { id }, body, options }) }
+  loteCobV (id: number, options?: RequestOptions): Promise<T.ApiPixLoteCobV> { return this.client.call('apiPixGetLoteCobV', { params: { id }, options }) }
+  loteCobVs (query: T.ApiPixLoteCobVFilter, options?: RequestOptions): Promise<T.ApiPixLoteCobVList> { return this.client.call('apiPixListLoteCobV', { query, options }) }
 }
 
 /** The control plane (/__sandbox): state, clock, scenarios, webhooks and the delivery log. */
@@ -387,6 +418,9 @@ export class SandboxApi {
   meds (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxMeds> { return this.client.call('sandboxListMed', { query, options }) }
   med (id: number, options?: RequestOptions): Promise<T.SandboxMed> { return this.client.call('sandboxGetMed', { params: { id }, options }) }
   transitionMed (id: number, transition: T.MedTransition, options?: RequestOptions): Promise<T.MedTransitioned> { return this.client.call('sandboxTransitionMed', { params: { id }, body: transition, options }) }
+
+  /** API Pix's payload locations of every account, or one's, newest first (docs/api-pix.md). */
+  locations (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxLocations> { return this.client.call('sandboxListLocations', { query, options }) }
 }
 
 /** A client of the sandbox at `baseUrl`; give an account's credentials to call the gateway API. */

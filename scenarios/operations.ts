@@ -28,36 +28,58 @@ const ENDPOINT_OF: Record<string, Endpoint | null> = {
   listMed: 'med-list',
   registerWebhook: 'webhook-config',
   listWebhooks: 'webhook-config',
-  // BACEN's API Pix (docs/api-pix.md): its token and its cob as the gateway's; its locations, their
-  // payloads and their key take none (null).
+  // BACEN's API Pix (docs/api-pix.md): its token and its cob as the gateway's, its locations the
+  // transport faults; the payloads and their key, documents a payer's PSP reads without a token and
+  // no account's operations, take none (null).
   apiPixToken: 'token',
   apiPixCreateCob: 'cob',
   apiPixCreateCobWithGeneratedTxid: 'cob',
   apiPixGetCob: 'cob-query',
   apiPixListCobs: 'cob-query',
   apiPixReviseCob: 'cob-cancel',
-  apiPixCreateLoc: null,
-  apiPixGetLoc: null,
-  apiPixListLocs: null,
-  apiPixUnbindLoc: null,
+  apiPixCreateLoc: 'loc',
+  apiPixGetLoc: 'loc',
+  apiPixListLocs: 'loc',
+  apiPixUnbindLoc: 'loc',
   apiPixPayload: null,
   apiPixJwks: null,
-  // Pix Automático (docs/api-pix.md, Pix Automático): its recurrences, requests, locations and payloads.
+  // Pix Automático (docs/api-pix.md, Pix Automático): a recurrence's creation takes the payer's PSP
+  // scenarios; its reads, revisions and confirmation requests the transport faults; its locations as
+  // loc's, its webhook as the gateway's registrations; its payload, read without a token, none.
   apiPixCreateRec: 'rec',
-  apiPixGetRec: null,
-  apiPixReviseRec: null,
-  apiPixListRecs: null,
-  apiPixCreateSolicRec: null,
-  apiPixGetSolicRec: null,
-  apiPixReviseSolicRec: null,
-  apiPixCreateLocRec: null,
-  apiPixGetLocRec: null,
-  apiPixListLocRecs: null,
-  apiPixUnbindLocRec: null,
+  apiPixGetRec: 'rec-query',
+  apiPixListRecs: 'rec-query',
+  apiPixReviseRec: 'rec-revise',
+  apiPixCreateSolicRec: 'rec-revise',
+  apiPixGetSolicRec: 'rec-query',
+  apiPixReviseSolicRec: 'rec-revise',
+  apiPixCreateLocRec: 'loc',
+  apiPixGetLocRec: 'loc',
+  apiPixListLocRecs: 'loc',
+  apiPixUnbindLocRec: 'loc',
   apiPixRecPayload: null,
-  apiPixPutWebhookRec: null,
-  apiPixGetWebhookRec: null,
-  apiPixDeleteWebhookRec: null,
+  apiPixPutWebhookRec: 'webhook-config',
+  apiPixGetWebhookRec: 'webhook-config',
+  apiPixDeleteWebhookRec: 'webhook-config',
+  // API Pix's received PIX and devoluções as the root family's; its webhooks per key as the gateway's registrations.
+  apiPixGetPix: 'pix-query',
+  apiPixListPix: 'pix-query',
+  apiPixCreateDevolucao: 'devolucao',
+  apiPixGetDevolucao: 'devolucao-query',
+  apiPixPutWebhook: 'webhook-config',
+  apiPixGetWebhook: 'webhook-config',
+  apiPixDeleteWebhook: 'webhook-config',
+  apiPixListWebhooks: 'webhook-config',
+  // API Pix's due charges and their batches: as its cobs (a batch's scenarios go to each cobv it creates).
+  apiPixCreateCobV: 'cob',
+  apiPixGetCobV: 'cob-query',
+  apiPixListCobVs: 'cob-query',
+  apiPixReviseCobV: 'cob-cancel',
+  apiPixCobVPayload: null,
+  apiPixPutLoteCobV: 'cob',
+  apiPixReviseLoteCobV: 'cob-cancel',
+  apiPixGetLoteCobV: 'cob-query',
+  apiPixListLoteCobV: 'cob-query',
 }
 
 const GATEWAY_TAGS = ['Standard', 'Central bank', 'API Pix']

@@ -2,7 +2,7 @@ import type { Config } from './config.js'
 import type { AsyncErrorCode } from './domain/async-errors.js'
 import type { BrCode } from './domain/brcode.js'
 import type { IsoDate } from './domain/business-days.js'
-import type { CnpjForm, CobRequest, CobRevision } from './domain/cob.js'
+import type { CnpjForm, CobRequest, CobRevision, Devedor, InfoAdicional } from './domain/cob.js'
 import type { RecAtivacao, RecStatus, RecTerms } from './domain/rec.js'
 import type { Cancelamento, REC_CANCELAMENTO_CODIGOS, RecEncerramento } from './domain/rec-lifecycle.js'
 import type { AppliedScenario } from '../scenarios/types.js'
@@ -11,10 +11,10 @@ import type { Clock } from './engine/clock.js'
 import type { Scheduler } from './engine/scheduler.js'
 import type { Fixtures } from './fixtures.js'
 import type { Restored, Store } from './store/store.js'
-import type { Account, Counterpart, DeepReadonly, Natureza, Payer, PayloadLocation, Recurrence, Transaction, TransactionKind, TransactionOf } from './store/state.js'
+import type { Account, CobVData, Counterpart, DeepReadonly, Natureza, Payer, PayloadLocation, Recurrence, Transaction, TransactionKind, TransactionOf } from './store/state.js'
 import type { JournalEntry, JournalFilter, Since } from './journal/journal.js'
 import type { DeliveryFilter } from './webhooks/delivery-log.js'
-import type { Delivery, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
+import type { ApiPixCallback, Delivery, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
 
 /**
  * The ports: what a service may be given. Each service declares the few it uses
@@ -130,6 +130,64 @@ export interface CobWrites {
   findCob (account: Account, txid: string): TransactionOf<'COB'> | undefined
 }
 
+/** A due charge's fields as API Pix's cobv service checked them (server/domain/cobv.ts): its record but for its location and revision. */
+export type CobVFields = Omit<CobVData, 'locId' | 'revisao'>
+
+/**
+ * What API Pix's due charges (cobv) ask of the charges service, which keeps and pays them as it does
+ * the cobs: create one served at one of API Pix's payload locations, replace its fields, cancel it,
+ * find it (and the cob or cobv of a txid: the two share an account's txids).
+ */
+export interface CobVWrites {
+  createCobV (account: Account, txid: string, fields: CobVFields, scenarios: AppliedScenario[], at: { locId: number, location: string }): TransactionOf<'COBV'>
+  reviseCobV (charge: TransactionOf<'COBV'>, fields: CobVFields): TransactionOf<'COBV'>
+  cancelCobV (charge: TransactionOf<'COBV'>): TransactionOf<'COBV'>
+  findCobV (account: Account, txid: string): TransactionOf<'COBV'> | undefined
+  chargeOfTxid (account: Account, txid: string): TransactionOf<'COB' | 'COBV'> | undefined
+}
+
+/** DadosDevedor as API Pix writes it: a person or a company, with optional contact and address. */
+export type CobVDevedor = Devedor & { email?: string, logradouro?: string, cidade?: string, uf?: string, cep?: string }
+
+/** A cobv as API Pix asks for it (CobVSolicitada): `calendario` and `valor` as received, for server/domain/cobv.ts to check. */
+export interface CobVRequest {
+  calendario: unknown
+  valor: unknown
+  devedor: CobVDevedor
+  chave: string
+  solicitacaoPagador?: string
+  infoAdicionais?: InfoAdicional[]
+  loc?: { id: number }
+}
+
+/** A revision of a cobv (CobVRevisada): any member; the status alone removes the charge. */
+export interface CobVRevisionRequest {
+  calendario?: unknown
+  valor?: unknown
+  devedor?: CobVDevedor
+  chave?: string
+  solicitacaoPagador?: string
+  infoAdicionais?: InfoAdicional[]
+  loc?: { id: number }
+  status?: 'REMOVIDA_PELO_USUARIO_RECEBEDOR'
+}
+
+/** Who asks for a cobv: a client of the account, or the batch (lotecobv) whose request it is, with the scenarios it applied. */
+export interface CobVRequester {
+  /** The batch processing this request: its own hold on the txid does not refuse it, and the cobv it creates is its. */
+  batch?: number
+  scenarios?: AppliedScenario[]
+}
+
+/**
+ * What API Pix's batches of due charges (lotecobv) ask of its cobvs: each request of a batch is
+ * processed as PUT or PATCH /cobv/{txid} would process it, with the same refusals.
+ */
+export interface CobVRequests {
+  put (account: Account, txid: string, body: CobVRequest, host: string, by: CobVRequester): { charge: TransactionOf<'COBV'>, created: boolean }
+  revise (account: Account, txid: string, body: CobVRevisionRequest, by: CobVRequester): TransactionOf<'COBV'>
+}
+
 /** What API Pix's cobs ask of its payload locations (LocationService). */
 export interface PayloadLocations {
   /** A new location at `host`, serving nothing yet. */
@@ -184,6 +242,50 @@ export interface Devolucoes {
 /** What the central-bank reads ask of refunds: the refunds of a received payment, and their devoluções. */
 export interface RefundReads extends Devolucoes {
   refundsOf (original: Transaction): Transaction[]
+}
+
+/**
+ * How a dialect shows a received PIX (GET /pix/{e2eid}, GET /pix, a paid cob's `pix[]`): the txid it
+ * carries there (null for none), and the view (`P`, its type).
+ */
+export interface ReceivedPixViews<P> {
+  txidOf (tx: Transaction): string | null
+  view (tx: Transaction): P
+}
+
+/**
+ * How a devolução is bounded on a dialect: the days after the PIX arrived it may be asked within, and
+ * whether natureza RETIRADA is refundable (API Pix: only of a Pix Saque or Troco).
+ */
+export interface DevolucaoRules {
+  deadlineDays: number
+  retirada: boolean
+}
+
+/** What API Pix's devoluções ask of refunds: the same records and settlement as the root family's, on API Pix's rules. */
+export interface DevolucaoWrites extends Devolucoes {
+  devolucao (account: Account, e2eid: string, id: string, body: { valor: string, natureza?: 'ORIGINAL' | 'RETIRADA', descricao?: string }, scenarios: AppliedScenario[], rules: DevolucaoRules): Transaction
+  devolucaoOf (account: Account, e2eid: string, id: string): Transaction
+  devolucaoView (tx: Transaction): DevolucaoView
+}
+
+/**
+ * What API Pix's webhooks ask of the key directory: a key in its canonical form (null when it is no
+ * key at all), and whether an account holds it (its document, or a key of the directory held with its
+ * document at its institution).
+ */
+export interface AccountKeys {
+  canonical (key: string): string | null
+  holds (account: Account, canonicalKey: string): boolean
+}
+
+/**
+ * What API Pix's webhooks ask of the webhook capability: the rules of a receiver's URL (a refusal, else
+ * the URL as kept), and a callback delivered through the same machinery and log as the gateway's events.
+ */
+export interface Callbacks {
+  checkReceiver (url: string): URL
+  deliver<E extends ApiPixCallback> (event: WebhookEvent<E>, url: string): Delivery
 }
 
 /** What the central-bank reads ask of charges: a cob as BACEN's API shows it (`V`, the view's type). */

@@ -6,13 +6,17 @@ import { createRng, type SeededRng } from './domain/ids.js'
 import { parseInstant, SANDBOX_TIME_MAX, SANDBOX_TIME_MIN, SANDBOX_TIME_RANGE } from './domain/instant.js'
 import { StartupError } from './errors/startup.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
-import type { Lifecycle } from './ports.js'
+import type { Events, Lifecycle } from './ports.js'
 import { Store, type StoreOptions } from './store/store.js'
 import { emptyState, type ClockRecord, type RngState, type State } from './store/state.js'
 import { TokenService } from './auth/tokens.js'
 import { AccountService } from './services/accounts.js'
-import { CentralBankReads } from './services/central-bank-reads.js'
+import { CentralBankReads, rootPixViews } from './services/central-bank-reads.js'
 import { ApiPixCobs } from './services/api-pix-cobs.js'
+import { ApiPixPixService } from './services/api-pix-pix.js'
+import { ApiPixWebhookService } from './services/api-pix-webhooks.js'
+import { ApiPixCobVs } from './services/api-pix-cobvs.js'
+import { CobVBatchService } from './services/cobv-batches.js'
 import { LocationService } from './services/locations.js'
 import { RecurrenceService } from './services/recurrences.js'
 import { PayerSimulation } from './services/simulated-payers.js'
@@ -77,12 +81,18 @@ export interface Sandbox {
   readonly refunds: RefundService
   readonly med: MedService
   /** BACEN's reads (GET /cob, GET /pix, GET /pix/:e2eid) over the charges and refunds. */
-  readonly centralBankReads: CentralBankReads<ReturnType<ChargeService['cobView']>>
+  readonly centralBankReads: CentralBankReads<ReturnType<ChargeService['cobView']>, ReturnType<ReturnType<typeof rootPixViews>['view']>>
   /** API Pix's payload locations, the key that signs their payloads, its cobs and its reads (docs/api-pix.md). */
   readonly locations: LocationService
   readonly signer: PayloadSigner
-  readonly apiPixCobs: ApiPixCobs<ReturnType<ChargeService['cobView']>>
-  readonly apiPixReads: CentralBankReads<ReturnType<ApiPixCobs<ReturnType<ChargeService['cobView']>>['view']>>
+  readonly apiPixCobs: ApiPixCobs<ReturnType<ChargeService['cobView']>, ReturnType<ApiPixPixService['view']>>
+  readonly apiPixReads: CentralBankReads<ReturnType<Sandbox['apiPixCobs']['view']>, ReturnType<ApiPixPixService['view']>>
+  /** API Pix's received PIX and their devoluções, and its webhooks per key (docs/api-pix.md). */
+  readonly apiPixPix: ApiPixPixService
+  readonly apiPixWebhooks: ApiPixWebhookService
+  /** API Pix's due charges (cobv) over the charges, and its batches of them (lotecobv). */
+  readonly apiPixCobVs: ApiPixCobVs
+  readonly cobvBatches: CobVBatchService
   /** The integration report: what each account's integration did, graded (server/report/). */
   readonly report: ReportService
   /** Pix Automático (docs/api-pix.md): recurrences, their locations and confirmation requests, and the simulated payers. */
@@ -146,21 +156,32 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const journal = new RequestJournal(config.journalSize, transactionLookup(store), id => store.account(id) !== undefined)
   const scenarios = new ScenarioService(store, clock)
   const webhooks = new WebhookService({ ...engine, version }, { onError: err => logError(err, 'webhook bookkeeping failed'), ...opts.webhookLines })
-  // The capabilities send their webhooks through `events`: the webhook service itself, so a test that
-  // wraps webhooks.emit sees every event.
+  // The capabilities send their webhooks through `events`: to the webhook service itself (so a test that
+  // wraps webhooks.emit sees every event), then to API Pix's webhooks, which follow the PIX received on
+  // a key with a webhook (docs/api-pix.md, webhook), in the same unit.
+  const events: Events = {
+    emit: event => {
+      webhooks.emit(event)
+      apiPixWebhooks.follow(event)
+    },
+  }
   const transactions = new TransactionService(engine)
   const directory = new DirectoryService(engine)
-  const refunds = new RefundService({ ...engine, events: webhooks, received: transactions })
+  const refunds = new RefundService({ ...engine, events, received: transactions })
   const splits = new SplitService(engine)
   const locations = new LocationService(engine)
-  const charges = new ChargeService({ ...engine, events: webhooks, refunds, splits, locations })
-  const payouts = new PayoutService({ ...engine, events: webhooks, charges: charges.payments, directory: directory.holders })
-  const med = new MedService({ ...engine, events: webhooks, received: transactions, refunds, accounts })
-  const centralBankReads = new CentralBankReads({ store, charges, refunds })
+  const charges = new ChargeService({ ...engine, events, refunds, splits, locations })
+  const payouts = new PayoutService({ ...engine, events, charges: charges.payments, directory: directory.holders })
+  const med = new MedService({ ...engine, events, received: transactions, refunds, accounts })
+  const centralBankReads = new CentralBankReads({ store, charges, refunds, pix: rootPixViews(refunds) })
   const signer = new PayloadSigner(engine)
-  const apiPixCobs = new ApiPixCobs({ store, clock, cobs: charges, locations, signer })
-  const apiPixReads = new CentralBankReads({ store, charges: apiPixCobs, refunds })
-  const report = new ReportService({ store, clock, rng, accounts, journal, webhooks })
+  const apiPixPix = new ApiPixPixService({ store, refunds })
+  const apiPixCobs = new ApiPixCobs({ store, clock, cobs: charges, locations, signer, pix: apiPixPix })
+  const apiPixReads = new CentralBankReads({ store, charges: apiPixCobs, refunds, pix: apiPixPix })
+  const apiPixWebhooks = new ApiPixWebhookService({ store, clock, callbacks: webhooks, keys: directory.keys, pix: apiPixPix })
+  const apiPixCobVs = new ApiPixCobVs({ store, clock, fixtures, cobvs: charges, locations, signer, refunds })
+  const cobvBatches = new CobVBatchService({ store, clock, scheduler, config, cobvs: apiPixCobVs, charges })
+  const report = new ReportService({ store, clock, rng, accounts, journal, webhooks, apiPixBasePath: config.apiPixBasePath })
   const payers = new PayerSimulation(engine)
   const recurrences = new RecurrenceService({
     ...engine,
@@ -175,8 +196,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
 
   // One order for every lifecycle step (the order the services were wired in before, which due jobs
   // of the same instant keep); the journal is memory only and starts over with a reset.
-  const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, splits, payouts, refunds, med, locations, signer, { afterReset: () => journal.clear() }]
-  lifecycle.push(payers, recurrences)
+  const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, splits, payouts, refunds, med, locations, signer, apiPixWebhooks, cobvBatches, payers, recurrences, { afterReset: () => journal.clear() }]
   for (const service of lifecycle) if (service.forgetAccount) store.onAccountRemoved(id => service.forgetAccount!(id))
   const afterLoad = (): void => { for (const service of lifecycle) service.afterLoad?.() }
 
@@ -206,6 +226,10 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     signer,
     apiPixCobs,
     apiPixReads,
+    apiPixPix,
+    apiPixWebhooks,
+    apiPixCobVs,
+    cobvBatches,
     report,
     recurrences,
     payers,

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { randomUUID } from 'node:crypto'
 import { errorShapeOf, familyOf, httpReason, isGeneric, OAUTH_TOKEN_PATH, reportedCode, statusOf, targetPath, unroutedPath, type ErrorShape, type Family } from './families.js'
-import { problemOf, type Violation } from './problems.js'
+import { problemOf, violationsOf, type Violation } from './problems.js'
 import { invalidRequest, Refusal, type Code } from './refusal.js'
 import { validationIssues, validationMessages, type SchemaIssue } from './validation.js'
 
@@ -120,9 +120,7 @@ export function answerOf (err: unknown, family: Family): ErrorAnswer {
   const status = statusOf(refusal.code, family)
   // A refusal of a code its family's table does not hold is a bug of the table, answered as a crash.
   if (status === undefined) return { ...answerOf(internalError(), family), unexpected: true }
-  const violations = refusal.code === 'INVALID_REQUEST'
-    ? refusal.messages.map((razao, i) => { const field = refusal.fields?.[i]; return field === undefined ? { razao } : { razao, propriedade: field } })
-    : undefined
+  const violations = violationsOf(refusal)
   const part = (err as { validationContext?: string }).validationContext
   return {
     status,

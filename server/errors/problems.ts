@@ -2,9 +2,11 @@
  * API Pix's errors (BACEN's API Pix 2.9.0, "Tratamento de erros"): RFC 7807 problem details whose
  * `type` is `https://pix.bcb.gov.br/api/v2/error/<TipoErro>`. The general types answer any endpoint;
  * each tag (Cob, PayloadLocation, ...) has its own for its invalid operations, invalid queries and
- * entities not found, which a route names in its config (`apiPix.problems`). A leaf: the error handler
- * and the route plugins read it.
+ * entities not found, which a route names in its config (`apiPix.problems`). The error handler and the
+ * route plugins read it, and a service that reports a refusal inside a record (a request of a batch).
  */
+import { statusOf } from './families.js'
+import type { Refusal } from './refusal.js'
 
 export const PROBLEM_TYPE_BASE = 'https://pix.bcb.gov.br/api/v2/error/'
 
@@ -95,4 +97,24 @@ export interface Problem {
 export function problemOf (status: number, route: ProblemRoute | undefined, detail: string, violacoes?: Violation[]): Problem {
   const type = route?.problems?.[status] ?? generalType(status)
   return { type: PROBLEM_TYPE_BASE + type, title: TITLES[type], status, detail, ...(violacoes && violacoes.length > 0 ? { violacoes } : {}) }
+}
+
+/** The violations a refusal of invalid input lists: one per message, with the property it is about when known. */
+export function violationsOf (refusal: Refusal): Violation[] | undefined {
+  if (refusal.code !== 'INVALID_REQUEST') return undefined
+  return refusal.messages.map((razao, i) => {
+    const field = refusal.fields?.[i]
+    return field === undefined ? { razao } : { razao, propriedade: field }
+  })
+}
+
+/**
+ * A refusal as API Pix would answer it on a route with these problem types: what a batch (lotecobv)
+ * shows as the `problema` of a request it refused, in the words PUT or PATCH /cobv/{txid} would use.
+ * A code API Pix never meets is an internal error, as the handler answers it.
+ */
+export function refusalProblem (refusal: Refusal, route: ProblemRoute): Problem {
+  const status = statusOf(refusal.code, 'api-pix')
+  if (status === undefined) return problemOf(500, route, 'Erro interno do servidor')
+  return problemOf(status, route, refusal.messages.join('; '), violationsOf(refusal))
 }

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Amount, Document, IsoDate, RecordId, StringEnum } from './common.js'
+import { CHARGE_KINDS } from '../store/state.js'
 
 /**
  * Schemas of the pay-in side: cash-in (docs/gateway.md §2.6), cob (2.8), refund-in (2.7), devolução (2.9), the
@@ -254,8 +255,8 @@ export const ReceivedPixView = Type.Object({
   transactionId: Type.String({ description: 'the cash-in transactionId (or the PIX_IN transaction); refund-in takes it' }),
   endToEndId: Type.String({ description: 'the received PIX; devolucao and MED take it' }),
   accountId: Type.Integer(),
-  kind: StringEnum(['CASH_IN', 'COB', 'PIX_IN'] as const),
-  status: Type.String({ description: 'CONFIRMED (cash-in, PIX_IN), CONCLUIDA (cob), or the failure state of PAYMENT_ERROR' }),
+  kind: StringEnum(CHARGE_KINDS),
+  status: Type.String({ description: 'CONFIRMED (cash-in, PIX_IN), CONCLUIDA (cob, cobv), or the failure state of PAYMENT_ERROR' }),
   amount: Type.Number(),
   txid: Type.Union([Type.String(), Type.Null()]),
   errorCode: Type.Union([Type.String(), Type.Null()]),

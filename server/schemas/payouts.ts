@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { Amount, Document, IsoDate, RecordId, StringEnum } from './common.js'
 import { ASYNC_ERROR_CODES } from '../domain/async-errors.js'
+import { TRANSACTION_KINDS } from '../store/state.js'
 
 /**
  * Pay-outs: cash-out to a key (docs/gateway.md §2.4), cash-out by QR Code (2.5), the directory transfer (2.3),
@@ -116,7 +117,7 @@ export const TransactionView = Type.Object({
 
 export const TransactionListQuery = Type.Object({
   accountId: Type.Optional(RecordId()),
-  kind: Type.Optional(StringEnum(['CASH_OUT', 'CASH_OUT_QRCODE', 'DICT_TRANSFER', 'SPLIT', 'CASH_IN', 'COB', 'PIX_IN', 'REFUND_IN', 'DEVOLUCAO', 'REFUND_RECEIVED'] as const)),
+  kind: Type.Optional(StringEnum(TRANSACTION_KINDS)),
   status: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 100 })),
 })

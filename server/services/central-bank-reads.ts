@@ -3,7 +3,7 @@ import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, Transaction, TransactionOf } from '../store/state.js'
 import { chargeData, receivedOf } from './charge-records.js'
 import { receivedPixView } from './received-pix.js'
-import type { CobViews, Ports, RefundReads } from '../ports.js'
+import type { CobViews, Ports, ReceivedPixViews, RefundReads } from '../ports.js'
 
 /**
  * The reads of BACEN's API Pix (2.9.0) over the records the charge and refund services own: the
@@ -38,18 +38,27 @@ export interface PixListFilter extends ListFilter {
   devolucaoPresente?: boolean
 }
 
-export type CentralBankReadDeps<Cob> = Pick<Ports, 'store'> & { charges: CobViews<Cob>, refunds: RefundReads }
+export type CentralBankReadDeps<Cob, Pix> = Pick<Ports, 'store'> & { charges: CobViews<Cob>, refunds: RefundReads, pix: ReceivedPixViews<Pix> }
+
+/** The root family's received PIX: the charge's txid, whatever it is, and its `Pix` with the payer. */
+export const rootPixViews = (refunds: RefundReads): ReceivedPixViews<ReturnType<typeof receivedPixView>> => ({
+  txidOf: tx => chargeData(tx).txid,
+  view: tx => receivedPixView(refunds, tx),
+})
 
 export interface Window { from: number, to: number }
 
-/** The filters GET /cob (and GET /rec) echo in `parametros`. */
+/** The filters GET /cob, GET /cobv (and GET /rec) echo in `parametros`. */
 export const COB_FILTERS = ['cpf', 'cnpj', 'locationPresente', 'status'] as const
 
-/** inicio and fim as BACEN reads them (RFC 3339, both inclusive), one message per bad field. */
-export function windowOf (q: ListFilter): Window {
+/**
+ * inicio and fim as BACEN reads them (RFC 3339, both inclusive), one message per bad field; a bound a
+ * list leaves optional (GET /webhook) is open when absent.
+ */
+export function windowOf (q: Omit<ListFilter, 'inicio' | 'fim'> & { inicio?: string, fim?: string }): Window {
   const problems: string[] = []
-  const from = parseInstant(q.inicio)
-  const to = parseInstant(q.fim)
+  const from = q.inicio === undefined ? -Infinity : parseInstant(q.inicio)
+  const to = q.fim === undefined ? Infinity : parseInstant(q.fim)
   if (from === null) problems.push('inicio deve ser uma data-hora RFC 3339, ex.: 2026-03-10T00:00:00Z')
   if (to === null) problems.push('fim deve ser uma data-hora RFC 3339, ex.: 2026-03-10T23:59:59Z')
   if (from !== null && to !== null && from > to) problems.push('fim deve ser igual ou posterior a inicio')
@@ -81,31 +90,53 @@ export const within = (at: string, w: Window): boolean => {
   return ms >= w.from && ms <= w.to
 }
 
-export class CentralBankReads<Cob> {
-  constructor (private readonly deps: CentralBankReadDeps<Cob>) {}
+/** How a list of charges of one kind reads each: its devedor, whether it still shows a location, and any further filter. */
+export interface ChargeListReading<K extends 'COB' | 'COBV'> {
+  devedor: (tx: TransactionOf<K>) => { readonly cpf?: string, readonly cnpj?: string } | undefined
+  hasLocation: (tx: TransactionOf<K>) => boolean
+  more?: (tx: TransactionOf<K>) => boolean
+}
+
+/**
+ * GET /cob and GET /cobv: the account's charges of a kind created within [inicio, fim], with the
+ * filters of both (cpf or cnpj of the devedor, status, locationPresente), oldest first, one page, and
+ * the parameters echoed as API Pix's ParametrosConsultaCob.
+ */
+export function chargeList<K extends 'COB' | 'COBV'> (store: Ports['store'], account: Account, q: CobListFilter, kind: K, read: ChargeListReading<K>) {
+  const w = windowOf(q)
+  const charges = store.transactionsOf(account.id).filter((tx): tx is TransactionOf<K> => {
+    if (tx.kind !== kind || !within(tx.createdAt, w)) return false
+    const charge = tx as TransactionOf<K>
+    const devedor = read.devedor(charge)
+    if (q.cpf !== undefined && devedor?.cpf !== q.cpf) return false
+    if (q.cnpj !== undefined && devedor?.cnpj !== q.cnpj) return false
+    if (q.status !== undefined && tx.status !== q.status) return false
+    if (q.locationPresente !== undefined && read.hasLocation(charge) !== q.locationPresente) return false
+    return read.more?.(charge) ?? true
+  })
+  const { items, paginacao } = page(charges, q)
+  return {
+    parametros: {
+      inicio: q.inicio,
+      fim: q.fim,
+      ...givenFilters(q, COB_FILTERS),
+      paginacao,
+    },
+    items,
+  }
+}
+
+export class CentralBankReads<Cob, Pix> {
+  constructor (private readonly deps: CentralBankReadDeps<Cob, Pix>) {}
 
   /** GET /cob: the account's charges created within [inicio, fim], oldest first, paged. */
   cobs (account: Account, q: CobListFilter) {
-    const w = windowOf(q)
-    const cobs = this.deps.store.transactionsOf(account.id).filter((tx): tx is TransactionOf<'COB'> => {
-      if (tx.kind !== 'COB' || !within(tx.createdAt, w)) return false
-      const devedor = chargeData(tx).cob?.devedor
-      if (q.cpf !== undefined && devedor?.cpf !== q.cpf) return false
-      if (q.cnpj !== undefined && devedor?.cnpj !== q.cnpj) return false
-      if (q.status !== undefined && tx.status !== q.status) return false
+    const { parametros, items } = chargeList(this.deps.store, account, q, 'COB', {
+      devedor: tx => tx.data.cob.devedor,
       // Every cob is created with its location; API Pix's may have been unbound from it since.
-      return q.locationPresente === undefined || (this.deps.charges.hasLocation?.(tx) ?? true) === q.locationPresente
+      hasLocation: tx => this.deps.charges.hasLocation?.(tx) ?? true,
     })
-    const { items, paginacao } = page(cobs, q)
-    return {
-      parametros: {
-        inicio: q.inicio,
-        fim: q.fim,
-        ...givenFilters(q, COB_FILTERS),
-        paginacao,
-      },
-      cobs: items.map(tx => this.deps.charges.cobView(tx)),
-    }
+    return { parametros, cobs: items.map(tx => this.deps.charges.cobView(tx)) }
   }
 
   /** GET /pix: the PIX the account received within [inicio, fim] (by `horario`), oldest first, paged. */
@@ -114,7 +145,7 @@ export class CentralBankReads<Cob> {
     const received = this.deps.store.transactionsOf(account.id).filter(tx => {
       const r = receivedOf(tx)
       if (!r || !within(r.at, w)) return false
-      const txid = chargeData(tx).txid
+      const txid = this.deps.pix.txidOf(tx)
       if (q.txid !== undefined && txid !== q.txid) return false
       if (q.txIdPresente !== undefined && (txid !== null) !== q.txIdPresente) return false
       if (q.devolucaoPresente !== undefined && (this.deps.refunds.refundsOf(tx).length > 0) !== q.devolucaoPresente) return false
@@ -134,7 +165,7 @@ export class CentralBankReads<Cob> {
         ...(q.cnpj !== undefined ? { cnpj: q.cnpj } : {}),
         paginacao,
       },
-      pix: items.map(tx => receivedPixView(this.deps.refunds, tx)),
+      pix: items.map(tx => this.deps.pix.view(tx)),
     }
   }
 
@@ -142,6 +173,6 @@ export class CentralBankReads<Cob> {
   received (account: Account, e2eid: string) {
     const tx: Transaction | undefined = this.deps.store.transactionByRef(`e2e-in:${e2eid}`)
     if (!tx || tx.accountId !== account.id || !receivedOf(tx)) throw new Refusal('NOT_FOUND', `Pix ${e2eid} não encontrado`)
-    return receivedPixView(this.deps.refunds, tx)
+    return this.deps.pix.view(tx)
   }
 }

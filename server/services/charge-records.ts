@@ -1,12 +1,12 @@
-import { CHARGE_KINDS, isKind, type ChargeData, type DeepReadonly, type Draft, type ReceivedPayment, type Transaction } from '../store/state.js'
+import { CHARGE_KINDS, isKind, type Account, type ChargeData, type DeepReadonly, type Draft, type ReceivedPayment, type Transaction } from '../store/state.js'
 
 /*
- * Reading a charge record (CASH_IN, COB, PIX_IN): shared by the charge and split services, refunds, MED, the
+ * Reading a charge record (CASH_IN, COB, PIX_IN, COBV): shared by the charge and split services, refunds, MED, the
  * received-PIX view and the central-bank reads; apart from the service, so that the view (which the
  * service uses) reads them without an import circle.
  */
 
-/** The `data` of a charge (CASH_IN, COB, PIX_IN); another kind here is a bug, not an input. */
+/** The `data` of a charge (CASH_IN, COB, PIX_IN, COBV); another kind here is a bug, not an input. */
 export function chargeData (tx: Transaction): DeepReadonly<ChargeData> {
   if (isKind(tx, CHARGE_KINDS)) return tx.data
   throw new Error(`transaction ${tx.id} is a ${tx.kind}, not a charge`)
@@ -21,7 +21,24 @@ export function chargeDraft (tx: Draft<Transaction>): ChargeData {
 /** The received payment of a transaction, only when its money really arrived (credited). */
 export function receivedOf (tx: Transaction): DeepReadonly<ReceivedPayment> | undefined {
   const credited = (tx.kind === 'CASH_IN' && tx.status === 'CONFIRMED') ||
-    (tx.kind === 'COB' && tx.status === 'CONCLUIDA') ||
+    ((tx.kind === 'COB' || tx.kind === 'COBV') && tx.status === 'CONCLUIDA') ||
     (tx.kind === 'PIX_IN' && tx.status === 'CONFIRMED')
   return credited ? chargeData(tx).received : undefined
+}
+
+/** The receiver's key of a cob or a cobv: the one it names, else its account's document key (BACEN's answers always name one). */
+export function cobChave (charge: Transaction, holder: Account | undefined): string {
+  return chaveOf(charge) ?? holder?.document ?? ''
+}
+
+/** The payload location a cob or a cobv was created at (its `loc.id`); none for any other kind. */
+export function locIdOf (tx: Transaction): number | undefined {
+  if (tx.kind === 'COBV') return tx.data.cobv.locId
+  return tx.kind === 'COB' ? tx.data.cob.locId : undefined
+}
+
+/** The receiver's key a charge names (a cob's or a cobv's `chave`), when it names one. */
+export function chaveOf (tx: Transaction): string | undefined {
+  if (tx.kind === 'COBV') return tx.data.cobv.chave
+  return chargeData(tx).cob?.chave
 }

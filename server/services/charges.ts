@@ -6,22 +6,25 @@ import { isValidSplitKey } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, parseDecimalString, percentOf } from '../domain/money.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
-import { type Account, type ChargeData, type ChargeKind, type CobData, type Counterpart, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData, type TransactionOf, type TransactionStatus } from '../store/state.js'
+import { type Account, type ChargeData, type ChargeKind, type CobData, type CobVData, type Counterpart, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData, type TransactionOf, type TransactionStatus } from '../store/state.js'
 import { cobFieldProblems, revisedCob, type CnpjForm, type CobFields, type CobRequest, type CobRevision } from '../domain/cob.js'
 import { receivedPixView } from './received-pix.js'
-import { chargeData, chargeDraft, receivedOf } from './charge-records.js'
+import { chargeData, chargeDraft, cobChave, receivedOf } from './charge-records.js'
 import { receiveEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { percentageExcess } from '../domain/splits.js'
 import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSplits, Devolucoes, Lifecycle, LocatedCharges, Ports } from '../ports.js'
+import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSplits, CobVFields, CobVWrites, Devolucoes, Lifecycle, LocatedCharges, Ports } from '../ports.js'
 import type { Restored } from '../store/store.js'
 import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
+import { cobvDue, cobvLastPayableDate } from '../domain/cobv.js'
+import { addCalendarDays } from '../domain/business-days.js'
+import { parseLocalBound, saoPauloTime } from '../domain/calendar.js'
 
 /**
- * Charges (cash-in and cob) and the payments that arrive for them or unsolicited (PIX_IN); a paid
+ * Charges (cash-in, cob and API Pix's cobv) and the payments that arrive for them or unsolicited (PIX_IN); a paid
  * cash-in hands its splits to SplitService (splits.ts). A charge is one transaction that becomes the received payment when it is
  * paid: it gets the payment's endToEndId, `data.received`, and the credit. So refund-in takes the
  * cash-in's transactionId and devolução / MED take the endToEndId of the same record.
@@ -36,6 +39,7 @@ export type { ChargeData, CobData, ReceivedPayment, SplitRecord, SplitStatus }
 /** The kind of a record this service creates, with the `data` of that kind. */
 type NewKind<K extends ChargeKind> = { kind: K, data: TransactionData[K] }
 type Cob = TransactionOf<'COB'>
+type CobV = TransactionOf<'COBV'>
 
 /** Money that would take an account past what it can hold (ledger.canReceive): nothing is credited. */
 export const cannotReceive = (): Refusal =>
@@ -72,7 +76,7 @@ export interface CobLocation {
   location: string
 }
 
-export class ChargeService implements Lifecycle {
+export class ChargeService implements Lifecycle, CobVWrites {
   constructor (private readonly deps: ChargeDeps) {}
 
   /** What a pay-out sees of the charges (ChargePayments): which charge a code points at, and the hand-over of its payment. */
@@ -223,7 +227,7 @@ export class ChargeService implements Lifecycle {
     // The txid (26-35) does not fit tag 62-05 (at most 25): as in BACEN's dynamic codes, 62-05 is `***`
     // and the payload URL carries it.
     const location = at?.location ?? `${LOCATION_HOST}/qr/v2/cob/${locId}/${txid}`
-    const pixCode = this.cobCode(account, location, originalCents, modalidadeAlteracao)
+    const pixCode = this.cobCode(account, location, modalidadeAlteracao === 0 ? originalCents : null)
     const cob: CobData = {
       expiracao,
       ...(devedor ? { devedor: { ...devedor } } : {}),
@@ -243,12 +247,15 @@ export class ChargeService implements Lifecycle {
     return charge
   }
 
-  /** A cob's BR Code; with modalidadeAlteracao 1 the payer chooses the amount, so the code carries none. */
-  private cobCode (account: Account, location: string, originalCents: number, modalidadeAlteracao: number): string {
+  /**
+   * A cob's or a cobv's BR Code, with the amount it carries: none for a cob whose payer chooses it
+   * (modalidadeAlteracao 1) nor for a cobv, whose amount depends on the day it is paid.
+   */
+  private cobCode (account: Account, location: string, amountCents: number | null): string {
     return buildBrCode({
       location,
       singleUse: true,
-      ...(modalidadeAlteracao === 0 ? { amountCents: originalCents } : {}),
+      ...(amountCents !== null ? { amountCents } : {}),
       merchantName: this.merchantName(account),
       merchantCity: this.deps.fixtures.institution.city,
     })
@@ -289,7 +296,7 @@ export class ChargeService implements Lifecycle {
       const data = chargeDraft(d)
       data.cob = { ...next, locId: cob.locId, revisao: (cob.revisao ?? 0) + 1 }
       d.amountCents = cents
-      data.pixCode = this.cobCode(account, data.location!, cents, next.modalidadeAlteracao)
+      data.pixCode = this.cobCode(account, data.location!, next.modalidadeAlteracao === 0 ? cents : null)
       d.description = next.solicitacaoPagador
       if (cancelled) {
         d.dueAt = undefined
@@ -319,12 +326,81 @@ export class ChargeService implements Lifecycle {
       ...(cob.devedor ? { devedor: { ...cob.devedor } } : {}),
       valor: { original: cob.original, modalidadeAlteracao: cob.modalidadeAlteracao },
       // BACEN's answer always names the receiver's key: without one in the request, the account's document key.
-      chave: cob.chave ?? this.store.account(charge.accountId)?.document ?? '',
+      chave: cobChave(charge, this.store.account(charge.accountId)),
       ...(cob.solicitacaoPagador !== undefined ? { solicitacaoPagador: cob.solicitacaoPagador } : {}),
       ...(cob.infoAdicionais ? { infoAdicionais: cob.infoAdicionais } : {}),
       pixCopiaECola: d.pixCode!,
       ...(received ? { pix: [receivedPixView(this.deps.refunds, charge)] } : {}),
     }
+  }
+
+  // ---- cobv (API Pix's due charges) -------------------------------------------------------------
+
+  /** The account's cob or cobv of a txid: the two share the account's txids, as a received PIX names its charge by one. */
+  chargeOfTxid (account: Account, txid: string): Cob | CobV | undefined {
+    const charge = this.store.transactionByRef(`cob:${account.id}:${txid}`)
+    return charge?.kind === 'COB' || charge?.kind === 'COBV' ? charge : undefined
+  }
+
+  /** The account's cobv of this txid, if any. */
+  findCobV (account: Account, txid: string): CobV | undefined {
+    const charge = this.chargeOfTxid(account, txid)
+    return charge?.kind === 'COBV' ? charge : undefined
+  }
+
+  /**
+   * A cobv, ATIVA, served at a payload location: its fields as API Pix's service checked them. Its
+   * code carries no amount; the PSP removes it once its last payable day is over (`dueAt`).
+   */
+  createCobV (account: Account, txid: string, fields: CobVFields, scenarios: AppliedScenario[], at: CobLocation): CobV {
+    const ref = `cob:${account.id}:${txid}`
+    return this.store.transact(() => {
+      if (this.store.transactionByRef(ref)) throw new Refusal('COB_TXID_EXISTS', `O txid ${txid} já é usado por outra cobrança desta conta`)
+      const cobv: CobVData = { ...structuredClone(fields), locId: at.locId, revisao: 0 }
+      const pixCode = this.cobCode(account, at.location, null)
+      const draft = this.newTransaction(account, { kind: 'COBV', data: { txid, location: at.location, pixCode, splits: [], cobv } }, 'ATIVA', originalCentsOf(fields), this.now(), scenarios)
+      if (fields.solicitacaoPagador !== undefined) draft.description = fields.solicitacaoPagador
+      draft.dueAt = iso(cobvRemovalAt(fields))
+      const charge = this.store.addTransaction(draft, undefined, [ref])
+      this.scheduleTimers(charge)
+      return charge
+    })
+  }
+
+  /**
+   * A cobv's fields replaced (API Pix's PUT on an existing cobv, and PATCH): `revisao` goes up by 1
+   * when something really changed. Only an ATIVA cobv is revised. A last payable day already over
+   * removes it now.
+   */
+  reviseCobV (charge: CobV, fields: CobVFields): CobV {
+    if (charge.status !== 'ATIVA') throw new Refusal('COB_NOT_ACTIVE', `A cobrança está ${charge.status} e não pode ser revisada`)
+    const current = charge.data.cobv
+    const next: CobVData = { ...structuredClone(fields), locId: current.locId, revisao: current.revisao }
+    if (canonicalJson(next) === canonicalJson(current)) return charge
+    const dueAt = cobvRemovalAt(fields)
+    this.store.transact(() => this.store.update('transactions', charge.id, d => {
+      if (d.kind !== 'COBV') return
+      d.data.cobv = { ...next, revisao: current.revisao + 1 }
+      d.amountCents = originalCentsOf(fields)
+      d.description = fields.solicitacaoPagador
+      d.dueAt = iso(dueAt)
+    }))
+    if (dueAt <= this.now()) this.expire(charge.id)
+    else this.scheduleExpiry(this.store.transaction(charge.id)!)
+    return this.store.transaction(charge.id) as CobV
+  }
+
+  /** PATCH /cobv/{txid} with status REMOVIDA_PELO_USUARIO_RECEBEDOR: the receiver removes an ATIVA cobv. */
+  cancelCobV (charge: CobV): CobV {
+    if (charge.status !== 'ATIVA') throw new Refusal('COB_NOT_ACTIVE', `A cobrança está ${charge.status} e não pode ser revisada`)
+    this.store.transact(() => this.store.update('transactions', charge.id, d => {
+      if (d.kind !== 'COBV') return
+      d.data.cobv.revisao += 1
+      d.dueAt = undefined
+      d.data.autoPayAt = undefined
+      this.transition(d, 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'cancelled by receiver')
+    }))
+    return this.store.transaction(charge.id) as CobV
   }
 
   // ---- paying a charge ---------------------------------------------------------------------------
@@ -334,19 +410,24 @@ export class ChargeService implements Lifecycle {
     const charge = code.location !== undefined
       ? this.store.transactionByRef(`loc:${code.location}`) ?? this.deps.locations?.chargeAt(code.location)
       : code.txid !== undefined ? this.store.transactionByRef(`txid:${code.txid}`) : undefined
-    if (!charge || (charge.kind !== 'CASH_IN' && charge.kind !== 'COB')) return undefined
+    if (!charge || (charge.kind !== 'CASH_IN' && charge.kind !== 'COB' && charge.kind !== 'COBV')) return undefined
     return this.lookupOf(charge)
   }
 
   private lookupOf (charge: Transaction): ChargeLookup {
     if (charge.status === 'CONFIRMED' || charge.status === 'CONCLUIDA') return { status: 'paid', charge }
     if (!this.isPayable(charge)) return { status: 'unavailable', charge }
+    // A cobv is paid the amount due on the day it is paid (São Paulo's day on the sandbox clock).
+    if (charge.kind === 'COBV') {
+      const due = cobvDue(charge.data.cobv, saoPauloTime(this.now()).day)
+      return due.payable ? { status: 'payable', charge, amountCents: due.amounts.final } : { status: 'unavailable', charge }
+    }
     const cob = chargeData(charge).cob
     return { status: 'payable', charge, amountCents: cob && cob.modalidadeAlteracao === 1 ? null : charge.amountCents }
   }
 
   private isOpen (charge: Transaction): boolean {
-    return (charge.kind === 'CASH_IN' && charge.status === 'PENDING') || (charge.kind === 'COB' && charge.status === 'ATIVA')
+    return (charge.kind === 'CASH_IN' && charge.status === 'PENDING') || ((charge.kind === 'COB' || charge.kind === 'COBV') && charge.status === 'ATIVA')
   }
 
   private isPayable (charge: Transaction): boolean {
@@ -387,9 +468,9 @@ export class ChargeService implements Lifecycle {
       if (failed) {
         d.errorCode = 'PAYMENT_ERROR'
         d.errorMessage = 'O provedor recusou a confirmação do pagamento'
-        this.transition(d, d.kind === 'COB' ? 'REMOVIDA_PELO_PSP' : 'ERROR', 'PAYMENT_ERROR')
+        this.transition(d, d.kind === 'COB' || d.kind === 'COBV' ? 'REMOVIDA_PELO_PSP' : 'ERROR', 'PAYMENT_ERROR')
       } else {
-        this.transition(d, d.kind === 'COB' ? 'CONCLUIDA' : 'CONFIRMED', 'paid')
+        this.transition(d, d.kind === 'COB' || d.kind === 'COBV' ? 'CONCLUIDA' : 'CONFIRMED', 'paid')
       }
     })
     // A payer of this sandbox shares the endToEndId with its outgoing record; this ref always finds the receiving side.
@@ -514,7 +595,7 @@ export class ChargeService implements Lifecycle {
     this.store.transact(() => this.store.update('transactions', id, d => {
       d.dueAt = undefined
       chargeDraft(d).autoPayAt = undefined
-      if (d.kind === 'COB') {
+      if (d.kind === 'COB' || d.kind === 'COBV') {
         this.transition(d, 'REMOVIDA_PELO_PSP', 'expired')
       } else {
         d.errorCode = 'EXPIRED'
@@ -543,7 +624,7 @@ export class ChargeService implements Lifecycle {
   }
 
   private follow (tx: Transaction): void {
-    if (tx.kind === 'CASH_IN' || tx.kind === 'COB') this.scheduleTimers(tx)
+    if (tx.kind === 'CASH_IN' || tx.kind === 'COB' || tx.kind === 'COBV') this.scheduleTimers(tx)
   }
 
   // ---- helpers ----------------------------------------------------------------------------------
@@ -598,7 +679,7 @@ export class ChargeService implements Lifecycle {
       createdAt: at,
       updatedAt: at,
       history: [{ status, at }],
-    } as Mutable<TransactionOf<K>>
+    } as unknown as Mutable<TransactionOf<K>>
   }
 
   private transition<T extends Draft<Transaction>> (tx: T, status: T['status'], reason?: string): void {
@@ -609,4 +690,25 @@ export class ChargeService implements Lifecycle {
 /** The counterpart of a received payment: its payer, whose branch and account the gateway does not show. */
 export function payerCounterpart (payer: Payer): Counterpart {
   return { name: payer.name, document: payer.document, ispb: payer.ispb, bankName: payer.bankName, bankCode: null, accountBranch: null, accountNumber: null }
+}
+
+/** A cobv's `valor.original` in cents (checked by the domain before it reaches the service). */
+function originalCentsOf (fields: CobVFields): number {
+  const cents = parseDecimalString(fields.valor.original, 'exactly-2')
+  return cents.ok ? cents.cents : 0
+}
+
+/**
+ * When the PSP removes a cobv nobody paid (REMOVIDA_PELO_PSP, docs/assumptions.md): at the start of
+ * the São Paulo day after its last payable day, when API Pix says it can no longer be paid.
+ */
+function cobvRemovalAt (fields: CobVFields): number {
+  return parseLocalBound(addCalendarDays(cobvLastPayableDate(fields.calendario), 1), 'start')!
+}
+
+/** A JSON value written with its keys sorted, so two records compare equal whatever order their members came in. */
+function canonicalJson (value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v)
+    ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
+    : v)
 }

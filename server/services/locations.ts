@@ -1,9 +1,9 @@
-import { locationAt, newLocationToken, tokenOf } from '../domain/payload-locations.js'
+import { locationAt, newLocationToken, tokenOf, type TipoCob } from '../domain/payload-locations.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, PayloadLocation, Transaction } from '../store/state.js'
 import type { Lifecycle, LocatedCharges, Ports } from '../ports.js'
 import type { Restored } from '../store/store.js'
-import { chargeData } from './charge-records.js'
+import { chargeData, locIdOf } from './charge-records.js'
 import { page, windowOf, within } from './central-bank-reads.js'
 import { iso } from './history.js'
 
@@ -13,7 +13,7 @@ import { iso } from './history.js'
  * /loc/{id}/txid). Owns the `locations` collection; keeps in memory which token is which location.
  */
 
-export type TipoCob = 'cob' | 'cobv'
+export type { TipoCob }
 
 /** GET /loc's parameters. */
 export interface LocationFilter {
@@ -35,7 +35,7 @@ export class LocationService implements Lifecycle, LocatedCharges {
 
   private get store () { return this.deps.store }
 
-  /** A new location at `host` (host[:port], at most 38 characters), serving no charge yet. */
+  /** A new location at `host` (host[:port], at most 33 characters: LOCATION_HOST_MAX_LENGTH), serving no charge yet; a cobv's path is its own. */
   create (account: Account, tipoCob: TipoCob, host: string): PayloadLocation {
     return this.store.transact(() => {
       let token = newLocationToken(this.deps.rng)
@@ -44,7 +44,7 @@ export class LocationService implements Lifecycle, LocatedCharges {
         id: this.store.nextSeq('loc'),
         accountId: account.id,
         tipoCob,
-        location: locationAt(host, token),
+        location: locationAt(host, token, tipoCob),
         createdAt: iso(this.deps.clock.now()),
       })
       this.byToken.set(token, record.id)
@@ -97,16 +97,16 @@ export class LocationService implements Lifecycle, LocatedCharges {
     return tx !== undefined && tx.accountId === loc.accountId ? tx : undefined
   }
 
-  /** The location a charge is served at, when it still is: the one its cob names, bound to it. */
+  /** The location a charge is served at, when it still is: the one its cob (or cobv) names, bound to it. */
   ofCharge (charge: Transaction): PayloadLocation | undefined {
-    const locId = chargeData(charge).cob?.locId
+    const locId = locIdOf(charge)
     const loc = locId === undefined ? undefined : this.store.data.locations[locId]
     return loc !== undefined && loc.chargeId === charge.id ? loc : undefined
   }
 
   /** Whether a charge's loc.id is one of these locations (a charge of API Pix), bound to it or not. */
   isLocated (charge: Transaction): boolean {
-    const locId = chargeData(charge).cob?.locId
+    const locId = locIdOf(charge)
     return locId !== undefined && this.store.data.locations[locId] !== undefined
   }
 
@@ -128,6 +128,20 @@ export class LocationService implements Lifecycle, LocatedCharges {
     const charge = this.charge(loc)
     const txid = charge === undefined ? null : chargeData(charge).txid
     return { id: loc.id, location: loc.location, tipoCob: loc.tipoCob, criacao: loc.createdAt, ...(txid !== null ? { txid } : {}) }
+  }
+
+  /**
+   * The control plane's list (GET /__sandbox/locations): every location, or one account's, newest first,
+   * each with its account and the transaction of the charge it serves.
+   */
+  all (accountId?: number) {
+    return Object.values(this.store.data.locations)
+      .filter(loc => accountId === undefined || loc.accountId === accountId)
+      .sort((a, b) => b.id - a.id)
+      .map(loc => {
+        const charge = this.charge(loc)
+        return { ...this.view(loc), accountId: loc.accountId, ...(charge !== undefined ? { chargeId: charge.id } : {}) }
+      })
   }
 
   /** GET /loc: the account's locations created within [inicio, fim], oldest first, paged. */

@@ -41,6 +41,8 @@ const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()])
 /** A record may carry fields a later version added: read, kept, never relied on. */
 const Open = <T extends TProperties>(fields: T): TObject<T> => Type.Object(fields, { additionalProperties: true })
 const OneOf = <const T extends string>(values: readonly T[]): TUnion<Array<TLiteral<T>>> => Type.Union(values.map(v => Type.Literal(v)))
+/** One of a few integers (API Pix's `modalidade`s). */
+const OneOfNumbers = <const T extends number>(values: readonly T[]): TUnion<Array<TLiteral<T>>> => Type.Union(values.map(v => Type.Literal(v)))
 const Strings = Type.Record(Type.String(), Text)
 
 /**
@@ -121,7 +123,7 @@ export type AccountRecord = Static<typeof AccountSchema>
 
 /** Every money movement, in either direction; `kind` says which endpoint or flow created it. */
 export const TRANSACTION_KINDS = [
-  'CASH_OUT', 'CASH_OUT_QRCODE', 'DICT_TRANSFER', 'SPLIT', 'CASH_IN', 'COB', 'PIX_IN', 'REFUND_IN', 'DEVOLUCAO', 'REFUND_RECEIVED',
+  'CASH_OUT', 'CASH_OUT_QRCODE', 'DICT_TRANSFER', 'SPLIT', 'CASH_IN', 'COB', 'PIX_IN', 'REFUND_IN', 'DEVOLUCAO', 'REFUND_RECEIVED', 'COBV',
 ] as const
 export type TransactionKind = typeof TRANSACTION_KINDS[number]
 
@@ -141,6 +143,7 @@ export const TRANSACTION_STATUSES = {
   REFUND_IN: ['PENDING', 'CONFIRMED', 'ERROR'],
   DEVOLUCAO: ['EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO'],
   REFUND_RECEIVED: ['CONFIRMED'],
+  COBV: ['ATIVA', 'CONCLUIDA', 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP'],
 } as const satisfies Record<TransactionKind, readonly string[]>
 /** The statuses of the given kinds (`TransactionStatus<'COB'>`; all of them without an argument). */
 export type TransactionStatus<K extends TransactionKind = TransactionKind> = typeof TRANSACTION_STATUSES[K][number]
@@ -202,6 +205,48 @@ const CobDataSchema = Open({
   revisao: Type.Optional(Int({ minimum: 0 })),
 })
 export type CobData = Static<typeof CobDataSchema>
+
+/** A `modalidade` and its amount or percentage (`valorPerc`, API Pix's `\d{1,10}\.\d{2}`) of a due charge's `valor`. */
+const CobVRate = <const M extends number>(modalidades: readonly M[]) => Open({ modalidade: OneOfNumbers(modalidades), valorPerc: Text })
+
+/**
+ * API Pix's due charge (cobv, docs/api-pix.md): what the receiver set, as `server/domain/cobv.ts`
+ * checked it (`calendario` and `valor` are its CobVTerms: modalidades as integers, validadeAposVencimento
+ * filled in), its location and revision, and the batch (lotecobv) that created it, if one did.
+ */
+const CobVDataSchema = Open({
+  calendario: Open({ dataDeVencimento: Text, validadeAposVencimento: Int({ minimum: 0 }) }),
+  valor: Open({
+    original: Text,
+    multa: Type.Optional(CobVRate([1, 2])),
+    juros: Type.Optional(CobVRate([1, 2, 3, 4, 5, 6, 7, 8])),
+    abatimento: Type.Optional(CobVRate([1, 2])),
+    desconto: Type.Optional(Type.Union([
+      Open({ modalidade: OneOfNumbers([1, 2]), descontoDataFixa: Type.Array(Open({ data: Text, valorPerc: Text })) }),
+      Open({ modalidade: OneOfNumbers([3, 4, 5, 6]), valorPerc: Text }),
+    ])),
+  }),
+  devedor: Open({
+    cpf: Type.Optional(Text),
+    cnpj: Type.Optional(Text),
+    nome: Text,
+    email: Type.Optional(Text),
+    logradouro: Type.Optional(Text),
+    cidade: Type.Optional(Text),
+    uf: Type.Optional(Text),
+    cep: Type.Optional(Text),
+  }),
+  chave: Text,
+  solicitacaoPagador: Type.Optional(Text),
+  infoAdicionais: Type.Optional(Type.Array(Open({ nome: Text, valor: Text }))),
+  /** The payload location it was created at (collection `locations`), bound to it or not any more. */
+  locId: Id,
+  /** 0 on creation, 1 more on each revision that changes something. */
+  revisao: Int({ minimum: 0 }),
+  /** The id of the batch (lotecobv) that created it; absent for one created by PUT /cobv/{txid}. */
+  loteCobVId: Type.Optional(Id),
+})
+export type CobVData = Static<typeof CobVDataSchema>
 
 /** What the store keeps in every kind's `data` for its indexes (`Store.addTransaction`, `addRef`). */
 const Indexed = {
@@ -325,6 +370,11 @@ const DATA_SCHEMAS = {
   REFUND_IN: RefundDataSchema,
   DEVOLUCAO: RefundDataSchema,
   REFUND_RECEIVED: RefundReceivedDataSchema,
+  /** A due charge of API Pix: a charge (paid as a cob is), whose amount depends on the day it is paid. */
+  COBV: Open({
+    ...chargeData({ txid: Text, location: Text, pixCode: Text, received: Type.Optional(ReceivedPaymentSchema), cob: Type.Optional(Type.Never()) }).properties,
+    cobv: CobVDataSchema,
+  }),
 } satisfies Record<TransactionKind, TSchema>
 /** The `data` of each kind (named here rather than mapped, so the compiler resolves each once). */
 export interface TransactionData {
@@ -338,6 +388,7 @@ export interface TransactionData {
   REFUND_IN: RefundData
   DEVOLUCAO: RefundData
   REFUND_RECEIVED: RefundReceivedData
+  COBV: Static<typeof DATA_SCHEMAS.COBV>
 }
 
 /** A transaction of one kind: the fields of every kind, its own statuses, and its own `data`. */
@@ -385,6 +436,7 @@ export const TRANSACTION_SCHEMAS: { [K in TransactionKind]: ReturnType<typeof tr
   REFUND_IN: transactionSchema('REFUND_IN'),
   DEVOLUCAO: transactionSchema('DEVOLUCAO'),
   REFUND_RECEIVED: transactionSchema('REFUND_RECEIVED'),
+  COBV: transactionSchema('COBV'),
 }
 /** A transaction of the given kinds, its `data` and `status` theirs: a union on `kind` (narrow with `tx.kind === ...`). */
 export type TransactionRecordOf<K extends TransactionKind> = K extends TransactionKind ? TransactionRecords[K] : never
@@ -400,6 +452,7 @@ interface TransactionRecords {
   REFUND_IN: Static<typeof TRANSACTION_SCHEMAS.REFUND_IN>
   DEVOLUCAO: Static<typeof TRANSACTION_SCHEMAS.DEVOLUCAO>
   REFUND_RECEIVED: Static<typeof TRANSACTION_SCHEMAS.REFUND_RECEIVED>
+  COBV: Static<typeof TRANSACTION_SCHEMAS.COBV>
 }
 export type TransactionRecord = TransactionRecordOf<TransactionKind>
 export type StateHistoryEntry = TransactionRecord['history'][number]
@@ -439,6 +492,17 @@ export const GATEWAY_EVENT_TYPES = ['cash_in', 'cash_out', 'refund_in', 'refund_
 /** Every event type: the gateway's (docs/gateway.md §6), which its own webhook routes take, and API Pix's `rec` (PUT /webhookrec: a recurrence's status changed). */
 export const EVENT_TYPES = [...GATEWAY_EVENT_TYPES, 'rec'] as const
 export type EventType = typeof EVENT_TYPES[number]
+
+/**
+ * API Pix's callbacks (docs/api-pix.md, webhook), each named after the path it is posted to under a
+ * webhook's URL (`pix`: `{webhookUrl}/pix`): delivered to a webhook of API Pix (`apiPixWebhooks`), never
+ * to a registration of the gateway, through the same delivery machinery and log.
+ */
+export const API_PIX_CALLBACKS = ['pix'] as const
+export type ApiPixCallback = typeof API_PIX_CALLBACKS[number]
+/** What a delivery of the log carries: an event of the gateway, or a callback of API Pix. */
+export const DELIVERY_EVENT_TYPES = [...EVENT_TYPES, ...API_PIX_CALLBACKS] as const
+export type DeliveryEventType = typeof DELIVERY_EVENT_TYPES[number]
 
 export const WebhookRegistrationSchema = Open({
   id: Id,
@@ -486,10 +550,11 @@ export const DeliverySchema = Open({
   /** Creation order across the whole sandbox (several deliveries share a frozen instant). */
   seq: Id,
   accountId: Id,
-  eventType: OneOf(EVENT_TYPES),
+  eventType: OneOf(DELIVERY_EVENT_TYPES),
   /** The event this delivery carries; one event fans out to one delivery per active URL. */
   eventId: Text,
   transactionId: Nullable(Text),
+  /** The gateway's registration it goes to; null without one (no receiver, or a callback of API Pix, which `url` names). */
   webhookId: Nullable(Id),
   url: Nullable(Text),
   status: OneOf(DELIVERY_STATUSES),
@@ -677,6 +742,73 @@ export const PayerBehaviourSchema = Open({
   updatedAt: Instant,
 })
 
+// ---- API Pix's webhooks (docs/api-pix.md, webhook), owned by ApiPixWebhookService ----------------------
+
+/**
+ * A webhook of API Pix: where one of its callbacks (`callback`) is posted, `{webhookUrl}/<callback>`.
+ * Apart from the gateway's registrations (`webhooks`): API Pix configures one URL per key (PUT
+ * /webhook/{chave}), with no event types, custom headers or activation, and its deliveries carry API
+ * Pix's bodies; both go through the same delivery machinery and log. At most one per account, callback
+ * and key (checked on load).
+ */
+export const ApiPixWebhookSchema = Open({
+  id: Id,
+  accountId: Id,
+  callback: OneOf(API_PIX_CALLBACKS),
+  /** The key, in the directory's canonical form, whose received PIX it is told of; absent for a webhook of the whole account. */
+  chave: Type.Optional(Type.String({ minLength: 1, maxLength: 77 })),
+  /** As the sandbox's URL rules left it (the parser's canonical form, without a fragment). */
+  webhookUrl: Type.String({ minLength: 1 }),
+  /** API Pix's `criacao`: when the webhook was first configured (a new URL keeps it). */
+  createdAt: Instant,
+  updatedAt: Instant,
+})
+
+// ---- API Pix's batches of due charges (lotecobv, docs/api-pix.md), owned by CobVBatchService -------------
+
+/** Where each request of a batch stands (API Pix's LoteCobVConsultado). */
+export const COBV_BATCH_ITEM_STATUSES = ['EM_PROCESSAMENTO', 'CRIADA', 'NEGADA'] as const
+export type CobVBatchItemStatus = typeof COBV_BATCH_ITEM_STATUSES[number]
+
+/** API Pix's Problema: why a request of a batch was refused, as PUT or PATCH /cobv/{txid} would have answered it. */
+const ProblemSchema = Open({
+  type: Text,
+  title: Text,
+  status: Int({ minimum: 400, maximum: 599 }),
+  detail: Text,
+  violacoes: Type.Optional(Type.Array(Open({ razao: Text, propriedade: Type.Optional(Text), valor: Type.Optional(Text) }))),
+})
+
+/**
+ * A batch of due charges (API Pix's lotecobv): the requests to create or revise its cobvs, each with
+ * its own status, processed by the scheduler at `dueAt`. Its `id` is the receiver's own (PUT
+ * /lotecobv/{id}), so two accounts may use one: the record's key is `<accountId>:<id>`.
+ */
+export const CobVBatchSchema = Open({
+  key: Type.String({ pattern: '^[1-9][0-9]*:[1-9][0-9]*$' }),
+  id: Id,
+  accountId: Id,
+  descricao: Text,
+  createdAt: Instant,
+  /** The host[:port] of the locations its cobvs are created at (that of the request that created the batch). */
+  host: Text,
+  /** Scenarios the batch's request applied, given to each cobv it creates. */
+  scenarios: Type.Optional(Type.Array(describes<AppliedScenario>()(Open({ name: Text, params: Strings })))),
+  /** When the requests EM_PROCESSAMENTO are processed; absent while none waits. */
+  dueAt: Type.Optional(Instant),
+  items: Type.Array(Open({
+    txid: Text,
+    status: OneOf(COBV_BATCH_ITEM_STATUSES),
+    /** The request waiting while EM_PROCESSAMENTO: a creation (CobVSolicitada, PUT) or a revision (CobVRevisada, PATCH), as received. */
+    pending: Type.Optional(Open({ revision: Type.Boolean(), body: Type.Unknown() })),
+    /** NEGADA: the problem, as PUT or PATCH /cobv/{txid} would have answered it. */
+    problema: Type.Optional(ProblemSchema),
+    /** CRIADA: when its cobv was created. */
+    criacao: Type.Optional(Instant),
+  })),
+})
+export type CobVBatchRecord = Static<typeof CobVBatchSchema>
+
 // ---- the collections of the document ------------------------------------------------------------------
 
 /** What `document.ts` checks of a collection's records beyond their schema, in the records' own field names. */
@@ -714,6 +846,8 @@ export const COLLECTION_RECORDS = {
   recLocations: collection(RecLocationSchema, { sequence: { name: 'locrec', field: 'id' }, owned: true }),
   solicRecs: collection(SolicRecSchema, { key: 'idSolicRec', owned: true }),
   payerBehaviours: collection(PayerBehaviourSchema, { sequence: { name: 'payerBehaviour', field: 'id' }, owned: true }),
+  apiPixWebhooks: collection(ApiPixWebhookSchema, { sequence: { name: 'apiPixWebhook', field: 'id' }, owned: true }),
+  cobvBatches: collection(CobVBatchSchema, { key: 'key', owned: true }),
 }
 
 export type Collection = keyof typeof COLLECTION_RECORDS

@@ -58,7 +58,7 @@ export type Transaction = DeepReadonly<TransactionRecordOf<TransactionKind>>
 /** A transaction of the given kinds (`TransactionOf<'CASH_IN' | 'COB'>`). */
 export type TransactionOf<K extends TransactionKind> = DeepReadonly<TransactionRecordOf<K>>
 
-export const CHARGE_KINDS = ['CASH_IN', 'COB', 'PIX_IN'] as const
+export const CHARGE_KINDS = ['CASH_IN', 'COB', 'PIX_IN', 'COBV'] as const
 export const REFUND_KINDS = ['REFUND_IN', 'DEVOLUCAO'] as const
 export const PAYOUT_KINDS = ['CASH_OUT', 'CASH_OUT_QRCODE', 'DICT_TRANSFER'] as const
 export type ChargeKind = typeof CHARGE_KINDS[number]
@@ -84,6 +84,10 @@ export type Recurrence = Collections['recurrences']
 export type RecLocation = Collections['recLocations']
 export type SolicRec = Collections['solicRecs']
 export type PayerBehaviour = Collections['payerBehaviours']
+/** A webhook of API Pix (per key: PUT /webhook/{chave}), apart from the gateway's registrations. */
+export type ApiPixWebhook = Collections['apiPixWebhooks']
+/** API Pix's batches of due charges (lotecobv), each request with its own status (docs/api-pix.md). */
+export type CobVBatch = Collections['cobvBatches']
 
 // ---- the document ---------------------------------------------------------------------------------
 

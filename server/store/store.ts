@@ -5,7 +5,7 @@ import { NodeFs, type StoreFs } from './fs.js'
 import { openDataFile, type OpenResult } from './opening.js'
 import { Repository, ownRecord } from './repository.js'
 import {
-  COLLECTIONS, COLLECTION_RECORDS, STATE_FORMAT, STATE_FORMAT_VERSION, emptyState,
+  COLLECTION_RECORDS, COLLECTIONS, STATE_FORMAT, STATE_FORMAT_VERSION, emptyState,
   type Account, type ClockRecord, type Collection, type Collections, type DeepReadonly, type DirectoryEntry, type Draft,
   type LedgerDraft, type Patch, type State, type Transaction,
 } from './state.js'
@@ -417,8 +417,8 @@ export class Store {
 
 const OK: StoreHealth = { status: 'ok' }
 
-/** A record's key in its collection: the field COLLECTION_RECORDS names (`key`), `id` when it names none. */
+/** A record's key in its collection: the field COLLECTION_RECORDS names (`key`), else its `id`. */
 function keyOf (collection: Collection, record: unknown): string {
   const field: string = (COLLECTION_RECORDS[collection] as { key?: string }).key ?? 'id'
-  return String((record as Record<string, string | number>)[field])
+  return String((record as Record<string, unknown>)[field])
 }

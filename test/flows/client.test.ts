@@ -237,9 +237,35 @@ t.test('a tour of every operation through the typed client', async t => {
   const apiPixLoc = await client.apiPix.createLoc({ tipoCob: 'cob' })
   t.equal((await client.apiPix.loc(apiPixLoc.id)).id, apiPixLoc.id)
   t.ok((await client.apiPix.locs(window)).loc.length >= 3)
+  t.match((await plane.locations({ accountId: acct.accountId })).locations.find(l => l.id === apiPixCob.loc!.id), { txid: apiPixTxid, accountId: acct.accountId }, 'the control plane lists the locations')
   t.notOk('txid' in await client.apiPix.unbindLoc(apiPixCob.loc!.id))
   const noCob = await client.apiPix.cob('nothere'.padEnd(30, '0')).catch((e: unknown) => e) as PixApiError
   t.match(noCob, { statusCode: 404, code: 'CobNaoEncontrado' })
+  // cobv and lotecobv
+  const cobvTxid = 'apipixcobv'.padEnd(30, '0')
+  const cobvBody = { calendario: { dataDeVencimento: '2099-01-02' }, devedor: { cpf: '52998224725', nome: 'MARIA' }, valor: { original: '3.00' }, chave: 'tour@example.com' }
+  const cobv = await client.apiPix.createCobV(cobvTxid, cobvBody)
+  t.match(cobv.location, /\/qr\/v2\/cobv\/[0-9a-f]{32}$/)
+  t.equal((await client.apiPix.reviseCobV(cobvTxid, { valor: { original: '3.50' } })).revisao, 1)
+  t.equal((await client.apiPix.cobv(cobvTxid)).valor.original, '3.50')
+  t.equal((await client.apiPix.cobvs(window)).cobs.length, 1)
+  t.equal((await client.apiPix.cobvPayload(cobv.location!, { DPP: '2099-01-02' })).split('.').length, 3)
+  t.equal(await client.apiPix.putLoteCobV(7, { descricao: 'lote', cobsv: [{ txid: 'apipixlote'.padEnd(30, '0'), ...cobvBody }] }), undefined, '202, no body')
+  await client.apiPix.reviseLoteCobV(7, { descricao: 'lote revisto' })
+  t.match(await client.apiPix.loteCobV(7), { id: 7, descricao: 'lote revisto', cobsv: [{ status: 'EM_PROCESSAMENTO' }] })
+  t.equal((await client.apiPix.loteCobVs(window)).lotes.length, 1)
+
+  // API Pix's received PIX, a devolução of one, a webhook on the account's document as its key
+  const received = await plane.incoming({ accountId: acct.accountId, amount: 5 })
+  t.match(await client.apiPix.pix(received.endToEndId), { endToEndId: received.endToEndId, valor: '5.00', devolucoes: [] })
+  t.ok((await client.apiPix.pixList({ ...window, txIdPresente: false })).pix.some(p => p.endToEndId === received.endToEndId))
+  t.match(await client.apiPix.createDevolucao(received.endToEndId, 'tour1', { valor: '1.00' }), { id: 'tour1', status: 'EM_PROCESSAMENTO' })
+  t.equal((await client.apiPix.devolucao(received.endToEndId, 'tour1')).valor, '1.00')
+  const { document } = await plane.account(acct.accountId)
+  t.equal(await client.apiPix.putWebhook(document, { webhookUrl: receiver.url }), undefined, 'API Pix answers 200 with no body')
+  t.match(await client.apiPix.webhook(document), { webhookUrl: receiver.url, chave: document })
+  t.equal((await client.apiPix.webhooks()).webhooks.length, 1)
+  await client.apiPix.deleteWebhook(document)
 
   // Pix Automático: a recurrence at its location, its request, its payer's side, its webhook
   const locRec = await client.apiPix.createLocRec()

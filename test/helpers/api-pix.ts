@@ -30,13 +30,19 @@ export async function oauthToken (app: FastifyInstance, creds: { clientId: strin
 
 /**
  * An answer of the dialect against BACEN's schema for its operation (`bacenPath` as the reference
- * writes it, `/cob/{txid}`): a success against its JSON schema, an error against the problem the
- * operation declares, or Problema where BACEN leaves the status to the PSP (401, 413, 415), always
- * as application/problem+json.
+ * writes it, `/cob/{txid}`): a success against its JSON schema, or with no body where BACEN declares
+ * none (PUT /webhook/{chave}'s 200, a 204, lotecobv's 202), an error against the problem the operation
+ * declares, or Problema where BACEN leaves the status to the PSP (401, 413, 415), always as
+ * application/problem+json.
  */
 export function checkAnswer (t: Test, res: LightMyRequestResponse, method: string, bacenPath: string): void {
   const where = `${method} ${bacenPath} ${res.statusCode}`
   if (res.statusCode >= 400) t.equal(res.headers['content-type'], 'application/problem+json; charset=utf-8', `${where}: problem details`)
+  const declared = (apiPixBacen.doc.paths[bacenPath]?.[method.toLowerCase()] as { responses?: Record<string, { content?: unknown, $ref?: string }> } | undefined)?.responses?.[String(res.statusCode)]
+  if (res.statusCode < 400 && declared !== undefined && declared.$ref === undefined && declared.content === undefined) {
+    t.equal(res.body, '', `${where}: no body, as BACEN declares none`)
+    return
+  }
   let validate
   try {
     validate = apiPixBacen.validatorFor(method, bacenPath, res.statusCode)
@@ -44,11 +50,31 @@ export function checkAnswer (t: Test, res: LightMyRequestResponse, method: strin
     if (res.statusCode < 400) throw err
     validate = apiPixBacen.problem
   }
-  t.ok(validate(res.json()), `${where} validates: ${JSON.stringify(validate.errors ?? [])} in ${res.body.slice(0, 400)}`)
+  t.ok(validate(res.body === '' ? null : res.json()), `${where} validates: ${JSON.stringify(validate.errors ?? [])} in ${res.body.slice(0, 400)}`)
   if (res.statusCode >= 400) t.equal(res.json().status, res.statusCode, `${where}: status in the body`)
 }
 
 /** The payload of a compact JWS, decoded (its signature is checked elsewhere). */
 export function jwsPart (jws: string, part: 0 | 1): Record<string, unknown> {
   return JSON.parse(Buffer.from(jws.split('.')[part], 'base64url').toString('utf8'))
+}
+
+export type ApiPixCall = (method: 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => Promise<LightMyRequestResponse>
+
+/** Requests with a token, the body as JSON. */
+export function apiPixClient (app: FastifyInstance, token: string): ApiPixCall {
+  return (method, url, payload) => app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload !== undefined ? { payload: payload as object } : {}) })
+}
+
+/** An error answer expected of an operation: the pending answer, BACEN's method and path, its status and problem type. */
+export type ExpectedProblem = [Promise<LightMyRequestResponse>, string, string, number, string]
+
+/** Each answer has its status and its problem type (`CobOperacaoInvalida`), and validates against BACEN's. */
+export async function checkProblems (t: Test, expected: readonly ExpectedProblem[]): Promise<void> {
+  for (const [pending, method, path, status, type] of expected) {
+    const res = await pending
+    t.equal(res.statusCode, status, `${method} ${path}: ${res.body}`)
+    t.equal(res.json().type, PROBLEM_TYPE + type, `${method} ${path}: ${res.body}`)
+    checkAnswer(t, res, method, path)
+  }
 }

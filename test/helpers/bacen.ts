@@ -31,6 +31,17 @@ export interface BacenDoc { paths: Record<string, Record<string, Json>>, compone
  *   yet BACEN's locations carry no scheme (its own example is `pix.example.com/qr/v2/...`), which `uri`
  *   refuses. Dropped.
  * - CobBase.infoAdicionais says `maximum: 50` for an array, a keyword of numbers. Read as `maxItems`.
+ * - WebhookCompleto (GET /webhook/{chave}, GET /webhook) requires `cnpj`, described as a filter by the
+ *   debtor's CNPJ, where its own example (webhookResponse1) and the operation show the webhook's
+ *   `chave`. Corrected to `chave` (a key of at most 77 characters), required.
+ * - CobVValor.desconto is `oneOf` a list of dated discounts (modalidades 1 and 2) and one `valorPerc`
+ *   (3 to 6), but the first branch requires nothing: a desconto of modalidade 3 to 6 matches both, so
+ *   `oneOf` refuses every one of them. The first branch requires descontoDataFixa.
+ * - DadosRecebedor requires logradouro, cidade, uf and cep of the object it is mixed into (a CobVGerada,
+ *   a CobVPayload), where they are the `recebedor`'s, which requires them itself. Dropped at the top.
+ * - CobVGerada requires `location` (CobGerada does not), yet a cobv unbound from its location
+ *   (DELETE /loc/{id}/txid) has none, as GET /cobv's own filter `locationPresente=false` finds them.
+ *   Dropped from its required list.
  * - Pix Automático (where the schema and API Pix's own examples disagree, the examples win):
  *   RecBase requires `retentativa`, no property of it (RecConfiguracao's `politicaRetentativa` is
  *   the one); SolicRecBase requires `pagador`, a property it never defines (solicRecBody1 has none);
@@ -53,6 +64,10 @@ export const CORRECTIONS = [
   'CobGerada.location: format uri dropped',
   'CobBase.infoAdicionais: maximum -> maxItems',
   'PayloadLocationCompleta.location: format uri dropped',
+  'WebhookCompleto: cnpj -> chave',
+  'CobVValor.desconto oneOf: the first branch must require descontoDataFixa',
+  'DadosRecebedor.required: dropped (recebedor requires its own address)',
+  'CobVGerada.required: location dropped (a cobv unbound from its location)',
   'RecBase.required: retentativa dropped',
   'SolicRecBase.required: pagador dropped',
   'SolicRecCompleta.required: rec dropped',
@@ -76,10 +91,12 @@ export interface LoadedBacen {
   doc: BacenDoc
   applied: string[]
   departures: string[]
-  /** The schema of an answer BACEN defines for an operation (JSON, problem details or the JWS payload's). */
+  /** The schema of an answer BACEN defines for an operation (JSON, problem details, the JWS payload's, or null for one without a body). */
   validatorFor: (method: string, path: string, status: number) => ValidateFunction
   /** Problema, for the statuses BACEN leaves to the PSP (401, 413, 415, ...). */
   problem: ValidateFunction
+  /** The JSON schema of a request body BACEN defines (components/requestBodies), e.g. a callback's `WebhookPixBody`. */
+  requestBody: (name: string) => ValidateFunction
 }
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
@@ -139,6 +156,19 @@ export function loadBacen ({ dialect = 'root' }: { dialect?: 'root' | 'api-pix' 
   if (completa.format === 'uri') { delete completa.format; applied.add(CORRECTIONS[10]) }
   const info = props('CobBase').infoAdicionais as Json
   if (info.maximum !== undefined) { info.maxItems = info.maximum; delete info.maximum; applied.add(CORRECTIONS[9]) }
+  const webhook = schemas.WebhookCompleto as { required: string[], properties: Json }
+  if (webhook.required.includes('cnpj')) {
+    webhook.required = webhook.required.map(r => r === 'cnpj' ? 'chave' : r)
+    delete webhook.properties.cnpj
+    webhook.properties.chave = { type: 'string', maxLength: 77 }
+    applied.add(CORRECTIONS[11])
+  }
+  const dated = (props('CobVValor').desconto as { oneOf: Array<{ required?: string[], properties: Json }> }).oneOf[0]
+  if (dated.required === undefined && 'descontoDataFixa' in dated.properties) { dated.required = ['descontoDataFixa']; applied.add(CORRECTIONS[12]) }
+  const recebedor = schemas.DadosRecebedor as { required?: string[] }
+  if (recebedor.required !== undefined) { delete recebedor.required; applied.add(CORRECTIONS[13]) }
+  const gerada = schemas.CobVGerada as { required: string[] }
+  if (gerada.required.includes('location')) { gerada.required = gerada.required.filter(r => r !== 'location'); applied.add(CORRECTIONS[14]) }
 
   pixAutomaticoCorrections(schemas, applied)
 
@@ -153,13 +183,20 @@ export function loadBacen ({ dialect = 'root' }: { dialect?: 'root' | 'api-pix' 
     let response = op?.responses[String(status)]
     if (response?.$ref !== undefined) response = responses[response.$ref.slice('#/components/responses/'.length)]
     const content = response?.content
+    // An answer BACEN declares without a body (202 of PUT /lotecobv/{id}): none, read as null.
+    if (response !== undefined && content === undefined) return ajv.compile({ type: 'null' })
     const ref = (content?.['application/json'] ?? content?.['application/problem+json'] ?? content?.['application/jose'])?.schema.$ref
     if (ref === undefined) throw new Error(`BACEN 2.9.0 has no answer ${status} for ${method} ${path}`)
     const validate = ajv.getSchema(`bacen${ref}`)
     if (!validate) throw new Error(`no schema ${ref}`)
     return validate
   }
-  return { doc, applied: [...applied], departures, validatorFor, problem: ajv.getSchema('bacen#/components/schemas/Problema')! }
+  const requestBody = (name: string): ValidateFunction => {
+    const validate = ajv.getSchema(`bacen#/components/requestBodies/${name}/content/application~1json/schema`)
+    if (!validate) throw new Error(`BACEN 2.9.0 has no request body ${name}`)
+    return validate
+  }
+  return { doc, applied: [...applied], departures, validatorFor, problem: ajv.getSchema('bacen#/components/schemas/Problema')!, requestBody }
 }
 
 /** The corrections of Pix Automático's schemas (CORRECTIONS, from 'RecBase.required'). */

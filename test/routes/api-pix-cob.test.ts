@@ -1,9 +1,8 @@
 import t from 'tap'
-import type { FastifyInstance } from 'fastify'
 import { parseBrCode } from '../../server/domain/brcode.js'
 import { aTxid, payCode } from '../helpers/payins.js'
 import { bearer, buildTestApp, newAccount, T0, tokenFor } from '../helpers/app.js'
-import { checkAnswer, oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
+import { apiPixClient as client, checkAnswer, checkProblems, oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
 
 /**
  * API Pix's immediate charges under /v2 (docs/api-pix.md, cob): PUT, POST, PATCH, GET and the list,
@@ -14,11 +13,6 @@ import { checkAnswer, oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
 
 const cobBody = (over: Record<string, unknown> = {}) => ({ calendario: { expiracao: 3600 }, valor: { original: '10.00' }, chave: 'recebedor@example.com', ...over })
 const WINDOW = 'inicio=2026-03-10T00:00:00Z&fim=2026-03-11T00:00:00Z'
-
-function client (app: FastifyInstance, token: string) {
-  return (method: 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
-    app.inject({ method, url, headers: bearer(token), ...(payload !== undefined ? { payload: payload as object } : {}) })
-}
 
 t.test('every answer of cob validates against BACEN 2.9.0: creation, revision, reads, the list, and their errors', async t => {
   const app = await buildTestApp(t)
@@ -48,7 +42,7 @@ t.test('every answer of cob validates against BACEN 2.9.0: creation, revision, r
   t.equal(list.json().cobs.length, 2)
 
   // The errors, each in problem details with its tag's type.
-  const errors: Array<[Promise<Awaited<ReturnType<typeof call>>>, string, string, number, string]> = [
+  await checkProblems(t, [
     [call('PUT', `/v2/cob/${txid}`, cobBody()), 'PUT', '/cob/{txid}', 400, 'CobOperacaoInvalida'],
     [call('PUT', `/v2/cob/${aTxid(2)}`, { calendario: {}, valor: { original: 10 } }), 'PUT', '/cob/{txid}', 400, 'CobOperacaoInvalida'],
     [call('POST', '/v2/cob', cobBody({ valor: { original: '10' } })), 'POST', '/cob', 400, 'CobOperacaoInvalida'],
@@ -58,13 +52,7 @@ t.test('every answer of cob validates against BACEN 2.9.0: creation, revision, r
     [call('GET', `/v2/cob/${txid}?revisao=7`), 'GET', '/cob/{txid}', 400, 'CobConsultaInvalida'],
     [call('GET', '/v2/cob?inicio=2026-03-11T00:00:00Z&fim=2026-03-10T00:00:00Z'), 'GET', '/cob', 400, 'CobConsultaInvalida'],
     [call('GET', '/v2/cob?inicio=2026-03-10T00:00:00Z'), 'GET', '/cob', 400, 'CobConsultaInvalida'],
-  ]
-  for (const [pending, method, path, status, type] of errors) {
-    const res = await pending
-    t.equal(res.statusCode, status, `${method} ${path}: ${res.body}`)
-    t.equal(res.json().type, PROBLEM_TYPE + type, `${method} ${path}`)
-    checkAnswer(t, res, method, path)
-  }
+  ])
   const unauthenticated = await app.inject({ method: 'GET', url: `/v2/cob/${txid}` })
   t.equal(unauthenticated.statusCode, 401)
   t.equal(unauthenticated.headers['www-authenticate'], 'Bearer realm="pix-sandbox"')

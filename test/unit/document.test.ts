@@ -65,7 +65,7 @@ t.test('records: a key that is not the record\'s id, an unknown kind, a missing 
     directory: { k: { key: 'other', keyType: 'EVP', name: 'N', document: '52998224725', ispb: '00000000', bankName: 'B' } },
     transactions: { t1: { id: 't1', kind: 'TELEPORT' } },
   }))
-  t.same(!d.ok && d.problems, ['transactions/t1/kind: must be one of CASH_OUT, CASH_OUT_QRCODE, DICT_TRANSFER, SPLIT, CASH_IN, COB, PIX_IN, REFUND_IN, DEVOLUCAO, REFUND_RECEIVED', 'directory/k: the record\'s key is "other"'])
+  t.same(!d.ok && d.problems, ['transactions/t1/kind: must be one of CASH_OUT, CASH_OUT_QRCODE, DICT_TRANSFER, SPLIT, CASH_IN, COB, PIX_IN, REFUND_IN, DEVOLUCAO, REFUND_RECEIVED, COBV', 'directory/k: the record\'s key is "other"'])
   const missing = await readDocument({ format: 'pix-sandbox/state', formatVersion: 2, seq: {}, accounts: {} })
   t.same(!missing.ok && missing.problems, ['transactions: missing', 'directory: missing'])
   const many = await readDocument(marked({ accounts: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [String(i + 1), { id: i + 1 }])) }))
@@ -148,5 +148,23 @@ t.test('Pix Automático\'s records name their own account\'s recurrence, and a p
     `recLocations/1: recurrence ${idA} is not account 2's`,
     `recurrences/${idB}: location 1 does not serve it`,
     'payerBehaviours/2: account 1 has behaviour 1 for 45164632481 already',
+  ])
+})
+
+t.test('API Pix\'s webhooks: each record checked, owned by an account, one per account, callback and key', async t => {
+  const webhook = (id: number, over: Record<string, unknown> = {}) => ({ id, accountId: 1, callback: 'pix', chave: 'loja@example.com', webhookUrl: 'https://erp.example.com/hook', createdAt: '2026-03-10T15:00:00.000Z', updatedAt: '2026-03-10T15:00:00.000Z', ...over })
+  const accounts = { 1: accountRecord(1) }
+  const ok = await readDocument(marked({ accounts, apiPixWebhooks: { 1: webhook(1), 2: webhook(2, { chave: '11222333000181' }) } }))
+  t.ok(ok.ok, JSON.stringify(!ok.ok && ok.problems))
+  t.equal(ok.ok && ok.state.seq.apiPixWebhook, 2, 'the sequence follows the records')
+  const bad = await readDocument(marked({
+    accounts,
+    apiPixWebhooks: { 1: webhook(1, { callback: 'rec' }), 2: webhook(2, { accountId: 9 }), 3: webhook(3, { webhookUrl: undefined }), 4: webhook(4), 5: webhook(5) },
+  }))
+  t.same(!bad.ok && bad.problems, [
+    'apiPixWebhooks/1/callback: must be one of pix, not "rec"',
+    'apiPixWebhooks/3/webhookUrl: Expected string',
+    'apiPixWebhooks/2: account 9 does not exist',
+    'apiPixWebhooks/5: account 1 has webhook 4 for pix on key loja@example.com already',
   ])
 })

@@ -1,18 +1,34 @@
+import type { FastifyReply } from 'fastify'
 import type { RoutesPlugin } from '../plugin.js'
 import { Type } from '@sinclair/typebox'
-import { PAYLOAD_PATH, REC_PAYLOAD_PATH, isLocationToken } from '../../domain/payload-locations.js'
+import { COBV_PAYLOAD_PATH, PAYLOAD_PATH, REC_PAYLOAD_PATH, isLocationToken } from '../../domain/payload-locations.js'
 import { JWKS_PATH } from '../../errors/families.js'
 import { Refusal } from '../../errors/refusal.js'
+import type { PayloadAnswer } from '../../services/api-pix-cobs.js'
 import { errorResponses } from '../../schemas/common.js'
 import { jkuOf } from '../../services/api-pix-cobs.js'
 import { payerScheme } from './host.js'
 
 const PAYLOAD = { problems: { 404: 'CobPayloadNaoEncontrado', 410: 'CobPayloadNaoEncontrado' } } as const
 const REC_PAYLOAD = { problems: { 400: 'RecPayloadOperacaoInvalida', 404: 'RecPayloadNaoEncontrado' } } as const
+const COBV_PAYLOAD = { problems: { 400: 'CobPayloadOperacaoInvalida', 404: 'CobPayloadNaoEncontrado', 410: 'CobPayloadNaoEncontrado' } } as const
+
+const Token = Type.Object({ token: Type.String({ maxLength: 64, description: 'the last segment of the location' }) })
+
+/** A payload answered: the JWS, or why not (404 for a location serving no charge, 410 for one that will not serve it again). */
+function sendPayload (answer: PayloadAnswer, reply: FastifyReply) {
+  if (answer.status !== 'served') {
+    throw answer.status === 'gone'
+      ? new Refusal('PAYLOAD_GONE', 'A cobrança desta location não pode mais ser paga (concluída, removida, expirada ou vencida)')
+      : new Refusal('NOT_FOUND', 'A cobrança em questão não foi encontrada para a location requisitada')
+  }
+  return reply.type('application/jose').header('cache-control', 'no-store').send(answer.jws)
+}
 
 /**
  * What a payer's PSP reads (tag CobPayload; docs/api-pix.md, "Payload locations and the key"): at a
- * location, the charge's payload as a JWS (application/jose), open to anyone who has the URL; and the
+ * location, the charge's payload as a JWS (application/jose), open to anyone who has the URL (a cob's at
+ * `/qr/v2/<token>`, a cobv's at `/qr/v2/cobv/<token>`, with the amount due on a date); and the
  * key that signs them, as a JWK Set at the location's host. Outside the base path: a location is a URL
  * of its own.
  */
@@ -26,18 +42,32 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Recuperar o payload JSON que representa a cobrança imediata',
       description: 'The location\'s charge as CobPayload, signed: a compact JWS (ES256) whose header names its key (kid) and the JWK Set that holds it (jku, at the location\'s host). 404 CobPayloadNaoEncontrado for a location that serves no charge; 410 once its charge can no longer be paid (paid, removed or expired).',
-      params: Type.Object({ token: Type.String({ maxLength: 64, description: 'the last segment of the location' }) }),
+      params: Token,
       response: { 200: { description: 'JWS', content: { 'application/jose': { schema: Type.String() } } }, ...errorResponses('api-pix', [404, 410]) },
     },
   }, async (request, reply) => {
     const token = request.params.token
-    const answer = isLocationToken(token) ? sb.apiPixCobs.payload(token, { scheme: payerScheme(request) }) : { status: 'not-found' as const }
-    if (answer.status !== 'served') {
-      throw answer.status === 'gone'
-        ? new Refusal('PAYLOAD_GONE', 'A cobrança desta location não pode mais ser paga (concluída, removida ou expirada)')
-        : new Refusal('NOT_FOUND', 'A cobrança em questão não foi encontrada para a location requisitada')
-    }
-    return reply.type('application/jose').header('cache-control', 'no-store').send(answer.jws)
+    return sendPayload(isLocationToken(token) ? sb.apiPixCobs.payload(token, { scheme: payerScheme(request) }) : { status: 'not-found' }, reply)
+  })
+
+  app.get(`${COBV_PAYLOAD_PATH}/:token`, {
+    config: { apiPix: COBV_PAYLOAD },
+    schema: {
+      operationId: 'apiPixCobVPayload',
+      tags: ['API Pix'],
+      summary: 'Recuperar o payload JSON que representa a cobrança com vencimento',
+      description: 'The location\'s cobv as CobVPayload, signed as a cob\'s payload is, with valor (original, the abatimento, desconto, multa and juros that apply, and final) for the payment date DPP (YYYY-MM-DD; today in São Paulo when absent). 400 CobPayloadOperacaoInvalida for a codMun that is not 7 digits starting with a state\'s IBGE code, or a DPP before today or after the last payable day; 404 CobPayloadNaoEncontrado for a location that serves no cobv; 410 once it can no longer be paid (paid, removed, or past its last payable day).',
+      params: Token,
+      querystring: Type.Object({
+        codMun: Type.Optional(Type.String({ maxLength: 64, description: 'the payer\'s municipality, IBGE\'s 7-digit code' })),
+        DPP: Type.Optional(Type.String({ maxLength: 64, description: 'the payment date the payer means (YYYY-MM-DD); today in São Paulo when absent' })),
+      }),
+      response: { 200: { description: 'JWS', content: { 'application/jose': { schema: Type.String() } } }, ...errorResponses('api-pix', [400, 404, 410]) },
+    },
+  }, async (request, reply) => {
+    const token = request.params.token
+    const { codMun, DPP } = request.query
+    return sendPayload(isLocationToken(token) ? sb.apiPixCobVs.payload(token, { scheme: payerScheme(request), codMun, DPP }) : { status: 'not-found' }, reply)
   })
 
   app.get(`${REC_PAYLOAD_PATH}/:token`, {
@@ -47,7 +77,7 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Recuperar o payload JSON que representa a configuração da recorrência',
       description: 'The location\'s recurrence as RecPayload, signed as the charges\' payloads are (ES256, kid and jku in the header). 404 RecPayloadNaoEncontrado for a location that serves no recurrence, or one that can no longer be approved nor is in force (REJEITADA, EXPIRADA, CANCELADA).',
-      params: Type.Object({ token: Type.String({ maxLength: 64, description: 'the last segment of the location' }) }),
+      params: Token,
       response: { 200: { description: 'JWS', content: { 'application/jose': { schema: Type.String() } } }, ...errorResponses('api-pix', [404]) },
     },
   }, async (request, reply) => {

@@ -12,6 +12,7 @@ import med from './med.js'
 import requests from './requests.js'
 import report from './report.js'
 import recurrences from './recurrences.js'
+import locations from './locations.js'
 
 /**
  * The control plane under /__sandbox. With an admin token configured (a sandbox exposed on a shared
@@ -40,7 +41,7 @@ const sandboxRoutes: FastifyPluginAsync = async (app) => {
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined && (request.method === 'POST' || request.method === 'PUT' || request.method === 'PATCH')) request.body = {}
   })
-  for (const routes of [system, requests, accounts, scenarios, webhooks, transactions, directory, pix, med, report, recurrences]) await app.register(routes)
+  for (const routes of [system, requests, accounts, scenarios, webhooks, transactions, directory, pix, med, report, locations, recurrences]) await app.register(routes)
 }
 
 export default sandboxRoutes
