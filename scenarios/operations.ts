@@ -42,6 +42,13 @@ const ENDPOINT_OF: Record<string, Endpoint | null> = {
   apiPixUnbindLoc: null,
   apiPixPayload: null,
   apiPixJwks: null,
+  // Its recurring charges: a creation and a retry decide how their attempts' debits go; the rest take none.
+  apiPixCreateCobR: 'cobr',
+  apiPixCreateCobRWithGeneratedTxid: 'cobr',
+  apiPixRetryCobR: 'cobr-retry',
+  apiPixReviseCobR: null,
+  apiPixGetCobR: null,
+  apiPixListCobRs: null,
 }
 
 const GATEWAY_TAGS = ['Standard', 'Central bank', 'API Pix']

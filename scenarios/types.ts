@@ -13,6 +13,8 @@ export const ENDPOINTS = [
   'token', 'balance', 'balances', 'webhook-config', 'cob-query', 'cob-cancel', 'devolucao-query', 'pix-query',
   // control-plane operations that produce events
   'pix-pay', 'pix-incoming', 'med-open', 'med-transition', 'webhook-test', 'refund-received',
+  // API Pix's recurring charges: their creation and a retry decide how their attempts' debits go
+  'cobr', 'cobr-retry',
 ] as const
 export type Endpoint = typeof ENDPOINTS[number]
 
@@ -20,12 +22,14 @@ export type Endpoint = typeof ENDPOINTS[number]
 export const EVENT_ENDPOINTS: readonly Endpoint[] = [
   'cash-out', 'cash-out-qrcode', 'dict-pix', 'cash-in', 'cob', 'refund-in', 'devolucao',
   'pix-pay', 'pix-incoming', 'med-open', 'med-transition', 'webhook-test', 'refund-received',
+  'cobr', 'cobr-retry',
 ]
 
 /** Every operation of the gateway's two families (not the control plane): where transport faults apply. */
 export const GATEWAY_ENDPOINTS: readonly Endpoint[] = [
   'token', 'balance', 'balances', 'cash-out', 'cash-out-qrcode', 'dict-pix', 'cash-in', 'cob', 'cob-query', 'cob-cancel',
   'refund-in', 'devolucao', 'devolucao-query', 'pix-query', 'med-list', 'webhook-config',
+  'cobr', 'cobr-retry',
 ]
 
 export interface ScenarioParam {

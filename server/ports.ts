@@ -283,3 +283,27 @@ export type DebitAnswer = 'PAGA' | 'REJEITADA_SALDO' | 'REJEITADA' | 'SEM_RESPOS
 export interface SimulatedPayers {
   debitAnswer (accountId: number, idRec: string, dueDate: IsoDate): DebitAnswer
 }
+
+// ---- Pix Automático: what recurring charges ask of charges (docs/api-pix.md, "Recurring charges") ----
+
+/** A recurring charge's debit the payer's PSP paid: the PIX its receiver gets. */
+export interface ScheduledPayment {
+  amountCents: number
+  /** The payer, and the ISPB of the payer's PSP. */
+  payer: { name: string, document: string, ispb: string }
+  /** The paid attempt's. */
+  endToEndId: string
+  /** The recurring charge's. */
+  txid: string
+  /** The charge's scenarios, whose delivery faults bend the received PIX's webhook too. */
+  scenarios: readonly AppliedScenario[]
+}
+
+/**
+ * What recurring charges ask of charges: a paid debit received as a PIX of the account (kind PIX_IN),
+ * credited, listed and notified as any received PIX is; null, and nothing changed, when the account
+ * cannot hold the money.
+ */
+export interface IncomingPix {
+  receive (accountId: number, payment: ScheduledPayment): Transaction | null
+}

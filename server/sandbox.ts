@@ -6,7 +6,7 @@ import { createRng, type SeededRng } from './domain/ids.js'
 import { parseInstant, SANDBOX_TIME_MAX, SANDBOX_TIME_MIN, SANDBOX_TIME_RANGE } from './domain/instant.js'
 import { StartupError } from './errors/startup.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
-import type { Lifecycle } from './ports.js'
+import type { Lifecycle, Recurrences, SimulatedPayers } from './ports.js'
 import { Store, type StoreOptions } from './store/store.js'
 import { emptyState, type ClockRecord, type RngState, type State } from './store/state.js'
 import { TokenService } from './auth/tokens.js'
@@ -16,6 +16,7 @@ import { ApiPixCobs } from './services/api-pix-cobs.js'
 import { LocationService } from './services/locations.js'
 import { PayloadSigner } from './services/payload-signing.js'
 import { ChargeService } from './services/charges.js'
+import { CobRService } from './services/cobrs.js'
 import { DirectoryService } from './services/directory.js'
 import { RequestJournal } from './journal/journal.js'
 import { transactionLookup } from './journal/transactions.js'
@@ -38,6 +39,8 @@ export interface SandboxOptions {
   logError?: (err: unknown, message: string, context?: Record<string, unknown>) => void
   /** The console's lines for a failed webhook attempt and a delivery given up. */
   webhookLines?: Pick<WebhookServiceOptions, 'onAttemptFailed' | 'onGaveUp'>
+  /** Pix Automático's recurrences and the payer's simulation, where a test provides its own. */
+  pixAutomatico?: { recurrences?: Recurrences, payers?: SimulatedPayers }
 }
 
 /** A whole state to take over (a snapshot import): its records, and the clock and random stream it brings. */
@@ -80,6 +83,8 @@ export interface Sandbox {
   readonly signer: PayloadSigner
   readonly apiPixCobs: ApiPixCobs<ReturnType<ChargeService['cobView']>>
   readonly apiPixReads: CentralBankReads<ReturnType<ApiPixCobs<ReturnType<ChargeService['cobView']>>['view']>>
+  /** API Pix's recurring charges of Pix Automático (docs/api-pix.md, "Recurring charges"). */
+  readonly cobrs: CobRService
   /** The integration report: what each account's integration did, graded (server/report/). */
   readonly report: ReportService
   /** True once the state is loaded and the routes are ready (GET /__sandbox/health). */
@@ -153,13 +158,17 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const signer = new PayloadSigner(engine)
   const apiPixCobs = new ApiPixCobs({ store, clock, cobs: charges, locations, signer })
   const apiPixReads = new CentralBankReads({ store, charges: apiPixCobs, refunds })
+  // Recurrences are not served yet: a charge finds none (400 for its idRec), and the payer's simulation pays.
+  const recurrences: Recurrences = opts.pixAutomatico?.recurrences ?? { recurrence: () => null, onCancelled: () => {} }
+  const payers: SimulatedPayers = opts.pixAutomatico?.payers ?? { debitAnswer: () => 'PAGA' }
+  const cobrs = new CobRService({ ...engine, recurrences, payers, incoming: charges.incoming, refunds, notifications: { notify: () => {} } })
   const report = new ReportService({ store, clock, rng, accounts, journal, webhooks })
   transactions.register(payouts.pendingOperations)
   transactions.register(refunds.pendingOperations)
 
   // One order for every lifecycle step (the order the services were wired in before, which due jobs
   // of the same instant keep); the journal is memory only and starts over with a reset.
-  const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, splits, payouts, refunds, med, locations, signer, { afterReset: () => journal.clear() }]
+  const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, splits, payouts, refunds, med, locations, signer, cobrs, { afterReset: () => journal.clear() }]
   for (const service of lifecycle) if (service.forgetAccount) store.onAccountRemoved(id => service.forgetAccount!(id))
   const afterLoad = (): void => { for (const service of lifecycle) service.afterLoad?.() }
 
@@ -189,6 +198,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     signer,
     apiPixCobs,
     apiPixReads,
+    cobrs,
     report,
     ready: false,
     notices: [],

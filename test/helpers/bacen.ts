@@ -31,6 +31,12 @@ export interface BacenDoc { paths: Record<string, Record<string, Json>>, compone
  *   yet BACEN's locations carry no scheme (its own example is `pix.example.com/qr/v2/...`), which `uri`
  *   refuses. Dropped.
  * - CobBase.infoAdicionais says `maximum: 50` for an array, a keyword of numbers. Read as `maxItems`.
+ * - DadosComplementaresPessoa.cep has maxLength 8, yet API Pix's own request example cobRBody1 sends
+ *   "89256-140", with its hyphen (9 characters), which a recurring charge echoes. Read as 9.
+ * - CobRAtualizacao.encerramento is `oneOf` a cancelamento and a rejeicao, neither required: a closing
+ *   with either matches both branches, which `oneOf` refuses. Each branch requires its property.
+ * - PixAutomatico.valor is a string (`\d{1,10}\.\d{2}`) that must also match `anyOf` five objects
+ *   (the components of a value, PixValorOriginal...): no string does. The `anyOf` is dropped.
  */
 export const CORRECTIONS = [
   'CPF pattern /^\\d{11}$/ -> ^\\d{11}$',
@@ -44,6 +50,9 @@ export const CORRECTIONS = [
   'CobGerada.location: format uri dropped',
   'CobBase.infoAdicionais: maximum -> maxItems',
   'PayloadLocationCompleta.location: format uri dropped',
+  'DadosComplementaresPessoa.cep: maxLength 8 -> 9',
+  'CobRAtualizacao.encerramento: each oneOf branch requires its property',
+  'PixAutomatico.valor: anyOf of objects dropped',
 ] as const
 
 /**
@@ -122,20 +131,31 @@ export function loadBacen ({ dialect = 'root' }: { dialect?: 'root' | 'api-pix' 
   if (completa.format === 'uri') { delete completa.format; applied.add(CORRECTIONS[10]) }
   const info = props('CobBase').infoAdicionais as Json
   if (info.maximum !== undefined) { info.maxItems = info.maximum; delete info.maximum; applied.add(CORRECTIONS[9]) }
+  const cep = props('DadosComplementaresPessoa').cep as Json
+  if (cep.maxLength === 8) { cep.maxLength = 9; applied.add(CORRECTIONS[11]) }
+  const encerramento = props('CobRAtualizacao').encerramento as { oneOf: Array<{ properties: Json, required?: string[] }> }
+  for (const branch of encerramento.oneOf) {
+    if (branch.required === undefined) { branch.required = Object.keys(branch.properties); applied.add(CORRECTIONS[12]) }
+  }
+  const pixValor = props('PixAutomatico').valor as Json
+  if (pixValor.anyOf !== undefined) { delete pixValor.anyOf; applied.add(CORRECTIONS[13]) }
 
   const ajv = addFormats(new Ajv({ strict: false, allErrors: true }))
   ajv.addFormat('int32', true)
   ajv.addFormat('int64', true)
   ajv.addSchema({ $id: 'bacen', components: doc.components } as object)
-  type Response = { $ref?: string, content?: Record<string, { schema: { $ref: string } }> }
+  type Response = { $ref?: string, content?: Record<string, { schema: { $ref?: string } }> }
   const responses = (doc.components as unknown as { responses: Record<string, Response> }).responses
   const validatorFor = (method: string, path: string, status: number): ValidateFunction => {
     const op = doc.paths[path]?.[method.toLowerCase()] as { responses: Record<string, Response> } | undefined
     let response = op?.responses[String(status)]
     if (response?.$ref !== undefined) response = responses[response.$ref.slice('#/components/responses/'.length)]
     const content = response?.content
-    const ref = (content?.['application/json'] ?? content?.['application/problem+json'] ?? content?.['application/jose'])?.schema.$ref
-    if (ref === undefined) throw new Error(`BACEN 2.9.0 has no answer ${status} for ${method} ${path}`)
+    const schema = (content?.['application/json'] ?? content?.['application/problem+json'] ?? content?.['application/jose'])?.schema
+    if (schema === undefined) throw new Error(`BACEN 2.9.0 has no answer ${status} for ${method} ${path}`)
+    // An answer's schema written in place (POST /cobr/{txid}/retentativa/{data}'s allOf): its references are the document's.
+    if (schema.$ref === undefined) return ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"bacen#/components/')) as object)
+    const ref = schema.$ref
     const validate = ajv.getSchema(`bacen${ref}`)
     if (!validate) throw new Error(`no schema ${ref}`)
     return validate

@@ -2,7 +2,7 @@ import t from 'tap'
 import { Store } from '../../server/store/store.js'
 import type { Restored } from '../../server/store/store.js'
 import { reserve } from '../../server/domain/ledger.js'
-import type { TransactionOf } from '../../server/store/state.js'
+import { emptyState, type TransactionOf } from '../../server/store/state.js'
 import { accountRecord, T0 } from './services/harness.js'
 
 /**
@@ -97,7 +97,7 @@ t.test('a failed replacement of the whole state says so: everything derived is r
   const told: Restored[] = []
   s.onRestored(r => { told.push(r) })
   t.throws(() => s.transact(() => {
-    s.replace({ seq: {}, accounts: {}, transactions: {}, directory: {}, armedScenarios: {}, webhooks: {}, deliveries: {}, meds: {}, locations: {}, signingKeys: {} })
+    s.replace(emptyState())
     throw new Error('no')
   }))
   t.equal(told[0]?.whole, true)

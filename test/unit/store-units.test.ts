@@ -1,7 +1,7 @@
 import t from 'tap'
 import { Store } from '../../server/store/store.js'
 import { reserve } from '../../server/domain/ledger.js'
-import type { Account, TransactionOf } from '../../server/store/state.js'
+import { emptyState, type Account, type TransactionOf } from '../../server/store/state.js'
 
 /**
  * Units of the store (`transact`): an operation applies whole or not at all, in memory mode too.
@@ -97,7 +97,7 @@ t.test('removed records come back, added ones go, in the right order for the sam
 t.test('a replaced state comes back whole', async t => {
   const s = await storeWithAccount()
   t.throws(() => s.transact(() => {
-    s.replace({ seq: {}, accounts: {}, transactions: {}, directory: {}, armedScenarios: {}, webhooks: {}, deliveries: {}, meds: {}, locations: {}, signingKeys: {} })
+    s.replace(emptyState())
     throw new Error('no')
   }))
   t.equal(s.account(1)?.clientId, 'c1')
