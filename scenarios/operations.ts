@@ -49,6 +49,15 @@ const ENDPOINT_OF: Record<string, Endpoint | null> = {
   apiPixReviseCobR: null,
   apiPixGetCobR: null,
   apiPixListCobRs: null,
+  // API Pix's received PIX and devoluções as the root family's; its webhooks per key as the gateway's registrations.
+  apiPixGetPix: 'pix-query',
+  apiPixListPix: 'pix-query',
+  apiPixCreateDevolucao: 'devolucao',
+  apiPixGetDevolucao: 'devolucao-query',
+  apiPixPutWebhook: 'webhook-config',
+  apiPixGetWebhook: 'webhook-config',
+  apiPixDeleteWebhook: 'webhook-config',
+  apiPixListWebhooks: 'webhook-config',
 }
 
 const GATEWAY_TAGS = ['Standard', 'Central bank', 'API Pix']

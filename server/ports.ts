@@ -14,7 +14,7 @@ import type { Restored, Store } from './store/store.js'
 import type { Account, Counterpart, DeepReadonly, Natureza, Payer, PayloadLocation, Transaction, TransactionKind, TransactionOf } from './store/state.js'
 import type { JournalEntry, JournalFilter, Since } from './journal/journal.js'
 import type { DeliveryFilter } from './webhooks/delivery-log.js'
-import type { Delivery, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
+import type { ApiPixCallback, Delivery, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
 
 /**
  * The ports: what a service may be given. Each service declares the few it uses
@@ -184,6 +184,50 @@ export interface Devolucoes {
 /** What the central-bank reads ask of refunds: the refunds of a received payment, and their devoluções. */
 export interface RefundReads extends Devolucoes {
   refundsOf (original: Transaction): Transaction[]
+}
+
+/**
+ * How a dialect shows a received PIX (GET /pix/{e2eid}, GET /pix, a paid cob's `pix[]`): the txid it
+ * carries there (null for none), and the view (`P`, its type).
+ */
+export interface ReceivedPixViews<P> {
+  txidOf (tx: Transaction): string | null
+  view (tx: Transaction): P
+}
+
+/**
+ * How a devolução is bounded on a dialect: the days after the PIX arrived it may be asked within, and
+ * whether natureza RETIRADA is refundable (API Pix: only of a Pix Saque or Troco).
+ */
+export interface DevolucaoRules {
+  deadlineDays: number
+  retirada: boolean
+}
+
+/** What API Pix's devoluções ask of refunds: the same records and settlement as the root family's, on API Pix's rules. */
+export interface DevolucaoWrites extends Devolucoes {
+  devolucao (account: Account, e2eid: string, id: string, body: { valor: string, natureza?: 'ORIGINAL' | 'RETIRADA', descricao?: string }, scenarios: AppliedScenario[], rules: DevolucaoRules): Transaction
+  devolucaoOf (account: Account, e2eid: string, id: string): Transaction
+  devolucaoView (tx: Transaction): DevolucaoView
+}
+
+/**
+ * What API Pix's webhooks ask of the key directory: a key in its canonical form (null when it is no
+ * key at all), and whether an account holds it (its document, or a key of the directory held with its
+ * document at its institution).
+ */
+export interface AccountKeys {
+  canonical (key: string): string | null
+  holds (account: Account, canonicalKey: string): boolean
+}
+
+/**
+ * What API Pix's webhooks ask of the webhook capability: the rules of a receiver's URL (a refusal, else
+ * the URL as kept), and a callback delivered through the same machinery and log as the gateway's events.
+ */
+export interface Callbacks {
+  checkReceiver (url: string): URL
+  deliver<E extends ApiPixCallback> (event: WebhookEvent<E>, url: string): Delivery
 }
 
 /** What the central-bank reads ask of charges: a cob as BACEN's API shows it (`V`, the view's type). */

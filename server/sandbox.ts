@@ -6,13 +6,15 @@ import { createRng, type SeededRng } from './domain/ids.js'
 import { parseInstant, SANDBOX_TIME_MAX, SANDBOX_TIME_MIN, SANDBOX_TIME_RANGE } from './domain/instant.js'
 import { StartupError } from './errors/startup.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
-import type { Lifecycle, Recurrences, SimulatedPayers } from './ports.js'
+import type { Events, Lifecycle, Recurrences, SimulatedPayers } from './ports.js'
 import { Store, type StoreOptions } from './store/store.js'
 import { emptyState, type ClockRecord, type RngState, type State } from './store/state.js'
 import { TokenService } from './auth/tokens.js'
 import { AccountService } from './services/accounts.js'
-import { CentralBankReads } from './services/central-bank-reads.js'
+import { CentralBankReads, rootPixViews } from './services/central-bank-reads.js'
 import { ApiPixCobs } from './services/api-pix-cobs.js'
+import { ApiPixPixService } from './services/api-pix-pix.js'
+import { ApiPixWebhookService } from './services/api-pix-webhooks.js'
 import { LocationService } from './services/locations.js'
 import { PayloadSigner } from './services/payload-signing.js'
 import { ChargeService } from './services/charges.js'
@@ -77,12 +79,15 @@ export interface Sandbox {
   readonly refunds: RefundService
   readonly med: MedService
   /** BACEN's reads (GET /cob, GET /pix, GET /pix/:e2eid) over the charges and refunds. */
-  readonly centralBankReads: CentralBankReads<ReturnType<ChargeService['cobView']>>
+  readonly centralBankReads: CentralBankReads<ReturnType<ChargeService['cobView']>, ReturnType<ReturnType<typeof rootPixViews>['view']>>
   /** API Pix's payload locations, the key that signs their payloads, its cobs and its reads (docs/api-pix.md). */
   readonly locations: LocationService
   readonly signer: PayloadSigner
-  readonly apiPixCobs: ApiPixCobs<ReturnType<ChargeService['cobView']>>
-  readonly apiPixReads: CentralBankReads<ReturnType<ApiPixCobs<ReturnType<ChargeService['cobView']>>['view']>>
+  readonly apiPixCobs: ApiPixCobs<ReturnType<ChargeService['cobView']>, ReturnType<ApiPixPixService['view']>>
+  readonly apiPixReads: CentralBankReads<ReturnType<Sandbox['apiPixCobs']['view']>, ReturnType<ApiPixPixService['view']>>
+  /** API Pix's received PIX and their devoluções, and its webhooks per key (docs/api-pix.md). */
+  readonly apiPixPix: ApiPixPixService
+  readonly apiPixWebhooks: ApiPixWebhookService
   /** API Pix's recurring charges of Pix Automático (docs/api-pix.md, "Recurring charges"). */
   readonly cobrs: CobRService
   /** The integration report: what each account's integration did, graded (server/report/). */
@@ -144,20 +149,29 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const journal = new RequestJournal(config.journalSize, transactionLookup(store), id => store.account(id) !== undefined)
   const scenarios = new ScenarioService(store, clock)
   const webhooks = new WebhookService({ ...engine, version }, { onError: err => logError(err, 'webhook bookkeeping failed'), ...opts.webhookLines })
-  // The capabilities send their webhooks through `events`: the webhook service itself, so a test that
-  // wraps webhooks.emit sees every event.
+  // The capabilities send their webhooks through `events`: to the webhook service itself (so a test that
+  // wraps webhooks.emit sees every event), then to API Pix's webhooks, which follow the PIX received on
+  // a key with a webhook (docs/api-pix.md, webhook), in the same unit.
+  const events: Events = {
+    emit: event => {
+      webhooks.emit(event)
+      apiPixWebhooks.follow(event)
+    },
+  }
   const transactions = new TransactionService(engine)
   const directory = new DirectoryService(engine)
-  const refunds = new RefundService({ ...engine, events: webhooks, received: transactions })
+  const refunds = new RefundService({ ...engine, events, received: transactions })
   const splits = new SplitService(engine)
   const locations = new LocationService(engine)
-  const charges = new ChargeService({ ...engine, events: webhooks, refunds, splits, locations })
-  const payouts = new PayoutService({ ...engine, events: webhooks, charges: charges.payments, directory: directory.holders })
-  const med = new MedService({ ...engine, events: webhooks, received: transactions, refunds, accounts })
-  const centralBankReads = new CentralBankReads({ store, charges, refunds })
+  const charges = new ChargeService({ ...engine, events, refunds, splits, locations })
+  const payouts = new PayoutService({ ...engine, events, charges: charges.payments, directory: directory.holders })
+  const med = new MedService({ ...engine, events, received: transactions, refunds, accounts })
+  const centralBankReads = new CentralBankReads({ store, charges, refunds, pix: rootPixViews(refunds) })
   const signer = new PayloadSigner(engine)
-  const apiPixCobs = new ApiPixCobs({ store, clock, cobs: charges, locations, signer })
-  const apiPixReads = new CentralBankReads({ store, charges: apiPixCobs, refunds })
+  const apiPixPix = new ApiPixPixService({ store, refunds })
+  const apiPixCobs = new ApiPixCobs({ store, clock, cobs: charges, locations, signer, pix: apiPixPix })
+  const apiPixReads = new CentralBankReads({ store, charges: apiPixCobs, refunds, pix: apiPixPix })
+  const apiPixWebhooks = new ApiPixWebhookService({ store, clock, callbacks: webhooks, keys: directory.keys, pix: apiPixPix })
   // Recurrences are not served yet: a charge finds none (400 for its idRec), and the payer's simulation pays.
   const recurrences: Recurrences = opts.pixAutomatico?.recurrences ?? { recurrence: () => null, onCancelled: () => {} }
   const payers: SimulatedPayers = opts.pixAutomatico?.payers ?? { debitAnswer: () => 'PAGA' }
@@ -168,7 +182,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
 
   // One order for every lifecycle step (the order the services were wired in before, which due jobs
   // of the same instant keep); the journal is memory only and starts over with a reset.
-  const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, splits, payouts, refunds, med, locations, signer, cobrs, { afterReset: () => journal.clear() }]
+  const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, splits, payouts, refunds, med, locations, signer, apiPixWebhooks, cobrs, { afterReset: () => journal.clear() }]
   for (const service of lifecycle) if (service.forgetAccount) store.onAccountRemoved(id => service.forgetAccount!(id))
   const afterLoad = (): void => { for (const service of lifecycle) service.afterLoad?.() }
 
@@ -198,6 +212,8 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     signer,
     apiPixCobs,
     apiPixReads,
+    apiPixPix,
+    apiPixWebhooks,
     cobrs,
     report,
     ready: false,

@@ -146,8 +146,9 @@ export const ANSWERS: Record<Code, Answer> = {
   // (docs/gateway.md §7.3) where the cash-out, the cash-in and the refund-in answer 400 (§7.2): the
   // endpoint, not the family, picks the status, so the outcome has a name of its own and the wire the gateway's.
   QRCODE_DUPLICATE_EXTERNAL_ID: { standard: 409, reportedAs: 'PIX_DUPLICATE_EXTERNAL_ID' },
-  // 400 in the standard family (docs/gateway.md §7.2, 7.5), 422 in the central-bank one (§7.6, and the devolução).
-  PIX_INSUFFICIENT_BALANCE: { standard: 400, 'central-bank': 422 },
+  // 400 in the standard family (docs/gateway.md §7.2, 7.5), 422 in the central-bank one (§7.6, and the devolução);
+  // API Pix's devolução answers PixDevolucaoInvalida (400).
+  PIX_INSUFFICIENT_BALANCE: { standard: 400, 'central-bank': 422, 'api-pix': 400 },
   PIX_TRANSACTION_LIMIT_EXCEEDED: { standard: 400 },
   PIX_DAILY_LIMIT_EXCEEDED: { standard: 400 },
   PIX_NIGHT_LIMIT_EXCEEDED: { standard: 400 },
@@ -171,10 +172,11 @@ export const ANSWERS: Record<Code, Answer> = {
   // The refund-in refuses a payment it cannot refund as invalid data (docs/gateway.md §7.5); the control
   // plane's return of an outgoing payment refuses one that is not liquidated as a state conflict.
   REFUND_NOT_ALLOWED: { standard: 400, sandbox: 409 },
-  // 400 on the refund-in (docs/gateway.md §7.5), 422 on the devolução (§7.8).
-  REFUND_DEADLINE_EXCEEDED: { standard: 400, 'central-bank': 422 },
+  // 400 on the refund-in (docs/gateway.md §7.5), 422 on the devolução (§7.8); API Pix's devolução answers
+  // both a late request and an id in use as PixDevolucaoInvalida (400).
+  REFUND_DEADLINE_EXCEEDED: { standard: 400, 'central-bank': 422, 'api-pix': 400 },
   REFUND_AMOUNT_EXCEEDS_ORIGINAL: everywhere(400),
-  DEVOLUCAO_ID_EXISTS: { 'central-bank': 409, generic: true },
+  DEVOLUCAO_ID_EXISTS: { 'central-bank': 409, 'api-pix': 400, generic: true },
 
   MED_ALREADY_OPEN: { sandbox: 409 },
   MED_INVALID_TRANSITION: { sandbox: 409 },

@@ -1,10 +1,13 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { RecordId, StringEnum } from './common.js'
 import { MedRecordSchema, MedRefund } from './payins.js'
-import { EVENT_TYPES, type EventType } from '../store/state.js'
+import { ApiPixPix } from './api-pix/pix.js'
+import { DELIVERY_EVENT_TYPES, EVENT_TYPES, type DeliveryEventType } from '../store/state.js'
 
 /** Webhook registrations (docs/gateway.md §2.11) and the delivery log of the control plane. */
 export const EventTypeSchema = StringEnum(EVENT_TYPES, { description: 'Event type (spec 6.1)' })
+/** What the delivery log holds: the gateway's event types, and API Pix's callbacks (docs/api-pix.md, webhook). */
+export const DeliveryEventTypeSchema = StringEnum(DELIVERY_EVENT_TYPES, { description: 'Event type (spec 6.1), or pix: API Pix\'s callback to {webhookUrl}/pix' })
 
 export const HeaderItem = Type.Object({
   key: Type.String({ minLength: 1, maxLength: 100, description: 'Header name (RFC 9110 token); host, content-length, connection, transfer-encoding, content-type and user-agent are reserved, and so are hop-by-hop names (Expect, Upgrade, Keep-Alive, TE, Trailer, Proxy-*) and X-Sandbox-*' }),
@@ -147,6 +150,12 @@ export const MedEnvelopeSchema = Type.Object({
 }, { description: 'eventType med_created, med_accepted and med_rejected (docs/assumptions.md)' })
 export type MedEnvelope = Static<typeof MedEnvelopeSchema>
 
+/** API Pix's callback (docs/api-pix.md, webhook): the received PIX, as GET /pix/{e2eid} shows them, posted to `{webhookUrl}/pix`. */
+export const PixCallbackSchema = Type.Object({
+  pix: Type.Array(ApiPixPix),
+}, { description: 'eventType pix: API Pix\'s callback of a received PIX, and of its devolução reaching DEVOLVIDO or NAO_REALIZADO (docs/api-pix.md)' })
+export type PixCallback = Static<typeof PixCallbackSchema>
+
 /** The payload of each event type. */
 export const WebhookPayloadSchemas = {
   cash_in: ReceiveEnvelopeSchema,
@@ -156,11 +165,12 @@ export const WebhookPayloadSchemas = {
   med_created: MedEnvelopeSchema,
   med_accepted: MedEnvelopeSchema,
   med_rejected: MedEnvelopeSchema,
-} satisfies Record<EventType, TSchema>
+  pix: PixCallbackSchema,
+} satisfies Record<DeliveryEventType, TSchema>
 
-export type WebhookPayloads = { [E in EventType]: Static<typeof WebhookPayloadSchemas[E]> }
+export type WebhookPayloads = { [E in DeliveryEventType]: Static<typeof WebhookPayloadSchemas[E]> }
 /** What a delivery of event type E carries as its body. */
-export type WebhookPayload<E extends EventType = EventType> = WebhookPayloads[E]
+export type WebhookPayload<E extends DeliveryEventType = DeliveryEventType> = WebhookPayloads[E]
 
 export const DeliveryStatusSchema = StringEnum(['pending', 'delivered', 'failed', 'dropped', 'no_receiver'] as const, {
   description: 'pending: attempts still to come; delivered: a 2xx came back; failed: every attempt failed; dropped: WEBHOOK_DROP; no_receiver: no active URL for the event',
@@ -180,10 +190,10 @@ export const DeliveryView = Type.Object({
   id: Type.String({ description: 'Also the X-Sandbox-Delivery-Id header, the same on every attempt' }),
   seq: Type.Integer(),
   accountId: Type.Integer(),
-  eventType: EventTypeSchema,
+  eventType: DeliveryEventTypeSchema,
   eventId: Type.String({ description: 'One event fans out to one delivery per active URL' }),
   transactionId: Type.Union([Type.String(), Type.Null()]),
-  webhookId: Type.Union([Type.Integer(), Type.Null()]),
+  webhookId: Type.Union([Type.Integer(), Type.Null()], { description: 'The registration it goes to; null without one (no receiver, or a callback of API Pix)' }),
   url: Type.Union([Type.String(), Type.Null()]),
   status: DeliveryStatusSchema,
   requestHeaders: HeaderMap,
@@ -199,7 +209,7 @@ export const DeliveryView = Type.Object({
 
 export const DeliveryQuery = Type.Object({
   accountId: Type.Optional(RecordId()),
-  eventType: Type.Optional(EventTypeSchema),
+  eventType: Type.Optional(DeliveryEventTypeSchema),
   transactionId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   status: Type.Optional(DeliveryStatusSchema),
 })
@@ -250,6 +260,6 @@ export const DeliveryWaitQuery = Type.Object({
  * `delivery.eventType === 'cash_in'` (or waiting for one event type) types `delivery.body`. The route
  * schema above keeps `body` open: the log serves what was sent, whatever version of the sandbox sent it.
  */
-export type DeliveryOf<E extends EventType = EventType> = E extends EventType
+export type DeliveryOf<E extends DeliveryEventType = DeliveryEventType> = E extends DeliveryEventType
   ? Omit<Static<typeof DeliveryView>, 'eventType' | 'body'> & { eventType: E, body: WebhookPayload<E> }
   : never

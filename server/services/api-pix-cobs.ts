@@ -3,9 +3,9 @@ import { hostOf } from '../domain/payload-locations.js'
 import { JWKS_PATH } from '../errors/families.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, PayloadLocation, TransactionOf } from '../store/state.js'
-import type { CobViews, CobWrites, PayloadLocations, PayloadSigning, Ports } from '../ports.js'
+import type { CobViews, CobWrites, PayloadLocations, PayloadSigning, Ports, ReceivedPixViews } from '../ports.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import { chargeData } from './charge-records.js'
+import { chargeData, receivedOf } from './charge-records.js'
 import { iso } from './history.js'
 
 /**
@@ -29,6 +29,7 @@ interface GatewayCobView {
   chave: string
   solicitacaoPagador?: string
   infoAdicionais?: unknown
+  pix?: unknown
 }
 
 /** A cob as API Pix asks for it: its chave is required, and it may name the location it takes. */
@@ -45,10 +46,10 @@ export type PayloadAnswer =
   | { status: 'served', jws: string }
   | { status: 'not-found' | 'gone' }
 
-export type ApiPixCobDeps<V> = Pick<Ports, 'store' | 'clock'> & { cobs: CobWrites & CobViews<V>, locations: PayloadLocations, signer: PayloadSigning }
+export type ApiPixCobDeps<V, P> = Pick<Ports, 'store' | 'clock'> & { cobs: CobWrites & CobViews<V>, locations: PayloadLocations, signer: PayloadSigning, pix: ReceivedPixViews<P> }
 
-export class ApiPixCobs<V extends GatewayCobView> implements CobViews<ReturnType<ApiPixCobs<V>['view']>> {
-  constructor (private readonly deps: ApiPixCobDeps<V>) {}
+export class ApiPixCobs<V extends GatewayCobView, P> implements CobViews<ReturnType<ApiPixCobs<V, P>['view']>> {
+  constructor (private readonly deps: ApiPixCobDeps<V, P>) {}
 
   /**
    * PUT /cob/{txid} and POST /cob (txid null): the charge, at the location `loc.id` names or at a new
@@ -105,9 +106,13 @@ export class ApiPixCobs<V extends GatewayCobView> implements CobViews<ReturnType
     return this.locationOf(charge) !== null
   }
 
-  /** A cob as API Pix shows it (CobGerada, CobCompleta): location, loc and pixCopiaECola only while it has a location. */
+  /**
+   * A cob as API Pix shows it (CobGerada, CobCompleta): location, loc and pixCopiaECola only while it
+   * has a location; its `pix` as GET /pix/{e2eid} shows them.
+   */
   view (charge: Cob) {
-    const { loc: _loc, location: _location, pixCopiaECola, ...rest } = this.deps.cobs.cobView(charge)
+    const { loc: _loc, location: _location, pixCopiaECola, pix: _pix, ...own } = this.deps.cobs.cobView(charge)
+    const rest = { ...own, ...(receivedOf(charge) !== undefined ? { pix: [this.deps.pix.view(charge)] } : {}) }
     const at = this.locationOf(charge)
     if (at === null) return rest
     return {

@@ -3,7 +3,7 @@ import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, Transaction, TransactionOf } from '../store/state.js'
 import { chargeData, receivedOf } from './charge-records.js'
 import { receivedPixView } from './received-pix.js'
-import type { CobViews, Ports, RefundReads } from '../ports.js'
+import type { CobViews, Ports, ReceivedPixViews, RefundReads } from '../ports.js'
 
 /**
  * The reads of BACEN's API Pix (2.9.0) over the records the charge and refund services own: the
@@ -38,15 +38,24 @@ export interface PixListFilter extends ListFilter {
   devolucaoPresente?: boolean
 }
 
-export type CentralBankReadDeps<Cob> = Pick<Ports, 'store'> & { charges: CobViews<Cob>, refunds: RefundReads }
+export type CentralBankReadDeps<Cob, Pix> = Pick<Ports, 'store'> & { charges: CobViews<Cob>, refunds: RefundReads, pix: ReceivedPixViews<Pix> }
+
+/** The root family's received PIX: the charge's txid, whatever it is, and its `Pix` with the payer. */
+export const rootPixViews = (refunds: RefundReads): ReceivedPixViews<ReturnType<typeof receivedPixView>> => ({
+  txidOf: tx => chargeData(tx).txid,
+  view: tx => receivedPixView(refunds, tx),
+})
 
 export interface Window { from: number, to: number }
 
-/** inicio and fim as BACEN reads them (RFC 3339, both inclusive), one message per bad field. */
-export function windowOf (q: ListFilter): Window {
+/**
+ * inicio and fim as BACEN reads them (RFC 3339, both inclusive), one message per bad field; a bound a
+ * list leaves optional (GET /webhook) is open when absent.
+ */
+export function windowOf (q: Omit<ListFilter, 'inicio' | 'fim'> & { inicio?: string, fim?: string }): Window {
   const problems: string[] = []
-  const from = parseInstant(q.inicio)
-  const to = parseInstant(q.fim)
+  const from = q.inicio === undefined ? -Infinity : parseInstant(q.inicio)
+  const to = q.fim === undefined ? Infinity : parseInstant(q.fim)
   if (from === null) problems.push('inicio deve ser uma data-hora RFC 3339, ex.: 2026-03-10T00:00:00Z')
   if (to === null) problems.push('fim deve ser uma data-hora RFC 3339, ex.: 2026-03-10T23:59:59Z')
   if (from !== null && to !== null && from > to) problems.push('fim deve ser igual ou posterior a inicio')
@@ -71,8 +80,8 @@ export const within = (at: string, w: Window): boolean => {
   return ms >= w.from && ms <= w.to
 }
 
-export class CentralBankReads<Cob> {
-  constructor (private readonly deps: CentralBankReadDeps<Cob>) {}
+export class CentralBankReads<Cob, Pix> {
+  constructor (private readonly deps: CentralBankReadDeps<Cob, Pix>) {}
 
   /** GET /cob: the account's charges created within [inicio, fim], oldest first, paged. */
   cobs (account: Account, q: CobListFilter) {
@@ -107,7 +116,7 @@ export class CentralBankReads<Cob> {
     const received = this.deps.store.transactionsOf(account.id).filter(tx => {
       const r = receivedOf(tx)
       if (!r || !within(r.at, w)) return false
-      const txid = chargeData(tx).txid
+      const txid = this.deps.pix.txidOf(tx)
       if (q.txid !== undefined && txid !== q.txid) return false
       if (q.txIdPresente !== undefined && (txid !== null) !== q.txIdPresente) return false
       if (q.devolucaoPresente !== undefined && (this.deps.refunds.refundsOf(tx).length > 0) !== q.devolucaoPresente) return false
@@ -127,7 +136,7 @@ export class CentralBankReads<Cob> {
         ...(q.cnpj !== undefined ? { cnpj: q.cnpj } : {}),
         paginacao,
       },
-      pix: items.map(tx => receivedPixView(this.deps.refunds, tx)),
+      pix: items.map(tx => this.deps.pix.view(tx)),
     }
   }
 
@@ -135,6 +144,6 @@ export class CentralBankReads<Cob> {
   received (account: Account, e2eid: string) {
     const tx: Transaction | undefined = this.deps.store.transactionByRef(`e2e-in:${e2eid}`)
     if (!tx || tx.accountId !== account.id || !receivedOf(tx)) throw new Refusal('NOT_FOUND', `Pix ${e2eid} não encontrado`)
-    return receivedPixView(this.deps.refunds, tx)
+    return this.deps.pix.view(tx)
   }
 }

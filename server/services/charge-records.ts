@@ -1,4 +1,4 @@
-import { CHARGE_KINDS, isKind, type ChargeData, type DeepReadonly, type Draft, type ReceivedPayment, type Transaction } from '../store/state.js'
+import { CHARGE_KINDS, isKind, type Account, type ChargeData, type DeepReadonly, type Draft, type ReceivedPayment, type Transaction } from '../store/state.js'
 
 /*
  * Reading a charge record (CASH_IN, COB, PIX_IN): shared by the charge and split services, refunds, MED, the
@@ -24,4 +24,9 @@ export function receivedOf (tx: Transaction): DeepReadonly<ReceivedPayment> | un
     (tx.kind === 'COB' && tx.status === 'CONCLUIDA') ||
     (tx.kind === 'PIX_IN' && tx.status === 'CONFIRMED')
   return credited ? chargeData(tx).received : undefined
+}
+
+/** The receiver's key of a cob: the one it names, else its account's document key (BACEN's answers always name one). */
+export function cobChave (charge: Transaction, holder: Account | undefined): string {
+  return chargeData(charge).cob?.chave ?? holder?.document ?? ''
 }

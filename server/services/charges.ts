@@ -9,7 +9,7 @@ import { Refusal, invalidRequest } from '../errors/refusal.js'
 import { type Account, type ChargeData, type ChargeKind, type CobData, type Counterpart, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData, type TransactionOf, type TransactionStatus } from '../store/state.js'
 import { cobFieldProblems, revisedCob, type CnpjForm, type CobFields, type CobRequest, type CobRevision } from '../domain/cob.js'
 import { receivedPixView } from './received-pix.js'
-import { chargeData, chargeDraft, receivedOf } from './charge-records.js'
+import { chargeData, chargeDraft, cobChave, receivedOf } from './charge-records.js'
 import { receiveEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { percentageExcess } from '../domain/splits.js'
 import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
@@ -319,7 +319,7 @@ export class ChargeService implements Lifecycle {
       ...(cob.devedor ? { devedor: { ...cob.devedor } } : {}),
       valor: { original: cob.original, modalidadeAlteracao: cob.modalidadeAlteracao },
       // BACEN's answer always names the receiver's key: without one in the request, the account's document key.
-      chave: cob.chave ?? this.store.account(charge.accountId)?.document ?? '',
+      chave: cobChave(charge, this.store.account(charge.accountId)),
       ...(cob.solicitacaoPagador !== undefined ? { solicitacaoPagador: cob.solicitacaoPagador } : {}),
       ...(cob.infoAdicionais ? { infoAdicionais: cob.infoAdicionais } : {}),
       pixCopiaECola: d.pixCode!,

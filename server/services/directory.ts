@@ -2,7 +2,7 @@ import { generateCpf, isValidCnpj, isValidCpf, isValidDocument } from '../domain
 import { randomInt, type Rng } from '../domain/ids.js'
 import { detectDirectoryKeyType, normalizeKey, type DirectoryKeyType } from '../domain/keys.js'
 import { Refusal } from '../errors/refusal.js'
-import type { KeyHolders, Ports } from '../ports.js'
+import type { AccountKeys, KeyHolders, Ports } from '../ports.js'
 import { intern } from '../store/intern.js'
 import type { Counterpart, DirectoryEntry } from '../store/state.js'
 
@@ -110,6 +110,20 @@ export class DirectoryService {
         this.inventedHolders.set(id, holder)
       }
       return holder
+    },
+  }
+
+  /**
+   * Which keys an account holds (API Pix's webhooks are per key): its own document, and each key of the
+   * directory whose holder has its document at its institution (a key registered for it through
+   * /__sandbox/directory).
+   */
+  readonly keys: AccountKeys = {
+    canonical: key => directoryKeyOf(key)?.key ?? null,
+    holds: (account, key) => {
+      if (key === account.document) return true
+      const entry = this.deps.store.directoryEntry(key)
+      return entry !== undefined && entry.document === account.document && entry.ispb === account.ispb
     },
   }
 

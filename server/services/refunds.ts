@@ -9,7 +9,7 @@ import type { AppliedScenario } from '../../scenarios/types.js'
 import { cannotReceive, type ReceivedPayment } from './charges.js'
 import { chargeData, receivedOf } from './charge-records.js'
 import { iso, recordTransition } from './history.js'
-import type { DevolucaoView, Devolucoes, Lifecycle, MedReturns, PendingOperations, Ports, ReceivedPayments } from '../ports.js'
+import type { DevolucaoRules, DevolucaoView, DevolucaoWrites, Lifecycle, MedReturns, PendingOperations, Ports, ReceivedPayments } from '../ports.js'
 import type { Restored } from '../store/store.js'
 import type { Config } from '../config.js'
 
@@ -21,6 +21,14 @@ import type { Config } from '../config.js'
  */
 export const REFUND_DEADLINE_DAYS = 89
 const DAY_MS = 86_400_000
+
+/** The root family's devolução (docs/gateway.md §2.9, 7.8): within 89 days, RETIRADA taken as any natureza. */
+export const GATEWAY_DEVOLUCAO: DevolucaoRules = { deadlineDays: REFUND_DEADLINE_DAYS, retirada: true }
+/**
+ * API Pix's (tag Pix, PixDevolucaoInvalida): within 90 days of the PIX's settlement; RETIRADA returns
+ * the withdrawal or change of a Pix Saque or Troco, which no PIX the sandbox receives has.
+ */
+export const API_PIX_DEVOLUCAO: DevolucaoRules = { deadlineDays: 90, retirada: false }
 const PAYOUT_KINDS: readonly string[] = ['CASH_OUT', 'CASH_OUT_QRCODE', 'DICT_TRANSFER']
 
 export type { Natureza, RefundData }
@@ -52,7 +60,7 @@ export type RefundDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | '
   received: ReceivedPayments
 }
 
-export class RefundService implements Devolucoes, MedReturns, Lifecycle {
+export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
   constructor (private readonly deps: RefundDeps) {}
 
   /** POST /__sandbox/transactions/:id/settle and /fail on a refund. */
@@ -78,8 +86,8 @@ export class RefundService implements Devolucoes, MedReturns, Lifecycle {
     return this.store.transactionsOf(original.accountId).filter(t => isKind(t, REFUND_KINDS) && refundData(t).originalId === original.id)
   }
 
-  private deadlinePassed (received: DeepReadonly<ReceivedPayment>): boolean {
-    return this.now() > Date.parse(received.at) + REFUND_DEADLINE_DAYS * DAY_MS
+  private deadlinePassed (received: DeepReadonly<ReceivedPayment>, days = REFUND_DEADLINE_DAYS): boolean {
+    return this.now() > Date.parse(received.at) + days * DAY_MS
   }
 
   // ---- refund-in (standard family) --------------------------------------------------------------
@@ -124,16 +132,22 @@ export class RefundService implements Devolucoes, MedReturns, Lifecycle {
 
   // ---- devolução (central-bank family) ----------------------------------------------------------
 
-  /** PUT /pix/:e2eid/devolucao/:id (docs/gateway.md §2.9, 3.3, 7.8). */
-  devolucao (account: Account, e2eid: string, id: string, body: { valor: string, natureza?: 'ORIGINAL' | 'RETIRADA', descricao?: string }, scenarios: AppliedScenario[]): Transaction {
+  /** PUT /pix/:e2eid/devolucao/:id (docs/gateway.md §2.9, 3.3, 7.8), and API Pix's on its own `rules`. */
+  devolucao (
+    account: Account, e2eid: string, id: string, body: { valor: string, natureza?: 'ORIGINAL' | 'RETIRADA', descricao?: string }, scenarios: AppliedScenario[],
+    rules: DevolucaoRules = GATEWAY_DEVOLUCAO
+  ): Transaction {
     const valor = parseDecimalString(body.valor, 'exactly-2')
-    if (!valor.ok) throw invalidRequest('valor deve ser um decimal com 2 casas, ex.: "10.00"')
+    if (!valor.ok) throw invalidRequest('valor deve ser um decimal com 2 casas, ex.: "10.00"', { fields: ['devolucao.valor'] })
     const original = this.deps.received.findReceived(e2eid)
     if (!original || original.accountId !== account.id || original.endToEndId !== e2eid) throw new Refusal('NOT_FOUND', `PIX ${e2eid} não encontrado`)
     const received = receivedOf(original)
     if (!received) throw new Refusal('NOT_FOUND', `A transação ${e2eid} não é um PIX recebido`)
     if (this.store.transactionByRef(`devolucao:${e2eid}:${id}`)) throw new Refusal('DEVOLUCAO_ID_EXISTS', `A devolução ${id} já existe para o PIX ${e2eid}`)
-    if (this.deadlinePassed(received)) throw new Refusal('REFUND_DEADLINE_EXCEEDED', `O prazo de ${REFUND_DEADLINE_DAYS} dias para devolução expirou`)
+    if (this.deadlinePassed(received, rules.deadlineDays)) throw new Refusal('REFUND_DEADLINE_EXCEEDED', `O prazo de ${rules.deadlineDays} dias para devolução expirou`)
+    if (body.natureza === 'RETIRADA' && !rules.retirada) {
+      throw new Refusal('REFUND_AMOUNT_EXCEEDS_ORIGINAL', `natureza RETIRADA devolve o saque ou o troco de um Pix Saque ou Pix Troco; o PIX ${e2eid} não tem saque nem troco (valor devolvível 0.00); use ORIGINAL`)
+    }
     const remaining = this.remainingCents(original)
     // The simple shape shows no code; the code tells the integration report what was refused.
     if (valor.cents > remaining) throw new Refusal('REFUND_AMOUNT_EXCEEDS_ORIGINAL', `valor (${centsToString(valor.cents)}) excede o valor ainda devolvível (${centsToString(remaining)})`)

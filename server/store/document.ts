@@ -175,6 +175,14 @@ function references (state: State, add: (problem: string) => void): void {
       if (max > 0) state.seq[name] = max
     }
   }
+  // API Pix answers GET /webhook/{chave} with one webhook: one per account, callback and key.
+  const webhooks = new Map<string, number>()
+  for (const w of Object.values(state.apiPixWebhooks)) {
+    const at = `${w.accountId}\u0000${w.callback}\u0000${w.chave ?? ''}`
+    const other = webhooks.get(at)
+    if (other !== undefined) add(`apiPixWebhooks/${w.id}: account ${w.accountId} has webhook ${other} for ${w.callback}${w.chave !== undefined ? ` on key ${w.chave}` : ''} already`)
+    webhooks.set(at, w.id)
+  }
   // The root family's cobs draw their loc.id from the sequence of API Pix's locations (collection `locations`).
   for (const tx of Object.values(state.transactions)) {
     if (tx.kind === 'COB' && tx.data.cob.locId > (state.seq.loc ?? 0)) state.seq.loc = tx.data.cob.locId

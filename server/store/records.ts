@@ -445,6 +445,17 @@ export const ArmedScenarioSchema = Open({
 export const EVENT_TYPES = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected'] as const
 export type EventType = typeof EVENT_TYPES[number]
 
+/**
+ * API Pix's callbacks (docs/api-pix.md, webhook), each named after the path it is posted to under a
+ * webhook's URL (`pix`: `{webhookUrl}/pix`): delivered to a webhook of API Pix (`apiPixWebhooks`), never
+ * to a registration of the gateway, through the same delivery machinery and log.
+ */
+export const API_PIX_CALLBACKS = ['pix'] as const
+export type ApiPixCallback = typeof API_PIX_CALLBACKS[number]
+/** What a delivery of the log carries: an event of the gateway, or a callback of API Pix. */
+export const DELIVERY_EVENT_TYPES = [...EVENT_TYPES, ...API_PIX_CALLBACKS] as const
+export type DeliveryEventType = typeof DELIVERY_EVENT_TYPES[number]
+
 export const WebhookRegistrationSchema = Open({
   id: Id,
   accountId: Id,
@@ -491,10 +502,11 @@ export const DeliverySchema = Open({
   /** Creation order across the whole sandbox (several deliveries share a frozen instant). */
   seq: Id,
   accountId: Id,
-  eventType: OneOf(EVENT_TYPES),
+  eventType: OneOf(DELIVERY_EVENT_TYPES),
   /** The event this delivery carries; one event fans out to one delivery per active URL. */
   eventId: Text,
   transactionId: Nullable(Text),
+  /** The gateway's registration it goes to; null without one (no receiver, or a callback of API Pix, which `url` names). */
   webhookId: Nullable(Id),
   url: Nullable(Text),
   status: OneOf(DELIVERY_STATUSES),
@@ -635,6 +647,28 @@ export const CobRSchema = Open({
   scenarios: Type.Optional(Type.Array(AppliedScenarioSchema)),
 })
 
+// ---- API Pix's webhooks (docs/api-pix.md, webhook), owned by ApiPixWebhookService ----------------------
+
+/**
+ * A webhook of API Pix: where one of its callbacks (`callback`) is posted, `{webhookUrl}/<callback>`.
+ * Apart from the gateway's registrations (`webhooks`): API Pix configures one URL per key (PUT
+ * /webhook/{chave}), with no event types, custom headers or activation, and its deliveries carry API
+ * Pix's bodies; both go through the same delivery machinery and log. At most one per account, callback
+ * and key (checked on load).
+ */
+export const ApiPixWebhookSchema = Open({
+  id: Id,
+  accountId: Id,
+  callback: OneOf(API_PIX_CALLBACKS),
+  /** The key, in the directory's canonical form, whose received PIX it is told of; absent for a webhook of the whole account. */
+  chave: Type.Optional(Type.String({ minLength: 1, maxLength: 77 })),
+  /** As the sandbox's URL rules left it (the parser's canonical form, without a fragment). */
+  webhookUrl: Type.String({ minLength: 1 }),
+  /** API Pix's `criacao`: when the webhook was first configured (a new URL keeps it). */
+  createdAt: Instant,
+  updatedAt: Instant,
+})
+
 // ---- the collections of the document ------------------------------------------------------------------
 
 /** What `document.ts` checks of a collection's records beyond their schema, in the records' own field names. */
@@ -669,6 +703,7 @@ export const COLLECTION_RECORDS = {
   locations: collection(PayloadLocationSchema, { sequence: { name: 'loc', field: 'id' }, owned: true }),
   signingKeys: collection(SigningKeySchema),
   cobrs: collection(CobRSchema, { sequence: { name: 'cobr', field: 'id' }, owned: true }),
+  apiPixWebhooks: collection(ApiPixWebhookSchema, { sequence: { name: 'apiPixWebhook', field: 'id' }, owned: true }),
 }
 
 export type Collection = keyof typeof COLLECTION_RECORDS

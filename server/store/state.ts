@@ -79,6 +79,8 @@ export type SigningKey = Collections['signingKeys']
 /** API Pix's recurring charges of Pix Automático (docs/api-pix.md), with their attempts. */
 export type CobR = Collections['cobrs']
 export type Tentativa = CobR['tentativas'][number]
+/** A webhook of API Pix (per key: PUT /webhook/{chave}), apart from the gateway's registrations. */
+export type ApiPixWebhook = Collections['apiPixWebhooks']
 
 // ---- the document ---------------------------------------------------------------------------------
 

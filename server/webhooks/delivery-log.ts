@@ -1,5 +1,5 @@
 import { mergeBySeq, ownRecord, type Store } from '../store/store.js'
-import type { Delivery, DeliveryStatus, EventType } from './types.js'
+import type { Delivery, DeliveryEventType, DeliveryStatus } from './types.js'
 import type { Patch } from '../store/state.js'
 
 /**
@@ -8,7 +8,7 @@ import type { Patch } from '../store/state.js'
  */
 export interface DeliveryFilter {
   accountId?: number
-  eventType?: EventType
+  eventType?: DeliveryEventType
   transactionId?: string
   status?: DeliveryStatus
   /** Only deliveries made after this one (its `seq`): `since=<delivery id>`. */

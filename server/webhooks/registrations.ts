@@ -170,11 +170,7 @@ export class Registrations {
    */
   register (input: RegisterInput, opts: RegisterOptions): { webhook: WebhookRegistration, created: boolean } {
     if (!this.store.account(input.accountId)) throw new Refusal('ACCOUNT_NOT_FOUND', `Conta ${input.accountId} não encontrada`, { en: `Account ${input.accountId} not found` })
-    const url = checkUrl(input.url, opts)
-    if (this.isSandbox(url)) {
-      throw rule('WEBHOOK_URL_IS_SANDBOX', `A URL do webhook aponta para o próprio sandbox (${url.host}); um receptor como /__sandbox/reset agiria sobre ele. Use outra porta ou endereço, ou SANDBOX_SELF_WEBHOOKS=enabled`, `The webhook URL points at the sandbox itself (${url.host}); a receiver such as /__sandbox/reset would act on it. Use another port or address, or SANDBOX_SELF_WEBHOOKS=enabled`)
-    }
-    const normalized = url.href
+    const normalized = this.checkReceiver(input.url, opts).href
     const headers = checkHeaders(input.headers ?? [])
     const sameEvent = this.list(input.accountId).filter(w => w.eventType === input.eventType)
     const existing = sameEvent.find(w => sameReceiver(w.url, normalized))
@@ -191,6 +187,18 @@ export class Registrations {
       return { webhook: existing, created: false }
     }
     return this.store.transact(() => ({ webhook: this.store.add('webhooks', this.newRegistration(input, normalized, headers, now)), created: true }))
+  }
+
+  /**
+   * The rules of a receiver's URL, for a registration and for a webhook of API Pix alike: http(s) (HTTPS
+   * only where `opts` says), no credentials, and not the sandbox itself (unless SANDBOX_SELF_WEBHOOKS).
+   */
+  checkReceiver (input: string, opts: RegisterOptions): URL {
+    const url = checkUrl(input, opts)
+    if (this.isSandbox(url)) {
+      throw rule('WEBHOOK_URL_IS_SANDBOX', `A URL do webhook aponta para o próprio sandbox (${url.host}); um receptor como /__sandbox/reset agiria sobre ele. Use outra porta ou endereço, ou SANDBOX_SELF_WEBHOOKS=enabled`, `The webhook URL points at the sandbox itself (${url.host}); a receiver such as /__sandbox/reset would act on it. Use another port or address, or SANDBOX_SELF_WEBHOOKS=enabled`)
+    }
+    return url
   }
 
   private newRegistration (input: RegisterInput, normalized: string, headers: Record<string, string>, now: string): WebhookRegistration {

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js'
-import type { Lifecycle, Ports } from '../ports.js'
+import type { Callbacks, Lifecycle, Ports } from '../ports.js'
 import type { Restored } from '../store/store.js'
 import type { Job } from '../engine/scheduler.js'
 import { Refusal } from '../errors/refusal.js'
@@ -9,7 +9,9 @@ import { reachesListener, type Listener } from './own-address.js'
 import type { SendResult } from './sender.js'
 import { SenderThread, type Attempt } from './sender-thread.js'
 import { signDelivery } from './signature.js'
-import { EVENT_TYPES, type AttemptKind, type Delivery, type EventType, type FailedAttempt, type GaveUp, type WebhookEvent, type WebhookRegistration } from './types.js'
+import {
+  API_PIX_CALLBACKS, EVENT_TYPES, type ApiPixCallback, type AttemptKind, type Delivery, type DeliveryEventType, type EventType, type FailedAttempt, type GaveUp, type WebhookEvent,
+} from './types.js'
 import type { Mutable } from '../store/state.js'
 import { DELIVERY_FAULTS } from '../../scenarios/delivery.js'
 import { formatScenario, hasScenario, readScenario, scenarioParam } from '../../scenarios/resolver.js'
@@ -52,6 +54,21 @@ const SELF_ADDRESS_REFUSED: SendResult = {
   cancelled: false,
 }
 
+/** Where a delivery goes: a registration of the gateway, or the URL of a webhook of API Pix (no registration). */
+interface Target {
+  webhookId: number | null
+  url: string
+  headers: Readonly<Record<string, string>>
+}
+
+/**
+ * WEBHOOK_OUT_OF_ORDER holds an event until the next one of its transaction: the gateway's events of a
+ * transaction among themselves, each callback of API Pix among its own.
+ */
+function heldKeyOf (accountId: number, transactionId: string, eventType: DeliveryEventType): string {
+  return (API_PIX_CALLBACKS as readonly string[]).includes(eventType) ? `${accountId}:${transactionId}:${eventType}` : `${accountId}:${transactionId}`
+}
+
 type Fault = 'WEBHOOK_DROP' | 'WEBHOOK_DUPLICATE' | 'WEBHOOK_DELAY' | 'WEBHOOK_RECEIVER_TIMEOUT' | 'WEBHOOK_OUT_OF_ORDER' | 'WEBHOOK_BAD_SIGNATURE'
 
 /** The delivery faults a delivery keeps (in header form, as the resolver writes them). */
@@ -65,7 +82,7 @@ export type WebhookDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng'> &
   version: string
 }
 
-export class WebhookService implements Lifecycle {
+export class WebhookService implements Lifecycle, Callbacks {
   readonly registrations: Registrations
   readonly log: DeliveryLog
   private readonly sender: SenderThread
@@ -143,10 +160,26 @@ export class WebhookService implements Lifecycle {
 
   /** emit, returning the deliveries it created (one per active URL, or one `no_receiver`). */
   publish<E extends EventType> (event: WebhookEvent<E>): Delivery[] {
-    return this.deps.store.transact(() => this.createDeliveries(event))
+    return this.deps.store.transact(() => {
+      const targets = this.registrations.activeFor(event.accountId, event.eventType)
+      return this.createDeliveries(event, targets.map(w => ({ webhookId: w.id, url: w.url, headers: w.headers })))
+    })
   }
 
-  private createDeliveries (event: WebhookEvent): Delivery[] {
+  /** Callbacks: the URL rules of the gateway's registrations (http or https), for a webhook of API Pix. */
+  checkReceiver (url: string): URL {
+    return this.registrations.checkReceiver(url, { httpsOnly: false })
+  }
+
+  /**
+   * A callback of API Pix (docs/api-pix.md, webhook) to the URL its webhook names: one delivery, signed,
+   * retried, logged and bent by the delivery faults as an event of the gateway is.
+   */
+  deliver<E extends ApiPixCallback> (event: WebhookEvent<E>, url: string): Delivery {
+    return this.deps.store.transact(() => this.createDeliveries(event, [{ webhookId: null, url, headers: {} }])[0])
+  }
+
+  private createDeliveries (event: WebhookEvent<DeliveryEventType>, targets: readonly Target[]): Delivery[] {
     const now = this.deps.clock.now()
     const iso = new Date(now).toISOString()
     const eventId = this.deps.rng.uuid()
@@ -155,17 +188,17 @@ export class WebhookService implements Lifecycle {
       ? event.scenarios.filter(s => DELIVERY_FAULTS.has(s.name)).map(formatScenario)
       : []
     // One record per target, built whole (every settlement makes at least one, so no spreads here).
-    const delivery = (webhook: WebhookRegistration | null): Mutable<Delivery> => ({
+    const delivery = (target: Target | null): Mutable<Delivery> => ({
       id: this.deps.rng.uuid(),
       seq: this.deps.store.nextSeq('delivery'),
       accountId: event.accountId,
       eventType: event.eventType,
       eventId,
       transactionId,
-      webhookId: webhook ? webhook.id : null,
-      url: webhook ? webhook.url : null,
-      status: webhook ? 'pending' : 'no_receiver',
-      requestHeaders: webhook ? { ...webhook.headers } : {},
+      webhookId: target ? target.webhookId : null,
+      url: target ? target.url : null,
+      status: target ? 'pending' : 'no_receiver',
+      requestHeaders: target ? { ...target.headers } : {},
       body: event.payload,
       attempts: [],
       nextAttemptAt: null,
@@ -174,7 +207,6 @@ export class WebhookService implements Lifecycle {
       updatedAt: iso,
     })
 
-    const targets = this.registrations.activeFor(event.accountId, event.eventType)
     if (targets.length === 0) {
       // Recorded all the same, so a test can see that the event happened and why nothing arrived.
       const d = delivery(null)
@@ -182,12 +214,12 @@ export class WebhookService implements Lifecycle {
       return [d]
     }
 
-    const heldKey = transactionId ? `${event.accountId}:${transactionId}` : null
+    const heldKey = transactionId ? heldKeyOf(event.accountId, transactionId, event.eventType) : null
     const earlier = heldKey ? this.held.get(heldKey) : undefined
     if (heldKey && earlier) this.held.delete(heldKey)
     const created: Delivery[] = []
-    for (const webhook of targets) {
-      const d = delivery(webhook)
+    for (const target of targets) {
+      const d = delivery(target)
       created.push(d)
       if (hasFault(d, 'WEBHOOK_DROP')) {
         d.status = 'dropped'
@@ -248,7 +280,7 @@ export class WebhookService implements Lifecycle {
       if (!d || d.status !== 'pending') continue
       this.deps.scheduler.cancel(this.jobs.get(id))
       this.jobs.delete(id)
-      const leader = later.find(l => l.webhookId === d.webhookId && l.status === 'pending')
+      const leader = later.find(l => l.webhookId === d.webhookId && l.url === d.url && l.status === 'pending')
       if (leader) {
         this.log.update(id, x => { x.nextAttemptAt = null })
         this.followers.set(leader.id, [...(this.followers.get(leader.id) ?? []), id])
@@ -416,14 +448,14 @@ export class WebhookService implements Lifecycle {
 
   private hold (d: Delivery): void {
     if (!d.transactionId) return
-    const key = `${d.accountId}:${d.transactionId}`
+    const key = heldKeyOf(d.accountId, d.transactionId, d.eventType)
     const ids = this.held.get(key) ?? []
     if (!ids.includes(d.id)) this.held.set(key, [...ids, d.id])
   }
 
   private unhold (d: Delivery): void {
     if (!d.transactionId) return
-    const key = `${d.accountId}:${d.transactionId}`
+    const key = heldKeyOf(d.accountId, d.transactionId, d.eventType)
     const ids = this.held.get(key)
     if (!ids) return
     const rest = ids.filter(x => x !== d.id)

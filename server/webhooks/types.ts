@@ -2,12 +2,18 @@
  * Webhook registrations and the delivery log (docs/gateway.md §2.11, 6). Owned by WebhookService; the record
  * shapes live with every other record in the store's leaf (`store/state.ts`).
  */
-import type { EventType } from '../store/state.js'
+import type { DeliveryEventType, EventType } from '../store/state.js'
 import type { WebhookPayload } from '../schemas/webhooks.js'
-export { EVENT_TYPES, type AttemptKind, type Delivery, type DeliveryAttempt, type DeliveryStatus, type EventType, type WebhookRegistration } from '../store/state.js'
+export {
+  API_PIX_CALLBACKS, DELIVERY_EVENT_TYPES, EVENT_TYPES, type ApiPixCallback, type AttemptKind, type Delivery, type DeliveryAttempt, type DeliveryEventType, type DeliveryStatus,
+  type EventType, type WebhookRegistration,
+} from '../store/state.js'
 
-/** What a capability hands to WebhookService.emit when money moves: the payload of its event type. */
-export interface WebhookEvent<E extends EventType = EventType> {
+/**
+ * What a capability hands to WebhookService.emit when money moves: the payload of its event type. A
+ * callback of API Pix (`WebhookService.deliver`) is one too, of its callback's type.
+ */
+export interface WebhookEvent<E extends DeliveryEventType = EventType> {
   accountId: number
   eventType: E
   transactionId?: string | null

@@ -28,8 +28,9 @@ t.test('every outcome answers in at least one family, with an error status the h
 
 t.test('where the families answer one outcome differently, the table says so', async t => {
   const row = (code: Code) => Object.fromEntries(FAMILIES.flatMap(f => statusOf(code, f) === undefined ? [] : [[f, statusOf(code, f)]]))
-  t.same(row('PIX_INSUFFICIENT_BALANCE'), { standard: 400, 'central-bank': 422 })
-  t.same(row('REFUND_DEADLINE_EXCEEDED'), { standard: 400, 'central-bank': 422 })
+  // API Pix's devolução answers each as PixDevolucaoInvalida (docs/api-pix.md, devolução).
+  t.same(row('PIX_INSUFFICIENT_BALANCE'), { standard: 400, 'central-bank': 422, 'api-pix': 400 })
+  t.same(row('REFUND_DEADLINE_EXCEEDED'), { standard: 400, 'central-bank': 422, 'api-pix': 400 })
   t.same(row('KEY_NOT_FOUND'), { 'central-bank': 422, sandbox: 404 })
   t.same(row('REFUND_NOT_ALLOWED'), { standard: 400, sandbox: 409 })
   // One refusal, two statuses in one family: the cash-out by QR code's is an outcome of its own on the same wire code.

@@ -3,6 +3,7 @@ import { IsoDate, StringEnum } from '../common.js'
 import { CobBody, CobParams, CobPatchBody, CobResponse } from '../payins.js'
 import { COB_STATUSES, CobList, CobListQuery } from '../central-bank.js'
 import { LOCATION_MAX_LENGTH } from '../../domain/payload-locations.js'
+import { ApiPixPix } from './pix.js'
 
 /**
  * The immediate charge of BACEN's API Pix 2.9.0 (tag Cob): the root family's request with API Pix's
@@ -46,6 +47,7 @@ export const ApiPixCob = Type.Object({
   location: Type.Optional(ApiPixLocation),
   status: StringEnum(COB_STATUSES),
   pixCopiaECola: Type.Optional(Type.String({ maxLength: 512, description: 'the BR Code; its tag 26-25 is `location`' })),
+  pix: Type.Optional(Type.Array(ApiPixPix, { description: 'the PIX received, once CONCLUIDA, as GET /pix/{e2eid} shows them' })),
 })
 
 export const ApiPixCobListQuery = CobListQuery

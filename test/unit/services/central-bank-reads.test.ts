@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap'
 import type { RefundReads } from '../../../server/ports.js'
-import { CentralBankReads } from '../../../server/services/central-bank-reads.js'
+import { CentralBankReads, rootPixViews } from '../../../server/services/central-bank-reads.js'
 import type { CobData, Mutable, Transaction } from '../../../server/store/state.js'
 import type { Store } from '../../../server/store/store.js'
 import { addAccount, addReceived, engine, T0 } from './harness.js'
@@ -40,7 +40,7 @@ async function reads (t: Test) {
     devolucoesOf: tx => refunded.has(tx.id) ? [{ id: 'd1', rtrId: 'D1', valor: '1.00', natureza: 'ORIGINAL', horario: { solicitacao: tx.createdAt }, status: 'DEVOLVIDO' }] : [],
   }
   const charges = { cobView: (tx: Transaction) => ({ txid: (tx.data as { txid: string }).txid, status: tx.status }) }
-  const service = new CentralBankReads({ store: e.store, charges, refunds })
+  const service = new CentralBankReads({ store: e.store, charges, refunds, pix: rootPixViews(refunds) })
   return { ...e, service, refunded, account: (id: number) => e.store.account(id)! }
 }
 
