@@ -49,6 +49,9 @@ const ENDPOINT_OF: Record<string, Endpoint | null> = {
   apiPixReviseCobR: null,
   apiPixGetCobR: null,
   apiPixListCobRs: null,
+  apiPixPutWebhookCobR: 'webhook-config',
+  apiPixGetWebhookCobR: 'webhook-config',
+  apiPixDeleteWebhookCobR: 'webhook-config',
   // API Pix's received PIX and devoluções as the root family's; its webhooks per key as the gateway's registrations.
   apiPixGetPix: 'pix-query',
   apiPixListPix: 'pix-query',

@@ -230,6 +230,14 @@ export interface Callbacks {
   deliver<E extends ApiPixCallback> (event: WebhookEvent<E>, url: string): Delivery
 }
 
+/**
+ * What Pix Automático asks of API Pix's webhooks: a callback posted to the account's webhook of the
+ * whole account for it (`/webhookcobr` for `cobr`), inside the caller's unit; nothing without one.
+ */
+export interface AccountCallbacks {
+  notify<E extends ApiPixCallback> (event: WebhookEvent<E>): void
+}
+
 /** What the central-bank reads ask of charges: a cob as BACEN's API shows it (`V`, the view's type). */
 export interface CobViews<V> {
   cobView (charge: TransactionOf<'COB'>): V

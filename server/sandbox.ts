@@ -175,7 +175,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   // Recurrences are not served yet: a charge finds none (400 for its idRec), and the payer's simulation pays.
   const recurrences: Recurrences = opts.pixAutomatico?.recurrences ?? { recurrence: () => null, onCancelled: () => {} }
   const payers: SimulatedPayers = opts.pixAutomatico?.payers ?? { debitAnswer: () => 'PAGA' }
-  const cobrs = new CobRService({ ...engine, recurrences, payers, incoming: charges.incoming, refunds, notifications: { notify: () => {} } })
+  const cobrs = new CobRService({ ...engine, recurrences, payers, incoming: charges.incoming, refunds, callbacks: apiPixWebhooks })
   const report = new ReportService({ store, clock, rng, accounts, journal, webhooks })
   transactions.register(payouts.pendingOperations)
   transactions.register(refunds.pendingOperations)

@@ -18,7 +18,8 @@ import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, CobR, Draft, Mutable, Tentativa, Transaction } from '../store/state.js'
 import type { Restored } from '../store/store.js'
 import type { Job } from '../engine/scheduler.js'
-import type { Devolucoes, IncomingPix, Lifecycle, Ports, RecCancelled, Recurrences, RecurrenceView, SimulatedPayers } from '../ports.js'
+import type { AccountCallbacks, Devolucoes, IncomingPix, Lifecycle, Ports, RecCancelled, Recurrences, RecurrenceView, SimulatedPayers } from '../ports.js'
+import { cobrCallback } from '../webhooks/envelopes/api-pix.js'
 import { hasScenario } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { page, windowOf, within, type ListFilter } from './central-bank-reads.js'
@@ -66,18 +67,14 @@ export interface NextDebit {
   at: string
 }
 
-/** What recurring charges tell their receiver (`/webhookcobr`): a charge whose status or attempts changed. */
-export interface CobRNotifications {
-  notify (cobr: CobR, view: CobRNotification): void
-}
-
 export type CobRDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng'> & {
   recurrences: Recurrences
   payers: SimulatedPayers
   incoming: IncomingPix
   /** The devoluções of the received PIX a paid charge shows (`pix[].devolucoes`). */
   refunds: Devolucoes
-  notifications: CobRNotifications
+  /** The receiver's `/webhookcobr`, told of each change. */
+  callbacks: AccountCallbacks
 }
 
 const dayStart = (date: IsoDate): number => parseLocalBound(date, 'start')!
@@ -454,7 +451,8 @@ export class CobRService implements Lifecycle {
     const cobr = this.store.data.cobrs[id]
     this.schedule(cobr)
     const now = this.store.data.cobrs[id]
-    this.deps.notifications.notify(now, this.notification(now))
+    // The charge's txid names its deliveries in the log (`transactionId`); its creation's delivery faults bend them.
+    this.deps.callbacks.notify({ accountId: now.accountId, eventType: 'cobr', transactionId: now.txid, payload: cobrCallback([this.notification(now)]), ...(now.scenarios !== undefined ? { scenarios: now.scenarios } : {}) })
     return now
   }
 

@@ -450,7 +450,7 @@ export type EventType = typeof EVENT_TYPES[number]
  * webhook's URL (`pix`: `{webhookUrl}/pix`): delivered to a webhook of API Pix (`apiPixWebhooks`), never
  * to a registration of the gateway, through the same delivery machinery and log.
  */
-export const API_PIX_CALLBACKS = ['pix'] as const
+export const API_PIX_CALLBACKS = ['pix', 'cobr'] as const
 export type ApiPixCallback = typeof API_PIX_CALLBACKS[number]
 /** What a delivery of the log carries: an event of the gateway, or a callback of API Pix. */
 export const DELIVERY_EVENT_TYPES = [...EVENT_TYPES, ...API_PIX_CALLBACKS] as const

@@ -4,6 +4,7 @@ import { routeNotFound } from '../../errors/handler.js'
 import { Refusal } from '../../errors/refusal.js'
 import cob from './cob.js'
 import cobr from './cobr.js'
+import webhookcobr from './webhookcobr.js'
 import loc from './loc.js'
 import pix from './pix.js'
 import devolucao from './devolucao.js'
@@ -29,7 +30,7 @@ const apiPixRoutes: FastifyPluginAsync = async (app) => {
     done(new Refusal('ACCESS_DENIED', `O token de acesso não tem o escopo ${needed}, que esta operação exige`))
   })
 
-  for (const resource of [cob, loc, pix, devolucao, webhook, cobr]) await app.register(resource)
+  for (const resource of [cob, loc, pix, devolucao, webhook, cobr, webhookcobr]) await app.register(resource)
 
   // Whatever else is under the base path is API Pix's 404, before any body is read (so with or without
   // one), and never a gateway route whose parameter would match it (`/pix/v2/x/devolucao/y` under /pix/v2).

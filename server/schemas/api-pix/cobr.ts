@@ -168,3 +168,16 @@ export const NextDebitView = Type.Object({
 export const NextDueBody = Type.Object({
   accountId: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'only this account\'s recurring charges' })),
 })
+
+// ---- /webhookcobr -------------------------------------------------------------------------------
+
+/** WebhookCobRSolicitado. */
+export const WebhookCobRBody = Type.Object({
+  webhookUrl: Type.String({ minLength: 1, maxLength: 2048, description: 'http(s); each change of the account\'s recurring charges is posted to {webhookUrl}/cobr' }),
+})
+
+/** WebhookCobRCompleto. */
+export const WebhookCobRView = Type.Object({
+  webhookUrl: Type.String(),
+  criacao: IsoDate('when the webhook was first configured'),
+})
