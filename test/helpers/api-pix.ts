@@ -30,13 +30,18 @@ export async function oauthToken (app: FastifyInstance, creds: { clientId: strin
 
 /**
  * An answer of the dialect against BACEN's schema for its operation (`bacenPath` as the reference
- * writes it, `/cob/{txid}`): a success against its JSON schema, an error against the problem the
- * operation declares, or Problema where BACEN leaves the status to the PSP (401, 413, 415), always
- * as application/problem+json.
+ * writes it, `/cob/{txid}`): a success against its JSON schema, or with no body where BACEN declares
+ * none (PUT /webhook/{chave}'s 200, a 204), an error against the problem the operation declares, or
+ * Problema where BACEN leaves the status to the PSP (401, 413, 415), always as application/problem+json.
  */
 export function checkAnswer (t: Test, res: LightMyRequestResponse, method: string, bacenPath: string): void {
   const where = `${method} ${bacenPath} ${res.statusCode}`
   if (res.statusCode >= 400) t.equal(res.headers['content-type'], 'application/problem+json; charset=utf-8', `${where}: problem details`)
+  const declared = (apiPixBacen.doc.paths[bacenPath]?.[method.toLowerCase()] as { responses?: Record<string, { content?: unknown, $ref?: string }> } | undefined)?.responses?.[String(res.statusCode)]
+  if (res.statusCode < 400 && declared !== undefined && declared.$ref === undefined && declared.content === undefined) {
+    t.equal(res.body, '', `${where}: no body, as BACEN declares none`)
+    return
+  }
   let validate
   try {
     validate = apiPixBacen.validatorFor(method, bacenPath, res.statusCode)

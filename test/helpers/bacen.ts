@@ -31,6 +31,9 @@ export interface BacenDoc { paths: Record<string, Record<string, Json>>, compone
  *   yet BACEN's locations carry no scheme (its own example is `pix.example.com/qr/v2/...`), which `uri`
  *   refuses. Dropped.
  * - CobBase.infoAdicionais says `maximum: 50` for an array, a keyword of numbers. Read as `maxItems`.
+ * - WebhookCompleto (GET /webhook/{chave}, GET /webhook) requires `cnpj`, described as a filter by the
+ *   debtor's CNPJ, where its own example (webhookResponse1) and the operation show the webhook's
+ *   `chave`. Corrected to `chave` (a key of at most 77 characters), required.
  * - DadosComplementaresPessoa.cep has maxLength 8, yet API Pix's own request example cobRBody1 sends
  *   "89256-140", with its hyphen (9 characters), which a recurring charge echoes. Read as 9.
  * - CobRAtualizacao.encerramento is `oneOf` a cancelamento and a rejeicao, neither required: a closing
@@ -50,6 +53,7 @@ export const CORRECTIONS = [
   'CobGerada.location: format uri dropped',
   'CobBase.infoAdicionais: maximum -> maxItems',
   'PayloadLocationCompleta.location: format uri dropped',
+  'WebhookCompleto: cnpj -> chave',
   'DadosComplementaresPessoa.cep: maxLength 8 -> 9',
   'CobRAtualizacao.encerramento: each oneOf branch requires its property',
   'PixAutomatico.valor: anyOf of objects dropped',
@@ -72,6 +76,8 @@ export interface LoadedBacen {
   validatorFor: (method: string, path: string, status: number) => ValidateFunction
   /** Problema, for the statuses BACEN leaves to the PSP (401, 413, 415, ...). */
   problem: ValidateFunction
+  /** The JSON schema of a request body BACEN defines (components/requestBodies), e.g. a callback's `WebhookPixBody`. */
+  requestBody: (name: string) => ValidateFunction
 }
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
@@ -131,14 +137,21 @@ export function loadBacen ({ dialect = 'root' }: { dialect?: 'root' | 'api-pix' 
   if (completa.format === 'uri') { delete completa.format; applied.add(CORRECTIONS[10]) }
   const info = props('CobBase').infoAdicionais as Json
   if (info.maximum !== undefined) { info.maxItems = info.maximum; delete info.maximum; applied.add(CORRECTIONS[9]) }
+  const webhook = schemas.WebhookCompleto as { required: string[], properties: Json }
+  if (webhook.required.includes('cnpj')) {
+    webhook.required = webhook.required.map(r => r === 'cnpj' ? 'chave' : r)
+    delete webhook.properties.cnpj
+    webhook.properties.chave = { type: 'string', maxLength: 77 }
+    applied.add(CORRECTIONS[11])
+  }
   const cep = props('DadosComplementaresPessoa').cep as Json
-  if (cep.maxLength === 8) { cep.maxLength = 9; applied.add(CORRECTIONS[11]) }
+  if (cep.maxLength === 8) { cep.maxLength = 9; applied.add(CORRECTIONS[12]) }
   const encerramento = props('CobRAtualizacao').encerramento as { oneOf: Array<{ properties: Json, required?: string[] }> }
   for (const branch of encerramento.oneOf) {
-    if (branch.required === undefined) { branch.required = Object.keys(branch.properties); applied.add(CORRECTIONS[12]) }
+    if (branch.required === undefined) { branch.required = Object.keys(branch.properties); applied.add(CORRECTIONS[13]) }
   }
   const pixValor = props('PixAutomatico').valor as Json
-  if (pixValor.anyOf !== undefined) { delete pixValor.anyOf; applied.add(CORRECTIONS[13]) }
+  if (pixValor.anyOf !== undefined) { delete pixValor.anyOf; applied.add(CORRECTIONS[14]) }
 
   const ajv = addFormats(new Ajv({ strict: false, allErrors: true }))
   ajv.addFormat('int32', true)
@@ -160,5 +173,10 @@ export function loadBacen ({ dialect = 'root' }: { dialect?: 'root' | 'api-pix' 
     if (!validate) throw new Error(`no schema ${ref}`)
     return validate
   }
-  return { doc, applied: [...applied], departures, validatorFor, problem: ajv.getSchema('bacen#/components/schemas/Problema')! }
+  const requestBody = (name: string): ValidateFunction => {
+    const validate = ajv.getSchema(`bacen#/components/requestBodies/${name}/content/application~1json/schema`)
+    if (!validate) throw new Error(`BACEN 2.9.0 has no request body ${name}`)
+    return validate
+  }
+  return { doc, applied: [...applied], departures, validatorFor, problem: ajv.getSchema('bacen#/components/schemas/Problema')!, requestBody }
 }

@@ -109,3 +109,21 @@ t.test('the previous format is told apart from a look-alike', async t => {
   const noAccounts = await readDocument({ schemaVersion: 1, seq: {}, transactions: {}, directory: {} })
   t.equal(!noAccounts.ok && noAccounts.kind, 'foreign')
 })
+
+t.test('API Pix\'s webhooks: each record checked, owned by an account, one per account, callback and key', async t => {
+  const webhook = (id: number, over: Record<string, unknown> = {}) => ({ id, accountId: 1, callback: 'pix', chave: 'loja@example.com', webhookUrl: 'https://erp.example.com/hook', createdAt: '2026-03-10T15:00:00.000Z', updatedAt: '2026-03-10T15:00:00.000Z', ...over })
+  const accounts = { 1: accountRecord(1) }
+  const ok = await readDocument(marked({ accounts, apiPixWebhooks: { 1: webhook(1), 2: webhook(2, { chave: '11222333000181' }) } }))
+  t.ok(ok.ok, JSON.stringify(!ok.ok && ok.problems))
+  t.equal(ok.ok && ok.state.seq.apiPixWebhook, 2, 'the sequence follows the records')
+  const bad = await readDocument(marked({
+    accounts,
+    apiPixWebhooks: { 1: webhook(1, { callback: 'rec' }), 2: webhook(2, { accountId: 9 }), 3: webhook(3, { webhookUrl: undefined }), 4: webhook(4), 5: webhook(5) },
+  }))
+  t.same(!bad.ok && bad.problems, [
+    'apiPixWebhooks/1/callback: must be one of pix, not "rec"',
+    'apiPixWebhooks/3/webhookUrl: Expected string',
+    'apiPixWebhooks/2: account 9 does not exist',
+    'apiPixWebhooks/5: account 1 has webhook 4 for pix on key loja@example.com already',
+  ])
+})
