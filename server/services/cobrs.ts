@@ -180,6 +180,7 @@ export class CobRService implements Lifecycle {
     const context = this.retryContext(cobr)
     const found = checkRetentativa(data, context)
     if (found.length > 0) throw violations(found)
+    const before = changesOf(cobr)
     return this.store.transact(() => {
       const id = cobr.id
       const at = iso(this.now())
@@ -194,7 +195,7 @@ export class CobRService implements Lifecycle {
       } else {
         this.moveAttempt(id, index, 'AGENDADA', 'PSP_PAGADOR')
       }
-      return this.settle(id)
+      return this.settle(id, before)
     })
   }
 
@@ -345,6 +346,7 @@ export class CobRService implements Lifecycle {
     const cobr = this.store.data.cobrs[id]
     const step = cobr === undefined ? null : this.stepOf(cobr)
     if (step === null || step.at > this.now()) return
+    const before = changesOf(cobr)
     this.store.transact(() => {
       switch (step.kind) {
         case 'instruction': this.instruct(id); break
@@ -352,7 +354,7 @@ export class CobRService implements Lifecycle {
         case 'no-answer': this.unanswered(id); break
         case 'expiry': this.move(id, 'EXPIRADA', 'PSP_RECEBEDOR')
       }
-      this.settle(id)
+      this.settle(id, before)
     })
   }
 
@@ -446,11 +448,15 @@ export class CobRService implements Lifecycle {
     }
   }
 
-  /** After a step or a request: the next step scheduled, and the receiver told of what changed. */
-  private settle (id: number): CobR {
+  /**
+   * After a step or a request: the next step scheduled, and the receiver told when a status of the
+   * charge or of an attempt changed since `before` (a debit left unanswered changes none).
+   */
+  private settle (id: number, before: number): CobR {
     const cobr = this.store.data.cobrs[id]
     this.schedule(cobr)
     const now = this.store.data.cobrs[id]
+    if (changesOf(now) === before) return now
     // The charge's txid names its deliveries in the log (`transactionId`); its creation's delivery faults bend them.
     this.deps.callbacks.notify({ accountId: now.accountId, eventType: 'cobr', transactionId: now.txid, payload: cobrCallback([this.notification(now)]), ...(now.scenarios !== undefined ? { scenarios: now.scenarios } : {}) })
     return now
@@ -491,9 +497,10 @@ export class CobRService implements Lifecycle {
 
   /** Cancels a live charge and its pending attempts (inside a unit): by its receiver, or with its recurrence. */
   private cancel (id: number, by: Ator, encerramento: Extract<CobREncerramento, { cancelamento: unknown }>): CobR {
+    const before = changesOf(this.store.data.cobrs[id])
     this.store.data.cobrs[id].tentativas.forEach((t, index) => { if (isPending(t)) this.moveAttempt(id, index, 'CANCELADA', by) })
     this.move(id, 'CANCELADA', by, encerramento)
-    return this.settle(id)
+    return this.settle(id, before)
   }
 
   /** A recurrence was cancelled (inside its unit): its live charges not yet at their first attempt's date go with it. */
@@ -595,6 +602,11 @@ export class CobRService implements Lifecycle {
       this.follow(cobr.id, null)
     }
   }
+}
+
+/** How many status changes a charge and its attempts have had: what its receiver is told of. */
+function changesOf (cobr: CobR): number {
+  return cobr.tentativas.reduce((n, t) => n + t.atualizacao.length, cobr.atualizacao.length)
 }
 
 /** An attempt as API Pix shows it (CobRTentativas' items). */

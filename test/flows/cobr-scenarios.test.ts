@@ -2,19 +2,36 @@ import t from 'tap'
 import { balanceOf } from '../helpers/app.js'
 import { checkAnswer } from '../helpers/api-pix.js'
 import { aTxid } from '../helpers/payins.js'
-import { advanceTo, cobrApp, cobrBody } from '../helpers/recurrences.js'
+import { advanceTo, cobrApp, cobrBody, cobrDeliveries } from '../helpers/recurrences.js'
 
 /**
  * The scenarios of the payer's PSP for recurring charges (scenarios/cobr.ts), sent as the header on the
  * charge's creation or retry, or armed for the account: each bends the attempt's outcome on its date,
- * and with it the ledger (nothing credited unless paid) and the charge's record.
+ * and with it the ledger (nothing credited unless paid), the charge's record and what `/webhookcobr`
+ * is told (the delivery log's bodies: the receiver's URL is never reached, the bodies are kept).
  */
+
+/** The app of cobrApp with a webhook of recurring charges configured. */
+async function withWebhook (t: Parameters<typeof cobrApp>[0]) {
+  const setup = await cobrApp(t)
+  const put = await setup.call('PUT', '/v2/webhookcobr', { webhookUrl: 'https://erp.example.com/api/webhookcobr' })
+  if (put.statusCode !== 200) throw new Error(put.body)
+  return setup
+}
+
+/** What each callback said of the charge: its status and its attempts' statuses. */
+async function told (app: Awaited<ReturnType<typeof cobrApp>>['app'], accountId: number) {
+  return (await cobrDeliveries(app, accountId)).map(d => {
+    const [cobr] = d.body.cobsr
+    return `${cobr.status}:${(cobr.tentativas ?? []).map((x: { status: string }) => x.status).join(',')}`
+  })
+}
 
 const DEBIT = '2026-03-20T11:00:00Z'
 const RETRY_DEBIT = '2026-03-23T11:00:00Z'
 
 t.test('COBR_INSUFFICIENT_FUNDS (header): the attempt EXPIRADA on its date, nothing credited, the charge waits for a retry', async t => {
-  const { app, acc, call } = await cobrApp(t)
+  const { app, acc, call } = await withWebhook(t)
   const txid = aTxid(1)
   const created = await call('PUT', `/v2/cobr/${txid}`, cobrBody(), { 'x-sandbox-scenario': 'COBR_INSUFFICIENT_FUNDS' })
   t.equal(created.statusCode, 201)
@@ -31,10 +48,11 @@ t.test('COBR_INSUFFICIENT_FUNDS (header): the attempt EXPIRADA on its date, noth
   await advanceTo(app, RETRY_DEBIT)
   t.match((await call('GET', `/v2/cobr/${txid}`)).json(), { status: 'CONCLUIDA', tentativas: [{ status: 'EXPIRADA' }, { tipo: 'NTAG', status: 'PAGA' }] })
   t.equal((await balanceOf(app, acc.accountId)).available, before.available + 49.9)
+  t.same(await told(app, acc.accountId), ['ATIVA:AGENDADA', 'ATIVA:EXPIRADA', 'ATIVA:EXPIRADA,AGENDADA', 'CONCLUIDA:EXPIRADA,PAGA'])
 })
 
 t.test('COBR_INSUFFICIENT_FUNDS armed for the account: a client that cannot send the header gets it on its next charge', async t => {
-  const { app, acc, call } = await cobrApp(t)
+  const { app, acc, call } = await withWebhook(t)
   const armed = await app.inject({ method: 'POST', url: '/__sandbox/scenarios/arm', payload: { accountId: acc.accountId, scenario: 'COBR_INSUFFICIENT_FUNDS', endpoint: 'cobr', times: 1 } })
   t.equal(armed.statusCode, 201, armed.body)
   const txid = aTxid(1)
@@ -47,7 +65,7 @@ t.test('COBR_INSUFFICIENT_FUNDS armed for the account: a client that cannot send
 })
 
 t.test('COBR_DEBIT_REFUSED with a code that ends the charge: REJEITADA for good, with encerramento.rejeicao', async t => {
-  const { app, acc, call } = await cobrApp(t)
+  const { app, acc, call } = await withWebhook(t)
   const txid = aTxid(1)
   t.equal((await call('PUT', `/v2/cobr/${txid}`, cobrBody(), { 'x-sandbox-scenario': 'COBR_DEBIT_REFUSED;codigo=AC05' })).statusCode, 201)
   const before = await balanceOf(app, acc.accountId)
@@ -57,10 +75,13 @@ t.test('COBR_DEBIT_REFUSED with a code that ends the charge: REJEITADA for good,
   t.match(read.json(), { status: 'REJEITADA', tentativas: [{ status: 'REJEITADA', rejeicao: { codigo: 'AC05' } }], encerramento: { rejeicao: { codigo: 'AC05' } } })
   t.same(await balanceOf(app, acc.accountId), before)
   t.equal((await call('POST', `/v2/cobr/${txid}/retentativa/2026-03-23`)).statusCode, 400, 'a rejected charge takes no retry')
+  const callbacks = await cobrDeliveries(app, acc.accountId)
+  t.same(await told(app, acc.accountId), ['ATIVA:AGENDADA', 'REJEITADA:REJEITADA'])
+  t.match(callbacks[1].body.cobsr[0], { encerramento: { rejeicao: { codigo: 'AC05' } } })
 })
 
 t.test('COBR_RETRY_REFUSED: the payer\'s PSP refuses to schedule the retry; the charge still waits within its window', async t => {
-  const { app, acc, call, payers } = await cobrApp(t)
+  const { app, acc, call, payers } = await withWebhook(t)
   payers.answers.set(cobrBody().idRec, 'REJEITADA_SALDO')
   const txid = aTxid(1)
   t.equal((await call('PUT', `/v2/cobr/${txid}`, cobrBody())).statusCode, 201)
@@ -77,14 +98,16 @@ t.test('COBR_RETRY_REFUSED: the payer\'s PSP refuses to schedule the retry; the 
   t.equal((await call('POST', `/v2/cobr/${txid}/retentativa/2026-03-24`)).statusCode, 201, 'another retry, another date')
   await advanceTo(app, '2026-03-24T11:00:00Z')
   t.match((await call('GET', `/v2/cobr/${txid}`)).json(), { status: 'CONCLUIDA' })
+  t.same(await told(app, acc.accountId), ['ATIVA:AGENDADA', 'ATIVA:EXPIRADA', 'ATIVA:EXPIRADA,REJEITADA', 'ATIVA:EXPIRADA,REJEITADA,AGENDADA', 'CONCLUIDA:EXPIRADA,REJEITADA,PAGA'])
 })
 
 t.test('COBR_NO_ANSWER: the attempt stays AGENDADA through its date and expires at midnight', async t => {
-  const { app, call } = await cobrApp(t)
+  const { app, acc, call } = await withWebhook(t)
   const txid = aTxid(1)
   t.equal((await call('PUT', `/v2/cobr/${txid}`, cobrBody(), { 'x-sandbox-scenario': 'COBR_NO_ANSWER' })).statusCode, 201)
   await advanceTo(app, DEBIT)
   t.match((await call('GET', `/v2/cobr/${txid}`)).json(), { status: 'ATIVA', tentativas: [{ status: 'AGENDADA' }] })
   await advanceTo(app, '2026-03-21T03:00:00Z')
   t.match((await call('GET', `/v2/cobr/${txid}`)).json(), { status: 'ATIVA', tentativas: [{ status: 'EXPIRADA' }] })
+  t.same(await told(app, acc.accountId), ['ATIVA:AGENDADA', 'ATIVA:EXPIRADA'], 'no word while the payer\'s PSP is silent')
 })

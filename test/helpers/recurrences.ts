@@ -102,3 +102,9 @@ export async function cobrApp (t: Test) {
 export async function advanceTo (app: FastifyInstance, instant: string): Promise<void> {
   await advance(app, Date.parse(instant) - app.sandbox.clock.now())
 }
+
+/** The account's deliveries of `/webhookcobr` (eventType cobr) in the order they were made. */
+export async function cobrDeliveries (app: FastifyInstance, accountId: number): Promise<Array<{ status: string, url: string, transactionId: string, body: { cobsr: Array<Record<string, any>> } }>> {
+  const res = await app.inject({ method: 'GET', url: `/__sandbox/webhooks/deliveries?accountId=${accountId}&eventType=cobr` })
+  return (res.json().deliveries as Array<{ seq: number }>).sort((a, b) => a.seq - b.seq) as any
+}
