@@ -33,7 +33,7 @@ t.test('PUT, GET and DELETE /webhookcobr: one URL per account, every answer as B
   t.same(read.json(), { webhookUrl: HOOK, criacao: T0 })
   t.equal((await call('PUT', '/v2/webhookcobr', { webhookUrl: `${HOOK}/v2` })).statusCode, 200)
   t.same((await call('GET', '/v2/webhookcobr')).json(), { webhookUrl: `${HOOK}/v2`, criacao: T0 }, 'a new URL replaces the account\'s, its criacao kept')
-  t.equal((await call('GET', `/v2/webhook?inicio=2026-01-01T00:00:00Z`)).json().webhooks.length, 0, 'not a webhook per key')
+  t.equal((await call('GET', '/v2/webhook?inicio=2026-01-01T00:00:00Z')).json().webhooks.length, 0, 'not a webhook per key')
 
   const invalid = await call('PUT', '/v2/webhookcobr', { webhookUrl: 'ftp://erp.example.com/x' })
   t.equal(invalid.statusCode, 400)
