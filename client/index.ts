@@ -277,6 +277,16 @@ export class SandboxApi {
     return this.client.call('sandboxSetClock', { body: { now: typeof now === 'string' ? now : now.toISOString() } satisfies T.ClockSet, options })
   }
 
+  /** Moves the clock to the next debit of a live recurring charge (of one account, when given), running it; `debit` null when none is to come. */
+  advanceToNextDue (accountId?: number, options?: RequestOptions): Promise<T.NextDue> {
+    return this.client.call('sandboxAdvanceToNextDue', { body: accountId !== undefined ? { accountId } : {}, options })
+  }
+
+  /** Forces what the next debit of a live recurring charge comes to (PAID, INSUFFICIENT_FUNDS, REFUSED with its codigo, NO_ANSWER). */
+  forceNextDebit (accountId: number, txid: string, body: T.NextDebitRequest, options?: RequestOptions): Promise<T.NextDebit> {
+    return this.client.call('sandboxForceNextDebit', { params: { id: accountId, txid }, body, options })
+  }
+
   freezeClock (options?: RequestOptions): Promise<T.Clock> { return this.client.call('sandboxFreezeClock', { options }) }
   resumeClock (options?: RequestOptions): Promise<T.Clock> { return this.client.call('sandboxResumeClock', { options }) }
   snapshot (options?: RequestOptions): Promise<T.Snapshot> { return this.client.call('sandboxExportSnapshot', { options }) }

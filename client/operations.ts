@@ -26,6 +26,7 @@ import type { ReportProbeBody, ReportQuery, ReportView } from '../server/schemas
 import type { OAuthTokenBody, OAuthTokenResponse } from '../server/schemas/api-pix/oauth.js'
 import type { ApiPixCob as ApiPixCobSchema, ApiPixCobBody, ApiPixCobList as ApiPixCobListSchema, ApiPixCobListQuery, ApiPixCobPatchBody } from '../server/schemas/api-pix/cob.js'
 import type { LocBody, LocList, LocListQuery, LocView } from '../server/schemas/api-pix/loc.js'
+import type { NextDebitBody, NextDebitView, NextDueView } from '../server/schemas/api-pix/cobr.js'
 
 /**
  * Every operation of the sandbox's API, by its OpenAPI operationId: method, path and how it
@@ -60,6 +61,8 @@ export const operations = {
   sandboxGetClock: ['GET', '/__sandbox/clock'],
   sandboxAdvanceClock: ['POST', '/__sandbox/clock/advance'],
   sandboxSetClock: ['POST', '/__sandbox/clock/set'],
+  sandboxAdvanceToNextDue: ['POST', '/__sandbox/clock/next-due'],
+  sandboxForceNextDebit: ['POST', '/__sandbox/accounts/{id}/cobr/{txid}/next-debit'],
   sandboxFreezeClock: ['POST', '/__sandbox/clock/freeze'],
   sandboxResumeClock: ['POST', '/__sandbox/clock/resume'],
   sandboxExportSnapshot: ['GET', '/__sandbox/snapshot'],
@@ -217,6 +220,10 @@ export type MedTransitioned = S<typeof MedTransitionView>
 export type AccountFilter = S<typeof AccountFilterQuery>
 export type ClockAdvance = S<typeof ClockAdvanceBody>
 export type ClockSet = S<typeof ClockSetBody>
+/** Pix Automático on the virtual clock: the next debit of a recurring charge, and forcing what it comes to. */
+export type NextDue = S<typeof NextDueView>
+export type NextDebitRequest = S<typeof NextDebitBody>
+export type NextDebit = S<typeof NextDebitView>
 export type ResetRequest = S<typeof ResetBody>
 export type ReportRequest = S<typeof ReportQuery>
 export type IntegrationReport = S<typeof ReportView>

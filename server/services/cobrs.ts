@@ -553,7 +553,8 @@ export class CobRService implements Lifecycle {
     return other !== undefined && other.id !== account.id
   }
 
-  private find (accountId: number, txid: string): CobR | undefined {
+  /** The account's charge of that txid, if any. */
+  find (accountId: number, txid: string): CobR | undefined {
     const id = this.byTxid.get(`${accountId}:${txid}`)
     return id === undefined ? undefined : this.store.data.cobrs[id]
   }

@@ -94,6 +94,9 @@ t.test('paid on its date by the virtual clock: the receiver credited, a received
   t.match(received.json(), { endToEndId: cobr.pix[0].endToEndId, txid, valor: '49.90' })
   const listed = await app.inject({ method: 'GET', url: `/pix?${WINDOW}`, headers: bearer(token) })
   t.match(listed.json().pix, [{ endToEndId: cobr.pix[0].endToEndId, txid }], 'listed as the other received PIX are')
+  const apiPixPix = await call('GET', `/v2/pix/${cobr.pix[0].endToEndId}`)
+  checkAnswer(t, apiPixPix, 'GET', '/pix/{e2eid}')
+  t.match(apiPixPix.json(), { endToEndId: cobr.pix[0].endToEndId, txid, valor: '49.90' }, 'and on API Pix\'s GET /pix')
   t.equal((await call('PATCH', `/v2/cobr/${txid}`, { status: 'CANCELADA' })).statusCode, 400, 'a paid charge is not cancelled')
 })
 

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { IsoDate, StringEnum } from '../common.js'
 import { Instant, Paginacao, paging } from '../central-bank.js'
+import { ClockView } from '../sandbox.js'
 import { COBR_REJEICAO_CODIGOS, COBR_STATUSES, TENTATIVA_STATUSES, TENTATIVA_TIPOS, TIPOS_CONTA } from '../../domain/cobr.js'
 import { POLITICAS_RETENTATIVA } from '../../domain/rec.js'
 import { COBR_CANCELAMENTO_CODIGOS } from '../../domain/rec-lifecycle.js'
@@ -167,6 +168,19 @@ export const NextDebitView = Type.Object({
 
 export const NextDueBody = Type.Object({
   accountId: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'only this account\'s recurring charges' })),
+})
+
+export const NextDueView = Type.Object({
+  clock: ClockView,
+  debit: Type.Union([
+    Type.Object({
+      accountId: Type.Integer(),
+      txid: Type.String(),
+      at: IsoDate('when its debit ran'),
+      status: StringEnum(COBR_STATUSES, { description: 'the charge\'s status after it' }),
+    }),
+    Type.Null(),
+  ], { description: 'the debit the clock moved to; null, the clock unmoved, when no live recurring charge has one to come' }),
 })
 
 // ---- /webhookcobr -------------------------------------------------------------------------------
