@@ -196,3 +196,17 @@ t.test('snapshots carry the charges; an import schedules their next steps again 
     t.match(refused.body, `cobrs/1/${field}`)
   }
 })
+
+t.test('a charge above the payer\'s own maximum: the payer\'s PSP rejects it when it arrives (AM02), nothing debited', async t => {
+  const { app, acc, call, recurrences } = await cobrApp(t)
+  recurrences.approve(acc.accountId, OTHER_REC, { valor: { valorMinimoRecebedor: '10.00' } }, { valorMaximoPagadorCents: 4000 })
+  const txid = aTxid(1)
+  t.equal((await call('PUT', `/v2/cobr/${txid}`, cobrBody({ idRec: OTHER_REC }))).statusCode, 201, 'the receiver does not know the payer\'s maximum')
+  const before = await balanceOf(app, acc.accountId)
+  await advanceTo(app, '2026-03-20T12:00:00Z')
+  const read = await call('GET', `/v2/cobr/${txid}`)
+  checkAnswer(t, read, 'GET', '/cobr/{txid}')
+  t.match(read.json(), { status: 'REJEITADA', encerramento: { rejeicao: { codigo: 'AM02' } } })
+  t.notOk(read.json().tentativas, 'no attempt was scheduled')
+  t.same(await balanceOf(app, acc.accountId), before)
+})
