@@ -318,3 +318,20 @@ t.test('any JSON is answered, never thrown at: accepted requests match CobRSolic
     return valid(result.request) && result.request.calendario.dataDeVencimento >= '2024-01-01'
   }), { numRuns: 3000 })
 })
+
+t.test('the YAML\'s defects in the answers of cobr, as written and corrected (test/helpers/bacen.ts, CORRECTIONS)', async t => {
+  const asWritten = schemaValidator(bacenAsWritten.components)
+  const corrected = schemaValidator(loadBacen({ dialect: 'api-pix' }).doc.components)
+  // cobRResponse4's closing: a cancelamento matches both branches of the oneOf, neither requiring its property.
+  const closed = { atualizacao: [{ status: 'CANCELADA', data: '2024-05-26T10:18:20.120Z' }], encerramento: examples.cobRResponse4.value.encerramento }
+  t.notOk(asWritten('CobRAtualizacao')(closed))
+  t.ok(corrected('CobRAtualizacao')(closed))
+  t.notOk(corrected('CobRAtualizacao')({ ...closed, encerramento: { cancelamento: closed.encerramento.cancelamento, rejeicao: { codigo: 'AM02', descricao: 'x' } } }), 'both at once is still refused')
+  t.ok(CORRECTIONS.includes('CobRAtualizacao.encerramento: each oneOf branch requires its property'))
+  // A paid charge's PIX: `valor` a string that must also be one of five objects.
+  const pix = { endToEndId: 'E12345678202406201221abcdef12345', txid: '3136957d93134f2184b369e8f1c0729d', valor: '106.07', horario: '2024-04-15T11:00:00.000Z' }
+  t.notOk(asWritten('PixAutomatico')(pix))
+  t.ok(corrected('PixAutomatico')(pix))
+  t.notOk(corrected('PixAutomatico')({ ...pix, valor: '106.1' }), 'the pattern still holds')
+  t.ok(CORRECTIONS.includes('PixAutomatico.valor: anyOf of objects dropped'))
+})
