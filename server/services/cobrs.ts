@@ -60,7 +60,7 @@ export interface CobRFilter extends ListFilter {
   convenio?: string
 }
 
-/** What GET /__sandbox/... and the CLI's `clock next-due` read: the next debit of a live charge. */
+/** What POST /__sandbox/clock/next-due (the CLI's `clock next-due`) moves the clock to: the next debit of a live charge. */
 export interface NextDebit {
   accountId: number
   txid: string
