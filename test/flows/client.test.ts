@@ -271,6 +271,9 @@ t.test('a tour of every operation through the typed client', async t => {
   t.equal((await plane.resumeClock()).frozen, false)
   t.equal((await plane.freezeClock()).frozen, true)
   t.equal(typeof (await plane.clock()).now, 'string')
+  // Pix Automático on the clock: no recurring charge here, so nothing to move to, nor to force.
+  t.same((await plane.advanceToNextDue(acct.accountId)).debit, null)
+  await t.rejects(plane.forceNextDebit(acct.accountId, 'sandboxtxid0001abcdefghijklmno', { outcome: 'PAID' }), { name: 'PixApiError', statusCode: 404 })
   const journal = await plane.requests({ accountId: acct.accountId, limit: 5 })
   t.ok(journal.requests.length === 5)
   t.equal((await plane.request(journal.requests[0].id)).id, journal.requests[0].id)
