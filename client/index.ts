@@ -261,6 +261,22 @@ export class ApiPixApi {
 
   /** The JWK Set of the key that signs payloads. */
   jwks (options?: RequestOptions): Promise<T.ApiPixJwks> { return this.client.call('apiPixJwks', { options }) }
+
+  /** GET /pix/{e2eid}: a PIX the account received; `txid` only for one that paid a cob. */
+  pix (e2eid: string, options?: RequestOptions): Promise<T.ApiPixPix> { return this.client.call('apiPixGetPix', { params: { e2eid }, options }) }
+  /** GET /pix: `inicio` and `fim` (RFC 3339) are required. */
+  pixList (query: T.ApiPixPixFilter, options?: RequestOptions): Promise<T.ApiPixPixList> { return this.client.call('apiPixListPix', { query, options }) }
+  /** PUT /pix/{e2eid}/devolucao/{id}: EM_PROCESSAMENTO, then DEVOLVIDO or NAO_REALIZADO. */
+  createDevolucao (e2eid: string, id: string, body: T.ApiPixDevolucaoRequest, options?: RequestOptions): Promise<T.ApiPixDevolucao> {
+    return this.client.call('apiPixCreateDevolucao', { params: { e2eid, id }, body, options })
+  }
+
+  devolucao (e2eid: string, id: string, options?: RequestOptions): Promise<T.ApiPixDevolucao> { return this.client.call('apiPixGetDevolucao', { params: { e2eid, id }, options }) }
+  /** PUT /webhook/{chave}: the PIX received on a key the account holds are posted to `{webhookUrl}/pix`. */
+  putWebhook (chave: string, body: T.ApiPixWebhookRequest, options?: RequestOptions): Promise<void> { return this.client.call('apiPixPutWebhook', { params: { chave }, body, options }) }
+  webhook (chave: string, options?: RequestOptions): Promise<T.ApiPixWebhook> { return this.client.call('apiPixGetWebhook', { params: { chave }, options }) }
+  deleteWebhook (chave: string, options?: RequestOptions): Promise<void> { return this.client.call('apiPixDeleteWebhook', { params: { chave }, options }) }
+  webhooks (query: T.ApiPixWebhookFilter = {}, options?: RequestOptions): Promise<T.ApiPixWebhookList> { return this.client.call('apiPixListWebhooks', { query, options }) }
 }
 
 /** The control plane (/__sandbox): state, clock, scenarios, webhooks and the delivery log. */
@@ -366,6 +382,9 @@ export class SandboxApi {
   meds (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxMeds> { return this.client.call('sandboxListMed', { query, options }) }
   med (id: number, options?: RequestOptions): Promise<T.SandboxMed> { return this.client.call('sandboxGetMed', { params: { id }, options }) }
   transitionMed (id: number, transition: T.MedTransition, options?: RequestOptions): Promise<T.MedTransitioned> { return this.client.call('sandboxTransitionMed', { params: { id }, body: transition, options }) }
+
+  /** API Pix's payload locations of every account, or one's, newest first (docs/api-pix.md). */
+  locations (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxLocations> { return this.client.call('sandboxListLocations', { query, options }) }
 }
 
 /** A client of the sandbox at `baseUrl`; give an account's credentials to call the gateway API. */

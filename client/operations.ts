@@ -25,7 +25,9 @@ import type { ClearedRequests, ClearRequestsQuery, RequestCount, RequestEntry, R
 import type { ReportProbeBody, ReportQuery, ReportView } from '../server/schemas/report.js'
 import type { OAuthTokenBody, OAuthTokenResponse } from '../server/schemas/api-pix/oauth.js'
 import type { ApiPixCob as ApiPixCobSchema, ApiPixCobBody, ApiPixCobList as ApiPixCobListSchema, ApiPixCobListQuery, ApiPixCobPatchBody } from '../server/schemas/api-pix/cob.js'
-import type { LocBody, LocList, LocListQuery, LocView } from '../server/schemas/api-pix/loc.js'
+import type { LocBody, LocList, LocListQuery, LocView, SandboxLocList } from '../server/schemas/api-pix/loc.js'
+import type { ApiPixDevolucao as ApiPixDevolucaoSchema, ApiPixDevolucaoBody, ApiPixPix as ApiPixPixSchema, ApiPixPixList as ApiPixPixListSchema, ApiPixPixListQuery } from '../server/schemas/api-pix/pix.js'
+import type { ApiPixWebhook as ApiPixWebhookSchema, ApiPixWebhookBody, ApiPixWebhookList as ApiPixWebhookListSchema, ApiPixWebhookListQuery } from '../server/schemas/api-pix/webhook.js'
 import type { NextDebitBody, NextDebitView, NextDueView } from '../server/schemas/api-pix/cobr.js'
 
 /**
@@ -107,6 +109,7 @@ export const operations = {
   sandboxTransitionMed: ['POST', '/__sandbox/med/{id}/transition'],
   sandboxReport: ['GET', '/__sandbox/report'],
   sandboxReportProbe: ['POST', '/__sandbox/report/probe'],
+  sandboxListLocations: ['GET', '/__sandbox/locations'],
   // BACEN's API Pix (docs/api-pix.md): its token at the root, the rest under the base path (/v2 here; ClientOptions.apiPixBasePath).
   apiPixToken: ['POST', '/oauth/token'],
   apiPixCreateCob: ['PUT', '/v2/cob/{txid}'],
@@ -120,6 +123,14 @@ export const operations = {
   apiPixUnbindLoc: ['DELETE', '/v2/loc/{id}/txid'],
   apiPixPayload: ['GET', '/qr/v2/{token}'],
   apiPixJwks: ['GET', '/.well-known/jwks.json'],
+  apiPixGetPix: ['GET', '/v2/pix/{e2eid}'],
+  apiPixListPix: ['GET', '/v2/pix'],
+  apiPixCreateDevolucao: ['PUT', '/v2/pix/{e2eid}/devolucao/{id}'],
+  apiPixGetDevolucao: ['GET', '/v2/pix/{e2eid}/devolucao/{id}'],
+  apiPixPutWebhook: ['PUT', '/v2/webhook/{chave}'],
+  apiPixGetWebhook: ['GET', '/v2/webhook/{chave}'],
+  apiPixDeleteWebhook: ['DELETE', '/v2/webhook/{chave}'],
+  apiPixListWebhooks: ['GET', '/v2/webhook'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
 
 export type OperationId = keyof typeof operations
@@ -249,5 +260,15 @@ export type ApiPixLocRequest = S<typeof LocBody>
 export type ApiPixLoc = S<typeof LocView>
 export type ApiPixLocFilter = S<typeof LocListQuery>
 export type ApiPixLocList = S<typeof LocList>
+export type SandboxLocations = S<typeof SandboxLocList>
+export type ApiPixPix = S<typeof ApiPixPixSchema>
+export type ApiPixPixFilter = S<typeof ApiPixPixListQuery>
+export type ApiPixPixList = S<typeof ApiPixPixListSchema>
+export type ApiPixDevolucaoRequest = S<typeof ApiPixDevolucaoBody>
+export type ApiPixDevolucao = S<typeof ApiPixDevolucaoSchema>
+export type ApiPixWebhookRequest = S<typeof ApiPixWebhookBody>
+export type ApiPixWebhook = S<typeof ApiPixWebhookSchema>
+export type ApiPixWebhookFilter = S<typeof ApiPixWebhookListQuery>
+export type ApiPixWebhookList = S<typeof ApiPixWebhookListSchema>
 /** The key that signs payloads, as a JWK Set. */
 export interface ApiPixJwks { keys: Array<{ kty: string, crv: string, x: string, y: string, kid: string, use: string, alg: string }> }

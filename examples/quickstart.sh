@@ -58,7 +58,17 @@ curl -s $PIX/__sandbox/transactions/$(echo "$LATER" | get .transactionId) | get 
 curl -s -X POST $PIX/__sandbox/clock/resume | get .frozen
 curl -s $PIX/balance -H "$AUTH"; echo
 
-# 8. Reset: every account back to its fixtures, receivers and records gone; tokens issued before get 401.
+# 8. BACEN's API Pix (docs/api-pix.md), on the same account: an OAuth token with Basic credentials, a
+#    cob whose code carries its payload location, paid as a payer's bank app would.
+APIPIX=$(curl -s $PIX/oauth/token -u pix-sandbox-client:pix-sandbox-secret-2026 -H "X-SSL-Client-Cert: $CERT" \
+  -d grant_type=client_credentials -d 'scope=cob.write cob.read' | get .access_token)
+COB=$(curl -s -X PUT $PIX/v2/cob/pedido43pedido43pedido43pedido43 -H "Authorization: Bearer $APIPIX" -H "$JSON" \
+  -d '{"calendario": {"expiracao": 3600}, "valor": {"original": "12.34"}, "chave": "loja@example.com"}')
+echo "$COB" | get .location
+curl -s $PIX/__sandbox/pix/pay -H "$JSON" -d '{"pixCode": "'"$(echo "$COB" | get .pixCopiaECola)"'"}' | get .amount
+curl -s $PIX/v2/cob/pedido43pedido43pedido43pedido43 -H "Authorization: Bearer $APIPIX" | get .status
+
+# 9. Reset: every account back to its fixtures, receivers and records gone; tokens issued before get 401.
 curl -s -X POST $PIX/__sandbox/reset -H "$JSON" -d '{}'; echo
 curl -s $PIX/__sandbox/accounts/1 | get .balance
 curl -s -o /dev/null -w '%{http_code}\n' $PIX/balance -H "$AUTH"

@@ -28,18 +28,19 @@ const ENDPOINT_OF: Record<string, Endpoint | null> = {
   listMed: 'med-list',
   registerWebhook: 'webhook-config',
   listWebhooks: 'webhook-config',
-  // BACEN's API Pix (docs/api-pix.md): its token and its cob as the gateway's; its locations, their
-  // payloads and their key take none (null).
+  // BACEN's API Pix (docs/api-pix.md): its token and its cob as the gateway's, its locations the
+  // transport faults; the payloads and their key, documents a payer's PSP reads without a token and
+  // no account's operations, take none (null).
   apiPixToken: 'token',
   apiPixCreateCob: 'cob',
   apiPixCreateCobWithGeneratedTxid: 'cob',
   apiPixGetCob: 'cob-query',
   apiPixListCobs: 'cob-query',
   apiPixReviseCob: 'cob-cancel',
-  apiPixCreateLoc: null,
-  apiPixGetLoc: null,
-  apiPixListLocs: null,
-  apiPixUnbindLoc: null,
+  apiPixCreateLoc: 'loc',
+  apiPixGetLoc: 'loc',
+  apiPixListLocs: 'loc',
+  apiPixUnbindLoc: 'loc',
   apiPixPayload: null,
   apiPixJwks: null,
   // Its recurring charges: a creation and a retry decide how their attempts' debits go; the rest take none.

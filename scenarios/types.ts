@@ -11,6 +11,8 @@ export const ENDPOINTS = [
   'med-list',
   // gateway operations that no business scenario bends, named so transport faults can be armed for them
   'token', 'balance', 'balances', 'webhook-config', 'cob-query', 'cob-cancel', 'devolucao-query', 'pix-query',
+  // API Pix's operations that no business scenario bends
+  'loc',
   // control-plane operations that produce events
   'pix-pay', 'pix-incoming', 'med-open', 'med-transition', 'webhook-test', 'refund-received',
   // API Pix's recurring charges: their creation and a retry decide how their attempts' debits go
@@ -28,7 +30,7 @@ export const EVENT_ENDPOINTS: readonly Endpoint[] = [
 /** Every operation of the gateway's two families (not the control plane): where transport faults apply. */
 export const GATEWAY_ENDPOINTS: readonly Endpoint[] = [
   'token', 'balance', 'balances', 'cash-out', 'cash-out-qrcode', 'dict-pix', 'cash-in', 'cob', 'cob-query', 'cob-cancel',
-  'refund-in', 'devolucao', 'devolucao-query', 'pix-query', 'med-list', 'webhook-config',
+  'refund-in', 'devolucao', 'devolucao-query', 'pix-query', 'med-list', 'webhook-config', 'loc',
   'cobr', 'cobr-retry',
 ]
 

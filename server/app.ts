@@ -30,7 +30,7 @@ import faultsPlugin from './faults.js'
 import standardRoutes from './routes/standard/index.js'
 import centralBankRoutes from './routes/central-bank/index.js'
 import sandboxRoutes from './routes/sandbox/index.js'
-import apiPixRoutes, { baseCollision } from './routes/api-pix/index.js'
+import apiPixRoutes, { apiPixRoutingUrl, baseCollision } from './routes/api-pix/index.js'
 import apiPixToken from './routes/api-pix/oauth.js'
 import apiPixPayloads from './routes/api-pix/payload.js'
 import type { ReadOnlyReplies } from './routes/plugin.js'
@@ -151,6 +151,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     // A bad percent-encoding or an over-long path parameter is answered in the family's error shape too.
     frameworkErrors: frameworkErrorHandler,
+    rewriteUrl: (req) => apiPixRoutingUrl(config.apiPixBasePath, req.url ?? '/'),
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
   }).withTypeProvider<ReadOnlyReplies>()
 

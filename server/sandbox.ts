@@ -176,7 +176,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const recurrences: Recurrences = opts.pixAutomatico?.recurrences ?? { recurrence: () => null, onCancelled: () => {} }
   const payers: SimulatedPayers = opts.pixAutomatico?.payers ?? { debitAnswer: () => 'PAGA' }
   const cobrs = new CobRService({ ...engine, recurrences, payers, incoming: charges.incoming, refunds, callbacks: apiPixWebhooks })
-  const report = new ReportService({ store, clock, rng, accounts, journal, webhooks })
+  const report = new ReportService({ store, clock, rng, accounts, journal, webhooks, apiPixBasePath: config.apiPixBasePath })
   transactions.register(payouts.pendingOperations)
   transactions.register(refunds.pendingOperations)
 

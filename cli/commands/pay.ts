@@ -3,13 +3,14 @@ import { amount, brl, UsageError, type Command } from '../command.js'
 /** `pay <pixCode>`: pays a charge of this sandbox as a payer's bank app would. */
 export const pay: Command = {
   name: 'pay',
-  summary: 'pay a charge of this sandbox by its copy-and-paste code (cash-in or cob), as a payer\'s bank would',
+  summary: 'pay a charge of this sandbox by its copy-and-paste code (cash-in, cob, or API Pix\'s cob at its payload location), as a payer\'s bank would',
   usage: ['pay <pixCode> [--amount BRL]'],
   details: [
     'Options:',
     '  --amount BRL   needed when the code carries no amount; must equal it otherwise',
     '',
     'The charge\'s account is credited and its webhooks are sent. Quote the code: it contains spaces and *.',
+    'A code whose tag 26-25 is a payload location of this sandbox (API Pix) pays the charge that location serves now.',
   ],
   options: { amount: { type: 'string' } },
   async run (ctx, positionals, values) {

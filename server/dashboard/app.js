@@ -15,8 +15,8 @@ const NOTHING_MOVED = new Set(['ERROR', 'NAO_REALIZADO', 'REMOVIDA_PELO_USUARIO_
 /** Statuses of a charge that can still be paid. */
 const PENDING = new Set(['PENDING', 'EM_PROCESSAMENTO', 'ATIVA'])
 const CHARGE_KINDS = new Set(['CASH_IN', 'COB'])
-const VIEWS = ['transactions', 'webhooks', 'deliveries', 'requests', 'med', 'clock', 'scenarios', 'report']
-const CHECK_STATUS = { passed: 'passed', failed: 'failed', not_exercised: 'not exercised' }
+const VIEWS = ['transactions', 'webhooks', 'deliveries', 'requests', 'med', 'apipix', 'clock', 'scenarios', 'report']
+const CHECK_STATUS = { passed: 'passed', failed: 'failed', not_exercised: 'not exercised', not_applicable: 'not applicable' }
 
 // ---------------------------------------------------------------------------------------------------
 // DOM helpers: the only way this file creates elements. Strings become text nodes, always.
@@ -213,7 +213,7 @@ const state = {
   accounts: [],
   clock: null,
   catalogue: null,
-  expanded: { tx: new Set(), dl: new Set(), rq: new Set(), med: new Set() },
+  expanded: { tx: new Set(), dl: new Set(), rq: new Set(), med: new Set(), 'ap-cob': new Set(), 'ap-loc': new Set() },
   /** Registration ids whose header editor is open / whose delete awaits confirmation. */
   editing: new Set(),
   confirmingDelete: new Set(),
@@ -1112,6 +1112,123 @@ function setupScenarioForm () {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// API Pix (docs/api-pix.md): one block per resource of the dialect. A block says where its records come
+// from (`load`, from the control plane), each row's key, the cells of its summary and the facts of its
+// detail; `rows` may consult what the other blocks loaded (a cob shows the location bound to it).
+
+const rawRecord = (key, record) => el('details', { 'data-key': `raw-${key}` }, el('summary', {}, 'Raw record'), el('pre', {}, json(record)))
+
+/** Where a cob is paid now: the payload location bound to it; none once unbound; else the root family's own URL. */
+function cobLocation (tx, locs) {
+  const bound = locs.find(l => l.chargeId === tx.id)
+  if (bound) return { url: bound.location, id: bound.id }
+  const locId = tx.data?.cob?.locId
+  if (locs.some(l => l.id === locId)) return { url: null, id: locId, unbound: true }
+  return { url: tx.data?.location ?? null, id: locId ?? null }
+}
+
+const API_PIX_BLOCKS = [
+  {
+    id: 'cob',
+    title: 'Charges (cob)',
+    empty: 'No cob yet: PUT /v2/cob/{txid} or POST /v2/cob.',
+    load: () => api('GET', `/__sandbox/transactions${qs({ accountId: state.accountId, kind: 'COB', limit: 200 })}`).then(d => listOf(d, 'transactions')),
+    key: tx => tx.id,
+    sig: (tx, loaded) => [tx, cobLocation(tx, loaded.loc ?? [])],
+    label: tx => `cob ${tx.data?.txid ?? ''} ${tx.status}`,
+    cells: (tx, loaded) => {
+      const where = cobLocation(tx, loaded.loc ?? [])
+      return [
+        el('span', { class: 'cell when' }, when(tx.createdAt)),
+        el('span', { class: 'cell kind', title: tx.data?.txid }, tx.data?.txid ?? ''),
+        badge(tx.status),
+        el('span', { class: 'cell amount' }, money(txAmount(tx))),
+        el('span', { class: 'cell location', 'data-testid': 'location', title: where.url ?? undefined }, where.url ?? (where.unbound ? `none (unbound from loc ${where.id})` : '')),
+      ]
+    },
+    facts: (tx, loaded) => {
+      const cob = tx.data?.cob ?? {}
+      const where = cobLocation(tx, loaded.loc ?? [])
+      return [
+        ['txid', el('code', {}, tx.data?.txid ?? '')],
+        ['Status', badge(tx.status)],
+        ['Amount (valor.original)', money(txAmount(tx))],
+        ['Key (chave)', cob.chave],
+        ['Location', where.url ?? (where.unbound ? 'none: unbound' : null)],
+        ['loc.id', where.id],
+        ['Revision', cob.revisao ?? 0],
+        ['Expires after', typeof cob.expiracao === 'number' ? `${cob.expiracao} s` : null],
+        ['Debtor', cob.devedor ? `${cob.devedor.nome} (${cob.devedor.cpf ?? cob.devedor.cnpj ?? ''})` : null],
+        ['Message to the payer', cob.solicitacaoPagador],
+        ['Copy-and-paste code', tx.data?.pixCode ? el('code', { class: 'pixcode' }, tx.data.pixCode) : null],
+        ['Transaction', el('code', {}, tx.id)],
+        ['Created', timeEl(tx.createdAt)],
+        ['Updated', timeEl(tx.updatedAt)],
+      ]
+    },
+  },
+  {
+    id: 'loc',
+    title: 'Payload locations (loc)',
+    empty: 'No payload location yet: POST /v2/loc, or a cob made on API Pix.',
+    load: () => api('GET', `/__sandbox/locations${qs({ accountId: state.accountId })}`).then(d => listOf(d, 'locations')),
+    key: l => l.id,
+    label: l => `loc ${l.id} ${l.txid ? `serving ${l.txid}` : 'serving no charge'}`,
+    cells: l => [
+      el('span', { class: 'cell when' }, when(l.criacao)),
+      el('span', { class: 'cell kind' }, `loc #${l.id} · ${l.tipoCob}`),
+      badge(l.txid ? 'bound' : 'free'),
+      el('span', { class: 'cell location', 'data-testid': 'location', title: l.location }, l.location),
+    ],
+    facts: l => [
+      ['id', String(l.id)],
+      ['Location', el('code', {}, l.location)],
+      ['Charge type (tipoCob)', l.tipoCob],
+      ['Serves txid', l.txid ? el('code', {}, l.txid) : 'no charge'],
+      ['Transaction', l.chargeId ? el('code', {}, l.chargeId) : null],
+      ['Created', timeEl(l.criacao)],
+    ],
+  },
+]
+
+function buildApiPixRow (block, record, loaded) {
+  const kind = `ap-${block.id}`
+  const key = String(block.key(record))
+  const summary = toggler(kind, key, `${block.label(record)}; show details`, [
+    block.cells(record, loaded),
+    state.accountId ? null : el('span', { class: 'cell acct' }, `#${record.accountId}`),
+  ])
+  if (!state.expanded[kind].has(key)) return [summary]
+  return [summary, el('div', { class: 'row-detail', id: `${kind}-detail-${key}` }, facts(block.facts(record, loaded)), rawRecord(`${kind}-${key}`, record))]
+}
+
+function setupApiPix () {
+  const container = $('#ap-blocks')
+  for (const block of API_PIX_BLOCKS) {
+    container.append(el('section', { class: 'block', id: `ap-${block.id}`, 'aria-labelledby': `h-ap-${block.id}` },
+      el('h3', { id: `h-ap-${block.id}` }, block.title),
+      el('p', { class: 'error', id: `ap-${block.id}-error`, role: 'alert' }),
+      el('p', { class: 'empty', id: `ap-${block.id}-empty`, hidden: true }, block.empty),
+      el('ul', { class: 'rows', id: `ap-${block.id}-list`, 'aria-label': block.title })))
+  }
+}
+
+async function refreshApiPix () {
+  const results = await Promise.allSettled(API_PIX_BLOCKS.map(b => b.load()))
+  const loaded = Object.fromEntries(API_PIX_BLOCKS.map((b, i) => [b.id, results[i].status === 'fulfilled' ? results[i].value : null]))
+  API_PIX_BLOCKS.forEach((block, i) => {
+    const result = results[i]
+    $(`#ap-${block.id}-error`).textContent = result.status === 'rejected' ? result.reason.message : ''
+    if (result.status === 'rejected') return
+    const kind = `ap-${block.id}`
+    $(`#ap-${block.id}-empty`).hidden = result.value.length > 0
+    // A row may read the other blocks too (a cob's location): its `sig` says what it shows.
+    renderRows($(`#ap-${block.id}-list`), result.value, block.key, r => buildApiPixRow(block, r, loaded),
+      r => JSON.stringify([block.sig ? block.sig(r, loaded) : r, state.expanded[kind].has(String(block.key(r))), !!state.accountId]))
+  })
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Report
 
 function buildCheck (c) {
@@ -1136,10 +1253,10 @@ async function refreshReport () {
     $('#rp-error').textContent = err.message
     return
   }
-  const { passed, failed, not_exercised: idle } = report.counts
+  const { passed, failed, not_exercised: idle, not_applicable: unused } = report.counts
   const verdict = $('#rp-verdict')
   verdict.dataset.verdict = report.verdict
-  verdict.textContent = `${report.verdict === 'passed' ? 'Passed' : report.verdict === 'failed' ? 'Failed' : 'Incomplete'}: ${passed} passed, ${failed} failed, ${idle} not exercised`
+  verdict.textContent = `${report.verdict === 'passed' ? 'Passed' : report.verdict === 'failed' ? 'Failed' : 'Incomplete'}: ${passed} passed, ${failed} failed, ${idle} not exercised${unused ? `, ${unused} not applicable` : ''}`
   renderRows($('#rp-list'), report.checks, c => c.id, buildCheck, c => JSON.stringify(c))
 }
 
@@ -1167,6 +1284,7 @@ const refreshers = {
   deliveries: refreshDeliveries,
   requests: refreshRequests,
   med: refreshMed,
+  apipix: refreshApiPix,
   clock: async () => renderClock(),
   scenarios: refreshScenarios,
   report: refreshReport,
@@ -1229,6 +1347,7 @@ function start () {
   readLocation()
   setupWebhookForm()
   setupMedForm()
+  setupApiPix()
   setupClock()
   setupScenarioForm()
   setupReport()

@@ -1,13 +1,14 @@
 import { TOKEN_LIFETIME_SECONDS } from '../auth/tokens.js'
 import type { Delivery, DeliveryAttempt, Transaction } from '../store/state.js'
-import { CHARGE_ROUTES, isPayout, PAYOUT_ROUTES, payoutTarget, REFUND_ROUTES, TOKEN_ROUTE, type IntegrationFacts, type RequestFact } from './facts.js'
+import { CHARGE_CREATIONS, COB_CREATIONS, isPayout, PAYOUT_ROUTES, payoutTarget, REFUND_ROUTES, TOKEN_ROUTES, type Dialect, type IntegrationFacts, type RequestFact } from './facts.js'
 
 /**
  * The catalogue of the integration report: what a PSP's homologation checks, as data. Each check names
- * the section of docs/gateway.md it comes from, says in words when it passes, fails or is not
- * exercised (the docs table is generated from these words), and grades an account's facts.
+ * the section of docs/gateway.md or docs/api-pix.md it comes from and the dialects it grades, says in
+ * words when it passes, fails or is not exercised (the docs table is generated from these words), and
+ * grades an account's facts.
  */
-export type CheckStatus = 'passed' | 'failed' | 'not_exercised'
+export type CheckStatus = 'passed' | 'failed' | 'not_exercised' | 'not_applicable'
 
 /** Why a check failed, with the ids to look up: requests (`x-request-id`), deliveries, transactions. */
 export interface Evidence {
@@ -26,14 +27,22 @@ export interface CheckResult {
 export interface CheckDefinition {
   id: string
   title: string
-  /** The section of docs/gateway.md as the report shows it (`gateway 5 item 5`). */
+  /** The section it comes from as the report shows it (`gateway 5 item 5`, `api-pix Scopes`). */
   section: string
-  /** Its heading's anchor in docs/gateway.md. */
+  /** The page of docs/ that section is in. */
+  page: 'gateway.md' | 'api-pix.md'
+  /** Its heading's anchor in that page. */
   anchor: string
+  /**
+   * The APIs whose use it grades: a check not exercised by an integration that made no request to any
+   * of them does not apply to it (an integration of API Pix alone makes no pay-out of the gateway).
+   */
+  dialects: readonly Dialect[]
   passes: string
   fails: string
   /** What to do so the integration meets the check at all (shown while it is not exercised). */
   exercise: string
+  /** Never `not_applicable`: the report decides that from the dialects the integration used. */
   evaluate (facts: IntegrationFacts): CheckResult
 }
 
@@ -56,12 +65,22 @@ function failed (summary: string, found: Evidence[]): CheckResult {
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
 const answered = (r: RequestFact): string => r.status === null ? 'no answer' : `${r.status}${r.errorCode ? ` ${r.errorCode}` : ''}`
-const isGateway = (r: RequestFact): boolean => !r.route.startsWith('/__sandbox')
-const tokensOf = (f: IntegrationFacts): RequestFact[] => f.requests.filter(r => r.route === TOKEN_ROUTE && r.status === 201)
-/** Requests a token let through (a 401 did not). */
+/** What became of a request, as a sentence's verb: `answered 500 INTERNAL_ERROR`, `got no answer`. */
+const outcome = (r: RequestFact): string => r.status === null ? 'got no answer' : `answered ${answered(r)}`
+const BOTH: readonly Dialect[] = ['gateway', 'api-pix']
+/** How the report and its docs name each dialect. */
+export const DIALECT_NAMES: Record<Dialect, string> = { gateway: 'gateway', 'api-pix': 'API Pix' }
+/** A token issued: the gateway's (201) or API Pix's OAuth (200). */
+const isToken = (r: RequestFact): boolean => TOKEN_ROUTES.has(r.route) && r.status !== null && r.status < 300
+const tokensOf = (f: IntegrationFacts): RequestFact[] => f.requests.filter(isToken)
+/** Which token a request asks for: its endpoint, and for API Pix's the scopes (another scope's token is not a renewal). */
+const grantOf = (r: RequestFact): string => `${r.route} ${r.scope ?? ''}`
+/** Requests a token let through (a 401 did not), to either dialect. */
 const authenticated = (f: IntegrationFacts): RequestFact[] =>
-  f.requests.filter(r => isGateway(r) && r.route !== TOKEN_ROUTE && r.accountId === f.accountId && r.status !== 401 && !r.expiredToken)
+  f.requests.filter(r => r.family !== 'control' && !TOKEN_ROUTES.has(r.route) && r.accountId === f.accountId && r.status !== 401 && !r.expiredToken)
 const lifetimeMs = TOKEN_LIFETIME_SECONDS * 1000
+/** `PUT /cob/:txid` as the report names it: API Pix's with the word, since the root family has the same route. */
+const operationOf = (r: RequestFact): string => `${r.family === 'api-pix' ? 'API Pix ' : ''}${r.method} ${r.route}`
 
 // ---- authentication (docs/gateway.md §5) ------------------------------------------------------------
 
@@ -69,18 +88,24 @@ const tokenReuse: CheckDefinition = {
   id: 'token-reused',
   title: 'A token is reused until it nears expiry, not fetched per request',
   section: 'gateway 5 item 5',
+  page: 'gateway.md',
   anchor: '#5-authentication',
-  passes: `every new token was requested when the previous one had at most ${RENEWAL_WINDOW_SECONDS / 60} minutes of its ${TOKEN_LIFETIME_SECONDS / 60} left`,
-  fails: `a token was requested while the previous one had more than ${RENEWAL_WINDOW_SECONDS / 60} minutes left (the evidence lists those token requests)`,
+  dialects: BOTH,
+  passes: `every new token (of POST /api/auth/token, or of POST /oauth/token for the same scopes) was requested when the previous one had at most ${RENEWAL_WINDOW_SECONDS / 60} minutes of its ${TOKEN_LIFETIME_SECONDS / 60} left`,
+  fails: `a token was requested while the previous one of the same endpoint and scopes had more than ${RENEWAL_WINDOW_SECONDS / 60} minutes left (the evidence lists those token requests)`,
   exercise: 'get a token and make at least two authenticated requests',
   evaluate (f) {
     const tokens = tokensOf(f)
     const calls = authenticated(f)
     if (tokens.length === 0 || calls.length < 2) return notExercised(`${plural(tokens.length, 'token')} and ${plural(calls.length, 'authenticated request')}; to exercise it, ${this.exercise}`)
-    const early = tokens.slice(1).filter((t, i) => t.at - tokens[i].at < lifetimeMs - RENEWAL_WINDOW_SECONDS * 1000)
+    const previous = (t: RequestFact): RequestFact | undefined => tokens.slice(0, tokens.indexOf(t)).reverse().find(p => grantOf(p) === grantOf(t))
+    const early = tokens.filter(t => {
+      const before = previous(t)
+      return before !== undefined && t.at - before.at < lifetimeMs - RENEWAL_WINDOW_SECONDS * 1000
+    })
     if (early.length > 0) {
       return failed(`${plural(early.length, 'token')} of ${tokens.length} requested while the previous one had more than ${RENEWAL_WINDOW_SECONDS / 60} minutes left, for ${plural(calls.length, 'authenticated request')}`,
-        early.map(t => evidence(`token requested ${Math.round((t.at - tokens[tokens.indexOf(t) - 1].at) / 1000)} s after the previous one`, { requestIds: [t.id] })))
+        early.map(t => evidence(`token requested ${Math.round((t.at - previous(t)!.at) / 1000)} s after the previous one`, { requestIds: [t.id] })))
     }
     return passed(`${plural(tokens.length, 'token')} for ${plural(calls.length, 'authenticated request')}`)
   },
@@ -90,7 +115,9 @@ const tokenRenewal: CheckDefinition = {
   id: 'token-renewed',
   title: 'An expired token leads to a new one',
   section: 'gateway 5 items 5 and 6',
+  page: 'gateway.md',
   anchor: '#5-authentication',
+  dialects: BOTH,
   passes: 'the integration kept working past a token\'s 30 minutes: it renewed before expiry, or requested a new token right after the 401 of an expired one',
   fails: 'a 401 for an expired token was followed by another request with an expired token, or by no new token at all',
   exercise: 'keep the integration running past a token\'s lifetime: advance the sandbox clock 30 minutes (POST /__sandbox/clock/advance { "ms": 1800000 }) between two calls',
@@ -102,7 +129,7 @@ const tokenRenewal: CheckDefinition = {
     const problems: ReturnType<typeof evidence>[] = []
     for (const e of expired) {
       const later = f.requests.filter(r => r.at >= e.at && f.requests.indexOf(r) > f.requests.indexOf(e))
-      const renewal = later.findIndex(r => r.route === TOKEN_ROUTE && r.status === 201)
+      const renewal = later.findIndex(isToken)
       const again = later.findIndex(r => r.expiredToken)
       if (renewal === -1 && again === -1) problems.push(evidence('401 for an expired token, and no new token was requested after it', { requestIds: [e.id] }))
       else if (again !== -1 && (renewal === -1 || again < renewal)) problems.push(evidence('an expired token was sent again after its 401', { requestIds: [e.id, later[again].id] }))
@@ -129,7 +156,9 @@ const refusalNotRetried: CheckDefinition = {
   id: 'refusal-not-retried',
   title: 'A pay-out refused for balance, limits or an invalid key is not retried unchanged',
   section: 'gateway 7.2, 7.3, 7.6',
+  page: 'gateway.md',
   anchor: '#72-cash-out',
+  dialects: ['gateway'],
   passes: `no pay-out refused with ${[...FINAL_REFUSALS].join(', ')} was sent again to the same destination for the same amount and refused the same way`,
   fails: 'the same pay-out (route, destination, amount) was sent again and got the same refusal',
   exercise: 'have a pay-out refused, e.g. a cash-out with X-Sandbox-Scenario: INSUFFICIENT_FUNDS, and let the integration handle it',
@@ -154,7 +183,9 @@ const indeterminatePayout: CheckDefinition = {
   id: 'indeterminate-payout-resolved',
   title: 'After a 500 or a lost answer on a pay-out, the integration queries or retries with the same key, and never pays twice',
   section: 'gateway 7.3, 7.2, 4.1 endpoint 4',
+  page: 'gateway.md',
   anchor: '#73-cash-out-by-qr-code',
+  dialects: ['gateway'],
   passes: 'each pay-out answered 500, or not answered at all, was followed by a transaction query or by a retry with the same externalId (x-idempotency-key on /dict/pix), and no second payment went to the same destination for the same amount',
   fails: 'the outcome was left unknown (no query, no retry with the same key), or a new payment with another key paid the same destination the same amount again',
   exercise: 'have a pay-out answer 500 although it was made: a cash-out by QR code with X-Sandbox-Scenario: INTERNAL_ERROR',
@@ -172,9 +203,9 @@ const indeterminatePayout: CheckDefinition = {
       const again = f.transactions.filter(tx => isPayout(tx) && tx.status !== 'ERROR' && Date.parse(tx.createdAt) >= r.at && !before.has(txKeyOf(tx)) &&
         (key === null || txKeyOf(tx) !== key) && payoutTarget(tx) === r.target && tx.amountCents === r.amountCents)
       if (made.length + again.length > 1) {
-        problems.push(evidence(`${r.route} answered ${answered(r)}; the same destination was paid the same amount again under another key`, { requestIds: [r.id], transactionIds: [...made, ...again].map(tx => tx.id) }))
+        problems.push(evidence(`${r.route} ${outcome(r)}; the same destination was paid the same amount again under another key`, { requestIds: [r.id], transactionIds: [...made, ...again].map(tx => tx.id) }))
       } else if (!followed) {
-        problems.push(evidence(`${r.route} answered ${answered(r)}, and no transaction query or retry with the same key followed`, { requestIds: [r.id] }))
+        problems.push(evidence(`${r.route} ${outcome(r)}, and no transaction query or retry with the same key followed`, { requestIds: [r.id] }))
       }
     }
     if (problems.length > 0) return failed(`${plural(problems.length, 'indeterminate pay-out')} of ${unknown.length} not resolved safely`, problems)
@@ -192,7 +223,9 @@ const finalErrorNotRetried: CheckDefinition = {
   id: 'final-error-not-retried',
   title: 'A pay-out that failed with a final error is not sent again',
   section: 'gateway 6.4',
+  page: 'gateway.md',
   anchor: '#64-cash-out-notification-standard-family',
+  dialects: ['gateway'],
   passes: `no new pay-out went to the same destination for the same amount after one ended ERROR with ${[...FINAL_ASYNC_ERRORS].join(', ')} (PAYMENT_EXPIRED and SETTLEMENT_TIMEOUT may be sent again)`,
   fails: 'a pay-out that ended with a final error was sent again to the same destination for the same amount',
   exercise: 'have a pay-out end ERROR after it was accepted, e.g. a cash-out with X-Sandbox-Scenario: BLOCKED_ACCOUNT, and let the integration read the webhook',
@@ -226,7 +259,9 @@ const webhooksAcknowledged: CheckDefinition = {
   id: 'webhooks-acknowledged',
   title: 'Every webhook is answered 2xx within the timeout',
   section: 'gateway 6.2',
+  page: 'gateway.md',
   anchor: '#62-delivery',
+  dialects: BOTH,
   passes: 'every attempt to deliver a (correctly signed) webhook, duplicates and retries included, was answered 2xx before SANDBOX_WEBHOOK_TIMEOUT_MS',
   fails: 'an attempt was answered with another status, timed out or could not connect (the evidence lists the deliveries and what each attempt got)',
   exercise: 'register a webhook (POST /__sandbox/webhooks) and make an operation that sends one, e.g. a cash-out that settles',
@@ -248,7 +283,9 @@ const signatureVerified: CheckDefinition = {
   id: 'webhook-signature-verified',
   title: 'A webhook with a bad signature is refused',
   section: 'gateway 6.2',
+  page: 'gateway.md',
   anchor: '#62-delivery',
+  dialects: ['gateway'],
   passes: 'every webhook sent with a wrong X-Sandbox-Signature was answered 4xx',
   fails: 'a badly signed webhook was answered 2xx (accepted), or 5xx, or not at all (the receiver broke instead of refusing it)',
   exercise: 'send the probe: POST /__sandbox/report/probe { "accountId": N } (the dashboard\'s Report tab has a button), then read the report again',
@@ -274,7 +311,9 @@ const refundsWithinAmount: CheckDefinition = {
   id: 'refunds-within-amount',
   title: 'Refunds stay within the original amount',
   section: 'gateway 4.1 endpoint 10, 7.8',
+  page: 'gateway.md',
   anchor: '#41-rules-per-endpoint',
+  dialects: BOTH,
   passes: 'no refund request (refund-in or devolução) asked for more than what was left to refund of its payment',
   fails: 'a refund request was refused because it went beyond the original amount',
   exercise: 'refund a received payment: POST /api/pix/refund-in/{id} or PUT /pix/{e2eid}/devolucao/{id}',
@@ -287,24 +326,53 @@ const refundsWithinAmount: CheckDefinition = {
   },
 }
 
+/** A request whose outcome the integration cannot know: no answer came, or a 500. */
+const unknownOutcome = (r: RequestFact): boolean => r.status === null || r.status === 500
+const operation = (r: RequestFact): string => `${r.method} ${r.route}`
+/**
+ * A PUT of a cob sent again with its txid: the same charge (the same body), or one whose first attempt
+ * had an outcome the integration could not know. Its "txid in use" is the answer that tells it the
+ * charge was made, the idempotency a caller's own txid gives (docs/api-pix.md, cob).
+ */
+function retriedPut (f: IntegrationFacts, r: RequestFact): boolean {
+  if (r.method !== 'PUT' || r.externalId === null) return false
+  return f.requests.slice(0, f.requests.indexOf(r)).some(e => e.family === r.family && operation(e) === operation(r) && e.externalId === r.externalId &&
+    ((e.sent !== null && e.sent === r.sent) || unknownOutcome(e)))
+}
+
 const chargeExternalIds: CheckDefinition = {
   id: 'charge-external-id-unique',
   title: 'A charge is created with a unique externalId',
   section: 'gateway 2.6, 4.1 endpoint 9',
+  page: 'gateway.md',
   anchor: '#26-cash-in-a-charge-with-a-qr-code',
-  passes: 'no charge creation (cash-in or cob) was refused because its externalId or txid was already used',
-  fails: 'a cash-in was refused with PIX_DUPLICATE_EXTERNAL_ID, or a cob with 409 for a txid in use',
-  exercise: 'create a charge: POST /api/pix/cash-in or PUT /cob/{txid}',
+  dialects: BOTH,
+  passes: 'no charge creation (cash-in, or cob on either dialect) was refused because its externalId or txid was already used by another charge; a PUT /cob/{txid} sent again for the same charge, or after an attempt that got no answer, is a retry, not a reuse',
+  fails: 'a cash-in was refused with PIX_DUPLICATE_EXTERNAL_ID, or a cob for a txid in use by another charge (409 on the root family, 400 CobOperacaoInvalida on API Pix)',
+  exercise: 'create a charge: POST /api/pix/cash-in, or PUT /cob/{txid} on either dialect',
   evaluate (f) {
-    const charges = f.requests.filter(r => CHARGE_ROUTES.has(r.route) && r.method !== 'GET' && r.accountId === f.accountId)
+    const charges = f.requests.filter(r => CHARGE_CREATIONS.has(operation(r)) && r.accountId === f.accountId)
     if (charges.length === 0) return notExercised(`no charge was created; to exercise it, ${this.exercise}`)
-    const reused = charges.filter(r => r.errorCode === 'PIX_DUPLICATE_EXTERNAL_ID' || r.errorCode === 'COB_TXID_EXISTS')
-    if (reused.length > 0) return failed(`${plural(reused.length, 'charge')} of ${charges.length} created with an id already used`, reused.map(r => evidence(`${r.route} with ${r.externalId} refused ${r.errorCode}`, { requestIds: [r.id] })))
+    const reused = charges.filter(r => r.errorCode === 'PIX_DUPLICATE_EXTERNAL_ID' || (r.errorCode === 'COB_TXID_EXISTS' && !retriedPut(f, r)))
+    if (reused.length > 0) return failed(`${plural(reused.length, 'charge')} of ${charges.length} created with an id already used`, reused.map(r => evidence(`${operationOf(r)} with ${r.externalId} refused ${r.errorCode}`, { requestIds: [r.id] })))
     return passed(`${plural(charges.length, 'charge creation')}, each with its own id`)
   },
 }
 
-// ---- requests (docs/gateway.md §7) ------------------------------------------------------------------
+// ---- requests (docs/gateway.md §7; docs/api-pix.md, Errors) -----------------------------------------
+
+/**
+ * Whether an account's requests to a dialect passed its validation: none refused 400 with one of
+ * `codes`; `note` says what each refused one got.
+ */
+function validity (f: IntegrationFacts, dialect: Dialect, codes: ReadonlySet<string>, exercise: string, note: (r: RequestFact) => string): CheckResult {
+  const where = dialect === 'gateway' ? 'the gateway' : DIALECT_NAMES[dialect]
+  const sent = f.requests.filter(r => r.family === dialect && r.accountId === f.accountId)
+  if (sent.length === 0) return notExercised(`no request reached ${where}; to exercise it, ${exercise}`)
+  const invalid = sent.filter(r => r.status === 400 && r.errorCode !== null && codes.has(r.errorCode))
+  if (invalid.length > 0) return failed(`${plural(invalid.length, 'request')} of ${sent.length} refused as invalid`, invalid.map(r => evidence(note(r), { requestIds: [r.id] })))
+  return passed(`${plural(sent.length, 'request')}, none refused as invalid`)
+}
 
 /** The codes of a request refused for its own data: a validation error, an amount off its format. */
 const INVALID_REQUEST: ReadonlySet<string> = new Set(['HTTP_ERROR', 'PIX_INVALID_AMOUNT'])
@@ -313,26 +381,125 @@ const requestsValid: CheckDefinition = {
   id: 'requests-valid',
   title: 'Requests pass the gateway\'s validation',
   section: 'gateway 7, 8',
+  page: 'gateway.md',
   anchor: '#7-errors',
+  dialects: ['gateway'],
   passes: 'no request to the gateway was refused 400 for its own data (a validation error, code HTTP_ERROR, or PIX_INVALID_AMOUNT)',
   fails: 'a request was refused 400 for a field off its format or limits (the evidence lists each, with its route)',
   exercise: 'make requests to the gateway',
   evaluate (f) {
-    const sent = f.requests.filter(r => isGateway(r) && r.accountId === f.accountId)
-    if (sent.length === 0) return notExercised(`no request reached the gateway; to exercise it, ${this.exercise}`)
-    const invalid = sent.filter(r => r.status === 400 && r.errorCode !== null && INVALID_REQUEST.has(r.errorCode))
-    if (invalid.length > 0) return failed(`${plural(invalid.length, 'request')} of ${sent.length} refused as invalid`, invalid.map(r => evidence(`${r.method} ${r.route} refused ${r.errorCode}`, { requestIds: [r.id] })))
-    return passed(`${plural(sent.length, 'request')}, none refused as invalid`)
+    return validity(f, 'gateway', INVALID_REQUEST, this.exercise, r => `${r.method} ${r.route} refused ${r.errorCode}`)
+  },
+}
+
+// ---- API Pix (docs/api-pix.md) ----------------------------------------------------------------------
+
+/** API Pix's refusals of a request for its own data: invalid input (problem details with `violacoes`), a token asked wrongly. */
+const API_PIX_INVALID: ReadonlySet<string> = new Set(['HTTP_ERROR', 'INVALID_SCOPE', 'UNSUPPORTED_GRANT_TYPE'])
+
+const apiPixRequestsValid: CheckDefinition = {
+  id: 'api-pix-requests-valid',
+  title: 'Requests pass API Pix\'s validation',
+  section: 'api-pix Errors',
+  page: 'api-pix.md',
+  anchor: '#errors',
+  dialects: ['api-pix'],
+  passes: 'no request to API Pix was refused 400 for its own data: no problem details listing violacoes, no token refused invalid_request, invalid_scope or unsupported_grant_type',
+  fails: 'a request was refused 400 for a field off its format or rules (the evidence lists each operation with the violacoes it got, propriedade and razao)',
+  exercise: 'make requests to API Pix (under its base path, /v2 by default)',
+  evaluate (f) {
+    return validity(f, 'api-pix', API_PIX_INVALID, this.exercise, r => `${operationOf(r)} refused ${r.violations.length > 0 ? r.violations.join('; ') : r.errorCode}`)
+  },
+}
+
+const scopeRefusalNotRetried: CheckDefinition = {
+  id: 'scope-refusal-not-retried',
+  title: 'A request refused for a scope its token lacks is not sent again with the same token',
+  section: 'api-pix Scopes',
+  page: 'api-pix.md',
+  anchor: '#scopes',
+  dialects: ['api-pix'],
+  passes: 'no operation answered 403 AcessoNegado (its token lacks the scope the operation needs) was sent again with that same token',
+  fails: 'the same operation was sent again with the token it was refused for, and refused again (the evidence lists both requests)',
+  exercise: 'call an operation with a token without its scope: POST /oauth/token with scope=cob.read, then PUT /cob/{txid} of API Pix; or an account created with "scopes" that leave one out',
+  evaluate (f) {
+    const denied = f.requests.filter(r => r.family === 'api-pix' && r.status === 403 && r.errorCode === 'ACCESS_DENIED')
+    if (denied.length === 0) return notExercised(`no request was refused for a scope; to exercise it, ${this.exercise}`)
+    const sameAgain = (e: RequestFact, r: RequestFact): boolean => e.tokenId !== null && e.tokenId === r.tokenId && operation(e) === operation(r)
+    const repeats = denied.filter((r, i) => denied.slice(0, i).some(e => sameAgain(e, r)))
+    if (repeats.length > 0) {
+      return failed(`${plural(repeats.length, 'request')} sent again with the token that lacked the scope`, repeats.map(r => {
+        const first = denied.find(e => sameAgain(e, r))!
+        return evidence(`${operationOf(r)} refused AcessoNegado twice with the same token`, { requestIds: [first.id, r.id] })
+      }))
+    }
+    return passed(`${plural(denied.length, 'request')} refused for a scope, none sent again with the same token`)
+  },
+}
+
+const cobCreationResolved: CheckDefinition = {
+  id: 'cob-creation-resolved',
+  title: 'A cob creation that got no answer is resolved by its txid, never by creating the charge again',
+  section: 'api-pix cob',
+  page: 'api-pix.md',
+  anchor: '#cob',
+  dialects: ['api-pix'],
+  passes: 'after each cob creation (PUT /cob/{txid}, POST /cob) that got no answer or a 500, the integration read it (GET /cob/{txid}, GET /cob) or sent the same PUT again (whose "txid in use" says it was made) before it created the same charge under another txid, if it did',
+  fails: 'the same charge (the same body) was created under another txid (POST /cob again, or PUT with a new txid) before the integration found out what the first creation did: two charges for one sale',
+  exercise: 'have a cob creation lose its answer after it was made: PUT /cob/{txid} of API Pix with X-Sandbox-Scenario: CONNECTION_RESET;after=commit',
+  evaluate (f) {
+    const isCreation = (r: RequestFact): boolean => r.family === 'api-pix' && COB_CREATIONS.has(operation(r))
+    const lost = f.requests.filter(r => isCreation(r) && unknownOutcome(r))
+    if (lost.length === 0) return notExercised(`no cob creation went without an answer; to exercise it, ${this.exercise}`)
+    const problems: Evidence[] = []
+    for (const r of lost) {
+      const after = f.requests.slice(f.requests.indexOf(r) + 1).filter(x => x.family === 'api-pix')
+      const sameTxid = (x: RequestFact): boolean => r.method === 'PUT' && x.externalId === r.externalId && (operation(x) === 'GET /cob/:txid' || operation(x) === 'PUT /cob/:txid')
+      // What came first: finding out (a read, the same PUT again), or the same charge under another txid.
+      const next = after.find(x => operation(x) === 'GET /cob' || sameTxid(x) || (isCreation(x) && x.sent !== null && x.sent === r.sent))
+      if (next !== undefined && isCreation(next) && !sameTxid(next)) {
+        problems.push(evidence(`${operationOf(r)} ${outcome(r)}; the same charge was then created again by ${operation(next)}${next.externalId ? ` with txid ${next.externalId}` : ''}`, { requestIds: [r.id, next.id] }))
+      }
+    }
+    if (problems.length > 0) return failed(`${plural(problems.length, 'cob creation')} of ${lost.length} without an answer created again under another txid`, problems)
+    return passed(`${plural(lost.length, 'cob creation')} without an answer, none created again under another txid`)
+  },
+}
+
+const listsReadToTheEnd: CheckDefinition = {
+  id: 'lists-paged-through',
+  title: 'A list of API Pix is read page by page to its end',
+  section: 'api-pix cob',
+  page: 'api-pix.md',
+  anchor: '#cob',
+  dialects: ['api-pix'],
+  passes: 'each list answer (GET /cob, GET /loc, ...) whose paginacao said more pages followed was followed by a request for a later page of the same list (the same filters), or for one page that held the rest',
+  fails: 'a list answered one page of several (paginacao.quantidadeDePaginas) and the integration never asked for the next: what the later pages held was never read',
+  exercise: 'list more than one page holds: GET /cob of API Pix with paginacao.itensPorPagina smaller than the number of charges created between inicio and fim',
+  evaluate (f) {
+    const pages = f.requests.filter(r => r.family === 'api-pix' && r.listPage !== null)
+    const more = pages.filter(r => r.listPage!.page < r.listPage!.pages - 1)
+    if (more.length === 0) return notExercised(`${plural(pages.length, 'list answer')}, none with more pages to read; to exercise it, ${this.exercise}`)
+    const unread = more.filter(r => {
+      const { list, page } = r.listPage!
+      return !f.requests.slice(f.requests.indexOf(r) + 1).some(x => x.listPage?.list === list && (x.listPage.page > page || x.listPage.page === x.listPage.pages - 1))
+    })
+    if (unread.length > 0) {
+      return failed(`${plural(unread.length, 'list answer')} of ${more.length} with more pages not followed by the next page`,
+        unread.map(r => evidence(`${operationOf(r)} answered page ${r.listPage!.page} of ${r.listPage!.pages} (counted from 0), and no later page of that list was asked for`, { requestIds: [r.id] })))
+    }
+    return passed(`${plural(more.length, 'list answer')} with more pages, each followed by the next`)
   },
 }
 
 export const checks: readonly CheckDefinition[] = [
   tokenReuse, tokenRenewal, refusalNotRetried, indeterminatePayout, finalErrorNotRetried,
   webhooksAcknowledged, signatureVerified, refundsWithinAmount, chargeExternalIds, requestsValid,
+  apiPixRequestsValid, scopeRefusalNotRetried, cobCreationResolved, listsReadToTheEnd,
 ]
 
 /** The docs table of checks, generated from the catalogue (`npm run docs`; a test fails when it drifts). */
 export function checksMarkdown (): string {
-  const rows = checks.map(c => `| \`${c.id}\` | ${c.title} | [${c.section}](gateway.md${c.anchor}) | ${c.passes} | ${c.fails} | ${c.exercise} |`)
-  return ['| Check | What it asks | Section | Passed when | Failed when | To exercise it |', '|---|---|---|---|---|---|', ...rows].join('\n')
+  const rows = checks.map(c => `| \`${c.id}\` | ${c.title} | [${c.section}](${c.page}${c.anchor}) | ${c.dialects.map(d => DIALECT_NAMES[d]).join(', ')} | ${c.passes} | ${c.fails} | ${c.exercise} |`)
+  return ['| Check | What it asks | Section | Applies to | Passed when | Failed when | To exercise it |', '|---|---|---|---|---|---|---|', ...rows].join('\n')
 }

@@ -2,29 +2,50 @@ import { parseAmount, parseDecimalString } from '../domain/money.js'
 import type { Delivery, Transaction } from '../store/state.js'
 import type { JournalEntry } from '../journal/journal.js'
 import { isToolToken } from '../auth/tokens.js'
+import { OAUTH_TOKEN_PATH } from '../errors/families.js'
 
 /**
  * What the integration report reads: what an integration did, as facts. The checks (checks.ts) see
  * only this; `requestFact` draws them from the request journal (server/journal/), so the checks do
  * not depend on its shape.
  */
+
+/** The two APIs an integration speaks: the gateway's two families (docs/gateway.md), BACEN's API Pix (docs/api-pix.md). */
+export type Dialect = 'gateway' | 'api-pix'
+export const DIALECTS: readonly Dialect[] = ['gateway', 'api-pix']
+
+/** A list answer of API Pix (`parametros.paginacao`): which list it is, the page it answered and how many there are. */
+export interface ListPage {
+  /** The route and its filters (inicio, fim, status...), paging aside: the same key is the same list. */
+  list: string
+  page: number
+  pages: number
+}
+
 export interface RequestFact {
   /** The request id (`x-request-id`). */
   id: string
   /** Sandbox time of the answer, in ms. */
   at: number
   method: string
-  /** The route as declared (`/pix/:e2eid/devolucao/:id`), or the path when no route matched. */
+  /** The API it went to; `control` for the control plane's transaction query. */
+  family: Dialect | 'control'
+  /**
+   * The route as declared (`/pix/:e2eid/devolucao/:id`), or the path when no route matched; API Pix's
+   * without its base path (`/cob/:txid`), so an operation both dialects serve has one name.
+   */
   route: string
   /** null: no answer was sent (the connection was closed first; the journal says 0). */
   status: number | null
   /** The account of the token, of the credentials, or of the transaction a control-plane query names. */
   accountId: number | null
+  /** The id (jti) of the token it carried, or of the token it was issued. */
+  tokenId: string | null
   /** Scenario names applied to the request. */
   scenarios: string[]
   /** The error's code (business code, `HTTP_ERROR`, ...), also where the family's shape does not show it. */
   errorCode: string | null
-  /** The caller's own id: externalId, a cob's txid, a devolução's id. */
+  /** The caller's own id: externalId, a cob's txid (also of a read of one), a devolução's id. */
   externalId: string | null
   /** `x-idempotency-key` of the directory transfer. */
   idempotencyKey: string | null
@@ -36,6 +57,14 @@ export interface RequestFact {
    * plane issued to a tool (the CLI's `token`), whose renewal is the developer's, not the integration's.
    */
   expiredToken: boolean
+  /** A token of POST /oauth/token: the scopes it was issued for, sorted (null for the gateway's token, or without bodies). */
+  scope: string | null
+  /** API Pix's problem details: each of its `violacoes`, as `propriedade: razao`. */
+  violations: string[]
+  /** A charge's creation: its body with its keys in order, to recognise the same charge sent again (null without bodies). */
+  sent: string | null
+  /** A page of an API Pix list. */
+  listPage: ListPage | null
 }
 
 /** Everything the checks of one account's report read. Requests oldest first. */
@@ -72,18 +101,20 @@ const cents = (v: unknown): number | null => {
   return parsed.ok ? parsed.cents : null
 }
 
-/** Which fields each money route carries, and where (docs/gateway.md §2.3 to 2.9). */
+const NO_FIELDS: RequestFields = { externalId: null, idempotencyKey: null, amountCents: null, target: null }
+
+/** Which fields each money route carries, and where (docs/gateway.md §2.3 to 2.9; API Pix's cob as the root family's, docs/api-pix.md). */
 const EXTRACTORS: Record<string, (r: RequestSource) => RequestFields> = {
   'POST /api/pix/cash-out': r => ({ externalId: text(field(r.body, 'externalId')), idempotencyKey: null, amountCents: cents(field(r.body, 'value')), target: text(field(r.body, 'details', 'key')) }),
   'POST /api/pix/cash-out-qrcode': r => ({ externalId: text(field(r.body, 'externalId')), idempotencyKey: null, amountCents: cents(field(r.body, 'value')), target: text(field(r.body, 'qrCode')) }),
   'POST /dict/pix': r => ({ externalId: null, idempotencyKey: text(r.headers['x-idempotency-key']), amountCents: cents(field(r.body, 'payment', 'amount')), target: text(field(r.body, 'pixKey')) }),
   'POST /api/pix/cash-in': r => ({ externalId: text(field(r.body, 'transaction', 'externalId')), idempotencyKey: null, amountCents: cents(field(r.body, 'transaction', 'value')), target: null }),
   'PUT /cob/:txid': r => ({ externalId: text(field(r.params, 'txid')), idempotencyKey: null, amountCents: cents(field(r.body, 'valor', 'original')), target: null }),
+  'GET /cob/:txid': r => ({ ...NO_FIELDS, externalId: text(field(r.params, 'txid')) }),
+  'POST /cob': r => ({ externalId: null, idempotencyKey: null, amountCents: cents(field(r.body, 'valor', 'original')), target: null }),
   'POST /api/pix/refund-in/:id': r => ({ externalId: text(field(r.body, 'externalId')), idempotencyKey: null, amountCents: cents(field(r.body, 'refundValue')), target: text(field(r.params, 'id')) }),
   'PUT /pix/:e2eid/devolucao/:id': r => ({ externalId: text(field(r.params, 'id')), idempotencyKey: null, amountCents: cents(field(r.body, 'valor')), target: text(field(r.params, 'e2eid')) }),
 }
-
-const NO_FIELDS: RequestFields = { externalId: null, idempotencyKey: null, amountCents: null, target: null }
 
 export function requestFields (method: string, r: RequestSource): RequestFields {
   return EXTRACTORS[`${method} ${r.route}`]?.(r) ?? NO_FIELDS
@@ -91,8 +122,12 @@ export function requestFields (method: string, r: RequestSource): RequestFields 
 
 export const PAYOUT_ROUTES: ReadonlySet<string> = new Set(['/api/pix/cash-out', '/api/pix/cash-out-qrcode', '/dict/pix'])
 export const REFUND_ROUTES: ReadonlySet<string> = new Set(['/api/pix/refund-in/:id', '/pix/:e2eid/devolucao/:id'])
-export const CHARGE_ROUTES: ReadonlySet<string> = new Set(['/api/pix/cash-in', '/cob/:txid'])
-export const TOKEN_ROUTE = '/api/auth/token'
+/** The requests that create a charge, as `METHOD route` (a cob's revision, PATCH /cob/:txid, creates none). */
+export const CHARGE_CREATIONS: ReadonlySet<string> = new Set(['POST /api/pix/cash-in', 'PUT /cob/:txid', 'POST /cob'])
+/** The cob's creations, on either dialect: the caller's txid, or the sandbox's. */
+export const COB_CREATIONS: ReadonlySet<string> = new Set(['PUT /cob/:txid', 'POST /cob'])
+/** The tokens an integration asks for: the gateway's (201), API Pix's OAuth (200). */
+export const TOKEN_ROUTES: ReadonlySet<string> = new Set(['/api/auth/token', OAUTH_TOKEN_PATH])
 
 /** Where a pay-out's money went, comparable with RequestFact.target of the request that made it. */
 export function payoutTarget (tx: Transaction): string | null {
@@ -103,11 +138,20 @@ export function payoutTarget (tx: Transaction): string | null {
 
 export const isPayout = (tx: Transaction): boolean => tx.kind === 'CASH_OUT' || tx.kind === 'CASH_OUT_QRCODE' || tx.kind === 'DICT_TRANSFER'
 
-/** What the report grades: the gateway's two families (docs/gateway.md §4), and the control plane's transaction query. */
-export function graded (method: string, route: string): boolean {
-  if (route.startsWith('/__sandbox/')) return method === 'GET' && route.startsWith('/__sandbox/transactions')
-  return route.startsWith('/api/') || route === '/balance' || route === '/accounts/balances' || route === '/dict/pix' ||
-    route.startsWith('/cob/') || route.startsWith('/pix/')
+/**
+ * What the report grades, and as which API: the gateway's two families (docs/gateway.md §4), API Pix
+ * under its base path and its token (docs/api-pix.md; its route without the base path), and the control
+ * plane's transaction query. Not the payload locations and their key, which payers' PSPs read, not the
+ * integration. Null for anything else.
+ */
+export function gradedAs (method: string, route: string, apiPixBase: string): { family: RequestFact['family'], route: string } | null {
+  if (route === OAUTH_TOKEN_PATH) return { family: 'api-pix', route }
+  // Before the gateway's `/api/`: the base may be `/api/v2`, which no gateway route is under.
+  if (route === apiPixBase || route.startsWith(`${apiPixBase}/`)) return { family: 'api-pix', route: route.slice(apiPixBase.length) || '/' }
+  if (route.startsWith('/__sandbox/')) return method === 'GET' && route.startsWith('/__sandbox/transactions') ? { family: 'control', route } : null
+  const gateway = route.startsWith('/api/') || route === '/balance' || route === '/accounts/balances' || route === '/dict/pix' ||
+    route === '/cob' || route.startsWith('/cob/') || route === '/pix' || route.startsWith('/pix/')
+  return gateway ? { family: 'gateway', route } : null
 }
 
 /** The path parameters a route's pattern names (`/cob/:txid` and `/cob/abc` give { txid: 'abc' }). */
@@ -126,25 +170,62 @@ export function paramsOf (route: string, path: string): Record<string, string> {
   return out
 }
 
+/** A value as text with every object's keys in order: two bodies that say the same give the same text. */
+export function canonical (value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map(k => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`
+  }
+  return JSON.stringify(value) ?? 'null'
+}
+
+const PAGING = new Set(['paginacao.paginaAtual', 'paginacao.itensPorPagina'])
+
+/** An API Pix list's page, from its query and its answer's `parametros.paginacao`. */
+function listPageOf (route: string, query: Record<string, unknown>, answer: unknown): ListPage | null {
+  const page = field(answer, 'parametros', 'paginacao', 'paginaAtual')
+  const pages = field(answer, 'parametros', 'paginacao', 'quantidadeDePaginas')
+  if (typeof page !== 'number' || typeof pages !== 'number') return null
+  const filters = Object.fromEntries(Object.entries(query).filter(([k]) => !PAGING.has(k)))
+  return { list: `${route} ${canonical(filters)}`, page, pages }
+}
+
+/** The `violacoes` of a problem details answer, as `propriedade: razao`. */
+function violationsOf (answer: unknown): string[] {
+  const list = field(answer, 'violacoes')
+  if (!Array.isArray(list)) return []
+  return list.map(v => [text(field(v, 'propriedade')), text(field(v, 'razao'))].filter(x => x !== null).join(': '))
+}
+
 /**
  * The facts of one journal entry, or null for what the report does not grade. With
- * `--journal-bodies false` the body is gone: amount and destination are then unknown (null), and the
- * checks that compare them compare nothing.
+ * `--journal-bodies false` the bodies are gone: amount, destination, scopes, violacoes and pages are
+ * then unknown, and the checks that compare them compare nothing.
  */
-export function requestFact (e: JournalEntry): RequestFact | null {
-  if (e.route === null || !graded(e.method, e.route)) return null
-  const fields = requestFields(e.method, { route: e.route, params: paramsOf(e.route, e.path), headers: { 'x-idempotency-key': e.idempotencyKey ?? undefined }, body: e.request.body })
+export function requestFact (e: JournalEntry, apiPixBase: string): RequestFact | null {
+  const as = e.route === null ? null : gradedAs(e.method, e.route, apiPixBase)
+  if (e.route === null || as === null) return null
+  const route = as.route
+  const operation = `${e.method} ${route}`
+  const fields = requestFields(e.method, { route, params: paramsOf(e.route, e.path), headers: { 'x-idempotency-key': e.idempotencyKey ?? undefined }, body: e.request.body })
+  const answer = e.response.body
   return {
     id: e.requestId,
     at: Date.parse(e.at),
     method: e.method,
-    route: e.route,
+    family: as.family,
+    route,
     status: e.status === 0 ? null : e.status,
     accountId: e.accountId,
+    tokenId: e.tokenId,
     scenarios: e.scenarios,
     errorCode: e.errorCode,
     // A 401 that still names a token: one the sandbox signed, whose time ran out.
     expiredToken: e.status === 401 && e.tokenId !== null && !isToolToken(e.tokenId),
     ...fields,
+    scope: route === OAUTH_TOKEN_PATH ? text(field(answer, 'scope'))?.split(' ').sort().join(' ') ?? null : null,
+    violations: as.family === 'api-pix' && e.status >= 400 ? violationsOf(answer) : [],
+    sent: COB_CREATIONS.has(operation) && e.request.body !== null && e.request.body !== undefined ? canonical(e.request.body) : null,
+    listPage: as.family === 'api-pix' && e.method === 'GET' && e.status === 200 ? listPageOf(route, e.query, answer) : null,
   }
 }

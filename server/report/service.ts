@@ -2,8 +2,8 @@ import type { AccountLookup, JournalReads, Ports, WebhookReads } from '../ports.
 import { Refusal } from '../errors/refusal.js'
 import { samplePayload } from '../webhooks/samples.js'
 import { EVENT_TYPES, type Delivery, type EventType } from '../webhooks/types.js'
-import { BAD_SIGNATURE, checks, type CheckResult, type CheckStatus } from './checks.js'
-import { requestFact, type RequestFact } from './facts.js'
+import { BAD_SIGNATURE, checks, DIALECT_NAMES, type CheckDefinition, type CheckResult, type CheckStatus } from './checks.js'
+import { requestFact, type Dialect, type IntegrationFacts, type RequestFact } from './facts.js'
 
 /**
  * The integration report (a PSP's homologation, automated): every check of the catalogue graded on
@@ -17,12 +17,17 @@ export interface CheckReport extends CheckResult {
   section: string
   /** Where the section is, relative to the repository (and the npm package's docs). */
   docs: string
+  /** The APIs whose use it grades (checks.ts). */
+  dialects: Dialect[]
 }
 
 export interface Report {
   accountId: number
   generatedAt: string
-  /** failed: some check failed; incomplete: none failed, some not exercised; passed: every check passed. */
+  /**
+   * failed: some check failed; incomplete: none failed, and some were not exercised (or none applied);
+   * passed: every check that applies passed.
+   */
   verdict: Verdict
   counts: Record<CheckStatus, number>
   checks: CheckReport[]
@@ -31,9 +36,21 @@ export interface Report {
 }
 
 export type ReportDeps = Pick<Ports, 'store' | 'clock' | 'rng'> & {
+  /** Where API Pix is served (`--api-pix-base-path`): its requests are graded as that dialect's. */
+  apiPixBasePath: string
   accounts: AccountLookup
   journal: JournalReads
   webhooks: WebhookReads
+}
+
+/**
+ * A check graded; one its integration never exercised, of APIs it made no request to, does not apply
+ * to it (an integration of API Pix alone is not asked for the gateway's pay-outs, nor the reverse).
+ */
+function grade (check: CheckDefinition, facts: IntegrationFacts, used: ReadonlySet<string>): CheckResult {
+  const result = check.evaluate(facts)
+  if (result.status !== 'not_exercised' || check.dialects.some(d => used.has(d))) return result
+  return { status: 'not_applicable', summary: `the integration made no request to ${check.dialects.map(d => DIALECT_NAMES[d]).join(' or ')}`, evidence: [] }
 }
 
 export class ReportService {
@@ -44,7 +61,7 @@ export class ReportService {
     const entries = this.deps.journal.list({ accountId }, { limit: Number.MAX_SAFE_INTEGER })
     const facts: RequestFact[] = []
     for (let i = entries.length - 1; i >= 0; i--) {
-      const fact = requestFact(entries[i])
+      const fact = requestFact(entries[i], this.deps.apiPixBasePath)
       if (fact) facts.push(fact)
     }
     return facts
@@ -58,13 +75,14 @@ export class ReportService {
       deliveries: this.deps.webhooks.log.query({ accountId }, Infinity).reverse(),
       transactions: this.deps.store.transactionsOf(accountId),
     }
-    const graded = checks.map(c => ({ id: c.id, title: c.title, section: c.section, docs: `docs/gateway.md${c.anchor}`, ...c.evaluate(facts) }))
-    const counts: Record<CheckStatus, number> = { passed: 0, failed: 0, not_exercised: 0 }
+    const used = new Set(facts.requests.filter(r => r.accountId === accountId).map(r => r.family))
+    const graded = checks.map(c => ({ id: c.id, title: c.title, section: c.section, docs: `docs/${c.page}${c.anchor}`, dialects: [...c.dialects], ...grade(c, facts, used) }))
+    const counts: Record<CheckStatus, number> = { passed: 0, failed: 0, not_exercised: 0, not_applicable: 0 }
     for (const c of graded) counts[c.status]++
     return {
       accountId,
       generatedAt: new Date(this.deps.clock.now()).toISOString(),
-      verdict: counts.failed > 0 ? 'failed' : counts.not_exercised > 0 ? 'incomplete' : 'passed',
+      verdict: counts.failed > 0 ? 'failed' : counts.not_exercised > 0 || counts.passed === 0 ? 'incomplete' : 'passed',
       counts,
       checks: graded,
       read: { requests: facts.requests.length, deliveries: facts.deliveries.length, transactions: facts.transactions.length },

@@ -5,8 +5,8 @@ import { EventTypeSchema } from './webhooks.js'
 /** The integration report of the control plane (`/__sandbox/report`): a PSP's homologation, automated. */
 export const ReportQuery = Type.Object({ accountId: RecordId({ description: 'The account whose integration is graded' }) })
 
-const CheckStatusSchema = StringEnum(['passed', 'failed', 'not_exercised'] as const, {
-  description: 'passed: the integration met the check; failed: it did not (see evidence); not_exercised: it never did what the check grades',
+const CheckStatusSchema = StringEnum(['passed', 'failed', 'not_exercised', 'not_applicable'] as const, {
+  description: 'passed: the integration met the check; failed: it did not (see evidence); not_exercised: it never did what the check grades; not_applicable: not exercised, and the integration made no request to the APIs the check grades (dialects)',
 })
 
 const Evidence = Type.Object({
@@ -19,13 +19,14 @@ const Evidence = Type.Object({
 export const ReportView = Type.Object({
   accountId: Type.Integer(),
   generatedAt: Type.String({ format: 'date-time', description: 'Sandbox time' }),
-  verdict: StringEnum(['passed', 'failed', 'incomplete'] as const, { description: 'failed: a check failed; incomplete: none failed, some were not exercised; passed: every check passed' }),
-  counts: Type.Object({ passed: Type.Integer(), failed: Type.Integer(), not_exercised: Type.Integer() }),
+  verdict: StringEnum(['passed', 'failed', 'incomplete'] as const, { description: 'failed: a check failed; incomplete: none failed, some were not exercised (or none applied); passed: every check that applies passed' }),
+  counts: Type.Object({ passed: Type.Integer(), failed: Type.Integer(), not_exercised: Type.Integer(), not_applicable: Type.Integer() }),
   checks: Type.Array(Type.Object({
     id: Type.String(),
     title: Type.String(),
-    section: Type.String({ description: 'The section of docs/gateway.md the check comes from' }),
-    docs: Type.String({ description: 'docs/gateway.md and the section\'s anchor' }),
+    section: Type.String({ description: 'The section of docs/gateway.md or docs/api-pix.md the check comes from' }),
+    docs: Type.String({ description: 'The page (docs/gateway.md, docs/api-pix.md) and the section\'s anchor' }),
+    dialects: Type.Array(StringEnum(['gateway', 'api-pix'] as const), { description: 'The APIs whose use the check grades: the gateway\'s families, BACEN\'s API Pix' }),
     status: CheckStatusSchema,
     summary: Type.String(),
     evidence: Type.Array(Evidence),

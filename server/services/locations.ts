@@ -130,6 +130,20 @@ export class LocationService implements Lifecycle, LocatedCharges {
     return { id: loc.id, location: loc.location, tipoCob: loc.tipoCob, criacao: loc.createdAt, ...(txid !== null ? { txid } : {}) }
   }
 
+  /**
+   * The control plane's list (GET /__sandbox/locations): every location, or one account's, newest first,
+   * each with its account and the transaction of the charge it serves.
+   */
+  all (accountId?: number) {
+    return Object.values(this.store.data.locations)
+      .filter(loc => accountId === undefined || loc.accountId === accountId)
+      .sort((a, b) => b.id - a.id)
+      .map(loc => {
+        const charge = this.charge(loc)
+        return { ...this.view(loc), accountId: loc.accountId, ...(charge !== undefined ? { chargeId: charge.id } : {}) }
+      })
+  }
+
   /** GET /loc: the account's locations created within [inicio, fim], oldest first, paged. */
   list (account: Account, q: LocationFilter) {
     const w = windowOf(q)

@@ -420,13 +420,14 @@ function walkThrough (t: Test, source: BrowserSource): void {
     await page.goto(`${base}/dashboard?account=${created.accountId}#report`)
     await page.locator('body[data-view="report"] #live[data-state="live"]').waitFor()
     t.equal(await page.locator('#h-report').textContent(), 'Integration report')
-    t.match(await page.locator('#rp-verdict').textContent(), /^Failed: \d+ passed, 1 failed, \d+ not exercised$/)
+    t.match(await page.locator('#rp-verdict').textContent(), /^Failed: \d+ passed, 1 failed, \d+ not exercised, \d+ not applicable$/)
     const check = (id: string) => page.locator(`#rp-list article[data-check="${id}"]`)
     t.equal(await check('refusal-not-retried').getAttribute('data-state'), 'failed')
     const evidence = await check('refusal-not-retried').locator('.evidence').textContent()
     for (const id of refused) t.match(evidence, String(id), 'the request ids of the evidence')
     t.match(await check('refusal-not-retried').textContent(), /gateway 7\.2, 7\.3, 7\.6 \(docs\/gateway\.md#72-cash-out\)/)
     t.equal(await check('charge-external-id-unique').locator('.badge').textContent(), 'not exercised')
+    t.equal(await check('scope-refusal-not-retried').locator('.badge').textContent(), 'not applicable', 'a check of API Pix alone, never used')
     // The receiver answers 200 to anything: the badly signed webhook is accepted, and the page says so.
     const before = receiver.received.length
     await page.getByRole('button', { name: 'Send a badly signed webhook' }).click()

@@ -2,11 +2,14 @@ import { mkdirSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../server/app.js'
+import { launchChromium, walkThroughSources } from './chromium.js'
 
 /**
  * What the browser tests share (the browser itself comes from chromium.ts): a page that collects its
- * errors, a real webhook receiver on 127.0.0.1, a polling wait, and the screenshots folder (gitignored,
- * made at run time).
+ * errors, a real webhook receiver on 127.0.0.1, a polling wait, the screenshots folder (gitignored,
+ * made at run time), and a sandbox with a page to test one view on.
  */
 export const screenshotsDir = new URL('./screenshots/', import.meta.url)
 export function screenshotPath (name: string): string {
@@ -72,4 +75,32 @@ export async function newPage (browser: Browser, viewport: { width: number, heig
   page.on('pageerror', (err) => errors.push(err.message))
   page.on('console', (msg) => { if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) errors.push(msg.text()) })
   return page
+}
+
+/** A sandbox listening on 127.0.0.1 and a page of the preferred Chromium: where a test of one dashboard view starts. */
+export interface DashboardSession {
+  app: FastifyInstance
+  base: string
+  page: Page
+  /** The page's uncaught errors and console errors. */
+  pageErrors: string[]
+  close: () => Promise<void>
+}
+
+export async function dashboardSession (config: Record<string, unknown>, viewport = { width: 1280, height: 900 }): Promise<DashboardSession> {
+  const app = await buildApp({ config })
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+  let browser: Browser | undefined
+  try {
+    browser = (await launchChromium(walkThroughSources()[0])).browser
+    const pageErrors: string[] = []
+    const page = await newPage(browser, viewport, pageErrors)
+    const opened = browser
+    return { app, base, page, pageErrors, close: async () => { await opened.close(); await app.close() } }
+  } catch (err) {
+    await browser?.close()
+    await app.close()
+    throw err
+  }
 }

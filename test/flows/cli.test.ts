@@ -8,6 +8,7 @@ import { balanceOf, bearer, buildTestApp, T0, tokenFor } from '../helpers/app.js
 import { cashInBody, createCashIn } from '../helpers/payins.js'
 import { cashOutBody } from '../helpers/payouts.js'
 import { startReceiver } from '../helpers/receiver.js'
+import { oauthToken } from '../helpers/api-pix.js'
 import { childEnv } from '../helpers/process.js'
 import { run } from '../../cli/main.js'
 import { parseDuration } from '../../cli/commands/clock.js'
@@ -175,6 +176,32 @@ t.test('pay pays a charge by its code; incoming credits an account', async t => 
   for (const argv of [['incoming', '--account', '1'], ['incoming', '--amount', '1'], ['incoming', 'x', '--account', '1', '--amount', '1']]) t.equal((await cli(url, argv)).code, 2, argv.join(' '))
 })
 
+t.test('pay pays an API Pix cob by its location-based code (tag 26-25 a payload location of the sandbox), once, and not once unbound', async t => {
+  const { app, url } = await sandbox(t)
+  const token = await oauthToken(app)
+  const create = async (txid: string) => {
+    const res = await app.inject({ method: 'PUT', url: `/v2/cob/${txid}`, headers: bearer(token), payload: { calendario: { expiracao: 3600 }, valor: { original: '12.34' }, chave: 'loja@example.com' } })
+    t.equal(res.statusCode, 201, res.body)
+    return res.json()
+  }
+  const cob = await create('clipay'.padEnd(26, '0'))
+  t.match(cob.pixCopiaECola, /0014br\.gov\.bcb\.pix25\d\d.*\/qr\/v2\/[0-9a-f]{32}/, 'no key in the code: its location')
+  const before = (await balanceOf(app, 1)).available
+  const paid = await cli(url, ['pay', cob.pixCopiaECola])
+  t.equal(paid.code, 0, paid.stderr)
+  t.match(paid.stdout, new RegExp(`^Paid 12\\.34 BRL to account 1: COB CONCLUIDA\n {2}transactionId {2}\\S+\n {2}endToEndId {5}E\\w{31}\n {2}txid {11}${cob.txid}\n`))
+  t.equal((await balanceOf(app, 1)).available, before + 12.34, 'the account was credited')
+  t.equal((await app.inject({ method: 'GET', url: `/v2/cob/${cob.txid}`, headers: bearer(token) })).json().status, 'CONCLUIDA')
+  t.equal((await cli(url, ['pay', cob.pixCopiaECola])).code, 1, 'paid once')
+
+  // Unbound from its location, a cob is no longer paid by the code that names it.
+  const unbound = await create('cliunbound'.padEnd(26, '0'))
+  await app.inject({ method: 'DELETE', url: `/v2/loc/${unbound.loc.id}/txid`, headers: bearer(token) })
+  const refused = await cli(url, ['pay', unbound.pixCopiaECola, '--json'])
+  t.equal(refused.code, 1)
+  t.match(JSON.parse(refused.stdout), { error: { response: { statusCode: 404 } } })
+})
+
 t.test('clock shows, advances, sets, freezes and resumes the sandbox clock', async t => {
   const { app, url } = await sandbox(t)
   const shown = await cli(url, ['clock'])
@@ -242,7 +269,8 @@ t.test('report grades an account and exits 4 when a check failed, for a CI job t
   const created = JSON.parse((await cli(url, ['account', 'create', '--balance', '100', '--json'])).stdout)
   const clean = await cli(url, ['report', '--account', String(created.accountId)])
   t.equal(clean.code, 0, 'nothing failed yet: exit 0')
-  t.match(lines(clean.stdout)[0], new RegExp(`^account ${created.accountId}: (passed|incomplete) \\(\\d+ passed, 0 failed, \\d+ not exercised\\)$`))
+  t.match(lines(clean.stdout)[0], new RegExp(`^account ${created.accountId}: (passed|incomplete) \\(\\d+ passed, 0 failed, \\d+ not exercised, \\d+ not applicable\\)$`))
+  t.match(clean.stdout, /^n\/a {3}scope-refusal-not-retried {2}/m, 'a check of API Pix alone does not apply to an account that never used it')
   // A request the gateway's validation refuses fails the requests-valid check.
   const refused = await app.inject({ method: 'POST', url: '/api/pix/cash-out', headers: { authorization: `Bearer ${created.token.access_token}` }, payload: {} })
   t.equal(refused.statusCode, 400)

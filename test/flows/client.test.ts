@@ -237,9 +237,22 @@ t.test('a tour of every operation through the typed client', async t => {
   const apiPixLoc = await client.apiPix.createLoc({ tipoCob: 'cob' })
   t.equal((await client.apiPix.loc(apiPixLoc.id)).id, apiPixLoc.id)
   t.ok((await client.apiPix.locs(window)).loc.length >= 3)
+  t.match((await plane.locations({ accountId: acct.accountId })).locations.find(l => l.id === apiPixCob.loc!.id), { txid: apiPixTxid, accountId: acct.accountId }, 'the control plane lists the locations')
   t.notOk('txid' in await client.apiPix.unbindLoc(apiPixCob.loc!.id))
   const noCob = await client.apiPix.cob('nothere'.padEnd(30, '0')).catch((e: unknown) => e) as PixApiError
   t.match(noCob, { statusCode: 404, code: 'CobNaoEncontrado' })
+
+  // API Pix's received PIX, a devolução of one, a webhook on the account's document as its key
+  const received = await plane.incoming({ accountId: acct.accountId, amount: 5 })
+  t.match(await client.apiPix.pix(received.endToEndId), { endToEndId: received.endToEndId, valor: '5.00', devolucoes: [] })
+  t.ok((await client.apiPix.pixList({ ...window, txIdPresente: false })).pix.some(p => p.endToEndId === received.endToEndId))
+  t.match(await client.apiPix.createDevolucao(received.endToEndId, 'tour1', { valor: '1.00' }), { id: 'tour1', status: 'EM_PROCESSAMENTO' })
+  t.equal((await client.apiPix.devolucao(received.endToEndId, 'tour1')).valor, '1.00')
+  const { document } = await plane.account(acct.accountId)
+  t.equal(await client.apiPix.putWebhook(document, { webhookUrl: receiver.url }), undefined, 'API Pix answers 200 with no body')
+  t.match(await client.apiPix.webhook(document), { webhookUrl: receiver.url, chave: document })
+  t.equal((await client.apiPix.webhooks()).webhooks.length, 1)
+  await client.apiPix.deleteWebhook(document)
 
   // an unsolicited PIX, a MED against it, its transitions
   const pix = await plane.incoming({ accountId: acct.accountId, amount: 30 })

@@ -63,10 +63,13 @@ t.test('examples/quickstart.sh runs every money flow against a running sandbox, 
   t.equal(steps[11], 'BLOCKED_ACCOUNT', '6. the scenario\'s webhook carries the error')
   t.same(steps.slice(12, 17).map((s, i) => i === 2 ? /^\d{4}-\d\d-\d\dT/.test(s) : s), ['true', 'PENDING', true, 'CONFIRMED', 'false'], '7. frozen, pending; advanced, settled; resumed')
   t.match(json(17), { netBalance: 10000 - 10.5 + 25 - 5 - 10.5 }, '7. the balance after it all (a failed cash-out costs nothing)')
-  t.same(json(18), { reset: 'all' }, '8. reset')
-  t.match(json(19), { available: 10000, blocked: 0 }, '8. the account is back to its opening balance')
-  t.equal(steps[20], '401', '8. the old token is refused')
-  t.equal(steps.length, 21, 'nothing else printed')
+  t.match(steps[18], /^127\.0\.0\.1:\d+\/qr\/v2\/[0-9a-f]{32}$/, '8. the API Pix cob\'s payload location, at the sandbox')
+  t.equal(steps[19], '12.34', '8. paid by its code')
+  t.equal(steps[20], 'CONCLUIDA', '8. and API Pix shows it paid')
+  t.same(json(21), { reset: 'all' }, '9. reset')
+  t.match(json(22), { available: 10000, blocked: 0 }, '9. the account is back to its opening balance')
+  t.equal(steps[23], '401', '9. the old token is refused')
+  t.equal(steps.length, 24, 'nothing else printed')
 
   // What the reader's receiver printed (the last cash-out may or may not be delivered before the reset).
   const got = received.map(r => `${r.eventType} ${String(r.body.status ?? r.body.data?.status)}`)

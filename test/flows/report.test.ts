@@ -178,6 +178,9 @@ async function deliveriesDone (sb: RunningSandbox, accountId: number, advance = 
 }
 
 const byId = (report: IntegrationReport) => Object.fromEntries(report.checks.map(c => [c.id, c]))
+/** The checks an integration of the gateway alone meets, and those of API Pix alone. */
+const gatewayChecks = checks.filter(c => c.dialects.includes('gateway'))
+const apiPixChecks = checks.filter(c => !c.dialects.includes('gateway'))
 
 t.test('an integration written as the gateway asks passes every check', async t => {
   const sb = await sandbox(t)
@@ -206,9 +209,10 @@ t.test('an integration written as the gateway asks passes every check', async t 
 
   const report = await sb.client.sandbox.report(account.accountId)
   const got = byId(report)
-  for (const c of checks) t.equal(got[c.id].status, 'passed', `${c.id}: ${got[c.id].summary}`)
+  for (const c of gatewayChecks) t.equal(got[c.id].status, 'passed', `${c.id}: ${got[c.id].summary}`)
+  for (const c of apiPixChecks) t.equal(got[c.id].status, 'not_applicable', `${c.id}: no request to API Pix`)
   t.equal(report.verdict, 'passed')
-  t.same(report.counts, { passed: checks.length, failed: 0, not_exercised: 0 })
+  t.same(report.counts, { passed: gatewayChecks.length, failed: 0, not_exercised: 0, not_applicable: apiPixChecks.length })
   t.match(got['webhook-signature-verified'].summary, /refused with 401/)
   t.ok(hook.received.some(r => r.status === 401), 'the receiver really refused the probe')
 })
@@ -243,7 +247,7 @@ t.test('an integration written against the advice fails each check, with the evi
 
   const report = await sb.client.sandbox.report(account.accountId)
   const got = byId(report)
-  for (const c of checks) t.equal(got[c.id].status, 'failed', `${c.id}: ${got[c.id].summary}`)
+  for (const c of gatewayChecks) t.equal(got[c.id].status, 'failed', `${c.id}: ${got[c.id].summary}`)
   t.equal(report.verdict, 'failed')
   t.match(got['token-reused'].summary, /requested while the previous one had more than 5 minutes left/)
   t.match(got['token-renewed'].evidence, [{ note: /expired token was sent again/ }])
@@ -261,4 +265,129 @@ t.test('an integration written against the advice fails each check, with the evi
   const ids = new Set(report.checks.flatMap(c => c.evidence.flatMap(e => e.requestIds)))
   t.ok(ids.size >= 8)
   for (const id of ids) t.match(id, /^[0-9a-f-]{36}$/)
+})
+
+// ---- API Pix (docs/api-pix.md): its own token, its cob, its lists ------------------------------------
+
+const COB = (original: string) => ({ calendario: { expiracao: 3600 }, valor: { original }, chave: 'loja@example.com' })
+const DAY = 'inicio=2026-03-10T00:00:00Z&fim=2026-03-11T00:00:00Z'
+const txidOf = (name: string) => name.padEnd(26, '0')
+
+/** An API Pix client's HTTP layer: a lost answer (the connection closed) is status 0. */
+async function apiPixSend (base: string, method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  try {
+    return await send(base, method, `/v2${path}`, body, { authorization: `Bearer ${token}`, ...headers })
+  } catch {
+    return { status: 0, body: null }
+  }
+}
+
+/** POST /oauth/token as a PSP's client asks for it: Basic credentials, the certificate, a form body. */
+async function oauth (base: string, account: CreatedAccount, scope?: string): Promise<{ token: string, scope: string }> {
+  const res = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${account.clientId}:${account.clientSecret}`).toString('base64')}`,
+      'x-ssl-client-cert': encodeURIComponent(account.certificate),
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) }).toString(),
+  })
+  const body = await res.json() as { access_token: string, scope: string }
+  return { token: body.access_token, scope: body.scope }
+}
+
+/**
+ * An API Pix integration as its reference asks: one token per scope set, kept until it expires; a
+ * 403 leads to a token with the scope, not the same request again; a cob creation without an answer is
+ * looked up by its txid; a list is read page by page to its end.
+ */
+class CarefulApiPix {
+  private readonly tokens = new Map<string, string>()
+  constructor (private readonly base: string, private readonly account: CreatedAccount) {}
+
+  async call (method: string, path: string, scope: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+    let token = this.tokens.get(scope) ?? (await this.renew(scope))
+    let res = await apiPixSend(this.base, method, path, token, body, headers)
+    if (res.status === 401) {
+      token = await this.renew(scope)
+      res = await apiPixSend(this.base, method, path, token, body, headers)
+    }
+    return res
+  }
+
+  async renew (scope: string): Promise<string> {
+    const { token } = await oauth(this.base, this.account, scope)
+    this.tokens.set(scope, token)
+    return token
+  }
+
+  /** PUT /cob/{txid}; without an answer, GET /cob/{txid} says whether it was made. */
+  async createCob (txid: string, original: string, scenario?: string): Promise<string> {
+    const res = await this.call('PUT', `/cob/${txid}`, 'cob.write cob.read', COB(original), scenario ? { 'x-sandbox-scenario': scenario } : {})
+    if (res.status === 201) return res.body.status
+    const found = await this.call('GET', `/cob/${txid}`, 'cob.write cob.read')
+    return found.status === 200 ? found.body.status : 'NOT_MADE'
+  }
+
+  /** Every cob of the day, page by page. */
+  async allCobs (perPage: number): Promise<string[]> {
+    const txids: string[] = []
+    for (let page = 0; ; page++) {
+      const res = await this.call('GET', `/cob?${DAY}&paginacao.itensPorPagina=${perPage}&paginacao.paginaAtual=${page}`, 'cob.write cob.read')
+      txids.push(...res.body.cobs.map((c: { txid: string }) => c.txid))
+      if (page >= res.body.parametros.paginacao.quantidadeDePaginas - 1) return txids
+    }
+  }
+}
+
+t.test('an integration of API Pix written as its reference asks passes every check that applies to it', async t => {
+  const sb = await sandbox(t)
+  const account = await sb.client.sandbox.createAccount({ balance: 1000 })
+  const app = new CarefulApiPix(sb.url, account)
+  t.equal(await app.createCob(txidOf('pedido1'), '10.00'), 'ATIVA')
+  t.equal(await app.createCob(txidOf('pedido2'), '20.00', 'CONNECTION_RESET;after=commit'), 'ATIVA', 'found by its txid')
+  t.equal(await app.createCob(txidOf('pedido3'), '30.00'), 'ATIVA')
+  t.same((await app.allCobs(2)).sort(), ['pedido1', 'pedido2', 'pedido3'].map(txidOf), 'both pages read')
+  // A token of one scope set refused for another: the integration asks for a token with that scope.
+  const narrow = await app.call('POST', '/loc', 'cob.read', { tipoCob: 'cob' })
+  t.equal(narrow.status, 403)
+  t.equal((await app.call('POST', '/loc', 'payloadlocation.write', { tipoCob: 'cob' })).status, 201)
+  await sb.advanceClock(31 * 60_000)
+  t.equal((await app.call('GET', `/cob/${txidOf('pedido1')}`, 'cob.write cob.read')).status, 200, 'a new token after the expired one')
+
+  const got = byId(await sb.client.sandbox.report(account.accountId))
+  for (const c of apiPixChecks) t.equal(got[c.id].status, 'passed', `${c.id}: ${got[c.id].summary}`)
+  for (const id of ['token-reused', 'token-renewed', 'charge-external-id-unique']) t.equal(got[id].status, 'passed', `${id}: ${got[id].summary}`)
+  for (const c of checks.filter(c => c.dialects.length === 1 && c.dialects[0] === 'gateway')) t.equal(got[c.id].status, 'not_applicable', c.id)
+})
+
+t.test('an integration of API Pix written against the advice fails each of its checks, with the evidence', async t => {
+  const sb = await sandbox(t)
+  const account = await sb.client.sandbox.createAccount({ balance: 1000 })
+  // A token per request; the same token again after its 403, after its 401.
+  const fresh = async (scope?: string) => (await oauth(sb.url, account, scope)).token
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, token?: string) =>
+    apiPixSend(sb.url, method, path, token ?? await fresh(), body, headers)
+  t.equal((await call('PUT', `/cob/${txidOf('pedido1')}`, COB('10.00'))).status, 201)
+  t.equal((await call('PUT', `/cob/${txidOf('pedido1')}`, COB('15.00'))).status, 400, 'another charge under a txid in use')
+  t.equal((await call('PUT', `/cob/${txidOf('pedido2')}`, { ...COB('1'), valor: { original: 1 } })).status, 400, 'valor.original as a number')
+  t.equal((await call('POST', '/cob', COB('20.00'), { 'x-sandbox-scenario': 'CONNECTION_RESET;after=commit' })).status, 0)
+  t.equal((await call('POST', '/cob', COB('20.00'))).status, 201, 'the same sale created again, unlooked for')
+  t.equal((await call('GET', `/cob?${DAY}&paginacao.itensPorPagina=2`)).body.parametros.paginacao.quantidadeDePaginas, 2, 'and never the second page')
+  const narrow = await fresh('cob.read')
+  for (let i = 0; i < 2; i++) t.equal((await call('POST', '/loc', { tipoCob: 'cob' }, {}, narrow)).status, 403)
+  const kept = await fresh()
+  await sb.advanceClock(31 * 60_000)
+  for (let i = 0; i < 2; i++) t.equal((await call('GET', `/cob/${txidOf('pedido1')}`, undefined, {}, kept)).status, 401)
+
+  const got = byId(await sb.client.sandbox.report(account.accountId))
+  for (const c of apiPixChecks) t.equal(got[c.id].status, 'failed', `${c.id}: ${got[c.id].summary}`)
+  for (const id of ['token-reused', 'token-renewed', 'charge-external-id-unique']) t.equal(got[id].status, 'failed', `${id}: ${got[id].summary}`)
+  t.match(got['api-pix-requests-valid'].evidence, [{ note: /^API Pix PUT \/cob\/:txid refused cob\.valor\.original: / }])
+  t.match(got['scope-refusal-not-retried'].evidence, [{ note: 'API Pix POST /loc refused AcessoNegado twice with the same token' }])
+  t.match(got['cob-creation-resolved'].evidence, [{ note: /^API Pix POST \/cob got no answer; the same charge was then created again by POST \/cob/ }])
+  t.match(got['lists-paged-through'].evidence, [{ note: /page 0 of 2/ }])
+  t.match(got['charge-external-id-unique'].evidence, [{ note: `API Pix PUT /cob/:txid with ${txidOf('pedido1')} refused COB_TXID_EXISTS` }])
+  t.match(got['token-renewed'].evidence, [{ note: /expired token was sent again/ }])
 })

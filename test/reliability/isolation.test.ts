@@ -108,13 +108,13 @@ t.test('a token of account B never reaches the records of account A', async t =>
   t.same(ledgerOf(app, a.accountId), before, 'nothing B did changed A\'s ledger or records')
 })
 
-/** Every route of the public API that needs a bearer token, from the generated OpenAPI document. */
+/** Every route of the public API that needs a bearer token (the gateway's, or API Pix's OAuth token), from the generated OpenAPI document. */
 async function protectedRoutes (app: App): Promise<Array<{ method: string, url: string }>> {
   const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json()
   const out: Array<{ method: string, url: string }> = []
   for (const [path, ops] of Object.entries(doc.paths) as Array<[string, Record<string, { security?: Array<Record<string, unknown>> }>]>) {
     for (const [method, op] of Object.entries(ops)) {
-      if (!op.security?.some(s => 'bearer' in s)) continue
+      if (!op.security?.some(s => 'bearer' in s || 'oauth2' in s)) continue
       const url = path.replace('{txid}', TXID).replace('{e2eid}', 'E9999900420260310150000000000001').replace('{id}', 'x1')
       out.push({ method: method.toUpperCase(), url })
     }
@@ -152,7 +152,7 @@ t.test('tampered, alg none, wrong-key, other-algorithm and expired tokens are 40
   }
   const routes = await protectedRoutes(app)
   t.ok(routes.length >= 14, `${routes.length} protected routes found in /openapi.json`)
-  for (const r of ['GET /balance', 'GET /accounts/balances', 'POST /api/pix/cash-out', 'PUT /cob/{txid}', 'GET /api/med', 'POST /api/webhooks']) {
+  for (const r of ['GET /balance', 'GET /accounts/balances', 'POST /api/pix/cash-out', 'PUT /cob/{txid}', 'GET /api/med', 'POST /api/webhooks', 'PUT /v2/cob/{txid}', 'GET /v2/loc']) {
     const [m, p] = r.split(' ')
     t.ok(routes.some(x => x.method === m && x.url === p.replace('{txid}', TXID)), `${r} is among them`)
   }
@@ -163,7 +163,7 @@ t.test('tampered, alg none, wrong-key, other-algorithm and expired tokens are 40
     for (const [label, token] of Object.entries(bad)) {
       const res = await app.inject({ method: route.method as 'GET', url: route.url, headers: bearer(token), ...(route.method === 'GET' ? {} : { payload: {} }) })
       checked++
-      const family = route.url.startsWith('/api/') || route.url === '/balance' ? 'extended' : 'simple'
+      const family = route.url.startsWith('/v2/') ? 'problem' : route.url.startsWith('/api/') || route.url === '/balance' ? 'extended' : 'simple'
       if (res.statusCode !== 401) wrong.push(`${route.method} ${route.url} with ${label}: ${res.statusCode}`)
       else if (shapeProblem(family, 401, res.body)) wrong.push(`${route.method} ${route.url} with ${label}: ${shapeProblem(family, 401, res.body)}`)
     }

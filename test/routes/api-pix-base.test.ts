@@ -1,7 +1,9 @@
 import t from 'tap'
 import { buildApp } from '../../server/app.js'
 import { ConfigError } from '../../server/config.js'
-import { buildTestApp, T0 } from '../helpers/app.js'
+import { bearer, buildTestApp, T0 } from '../helpers/app.js'
+import { checkAnswer, oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
+import { aTxid } from '../helpers/payins.js'
 
 /**
  * API Pix's base path (docs/api-pix.md): /v2 by default, settable as PSPs mount it, refused where it
@@ -27,6 +29,44 @@ t.test('an unknown route under the base path is 404 NaoEncontrado in problem det
   }
   // Outside the base path, the gateway's families answer as before.
   t.same(Object.keys((await app.inject({ method: 'GET', url: '/v3/nada' })).json()).sort(), ['error', 'message', 'statusCode'])
+})
+
+t.test('a trailing slash under the base path names the same operation, as PSPs serve it (Efí\'s SDKs list due charges at GET /v2/cobv/)', async t => {
+  const app = await buildTestApp(t)
+  const headers = bearer(await oauthToken(app))
+  const body = { calendario: { expiracao: 3600 }, valor: { original: '10.00' }, chave: 'recebedor@example.com' }
+  const created = await app.inject({ method: 'PUT', url: `/v2/cob/${aTxid(1)}/`, headers, payload: body })
+  t.equal(created.statusCode, 201)
+  checkAnswer(t, created, 'PUT', '/cob/{txid}')
+  const window = 'inicio=2026-03-10T00:00:00Z&fim=2026-03-11T00:00:00Z'
+  const listed = await app.inject({ method: 'GET', url: `/v2/cob/?${window}`, headers })
+  t.equal(listed.statusCode, 200)
+  checkAnswer(t, listed, 'GET', '/cob')
+  t.same(listed.json(), (await app.inject({ method: 'GET', url: `/v2/cob?${window}`, headers })).json())
+  t.equal((await app.inject({ method: 'GET', url: `/v2/loc/${created.json().loc.id}/`, headers })).json().txid, aTxid(1))
+  // One slash only (`/v2/cob//` reads a cob of an empty txid), and only under the base path: the
+  // gateway's families answer as they did.
+  t.not((await app.inject({ method: 'GET', url: `/v2/cob//?${window}`, headers })).statusCode, 200)
+  t.equal((await app.inject({ method: 'GET', url: '/v2/', headers })).json().type, `${PROBLEM_TYPE}NaoEncontrado`)
+  const gateway = await app.inject({ method: 'GET', url: '/balance/', headers })
+  t.equal(gateway.statusCode, 404)
+  t.same(Object.keys(gateway.json()).sort(), ['error', 'message', 'statusCode'])
+})
+
+t.test('an empty body named JSON is ignored by an operation that takes none (DELETE as gn-api-sdk-node sends it), refused by one that takes a body', async t => {
+  const app = await buildTestApp(t)
+  const token = await oauthToken(app)
+  const loc = (await app.inject({ method: 'POST', url: '/v2/loc', headers: bearer(token), payload: { tipoCob: 'cob' } })).json()
+  const headers = { ...bearer(token), 'content-type': 'application/json', 'content-length': '0' }
+  const unbound = await app.inject({ method: 'DELETE', url: `/v2/loc/${loc.id}/txid`, headers })
+  t.equal(unbound.statusCode, 200)
+  checkAnswer(t, unbound, 'DELETE', '/loc/{id}/txid')
+  t.same(unbound.json(), loc)
+  const empty = await app.inject({ method: 'POST', url: '/v2/loc', headers })
+  t.equal(empty.statusCode, 400)
+  checkAnswer(t, empty, 'POST', '/loc')
+  t.match(empty.json(), { type: `${PROBLEM_TYPE}PayloadLocationOperacaoInvalida`, detail: 'O corpo da requisição está vazio' })
+  t.equal((await app.inject({ method: 'DELETE', url: `/v2/loc/${loc.id}/txid`, headers, payload: '{' })).statusCode, 400, 'a body that is there is still read as JSON')
 })
 
 t.test('the base path is settable: /pix/v2 serves API Pix, even where a gateway route\'s parameter would match, and /v2 is then no longer it', async t => {

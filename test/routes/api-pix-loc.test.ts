@@ -196,6 +196,29 @@ t.test('the sandbox\'s pay path pays a code whose location it serves, and refuse
   t.equal((await call('GET', `/v2/cob/${aTxid(4)}`)).json().status, 'CONCLUIDA')
 })
 
+t.test('the control plane lists the locations of every account or one, newest first, with the charge each serves', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app)
+  const call = client(app, await oauthToken(app, acc))
+  const alone = (await call('POST', '/v2/loc', { tipoCob: 'cobv' })).json()
+  const cob = (await call('PUT', `/v2/cob/${aTxid(1)}`, cobBody())).json()
+  const other = (await client(app, await oauthToken(app))('POST', '/v2/loc', { tipoCob: 'cob' })).json()
+  const list = async (query = '') => {
+    const res = await app.inject({ method: 'GET', url: `/__sandbox/locations${query}` })
+    t.equal(res.statusCode, 200)
+    return res.json().locations
+  }
+  const charge = (await app.inject({ method: 'GET', url: `/__sandbox/transactions?accountId=${acc.accountId}&kind=COB` })).json().transactions[0]
+  t.same(await list(`?accountId=${acc.accountId}`), [
+    { id: cob.loc.id, location: cob.location, tipoCob: 'cob', criacao: T0, txid: aTxid(1), accountId: acc.accountId, chargeId: charge.id },
+    { ...alone, accountId: acc.accountId },
+  ])
+  t.same((await list()).map((l: { id: number }) => l.id), [other.id, cob.loc.id, alone.id], 'every account\'s')
+  await call('DELETE', `/v2/loc/${cob.loc.id}/txid`)
+  t.notOk('chargeId' in (await list(`?accountId=${acc.accountId}`))[0], 'unbound: it serves no charge')
+  t.equal((await app.inject({ method: 'GET', url: '/__sandbox/locations?accountId=x' })).statusCode, 400)
+})
+
 t.test('a reset of the account takes its locations with it: their payloads are gone, other accounts\' stay', async t => {
   const app = await buildTestApp(t)
   const acc = await newAccount(app)

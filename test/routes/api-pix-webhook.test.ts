@@ -83,6 +83,9 @@ t.test('PUT, GET, GET /webhook and DELETE on the account\'s keys: its document a
   t.equal(gone.json().type, PROBLEM_TYPE + 'WebhookNaoEncontrado')
   checkAnswer(t, gone, 'GET', '/webhook/{chave}')
   t.equal((await restored('GET', '/v2/webhook')).json().webhooks.length, 1)
+  // A reset of the account removes them with its other records.
+  t.equal((await app.inject({ method: 'POST', url: '/__sandbox/reset', payload: { accountId: acc.accountId } })).statusCode, 200)
+  t.same(Object.values(app.sandbox.store.data.apiPixWebhooks), [])
 })
 
 t.test('a PIX with a txid received on the key is posted to {webhookUrl}/pix as {"pix": [...]}; others are not', async t => {

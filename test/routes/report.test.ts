@@ -5,6 +5,7 @@ import { cashOut, cashOutBody, JOAO } from '../helpers/payouts.js'
 import { receiveIncoming } from '../helpers/payins.js'
 import { buildBrCode } from '../../server/domain/brcode.js'
 import { checks } from '../../server/report/checks.js'
+import { oauthToken } from '../helpers/api-pix.js'
 import { startReceiver } from '../helpers/receiver.js'
 
 /**
@@ -19,19 +20,22 @@ const report = async (app: FastifyInstance, accountId: number) => {
 }
 const statusOf = (r: { checks: Array<{ id: string, status: string }> }, id: string) => r.checks.find(c => c.id === id)?.status
 
-t.test('a fresh account: every check of the catalogue, each not exercised but requests-valid, naming its section of docs/gateway.md', async t => {
+t.test('a fresh account: every check of the catalogue, each not exercised but requests-valid, those of API Pix alone not applicable, naming its section', async t => {
   const app = await buildTestApp(t)
   const acc = await newAccount(app)
   const r = await report(app, acc.accountId)
   t.equal(r.accountId, acc.accountId)
   t.equal(r.generatedAt, '2026-03-10T15:00:00.000Z', 'sandbox time')
   t.equal(r.verdict, 'incomplete')
-  t.same(r.counts, { passed: 1, failed: 0, not_exercised: checks.length - 1 })
+  const apiPixOnly = checks.filter(c => !c.dialects.includes('gateway')).length
+  t.ok(apiPixOnly > 0)
+  t.same(r.counts, { passed: 1, failed: 0, not_exercised: checks.length - 1 - apiPixOnly, not_applicable: apiPixOnly })
   t.same(r.checks.map((c: { id: string }) => c.id), checks.map(c => c.id))
   for (const c of r.checks) {
-    t.equal(c.status, c.id === 'requests-valid' ? 'passed' : 'not_exercised', `${c.id}: ${c.summary}`)
-    t.match(c.section, /^gateway \d/, `${c.id} cites a section`)
-    t.match(c.docs, /^docs\/gateway\.md#\d/, `${c.id} links to it`)
+    const gateway = c.dialects.includes('gateway')
+    t.equal(c.status, c.id === 'requests-valid' ? 'passed' : gateway ? 'not_exercised' : 'not_applicable', `${c.id}: ${c.summary}`)
+    t.match(c.section, gateway ? /^gateway \d/ : /^api-pix /, `${c.id} cites a section`)
+    t.match(c.docs, gateway ? /^docs\/gateway\.md#\d/ : /^docs\/api-pix\.md#[a-z]/, `${c.id} links to it`)
     t.same(c.evidence, [])
   }
   t.match(r.read, { requests: 1, transactions: 0 }, 'the token request of newAccount')
@@ -160,4 +164,64 @@ t.test('the probe: 409 without a receiver; with one, a badly signed sample sent 
   const r = await report(app, acc.accountId)
   t.equal(statusOf(r, 'webhook-signature-verified'), 'passed')
   t.equal(statusOf(r, 'webhooks-acknowledged'), 'not_exercised', 'the probe is not a webhook the receiver owes a 2xx')
+})
+
+t.test('API Pix through the report: its token and requests are the dialect\'s under any base path; a 403 sent again, violacoes and a list not paged through are evidence', async t => {
+  const app = await buildTestApp(t, { apiPixBasePath: '/api/v2' })
+  // Through the control plane alone: an integration of API Pix never asks the gateway for a token.
+  const acc = (await app.inject({ method: 'POST', url: '/__sandbox/accounts', payload: {} })).json()
+  const narrow = await oauthToken(app, acc, 'cob.read')
+  const cob = { calendario: { expiracao: 3600 }, valor: { original: '10.00' }, chave: 'loja@example.com' }
+  const put = (txid: string, token: string, payload: Record<string, unknown> = cob) => app.inject({ method: 'PUT', url: `/api/v2/cob/${txid}`, headers: bearer(token), payload })
+  const denied = [await put('t'.repeat(26), narrow), await put('t'.repeat(26), narrow)]
+  t.same(denied.map(r => r.statusCode), [403, 403])
+  const wide = await oauthToken(app, acc)
+  for (const txid of ['a', 'b', 'c']) t.equal((await put(txid.repeat(26), wide)).statusCode, 201)
+  const invalid = await put('d'.repeat(26), wide, { ...cob, valor: { original: 10 } })
+  t.equal(invalid.statusCode, 400)
+  const list = await app.inject({ method: 'GET', url: '/api/v2/cob?inicio=2026-03-10T00:00:00Z&fim=2026-03-11T00:00:00Z&paginacao.itensPorPagina=2', headers: bearer(wide) })
+  t.equal(list.json().parametros.paginacao.quantidadeDePaginas, 2)
+
+  let r = await report(app, acc.accountId)
+  t.equal(statusOf(r, 'requests-valid'), 'not_applicable', 'not one request to the gateway: under /api/v2 is API Pix')
+  t.equal(statusOf(r, 'refusal-not-retried'), 'not_applicable')
+  t.equal(statusOf(r, 'token-reused'), 'passed', 'a narrow token and a wide one: another scope is not a renewal')
+  t.equal(statusOf(r, 'charge-external-id-unique'), 'passed')
+  const byId = Object.fromEntries(r.checks.map((c: { id: string }) => [c.id, c]))
+  t.match(byId['scope-refusal-not-retried'], { status: 'failed', evidence: [{ requestIds: denied.map(d => d.headers['x-request-id']) }] })
+  t.match(byId['api-pix-requests-valid'], {
+    status: 'failed',
+    evidence: [{ note: 'API Pix PUT /cob/:txid refused cob.valor.original: valor.original deve ser do tipo texto', requestIds: [invalid.headers['x-request-id']] }],
+  })
+  t.match(byId['lists-paged-through'], { status: 'failed', evidence: [{ note: /page 0 of 2/, requestIds: [list.headers['x-request-id']] }] })
+  t.equal(statusOf(r, 'cob-creation-resolved'), 'not_exercised')
+
+  const next = await app.inject({ method: 'GET', url: '/api/v2/cob?inicio=2026-03-10T00:00:00Z&fim=2026-03-11T00:00:00Z&paginacao.itensPorPagina=2&paginacao.paginaAtual=1', headers: bearer(wide) })
+  t.equal(next.statusCode, 200)
+  r = await report(app, acc.accountId)
+  t.equal(statusOf(r, 'lists-paged-through'), 'passed', 'the next page read')
+})
+
+t.test('a cob creation whose answer was lost after it was made: sent again with its txid, it passes; created again by POST /cob, it fails', async t => {
+  const app = await buildTestApp(t)
+  const acc = (await app.inject({ method: 'POST', url: '/__sandbox/accounts', payload: {} })).json()
+  const token = await oauthToken(app, acc)
+  const cob = { calendario: { expiracao: 3600 }, valor: { original: '10.00' }, chave: 'loja@example.com' }
+  // The connection is cut: app.inject rejects, as a client's request fails.
+  const reset = (url: string) => app.inject({ method: url.endsWith('/cob') ? 'POST' : 'PUT', url, headers: { ...bearer(token), 'x-sandbox-scenario': 'CONNECTION_RESET;after=commit' }, payload: cob })
+  await t.rejects(reset(`/v2/cob/${'a'.repeat(26)}`), 'no answer')
+  const again = await app.inject({ method: 'PUT', url: `/v2/cob/${'a'.repeat(26)}`, headers: bearer(token), payload: cob })
+  t.equal(again.statusCode, 400, 'its txid is in use: it was made')
+  let r = await report(app, acc.accountId)
+  t.equal(statusOf(r, 'cob-creation-resolved'), 'passed')
+  t.equal(statusOf(r, 'charge-external-id-unique'), 'passed', 'the txid in use answers a retry, not a reuse')
+  t.equal(statusOf(r, 'api-pix-requests-valid'), 'passed', 'a txid in use is not invalid data')
+
+  await t.rejects(reset('/v2/cob'))
+  const twice = await app.inject({ method: 'POST', url: '/v2/cob', headers: bearer(token), payload: cob })
+  t.equal(twice.statusCode, 201)
+  r = await report(app, acc.accountId)
+  t.equal(statusOf(r, 'cob-creation-resolved'), 'failed')
+  const charges = (await app.inject({ method: 'GET', url: `/__sandbox/transactions?accountId=${acc.accountId}&kind=COB` })).json().transactions
+  t.equal(charges.length, 3, 'two charges for the one sale sent by POST /cob')
 })

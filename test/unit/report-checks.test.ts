@@ -1,6 +1,6 @@
 import t from 'tap'
 import { checks, checksMarkdown, MAX_EVIDENCE, type CheckResult } from '../../server/report/checks.js'
-import { graded, paramsOf, payoutTarget, requestFact, requestFields, type IntegrationFacts, type RequestFact } from '../../server/report/facts.js'
+import { canonical, gradedAs, paramsOf, payoutTarget, requestFact, requestFields, type IntegrationFacts, type RequestFact } from '../../server/report/facts.js'
 import type { JournalEntry } from '../../server/journal/journal.js'
 import type { Delivery, DeliveryAttempt, Transaction } from '../../server/store/state.js'
 
@@ -20,9 +20,11 @@ function req (fields: Partial<RequestFact>): RequestFact {
     id: `req-${n}`,
     at: T,
     method: 'POST',
+    family: fields.route?.startsWith('/__sandbox') ? 'control' : 'gateway',
     route: '/balance',
     status: 200,
     accountId: ACCOUNT,
+    tokenId: null,
     scenarios: [],
     errorCode: null,
     externalId: null,
@@ -30,9 +32,15 @@ function req (fields: Partial<RequestFact>): RequestFact {
     amountCents: null,
     target: null,
     expiredToken: false,
+    scope: null,
+    violations: [],
+    sent: null,
+    listPage: null,
     ...fields,
   }
 }
+/** A request of API Pix: its route without the base path. */
+const apiPix = (fields: Partial<RequestFact>): RequestFact => req({ family: 'api-pix', ...fields })
 const token = (at: number): RequestFact => req({ route: '/api/auth/token', status: 201, at })
 const call = (at: number, fields: Partial<RequestFact> = {}): RequestFact => req({ method: 'GET', route: '/balance', at, ...fields })
 
@@ -88,17 +96,20 @@ function grade (id: string, f: Partial<IntegrationFacts>): CheckResult {
   return check.evaluate(facts(f))
 }
 
-t.test('the catalogue: unique ids, a cited section that exists in docs/gateway.md, words for each state', async t => {
+t.test('the catalogue: unique ids, a cited section that exists in docs/gateway.md or docs/api-pix.md, the dialects it grades, words for each state', async t => {
   const { readFileSync } = await import('node:fs')
-  const gateway = readFileSync(new URL('../../docs/gateway.md', import.meta.url), 'utf8')
-  const anchors = new Set([...gateway.matchAll(/^#+ (.+)$/gm)].map(m => '#' + m[1].toLowerCase().replace(/[^\p{L}\p{N} -]/gu, '').replace(/ /g, '-')))
+  const anchorsOf = (page: string) => new Set([...readFileSync(new URL(`../../docs/${page}`, import.meta.url), 'utf8').matchAll(/^#+ (.+)$/gm)]
+    .map(m => '#' + m[1].toLowerCase().replace(/[^\p{L}\p{N} -]/gu, '').replace(/ /g, '-')))
+  const anchors = { 'gateway.md': anchorsOf('gateway.md'), 'api-pix.md': anchorsOf('api-pix.md') }
   t.equal(new Set(checks.map(c => c.id)).size, checks.length)
   for (const c of checks) {
     t.match(c.id, /^[a-z]+(-[a-z]+)*$/)
-    t.match(c.section, /^gateway \d/, `${c.id}: cites gateway N`)
-    t.ok(anchors.has(c.anchor), `${c.id}: ${c.anchor} is a heading of docs/gateway.md`)
+    t.match(c.section, c.page === 'gateway.md' ? /^gateway \d/ : /^api-pix [A-Za-z]/, `${c.id}: cites its page's section`)
+    t.ok(anchors[c.page].has(c.anchor), `${c.id}: ${c.anchor} is a heading of docs/${c.page}`)
+    t.ok(c.dialects.length > 0, `${c.id}: grades a dialect`)
     for (const words of [c.title, c.passes, c.fails, c.exercise]) t.ok(words.length > 15, `${c.id}: described`)
   }
+  t.ok(checks.some(c => c.dialects.length === 1 && c.dialects[0] === 'api-pix'), 'checks of API Pix alone')
   t.equal(checksMarkdown().split('\n').length, checks.length + 2, 'one row per check')
 })
 
@@ -255,6 +266,105 @@ t.test('requests-valid', async t => {
   t.match(r, { status: 'failed', summary: '2 requests of 3 refused as invalid', evidence: [{ note: 'POST /api/pix/cash-out refused HTTP_ERROR', requestIds: [invalid.id] }, { requestIds: [amount.id] }] })
 })
 
+t.test('token-reused and token-renewed count API Pix\'s tokens (POST /oauth/token, 200) and requests', async t => {
+  const oauth = (at: number, scope: string | null = 'cob.read cob.write') => apiPix({ route: '/oauth/token', status: 200, at, scope })
+  const cob = (at: number, fields: Partial<RequestFact> = {}) => apiPix({ method: 'GET', route: '/cob/:txid', at, ...fields })
+  t.match(grade('token-reused', { requests: [oauth(T), cob(T), cob(T + MIN), oauth(T + 28 * MIN), cob(T + 29 * MIN)] }),
+    { status: 'passed', summary: '2 tokens for 3 authenticated requests' }, 'one OAuth token reused, renewed near its end')
+  const early = oauth(T + MIN)
+  t.match(grade('token-reused', { requests: [oauth(T), cob(T), early, cob(T + MIN)] }), { status: 'failed', evidence: [{ requestIds: [early.id] }] }, 'a token per request')
+  t.match(grade('token-reused', { requests: [token(T), call(T), oauth(T + MIN), cob(T + MIN), oauth(T + 2 * MIN, 'pix.read'), cob(T + 2 * MIN)] }),
+    { status: 'passed', summary: '3 tokens for 3 authenticated requests' }, 'a gateway token, then API Pix tokens of other scopes: none is a renewal of another')
+  t.match(grade('token-reused', { requests: [oauth(T, null), cob(T), oauth(T + MIN, null), cob(T + MIN)] }), { status: 'failed' }, 'scopes unknown (no bodies): the same token')
+  t.match(grade('token-reused', { requests: [oauth(T), cob(T, { status: 403, errorCode: 'ACCESS_DENIED' }), cob(T)] }), { status: 'passed' }, 'a 403 is an authenticated request')
+
+  const expired = cob(T + 31 * MIN, { status: 401, expiredToken: true })
+  t.match(grade('token-renewed', { requests: [oauth(T), expired, oauth(T + 31 * MIN), cob(T + 31 * MIN)] }), { status: 'passed' }, 'a new OAuth token after the 401')
+  t.match(grade('token-renewed', { requests: [oauth(T), expired] }), { status: 'failed', evidence: [{ note: /no new token was requested/ }] })
+  t.match(grade('token-renewed', { requests: [oauth(T), cob(T), oauth(T + 29 * MIN), cob(T + 31 * MIN)] }), { status: 'passed', summary: /renewed before expiry/ })
+})
+
+t.test('charge-external-id-unique: API Pix\'s cob creations; the same PUT sent again is a retry, not a reuse', async t => {
+  const body = canonical({ valor: { original: '10.00' }, chave: 'k' })
+  const put = (fields: Partial<RequestFact> = {}) => apiPix({ method: 'PUT', route: '/cob/:txid', status: 201, externalId: 't'.repeat(26), sent: body, ...fields })
+  const inUse = { status: 400, errorCode: 'COB_TXID_EXISTS' }
+  t.match(grade('charge-external-id-unique', { requests: [put(), apiPix({ method: 'POST', route: '/cob', status: 201, sent: body }), apiPix({ method: 'PATCH', route: '/cob/:txid' })] }),
+    { status: 'passed', summary: '2 charge creations, each with its own id' }, 'a revision creates nothing')
+  t.match(grade('charge-external-id-unique', { requests: [put({ status: null }), put(inUse)] }), { status: 'passed' }, 'sent again after no answer: its txid in use says it was made')
+  t.match(grade('charge-external-id-unique', { requests: [put(), put(inUse)] }), { status: 'passed' }, 'the same charge sent again (a lost answer the client gave up on)')
+  t.match(grade('charge-external-id-unique', { requests: [put({ sent: null, status: 500 }), put({ ...inUse, sent: null })] }), { status: 'passed' }, 'no bodies: after an unknown outcome')
+  const other = put({ ...inUse, sent: canonical({ valor: { original: '99.00' }, chave: 'k' }) })
+  t.match(grade('charge-external-id-unique', { requests: [put(), other] }), { status: 'failed', evidence: [{ note: `API Pix PUT /cob/:txid with ${'t'.repeat(26)} refused COB_TXID_EXISTS`, requestIds: [other.id] }] }, 'another charge under a txid in use')
+  const rootAgain = req({ method: 'PUT', route: '/cob/:txid', status: 409, errorCode: 'COB_TXID_EXISTS', externalId: 't'.repeat(26), sent: body })
+  t.match(grade('charge-external-id-unique', { requests: [put(), rootAgain] }), { status: 'failed' }, 'a txid of API Pix used again on the root family is not a retry of the same request')
+})
+
+t.test('requests-valid grades the gateway alone; api-pix-requests-valid API Pix, with its violacoes', async t => {
+  const invalid = apiPix({ method: 'PUT', route: '/cob/:txid', status: 400, errorCode: 'HTTP_ERROR', violations: ['cob.valor.original: valor.original deve ser do tipo texto'] })
+  t.match(grade('requests-valid', { requests: [invalid] }), { status: 'not_exercised' }, 'no gateway request')
+  t.match(grade('api-pix-requests-valid', { requests: [call(T)] }), { status: 'not_exercised', summary: /no request reached API Pix/ })
+  t.match(grade('api-pix-requests-valid', { requests: [apiPix({ route: '/cob', status: 201 }), apiPix({ route: '/cob/:txid', status: 400, errorCode: 'COB_TXID_EXISTS' }), apiPix({ route: '/cob/:txid', method: 'GET', status: 404 })] }),
+    { status: 'passed', summary: '3 requests, none refused as invalid' }, 'a txid in use and a 404 are not invalid data')
+  const scope = apiPix({ route: '/oauth/token', status: 400, errorCode: 'INVALID_SCOPE' })
+  const r = grade('api-pix-requests-valid', { requests: [apiPix({ route: '/cob', status: 201 }), invalid, scope, apiPix({ route: '/cob', status: 400, errorCode: 'HTTP_ERROR', accountId: 8 })] })
+  t.match(r, { status: 'failed', summary: '2 requests of 3 refused as invalid' })
+  t.same(r.evidence.map(e => [e.note, e.requestIds]), [
+    ['API Pix PUT /cob/:txid refused cob.valor.original: valor.original deve ser do tipo texto', [invalid.id]],
+    ['API Pix POST /oauth/token refused INVALID_SCOPE', [scope.id]],
+  ])
+})
+
+t.test('scope-refusal-not-retried', async t => {
+  const denied = (fields: Partial<RequestFact> = {}) => apiPix({ method: 'PUT', route: '/cob/:txid', status: 403, errorCode: 'ACCESS_DENIED', tokenId: 'narrow', ...fields })
+  t.match(grade('scope-refusal-not-retried', { requests: [apiPix({ route: '/cob', status: 201 })] }), { status: 'not_exercised', summary: /scope=cob.read/ })
+  t.match(grade('scope-refusal-not-retried', { requests: [denied(), apiPix({ route: '/oauth/token', status: 200 }), apiPix({ method: 'PUT', route: '/cob/:txid', status: 201, tokenId: 'wide' })] }),
+    { status: 'passed', summary: '1 request refused for a scope, none sent again with the same token' }, 'a token with the scope, then the call again')
+  t.match(grade('scope-refusal-not-retried', { requests: [denied(), denied({ method: 'GET' }), denied({ tokenId: 'other' })] }), { status: 'passed' }, 'another operation, or another token')
+  t.match(grade('scope-refusal-not-retried', { requests: [denied({ tokenId: null }), denied({ tokenId: null })] }), { status: 'passed' }, 'the token unknown: not called the same')
+  const first = denied()
+  const again = denied()
+  t.match(grade('scope-refusal-not-retried', { requests: [first, again] }), { status: 'failed', evidence: [{ note: /refused AcessoNegado twice with the same token/, requestIds: [first.id, again.id] }] })
+})
+
+t.test('cob-creation-resolved', async t => {
+  const body = canonical({ valor: { original: '10.00' }, chave: 'k' })
+  const put = (txid: string, fields: Partial<RequestFact> = {}) => apiPix({ method: 'PUT', route: '/cob/:txid', status: 201, externalId: txid, sent: body, ...fields })
+  const post = (fields: Partial<RequestFact> = {}) => apiPix({ method: 'POST', route: '/cob', status: 201, sent: body, ...fields })
+  const read = (txid: string) => apiPix({ method: 'GET', route: '/cob/:txid', status: 200, externalId: txid })
+  const list = apiPix({ method: 'GET', route: '/cob', status: 200 })
+  const A = 'a'.repeat(26)
+  const B = 'b'.repeat(26)
+  t.match(grade('cob-creation-resolved', { requests: [put(A), post()] }), { status: 'not_exercised', summary: /CONNECTION_RESET;after=commit/ })
+  t.match(grade('cob-creation-resolved', { requests: [req({ method: 'PUT', route: '/cob/:txid', status: null, externalId: A, sent: body }), req({ method: 'POST', route: '/cob', status: 201, sent: body })] }),
+    { status: 'not_exercised' }, 'the root family\'s cob is not graded here')
+  t.match(grade('cob-creation-resolved', { requests: [put(A, { status: null }), put(A, { status: 400, errorCode: 'COB_TXID_EXISTS' })] }),
+    { status: 'passed', summary: '1 cob creation without an answer, none created again under another txid' }, 'the same PUT again')
+  t.match(grade('cob-creation-resolved', { requests: [put(A, { status: null }), read(A), put(B)] }), { status: 'passed' }, 'read first (say it was not found), then created anew')
+  t.match(grade('cob-creation-resolved', { requests: [post({ status: null }), list, post()] }), { status: 'passed' }, 'a POST left unknown, the list read, then another POST')
+  t.match(grade('cob-creation-resolved', { requests: [put(A, { status: 500 }), put(B, { sent: canonical({ valor: { original: '11.00' }, chave: 'k' }) })] }), { status: 'passed' }, 'another charge')
+  t.match(grade('cob-creation-resolved', { requests: [put(A, { status: null })] }), { status: 'passed' }, 'left alone: nothing created twice')
+  const lost = post({ status: null })
+  const again = post()
+  t.match(grade('cob-creation-resolved', { requests: [lost, again] }), { status: 'failed', evidence: [{ note: 'API Pix POST /cob got no answer; the same charge was then created again by POST /cob', requestIds: [lost.id, again.id] }] })
+  const lostPut = put(A, { status: null })
+  const newTxid = put(B)
+  t.match(grade('cob-creation-resolved', { requests: [lostPut, newTxid, read(A)] }), { status: 'failed', evidence: [{ note: new RegExp(`PUT /cob/:txid with txid ${B}`), requestIds: [lostPut.id, newTxid.id] }] }, 'read only after creating it again')
+})
+
+t.test('lists-paged-through', async t => {
+  const page = (p: number, pages: number, list = '/cob {"fim":"b","inicio":"a"}') => apiPix({ method: 'GET', route: '/cob', status: 200, listPage: { list, page: p, pages } })
+  t.match(grade('lists-paged-through', { requests: [page(0, 1), page(0, 0)] }), { status: 'not_exercised', summary: /2 list answers, none with more pages/ })
+  t.match(grade('lists-paged-through', { requests: [page(0, 3), page(1, 3), page(2, 3)] }), { status: 'passed', summary: '2 list answers with more pages, each followed by the next' })
+  t.match(grade('lists-paged-through', { requests: [page(0, 3), page(0, 1)] }), { status: 'passed' }, 'asked again with pages large enough for the rest')
+  const unread = page(0, 3)
+  const again = page(0, 3)
+  const other = page(1, 3, '/cob {"fim":"c","inicio":"a"}')
+  const r = grade('lists-paged-through', { requests: [page(1, 3), unread, other, again] })
+  t.match(r, { status: 'failed', summary: '4 list answers of 4 with more pages not followed by the next page' }, 'a page read before, another list\'s page, or page 0 again: not the next one')
+  t.match(r.evidence[1], { note: 'API Pix GET /cob answered page 0 of 3 (counted from 0), and no later page of that list was asked for', requestIds: [unread.id] })
+  t.same(r.evidence.slice(2).map(e => e.requestIds), [[other.id], [again.id]])
+})
+
 t.test('the facts each money route carries', async t => {
   const headers = { 'x-idempotency-key': 'k-1' }
   t.same(requestFields('POST', { route: '/api/pix/cash-out', params: {}, headers: {}, body: { value: 10.5, externalId: 'e', details: { key: 'k' } } }), { externalId: 'e', idempotencyKey: null, amountCents: 1050, target: 'k' })
@@ -288,13 +398,15 @@ t.test('a journal entry as facts: what the report grades, the path\'s parameters
     response: { headers: {}, body: null },
     ...fields,
   })
-  t.same(requestFact(entry({})), {
+  t.same(requestFact(entry({}), '/v2'), {
     id: 'rq',
     at: T,
     method: 'PUT',
+    family: 'gateway',
     route: '/pix/:e2eid/devolucao/:id',
     status: 400,
     accountId: ACCOUNT,
+    tokenId: 'jti',
     scenarios: ['X'],
     errorCode: 'REFUND_AMOUNT_EXCEEDS_ORIGINAL',
     expiredToken: false,
@@ -302,16 +414,41 @@ t.test('a journal entry as facts: what the report grades, the path\'s parameters
     idempotencyKey: null,
     amountCents: 1001,
     target: 'E123',
+    scope: null,
+    violations: [],
+    sent: null,
+    listPage: null,
   })
-  t.match(requestFact(entry({ status: 0 })), { status: null }, 'no answer went out')
-  t.match(requestFact(entry({ status: 401, errorCode: 'UNAUTHORIZED' })), { expiredToken: true }, 'a 401 for a token the sandbox signed')
-  t.match(requestFact(entry({ status: 401, tokenId: null })), { expiredToken: false }, 'a 401 for no token, or a forged one')
-  t.match(requestFact(entry({ request: { headers: {}, body: null } })), { amountCents: null, target: 'E123' }, 'without bodies (--journal-bodies false) the amount is unknown')
-  t.match(requestFact(entry({ method: 'POST', route: '/dict/pix', path: '/dict/pix', idempotencyKey: 'k', request: { headers: {}, body: { pixKey: 'p', payment: { amount: 2 } } } })), { idempotencyKey: 'k', amountCents: 200, target: 'p' })
-  t.equal(requestFact(entry({ route: null })), null, 'no route answered')
-  t.equal(requestFact(entry({ method: 'POST', route: '/__sandbox/webhooks', path: '/__sandbox/webhooks' })), null, 'the control plane is not graded')
-  t.ok(graded('GET', '/__sandbox/transactions/:id'), 'but its transaction query is')
-  t.notOk(graded('POST', '/__sandbox/transactions/:id/settle'))
-  for (const route of ['/balance', '/accounts/balances', '/dict/pix', '/cob/:txid', '/api/med']) t.ok(graded('GET', route), route)
+  const fact = (fields: Partial<JournalEntry>, base = '/v2') => requestFact(entry(fields), base)
+  t.match(fact({ status: 0 }), { status: null }, 'no answer went out')
+  t.match(fact({ status: 401, errorCode: 'UNAUTHORIZED' }), { expiredToken: true }, 'a 401 for a token the sandbox signed')
+  t.match(fact({ status: 401, tokenId: null }), { expiredToken: false }, 'a 401 for no token, or a forged one')
+  t.match(fact({ request: { headers: {}, body: null } }), { amountCents: null, target: 'E123' }, 'without bodies (--journal-bodies false) the amount is unknown')
+  t.match(fact({ method: 'POST', route: '/dict/pix', path: '/dict/pix', idempotencyKey: 'k', request: { headers: {}, body: { pixKey: 'p', payment: { amount: 2 } } } }), { idempotencyKey: 'k', amountCents: 200, target: 'p' })
+  t.equal(fact({ route: null }), null, 'no route answered')
+  t.equal(fact({ method: 'POST', route: '/__sandbox/webhooks', path: '/__sandbox/webhooks' }), null, 'the control plane is not graded')
+  t.same(gradedAs('GET', '/__sandbox/transactions/:id', '/v2'), { family: 'control', route: '/__sandbox/transactions/:id' }, 'but its transaction query is')
+  t.equal(gradedAs('POST', '/__sandbox/transactions/:id/settle', '/v2'), null)
+  for (const route of ['/balance', '/accounts/balances', '/dict/pix', '/cob/:txid', '/cob', '/pix', '/api/med']) t.match(gradedAs('GET', route, '/v2'), { family: 'gateway', route }, route)
+
+  // API Pix: its routes without the base path, whatever the base; its token; not the payloads payers read.
+  t.same(gradedAs('PUT', '/v2/cob/:txid', '/v2'), { family: 'api-pix', route: '/cob/:txid' })
+  t.same(gradedAs('PUT', '/api/v2/cob/:txid', '/api/v2'), { family: 'api-pix', route: '/cob/:txid' }, 'a base under /api/ is not the standard family')
+  t.same(gradedAs('GET', '/pix/v2/loc', '/pix/v2'), { family: 'api-pix', route: '/loc' }, 'a base under /pix/ is not the root family')
+  t.same(gradedAs('POST', '/oauth/token', '/v2'), { family: 'api-pix', route: '/oauth/token' })
+  t.equal(gradedAs('GET', '/qr/v2/:token', '/v2'), null, 'a payload location')
+  t.equal(gradedAs('GET', '/.well-known/jwks.json', '/v2'), null, 'the key')
+  const cob = { calendario: { expiracao: 3600 }, valor: { original: '10.00' }, chave: 'k' }
+  t.match(fact({ route: '/v2/cob/:txid', path: '/v2/cob/t1', errorCode: 'HTTP_ERROR', request: { headers: {}, body: cob }, response: { headers: {}, body: { type: 'x', violacoes: [{ razao: 'inválido', propriedade: 'cob.chave' }, { razao: 'sem propriedade' }] } } }),
+    { family: 'api-pix', route: '/cob/:txid', externalId: 't1', amountCents: 1000, violations: ['cob.chave: inválido', 'sem propriedade'], sent: canonical(cob) })
+  t.match(fact({ method: 'POST', route: '/v2/cob', path: '/v2/cob', status: 0, request: { headers: {}, body: { chave: 'k', valor: { original: '10.00' }, calendario: { expiracao: 3600 } } } }),
+    { route: '/cob', status: null, amountCents: 1000, sent: canonical(cob) }, 'the same body with its keys in another order is the same charge')
+  t.match(fact({ method: 'GET', route: '/v2/cob/:txid', path: '/v2/cob/t1', status: 200 }), { externalId: 't1', sent: null }, 'a read names its txid')
+  t.match(fact({ method: 'POST', route: '/oauth/token', path: '/oauth/token', status: 200, response: { headers: {}, body: { access_token: '[masked]', scope: 'cob.write cob.read' } } }),
+    { family: 'api-pix', scope: 'cob.read cob.write' }, 'a token\'s scopes, in one order')
+  t.match(fact({ method: 'POST', route: '/oauth/token', path: '/oauth/token', status: 200, response: { headers: {}, body: null } }), { scope: null }, 'without bodies')
+  const list = fact({ method: 'GET', route: '/v2/cob', path: '/v2/cob', status: 200, query: { inicio: 'a', fim: 'b', 'paginacao.paginaAtual': 1, 'paginacao.itensPorPagina': 2 }, response: { headers: {}, body: { parametros: { inicio: 'a', fim: 'b', paginacao: { paginaAtual: 1, itensPorPagina: 2, quantidadeDePaginas: 3, quantidadeTotalDeItens: 5 } }, cobs: [] } } })
+  t.same(list?.listPage, { list: '/cob {"fim":"b","inicio":"a"}', page: 1, pages: 3 }, 'the list is its route and filters, paging aside')
+  t.equal(fact({ method: 'GET', route: '/v2/cob/:txid', path: '/v2/cob/t1', status: 200, response: { headers: {}, body: { txid: 't1' } } })?.listPage, null, 'not a list')
   t.same(paramsOf('/cob/:txid', '/cob/%E0%A4%A'), { txid: '%E0%A4%A' }, 'a bad escape is kept as sent')
 })

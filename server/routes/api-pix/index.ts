@@ -30,6 +30,15 @@ const apiPixRoutes: FastifyPluginAsync = async (app) => {
     done(new Refusal('ACCESS_DENIED', `O token de acesso não tem o escopo ${needed}, que esta operação exige`))
   })
 
+  // An operation that takes no body ignores an empty one that names JSON as its type, as PSPs do
+  // (gn-api-sdk-node sends Content-Type: application/json with Content-Length: 0 on DELETE); one that
+  // takes a body still refuses it empty.
+  const json = app.getDefaultJsonParser(app.initialConfig.onProtoPoisoning ?? 'error', app.initialConfig.onConstructorPoisoning ?? 'error')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' && request.routeOptions.schema?.body === undefined) return done(null, undefined)
+    json(request, body as string, done)
+  })
+
   for (const resource of [cob, loc, pix, devolucao, webhook, cobr, webhookcobr]) await app.register(resource)
 
   // Whatever else is under the base path is API Pix's 404, before any body is read (so with or without
@@ -50,4 +59,17 @@ export default apiPixRoutes
 export function baseCollision (base: string, routes: ReadonlyArray<{ method: string, url: string }>): string | undefined {
   const taken = routes.find(r => r.url === base || r.url.startsWith(`${base}/`))
   return taken && `${taken.method} ${taken.url}`
+}
+
+/**
+ * The URL a request is routed by: under the base path without a trailing slash, since PSPs serve a
+ * resource with one too and clients send it (Efí's SDKs list due charges at `GET /v2/cobv/`); any
+ * other URL as it came, so the gateway's families answer as they did.
+ */
+export function apiPixRoutingUrl (base: string, url: string): string {
+  if (!url.startsWith(`${base}/`)) return url
+  const query = url.indexOf('?')
+  const path = query === -1 ? url : url.slice(0, query)
+  if (path.length <= base.length + 1 || !path.endsWith('/')) return url
+  return path.slice(0, -1) + (query === -1 ? '' : url.slice(query))
 }

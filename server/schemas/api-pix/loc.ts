@@ -32,3 +32,12 @@ export const LocList = Type.Object({
   parametros: Type.Object({ inicio: Type.String(), fim: Type.String(), txIdPresente: Type.Optional(Type.Boolean()), tipoCob: Type.Optional(Type.String()), paginacao: Paginacao }),
   loc: Type.Array(LocView),
 })
+
+/** A location as the control plane shows it (`GET /__sandbox/locations`): its account, and the transaction of the charge it serves. */
+export const SandboxLocView = Type.Object({
+  ...LocView.properties,
+  accountId: Type.Integer(),
+  chargeId: Type.Optional(Type.String({ description: 'The transaction (GET /__sandbox/transactions/{id}) of the charge it serves, while it serves one' })),
+})
+
+export const SandboxLocList = Type.Object({ locations: Type.Array(SandboxLocView) })

@@ -81,22 +81,25 @@ async function report (t: Test) {
     registrations: { activeFor: (accountId, eventType) => active.filter(w => w.accountId === accountId && w.eventType === eventType) },
     publish: event => { published.push(event); return [delivery(event.accountId, 400, ['WEBHOOK_BAD_SIGNATURE'])] },
   }
-  const service = new ReportService({ ...e, accounts, journal, webhooks })
+  const service = new ReportService({ ...e, accounts, journal, webhooks, apiPixBasePath: '/v2' })
   return { ...e, service, journal, deliveries, active, published }
 }
 
 const check = (r: ReturnType<ReportService['report']>, id: string) => r.checks.find(c => c.id === id)!
 
-t.test('an account that did nothing: every check not exercised, the verdict incomplete', async t => {
+t.test('an account that did nothing: no check applies (it used neither dialect), the verdict incomplete', async t => {
   const { service } = await report(t)
   const r = service.report(1)
   t.equal(r.accountId, 1)
   t.equal(r.generatedAt, new Date(T0).toISOString(), 'sandbox time')
-  t.equal(r.verdict, 'incomplete')
-  t.same(r.counts, { passed: 0, failed: 0, not_exercised: checks.length })
+  t.equal(r.verdict, 'incomplete', 'nothing passed')
+  t.same(r.counts, { passed: 0, failed: 0, not_exercised: 0, not_applicable: checks.length })
   t.same(r.read, { requests: 0, deliveries: 0, transactions: 0 })
   t.same(r.checks.map(c => c.id), checks.map(c => c.id), 'every check of the catalogue, in its order')
-  for (const c of r.checks) t.match(c.docs, /^docs\/gateway\.md#/, `${c.id} links its section`)
+  for (const c of r.checks) {
+    t.match(c.docs, c.dialects.includes('gateway') ? /^docs\/gateway\.md#/ : /^docs\/api-pix\.md#/, `${c.id} links its section`)
+    t.match(c.summary, /^the integration made no request to /)
+  }
   t.throws(() => service.report(42), { code: 'ACCOUNT_NOT_FOUND' })
 })
 
@@ -129,6 +132,28 @@ t.test('tokens fetched again long before expiry fail the reuse check, with the r
   t.equal(reuse.status, 'failed')
   t.ok(reuse.evidence.some(e => e.requestIds.includes(early.requestId)))
   t.equal(check(service.report(2), 'token-reused').status, 'not_exercised')
+})
+
+t.test('API Pix\'s requests, under the base path the service is given, are graded as that dialect\'s; the gateway\'s checks it never exercised do not apply', async t => {
+  const { service, journal } = await report(t)
+  journal.record(request(1, '/oauth/token', 200, T0))
+  journal.record(request(1, '/v2/cob/:txid', 201, T0 + 1_000, { method: 'PUT' }))
+  journal.record(request(1, '/v2/cob/:txid', 200, T0 + 2_000, { method: 'GET' }))
+  const r = service.report(1)
+  t.equal(r.read.requests, 3)
+  t.equal(check(r, 'token-reused').status, 'passed', 'one OAuth token for two requests')
+  t.equal(check(r, 'api-pix-requests-valid').status, 'passed')
+  t.equal(check(r, 'charge-external-id-unique').status, 'passed', 'a cob of API Pix is a charge')
+  for (const id of ['refusal-not-retried', 'indeterminate-payout-resolved', 'final-error-not-retried', 'webhook-signature-verified', 'requests-valid']) {
+    t.match(check(r, id), { status: 'not_applicable', summary: 'the integration made no request to gateway' }, id)
+  }
+  t.match(check(r, 'webhooks-acknowledged'), { status: 'not_exercised' }, 'a check of both dialects applies')
+  t.equal(r.verdict, 'incomplete')
+  t.equal(r.counts.not_applicable, 5)
+
+  journal.record(request(1, '/balance', 200, T0 + 3_000, { method: 'GET' }))
+  t.equal(check(service.report(1), 'requests-valid').status, 'passed', 'once it used the gateway, its checks apply')
+  t.equal(check(service.report(1), 'refusal-not-retried').status, 'not_exercised')
 })
 
 t.test('the probe sends a badly signed sample to an active receiver, or says there is none', async t => {

@@ -1,0 +1,426 @@
+import t, { type Test } from 'tap'
+import { once } from 'node:events'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:https'
+import type { AddressInfo } from 'node:net'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import EfiPay from 'sdk-node-apis-efi'
+import { getDecodedPixJwt, parseTLV, type TLV } from 'pix-qr-code-detail'
+import { startSandbox } from '../../../server/index.js'
+
+/**
+ * Run by test/flows/efi-sdk.test.ts in a process whose NODE_EXTRA_CA_CERTS trusts the sandbox's server
+ * certificate (EFI_SDK_DIR holds it). Two SDKs of Efí, the current sdk-node-apis-efi and its
+ * predecessor gn-api-sdk-node, each changed in one thing only, the sandbox URL of their API Pix
+ * (a constant of each, which neither lets an option set), sign in over mutual TLS with an account's
+ * client certificate from the control plane and run their standard API Pix calls (not Efí's own
+ * `/v2/gn/...`). Every result is read as an integrator reads it: fields and amounts, the location and
+ * the BR Code decoded by the BR Code reader the SDK itself uses, errors as the problem details the SDK
+ * throws. A group whose resource the sandbox does not serve yet is skipped, naming the route.
+ */
+
+const dir = process.env.EFI_SDK_DIR!
+const CHAVE = 'recebedor@example.com'
+const PROBLEM = 'https://pix.bcb.gov.br/api/v2/error/'
+const CPF = '12345678909'
+
+/** Groups waiting for their routes, each skipped naming the route that answers 404 NaoEncontrado: a group runs once its line is gone. */
+const NOT_SERVED: Partial<Record<'cobv' | 'lotecobv' | 'pix' | 'devolucao' | 'webhook', string>> = {
+  cobv: 'PUT /v2/cobv/{txid} answers 404 NaoEncontrado: cobv is not served yet',
+  lotecobv: 'PUT /v2/lotecobv/{id} answers 404 NaoEncontrado: lotecobv is not served yet',
+}
+
+type Params = Record<string, string | number | boolean>
+type Body = Record<string, unknown>
+type Answer = Promise<any>
+
+/** The API Pix calls both SDKs make, by their own names, with the arguments of sdk-node-apis-efi. */
+interface ApiPixCalls {
+  pixCreateImmediateCharge (body: Body): Answer
+  pixCreateCharge (params: Params, body: Body): Answer
+  pixUpdateCharge (params: Params, body: Body): Answer
+  pixDetailCharge (params: Params): Answer
+  pixListCharges (params: Params): Answer
+  pixCreateLocation (body: Body): Answer
+  pixDetailLocation (params: Params): Answer
+  pixLocationList (params: Params): Answer
+  pixUnlinkTxidLocation (params: Params): Answer
+  pixGenerateQRCode (params: Params): Answer
+  pixCreateDueCharge (params: Params, body: Body): Answer
+  pixUpdateDueCharge (params: Params, body: Body): Answer
+  pixDetailDueCharge (params: Params): Answer
+  pixListDueCharges (params: Params): Answer
+  pixCreateDueChargeBatch (params: Params, body: Body): Answer
+  pixUpdateDueChargeBatch (params: Params, body: Body): Answer
+  pixDetailDueChargeBatch (params: Params): Answer
+  pixListDueChargeBatch (params: Params): Answer
+  pixDetailReceived (params: Params): Answer
+  pixReceivedList (params: Params): Answer
+  pixDevolution (params: Params, body: Body): Answer
+  pixDetailDevolution (params: Params): Answer
+  pixConfigWebhook (params: Params, body: Body): Answer
+  pixDetailWebhook (params: Params): Answer
+  pixListWebhook (params: Params): Answer
+  pixDeleteWebhook (params: Params): Answer
+}
+
+interface Credentials { clientId: string, clientSecret: string, certificate: string, key: string }
+
+interface Sdk {
+  name: string
+  /** The SDK's client for an account, as its README shows it, with the sandbox option on. */
+  client: (c: Credentials) => ApiPixCalls
+  /** What a payer's PSP reads at the location a BR Code carries, decoded. */
+  payloadOf: (calls: ApiPixCalls, pixCopiaECola: string) => Promise<Record<string, unknown>>
+  /** What a call rejects with when the account's sign-in is refused. */
+  refusedSignIn: Record<string, unknown>
+}
+
+const sandbox = await startSandbox({ port: 0, tlsCert: join(dir, 'server.crt'), tlsKey: join(dir, 'server.key') })
+t.teardown(() => sandbox.close())
+
+// The one change to each SDK: where its API Pix is. sdk-node-apis-efi reads the URL from its endpoints
+// constant at each call, gn-api-sdk-node from its constants module; neither exports a setting for it.
+const require = createRequire(import.meta.url)
+const efiEndpoints = pathToFileURL(join(dirname(require.resolve('sdk-node-apis-efi/package.json')), 'dist/esm/constants/endpoints.js')).href
+const { endpoints } = await import(efiEndpoints) as { endpoints: { APIS: { PIX: { URL: { SANDBOX: string } } } } }
+endpoints.APIS.PIX.URL.SANDBOX = sandbox.url
+const gnConstants = require('gn-api-sdk-node/lib/constants') as { APIS: { PIX: { URL: { SANDBOX: string } } } }
+gnConstants.APIS.PIX.URL.SANDBOX = sandbox.url
+const Gerencianet = require('gn-api-sdk-node') as new (options: Record<string, unknown>) => any
+
+const options = (c: Credentials) => ({ sandbox: true, client_id: c.clientId, client_secret: c.clientSecret, certificate: c.certificate, pemKey: c.key })
+
+const SDKS: Sdk[] = [
+  {
+    name: 'sdk-node-apis-efi 2.0.1',
+    client: c => new EfiPay(options(c)) as unknown as ApiPixCalls,
+    payloadOf: (calls, pixCopiaECola) => (calls as unknown as EfiPay).pixQrCodeDetail({ pixCopiaECola }) as Promise<Record<string, unknown>>,
+    // It throws the token endpoint's answer (RFC 6749 §5.2).
+    refusedSignIn: { error: 'invalid_client' },
+  },
+  {
+    name: 'gn-api-sdk-node 3.0.4',
+    // Its calls are set on its prototype with the options of the newest client, so a call made after
+    // another client was built would use that one's: each call makes its client as it starts. They all
+    // take (params, body); the two without params take an empty object first.
+    client: c => new Proxy({}, {
+      get: (_target, name: string) => {
+        const gn = new Gerencianet(options(c))
+        return ['pixCreateImmediateCharge', 'pixCreateLocation'].includes(name) ? (body: Body) => gn[name]({}, body) : gn[name]
+      },
+    }) as ApiPixCalls,
+    // It has no call for it; the SDK that followed it reads payloads with this library.
+    payloadOf: async (_calls, pixCopiaECola) => (await getDecodedPixJwt(pixCopiaECola)).payload as Record<string, unknown>,
+    // It swallows a refused sign-in and makes the call with no usable token.
+    refusedSignIn: { type: `${PROBLEM}AcessoNegado`, status: 401 },
+  },
+]
+
+/** The sandbox's São Paulo date, moved by `days`, as API Pix writes dates (YYYY-MM-DD). */
+async function sandboxDate (days = 0): Promise<string> {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date((await sandbox.client.sandbox.clock()).now))
+  const [y, m, d] = today.split('-').map(Number)
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10)
+}
+
+/** inicio and fim around the sandbox's now, for the list calls. */
+async function window (): Promise<{ inicio: string, fim: string }> {
+  const now = Date.parse((await sandbox.client.sandbox.clock()).now)
+  return { inicio: new Date(now - 86_400_000).toISOString(), fim: new Date(now + 86_400_000).toISOString() }
+}
+
+/** A fresh account whose certificate and key are written where the SDK reads them. */
+async function signedUp (label: string): Promise<Credentials & { accountId: number }> {
+  const account = await sandbox.client.sandbox.createAccount({})
+  const certificate = join(dir, `${label}-${account.accountId}.crt`)
+  const key = join(dir, `${label}-${account.accountId}.key`)
+  writeFileSync(certificate, account.certificate)
+  writeFileSync(key, account.privateKey)
+  return { accountId: account.accountId, clientId: account.clientId, clientSecret: account.clientSecret, certificate, key }
+}
+
+/** The value of the tag path of a BR Code, read by pix-qr-code-detail's TLV reader. */
+function tag (tlvs: TLV[], ...path: string[]): string | undefined {
+  const [head, ...rest] = path
+  const found = tlvs.find(x => x.tag === head)
+  if (found === undefined || rest.length === 0) return found?.value
+  return tag(found.children ?? [], ...rest)
+}
+
+/** A dynamic BR Code of API Pix whose tag 26-25 is `location` and tag 54 the amount, if any. */
+function checkBrCode (t: Test, pixCopiaECola: string, location: string, amount: string): void {
+  const tlvs = parseTLV(pixCopiaECola)
+  t.equal(tag(tlvs, '00'), '01', 'payload format 01')
+  t.equal(tag(tlvs, '01'), '12', 'point of initiation 12: a dynamic code, paid once')
+  t.equal(tag(tlvs, '26', '00')?.toLowerCase(), 'br.gov.bcb.pix')
+  t.equal(tag(tlvs, '26', '25'), location, 'tag 26-25 is the location')
+  t.equal(tag(tlvs, '54'), amount)
+  t.equal(tag(tlvs, '62', '05'), '***', 'the txid is at the location, not in the code')
+  t.match(tag(tlvs, '63'), /^[0-9A-F]{4}$/)
+}
+
+/** A location as API Pix makes them: a URL of the sandbox without scheme, at most 77 characters. */
+function checkLocation (t: Test, location: string): void {
+  t.ok(location.length <= 77, `${location.length} characters, at most 77`)
+  t.ok(location.startsWith(sandbox.url.replace(/^https:\/\//, '')), 'at the sandbox')
+}
+
+/** An amount of BRL in cents, as the control plane's balances are numbers of reais. */
+const cents = (reais: number): number => Math.round(reais * 100)
+
+/** What the SDK throws for an answer of problem details. */
+const problem = (type: string, status: number) => ({ type: `${PROBLEM}${type}`, status, title: String, detail: String })
+
+/** The SDKs reject with the answer's body, not an Error, so it is matched as it is; an answer is a failure. */
+async function refused (t: Test, call: Promise<unknown>, wanted: object, message: string): Promise<void> {
+  const outcome = await call.then(answer => ({ answered: answer }), (reason: unknown) => reason)
+  t.match(outcome, wanted, message)
+}
+
+for (const sdk of SDKS) {
+  t.test(sdk.name, async t => {
+    const account = await signedUp(sdk.name.split(' ')[0])
+    const pix = sdk.client(account)
+
+    t.test('sign-in: POST /oauth/token with Basic credentials, the client certificate from the TLS handshake', async t => {
+      const listed = await pix.pixListCharges(await window())
+      t.same(listed.cobs, [], 'a first call signs in and answers')
+      const { requests } = await sandbox.client.sandbox.requests({ accountId: account.accountId, path: '/oauth/token' })
+      t.ok(requests.length >= 1)
+      for (const r of requests) {
+        t.match(r, { method: 'POST', status: 200 })
+        t.notOk('x-ssl-client-cert' in r.request.headers, 'no certificate header: the one of the handshake')
+      }
+      const wrongSecret = sdk.client({ ...account, clientSecret: 'not-the-secret' })
+      await refused(t, wrongSecret.pixListCharges(await window()), sdk.refusedSignIn, 'a wrong secret')
+      const other = await signedUp('other')
+      const foreignCertificate = sdk.client({ ...account, certificate: other.certificate, key: other.key })
+      await refused(t, foreignCertificate.pixListCharges(await window()), sdk.refusedSignIn, 'the certificate of another account')
+    })
+
+    t.test('cob: create (POST and PUT), revise, read, list, pay, remove', async t => {
+      const immediate = await pix.pixCreateImmediateCharge({
+        calendario: { expiracao: 3600 },
+        devedor: { cpf: CPF, nome: 'Fulano de Tal' },
+        valor: { original: '12.34' },
+        chave: CHAVE,
+        solicitacaoPagador: 'Pedido 1',
+        infoAdicionais: [{ nome: 'Pedido', valor: '1' }],
+      })
+      t.match(immediate, {
+        txid: /^[a-zA-Z0-9]{26,35}$/,
+        revisao: 0,
+        status: 'ATIVA',
+        calendario: { expiracao: 3600, criacao: String },
+        valor: { original: '12.34' },
+        chave: CHAVE,
+        devedor: { cpf: CPF, nome: 'Fulano de Tal' },
+        solicitacaoPagador: 'Pedido 1',
+        infoAdicionais: [{ nome: 'Pedido', valor: '1' }],
+        loc: { id: Number, tipoCob: 'cob' },
+      })
+      t.equal(immediate.loc.location, immediate.location)
+      checkLocation(t, immediate.location)
+      checkBrCode(t, immediate.pixCopiaECola, immediate.location, '12.34')
+      t.match(await sdk.payloadOf(pix, immediate.pixCopiaECola), {
+        txid: immediate.txid,
+        revisao: 0,
+        status: 'ATIVA',
+        valor: { original: '12.34' },
+        chave: CHAVE,
+        calendario: { criacao: immediate.calendario.criacao, apresentacao: String, expiracao: 3600 },
+      }, 'the payload a payer\'s PSP reads at the location')
+
+      const txid = `efisdk${account.accountId}`.padEnd(30, '0')
+      const created = await pix.pixCreateCharge({ txid }, { calendario: { expiracao: 600 }, valor: { original: '5.00' }, chave: CHAVE })
+      t.match(created, { txid, revisao: 0, status: 'ATIVA', valor: { original: '5.00' } })
+      const revised = await pix.pixUpdateCharge({ txid }, { valor: { original: '20.00' }, solicitacaoPagador: 'Revisada' })
+      t.match(revised, { txid, revisao: 1, valor: { original: '20.00' }, solicitacaoPagador: 'Revisada', location: created.location })
+      checkBrCode(t, revised.pixCopiaECola, created.location, '20.00')
+      t.same(await pix.pixDetailCharge({ txid }), revised)
+
+      const all = await pix.pixListCharges(await window())
+      t.same(all.cobs.map((c: { txid: string }) => c.txid), [immediate.txid, txid], 'oldest first')
+      t.match(all.parametros, { paginacao: { paginaAtual: 0, itensPorPagina: 100, quantidadeDePaginas: 1, quantidadeTotalDeItens: 2 } })
+      const page = await pix.pixListCharges({ ...await window(), 'paginacao.paginaAtual': 1, 'paginacao.itensPorPagina': 1 })
+      t.same(page.cobs.map((c: { txid: string }) => c.txid), [txid])
+      t.match(page.parametros.paginacao, { paginaAtual: 1, itensPorPagina: 1, quantidadeDePaginas: 2 })
+      t.same((await pix.pixListCharges({ ...await window(), cpf: CPF })).cobs.map((c: { txid: string }) => c.txid), [immediate.txid])
+
+      const before = await sandbox.client.sandbox.account(account.accountId)
+      const paid = await sandbox.client.sandbox.pay(revised.pixCopiaECola)
+      t.match(paid, { kind: 'COB', status: 'CONCLUIDA', amount: 20, txid }, 'the location-based code pays the revised charge')
+      t.match(await sandbox.client.sandbox.transaction(paid.transactionId), { accountId: account.accountId, kind: 'COB', status: 'CONCLUIDA', amount: 20, endToEndId: paid.endToEndId })
+      const after = await sandbox.client.sandbox.account(account.accountId)
+      t.equal(cents(after.totals.settledIn - before.totals.settledIn), 2000, 'the account received 20.00')
+      t.equal(cents(after.balance.available - before.balance.available), 2000 - cents(after.totals.fees - before.totals.fees), 'available, net of the fee')
+      t.ok(after.invariantHolds)
+      const concluded = await pix.pixDetailCharge({ txid })
+      t.match(concluded, { status: 'CONCLUIDA', pix: [{ endToEndId: paid.endToEndId, txid, valor: '20.00', horario: String }] })
+      t.same((await pix.pixListCharges({ ...await window(), status: 'CONCLUIDA' })).cobs.map((c: { txid: string }) => c.txid), [txid])
+      await t.rejects(sdk.payloadOf(pix, revised.pixCopiaECola), /410/, 'a paid charge\'s location is gone')
+
+      const removed = await pix.pixUpdateCharge({ txid: immediate.txid }, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })
+      t.equal(removed.status, 'REMOVIDA_PELO_USUARIO_RECEBEDOR')
+      await t.rejects(sandbox.client.sandbox.pay(immediate.pixCopiaECola), { name: 'PixApiError', statusCode: 422 }, 'a removed charge is not paid')
+      t.same((await sandbox.client.sandbox.account(account.accountId)).balance, after.balance, 'and nothing moved')
+
+      await refused(t, pix.pixDetailCharge({ txid: 'naoexiste'.padEnd(30, '0') }), problem('CobNaoEncontrado', 404), 'an unknown txid')
+      await refused(t, pix.pixCreateCharge({ txid }, { calendario: {}, valor: { original: '1.00' }, chave: CHAVE }), problem('CobOperacaoInvalida', 400), 'a txid already used')
+      await refused(t, pix.pixUpdateCharge({ txid }, { valor: { original: '1.00' } }), problem('CobOperacaoInvalida', 400), 'a charge no longer ATIVA')
+      await refused(t, pix.pixCreateImmediateCharge({ calendario: {}, valor: { original: '12,34' }, chave: CHAVE }), {
+        ...problem('CobOperacaoInvalida', 400),
+        violacoes: [{ razao: /valor\.original/ }],
+      }, 'a decimal comma')
+    })
+
+    t.test('loc: create, read, serve a charge, list, unbind', async t => {
+      const loc = await pix.pixCreateLocation({ tipoCob: 'cob' })
+      t.match(loc, { id: Number, tipoCob: 'cob', criacao: String })
+      t.notOk('txid' in loc, 'serving no charge yet')
+      checkLocation(t, loc.location)
+      t.same(await pix.pixDetailLocation({ id: loc.id }), loc)
+
+      const txid = `efisdkloc${account.accountId}`.padEnd(30, '0')
+      const cob = await pix.pixCreateCharge({ txid }, { calendario: {}, valor: { original: '7.50' }, chave: CHAVE, loc: { id: loc.id } })
+      t.equal(cob.location, loc.location, 'the charge is served at the location')
+      checkBrCode(t, cob.pixCopiaECola, loc.location, '7.50')
+      t.same(await pix.pixDetailLocation({ id: loc.id }), { ...loc, txid })
+
+      const listed = await pix.pixLocationList({ ...await window(), txIdPresente: true })
+      t.ok(listed.loc.some((l: { id: number, txid?: string }) => l.id === loc.id && l.txid === txid))
+      t.notOk((await pix.pixLocationList({ ...await window(), txIdPresente: false })).loc.some((l: { id: number }) => l.id === loc.id))
+
+      t.same(await pix.pixUnlinkTxidLocation({ id: loc.id }), loc, 'the location serves nothing')
+      const unbound = await pix.pixDetailCharge({ txid })
+      t.equal(unbound.status, 'ATIVA')
+      t.notOk('location' in unbound || 'loc' in unbound || 'pixCopiaECola' in unbound, 'the charge shows no location')
+      await t.rejects(sandbox.client.sandbox.pay(cob.pixCopiaECola), { name: 'PixApiError', statusCode: 404 }, 'and its code no longer pays')
+
+      await refused(t, pix.pixDetailLocation({ id: 999999 }), problem('PayloadLocationNaoEncontrado', 404), 'an unknown location')
+      await refused(t, pix.pixCreateLocation({ tipoCob: 'boleto' }), problem('PayloadLocationOperacaoInvalida', 400), 'a tipoCob API Pix does not have')
+      await refused(t, pix.pixGenerateQRCode({ id: loc.id }), problem('NaoEncontrado', 404), 'Efí\'s own image of a location (GET /v2/loc/{id}/qrcode) is not API Pix\'s')
+    })
+
+    t.test('cobv: create, revise, read, list', { skip: NOT_SERVED.cobv }, async t => {
+      const txid = `efisdkcobv${account.accountId}`.padEnd(30, '0')
+      const vencimento = await sandboxDate(30)
+      const created = await pix.pixCreateDueCharge({ txid }, {
+        calendario: { dataDeVencimento: vencimento, validadeAposVencimento: 30 },
+        devedor: { cpf: CPF, nome: 'Fulano de Tal' },
+        valor: { original: '100.00', multa: { modalidade: 2, valorPerc: '2.00' }, juros: { modalidade: 2, valorPerc: '1.00' } },
+        chave: CHAVE,
+        solicitacaoPagador: 'Mensalidade',
+      })
+      t.match(created, {
+        txid,
+        revisao: 0,
+        status: 'ATIVA',
+        calendario: { criacao: String, dataDeVencimento: vencimento, validadeAposVencimento: 30 },
+        devedor: { cpf: CPF, nome: 'Fulano de Tal' },
+        valor: { original: '100.00' },
+        chave: CHAVE,
+        loc: { id: Number, tipoCob: 'cobv' },
+      })
+      checkLocation(t, created.loc.location)
+      const revised = await pix.pixUpdateDueCharge({ txid }, { valor: { original: '120.00' } })
+      t.match(revised, { txid, revisao: 1, valor: { original: '120.00' } })
+      t.same(await pix.pixDetailDueCharge({ txid }), revised)
+      // sdk-node-apis-efi lists due charges at GET /v2/cobv/, with a trailing slash.
+      const listed = await pix.pixListDueCharges(await window())
+      t.same(listed.cobs.map((c: { txid: string }) => c.txid), [txid])
+      await refused(t, pix.pixDetailDueCharge({ txid: 'naoexiste'.padEnd(30, '0') }), { type: /\/(CobVNaoEncontrada|NaoEncontrado)$/, status: 404 }, 'an unknown txid')
+      await refused(t, pix.pixCreateDueCharge({ txid: 'semdevedor'.padEnd(30, '0') }, { calendario: { dataDeVencimento: vencimento }, valor: { original: '1.00' }, chave: CHAVE }),
+        problem('CobVOperacaoInvalida', 400), 'a due charge names its debtor')
+    })
+
+    t.test('lotecobv: create, revise, read, list', { skip: NOT_SERVED.lotecobv }, async t => {
+      const vencimento = await sandboxDate(15)
+      const id = String(account.accountId)
+      const txids = [1, 2].map(n => `efisdklote${account.accountId}x${n}`.padEnd(30, '0'))
+      const cobv = (txid: string, original: string) => ({
+        txid,
+        calendario: { dataDeVencimento: vencimento },
+        devedor: { cpf: CPF, nome: 'Fulano de Tal' },
+        valor: { original },
+        chave: CHAVE,
+      })
+      t.equal(await pix.pixCreateDueChargeBatch({ id }, { descricao: 'Lote do SDK', cobsv: txids.map(txid => cobv(txid, '10.00')) }), '', '202, no body')
+      const batch = await pix.pixDetailDueChargeBatch({ id })
+      t.match(batch, { descricao: 'Lote do SDK', criacao: String })
+      t.same(batch.cobsv.map((c: { txid: string }) => c.txid), txids)
+      for (const c of batch.cobsv) t.match(c.status, /^(EM_PROCESSAMENTO|CRIADA)$/)
+      t.equal(await pix.pixUpdateDueChargeBatch({ id }, { cobsv: [cobv(txids[0], '11.00')] }), '', '202, no body')
+      const listed = await pix.pixListDueChargeBatch(await window())
+      t.ok(listed.lotes.some((l: { descricao: string }) => l.descricao === 'Lote do SDK'))
+      await refused(t, pix.pixDetailDueChargeBatch({ id: '999999' }), { type: /\/(LoteCobVNaoEncontrado|NaoEncontrado)$/, status: 404 }, 'an unknown batch')
+    })
+
+    /** A charge paid through the sandbox's pay path: its received PIX. */
+    async function receivedPix (label: string, amount: string): Promise<{ txid: string, endToEndId: string }> {
+      const txid = `efisdk${label}${account.accountId}`.padEnd(30, '0')
+      const cob = await pix.pixCreateCharge({ txid }, { calendario: {}, valor: { original: amount }, chave: CHAVE })
+      const paid = await sandbox.client.sandbox.pay(cob.pixCopiaECola)
+      return { txid, endToEndId: paid.endToEndId }
+    }
+
+    t.test('pix: read and list what was received', { skip: NOT_SERVED.pix }, async t => {
+      const { txid, endToEndId } = await receivedPix('pix', '30.00')
+      const received = await pix.pixDetailReceived({ e2eId: endToEndId })
+      t.match(received, { endToEndId, txid, valor: '30.00', chave: CHAVE, horario: String })
+      const listed = await pix.pixReceivedList({ ...await window(), txid })
+      t.same(listed.pix.map((p: { endToEndId: string }) => p.endToEndId), [endToEndId])
+      await refused(t, pix.pixDetailReceived({ e2eId: 'E00000000202601010000abcdefghijk' }), { type: /\/(PixNaoEncontrado|NaoEncontrado)$/, status: 404 }, 'an unknown endToEndId')
+    })
+
+    t.test('devolucao: return part of a received PIX, then read it', { skip: NOT_SERVED.devolucao }, async t => {
+      const { endToEndId } = await receivedPix('dev', '40.00')
+      const asked = await pix.pixDevolution({ e2eId: endToEndId, id: 'D1' }, { valor: '15.00' })
+      t.match(asked, { id: 'D1', rtrId: String, valor: '15.00', horario: { solicitacao: String }, status: /^(EM_PROCESSAMENTO|DEVOLVIDO)$/ })
+      await sandbox.advanceClock(60_000)
+      t.match(await pix.pixDetailDevolution({ e2eId: endToEndId, id: 'D1' }), { id: 'D1', rtrId: asked.rtrId, valor: '15.00', status: 'DEVOLVIDO' })
+      t.match(await pix.pixDetailReceived({ e2eId: endToEndId }), { devolucoes: [{ id: 'D1', valor: '15.00', status: 'DEVOLVIDO' }] })
+      await refused(t, pix.pixDevolution({ e2eId: endToEndId, id: 'D2' }, { valor: '30.00' }), problem('PixDevolucaoInvalida', 400), 'more than what is left')
+      await refused(t, pix.pixDetailDevolution({ e2eId: endToEndId, id: 'D9' }), { type: /\/(PixDevolucaoNaoEncontrada|NaoEncontrado)$/, status: 404 }, 'an unknown return')
+    })
+
+    t.test('webhook: configure for a key, read, list, receive a paid charge at {webhookUrl}/pix, delete', { skip: NOT_SERVED.webhook }, async t => {
+      const deliveries: Array<{ url: string, body: { pix: Array<Record<string, unknown>> } }> = []
+      let delivered: () => void = () => {}
+      const receiver = createServer({ cert: readFileSync(join(dir, 'server.crt')), key: readFileSync(join(dir, 'server.key')) }, (req, res) => {
+        let body = ''
+        req.on('data', (chunk: Buffer) => { body += chunk.toString('utf8') })
+        req.on('end', () => {
+          deliveries.push({ url: req.url ?? '', body: JSON.parse(body) })
+          res.end()
+          delivered()
+        })
+      })
+      receiver.listen(0, '127.0.0.1')
+      await once(receiver, 'listening')
+      t.teardown(() => { receiver.close() })
+      const webhookUrl = `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/efi`
+
+      // API Pix's webhook is for a key the account holds: CHAVE, registered in the directory with the
+      // account's document at its institution (each SDK's account in turn).
+      const holder = await sandbox.client.sandbox.account(account.accountId)
+      await sandbox.client.sandbox.putDirectoryEntry(CHAVE, { name: 'RECEBEDOR', document: holder.document, ispb: holder.ispb, bankName: 'SANDBOX' })
+      await pix.pixConfigWebhook({ chave: CHAVE }, { webhookUrl })
+      t.match(await pix.pixDetailWebhook({ chave: CHAVE }), { webhookUrl, chave: CHAVE, criacao: String })
+      const listed = await pix.pixListWebhook(await window())
+      t.ok(listed.webhooks.some((w: { chave: string }) => w.chave === CHAVE))
+
+      const arrived = new Promise<void>(resolve => { delivered = resolve })
+      const { txid, endToEndId } = await receivedPix('hook', '9.90')
+      await arrived
+      t.equal(deliveries[0].url, '/efi/pix', 'API Pix posts to {webhookUrl}/pix')
+      t.match(deliveries[0].body, { pix: [{ endToEndId, txid, valor: '9.90', chave: CHAVE, horario: String }] })
+
+      await pix.pixDeleteWebhook({ chave: CHAVE })
+      await refused(t, pix.pixDetailWebhook({ chave: CHAVE }), { type: /\/(WebhookNaoEncontrado|NaoEncontrado)$/, status: 404 }, 'the webhook is gone')
+    })
+  })
+}
