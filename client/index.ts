@@ -277,6 +277,21 @@ export class ApiPixApi {
   webhook (chave: string, options?: RequestOptions): Promise<T.ApiPixWebhook> { return this.client.call('apiPixGetWebhook', { params: { chave }, options }) }
   deleteWebhook (chave: string, options?: RequestOptions): Promise<void> { return this.client.call('apiPixDeleteWebhook', { params: { chave }, options }) }
   webhooks (query: T.ApiPixWebhookFilter = {}, options?: RequestOptions): Promise<T.ApiPixWebhookList> { return this.client.call('apiPixListWebhooks', { query, options }) }
+
+  /** PUT /cobr/{txid}: a recurring charge of an APROVADA recurrence (Pix Automático), debited on its date. */
+  createCobR (txid: string, body: T.ApiPixCobRRequest, options?: RequestOptions): Promise<T.ApiPixCobR> { return this.client.call('apiPixCreateCobR', { params: { txid }, body, options }) }
+  createCobRWithGeneratedTxid (body: T.ApiPixCobRRequest, options?: RequestOptions): Promise<T.ApiPixCobR> { return this.client.call('apiPixCreateCobRWithGeneratedTxid', { body, options }) }
+  /** PATCH /cobr/{txid}: `{ status: 'CANCELADA' }` cancels it before its first attempt's date. */
+  reviseCobR (txid: string, body: T.ApiPixCobRPatch, options?: RequestOptions): Promise<T.ApiPixCobR> { return this.client.call('apiPixReviseCobR', { params: { txid }, body, options }) }
+  cobr (txid: string, options?: RequestOptions): Promise<T.ApiPixCobR> { return this.client.call('apiPixGetCobR', { params: { txid }, options }) }
+  /** GET /cobr: `inicio` and `fim` (RFC 3339) are required. */
+  cobrList (query: T.ApiPixCobRFilter, options?: RequestOptions): Promise<T.ApiPixCobRList> { return this.client.call('apiPixListCobRs', { query, options }) }
+  /** POST /cobr/{txid}/retentativa/{data}: a retry on `data` (YYYY-MM-DD) after a failed attempt. */
+  retryCobR (txid: string, data: string, options?: RequestOptions): Promise<T.ApiPixCobR> { return this.client.call('apiPixRetryCobR', { params: { txid, data }, options }) }
+  /** PUT /webhookcobr: each change of the account's recurring charges is posted to `{webhookUrl}/cobr`. */
+  putWebhookCobR (body: T.ApiPixWebhookCobRRequest, options?: RequestOptions): Promise<void> { return this.client.call('apiPixPutWebhookCobR', { body, options }) }
+  webhookCobR (options?: RequestOptions): Promise<T.ApiPixWebhookCobR> { return this.client.call('apiPixGetWebhookCobR', { options }) }
+  deleteWebhookCobR (options?: RequestOptions): Promise<void> { return this.client.call('apiPixDeleteWebhookCobR', { options }) }
 }
 
 /** The control plane (/__sandbox): state, clock, scenarios, webhooks and the delivery log. */

@@ -28,7 +28,9 @@ import type { ApiPixCob as ApiPixCobSchema, ApiPixCobBody, ApiPixCobList as ApiP
 import type { LocBody, LocList, LocListQuery, LocView, SandboxLocList } from '../server/schemas/api-pix/loc.js'
 import type { ApiPixDevolucao as ApiPixDevolucaoSchema, ApiPixDevolucaoBody, ApiPixPix as ApiPixPixSchema, ApiPixPixList as ApiPixPixListSchema, ApiPixPixListQuery } from '../server/schemas/api-pix/pix.js'
 import type { ApiPixWebhook as ApiPixWebhookSchema, ApiPixWebhookBody, ApiPixWebhookList as ApiPixWebhookListSchema, ApiPixWebhookListQuery } from '../server/schemas/api-pix/webhook.js'
-import type { NextDebitBody, NextDebitView, NextDueView } from '../server/schemas/api-pix/cobr.js'
+import type {
+  CobRBody, CobRList, CobRListQuery, CobRPatchBody, CobRView, NextDebitBody, NextDebitView, NextDueView, WebhookCobRBody, WebhookCobRView,
+} from '../server/schemas/api-pix/cobr.js'
 
 /**
  * Every operation of the sandbox's API, by its OpenAPI operationId: method, path and how it
@@ -131,6 +133,16 @@ export const operations = {
   apiPixGetWebhook: ['GET', '/v2/webhook/{chave}'],
   apiPixDeleteWebhook: ['DELETE', '/v2/webhook/{chave}'],
   apiPixListWebhooks: ['GET', '/v2/webhook'],
+  // Pix Automático's recurring charges and their webhook.
+  apiPixCreateCobR: ['PUT', '/v2/cobr/{txid}'],
+  apiPixCreateCobRWithGeneratedTxid: ['POST', '/v2/cobr'],
+  apiPixReviseCobR: ['PATCH', '/v2/cobr/{txid}'],
+  apiPixGetCobR: ['GET', '/v2/cobr/{txid}'],
+  apiPixListCobRs: ['GET', '/v2/cobr'],
+  apiPixRetryCobR: ['POST', '/v2/cobr/{txid}/retentativa/{data}'],
+  apiPixPutWebhookCobR: ['PUT', '/v2/webhookcobr'],
+  apiPixGetWebhookCobR: ['GET', '/v2/webhookcobr'],
+  apiPixDeleteWebhookCobR: ['DELETE', '/v2/webhookcobr'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
 
 export type OperationId = keyof typeof operations
@@ -270,5 +282,12 @@ export type ApiPixWebhookRequest = S<typeof ApiPixWebhookBody>
 export type ApiPixWebhook = S<typeof ApiPixWebhookSchema>
 export type ApiPixWebhookFilter = S<typeof ApiPixWebhookListQuery>
 export type ApiPixWebhookList = S<typeof ApiPixWebhookListSchema>
+export type ApiPixCobRRequest = S<typeof CobRBody>
+export type ApiPixCobRPatch = S<typeof CobRPatchBody>
+export type ApiPixCobR = S<typeof CobRView>
+export type ApiPixCobRFilter = S<typeof CobRListQuery>
+export type ApiPixCobRList = S<typeof CobRList>
+export type ApiPixWebhookCobRRequest = S<typeof WebhookCobRBody>
+export type ApiPixWebhookCobR = S<typeof WebhookCobRView>
 /** The key that signs payloads, as a JWK Set. */
 export interface ApiPixJwks { keys: Array<{ kty: string, crv: string, x: string, y: string, kid: string, use: string, alg: string }> }
