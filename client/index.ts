@@ -315,6 +315,21 @@ export class ApiPixApi {
   async reviseLoteCobV (id: number, body: T.ApiPixLoteCobVPatch, options?: RequestOptions): Promise<void> { await this.client.call('apiPixReviseLoteCobV', { params: { id }, body, options }) }
   loteCobV (id: number, options?: RequestOptions): Promise<T.ApiPixLoteCobV> { return this.client.call('apiPixGetLoteCobV', { params: { id }, options }) }
   loteCobVs (query: T.ApiPixLoteCobVFilter, options?: RequestOptions): Promise<T.ApiPixLoteCobVList> { return this.client.call('apiPixListLoteCobV', { query, options }) }
+
+  /** PUT /cobr/{txid}: a recurring charge of an APROVADA recurrence (Pix Automático), debited on its date. */
+  createCobR (txid: string, body: T.ApiPixCobRRequest, options?: RequestOptions): Promise<T.ApiPixCobR> { return this.client.call('apiPixCreateCobR', { params: { txid }, body, options }) }
+  createCobRWithGeneratedTxid (body: T.ApiPixCobRRequest, options?: RequestOptions): Promise<T.ApiPixCobR> { return this.client.call('apiPixCreateCobRWithGeneratedTxid', { body, options }) }
+  /** PATCH /cobr/{txid}: `{ status: 'CANCELADA' }` cancels it before its first attempt's date. */
+  reviseCobR (txid: string, body: T.ApiPixCobRPatch, options?: RequestOptions): Promise<T.ApiPixCobR> { return this.client.call('apiPixReviseCobR', { params: { txid }, body, options }) }
+  cobr (txid: string, options?: RequestOptions): Promise<T.ApiPixCobR> { return this.client.call('apiPixGetCobR', { params: { txid }, options }) }
+  /** GET /cobr: `inicio` and `fim` (RFC 3339) are required. */
+  cobrList (query: T.ApiPixCobRFilter, options?: RequestOptions): Promise<T.ApiPixCobRList> { return this.client.call('apiPixListCobRs', { query, options }) }
+  /** POST /cobr/{txid}/retentativa/{data}: a retry on `data` (YYYY-MM-DD) after a failed attempt. */
+  retryCobR (txid: string, data: string, options?: RequestOptions): Promise<T.ApiPixCobR> { return this.client.call('apiPixRetryCobR', { params: { txid, data }, options }) }
+  /** PUT /webhookcobr: each change of the account's recurring charges is posted to `{webhookUrl}/cobr`. */
+  putWebhookCobR (body: T.ApiPixWebhookCobRRequest, options?: RequestOptions): Promise<void> { return this.client.call('apiPixPutWebhookCobR', { body, options }) }
+  webhookCobR (options?: RequestOptions): Promise<T.ApiPixWebhookCobR> { return this.client.call('apiPixGetWebhookCobR', { options }) }
+  deleteWebhookCobR (options?: RequestOptions): Promise<void> { return this.client.call('apiPixDeleteWebhookCobR', { options }) }
 }
 
 /** The control plane (/__sandbox): state, clock, scenarios, webhooks and the delivery log. */
@@ -337,6 +352,16 @@ export class SandboxApi {
   advanceClock (ms: number, options?: RequestOptions): Promise<T.Clock> { return this.client.call('sandboxAdvanceClock', { body: { ms } satisfies T.ClockAdvance, options }) }
   setClock (now: string | Date, options?: RequestOptions): Promise<T.Clock> {
     return this.client.call('sandboxSetClock', { body: { now: typeof now === 'string' ? now : now.toISOString() } satisfies T.ClockSet, options })
+  }
+
+  /** Moves the clock to the next debit of a live recurring charge (of one account, when given), running it; `debit` null when none is to come. */
+  advanceToNextDue (accountId?: number, options?: RequestOptions): Promise<T.NextDue> {
+    return this.client.call('sandboxAdvanceToNextDue', { body: accountId !== undefined ? { accountId } : {}, options })
+  }
+
+  /** Forces what the next debit of a live recurring charge comes to (PAID, INSUFFICIENT_FUNDS, REFUSED with its codigo, NO_ANSWER). */
+  forceNextDebit (accountId: number, txid: string, body: T.NextDebitRequest, options?: RequestOptions): Promise<T.NextDebit> {
+    return this.client.call('sandboxForceNextDebit', { params: { id: accountId, txid }, body, options })
   }
 
   freezeClock (options?: RequestOptions): Promise<T.Clock> { return this.client.call('sandboxFreezeClock', { options }) }

@@ -31,6 +31,9 @@ import type { ApiPixDevolucao as ApiPixDevolucaoSchema, ApiPixDevolucaoBody, Api
 import type { ApiPixWebhook as ApiPixWebhookSchema, ApiPixWebhookBody, ApiPixWebhookList as ApiPixWebhookListSchema, ApiPixWebhookListQuery } from '../server/schemas/api-pix/webhook.js'
 import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody } from '../server/schemas/api-pix/cobv.js'
 import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView } from '../server/schemas/api-pix/lotecobv.js'
+import type {
+  CobRBody, CobRList, CobRListQuery, CobRPatchBody, CobRView, NextDebitBody, NextDebitView, NextDueView, WebhookCobRBody, WebhookCobRView,
+} from '../server/schemas/api-pix/cobr.js'
 
 /**
  * Every operation of the sandbox's API, by its OpenAPI operationId: method, path and how it
@@ -65,6 +68,8 @@ export const operations = {
   sandboxGetClock: ['GET', '/__sandbox/clock'],
   sandboxAdvanceClock: ['POST', '/__sandbox/clock/advance'],
   sandboxSetClock: ['POST', '/__sandbox/clock/set'],
+  sandboxAdvanceToNextDue: ['POST', '/__sandbox/clock/next-due'],
+  sandboxForceNextDebit: ['POST', '/__sandbox/accounts/{id}/cobr/{txid}/next-debit'],
   sandboxFreezeClock: ['POST', '/__sandbox/clock/freeze'],
   sandboxResumeClock: ['POST', '/__sandbox/clock/resume'],
   sandboxExportSnapshot: ['GET', '/__sandbox/snapshot'],
@@ -163,6 +168,16 @@ export const operations = {
   apiPixReviseLoteCobV: ['PATCH', '/v2/lotecobv/{id}'],
   apiPixGetLoteCobV: ['GET', '/v2/lotecobv/{id}'],
   apiPixListLoteCobV: ['GET', '/v2/lotecobv'],
+  // Pix Automático's recurring charges and their webhook.
+  apiPixCreateCobR: ['PUT', '/v2/cobr/{txid}'],
+  apiPixCreateCobRWithGeneratedTxid: ['POST', '/v2/cobr'],
+  apiPixReviseCobR: ['PATCH', '/v2/cobr/{txid}'],
+  apiPixGetCobR: ['GET', '/v2/cobr/{txid}'],
+  apiPixListCobRs: ['GET', '/v2/cobr'],
+  apiPixRetryCobR: ['POST', '/v2/cobr/{txid}/retentativa/{data}'],
+  apiPixPutWebhookCobR: ['PUT', '/v2/webhookcobr'],
+  apiPixGetWebhookCobR: ['GET', '/v2/webhookcobr'],
+  apiPixDeleteWebhookCobR: ['DELETE', '/v2/webhookcobr'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
 
 export type OperationId = keyof typeof operations
@@ -263,6 +278,10 @@ export type MedTransitioned = S<typeof MedTransitionView>
 export type AccountFilter = S<typeof AccountFilterQuery>
 export type ClockAdvance = S<typeof ClockAdvanceBody>
 export type ClockSet = S<typeof ClockSetBody>
+/** Pix Automático on the virtual clock: the next debit of a recurring charge, and forcing what it comes to. */
+export type NextDue = S<typeof NextDueView>
+export type NextDebitRequest = S<typeof NextDebitBody>
+export type NextDebit = S<typeof NextDebitView>
 export type ResetRequest = S<typeof ResetBody>
 export type ReportRequest = S<typeof ReportQuery>
 export type IntegrationReport = S<typeof ReportView>
@@ -308,6 +327,13 @@ export type ApiPixLoteCobVPatch = S<typeof LoteCobVPatchBody>
 export type ApiPixLoteCobV = S<typeof LoteCobVView>
 export type ApiPixLoteCobVFilter = S<typeof LoteCobVListQuery>
 export type ApiPixLoteCobVList = S<typeof LoteCobVList>
+export type ApiPixCobRRequest = S<typeof CobRBody>
+export type ApiPixCobRPatch = S<typeof CobRPatchBody>
+export type ApiPixCobR = S<typeof CobRView>
+export type ApiPixCobRFilter = S<typeof CobRListQuery>
+export type ApiPixCobRList = S<typeof CobRList>
+export type ApiPixWebhookCobRRequest = S<typeof WebhookCobRBody>
+export type ApiPixWebhookCobR = S<typeof WebhookCobRView>
 /** The key that signs payloads, as a JWK Set. */
 export interface ApiPixJwks { keys: Array<{ kty: string, crv: string, x: string, y: string, kid: string, use: string, alg: string }> }
 

@@ -61,6 +61,16 @@ const ENDPOINT_OF: Record<string, Endpoint | null> = {
   apiPixPutWebhookRec: 'webhook-config',
   apiPixGetWebhookRec: 'webhook-config',
   apiPixDeleteWebhookRec: 'webhook-config',
+  // Its recurring charges: a creation and a retry decide how their attempts' debits go; the reads and revisions the transport faults.
+  apiPixCreateCobR: 'cobr',
+  apiPixCreateCobRWithGeneratedTxid: 'cobr',
+  apiPixRetryCobR: 'cobr-retry',
+  apiPixReviseCobR: 'cobr-query',
+  apiPixGetCobR: 'cobr-query',
+  apiPixListCobRs: 'cobr-query',
+  apiPixPutWebhookCobR: 'webhook-config',
+  apiPixGetWebhookCobR: 'webhook-config',
+  apiPixDeleteWebhookCobR: 'webhook-config',
   // API Pix's received PIX and devoluções as the root family's; its webhooks per key as the gateway's registrations.
   apiPixGetPix: 'pix-query',
   apiPixListPix: 'pix-query',

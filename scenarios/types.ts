@@ -17,6 +17,8 @@ export const ENDPOINTS = [
   'pix-pay', 'pix-incoming', 'med-open', 'med-transition', 'webhook-test', 'refund-received',
   // Pix Automático: a recurrence of API Pix (POST /rec), whose scenarios bend the payer's side
   'rec',
+  // API Pix's recurring charges: their creation and a retry decide how their attempts' debits go
+  'cobr', 'cobr-retry', 'cobr-query',
 ] as const
 export type Endpoint = typeof ENDPOINTS[number]
 
@@ -24,14 +26,14 @@ export type Endpoint = typeof ENDPOINTS[number]
 export const EVENT_ENDPOINTS: readonly Endpoint[] = [
   'cash-out', 'cash-out-qrcode', 'dict-pix', 'cash-in', 'cob', 'refund-in', 'devolucao',
   'pix-pay', 'pix-incoming', 'med-open', 'med-transition', 'webhook-test', 'refund-received',
-  'rec',
+  'rec', 'cobr', 'cobr-retry',
 ]
 
 /** Every operation of the gateway's two families (not the control plane): where transport faults apply. */
 export const GATEWAY_ENDPOINTS: readonly Endpoint[] = [
   'token', 'balance', 'balances', 'cash-out', 'cash-out-qrcode', 'dict-pix', 'cash-in', 'cob', 'cob-query', 'cob-cancel',
   'refund-in', 'devolucao', 'devolucao-query', 'pix-query', 'med-list', 'webhook-config', 'loc',
-  'rec', 'rec-query', 'rec-revise',
+  'rec', 'rec-query', 'rec-revise', 'cobr', 'cobr-retry', 'cobr-query',
 ]
 
 export interface ScenarioParam {

@@ -288,6 +288,14 @@ export interface Callbacks {
   deliver<E extends ApiPixCallback> (event: WebhookEvent<E>, url: string): Delivery
 }
 
+/**
+ * What Pix Automático asks of API Pix's webhooks: a callback posted to the account's webhook of the
+ * whole account for it (`/webhookcobr` for `cobr`), inside the caller's unit; nothing without one.
+ */
+export interface AccountCallbacks {
+  notify<E extends ApiPixCallback> (event: WebhookEvent<E>): void
+}
+
 /** What the central-bank reads ask of charges: a cob as BACEN's API shows it (`V`, the view's type). */
 export interface CobViews<V> {
   cobView (charge: TransactionOf<'COB'>): V
@@ -397,4 +405,28 @@ export interface RecNotifications {
  */
 export interface RecurrenceCharges {
   chargeCode (account: Account, txid: string): { pixCopiaECola: string | null } | undefined
+}
+
+// ---- Pix Automático: what recurring charges ask of charges (docs/api-pix.md, "Recurring charges") ----
+
+/** A recurring charge's debit the payer's PSP paid: the PIX its receiver gets. */
+export interface ScheduledPayment {
+  amountCents: number
+  /** The payer, and the ISPB of the payer's PSP. */
+  payer: { name: string, document: string, ispb: string }
+  /** The paid attempt's. */
+  endToEndId: string
+  /** The recurring charge's. */
+  txid: string
+  /** The charge's scenarios, whose delivery faults bend the received PIX's webhook too. */
+  scenarios: readonly AppliedScenario[]
+}
+
+/**
+ * What recurring charges ask of charges: a paid debit received as a PIX of the account (kind PIX_IN),
+ * credited, listed and notified as any received PIX is; null, and nothing changed, when the account
+ * cannot hold the money.
+ */
+export interface IncomingPix {
+  receive (accountId: number, payment: ScheduledPayment): Transaction | null
 }

@@ -6,7 +6,7 @@ import { createRng, type SeededRng } from './domain/ids.js'
 import { parseInstant, SANDBOX_TIME_MAX, SANDBOX_TIME_MIN, SANDBOX_TIME_RANGE } from './domain/instant.js'
 import { StartupError } from './errors/startup.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
-import type { Events, Lifecycle } from './ports.js'
+import type { Events, Lifecycle, Recurrences, SimulatedPayers } from './ports.js'
 import { Store, type StoreOptions } from './store/store.js'
 import { emptyState, type ClockRecord, type RngState, type State } from './store/state.js'
 import { TokenService } from './auth/tokens.js'
@@ -23,6 +23,7 @@ import { PayerSimulation } from './services/simulated-payers.js'
 import { RecWebhooks } from './services/rec-webhooks.js'
 import { PayloadSigner } from './services/payload-signing.js'
 import { ChargeService } from './services/charges.js'
+import { CobRService } from './services/cobrs.js'
 import { DirectoryService } from './services/directory.js'
 import { RequestJournal } from './journal/journal.js'
 import { transactionLookup } from './journal/transactions.js'
@@ -45,6 +46,8 @@ export interface SandboxOptions {
   logError?: (err: unknown, message: string, context?: Record<string, unknown>) => void
   /** The console's lines for a failed webhook attempt and a delivery given up. */
   webhookLines?: Pick<WebhookServiceOptions, 'onAttemptFailed' | 'onGaveUp'>
+  /** Pix Automático's recurrences and the payer's simulation, where a test provides its own. */
+  pixAutomatico?: { recurrences?: Recurrences, payers?: SimulatedPayers }
 }
 
 /** A whole state to take over (a snapshot import): its records, and the clock and random stream it brings. */
@@ -93,6 +96,8 @@ export interface Sandbox {
   /** API Pix's due charges (cobv) over the charges, and its batches of them (lotecobv). */
   readonly apiPixCobVs: ApiPixCobVs
   readonly cobvBatches: CobVBatchService
+  /** API Pix's recurring charges of Pix Automático (docs/api-pix.md, "Recurring charges"). */
+  readonly cobrs: CobRService
   /** The integration report: what each account's integration did, graded (server/report/). */
   readonly report: ReportService
   /** Pix Automático (docs/api-pix.md): recurrences, their locations and confirmation requests, and the simulated payers. */
@@ -191,12 +196,14 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   })
   const recWebhooks = new RecWebhooks({ store, webhooks })
   recurrences.notify(recWebhooks)
+  // A test may stand in its own recurrences and payers (SandboxOptions.pixAutomatico).
+  const cobrs = new CobRService({ ...engine, recurrences: opts.pixAutomatico?.recurrences ?? recurrences, payers: opts.pixAutomatico?.payers ?? payers, incoming: charges.incoming, refunds, callbacks: apiPixWebhooks })
   transactions.register(payouts.pendingOperations)
   transactions.register(refunds.pendingOperations)
 
   // One order for every lifecycle step (the order the services were wired in before, which due jobs
   // of the same instant keep); the journal is memory only and starts over with a reset.
-  const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, splits, payouts, refunds, med, locations, signer, apiPixWebhooks, cobvBatches, payers, recurrences, { afterReset: () => journal.clear() }]
+  const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, splits, payouts, refunds, med, locations, signer, apiPixWebhooks, cobvBatches, payers, recurrences, cobrs, { afterReset: () => journal.clear() }]
   for (const service of lifecycle) if (service.forgetAccount) store.onAccountRemoved(id => service.forgetAccount!(id))
   const afterLoad = (): void => { for (const service of lifecycle) service.afterLoad?.() }
 
@@ -230,6 +237,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     apiPixWebhooks,
     apiPixCobVs,
     cobvBatches,
+    cobrs,
     report,
     recurrences,
     payers,

@@ -65,7 +65,7 @@
  *   Unknown members (contrato, objeto, cpf...) are ignored, as in every check of this dialect.
  * - A PATCH that cancels may revise in the same body; the cancellation is applied after.
  */
-import type { DeepReadonly } from '../store/state.js'
+import type { DeepReadonly } from './readonly.js'
 import { isRecord, schemaViolation, shown, hundredths, textUpTo, type Violacao } from './api-pix-fields.js'
 import type { IsoDate } from './business-days.js'
 import { isIsoDate } from './instant.js'

@@ -2,12 +2,13 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { RecordId, StringEnum } from './common.js'
 import { MedRecordSchema, MedRefund } from './payins.js'
 import { ApiPixPix } from './api-pix/pix.js'
+import { CobRNotificationView } from './api-pix/cobr.js'
 import { DELIVERY_EVENT_TYPES, EVENT_TYPES, GATEWAY_EVENT_TYPES, type DeliveryEventType } from '../store/state.js'
 
 /** Webhook registrations (docs/gateway.md §2.11) and the delivery log of the control plane. */
 export const EventTypeSchema = StringEnum(EVENT_TYPES, { description: 'Event type (spec 6.1)' })
 /** What the delivery log holds: the gateway's event types, and API Pix's callbacks (docs/api-pix.md, webhook). */
-export const DeliveryEventTypeSchema = StringEnum(DELIVERY_EVENT_TYPES, { description: 'Event type (spec 6.1), or pix: API Pix\'s callback to {webhookUrl}/pix' })
+export const DeliveryEventTypeSchema = StringEnum(DELIVERY_EVENT_TYPES, { description: 'Event type (spec 6.1), or pix and cobr: API Pix\'s callbacks to {webhookUrl}/pix and {webhookUrl}/cobr' })
 
 export const HeaderItem = Type.Object({
   key: Type.String({ minLength: 1, maxLength: 100, description: 'Header name (RFC 9110 token); host, content-length, connection, transfer-encoding, content-type and user-agent are reserved, and so are hop-by-hop names (Expect, Upgrade, Keep-Alive, TE, Trailer, Proxy-*) and X-Sandbox-*' }),
@@ -167,6 +168,12 @@ export const PixCallbackSchema = Type.Object({
 }, { description: 'eventType pix: API Pix\'s callback of a received PIX, and of its devolução reaching DEVOLVIDO or NAO_REALIZADO (docs/api-pix.md)' })
 export type PixCallback = Static<typeof PixCallbackSchema>
 
+/** Pix Automático's callback (docs/api-pix.md, "Recurring charges"): a recurring charge whose status or attempts changed, posted to `{webhookUrl}/cobr`. */
+export const CobRCallbackSchema = Type.Object({
+  cobsr: Type.Array(CobRNotificationView),
+}, { description: 'eventType cobr: API Pix\'s callback of a recurring charge at each change of its status or of one of its attempts (docs/api-pix.md)' })
+export type CobRCallback = Static<typeof CobRCallbackSchema>
+
 /** The payload of each event type. */
 export const WebhookPayloadSchemas = {
   cash_in: ReceiveEnvelopeSchema,
@@ -178,6 +185,7 @@ export const WebhookPayloadSchemas = {
   med_rejected: MedEnvelopeSchema,
   rec: RecWebhookSchema,
   pix: PixCallbackSchema,
+  cobr: CobRCallbackSchema,
 } satisfies Record<DeliveryEventType, TSchema>
 
 export type WebhookPayloads = { [E in DeliveryEventType]: Static<typeof WebhookPayloadSchemas[E]> }

@@ -1,7 +1,10 @@
 import { FormatRegistry, Type, type Static, type TLiteral, type TObject, type TProperties, type TSchema, type TUnion } from '@sinclair/typebox'
 import { ENDPOINTS, type AppliedScenario } from '../../scenarios/types.js'
 import type { BrCode } from '../domain/brcode.js'
-import { parseInstant } from '../domain/instant.js'
+import { isIsoDate, parseInstant } from '../domain/instant.js'
+import { COBR_REJEICAO_CODIGOS, COBR_STATUSES, TENTATIVA_STATUSES, TENTATIVA_TIPOS, TIPOS_CONTA } from '../domain/cobr.js'
+import { COBR_CANCELAMENTO_CODIGOS } from '../domain/rec-lifecycle.js'
+import { FORCED_OUTCOMES } from '../domain/cobr-debits.js'
 import { SPLIT_KEY_TYPES } from '../domain/keys.js'
 import { MAX_CENTS, TOTAL_LIMIT_CENTS } from '../domain/money.js'
 import {
@@ -29,6 +32,10 @@ export const INSTANT_FORMAT = 'pix-sandbox-instant'
 FormatRegistry.Set(INSTANT_FORMAT, value => parseInstant(value) !== null)
 
 const Instant = Type.String({ format: INSTANT_FORMAT })
+/** The JSON Schema format of a calendar date (`YYYY-MM-DD` that exists), as API Pix's dates are kept. */
+export const DATE_FORMAT = 'pix-sandbox-date'
+FormatRegistry.Set(DATE_FORMAT, value => isIsoDate(value))
+const CalendarDate = Type.String({ format: DATE_FORMAT })
 /** Every integer of the document is exact: past 2^53 a double skips integers, and the cents helpers refuse it. */
 const Int = (bounds: { minimum?: number, maximum?: number } = {}) => Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, ...bounds })
 const Id = Int({ minimum: 1 })
@@ -52,6 +59,9 @@ const Strings = Type.Record(Type.String(), Text)
  */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 const describes = <T>() => <S extends TSchema>(schema: S, ..._same: Same<Static<S>, T> extends true ? [] : ['the schema does not describe the type']): S => schema
+
+/** A scenario applied to an operation, kept so that what it bends later (a settlement, a delivery) still applies it. */
+const AppliedScenarioSchema = describes<AppliedScenario>()(Open({ name: Text, params: Strings }))
 
 // ---- accounts ---------------------------------------------------------------------------------------
 
@@ -414,7 +424,7 @@ const transactionSchema = <K extends TransactionKind>(kind: K) => {
     errorCode: Type.Optional(Nullable(Text)),
     errorMessage: Type.Optional(Nullable(Text)),
     /** Scenario names applied at creation, kept so settlement (maybe after a restart) applies them too. */
-    scenarios: Type.Optional(Type.Array(describes<AppliedScenario>()(Open({ name: Text, params: Strings })))),
+    scenarios: Type.Optional(Type.Array(AppliedScenarioSchema)),
     data: DATA_SCHEMAS[kind] as (typeof DATA_SCHEMAS)[K],
     createdAt: Instant,
     updatedAt: Instant,
@@ -498,7 +508,7 @@ export type EventType = typeof EVENT_TYPES[number]
  * webhook's URL (`pix`: `{webhookUrl}/pix`): delivered to a webhook of API Pix (`apiPixWebhooks`), never
  * to a registration of the gateway, through the same delivery machinery and log.
  */
-export const API_PIX_CALLBACKS = ['pix'] as const
+export const API_PIX_CALLBACKS = ['pix', 'cobr'] as const
 export type ApiPixCallback = typeof API_PIX_CALLBACKS[number]
 /** What a delivery of the log carries: an event of the gateway, or a callback of API Pix. */
 export const DELIVERY_EVENT_TYPES = [...EVENT_TYPES, ...API_PIX_CALLBACKS] as const
@@ -742,6 +752,65 @@ export const PayerBehaviourSchema = Open({
   updatedAt: Instant,
 })
 
+// ---- API Pix's recurring charges (Pix Automático, docs/api-pix.md), owned by CobRService -----------------
+
+const CobRRejeicaoSchema = Open({ codigo: OneOf(COBR_REJEICAO_CODIGOS), descricao: Text })
+
+/** An attempt to settle a recurring charge (CobRTentativas' items), with what decides its outcome. */
+const TentativaSchema = Open({
+  /** The date it settles on; its debit runs at the sandbox's settlement time of that São Paulo day. */
+  dataLiquidacao: CalendarDate,
+  tipo: OneOf(TENTATIVA_TIPOS),
+  endToEndId: Text,
+  status: OneOf(TENTATIVA_STATUSES),
+  atualizacao: Type.Array(Open({ status: OneOf(TENTATIVA_STATUSES), data: Instant })),
+  rejeicao: Type.Optional(CobRRejeicaoSchema),
+  /** Its debit was tried and the payer's PSP never answered: it expires at the end of its day. */
+  semResposta: Type.Optional(Type.Literal(true)),
+  /** The scenarios of the request that asked for it (the charge's creation, or the retry), which bend its outcome. */
+  scenarios: Type.Optional(Type.Array(AppliedScenarioSchema)),
+})
+
+/**
+ * A recurring charge of API Pix (CobR): what its receiver asked for (the fields of CobRSolicitada),
+ * its recurrence's retry policy, its status and history, its attempts and, once paid, the received
+ * PIX it became. `txid` is unique per account; `id` is the record's key.
+ */
+export const CobRSchema = Open({
+  id: Id,
+  accountId: Id,
+  txid: Text,
+  idRec: Text,
+  /** The São Paulo date of its creation (calendario.criacao). */
+  criacao: CalendarDate,
+  createdAt: Instant,
+  infoAdicional: Type.Optional(Text),
+  calendario: Open({ dataDeVencimento: CalendarDate }),
+  valor: Open({ original: Text }),
+  ajusteDiaUtil: Type.Boolean(),
+  recebedor: Open({ conta: Text, tipoConta: OneOf(TIPOS_CONTA), agencia: Type.Optional(Text) }),
+  devedor: Type.Optional(Open({ email: Type.Optional(Text), logradouro: Type.Optional(Text), cidade: Type.Optional(Text), uf: Type.Optional(Text), cep: Type.Optional(Text) })),
+  /** Its recurrence's, when it was created. */
+  politicaRetentativa: OneOf(POLITICAS_RETENTATIVA),
+  status: OneOf(COBR_STATUSES),
+  atualizacao: Type.Array(Open({ status: OneOf(COBR_STATUSES), data: Instant })),
+  encerramento: Type.Optional(Type.Union([
+    Open({ cancelamento: Open({ solicitante: OneOf(ATORES), codigo: OneOf(COBR_CANCELAMENTO_CODIGOS), descricao: Text }) }),
+    Open({ rejeicao: CobRRejeicaoSchema }),
+  ])),
+  tentativas: Type.Array(TentativaSchema),
+  /** The received PIX (a PIX_IN transaction) its paid attempt became. */
+  pixId: Type.Optional(Text),
+  /** After a failed attempt: the last day a retry may be asked for (it expires the day after). */
+  retentativaAte: Type.Optional(CalendarDate),
+  /** The outcome the control plane forced on its next attempt's debit. */
+  proximoDebito: Type.Optional(Open({ outcome: OneOf(FORCED_OUTCOMES), codigo: Type.Optional(OneOf(COBR_REJEICAO_CODIGOS)) })),
+  /** When its next timed step is due (the instruction, a debit, an expiry), so a restart reschedules it. */
+  dueAt: Type.Optional(Instant),
+  /** The delivery faults of its webhooks: the scenarios of its creation. */
+  scenarios: Type.Optional(Type.Array(AppliedScenarioSchema)),
+})
+
 // ---- API Pix's webhooks (docs/api-pix.md, webhook), owned by ApiPixWebhookService ----------------------
 
 /**
@@ -846,6 +915,7 @@ export const COLLECTION_RECORDS = {
   recLocations: collection(RecLocationSchema, { sequence: { name: 'locrec', field: 'id' }, owned: true }),
   solicRecs: collection(SolicRecSchema, { key: 'idSolicRec', owned: true }),
   payerBehaviours: collection(PayerBehaviourSchema, { sequence: { name: 'payerBehaviour', field: 'id' }, owned: true }),
+  cobrs: collection(CobRSchema, { sequence: { name: 'cobr', field: 'id' }, owned: true }),
   apiPixWebhooks: collection(ApiPixWebhookSchema, { sequence: { name: 'apiPixWebhook', field: 'id' }, owned: true }),
   cobvBatches: collection(CobVBatchSchema, { key: 'key', owned: true }),
 }

@@ -266,6 +266,17 @@ t.test('a tour of every operation through the typed client', async t => {
   t.match(await client.apiPix.webhook(document), { webhookUrl: receiver.url, chave: document })
   t.equal((await client.apiPix.webhooks()).webhooks.length, 1)
   await client.apiPix.deleteWebhook(document)
+  // Pix Automático: this sandbox serves no recurrence, so a charge is refused for its idRec; its webhook is the account's.
+  const cobr = { idRec: 'RR1234567820260310abcdefghijk', calendario: { dataDeVencimento: '2026-03-20' }, valor: { original: '9.90' }, recebedor: { conta: '1', tipoConta: 'CORRENTE' as const } }
+  await t.rejects(client.apiPix.createCobR('tourcobr'.padEnd(30, '0'), cobr), { statusCode: 400, code: 'CobROperacaoInvalida' })
+  await t.rejects(client.apiPix.createCobRWithGeneratedTxid(cobr), { statusCode: 400, code: 'CobROperacaoInvalida' })
+  await t.rejects(client.apiPix.cobr('tourcobr'.padEnd(30, '0')), { statusCode: 404, code: 'CobRNaoEncontrado' })
+  await t.rejects(client.apiPix.reviseCobR('tourcobr'.padEnd(30, '0'), { status: 'CANCELADA' }), { statusCode: 404, code: 'CobRNaoEncontrado' })
+  await t.rejects(client.apiPix.retryCobR('tourcobr'.padEnd(30, '0'), '2026-03-23'), { statusCode: 404, code: 'CobRNaoEncontrado' })
+  t.same((await client.apiPix.cobrList(window)).cobsr, [])
+  t.equal(await client.apiPix.putWebhookCobR({ webhookUrl: receiver.url }), undefined)
+  t.match(await client.apiPix.webhookCobR(), { webhookUrl: receiver.url })
+  await client.apiPix.deleteWebhookCobR()
 
   // Pix Automático: a recurrence at its location, its request, its payer's side, its webhook
   const locRec = await client.apiPix.createLocRec()
@@ -325,6 +336,9 @@ t.test('a tour of every operation through the typed client', async t => {
   t.equal((await plane.resumeClock()).frozen, false)
   t.equal((await plane.freezeClock()).frozen, true)
   t.equal(typeof (await plane.clock()).now, 'string')
+  // Pix Automático on the clock: no recurring charge here, so nothing to move to, nor to force.
+  t.same((await plane.advanceToNextDue(acct.accountId)).debit, null)
+  await t.rejects(plane.forceNextDebit(acct.accountId, 'sandboxtxid0001abcdefghijklmno', { outcome: 'PAID' }), { name: 'PixApiError', statusCode: 404 })
   const journal = await plane.requests({ accountId: acct.accountId, limit: 5 })
   t.ok(journal.requests.length === 5)
   t.equal((await plane.request(journal.requests[0].id)).id, journal.requests[0].id)

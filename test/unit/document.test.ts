@@ -159,12 +159,13 @@ t.test('API Pix\'s webhooks: each record checked, owned by an account, one per a
   t.equal(ok.ok && ok.state.seq.apiPixWebhook, 2, 'the sequence follows the records')
   const bad = await readDocument(marked({
     accounts,
-    apiPixWebhooks: { 1: webhook(1, { callback: 'rec' }), 2: webhook(2, { accountId: 9 }), 3: webhook(3, { webhookUrl: undefined }), 4: webhook(4), 5: webhook(5) },
+    apiPixWebhooks: { 1: webhook(1, { callback: 'rec' }), 2: webhook(2, { accountId: 9 }), 3: webhook(3, { webhookUrl: undefined }), 4: webhook(4), 5: webhook(5), 6: webhook(6, { callback: 'cobr', chave: undefined }), 7: webhook(7, { callback: 'cobr', chave: undefined }) },
   }))
   t.same(!bad.ok && bad.problems, [
-    'apiPixWebhooks/1/callback: must be one of pix, not "rec"',
+    'apiPixWebhooks/1/callback: must be one of pix, cobr, not "rec"',
     'apiPixWebhooks/3/webhookUrl: Expected string',
     'apiPixWebhooks/2: account 9 does not exist',
     'apiPixWebhooks/5: account 1 has webhook 4 for pix on key loja@example.com already',
-  ])
+    'apiPixWebhooks/7: account 1 has webhook 6 for cobr already',
+  ], 'one /webhookcobr per account')
 })
