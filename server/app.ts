@@ -15,7 +15,7 @@ import { isValidDocument } from './domain/documents.js'
 import { API_PIX_SCOPES } from './domain/scopes.js'
 import type { Fixtures } from './fixtures.js'
 import type { StoreOptions } from './store/store.js'
-import { createSandbox, type Sandbox, type SandboxOptions } from './sandbox.js'
+import { createSandbox, type Sandbox } from './sandbox.js'
 import type { Account } from './store/state.js'
 import type { TokenClaims } from './auth/tokens.js'
 import type { AppliedScenario } from '../scenarios/types.js'
@@ -69,8 +69,6 @@ export interface BuildOptions {
   https?: import('node:https').ServerOptions
   /** Store tuning for tests (a compaction floor, a file system that fails on cue). */
   store?: Omit<StoreOptions, 'file'>
-  /** Pix Automático's recurrences and the payer's simulation, where a test provides its own. */
-  pixAutomatico?: SandboxOptions['pixAutomatico']
 }
 
 const pkg = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }
@@ -131,7 +129,6 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     realNow: opts.realNow,
     fixtures: opts.fixtures,
     store: opts.store,
-    pixAutomatico: opts.pixAutomatico,
     logError: (err, message, context) => log?.error({ err, ...context }, message),
     webhookLines: webhookLines({ warn: (obj, msg) => log?.warn(obj, msg), error: (obj, msg) => log?.error(obj, msg) }),
   })

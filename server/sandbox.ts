@@ -6,7 +6,7 @@ import { createRng, type SeededRng } from './domain/ids.js'
 import { parseInstant, SANDBOX_TIME_MAX, SANDBOX_TIME_MIN, SANDBOX_TIME_RANGE } from './domain/instant.js'
 import { StartupError } from './errors/startup.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
-import type { Events, Lifecycle, Recurrences, SimulatedPayers } from './ports.js'
+import type { Events, Lifecycle } from './ports.js'
 import { Store, type StoreOptions } from './store/store.js'
 import { emptyState, type ClockRecord, type RngState, type State } from './store/state.js'
 import { TokenService } from './auth/tokens.js'
@@ -46,8 +46,6 @@ export interface SandboxOptions {
   logError?: (err: unknown, message: string, context?: Record<string, unknown>) => void
   /** The console's lines for a failed webhook attempt and a delivery given up. */
   webhookLines?: Pick<WebhookServiceOptions, 'onAttemptFailed' | 'onGaveUp'>
-  /** Pix Automático's recurrences and the payer's simulation, where a test provides its own. */
-  pixAutomatico?: { recurrences?: Recurrences, payers?: SimulatedPayers }
 }
 
 /** A whole state to take over (a snapshot import): its records, and the clock and random stream it brings. */
@@ -196,8 +194,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   })
   const recWebhooks = new RecWebhooks({ store, webhooks })
   recurrences.notify(recWebhooks)
-  // A test may stand in its own recurrences and payers (SandboxOptions.pixAutomatico).
-  const cobrs = new CobRService({ ...engine, recurrences: opts.pixAutomatico?.recurrences ?? recurrences, payers: opts.pixAutomatico?.payers ?? payers, incoming: charges.incoming, refunds, callbacks: apiPixWebhooks })
+  const cobrs = new CobRService({ ...engine, recurrences, payers, incoming: charges.incoming, refunds, callbacks: apiPixWebhooks })
   transactions.register(payouts.pendingOperations)
   transactions.register(refunds.pendingOperations)
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { run } from '../../cli/main.js'
 import { balanceOf } from '../helpers/app.js'
 import { aTxid } from '../helpers/payins.js'
-import { cobrApp, cobrBody, ID_REC } from '../helpers/recurrences.js'
+import { cobrApp } from '../helpers/recurrences.js'
 
 /**
  * Pix Automático on the virtual clock, as a person drives it (docs/api-pix.md, "Recurring charges"): a
@@ -20,7 +20,7 @@ async function cli (url: string, argv: string[]): Promise<{ code: number, stdout
 }
 
 t.test('three months of a subscription: each charge debited on its date by `clock next-due`, the refused one retried', async t => {
-  const { app, acc, call } = await cobrApp(t)
+  const { app, acc, call, idRec, body } = await cobrApp(t)
   await app.listen({ port: 0, host: '127.0.0.1' })
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
   const start = await balanceOf(app, acc.accountId)
@@ -29,7 +29,7 @@ t.test('three months of a subscription: each charge debited on its date by `cloc
   const txids = [aTxid(1), aTxid(2), aTxid(3)]
   const dates = ['2026-03-20', '2026-04-20', '2026-05-20']
   for (const [i, txid] of txids.entries()) {
-    t.equal((await call('PUT', `/v2/cobr/${txid}`, cobrBody({ calendario: { dataDeVencimento: dates[i] } }))).statusCode, 201)
+    t.equal((await call('PUT', `/v2/cobr/${txid}`, body({ calendario: { dataDeVencimento: dates[i] } }))).statusCode, 201)
   }
   const forced = await app.inject({ method: 'POST', url: `/__sandbox/accounts/${acc.accountId}/cobr/${txids[1]}/next-debit`, payload: { outcome: 'REFUSED', codigo: 'AC06' } })
   t.equal(forced.statusCode, 200, forced.body)
@@ -55,7 +55,7 @@ t.test('three months of a subscription: each charge debited on its date by `cloc
   const none = await cli(url, ['clock', 'next-due'])
   t.equal(none.code, 0)
   t.match(none.stdout, /^no recurring charge has a debit to come: the clock did not move\n2026-05-20T08:00:00\.000-03:00 \(frozen\)\n$/)
-  const list = (await call('GET', `/v2/cobr?inicio=2026-03-01T00:00:00Z&fim=2026-06-01T00:00:00Z&idRec=${ID_REC}`)).json()
+  const list = (await call('GET', `/v2/cobr?inicio=2026-03-01T00:00:00Z&fim=2026-06-01T00:00:00Z&idRec=${idRec}`)).json()
   t.same(list.cobsr.map((c: { status: string }) => c.status), ['CONCLUIDA', 'CONCLUIDA', 'CONCLUIDA'])
 
   const usage = await cli(url, ['clock', 'next-due', 'abc'])

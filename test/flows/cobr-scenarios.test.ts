@@ -2,7 +2,7 @@ import t from 'tap'
 import { balanceOf } from '../helpers/app.js'
 import { checkAnswer } from '../helpers/api-pix.js'
 import { aTxid } from '../helpers/payins.js'
-import { advanceTo, cobrApp, cobrBody, cobrDeliveries } from '../helpers/recurrences.js'
+import { advanceTo, cobrApp, cobrDeliveries } from '../helpers/recurrences.js'
 
 /**
  * The scenarios of the payer's PSP for recurring charges (scenarios/cobr.ts), sent as the header on the
@@ -31,9 +31,9 @@ const DEBIT = '2026-03-20T11:00:00Z'
 const RETRY_DEBIT = '2026-03-23T11:00:00Z'
 
 t.test('COBR_INSUFFICIENT_FUNDS (header): the attempt EXPIRADA on its date, nothing credited, the charge waits for a retry', async t => {
-  const { app, acc, call } = await withWebhook(t)
+  const { app, acc, call, body } = await withWebhook(t)
   const txid = aTxid(1)
-  const created = await call('PUT', `/v2/cobr/${txid}`, cobrBody(), { 'x-sandbox-scenario': 'COBR_INSUFFICIENT_FUNDS' })
+  const created = await call('PUT', `/v2/cobr/${txid}`, body(), { 'x-sandbox-scenario': 'COBR_INSUFFICIENT_FUNDS' })
   t.equal(created.statusCode, 201)
   t.equal(created.headers['x-sandbox-scenario-applied'], 'COBR_INSUFFICIENT_FUNDS')
   const before = await balanceOf(app, acc.accountId)
@@ -52,11 +52,11 @@ t.test('COBR_INSUFFICIENT_FUNDS (header): the attempt EXPIRADA on its date, noth
 })
 
 t.test('COBR_INSUFFICIENT_FUNDS armed for the account: a client that cannot send the header gets it on its next charge', async t => {
-  const { app, acc, call } = await withWebhook(t)
+  const { app, acc, call, body } = await withWebhook(t)
   const armed = await app.inject({ method: 'POST', url: '/__sandbox/scenarios/arm', payload: { accountId: acc.accountId, scenario: 'COBR_INSUFFICIENT_FUNDS', endpoint: 'cobr', times: 1 } })
   t.equal(armed.statusCode, 201, armed.body)
   const txid = aTxid(1)
-  t.equal((await call('PUT', `/v2/cobr/${txid}`, cobrBody())).headers['x-sandbox-scenario-applied'], 'COBR_INSUFFICIENT_FUNDS')
+  t.equal((await call('PUT', `/v2/cobr/${txid}`, body())).headers['x-sandbox-scenario-applied'], 'COBR_INSUFFICIENT_FUNDS')
   const before = await balanceOf(app, acc.accountId)
   await advanceTo(app, DEBIT)
   t.match((await call('GET', `/v2/cobr/${txid}`)).json(), { status: 'ATIVA', tentativas: [{ status: 'EXPIRADA' }] })
@@ -65,9 +65,9 @@ t.test('COBR_INSUFFICIENT_FUNDS armed for the account: a client that cannot send
 })
 
 t.test('COBR_DEBIT_REFUSED with a code that ends the charge: REJEITADA for good, with encerramento.rejeicao', async t => {
-  const { app, acc, call } = await withWebhook(t)
+  const { app, acc, call, body } = await withWebhook(t)
   const txid = aTxid(1)
-  t.equal((await call('PUT', `/v2/cobr/${txid}`, cobrBody(), { 'x-sandbox-scenario': 'COBR_DEBIT_REFUSED;codigo=AC05' })).statusCode, 201)
+  t.equal((await call('PUT', `/v2/cobr/${txid}`, body(), { 'x-sandbox-scenario': 'COBR_DEBIT_REFUSED;codigo=AC05' })).statusCode, 201)
   const before = await balanceOf(app, acc.accountId)
   await advanceTo(app, DEBIT)
   const read = await call('GET', `/v2/cobr/${txid}`)
@@ -81,10 +81,10 @@ t.test('COBR_DEBIT_REFUSED with a code that ends the charge: REJEITADA for good,
 })
 
 t.test('COBR_RETRY_REFUSED: the payer\'s PSP refuses to schedule the retry; the charge still waits within its window', async t => {
-  const { app, acc, call, payers } = await withWebhook(t)
-  payers.answers.set(cobrBody().idRec, 'REJEITADA_SALDO')
+  const { app, acc, call, body, debits } = await withWebhook(t)
+  await debits('REJEITADA_SALDO')
   const txid = aTxid(1)
-  t.equal((await call('PUT', `/v2/cobr/${txid}`, cobrBody())).statusCode, 201)
+  t.equal((await call('PUT', `/v2/cobr/${txid}`, body())).statusCode, 201)
   await advanceTo(app, DEBIT)
   const before = await balanceOf(app, acc.accountId)
   const refused = await call('POST', `/v2/cobr/${txid}/retentativa/2026-03-23`, undefined, { 'x-sandbox-scenario': 'COBR_RETRY_REFUSED' })
@@ -94,7 +94,7 @@ t.test('COBR_RETRY_REFUSED: the payer\'s PSP refuses to schedule the retry; the 
   t.match(refused.json(), { status: 'ATIVA', tentativas: [{ status: 'EXPIRADA' }, { tipo: 'NTAG', status: 'REJEITADA', rejeicao: { codigo: 'AB10' } }] })
   await advanceTo(app, RETRY_DEBIT)
   t.same(await balanceOf(app, acc.accountId), before, 'the refused retry debits nothing on its date')
-  payers.answers.set(cobrBody().idRec, 'PAGA')
+  await debits('PAGA')
   t.equal((await call('POST', `/v2/cobr/${txid}/retentativa/2026-03-24`)).statusCode, 201, 'another retry, another date')
   await advanceTo(app, '2026-03-24T11:00:00Z')
   t.match((await call('GET', `/v2/cobr/${txid}`)).json(), { status: 'CONCLUIDA' })
@@ -102,9 +102,9 @@ t.test('COBR_RETRY_REFUSED: the payer\'s PSP refuses to schedule the retry; the 
 })
 
 t.test('COBR_NO_ANSWER: the attempt stays AGENDADA through its date and expires at midnight', async t => {
-  const { app, acc, call } = await withWebhook(t)
+  const { app, acc, call, body } = await withWebhook(t)
   const txid = aTxid(1)
-  t.equal((await call('PUT', `/v2/cobr/${txid}`, cobrBody(), { 'x-sandbox-scenario': 'COBR_NO_ANSWER' })).statusCode, 201)
+  t.equal((await call('PUT', `/v2/cobr/${txid}`, body(), { 'x-sandbox-scenario': 'COBR_NO_ANSWER' })).statusCode, 201)
   await advanceTo(app, DEBIT)
   t.match((await call('GET', `/v2/cobr/${txid}`)).json(), { status: 'ATIVA', tentativas: [{ status: 'AGENDADA' }] })
   await advanceTo(app, '2026-03-21T03:00:00Z')
@@ -113,10 +113,10 @@ t.test('COBR_NO_ANSWER: the attempt stays AGENDADA through its date and expires 
 })
 
 t.test('COBR_RETRY_REFUSED armed for the account\'s retries, with a code that ends the charge: the retry refused, the charge REJEITADA', async t => {
-  const { app, acc, call, payers } = await withWebhook(t)
-  payers.answers.set(cobrBody().idRec, 'REJEITADA_SALDO')
+  const { app, acc, call, body, debits } = await withWebhook(t)
+  await debits('REJEITADA_SALDO')
   const txid = aTxid(1)
-  t.equal((await call('PUT', `/v2/cobr/${txid}`, cobrBody())).headers['x-sandbox-scenario-applied'], undefined, 'armed for retries only: the creation takes none')
+  t.equal((await call('PUT', `/v2/cobr/${txid}`, body())).headers['x-sandbox-scenario-applied'], undefined, 'armed for retries only: the creation takes none')
   const armed = await app.inject({ method: 'POST', url: '/__sandbox/scenarios/arm', payload: { accountId: acc.accountId, scenario: 'COBR_RETRY_REFUSED;codigo=AC05', endpoint: 'cobr-retry', times: 1 } })
   t.equal(armed.statusCode, 201, armed.body)
   await advanceTo(app, DEBIT)

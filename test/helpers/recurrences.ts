@@ -2,76 +2,21 @@ import type { FastifyInstance } from 'fastify'
 import type { Test } from 'tap'
 import { advance, bearer, buildTestApp, newAccount } from './app.js'
 import { oauthToken } from './api-pix.js'
-import type { DebitAnswer, RecCancelled, Recurrences, RecurrenceView, SimulatedPayers } from '../../server/ports.js'
-import type { RecTerms } from '../../server/domain/rec.js'
-import { CANCELAMENTO } from '../../server/domain/rec-lifecycle.js'
+import type { DebitAnswer } from '../../server/ports.js'
 
 /**
- * Pix Automático's recurrences and the payer's simulation as the recurring charges' tests provide them
- * through their ports (server/ports.ts, `Recurrences`, `SimulatedPayers`): approved recurrences held in
- * memory, a cancellation told inside a unit of the store as the real one is, and the payer's answer set
- * per recurrence.
+ * The recurring charges' tests (docs/api-pix.md, "Recurring charges") on the sandbox's own
+ * recurrences: each created by its receiver (POST /rec), approved by its payer through the control
+ * plane, and its payer's answer to a debit set as a payer behaviour (docs/api-pix.md, "The payer's side").
  */
-export class TestRecurrences implements Recurrences {
-  private readonly recs = new Map<string, RecurrenceView>()
-  private readonly listeners: Array<(cancelled: RecCancelled) => void> = []
-  private app?: FastifyInstance
 
-  /** The app whose store a cancellation runs in. */
-  attach (app: FastifyInstance): void { this.app = app }
+/** The debtor of the tests' recurrence, and of a second one (each debtor's answers are set apart). */
+export const DEBTOR = { cpf: '52998224725', nome: 'MARIA PAGADORA' }
+export const OTHER_DEBTOR = { cpf: '45164632481', nome: 'FULANO DE TAL' }
 
-  recurrence (accountId: number, idRec: string): RecurrenceView | null {
-    const rec = this.recs.get(idRec)
-    return rec !== undefined && rec.accountId === accountId ? rec : null
-  }
-
-  onCancelled (listener: (cancelled: RecCancelled) => void): void { this.listeners.push(listener) }
-
-  /** An APROVADA recurrence of the account, monthly from `dataInicial` unless the terms say otherwise. */
-  approve (accountId: number, idRec: string, terms: Partial<RecTerms> = {}, extra: Partial<RecurrenceView> = {}): RecurrenceView {
-    const rec: RecurrenceView = {
-      idRec,
-      accountId,
-      status: 'APROVADA',
-      terms: {
-        vinculo: { contrato: 'CONTRATO-1', devedor: { cpf: '52998224725', nome: 'MARIA PAGADORA' } },
-        calendario: { dataInicial: '2026-03-20', dataFinal: '2027-03-20', periodicidade: 'MENSAL' },
-        valor: {},
-        politicaRetentativa: 'PERMITE_3R_7D',
-        ...terms,
-      },
-      ativacao: { tipoJornada: 'JORNADA_2' },
-      pagador: { ispbParticipante: '60701190', cpf: '52998224725' },
-      ...extra,
-    }
-    this.recs.set(idRec, rec)
-    return rec
-  }
-
-  /** The recurrence cancelled by its receiver: its charges hear of it inside the unit that cancels it. */
-  cancel (idRec: string): void {
-    const rec = this.recs.get(idRec)
-    if (rec === undefined || this.app === undefined) throw new Error(`no recurrence ${idRec}`)
-    this.app.sandbox.store.transact(() => {
-      const cancelled: RecurrenceView = { ...rec, status: 'CANCELADA' }
-      this.recs.set(idRec, cancelled)
-      for (const listener of this.listeners) listener({ recurrence: cancelled, cancelamento: CANCELAMENTO.rec.USUARIO_RECEBEDOR })
-    })
-  }
-}
-
-/** The payer's simulation: PAGA unless a recurrence's answer was set. */
-export class TestPayers implements SimulatedPayers {
-  readonly answers = new Map<string, DebitAnswer>()
-  debitAnswer (_accountId: number, idRec: string): DebitAnswer { return this.answers.get(idRec) ?? 'PAGA' }
-}
-
-/** The recurrence every charge of the tests belongs to (approved for the test's account by `cobrApp`). */
-export const ID_REC = 'RR1234567820260310abcdefghijk'
-
-/** A CobRSolicitada of ID_REC due on Friday 2026-03-20, ten days after the tests' T0. */
-export const cobrBody = (over: Record<string, unknown> = {}) => ({
-  idRec: ID_REC,
+/** A CobRSolicitada due on Friday 2026-03-20, ten days after the tests' T0, of the recurrence `idRec`. */
+export const cobrBody = (idRec: string, over: Record<string, unknown> = {}) => ({
+  idRec,
   infoAdicional: 'Assinatura de março',
   calendario: { dataDeVencimento: '2026-03-20' },
   valor: { original: '49.90' },
@@ -82,20 +27,48 @@ export const cobrBody = (over: Record<string, unknown> = {}) => ({
 })
 
 /**
- * An app whose recurrences and payer's simulation are the test's, an account with ID_REC approved, and
- * a client of API Pix for it (`call`, with extra headers such as a scenario's).
+ * An app with an account and an APROVADA recurrence of it (monthly from 2026-03-20 to 2027-03-20,
+ * retries allowed), a client of API Pix for it (`call`, with extra headers such as a scenario's), and
+ * the payer's side: `recurrence` creates and approves another one, `debits` sets how a debtor's payer
+ * answers debits, `cancel` has the receiver cancel a recurrence.
  */
 export async function cobrApp (t: Test) {
-  const recurrences = new TestRecurrences()
-  const payers = new TestPayers()
-  const app = await buildTestApp(t, {}, { pixAutomatico: { recurrences, payers } })
-  recurrences.attach(app)
+  const app = await buildTestApp(t)
   const acc = await newAccount(app, { name: 'STREAMING LTDA' })
-  recurrences.approve(acc.accountId, ID_REC)
   // A token each call: the virtual clock moves days ahead, past a token's lifetime.
   const call = async (method: 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = {}) =>
     app.inject({ method, url, headers: { ...bearer(await oauthToken(app, acc)), ...headers }, ...(payload !== undefined ? { payload: payload as object } : {}) })
-  return { app, acc, recurrences, payers, call }
+
+  /** A recurrence of the account, created and approved; its idRec. */
+  const recurrence = async (over: Record<string, unknown> = {}, approval: Record<string, unknown> = {}): Promise<string> => {
+    const terms: Record<string, unknown> = {
+      vinculo: { contrato: 'CONTRATO-1', devedor: DEBTOR },
+      calendario: { dataInicial: '2026-03-20', dataFinal: '2027-03-20', periodicidade: 'MENSAL' },
+      politicaRetentativa: 'PERMITE_3R_7D',
+      ...over,
+    }
+    const created = await call('POST', '/v2/rec', terms)
+    if (created.statusCode !== 201) throw new Error(`POST /rec: ${created.statusCode} ${created.body}`)
+    const idRec = created.json().idRec as string
+    const approved = await app.inject({ method: 'POST', url: `/__sandbox/recurrences/${idRec}/approve`, payload: { pagador: { ispbParticipante: '60701190', cpf: (terms.vinculo as { devedor: { cpf: string } }).devedor.cpf }, ...approval } })
+    if (approved.statusCode !== 200) throw new Error(`approve: ${approved.statusCode} ${approved.body}`)
+    return idRec
+  }
+
+  /** How the payer of the debtor `cpf` answers debits. */
+  const debits = async (answer: DebitAnswer, cpf = DEBTOR.cpf): Promise<void> => {
+    const res = await app.inject({ method: 'PUT', url: '/__sandbox/payer-behaviours', payload: { accountId: acc.accountId, document: cpf, authorization: 'APPROVE', debit: answer } })
+    if (res.statusCode >= 300) throw new Error(`payer behaviour: ${res.statusCode} ${res.body}`)
+  }
+
+  /** The receiver cancels the recurrence (PATCH /rec/{idRec}). */
+  const cancel = async (idRec: string): Promise<void> => {
+    const res = await call('PATCH', `/v2/rec/${idRec}`, { status: 'CANCELADA' })
+    if (res.statusCode !== 200) throw new Error(`cancel: ${res.statusCode} ${res.body}`)
+  }
+
+  const idRec = await recurrence()
+  return { app, acc, call, idRec, body: (over: Record<string, unknown> = {}) => cobrBody(idRec, over), recurrence, debits, cancel }
 }
 
 /** Moves the clock to `instant` (after now), running every step due by then. */

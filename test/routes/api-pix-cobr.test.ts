@@ -1,13 +1,14 @@
 import t from 'tap'
 import { advance, balanceOf, bearer, newAccount, T0, tokenFor } from '../helpers/app.js'
 import { checkAnswer, oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
-import { advanceTo, cobrApp, cobrBody, ID_REC } from '../helpers/recurrences.js'
+import { advanceTo, cobrApp, OTHER_DEBTOR } from '../helpers/recurrences.js'
 import { aTxid } from '../helpers/payins.js'
 
 /**
  * API Pix's recurring charges under /v2 (docs/api-pix.md, "Recurring charges"): PUT, POST, PATCH, GET
  * and the list, the retry; each answer (success or error) validated against BACEN's API Pix 2.9.0. The
- * recurrences come through their port (`Recurrences`), approved by the test (test/helpers/recurrences.ts).
+ * recurrences are the sandbox's own, created with POST /rec and approved by the payer's side of the
+ * control plane (test/helpers/recurrences.ts).
  */
 
 const OTHER_REC = 'RN1234567820260310bcdefghijkl'
@@ -15,12 +16,12 @@ const WINDOW = 'inicio=2026-03-01T00:00:00Z&fim=2026-04-01T00:00:00Z'
 const DAY = 86_400_000
 
 t.test('every answer of cobr validates against BACEN 2.9.0: creation, cancellation, reads, the list, the retry, and their errors', async t => {
-  const { app, call } = await cobrApp(t)
+  const { app, call, idRec, body } = await cobrApp(t)
   const txid = aTxid(1)
-  const created = await call('PUT', `/v2/cobr/${txid}`, cobrBody())
+  const created = await call('PUT', `/v2/cobr/${txid}`, body())
   t.equal(created.statusCode, 201, created.body)
   checkAnswer(t, created, 'PUT', '/cobr/{txid}')
-  t.match(created.json(), { idRec: ID_REC, txid, status: 'CRIADA', calendario: { criacao: '2026-03-10', dataDeVencimento: '2026-03-20' }, valor: { original: '49.90' }, politicaRetentativa: 'PERMITE_3R_7D', recebedor: { nome: 'STREAMING LTDA', conta: '012682' } })
+  t.match(created.json(), { idRec, txid, status: 'CRIADA', calendario: { criacao: '2026-03-10', dataDeVencimento: '2026-03-20' }, valor: { original: '49.90' }, politicaRetentativa: 'PERMITE_3R_7D', recebedor: { nome: 'STREAMING LTDA', conta: '012682' } })
 
   // The instruction reaches the payer's PSP at once (the due date is within 10 days): ATIVA, its first attempt AGENDADA.
   await advance(app, 1)
@@ -28,7 +29,7 @@ t.test('every answer of cobr validates against BACEN 2.9.0: creation, cancellati
   checkAnswer(t, read, 'GET', '/cobr/{txid}')
   t.match(read.json(), { status: 'ATIVA', tentativas: [{ tipo: 'AGND', status: 'AGENDADA', dataLiquidacao: '2026-03-20' }] })
 
-  const other = await call('POST', '/v2/cobr', cobrBody({ calendario: { dataDeVencimento: '2026-04-20' } }))
+  const other = await call('POST', '/v2/cobr', body({ calendario: { dataDeVencimento: '2026-04-20' } }))
   t.equal(other.statusCode, 201, other.body)
   checkAnswer(t, other, 'POST', '/cobr')
   t.match(other.json().txid, /^[a-zA-Z0-9]{32}$/)
@@ -46,10 +47,10 @@ t.test('every answer of cobr validates against BACEN 2.9.0: creation, cancellati
 
   // The errors, each in problem details with its tag's type.
   const errors: Array<[Promise<Awaited<ReturnType<typeof call>>>, string, string, number, string]> = [
-    [call('PUT', `/v2/cobr/${txid}`, cobrBody({ calendario: { dataDeVencimento: '2026-05-20' } })), 'PUT', '/cobr/{txid}', 400, 'CobROperacaoInvalida'],
-    [call('PUT', `/v2/cobr/${aTxid(2)}`, cobrBody({ calendario: { dataDeVencimento: '2026-03-11' } })), 'PUT', '/cobr/{txid}', 400, 'CobROperacaoInvalida'],
-    [call('PUT', `/v2/cobr/${aTxid(2)}`, cobrBody({ idRec: OTHER_REC })), 'PUT', '/cobr/{txid}', 400, 'CobROperacaoInvalida'],
-    [call('POST', '/v2/cobr', { idRec: ID_REC }), 'POST', '/cobr', 400, 'CobROperacaoInvalida'],
+    [call('PUT', `/v2/cobr/${txid}`, body({ calendario: { dataDeVencimento: '2026-05-20' } })), 'PUT', '/cobr/{txid}', 400, 'CobROperacaoInvalida'],
+    [call('PUT', `/v2/cobr/${aTxid(2)}`, body({ calendario: { dataDeVencimento: '2026-03-11' } })), 'PUT', '/cobr/{txid}', 400, 'CobROperacaoInvalida'],
+    [call('PUT', `/v2/cobr/${aTxid(2)}`, body({ idRec: OTHER_REC })), 'PUT', '/cobr/{txid}', 400, 'CobROperacaoInvalida'],
+    [call('POST', '/v2/cobr', { idRec }), 'POST', '/cobr', 400, 'CobROperacaoInvalida'],
     [call('PATCH', `/v2/cobr/${txid}`, { status: 'ATIVA' }), 'PATCH', '/cobr/{txid}', 400, 'CobROperacaoInvalida'],
     [call('PATCH', `/v2/cobr/${aTxid(3)}`, { status: 'CANCELADA' }), 'PATCH', '/cobr/{txid}', 404, 'CobRNaoEncontrado'],
     [call('GET', `/v2/cobr/${aTxid(3)}`), 'GET', '/cobr/{txid}', 404, 'CobRNaoEncontrado'],
@@ -65,15 +66,15 @@ t.test('every answer of cobr validates against BACEN 2.9.0: creation, cancellati
     checkAnswer(t, res, method, path)
   }
   const readOnly = await oauthToken(app, undefined, 'cobr.read')
-  const denied = await app.inject({ method: 'PUT', url: `/v2/cobr/${aTxid(4)}`, headers: bearer(readOnly), payload: cobrBody({ calendario: { dataDeVencimento: '2026-06-20' } }) })
+  const denied = await app.inject({ method: 'PUT', url: `/v2/cobr/${aTxid(4)}`, headers: bearer(readOnly), payload: body({ calendario: { dataDeVencimento: '2026-06-20' } }) })
   t.equal(denied.statusCode, 403)
   t.equal((await call('GET', `/v2/cobr?${WINDOW}`)).json().cobsr.length, 2, 'nothing refused was stored')
 })
 
 t.test('paid on its date by the virtual clock: the receiver credited, a received PIX listed, CONCLUIDA', async t => {
-  const { app, acc, call } = await cobrApp(t)
+  const { app, acc, call, body } = await cobrApp(t)
   const txid = aTxid(1)
-  t.equal((await call('PUT', `/v2/cobr/${txid}`, cobrBody())).statusCode, 201)
+  t.equal((await call('PUT', `/v2/cobr/${txid}`, body())).statusCode, 201)
   const before = await balanceOf(app, acc.accountId)
   await advanceTo(app, '2026-03-20T10:59:00Z')
   t.match((await call('GET', `/v2/cobr/${txid}`)).json(), { status: 'ATIVA', tentativas: [{ status: 'AGENDADA' }] }, 'not before 08:00 in São Paulo')
@@ -101,10 +102,10 @@ t.test('paid on its date by the virtual clock: the receiver credited, a received
 })
 
 t.test('a refused debit: REJEITADA with its reason, retried within the window, paid on the retry', async t => {
-  const { app, acc, call, payers } = await cobrApp(t)
+  const { app, acc, call, body, debits } = await cobrApp(t)
   const txid = aTxid(1)
-  payers.answers.set(ID_REC, 'REJEITADA')
-  t.equal((await call('PUT', `/v2/cobr/${txid}`, cobrBody())).statusCode, 201)
+  await debits('REJEITADA')
+  t.equal((await call('PUT', `/v2/cobr/${txid}`, body())).statusCode, 201)
   const before = await balanceOf(app, acc.accountId)
   await advanceTo(app, '2026-03-20T11:00:00Z')
   const refused = (await call('GET', `/v2/cobr/${txid}`)).json()
@@ -114,7 +115,7 @@ t.test('a refused debit: REJEITADA with its reason, retried within the window, p
   const outside = await call('POST', `/v2/cobr/${txid}/retentativa/2026-03-28`)
   t.equal(outside.statusCode, 400, 'past the 7 days of PERMITE_3R_7D')
   checkAnswer(t, outside, 'POST', '/cobr/{txid}/retentativa/{data}')
-  payers.answers.set(ID_REC, 'PAGA')
+  await debits('PAGA')
   const retry = await call('POST', `/v2/cobr/${txid}/retentativa/2026-03-23`)
   t.equal(retry.statusCode, 201, retry.body)
   checkAnswer(t, retry, 'POST', '/cobr/{txid}/retentativa/{data}')
@@ -125,11 +126,11 @@ t.test('a refused debit: REJEITADA with its reason, retried within the window, p
 })
 
 t.test('a recurrence that forbids retries: the failed charge expires, and the retry is refused in API Pix\'s words', async t => {
-  const { app, acc, call, payers, recurrences } = await cobrApp(t)
-  recurrences.approve(acc.accountId, OTHER_REC, { politicaRetentativa: 'NAO_PERMITE' })
-  payers.answers.set(OTHER_REC, 'REJEITADA_SALDO')
+  const { app, call, body, recurrence, debits } = await cobrApp(t)
+  const otherRec = await recurrence({ vinculo: { contrato: 'CONTRATO-2', devedor: OTHER_DEBTOR }, politicaRetentativa: 'NAO_PERMITE' })
+  await debits('REJEITADA_SALDO', OTHER_DEBTOR.cpf)
   const txid = aTxid(1)
-  t.equal((await call('PUT', `/v2/cobr/${txid}`, cobrBody({ idRec: OTHER_REC }))).statusCode, 201)
+  t.equal((await call('PUT', `/v2/cobr/${txid}`, body({ idRec: otherRec }))).statusCode, 201)
   await advanceTo(app, '2026-03-20T11:00:00Z')
   const expired = await call('GET', `/v2/cobr/${txid}`)
   checkAnswer(t, expired, 'GET', '/cobr/{txid}')
@@ -140,10 +141,10 @@ t.test('a recurrence that forbids retries: the failed charge expires, and the re
 })
 
 t.test('no retry asked for: the charge expires the day after its window closes', async t => {
-  const { app, call, payers } = await cobrApp(t)
-  payers.answers.set(ID_REC, 'REJEITADA_SALDO')
+  const { app, call, body, debits } = await cobrApp(t)
+  await debits('REJEITADA_SALDO')
   const txid = aTxid(1)
-  t.equal((await call('PUT', `/v2/cobr/${txid}`, cobrBody())).statusCode, 201)
+  t.equal((await call('PUT', `/v2/cobr/${txid}`, body())).statusCode, 201)
   await advanceTo(app, '2026-03-20T11:00:00Z')
   t.match((await call('GET', `/v2/cobr/${txid}`)).json(), { status: 'ATIVA', tentativas: [{ status: 'EXPIRADA' }] })
   await advance(app, 10 * DAY)
@@ -153,31 +154,31 @@ t.test('no retry asked for: the charge expires the day after its window closes',
 })
 
 t.test('a recurrence cancelled before the first attempt takes its live charges with it', async t => {
-  const { call, recurrences } = await cobrApp(t)
+  const { call, idRec, body, cancel } = await cobrApp(t)
   const txid = aTxid(1)
-  t.equal((await call('PUT', `/v2/cobr/${txid}`, cobrBody())).statusCode, 201)
-  recurrences.cancel(ID_REC)
+  t.equal((await call('PUT', `/v2/cobr/${txid}`, body())).statusCode, 201)
+  await cancel(idRec)
   const read = await call('GET', `/v2/cobr/${txid}`)
   checkAnswer(t, read, 'GET', '/cobr/{txid}')
   t.match(read.json(), { status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR' } } })
 })
 
 t.test('a charge is its account\'s: another account neither reads nor cancels it', async t => {
-  const { app, call } = await cobrApp(t)
+  const { app, call, body } = await cobrApp(t)
   const txid = aTxid(1)
-  t.equal((await call('PUT', `/v2/cobr/${txid}`, cobrBody())).statusCode, 201)
+  t.equal((await call('PUT', `/v2/cobr/${txid}`, body())).statusCode, 201)
   const other = await newAccount(app)
   const token = await oauthToken(app, other)
   t.equal((await app.inject({ method: 'GET', url: `/v2/cobr/${txid}`, headers: bearer(token) })).statusCode, 404)
   t.equal((await app.inject({ method: 'PATCH', url: `/v2/cobr/${txid}`, headers: bearer(token), payload: { status: 'CANCELADA' } })).statusCode, 404)
-  t.equal((await app.inject({ method: 'PUT', url: `/v2/cobr/${aTxid(2)}`, headers: bearer(token), payload: cobrBody() })).statusCode, 400, 'another account\'s recurrence is none of its own')
+  t.equal((await app.inject({ method: 'PUT', url: `/v2/cobr/${aTxid(2)}`, headers: bearer(token), payload: body() })).statusCode, 400, 'another account\'s recurrence is none of its own')
   t.equal(T0.slice(0, 10), '2026-03-10')
 })
 
 t.test('snapshots carry the charges; an import schedules their next steps again and refuses a broken charge', async t => {
-  const { app, acc, call } = await cobrApp(t)
+  const { app, acc, call, body } = await cobrApp(t)
   const txid = aTxid(1)
-  t.equal((await call('PUT', `/v2/cobr/${txid}`, cobrBody())).statusCode, 201)
+  t.equal((await call('PUT', `/v2/cobr/${txid}`, body())).statusCode, 201)
   await advance(app, 1)
   const snapshot = (await app.inject({ method: 'GET', url: '/__sandbox/snapshot' })).json()
   t.match(Object.values(snapshot.cobrs), [{ txid, status: 'ATIVA', tentativas: [{ status: 'AGENDADA' }], dueAt: '2026-03-20T11:00:00.000Z' }])
@@ -198,10 +199,10 @@ t.test('snapshots carry the charges; an import schedules their next steps again 
 })
 
 t.test('a charge above the payer\'s own maximum: the payer\'s PSP rejects it when it arrives (AM02), nothing debited', async t => {
-  const { app, acc, call, recurrences } = await cobrApp(t)
-  recurrences.approve(acc.accountId, OTHER_REC, { valor: { valorMinimoRecebedor: '10.00' } }, { valorMaximoPagadorCents: 4000 })
+  const { app, acc, call, body, recurrence } = await cobrApp(t)
+  const otherRec = await recurrence({ valor: { valorMinimoRecebedor: '10.00' } }, { valorMaximo: '40.00' })
   const txid = aTxid(1)
-  t.equal((await call('PUT', `/v2/cobr/${txid}`, cobrBody({ idRec: OTHER_REC }))).statusCode, 201, 'the receiver does not know the payer\'s maximum')
+  t.equal((await call('PUT', `/v2/cobr/${txid}`, body({ idRec: otherRec }))).statusCode, 201, 'the receiver does not know the payer\'s maximum')
   const before = await balanceOf(app, acc.accountId)
   await advanceTo(app, '2026-03-20T12:00:00Z')
   const read = await call('GET', `/v2/cobr/${txid}`)

@@ -4,7 +4,7 @@ import { apiPixBacen, checkAnswer, oauthToken, PROBLEM_TYPE } from '../helpers/a
 import { bearer, T0 } from '../helpers/app.js'
 import { aTxid } from '../helpers/payins.js'
 import { startReceiver, type Receiver } from '../helpers/receiver.js'
-import { advanceTo, cobrApp, cobrBody, cobrDeliveries } from '../helpers/recurrences.js'
+import { advanceTo, cobrApp, cobrDeliveries } from '../helpers/recurrences.js'
 
 /**
  * Pix Automático's webhook of recurring charges under /v2 (docs/api-pix.md, "Recurring charges"): PUT,
@@ -61,11 +61,11 @@ t.test('PUT, GET and DELETE /webhookcobr: one URL per account, every answer as B
 })
 
 t.test('each change of a charge arrives at {webhookUrl}/cobr, signed, as BACEN\'s WebhookCobRBody', async t => {
-  const { app, acc, call } = await cobrApp(t)
+  const { app, acc, call, idRec, body } = await cobrApp(t)
   const r = await receiver(t)
   t.equal((await call('PUT', '/v2/webhookcobr', { webhookUrl: r.url })).statusCode, 200)
   const txid = aTxid(1)
-  t.equal((await call('PUT', `/v2/cobr/${txid}`, cobrBody())).statusCode, 201)
+  t.equal((await call('PUT', `/v2/cobr/${txid}`, body())).statusCode, 201)
   await advanceTo(app, '2026-03-10T15:00:01Z')
   const activated = await r.next()
   t.equal(activated.method, 'POST')
@@ -73,7 +73,7 @@ t.test('each change of a charge arrives at {webhookUrl}/cobr, signed, as BACEN\'
   t.equal(activated.headers['x-sandbox-event-type'], 'cobr')
   t.ok(callbackBody(activated.json()), `WebhookCobRBody: ${JSON.stringify(callbackBody.errors ?? [])}`)
   t.notOk(callbackBody({ cobsr: [{ txid, status: 'ATIVA' }] }), 'the schema is no blank check')
-  t.match(activated.json(), { cobsr: [{ idRec: cobrBody().idRec, txid, status: 'ATIVA', tentativas: [{ tipo: 'AGND', status: 'AGENDADA' }] }] })
+  t.match(activated.json(), { cobsr: [{ idRec, txid, status: 'ATIVA', tentativas: [{ tipo: 'AGND', status: 'AGENDADA' }] }] })
   const expected = 'v1=' + createHmac('sha256', 'pix-sandbox-webhook-secret').update(`${activated.headers['x-sandbox-timestamp']}.${activated.body}`).digest('hex')
   t.equal(activated.headers['x-sandbox-signature'], expected, 'the gateway\'s signature recipe')
 
@@ -93,11 +93,11 @@ t.test('each change of a charge arrives at {webhookUrl}/cobr, signed, as BACEN\'
 })
 
 t.test('a failed callback is retried on the sandbox clock; WEBHOOK_DROP on the creation drops them all', async t => {
-  const { app, acc, call } = await cobrApp(t)
+  const { app, acc, call, body } = await cobrApp(t)
   const r = await receiver(t)
   r.script([500])
   t.equal((await call('PUT', '/v2/webhookcobr', { webhookUrl: r.url })).statusCode, 200)
-  t.equal((await call('PUT', `/v2/cobr/${aTxid(1)}`, cobrBody())).statusCode, 201)
+  t.equal((await call('PUT', `/v2/cobr/${aTxid(1)}`, body())).statusCode, 201)
   await advanceTo(app, '2026-03-10T15:00:01Z')
   const first = await r.next()
   await app.sandbox.webhooks.idle()
@@ -108,7 +108,7 @@ t.test('a failed callback is retried on the sandbox clock; WEBHOOK_DROP on the c
   t.equal(second.body, first.body)
 
   const dropped = aTxid(2)
-  t.equal((await call('PUT', `/v2/cobr/${dropped}`, cobrBody({ calendario: { dataDeVencimento: '2026-04-20' } }), { 'x-sandbox-scenario': 'WEBHOOK_DROP' })).statusCode, 201)
+  t.equal((await call('PUT', `/v2/cobr/${dropped}`, body({ calendario: { dataDeVencimento: '2026-04-20' } }), { 'x-sandbox-scenario': 'WEBHOOK_DROP' })).statusCode, 201)
   await advanceTo(app, '2026-04-10T03:00:01Z')
   await app.sandbox.webhooks.idle()
   const ofDropped = (await cobrDeliveries(app, acc.accountId)).filter(d => d.transactionId === dropped)
