@@ -262,6 +262,28 @@ export class ApiPixApi {
   /** The JWK Set of the key that signs payloads. */
   jwks (options?: RequestOptions): Promise<T.ApiPixJwks> { return this.client.call('apiPixJwks', { options }) }
 
+  // ---- Pix Automático ----
+  createRec (body: T.ApiPixRecRequest, options?: RequestOptions): Promise<T.ApiPixRec> { return this.client.call('apiPixCreateRec', { body, options }) }
+  /** GET /rec/{idRec}; with `txid`, dadosQR is the composite code of journey 3. */
+  rec (idRec: string, txid?: string, options?: RequestOptions): Promise<T.ApiPixRecComplete> { return this.client.call('apiPixGetRec', { params: { idRec }, query: txid !== undefined ? { txid } : {}, options }) }
+  reviseRec (idRec: string, body: T.ApiPixRecRequest, options?: RequestOptions): Promise<T.ApiPixRec> { return this.client.call('apiPixReviseRec', { params: { idRec }, body, options }) }
+  recs (query: T.ApiPixRecFilter, options?: RequestOptions): Promise<T.ApiPixRecList> { return this.client.call('apiPixListRecs', { query, options }) }
+  createSolicRec (body: T.ApiPixRecRequest, options?: RequestOptions): Promise<T.ApiPixSolicRec> { return this.client.call('apiPixCreateSolicRec', { body, options }) }
+  solicRec (idSolicRec: string, options?: RequestOptions): Promise<T.ApiPixSolicRec> { return this.client.call('apiPixGetSolicRec', { params: { idSolicRec }, options }) }
+  /** PATCH /solicrec/{idSolicRec} with `{ status: 'CANCELADA' }`. */
+  reviseSolicRec (idSolicRec: string, body: T.ApiPixRecRequest, options?: RequestOptions): Promise<T.ApiPixSolicRec> { return this.client.call('apiPixReviseSolicRec', { params: { idSolicRec }, body, options }) }
+  createLocRec (options?: RequestOptions): Promise<T.ApiPixLocRec> { return this.client.call('apiPixCreateLocRec', { options }) }
+  locRec (id: number, options?: RequestOptions): Promise<T.ApiPixLocRec> { return this.client.call('apiPixGetLocRec', { params: { id }, options }) }
+  locRecs (query: T.ApiPixLocRecFilter, options?: RequestOptions): Promise<T.ApiPixLocRecList> { return this.client.call('apiPixListLocRecs', { query, options }) }
+  unbindLocRec (id: number, options?: RequestOptions): Promise<T.ApiPixLocRec> { return this.client.call('apiPixUnbindLocRec', { params: { id }, options }) }
+  /** What a payer's PSP reads at a recurrence's location (`<host>/qr/v2/rec/<token>`): RecPayload as a compact JWS. */
+  async recPayload (location: string, options?: RequestOptions): Promise<string> {
+    return this.client.call('apiPixRecPayload', { params: { token: location.slice(location.lastIndexOf('/') + 1) }, options })
+  }
+
+  putWebhookRec (webhookUrl: string, options?: RequestOptions): Promise<void> { return this.client.call('apiPixPutWebhookRec', { body: { webhookUrl }, options }) }
+  webhookRec (options?: RequestOptions): Promise<T.ApiPixWebhookRec> { return this.client.call('apiPixGetWebhookRec', { options }) }
+  deleteWebhookRec (options?: RequestOptions): Promise<void> { return this.client.call('apiPixDeleteWebhookRec', { options }) }
   /** GET /pix/{e2eid}: a PIX the account received; `txid` only for one that paid a cob. */
   pix (e2eid: string, options?: RequestOptions): Promise<T.ApiPixPix> { return this.client.call('apiPixGetPix', { params: { e2eid }, options }) }
   /** GET /pix: `inicio` and `fim` (RFC 3339) are required. */
@@ -293,6 +315,21 @@ export class ApiPixApi {
   async reviseLoteCobV (id: number, body: T.ApiPixLoteCobVPatch, options?: RequestOptions): Promise<void> { await this.client.call('apiPixReviseLoteCobV', { params: { id }, body, options }) }
   loteCobV (id: number, options?: RequestOptions): Promise<T.ApiPixLoteCobV> { return this.client.call('apiPixGetLoteCobV', { params: { id }, options }) }
   loteCobVs (query: T.ApiPixLoteCobVFilter, options?: RequestOptions): Promise<T.ApiPixLoteCobVList> { return this.client.call('apiPixListLoteCobV', { query, options }) }
+
+  /** PUT /cobr/{txid}: a recurring charge of an APROVADA recurrence (Pix Automático), debited on its date. */
+  createCobR (txid: string, body: T.ApiPixCobRRequest, options?: RequestOptions): Promise<T.ApiPixCobR> { return this.client.call('apiPixCreateCobR', { params: { txid }, body, options }) }
+  createCobRWithGeneratedTxid (body: T.ApiPixCobRRequest, options?: RequestOptions): Promise<T.ApiPixCobR> { return this.client.call('apiPixCreateCobRWithGeneratedTxid', { body, options }) }
+  /** PATCH /cobr/{txid}: `{ status: 'CANCELADA' }` cancels it before its first attempt's date. */
+  reviseCobR (txid: string, body: T.ApiPixCobRPatch, options?: RequestOptions): Promise<T.ApiPixCobR> { return this.client.call('apiPixReviseCobR', { params: { txid }, body, options }) }
+  cobr (txid: string, options?: RequestOptions): Promise<T.ApiPixCobR> { return this.client.call('apiPixGetCobR', { params: { txid }, options }) }
+  /** GET /cobr: `inicio` and `fim` (RFC 3339) are required. */
+  cobrList (query: T.ApiPixCobRFilter, options?: RequestOptions): Promise<T.ApiPixCobRList> { return this.client.call('apiPixListCobRs', { query, options }) }
+  /** POST /cobr/{txid}/retentativa/{data}: a retry on `data` (YYYY-MM-DD) after a failed attempt. */
+  retryCobR (txid: string, data: string, options?: RequestOptions): Promise<T.ApiPixCobR> { return this.client.call('apiPixRetryCobR', { params: { txid, data }, options }) }
+  /** PUT /webhookcobr: each change of the account's recurring charges is posted to `{webhookUrl}/cobr`. */
+  putWebhookCobR (body: T.ApiPixWebhookCobRRequest, options?: RequestOptions): Promise<void> { return this.client.call('apiPixPutWebhookCobR', { body, options }) }
+  webhookCobR (options?: RequestOptions): Promise<T.ApiPixWebhookCobR> { return this.client.call('apiPixGetWebhookCobR', { options }) }
+  deleteWebhookCobR (options?: RequestOptions): Promise<void> { return this.client.call('apiPixDeleteWebhookCobR', { options }) }
 }
 
 /** The control plane (/__sandbox): state, clock, scenarios, webhooks and the delivery log. */
@@ -300,6 +337,14 @@ export class SandboxApi {
   constructor (private readonly client: PixClient) {}
 
   health (options?: RequestOptions): Promise<T.Health> { return this.client.call('sandboxHealth', { options }) }
+  // ---- Pix Automático: the payer's side ----
+  approveRecurrence (idRec: string, approval: T.RecurrenceApproval = {}, options?: RequestOptions): Promise<T.SandboxRecurrence> { return this.client.call('sandboxRecurrenceApprove', { params: { idRec }, body: approval, options }) }
+  rejectRecurrence (idRec: string, rejection: T.RecurrenceRejection = {}, options?: RequestOptions): Promise<T.SandboxRecurrence> { return this.client.call('sandboxRecurrenceReject', { params: { idRec }, body: rejection, options }) }
+  expireRecurrence (idRec: string, options?: RequestOptions): Promise<T.SandboxRecurrence> { return this.client.call('sandboxRecurrenceExpire', { params: { idRec }, options }) }
+  cancelRecurrence (idRec: string, options?: RequestOptions): Promise<T.SandboxRecurrence> { return this.client.call('sandboxRecurrenceCancel', { params: { idRec }, options }) }
+  setPayerBehaviour (behaviour: T.PayerBehaviourInput, options?: RequestOptions): Promise<T.PayerBehaviour> { return this.client.call('sandboxSetPayerBehaviour', { body: behaviour, options }) }
+  payerBehaviours (query: T.AccountFilter = {}, options?: RequestOptions): Promise<{ behaviours: T.PayerBehaviour[] }> { return this.client.call('sandboxListPayerBehaviours', { query, options }) }
+  deletePayerBehaviour (id: number, options?: RequestOptions): Promise<void> { return this.client.call('sandboxDeletePayerBehaviour', { params: { id }, options }) }
   /** Everything back to the fixtures, or one account to its first state. */
   reset (accountId?: number, options?: RequestOptions): Promise<T.Reset> { return this.client.call('sandboxReset', { body: { accountId } satisfies T.ResetRequest, options }) }
   clock (options?: RequestOptions): Promise<T.Clock> { return this.client.call('sandboxGetClock', { options }) }
@@ -307,6 +352,16 @@ export class SandboxApi {
   advanceClock (ms: number, options?: RequestOptions): Promise<T.Clock> { return this.client.call('sandboxAdvanceClock', { body: { ms } satisfies T.ClockAdvance, options }) }
   setClock (now: string | Date, options?: RequestOptions): Promise<T.Clock> {
     return this.client.call('sandboxSetClock', { body: { now: typeof now === 'string' ? now : now.toISOString() } satisfies T.ClockSet, options })
+  }
+
+  /** Moves the clock to the next debit of a live recurring charge (of one account, when given), running it; `debit` null when none is to come. */
+  advanceToNextDue (accountId?: number, options?: RequestOptions): Promise<T.NextDue> {
+    return this.client.call('sandboxAdvanceToNextDue', { body: accountId !== undefined ? { accountId } : {}, options })
+  }
+
+  /** Forces what the next debit of a live recurring charge comes to (PAID, INSUFFICIENT_FUNDS, REFUSED with its codigo, NO_ANSWER). */
+  forceNextDebit (accountId: number, txid: string, body: T.NextDebitRequest, options?: RequestOptions): Promise<T.NextDebit> {
+    return this.client.call('sandboxForceNextDebit', { params: { id: accountId, txid }, body, options })
   }
 
   freezeClock (options?: RequestOptions): Promise<T.Clock> { return this.client.call('sandboxFreezeClock', { options }) }

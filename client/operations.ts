@@ -25,11 +25,15 @@ import type { ClearedRequests, ClearRequestsQuery, RequestCount, RequestEntry, R
 import type { ReportProbeBody, ReportQuery, ReportView } from '../server/schemas/report.js'
 import type { OAuthTokenBody, OAuthTokenResponse } from '../server/schemas/api-pix/oauth.js'
 import type { ApiPixCob as ApiPixCobSchema, ApiPixCobBody, ApiPixCobList as ApiPixCobListSchema, ApiPixCobListQuery, ApiPixCobPatchBody } from '../server/schemas/api-pix/cob.js'
+import type { LocRecList, LocRecListQuery, LocRecView, RecCompleta, RecGerada, RecList, RecListQuery, SolicRecView } from '../server/schemas/api-pix/rec.js'
 import type { LocBody, LocList, LocListQuery, LocView, SandboxLocList } from '../server/schemas/api-pix/loc.js'
 import type { ApiPixDevolucao as ApiPixDevolucaoSchema, ApiPixDevolucaoBody, ApiPixPix as ApiPixPixSchema, ApiPixPixList as ApiPixPixListSchema, ApiPixPixListQuery } from '../server/schemas/api-pix/pix.js'
 import type { ApiPixWebhook as ApiPixWebhookSchema, ApiPixWebhookBody, ApiPixWebhookList as ApiPixWebhookListSchema, ApiPixWebhookListQuery, SandboxApiPixWebhookList } from '../server/schemas/api-pix/webhook.js'
 import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody, SandboxCobVList } from '../server/schemas/api-pix/cobv.js'
 import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView, SandboxLoteCobVList } from '../server/schemas/api-pix/lotecobv.js'
+import type {
+  CobRBody, CobRList, CobRListQuery, CobRPatchBody, CobRView, NextDebitBody, NextDebitView, NextDueView, WebhookCobRBody, WebhookCobRView,
+} from '../server/schemas/api-pix/cobr.js'
 
 /**
  * Every operation of the sandbox's API, by its OpenAPI operationId: method, path and how it
@@ -64,6 +68,8 @@ export const operations = {
   sandboxGetClock: ['GET', '/__sandbox/clock'],
   sandboxAdvanceClock: ['POST', '/__sandbox/clock/advance'],
   sandboxSetClock: ['POST', '/__sandbox/clock/set'],
+  sandboxAdvanceToNextDue: ['POST', '/__sandbox/clock/next-due'],
+  sandboxForceNextDebit: ['POST', '/__sandbox/accounts/{id}/cobr/{txid}/next-debit'],
   sandboxFreezeClock: ['POST', '/__sandbox/clock/freeze'],
   sandboxResumeClock: ['POST', '/__sandbox/clock/resume'],
   sandboxExportSnapshot: ['GET', '/__sandbox/snapshot'],
@@ -125,6 +131,29 @@ export const operations = {
   apiPixUnbindLoc: ['DELETE', '/v2/loc/{id}/txid'],
   apiPixPayload: ['GET', '/qr/v2/{token}'],
   apiPixJwks: ['GET', '/.well-known/jwks.json'],
+  // Pix Automático (docs/api-pix.md, Pix Automático), and the payer's side on the control plane.
+  apiPixCreateRec: ['POST', '/v2/rec'],
+  apiPixGetRec: ['GET', '/v2/rec/{idRec}'],
+  apiPixReviseRec: ['PATCH', '/v2/rec/{idRec}'],
+  apiPixListRecs: ['GET', '/v2/rec'],
+  apiPixCreateSolicRec: ['POST', '/v2/solicrec'],
+  apiPixGetSolicRec: ['GET', '/v2/solicrec/{idSolicRec}'],
+  apiPixReviseSolicRec: ['PATCH', '/v2/solicrec/{idSolicRec}'],
+  apiPixCreateLocRec: ['POST', '/v2/locrec'],
+  apiPixGetLocRec: ['GET', '/v2/locrec/{id}'],
+  apiPixListLocRecs: ['GET', '/v2/locrec'],
+  apiPixUnbindLocRec: ['DELETE', '/v2/locrec/{id}/idRec'],
+  apiPixRecPayload: ['GET', '/qr/v2/rec/{token}'],
+  apiPixPutWebhookRec: ['PUT', '/v2/webhookrec'],
+  apiPixGetWebhookRec: ['GET', '/v2/webhookrec'],
+  apiPixDeleteWebhookRec: ['DELETE', '/v2/webhookrec'],
+  sandboxRecurrenceApprove: ['POST', '/__sandbox/recurrences/{idRec}/approve'],
+  sandboxRecurrenceReject: ['POST', '/__sandbox/recurrences/{idRec}/reject'],
+  sandboxRecurrenceExpire: ['POST', '/__sandbox/recurrences/{idRec}/expire'],
+  sandboxRecurrenceCancel: ['POST', '/__sandbox/recurrences/{idRec}/cancel'],
+  sandboxSetPayerBehaviour: ['PUT', '/__sandbox/payer-behaviours'],
+  sandboxListPayerBehaviours: ['GET', '/__sandbox/payer-behaviours'],
+  sandboxDeletePayerBehaviour: ['DELETE', '/__sandbox/payer-behaviours/{id}'],
   apiPixGetPix: ['GET', '/v2/pix/{e2eid}'],
   apiPixListPix: ['GET', '/v2/pix'],
   apiPixCreateDevolucao: ['PUT', '/v2/pix/{e2eid}/devolucao/{id}'],
@@ -142,6 +171,16 @@ export const operations = {
   apiPixReviseLoteCobV: ['PATCH', '/v2/lotecobv/{id}'],
   apiPixGetLoteCobV: ['GET', '/v2/lotecobv/{id}'],
   apiPixListLoteCobV: ['GET', '/v2/lotecobv'],
+  // Pix Automático's recurring charges and their webhook.
+  apiPixCreateCobR: ['PUT', '/v2/cobr/{txid}'],
+  apiPixCreateCobRWithGeneratedTxid: ['POST', '/v2/cobr'],
+  apiPixReviseCobR: ['PATCH', '/v2/cobr/{txid}'],
+  apiPixGetCobR: ['GET', '/v2/cobr/{txid}'],
+  apiPixListCobRs: ['GET', '/v2/cobr'],
+  apiPixRetryCobR: ['POST', '/v2/cobr/{txid}/retentativa/{data}'],
+  apiPixPutWebhookCobR: ['PUT', '/v2/webhookcobr'],
+  apiPixGetWebhookCobR: ['GET', '/v2/webhookcobr'],
+  apiPixDeleteWebhookCobR: ['DELETE', '/v2/webhookcobr'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
 
 export type OperationId = keyof typeof operations
@@ -244,6 +283,10 @@ export type MedTransitioned = S<typeof MedTransitionView>
 export type AccountFilter = S<typeof AccountFilterQuery>
 export type ClockAdvance = S<typeof ClockAdvanceBody>
 export type ClockSet = S<typeof ClockSetBody>
+/** Pix Automático on the virtual clock: the next debit of a recurring charge, and forcing what it comes to. */
+export type NextDue = S<typeof NextDueView>
+export type NextDebitRequest = S<typeof NextDebitBody>
+export type NextDebit = S<typeof NextDebitView>
 export type ResetRequest = S<typeof ResetBody>
 export type ReportRequest = S<typeof ReportQuery>
 export type IntegrationReport = S<typeof ReportView>
@@ -292,5 +335,41 @@ export type ApiPixLoteCobVPatch = S<typeof LoteCobVPatchBody>
 export type ApiPixLoteCobV = S<typeof LoteCobVView>
 export type ApiPixLoteCobVFilter = S<typeof LoteCobVListQuery>
 export type ApiPixLoteCobVList = S<typeof LoteCobVList>
+export type ApiPixCobRRequest = S<typeof CobRBody>
+export type ApiPixCobRPatch = S<typeof CobRPatchBody>
+export type ApiPixCobR = S<typeof CobRView>
+export type ApiPixCobRFilter = S<typeof CobRListQuery>
+export type ApiPixCobRList = S<typeof CobRList>
+export type ApiPixWebhookCobRRequest = S<typeof WebhookCobRBody>
+export type ApiPixWebhookCobR = S<typeof WebhookCobRView>
 /** The key that signs payloads, as a JWK Set. */
 export interface ApiPixJwks { keys: Array<{ kty: string, crv: string, x: string, y: string, kid: string, use: string, alg: string }> }
+
+/** Pix Automático (docs/api-pix.md, Pix Automático). Request bodies are checked by the sandbox against API Pix's RecSolicitada, RecRevisada, SolicRecSolicitada. */
+export type ApiPixRecRequest = Record<string, unknown>
+export type ApiPixRec = S<typeof RecGerada>
+export type ApiPixRecComplete = S<typeof RecCompleta>
+export type ApiPixRecFilter = S<typeof RecListQuery>
+export type ApiPixRecList = S<typeof RecList>
+export type ApiPixSolicRec = S<typeof SolicRecView>
+export type ApiPixLocRec = S<typeof LocRecView>
+export type ApiPixLocRecFilter = S<typeof LocRecListQuery>
+export type ApiPixLocRecList = S<typeof LocRecList>
+export interface ApiPixWebhookRec { webhookUrl: string, criacao: string }
+/** The payer's side on the control plane (docs/api-pix.md, "The payer's side"). */
+export interface RecurrenceApproval {
+  jornada?: 'JORNADA_1' | 'JORNADA_2' | 'JORNADA_3' | 'JORNADA_4'
+  pagador?: { ispbParticipante: string, cpf?: string, cnpj?: string }
+  valorMaximo?: string
+}
+export interface RecurrenceRejection { codigo?: 'AP13' | 'AP14', by?: 'USUARIO_PAGADOR' | 'PSP_PAGADOR' }
+export type SandboxRecurrence = ApiPixRecComplete & { accountId: number }
+export interface PayerBehaviourInput {
+  accountId: number
+  document?: string
+  authorization: 'APPROVE' | 'REJECT' | 'NO_ANSWER'
+  rejectionCode?: 'AP13' | 'AP14'
+  valorMaximo?: string
+  debit?: 'PAGA' | 'REJEITADA_SALDO' | 'REJEITADA' | 'SEM_RESPOSTA'
+}
+export type PayerBehaviour = Omit<PayerBehaviourInput, 'debit'> & { id: number, debit: string, createdAt: string, updatedAt: string }

@@ -1,10 +1,12 @@
+import { cobrScenarios } from './cobr.js'
 import { deliveryScenarios } from './delivery.js'
 import { payinScenarios } from './payins.js'
 import { payoutScenarios } from './payouts.js'
 import { transportScenarios } from './transport.js'
+import { recScenarios } from './rec.js'
 import { GATEWAY_ENDPOINTS, type Endpoint, type ScenarioDefinition, type ScenarioParam } from './types.js'
 
-const definitions = [...payoutScenarios, ...payinScenarios, ...deliveryScenarios, ...transportScenarios]
+const definitions = [...payoutScenarios, ...payinScenarios, ...cobrScenarios, ...deliveryScenarios, ...transportScenarios, ...recScenarios]
 
 /** The name of a scenario of the catalogue: what the machinery asks about (`hasScenario`), so a misspelt name does not compile. */
 export type ScenarioName = typeof definitions[number]['name']

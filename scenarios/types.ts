@@ -12,9 +12,13 @@ export const ENDPOINTS = [
   // gateway operations that no business scenario bends, named so transport faults can be armed for them
   'token', 'balance', 'balances', 'webhook-config', 'cob-query', 'cob-cancel', 'devolucao-query', 'pix-query',
   // API Pix's operations that no business scenario bends
-  'loc',
+  'loc', 'rec-query', 'rec-revise',
   // control-plane operations that produce events
   'pix-pay', 'pix-incoming', 'med-open', 'med-transition', 'webhook-test', 'refund-received',
+  // Pix Automático: a recurrence of API Pix (POST /rec), whose scenarios bend the payer's side
+  'rec',
+  // API Pix's recurring charges: their creation and a retry decide how their attempts' debits go
+  'cobr', 'cobr-retry', 'cobr-query',
 ] as const
 export type Endpoint = typeof ENDPOINTS[number]
 
@@ -22,12 +26,14 @@ export type Endpoint = typeof ENDPOINTS[number]
 export const EVENT_ENDPOINTS: readonly Endpoint[] = [
   'cash-out', 'cash-out-qrcode', 'dict-pix', 'cash-in', 'cob', 'refund-in', 'devolucao',
   'pix-pay', 'pix-incoming', 'med-open', 'med-transition', 'webhook-test', 'refund-received',
+  'rec', 'cobr', 'cobr-retry',
 ]
 
 /** Every operation of the gateway's two families (not the control plane): where transport faults apply. */
 export const GATEWAY_ENDPOINTS: readonly Endpoint[] = [
   'token', 'balance', 'balances', 'cash-out', 'cash-out-qrcode', 'dict-pix', 'cash-in', 'cob', 'cob-query', 'cob-cancel',
   'refund-in', 'devolucao', 'devolucao-query', 'pix-query', 'med-list', 'webhook-config', 'loc',
+  'rec', 'rec-query', 'rec-revise', 'cobr', 'cobr-retry', 'cobr-query',
 ]
 
 export interface ScenarioParam {

@@ -1,14 +1,17 @@
 import type { Config } from './config.js'
 import type { AsyncErrorCode } from './domain/async-errors.js'
 import type { BrCode } from './domain/brcode.js'
+import type { IsoDate } from './domain/business-days.js'
 import type { CnpjForm, CobRequest, CobRevision, Devedor, InfoAdicional } from './domain/cob.js'
+import type { RecAtivacao, RecStatus, RecTerms } from './domain/rec.js'
+import type { Cancelamento, REC_CANCELAMENTO_CODIGOS, RecEncerramento } from './domain/rec-lifecycle.js'
 import type { AppliedScenario } from '../scenarios/types.js'
 import type { SeededRng } from './domain/ids.js'
 import type { Clock } from './engine/clock.js'
 import type { Scheduler } from './engine/scheduler.js'
 import type { Fixtures } from './fixtures.js'
 import type { Restored, Store } from './store/store.js'
-import type { Account, CobVData, Counterpart, Natureza, Payer, PayloadLocation, Transaction, TransactionKind, TransactionOf } from './store/state.js'
+import type { Account, CobVData, Counterpart, DeepReadonly, Natureza, Payer, PayloadLocation, Recurrence, Transaction, TransactionKind, TransactionOf } from './store/state.js'
 import type { JournalEntry, JournalFilter, Since } from './journal/journal.js'
 import type { DeliveryFilter } from './webhooks/delivery-log.js'
 import type { ApiPixCallback, Delivery, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
@@ -285,6 +288,14 @@ export interface Callbacks {
   deliver<E extends ApiPixCallback> (event: WebhookEvent<E>, url: string): Delivery
 }
 
+/**
+ * What Pix Automático asks of API Pix's webhooks: a callback posted to the account's webhook of the
+ * whole account for it (`/webhookcobr` for `cobr`), inside the caller's unit; nothing without one.
+ */
+export interface AccountCallbacks {
+  notify<E extends ApiPixCallback> (event: WebhookEvent<E>): void
+}
+
 /** What the central-bank reads ask of charges: a cob as BACEN's API shows it (`V`, the view's type). */
 export interface CobViews<V> {
   cobView (charge: TransactionOf<'COB'>): V
@@ -331,4 +342,91 @@ export interface WebhookReads {
   readonly registrations: { activeFor (accountId: number, eventType: EventType): WebhookRegistration[] }
   /** Sends an event now to the account's active receivers of its type; the deliveries it started. */
   publish<E extends EventType> (event: WebhookEvent<E>): Delivery[]
+}
+
+// ---- Pix Automático: what recurring charges ask of recurrences (docs/api-pix.md, Pix Automático) ----
+
+/** A recurrence (API Pix's `rec`) as another capability reads it: its status and the receiver's terms. */
+export interface RecurrenceView {
+  idRec: string
+  /** The receiver's account. */
+  accountId: number
+  status: RecStatus
+  terms: DeepReadonly<RecTerms>
+  ativacao: RecAtivacao
+  /** The payer's PSP and document, once a journey approved the recurrence. */
+  pagador?: RecPagador
+  /** The payer's own maximum per charge, in cents, when the payer set one on approving a variable value. */
+  valorMaximoPagadorCents?: number
+  encerramento?: RecEncerramento
+}
+
+/** Who pays a recurrence: the payer's PSP (ISPB) and the payer's document, as RecCompleta's `pagador`. */
+export type RecPagador = { ispbParticipante: string } & ({ cpf: string } | { cnpj: string })
+
+/** A recurrence just cancelled, by either side: its view (status CANCELADA) and the cancellation. */
+export interface RecCancelled {
+  recurrence: RecurrenceView
+  cancelamento: Cancelamento<typeof REC_CANCELAMENTO_CODIGOS[number]>
+}
+
+/**
+ * What recurring charges (`cobr`) ask of recurrences: a recurrence of an account (null when the
+ * account has none by that idRec), and word of a cancellation. A listener runs inside the unit that
+ * cancels the recurrence, after it is stored CANCELADA, so what it changes (the live charges it
+ * cancels) commits or rolls back with the cancellation.
+ */
+export interface Recurrences {
+  recurrence (accountId: number, idRec: string): RecurrenceView | null
+  onCancelled (listener: (cancelled: RecCancelled) => void): void
+}
+
+/**
+ * How the simulated payer of a recurrence answers a debit due on `dueDate` (a charge's attempt):
+ * PAGA pays it, REJEITADA_SALDO refuses it for lack of funds, REJEITADA refuses it for another
+ * reason, SEM_RESPOSTA leaves it unanswered. Set per receiver account or per debtor document
+ * (`PayerBehaviour`, docs/api-pix.md, Pix Automático); PAGA when nothing is set.
+ */
+export type DebitAnswer = 'PAGA' | 'REJEITADA_SALDO' | 'REJEITADA' | 'SEM_RESPOSTA'
+
+/** What recurring charges ask of the payer's simulation: the answer to a debit of the recurrence `idRec` of account `accountId`. */
+export interface SimulatedPayers {
+  debitAnswer (accountId: number, idRec: string, dueDate: IsoDate): DebitAnswer
+}
+
+/** What recurrences ask of the receiver's webhook of recurrences (`/webhookrec`): word that a recurrence's status changed. */
+export interface RecNotifications {
+  recChanged (rec: Recurrence): void
+}
+
+/**
+ * What recurrences ask of immediate charges for the composite QR of journey 3 (docs/api-pix.md, Pix
+ * Automático): the account's cob by txid and its BR Code while it has a location (null once unbound).
+ */
+export interface RecurrenceCharges {
+  chargeCode (account: Account, txid: string): { pixCopiaECola: string | null } | undefined
+}
+
+// ---- Pix Automático: what recurring charges ask of charges (docs/api-pix.md, "Recurring charges") ----
+
+/** A recurring charge's debit the payer's PSP paid: the PIX its receiver gets. */
+export interface ScheduledPayment {
+  amountCents: number
+  /** The payer, and the ISPB of the payer's PSP. */
+  payer: { name: string, document: string, ispb: string }
+  /** The paid attempt's. */
+  endToEndId: string
+  /** The recurring charge's. */
+  txid: string
+  /** The charge's scenarios, whose delivery faults bend the received PIX's webhook too. */
+  scenarios: readonly AppliedScenario[]
+}
+
+/**
+ * What recurring charges ask of charges: a paid debit received as a PIX of the account (kind PIX_IN),
+ * credited, listed and notified as any received PIX is; null, and nothing changed, when the account
+ * cannot hold the money.
+ */
+export interface IncomingPix {
+  receive (accountId: number, payment: ScheduledPayment): Transaction | null
 }

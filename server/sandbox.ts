@@ -18,8 +18,12 @@ import { ApiPixWebhookService } from './services/api-pix-webhooks.js'
 import { ApiPixCobVs } from './services/api-pix-cobvs.js'
 import { CobVBatchService } from './services/cobv-batches.js'
 import { LocationService } from './services/locations.js'
+import { RecurrenceService } from './services/recurrences.js'
+import { PayerSimulation } from './services/simulated-payers.js'
+import { RecWebhooks } from './services/rec-webhooks.js'
 import { PayloadSigner } from './services/payload-signing.js'
 import { ChargeService } from './services/charges.js'
+import { CobRService } from './services/cobrs.js'
 import { DirectoryService } from './services/directory.js'
 import { RequestJournal } from './journal/journal.js'
 import { transactionLookup } from './journal/transactions.js'
@@ -90,8 +94,14 @@ export interface Sandbox {
   /** API Pix's due charges (cobv) over the charges, and its batches of them (lotecobv). */
   readonly apiPixCobVs: ApiPixCobVs
   readonly cobvBatches: CobVBatchService
+  /** API Pix's recurring charges of Pix Automático (docs/api-pix.md, "Recurring charges"). */
+  readonly cobrs: CobRService
   /** The integration report: what each account's integration did, graded (server/report/). */
   readonly report: ReportService
+  /** Pix Automático (docs/api-pix.md): recurrences, their locations and confirmation requests, and the simulated payers. */
+  readonly recurrences: RecurrenceService
+  readonly payers: PayerSimulation
+  readonly recWebhooks: RecWebhooks
   /** True once the state is loaded and the routes are ready (GET /__sandbox/health). */
   ready: boolean
   /** What opening the data file did that the start should say (journals set aside): one line each. */
@@ -175,12 +185,22 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const apiPixCobVs = new ApiPixCobVs({ store, clock, fixtures, cobvs: charges, locations, signer, refunds })
   const cobvBatches = new CobVBatchService({ store, clock, scheduler, config, cobvs: apiPixCobVs, charges })
   const report = new ReportService({ store, clock, rng, accounts, journal, webhooks, apiPixBasePath: config.apiPixBasePath })
+  const payers = new PayerSimulation(engine)
+  const recurrences = new RecurrenceService({
+    ...engine,
+    payers,
+    charges: { chargeCode: (account, txid) => { const cob = charges.findCob(account, txid); if (cob === undefined) return undefined; const view = apiPixCobs.view(cob); return { pixCopiaECola: 'pixCopiaECola' in view && typeof view.pixCopiaECola === 'string' ? view.pixCopiaECola : null } } },
+    merchantCity: fixtures.institution.city,
+  })
+  const recWebhooks = new RecWebhooks({ store, webhooks })
+  recurrences.notify(recWebhooks)
+  const cobrs = new CobRService({ ...engine, recurrences, payers, incoming: charges.incoming, refunds, callbacks: apiPixWebhooks })
   transactions.register(payouts.pendingOperations)
   transactions.register(refunds.pendingOperations)
 
   // One order for every lifecycle step (the order the services were wired in before, which due jobs
   // of the same instant keep); the journal is memory only and starts over with a reset.
-  const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, splits, payouts, refunds, med, locations, signer, apiPixWebhooks, cobvBatches, { afterReset: () => journal.clear() }]
+  const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, splits, payouts, refunds, med, locations, signer, apiPixWebhooks, cobvBatches, payers, recurrences, cobrs, { afterReset: () => journal.clear() }]
   for (const service of lifecycle) if (service.forgetAccount) store.onAccountRemoved(id => service.forgetAccount!(id))
   const afterLoad = (): void => { for (const service of lifecycle) service.afterLoad?.() }
 
@@ -214,7 +234,11 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     apiPixWebhooks,
     apiPixCobVs,
     cobvBatches,
+    cobrs,
     report,
+    recurrences,
+    payers,
+    recWebhooks,
     ready: false,
     notices: [],
 

@@ -20,17 +20,19 @@ export function parseDuration (text: string): number | null {
  */
 const INSTANT = 'an instant such as 2026-03-10T23:00:00-03:00 or 2026-03-11T02:00:00Z, a São Paulo time such as 2026-03-10T23:00, or a date (its midnight in São Paulo)'
 
-const ACTIONS = ['advance', 'set', 'freeze', 'resume']
+const ACTIONS = ['advance', 'set', 'next-due', 'freeze', 'resume']
 
-/** `clock [advance D | set ISO | freeze | resume]`: the sandbox clock, which timed effects follow. */
+/** `clock [advance D | set ISO | next-due [ACCOUNT] | freeze | resume]`: the sandbox clock, which timed effects follow. */
 export const clock: Command = {
   name: 'clock',
-  summary: 'show the sandbox clock, or advance, set, freeze or resume it (timed effects due on the way run)',
-  usage: ['clock', 'clock advance DURATION', 'clock set TIME', 'clock freeze', 'clock resume'],
+  summary: 'show the sandbox clock, or advance, set, freeze or resume it, or move it to the next debit of a recurring charge (timed effects due on the way run)',
+  usage: ['clock', 'clock advance DURATION', 'clock set TIME', 'clock next-due [ACCOUNT]', 'clock freeze', 'clock resume'],
   details: [
     'DURATION: 1h, 30m, 90s, 2d, 500ms, combined as 1h30m, or plain milliseconds.',
     'TIME: an ISO 8601 instant with its offset (2026-03-10T23:00:00-03:00, 2026-03-11T02:00:00Z); without one,',
     'São Paulo time (2026-03-10T23:00); a date alone is its midnight in São Paulo (2026-03-11).',
+    'next-due: to the next debit of a live recurring charge of API Pix (of ACCOUNT, an account id, when given),',
+    'which runs; nothing moves when none is to come.',
     'Examples:',
     '  pix-sandbox clock advance 31m      expires the access tokens issued so far',
     '  pix-sandbox clock set 2026-03-10T23:00:00-03:00',
@@ -61,9 +63,21 @@ export const clock: Command = {
         now = await api.setClock(new Date(at))
         break
       }
+      case 'next-due': {
+        if (extra.length > 0) throw new UsageError(`unexpected "${extra.join(' ')}"`, this)
+        const accountId = arg === undefined ? undefined : Number(arg)
+        if (accountId !== undefined && !(Number.isSafeInteger(accountId) && accountId >= 1)) throw new UsageError(`"${arg}" is not an account id`, this)
+        const next = await api.advanceToNextDue(accountId)
+        const { debit } = next
+        ctx.print(next, () => [
+          debit === null ? 'no recurring charge has a debit to come: the clock did not move' : `debit of recurring charge ${debit.txid} (account ${debit.accountId}) at ${localTime(debit.at)}: ${debit.status}`,
+          `${localTime(next.clock.now)} (${next.clock.frozen ? 'frozen' : 'running'})`,
+        ])
+        return
+      }
       case 'freeze': none(); now = await api.freezeClock(); break
       case 'resume': none(); now = await api.resumeClock(); break
-      default: throw new UsageError(`unknown clock action "${action}"${meant(action, ACTIONS) || ': advance, set, freeze or resume'}`, this)
+      default: throw new UsageError(`unknown clock action "${action}"${meant(action, ACTIONS) || ': advance, set, next-due, freeze or resume'}`, this)
     }
     ctx.print(now, () => [
       `${localTime(now.now)} (${now.frozen ? 'frozen' : 'running'})`,

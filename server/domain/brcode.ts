@@ -33,7 +33,7 @@ export interface BrCode {
 
 export type ParsedBrCode = { ok: true, value: BrCode } | { ok: false, reason: string }
 
-const PIX_GUI = 'br.gov.bcb.pix'
+export const PIX_GUI = 'br.gov.bcb.pix'
 const MERCHANT_NAME_MAX = 25
 const MERCHANT_CITY_MAX = 15
 const AMOUNT_MAX = 13 // EMV length limit of tag 54
@@ -64,7 +64,7 @@ export function toMerchantText (s: string, maxLength: number): string {
 }
 
 // Printable ASCII only, so that LEN (characters) is also the byte count a reader measures.
-function tlv (id: string, value: string): string {
+export function tlv (id: string, value: string): string {
   if (!/^[\x20-\x7E]{1,99}$/.test(value)) throw new RangeError(`BR Code field ${id} must be 1 to 99 printable ASCII characters, got "${value}"`)
   return id + String(value.length).padStart(2, '0') + value
 }
@@ -116,7 +116,7 @@ interface Field { id: string, value: string }
 type Fields = { ok: true, fields: Field[] } | { ok: false, reason: string }
 
 /** Splits a TLV sequence, requiring every declared length to be exactly what follows. */
-function readFields (s: string, where: string): Fields {
+export function readFields (s: string, where: string): Fields {
   const fields: Field[] = []
   const seen = new Set<string>()
   let i = 0

@@ -16,7 +16,8 @@
  * - `cobrInstructionDate(dataDeVencimento, criacao)`: when the receiver's PSP sends the charge to the
  *   payer's PSP (10 days before the due date, or on creation when later): the date the payer's
  *   simulation may activate (ATIVA) or reject it.
- * - `COBR_VIOLACOES.txidEmUso(txid)`, `.contaDeOutroRecebedor()`: what only the store can tell.
+ * - `COBR_VIOLACOES.txidEmUso(txid)`, `.contaDeOutroRecebedor()`, `.recInexistente(idRec)`: what only the
+ *   store can tell.
  * - `cobrSettlementDate(cobr)`: the date of the first attempt (AGND): the due date, moved to the next
  *   business day when `ajusteDiaUtil`. `cobrCancellable(cobr, hoje)`: before that date.
  * - `parseCobRRevision(body, cobr, { hoje })`: a `PATCH` (CobRRevisada): `{ ok: true, cancelar }` or
@@ -78,7 +79,7 @@
  * - A payer's maximum exists only for a variable value: at least valorMinimoRecebedor when the
  *   receiver set one; a charge above it fails.
  */
-import type { DeepReadonly } from '../store/state.js'
+import type { DeepReadonly } from './readonly.js'
 import { hundredths, isRecord, schemaViolation, shown, textUpTo, type Violacao } from './api-pix-fields.js'
 import { addCalendarDays, businessDayOnOrAfter, calendarDaysBetween, type IsoDate } from './business-days.js'
 import { isIsoDate } from './instant.js'
@@ -144,6 +145,7 @@ export const COBR_VIOLACOES = {
   dataNaoFutura: (data: string): Violacao => ({ razao: 'O parâmetro data não corresponde a uma data futura.', propriedade: 'data', valor: data }),
   politicaNaoPermite: (): Violacao => ({ razao: 'A política configurada na recorrência não permite retentativa de cobrança.', propriedade: 'rec.politicaRetentativa' }),
   // Not in API Pix's lists: the rules of Pix Automático it leaves unstated, in its style.
+  recInexistente: (idRec: string): Violacao => ({ razao: 'A recorrência referenciada por cobr.idRec inexiste para este usuário recebedor.', propriedade: 'cobr.idRec', valor: idRec }),
   recNaoAprovada: (idRec: string): Violacao => ({ razao: 'A recorrência referenciada por cobr.idRec não se encontra com o status APROVADA.', propriedade: 'cobr.idRec', valor: idRec }),
   vencimentoProximoDemais: (value: string): Violacao => ({ razao: 'O campo cobr.calendario.dataDeVencimento está a menos de 2 dias corridos da data de criação da cobrança.', propriedade: 'cobr.calendario.dataDeVencimento', valor: value }),
   foraDaVigencia: (value: string): Violacao => ({ razao: 'O campo cobr.calendario.dataDeVencimento está fora da vigência da recorrência (rec.calendario.dataInicial a rec.calendario.dataFinal).', propriedade: 'cobr.calendario.dataDeVencimento', valor: value }),

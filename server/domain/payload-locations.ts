@@ -8,6 +8,8 @@ import { randomHex, type Rng } from './ids.js'
 
 /** The path every location of the sandbox has after its host. */
 export const PAYLOAD_PATH = '/qr/v2'
+/** The path of a recurrence's locations: API Pix's `/rec/{recUrlAccessToken}` under PAYLOAD_PATH (`pix.example.com/qr/v2/rec/...`). */
+export const REC_PAYLOAD_PATH = `${PAYLOAD_PATH}/rec`
 /** The path of a due charge's (cobv) locations: API Pix's `/cobv/{pixUrlAccessToken}` under PAYLOAD_PATH. */
 export const COBV_PAYLOAD_PATH = `${PAYLOAD_PATH}/cobv`
 export const LOCATION_MAX_LENGTH = 77
@@ -54,4 +56,18 @@ export const isLocationToken = (token: string): boolean => TOKEN.test(token)
 export function hostOf (location: string): string {
   const at = location.indexOf('/')
   return at === -1 ? location : location.slice(0, at)
+}
+
+/** The location of a recurrence's token at a host: `<host>/qr/v2/rec/<token>`. */
+export function recLocationAt (host: string, token: string): string {
+  if (!isLocationHost(host) || !TOKEN.test(token)) throw new RangeError(`no recurrence location of ${host} and ${token}`)
+  return `${host}${REC_PAYLOAD_PATH}/${token}`
+}
+
+/** The token of a recurrence's location, whatever its host; null for any other URL. */
+export function recTokenOf (location: string): string | null {
+  const at = location.lastIndexOf(`${REC_PAYLOAD_PATH}/`)
+  if (at <= 0) return null
+  const token = location.slice(at + REC_PAYLOAD_PATH.length + 1)
+  return TOKEN.test(token) ? token : null
 }

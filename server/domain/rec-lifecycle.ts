@@ -61,10 +61,13 @@
  */
 import { cobrCancellable, COBR_REJEICAO_CODIGOS, type CobRDates, type CobRRejeicaoCodigo, type CobRStatus, type TentativaStatus } from './cobr.js'
 import { ativacaoAprovada, type RecAtivacao, type RecStatus } from './rec.js'
-import type { SolicRecStatus } from './solicrec.js'
+import {
+  ATORES, REC_CANCELAMENTO_CODIGOS, REC_REJEICAO_CODIGOS, type Ator, type Cancelamento, type RecEncerramento, type Rejeicao, type SolicRecStatus,
+} from './rec-types.js'
 
-export type Ator = 'USUARIO_RECEBEDOR' | 'PSP_RECEBEDOR' | 'PSP_PAGADOR' | 'USUARIO_PAGADOR'
-const ANYONE: readonly Ator[] = ['USUARIO_RECEBEDOR', 'PSP_RECEBEDOR', 'PSP_PAGADOR', 'USUARIO_PAGADOR']
+export type { Ator, Cancelamento, Rejeicao, RecEncerramento } from './rec-types.js'
+export { REC_REJEICAO_CODIGOS, REC_CANCELAMENTO_CODIGOS } from './rec-types.js'
+const ANYONE: readonly Ator[] = ATORES
 
 /** A record's life: its first status, its final ones, and each allowed move with who may make it. */
 export interface Life<S extends string> {
@@ -132,16 +135,8 @@ export function isFinal<S extends string> (life: Life<S>, status: S): boolean {
 
 // --- closing details ----------------------------------------------------------------------------
 
-export const REC_REJEICAO_CODIGOS = ['AP13', 'AP14'] as const
-export const REC_CANCELAMENTO_CODIGOS = ['ACCL', 'CPCL', 'DCSD', 'ERSL', 'FRUD', 'PCFD', 'SLCR', 'SLDB'] as const
 export const COBR_CANCELAMENTO_CODIGOS = ['ACCT', 'BLCK', 'CCLD', 'FAIL', 'OTHR', 'SLBD', 'SLCR'] as const
 
-export interface Cancelamento<C extends string> { solicitante: Ator, codigo: C, descricao: string }
-export interface Rejeicao<C extends string> { codigo: C, descricao: string }
-
-export type RecEncerramento =
-  | { rejeicao: Rejeicao<typeof REC_REJEICAO_CODIGOS[number]> }
-  | { cancelamento: Cancelamento<typeof REC_CANCELAMENTO_CODIGOS[number]> }
 export type CobREncerramento =
   | { rejeicao: Rejeicao<CobRRejeicaoCodigo> }
   | { cancelamento: Cancelamento<typeof COBR_CANCELAMENTO_CODIGOS[number]> }

@@ -31,7 +31,7 @@
  *   no gap: a receiver may set a charge's due date on any day of a cycle (a variable bill), once.
  *   Dates are not moved to business days here: that is the charge's `ajusteDiaUtil` (cobr.ts).
  */
-import type { DeepReadonly } from '../store/state.js'
+import type { DeepReadonly } from './readonly.js'
 import { addCalendarDays, dayNumber, type IsoDate } from './business-days.js'
 import type { Periodicidade, RecCalendario } from './rec.js'
 

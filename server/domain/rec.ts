@@ -65,41 +65,19 @@
  *   Unknown members (contrato, objeto, cpf...) are ignored, as in every check of this dialect.
  * - A PATCH that cancels may revise in the same body; the cancellation is applied after.
  */
-import type { DeepReadonly } from '../store/state.js'
+import type { DeepReadonly } from './readonly.js'
 import { isRecord, schemaViolation, shown, hundredths, textUpTo, type Violacao } from './api-pix-fields.js'
 import type { IsoDate } from './business-days.js'
 import { isIsoDate } from './instant.js'
+import {
+  PERIODICIDADES, POLITICAS_RETENTATIVA, type Jornada, type Periodicidade, type PoliticaRetentativa, type RecAtivacao, type RecCalendario,
+  type RecDevedor, type RecStatus, type RecTerms, type RecValor, type RecVinculo,
+} from './rec-types.js'
 
 export type { Violacao } from './api-pix-fields.js'
 
-export const PERIODICIDADES = ['SEMANAL', 'MENSAL', 'TRIMESTRAL', 'SEMESTRAL', 'ANUAL'] as const
-export type Periodicidade = typeof PERIODICIDADES[number]
-
-export const POLITICAS_RETENTATIVA = ['NAO_PERMITE', 'PERMITE_3R_7D'] as const
-export type PoliticaRetentativa = typeof POLITICAS_RETENTATIVA[number]
-
-export const REC_STATUSES = ['CRIADA', 'APROVADA', 'REJEITADA', 'EXPIRADA', 'CANCELADA'] as const
-export type RecStatus = typeof REC_STATUSES[number]
-
-export type RecDevedor = { cpf: string, nome: string } | { cnpj: string, nome: string }
-
-export interface RecVinculo { objeto?: string, contrato: string, devedor: RecDevedor }
-
-export interface RecCalendario { dataInicial: IsoDate, dataFinal?: IsoDate, periodicidade: Periodicidade }
-
-/** At most one of the two: valorRec (fixed), valorMinimoRecebedor (floor of the payer's maximum), neither (free). */
-export interface RecValor { valorRec?: string, valorMinimoRecebedor?: string }
-
-/** What a recurrence's receiver decides, as API Pix writes it: stored with the recurrence, echoed in RecGerada. */
-export interface RecTerms {
-  vinculo: RecVinculo
-  calendario: RecCalendario
-  valor: RecValor
-  politicaRetentativa: PoliticaRetentativa
-  recebedor?: { convenio?: string }
-  loc?: number
-  ativacao?: { dadosJornada: { txid: string } }
-}
+export { PERIODICIDADES, POLITICAS_RETENTATIVA, REC_STATUSES } from './rec-types.js'
+export type { Periodicidade, PoliticaRetentativa, RecStatus, RecDevedor, RecVinculo, RecCalendario, RecValor, RecTerms } from './rec-types.js'
 
 export type RecTermsResult = { ok: true, terms: RecTerms } | { ok: false, violacoes: Violacao[] }
 export type RecRevisionResult = { ok: true, terms: RecTerms, cancelar: boolean } | { ok: false, violacoes: Violacao[] }
@@ -344,11 +322,7 @@ export function recIdPolitica (idRec: string): PoliticaRetentativa | null {
   return idRec[1] === 'R' ? 'PERMITE_3R_7D' : idRec[1] === 'N' ? 'NAO_PERMITE' : null
 }
 
-export type Jornada = 'JORNADA_1' | 'JORNADA_2' | 'JORNADA_3' | 'JORNADA_4'
-export type TipoJornada = Jornada | 'AGUARDANDO_DEFINICAO'
-
-/** The `ativacao` of a recurrence: `AGUARDANDO_DEFINICAO` until a journey approves it. */
-export interface RecAtivacao { tipoJornada: TipoJornada, dadosJornada?: { txid: string } }
+export type { Jornada, TipoJornada, RecAtivacao } from './rec-types.js'
 
 /**
  * The `ativacao` once `jornada` approved the recurrence: JORNADA_3 keeps the immediate charge's txid

@@ -43,16 +43,15 @@ import type { IsoDate } from './business-days.js'
 import { saoPauloTime } from './calendar.js'
 import { isIsoDate, parseInstant } from './instant.js'
 import { formatAgentId, isRecId } from './rec.js'
+import type { SolicRecDestinatario, SolicRecStatus } from './rec-types.js'
 
 export type { Violacao } from './api-pix-fields.js'
 
-export const SOLICREC_STATUSES = ['CRIADA', 'ENVIADA', 'RECEBIDA', 'REJEITADA', 'ACEITA', 'EXPIRADA', 'CANCELADA'] as const
-export type SolicRecStatus = typeof SOLICREC_STATUSES[number]
+export { SOLICREC_STATUSES } from './rec-types.js'
+export type { SolicRecStatus, SolicRecDestinatario } from './rec-types.js'
 
 /** Statuses of a request still waiting for the payer: the ones a cancellation may stop (line 267). */
 export const SOLICREC_ACTIVE_STATUSES: readonly SolicRecStatus[] = ['CRIADA', 'ENVIADA', 'RECEBIDA']
-
-export type SolicRecDestinatario = { conta: string, ispbParticipante: string, agencia?: string } & ({ cpf: string } | { cnpj: string })
 
 export interface SolicRecRequest {
   idRec: string

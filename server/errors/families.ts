@@ -182,6 +182,7 @@ export const ANSWERS: Record<Code, Answer> = {
   MED_INVALID_TRANSITION: { sandbox: 409 },
   MED_ANALYSIS_REQUIRED: { sandbox: 400 },
   MED_ANALYSIS_NOT_ALLOWED: { sandbox: 400 },
+  REC_INVALID_TRANSITION: { sandbox: 409 },
 
   INVALID_WEBHOOK_URL: { standard: 400, sandbox: 400 },
   WEBHOOK_URL_IS_SANDBOX: { standard: 400, sandbox: 400 },

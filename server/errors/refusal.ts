@@ -67,6 +67,8 @@ export type Code =
   | 'MED_INVALID_TRANSITION'
   | 'MED_ANALYSIS_REQUIRED'
   | 'MED_ANALYSIS_NOT_ALLOWED'
+  // Pix Automático's payer side, steered through the control plane.
+  | 'REC_INVALID_TRANSITION'
   // Webhook registrations and deliveries (docs/gateway.md §7.11).
   | 'INVALID_WEBHOOK_URL'
   | 'WEBHOOK_URL_IS_SANDBOX'

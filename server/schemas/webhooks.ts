@@ -2,12 +2,13 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { RecordId, StringEnum } from './common.js'
 import { MedRecordSchema, MedRefund } from './payins.js'
 import { ApiPixPix } from './api-pix/pix.js'
-import { DELIVERY_EVENT_TYPES, EVENT_TYPES, type DeliveryEventType } from '../store/state.js'
+import { CobRNotificationView } from './api-pix/cobr.js'
+import { DELIVERY_EVENT_TYPES, EVENT_TYPES, GATEWAY_EVENT_TYPES, type DeliveryEventType } from '../store/state.js'
 
 /** Webhook registrations (docs/gateway.md §2.11) and the delivery log of the control plane. */
 export const EventTypeSchema = StringEnum(EVENT_TYPES, { description: 'Event type (spec 6.1)' })
 /** What the delivery log holds: the gateway's event types, and API Pix's callbacks (docs/api-pix.md, webhook). */
-export const DeliveryEventTypeSchema = StringEnum(DELIVERY_EVENT_TYPES, { description: 'Event type (spec 6.1), or pix: API Pix\'s callback to {webhookUrl}/pix' })
+export const DeliveryEventTypeSchema = StringEnum(DELIVERY_EVENT_TYPES, { description: 'Event type (spec 6.1), or pix and cobr: API Pix\'s callbacks to {webhookUrl}/pix and {webhookUrl}/cobr' })
 
 export const HeaderItem = Type.Object({
   key: Type.String({ minLength: 1, maxLength: 100, description: 'Header name (RFC 9110 token); host, content-length, connection, transfer-encoding, content-type and user-agent are reserved, and so are hop-by-hop names (Expect, Upgrade, Keep-Alive, TE, Trailer, Proxy-*) and X-Sandbox-*' }),
@@ -150,11 +151,28 @@ export const MedEnvelopeSchema = Type.Object({
 }, { description: 'eventType med_created, med_accepted and med_rejected (docs/assumptions.md)' })
 export type MedEnvelope = Static<typeof MedEnvelopeSchema>
 
+/** `rec`: API Pix's notification of recurrences (the callback of PUT /webhookrec, `{webhookUrl}/rec`), one RecNotification per change. */
+export const RecWebhookSchema = Type.Object({
+  recs: Type.Array(Type.Object({
+    idRec: Type.String(),
+    status: Type.String(),
+    atualizacao: Type.Array(Type.Object({ status: Type.String(), data: Type.String() })),
+    encerramento: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    ativacao: Type.Object({ tipoJornada: Type.String(), dadosJornada: Type.Optional(Type.Object({ txid: Type.String() })) }),
+  })),
+}, { description: 'eventType rec of API Pix\'s /webhookrec (docs/api-pix.md, Pix Automático)' })
+export type RecWebhook = Static<typeof RecWebhookSchema>
 /** API Pix's callback (docs/api-pix.md, webhook): the received PIX, as GET /pix/{e2eid} shows them, posted to `{webhookUrl}/pix`. */
 export const PixCallbackSchema = Type.Object({
   pix: Type.Array(ApiPixPix),
 }, { description: 'eventType pix: API Pix\'s callback of a received PIX, and of its devolução reaching DEVOLVIDO or NAO_REALIZADO (docs/api-pix.md)' })
 export type PixCallback = Static<typeof PixCallbackSchema>
+
+/** Pix Automático's callback (docs/api-pix.md, "Recurring charges"): a recurring charge whose status or attempts changed, posted to `{webhookUrl}/cobr`. */
+export const CobRCallbackSchema = Type.Object({
+  cobsr: Type.Array(CobRNotificationView),
+}, { description: 'eventType cobr: API Pix\'s callback of a recurring charge at each change of its status or of one of its attempts (docs/api-pix.md)' })
+export type CobRCallback = Static<typeof CobRCallbackSchema>
 
 /** The payload of each event type. */
 export const WebhookPayloadSchemas = {
@@ -165,7 +183,9 @@ export const WebhookPayloadSchemas = {
   med_created: MedEnvelopeSchema,
   med_accepted: MedEnvelopeSchema,
   med_rejected: MedEnvelopeSchema,
+  rec: RecWebhookSchema,
   pix: PixCallbackSchema,
+  cobr: CobRCallbackSchema,
 } satisfies Record<DeliveryEventType, TSchema>
 
 export type WebhookPayloads = { [E in DeliveryEventType]: Static<typeof WebhookPayloadSchemas[E]> }
@@ -218,7 +238,8 @@ export const DeliveryQuery = Type.Object({
 
 export const PublicWebhookBody = Type.Object({
   url: Type.String({ minLength: 1, maxLength: 2048, description: 'HTTPS URL' }),
-  eventType: EventTypeSchema,
+  // The gateway's own events: API Pix's `rec` is configured with PUT /webhookrec.
+  eventType: StringEnum(GATEWAY_EVENT_TYPES, { description: 'Event type (spec 6.1)' }),
   headers: Type.Optional(HeaderList),
 })
 export const PublicWebhookAnswer = Type.Object({ success: Type.Boolean(), message: Type.String() })

@@ -158,6 +158,6 @@ export class ApiPixCobs<V extends GatewayCobView, P> implements CobViews<ReturnT
 }
 
 /** Where the key of a location's payload is published: the JWKS at the location's own host (BACEN's security manual asks for the same host). */
-export function jkuOf (loc: PayloadLocation, fetch: PayloadFetch): string {
+export function jkuOf (loc: Pick<PayloadLocation, 'location'>, fetch: PayloadFetch): string {
   return `${fetch.scheme}://${hostOf(loc.location)}${JWKS_PATH}`
 }

@@ -3,7 +3,7 @@ import { isKind, REFUND_KINDS, type Account, type ApiPixCallback, type ApiPixWeb
 import type { WebhookEvent } from '../webhooks/types.js'
 import { pixCallback } from '../webhooks/envelopes/api-pix.js'
 import type { PixCallback } from '../schemas/webhooks.js'
-import type { AccountKeys, Callbacks, Lifecycle, Ports, ReceivedPixViews } from '../ports.js'
+import type { AccountCallbacks, AccountKeys, Callbacks, Lifecycle, Ports, ReceivedPixViews } from '../ports.js'
 import { receivedOf } from './charge-records.js'
 import { page, windowOf, within } from './central-bank-reads.js'
 import { iso } from './history.js'
@@ -50,7 +50,7 @@ export function callbackUrl (webhookUrl: string, callback: ApiPixCallback): stri
   return url.href
 }
 
-export class ApiPixWebhookService implements Lifecycle {
+export class ApiPixWebhookService implements Lifecycle, AccountCallbacks {
   constructor (private readonly deps: ApiPixWebhookDeps) {}
 
   private get store () { return this.deps.store }
@@ -174,6 +174,12 @@ export class ApiPixWebhookService implements Lifecycle {
       payload: pixCallback([this.deps.pix.view(tx)]),
       ...(event.scenarios !== undefined ? { scenarios: event.scenarios } : {}),
     }, callbackUrl(webhook.webhookUrl, 'pix'))
+  }
+
+  /** AccountCallbacks: a callback to the account's webhook of the whole account for it (`/webhookcobr`), when it has one. */
+  notify<E extends ApiPixCallback> (event: WebhookEvent<E>): void {
+    const webhook = this.find(event.accountId, { callback: event.eventType })
+    if (webhook !== undefined) this.deps.callbacks.deliver(event, callbackUrl(webhook.webhookUrl, event.eventType))
   }
 
   private anyWebhook (): boolean {

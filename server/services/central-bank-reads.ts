@@ -48,6 +48,9 @@ export const rootPixViews = (refunds: RefundReads): ReceivedPixViews<ReturnType<
 
 export interface Window { from: number, to: number }
 
+/** The filters GET /cob, GET /cobv (and GET /rec) echo in `parametros`. */
+export const COB_FILTERS = ['cpf', 'cnpj', 'locationPresente', 'status'] as const
+
 /**
  * inicio and fim as BACEN reads them (RFC 3339, both inclusive), one message per bad field; a bound a
  * list leaves optional (GET /webhook) is open when absent.
@@ -73,6 +76,13 @@ export function page<T> (items: T[], q: Paging) {
     // BACEN's Paginacao has at least one page, even an empty one.
     paginacao: { paginaAtual, itensPorPagina, quantidadeDePaginas: Math.max(1, Math.ceil(items.length / itensPorPagina)), quantidadeTotalDeItens: items.length },
   }
+}
+
+/** The filters a list was asked with, as its `parametros` echo them: those given, and only those. */
+export function givenFilters<Q extends object, K extends keyof Q> (q: Q, keys: readonly K[]): Partial<Pick<Q, K>> {
+  const out: Partial<Pick<Q, K>> = {}
+  for (const k of keys) if (q[k] !== undefined) out[k] = q[k]
+  return out
 }
 
 export const within = (at: string, w: Window): boolean => {
@@ -109,10 +119,7 @@ export function chargeList<K extends 'COB' | 'COBV'> (store: Ports['store'], acc
     parametros: {
       inicio: q.inicio,
       fim: q.fim,
-      ...(q.cpf !== undefined ? { cpf: q.cpf } : {}),
-      ...(q.cnpj !== undefined ? { cnpj: q.cnpj } : {}),
-      ...(q.locationPresente !== undefined ? { locationPresente: q.locationPresente } : {}),
-      ...(q.status !== undefined ? { status: q.status } : {}),
+      ...givenFilters(q, COB_FILTERS),
       paginacao,
     },
     items,

@@ -15,7 +15,7 @@ import { percentageExcess } from '../domain/splits.js'
 import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSplits, CobVFields, CobVWrites, Devolucoes, Lifecycle, LocatedCharges, Ports } from '../ports.js'
+import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSplits, CobVFields, CobVWrites, Devolucoes, IncomingPix, Lifecycle, LocatedCharges, Ports } from '../ports.js'
 import type { Restored } from '../store/store.js'
 import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
@@ -536,20 +536,34 @@ export class ChargeService implements Lifecycle, CobVWrites {
     if (!parsed.ok) throw new Refusal('PIX_INVALID_AMOUNT', amountMessage('amount', parsed.reason, 'en'))
     if (!ledger.canReceive(account, parsed.cents)) throw cannotReceive()
     const payer = this.payerFrom(payerInput)
-    return this.store.transact(() => {
-      const now = this.now()
-      const e2e = endToEndId(payer.ispb, now, this.deps.rng)
-      const draft = this.newTransaction(account, {
-        kind: 'PIX_IN',
-        data: { txid: null, location: null, pixCode: null, splits: [], received: { endToEndId: e2e, amountCents: parsed.cents, payer, at: iso(now) } },
-      }, 'CONFIRMED', parsed.cents, now, scenarios)
-      draft.endToEndId = e2e
-      draft.counterpart = payerCounterpart(payer)
-      const tx = this.store.addTransaction(draft, undefined, [`e2e-in:${e2e}`])
-      this.store.ledger(account.id, a => ledger.creditIncoming(a, parsed.cents))
-      this.emitReceive(tx, scenarios)
-      return tx
-    })
+    return this.store.transact(() => this.receivePix(account, parsed.cents, payer, scenarios, { txid: null, endToEndId: endToEndId(payer.ispb, this.now(), this.deps.rng) }))
+  }
+
+  /** What recurring charges hand over (IncomingPix): the debit a payer's PSP paid, received as a PIX of its own. */
+  readonly incoming: IncomingPix = {
+    receive: (accountId, payment) => {
+      const account = this.store.account(accountId)
+      if (!account || !ledger.canReceive(account, payment.amountCents)) return null
+      const { name, document, ispb } = payment.payer
+      const payer: Payer = { name, document, ispb, bankName: this.bankNameOf(ispb) }
+      return this.store.transact(() => this.receivePix(account, payment.amountCents, payer, [...payment.scenarios], { txid: payment.txid, endToEndId: payment.endToEndId }))
+    },
+  }
+
+  /** A received PIX (kind PIX_IN, CONFIRMED): recorded, credited, and its cash_in sent. */
+  private receivePix (account: Account, cents: number, payer: Payer, scenarios: AppliedScenario[], ids: { txid: string | null, endToEndId: string }): Transaction {
+    const now = this.now()
+    const e2e = ids.endToEndId
+    const draft = this.newTransaction(account, {
+      kind: 'PIX_IN',
+      data: { txid: ids.txid, location: null, pixCode: null, splits: [], received: { endToEndId: e2e, amountCents: cents, payer, at: iso(now) } },
+    }, 'CONFIRMED', cents, now, scenarios)
+    draft.endToEndId = e2e
+    draft.counterpart = payerCounterpart(payer)
+    const tx = this.store.addTransaction(draft, undefined, [`e2e-in:${e2e}`])
+    this.store.ledger(account.id, a => ledger.creditIncoming(a, cents))
+    this.emitReceive(tx, scenarios)
+    return tx
   }
 
   receivedView (tx: Transaction) {
@@ -637,9 +651,13 @@ export class ChargeService implements Lifecycle, CobVWrites {
     if (!input) return { ...DEFAULT_PAYER }
     if (!isValidDocument(input.document)) throw invalidRequest('payer.document must be a valid CPF or CNPJ')
     const ispb = input.ispb ?? DEFAULT_PAYER.ispb
+    return { name: input.name, document: input.document, ispb, bankName: this.bankNameOf(ispb) }
+  }
+
+  /** The name of a payer's institution: this sandbox's, the default payer's bank, or one named after its ISPB. */
+  private bankNameOf (ispb: string): string {
     const institution = this.deps.fixtures.institution
-    const bankName = ispb === institution.ispb ? institution.name : ispb === DEFAULT_PAYER.ispb ? DEFAULT_PAYER.bankName : `INSTITUICAO ${ispb}`
-    return { name: input.name, document: input.document, ispb, bankName }
+    return ispb === institution.ispb ? institution.name : ispb === DEFAULT_PAYER.ispb ? DEFAULT_PAYER.bankName : `INSTITUICAO ${ispb}`
   }
 
   private emitReceive (tx: Transaction, scenarios: readonly AppliedScenario[]): void {

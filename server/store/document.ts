@@ -191,6 +191,33 @@ function references (state: State, add: (problem: string) => void): void {
   for (const [key, b] of Object.entries(state.cobvBatches)) {
     if (b.key !== `${b.accountId}:${b.id}`) add(`cobvBatches/${key}: the key of batch ${b.id} of account ${b.accountId} is "${b.accountId}:${b.id}"`)
   }
+  pixAutomaticoReferences(state, add)
+}
+
+/**
+ * Pix Automático's records name each other within one account: a confirmation request and a location
+ * their recurrence, a recurrence the location it is served at (bound to it); and a simulated payer's
+ * behaviour is one per account and document.
+ */
+function pixAutomaticoReferences (state: State, add: (problem: string) => void): void {
+  const ownRec = (accountId: number, idRec: string) => state.recurrences[idRec]?.accountId === accountId
+  for (const s of Object.values(state.solicRecs)) {
+    if (!ownRec(s.accountId, s.idRec)) add(`solicRecs/${s.idSolicRec}: recurrence ${s.idRec} is not account ${s.accountId}'s`)
+  }
+  for (const l of Object.values(state.recLocations)) {
+    if (l.idRec !== undefined && !ownRec(l.accountId, l.idRec)) add(`recLocations/${l.id}: recurrence ${l.idRec} is not account ${l.accountId}'s`)
+  }
+  for (const r of Object.values(state.recurrences)) {
+    const loc = r.terms.loc
+    if (loc !== undefined && state.recLocations[loc]?.idRec !== r.idRec) add(`recurrences/${r.idRec}: location ${loc} does not serve it`)
+  }
+  const behaviours = new Map<string, number>()
+  for (const b of Object.values(state.payerBehaviours)) {
+    const at = `${b.accountId}/${b.document ?? ''}`
+    const other = behaviours.get(at)
+    if (other !== undefined) add(`payerBehaviours/${b.id}: account ${b.accountId} has behaviour ${other} for ${b.document ?? 'every payer'} already`)
+    behaviours.set(at, b.id)
+  }
 }
 
 /** The field of a collection's records that is their key in the document. */

@@ -1,9 +1,16 @@
 import { FormatRegistry, Type, type Static, type TLiteral, type TObject, type TProperties, type TSchema, type TUnion } from '@sinclair/typebox'
 import { ENDPOINTS, type AppliedScenario } from '../../scenarios/types.js'
 import type { BrCode } from '../domain/brcode.js'
-import { parseInstant } from '../domain/instant.js'
+import { isIsoDate, parseInstant } from '../domain/instant.js'
+import { COBR_REJEICAO_CODIGOS, COBR_STATUSES, TENTATIVA_STATUSES, TENTATIVA_TIPOS, TIPOS_CONTA } from '../domain/cobr.js'
+import { COBR_CANCELAMENTO_CODIGOS } from '../domain/rec-lifecycle.js'
+import { FORCED_OUTCOMES } from '../domain/cobr-debits.js'
 import { SPLIT_KEY_TYPES } from '../domain/keys.js'
 import { MAX_CENTS, TOTAL_LIMIT_CENTS } from '../domain/money.js'
+import {
+  ATORES, PERIODICIDADES, POLITICAS_RETENTATIVA, REC_CANCELAMENTO_CODIGOS, REC_REJEICAO_CODIGOS, REC_STATUSES, SOLICREC_STATUSES, TIPOS_JORNADA,
+  type RecAtivacao, type RecEncerramento, type RecTerms, type SolicRecDestinatario,
+} from '../domain/rec-types.js'
 import { API_PIX_SCOPES } from '../domain/scopes.js'
 
 /**
@@ -25,6 +32,10 @@ export const INSTANT_FORMAT = 'pix-sandbox-instant'
 FormatRegistry.Set(INSTANT_FORMAT, value => parseInstant(value) !== null)
 
 const Instant = Type.String({ format: INSTANT_FORMAT })
+/** The JSON Schema format of a calendar date (`YYYY-MM-DD` that exists), as API Pix's dates are kept. */
+export const DATE_FORMAT = 'pix-sandbox-date'
+FormatRegistry.Set(DATE_FORMAT, value => isIsoDate(value))
+const CalendarDate = Type.String({ format: DATE_FORMAT })
 /** Every integer of the document is exact: past 2^53 a double skips integers, and the cents helpers refuse it. */
 const Int = (bounds: { minimum?: number, maximum?: number } = {}) => Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, ...bounds })
 const Id = Int({ minimum: 1 })
@@ -48,6 +59,9 @@ const Strings = Type.Record(Type.String(), Text)
  */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 const describes = <T>() => <S extends TSchema>(schema: S, ..._same: Same<Static<S>, T> extends true ? [] : ['the schema does not describe the type']): S => schema
+
+/** A scenario applied to an operation, kept so that what it bends later (a settlement, a delivery) still applies it. */
+const AppliedScenarioSchema = describes<AppliedScenario>()(Open({ name: Text, params: Strings }))
 
 // ---- accounts ---------------------------------------------------------------------------------------
 
@@ -410,7 +424,7 @@ const transactionSchema = <K extends TransactionKind>(kind: K) => {
     errorCode: Type.Optional(Nullable(Text)),
     errorMessage: Type.Optional(Nullable(Text)),
     /** Scenario names applied at creation, kept so settlement (maybe after a restart) applies them too. */
-    scenarios: Type.Optional(Type.Array(describes<AppliedScenario>()(Open({ name: Text, params: Strings })))),
+    scenarios: Type.Optional(Type.Array(AppliedScenarioSchema)),
     data: DATA_SCHEMAS[kind] as (typeof DATA_SCHEMAS)[K],
     createdAt: Instant,
     updatedAt: Instant,
@@ -484,7 +498,9 @@ export const ArmedScenarioSchema = Open({
 
 // ---- webhooks (docs/gateway.md §2.11, 6), owned by WebhookService -----------------------------------
 
-export const EVENT_TYPES = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected'] as const
+export const GATEWAY_EVENT_TYPES = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected'] as const
+/** Every event type: the gateway's (docs/gateway.md §6), which its own webhook routes take, and API Pix's `rec` (PUT /webhookrec: a recurrence's status changed). */
+export const EVENT_TYPES = [...GATEWAY_EVENT_TYPES, 'rec'] as const
 export type EventType = typeof EVENT_TYPES[number]
 
 /**
@@ -492,7 +508,7 @@ export type EventType = typeof EVENT_TYPES[number]
  * webhook's URL (`pix`: `{webhookUrl}/pix`): delivered to a webhook of API Pix (`apiPixWebhooks`), never
  * to a registration of the gateway, through the same delivery machinery and log.
  */
-export const API_PIX_CALLBACKS = ['pix'] as const
+export const API_PIX_CALLBACKS = ['pix', 'cobr'] as const
 export type ApiPixCallback = typeof API_PIX_CALLBACKS[number]
 /** What a delivery of the log carries: an event of the gateway, or a callback of API Pix. */
 export const DELIVERY_EVENT_TYPES = [...EVENT_TYPES, ...API_PIX_CALLBACKS] as const
@@ -628,6 +644,173 @@ export const SigningKeySchema = Open({
   createdAt: Instant,
 })
 
+// ---- Pix Automático (docs/api-pix.md, Pix Automático), owned by RecurrenceService and PayerSimulation --
+
+const IsoDay = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })
+const Decimal = Type.String({ pattern: '^\\d{1,10}\\.\\d{2}$' })
+const Applied = describes<AppliedScenario>()(Open({ name: Text, params: Strings }))
+
+/** The receiver's terms of a recurrence, as `domain/rec.ts` checked them (RecTerms). */
+const RecTermsSchema = describes<RecTerms>()(Open({
+  vinculo: Open({
+    objeto: Type.Optional(Text),
+    contrato: Text,
+    devedor: Type.Union([Open({ cpf: Text, nome: Text }), Open({ cnpj: Text, nome: Text })]),
+  }),
+  calendario: Open({ dataInicial: IsoDay, dataFinal: Type.Optional(IsoDay), periodicidade: OneOf(PERIODICIDADES) }),
+  valor: Open({ valorRec: Type.Optional(Decimal), valorMinimoRecebedor: Type.Optional(Decimal) }),
+  politicaRetentativa: OneOf(POLITICAS_RETENTATIVA),
+  recebedor: Type.Optional(Open({ convenio: Type.Optional(Text) })),
+  /** The recurrence location (`recLocations`) it is served at; dropped when that location is unbound from it. */
+  loc: Type.Optional(Id),
+  ativacao: Type.Optional(Open({ dadosJornada: Open({ txid: Text }) })),
+}))
+
+const RecAtivacaoSchema = describes<RecAtivacao>()(Open({ tipoJornada: OneOf(TIPOS_JORNADA), dadosJornada: Type.Optional(Open({ txid: Text })) }))
+
+const RecEncerramentoSchema = describes<RecEncerramento>()(Type.Union([
+  Open({ rejeicao: Open({ codigo: OneOf(REC_REJEICAO_CODIGOS), descricao: Text }) }),
+  Open({ cancelamento: Open({ solicitante: OneOf(ATORES), codigo: OneOf(REC_CANCELAMENTO_CODIGOS), descricao: Text }) }),
+]))
+
+/**
+ * A recurrence of Pix Automático (API Pix's `rec`): the receiver's terms, where its life stands
+ * (`status`, and `atualizacao`, every status with when it was reached), how the payer approved it and
+ * who the payer is, and how it ended. Keyed by its idRec.
+ */
+export const RecurrenceSchema = Open({
+  idRec: Type.String({ pattern: '^[a-zA-Z0-9]{29}$' }),
+  accountId: Id,
+  status: OneOf(REC_STATUSES),
+  terms: RecTermsSchema,
+  ativacao: RecAtivacaoSchema,
+  /** The payer's PSP and document, once a journey approved it (RecCompleta's `pagador`). */
+  pagador: Type.Optional(Type.Union([Open({ ispbParticipante: Text, cpf: Text }), Open({ ispbParticipante: Text, cnpj: Text })])),
+  /** The most a charge may take, set by the payer on approving a variable value. */
+  valorMaximoPagadorCents: Type.Optional(Cents),
+  encerramento: Type.Optional(RecEncerramentoSchema),
+  atualizacao: Type.Array(Open({ status: OneOf(REC_STATUSES), data: Instant })),
+  createdAt: Instant,
+  /** When the sandbox expires it (the day after its dataFinal, São Paulo), while it can still expire. */
+  dueAt: Type.Optional(Instant),
+  /** Scenarios applied at its creation: what the simulated payer does about it. */
+  scenarios: Type.Optional(Type.Array(Applied)),
+  /** When the payer's PSP cancels it (REC_PAYER_PSP_CANCELS), while it is APROVADA. */
+  payerCancelsAt: Type.Optional(Instant),
+})
+
+/** A location of a recurrence's payload (API Pix's `locrec`), `<host>/qr/v2/rec/<token>`, serving the recurrence it is bound to. */
+export const RecLocationSchema = Open({
+  id: Id,
+  accountId: Id,
+  location: Type.String({ minLength: 1, maxLength: 77 }),
+  createdAt: Instant,
+  /** The recurrence it serves; absent while it serves none (created alone, or unbound). */
+  idRec: Type.Optional(Type.String({ minLength: 1 })),
+})
+
+/** A confirmation request of journey 1 (API Pix's `solicrec`): sent to the payer's PSP, answered by the payer. Keyed by its idSolicRec. */
+export const SolicRecSchema = Open({
+  idSolicRec: Type.String({ pattern: '^[a-zA-Z0-9]{29}$' }),
+  accountId: Id,
+  idRec: Text,
+  status: OneOf(SOLICREC_STATUSES),
+  /** dataExpiracaoSolicitacao as the receiver sent it. */
+  dataExpiracaoSolicitacao: Instant,
+  destinatario: describes<SolicRecDestinatario>()(Type.Union([
+    Open({ conta: Text, ispbParticipante: Text, agencia: Type.Optional(Text), cpf: Text }),
+    Open({ conta: Text, ispbParticipante: Text, agencia: Type.Optional(Text), cnpj: Text }),
+  ])),
+  atualizacao: Type.Array(Open({ status: OneOf(SOLICREC_STATUSES), data: Instant })),
+  createdAt: Instant,
+  /** When its next step is due (sent, received, answered, expired), while it is waiting. */
+  dueAt: Type.Optional(Instant),
+})
+
+export const AUTHORIZATION_ANSWERS = ['APPROVE', 'REJECT', 'NO_ANSWER'] as const
+export type AuthorizationAnswer = typeof AUTHORIZATION_ANSWERS[number]
+/** How a simulated payer answers a debit (the `DebitAnswer` of server/ports.ts). */
+export const DEBIT_ANSWERS = ['PAGA', 'REJEITADA_SALDO', 'REJEITADA', 'SEM_RESPOSTA'] as const
+
+/**
+ * How the simulated payers of an account's recurrences behave when nobody steers them: for every
+ * payer of the account (no `document`), or for the debtor with that CPF or CNPJ. At most one per
+ * account and document (checked on load).
+ */
+export const PayerBehaviourSchema = Open({
+  id: Id,
+  accountId: Id,
+  document: Type.Optional(Type.String({ pattern: '^(\\d{11}|[0-9A-Z]{14})$' })),
+  /** The answer to a confirmation request (journey 1) once it reaches the payer. */
+  authorization: OneOf(AUTHORIZATION_ANSWERS),
+  /** The code of a rejection (AP13 when absent). */
+  rejectionCode: Type.Optional(OneOf(REC_REJEICAO_CODIGOS)),
+  /** The most a charge may take, set on approving a variable value. */
+  valorMaximoCents: Type.Optional(Cents),
+  debit: OneOf(DEBIT_ANSWERS),
+  createdAt: Instant,
+  updatedAt: Instant,
+})
+
+// ---- API Pix's recurring charges (Pix Automático, docs/api-pix.md), owned by CobRService -----------------
+
+const CobRRejeicaoSchema = Open({ codigo: OneOf(COBR_REJEICAO_CODIGOS), descricao: Text })
+
+/** An attempt to settle a recurring charge (CobRTentativas' items), with what decides its outcome. */
+const TentativaSchema = Open({
+  /** The date it settles on; its debit runs at the sandbox's settlement time of that São Paulo day. */
+  dataLiquidacao: CalendarDate,
+  tipo: OneOf(TENTATIVA_TIPOS),
+  endToEndId: Text,
+  status: OneOf(TENTATIVA_STATUSES),
+  atualizacao: Type.Array(Open({ status: OneOf(TENTATIVA_STATUSES), data: Instant })),
+  rejeicao: Type.Optional(CobRRejeicaoSchema),
+  /** Its debit was tried and the payer's PSP never answered: it expires at the end of its day. */
+  semResposta: Type.Optional(Type.Literal(true)),
+  /** The scenarios of the request that asked for it (the charge's creation, or the retry), which bend its outcome. */
+  scenarios: Type.Optional(Type.Array(AppliedScenarioSchema)),
+})
+
+/**
+ * A recurring charge of API Pix (CobR): what its receiver asked for (the fields of CobRSolicitada),
+ * its recurrence's retry policy, its status and history, its attempts and, once paid, the received
+ * PIX it became. `txid` is unique per account; `id` is the record's key.
+ */
+export const CobRSchema = Open({
+  id: Id,
+  accountId: Id,
+  txid: Text,
+  idRec: Text,
+  /** The São Paulo date of its creation (calendario.criacao). */
+  criacao: CalendarDate,
+  createdAt: Instant,
+  infoAdicional: Type.Optional(Text),
+  calendario: Open({ dataDeVencimento: CalendarDate }),
+  valor: Open({ original: Text }),
+  ajusteDiaUtil: Type.Boolean(),
+  recebedor: Open({ conta: Text, tipoConta: OneOf(TIPOS_CONTA), agencia: Type.Optional(Text) }),
+  devedor: Type.Optional(Open({ email: Type.Optional(Text), logradouro: Type.Optional(Text), cidade: Type.Optional(Text), uf: Type.Optional(Text), cep: Type.Optional(Text) })),
+  /** Its recurrence's, when it was created. */
+  politicaRetentativa: OneOf(POLITICAS_RETENTATIVA),
+  status: OneOf(COBR_STATUSES),
+  atualizacao: Type.Array(Open({ status: OneOf(COBR_STATUSES), data: Instant })),
+  encerramento: Type.Optional(Type.Union([
+    Open({ cancelamento: Open({ solicitante: OneOf(ATORES), codigo: OneOf(COBR_CANCELAMENTO_CODIGOS), descricao: Text }) }),
+    Open({ rejeicao: CobRRejeicaoSchema }),
+  ])),
+  tentativas: Type.Array(TentativaSchema),
+  /** The received PIX (a PIX_IN transaction) its paid attempt became. */
+  pixId: Type.Optional(Text),
+  /** After a failed attempt: the last day a retry may be asked for (it expires the day after). */
+  retentativaAte: Type.Optional(CalendarDate),
+  /** The outcome the control plane forced on its next attempt's debit. */
+  proximoDebito: Type.Optional(Open({ outcome: OneOf(FORCED_OUTCOMES), codigo: Type.Optional(OneOf(COBR_REJEICAO_CODIGOS)) })),
+  /** When its next timed step is due (the instruction, a debit, an expiry), so a restart reschedules it. */
+  dueAt: Type.Optional(Instant),
+  /** The delivery faults of its webhooks: the scenarios of its creation. */
+  scenarios: Type.Optional(Type.Array(AppliedScenarioSchema)),
+})
+
 // ---- API Pix's webhooks (docs/api-pix.md, webhook), owned by ApiPixWebhookService ----------------------
 
 /**
@@ -728,6 +911,11 @@ export const COLLECTION_RECORDS = {
   meds: collection(MedSchema, { sequence: { name: 'med', field: 'id' }, owned: true }),
   locations: collection(PayloadLocationSchema, { sequence: { name: 'loc', field: 'id' }, owned: true }),
   signingKeys: collection(SigningKeySchema),
+  recurrences: collection(RecurrenceSchema, { key: 'idRec', owned: true }),
+  recLocations: collection(RecLocationSchema, { sequence: { name: 'locrec', field: 'id' }, owned: true }),
+  solicRecs: collection(SolicRecSchema, { key: 'idSolicRec', owned: true }),
+  payerBehaviours: collection(PayerBehaviourSchema, { sequence: { name: 'payerBehaviour', field: 'id' }, owned: true }),
+  cobrs: collection(CobRSchema, { sequence: { name: 'cobr', field: 'id' }, owned: true }),
   apiPixWebhooks: collection(ApiPixWebhookSchema, { sequence: { name: 'apiPixWebhook', field: 'id' }, owned: true }),
   cobvBatches: collection(CobVBatchSchema, { key: 'key', owned: true }),
 }

@@ -2,6 +2,7 @@ import {
   COLLECTIONS, type AccountRecord, type ClockRecord, type Collection, type CollectionRecords, type TransactionKind, type TransactionRecordOf,
 } from './records.js'
 import type { RngState } from '../domain/ids.js'
+import type { DeepReadonly } from '../domain/readonly.js'
 
 export * from './records.js'
 
@@ -18,12 +19,8 @@ export * from './records.js'
  * change can slip past persistence or rollback.
  */
 
-/** What the compiler lets the rest of the code do with a stored record: read it. */
-export type DeepReadonly<T> =
-  T extends (...args: never[]) => unknown ? T
-    : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepReadonly<U>>
-      : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
-        : T
+/** What the compiler lets the rest of the code do with a stored record: read it (server/domain/readonly.ts). */
+export type { DeepReadonly }
 
 /** Writable all the way down: what `Draft` is made of, and a record under construction until it is added. */
 export type Mutable<T> =
@@ -79,6 +76,14 @@ export type MedRecord = Collections['meds']
 /** API Pix's payload locations and the key that signs their payloads (docs/api-pix.md). */
 export type PayloadLocation = Collections['locations']
 export type SigningKey = Collections['signingKeys']
+/** Pix Automático's records (docs/api-pix.md, Pix Automático): recurrences, their locations and confirmation requests, and how simulated payers behave. */
+export type Recurrence = Collections['recurrences']
+export type RecLocation = Collections['recLocations']
+export type SolicRec = Collections['solicRecs']
+export type PayerBehaviour = Collections['payerBehaviours']
+/** API Pix's recurring charges of Pix Automático (docs/api-pix.md), with their attempts. */
+export type CobR = Collections['cobrs']
+export type Tentativa = CobR['tentativas'][number]
 /** A webhook of API Pix (per key: PUT /webhook/{chave}), apart from the gateway's registrations. */
 export type ApiPixWebhook = Collections['apiPixWebhooks']
 /** API Pix's batches of due charges (lotecobv), each request with its own status (docs/api-pix.md). */

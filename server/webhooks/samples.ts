@@ -105,6 +105,11 @@ const samples: { [E in EventType]: (ctx: SampleContext) => WebhookPayload<E> } =
   med_created: ctx => medSample(ctx, null),
   med_accepted: ctx => medSample(ctx, 'APPROVED'),
   med_rejected: ctx => medSample(ctx, 'REJECTED'),
+  rec: ctx => {
+    const at = new Date(ctx.nowMs).toISOString()
+    const idRec = `RN${ctx.account.ispb}${at.slice(0, 10).replaceAll('-', '')}${ctx.transactionId.replace(/[^a-zA-Z0-9]/g, '').padEnd(11, '0').slice(0, 11)}`
+    return { recs: [{ idRec, status: 'APROVADA', atualizacao: [{ status: 'CRIADA', data: at }, { status: 'APROVADA', data: at }], ativacao: { tipoJornada: 'JORNADA_1' } }] }
+  },
 }
 
 export function samplePayload<E extends EventType> (eventType: E, ctx: SampleContext): WebhookPayload<E> {

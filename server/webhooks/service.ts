@@ -10,7 +10,7 @@ import type { SendResult } from './sender.js'
 import { SenderThread, type Attempt } from './sender-thread.js'
 import { signDelivery } from './signature.js'
 import {
-  API_PIX_CALLBACKS, EVENT_TYPES, type ApiPixCallback, type AttemptKind, type Delivery, type DeliveryEventType, type EventType, type FailedAttempt, type GaveUp, type WebhookEvent,
+  API_PIX_CALLBACKS, GATEWAY_EVENT_TYPES, type ApiPixCallback, type AttemptKind, type Delivery, type DeliveryEventType, type EventType, type FailedAttempt, type GaveUp, type WebhookEvent,
 } from './types.js'
 import type { Mutable } from '../store/state.js'
 import { DELIVERY_FAULTS } from '../../scenarios/delivery.js'
@@ -619,10 +619,10 @@ export class WebhookService implements Lifecycle, Callbacks {
     }
   }
 
-  /** SANDBOX_WEBHOOK_URL: every event type of the default account goes to that URL. */
+  /** SANDBOX_WEBHOOK_URL: every gateway event type of the default account goes to that URL (API Pix's `rec` goes where PUT /webhookrec says). */
   private ensureConfiguredUrl (): void {
     const url = this.deps.config.webhookUrl
     if (!url || !this.deps.store.account(DEFAULT_ACCOUNT_ID)) return
-    this.registrations.ensure(DEFAULT_ACCOUNT_ID, EVENT_TYPES, url)
+    this.registrations.ensure(DEFAULT_ACCOUNT_ID, GATEWAY_EVENT_TYPES, url)
   }
 }

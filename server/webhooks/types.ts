@@ -5,7 +5,7 @@
 import type { DeliveryEventType, EventType } from '../store/state.js'
 import type { WebhookPayload } from '../schemas/webhooks.js'
 export {
-  API_PIX_CALLBACKS, DELIVERY_EVENT_TYPES, EVENT_TYPES, type ApiPixCallback, type AttemptKind, type Delivery, type DeliveryAttempt, type DeliveryEventType, type DeliveryStatus,
+  API_PIX_CALLBACKS, DELIVERY_EVENT_TYPES, EVENT_TYPES, GATEWAY_EVENT_TYPES, type ApiPixCallback, type AttemptKind, type Delivery, type DeliveryAttempt, type DeliveryEventType, type DeliveryStatus,
   type EventType, type WebhookRegistration,
 } from '../store/state.js'
 

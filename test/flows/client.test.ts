@@ -269,6 +269,45 @@ t.test('a tour of every operation through the typed client', async t => {
   t.equal((await client.apiPix.webhooks()).webhooks.length, 1)
   t.match((await plane.apiPixWebhooks({ accountId: acct.accountId })).webhooks, [{ chave: document, accountId: acct.accountId, callback: 'pix' }], 'the control plane lists them')
   await client.apiPix.deleteWebhook(document)
+  // Pix Automático: this sandbox serves no recurrence, so a charge is refused for its idRec; its webhook is the account's.
+  const cobr = { idRec: 'RR1234567820260310abcdefghijk', calendario: { dataDeVencimento: '2026-03-20' }, valor: { original: '9.90' }, recebedor: { conta: '1', tipoConta: 'CORRENTE' as const } }
+  await t.rejects(client.apiPix.createCobR('tourcobr'.padEnd(30, '0'), cobr), { statusCode: 400, code: 'CobROperacaoInvalida' })
+  await t.rejects(client.apiPix.createCobRWithGeneratedTxid(cobr), { statusCode: 400, code: 'CobROperacaoInvalida' })
+  await t.rejects(client.apiPix.cobr('tourcobr'.padEnd(30, '0')), { statusCode: 404, code: 'CobRNaoEncontrado' })
+  await t.rejects(client.apiPix.reviseCobR('tourcobr'.padEnd(30, '0'), { status: 'CANCELADA' }), { statusCode: 404, code: 'CobRNaoEncontrado' })
+  await t.rejects(client.apiPix.retryCobR('tourcobr'.padEnd(30, '0'), '2026-03-23'), { statusCode: 404, code: 'CobRNaoEncontrado' })
+  t.same((await client.apiPix.cobrList(window)).cobsr, [])
+  t.equal(await client.apiPix.putWebhookCobR({ webhookUrl: receiver.url }), undefined)
+  t.match(await client.apiPix.webhookCobR(), { webhookUrl: receiver.url })
+  await client.apiPix.deleteWebhookCobR()
+
+  // Pix Automático: a recurrence at its location, its request, its payer's side, its webhook
+  const locRec = await client.apiPix.createLocRec()
+  const recBody = { vinculo: { contrato: 'c1', devedor: { cpf: '45164632481', nome: 'Fulano' } }, calendario: { dataInicial: '2030-01-01', periodicidade: 'MENSAL' }, valor: {}, politicaRetentativa: 'NAO_PERMITE' }
+  const rec = await client.apiPix.createRec({ ...recBody, loc: locRec.id })
+  t.equal((await client.apiPix.rec(rec.idRec)).dadosQR?.jornada, 'JORNADA_2')
+  const firstCharge = await client.apiPix.createCobWithGeneratedTxid({ calendario: {}, valor: { original: '1.00' }, chave: 'tour@example.com' })
+  t.equal((await client.apiPix.rec(rec.idRec, firstCharge.txid)).dadosQR?.jornada, 'JORNADA_3')
+  t.equal((await client.apiPix.recPayload(locRec.location)).split('.').length, 3)
+  t.equal((await client.apiPix.locRec(locRec.id)).idRec, rec.idRec)
+  t.ok((await client.apiPix.locRecs(window)).loc.length >= 1)
+  t.ok((await client.apiPix.recs(window)).recs.length >= 1)
+  const solic = await client.apiPix.createSolicRec({ idRec: rec.idRec, calendario: { dataExpiracaoSolicitacao: '2030-01-01T00:00:00Z' }, destinatario: { conta: '1', cpf: '45164632481', ispbParticipante: '91193552' } })
+  t.equal((await client.apiPix.solicRec(solic.idSolicRec)).status, 'CRIADA')
+  t.equal((await client.apiPix.reviseSolicRec(solic.idSolicRec, { status: 'CANCELADA' })).status, 'CANCELADA')
+  t.notOk('idRec' in await client.apiPix.unbindLocRec(locRec.id))
+  await client.apiPix.putWebhookRec('https://recebedor.example.com/hooks')
+  t.equal((await client.apiPix.webhookRec()).webhookUrl, 'https://recebedor.example.com/hooks')
+  await client.apiPix.deleteWebhookRec()
+  const behaviour = await plane.setPayerBehaviour({ accountId: acct.accountId, authorization: 'NO_ANSWER' })
+  t.equal((await plane.payerBehaviours({ accountId: acct.accountId })).behaviours.length, 1)
+  await plane.deletePayerBehaviour(behaviour.id)
+  t.equal((await plane.approveRecurrence(rec.idRec)).status, 'APROVADA')
+  t.equal((await plane.cancelRecurrence(rec.idRec)).status, 'CANCELADA')
+  const [toReject, toExpire] = [await client.apiPix.createRec(recBody), await client.apiPix.createRec(recBody)]
+  t.equal((await plane.rejectRecurrence(toReject.idRec, { codigo: 'AP14' })).status, 'REJEITADA')
+  t.equal((await plane.expireRecurrence(toExpire.idRec)).status, 'EXPIRADA')
+  t.equal((await client.apiPix.reviseRec(toExpire.idRec, {}).catch((e: unknown) => e) as PixApiError).statusCode, 400)
 
   // an unsolicited PIX, a MED against it, its transitions
   const pix = await plane.incoming({ accountId: acct.accountId, amount: 30 })
@@ -300,6 +339,9 @@ t.test('a tour of every operation through the typed client', async t => {
   t.equal((await plane.resumeClock()).frozen, false)
   t.equal((await plane.freezeClock()).frozen, true)
   t.equal(typeof (await plane.clock()).now, 'string')
+  // Pix Automático on the clock: no recurring charge here, so nothing to move to, nor to force.
+  t.same((await plane.advanceToNextDue(acct.accountId)).debit, null)
+  await t.rejects(plane.forceNextDebit(acct.accountId, 'sandboxtxid0001abcdefghijklmno', { outcome: 'PAID' }), { name: 'PixApiError', statusCode: 404 })
   const journal = await plane.requests({ accountId: acct.accountId, limit: 5 })
   t.ok(journal.requests.length === 5)
   t.equal((await plane.request(journal.requests[0].id)).id, journal.requests[0].id)

@@ -7,6 +7,8 @@ import { cashInBody, createCashIn, payCode } from '../helpers/payins.js'
 import { startReceiver } from '../helpers/receiver.js'
 import { buildBrCode } from '../../server/domain/brcode.js'
 import { catalogue } from '../../scenarios/catalogue.js'
+import { recBody } from '../helpers/rec.js'
+import { oauthToken } from '../helpers/api-pix.js'
 import { request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
@@ -23,6 +25,8 @@ type Proof = (t: Test, ctx: Ctx, scenario: string) => Promise<number>
 const START = 1000
 const header = (scenario: string): Record<string, string> => ({ 'x-sandbox-scenario': scenario })
 const tx = (app: FastifyInstance, id: string) => app.sandbox.store.transaction(id)!
+/** A recurrence as API Pix shows it (RecCompleta), read without a token that the clock would expire. */
+const recView = (app: FastifyInstance, idRec: string) => app.sandbox.recurrences.complete(app.sandbox.recurrences.find(idRec))
 
 /** Sync refusal of a pay-out: the code, and nothing reserved. */
 const refusesCashOut = (code: string): Proof => async (t, { app, acc }, scenario) => {
@@ -101,6 +105,46 @@ async function sampleEvent (app: FastifyInstance, scenario: string) {
   return { status: res.statusCode, id: res.json().deliveries[0].id as string }
 }
 const delivery = async (app: FastifyInstance, id: string) => (await app.inject({ method: 'GET', url: `/__sandbox/webhooks/deliveries/${id}` })).json()
+
+/** A recurrence made with the scenario (POST /v2/rec), its confirmation request sent, and a day and a minute later its state. */
+const recProof = (expected: Record<string, unknown>): Proof => async (t, { app, acc }, scenario) => {
+  const rec = await app.inject({ method: 'POST', url: '/v2/rec', headers: { ...bearer(acc.token), ...header(scenario) }, payload: recBody() })
+  t.equal(rec.statusCode, 201, rec.body)
+  const { idRec } = rec.json()
+  const solicitacao = { idRec, calendario: { dataExpiracaoSolicitacao: '2026-03-20T15:00:00Z' }, destinatario: { conta: '1', cpf: '45164632481', ispbParticipante: '91193552' } }
+  t.equal((await app.inject({ method: 'POST', url: '/v2/solicrec', headers: bearer(acc.token), payload: solicitacao })).statusCode, 201)
+  await advance(app, 86_400_000 + 60_000)
+  t.match(recView(app, idRec), expected)
+  return rec.statusCode
+}
+
+/**
+ * A recurring charge of a recurrence approved by its payer (POST /v2/rec, the control plane's approve),
+ * due on 2026-04-01, created with `scenario` unless it goes on the retry; the clock then past its
+ * debit (08:00 in São Paulo). Answers the charge's txid and the status of its creation.
+ */
+async function cobrDebited (t: Test, { app, acc }: Ctx, scenario: string | null) {
+  const rec = await app.inject({ method: 'POST', url: '/v2/rec', headers: bearer(acc.token), payload: recBody({ politicaRetentativa: 'PERMITE_3R_7D' }) })
+  const { idRec } = rec.json()
+  t.equal((await app.inject({ method: 'POST', url: `/__sandbox/recurrences/${idRec}/approve`, payload: {} })).statusCode, 200)
+  const txid = 'cobr' + 'a'.repeat(26)
+  const body = { idRec, calendario: { dataDeVencimento: '2026-04-01' }, valor: { original: '35.00' }, ajusteDiaUtil: true, recebedor: { conta: '012682', tipoConta: 'CORRENTE', agencia: '9708' } }
+  const created = await app.inject({ method: 'PUT', url: `/v2/cobr/${txid}`, headers: { ...bearer(acc.token), ...(scenario !== null ? header(scenario) : {}) }, payload: body })
+  t.equal(created.statusCode, 201, created.body)
+  await advance(app, Date.parse('2026-04-01T12:00:00Z') - app.sandbox.clock.now())
+  // A token of API Pix after the clock moved (the first one expired).
+  const token = await oauthToken(app, acc)
+  const cobr = async () => (await app.inject({ method: 'GET', url: `/v2/cobr/${txid}`, headers: bearer(token) })).json()
+  return { txid, status: created.statusCode, cobr, token }
+}
+
+/** A recurring charge's debit bent by the scenario: the charge's attempt as expected, and nothing credited. */
+const cobrProof = (expected: Record<string, unknown>): Proof => async (t, ctx, scenario) => {
+  const { status, cobr } = await cobrDebited(t, ctx, scenario)
+  t.match(await cobr(), expected)
+  t.equal((await balanceOf(ctx.app, ctx.acc.accountId)).available, START, 'nothing credited')
+  return status
+}
 
 const proofs: Record<string, Proof> = {
   INSUFFICIENT_FUNDS: refusesCashOut('PIX_INSUFFICIENT_BALANCE'),
@@ -257,6 +301,23 @@ const proofs: Record<string, Proof> = {
     const [first, second] = [await delivery(app, laterId), await delivery(app, held.id)]
     t.ok(Date.parse(first.attempts[0].at) <= Date.parse(second.attempts[0].at) && first.seq > second.seq, 'the later event went out first')
     return held.status
+  },
+  // Pix Automático: the recurrence's confirmation request, answered (or not) by the payer's PSP.
+  REC_PAYER_PSP_REJECTS: recProof({ status: 'REJEITADA', encerramento: { rejeicao: { codigo: 'AP14' } } }),
+  REC_PAYER_PSP_SILENT: recProof({ status: 'CRIADA', solicitacao: [{ status: 'ENVIADA' }] }),
+  REC_PAYER_PSP_CANCELS: recProof({ status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'PSP_PAGADOR', codigo: 'ACCL' } } }),
+  // Its recurring charges: the debit on the charge's date, or the retry asked for after it failed.
+  COBR_INSUFFICIENT_FUNDS: cobrProof({ status: 'ATIVA', tentativas: [{ status: 'EXPIRADA' }] }),
+  COBR_DEBIT_REFUSED: cobrProof({ status: 'ATIVA', tentativas: [{ status: 'REJEITADA', rejeicao: { codigo: 'AC06' } }] }),
+  COBR_NO_ANSWER: cobrProof({ status: 'ATIVA', tentativas: [{ status: 'AGENDADA' }] }),
+  COBR_RETRY_REFUSED: async (t, ctx, scenario) => {
+    const { app, acc } = ctx
+    t.equal((await app.inject({ method: 'PUT', url: '/__sandbox/payer-behaviours', payload: { accountId: acc.accountId, authorization: 'APPROVE', debit: 'REJEITADA_SALDO' } })).statusCode, 200)
+    const { txid, token } = await cobrDebited(t, ctx, null)
+    const retry = await app.inject({ method: 'POST', url: `/v2/cobr/${txid}/retentativa/2026-04-03`, headers: { ...bearer(token), ...header(scenario) } })
+    t.match(retry.json(), { status: 'ATIVA', tentativas: [{ status: 'EXPIRADA' }, { tipo: 'NTAG', status: 'REJEITADA', rejeicao: { codigo: 'AB10' } }] })
+    t.equal((await balanceOf(app, acc.accountId)).available, START, 'nothing credited')
+    return retry.statusCode
   },
 }
 

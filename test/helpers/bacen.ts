@@ -42,6 +42,21 @@ export interface BacenDoc { paths: Record<string, Record<string, Json>>, compone
  * - CobVGerada requires `location` (CobGerada does not), yet a cobv unbound from its location
  *   (DELETE /loc/{id}/txid) has none, as GET /cobv's own filter `locationPresente=false` finds them.
  *   Dropped from its required list.
+ * - Pix Automático (where the schema and API Pix's own examples disagree, the examples win):
+ *   RecBase requires `retentativa`, no property of it (RecConfiguracao's `politicaRetentativa` is
+ *   the one); SolicRecBase requires `pagador`, a property it never defines (solicRecBody1 has none);
+ *   SolicRecCompleta requires `rec`, where every example has `recPayload`; DadosPagadorRec requires
+ *   `ispbParticipante` beside `pagador` instead of inside it (recResponse3); PayloadLocationRecGerada
+ *   requires `tipo`, no property of it, and its location is `format: uri` without a scheme as the
+ *   cob's; RecNotification requires `atualizacao"`, a stray quote in the name; RecEncerramento's
+ *   `oneOf` (rejeicao, cancelamento) requires neither member, so any encerramento matches both
+ *   branches: each branch requires its own. Each corrected.
+ * - DadosComplementaresPessoa.cep has maxLength 8, yet API Pix's own request example cobRBody1 sends
+ *   "89256-140", with its hyphen (9 characters), which a recurring charge echoes. Read as 9.
+ * - CobRAtualizacao.encerramento is `oneOf` a cancelamento and a rejeicao, neither required: a closing
+ *   with either matches both branches, which `oneOf` refuses. Each branch requires its property.
+ * - PixAutomatico.valor is a string (`\d{1,10}\.\d{2}`) that must also match `anyOf` five objects
+ *   (the components of a value, PixValorOriginal...): no string does. The `anyOf` is dropped.
  */
 export const CORRECTIONS = [
   'CPF pattern /^\\d{11}$/ -> ^\\d{11}$',
@@ -59,6 +74,17 @@ export const CORRECTIONS = [
   'CobVValor.desconto oneOf: the first branch must require descontoDataFixa',
   'DadosRecebedor.required: dropped (recebedor requires its own address)',
   'CobVGerada.required: location dropped (a cobv unbound from its location)',
+  'RecBase.required: retentativa dropped',
+  'SolicRecBase.required: pagador dropped',
+  'SolicRecCompleta.required: rec dropped',
+  'DadosPagadorRec.required: ispbParticipante moved into pagador',
+  'PayloadLocationRecGerada.required: tipo dropped',
+  'PayloadLocationRecGerada.location: format uri dropped',
+  'RecNotification.required: atualizacao" -> atualizacao',
+  'RecEncerramento.encerramento.oneOf: each branch requires its member',
+  'DadosComplementaresPessoa.cep: maxLength 8 -> 9',
+  'CobRAtualizacao.encerramento: each oneOf branch requires its property',
+  'PixAutomatico.valor: anyOf of objects dropped',
 ] as const
 
 /**
@@ -153,11 +179,22 @@ export function loadBacen ({ dialect = 'root' }: { dialect?: 'root' | 'api-pix' 
   const gerada = schemas.CobVGerada as { required: string[] }
   if (gerada.required.includes('location')) { gerada.required = gerada.required.filter(r => r !== 'location'); applied.add(CORRECTIONS[14]) }
 
+  const cep = props('DadosComplementaresPessoa').cep as Json
+  if (cep.maxLength === 8) { cep.maxLength = 9; applied.add(CORRECTIONS[23]) }
+  const encerramento = props('CobRAtualizacao').encerramento as { oneOf: Array<{ properties: Json, required?: string[] }> }
+  for (const branch of encerramento.oneOf) {
+    if (branch.required === undefined) { branch.required = Object.keys(branch.properties); applied.add(CORRECTIONS[24]) }
+  }
+  const pixValor = props('PixAutomatico').valor as Json
+  if (pixValor.anyOf !== undefined) { delete pixValor.anyOf; applied.add(CORRECTIONS[25]) }
+
+  pixAutomaticoCorrections(schemas, applied)
+
   const ajv = addFormats(new Ajv({ strict: false, allErrors: true }))
   ajv.addFormat('int32', true)
   ajv.addFormat('int64', true)
   ajv.addSchema({ $id: 'bacen', components: doc.components } as object)
-  type Response = { $ref?: string, content?: Record<string, { schema: { $ref: string } }> }
+  type Response = { $ref?: string, content?: Record<string, { schema: { $ref?: string } }> }
   const responses = (doc.components as unknown as { responses: Record<string, Response> }).responses
   const validatorFor = (method: string, path: string, status: number): ValidateFunction => {
     const op = doc.paths[path]?.[method.toLowerCase()] as { responses: Record<string, Response> } | undefined
@@ -166,8 +203,11 @@ export function loadBacen ({ dialect = 'root' }: { dialect?: 'root' | 'api-pix' 
     const content = response?.content
     // An answer BACEN declares without a body (202 of PUT /lotecobv/{id}): none, read as null.
     if (response !== undefined && content === undefined) return ajv.compile({ type: 'null' })
-    const ref = (content?.['application/json'] ?? content?.['application/problem+json'] ?? content?.['application/jose'])?.schema.$ref
-    if (ref === undefined) throw new Error(`BACEN 2.9.0 has no answer ${status} for ${method} ${path}`)
+    const schema = (content?.['application/json'] ?? content?.['application/problem+json'] ?? content?.['application/jose'])?.schema
+    if (schema === undefined) throw new Error(`BACEN 2.9.0 has no answer ${status} for ${method} ${path}`)
+    // An answer's schema written in place (POST /cobr/{txid}/retentativa/{data}'s allOf): its references are the document's.
+    if (schema.$ref === undefined) return ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"bacen#/components/')) as object)
+    const ref = schema.$ref
     const validate = ajv.getSchema(`bacen${ref}`)
     if (!validate) throw new Error(`no schema ${ref}`)
     return validate
@@ -178,4 +218,33 @@ export function loadBacen ({ dialect = 'root' }: { dialect?: 'root' | 'api-pix' 
     return validate
   }
   return { doc, applied: [...applied], departures, validatorFor, problem: ajv.getSchema('bacen#/components/schemas/Problema')!, requestBody }
+}
+
+/** The corrections of Pix Automático's schemas (CORRECTIONS, from 'RecBase.required'). */
+function pixAutomaticoCorrections (schemas: Record<string, Json>, applied: Set<string>): void {
+  const drop = (name: string, member: string, correction: string) => {
+    const schema = schemas[name] as { required?: string[] }
+    if (schema.required?.includes(member)) { schema.required = schema.required.filter(r => r !== member); applied.add(correction) }
+  }
+  drop('RecBase', 'retentativa', 'RecBase.required: retentativa dropped')
+  drop('SolicRecBase', 'pagador', 'SolicRecBase.required: pagador dropped')
+  drop('SolicRecCompleta', 'rec', 'SolicRecCompleta.required: rec dropped')
+  const dadosPagador = schemas.DadosPagadorRec as { required?: string[], properties: { pagador: Json } }
+  if (dadosPagador.required?.includes('ispbParticipante')) {
+    delete dadosPagador.required
+    dadosPagador.properties.pagador.required = ['ispbParticipante']
+    applied.add('DadosPagadorRec.required: ispbParticipante moved into pagador')
+  }
+  drop('PayloadLocationRecGerada', 'tipo', 'PayloadLocationRecGerada.required: tipo dropped')
+  const location = (schemas.PayloadLocationRecGerada as { properties: { location: Json } }).properties.location
+  if (location.format === 'uri') { delete location.format; applied.add('PayloadLocationRecGerada.location: format uri dropped') }
+  const notification = schemas.RecNotification as { required: string[] }
+  if (notification.required.includes('atualizacao"')) {
+    notification.required = notification.required.map(r => r === 'atualizacao"' ? 'atualizacao' : r)
+    applied.add('RecNotification.required: atualizacao" -> atualizacao')
+  }
+  const branches = ((schemas.RecEncerramento as { properties: { encerramento: { oneOf: Array<{ required?: string[], properties: Json }> } } }).properties.encerramento.oneOf)
+  for (const branch of branches) {
+    if (branch.required === undefined) { branch.required = Object.keys(branch.properties); applied.add('RecEncerramento.encerramento.oneOf: each branch requires its member') }
+  }
 }

@@ -182,7 +182,7 @@ t.test('API Pix\'s base path: /v2 unless set; a path of segments without a trail
   }
   t.equal(loadConfig({}, ['--public-url', 'https://pix.example.com']).publicUrl, 'https://pix.example.com')
   t.equal(loadConfig({ SANDBOX_PUBLIC_URL: 'http://[::1]:8443' }, []).publicUrl, 'http://[::1]:8443')
-  // The location (host, /qr/v2/cobv/ for a due charge, and a 32-character token) must fit API Pix's 77 characters.
+  // The location (host, /qr/v2/cobv/ for a due charge, the longest path (a recurrence's /qr/v2/rec/ is shorter), and a 32-character token) must fit API Pix's 77 characters.
   t.equal(loadConfig({}, ['--public-url', `https://${'a'.repeat(33)}`]).publicUrl?.length, 41)
   for (const url of ['https://pix.example.com/', 'https://pix.example.com/base', 'ftp://pix.example.com', `https://${'a'.repeat(34)}`, 'pix.example.com']) {
     t.match(configError(() => loadConfig({}, ['--public-url', url])).message, 'publicUrl (--public-url / SANDBOX_PUBLIC_URL)', url)

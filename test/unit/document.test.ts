@@ -110,6 +110,47 @@ t.test('the previous format is told apart from a look-alike', async t => {
   t.equal(!noAccounts.ok && noAccounts.kind, 'foreign')
 })
 
+t.test('Pix Automático\'s records name their own account\'s recurrence, and a payer\'s behaviour is one per account and document', async t => {
+  const at = '2026-03-10T15:00:00.000Z'
+  const rec = (idRec: string, accountId: number, loc?: number) => ({
+    idRec,
+    accountId,
+    status: 'CRIADA',
+    terms: { vinculo: { contrato: 'c', devedor: { cpf: '45164632481', nome: 'F' } }, calendario: { dataInicial: '2026-04-01', periodicidade: 'MENSAL' }, valor: {}, politicaRetentativa: 'NAO_PERMITE', ...(loc !== undefined ? { loc } : {}) },
+    ativacao: { tipoJornada: 'AGUARDANDO_DEFINICAO' },
+    atualizacao: [{ status: 'CRIADA', data: at }],
+    createdAt: at,
+  })
+  const idA = 'RN9999900420260310aaaaaaaaaaa'
+  const idB = 'RN9999900420260310bbbbbbbbbbb'
+  const behaviour = (id: number) => ({ id, accountId: 1, document: '45164632481', authorization: 'REJECT', debit: 'PAGA', createdAt: at, updatedAt: at })
+  const d = await readDocument(marked({
+    seq: { account: 2, locrec: 1, payerBehaviour: 2 },
+    accounts: { 1: accountRecord(1), 2: accountRecord(2) },
+    recurrences: { [idA]: rec(idA, 1), [idB]: rec(idB, 2, 1) },
+    recLocations: { 1: { id: 1, accountId: 2, location: 'localhost:80/qr/v2/rec/0123456789abcdef0123456789abcdef', createdAt: at, idRec: idA } },
+    solicRecs: {
+      SC9999900420260310aaaaaaaaaaa: {
+        idSolicRec: 'SC9999900420260310aaaaaaaaaaa',
+        accountId: 1,
+        idRec: idB,
+        status: 'CRIADA',
+        dataExpiracaoSolicitacao: at,
+        destinatario: { conta: '1', ispbParticipante: '91193552', cpf: '45164632481' },
+        atualizacao: [{ status: 'CRIADA', data: at }],
+        createdAt: at,
+      },
+    },
+    payerBehaviours: { 1: behaviour(1), 2: behaviour(2) },
+  }))
+  t.same(!d.ok && d.problems, [
+    `solicRecs/SC9999900420260310aaaaaaaaaaa: recurrence ${idB} is not account 1's`,
+    `recLocations/1: recurrence ${idA} is not account 2's`,
+    `recurrences/${idB}: location 1 does not serve it`,
+    'payerBehaviours/2: account 1 has behaviour 1 for 45164632481 already',
+  ])
+})
+
 t.test('API Pix\'s webhooks: each record checked, owned by an account, one per account, callback and key', async t => {
   const webhook = (id: number, over: Record<string, unknown> = {}) => ({ id, accountId: 1, callback: 'pix', chave: 'loja@example.com', webhookUrl: 'https://erp.example.com/hook', createdAt: '2026-03-10T15:00:00.000Z', updatedAt: '2026-03-10T15:00:00.000Z', ...over })
   const accounts = { 1: accountRecord(1) }
@@ -118,12 +159,13 @@ t.test('API Pix\'s webhooks: each record checked, owned by an account, one per a
   t.equal(ok.ok && ok.state.seq.apiPixWebhook, 2, 'the sequence follows the records')
   const bad = await readDocument(marked({
     accounts,
-    apiPixWebhooks: { 1: webhook(1, { callback: 'rec' }), 2: webhook(2, { accountId: 9 }), 3: webhook(3, { webhookUrl: undefined }), 4: webhook(4), 5: webhook(5) },
+    apiPixWebhooks: { 1: webhook(1, { callback: 'rec' }), 2: webhook(2, { accountId: 9 }), 3: webhook(3, { webhookUrl: undefined }), 4: webhook(4), 5: webhook(5), 6: webhook(6, { callback: 'cobr', chave: undefined }), 7: webhook(7, { callback: 'cobr', chave: undefined }) },
   }))
   t.same(!bad.ok && bad.problems, [
-    'apiPixWebhooks/1/callback: must be one of pix, not "rec"',
+    'apiPixWebhooks/1/callback: must be one of pix, cobr, not "rec"',
     'apiPixWebhooks/3/webhookUrl: Expected string',
     'apiPixWebhooks/2: account 9 does not exist',
     'apiPixWebhooks/5: account 1 has webhook 4 for pix on key loja@example.com already',
-  ])
+    'apiPixWebhooks/7: account 1 has webhook 6 for cobr already',
+  ], 'one /webhookcobr per account')
 })

@@ -4,7 +4,13 @@ import { routeNotFound } from '../../errors/handler.js'
 import { Refusal } from '../../errors/refusal.js'
 import cob from './cob.js'
 import cobv from './cobv.js'
+import cobr from './cobr.js'
+import webhookcobr from './webhookcobr.js'
 import loc from './loc.js'
+import rec from './rec.js'
+import solicrec from './solicrec.js'
+import locrec from './locrec.js'
+import webhookrec from './webhookrec.js'
 import pix from './pix.js'
 import devolucao from './devolucao.js'
 import webhook from './webhook.js'
@@ -39,7 +45,7 @@ const apiPixRoutes: FastifyPluginAsync = async (app) => {
     json(request, body as string, done)
   })
 
-  for (const resource of [cob, loc, cobv, lotecobv, pix, devolucao, webhook]) await app.register(resource)
+  for (const resource of [cob, loc, cobv, lotecobv, pix, devolucao, webhook, rec, solicrec, locrec, webhookrec, cobr, webhookcobr]) await app.register(resource)
 
   // Whatever else is under the base path is API Pix's 404, before any body is read (so with or without
   // one), and never a gateway route whose parameter would match it (`/pix/v2/x/devolucao/y` under /pix/v2).

@@ -1,14 +1,16 @@
 import type { FastifyReply } from 'fastify'
 import type { RoutesPlugin } from '../plugin.js'
 import { Type } from '@sinclair/typebox'
-import { COBV_PAYLOAD_PATH, PAYLOAD_PATH, isLocationToken } from '../../domain/payload-locations.js'
+import { COBV_PAYLOAD_PATH, PAYLOAD_PATH, REC_PAYLOAD_PATH, isLocationToken } from '../../domain/payload-locations.js'
 import { JWKS_PATH } from '../../errors/families.js'
 import { Refusal } from '../../errors/refusal.js'
 import type { PayloadAnswer } from '../../services/api-pix-cobs.js'
 import { errorResponses } from '../../schemas/common.js'
+import { jkuOf } from '../../services/api-pix-cobs.js'
 import { payerScheme } from './host.js'
 
 const PAYLOAD = { problems: { 404: 'CobPayloadNaoEncontrado', 410: 'CobPayloadNaoEncontrado' } } as const
+const REC_PAYLOAD = { problems: { 400: 'RecPayloadOperacaoInvalida', 404: 'RecPayloadNaoEncontrado' } } as const
 const COBV_PAYLOAD = { problems: { 400: 'CobPayloadOperacaoInvalida', 404: 'CobPayloadNaoEncontrado', 410: 'CobPayloadNaoEncontrado' } } as const
 
 const Token = Type.Object({ token: Type.String({ maxLength: 64, description: 'the last segment of the location' }) })
@@ -66,6 +68,24 @@ const routes: RoutesPlugin = async (app) => {
     const token = request.params.token
     const { codMun, DPP } = request.query
     return sendPayload(isLocationToken(token) ? sb.apiPixCobVs.payload(token, { scheme: payerScheme(request), codMun, DPP }) : { status: 'not-found' }, reply)
+  })
+
+  app.get(`${REC_PAYLOAD_PATH}/:token`, {
+    config: { apiPix: REC_PAYLOAD },
+    schema: {
+      operationId: 'apiPixRecPayload',
+      tags: ['API Pix'],
+      summary: 'Recuperar o payload JSON que representa a configuração da recorrência',
+      description: 'The location\'s recurrence as RecPayload, signed as the charges\' payloads are (ES256, kid and jku in the header). 404 RecPayloadNaoEncontrado for a location that serves no recurrence, or one that can no longer be approved nor is in force (REJEITADA, EXPIRADA, CANCELADA).',
+      params: Token,
+      response: { 200: { description: 'JWS', content: { 'application/jose': { schema: Type.String() } } }, ...errorResponses('api-pix', [404]) },
+    },
+  }, async (request, reply) => {
+    const token = request.params.token
+    const answer = isLocationToken(token) ? sb.recurrences.payload(token) : { status: 'not-found' as const }
+    if (answer.status !== 'served') throw new Refusal('NOT_FOUND', 'A recorrência em questão não foi encontrada para a location requisitada')
+    const jws = sb.signer.sign(answer.payload, jkuOf(answer.loc, { scheme: payerScheme(request) }))
+    return reply.type('application/jose').header('cache-control', 'no-store').send(jws)
   })
 
   app.get(JWKS_PATH, {

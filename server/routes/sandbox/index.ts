@@ -11,6 +11,7 @@ import pix from './pix.js'
 import med from './med.js'
 import requests from './requests.js'
 import report from './report.js'
+import recurrences from './recurrences.js'
 import locations from './locations.js'
 import apiPix from './api-pix.js'
 
@@ -41,7 +42,7 @@ const sandboxRoutes: FastifyPluginAsync = async (app) => {
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined && (request.method === 'POST' || request.method === 'PUT' || request.method === 'PATCH')) request.body = {}
   })
-  for (const routes of [system, requests, accounts, scenarios, webhooks, transactions, directory, pix, med, report, locations, apiPix]) await app.register(routes)
+  for (const routes of [system, requests, accounts, scenarios, webhooks, transactions, directory, pix, med, report, locations, apiPix, recurrences]) await app.register(routes)
 }
 
 export default sandboxRoutes

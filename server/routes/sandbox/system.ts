@@ -8,6 +8,7 @@ import { errorResponses } from '../../schemas/common.js'
 import { readDocument } from '../../store/document.js'
 import { STATE_FORMAT, STATE_FORMAT_VERSION } from '../../store/state.js'
 import { ClockAdvanceBody, ClockSetBody, ClockView, HealthUnavailable, HealthView, ResetBody, ResetView, SnapshotBody, SnapshotImported, SnapshotView } from '../../schemas/sandbox.js'
+import { NextDebitBody, NextDebitParams, NextDebitView, NextDueBody, NextDueView } from '../../schemas/api-pix/cobr.js'
 import { mayControl } from './admin.js'
 
 /**
@@ -20,7 +21,7 @@ import { mayControl } from './admin.js'
  */
 export const SNAPSHOT_BODY_LIMIT = Math.floor(Math.min(constants.MAX_STRING_LENGTH / 2, getHeapStatistics().heap_size_limit / 32))
 
-/** Health, reset, clock and snapshot. */
+/** Health, reset, clock (and the next debit of a recurring charge) and snapshot. */
 const systemRoutes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
   const clockView = () => {
@@ -117,6 +118,42 @@ const systemRoutes: RoutesPlugin = async (app) => {
     sb.clock.resume()
     await sb.scheduler.runDue()
     return clockView()
+  })
+
+  // ---- Pix Automático on the virtual clock (docs/api-pix.md, "Recurring charges") ----
+
+  app.post('/clock/next-due', {
+    schema: {
+      operationId: 'sandboxAdvanceToNextDue',
+      tags: ['Sandbox'],
+      summary: 'Move the clock to the next debit of a live recurring charge (of one account, when given), running it and everything due before it',
+      body: NextDueBody,
+      response: { 200: NextDueView, ...errorResponses('sandbox', [400]) },
+    },
+  }, async (request) => {
+    const next = sb.cobrs.nextDebit(request.body.accountId)
+    if (next === null) return { clock: clockView(), debit: null }
+    const at = Date.parse(next.at)
+    if (at > sb.clock.now()) await sb.scheduler.advanceTo(at)
+    else await sb.scheduler.runDue()
+    const after = sb.cobrs.find(next.accountId, next.txid)
+    return { clock: clockView(), debit: { ...next, status: after?.status ?? 'CANCELADA' } }
+  })
+
+  app.post('/accounts/:id/cobr/:txid/next-debit', {
+    schema: {
+      operationId: 'sandboxForceNextDebit',
+      tags: ['Sandbox'],
+      summary: 'Force what the next debit of a live recurring charge comes to, whatever its scenarios and the payer\'s simulation say',
+      params: NextDebitParams,
+      body: NextDebitBody,
+      response: { 200: NextDebitView, ...errorResponses('sandbox', [400, 404, 409]) },
+    },
+  }, async (request) => {
+    const { id, txid } = request.params
+    sb.accounts.require(id)
+    const cobr = sb.cobrs.forceNextDebit(id, txid, request.body.outcome, request.body.codigo)
+    return { accountId: id, txid, status: cobr.status, nextDebit: cobr.proximoDebito!, dueAt: cobr.dueAt ?? null }
   })
 
   app.get('/snapshot', {

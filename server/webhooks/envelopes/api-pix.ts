@@ -1,4 +1,4 @@
-import type { PixCallback } from '../../schemas/webhooks.js'
+import type { CobRCallback, PixCallback } from '../../schemas/webhooks.js'
 
 /**
  * The pure builder of API Pix's callback (docs/api-pix.md, webhook): `{ "pix": [...] }`, posted to
@@ -7,4 +7,9 @@ import type { PixCallback } from '../../schemas/webhooks.js'
  */
 export function pixCallback (pix: PixCallback['pix']): PixCallback {
   return { pix }
+}
+
+/** Pix Automático's callback (docs/api-pix.md, "Recurring charges"): `{ "cobsr": [...] }`, posted to `{webhookUrl}/cobr`. */
+export function cobrCallback (cobsr: CobRCallback['cobsr']): CobRCallback {
+  return { cobsr }
 }

@@ -5,7 +5,7 @@ import { defaultConfig } from '../../../server/config.js'
 import { emptyState } from '../../../server/store/state.js'
 import { signDelivery } from '../../../server/webhooks/signature.js'
 import { WebhookService } from '../../../server/webhooks/service.js'
-import { EVENT_TYPES, type FailedAttempt, type GaveUp } from '../../../server/webhooks/types.js'
+import { GATEWAY_EVENT_TYPES, type FailedAttempt, type GaveUp } from '../../../server/webhooks/types.js'
 import { addAccount, engine } from './harness.js'
 import { examplePayload } from '../../helpers/webhooks.js'
 
@@ -191,7 +191,7 @@ t.test('afterReset forgets what was pending and registers SANDBOX_WEBHOOK_URL ag
     service.afterReset()
   })
   t.same(service.deliveries({}), [])
-  t.same(service.registrations.list(1).map(w => [w.eventType, w.url]), EVENT_TYPES.map(e => [e, 'http://127.0.0.1:9/all']))
+  t.same(service.registrations.list(1).map(w => [w.eventType, w.url]), GATEWAY_EVENT_TYPES.map(e => [e, 'http://127.0.0.1:9/all']))
   await scheduler.advance(10 * BACKOFF)
   await service.idle()
   t.equal(r.received.length, 1, 'no retry of a delivery of the state that is gone')

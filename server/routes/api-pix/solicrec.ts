@@ -1,0 +1,53 @@
+import type { RoutesPlugin } from '../plugin.js'
+import { errorResponses } from '../../schemas/common.js'
+import { SolicRecBody, SolicRecParams, SolicRecPatchBody, SolicRecView } from '../../schemas/api-pix/rec.js'
+import type { ApiPixRoute } from './route.js'
+
+const WRITE: ApiPixRoute = { scope: 'solicrec.write', problems: { 400: 'SolicRecOperacaoInvalida', 404: 'SolicRecNaoEncontrada' }, entity: 'solicrec' }
+const READ: ApiPixRoute = { scope: 'solicrec.read', problems: { 404: 'SolicRecNaoEncontrada' } }
+
+/** API Pix's confirmation requests of journey 1 (tag SolicRec; docs/api-pix.md, Pix Automático). */
+const routes: RoutesPlugin = async (app) => {
+  const sb = app.sandbox
+
+  app.post('/solicrec', {
+    config: { auth: true, apiPix: WRITE },
+    schema: {
+      operationId: 'apiPixCreateSolicRec',
+      tags: ['API Pix'],
+      summary: 'Criar solicitação de confirmação de recorrência',
+      description: 'A request CRIADA for a CRIADA recurrence with no other request waiting; on the virtual clock it is ENVIADA, RECEBIDA, then answered as the simulated payer behaves (ACEITA approves the recurrence, REJEITADA rejects it), or EXPIRADA at dataExpiracaoSolicitacao.',
+      security: [{ oauth2: ['solicrec.write'] }],
+      body: SolicRecBody,
+      response: { 201: SolicRecView, ...errorResponses('api-pix', [400, 403, 404]) },
+    },
+  }, async (request, reply) => reply.status(201).send(sb.recurrences.solicitationView(sb.recurrences.request(request.account!, request.body))))
+
+  app.get('/solicrec/:idSolicRec', {
+    config: { auth: true, apiPix: READ },
+    schema: {
+      operationId: 'apiPixGetSolicRec',
+      tags: ['API Pix'],
+      summary: 'Consultar solicitação de confirmação de recorrência',
+      security: [{ oauth2: ['solicrec.read'] }],
+      params: SolicRecParams,
+      response: { 200: SolicRecView, ...errorResponses('api-pix', [403, 404]) },
+    },
+  }, async (request) => sb.recurrences.solicitationView(sb.recurrences.solicitation(request.account!, request.params.idSolicRec)))
+
+  app.patch('/solicrec/:idSolicRec', {
+    config: { auth: true, apiPix: WRITE },
+    schema: {
+      operationId: 'apiPixReviseSolicRec',
+      tags: ['API Pix'],
+      summary: 'Revisar solicitação de confirmação de recorrência',
+      description: 'status CANCELADA cancels a request CRIADA, ENVIADA or RECEBIDA; its recurrence stays CRIADA, for another request. 201, as the reference writes it.',
+      security: [{ oauth2: ['solicrec.write'] }],
+      params: SolicRecParams,
+      body: SolicRecPatchBody,
+      response: { 201: SolicRecView, ...errorResponses('api-pix', [400, 403, 404]) },
+    },
+  }, async (request, reply) => reply.status(201).send(sb.recurrences.solicitationView(sb.recurrences.cancelSolicitation(request.account!, request.params.idSolicRec, request.body))))
+}
+
+export default routes

@@ -1,0 +1,136 @@
+import { Type } from '@sinclair/typebox'
+import type { RoutesPlugin } from '../plugin.js'
+import { hundredths } from '../../domain/api-pix-fields.js'
+import { JORNADAS, REC_REJEICAO_CODIGOS } from '../../domain/rec-types.js'
+import { errorResponses, RecordId, StringEnum } from '../../schemas/common.js'
+import { AccountFilterQuery, NumericIdParams } from '../../schemas/sandbox.js'
+import { AUTHORIZATION_ANSWERS, DEBIT_ANSWERS, type PayerBehaviour, type Recurrence } from '../../store/state.js'
+import { centsToString } from '../../domain/money.js'
+import { invalidRequest } from '../../errors/refusal.js'
+
+const Valor = Type.String({ pattern: '^\\d{1,10}\\.\\d{2}$', description: 'BRL, as API Pix writes amounts ("50.00")' })
+const IdRecParams = Type.Object({ idRec: Type.String({ minLength: 1, maxLength: 64 }) })
+const Loose = Type.Object({}, { additionalProperties: true })
+
+const ApproveBody = Type.Object({
+  jornada: Type.Optional(StringEnum(JORNADAS, { description: 'JORNADA_1 answers its confirmation request (the default while one waits); else 3 when the receiver named the immediate charge, 2 otherwise' })),
+  pagador: Type.Optional(Type.Object({
+    ispbParticipante: Type.String({ pattern: '^[0-9A-Z]{8}$' }),
+    cpf: Type.Optional(Type.String({ pattern: '^\\d{11}$' })),
+    cnpj: Type.Optional(Type.String({ pattern: '^[0-9A-Z]{14}$' })),
+  }, { description: 'the payer\'s PSP and document; the debtor\'s document at the request\'s PSP (or 99999999) when absent' })),
+  valorMaximo: Type.Optional(Valor),
+})
+
+const RejectBody = Type.Object({
+  codigo: Type.Optional(StringEnum(REC_REJEICAO_CODIGOS, { description: 'AP13 (the default) or AP14' })),
+  by: Type.Optional(StringEnum(['USUARIO_PAGADOR', 'PSP_PAGADOR'] as const, { description: 'who rejects: the payer (default) or the payer\'s PSP' })),
+})
+
+const BehaviourBody = Type.Object({
+  accountId: RecordId(),
+  document: Type.Optional(Type.String({ pattern: '^(\\d{11}|[0-9A-Z]{14})$', description: 'the debtor\'s CPF or CNPJ; every payer of the account when absent' })),
+  authorization: StringEnum(AUTHORIZATION_ANSWERS, { description: 'the answer to a confirmation request once received (journey 1)' }),
+  rejectionCode: Type.Optional(StringEnum(REC_REJEICAO_CODIGOS)),
+  valorMaximo: Type.Optional(Valor),
+  debit: Type.Optional(StringEnum(DEBIT_ANSWERS, { description: 'the answer to a recurring charge\'s debit; PAGA by default' })),
+})
+
+const BehaviourView = Type.Object({
+  id: Type.Integer(),
+  accountId: Type.Integer(),
+  document: Type.Optional(Type.String()),
+  authorization: Type.String(),
+  rejectionCode: Type.Optional(Type.String()),
+  valorMaximo: Type.Optional(Type.String()),
+  debit: Type.String(),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+})
+
+const behaviourView = (b: PayerBehaviour) => {
+  const { valorMaximoCents, ...rest } = b
+  return { ...rest, ...(valorMaximoCents !== undefined ? { valorMaximo: centsToString(valorMaximoCents) } : {}) }
+}
+
+const cents = (valor: string | undefined): number | undefined => {
+  if (valor === undefined) return undefined
+  const c = hundredths(valor)
+  if (c === null || c === 0) throw invalidRequest('valorMaximo must be a positive amount', { en: 'valorMaximo must be a positive amount' })
+  return c
+}
+
+/**
+ * /__sandbox/recurrences and /__sandbox/payer-behaviours: the payer's side of Pix Automático
+ * (docs/api-pix.md, "The payer's side"). A test approves, rejects, cancels or lets expire a recurrence
+ * as its payer would; or sets how the simulated payers answer when nobody steers them, per account or
+ * per debtor document, so that a year of recurring charges runs unattended.
+ */
+const routes: RoutesPlugin = async (app) => {
+  const sb = app.sandbox
+  const view = (rec: Recurrence) => ({ accountId: rec.accountId, ...sb.recurrences.complete(rec) })
+  const action = (name: string, summary: string, description: string) => ({
+    operationId: `sandboxRecurrence${name}`,
+    tags: ['Sandbox'],
+    summary,
+    description,
+    params: IdRecParams,
+    response: { 200: Loose, ...errorResponses('sandbox', [400, 404, 409]) },
+  })
+
+  app.post('/recurrences/:idRec/approve', {
+    schema: { ...action('Approve', 'The payer approves a CRIADA recurrence', 'APROVADA, by journey 1 (its confirmation request ACEITA), 2 or 3; with the payer\'s maximum for a value that is not fixed. 409 unless CRIADA.'), body: ApproveBody },
+  }, async (request) => {
+    const { jornada, pagador, valorMaximo } = request.body
+    const payer = pagador === undefined
+      ? undefined
+      : pagador.cpf !== undefined
+        ? { ispbParticipante: pagador.ispbParticipante, cpf: pagador.cpf }
+        : pagador.cnpj !== undefined ? { ispbParticipante: pagador.ispbParticipante, cnpj: pagador.cnpj } : undefined
+    if (pagador !== undefined && (payer === undefined || (pagador.cpf !== undefined && pagador.cnpj !== undefined))) {
+      throw invalidRequest('pagador needs exactly one of cpf and cnpj', { en: 'pagador needs exactly one of cpf and cnpj' })
+    }
+    const valorMaximoCents = cents(valorMaximo)
+    return view(sb.recurrences.approve(request.params.idRec, { ...(jornada !== undefined ? { jornada } : {}), ...(payer !== undefined ? { pagador: payer } : {}), ...(valorMaximoCents !== undefined ? { valorMaximoCents } : {}) }))
+  })
+
+  app.post('/recurrences/:idRec/reject', {
+    schema: { ...action('Reject', 'The payer (or the payer\'s PSP) rejects a CRIADA recurrence', 'REJEITADA with rejeicao AP13 or AP14; its confirmation request waiting, REJEITADA too. 409 unless CRIADA.'), body: RejectBody },
+  }, async (request) => view(sb.recurrences.reject(request.params.idRec, request.body.codigo, request.body.by)))
+
+  app.post('/recurrences/:idRec/expire', {
+    schema: action('Expire', 'Let a recurrence expire now', 'EXPIRADA: a CRIADA one the payer never answered (its confirmation request EXPIRADA too), or an APROVADA one. 409 otherwise.'),
+  }, async (request) => view(sb.recurrences.expire(request.params.idRec)))
+
+  app.post('/recurrences/:idRec/cancel', {
+    schema: action('Cancel', 'The payer cancels an APROVADA recurrence', 'CANCELADA with cancelamento SLDB by USUARIO_PAGADOR. 409 unless APROVADA.'),
+  }, async (request) => view(sb.recurrences.cancelByPayer(request.params.idRec)))
+
+  app.put('/payer-behaviours', {
+    schema: {
+      operationId: 'sandboxSetPayerBehaviour',
+      tags: ['Sandbox'],
+      summary: 'How simulated payers answer when nobody steers them',
+      description: 'Per account (every debtor of its recurrences) or per debtor document, the document first. authorization: APPROVE (the default with nothing set), REJECT or NO_ANSWER (the request expires); debit: PAGA (default), REJEITADA_SALDO, REJEITADA or SEM_RESPOSTA. Replaces what was set for the same account and document.',
+      body: BehaviourBody,
+      response: { 200: BehaviourView, ...errorResponses('sandbox', [400, 404]) },
+    },
+  }, async (request) => {
+    const { valorMaximo, debit, ...rest } = request.body
+    const valorMaximoCents = cents(valorMaximo)
+    return behaviourView(sb.payers.set({ ...rest, debit: debit ?? 'PAGA', ...(valorMaximoCents !== undefined ? { valorMaximoCents } : {}) }))
+  })
+
+  app.get('/payer-behaviours', {
+    schema: { operationId: 'sandboxListPayerBehaviours', tags: ['Sandbox'], summary: 'The simulated payers\' behaviours set', querystring: AccountFilterQuery, response: { 200: Type.Object({ behaviours: Type.Array(BehaviourView) }) } },
+  }, async (request) => ({ behaviours: sb.payers.list(request.query.accountId).map(behaviourView) }))
+
+  app.delete('/payer-behaviours/:id', {
+    schema: { operationId: 'sandboxDeletePayerBehaviour', tags: ['Sandbox'], summary: 'Forget a behaviour: its payers answer as the account\'s (or the default) again', params: NumericIdParams, response: { 204: Type.Null(), ...errorResponses('sandbox', [404]) } },
+  }, async (request, reply) => {
+    sb.payers.remove(request.params.id)
+    return reply.status(204).send(null)
+  })
+}
+
+export default routes

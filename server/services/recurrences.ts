@@ -1,0 +1,653 @@
+import { parseLocalBound, saoPauloTime } from '../domain/calendar.js'
+import { randomAlnum } from '../domain/ids.js'
+import { newLocationToken, recLocationAt, recTokenOf } from '../domain/payload-locations.js'
+import { formatRecId, parseRecTerms, REC_VIOLACOES, reviseRecTerms, type Jornada, type RecStatus, type Violacao } from '../domain/rec.js'
+import { recurrenceCode, withRecurrence } from '../domain/rec-codes.js'
+import { CANCELAMENTO, moveRec, moveSolicRec, recAfterSolicRec, type Ator, type RecEncerramento } from '../domain/rec-lifecycle.js'
+import { checkSolicRecForRec, formatSolicRecId, parseSolicRecRequest, parseSolicRecRevision, SOLICREC_ACTIVE_STATUSES, type SolicRecStatus } from '../domain/solicrec.js'
+import { Refusal, invalidRequest } from '../errors/refusal.js'
+import type { Lifecycle, Ports, RecCancelled, RecNotifications, RecPagador, RecurrenceCharges, Recurrences, RecurrenceView } from '../ports.js'
+import type { Account, RecLocation, Recurrence, SolicRec } from '../store/state.js'
+import type { Restored } from '../store/store.js'
+import type { AppliedScenario } from '../../scenarios/types.js'
+import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
+import { COB_FILTERS, givenFilters, page, windowOf, within, type Paging } from './central-bank-reads.js'
+import { iso } from './history.js'
+import { recCompleta, recGerada, recLocationView, recPayload, solicRecView } from './rec-views.js'
+import type { PayerSimulation } from './simulated-payers.js'
+
+/**
+ * Pix Automático's recurrences in API Pix 2.9.0 (docs/api-pix.md, Pix Automático): the receiver's
+ * recurrences (`/rec`), their payload locations (`/locrec`, served at `<host>/qr/v2/rec/<token>`)
+ * and confirmation requests (`/solicrec`, journey 1), and the payer's side as the sandbox simulates
+ * it: a request is sent, received and answered on the virtual clock as the payer's behaviour says
+ * (PayerSimulation), or steered through the control plane (approve, reject, expire, cancel).
+ * Owns `recurrences`, `recLocations` and `solicRecs`.
+ */
+
+/** How long each step of a confirmation request takes on the virtual clock: sent, received, answered. */
+export const SOLICREC_STEP_MS = 1000
+
+/** The payer's PSP a recurrence names when nobody said which (journeys 2 and 3, steered without one). */
+export const SIMULATED_PAYER_ISPB = '99999999'
+
+const DAY_MS = 86_400_000
+
+/** GET /rec's parameters. */
+export interface RecFilter extends Paging {
+  inicio: string
+  fim: string
+  cpf?: string
+  cnpj?: string
+  locationPresente?: boolean
+  status?: string
+  convenio?: string
+}
+
+/** GET /locrec's parameters. */
+export interface RecLocationFilter extends Paging {
+  inicio: string
+  fim: string
+  idRecPresente?: boolean
+  convenio?: string
+}
+
+/** How the control plane approves a recurrence for its payer. */
+export interface Approval {
+  jornada?: Jornada
+  pagador?: RecPagador
+  /** The payer's maximum per charge, for a recurrence without a fixed value. */
+  valorMaximoCents?: number
+}
+
+export type RecurrenceDeps = Pick<Ports, 'store' | 'clock' | 'rng' | 'scheduler'> & {
+  payers: PayerSimulation
+  /** The charges journeys 3 and 4 compose with. */
+  charges: RecurrenceCharges
+  /** Where the sandbox's BR Codes say the receiver is. */
+  merchantCity: string
+}
+
+/** API Pix's violations as a refusal: each reason with the property it is about. */
+export function violations (v: readonly Violacao[]): Refusal {
+  return invalidRequest(v.map(x => x.razao), { fields: v.map(x => x.propriedade) })
+}
+
+const today = (ms: number) => saoPauloTime(ms).day
+
+export class RecurrenceService implements Recurrences, Lifecycle {
+  private readonly cancelledListeners: Array<(cancelled: RecCancelled) => void> = []
+  private readonly notifications: RecNotifications[] = []
+  /** Token (the last segment of a recurrence's location) to location id. */
+  private readonly byToken = new Map<string, number>()
+
+  constructor (private readonly deps: RecurrenceDeps) {}
+
+  private get store () { return this.deps.store }
+  private now () { return this.deps.clock.now() }
+
+  // ---- the ports -------------------------------------------------------------------------------
+
+  recurrence (accountId: number, idRec: string): RecurrenceView | null {
+    const rec = this.store.data.recurrences[idRec]
+    if (rec === undefined || rec.accountId !== accountId) return null
+    const { idRec: id, status, terms, ativacao, pagador, valorMaximoPagadorCents, encerramento } = rec
+    return structuredClone({
+      idRec: id,
+      accountId,
+      status,
+      terms,
+      ativacao,
+      ...(pagador !== undefined ? { pagador } : {}),
+      ...(valorMaximoPagadorCents !== undefined ? { valorMaximoPagadorCents } : {}),
+      ...(encerramento !== undefined ? { encerramento } : {}),
+    }) as RecurrenceView
+  }
+
+  onCancelled (listener: (cancelled: RecCancelled) => void): void {
+    this.cancelledListeners.push(listener)
+  }
+
+  /** Who hears of every status change (the receiver's `/webhookrec`). */
+  notify (to: RecNotifications): void {
+    this.notifications.push(to)
+  }
+
+  // ---- /rec ------------------------------------------------------------------------------------
+
+  /** POST /rec: a recurrence CRIADA, served at the location `loc` names when it names one. */
+  create (account: Account, body: unknown, scenarios: AppliedScenario[] = []): Recurrence {
+    const now = this.now()
+    const parsed = parseRecTerms(body, { criacao: today(now) })
+    if (!parsed.ok) throw violations(parsed.violacoes)
+    const terms = parsed.terms
+    if (terms.loc !== undefined) this.checkFreeLoc(account, terms.loc)
+    return this.store.transact(() => {
+      let idRec = this.newRecId(account, terms.politicaRetentativa, now)
+      while (this.store.data.recurrences[idRec] !== undefined) idRec = this.newRecId(account, terms.politicaRetentativa, now)
+      const at = iso(now)
+      const rec = this.store.add('recurrences', {
+        idRec,
+        accountId: account.id,
+        status: 'CRIADA',
+        terms,
+        ativacao: { tipoJornada: 'AGUARDANDO_DEFINICAO' },
+        atualizacao: [{ status: 'CRIADA', data: at }],
+        createdAt: at,
+        ...(this.expiryOf(terms.calendario.dataFinal) !== undefined ? { dueAt: iso(this.expiryOf(terms.calendario.dataFinal)!) } : {}),
+        ...(scenarios.length > 0 ? { scenarios } : {}),
+      })
+      if (terms.loc !== undefined) this.store.patch('recLocations', terms.loc, l => { l.idRec = idRec })
+      this.follow(rec)
+      this.changed(rec)
+      return rec
+    })
+  }
+
+  private newRecId (account: Account, politica: Recurrence['terms']['politicaRetentativa'], now: number): string {
+    return formatRecId({ politicaRetentativa: politica, agente: account.ispb, criacao: today(now), sequencial: randomAlnum(this.deps.rng, 11) })
+  }
+
+  /** The first instant after a recurrence's last day (São Paulo), when it expires. */
+  private expiryOf (dataFinal: string | undefined): number | undefined {
+    if (dataFinal === undefined) return undefined
+    const end = parseLocalBound(dataFinal, 'end')
+    return end === null ? undefined : end + 1
+  }
+
+  /** The location a recurrence names by `loc`: the account's, serving no recurrence (the YAML's two violations otherwise). */
+  private checkFreeLoc (account: Account, id: number, idRec?: string): void {
+    const loc = this.store.data.recLocations[id]
+    if (loc === undefined || loc.accountId !== account.id) throw violations([REC_VIOLACOES.locInexistente(id)])
+    if (loc.idRec !== undefined && loc.idRec !== idRec && this.store.data.recurrences[loc.idRec] !== undefined) throw violations([REC_VIOLACOES.locEmUso(id)])
+  }
+
+  /** The account's recurrence; 404 RecNaoEncontrada for any other. */
+  get (account: Account, idRec: string): Recurrence {
+    const rec = this.store.data.recurrences[idRec]
+    if (rec === undefined || rec.accountId !== account.id) throw new Refusal('NOT_FOUND', `Recorrência ${idRec} não encontrada`)
+    return rec
+  }
+
+  /** The location serving a recurrence, while it serves it. */
+  locationOf (rec: Recurrence): RecLocation | undefined {
+    const id = rec.terms.loc
+    const loc = id === undefined ? undefined : this.store.data.recLocations[id]
+    return loc?.idRec === rec.idRec ? loc : undefined
+  }
+
+  private solicitacoesOf (rec: Recurrence): SolicRec[] {
+    return Object.values(this.store.data.solicRecs).filter(s => s.idRec === rec.idRec && s.accountId === rec.accountId).sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+  }
+
+  /** RecGerada. */
+  generated (rec: Recurrence) {
+    return recGerada(rec, this.account(rec), this.locationOf(rec))
+  }
+
+  /**
+   * GET /rec/{idRec} (RecCompleta): with `txid`, the code that composes the recurrence with that
+   * immediate charge (journey 3); without, the recurrence's own code (journey 2) while it has a location.
+   */
+  complete (rec: Recurrence, txid?: string) {
+    const account = this.account(rec)
+    const loc = this.locationOf(rec)
+    const view = recCompleta(rec, account, loc, this.solicitacoesOf(rec))
+    if (txid !== undefined) {
+      if (loc === undefined) throw invalidRequest(`A recorrência ${rec.idRec} não tem location: nenhum QR composto pode carregá-la`, { fields: ['txid'] })
+      const charge = this.deps.charges.chargeCode(account, txid)
+      if (charge === undefined) throw new Refusal('NOT_FOUND', `Cobrança ${txid} não encontrada`)
+      if (charge.pixCopiaECola === null) throw invalidRequest(`A cobrança ${txid} não tem location: não há QR a compor`, { fields: ['txid'] })
+      return { ...view, dadosQR: { jornada: 'JORNADA_3' as const, pixCopiaECola: withRecurrence(charge.pixCopiaECola, loc.location) } }
+    }
+    if (loc === undefined) return view
+    const pixCopiaECola = recurrenceCode({ recLocation: loc.location, merchantName: account.name, merchantCity: this.deps.merchantCity })
+    return { ...view, dadosQR: { jornada: 'JORNADA_2' as const, pixCopiaECola } }
+  }
+
+  /** GET /rec: the account's recurrences created within [inicio, fim], oldest first, paged. */
+  list (account: Account, q: RecFilter) {
+    const w = windowOf(q)
+    const recs = Object.values(this.store.data.recurrences).filter(rec => {
+      if (rec.accountId !== account.id || !within(rec.createdAt, w)) return false
+      const devedor = rec.terms.vinculo.devedor
+      if (q.cpf !== undefined && !('cpf' in devedor && devedor.cpf === q.cpf)) return false
+      if (q.cnpj !== undefined && !('cnpj' in devedor && devedor.cnpj === q.cnpj)) return false
+      if (q.status !== undefined && rec.status !== q.status) return false
+      if (q.convenio !== undefined && rec.terms.recebedor?.convenio !== q.convenio) return false
+      return q.locationPresente === undefined || (this.locationOf(rec) !== undefined) === q.locationPresente
+    }).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.idRec.localeCompare(b.idRec))
+    const { items, paginacao } = page(recs, q)
+    return {
+      parametros: {
+        inicio: q.inicio,
+        fim: q.fim,
+        ...givenFilters(q, COB_FILTERS),
+        ...(q.convenio !== undefined ? { recebedor: { convenio: q.convenio } } : {}),
+        paginacao,
+      },
+      recs: items.map(rec => recCompleta(rec, account, this.locationOf(rec), this.solicitacoesOf(rec))),
+    }
+  }
+
+  /** PATCH /rec/{idRec}: the receiver revises what RecRevisada allows, and may cancel. */
+  revise (account: Account, idRec: string, body: unknown): Recurrence {
+    const rec = this.get(account, idRec)
+    const revised = reviseRecTerms(rec.terms, body, { status: rec.status, criacao: today(Date.parse(rec.createdAt)) })
+    if (!revised.ok) throw violations(revised.violacoes)
+    const { terms, cancelar } = revised
+    const oldLoc = rec.terms.loc
+    if (terms.loc !== undefined && terms.loc !== oldLoc) this.checkFreeLoc(account, terms.loc, idRec)
+    return this.store.transact(() => {
+      this.store.update('recurrences', idRec, r => {
+        r.terms = terms
+        const due = this.expiryOf(terms.calendario.dataFinal)
+        if (due === undefined) delete r.dueAt
+        else r.dueAt = iso(due)
+      })
+      if (terms.loc !== oldLoc) {
+        if (oldLoc !== undefined && this.store.data.recLocations[oldLoc]?.idRec === idRec) this.store.patch('recLocations', oldLoc, l => { delete l.idRec })
+        if (terms.loc !== undefined) this.store.patch('recLocations', terms.loc, l => { l.idRec = idRec })
+      }
+      if (cancelar) this.move(idRec, 'CANCELADA', 'USUARIO_RECEBEDOR', { cancelamento: { ...CANCELAMENTO.rec.USUARIO_RECEBEDOR } })
+      const after = this.store.data.recurrences[idRec]
+      this.follow(after)
+      return after
+    })
+  }
+
+  /**
+   * A recurrence's move, in the unit of whoever makes it: its status and its history, what a final
+   * status ends (the requests still waiting, the expiry), and word of it to the listeners.
+   */
+  private move (idRec: string, to: RecStatus, by: Ator, encerramento?: RecEncerramento, approval?: Pick<Recurrence, 'ativacao' | 'pagador' | 'valorMaximoPagadorCents'>): void {
+    const rec = this.store.data.recurrences[idRec]
+    const moved = moveRec(rec.status, to, by, encerramento)
+    if (!moved.ok) {
+      throw new Refusal('REC_INVALID_TRANSITION', `A recorrência ${idRec} está ${rec.status}: não pode passar a ${to}`, { en: `Recurrence ${idRec} is ${rec.status}: it cannot become ${to}` })
+    }
+    const at = iso(this.now())
+    this.store.update('recurrences', idRec, r => {
+      r.status = moved.status
+      r.atualizacao.push({ status: moved.status, data: at })
+      if (moved.encerramento !== undefined) r.encerramento = structuredClone(moved.encerramento)
+      if (approval !== undefined) {
+        r.ativacao = structuredClone(approval.ativacao)
+        if (approval.pagador !== undefined) r.pagador = structuredClone(approval.pagador)
+        if (approval.valorMaximoPagadorCents !== undefined) r.valorMaximoPagadorCents = approval.valorMaximoPagadorCents
+      }
+      if (moved.status !== 'APROVADA') {
+        delete r.dueAt
+        delete r.payerCancelsAt
+      } else if (hasScenario(r.scenarios, 'REC_PAYER_PSP_CANCELS')) {
+        r.payerCancelsAt = iso(this.now() + scenarioParam(r.scenarios, 'REC_PAYER_PSP_CANCELS', 'ms', DAY_MS))
+      }
+    })
+    const after = this.store.data.recurrences[idRec]
+    if (moved.status !== 'CRIADA' && moved.status !== 'APROVADA') {
+      // A recurrence that ended ends the requests still waiting for its payer.
+      for (const s of this.solicitacoesOf(after)) {
+        if (SOLICREC_ACTIVE_STATUSES.includes(s.status)) this.moveSolic(s.idSolicRec, moved.status === 'CANCELADA' ? 'CANCELADA' : 'EXPIRADA', moved.status === 'CANCELADA' ? 'USUARIO_RECEBEDOR' : 'PSP_RECEBEDOR', true)
+      }
+    }
+    if (moved.status === 'CANCELADA' && moved.encerramento !== undefined && 'cancelamento' in moved.encerramento) {
+      const cancelled = { recurrence: this.recurrence(after.accountId, idRec)!, cancelamento: moved.encerramento.cancelamento }
+      for (const listener of this.cancelledListeners) listener(cancelled)
+    }
+    if (moved.status === 'APROVADA' && after.payerCancelsAt !== undefined) this.deps.scheduler.at(Date.parse(after.payerCancelsAt), 'rec-payer-cancels', () => this.cancelByPayerPsp(idRec))
+    this.changed(after)
+  }
+
+  private changed (rec: Recurrence): void {
+    for (const n of this.notifications) n.recChanged(rec)
+  }
+
+  private account (rec: Recurrence | RecLocation | SolicRec): Account {
+    return this.store.account(rec.accountId)!
+  }
+
+  // ---- /locrec ---------------------------------------------------------------------------------
+
+  /** POST /locrec: a location at `host`, serving no recurrence yet. */
+  createLocation (account: Account, host: string): RecLocation {
+    return this.store.transact(() => {
+      let token = newLocationToken(this.deps.rng)
+      while (this.byToken.has(token)) token = newLocationToken(this.deps.rng)
+      const loc = this.store.add('recLocations', { id: this.store.nextSeq('locrec'), accountId: account.id, location: recLocationAt(host, token), createdAt: iso(this.now()) })
+      this.byToken.set(token, loc.id)
+      return loc
+    })
+  }
+
+  location (account: Account, id: number): RecLocation {
+    const loc = this.store.data.recLocations[id]
+    if (loc === undefined || loc.accountId !== account.id) throw new Refusal('NOT_FOUND', `Location ${id} não encontrada`)
+    return loc
+  }
+
+  locationView (loc: RecLocation) {
+    return recLocationView(this.served(loc) === undefined ? { ...loc, idRec: undefined } : loc)
+  }
+
+  /** The recurrence a location serves, when it serves one that is still there. */
+  private served (loc: RecLocation): Recurrence | undefined {
+    const rec = loc.idRec === undefined ? undefined : this.store.data.recurrences[loc.idRec]
+    return rec !== undefined && rec.accountId === loc.accountId && rec.terms.loc === loc.id ? rec : undefined
+  }
+
+  /** GET /locrec. */
+  listLocations (account: Account, q: RecLocationFilter) {
+    const w = windowOf(q)
+    const locs = Object.values(this.store.data.recLocations).filter(loc => {
+      if (loc.accountId !== account.id || !within(loc.createdAt, w)) return false
+      const rec = this.served(loc)
+      if (q.convenio !== undefined && rec?.terms.recebedor?.convenio !== q.convenio) return false
+      return q.idRecPresente === undefined || (rec !== undefined) === q.idRecPresente
+    }).sort((a, b) => a.id - b.id)
+    const { items, paginacao } = page(locs, q)
+    return {
+      parametros: {
+        inicio: q.inicio,
+        fim: q.fim,
+        ...(q.idRecPresente !== undefined ? { idRecPresente: q.idRecPresente } : {}),
+        ...(q.convenio !== undefined ? { recebedor: { convenio: q.convenio } } : {}),
+        paginacao,
+      },
+      loc: items.map(loc => this.locationView(loc)),
+    }
+  }
+
+  /** DELETE /locrec/{id}/idRec: the location serves no recurrence, and the recurrence shows no location (its status unchanged). */
+  unbindLocation (account: Account, id: number): RecLocation {
+    const loc = this.location(account, id)
+    if (loc.idRec === undefined) return loc
+    const idRec = loc.idRec
+    this.store.transact(() => {
+      this.store.patch('recLocations', id, l => { delete l.idRec })
+      if (this.store.data.recurrences[idRec]?.terms.loc === id) this.store.update('recurrences', idRec, r => { delete r.terms.loc })
+    })
+    return this.store.data.recLocations[id]
+  }
+
+  /** GET <host>/qr/v2/rec/<token>: the recurrence a location serves, as RecPayload, while it can still be approved or is in force. */
+  payload (token: string): { status: 'served', payload: Record<string, unknown>, loc: RecLocation } | { status: 'not-found' } {
+    const id = this.byToken.get(token)
+    const loc = id === undefined ? undefined : this.store.data.recLocations[id]
+    const rec = loc === undefined ? undefined : this.served(loc)
+    if (loc === undefined || rec === undefined || (rec.status !== 'CRIADA' && rec.status !== 'APROVADA')) return { status: 'not-found' }
+    return { status: 'served', payload: recPayload(rec, this.account(rec)), loc }
+  }
+
+  // ---- /solicrec -------------------------------------------------------------------------------
+
+  /** POST /solicrec: a confirmation request of the account's CRIADA recurrence, sent to the payer's PSP on the virtual clock. */
+  request (account: Account, body: unknown): SolicRec {
+    const now = this.now()
+    const parsed = parseSolicRecRequest(body, { criacao: today(now) })
+    if (!parsed.ok) throw violations(parsed.violacoes)
+    const { idRec, calendario, destinatario } = parsed.request
+    const rec = this.store.data.recurrences[idRec]
+    if (rec === undefined || rec.accountId !== account.id) throw new Refusal('NOT_FOUND', `Recorrência ${idRec} não encontrada`)
+    const active = checkSolicRecForRec(idRec, this.solicitacoesOf(rec).map(s => s.status))
+    if (active.length > 0) throw violations(active)
+    if (rec.status !== 'CRIADA') throw violations([{ razao: `A recorrência solicrec.idRec está ${rec.status}: só uma recorrência CRIADA pode ser confirmada.`, propriedade: 'solicrec.idRec', valor: idRec }])
+    return this.store.transact(() => {
+      let idSolicRec = formatSolicRecId({ agente: account.ispb, criacao: today(now), sequencial: randomAlnum(this.deps.rng, 11) })
+      while (this.store.data.solicRecs[idSolicRec] !== undefined) idSolicRec = formatSolicRecId({ agente: account.ispb, criacao: today(now), sequencial: randomAlnum(this.deps.rng, 11) })
+      const s = this.store.add('solicRecs', {
+        idSolicRec,
+        accountId: account.id,
+        idRec,
+        status: 'CRIADA',
+        dataExpiracaoSolicitacao: calendario.dataExpiracaoSolicitacao,
+        destinatario,
+        atualizacao: [{ status: 'CRIADA', data: iso(now) }],
+        createdAt: iso(now),
+        dueAt: iso(Math.min(now + SOLICREC_STEP_MS, Date.parse(calendario.dataExpiracaoSolicitacao))),
+      })
+      this.followSolic(s)
+      return s
+    })
+  }
+
+  solicitation (account: Account, idSolicRec: string): SolicRec {
+    const s = this.store.data.solicRecs[idSolicRec]
+    if (s === undefined || s.accountId !== account.id) throw new Refusal('NOT_FOUND', `Solicitação ${idSolicRec} não encontrada`)
+    return s
+  }
+
+  solicitationView (s: SolicRec) {
+    const rec = this.store.data.recurrences[s.idRec]
+    return solicRecView(s, rec, this.account(rec))
+  }
+
+  /** PATCH /solicrec/{idSolicRec}: the receiver cancels a request still waiting. */
+  cancelSolicitation (account: Account, idSolicRec: string, body: unknown): SolicRec {
+    const s = this.solicitation(account, idSolicRec)
+    const revision = parseSolicRecRevision(body, s.status)
+    if (!revision.ok) throw violations(revision.violacoes)
+    this.store.transact(() => this.moveSolic(idSolicRec, 'CANCELADA', 'USUARIO_RECEBEDOR', true))
+    return this.store.data.solicRecs[idSolicRec]
+  }
+
+  /** A request's move and, for its end, what it does to its recurrence (unless the recurrence's own end moved it). */
+  private moveSolic (idSolicRec: string, to: SolicRecStatus, by: Ator, fromRec = false, answer?: { encerramento?: RecEncerramento, approval?: Approval }): void {
+    const s = this.store.data.solicRecs[idSolicRec]
+    const moved = moveSolicRec(s.status, to, by)
+    if (!moved.ok) throw new Refusal('REC_INVALID_TRANSITION', `A solicitação ${idSolicRec} está ${s.status}: não pode passar a ${to}`, { en: `Request ${idSolicRec} is ${s.status}: it cannot become ${to}` })
+    const at = iso(this.now())
+    this.store.update('solicRecs', idSolicRec, d => {
+      d.status = moved.status
+      d.atualizacao.push({ status: moved.status, data: at })
+      if (!SOLICREC_ACTIVE_STATUSES.includes(moved.status)) delete d.dueAt
+    })
+    if (fromRec) return
+    const effect = recAfterSolicRec(moved.status)
+    if (effect === null) return
+    const rec = this.store.data.recurrences[s.idRec]
+    if (rec?.status !== 'CRIADA') return
+    if (effect.status === 'APROVADA') {
+      const devedor = rec.terms.vinculo.devedor
+      const pagador = answer?.approval?.pagador ?? { ispbParticipante: s.destinatario.ispbParticipante, ...('cpf' in devedor ? { cpf: devedor.cpf } : { cnpj: devedor.cnpj }) }
+      this.move(rec.idRec, 'APROVADA', 'USUARIO_PAGADOR', undefined, { ativacao: effect.ativacao, pagador, valorMaximoPagadorCents: answer?.approval?.valorMaximoCents })
+    } else if (effect.status === 'REJEITADA') {
+      this.move(rec.idRec, 'REJEITADA', by, answer?.encerramento ?? rejeicao('AP13'))
+    } else {
+      this.move(rec.idRec, 'EXPIRADA', 'PSP_RECEBEDOR')
+    }
+  }
+
+  /** The next step of a request on the virtual clock: sent, received, then the simulated payer's answer; expired at its dataExpiracaoSolicitacao. */
+  private stepSolic (idSolicRec: string): void {
+    const s = this.store.data.solicRecs[idSolicRec]
+    if (s === undefined || s.dueAt === undefined || Date.parse(s.dueAt) > this.now() || !SOLICREC_ACTIVE_STATUSES.includes(s.status)) return
+    const now = this.now()
+    const expiry = Date.parse(s.dataExpiracaoSolicitacao)
+    this.store.transact(() => {
+      if (now >= expiry) {
+        this.moveSolic(idSolicRec, 'EXPIRADA', 'PSP_RECEBEDOR')
+        return
+      }
+      const rec = this.store.data.recurrences[s.idRec]
+      const behaviour = rec === undefined ? undefined : this.deps.payers.behaviourOf(rec)
+      const answer = behaviour?.authorization ?? 'APPROVE'
+      const silent = hasScenario(rec?.scenarios, 'REC_PAYER_PSP_SILENT')
+      if (s.status === 'CRIADA') this.moveSolic(idSolicRec, 'ENVIADA', 'PSP_RECEBEDOR')
+      else if (silent) { /* the payer's PSP never acknowledges it: it waits for its expiry */ } else if (s.status === 'ENVIADA') this.moveSolic(idSolicRec, 'RECEBIDA', 'PSP_PAGADOR')
+      else if (hasScenario(rec?.scenarios, 'REC_PAYER_PSP_REJECTS')) this.moveSolic(idSolicRec, 'REJEITADA', 'PSP_PAGADOR', false, { encerramento: rejeicao(rec!.scenarios!.find(a => a.name === 'REC_PAYER_PSP_REJECTS')!.params.codigo === 'AP13' ? 'AP13' : 'AP14') })
+      else if (answer === 'APPROVE') this.moveSolic(idSolicRec, 'ACEITA', 'USUARIO_PAGADOR', false, { approval: behaviour?.valorMaximoCents !== undefined ? { valorMaximoCents: behaviour.valorMaximoCents } : {} })
+      else if (answer === 'REJECT') this.moveSolic(idSolicRec, 'REJEITADA', 'USUARIO_PAGADOR', false, { encerramento: rejeicao(behaviour?.rejectionCode ?? 'AP13') })
+      const after = this.store.data.solicRecs[idSolicRec]
+      if (!SOLICREC_ACTIVE_STATUSES.includes(after.status)) return
+      // A payer who does not answer leaves the request waiting until it expires.
+      const waits = silent ? after.status === 'ENVIADA' : after.status === 'RECEBIDA' && answer === 'NO_ANSWER'
+      const next = waits ? expiry : Math.min(now + SOLICREC_STEP_MS, expiry)
+      this.store.update('solicRecs', idSolicRec, d => { d.dueAt = iso(next) })
+      this.followSolic(this.store.data.solicRecs[idSolicRec])
+    })
+  }
+
+  // ---- the payer's side, steered through the control plane ---------------------------------------
+
+  /** Any account's recurrence (the control plane acts as the payer's side). */
+  find (idRec: string): Recurrence {
+    const rec = this.store.data.recurrences[idRec]
+    if (rec === undefined) throw new Refusal('NOT_FOUND', `Recurrence ${idRec} not found`, { en: `Recurrence ${idRec} not found` })
+    return rec
+  }
+
+  private activeSolic (rec: Recurrence): SolicRec | undefined {
+    return this.solicitacoesOf(rec).find(s => SOLICREC_ACTIVE_STATUSES.includes(s.status))
+  }
+
+  /**
+   * The payer approves a CRIADA recurrence: through its confirmation request when one is waiting
+   * (journey 1), else by the journey given, or the one its code composes (2 with a location, 3 when
+   * the receiver named the immediate charge).
+   */
+  approve (idRec: string, approval: Approval): Recurrence {
+    const rec = this.find(idRec)
+    this.mustBe(rec, 'CRIADA', 'approved')
+    const solic = this.activeSolic(rec)
+    const txid = rec.terms.ativacao?.dadosJornada.txid
+    const jornada = approval.jornada ?? (solic !== undefined ? 'JORNADA_1' : txid !== undefined ? 'JORNADA_3' : 'JORNADA_2')
+    if (jornada === 'JORNADA_1' && solic === undefined) throw new Refusal('INVALID_REQUEST', `Recurrence ${idRec} has no confirmation request waiting (journey 1)`, { en: `Recurrence ${idRec} has no confirmation request waiting (journey 1)` })
+    if (jornada === 'JORNADA_3' && txid === undefined) throw new Refusal('INVALID_REQUEST', `Recurrence ${idRec} names no immediate charge (ativacao.dadosJornada.txid), which journey 3 pays`, { en: `Recurrence ${idRec} names no immediate charge (ativacao.dadosJornada.txid), which journey 3 pays` })
+    return this.store.transact(() => {
+      if (solic !== undefined && jornada === 'JORNADA_1') {
+        if (solic.status === 'CRIADA') this.moveSolic(solic.idSolicRec, 'ENVIADA', 'PSP_RECEBEDOR')
+        this.moveSolic(solic.idSolicRec, 'ACEITA', 'USUARIO_PAGADOR', false, { approval })
+      } else {
+        const devedor = rec.terms.vinculo.devedor
+        const pagador = approval.pagador ?? { ispbParticipante: SIMULATED_PAYER_ISPB, ...('cpf' in devedor ? { cpf: devedor.cpf } : { cnpj: devedor.cnpj }) }
+        const ativacao = jornada === 'JORNADA_3' ? { tipoJornada: jornada, dadosJornada: { txid: txid! } } : { tipoJornada: jornada }
+        this.move(idRec, 'APROVADA', 'USUARIO_PAGADOR', undefined, { ativacao, pagador, valorMaximoPagadorCents: approval.valorMaximoCents })
+      }
+      return this.store.data.recurrences[idRec]
+    })
+  }
+
+  /** The payer (or the payer's PSP) rejects a CRIADA recurrence, and its request waiting with it. */
+  reject (idRec: string, codigo: 'AP13' | 'AP14' = 'AP13', by: 'USUARIO_PAGADOR' | 'PSP_PAGADOR' = 'USUARIO_PAGADOR'): Recurrence {
+    const rec = this.find(idRec)
+    this.mustBe(rec, 'CRIADA', 'rejected')
+    const solic = this.activeSolic(rec)
+    return this.store.transact(() => {
+      if (solic !== undefined) {
+        if (solic.status === 'CRIADA') this.moveSolic(solic.idSolicRec, 'ENVIADA', 'PSP_RECEBEDOR')
+        this.moveSolic(solic.idSolicRec, 'REJEITADA', by, false, { encerramento: rejeicao(codigo) })
+      } else {
+        this.move(idRec, 'REJEITADA', by, rejeicao(codigo))
+      }
+      return this.store.data.recurrences[idRec]
+    })
+  }
+
+  /** The recurrence expires now: a CRIADA one the payer never answered (its request too), or an APROVADA one. */
+  expire (idRec: string): Recurrence {
+    const rec = this.find(idRec)
+    if (rec.status !== 'CRIADA' && rec.status !== 'APROVADA') this.mustBe(rec, 'CRIADA', 'expired')
+    const solic = this.activeSolic(rec)
+    return this.store.transact(() => {
+      if (solic !== undefined) this.moveSolic(solic.idSolicRec, 'EXPIRADA', 'PSP_RECEBEDOR')
+      else this.move(idRec, 'EXPIRADA', 'PSP_RECEBEDOR')
+      return this.store.data.recurrences[idRec]
+    })
+  }
+
+  /** The payer cancels an APROVADA recurrence (SLDB). */
+  cancelByPayer (idRec: string): Recurrence {
+    const rec = this.find(idRec)
+    this.mustBe(rec, 'APROVADA', 'cancelled by its payer')
+    return this.store.transact(() => {
+      this.move(idRec, 'CANCELADA', 'USUARIO_PAGADOR', { cancelamento: { ...CANCELAMENTO.rec.USUARIO_PAGADOR } })
+      return this.store.data.recurrences[idRec]
+    })
+  }
+
+  private mustBe (rec: Recurrence, status: RecStatus, what: string): void {
+    if (rec.status !== status) throw new Refusal('REC_INVALID_TRANSITION', `Recurrence ${rec.idRec} is ${rec.status}: only a ${status} one can be ${what}`, { en: `Recurrence ${rec.idRec} is ${rec.status}: only a ${status} one can be ${what}` })
+  }
+
+  // ---- the virtual clock ---------------------------------------------------------------------------
+
+  private follow (rec: Recurrence): void {
+    const { idRec } = rec
+    if (rec.payerCancelsAt !== undefined && rec.status === 'APROVADA') this.deps.scheduler.at(Date.parse(rec.payerCancelsAt), 'rec-payer-cancels', () => this.cancelByPayerPsp(idRec))
+    if (rec.dueAt === undefined || (rec.status !== 'CRIADA' && rec.status !== 'APROVADA')) return
+    this.deps.scheduler.at(Date.parse(rec.dueAt), 'rec-expiry', () => this.expireAtEnd(idRec))
+  }
+
+  /** REC_PAYER_PSP_CANCELS: the payer's PSP cancels an APROVADA recurrence when its time comes. */
+  private cancelByPayerPsp (idRec: string): void {
+    const rec = this.store.data.recurrences[idRec]
+    if (rec?.payerCancelsAt === undefined || rec.status !== 'APROVADA' || Date.parse(rec.payerCancelsAt) > this.now()) return
+    const given = rec.scenarios?.find(a => a.name === 'REC_PAYER_PSP_CANCELS')?.params.codigo
+    const codigo = given === 'DCSD' || given === 'FRUD' ? given : 'ACCL'
+    this.store.transact(() => this.move(idRec, 'CANCELADA', 'PSP_PAGADOR', { cancelamento: { solicitante: 'PSP_PAGADOR', codigo, descricao: PSP_CANCELAMENTO[codigo] } }))
+  }
+
+  /** After its dataFinal, a recurrence still CRIADA or APROVADA expires. */
+  private expireAtEnd (idRec: string): void {
+    const rec = this.store.data.recurrences[idRec]
+    if (rec === undefined || rec.dueAt === undefined || Date.parse(rec.dueAt) > this.now() || (rec.status !== 'CRIADA' && rec.status !== 'APROVADA')) return
+    this.store.transact(() => {
+      const solic = this.activeSolic(rec)
+      if (solic !== undefined) this.moveSolic(solic.idSolicRec, 'EXPIRADA', 'PSP_RECEBEDOR')
+      if (this.store.data.recurrences[idRec].status !== 'EXPIRADA') this.move(idRec, 'EXPIRADA', 'PSP_RECEBEDOR')
+    })
+  }
+
+  private followSolic (s: SolicRec): void {
+    if (s.dueAt === undefined) return
+    const id = s.idSolicRec
+    this.deps.scheduler.at(Date.parse(s.dueAt), 'solicrec-step', () => this.stepSolic(id))
+  }
+
+  afterLoad (): void {
+    this.byToken.clear()
+    for (const loc of Object.values(this.store.data.recLocations)) {
+      const token = recTokenOf(loc.location)
+      if (token !== null) this.byToken.set(token, loc.id)
+    }
+    for (const rec of Object.values(this.store.data.recurrences)) this.follow(rec)
+    for (const s of Object.values(this.store.data.solicRecs)) this.followSolic(s)
+  }
+
+  afterReset (): void {
+    this.byToken.clear()
+  }
+
+  afterRestore (restored: Restored): void {
+    for (const loc of restored.of('recLocations')) {
+      const token = recTokenOf(loc.location)
+      if (token === null) continue
+      if (restored.isInState('recLocations', loc)) this.byToken.set(token, loc.id)
+      else if (this.byToken.get(token) === loc.id) this.byToken.delete(token)
+    }
+    for (const rec of restored.inState('recurrences')) this.follow(rec)
+    for (const s of restored.inState('solicRecs')) this.followSolic(s)
+  }
+
+  forgetAccount (accountId: number): void {
+    for (const s of Object.values(this.store.data.solicRecs)) if (s.accountId === accountId) this.store.remove('solicRecs', s.idSolicRec)
+    for (const rec of Object.values(this.store.data.recurrences)) if (rec.accountId === accountId) this.store.remove('recurrences', rec.idRec)
+    for (const loc of Object.values(this.store.data.recLocations)) {
+      if (loc.accountId !== accountId) continue
+      this.store.remove('recLocations', loc.id)
+      const token = recTokenOf(loc.location)
+      if (token !== null) this.byToken.delete(token)
+    }
+  }
+}
+
+/** Why the payer's PSP cancels (REC_PAYER_PSP_CANCELS): the account closed, the payer deceased, a fraud. */
+const PSP_CANCELAMENTO = {
+  ACCL: 'Cancelamento pelo PSP pagador: conta do usuário pagador encerrada',
+  DCSD: 'Cancelamento pelo PSP pagador: falecimento do usuário pagador',
+  FRUD: 'Cancelamento pelo PSP pagador: suspeita de fraude',
+} as const
+
+function rejeicao (codigo: 'AP13' | 'AP14'): RecEncerramento {
+  return { rejeicao: { codigo, descricao: codigo === 'AP13' ? 'Recorrência rejeitada pelo usuário pagador' : 'Recorrência rejeitada pelo PSP pagador' } }
+}
