@@ -200,6 +200,12 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       if (charge === undefined) throw new Refusal('NOT_FOUND', `Cobrança ${txid} não encontrada`)
       if (charge.pixCopiaECola === null) throw invalidRequest(`A cobrança ${txid} não tem location: não há QR a compor`, { fields: ['txid'] })
       const jornada = charge.kind === 'COB' ? 'JORNADA_3' as const : 'JORNADA_4' as const
+      // RecConsultaInvalida's two violations of GET /rec/{idRec}: a charge of the other journey than
+      // the one the recurrence was activated by, or a cob other than the one the receiver named.
+      const tipo = rec.ativacao.tipoJornada
+      if ((tipo === 'JORNADA_3' || tipo === 'JORNADA_4') && tipo !== jornada) throw invalidRequest(`O parâmetro txid não corresponde a uma cobrança compatível com ativacao.tipoJornada ${tipo}`, { fields: ['txid'] })
+      const named = rec.terms.ativacao?.dadosJornada.txid
+      if (charge.kind === 'COB' && named !== undefined && named !== txid) throw invalidRequest(`O parâmetro txid corresponde a uma cobrança imediata diferente da informada em ativacao.dadosJornada.txid (${named})`, { fields: ['txid'] })
       return { ...view, dadosQR: { jornada, pixCopiaECola: withRecurrence(charge.pixCopiaECola, loc.location) } }
     }
     if (loc === undefined) return view
