@@ -70,6 +70,8 @@ export interface ArrivingPayment {
   amountCents: number
   payer: Payer
   endToEndId: string
+  /** The code paid, when it was a QR code: a composite one carries a recurrence too. */
+  pixCode?: string
 }
 
 /**
@@ -400,11 +402,35 @@ export interface RecNotifications {
 }
 
 /**
- * What recurrences ask of immediate charges for the composite QR of journey 3 (docs/api-pix.md, Pix
- * Automático): the account's cob by txid and its BR Code while it has a location (null once unbound).
+ * What recurrences ask of charges for the composite QR of journeys 3 and 4 (docs/api-pix.md, Pix
+ * Automático): the account's cob or cobv by txid, which of the two, and its BR Code while it has a
+ * location (null once unbound).
  */
 export interface RecurrenceCharges {
-  chargeCode (account: Account, txid: string): { pixCopiaECola: string | null } | undefined
+  chargeCode (account: Account, txid: string): { kind: 'COB' | 'COBV', pixCopiaECola: string | null } | undefined
+}
+
+/**
+ * A cob or cobv of API Pix paid through a composite code (journeys 3 and 4): the charge, the
+ * recurrence's location the code carried (its tag 80), who paid and whether on time (a cobv on or
+ * before its due date; a cob always).
+ */
+export interface CompositePayment {
+  accountId: number
+  kind: 'COB' | 'COBV'
+  txid: string
+  recLocation: string
+  payer: { ispb: string }
+  onTime: boolean
+}
+
+/**
+ * What charges ask of recurrences when a charge is paid through a composite code: the payer, in the
+ * same act, answers the recurrence the code carries. Called inside the payment's unit, after the
+ * charge is paid; it never refuses the payment.
+ */
+export interface RecurrenceActivations {
+  chargePaid (payment: CompositePayment): void
 }
 
 // ---- Pix Automático: what recurring charges ask of charges (docs/api-pix.md, "Recurring charges") ----

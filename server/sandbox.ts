@@ -173,7 +173,8 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const refunds = new RefundService({ ...engine, events, received: transactions })
   const splits = new SplitService(engine)
   const locations = new LocationService(engine)
-  const charges = new ChargeService({ ...engine, events, refunds, splits, locations })
+  // A charge paid through a composite code activates its recurrence (journeys 3 and 4), built below.
+  const charges = new ChargeService({ ...engine, events, refunds, splits, locations, recurrences: { chargePaid: payment => recurrences.activations.chargePaid(payment) } })
   const payouts = new PayoutService({ ...engine, events, charges: charges.payments, directory: directory.holders })
   const med = new MedService({ ...engine, events, received: transactions, refunds, accounts })
   const centralBankReads = new CentralBankReads({ store, charges, refunds, pix: rootPixViews(refunds) })
@@ -189,7 +190,14 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const recurrences = new RecurrenceService({
     ...engine,
     payers,
-    charges: { chargeCode: (account, txid) => { const cob = charges.findCob(account, txid); if (cob === undefined) return undefined; const view = apiPixCobs.view(cob); return { pixCopiaECola: 'pixCopiaECola' in view && typeof view.pixCopiaECola === 'string' ? view.pixCopiaECola : null } } },
+    charges: {
+      chargeCode: (account, txid) => {
+        const charge = charges.chargeOfTxid(account, txid)
+        if (charge === undefined) return undefined
+        const view = charge.kind === 'COB' ? apiPixCobs.view(charge) : apiPixCobVs.view(charge)
+        return { kind: charge.kind, pixCopiaECola: 'pixCopiaECola' in view && typeof view.pixCopiaECola === 'string' ? view.pixCopiaECola : null }
+      },
+    },
     merchantCity: fixtures.institution.city,
   })
   const recWebhooks = new RecWebhooks({ store, webhooks })

@@ -15,11 +15,12 @@ import { percentageExcess } from '../domain/splits.js'
 import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSplits, CobVFields, CobVWrites, Devolucoes, IncomingPix, Lifecycle, LocatedCharges, Ports } from '../ports.js'
+import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSplits, CobVFields, CobVWrites, Devolucoes, IncomingPix, Lifecycle, LocatedCharges, Ports, RecurrenceActivations } from '../ports.js'
 import type { Restored } from '../store/store.js'
 import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
-import { cobvDue, cobvLastPayableDate } from '../domain/cobv.js'
+import { cobvDue, cobvDueDate, cobvLastPayableDate } from '../domain/cobv.js'
+import { readRecurrenceCode } from '../domain/rec-codes.js'
 import { addCalendarDays } from '../domain/business-days.js'
 import { parseLocalBound, saoPauloTime } from '../domain/calendar.js'
 
@@ -35,6 +36,9 @@ export const DEFAULT_EXPIRATION_SECONDS = 86_400
 export const DEFAULT_PAYER: Payer = { name: 'PAGADOR SANDBOX', document: '52998224725', ispb: '00000000', bankName: 'BANCO DO BRASIL S.A.' }
 
 export type { ChargeData, CobData, ReceivedPayment, SplitRecord, SplitStatus }
+
+/** A payment of a charge: how much, who pays, its endToEndId when the payer's side chose it, and the code paid when it was one. */
+type PaymentOf = { amountCents: number, payer: Payer, endToEndId?: string, pixCode?: string }
 
 /** The kind of a record this service creates, with the `data` of that kind. */
 type NewKind<K extends ChargeKind> = { kind: K, data: TransactionData[K] }
@@ -65,6 +69,8 @@ export type ChargeDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | '
   splits: ChargeSplits
   /** API Pix's payload locations, whose codes a pay-out may pay too; without them, only the charges' own locations count. */
   locations?: LocatedCharges
+  /** Pix Automático's recurrences, which a cob or cobv paid through a composite code activates (journeys 3 and 4). */
+  recurrences?: RecurrenceActivations
 }
 
 /**
@@ -440,11 +446,11 @@ export class ChargeService implements Lifecycle, CobVWrites {
    * confirmation instead: the charge ends ERROR (cob REMOVIDA_PELO_PSP), nothing is credited, and the
    * webhook reports the error. Throws 422 QRCODE_ALREADY_PAID / QRCODE_NOT_AVAILABLE, 400 on a wrong amount.
    */
-  payCharge (charge: Transaction, payment: { amountCents: number, payer: Payer, endToEndId?: string }, deliveryScenarios: readonly AppliedScenario[] = []): Transaction {
+  payCharge (charge: Transaction, payment: PaymentOf, deliveryScenarios: readonly AppliedScenario[] = []): Transaction {
     return this.store.transact(() => this.pay(charge, payment, deliveryScenarios))
   }
 
-  private pay (charge: Transaction, payment: { amountCents: number, payer: Payer, endToEndId?: string }, deliveryScenarios: readonly AppliedScenario[]): Transaction {
+  private pay (charge: Transaction, payment: PaymentOf, deliveryScenarios: readonly AppliedScenario[]): Transaction {
     const lookup = this.lookupOf(charge)
     if (lookup.status === 'paid') throw new Refusal('QRCODE_ALREADY_PAID', 'This charge is already paid')
     if (lookup.status === 'unavailable') throw new Refusal('QRCODE_NOT_AVAILABLE', `This charge cannot be paid (${charge.status})`)
@@ -483,7 +489,17 @@ export class ChargeService implements Lifecycle, CobVWrites {
     this.store.ledger(account.id, a => ledger.creditIncoming(a, payment.amountCents))
     this.emitReceive(charge, scenarios)
     this.deps.splits.runSplits(charge, account)
+    if (payment.pixCode !== undefined) this.paidWithRecurrence(charge, payment.pixCode, payment.payer, now)
     return charge
+  }
+
+  /** A cob or cobv paid through a composite code: the recurrence its tag 80 carries hears of it (journeys 3 and 4). */
+  private paidWithRecurrence (charge: Transaction, pixCode: string, payer: Payer, now: number): void {
+    if (this.deps.recurrences === undefined || (charge.kind !== 'COB' && charge.kind !== 'COBV')) return
+    const code = readRecurrenceCode(pixCode)
+    if (!code.ok) return
+    const onTime = charge.kind === 'COB' || saoPauloTime(now).day <= cobvDueDate(charge.data.cobv.calendario.dataDeVencimento)
+    this.deps.recurrences.chargePaid({ accountId: charge.accountId, kind: charge.kind, txid: charge.data.txid, recLocation: code.recLocation, payer: { ispb: payer.ispb }, onTime })
   }
 
   /**
@@ -527,7 +543,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
     if (parsed.value.amountCents !== undefined && amountCents !== parsed.value.amountCents) {
       throw new Refusal('PIX_AMOUNT_MISMATCH', `The amount given (${centsToString(amountCents)}) differs from the code's (${centsToString(parsed.value.amountCents)})`)
     }
-    return this.payCharge(lookup.charge, { amountCents, payer: this.payerFrom(input.payer) }, scenarios)
+    return this.payCharge(lookup.charge, { amountCents, payer: this.payerFrom(input.payer), pixCode: input.pixCode }, scenarios)
   }
 
   /** POST /__sandbox/pix/incoming: a PIX that arrives with no charge behind it (kind PIX_IN). */

@@ -455,7 +455,8 @@ export class PayoutService implements Lifecycle {
       if (outcome.chargeId !== undefined) {
         // A charge of this sandbox: the payment is handed over, and the destination's answer decides.
         const payer = { name: account.name, document: account.document, ispb: account.ispb, bankName: account.bankName, accountId: account.id }
-        const arrival = this.deps.charges.arrive({ chargeId: outcome.chargeId, amountCents: tx.amountCents, payer, endToEndId: e2e })
+        const pixCode = tx.kind === 'CASH_OUT_QRCODE' ? tx.data.qrCode : undefined
+        const arrival = this.deps.charges.arrive({ chargeId: outcome.chargeId, amountCents: tx.amountCents, payer, endToEndId: e2e, pixCode })
         if (arrival !== 'taken') {
           this.fail(tx, 'ORDER_REJECTED', arrival === 'unavailable' ? NO_LONGER_PAYABLE : ASYNC_ERROR_MESSAGES.ORDER_REJECTED)
           return

@@ -6,7 +6,7 @@ import { recurrenceCode, withRecurrence } from '../domain/rec-codes.js'
 import { CANCELAMENTO, moveRec, moveSolicRec, recAfterSolicRec, type Ator, type RecEncerramento } from '../domain/rec-lifecycle.js'
 import { checkSolicRecForRec, formatSolicRecId, parseSolicRecRequest, parseSolicRecRevision, SOLICREC_ACTIVE_STATUSES, type SolicRecStatus } from '../domain/solicrec.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
-import type { Lifecycle, Ports, RecCancelled, RecNotifications, RecPagador, RecurrenceCharges, Recurrences, RecurrenceView } from '../ports.js'
+import type { CompositePayment, Lifecycle, Ports, RecCancelled, RecNotifications, RecPagador, RecurrenceActivations, RecurrenceCharges, Recurrences, RecurrenceView } from '../ports.js'
 import type { Account, RecLocation, Recurrence, SolicRec } from '../store/state.js'
 import type { Restored } from '../store/store.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
@@ -187,7 +187,8 @@ export class RecurrenceService implements Recurrences, Lifecycle {
 
   /**
    * GET /rec/{idRec} (RecCompleta): with `txid`, the code that composes the recurrence with that
-   * immediate charge (journey 3); without, the recurrence's own code (journey 2) while it has a location.
+   * immediate charge (journey 3) or due charge (journey 4); without, the recurrence's own code
+   * (journey 2) while it has a location.
    */
   complete (rec: Recurrence, txid?: string) {
     const account = this.account(rec)
@@ -198,7 +199,14 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       const charge = this.deps.charges.chargeCode(account, txid)
       if (charge === undefined) throw new Refusal('NOT_FOUND', `Cobrança ${txid} não encontrada`)
       if (charge.pixCopiaECola === null) throw invalidRequest(`A cobrança ${txid} não tem location: não há QR a compor`, { fields: ['txid'] })
-      return { ...view, dadosQR: { jornada: 'JORNADA_3' as const, pixCopiaECola: withRecurrence(charge.pixCopiaECola, loc.location) } }
+      const jornada = charge.kind === 'COB' ? 'JORNADA_3' as const : 'JORNADA_4' as const
+      // RecConsultaInvalida's two violations of GET /rec/{idRec}: a charge of the other journey than
+      // the one the recurrence was activated by, or a cob other than the one the receiver named.
+      const tipo = rec.ativacao.tipoJornada
+      if ((tipo === 'JORNADA_3' || tipo === 'JORNADA_4') && tipo !== jornada) throw invalidRequest(`O parâmetro txid não corresponde a uma cobrança compatível com ativacao.tipoJornada ${tipo}`, { fields: ['txid'] })
+      const named = rec.terms.ativacao?.dadosJornada.txid
+      if (charge.kind === 'COB' && named !== undefined && named !== txid) throw invalidRequest(`O parâmetro txid corresponde a uma cobrança imediata diferente da informada em ativacao.dadosJornada.txid (${named})`, { fields: ['txid'] })
+      return { ...view, dadosQR: { jornada, pixCopiaECola: withRecurrence(charge.pixCopiaECola, loc.location) } }
     }
     if (loc === undefined) return view
     const pixCopiaECola = recurrenceCode({ recLocation: loc.location, merchantName: account.name, merchantCity: this.deps.merchantCity })
@@ -447,8 +455,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     const rec = this.store.data.recurrences[s.idRec]
     if (rec?.status !== 'CRIADA') return
     if (effect.status === 'APROVADA') {
-      const devedor = rec.terms.vinculo.devedor
-      const pagador = answer?.approval?.pagador ?? { ispbParticipante: s.destinatario.ispbParticipante, ...('cpf' in devedor ? { cpf: devedor.cpf } : { cnpj: devedor.cnpj }) }
+      const pagador = answer?.approval?.pagador ?? this.pagadorAt(rec, s.destinatario.ispbParticipante)
       this.move(rec.idRec, 'APROVADA', 'USUARIO_PAGADOR', undefined, { ativacao: effect.ativacao, pagador, valorMaximoPagadorCents: answer?.approval?.valorMaximoCents })
     } else if (effect.status === 'REJEITADA') {
       this.move(rec.idRec, 'REJEITADA', by, answer?.encerramento ?? rejeicao('AP13'))
@@ -474,7 +481,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       const silent = hasScenario(rec?.scenarios, 'REC_PAYER_PSP_SILENT')
       if (s.status === 'CRIADA') this.moveSolic(idSolicRec, 'ENVIADA', 'PSP_RECEBEDOR')
       else if (silent) { /* the payer's PSP never acknowledges it: it waits for its expiry */ } else if (s.status === 'ENVIADA') this.moveSolic(idSolicRec, 'RECEBIDA', 'PSP_PAGADOR')
-      else if (hasScenario(rec?.scenarios, 'REC_PAYER_PSP_REJECTS')) this.moveSolic(idSolicRec, 'REJEITADA', 'PSP_PAGADOR', false, { encerramento: rejeicao(rec!.scenarios!.find(a => a.name === 'REC_PAYER_PSP_REJECTS')!.params.codigo === 'AP13' ? 'AP13' : 'AP14') })
+      else if (rec !== undefined && pspRejection(rec) !== undefined) this.moveSolic(idSolicRec, 'REJEITADA', 'PSP_PAGADOR', false, { encerramento: rejeicao(pspRejection(rec)!) })
       else if (answer === 'APPROVE') this.moveSolic(idSolicRec, 'ACEITA', 'USUARIO_PAGADOR', false, { approval: behaviour?.valorMaximoCents !== undefined ? { valorMaximoCents: behaviour.valorMaximoCents } : {} })
       else if (answer === 'REJECT') this.moveSolic(idSolicRec, 'REJEITADA', 'USUARIO_PAGADOR', false, { encerramento: rejeicao(behaviour?.rejectionCode ?? 'AP13') })
       const after = this.store.data.solicRecs[idSolicRec]
@@ -485,6 +492,41 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       this.store.update('solicRecs', idSolicRec, d => { d.dueAt = iso(next) })
       this.followSolic(this.store.data.solicRecs[idSolicRec])
     })
+  }
+
+  // ---- the payer's side, by paying a composite code (journeys 3 and 4) ------------------------------
+
+  /** What charges tell of a cob or cobv paid through a composite code (RecurrenceActivations). */
+  readonly activations: RecurrenceActivations = {
+    chargePaid: payment => this.answerByPayment(payment),
+  }
+
+  /**
+   * The payer paid a charge whose code carried a recurrence of the same receiver, still CRIADA: its
+   * simulated payer answers at once, as for a confirmation request (its behaviour, the recurrence's
+   * REC_PAYER_PSP_REJECTS), approving by journey 3 (a cob, its txid) or 4 (a cobv paid on time).
+   * Anything else leaves the recurrence as it was: the payment stands either way.
+   */
+  private answerByPayment (payment: CompositePayment): void {
+    const token = recTokenOf(payment.recLocation)
+    const id = token === null ? undefined : this.byToken.get(token)
+    const loc = id === undefined ? undefined : this.store.data.recLocations[id]
+    const rec = loc === undefined ? undefined : this.served(loc)
+    if (rec === undefined || rec.accountId !== payment.accountId || rec.status !== 'CRIADA' || !payment.onTime) return
+    const behaviour = this.deps.payers.behaviourOf(rec)
+    const refusal = pspRejection(rec)
+    if (refusal !== undefined) this.move(rec.idRec, 'REJEITADA', 'PSP_PAGADOR', rejeicao(refusal))
+    else if (behaviour?.authorization === 'REJECT') this.move(rec.idRec, 'REJEITADA', 'USUARIO_PAGADOR', rejeicao(behaviour.rejectionCode ?? 'AP13'))
+    else if (behaviour?.authorization !== 'NO_ANSWER') {
+      const ativacao = payment.kind === 'COB' ? { tipoJornada: 'JORNADA_3' as const, dadosJornada: { txid: payment.txid } } : { tipoJornada: 'JORNADA_4' as const }
+      this.move(rec.idRec, 'APROVADA', 'USUARIO_PAGADOR', undefined, { ativacao, pagador: this.pagadorAt(rec, payment.payer.ispb), valorMaximoPagadorCents: behaviour?.valorMaximoCents })
+    }
+  }
+
+  /** The payer a recurrence names once approved: its debtor, at the payer's PSP. */
+  private pagadorAt (rec: Recurrence, ispbParticipante: string): RecPagador {
+    const devedor = rec.terms.vinculo.devedor
+    return { ispbParticipante, ...('cpf' in devedor ? { cpf: devedor.cpf } : { cnpj: devedor.cnpj }) }
   }
 
   // ---- the payer's side, steered through the control plane ---------------------------------------
@@ -518,8 +560,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
         if (solic.status === 'CRIADA') this.moveSolic(solic.idSolicRec, 'ENVIADA', 'PSP_RECEBEDOR')
         this.moveSolic(solic.idSolicRec, 'ACEITA', 'USUARIO_PAGADOR', false, { approval })
       } else {
-        const devedor = rec.terms.vinculo.devedor
-        const pagador = approval.pagador ?? { ispbParticipante: SIMULATED_PAYER_ISPB, ...('cpf' in devedor ? { cpf: devedor.cpf } : { cnpj: devedor.cnpj }) }
+        const pagador = approval.pagador ?? this.pagadorAt(rec, SIMULATED_PAYER_ISPB)
         const ativacao = jornada === 'JORNADA_3' ? { tipoJornada: jornada, dadosJornada: { txid: txid! } } : { tipoJornada: jornada }
         this.move(idRec, 'APROVADA', 'USUARIO_PAGADOR', undefined, { ativacao, pagador, valorMaximoPagadorCents: approval.valorMaximoCents })
       }
@@ -647,6 +688,13 @@ const PSP_CANCELAMENTO = {
   DCSD: 'Cancelamento pelo PSP pagador: falecimento do usuário pagador',
   FRUD: 'Cancelamento pelo PSP pagador: suspeita de fraude',
 } as const
+
+/** REC_PAYER_PSP_REJECTS on a recurrence: the code its payer's PSP rejects it with (AP14 unless `codigo=AP13`). */
+function pspRejection (rec: Recurrence): 'AP13' | 'AP14' | undefined {
+  const given = rec.scenarios?.find(a => a.name === 'REC_PAYER_PSP_REJECTS')
+  if (given === undefined) return undefined
+  return given.params.codigo === 'AP13' ? 'AP13' : 'AP14'
+}
 
 function rejeicao (codigo: 'AP13' | 'AP14'): RecEncerramento {
   return { rejeicao: { codigo, descricao: codigo === 'AP13' ? 'Recorrência rejeitada pelo usuário pagador' : 'Recorrência rejeitada pelo PSP pagador' } }

@@ -1,9 +1,9 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { createPublicKey } from 'node:crypto'
 import { createVerifier } from 'fast-jwt'
 import { readRecurrenceCode } from '../../server/domain/rec-codes.js'
 import { aTxid } from '../helpers/payins.js'
-import { buildTestApp, newAccount, T0 } from '../helpers/app.js'
+import { advance, bearer, buildTestApp, fixtureAccount, newAccount, T0 } from '../helpers/app.js'
 import { apiPixBacen, checkAnswer, jwsPart, oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
 import { client, control, recBody } from '../helpers/rec.js'
 
@@ -131,4 +131,121 @@ t.test('journey 3: GET /rec/{idRec}?txid= composes the immediate charge\'s code 
   const approved = await call('GET', `/v2/rec/${rec.idRec}`)
   checkAnswer(t, approved, 'GET', '/rec/{idRec}')
   t.match(approved.json(), { status: 'APROVADA', ativacao: { tipoJornada: 'JORNADA_3', dadosJornada: { txid } } })
+})
+
+/** The account's recurrence served at a new location, with the composite code of the charge `txid` (GET /rec/{idRec}?txid=). */
+async function composite (t: Test, call: ReturnType<typeof client>, txid: string, over: Record<string, unknown> = {}) {
+  const loc = (await call('POST', '/v2/locrec')).json()
+  const rec = (await call('POST', '/v2/rec', recBody({ loc: loc.id, ...over }))).json()
+  const got = await call('GET', `/v2/rec/${rec.idRec}?txid=${txid}`)
+  t.equal(got.statusCode, 200, got.body)
+  checkAnswer(t, got, 'GET', '/rec/{idRec}')
+  return { idRec: rec.idRec as string, dadosQR: got.json().dadosQR as { jornada: string, pixCopiaECola: string } }
+}
+
+const cobBody = { calendario: { expiracao: 3600 }, valor: { original: '35.00' }, chave: 'recebedor@example.com' }
+const payCode = (app: Awaited<ReturnType<typeof buildTestApp>>, pixCode: string, headers: Record<string, string> = {}) =>
+  app.inject({ method: 'POST', url: '/__sandbox/pix/pay', headers, payload: { pixCode } })
+
+t.test('journey 3: paying the composite code at /__sandbox/pix/pay pays the cob and the payer approves the recurrence (JORNADA_3, /webhookrec told)', async t => {
+  const app = await buildTestApp(t)
+  const call = client(app, await oauthToken(app))
+  t.equal((await call('PUT', '/v2/webhookrec', { webhookUrl: 'https://usuario.recebedor.com/api/webhookrec' })).statusCode, 200)
+  const txid = aTxid(7)
+  await call('PUT', `/v2/cob/${txid}`, cobBody)
+  const { idRec, dadosQR } = await composite(t, call, txid, { ativacao: { dadosJornada: { txid } } })
+  t.equal(dadosQR.jornada, 'JORNADA_3')
+
+  const paid = await payCode(app, dadosQR.pixCopiaECola)
+  t.equal(paid.statusCode, 201, paid.body)
+  const cob = await call('GET', `/v2/cob/${txid}`)
+  checkAnswer(t, cob, 'GET', '/cob/{txid}')
+  t.match(cob.json(), { status: 'CONCLUIDA', pix: [{ valor: '35.00' }] })
+  const rec = await call('GET', `/v2/rec/${idRec}`)
+  checkAnswer(t, rec, 'GET', '/rec/{idRec}')
+  t.match(rec.json(), { status: 'APROVADA', ativacao: { tipoJornada: 'JORNADA_3', dadosJornada: { txid } }, pagador: { ispbParticipante: '00000000', cpf: '45164632481' } })
+  const log = (await app.inject({ method: 'GET', url: '/__sandbox/webhooks/deliveries?eventType=rec&limit=100' })).json().deliveries as Array<{ seq: number, body: { recs: Array<{ idRec: string, status: string, ativacao: unknown }> } }>
+  const told = log.sort((a, b) => a.seq - b.seq).map(d => d.body.recs[0]).filter(r => r.idRec === idRec)
+  t.match(told, [{ status: 'CRIADA' }, { status: 'APROVADA', ativacao: { tipoJornada: 'JORNADA_3', dadosJornada: { txid } } }])
+
+  // The cob's own code, without the recurrence, pays the cob and leaves the recurrence waiting.
+  const plain = aTxid(8)
+  const plainCob = (await call('PUT', `/v2/cob/${plain}`, cobBody)).json()
+  const other = await composite(t, call, plain, { ativacao: { dadosJornada: { txid: plain } } })
+  const notNamed = await call('GET', `/v2/rec/${idRec}?txid=${plain}`)
+  t.equal(notNamed.statusCode, 400, 'a cob other than the one the receiver named composes no code')
+  checkAnswer(t, notNamed, 'GET', '/rec/{idRec}')
+  t.equal(notNamed.json().type, PROBLEM_TYPE + 'RecConsultaInvalida')
+  t.equal((await payCode(app, plainCob.pixCopiaECola)).statusCode, 201)
+  t.match((await call('GET', `/v2/rec/${other.idRec}`)).json(), { status: 'CRIADA', ativacao: { tipoJornada: 'AGUARDANDO_DEFINICAO' } })
+})
+
+t.test('journey 3: a cash-out by QR code of another account pays the composite code; the recurrence names the payer\'s PSP', async t => {
+  const app = await buildTestApp(t)
+  const call = client(app, await oauthToken(app))
+  const txid = aTxid(7)
+  await call('PUT', `/v2/cob/${txid}`, cobBody)
+  const { idRec, dadosQR } = await composite(t, call, txid, { ativacao: { dadosJornada: { txid } } })
+  const payer = await newAccount(app, { balance: 100 })
+  const out = await app.inject({ method: 'POST', url: '/api/pix/cash-out-qrcode', headers: bearer(payer.token), payload: { value: 35, qrCode: dadosQR.pixCopiaECola, externalId: 'rec-j3' } })
+  t.equal(out.statusCode, 201, out.body)
+  await advance(app, 1000)
+  t.match((await call('GET', `/v2/cob/${txid}`)).json(), { status: 'CONCLUIDA' })
+  const rec = await call('GET', `/v2/rec/${idRec}`)
+  checkAnswer(t, rec, 'GET', '/rec/{idRec}')
+  t.match(rec.json(), { status: 'APROVADA', ativacao: { tipoJornada: 'JORNADA_3', dadosJornada: { txid } }, pagador: { ispbParticipante: app.sandbox.store.account(payer.accountId)!.ispb } })
+})
+
+t.test('journey 3: a payer who rejects, or a payer\'s PSP that does (REC_PAYER_PSP_REJECTS), pays the cob and rejects the recurrence', async t => {
+  const app = await buildTestApp(t)
+  const call = client(app, await oauthToken(app))
+  const behaved = await app.inject({ method: 'PUT', url: '/__sandbox/payer-behaviours', payload: { accountId: fixtureAccount.id, document: '45164632481', authorization: 'REJECT' } })
+  t.equal(behaved.statusCode, 200, behaved.body)
+  await call('PUT', `/v2/cob/${aTxid(1)}`, cobBody)
+  const byPayer = await composite(t, call, aTxid(1))
+  t.equal((await payCode(app, byPayer.dadosQR.pixCopiaECola)).statusCode, 201)
+  t.match((await call('GET', `/v2/cob/${aTxid(1)}`)).json(), { status: 'CONCLUIDA' })
+  const rejected = await call('GET', `/v2/rec/${byPayer.idRec}`)
+  checkAnswer(t, rejected, 'GET', '/rec/{idRec}')
+  t.match(rejected.json(), { status: 'REJEITADA', encerramento: { rejeicao: { codigo: 'AP13' } } })
+
+  await call('PUT', `/v2/cob/${aTxid(2)}`, cobBody)
+  const loc = (await call('POST', '/v2/locrec')).json()
+  const rec = await app.inject({ method: 'POST', url: '/v2/rec', headers: { ...bearer(await oauthToken(app)), 'x-sandbox-scenario': 'REC_PAYER_PSP_REJECTS' }, payload: recBody({ loc: loc.id, vinculo: { contrato: '1', devedor: { cpf: '52998224725', nome: 'Outro' }, objeto: 'x' } }) })
+  const idRec = rec.json().idRec
+  const code = (await call('GET', `/v2/rec/${idRec}?txid=${aTxid(2)}`)).json().dadosQR.pixCopiaECola
+  t.equal((await payCode(app, code)).statusCode, 201)
+  t.match((await call('GET', `/v2/rec/${idRec}`)).json(), { status: 'REJEITADA', encerramento: { rejeicao: { codigo: 'AP14' } } })
+})
+
+t.test('journey 4: a cobv\'s composite code paid on or before its due date approves the recurrence (JORNADA_4); paid late, the cobv only', async t => {
+  const app = await buildTestApp(t)
+  const call = client(app, await oauthToken(app))
+  // T0 is Tuesday 2026-03-10; the cobvs are due on Thursday.
+  const cobv = (txid: string) => call('PUT', `/v2/cobv/${txid}`, { calendario: { dataDeVencimento: '2026-03-12', validadeAposVencimento: 5 }, devedor: { cpf: '52998224725', nome: 'Fulano de Tal' }, valor: { original: '35.00' }, chave: 'recebedor@example.com' })
+  const made = await cobv(aTxid(1))
+  t.equal(made.statusCode, 201, made.body)
+  const onTime = await composite(t, call, aTxid(1))
+  t.equal(onTime.dadosQR.jornada, 'JORNADA_4')
+  t.equal((await payCode(app, onTime.dadosQR.pixCopiaECola)).statusCode, 201)
+  const cobvPaid = await call('GET', `/v2/cobv/${aTxid(1)}`)
+  checkAnswer(t, cobvPaid, 'GET', '/cobv/{txid}')
+  t.match(cobvPaid.json(), { status: 'CONCLUIDA' })
+  const approved = await call('GET', `/v2/rec/${onTime.idRec}`)
+  checkAnswer(t, approved, 'GET', '/rec/{idRec}')
+  t.match(approved.json(), { status: 'APROVADA', ativacao: { tipoJornada: 'JORNADA_4' } })
+  t.notOk('dadosJornada' in approved.json().ativacao, 'journey 4 names no immediate charge')
+  await call('PUT', `/v2/cob/${aTxid(3)}`, cobBody)
+  const otherJourney = await call('GET', `/v2/rec/${onTime.idRec}?txid=${aTxid(3)}`)
+  t.equal(otherJourney.statusCode, 400, 'a cob composes no code with a recurrence activated by journey 4')
+  checkAnswer(t, otherJourney, 'GET', '/rec/{idRec}')
+  t.equal(otherJourney.json().type, PROBLEM_TYPE + 'RecConsultaInvalida')
+
+  await cobv(aTxid(2))
+  const late = await composite(t, call, aTxid(2))
+  await advance(app, 3 * 86_400_000)
+  t.equal((await payCode(app, late.dadosQR.pixCopiaECola)).statusCode, 201)
+  const after = client(app, await oauthToken(app))
+  t.match((await after('GET', `/v2/cobv/${aTxid(2)}`)).json(), { status: 'CONCLUIDA' })
+  t.match((await after('GET', `/v2/rec/${late.idRec}`)).json(), { status: 'CRIADA', ativacao: { tipoJornada: 'AGUARDANDO_DEFINICAO' } })
 })
