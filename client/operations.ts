@@ -147,6 +147,7 @@ export const operations = {
   apiPixPutWebhookRec: ['PUT', '/v2/webhookrec'],
   apiPixGetWebhookRec: ['GET', '/v2/webhookrec'],
   apiPixDeleteWebhookRec: ['DELETE', '/v2/webhookrec'],
+  sandboxListRecurrences: ['GET', '/__sandbox/recurrences'],
   sandboxRecurrenceApprove: ['POST', '/__sandbox/recurrences/{idRec}/approve'],
   sandboxRecurrenceReject: ['POST', '/__sandbox/recurrences/{idRec}/reject'],
   sandboxRecurrenceExpire: ['POST', '/__sandbox/recurrences/{idRec}/expire'],
@@ -364,6 +365,8 @@ export interface RecurrenceApproval {
 }
 export interface RecurrenceRejection { codigo?: 'AP13' | 'AP14', by?: 'USUARIO_PAGADOR' | 'PSP_PAGADOR' }
 export type SandboxRecurrence = ApiPixRecComplete & { accountId: number }
+/** A recurrence as the control plane lists it: with its recurring charges, oldest first. */
+export type SandboxRecurrenceWithCharges = SandboxRecurrence & { cobsr: ApiPixCobR[] }
 export interface PayerBehaviourInput {
   accountId: number
   document?: string

@@ -68,7 +68,27 @@ echo "$COB" | get .location
 curl -s $PIX/__sandbox/pix/pay -H "$JSON" -d '{"pixCode": "'"$(echo "$COB" | get .pixCopiaECola)"'"}' | get .amount
 curl -s $PIX/v2/cob/pedido43pedido43pedido43pedido43 -H "Authorization: Bearer $APIPIX" | get .status
 
-# 9. Reset: every account back to its fixtures, receivers and records gone; tokens issued before get 401.
+# 9. Pix Automático (docs/api-pix.md): a monthly subscription of BRL 49.90. The receiver creates the
+#    recurrence, its payer approves it (the control plane plays the payer: `pix-sandbox rec approve`
+#    does the same), the receiver charges its first month (cobr) due in 3 days, and the clock moves to
+#    that debit, which runs (`pix-sandbox clock next-due` does the same): the charge is paid and the
+#    account credited. Three days later on the sandbox clock, the tokens issued so far have expired.
+REC=$(curl -s $PIX/oauth/token -u pix-sandbox-client:pix-sandbox-secret-2026 -H "X-SSL-Client-Cert: $CERT" \
+  -d grant_type=client_credentials -d 'scope=rec.write rec.read cobr.write cobr.read' | get .access_token)
+NOW=$(curl -s $PIX/__sandbox/clock | get .now)
+DUE=$(node -p "new Date(Date.parse('$NOW') + 3 * 86400000).toISOString().slice(0, 10)")
+IDREC=$(curl -s $PIX/v2/rec -H "Authorization: Bearer $REC" -H "$JSON" -d '{"vinculo": {"contrato": "assinatura-1",
+  "devedor": {"cpf": "52998224725", "nome": "Maria"}}, "calendario": {"dataInicial": "'$DUE'", "periodicidade": "MENSAL"},
+  "valor": {"valorRec": "49.90"}, "politicaRetentativa": "NAO_PERMITE"}' | get .idRec)
+echo "$IDREC"
+curl -s -X POST $PIX/__sandbox/recurrences/$IDREC/approve -H "$JSON" -d '{}' | get .status
+curl -s -X PUT $PIX/v2/cobr/mensalidade1mensalidade1mensal -H "Authorization: Bearer $REC" -H "$JSON" \
+  -d '{"idRec": "'$IDREC'", "calendario": {"dataDeVencimento": "'$DUE'"}, "valor": {"original": "49.90"}, "ajusteDiaUtil": false,
+  "recebedor": {"agencia": "9708", "conta": "012682", "tipoConta": "CORRENTE"}}' | get .status
+curl -s $PIX/__sandbox/clock/next-due -H "$JSON" -d '{"accountId": 1}' | get .debit.status
+curl -s $PIX/__sandbox/accounts/1 | get .balance.available
+
+# 10. Reset: every account back to its fixtures, receivers and records gone; tokens issued before get 401.
 curl -s -X POST $PIX/__sandbox/reset -H "$JSON" -d '{}'; echo
 curl -s $PIX/__sandbox/accounts/1 | get .balance
 curl -s -o /dev/null -w '%{http_code}\n' $PIX/balance -H "$AUTH"

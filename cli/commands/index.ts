@@ -3,6 +3,7 @@ import { account } from './account.js'
 import { clock } from './clock.js'
 import { incoming } from './incoming.js'
 import { pay } from './pay.js'
+import { rec } from './rec.js'
 import { report } from './report.js'
 import { reset } from './reset.js'
 import { tail } from './tail.js'
@@ -10,4 +11,4 @@ import { token } from './token.js'
 import { trigger } from './trigger.js'
 
 /** Every command, in the order `pix-sandbox help` lists them. A new command: its module and one line here. */
-export const commands: readonly Command[] = [account, token, pay, incoming, clock, trigger, tail, report, reset]
+export const commands: readonly Command[] = [account, token, pay, incoming, clock, rec, trigger, tail, report, reset]

@@ -213,7 +213,7 @@ const state = {
   accounts: [],
   clock: null,
   catalogue: null,
-  expanded: { tx: new Set(), dl: new Set(), rq: new Set(), med: new Set(), 'ap-cob': new Set(), 'ap-cobv': new Set(), 'ap-lotecobv': new Set(), 'ap-webhook': new Set(), 'ap-loc': new Set() },
+  expanded: { tx: new Set(), dl: new Set(), rq: new Set(), med: new Set(), 'ap-cob': new Set(), 'ap-cobv': new Set(), 'ap-lotecobv': new Set(), 'ap-webhook': new Set(), 'ap-loc': new Set(), 'ap-rec': new Set() },
   /** Registration ids whose header editor is open / whose delete awaits confirmation. */
   editing: new Set(),
   confirmingDelete: new Set(),
@@ -1127,6 +1127,29 @@ function cobLocation (tx, locs) {
   return { url: tx.data?.location ?? null, id: locId ?? null }
 }
 
+/** What a recurrence's valor allows (API Pix's RecSolicitada): a fixed value, a receiver's minimum, or any value. */
+function recValueRule (valor) {
+  if (valor?.valorRec) return `fixed ${money(Number(valor.valorRec))}`
+  if (valor?.valorMinimoRecebedor) return `at least ${money(Number(valor.valorMinimoRecebedor))}`
+  return 'any value'
+}
+
+const recDebtor = (r) => {
+  const d = r.vinculo?.devedor ?? {}
+  return `${d.nome ?? ''} (${d.cpf ?? d.cnpj ?? ''})`
+}
+
+/** A recurrence's recurring charges, each with its attempts (tentativas): what the payer's PSP debited, or why not. */
+function recCharges (r) {
+  if (!r.cobsr?.length) return 'none yet: PUT /v2/cobr/{txid} once APROVADA'
+  return el('ul', { class: 'batch-items', 'aria-label': `Recurring charges of ${r.idRec}` }, r.cobsr.map(c => el('li', { 'data-txid': c.txid },
+    el('code', {}, c.txid), ` due ${c.calendario?.dataDeVencimento ?? ''} `, badge(c.status), ` ${money(Number(c.valor?.original))}`,
+    c.tentativas?.length
+      ? el('ul', { class: 'batch-items', 'aria-label': `Attempts of ${c.txid}` }, c.tentativas.map(a => el('li', { 'data-attempt': `${a.tipo}-${a.dataLiquidacao}` },
+        `${a.tipo} on ${a.dataLiquidacao} `, badge(a.status), a.rejeicao?.codigo ? ` ${a.rejeicao.codigo}` : null)))
+      : null)))
+}
+
 const API_PIX_BLOCKS = [
   {
     id: 'cob',
@@ -1264,6 +1287,36 @@ const API_PIX_BLOCKS = [
       ['Serves txid', l.txid ? el('code', {}, l.txid) : 'no charge'],
       ['Transaction', l.chargeId ? el('code', {}, l.chargeId) : null],
       ['Created', timeEl(l.criacao)],
+    ],
+  },
+  {
+    id: 'rec',
+    title: 'Recurrences (rec, Pix Automático)',
+    empty: 'No recurrence yet: POST /v2/rec.',
+    load: () => api('GET', `/__sandbox/recurrences${qs({ accountId: state.accountId })}`).then(d => listOf(d, 'recurrences')),
+    key: r => r.idRec,
+    label: r => `rec ${r.idRec} ${r.status}`,
+    cells: r => [
+      el('span', { class: 'cell when' }, when(r.atualizacao?.[0]?.data)),
+      el('span', { class: 'cell kind', title: r.idRec }, r.idRec),
+      badge(r.status),
+      el('span', { class: 'cell', 'data-testid': 'periodicity' }, r.calendario?.periodicidade ?? ''),
+      el('span', { class: 'cell amount', 'data-testid': 'value-rule' }, recValueRule(r.valor)),
+      el('span', { class: 'cell', 'data-testid': 'debtor', title: recDebtor(r) }, `${recDebtor(r)} · ${r.cobsr?.length ?? 0} cobr`),
+    ],
+    facts: r => [
+      ['idRec', el('code', {}, r.idRec)],
+      ['Status', badge(r.status)],
+      ['Periodicity (periodicidade)', r.calendario?.periodicidade],
+      ['From (dataInicial)', r.calendario?.dataInicial],
+      ['Until (dataFinal)', r.calendario?.dataFinal ?? 'no end'],
+      ['Value rule (valor)', recValueRule(r.valor)],
+      ['Debtor', recDebtor(r)],
+      ['Contract (contrato)', r.vinculo?.contrato],
+      ['Retries (politicaRetentativa)', r.politicaRetentativa],
+      ['Journey (ativacao.tipoJornada)', r.ativacao?.tipoJornada],
+      ['Payer (pagador)', r.pagador ? `${r.pagador.cpf ?? r.pagador.cnpj ?? ''} at PSP ${r.pagador.ispbParticipante}` : null],
+      ['Recurring charges (cobr)', recCharges(r)],
     ],
   },
 ]

@@ -230,6 +230,12 @@ export class CobRService implements Lifecycle {
     }
   }
 
+  /** A recurrence's charges, oldest first, as API Pix shows them: for the control plane. */
+  ofRecurrence (accountId: number, idRec: string) {
+    return Object.values(this.store.data.cobrs).filter(c => c.accountId === accountId && c.idRec === idRec)
+      .sort((a, b) => a.id - b.id).map(c => this.view(c))
+  }
+
   // ---- views -------------------------------------------------------------------------------------
 
   /** A charge as API Pix shows it (CobRGerada, CobRCompleta): the receiver named by the account, the PIX once paid. */

@@ -238,6 +238,13 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     }
   }
 
+  /** Every recurrence, of every account or one, newest first, for the control plane. */
+  all (accountId?: number): Recurrence[] {
+    // The store keeps them in the order they were made: reversed, the later of two made in one instant comes first.
+    return Object.values(this.store.data.recurrences).filter(rec => accountId === undefined || rec.accountId === accountId)
+      .reverse().sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+  }
+
   /** PATCH /rec/{idRec}: the receiver revises what RecRevisada allows, and may cancel. */
   revise (account: Account, idRec: string, body: unknown): Recurrence {
     const rec = this.get(account, idRec)

@@ -34,7 +34,7 @@ t.test('the API Pix tab: cobs with txid, status and location; locations with the
   await page.goto(`${base}/dashboard?account=1#apipix`)
   await page.locator('body[data-view="apipix"] #live[data-state="live"]').waitFor()
   t.equal(await page.locator('.tabs a[aria-current="page"]').textContent(), 'API Pix')
-  t.same(await page.locator('#ap-blocks h3').allTextContents(), ['Charges (cob)', 'Due charges (cobv)', 'Batches of due charges (lotecobv)', 'Webhooks per key (webhook)', 'Payload locations (loc)'])
+  t.same(await page.locator('#ap-blocks h3').allTextContents(), ['Charges (cob)', 'Due charges (cobv)', 'Batches of due charges (lotecobv)', 'Webhooks per key (webhook)', 'Payload locations (loc)', 'Recurrences (rec, Pix Automático)'])
 
   const row = cobRow(txidOf(1))
   await row.waitFor()
@@ -128,5 +128,48 @@ t.test('the API Pix tab: the webhooks per key, with the URL its callbacks go to'
   await row.waitFor()
   t.equal(await row.locator('[data-testid="callback-url"]').textContent(), 'https://erp.example.com/hooks/pix')
   t.equal(await row.locator('.badge').textContent(), 'pix')
+  t.same(pageErrors, [])
+})
+
+t.test('the API Pix tab: recurrences with status, periodicity, value rule and debtor, each with its recurring charges and their attempts; kept up to date', async (t) => {
+  t.setTimeout(60_000)
+  const { app, base, page, pageErrors } = session
+  const token = await oauthToken(app)
+  const call = async (method: 'PUT' | 'POST', url: string, payload: Record<string, unknown>) => {
+    const res = await app.inject({ method, url, headers: url.startsWith('/__sandbox') ? {} : bearer(token), payload })
+    if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`)
+    return res.json()
+  }
+  const { idRec } = await call('POST', '/v2/rec', { vinculo: { contrato: 'DASH-1', devedor: { cpf: '52998224725', nome: 'MARIA PAGADORA' } }, calendario: { dataInicial: '2026-03-20', periodicidade: 'MENSAL' }, valor: { valorRec: '49.90' }, politicaRetentativa: 'NAO_PERMITE' })
+
+  await page.goto(`${base}/dashboard?account=1#apipix`)
+  await page.locator('body[data-view="apipix"] #live[data-state="live"]').waitFor()
+  const row = page.locator(`#ap-rec-list > li[data-key="${idRec}"]`)
+  await row.waitFor()
+  t.equal(await row.locator('.row-summary .badge').textContent(), 'CRIADA')
+  t.equal(await row.locator('[data-testid="periodicity"]').textContent(), 'MENSAL')
+  t.match(await row.locator('[data-testid="value-rule"]').textContent(), /^fixed R\$\s49,90$/)
+  t.equal(await row.locator('[data-testid="debtor"]').textContent(), 'MARIA PAGADORA (52998224725) · 0 cobr')
+
+  // Approved by its payer, charged, and debited on its date: the row follows without a reload.
+  await call('POST', `/__sandbox/recurrences/${idRec}/approve`, {})
+  await row.locator('.row-summary .badge', { hasText: 'APROVADA' }).waitFor()
+  const txid = txidOf(30)
+  await call('PUT', `/v2/cobr/${txid}`, { idRec, calendario: { dataDeVencimento: '2026-03-20' }, valor: { original: '49.90' }, ajusteDiaUtil: false, recebedor: { conta: '012682', tipoConta: 'CORRENTE', agencia: '9708' } })
+  await app.inject({ method: 'POST', url: '/__sandbox/clock/advance', payload: { ms: 1000 } })
+  await row.locator('[data-testid="debtor"]', { hasText: '· 1 cobr' }).waitFor()
+  await row.locator('.row-summary').click()
+  const charge = row.locator(`.batch-items li[data-txid="${txid}"]`)
+  await charge.waitFor()
+  t.match(await charge.textContent(), 'due 2026-03-20')
+  t.equal(await charge.locator('.badge').first().textContent(), 'ATIVA')
+  t.equal(await charge.locator('li[data-attempt="AGND-2026-03-20"] .badge').textContent(), 'AGENDADA')
+  t.match(await row.locator('.row-detail').textContent(), 'JORNADA_2')
+  await page.screenshot({ path: screenshotPath('api-pix-tab-rec'), fullPage: true })
+
+  const due = await call('POST', '/__sandbox/clock/next-due', { accountId: 1 })
+  t.match(due, { debit: { txid, status: 'CONCLUIDA' } })
+  await charge.locator('li[data-attempt="AGND-2026-03-20"] .badge', { hasText: 'PAGA' }).waitFor()
+  t.equal(await charge.locator('.badge').first().textContent(), 'CONCLUIDA')
   t.same(pageErrors, [])
 })

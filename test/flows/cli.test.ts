@@ -286,6 +286,55 @@ t.test('report grades an account and exits 4 when a check failed, for a CI job t
   t.equal((await cli(url, ['report', '--account', '999'])).code, 1, 'an unknown account: refused')
 })
 
+t.test('rec approves, rejects, expires and cancels recurrences as their payer, and lists them with their charges', async t => {
+  const { app, url } = await sandbox(t)
+  const token = await oauthToken(app)
+  const debtor = { cpf: '52998224725', nome: 'MARIA PAGADORA' }
+  const create = async (): Promise<string> => {
+    const res = await app.inject({ method: 'POST', url: '/v2/rec', headers: bearer(token), payload: { vinculo: { contrato: 'CLI-1', devedor: debtor }, calendario: { dataInicial: '2026-03-20', periodicidade: 'MENSAL' }, valor: { valorRec: '49.90' }, politicaRetentativa: 'NAO_PERMITE' } })
+    t.equal(res.statusCode, 201, res.body)
+    return res.json().idRec
+  }
+  const status = async (idRec: string): Promise<string> => (await app.inject({ method: 'GET', url: `/v2/rec/${idRec}`, headers: bearer(token) })).json().status
+
+  const [approved, rejected, expired] = [await create(), await create(), await create()]
+  const approve = await cli(url, ['rec', 'approve', approved])
+  t.equal(approve.code, 0, approve.stderr)
+  t.equal(approve.stdout, `${approved}  APROVADA  MENSAL  fixed 49.90  debtor MARIA PAGADORA (52998224725)  account 1\n`)
+  t.equal(await status(approved), 'APROVADA', 'the API shows it approved')
+  t.equal((await cli(url, ['rec', 'approve', approved])).code, 1, 'approved once: the sandbox refuses (409)')
+
+  t.match(JSON.parse((await cli(url, ['rec', 'reject', rejected, '--code', 'AP14', '--json'])).stdout), { idRec: rejected, status: 'REJEITADA', accountId: 1 })
+  t.match((await app.inject({ method: 'GET', url: `/v2/rec/${rejected}`, headers: bearer(token) })).json(), { status: 'REJEITADA', encerramento: { rejeicao: { codigo: 'AP14' } } })
+  t.equal((await cli(url, ['rec', 'expire', expired])).code, 0)
+  t.equal(await status(expired), 'EXPIRADA')
+
+  // A recurring charge of the approved one shows under it, with its attempt, before its cancellation by the payer.
+  const txid = 'clirec'.padEnd(26, '0')
+  const cobr = await app.inject({ method: 'PUT', url: `/v2/cobr/${txid}`, headers: bearer(token), payload: { idRec: approved, calendario: { dataDeVencimento: '2026-03-20' }, valor: { original: '49.90' }, ajusteDiaUtil: false, recebedor: { conta: '012682', tipoConta: 'CORRENTE', agencia: '9708' } } })
+  t.equal(cobr.statusCode, 201, cobr.body)
+  await cli(url, ['clock', 'advance', '1s'])
+  const listed = await cli(url, ['rec', 'list', '--account', '1'])
+  t.equal(listed.code, 0, listed.stderr)
+  t.same(lines(listed.stdout).filter(l => l.startsWith(approved) || l.startsWith('  cobr')), [
+    `${approved}  APROVADA  MENSAL  fixed 49.90  debtor MARIA PAGADORA (52998224725)  account 1`,
+    `  cobr ${txid}  due 2026-03-20  ATIVA  attempts: AGND 2026-03-20 AGENDADA`,
+  ])
+  t.same(JSON.parse((await cli(url, ['rec', 'list', '--json'])).stdout).recurrences.map((r: { idRec: string }) => r.idRec), [expired, rejected, approved])
+  t.equal((await cli(url, ['rec', 'cancel', approved])).code, 0)
+  t.equal(await status(approved), 'CANCELADA')
+  t.equal((await cli(url, ['rec', 'list', '--account', '2'])).stdout, 'no recurrence yet: POST /v2/rec creates one\n')
+
+  const unknown = await cli(url, ['rec', 'approve', 'RN000000002026031000000000000'])
+  t.equal(unknown.code, 1, 'an unknown recurrence is the sandbox\'s refusal (404)')
+  for (const argv of [['rec'], ['rec', 'aprove', approved], ['rec', 'approve'], ['rec', 'approve', 'not/an/id'], ['rec', 'approve', approved, 'more'], ['rec', 'reject', rejected, '--code', 'XX'], ['rec', 'approve', approved, '--code', 'AP13'], ['rec', 'list', approved], ['rec', 'list', '--account', 'x'], ['rec', 'cancel', approved, '--account', '1']]) {
+    const ran = await cli(url, argv)
+    t.equal(ran.code, 2, argv.join(' '))
+    t.match(ran.stderr, 'Usage: pix-sandbox rec', 'the usage follows')
+  }
+  t.match((await cli(url, ['rec', 'aprove', approved])).stderr, 'did you mean approve?')
+})
+
 t.test('reset puts one account or the whole sandbox back', async t => {
   const { app, url } = await sandbox(t)
   const created = JSON.parse((await cli(url, ['account', 'create', '--balance', '10', '--json'])).stdout)

@@ -66,10 +66,13 @@ t.test('examples/quickstart.sh runs every money flow against a running sandbox, 
   t.match(steps[18], /^127\.0\.0\.1:\d+\/qr\/v2\/[0-9a-f]{32}$/, '8. the API Pix cob\'s payload location, at the sandbox')
   t.equal(steps[19], '12.34', '8. paid by its code')
   t.equal(steps[20], 'CONCLUIDA', '8. and API Pix shows it paid')
-  t.same(json(21), { reset: 'all' }, '9. reset')
-  t.match(json(22), { available: 10000, blocked: 0 }, '9. the account is back to its opening balance')
-  t.equal(steps[23], '401', '9. the old token is refused')
-  t.equal(steps.length, 24, 'nothing else printed')
+  t.match(steps[21], /^RN\w{27}$/, '9. the recurrence\'s idRec')
+  t.same(steps.slice(22, 25), ['APROVADA', 'CRIADA', 'CONCLUIDA'], '9. approved by its payer, charged, debited on its date')
+  t.equal(steps[25], '10061.24', '9. and the account credited: 49.90 more than after the cob of 8 (12.34)')
+  t.same(json(26), { reset: 'all' }, '10. reset')
+  t.match(json(27), { available: 10000, blocked: 0 }, '10. the account is back to its opening balance')
+  t.equal(steps[28], '401', '10. the old token is refused')
+  t.equal(steps.length, 29, 'nothing else printed')
 
   // What the reader's receiver printed (the last cash-out may or may not be delivered before the reset).
   const got = received.map(r => `${r.eventType} ${String(r.body.status ?? r.body.data?.status)}`)

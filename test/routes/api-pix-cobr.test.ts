@@ -175,6 +175,30 @@ t.test('a charge is its account\'s: another account neither reads nor cancels it
   t.equal(T0.slice(0, 10), '2026-03-10')
 })
 
+t.test('the control plane lists the recurrences with their charges and attempts, of one account or every one', async t => {
+  const { app, acc, call, idRec, body, recurrence } = await cobrApp(t)
+  const second = await recurrence({ vinculo: { contrato: 'CONTRATO-2', devedor: OTHER_DEBTOR } })
+  const txid = aTxid(1)
+  t.equal((await call('PUT', `/v2/cobr/${txid}`, body())).statusCode, 201)
+  await advanceTo(app, '2026-03-20T11:00:00Z')
+  const other = await newAccount(app)
+  const listed = await app.inject({ method: 'GET', url: `/__sandbox/recurrences?accountId=${acc.accountId}` })
+  t.equal(listed.statusCode, 200, listed.body)
+  const { recurrences } = listed.json()
+  t.same(recurrences.map((r: { idRec: string }) => r.idRec), [second, idRec], 'newest first')
+  t.match(recurrences[1], {
+    accountId: acc.accountId,
+    idRec,
+    status: 'APROVADA',
+    calendario: { periodicidade: 'MENSAL' },
+    vinculo: { devedor: { cpf: '52998224725' } },
+    cobsr: [{ txid, status: 'CONCLUIDA', calendario: { dataDeVencimento: '2026-03-20' }, tentativas: [{ tipo: 'AGND', status: 'PAGA' }] }],
+  })
+  t.same(recurrences[0].cobsr, [], 'a recurrence with no charge yet')
+  t.same((await app.inject({ method: 'GET', url: `/__sandbox/recurrences?accountId=${other.accountId}` })).json(), { recurrences: [] }, 'another account has none')
+  t.equal((await app.inject({ method: 'GET', url: '/__sandbox/recurrences?accountId=x' })).statusCode, 400)
+})
+
 t.test('snapshots carry the charges; an import schedules their next steps again and refuses a broken charge', async t => {
   const { app, acc, call, body } = await cobrApp(t)
   const txid = aTxid(1)

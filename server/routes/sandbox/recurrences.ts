@@ -78,6 +78,17 @@ const routes: RoutesPlugin = async (app) => {
     response: { 200: Loose, ...errorResponses('sandbox', [400, 404, 409]) },
   })
 
+  app.get('/recurrences', {
+    schema: {
+      operationId: 'sandboxListRecurrences',
+      tags: ['Sandbox'],
+      summary: 'Pix Automático\'s recurrences, of every account or one, newest first, each with its recurring charges',
+      description: 'Each as GET /rec/{idRec} shows it, with its account, and cobsr: its recurring charges as GET /cobr/{txid} shows them (their attempts in tentativas), oldest first.',
+      querystring: AccountFilterQuery,
+      response: { 200: Type.Object({ recurrences: Type.Array(Loose) }) },
+    },
+  }, async (request) => ({ recurrences: sb.recurrences.all(request.query.accountId).map(rec => ({ ...view(rec), cobsr: sb.cobrs.ofRecurrence(rec.accountId, rec.idRec) })) }))
+
   app.post('/recurrences/:idRec/approve', {
     schema: { ...action('Approve', 'The payer approves a CRIADA recurrence', 'APROVADA, by journey 1 (its confirmation request ACEITA), 2 or 3; with the payer\'s maximum for a value that is not fixed. 409 unless CRIADA.'), body: ApproveBody },
   }, async (request) => {

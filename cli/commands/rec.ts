@@ -1,0 +1,84 @@
+import type { SandboxRecurrence, SandboxRecurrenceWithCharges } from '../../client/index.js'
+import { meant, positiveInteger, UsageError, type Command } from '../command.js'
+
+const ACTIONS = ['list', 'approve', 'reject', 'expire', 'cancel']
+const CODES = ['AP13', 'AP14']
+
+/** What a recurrence's `valor` allows: a fixed value, a receiver's minimum, or any value. */
+function valueRule (valor: unknown): string {
+  const v = (valor ?? {}) as { valorRec?: string, valorMinimoRecebedor?: string }
+  if (v.valorRec !== undefined) return `fixed ${v.valorRec}`
+  if (v.valorMinimoRecebedor !== undefined) return `at least ${v.valorMinimoRecebedor}`
+  return 'any value'
+}
+
+function debtorOf (vinculo: unknown): string {
+  const d = ((vinculo ?? {}) as { devedor?: { nome?: string, cpf?: string, cnpj?: string } }).devedor ?? {}
+  return `${d.nome ?? ''} (${d.cpf ?? d.cnpj ?? ''})`
+}
+
+/** One line per recurrence: idRec, status, periodicity, value rule, debtor, account. */
+function recLine (rec: SandboxRecurrence): string {
+  const periodicidade = ((rec.calendario ?? {}) as { periodicidade?: string }).periodicidade ?? ''
+  return `${rec.idRec}  ${rec.status}  ${periodicidade}  ${valueRule(rec.valor)}  debtor ${debtorOf(rec.vinculo)}  account ${rec.accountId}`
+}
+
+/** Under its recurrence, each recurring charge and its attempts. */
+function chargeLines (rec: SandboxRecurrenceWithCharges): string[] {
+  return rec.cobsr.map(c => {
+    const attempts = (c.tentativas ?? []).map(a => `${a.tipo} ${a.dataLiquidacao} ${a.status}`).join(', ')
+    return `  cobr ${c.txid}  due ${c.calendario.dataDeVencimento}  ${c.status}${attempts === '' ? '' : `  attempts: ${attempts}`}`
+  })
+}
+
+/**
+ * `rec list [--account N]` and `rec approve|reject|expire|cancel <idRec>`: the payer's side of Pix
+ * Automático on the control plane (docs/api-pix.md, "The payer's side").
+ */
+export const rec: Command = {
+  name: 'rec',
+  summary: 'list Pix Automático\'s recurrences with their recurring charges, or act as their payer: approve, reject, expire, cancel',
+  usage: ['rec list [--account N]', 'rec approve <idRec>', 'rec reject <idRec> [--code AP13|AP14]', 'rec expire <idRec>', 'rec cancel <idRec>'],
+  details: [
+    'list: the recurrences (of --account N), newest first, each with its recurring charges (cobr) and their attempts.',
+    'approve: a CRIADA recurrence APROVADA by its payer (by its confirmation request while one waits).',
+    'reject: a CRIADA one REJEITADA by its payer, with --code AP13 (the default) or AP14.',
+    'expire: a CRIADA or APROVADA one EXPIRADA now.  cancel: an APROVADA one CANCELADA by its payer (SLDB).',
+    'Example:',
+    '  pix-sandbox rec approve RR1234567820260310abcdefghijk',
+  ],
+  options: { account: { type: 'string' }, code: { type: 'string' } },
+  async run (ctx, positionals, values) {
+    const [action, idRec, ...extra] = positionals
+    const api = ctx.sandbox.sandbox
+    if (extra.length > 0) throw new UsageError(`unexpected "${extra.join(' ')}"`, this)
+    if (action === undefined) throw new UsageError('rec needs an action: list, approve, reject, expire or cancel', this)
+    if (!ACTIONS.includes(action)) throw new UsageError(`unknown rec action "${action}"${meant(action, ACTIONS) || ': list, approve, reject, expire or cancel'}`, this)
+    if (values.code !== undefined && action !== 'reject') throw new UsageError('--code is for rec reject', this)
+    if (action === 'list') {
+      if (idRec !== undefined) throw new UsageError(`unexpected "${idRec}"`, this)
+      const accountId = values.account === undefined ? undefined : positiveInteger(values.account, '--account', this)
+      const listed = await api.recurrences(accountId === undefined ? {} : { accountId })
+      ctx.print(listed, () => listed.recurrences.length === 0
+        ? ['no recurrence yet: POST /v2/rec creates one']
+        : listed.recurrences.flatMap(r => [recLine(r), ...chargeLines(r)]))
+      return
+    }
+    if (values.account !== undefined) throw new UsageError('--account is for rec list', this)
+    if (idRec === undefined) throw new UsageError(`rec ${action} needs the recurrence's idRec`, this)
+    if (!/^[A-Za-z0-9]{1,64}$/.test(idRec)) throw new UsageError(`"${idRec}" is not an idRec such as RR1234567820260310abcdefghijk`, this)
+    let done: SandboxRecurrence
+    switch (action) {
+      case 'approve': done = await api.approveRecurrence(idRec); break
+      case 'reject': {
+        const code = values.code
+        if (code !== undefined && (typeof code !== 'string' || !CODES.includes(code))) throw new UsageError(`--code needs AP13 or AP14, not "${String(code)}"`, this)
+        done = await api.rejectRecurrence(idRec, code === undefined ? {} : { codigo: code as 'AP13' | 'AP14' })
+        break
+      }
+      case 'expire': done = await api.expireRecurrence(idRec); break
+      default: done = await api.cancelRecurrence(idRec)
+    }
+    ctx.print(done, () => [recLine(done)])
+  },
+}
