@@ -67,6 +67,8 @@ interface Pools {
   deliveries: string[]
   armed: number[]
   keys: string[]
+  /** Keys the run's accounts hold (`fuzz<accountId>@example.com`), for API Pix's webhook/{chave}. */
+  ownKeys: string[]
   /** API Pix: payload locations of charges and of recurrences, recurrences, their requests, batches of cobv. */
   locs: number[]
   locrecs: number[]
@@ -192,7 +194,9 @@ const txidSegment = (w: World) => fc.oneof(
   { weight: 1, arbitrary: fc.stringMatching(/^[a-zA-Z0-9]{26,35}$/) }
 )
 const anyIdRec = (w: World, i: number) => pick(w.pools.idRecs, i, 'RN1234567820260310abcdefghijk')
-const DEBTOR = { cpf: '52998224725', nome: 'MARIA PAGADORA' }
+/** A recurrence's debtor, a fresh object each time (the mutations change the template they are given). */
+const DEBTOR_CPF = '52998224725'
+const debtor = () => ({ cpf: DEBTOR_CPF, nome: 'MARIA PAGADORA' })
 
 let unique = 0
 const uniq = (p: string) => `${p}-${++unique}`
@@ -261,12 +265,12 @@ function endpoints (): Endpoint[] {
     { method: 'GET', path: w => segment(anyE2e)(w).map(e => `${API_PIX}/pix/${e}`), auth: 'api-pix' },
     { method: 'PUT', path: w => fc.tuple(segment(anyE2e)(w), fc.oneof(fc.stringMatching(/^[a-zA-Z0-9]{1,35}$/), oddSegment)).map(([e, id]) => `${API_PIX}/pix/${e}/devolucao/${id}`), auth: 'api-pix', weight: 2, body: body(() => ({ valor: ['0.01', '20.00', '999999999.99'][unique % 3], natureza: 'ORIGINAL', descricao: 'fuzz' })) },
     { method: 'GET', path: w => fc.tuple(segment(anyE2e)(w), fc.stringMatching(/^[a-zA-Z0-9]{1,35}$/)).map(([e, id]) => `${API_PIX}/pix/${e}/devolucao/${id}`), auth: 'api-pix' },
-    { method: 'PUT', path: w => fc.oneof(fc.nat().map(i => encodeURIComponent(pick(w.pools.keys, i, 'loja@example.com'))), oddSegment).map(k => `${API_PIX}/webhook/${k}`), auth: 'api-pix', body: body(() => ({ webhookUrl: 'https://erp.example.invalid/api/webhook' })) },
-    { method: 'GET', path: w => fc.nat().map(i => `${API_PIX}/webhook/${encodeURIComponent(pick(w.pools.keys, i, 'loja@example.com'))}`), auth: 'api-pix' },
-    { method: 'DELETE', path: w => fc.oneof(fc.nat().map(i => encodeURIComponent(pick(w.pools.keys, i, 'loja@example.com'))), oddSegment).map(k => `${API_PIX}/webhook/${k}`), auth: 'api-pix', weight: 0.3 },
+    { method: 'PUT', path: w => fc.oneof(fc.nat().map(i => encodeURIComponent(pick(w.pools.ownKeys, i, 'loja@example.com'))), fc.nat().map(i => encodeURIComponent(pick(w.pools.keys, i, 'loja@example.com'))), oddSegment).map(k => `${API_PIX}/webhook/${k}`), auth: 'api-pix', body: body(() => ({ webhookUrl: 'https://erp.example.invalid/api/webhook' })) },
+    { method: 'GET', path: w => fc.nat().map(i => `${API_PIX}/webhook/${encodeURIComponent(pick(w.pools.ownKeys, i, 'loja@example.com'))}`), auth: 'api-pix' },
+    { method: 'DELETE', path: w => fc.oneof(fc.nat().map(i => encodeURIComponent(pick(w.pools.ownKeys, i, 'loja@example.com'))), oddSegment).map(k => `${API_PIX}/webhook/${k}`), auth: 'api-pix', weight: 0.3 },
     { method: 'GET', path: fixed(`${API_PIX}/webhook`), auth: 'api-pix', query: listQuery },
     // Pix Automático
-    { method: 'POST', path: fixed(`${API_PIX}/rec`), auth: 'api-pix', weight: 2, body: body(w => ({ vinculo: { contrato: uniq('ct'), devedor: DEBTOR, objeto: 'Streaming' }, calendario: { dataInicial: '2026-03-20', dataFinal: '2027-03-20', periodicidade: ['MENSAL', 'SEMANAL', 'ANUAL'][unique % 3] }, valor: unique % 2 === 0 ? { valorRec: '35.00' } : { valorMinimoRecebedor: '10.00' }, politicaRetentativa: unique % 2 === 0 ? 'PERMITE_3R_7D' : 'NAO_PERMITE', ...(unique % 4 === 0 ? { loc: pick(w.pools.locrecs, unique, 1) } : {}) })) },
+    { method: 'POST', path: fixed(`${API_PIX}/rec`), auth: 'api-pix', weight: 2, body: body(w => ({ vinculo: { contrato: uniq('ct'), devedor: debtor(), objeto: 'Streaming' }, calendario: { dataInicial: '2026-03-20', dataFinal: '2027-03-20', periodicidade: ['MENSAL', 'SEMANAL', 'ANUAL'][unique % 3] }, valor: unique % 2 === 0 ? { valorRec: '35.00' } : { valorMinimoRecebedor: '10.00' }, politicaRetentativa: unique % 2 === 0 ? 'PERMITE_3R_7D' : 'NAO_PERMITE', ...(unique % 4 === 0 ? { loc: pick(w.pools.locrecs, unique, 1) } : {}) })) },
     { method: 'GET', path: fixed(`${API_PIX}/rec`), auth: 'api-pix', query: listQuery },
     { method: 'GET', path: w => segment(anyIdRec)(w).map(id => `${API_PIX}/rec/${id}`), auth: 'api-pix', query: fc.oneof(fc.constant(''), fc.constant('?txid=fuzztxid00000000000000000001'), queryArb) },
     { method: 'PATCH', path: w => segment(anyIdRec)(w).map(id => `${API_PIX}/rec/${id}`), auth: 'api-pix', body: body(() => unique % 2 === 0 ? { status: 'CANCELADA' } : { vinculo: { devedor: { nome: 'Fulano de Tal Jr' } }, calendario: { dataInicial: '2026-05-01' } }) },
@@ -329,11 +333,11 @@ function endpoints (): Endpoint[] {
     { method: 'POST', path: fixed('/__sandbox/med'), weight: 2, body: body(w => ({ endToEndId: anyE2e(w, unique), reason: 'REFUND_REQUEST', cause: unique % 2 === 0 ? 'FRAUD' : 'OTHER', description: 'fuzz' })) },
     { method: 'GET', path: fixed('/__sandbox/med'), query: fc.oneof(queryArb, fc.constant('?accountId=2')) },
     { method: 'GET', path: w => segment((x, i) => pick(x.pools.meds, i, 1))(w).map(id => `/__sandbox/med/${id}`) },
-    { method: 'POST', path: w => segment(anyIdRec)(w).map(id => `/__sandbox/recurrences/${id}/approve`), weight: 2, body: body(() => unique % 3 === 0 ? {} : { jornada: ['JORNADA_1', 'JORNADA_2', 'JORNADA_3'][unique % 3], pagador: { ispbParticipante: '60701190', cpf: DEBTOR.cpf }, valorMaximo: '100.00' }) },
+    { method: 'POST', path: w => segment(anyIdRec)(w).map(id => `/__sandbox/recurrences/${id}/approve`), weight: 2, body: body(() => unique % 3 === 0 ? {} : { jornada: ['JORNADA_1', 'JORNADA_2', 'JORNADA_3'][unique % 3], pagador: { ispbParticipante: '60701190', cpf: DEBTOR_CPF }, valorMaximo: '100.00' }) },
     { method: 'POST', path: w => segment(anyIdRec)(w).map(id => `/__sandbox/recurrences/${id}/reject`), weight: 0.5, body: body(() => ({ codigo: 'AP13', by: unique % 2 === 0 ? 'USUARIO_PAGADOR' : 'PSP_PAGADOR' })) },
     { method: 'POST', path: w => segment(anyIdRec)(w).map(id => `/__sandbox/recurrences/${id}/expire`), weight: 0.5 },
     { method: 'POST', path: w => segment(anyIdRec)(w).map(id => `/__sandbox/recurrences/${id}/cancel`), weight: 0.5, body: body(() => ({})) },
-    { method: 'PUT', path: fixed('/__sandbox/payer-behaviours'), body: body(w => ({ accountId: accountId(w, unique), document: DEBTOR.cpf, authorization: 'APPROVE', debit: 'PAGA', valorMaximo: '100.00' })) },
+    { method: 'PUT', path: fixed('/__sandbox/payer-behaviours'), body: body(w => ({ accountId: accountId(w, unique), document: DEBTOR_CPF, authorization: 'APPROVE', debit: 'PAGA', valorMaximo: '100.00' })) },
     { method: 'GET', path: fixed('/__sandbox/payer-behaviours'), query: fc.oneof(queryArb, fc.constant('?accountId=2')) },
     { method: 'DELETE', path: w => segment((x, i) => pick(x.pools.behaviours, i, 1))(w).map(id => `/__sandbox/payer-behaviours/${id}`), weight: 0.3 },
     ...['/__sandbox/api-pix-webhooks', '/__sandbox/cobvs', '/__sandbox/cobv-batches', '/__sandbox/locations'].map((p): Endpoint => ({ method: 'GET', path: fixed(p), query: fc.oneof(queryArb, fc.constant('?accountId=2')), weight: 0.5 })),
@@ -367,7 +371,14 @@ async function setUp (seed: number): Promise<World> {
   }
   if (app.sandbox.config.apiPixBasePath !== API_PIX) throw new Error(`fuzz set-up: API Pix under ${app.sandbox.config.apiPixBasePath}, not ${API_PIX}`)
   const keys = Object.keys(app.sandbox.store.data.directory)
-  const pools: Pools = { transactions: [], endToEndIds: [], txids: [], pixCodes: [], meds: [], webhooks: [], deliveries: [], armed: [], keys, locs: [], locrecs: [], idRecs: [], idSolicRecs: [], payloads: [], behaviours: [] }
+  const pools: Pools = { transactions: [], endToEndIds: [], txids: [], pixCodes: [], meds: [], webhooks: [], deliveries: [], armed: [], keys, ownKeys: [], locs: [], locrecs: [], idRecs: [], idSolicRecs: [], payloads: [], behaviours: [] }
+  for (const a of accounts) {
+    const { name, document, ispb } = app.sandbox.store.account(a.accountId)!
+    const key = `fuzz${a.accountId}@example.com`
+    const res = await app.inject({ method: 'PUT', url: `/__sandbox/directory/${key}`, payload: { name, document, ispb, bankName: 'SANDBOX' } })
+    if (res.statusCode !== 201) throw new Error(`fuzz set-up: ${res.statusCode} ${res.body}`)
+    pools.ownKeys.push(key)
+  }
   return { app, accounts, pools }
 }
 
