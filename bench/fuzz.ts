@@ -1,7 +1,7 @@
 /**
  * The long fuzz run (docs/reliability.md): `npm run fuzz -- [requests] [seed]` (default 20,000 requests, seed
- * 13). The same run as test/reliability/fuzz.test.ts, longer: generated requests over the gateway and
- * the control plane (test/helpers/fuzz.ts), checking that nothing answers 5xx unless a scenario asked
+ * 13). The same run as test/reliability/fuzz.test.ts, longer: generated requests over the gateway, API
+ * Pix and the control plane (test/helpers/fuzz.ts), checking that nothing answers 5xx unless a scenario asked
  * for it, that every error has its family's shape, and the ledger invariant after each batch. Prints
  * the figures and every problem found, and exits 1 when there is one.
  */

@@ -1,13 +1,15 @@
 import fc from 'fast-check'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../../server/app.js'
-import { errorShapeOf } from '../../server/errors/families.js'
+import { errorShapeOf, JWKS_PATH, OAUTH_TOKEN_PATH } from '../../server/errors/families.js'
+import { PAYLOAD_PATH } from '../../server/domain/payload-locations.js'
 import { catalogue } from '../../scenarios/resolver.js'
 import { authArb, bodyArb, headerValue, oddHeaders, oddSegment, queryArb, unicode, weird, type Json, type Payload } from './fuzz-inputs.js'
 import { ledgerProblems, shapeProblem, SHAPE_OF } from './reliability.js'
 
 /**
- * A fuzz run over the gateway and the control plane (docs/reliability.md): `requests` generated requests, from a
+ * A fuzz run over the gateway, BACEN's API Pix (under its base path, with a token of /oauth/token or
+ * the gateway's) and the control plane (docs/reliability.md): `requests` generated requests, from a
  * fixed seed, through app.inject against one sandbox that lives through the whole run. Each request is
  * an endpoint of either family with a valid-ish body (a valid template, mostly mutated: wrong types,
  * missing and extra fields, unicode, huge numbers and strings, `__proto__` keys), or malformed JSON,
@@ -15,7 +17,8 @@ import { ledgerProblems, shapeProblem, SHAPE_OF } from './reliability.js'
  * segments and bodies draw on the ids earlier answers returned, so the run goes deep (settle, fail,
  * refund, MED, redeliver) rather than bouncing off 404s. Checked:
  *   - no 5xx, except a 500 a scenario asked for (X-Sandbox-Scenario-Applied names it);
- *   - every 4xx in its family's error shape (extended, simple, or the control plane's);
+ *   - every 4xx in its family's error shape (extended, simple, the control plane's, API Pix's problem
+ *     details, or OAuth's for /oauth/token);
  *   - after each batch, the ledger invariant on every account (and no polluted Object.prototype).
  * Tokens are issued again after each batch (a clock advance may have expired them).
  *
@@ -51,7 +54,7 @@ const T0 = '2026-03-10T15:00:00.000Z'
 /** Scenarios whose effect is a 500. */
 const SERVER_ERROR_SCENARIOS = new Set(['INTERNAL_ERROR', 'PROVIDER_UNAVAILABLE'])
 
-interface FuzzAccount { accountId: number, clientId: string, clientSecret: string, certificate: string, token: string }
+interface FuzzAccount { accountId: number, clientId: string, clientSecret: string, certificate: string, token: string, apiPixToken: string }
 
 /** What earlier answers returned, for later requests to use. */
 interface Pools {
@@ -64,6 +67,16 @@ interface Pools {
   deliveries: string[]
   armed: number[]
   keys: string[]
+  /** Keys the run's accounts hold (`fuzz<accountId>@example.com`), for API Pix's webhook/{chave}. */
+  ownKeys: string[]
+  /** API Pix: payload locations of charges and of recurrences, recurrences, their requests, batches of cobv. */
+  locs: number[]
+  locrecs: number[]
+  idRecs: string[]
+  idSolicRecs: string[]
+  /** The paths of signed payloads (`/qr/v2/...`), from the locations' `location`. */
+  payloads: string[]
+  behaviours: number[]
 }
 
 interface World {
@@ -82,9 +95,10 @@ const remember = <T>(list: T[], value: T): void => {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const E2E = /^[ED][0-9A-Za-z]{31}$/
 
-/** Ids in an answer, wherever they are (two levels deep is enough for every answer of the API). */
-function harvest (pools: Pools, url: string, value: unknown, depth = 0): void {
+/** Ids in an answer, wherever they are (three levels deep is enough for every answer of both dialects). */
+function harvest (pools: Pools, url: string, value: unknown, depth = 0, parent = ''): void {
   if (depth > 3 || value === null || typeof value !== 'object') return
+  const path = url.split('?')[0]
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
     if (typeof v === 'string') {
       if (UUID.test(v) && (key === 'transactionId' || key === 'id' || key === 'endToEndId')) {
@@ -94,19 +108,29 @@ function harvest (pools: Pools, url: string, value: unknown, depth = 0): void {
       if (E2E.test(v)) remember(pools.endToEndIds, v)
       if (key === 'txid' && /^[a-zA-Z0-9]{26,35}$/.test(v)) remember(pools.txids, v)
       if ((key === 'pixCode' || key === 'pixCopiaECola') && v.startsWith('000201')) remember(pools.pixCodes, v)
+      if (key === 'idRec' && /^R[RN]/.test(v)) remember(pools.idRecs, v)
+      if (key === 'idSolicRec') remember(pools.idSolicRecs, v)
+      if (key === 'location' && v.includes(`${PAYLOAD_PATH}/`)) remember(pools.payloads, v.slice(v.indexOf(`${PAYLOAD_PATH}/`)))
     } else if (typeof v === 'number' && key === 'id') {
-      if (url.startsWith('/__sandbox/med')) remember(pools.meds, v)
+      // A recurrence's `loc` is a location of recurrences; a charge's, a location of charges.
+      if (path.startsWith(`${API_PIX}/locrec`) || (parent === 'loc' && path.startsWith(`${API_PIX}/rec`))) remember(pools.locrecs, v)
+      else if (path.startsWith(`${API_PIX}/loc`) || parent === 'loc') remember(pools.locs, v)
+      else if (path.startsWith('/__sandbox/payer-behaviours')) remember(pools.behaviours, v)
+      else if (url.startsWith('/__sandbox/med')) remember(pools.meds, v)
       else if (url.startsWith('/__sandbox/webhooks') && !url.includes('deliveries')) remember(pools.webhooks, v)
       else if (url.startsWith('/__sandbox/scenarios/arm')) remember(pools.armed, v)
     } else {
-      harvest(pools, url, v, depth + 1)
+      harvest(pools, url, v, depth + 1, key)
     }
   }
 }
 
 // ---- endpoints ------------------------------------------------------------------------------------
 
-interface Request { method: string, url: string, payload: Payload, headers: Record<string, string>, auth: 'token' | 'none', account: number }
+/** `api-pix`: a token of /oauth/token, or now and then the gateway's (both dialects take either). */
+type Auth = 'token' | 'api-pix' | 'none'
+
+interface Request { method: string, url: string, payload: Payload, headers: Record<string, string>, auth: Auth, account: number }
 
 interface Endpoint {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -114,8 +138,8 @@ interface Endpoint {
   path: (w: World) => fc.Arbitrary<string>
   body?: (w: World) => fc.Arbitrary<Payload>
   query?: fc.Arbitrary<string>
-  headers?: fc.Arbitrary<Record<string, string>>
-  auth?: boolean
+  headers?: fc.Arbitrary<Record<string, string>> | ((w: World) => fc.Arbitrary<Record<string, string>>)
+  auth?: boolean | 'api-pix'
   weight?: number
 }
 
@@ -155,6 +179,25 @@ const idempotency = fc.oneof(
   { weight: 1, arbitrary: uuidV4.map(k => ({ 'x-idempotency-key': k.toUpperCase() })) },
   { weight: 1, arbitrary: headerValue.map(k => ({ 'x-idempotency-key': k })) }
 )
+/** API Pix's base path: the default of the configuration the run's sandbox is built with. */
+const API_PIX = '/v2'
+/** A window of API Pix's lists around the run's start (the clock moves little during a run). */
+const WINDOW = 'inicio=2026-03-01T00:00:00Z&fim=2026-04-01T00:00:00Z'
+const listQuery = fc.oneof(
+  { weight: 2, arbitrary: fc.constantFrom(`?${WINDOW}`, `?${WINDOW}&paginacao.itensPorPagina=1&paginacao.paginaAtual=1`, `?${WINDOW}&cpf=52998224725`, `?${WINDOW}&status=ATIVA`, '?inicio=2026-04-01T00:00:00Z&fim=2026-03-01T00:00:00Z', '?inicio=x&fim=y', '') },
+  { weight: 1, arbitrary: queryArb.map(q => `${q === '' ? '?' : q + '&'}${WINDOW}`) },
+  { weight: 1, arbitrary: queryArb }
+)
+/** A txid of API Pix (26 to 35 characters): mostly a live one, else a fresh one or an odd segment. */
+const txidSegment = (w: World) => fc.oneof(
+  { weight: 3, arbitrary: segment((x, i) => pick(x.pools.txids, i, 'fuzztxid00000000000000000001'))(w) },
+  { weight: 1, arbitrary: fc.stringMatching(/^[a-zA-Z0-9]{26,35}$/) }
+)
+const anyIdRec = (w: World, i: number) => pick(w.pools.idRecs, i, 'RN1234567820260310abcdefghijk')
+/** A recurrence's debtor, a fresh object each time (the mutations change the template they are given). */
+const DEBTOR_CPF = '52998224725'
+const debtor = () => ({ cpf: DEBTOR_CPF, nome: 'MARIA PAGADORA' })
+
 let unique = 0
 const uniq = (p: string) => `${p}-${++unique}`
 
@@ -184,6 +227,71 @@ function endpoints (): Endpoint[] {
     { method: 'GET', path: fixed('/api/med'), auth: true, query: fc.oneof(queryArb, fc.constantFrom('?status=OPEN', '?page=2&pageSize=1', '?startDate=2026-03-10&endDate=2026-03-11', '?isReconciled=true')) },
     { method: 'POST', path: fixed('/api/webhooks'), auth: true, body: body(() => ({ url: 'https://example.invalid/hook', eventType: 'cash_in', headers: [{ key: 'X-Api-Key', value: 'k' }] })) },
     { method: 'GET', path: fixed('/api/webhooks'), auth: true },
+
+    // ---- API Pix (docs/api-pix.md) ----
+    {
+      method: 'POST',
+      path: fixed(OAUTH_TOKEN_PATH),
+      headers: w => fc.oneof(
+        { weight: 4, arbitrary: fc.nat().map(i => oauthHeaders(pick(w.accounts, i, w.accounts[0]))) },
+        { weight: 1, arbitrary: fc.tuple(fc.nat(), headerValue).map(([i, v]) => ({ ...oauthHeaders(pick(w.accounts, i, w.accounts[0])), authorization: v })) },
+        { weight: 1, arbitrary: fc.nat().map(i => ({ ...oauthHeaders(pick(w.accounts, i, w.accounts[0])), 'content-type': 'application/json' })) }
+      ),
+      body: w => fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom('grant_type=client_credentials', 'grant_type=client_credentials&scope=cob.read%20cob.write', 'grant_type=password', 'grant_type=client_credentials&scope=nope', 'grant_type=client_credentials&grant_type=client_credentials', '', '%%%').map((text): Payload => ({ text })) },
+        { weight: 2, arbitrary: body(x => ({ grant_type: 'client_credentials', client_id: x.accounts[0].clientId, client_secret: x.accounts[0].clientSecret }))(w) }
+      ),
+    },
+    { method: 'GET', path: fixed(JWKS_PATH) },
+    { method: 'GET', path: w => fc.oneof(fc.nat().map(i => pick(w.pools.payloads, i, `${PAYLOAD_PATH}/none`)), oddSegment.map(s => `${PAYLOAD_PATH}/${s}`), oddSegment.map(s => `${PAYLOAD_PATH}/rec/${s}`)), weight: 2 },
+    { method: 'PUT', path: w => txidSegment(w).map(id => `${API_PIX}/cob/${id}`), auth: 'api-pix', weight: 2, body: body(w => ({ calendario: { expiracao: 3600 }, devedor: { cpf: '52998224725', nome: 'Maria' }, valor: { original: '1.50', modalidadeAlteracao: 1 }, chave: pick(w.pools.keys, unique, 'loja@example.com'), solicitacaoPagador: 'fuzz', infoAdicionais: [{ nome: 'a', valor: 'b' }], ...(unique % 3 === 0 ? { loc: { id: pick(w.pools.locs, unique, 1) } } : {}) })) },
+    { method: 'POST', path: fixed(`${API_PIX}/cob`), auth: 'api-pix', weight: 2, body: body(w => ({ calendario: { expiracao: 3600 }, valor: { original: '10.00' }, chave: pick(w.pools.keys, unique, 'loja@example.com') })) },
+    { method: 'GET', path: w => txidSegment(w).map(id => `${API_PIX}/cob/${id}`), auth: 'api-pix', query: fc.oneof(fc.constant(''), fc.constant('?revisao=0'), queryArb) },
+    { method: 'PATCH', path: w => txidSegment(w).map(id => `${API_PIX}/cob/${id}`), auth: 'api-pix', body: body(() => unique % 2 === 0 ? { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } : { valor: { original: '2.00' }, devedor: { cnpj: '12345678000195', nome: 'Empresa' } }) },
+    { method: 'GET', path: fixed(`${API_PIX}/cob`), auth: 'api-pix', query: listQuery },
+    { method: 'PUT', path: w => txidSegment(w).map(id => `${API_PIX}/cobv/${id}`), auth: 'api-pix', weight: 2, body: body(w => ({ calendario: { dataDeVencimento: '2026-03-12', validadeAposVencimento: 3 }, devedor: { cpf: '52998224725', nome: 'MARIA' }, valor: { original: '100.00', multa: { modalidade: 1, valorPerc: '5.00' }, juros: { modalidade: 1, valorPerc: '1.00' }, desconto: { modalidade: 3, valorPerc: '0.50' } }, chave: pick(w.pools.keys, unique, 'loja@example.com') })) },
+    { method: 'GET', path: w => txidSegment(w).map(id => `${API_PIX}/cobv/${id}`), auth: 'api-pix' },
+    { method: 'PATCH', path: w => txidSegment(w).map(id => `${API_PIX}/cobv/${id}`), auth: 'api-pix', body: body(() => unique % 2 === 0 ? { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } : { valor: { original: '90.00' }, calendario: { dataDeVencimento: '2026-03-20' } }) },
+    { method: 'GET', path: fixed(`${API_PIX}/cobv`), auth: 'api-pix', query: listQuery },
+    { method: 'PUT', path: w => segment((_, i) => i % 20)(w).map(id => `${API_PIX}/lotecobv/${id}`), auth: 'api-pix', body: body(w => ({ descricao: 'fuzz', cobsv: [1, 2].map(n => ({ txid: `fuzzlote${String(unique * 2 + n).padStart(20, '0')}`, calendario: { dataDeVencimento: '2026-03-20' }, devedor: { cpf: '52998224725', nome: 'MARIA' }, valor: { original: `${n}0.00` }, chave: pick(w.pools.keys, unique, 'loja@example.com') })) })) },
+    { method: 'PATCH', path: w => segment((_, i) => i % 20)(w).map(id => `${API_PIX}/lotecobv/${id}`), auth: 'api-pix', body: body(w => ({ cobsv: [{ txid: pick(w.pools.txids, unique, 'fuzztxid00000000000000000001'), valor: { original: '15.00' } }] })) },
+    { method: 'GET', path: w => segment((_, i) => i % 20)(w).map(id => `${API_PIX}/lotecobv/${id}`), auth: 'api-pix' },
+    { method: 'GET', path: fixed(`${API_PIX}/lotecobv`), auth: 'api-pix', query: listQuery },
+    { method: 'POST', path: fixed(`${API_PIX}/loc`), auth: 'api-pix', body: body(() => ({ tipoCob: unique % 2 === 0 ? 'cob' : 'cobv' })) },
+    { method: 'GET', path: fixed(`${API_PIX}/loc`), auth: 'api-pix', query: listQuery },
+    { method: 'GET', path: w => segment((x, i) => pick(x.pools.locs, i, 1))(w).map(id => `${API_PIX}/loc/${id}`), auth: 'api-pix' },
+    { method: 'DELETE', path: w => segment((x, i) => pick(x.pools.locs, i, 1))(w).map(id => `${API_PIX}/loc/${id}/txid`), auth: 'api-pix', weight: 0.5 },
+    { method: 'GET', path: fixed(`${API_PIX}/pix`), auth: 'api-pix', query: listQuery },
+    { method: 'GET', path: w => segment(anyE2e)(w).map(e => `${API_PIX}/pix/${e}`), auth: 'api-pix' },
+    { method: 'PUT', path: w => fc.tuple(segment(anyE2e)(w), fc.oneof(fc.stringMatching(/^[a-zA-Z0-9]{1,35}$/), oddSegment)).map(([e, id]) => `${API_PIX}/pix/${e}/devolucao/${id}`), auth: 'api-pix', weight: 2, body: body(() => ({ valor: ['0.01', '20.00', '999999999.99'][unique % 3], natureza: 'ORIGINAL', descricao: 'fuzz' })) },
+    { method: 'GET', path: w => fc.tuple(segment(anyE2e)(w), fc.stringMatching(/^[a-zA-Z0-9]{1,35}$/)).map(([e, id]) => `${API_PIX}/pix/${e}/devolucao/${id}`), auth: 'api-pix' },
+    { method: 'PUT', path: w => fc.oneof(fc.nat().map(i => encodeURIComponent(pick(w.pools.ownKeys, i, 'loja@example.com'))), fc.nat().map(i => encodeURIComponent(pick(w.pools.keys, i, 'loja@example.com'))), oddSegment).map(k => `${API_PIX}/webhook/${k}`), auth: 'api-pix', body: body(() => ({ webhookUrl: 'https://erp.example.invalid/api/webhook' })) },
+    { method: 'GET', path: w => fc.nat().map(i => `${API_PIX}/webhook/${encodeURIComponent(pick(w.pools.ownKeys, i, 'loja@example.com'))}`), auth: 'api-pix' },
+    { method: 'DELETE', path: w => fc.oneof(fc.nat().map(i => encodeURIComponent(pick(w.pools.ownKeys, i, 'loja@example.com'))), oddSegment).map(k => `${API_PIX}/webhook/${k}`), auth: 'api-pix', weight: 0.3 },
+    { method: 'GET', path: fixed(`${API_PIX}/webhook`), auth: 'api-pix', query: listQuery },
+    // Pix Automático
+    { method: 'POST', path: fixed(`${API_PIX}/rec`), auth: 'api-pix', weight: 2, body: body(w => ({ vinculo: { contrato: uniq('ct'), devedor: debtor(), objeto: 'Streaming' }, calendario: { dataInicial: '2026-03-20', dataFinal: '2027-03-20', periodicidade: ['MENSAL', 'SEMANAL', 'ANUAL'][unique % 3] }, valor: unique % 2 === 0 ? { valorRec: '35.00' } : { valorMinimoRecebedor: '10.00' }, politicaRetentativa: unique % 2 === 0 ? 'PERMITE_3R_7D' : 'NAO_PERMITE', ...(unique % 4 === 0 ? { loc: pick(w.pools.locrecs, unique, 1) } : {}) })) },
+    { method: 'GET', path: fixed(`${API_PIX}/rec`), auth: 'api-pix', query: listQuery },
+    { method: 'GET', path: w => segment(anyIdRec)(w).map(id => `${API_PIX}/rec/${id}`), auth: 'api-pix', query: fc.oneof(fc.constant(''), fc.constant('?txid=fuzztxid00000000000000000001'), queryArb) },
+    { method: 'PATCH', path: w => segment(anyIdRec)(w).map(id => `${API_PIX}/rec/${id}`), auth: 'api-pix', body: body(() => unique % 2 === 0 ? { status: 'CANCELADA' } : { vinculo: { devedor: { nome: 'Fulano de Tal Jr' } }, calendario: { dataInicial: '2026-05-01' } }) },
+    { method: 'POST', path: fixed(`${API_PIX}/solicrec`), auth: 'api-pix', body: body(w => ({ idRec: anyIdRec(w, unique), calendario: { dataExpiracaoSolicitacao: '2026-03-12T15:00:00Z' }, destinatario: { agencia: '2569', conta: '550689', cpf: '52998224725', ispbParticipante: '91193552' } })) },
+    { method: 'GET', path: w => segment((x, i) => pick(x.pools.idSolicRecs, i, 'SC0000000020260310abcdefghijk'))(w).map(id => `${API_PIX}/solicrec/${id}`), auth: 'api-pix' },
+    { method: 'PATCH', path: w => segment((x, i) => pick(x.pools.idSolicRecs, i, 'SC0000000020260310abcdefghijk'))(w).map(id => `${API_PIX}/solicrec/${id}`), auth: 'api-pix', body: body(() => ({ status: 'CANCELADA' })) },
+    { method: 'POST', path: fixed(`${API_PIX}/locrec`), auth: 'api-pix' },
+    { method: 'GET', path: fixed(`${API_PIX}/locrec`), auth: 'api-pix', query: listQuery },
+    { method: 'GET', path: w => segment((x, i) => pick(x.pools.locrecs, i, 1))(w).map(id => `${API_PIX}/locrec/${id}`), auth: 'api-pix' },
+    { method: 'DELETE', path: w => segment((x, i) => pick(x.pools.locrecs, i, 1))(w).map(id => `${API_PIX}/locrec/${id}/idRec`), auth: 'api-pix', weight: 0.5 },
+    { method: 'PUT', path: w => txidSegment(w).map(id => `${API_PIX}/cobr/${id}`), auth: 'api-pix', weight: 2, body: body(w => ({ idRec: anyIdRec(w, unique), infoAdicional: 'fuzz', calendario: { dataDeVencimento: ['2026-03-20', '2026-04-20', '2026-03-11'][unique % 3] }, valor: { original: '49.90' }, ajusteDiaUtil: true, recebedor: { conta: '012682', tipoConta: 'CORRENTE', agencia: '9708' }, devedor: { email: 'maria@example.com', cep: '89256-140' } })) },
+    { method: 'POST', path: fixed(`${API_PIX}/cobr`), auth: 'api-pix', body: body(w => ({ idRec: anyIdRec(w, unique), calendario: { dataDeVencimento: '2026-04-20' }, valor: { original: '35.00' }, ajusteDiaUtil: false, recebedor: { conta: '012682', tipoConta: 'CORRENTE', agencia: '9708' } })) },
+    { method: 'GET', path: w => txidSegment(w).map(id => `${API_PIX}/cobr/${id}`), auth: 'api-pix' },
+    { method: 'PATCH', path: w => txidSegment(w).map(id => `${API_PIX}/cobr/${id}`), auth: 'api-pix', body: body(() => ({ status: 'CANCELADA' })) },
+    { method: 'GET', path: fixed(`${API_PIX}/cobr`), auth: 'api-pix', query: listQuery },
+    { method: 'POST', path: w => fc.tuple(txidSegment(w), fc.oneof(fc.constantFrom('2026-03-23', '2026-03-28', '2026-02-30', '2026-13-01', '9999-12-31'), oddSegment)).map(([id, d]) => `${API_PIX}/cobr/${id}/retentativa/${d}`), auth: 'api-pix' },
+    ...['webhookrec', 'webhookcobr'].flatMap((hook): Endpoint[] => [
+      { method: 'PUT', path: fixed(`${API_PIX}/${hook}`), auth: 'api-pix', body: body(() => ({ webhookUrl: `https://erp.example.invalid/api/${hook}/` })) },
+      { method: 'GET', path: fixed(`${API_PIX}/${hook}`), auth: 'api-pix' },
+      { method: 'DELETE', path: fixed(`${API_PIX}/${hook}`), auth: 'api-pix', weight: 0.3 },
+    ]),
 
     // ---- the control plane ----
     { method: 'GET', path: fixed('/__sandbox/health') },
@@ -225,6 +333,14 @@ function endpoints (): Endpoint[] {
     { method: 'POST', path: fixed('/__sandbox/med'), weight: 2, body: body(w => ({ endToEndId: anyE2e(w, unique), reason: 'REFUND_REQUEST', cause: unique % 2 === 0 ? 'FRAUD' : 'OTHER', description: 'fuzz' })) },
     { method: 'GET', path: fixed('/__sandbox/med'), query: fc.oneof(queryArb, fc.constant('?accountId=2')) },
     { method: 'GET', path: w => segment((x, i) => pick(x.pools.meds, i, 1))(w).map(id => `/__sandbox/med/${id}`) },
+    { method: 'POST', path: w => segment(anyIdRec)(w).map(id => `/__sandbox/recurrences/${id}/approve`), weight: 2, body: body(() => unique % 3 === 0 ? {} : { jornada: ['JORNADA_1', 'JORNADA_2', 'JORNADA_3'][unique % 3], pagador: { ispbParticipante: '60701190', cpf: DEBTOR_CPF }, valorMaximo: '100.00' }) },
+    { method: 'POST', path: w => segment(anyIdRec)(w).map(id => `/__sandbox/recurrences/${id}/reject`), weight: 0.5, body: body(() => ({ codigo: 'AP13', by: unique % 2 === 0 ? 'USUARIO_PAGADOR' : 'PSP_PAGADOR' })) },
+    { method: 'POST', path: w => segment(anyIdRec)(w).map(id => `/__sandbox/recurrences/${id}/expire`), weight: 0.5 },
+    { method: 'POST', path: w => segment(anyIdRec)(w).map(id => `/__sandbox/recurrences/${id}/cancel`), weight: 0.5, body: body(() => ({})) },
+    { method: 'PUT', path: fixed('/__sandbox/payer-behaviours'), body: body(w => ({ accountId: accountId(w, unique), document: DEBTOR_CPF, authorization: 'APPROVE', debit: 'PAGA', valorMaximo: '100.00' })) },
+    { method: 'GET', path: fixed('/__sandbox/payer-behaviours'), query: fc.oneof(queryArb, fc.constant('?accountId=2')) },
+    { method: 'DELETE', path: w => segment((x, i) => pick(x.pools.behaviours, i, 1))(w).map(id => `/__sandbox/payer-behaviours/${id}`), weight: 0.3 },
+    ...['/__sandbox/api-pix-webhooks', '/__sandbox/cobvs', '/__sandbox/cobv-batches', '/__sandbox/locations'].map((p): Endpoint => ({ method: 'GET', path: fixed(p), query: fc.oneof(queryArb, fc.constant('?accountId=2')), weight: 0.5 })),
     { method: 'POST', path: w => segment((x, i) => pick(x.pools.meds, i, 1))(w).map(id => `/__sandbox/med/${id}/transition`), weight: 2, body: body(() => ({ status: ['RECEIVED', 'ANALYZED', 'CANCELLED'][unique % 3], analysisResult: unique % 2 === 0 ? 'APPROVED' : 'REJECTED' })) },
   ]
 }
@@ -236,9 +352,9 @@ function requestArb (w: World, list: Endpoint[]): fc.Arbitrary<Request> {
       path: fc.constant(null).chain(() => ep.path(w)),
       query: ep.query ?? fc.oneof({ weight: 5, arbitrary: fc.constant('') }, { weight: 1, arbitrary: queryArb }),
       payload: ep.body ? fc.constant(null).chain(() => ep.body!(w)) : fc.oneof({ weight: 5, arbitrary: fc.constant<Payload>({}) }, { weight: 1, arbitrary: bodyArb(() => ({})) }),
-      headers: fc.tuple(ep.headers ?? someHeaders, fc.oneof({ weight: 4, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: oddHeaders })).map(([a, b]) => ({ ...b, ...a })),
+      headers: fc.tuple(typeof ep.headers === 'function' ? ep.headers(w) : ep.headers ?? someHeaders, fc.oneof({ weight: 4, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: oddHeaders })).map(([a, b]) => ({ ...b, ...a })),
       account: fc.nat(),
-    }).map(r => ({ method: ep.method, url: r.path + r.query, payload: r.payload, headers: r.headers, auth: ep.auth ? 'token' as const : 'none' as const, account: r.account })),
+    }).map(r => ({ method: ep.method, url: r.path + r.query, payload: r.payload, headers: r.headers, auth: ep.auth === 'api-pix' ? 'api-pix' as const : ep.auth === true ? 'token' as const : 'none' as const, account: r.account })),
   })))
 }
 
@@ -246,23 +362,40 @@ function requestArb (w: World, list: Endpoint[]): fc.Arbitrary<Request> {
 
 async function setUp (seed: number): Promise<World> {
   const app = await buildApp({ config: { seed: `fuzz-${seed}`, clock: 'frozen', clockStart: T0, settlementDelayMs: 50, medRateLimit: 1_000_000, maxPendingDeliveries: 1000 } })
-  const accounts: FuzzAccount[] = [{ accountId: 1, clientId: 'pix-sandbox-client', clientSecret: 'pix-sandbox-secret-2026', certificate: app.sandbox.store.account(1)!.certificatePem, token: '' }]
+  const accounts: FuzzAccount[] = [{ accountId: 1, clientId: 'pix-sandbox-client', clientSecret: 'pix-sandbox-secret-2026', certificate: app.sandbox.store.account(1)!.certificatePem, token: '', apiPixToken: '' }]
   for (const settings of [{ balance: 1_000_000, fee: 0.5 }, { balance: 10, providerGroup: 'A' }, { balance: 0, splitFrequency: 'IMMEDIATE' }]) {
     const res = await app.inject({ method: 'POST', url: '/__sandbox/accounts', payload: settings })
     if (res.statusCode !== 201) throw new Error(`fuzz set-up: ${res.statusCode} ${res.body}`)
     const a = res.json()
-    accounts.push({ accountId: a.accountId, clientId: a.clientId, clientSecret: a.clientSecret, certificate: a.certificate, token: '' })
+    accounts.push({ accountId: a.accountId, clientId: a.clientId, clientSecret: a.clientSecret, certificate: a.certificate, token: '', apiPixToken: '' })
   }
+  if (app.sandbox.config.apiPixBasePath !== API_PIX) throw new Error(`fuzz set-up: API Pix under ${app.sandbox.config.apiPixBasePath}, not ${API_PIX}`)
   const keys = Object.keys(app.sandbox.store.data.directory)
-  const pools: Pools = { transactions: [], endToEndIds: [], txids: [], pixCodes: [], meds: [], webhooks: [], deliveries: [], armed: [], keys }
+  const pools: Pools = { transactions: [], endToEndIds: [], txids: [], pixCodes: [], meds: [], webhooks: [], deliveries: [], armed: [], keys, ownKeys: [], locs: [], locrecs: [], idRecs: [], idSolicRecs: [], payloads: [], behaviours: [] }
+  for (const a of accounts) {
+    const { name, document, ispb } = app.sandbox.store.account(a.accountId)!
+    const key = `fuzz${a.accountId}@example.com`
+    const res = await app.inject({ method: 'PUT', url: `/__sandbox/directory/${key}`, payload: { name, document, ispb, bankName: 'SANDBOX' } })
+    if (res.statusCode !== 201) throw new Error(`fuzz set-up: ${res.statusCode} ${res.body}`)
+    pools.ownKeys.push(key)
+  }
   return { app, accounts, pools }
 }
+
+/** What POST /oauth/token asks of a client: Basic credentials and the account's certificate, the body form-encoded. */
+const oauthHeaders = (a: FuzzAccount): Record<string, string> => ({
+  authorization: `Basic ${Buffer.from(`${a.clientId}:${a.clientSecret}`).toString('base64')}`,
+  'x-ssl-client-cert': encodeURIComponent(a.certificate),
+  'content-type': 'application/x-www-form-urlencoded',
+})
 
 /** Tokens again (a clock advance expires them; a reset of one account keeps its credentials). */
 async function refreshTokens (w: World): Promise<void> {
   for (const a of w.accounts) {
     const res = await w.app.inject({ method: 'POST', url: '/api/auth/token', headers: { 'x-ssl-client-cert': encodeURIComponent(a.certificate) }, payload: { clientId: a.clientId, clientSecret: a.clientSecret } })
     a.token = res.statusCode === 201 ? res.json().access_token : ''
+    const oauth = await w.app.inject({ method: 'POST', url: OAUTH_TOKEN_PATH, headers: oauthHeaders(a), payload: 'grant_type=client_credentials' })
+    a.apiPixToken = oauth.statusCode === 200 ? oauth.json().access_token : ''
   }
 }
 
@@ -280,7 +413,8 @@ export async function fuzz (opts: FuzzOptions): Promise<FuzzReport> {
     await refreshTokens(w)
     const arb = fc.constant(null).chain(() => requestArb(w, list)).chain(req => {
       if (req.auth === 'none') return fc.constant({ req, authorization: null as string | null })
-      const token = pick(w.accounts, req.account, w.accounts[0]).token
+      const account = pick(w.accounts, req.account, w.accounts[0])
+      const token = req.auth === 'api-pix' && req.account % 5 !== 0 ? account.apiPixToken : account.token
       return authArb(token).map(authorization => ({ req, authorization }))
     })
     const property = fc.asyncProperty(arb, async ({ req, authorization }) => {
@@ -306,7 +440,8 @@ export async function fuzz (opts: FuzzOptions): Promise<FuzzReport> {
           problem(`${res.statusCode} ${res.body.slice(0, 200)} <- ${described()}`)
         }
       } else if (res.statusCode >= 400) {
-        const shape = shapeProblem(SHAPE_OF[errorShapeOf(req.url, w.app.sandbox.config.apiPixBasePath)], res.statusCode, res.body)
+        // The target as the server got it: the injection resolves dot segments (`/qr/v2/%2e%2e` is `/qr/`).
+        const shape = shapeProblem(SHAPE_OF[errorShapeOf(res.raw.req.url ?? req.url, w.app.sandbox.config.apiPixBasePath)], res.statusCode, res.body)
         if (shape) problem(`${res.statusCode} not in its family's shape (${shape}) <- ${described()}`)
       } else if (res.statusCode < 200 || res.statusCode >= 300) {
         problem(`unexpected ${res.statusCode} <- ${described()}`)

@@ -3,14 +3,14 @@ import { fuzz } from '../helpers/fuzz.js'
 
 /**
  * The bounded fuzz run of docs/reliability.md (the long one: `npm run fuzz -- 20000`): generated requests over the
- * gateway and the control plane, from a fixed seed, against one sandbox (test/helpers/fuzz.ts). No
+ * gateway, API Pix and the control plane, from a fixed seed, against one sandbox (test/helpers/fuzz.ts). No
  * 5xx but the ones a scenario asks for, every error in its family's shape, and the ledger invariant on
  * every account after each batch of 100.
  */
 const REQUESTS = 1500
 const SEED = 13
 
-t.test(`${REQUESTS} fuzzed requests over both families and the control plane`, async t => {
+t.test(`${REQUESTS} fuzzed requests over both families, API Pix and the control plane`, async t => {
   const report = await fuzz({ requests: REQUESTS, seed: SEED, batch: 100 })
   t.equal(report.requests, REQUESTS, 'every generated request was made')
   t.same(report.problems, [], `no problem found (statuses ${JSON.stringify(report.byStatus)})`)
