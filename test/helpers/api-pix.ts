@@ -67,6 +67,18 @@ export function apiPixClient (app: FastifyInstance, token: string): ApiPixCall {
 }
 
 /** An error answer expected of an operation: the pending answer, BACEN's method and path, its status and problem type. */
+/**
+ * The txids a charge list (`/cob` or `/cobv`, whose answers both carry `cobs`) gives for a query
+ * within the window, each answer checked against BACEN's schema.
+ */
+export function listedTxids (t: Test, call: ApiPixCall, resource: 'cob' | 'cobv', window: string): (query: string) => Promise<string[]> {
+  return async query => {
+    const res = await call('GET', `/v2/${resource}?${window}${query}`)
+    checkAnswer(t, res, 'GET', `/${resource}`)
+    return res.json().cobs.map((c: { txid: string }) => c.txid)
+  }
+}
+
 export type ExpectedProblem = [Promise<LightMyRequestResponse>, string, string, number, string]
 
 /** Each answer has its status and its problem type (`CobOperacaoInvalida`), and validates against BACEN's. */

@@ -2,7 +2,7 @@ import t from 'tap'
 import { parseBrCode } from '../../server/domain/brcode.js'
 import { aTxid, payCode } from '../helpers/payins.js'
 import { bearer, buildTestApp, newAccount, T0, tokenFor } from '../helpers/app.js'
-import { apiPixClient as client, checkAnswer, checkProblems, oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
+import { apiPixClient as client, checkAnswer, checkProblems, listedTxids, oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
 
 /**
  * API Pix's immediate charges under /v2 (docs/api-pix.md, cob): PUT, POST, PATCH, GET and the list,
@@ -140,11 +140,7 @@ t.test('GET /cob: API Pix\'s filters and paging, locationPresente following the 
   const second = (await call('PUT', `/v2/cob/${aTxid(2)}`, cobBody({ devedor: { cnpj: '11222333000181', nome: 'EMPRESA' } }))).json()
   await call('PUT', `/v2/cob/${aTxid(3)}`, cobBody())
   await call('PATCH', `/v2/cob/${aTxid(3)}`, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })
-  const txids = async (query: string) => {
-    const res = await call('GET', `/v2/cob?${WINDOW}${query}`)
-    checkAnswer(t, res, 'GET', '/cob')
-    return res.json().cobs.map((c: { txid: string }) => c.txid)
-  }
+  const txids = listedTxids(t, call, 'cob', WINDOW)
   t.same(await txids('&cpf=52998224725'), [aTxid(1)])
   t.same(await txids('&cnpj=11222333000181'), [aTxid(2)])
   t.same(await txids('&status=REMOVIDA_PELO_USUARIO_RECEBEDOR'), [aTxid(3)])

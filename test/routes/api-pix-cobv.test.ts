@@ -5,7 +5,7 @@ import { parse } from 'yaml'
 import { parseBrCode } from '../../server/domain/brcode.js'
 import { aTxid, payCode } from '../helpers/payins.js'
 import { advance, balanceOf, bearer, buildTestApp, newAccount, T0 } from '../helpers/app.js'
-import { apiPixBacen, apiPixClient as client, checkAnswer, checkProblems, jwsPart, oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
+import { apiPixBacen, apiPixClient as client, checkAnswer, checkProblems, jwsPart, listedTxids, oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
 import { BACEN_YAML } from '../helpers/bacen.js'
 
 /**
@@ -302,11 +302,7 @@ t.test('GET /cobv: API Pix\'s filters and paging, locationPresente following the
   await call('PUT', `/v2/cobv/${aTxid(3)}`, cobvBody({ devedor: { cpf: '11144477735', nome: 'JOSE' } }))
   await call('PATCH', `/v2/cobv/${aTxid(3)}`, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })
   await call('PUT', `/v2/cob/${aTxid(4)}`, { calendario: { expiracao: 60 }, valor: { original: '1.00' }, chave: 'recebedor@example.com', devedor: { cpf: '52998224725', nome: 'MARIA' } })
-  const txids = async (query: string) => {
-    const res = await call('GET', `/v2/cobv?${WINDOW}${query}`)
-    checkAnswer(t, res, 'GET', '/cobv')
-    return res.json().cobs.map((c: { txid: string }) => c.txid)
-  }
+  const txids = listedTxids(t, call, 'cobv', WINDOW)
   t.same(await txids(''), [aTxid(1), aTxid(2), aTxid(3)], 'cobvs only, not the cob')
   t.same(await txids('&cpf=52998224725'), [aTxid(1)])
   t.same(await txids('&cnpj=11222333000181'), [aTxid(2)])
