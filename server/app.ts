@@ -34,6 +34,7 @@ import apiPixRoutes, { apiPixRoutingUrl, baseCollision } from './routes/api-pix/
 import apiPixToken from './routes/api-pix/oauth.js'
 import apiPixPayloads from './routes/api-pix/payload.js'
 import type { ReadOnlyReplies } from './routes/plugin.js'
+import { named } from './routes/named.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -254,18 +255,18 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
 
   await app.register(authPlugin)
   await app.register(faultsPlugin)
-  await app.register(standardRoutes)
-  await app.register(centralBankRoutes)
-  await app.register(sandboxRoutes, { prefix: '/__sandbox' })
-  await app.register(import('./routes/dashboard.js'))
-  await app.register(apiPixToken)
-  await app.register(apiPixPayloads)
+  await app.register(named('standard', standardRoutes))
+  await app.register(named('central-bank', centralBankRoutes))
+  await app.register(named('sandbox-control-plane', sandboxRoutes), { prefix: '/__sandbox' })
+  await app.register(named('dashboard', (await import('./routes/dashboard.js')).default))
+  await app.register(named('api-pix-oauth', apiPixToken))
+  await app.register(named('api-pix-payloads', apiPixPayloads))
   const collision = baseCollision(config.apiPixBasePath, routes)
   if (collision !== undefined) {
     await app.close()
     throw new ConfigError([`apiPixBasePath (--api-pix-base-path / SANDBOX_API_PIX_BASE_PATH): ${JSON.stringify(config.apiPixBasePath)} would take over the route ${collision}: choose a path no route of the sandbox is at or under, such as /v2`])
   }
-  await app.register(apiPixRoutes, { prefix: config.apiPixBasePath })
+  await app.register(named('api-pix', apiPixRoutes), { prefix: config.apiPixBasePath })
 
   // Where the server really listens (port 0 becomes a real port, `localhost` two addresses): the
   // webhook rules refuse receivers that would reach the sandbox itself.

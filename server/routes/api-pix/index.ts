@@ -15,6 +15,7 @@ import pix from './pix.js'
 import devolucao from './devolucao.js'
 import webhook from './webhook.js'
 import lotecobv from './lotecobv.js'
+import { registerNamed } from '../named.js'
 
 type Done = (err?: Error) => void
 
@@ -45,7 +46,7 @@ const apiPixRoutes: FastifyPluginAsync = async (app) => {
     json(request, body as string, done)
   })
 
-  for (const resource of [cob, loc, cobv, lotecobv, pix, devolucao, webhook, rec, solicrec, locrec, webhookrec, cobr, webhookcobr]) await app.register(resource)
+  await registerNamed(app, { cob, loc, cobv, lotecobv, pix, devolucao, webhook, rec, solicrec, locrec, webhookrec, cobr, webhookcobr })
 
   // Whatever else is under the base path is API Pix's 404, before any body is read (so with or without
   // one), and never a gateway route whose parameter would match it (`/pix/v2/x/devolucao/y` under /pix/v2).

@@ -4,10 +4,11 @@ import dict from './dict.js'
 import cob from './cob.js'
 import devolucao from './devolucao.js'
 import pix from './pix.js'
+import { registerNamed } from '../named.js'
 
 /** The central-bank-compatible family: no prefix, simple error shape. */
 const centralBankRoutes: FastifyPluginAsync = async (app) => {
-  for (const routes of [balances, dict, cob, devolucao, pix]) await app.register(routes)
+  await registerNamed(app, { balances, dict, cob, devolucao, pix })
 }
 
 export default centralBankRoutes

@@ -14,6 +14,7 @@ import report from './report.js'
 import recurrences from './recurrences.js'
 import locations from './locations.js'
 import apiPix from './api-pix.js'
+import { registerNamed } from '../named.js'
 
 /**
  * The control plane under /__sandbox. With an admin token configured (a sandbox exposed on a shared
@@ -42,7 +43,7 @@ const sandboxRoutes: FastifyPluginAsync = async (app) => {
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined && (request.method === 'POST' || request.method === 'PUT' || request.method === 'PATCH')) request.body = {}
   })
-  for (const routes of [system, requests, accounts, scenarios, webhooks, transactions, directory, pix, med, report, locations, apiPix, recurrences]) await app.register(routes)
+  await registerNamed(app, { system, requests, accounts, scenarios, webhooks, transactions, directory, pix, med, report, locations, apiPix, recurrences })
 }
 
 export default sandboxRoutes

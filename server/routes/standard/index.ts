@@ -6,10 +6,11 @@ import cashIn from './cash-in.js'
 import refundIn from './refund-in.js'
 import med from './med.js'
 import webhooks from './webhooks.js'
+import { registerNamed } from '../named.js'
 
 /** The standard family: /api/* (and /balance), extended error shape. */
 const standardRoutes: FastifyPluginAsync = async (app) => {
-  for (const routes of [token, balance, cashOut, cashIn, refundIn, med, webhooks]) await app.register(routes)
+  await registerNamed(app, { token, balance, cashOut, cashIn, refundIn, med, webhooks })
 }
 
 export default standardRoutes
