@@ -1,17 +1,14 @@
-import Fastify, { LogController, type FastifyInstance, type FastifySchemaValidationError, type FastifyServerOptions } from 'fastify'
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import { Ajv, type Options as AjvOptions } from 'ajv'
-import addFormatsModule from 'ajv-formats'
-import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { packageRoot } from './paths.js'
 import type { Config } from './config.js'
 import { ConfigError, defaultConfig } from './config.js'
-import { gatewayCnpjForm, isValidDocument, type CnpjForm } from './domain/documents.js'
+import { gatewayCnpjForm } from './domain/documents.js'
 import { API_PIX_SCOPES } from './domain/scopes.js'
 import type { Fixtures } from './fixtures.js'
 import type { StoreOptions } from './store/store.js'
@@ -24,7 +21,8 @@ import captureRequests from './journal/capture.js'
 import { webhookLines } from './journal/console.js'
 import { frameworkErrorHandler, registerErrorHandlers, storageUnavailable } from './errors/handler.js'
 import { declareErrorResponses, toOpenApi30 } from './schemas/declared.js'
-import { DOCUMENT_FORMAT, sharedSchemas } from './schemas/common.js'
+import { sharedSchemas } from './schemas/common.js'
+import { buildSerializer, validatorCompiler } from './schemas/compilers.js'
 import authPlugin from './auth/plugin.js'
 import faultsPlugin from './faults.js'
 import standardRoutes from './routes/standard/index.js'
@@ -75,53 +73,6 @@ export interface BuildOptions {
 const pkg = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }
 export const VERSION = pkg.version
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
-
-/**
- * Request bodies are validated without type coercion (a string "10" is not the number 10, as a strict
- * gateway would answer); query strings and path parameters are text on the wire, so they are coerced.
- */
-function validators (cnpj: CnpjForm): { body: Ajv, coercing: Ajv } {
-  // The schemas are the sandbox's own, fixed in code: checking them against the JSON Schema
-  // meta-schema compiled that meta-schema at every start (a sixth of the start's CPU) to find nothing.
-  const base: AjvOptions = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false, multipleOfPrecision: 8, validateSchema: false }
-  const body = addFormats(new Ajv({ ...base, coerceTypes: false }))
-  const coercing = addFormats(new Ajv({ ...base, coerceTypes: 'array' }))
-  // A CPF or CNPJ with valid check digits (schemas/common.ts Document): checked with the other fields,
-  // so a bad document is one entry of the validation error (docs/gateway.md §7) rather than an answer of its own.
-  // The gateway's families take the alphanumeric CNPJ only with --alphanumeric-cnpj enabled (docs/assumptions.md).
-  for (const ajv of [body, coercing]) ajv.addFormat(DOCUMENT_FORMAT, { type: 'string', validate: s => isValidDocument(s, cnpj) })
-  return { body, coercing }
-}
-
-/*
- * Validators and serializers are compiled on a route's first use rather than at start: compiling the
- * schemas of every route took half of the start-up (measured with --cpu-prof), and a sandbox in CI
- * uses a handful of routes.
- */
-type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null }
-
-function lazyValidator (ajv: Ajv, schema: unknown): Validate {
-  let compiled: Validate | null = null
-  const validate: Validate = (data) => {
-    compiled ??= ajv.compile(schema as object) as unknown as Validate
-    const ok = compiled(data)
-    validate.errors = compiled.errors
-    return ok
-  }
-  return validate
-}
-
-const defaultSerializers = SerializerSelector()
-
-function lazySerializers (...args: Parameters<typeof defaultSerializers>) {
-  const compile = defaultSerializers(...args)
-  return (route: Parameters<ReturnType<typeof defaultSerializers>>[0]) => {
-    let serialize: ((data: unknown) => string) | null = null
-    return (data: unknown) => (serialize ??= compile(route) as (data: unknown) => string)(data)
-  }
-}
-
 /** Builds the whole sandbox without listening: tests call this; main.ts adds the process around it. */
 export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstance> {
   const config = defaultConfig(opts.config)
@@ -151,7 +102,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     // A bad percent-encoding or an over-long path parameter is answered in the family's error shape too.
     frameworkErrors: frameworkErrorHandler,
     rewriteUrl: (req) => apiPixRoutingUrl(config.apiPixBasePath, req.url ?? '/'),
-    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
+    schemaController: { compilersFactory: { buildSerializer } },
   }).withTypeProvider<ReadOnlyReplies>()
 
   // Every body is JSON: text/plain would otherwise reach the schema as a string (a 400 instead of 415).
@@ -161,13 +112,8 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   const routes: Array<{ method: string, url: string }> = []
   app.addHook('onRoute', route => { for (const method of [route.method].flat()) routes.push({ method, url: route.url }) })
 
-  const { body, coercing } = validators(gatewayCnpjForm(config.alphanumericCnpj))
-  for (const s of sharedSchemas) {
-    body.addSchema(s)
-    coercing.addSchema(s)
-    app.addSchema(s)
-  }
-  app.setValidatorCompiler(({ schema, httpPart }) => lazyValidator(httpPart === 'body' ? body : coercing, schema))
+  for (const s of sharedSchemas) app.addSchema(s)
+  app.setValidatorCompiler(validatorCompiler(gatewayCnpjForm(config.alphanumericCnpj)))
 
   log = app.log
   // A plugin of its own, so the plugins that use `app.sandbox` can name it in their dependencies.
