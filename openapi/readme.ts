@@ -21,6 +21,7 @@ export const generatedSections: Record<string, () => string> = {
  */
 export const readmeExamples: Record<string, string> = {
   'node-test.test.ts': 'ts',
+  'pix-automatico-year.test.ts': 'ts',
   'vitest.test.mjs': 'js',
   'tap.test.mjs': 'js',
   'container.test.mjs': 'js',

@@ -56,7 +56,7 @@
  *   of the maximum a payer may set.
  *
  * Where the schema and API Pix's own request example disagree, the example wins (listed in
- * test/unit/cobr.test.ts): cobRBody1's devedor.cep is "89256-140", 9 characters with its hyphen,
+ * test/helpers/api-pix-schemas.ts, REQUEST_CORRECTIONS): cobRBody1's devedor.cep is "89256-140", 9 characters with its hyphen,
  * where DadosComplementaresPessoa says maxLength 8: up to 9 accepted. And CobRBase requires
  * ajusteDiaUtil while giving it a default: read as optional, true when absent.
  *

@@ -48,7 +48,7 @@
  *   with a cobv's txid JORNADA_4.
  *
  * Where the schema and API Pix's own request examples disagree, the examples win (each listed in
- * test/unit/rec.test.ts):
+ * test/helpers/api-pix-schemas.ts, REQUEST_CORRECTIONS):
  * - RecBase requires `idRec` and `retentativa`: the receiver's PSP makes the id (no example sends
  *   it) and `retentativa` is no property (RecConfiguracao requires `politicaRetentativa`).
  * - RecRevisada's devedor is `oneOf` two identical `{ nome }` schemas, which nothing can match

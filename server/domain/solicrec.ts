@@ -27,7 +27,7 @@
  * - 6741 (SolicRecId): `SC` + the sending agent's ISPB (8) + `yyyyMMdd` + 11 alphanumeric characters.
  *
  * Where the schema and API Pix's own request example disagree, the example wins (listed in
- * test/unit/solicrec.test.ts): SolicRecBase requires `pagador`, a property it never defines, and
+ * test/helpers/api-pix-schemas.ts, REQUEST_CORRECTIONS): SolicRecBase requires `pagador`, a property it never defines, and
  * solicRecBody1 has none: not required.
  *
  * Decisions where API Pix is silent (docs/assumptions.md, Pix Automático):

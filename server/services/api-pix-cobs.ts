@@ -32,8 +32,8 @@ interface GatewayCobView {
   pix?: unknown
 }
 
-/** A cob as API Pix asks for it: its chave is required, and it may name the location it takes. */
-export type ApiPixNewCob = CobRequest & { chave: string, loc?: { id: number } }
+/** A cob as API Pix asks for it: its chave is required, its calendario is not, and it may name the location it takes. */
+export type ApiPixNewCob = Omit<CobRequest, 'calendario'> & { calendario?: CobRequest['calendario'], chave: string, loc?: { id: number } }
 
 type Cob = TransactionOf<'COB'>
 
@@ -63,7 +63,7 @@ export class ApiPixCobs<V extends GatewayCobView, P> implements CobViews<ReturnT
     // One unit with no await before it: the location, the charge and their binding are stored together or not at all.
     return this.deps.store.transact(() => {
       const loc = given ?? this.deps.locations.create(account, 'cob', host)
-      const charge = this.deps.cobs.createCob(account, txid, body, scenarios, { locId: loc.id, location: loc.location })
+      const charge = this.deps.cobs.createCob(account, txid, { ...body, calendario: body.calendario ?? {} }, scenarios, { locId: loc.id, location: loc.location })
       this.deps.locations.bind(loc.id, charge.id)
       return charge
     })

@@ -227,16 +227,16 @@ void [stopped, colour, token, status, delivery, netBalance, transferId, paidStat
 })
 
 for (const l of lines) {
-  t.test(`on Node ${l.version}: the README's node:test (TypeScript), vitest and tap examples pass with their own runners`, async t => {
+  t.test(`on Node ${l.version}: the README's node:test (TypeScript, a year of Pix Automático among them), vitest and tap examples pass with their own runners`, async t => {
     if (!installed.has(l.line)) return t.fail('the package did not install')
     const { app } = l
-    for (const name of ['node-test.test.ts', 'vitest.test.mjs', 'tap.test.mjs']) example(app, name)
+    for (const name of ['node-test.test.ts', 'pix-automatico-year.test.ts', 'vitest.test.mjs', 'tap.test.mjs']) example(app, name)
     // Node runs TypeScript as it is from 22.18; the 22 lines before it, from 22.6, with this flag.
     const stripTypes = semver.lt(l.version, '22.18.0') ? ['--experimental-strip-types'] : []
     // The TAP reporter on every line (Node 23 made spec the default, terminal or not).
-    const nodeTest = await run(l.node, [...stripTypes, '--test', '--test-reporter=tap', 'node-test.test.ts'], { cwd: app, env: l.env })
+    const nodeTest = await run(l.node, [...stripTypes, '--test', '--test-reporter=tap', 'node-test.test.ts', 'pix-automatico-year.test.ts'], { cwd: app, env: l.env })
     ok(t, nodeTest, 'node --test')
-    t.match(nodeTest.stdout, /# pass 2\n# fail 0/)
+    t.match(nodeTest.stdout, /# pass 3\n# fail 0/)
     const vitest = await run(l.node, [join('node_modules', 'vitest', 'vitest.mjs'), 'run', 'vitest.test.mjs'], { cwd: app, env: l.env })
     ok(t, vitest, 'vitest run')
     t.match(vitest.stdout, /Tests\s+1 passed/)

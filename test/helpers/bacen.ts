@@ -7,7 +7,8 @@ import { parse } from 'yaml'
  * BACEN's API Pix 2.9.0 (the reference the central-bank family follows, and the API Pix dialect serves),
  * loaded as JSON schemas for validating the sandbox's answers. The reference has defects of its own that a validator takes
  * literally; each is corrected here, and listed in CORRECTIONS, which the test checks against what
- * this loader really changed.
+ * this loader really changed. The corrections of the request schemas, where API Pix's own request
+ * examples disagree with them, are REQUEST_CORRECTIONS (test/helpers/api-pix-schemas.ts).
  */
 /** A copy of BACEN's file (Apache 2.0), unchanged: the corrections below are applied in memory. */
 export const BACEN_YAML = new URL('../reference/bacen-pix-api-2.9.0.yaml', import.meta.url)

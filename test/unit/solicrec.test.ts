@@ -10,7 +10,7 @@ import { CORRECTIONS, loadBacen } from '../helpers/bacen.js'
 // Journey 1's confirmation requests (server/domain/solicrec.ts): POST /solicrec and its cancellation,
 // checked in the words of API Pix 2.9.0's SolicRecOperacaoInvalida list.
 
-/** Where SolicRecSolicitada disagrees with API Pix's own request example, the example wins: corrected in test/helpers/bacen.ts. */
+/** Where SolicRecSolicitada disagrees with API Pix's own request example, the example wins (REQUEST_CORRECTIONS, test/helpers/api-pix-schemas.ts; the answers' validator, test/helpers/bacen.ts, corrects it too). */
 function asWritten (): (name: string) => (x: unknown) => boolean {
   const components = structuredClone(loadBacen().doc.components) as { schemas: Record<string, { required: string[] }> }
   components.schemas.SolicRecBase.required.push('pagador')

@@ -31,7 +31,7 @@ const routes: RoutesPlugin = async (app) => {
       operationId: 'apiPixCreateCob',
       tags: ['API Pix'],
       summary: 'Criar cobrança imediata (the caller\'s txid)',
-      description: 'CobSolicitada: valor, chave and calendario required. Served at the location loc.id names (the account\'s, tipoCob cob, serving no other charge) or at a new one. 400 CobOperacaoInvalida for a txid in use.',
+      description: 'CobSolicitada: valor and chave required (calendario too in the schema, but not in API Pix\'s own examples; expiracao 86400 when absent). Served at the location loc.id names (the account\'s, tipoCob cob, serving no other charge) or at a new one. 400 CobOperacaoInvalida for a txid in use.',
       security: [{ oauth2: ['cob.write'] }],
       params: ApiPixCobParams,
       body: ApiPixCobBody,

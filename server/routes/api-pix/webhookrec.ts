@@ -22,11 +22,11 @@ const routes: RoutesPlugin = async (app) => {
       description: 'One URL per account, replacing the one it had; each status change of its recurrences is POSTed to {webhookUrl}/rec as { recs: [RecNotification] }, signed and retried as every webhook of the sandbox.',
       security: [{ oauth2: ['webhookrec.write'] }],
       body: WebhookRecBody,
-      response: { 200: Type.Null(), ...errorResponses('api-pix', [400, 403]) },
+      response: { 200: Type.Unsafe<undefined>({ type: 'null', description: 'configured' }), ...errorResponses('api-pix', [400, 403]) },
     },
   }, async (request, reply) => {
     sb.recWebhooks.configure(request.account!, request.body.webhookUrl)
-    return reply.status(200).send(null)
+    return reply.status(200).send()
   })
 
   app.get('/webhookrec', {

@@ -15,9 +15,13 @@ export const ApiPixCobParams = CobParams
 
 const LocId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'a location of the account (POST /loc), of tipoCob cob, serving no other charge' })
 
-/** CobSolicitada: valor, chave and calendario required. */
+/**
+ * CobSolicitada: valor and chave required. The schema requires calendario too, but API Pix's own
+ * examples of a Pix Saque or Troco (cobBody6, 8, 9) have none, and the example wins: expiracao 86400.
+ */
 export const ApiPixCobBody = Type.Object({
   ...CobBody.properties,
+  calendario: Type.Optional(CobBody.properties.calendario),
   chave: Type.String({ minLength: 1, maxLength: 77, description: 'the receiver\'s key' }),
   loc: Type.Optional(Type.Object({ id: LocId })),
 })
