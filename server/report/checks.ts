@@ -1,6 +1,13 @@
 import { TOKEN_LIFETIME_SECONDS } from '../auth/tokens.js'
-import type { Delivery, DeliveryAttempt, Transaction } from '../store/state.js'
-import { CHARGE_CREATIONS, COB_CREATIONS, isPayout, PAYOUT_ROUTES, payoutTarget, REFUND_ROUTES, TOKEN_ROUTES, type Dialect, type IntegrationFacts, type RequestFact } from './facts.js'
+import { saoPauloTime } from '../domain/calendar.js'
+import { cobrAfterAttempt, type TentativaResultado } from '../domain/cobr.js'
+import type { RecStatus } from '../domain/rec.js'
+import { recNextDueDate } from '../domain/rec-schedule.js'
+import type { CobR, Delivery, DeliveryAttempt, Recurrence, Transaction } from '../store/state.js'
+import {
+  CHARGE_CREATIONS, COB_CREATIONS, COBR_CREATIONS, COBR_RETRY, isPayout, PAYOUT_ROUTES, payoutTarget, REFUND_ROUTES, TOKEN_ROUTES,
+  type Dialect, type IntegrationFacts, type RequestFact,
+} from './facts.js'
 
 /**
  * The catalogue of the integration report: what a PSP's homologation checks, as data. Each check names
@@ -495,10 +502,143 @@ const listsReadToTheEnd: CheckDefinition = {
   },
 }
 
+// ---- Pix Automático (docs/api-pix.md, Pix Automático and Recurring charges) -------------------------
+
+const isoAt = (ms: number): string => new Date(ms).toISOString()
+/** When a recurrence reached its (final) status, by its history. */
+const endedAt = (rec: Recurrence): number => Date.parse(rec.atualizacao.find(a => a.status === rec.status)?.data ?? rec.createdAt)
+const created = (r: RequestFact): boolean => r.status !== null && r.status < 300
+
+/**
+ * The recurrences that ended in one of `statuses`, each with the recurring charges the integration
+ * asked for after it ended: the sandbox refuses them (the recurrence is no longer APROVADA), so what
+ * is graded is having sent them. One the sandbox created came before the end (a frozen clock may give
+ * both one instant).
+ */
+function endedNotCharged (f: IntegrationFacts, statuses: readonly RecStatus[], what: string, exercise: string): CheckResult {
+  const ended = f.recurrences.filter(r => statuses.includes(r.status))
+  if (ended.length === 0) return notExercised(`no recurrence was ${what}; to exercise it, ${exercise}`)
+  const problems: Evidence[] = []
+  for (const rec of ended) {
+    const since = endedAt(rec)
+    const after = f.requests.filter(r => r.family === 'api-pix' && COBR_CREATIONS.has(operation(r)) && r.idRec === rec.idRec && r.at >= since && !created(r))
+    if (after.length === 0) continue
+    problems.push(evidence(`recurrence ${rec.idRec} ${rec.status} at ${isoAt(since)}; then ${after.map(r => `${operation(r)}${r.externalId ? ` with txid ${r.externalId}` : ''} ${outcome(r)}`).join('; ')}`,
+      { requestIds: after.map(r => r.id) }))
+  }
+  if (problems.length > 0) return failed(`${plural(problems.length, 'recurrence')} of ${ended.length} ${what} charged afterwards`, problems)
+  return passed(`${plural(ended.length, 'recurrence')} ${what}, none charged afterwards`)
+}
+
+const rejectedNotCharged: CheckDefinition = {
+  id: 'rejected-rec-not-charged',
+  title: 'A recurrence rejected or cancelled is not charged',
+  section: 'api-pix Pix Automático',
+  page: 'api-pix.md',
+  anchor: '#pix-automático',
+  dialects: ['api-pix'],
+  passes: 'no recurring charge (PUT /cobr/{txid}, POST /cobr) was asked for a recurrence once it was REJEITADA (by the payer or the payer\'s PSP, directly or through its confirmation request) or CANCELADA (by either side)',
+  fails: 'a recurring charge was asked for a recurrence after it was rejected or cancelled, which its webhook (/webhookrec) and GET /rec/{idRec} said from that moment (the evidence names the recurrence and lists the requests)',
+  exercise: 'have a recurrence rejected: POST /rec with X-Sandbox-Scenario: REC_PAYER_PSP_REJECTS, POST /solicrec for it and advance the clock 3 seconds (POST /__sandbox/clock/advance { "ms": 3000 }); or POST /__sandbox/recurrences/{idRec}/reject, or .../cancel of an approved one',
+  evaluate (f) {
+    return endedNotCharged(f, ['REJEITADA', 'CANCELADA'], 'rejected or cancelled', this.exercise)
+  },
+}
+
+const expiredNotCharged: CheckDefinition = {
+  id: 'expired-rec-not-charged',
+  title: 'A recurrence whose authorisation expired is not charged',
+  section: 'api-pix Pix Automático',
+  page: 'api-pix.md',
+  anchor: '#pix-automático',
+  dialects: ['api-pix'],
+  passes: 'no recurring charge (PUT /cobr/{txid}, POST /cobr) was asked for a recurrence once it was EXPIRADA: its confirmation request unanswered by dataExpiracaoSolicitacao, or its dataFinal passed. Whether to ask the payer again (a new recurrence, and its request) is the receiver\'s choice, not graded',
+  fails: 'a recurring charge was asked for a recurrence after it expired (the evidence names the recurrence and lists the requests)',
+  exercise: 'have a recurrence expire: POST /rec with X-Sandbox-Scenario: REC_PAYER_PSP_SILENT, POST /solicrec for it and advance the clock past its dataExpiracaoSolicitacao; or POST /__sandbox/recurrences/{idRec}/expire',
+  evaluate (f) {
+    return endedNotCharged(f, ['EXPIRADA'], 'expired', this.exercise)
+  },
+}
+
+/** A failed attempt after which its charge waited for a retry, until the last day one could be asked for. */
+interface RetryWait { cobr: CobR, attempt: number, until: string }
+
+/**
+ * The waits for a retry of a charge: after each failed attempt, what the sandbox's rules (domain/cobr.ts,
+ * `cobrAfterAttempt`) made of the charge on the day it failed, with the attempts up to it. A code that
+ * ends the charge, NAO_PERMITE, 3 retries spent or no day left in the window leave nothing to ask for.
+ */
+function retryWaits (cobr: CobR, rec: Recurrence | undefined): RetryWait[] {
+  const waits: RetryWait[] = []
+  cobr.tentativas.forEach((t, i) => {
+    const resultado: TentativaResultado | null = t.status === 'EXPIRADA' ? { status: 'EXPIRADA' } : t.status === 'REJEITADA' && t.rejeicao !== undefined ? { status: 'REJEITADA', rejeicao: t.rejeicao } : null
+    if (resultado === null) return
+    const after = cobrAfterAttempt({
+      politicaRetentativa: cobr.politicaRetentativa,
+      cobr: { dataDeVencimento: cobr.calendario.dataDeVencimento, ajusteDiaUtil: cobr.ajusteDiaUtil, status: 'ATIVA', tentativas: cobr.tentativas.slice(0, i + 1) },
+      proximoVencimento: rec === undefined ? null : recNextDueDate(rec.terms.calendario, cobr.calendario.dataDeVencimento),
+      hoje: saoPauloTime(Date.parse(t.atualizacao[t.atualizacao.length - 1].data)).day,
+    }, resultado)
+    if (after.status === 'ATIVA') waits.push({ cobr, attempt: i, until: after.retentativaAte })
+  })
+  return waits
+}
+
+const failedAttempts = (f: IntegrationFacts): number => f.cobrs.reduce((n, c) => n + c.tentativas.filter(t => t.status === 'REJEITADA' || t.status === 'EXPIRADA').length, 0)
+
+const retryRequested: CheckDefinition = {
+  id: 'cobr-retry-requested',
+  title: 'A recurring charge whose debit failed is retried while its recurrence allows',
+  section: 'api-pix Recurring charges',
+  page: 'api-pix.md',
+  anchor: '#recurring-charges',
+  dialects: ['api-pix'],
+  passes: 'after each failed debit (an attempt EXPIRADA, or REJEITADA with a code that leaves the charge ATIVA) of a charge whose recurrence allows retries (politicaRetentativa PERMITE_3R_7D), while fewer than 3 retries were spent and a day was left in the 7 after the first attempt (before the next cycle), the integration asked for a retry (POST /cobr/{txid}/retentativa/{data}) before the charge expired',
+  fails: 'a charge waited for a retry its recurrence allowed and expired with none asked for: a debit the payer agreed could be retried was given up (the evidence names the charge and the last day a retry could be asked for)',
+  exercise: 'have a debit fail on a recurrence with politicaRetentativa PERMITE_3R_7D: PUT /cobr/{txid} with X-Sandbox-Scenario: COBR_INSUFFICIENT_FUNDS, then move the clock to its debit (POST /__sandbox/clock/next-due) and on past the retry window',
+  evaluate (f) {
+    const waits = f.cobrs.flatMap(c => retryWaits(c, f.recurrences.find(r => r.idRec === c.idRec)))
+    const retried = waits.filter(w => w.cobr.tentativas.length > w.attempt + 1)
+    const waiting = waits.filter(w => !retried.includes(w) && w.cobr.status === 'ATIVA')
+    const givenUp = waits.filter(w => !retried.includes(w) && !waiting.includes(w))
+    const still = waiting.length > 0 ? ` (${plural(waiting.length, 'charge')} still waiting for a retry, until ${waiting.map(w => w.until).join(', ')})` : ''
+    if (retried.length + givenUp.length === 0) return notExercised(`no failed debit left a retry to ask for${still}; to exercise it, ${this.exercise}`)
+    if (givenUp.length > 0) {
+      return failed(`${plural(givenUp.length, 'failed debit')} of ${retried.length + givenUp.length} with a retry left not retried${still}`,
+        givenUp.map(w => evidence(`cobr ${w.cobr.txid} (recurrence ${w.cobr.idRec}): attempt ${w.attempt + 1} ${w.cobr.tentativas[w.attempt].status} on ${w.cobr.tentativas[w.attempt].dataLiquidacao}; a retry could be asked for until ${w.until}, none was, and the charge ${w.cobr.status}`, {})))
+    }
+    return passed(`${plural(retried.length, 'failed debit')} with a retry left, each retried${still}`)
+  },
+}
+
+const retryAllowed: CheckDefinition = {
+  id: 'cobr-retry-allowed',
+  title: 'A retry is asked for only when the recurrence\'s policy and window allow one',
+  section: 'api-pix Recurring charges',
+  page: 'api-pix.md',
+  anchor: '#recurring-charges',
+  dialects: ['api-pix'],
+  passes: 'no retry (POST /cobr/{txid}/retentativa/{data}) was refused 400: none for a recurrence whose politicaRetentativa is NAO_PERMITE, none beyond the 3 of PERMITE_3R_7D, none for a date outside the day after the first attempt to 7 days after it (before the next cycle), not in the future or already taken, none while an attempt was pending or once the charge had ended',
+  fails: 'a retry was refused 400 CobROperacaoInvalida: the integration asked for one API Pix does not allow (the evidence lists each request with its violacoes)',
+  exercise: 'have a debit fail: PUT /cobr/{txid} with X-Sandbox-Scenario: COBR_INSUFFICIENT_FUNDS, then move the clock to its debit (POST /__sandbox/clock/next-due), and let the integration decide whether to retry',
+  evaluate (f) {
+    const retries = f.requests.filter(r => r.family === 'api-pix' && operation(r) === COBR_RETRY && r.accountId === f.accountId)
+    const debits = failedAttempts(f)
+    if (retries.length === 0 && debits === 0) return notExercised(`no debit failed and no retry was asked for; to exercise it, ${this.exercise}`)
+    const refused = retries.filter(r => r.status === 400)
+    if (refused.length > 0) {
+      return failed(`${plural(refused.length, 'retry request')} of ${retries.length} refused`,
+        refused.map(r => evidence(`retry of cobr ${r.externalId ?? '?'} refused: ${r.violations.length > 0 ? r.violations.join('; ') : r.errorCode}`, { requestIds: [r.id] })))
+    }
+    return passed(`${plural(debits, 'failed debit')}, ${plural(retries.length, 'retry request')}, none refused`)
+  },
+}
+
 export const checks: readonly CheckDefinition[] = [
   tokenReuse, tokenRenewal, refusalNotRetried, indeterminatePayout, finalErrorNotRetried,
   webhooksAcknowledged, signatureVerified, refundsWithinAmount, chargeExternalIds, requestsValid,
   apiPixRequestsValid, scopeRefusalNotRetried, cobCreationResolved, listsReadToTheEnd,
+  rejectedNotCharged, expiredNotCharged, retryRequested, retryAllowed,
 ]
 
 /** The docs table of checks, generated from the catalogue (`npm run docs`; a test fails when it drifts). */

@@ -1,5 +1,5 @@
 import { parseAmount, parseDecimalString } from '../domain/money.js'
-import type { Delivery, Transaction } from '../store/state.js'
+import type { CobR, Delivery, Recurrence, Transaction } from '../store/state.js'
 import type { JournalEntry } from '../journal/journal.js'
 import { isToolToken } from '../auth/tokens.js'
 import { OAUTH_TOKEN_PATH } from '../errors/families.js'
@@ -45,7 +45,7 @@ export interface RequestFact {
   scenarios: string[]
   /** The error's code (business code, `HTTP_ERROR`, ...), also where the family's shape does not show it. */
   errorCode: string | null
-  /** The caller's own id: externalId, a cob's txid (also of a read of one), a devolução's id. */
+  /** The caller's own id: externalId, a cob's txid (also of a read of one), a recurring charge's (of its creation and its retries), a devolução's id. */
   externalId: string | null
   /** `x-idempotency-key` of the directory transfer. */
   idempotencyKey: string | null
@@ -65,6 +65,8 @@ export interface RequestFact {
   sent: string | null
   /** A page of an API Pix list. */
   listPage: ListPage | null
+  /** A recurring charge's creation: the recurrence its body names (`idRec`; null without bodies). */
+  idRec: string | null
 }
 
 /** Everything the checks of one account's report read. Requests oldest first. */
@@ -73,6 +75,9 @@ export interface IntegrationFacts {
   requests: readonly RequestFact[]
   deliveries: readonly Delivery[]
   transactions: readonly Transaction[]
+  /** Pix Automático's recurrences and recurring charges (with their attempts) of the account. */
+  recurrences: readonly Recurrence[]
+  cobrs: readonly CobR[]
 }
 
 /** A request as the journal keeps it, before the report's fields are drawn from it. */
@@ -119,6 +124,9 @@ const EXTRACTORS: Record<string, (r: RequestSource) => RequestFields> = {
   'GET /cobv/:txid': readOfTxid,
   'POST /cob': r => ({ externalId: null, idempotencyKey: null, amountCents: cents(field(r.body, 'valor', 'original')), target: null }),
   'POST /api/pix/refund-in/:id': r => ({ externalId: text(field(r.body, 'externalId')), idempotencyKey: null, amountCents: cents(field(r.body, 'refundValue')), target: text(field(r.params, 'id')) }),
+  'PUT /cobr/:txid': chargeOfTxid,
+  'POST /cobr': r => ({ ...NO_FIELDS, amountCents: cents(field(r.body, 'valor', 'original')) }),
+  'POST /cobr/:txid/retentativa/:data': readOfTxid,
   'PUT /pix/:e2eid/devolucao/:id': r => ({ externalId: text(field(r.params, 'id')), idempotencyKey: null, amountCents: cents(field(r.body, 'valor')), target: text(field(r.params, 'e2eid')) }),
 }
 
@@ -135,6 +143,10 @@ export const REFUND_ROUTES: ReadonlySet<string> = new Set(['/api/pix/refund-in/:
 export const CHARGE_CREATIONS: ReadonlySet<string> = new Set(['POST /api/pix/cash-in', 'PUT /cob/:txid', 'POST /cob', 'PUT /cobv/:txid'])
 /** The creations of a cob (on either dialect: the caller's txid, or the sandbox's) and of API Pix's cobv (the caller's txid). */
 export const COB_CREATIONS: ReadonlySet<string> = new Set(['PUT /cob/:txid', 'POST /cob', 'PUT /cobv/:txid'])
+/** The creations of a recurring charge of Pix Automático (the caller's txid, or the sandbox's). */
+export const COBR_CREATIONS: ReadonlySet<string> = new Set(['PUT /cobr/:txid', 'POST /cobr'])
+/** A retry of a recurring charge's debit. */
+export const COBR_RETRY = 'POST /cobr/:txid/retentativa/:data'
 /** The tokens an integration asks for: the gateway's (201), API Pix's OAuth (200). */
 export const TOKEN_ROUTES: ReadonlySet<string> = new Set(['/api/auth/token', OAUTH_TOKEN_PATH])
 
@@ -236,5 +248,6 @@ export function requestFact (e: JournalEntry, apiPixBase: string): RequestFact |
     violations: as.family === 'api-pix' && e.status >= 400 ? violationsOf(answer) : [],
     sent: COB_CREATIONS.has(operation) && e.request.body !== null && e.request.body !== undefined ? canonical(e.request.body) : null,
     listPage: as.family === 'api-pix' && e.method === 'GET' && e.status === 200 ? listPageOf(route, e.query, answer) : null,
+    idRec: as.family === 'api-pix' && COBR_CREATIONS.has(operation) ? text(field(e.request.body, 'idRec')) : null,
   }
 }

@@ -74,6 +74,8 @@ export class ReportService {
       requests: this.requests(accountId),
       deliveries: this.deps.webhooks.log.query({ accountId }, Infinity).reverse(),
       transactions: this.deps.store.transactionsOf(accountId),
+      recurrences: Object.values(this.deps.store.data.recurrences).filter(r => r.accountId === accountId),
+      cobrs: Object.values(this.deps.store.data.cobrs).filter(c => c.accountId === accountId).sort((a, b) => a.id - b.id),
     }
     const used = new Set(facts.requests.filter(r => r.accountId === accountId).map(r => r.family))
     const graded = checks.map(c => ({ id: c.id, title: c.title, section: c.section, docs: `docs/${c.page}${c.anchor}`, dialects: [...c.dialects], ...grade(c, facts, used) }))

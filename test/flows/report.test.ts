@@ -275,6 +275,15 @@ const DAY = 'inicio=2026-03-10T00:00:00Z&fim=2026-03-11T00:00:00Z'
 /** The document of the API Pix integrations' account: a key it holds, for its webhook per key. */
 const SHOP = '11222333000181'
 const txidOf = (name: string) => name.padEnd(26, '0')
+/** Pix Automático: a monthly recurrence of a fixed value whose failed debits may be retried, its confirmation request, a charge of one cycle. */
+const REC = { vinculo: { contrato: 'ASSINATURA-1', devedor: { cpf: '52998224725', nome: 'MARIA PAGADORA' } }, calendario: { dataInicial: '2026-03-20', dataFinal: '2027-03-20', periodicidade: 'MENSAL' }, valor: { valorRec: '49.90' }, politicaRetentativa: 'PERMITE_3R_7D' }
+const SOLICREC = (idRec: string) => ({ idRec, calendario: { dataExpiracaoSolicitacao: '2026-03-12T15:00:00Z' }, destinatario: { agencia: '2569', conta: '550689', cpf: '52998224725', ispbParticipante: '91193552' } })
+const COBR = (idRec: string, dataDeVencimento: string) => ({ idRec, calendario: { dataDeVencimento }, valor: { original: '49.90' }, ajusteDiaUtil: true, recebedor: { conta: '012682', tipoConta: 'CORRENTE', agencia: '9708' } })
+const REC_SCOPES = 'rec.write rec.read solicrec.write cobr.write cobr.read'
+const scenario = (name?: string): Record<string, string> => name ? { 'x-sandbox-scenario': name } : {}
+const DAY_MS = 86_400_000
+/** The control plane moves the clock to the account's next debit of a recurring charge, and runs it. */
+const nextDebit = async (sb: RunningSandbox, accountId: number) => (await send(sb.url, 'POST', '/__sandbox/clock/next-due', { accountId })).body.debit
 
 /** An API Pix client's HTTP layer: a lost answer (the connection closed) is status 0. */
 async function apiPixSend (base: string, method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
@@ -341,6 +350,29 @@ class CarefulApiPix {
     return found.status === 200 ? found.body.status : 'NOT_MADE'
   }
 
+  /** A recurrence (POST /rec), and its payer asked to confirm it (POST /solicrec, journey 1); `name` a scenario of the payer's PSP. */
+  async recurrence (name?: string): Promise<string> {
+    const idRec = (await this.call('POST', '/rec', REC_SCOPES, REC, scenario(name))).body.idRec as string
+    await this.call('POST', '/solicrec', REC_SCOPES, SOLICREC(idRec))
+    return idRec
+  }
+
+  /** Bills a cycle only while its recurrence is APROVADA: one rejected, cancelled or expired is over. The charge's status, or the recurrence's. */
+  async bill (idRec: string, txid: string, dataDeVencimento: string, name?: string): Promise<string> {
+    const rec = await this.call('GET', `/rec/${idRec}`, REC_SCOPES)
+    if (rec.body.status !== 'APROVADA') return rec.body.status
+    return (await this.call('PUT', `/cobr/${txid}`, REC_SCOPES, COBR(idRec, dataDeVencimento), scenario(name))).body.status
+  }
+
+  /** After a failed debit of a charge waiting for a retry (its recurrence allows them), a retry the next day. Its answer's status, or null when none was asked for. */
+  async retryFailedDebit (txid: string): Promise<number | null> {
+    const cobr = (await this.call('GET', `/cobr/${txid}`, REC_SCOPES)).body
+    const last = cobr.tentativas?.at(-1)
+    if (cobr.status !== 'ATIVA' || cobr.politicaRetentativa !== 'PERMITE_3R_7D' || !['REJEITADA', 'EXPIRADA'].includes(last?.status)) return null
+    const next = new Date(Date.parse(`${last.dataLiquidacao as string}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10)
+    return (await this.call('POST', `/cobr/${txid}/retentativa/${next}`, REC_SCOPES)).status
+  }
+
   /** Every cob of the day, page by page. */
   async allCobs (perPage: number): Promise<string[]> {
     const txids: string[] = []
@@ -376,6 +408,20 @@ t.test('an integration of API Pix written as its reference asks passes every che
   await sb.advanceClock(31 * 60_000)
   t.equal((await app.call('GET', `/cob/${txidOf('pedido1')}`, 'cob.write cob.read')).status, 200, 'a new token after the expired one')
 
+  // Pix Automático: three recurrences, their payers' PSPs approving, rejecting, never answering; only the approved one billed.
+  const approved = await app.recurrence()
+  const rejected = await app.recurrence('REC_PAYER_PSP_REJECTS')
+  const silent = await app.recurrence('REC_PAYER_PSP_SILENT')
+  await sb.advanceClock(3000)
+  t.equal(await app.bill(approved, txidOf('assinatura1'), '2026-03-20', 'COBR_INSUFFICIENT_FUNDS'), 'CRIADA')
+  t.equal(await app.bill(rejected, txidOf('assinatura2'), '2026-03-20'), 'REJEITADA', 'not billed')
+  await sb.advanceClock(2 * DAY_MS)
+  t.equal(await app.bill(silent, txidOf('assinatura3'), '2026-03-20'), 'EXPIRADA', 'not billed')
+  // The payer has no funds on the day; the charge waits for a retry, which the integration asks for.
+  t.match(await nextDebit(sb, account.accountId), { status: 'ATIVA' })
+  t.equal(await app.retryFailedDebit(txidOf('assinatura1')), 201)
+  t.match(await nextDebit(sb, account.accountId), { status: 'CONCLUIDA' }, 'paid on the retry')
+
   await deliveriesDone(sb, account.accountId)
 
   const report = await sb.client.sandbox.report(account.accountId)
@@ -405,6 +451,22 @@ t.test('an integration of API Pix written against the advice fails each of its c
   const kept = await fresh()
   await sb.advanceClock(31 * 60_000)
   for (let i = 0; i < 2; i++) t.equal((await call('GET', `/cob/${txidOf('pedido1')}`, undefined, {}, kept)).status, 401)
+  // Pix Automático: recurrences billed whatever became of them; a failed debit's retry asked for past its window, and no other.
+  const rec = async (name?: string) => {
+    const idRec = (await call('POST', '/rec', REC, scenario(name))).body.idRec as string
+    t.equal((await call('POST', '/solicrec', SOLICREC(idRec))).status, 201)
+    return idRec
+  }
+  const [approved, rejected, silent] = [await rec(), await rec('REC_PAYER_PSP_REJECTS'), await rec('REC_PAYER_PSP_SILENT')]
+  await sb.advanceClock(3000)
+  t.equal((await call('PUT', `/cobr/${txidOf('assinatura1')}`, COBR(approved, '2026-03-20'), scenario('COBR_INSUFFICIENT_FUNDS'))).status, 201)
+  const afterRejection = await call('PUT', `/cobr/${txidOf('assinatura2')}`, COBR(rejected, '2026-03-20'))
+  t.equal(afterRejection.status, 400, 'a rejected recurrence billed')
+  await sb.advanceClock(2 * DAY_MS)
+  t.equal((await call('PUT', `/cobr/${txidOf('assinatura3')}`, COBR(silent, '2026-03-20'))).status, 400, 'an expired one billed')
+  t.match(await nextDebit(sb, account.accountId), { status: 'ATIVA' }, 'no funds on the day')
+  t.equal((await call('POST', `/cobr/${txidOf('assinatura1')}/retentativa/2026-03-30`)).status, 400, 'past the 7 days')
+  await sb.advanceClock(10 * DAY_MS)
 
   const got = byId(await sb.client.sandbox.report(account.accountId))
   for (const c of apiPixChecks) t.equal(got[c.id].status, 'failed', `${c.id}: ${got[c.id].summary}`)
@@ -415,4 +477,8 @@ t.test('an integration of API Pix written against the advice fails each of its c
   t.match(got['lists-paged-through'].evidence, [{ note: /page 0 of 2/ }])
   t.match(got['charge-external-id-unique'].evidence, [{ note: `API Pix PUT /cob/:txid with ${txidOf('pedido1')} refused COB_TXID_EXISTS` }])
   t.match(got['token-renewed'].evidence, [{ note: /expired token was sent again/ }])
+  t.match(got['rejected-rec-not-charged'].evidence, [{ note: new RegExp(`^recurrence ${rejected} REJEITADA at .*; then PUT /cobr/:txid with txid ${txidOf('assinatura2')} answered 400`) }])
+  t.match(got['expired-rec-not-charged'].evidence, [{ note: new RegExp(`^recurrence ${silent} EXPIRADA`) }])
+  t.match(got['cobr-retry-allowed'].evidence, [{ note: /^retry of cobr assinatura1\w* refused: data: O parâmetro data não está entre/ }])
+  t.match(got['cobr-retry-requested'].evidence, [{ note: /^cobr assinatura1\w* .*a retry could be asked for until 2026-03-27, none was, and the charge EXPIRADA/ }])
 })

@@ -2,11 +2,13 @@ import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { advance, bearer, buildTestApp, newAccount, tokenFor } from '../helpers/app.js'
 import { cashOut, cashOutBody, JOAO } from '../helpers/payouts.js'
-import { receiveIncoming } from '../helpers/payins.js'
+import { aTxid, receiveIncoming } from '../helpers/payins.js'
 import { buildBrCode } from '../../server/domain/brcode.js'
 import { checks } from '../../server/report/checks.js'
 import { oauthToken } from '../helpers/api-pix.js'
 import { startReceiver } from '../helpers/receiver.js'
+import { recBody } from '../helpers/rec.js'
+import { advanceTo, cobrApp, cobrBody } from '../helpers/recurrences.js'
 
 /**
  * GET /__sandbox/report and POST /__sandbox/report/probe through app.inject: what the report records
@@ -224,4 +226,101 @@ t.test('a cob creation whose answer was lost after it was made: sent again with 
   t.equal(statusOf(r, 'cob-creation-resolved'), 'failed')
   const charges = (await app.inject({ method: 'GET', url: `/__sandbox/transactions?accountId=${acc.accountId}&kind=COB` })).json().transactions
   t.equal(charges.length, 3, 'two charges for the one sale sent by POST /cob')
+})
+
+/** A check of the report, by id. */
+const checkOf = (r: { checks: Array<{ id: string, status: string, summary: string, evidence: Array<{ note: string, requestIds: string[] }> }> }, id: string) => r.checks.find(c => c.id === id)
+
+t.test('Pix Automático: a recurrence rejected, cancelled or expired and charged afterwards fails rejected-rec-not-charged or expired-rec-not-charged; one charged before its end, or not at all, passes', async t => {
+  const { app, acc, call, idRec, body, cancel } = await cobrApp(t)
+  let r = await report(app, acc.accountId)
+  t.match(checkOf(r, 'expired-rec-not-charged'), { status: 'not_exercised', summary: /no recurrence was expired; to exercise it, .*REC_PAYER_PSP_SILENT/ })
+  t.equal(statusOf(r, 'rejected-rec-not-charged'), 'not_exercised')
+
+  // As the checks' "to exercise it" says: the payer's PSP rejects, or never answers, the confirmation request.
+  const rec = async (scenario: string) => {
+    const res = await call('POST', '/v2/rec', recBody(), { 'x-sandbox-scenario': scenario })
+    t.equal(res.statusCode, 201, res.body)
+    const idRec = res.json().idRec as string
+    const solic = await call('POST', '/v2/solicrec', { idRec, calendario: { dataExpiracaoSolicitacao: '2026-03-12T15:00:00Z' }, destinatario: { agencia: '2569', conta: '550689', cpf: '45164632481', ispbParticipante: '91193552' } })
+    t.equal(solic.statusCode, 201, solic.body)
+    return idRec
+  }
+  const rejected = await rec('REC_PAYER_PSP_REJECTS')
+  const silent = await rec('REC_PAYER_PSP_SILENT')
+  await advance(app, 3000)
+  // A charge made while its recurrence was approved, then the recurrence cancelled in the same instant (a frozen clock).
+  t.equal((await call('PUT', `/v2/cobr/${aTxid(1)}`, body())).statusCode, 201)
+  await cancel(idRec)
+  r = await report(app, acc.accountId)
+  t.match(checkOf(r, 'rejected-rec-not-charged'), { status: 'passed', summary: '2 recurrences rejected or cancelled, none charged afterwards' })
+  t.equal(statusOf(r, 'expired-rec-not-charged'), 'not_exercised', 'its request still waits')
+  await advanceTo(app, '2026-03-13T03:00:00Z')
+  t.equal((await call('GET', `/v2/rec/${silent}`)).json().status, 'EXPIRADA')
+  r = await report(app, acc.accountId)
+  t.match(checkOf(r, 'expired-rec-not-charged'), { status: 'passed', summary: '1 recurrence expired, none charged afterwards' })
+
+  // Billed all the same: the sandbox refuses each, and the report holds having sent them against the integration.
+  const monthly = (idRec: string) => cobrBody(idRec, { calendario: { dataDeVencimento: '2026-04-01' }, valor: { original: '35.00' } })
+  const afterRejection = await call('PUT', `/v2/cobr/${aTxid(2)}`, monthly(rejected))
+  const afterCancel = await call('POST', '/v2/cobr', body({ calendario: { dataDeVencimento: '2026-04-20' } }))
+  const afterExpiry = await call('POST', '/v2/cobr', monthly(silent))
+  t.same([afterRejection, afterCancel, afterExpiry].map(res => res.statusCode), [400, 400, 400])
+  r = await report(app, acc.accountId)
+  t.match(checkOf(r, 'rejected-rec-not-charged'), {
+    status: 'failed',
+    summary: '2 recurrences of 2 rejected or cancelled charged afterwards',
+    evidence: [
+      { note: new RegExp(`^recurrence ${idRec} CANCELADA at 2026-03-10T15:00:03.000Z; then POST /cobr answered 400`), requestIds: [afterCancel.headers['x-request-id']] },
+      { note: new RegExp(`^recurrence ${rejected} REJEITADA at 2026-03-10T15:00:03.000Z; then PUT /cobr/:txid with txid ${aTxid(2)} answered 400`), requestIds: [afterRejection.headers['x-request-id']] },
+    ],
+  })
+  t.match(checkOf(r, 'expired-rec-not-charged'), { status: 'failed', evidence: [{ note: new RegExp(`^recurrence ${silent} EXPIRADA`), requestIds: [afterExpiry.headers['x-request-id']] }] })
+  t.equal(r.verdict, 'failed')
+})
+
+t.test('Pix Automático: a failed debit retried within the window passes cobr-retry-requested; one left to expire fails it; a retry API Pix refuses fails cobr-retry-allowed', async t => {
+  const { app, acc, call, body } = await cobrApp(t)
+  const nextDue = async () => {
+    const res = await app.inject({ method: 'POST', url: '/__sandbox/clock/next-due', payload: { accountId: acc.accountId } })
+    t.equal(res.statusCode, 200, res.body)
+    return res.json().debit
+  }
+  let r = await report(app, acc.accountId)
+  t.equal(statusOf(r, 'cobr-retry-requested'), 'not_exercised')
+  t.equal(statusOf(r, 'cobr-retry-allowed'), 'not_exercised')
+
+  // As "to exercise it" says: the debit fails for want of funds on a recurrence that allows retries.
+  const first = aTxid(1)
+  t.equal((await call('PUT', `/v2/cobr/${first}`, body(), { 'x-sandbox-scenario': 'COBR_INSUFFICIENT_FUNDS' })).statusCode, 201)
+  t.match(await nextDue(), { txid: first, status: 'ATIVA' })
+  r = await report(app, acc.accountId)
+  t.match(checkOf(r, 'cobr-retry-requested'), { status: 'not_exercised', summary: /1 charge still waiting for a retry, until 2026-03-27/ })
+  t.match(checkOf(r, 'cobr-retry-allowed'), { status: 'passed', summary: '1 failed debit, 0 retry requests, none refused' })
+  t.equal((await call('POST', `/v2/cobr/${first}/retentativa/2026-03-23`)).statusCode, 201)
+  r = await report(app, acc.accountId)
+  t.match(checkOf(r, 'cobr-retry-requested'), { status: 'passed', summary: '1 failed debit with a retry left, each retried' })
+  t.equal(statusOf(r, 'cobr-retry-allowed'), 'passed')
+  t.match(await nextDue(), { txid: first, status: 'CONCLUIDA' }, 'paid on the retry')
+
+  // The next cycle's debit fails too; the integration asks for a day past the 7 and then gives up.
+  const second = aTxid(2)
+  t.equal((await call('PUT', `/v2/cobr/${second}`, body({ calendario: { dataDeVencimento: '2026-04-20' } }), { 'x-sandbox-scenario': 'COBR_INSUFFICIENT_FUNDS' })).statusCode, 201)
+  t.match(await nextDue(), { txid: second, status: 'ATIVA' })
+  const late = await call('POST', `/v2/cobr/${second}/retentativa/2026-04-30`)
+  t.equal(late.statusCode, 400)
+  r = await report(app, acc.accountId)
+  t.match(checkOf(r, 'cobr-retry-allowed'), {
+    status: 'failed',
+    summary: '1 retry request of 2 refused',
+    evidence: [{ note: new RegExp(`^retry of cobr ${second} refused: data: O parâmetro data não está entre`), requestIds: [late.headers['x-request-id']] }],
+  })
+  await advanceTo(app, '2026-04-28T03:00:00Z')
+  t.equal((await call('GET', `/v2/cobr/${second}`)).json().status, 'EXPIRADA')
+  r = await report(app, acc.accountId)
+  t.match(checkOf(r, 'cobr-retry-requested'), {
+    status: 'failed',
+    summary: '1 failed debit of 2 with a retry left not retried',
+    evidence: [{ note: new RegExp(`^cobr ${second} .*attempt 1 EXPIRADA on 2026-04-20; a retry could be asked for until 2026-04-27, none was, and the charge EXPIRADA`), requestIds: [] }],
+  })
 })

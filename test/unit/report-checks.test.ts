@@ -36,6 +36,7 @@ function req (fields: Partial<RequestFact>): RequestFact {
     violations: [],
     sent: null,
     listPage: null,
+    idRec: null,
     ...fields,
   }
 }
@@ -89,7 +90,7 @@ function tx (fields: Omit<Partial<Transaction>, 'data'> & { data?: Record<string
   } as Transaction
 }
 
-const facts = (f: Partial<IntegrationFacts>): IntegrationFacts => ({ accountId: ACCOUNT, requests: [], deliveries: [], transactions: [], ...f })
+const facts = (f: Partial<IntegrationFacts>): IntegrationFacts => ({ accountId: ACCOUNT, requests: [], deliveries: [], transactions: [], recurrences: [], cobrs: [], ...f })
 function grade (id: string, f: Partial<IntegrationFacts>): CheckResult {
   const check = checks.find(c => c.id === id)
   if (!check) throw new Error(`no check ${id}`)
@@ -448,6 +449,7 @@ t.test('a journal entry as facts: what the report grades, the path\'s parameters
     violations: [],
     sent: null,
     listPage: null,
+    idRec: null,
   })
   const fact = (fields: Partial<JournalEntry>, base = '/v2') => requestFact(entry(fields), base)
   t.match(fact({ status: 0 }), { status: null }, 'no answer went out')
@@ -474,6 +476,10 @@ t.test('a journal entry as facts: what the report grades, the path\'s parameters
   t.match(fact({ method: 'POST', route: '/v2/cob', path: '/v2/cob', status: 0, request: { headers: {}, body: { chave: 'k', valor: { original: '10.00' }, calendario: { expiracao: 3600 } } } }),
     { route: '/cob', status: null, amountCents: 1000, sent: canonical(cob) }, 'the same body with its keys in another order is the same charge')
   t.match(fact({ method: 'GET', route: '/v2/cob/:txid', path: '/v2/cob/t1', status: 200 }), { externalId: 't1', sent: null }, 'a read names its txid')
+  const cobr = { idRec: 'RR1234567820260310abcdefghijk', calendario: { dataDeVencimento: '2026-03-20' }, valor: { original: '49.90' } }
+  t.match(fact({ route: '/v2/cobr/:txid', path: '/v2/cobr/r1', status: 201, request: { headers: {}, body: cobr } }), { route: '/cobr/:txid', externalId: 'r1', amountCents: 4990, idRec: cobr.idRec }, 'a recurring charge names its recurrence')
+  t.match(fact({ method: 'POST', route: '/v2/cobr', path: '/v2/cobr', status: 400, request: { headers: {}, body: null } }), { idRec: null }, 'without bodies')
+  t.match(fact({ method: 'POST', route: '/v2/cobr/:txid/retentativa/:data', path: '/v2/cobr/r1/retentativa/2026-03-23', status: 400 }), { externalId: 'r1', idRec: null }, 'a retry names its charge')
   t.match(fact({ method: 'POST', route: '/oauth/token', path: '/oauth/token', status: 200, response: { headers: {}, body: { access_token: '[masked]', scope: 'cob.write cob.read' } } }),
     { family: 'api-pix', scope: 'cob.read cob.write' }, 'a token\'s scopes, in one order')
   t.match(fact({ method: 'POST', route: '/oauth/token', path: '/oauth/token', status: 200, response: { headers: {}, body: null } }), { scope: null }, 'without bodies')
