@@ -576,7 +576,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     if (rec.status !== 'CRIADA' && rec.status !== 'APROVADA') throw new Refusal('REC_INVALID_TRANSITION', `Recurrence ${idRec} is ${rec.status}: only a CRIADA or APROVADA one has a static code`, { en: `Recurrence ${idRec} is ${rec.status}: only a CRIADA or APROVADA one has a static code` })
     const loc = this.locationOf(rec)
     if (loc === undefined) {
-      const message = `Recurrence ${idRec} has no location: its static code carries one (POST /locrec, then PATCH /rec/${idRec} with loc)`
+      const message = `Recurrence ${idRec} has no location (loc): its static code carries the recurrence's location`
       throw new Refusal('REC_INVALID_TRANSITION', message, { en: message })
     }
     const account = this.account(rec)
