@@ -344,6 +344,8 @@ export class SandboxApi {
   rejectRecurrence (idRec: string, rejection: T.RecurrenceRejection = {}, options?: RequestOptions): Promise<T.SandboxRecurrence> { return this.client.call('sandboxRecurrenceReject', { params: { idRec }, body: rejection, options }) }
   expireRecurrence (idRec: string, options?: RequestOptions): Promise<T.SandboxRecurrence> { return this.client.call('sandboxRecurrenceExpire', { params: { idRec }, options }) }
   cancelRecurrence (idRec: string, options?: RequestOptions): Promise<T.SandboxRecurrence> { return this.client.call('sandboxRecurrenceCancel', { params: { idRec }, options }) }
+  /** The static code of a recurrence's contract (journey 4): paid, a PIX received on its key, and the payer's answer to the recurrence while CRIADA. */
+  recurrenceStaticCode (idRec: string, request: T.RecurrenceStaticCodeRequest = {}, options?: RequestOptions): Promise<T.RecurrenceStaticCode> { return this.client.call('sandboxRecurrenceStaticCode', { params: { idRec }, body: request, options }) }
   setPayerBehaviour (behaviour: T.PayerBehaviourInput, options?: RequestOptions): Promise<T.PayerBehaviour> { return this.client.call('sandboxSetPayerBehaviour', { body: behaviour, options }) }
   payerBehaviours (query: T.AccountFilter = {}, options?: RequestOptions): Promise<{ behaviours: T.PayerBehaviour[] }> { return this.client.call('sandboxListPayerBehaviours', { query, options }) }
   deletePayerBehaviour (id: number, options?: RequestOptions): Promise<void> { return this.client.call('sandboxDeletePayerBehaviour', { params: { id }, options }) }

@@ -152,6 +152,7 @@ export const operations = {
   sandboxRecurrenceReject: ['POST', '/__sandbox/recurrences/{idRec}/reject'],
   sandboxRecurrenceExpire: ['POST', '/__sandbox/recurrences/{idRec}/expire'],
   sandboxRecurrenceCancel: ['POST', '/__sandbox/recurrences/{idRec}/cancel'],
+  sandboxRecurrenceStaticCode: ['POST', '/__sandbox/recurrences/{idRec}/static-code'],
   sandboxSetPayerBehaviour: ['PUT', '/__sandbox/payer-behaviours'],
   sandboxListPayerBehaviours: ['GET', '/__sandbox/payer-behaviours'],
   sandboxDeletePayerBehaviour: ['DELETE', '/__sandbox/payer-behaviours/{id}'],
@@ -367,6 +368,9 @@ export interface RecurrenceRejection { codigo?: 'AP13' | 'AP14', by?: 'USUARIO_P
 export type SandboxRecurrence = ApiPixRecComplete & { accountId: number }
 /** A recurrence as the control plane lists it: with its recurring charges, oldest first. */
 export type SandboxRecurrenceWithCharges = SandboxRecurrence & { cobsr: ApiPixCobR[] }
+/** The static code of a recurrence's contract (journey 4): to `chave` (a key the account holds; its document when absent), of `valor` when given. */
+export interface RecurrenceStaticCodeRequest { chave?: string, valor?: string }
+export interface RecurrenceStaticCode { jornada: 'JORNADA_4', pixCopiaECola: string }
 export interface PayerBehaviourInput {
   accountId: number
   document?: string

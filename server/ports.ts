@@ -456,3 +456,42 @@ export interface ScheduledPayment {
 export interface IncomingPix {
   receive (accountId: number, payment: ScheduledPayment): Transaction | null
 }
+
+// ---- Pix Automático: the static code of a contract (docs/api-pix.md, Pix Automático, journey 4) ----
+
+/** The static code of a contract paid: the receiving account, the recurrence's location its tag 80 carried, the payer's PSP. */
+export interface ContractCodePayment {
+  accountId: number
+  recLocation: string
+  payer: { ispb: string }
+}
+
+/**
+ * What charges ask of recurrences for the static code of a contract: which account such a code pays
+ * (the one whose location of recurrences its tag 80 carries, when that account holds the code's key),
+ * and, once paid, the payer's answer to the recurrence the location serves while it is CRIADA
+ * (journey 4). `paid` runs inside the payment's unit and never refuses the payment.
+ */
+export interface ContractCodes {
+  receiverOf (recLocation: string, key: string): number | undefined
+  paid (payment: ContractCodePayment): void
+}
+
+/** A PIX that an account of this sandbox pays through the static code of a contract, to the account the code names. */
+export interface ContractCodeArrival {
+  receiverId: number
+  amountCents: number
+  payer: Payer
+  endToEndId: string
+  pixCode: string
+}
+
+/**
+ * What pay-outs ask of charges to pay the static code of a contract of this sandbox (a cash-out by QR
+ * code): the account it pays, when it is one (the code as it was read), and the hand-over of the
+ * payment, received as a PIX on the code's key.
+ */
+export interface ContractCodePayments {
+  receiverOf (pixCode: string): number | undefined
+  arrive (payment: ContractCodeArrival): Arrival
+}

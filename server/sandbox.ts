@@ -6,7 +6,7 @@ import { createRng, type SeededRng } from './domain/ids.js'
 import { parseInstant, SANDBOX_TIME_MAX, SANDBOX_TIME_MIN, SANDBOX_TIME_RANGE } from './domain/instant.js'
 import { StartupError } from './errors/startup.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
-import type { Events, Lifecycle } from './ports.js'
+import type { ContractCodes, Events, Lifecycle } from './ports.js'
 import { Store, type StoreOptions } from './store/store.js'
 import { emptyState, type ClockRecord, type RngState, type State } from './store/state.js'
 import { TokenService } from './auth/tokens.js'
@@ -174,8 +174,10 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const splits = new SplitService(engine)
   const locations = new LocationService(engine)
   // A charge paid through a composite code activates its recurrence (journeys 3 and 4), built below.
-  const charges = new ChargeService({ ...engine, events, refunds, splits, locations, recurrences: { chargePaid: payment => recurrences.activations.chargePaid(payment) } })
-  const payouts = new PayoutService({ ...engine, events, charges: charges.payments, directory: directory.holders })
+  // The static code of a contract pays the account its recurrence's location names (journey 4).
+  const contractCodes: ContractCodes = { receiverOf: (recLocation, key) => recurrences.contractCodes.receiverOf(recLocation, key), paid: payment => recurrences.contractCodes.paid(payment) }
+  const charges = new ChargeService({ ...engine, events, refunds, splits, locations, recurrences: { chargePaid: payment => recurrences.activations.chargePaid(payment) }, contractCodes })
+  const payouts = new PayoutService({ ...engine, events, charges: charges.payments, directory: directory.holders, contractCodes: charges.contractPayments })
   const med = new MedService({ ...engine, events, received: transactions, refunds, accounts })
   const centralBankReads = new CentralBankReads({ store, charges, refunds, pix: rootPixViews(refunds) })
   const signer = new PayloadSigner(engine)
@@ -199,6 +201,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
       },
     },
     merchantCity: fixtures.institution.city,
+    keys: directory.keys,
   })
   const recWebhooks = new RecWebhooks({ store, webhooks })
   recurrences.notify(recWebhooks)

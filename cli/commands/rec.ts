@@ -1,7 +1,7 @@
 import type { SandboxRecurrence, SandboxRecurrenceWithCharges } from '../../client/index.js'
-import { meant, positiveInteger, UsageError, type Command } from '../command.js'
+import { amount, meant, positiveInteger, UsageError, type Command } from '../command.js'
 
-const ACTIONS = ['list', 'approve', 'reject', 'expire', 'cancel']
+const ACTIONS = ['list', 'approve', 'reject', 'expire', 'cancel', 'static-code']
 const CODES = ['AP13', 'AP14']
 
 /** What a recurrence's `valor` allows: a fixed value, a receiver's minimum, or any value. */
@@ -32,29 +32,31 @@ function chargeLines (rec: SandboxRecurrenceWithCharges): string[] {
 }
 
 /**
- * `rec list [--account N]` and `rec approve|reject|expire|cancel <idRec>`: the payer's side of Pix
- * Automático on the control plane (docs/api-pix.md, "The payer's side").
+ * `rec list [--account N]`, `rec approve|reject|expire|cancel <idRec>` and `rec static-code <idRec>`:
+ * the payer's side of Pix Automático on the control plane (docs/api-pix.md, "The payer's side").
  */
 export const rec: Command = {
   name: 'rec',
-  summary: 'list Pix Automático\'s recurrences with their recurring charges, or act as their payer: approve, reject, expire, cancel',
-  usage: ['rec list [--account N]', 'rec approve <idRec>', 'rec reject <idRec> [--code AP13|AP14]', 'rec expire <idRec>', 'rec cancel <idRec>'],
+  summary: 'list Pix Automático\'s recurrences with their recurring charges, or act as their payer: approve, reject, expire, cancel; print a contract\'s static code',
+  usage: ['rec list [--account N]', 'rec approve <idRec>', 'rec reject <idRec> [--code AP13|AP14]', 'rec expire <idRec>', 'rec cancel <idRec>', 'rec static-code <idRec> [--key KEY] [--amount BRL]'],
   details: [
     'list: the recurrences (of --account N), newest first, each with its recurring charges (cobr) and their attempts.',
     'approve: a CRIADA recurrence APROVADA by its payer (by its confirmation request while one waits).',
     'reject: a CRIADA one REJEITADA by its payer, with --code AP13 (the default) or AP14.',
     'expire: a CRIADA or APROVADA one EXPIRADA now.  cancel: an APROVADA one CANCELADA by its payer (SLDB).',
+    'static-code: the static code of its contract (journey 4), to --key (the account\'s document by default), of --amount when given; pay it with pix-sandbox pay.',
     'Example:',
     '  pix-sandbox rec approve RR1234567820260310abcdefghijk',
   ],
-  options: { account: { type: 'string' }, code: { type: 'string' } },
+  options: { account: { type: 'string' }, code: { type: 'string' }, key: { type: 'string' }, amount: { type: 'string' } },
   async run (ctx, positionals, values) {
     const [action, idRec, ...extra] = positionals
     const api = ctx.sandbox.sandbox
     if (extra.length > 0) throw new UsageError(`unexpected "${extra.join(' ')}"`, this)
-    if (action === undefined) throw new UsageError('rec needs an action: list, approve, reject, expire or cancel', this)
-    if (!ACTIONS.includes(action)) throw new UsageError(`unknown rec action "${action}"${meant(action, ACTIONS) || ': list, approve, reject, expire or cancel'}`, this)
+    if (action === undefined) throw new UsageError('rec needs an action: list, approve, reject, expire, cancel or static-code', this)
+    if (!ACTIONS.includes(action)) throw new UsageError(`unknown rec action "${action}"${meant(action, ACTIONS) || ': list, approve, reject, expire, cancel or static-code'}`, this)
     if (values.code !== undefined && action !== 'reject') throw new UsageError('--code is for rec reject', this)
+    if ((values.key !== undefined || values.amount !== undefined) && action !== 'static-code') throw new UsageError('--key and --amount are for rec static-code', this)
     if (action === 'list') {
       if (idRec !== undefined) throw new UsageError(`unexpected "${idRec}"`, this)
       const accountId = values.account === undefined ? undefined : positiveInteger(values.account, '--account', this)
@@ -67,6 +69,14 @@ export const rec: Command = {
     if (values.account !== undefined) throw new UsageError('--account is for rec list', this)
     if (idRec === undefined) throw new UsageError(`rec ${action} needs the recurrence's idRec`, this)
     if (!/^[A-Za-z0-9]{1,64}$/.test(idRec)) throw new UsageError(`"${idRec}" is not an idRec such as RR1234567820260310abcdefghijk`, this)
+    if (action === 'static-code') {
+      const key = values.key
+      if (key !== undefined && typeof key !== 'string') throw new UsageError('--key needs a key', this)
+      const valor = values.amount === undefined ? undefined : amount(values.amount, '--amount', this).toFixed(2)
+      const code = await api.recurrenceStaticCode(idRec, { ...(key !== undefined ? { chave: key } : {}), ...(valor !== undefined ? { valor } : {}) })
+      ctx.print(code, () => [code.pixCopiaECola])
+      return
+    }
     let done: SandboxRecurrence
     switch (action) {
       case 'approve': done = await api.approveRecurrence(idRec); break

@@ -8,10 +8,12 @@
  *
  * - `recurrenceCode({ recLocation, merchantName, merchantCity })`: the code of journey 2.
  * - `withRecurrence(code, recLocation)`: a charge's code composed with the recurrence.
+ * - `contractCode({ key, recLocation, ... })`: the static code of a contract (journey 4's other form):
+ *   a static code to the receiver's key (tag 26-01), its amount only when given, composed the same way.
  * - `readRecurrenceCode(code)`: the recurrence location a code carries and whether it carries a
  *   payment too (a key or a location in its tag 26 to 51), or why it is no such code.
  */
-import { crc16, PIX_GUI, readFields, tlv, toMerchantText } from './brcode.js'
+import { buildBrCode, crc16, PIX_GUI, readFields, tlv, toMerchantText } from './brcode.js'
 
 const REC_TAG = '80'
 const CRC_FIELD = '6304'
@@ -37,6 +39,16 @@ export function recurrenceCode (input: { recLocation: string, merchantName: stri
 export function withRecurrence (code: string, recLocation: string): string {
   if (!code.slice(0, -4).endsWith(CRC_FIELD)) throw new RangeError('a BR Code ends with its CRC (6304)')
   return withCrc(code.slice(0, -CRC_FIELD.length - 4) + recTemplate(recLocation))
+}
+
+/**
+ * The static code of a contract (journey 4): a static code to `key` (no amount unless given, the payer
+ * names it; `txid` in tag 62-05, `***` without one) with the recurrence added. Paid as often as the payer
+ * likes; the first payment while the recurrence waits for its payer answers it.
+ */
+export function contractCode (input: { key: string, recLocation: string, amountCents?: number, txid?: string, merchantName: string, merchantCity: string }): string {
+  const { recLocation, ...code } = input
+  return withRecurrence(buildBrCode(code), recLocation)
 }
 
 export type RecurrenceCode = { ok: true, recLocation: string, payable: boolean } | { ok: false, reason: string }

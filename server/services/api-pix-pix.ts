@@ -12,9 +12,10 @@ import { API_PIX_DEVOLUCAO } from './refunds.js'
  * rules. The reads and the list are the central-bank reads (central-bank-reads.ts) with these views.
  *
  * Which PIX carry a txid on API Pix: one that paid a charge of API Pix (a cob of either dialect, whose
- * txid has 26 to 35 characters), never one that paid a cash-in (its 25-character reference is the
- * gateway's own, no txid API Pix knows) nor one that arrived without a charge. Only those with a txid
- * show the key they were paid to, and only those reach a webhook of API Pix.
+ * txid has 26 to 35 characters), or a static code of a contract (Pix Automático) with a txid (1 to 25
+ * characters, as `Pix.txid`'s own pattern admits); never one that paid a cash-in (its 25-character
+ * reference is the gateway's own, no txid API Pix knows) nor one that arrived without a charge. Only
+ * those with a txid show the key they were paid to, and only those reach a webhook of API Pix.
  */
 
 export type ApiPixPixDeps = Pick<Ports, 'store'> & { refunds: DevolucaoWrites }
@@ -22,10 +23,11 @@ export type ApiPixPixDeps = Pick<Ports, 'store'> & { refunds: DevolucaoWrites }
 export class ApiPixPixService implements ReceivedPixViews<ReturnType<ApiPixPixService['view']>> {
   constructor (private readonly deps: ApiPixPixDeps) {}
 
-  /** The txid a received PIX carries on API Pix: its charge's, when that is a txid of API Pix. */
+  /** The txid a received PIX carries on API Pix: its charge's, when that is a txid of API Pix, or the static code's it paid to a key. */
   txidOf (tx: Transaction): string | null {
     const txid = chargeData(tx).txid
-    return txid !== null && isValidTxid(txid) ? txid : null
+    const toKey = tx.kind === 'PIX_IN' && tx.data.chave !== undefined
+    return txid !== null && (isValidTxid(txid) || toKey) ? txid : null
   }
 
   /** The key a PIX with a txid was paid to: its charge's (a cob made without one shows its account's document key). */

@@ -37,8 +37,9 @@ export function locIdOf (tx: Transaction): number | undefined {
   return tx.kind === 'COB' ? tx.data.cob.locId : undefined
 }
 
-/** The receiver's key a charge names (a cob's or a cobv's `chave`), when it names one. */
+/** The receiver's key a charge names (a cob's or a cobv's `chave`, the key of the static code a PIX paid), when it names one. */
 export function chaveOf (tx: Transaction): string | undefined {
   if (tx.kind === 'COBV') return tx.data.cobv.chave
+  if (tx.kind === 'PIX_IN' && tx.data.chave !== undefined) return tx.data.chave
   return chargeData(tx).cob?.chave
 }

@@ -15,7 +15,7 @@ import { percentageExcess } from '../domain/splits.js'
 import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSplits, CobVFields, CobVWrites, Devolucoes, IncomingPix, Lifecycle, LocatedCharges, Ports, RecurrenceActivations } from '../ports.js'
+import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSplits, CobVFields, CobVWrites, ContractCodeArrival, ContractCodePayments, ContractCodes, Devolucoes, IncomingPix, Lifecycle, LocatedCharges, Ports, RecurrenceActivations } from '../ports.js'
 import type { Restored } from '../store/store.js'
 import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
@@ -71,6 +71,8 @@ export type ChargeDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | '
   locations?: LocatedCharges
   /** Pix Automático's recurrences, which a cob or cobv paid through a composite code activates (journeys 3 and 4). */
   recurrences?: RecurrenceActivations
+  /** Pix Automático's static codes of a contract: the account one pays, and the recurrence it activates (journey 4). */
+  contractCodes?: ContractCodes
 }
 
 /**
@@ -89,6 +91,15 @@ export class ChargeService implements Lifecycle, CobVWrites {
   readonly payments: ChargePayments = {
     chargeForCode: code => this.chargeForCode(code),
     arrive: payment => this.arrive(payment),
+  }
+
+  /** What a pay-out sees of the static codes of a contract (ContractCodePayments): the account one pays, and the hand-over of its payment. */
+  readonly contractPayments: ContractCodePayments = {
+    receiverOf: pixCode => {
+      const parsed = parseBrCode(pixCode)
+      return parsed.ok ? this.contractOf(pixCode, parsed.value)?.receiverId : undefined
+    },
+    arrive: payment => this.arriveByContract(payment),
   }
 
   private get store () { return this.deps.store }
@@ -523,27 +534,79 @@ export class ChargeService implements Lifecycle, CobVWrites {
   payByCode (input: PayByCodeInput, scenariosOf: (accountId: number) => AppliedScenario[]): Transaction {
     const parsed = parseBrCode(input.pixCode)
     if (!parsed.ok) throw new Refusal('INVALID_PIX_CODE', `Invalid pixCode: ${parsed.reason}`)
+    const contract = this.contractOf(input.pixCode, parsed.value)
+    if (contract !== undefined) {
+      const account = this.store.account(contract.receiverId)!
+      const scenarios = scenariosOf(account.id)
+      const amountCents = this.amountToPay(input, parsed.value, null)
+      if (!ledger.canReceive(account, amountCents)) throw cannotReceive()
+      const payer = this.payerFrom(input.payer)
+      return this.store.transact(() => this.receiveByContract(account, { amountCents, payer, endToEndId: endToEndId(payer.ispb, this.now(), this.deps.rng) }, parsed.value, contract.recLocation, scenarios))
+    }
     const lookup = this.chargeForCode(parsed.value)
     if (!lookup) throw new Refusal('CHARGE_NOT_FOUND', 'No charge of this sandbox matches this code')
     const scenarios = scenariosOf(lookup.charge.accountId)
+    const amountCents = lookup.status === 'payable' ? this.amountToPay(input, parsed.value, lookup.amountCents) : this.amountToPay(input, parsed.value, null, lookup.charge.amountCents)
+    return this.payCharge(lookup.charge, { amountCents, payer: this.payerFrom(input.payer), pixCode: input.pixCode }, scenarios)
+  }
+
+  /**
+   * What the payer pays for a code: the amount given, else what the charge asks (`due`; null when the
+   * payer names it), else the code's, else `settled` (a charge no longer payable, which refuses the
+   * payment itself); never another amount than the code's.
+   */
+  private amountToPay (input: PayByCodeInput, code: BrCode, due: number | null, settled?: number): number {
     let amountCents: number
     if (input.amount !== undefined) {
       const amount = parseAmount(input.amount)
       if (!amount.ok) throw new Refusal('PIX_INVALID_AMOUNT', amountMessage('amount', amount.reason, 'en'))
       amountCents = amount.cents
-    } else if (lookup.status === 'payable' && lookup.amountCents !== null) {
-      amountCents = lookup.amountCents
-    } else if (parsed.value.amountCents !== undefined) {
-      amountCents = parsed.value.amountCents
-    } else if (lookup.status === 'payable') {
+    } else if (due !== null) {
+      amountCents = due
+    } else if (code.amountCents !== undefined) {
+      amountCents = code.amountCents
+    } else if (settled === undefined) {
       throw new Refusal('PIX_INVALID_AMOUNT', 'This code carries no amount: give amount')
     } else {
-      amountCents = lookup.charge.amountCents
+      amountCents = settled
     }
-    if (parsed.value.amountCents !== undefined && amountCents !== parsed.value.amountCents) {
-      throw new Refusal('PIX_AMOUNT_MISMATCH', `The amount given (${centsToString(amountCents)}) differs from the code's (${centsToString(parsed.value.amountCents)})`)
+    if (code.amountCents !== undefined && amountCents !== code.amountCents) {
+      throw new Refusal('PIX_AMOUNT_MISMATCH', `The amount given (${centsToString(amountCents)}) differs from the code's (${centsToString(code.amountCents)})`)
     }
-    return this.payCharge(lookup.charge, { amountCents, payer: this.payerFrom(input.payer), pixCode: input.pixCode }, scenarios)
+    return amountCents
+  }
+
+  // ---- the static code of a contract (Pix Automático, journey 4) -----------------------------------
+
+  /** The account of this sandbox a static code of a contract pays (its tag 80 a location of that account's recurrences, its key one the account holds), or undefined for any other code. */
+  private contractOf (pixCode: string, code: BrCode): { receiverId: number, recLocation: string } | undefined {
+    if (code.key === undefined || this.deps.contractCodes === undefined) return undefined
+    const rec = readRecurrenceCode(pixCode)
+    if (!rec.ok) return undefined
+    const receiverId = this.deps.contractCodes.receiverOf(rec.recLocation, code.key)
+    return receiverId === undefined ? undefined : { receiverId, recLocation: rec.recLocation }
+  }
+
+  /**
+   * A PIX paid through the static code of a contract: received on the code's key (its txid the code's,
+   * if any), credited and announced as any received PIX; then, in the same unit, the payer answers the
+   * recurrence the code carries (journey 4).
+   */
+  private receiveByContract (account: Account, payment: Required<Omit<PaymentOf, 'pixCode'>>, code: BrCode, recLocation: string, scenarios: AppliedScenario[]): Transaction {
+    const tx = this.receivePix(account, payment.amountCents, payment.payer, scenarios, { txid: code.txid ?? null, endToEndId: payment.endToEndId, chave: code.key })
+    this.deps.contractCodes?.paid({ accountId: account.id, recLocation, payer: { ispb: payment.payer.ispb } })
+    return tx
+  }
+
+  /** A cash-out by QR code of another account, settling, arrives at the account a static code of a contract pays. */
+  private arriveByContract (payment: ContractCodeArrival): Arrival {
+    const account = this.store.account(payment.receiverId)
+    const parsed = parseBrCode(payment.pixCode)
+    const contract = parsed.ok ? this.contractOf(payment.pixCode, parsed.value) : undefined
+    if (account === undefined || !parsed.ok || contract?.receiverId !== account.id) return 'unavailable'
+    if (!ledger.canReceive(account, payment.amountCents)) return 'refused'
+    this.store.transact(() => this.receiveByContract(account, payment, parsed.value, contract.recLocation, []))
+    return 'taken'
   }
 
   /** POST /__sandbox/pix/incoming: a PIX that arrives with no charge behind it (kind PIX_IN). */
@@ -567,12 +630,12 @@ export class ChargeService implements Lifecycle, CobVWrites {
   }
 
   /** A received PIX (kind PIX_IN, CONFIRMED): recorded, credited, and its cash_in sent. */
-  private receivePix (account: Account, cents: number, payer: Payer, scenarios: AppliedScenario[], ids: { txid: string | null, endToEndId: string }): Transaction {
+  private receivePix (account: Account, cents: number, payer: Payer, scenarios: AppliedScenario[], ids: { txid: string | null, endToEndId: string, chave?: string }): Transaction {
     const now = this.now()
     const e2e = ids.endToEndId
     const draft = this.newTransaction(account, {
       kind: 'PIX_IN',
-      data: { txid: ids.txid, location: null, pixCode: null, splits: [], received: { endToEndId: e2e, amountCents: cents, payer, at: iso(now) } },
+      data: { txid: ids.txid, location: null, pixCode: null, splits: [], received: { endToEndId: e2e, amountCents: cents, payer, at: iso(now) }, ...(ids.chave !== undefined ? { chave: ids.chave } : {}) },
     }, 'CONFIRMED', cents, now, scenarios)
     draft.endToEndId = e2e
     draft.counterpart = payerCounterpart(payer)

@@ -17,7 +17,7 @@ import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { iso, recordTransition } from './history.js'
 import { directoryKeyOf } from './directory.js'
-import type { ChargePayments, KeyHolders, Lifecycle, PendingOperations, Ports } from '../ports.js'
+import type { Arrival, ChargePayments, ContractCodePayments, KeyHolders, Lifecycle, PendingOperations, Ports } from '../ports.js'
 import type { Restored } from '../store/store.js'
 import type { Config } from '../config.js'
 
@@ -49,6 +49,9 @@ type Payout = TransactionOf<PayoutKind>
 
 /** The charge of this sandbox a QR cash-out pays, when it pays one. */
 const chargeIdOf = (tx: Payout): string | undefined => tx.kind === 'CASH_OUT_QRCODE' ? tx.data.chargeId : undefined
+
+/** The account of this sandbox a QR cash-out pays through the static code of a contract, when it pays one. */
+const receiverIdOf = (tx: Payout): number | undefined => tx.kind === 'CASH_OUT_QRCODE' ? tx.data.receiverId : undefined
 
 /** The document the payer sent for the key's holder (a directory transfer sends none). */
 const sentDocumentOf = (tx: Payout): string | undefined => tx.kind === 'DICT_TRANSFER' ? undefined : tx.data.document
@@ -104,7 +107,7 @@ export interface PayoutOutcome {
 }
 
 type Settlement =
-  | { ok: true, counterpart: Counterpart, chargeId?: string }
+  | { ok: true, counterpart: Counterpart, chargeId?: string, receiverId?: number }
   | { ok: false, code: string, message: string, counterpart?: Counterpart }
 
 export { isNight, saoPauloTime }
@@ -113,6 +116,8 @@ export type PayoutDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | '
   config: Pick<Config, 'settlementDelayMs' | 'alphanumericCnpj'>
   charges: ChargePayments
   directory: KeyHolders
+  /** The static codes of a contract of this sandbox's accounts (Pix Automático, journey 4), paid to their account. */
+  contractCodes?: ContractCodePayments
 }
 
 export class PayoutService implements Lifecycle {
@@ -203,8 +208,12 @@ export class PayoutService implements Lifecycle {
     if (hasScenario(scenarios, 'QRCODE_NOT_AVAILABLE')) return this.rejectQrCode(account, base, 'QRCODE_NOT_AVAILABLE')
     if (hasScenario(scenarios, 'PROVIDER_REJECTED')) return this.rejectQrCode(account, base, null)
 
-    const lookup = this.deps.charges.chargeForCode(code)
-    if (lookup) {
+    // The static code of a contract of an account of this sandbox pays that account (as often as the payer likes).
+    const receiverId = code.key !== undefined ? this.deps.contractCodes?.receiverOf(base.data.qrCode) : undefined
+    const lookup = receiverId === undefined ? this.deps.charges.chargeForCode(code) : undefined
+    if (receiverId !== undefined) {
+      base.data.receiverId = receiverId
+    } else if (lookup) {
       if (lookup.status === 'paid' || this.chargesInFlight.has(lookup.charge.id)) return this.rejectQrCode(account, base, 'QRCODE_ALREADY_PAID')
       if (lookup.status === 'unavailable') return this.rejectQrCode(account, base, 'QRCODE_NOT_AVAILABLE')
       if (lookup.amountCents !== null && lookup.amountCents !== cents) {
@@ -452,15 +461,10 @@ export class PayoutService implements Lifecycle {
       const now = this.deps.clock.now()
       const e2e = endToEndId(account.ispb, now, this.deps.rng)
       this.deps.store.patch('transactions', tx.id, d => { d.endToEndId = e2e })
-      if (outcome.chargeId !== undefined) {
-        // A charge of this sandbox: the payment is handed over, and the destination's answer decides.
-        const payer = { name: account.name, document: account.document, ispb: account.ispb, bankName: account.bankName, accountId: account.id }
-        const pixCode = tx.kind === 'CASH_OUT_QRCODE' ? tx.data.qrCode : undefined
-        const arrival = this.deps.charges.arrive({ chargeId: outcome.chargeId, amountCents: tx.amountCents, payer, endToEndId: e2e, pixCode })
-        if (arrival !== 'taken') {
-          this.fail(tx, 'ORDER_REJECTED', arrival === 'unavailable' ? NO_LONGER_PAYABLE : ASYNC_ERROR_MESSAGES.ORDER_REJECTED)
-          return
-        }
+      const arrival = this.handOver(tx, outcome, account, e2e)
+      if (arrival !== undefined && arrival !== 'taken') {
+        this.fail(tx, 'ORDER_REJECTED', arrival === 'unavailable' ? NO_LONGER_PAYABLE : ASYNC_ERROR_MESSAGES.ORDER_REJECTED)
+        return
       }
       this.deps.store.ledger(account.id, a => ledger.settleOutgoing(a, tx.amountCents, tx.feeCents))
       this.deps.store.patch('transactions', tx.id, d => {
@@ -474,6 +478,18 @@ export class PayoutService implements Lifecycle {
     })
   }
 
+  /**
+   * A payment to an account of this sandbox (a charge's, or the one a static code of a contract pays) is
+   * handed over, and the destination's answer decides; undefined for any other destination.
+   */
+  private handOver (tx: Payout, to: { chargeId?: string, receiverId?: number }, account: Account, endToEndId: string): Arrival | undefined {
+    const payer = { name: account.name, document: account.document, ispb: account.ispb, bankName: account.bankName, accountId: account.id }
+    const pixCode = tx.kind === 'CASH_OUT_QRCODE' ? tx.data.qrCode : undefined
+    if (to.chargeId !== undefined) return this.deps.charges.arrive({ chargeId: to.chargeId, amountCents: tx.amountCents, payer, endToEndId, pixCode })
+    if (to.receiverId === undefined || pixCode === undefined) return undefined
+    return this.deps.contractCodes?.arrive({ receiverId: to.receiverId, amountCents: tx.amountCents, payer, endToEndId, pixCode }) ?? 'unavailable'
+  }
+
   private settlementOf (tx: Payout, account: Account, forced: boolean): Settlement {
     if (!forced) {
       const scenarioCode = ASYNC_ERROR_CODES.find(code => hasScenario(tx.scenarios, code))
@@ -481,19 +497,20 @@ export class PayoutService implements Lifecycle {
       if (hasScenario(tx.scenarios, 'DOCUMENT_MISMATCH')) {
         const simulated = this.simulatedMismatch(tx, account)
         // Paid to the key owner: a charge of this sandbox is still paid, to its receiver, below.
-        if (!simulated.ok || chargeIdOf(tx) === undefined) return simulated
+        if (!simulated.ok || (chargeIdOf(tx) === undefined && receiverIdOf(tx) === undefined)) return simulated
       }
     }
     const chargeId = chargeIdOf(tx)
-    if (chargeId !== undefined) {
-      // Paid to the charge's receiver, an account of this sandbox; whether the charge can still take it is
-      // its own answer when the payment arrives (settle).
-      const charge = this.deps.store.transaction(chargeId)
-      const receiver = charge && this.deps.store.account(charge.accountId)
+    const receiverId = receiverIdOf(tx)
+    if (chargeId !== undefined || receiverId !== undefined) {
+      // Paid to an account of this sandbox: the charge's receiver, or the one a static code of a contract
+      // pays; whether it can still take it is its own answer when the payment arrives (settle).
+      const receiverAccountId = chargeId === undefined ? receiverId : this.deps.store.transaction(chargeId)?.accountId
+      const receiver = receiverAccountId === undefined ? undefined : this.deps.store.account(receiverAccountId)
       const counterpart: Counterpart = receiver
         ? { name: receiver.name, document: receiver.document, ispb: receiver.ispb, bankName: receiver.bankName, bankCode: this.deps.fixtures.institution.bankCode, accountBranch: '0001', accountNumber: String(receiver.id), ...(tx.pixKey ? { key: tx.pixKey } : {}) }
         : this.deps.directory.invented({ name: tx.kind === 'CASH_OUT_QRCODE' ? tx.data.name : undefined, document: sentDocumentOf(tx) }, account.ispb)
-      return { ok: true, counterpart, chargeId }
+      return { ok: true, counterpart, ...(chargeId !== undefined ? { chargeId } : { receiverId }) }
     }
     const key = tx.data.directoryKey
     const listed = key !== undefined ? this.deps.directory.listed(key) : undefined

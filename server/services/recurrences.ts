@@ -2,11 +2,11 @@ import { parseLocalBound, saoPauloTime } from '../domain/calendar.js'
 import { randomAlnum } from '../domain/ids.js'
 import { newLocationToken, recLocationAt, recTokenOf } from '../domain/payload-locations.js'
 import { formatRecId, parseRecTerms, REC_VIOLACOES, reviseRecTerms, type Jornada, type RecStatus, type Violacao } from '../domain/rec.js'
-import { recurrenceCode, withRecurrence } from '../domain/rec-codes.js'
+import { contractCode, recurrenceCode, withRecurrence } from '../domain/rec-codes.js'
 import { CANCELAMENTO, moveRec, moveSolicRec, recAfterSolicRec, type Ator, type RecEncerramento } from '../domain/rec-lifecycle.js'
 import { checkSolicRecForRec, formatSolicRecId, parseSolicRecRequest, parseSolicRecRevision, SOLICREC_ACTIVE_STATUSES, type SolicRecStatus } from '../domain/solicrec.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
-import type { CompositePayment, Lifecycle, Ports, RecCancelled, RecNotifications, RecPagador, RecurrenceActivations, RecurrenceCharges, Recurrences, RecurrenceView } from '../ports.js'
+import type { AccountKeys, CompositePayment, ContractCodePayment, ContractCodes, Lifecycle, Ports, RecCancelled, RecNotifications, RecPagador, RecurrenceActivations, RecurrenceCharges, Recurrences, RecurrenceView } from '../ports.js'
 import type { Account, RecLocation, Recurrence, SolicRec } from '../store/state.js'
 import type { Restored } from '../store/store.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
@@ -66,6 +66,8 @@ export type RecurrenceDeps = Pick<Ports, 'store' | 'clock' | 'rng' | 'scheduler'
   charges: RecurrenceCharges
   /** Where the sandbox's BR Codes say the receiver is. */
   merchantCity: string
+  /** Which keys an account holds: the static code of a contract pays one of the receiver's. */
+  keys: AccountKeys
 }
 
 /** API Pix's violations as a refusal: each reason with the property it is about. */
@@ -510,24 +512,89 @@ export class RecurrenceService implements Recurrences, Lifecycle {
 
   /**
    * The payer paid a charge whose code carried a recurrence of the same receiver, still CRIADA: its
-   * simulated payer answers at once, as for a confirmation request (its behaviour, the recurrence's
-   * REC_PAYER_PSP_REJECTS), approving by journey 3 (a cob, its txid) or 4 (a cobv paid on time).
-   * Anything else leaves the recurrence as it was: the payment stands either way.
+   * simulated payer answers at once, as for a confirmation request, approving by journey 3 (a cob, its
+   * txid) or 4 (a cobv paid on time). Anything else leaves the recurrence as it was: the payment
+   * stands either way.
    */
   private answerByPayment (payment: CompositePayment): void {
-    const token = recTokenOf(payment.recLocation)
-    const id = token === null ? undefined : this.byToken.get(token)
-    const loc = id === undefined ? undefined : this.store.data.recLocations[id]
+    if (!payment.onTime) return
+    const ativacao = payment.kind === 'COB' ? { tipoJornada: 'JORNADA_3' as const, dadosJornada: { txid: payment.txid } } : { tipoJornada: 'JORNADA_4' as const }
+    this.answerAfterPayment(payment, ativacao)
+  }
+
+  /**
+   * The simulated payer's answer to the recurrence a paid code carried (its location, served to a
+   * CRIADA recurrence of the account paid): REJEITADA by the payer's PSP (REC_PAYER_PSP_REJECTS) or by
+   * the payer (its behaviour), APROVADA by the journey given unless the payer does not answer.
+   */
+  private answerAfterPayment (payment: ContractCodePayment, ativacao: Recurrence['ativacao']): void {
+    const loc = this.recLocationAt(payment.recLocation)
     const rec = loc === undefined ? undefined : this.served(loc)
-    if (rec === undefined || rec.accountId !== payment.accountId || rec.status !== 'CRIADA' || !payment.onTime) return
+    if (rec === undefined || rec.accountId !== payment.accountId || rec.status !== 'CRIADA') return
     const behaviour = this.deps.payers.behaviourOf(rec)
     const refusal = pspRejection(rec)
     if (refusal !== undefined) this.move(rec.idRec, 'REJEITADA', 'PSP_PAGADOR', rejeicao(refusal))
     else if (behaviour?.authorization === 'REJECT') this.move(rec.idRec, 'REJEITADA', 'USUARIO_PAGADOR', rejeicao(behaviour.rejectionCode ?? 'AP13'))
     else if (behaviour?.authorization !== 'NO_ANSWER') {
-      const ativacao = payment.kind === 'COB' ? { tipoJornada: 'JORNADA_3' as const, dadosJornada: { txid: payment.txid } } : { tipoJornada: 'JORNADA_4' as const }
       this.move(rec.idRec, 'APROVADA', 'USUARIO_PAGADOR', undefined, { ativacao, pagador: this.pagadorAt(rec, payment.payer.ispb), valorMaximoPagadorCents: behaviour?.valorMaximoCents })
     }
+  }
+
+  /** The location of recurrences at a URL (as a code carries it), whatever it serves now. */
+  private recLocationAt (recLocation: string): RecLocation | undefined {
+    const token = recTokenOf(recLocation)
+    const id = token === null ? undefined : this.byToken.get(token)
+    return id === undefined ? undefined : this.store.data.recLocations[id]
+  }
+
+  // ---- the static code of a contract (journey 4's other form) -------------------------------------
+
+  /**
+   * What charges ask of the static code of a contract (ContractCodes): it pays the account whose
+   * location of recurrences it carries, when that account holds its key (whatever the location serves
+   * now: a static code stays payable); once paid, the payer answers the recurrence by journey 4.
+   */
+  readonly contractCodes: ContractCodes = {
+    receiverOf: (recLocation, key) => {
+      const loc = this.recLocationAt(recLocation)
+      const account = loc === undefined ? undefined : this.store.account(loc.accountId)
+      const canonical = this.deps.keys.canonical(key)
+      return account !== undefined && canonical !== null && this.deps.keys.holds(account, canonical) ? account.id : undefined
+    },
+    paid: payment => this.answerAfterPayment(payment, { tipoJornada: 'JORNADA_4' }),
+  }
+
+  /**
+   * The static code of a recurrence's contract, as the receiver's PSP offers it to the receiver (API Pix
+   * defines no resource for it): a static code to `chave` (one the account holds; its document when
+   * absent), of `amountCents` when given, its txid the contract when that fits a static code's (1 to 25
+   * letters and digits), carrying the recurrence's location. A recurrence with no location, or no longer
+   * CRIADA or APROVADA, has none.
+   */
+  staticCode (idRec: string, request: { chave?: string, amountCents?: number }): { jornada: 'JORNADA_4', pixCopiaECola: string } {
+    const rec = this.find(idRec)
+    if (rec.status !== 'CRIADA' && rec.status !== 'APROVADA') throw new Refusal('REC_INVALID_TRANSITION', `Recurrence ${idRec} is ${rec.status}: only a CRIADA or APROVADA one has a static code`, { en: `Recurrence ${idRec} is ${rec.status}: only a CRIADA or APROVADA one has a static code` })
+    const loc = this.locationOf(rec)
+    if (loc === undefined) {
+      const message = `Recurrence ${idRec} has no location (loc): its static code carries the recurrence's location`
+      throw new Refusal('REC_INVALID_TRANSITION', message, { en: message })
+    }
+    const account = this.account(rec)
+    const key = request.chave === undefined ? account.document : this.deps.keys.canonical(request.chave)
+    if (key === null || !this.deps.keys.holds(account, key)) {
+      const message = `chave ${String(request.chave)} is not a key account ${account.id} holds: its document, or a key of the directory with its document and ISPB`
+      throw invalidRequest(message, { en: message, fields: ['chave'] })
+    }
+    const contrato = rec.terms.vinculo.contrato
+    const pixCopiaECola = contractCode({
+      key,
+      recLocation: loc.location,
+      ...(request.amountCents !== undefined ? { amountCents: request.amountCents } : {}),
+      ...(/^[A-Za-z0-9]{1,25}$/.test(contrato) ? { txid: contrato } : {}),
+      merchantName: account.name,
+      merchantCity: this.deps.merchantCity,
+    })
+    return { jornada: 'JORNADA_4', pixCopiaECola }
   }
 
   /** The payer a recurrence names once approved: its debtor, at the payer's PSP. */

@@ -341,6 +341,8 @@ const QrCashOutDataSchema = Open({
   document: Type.Optional(Text),
   /** The charge of this sandbox the code pays, when it is one. */
   chargeId: Type.Optional(Text),
+  /** The account of this sandbox a static code of a contract pays (Pix Automático, journey 4), when it is one. */
+  receiverId: Type.Optional(Id),
 })
 export type QrCashOutData = Static<typeof QrCashOutDataSchema>
 
@@ -376,7 +378,11 @@ const DATA_SCHEMAS = {
   SPLIT: SplitDataSchema,
   CASH_IN: ChargeDataSchema,
   COB: chargeData({ txid: Text, location: Text, pixCode: Text, received: Type.Optional(ReceivedPaymentSchema), cob: CobDataSchema }),
-  PIX_IN: chargeData({ txid: Nullable(Text), location: Nullable(Text), pixCode: Nullable(Text), received: ReceivedPaymentSchema, cob: Type.Optional(CobDataSchema) }),
+  PIX_IN: Open({
+    ...chargeData({ txid: Nullable(Text), location: Nullable(Text), pixCode: Nullable(Text), received: ReceivedPaymentSchema, cob: Type.Optional(CobDataSchema) }).properties,
+    /** The key a static code named, for a PIX paid through the static code of a contract (Pix Automático, journey 4). */
+    chave: Type.Optional(Text),
+  }),
   REFUND_IN: RefundDataSchema,
   DEVOLUCAO: RefundDataSchema,
   REFUND_RECEIVED: RefundReceivedDataSchema,

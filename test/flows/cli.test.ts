@@ -325,9 +325,22 @@ t.test('rec approves, rejects, expires and cancels recurrences as their payer, a
   t.equal(await status(approved), 'CANCELADA')
   t.equal((await cli(url, ['rec', 'list', '--account', '2'])).stdout, 'no recurrence yet: POST /v2/rec creates one\n')
 
+  // The static code of a contract: printed, paid with pay, and its recurrence approved by journey 4.
+  const loc = (await app.inject({ method: 'POST', url: '/v2/locrec', headers: bearer(token) })).json()
+  const withLoc = (await app.inject({ method: 'POST', url: '/v2/rec', headers: bearer(token), payload: { vinculo: { contrato: 'CLI2', devedor: debtor }, calendario: { dataInicial: '2026-03-20', periodicidade: 'MENSAL' }, valor: { valorRec: '49.90' }, politicaRetentativa: 'NAO_PERMITE', loc: loc.id } })).json().idRec
+  const printed = await cli(url, ['rec', 'static-code', withLoc, '--amount', '49.9'])
+  t.equal(printed.code, 0, printed.stderr)
+  const code = printed.stdout.trim()
+  t.match(code, /^000201.*5405(49\.90).*62080504CLI2/)
+  t.equal((await cli(url, ['pay', code])).code, 0)
+  t.match((await app.inject({ method: 'GET', url: `/v2/rec/${withLoc}`, headers: bearer(token) })).json(), { status: 'APROVADA', ativacao: { tipoJornada: 'JORNADA_4' } })
+  t.same(JSON.parse((await cli(url, ['rec', 'static-code', withLoc, '--amount', '49.90', '--json'])).stdout), { jornada: 'JORNADA_4', pixCopiaECola: code }, 'as the sandbox answers it')
+  t.equal((await cli(url, ['rec', 'static-code', withLoc, '--key', 'outra@example.com'])).code, 1, 'a key the account does not hold: the sandbox refuses (400)')
+  t.equal((await cli(url, ['rec', 'static-code', approved])).code, 1, 'no location: the sandbox refuses (409)')
+
   const unknown = await cli(url, ['rec', 'approve', 'RN000000002026031000000000000'])
   t.equal(unknown.code, 1, 'an unknown recurrence is the sandbox\'s refusal (404)')
-  for (const argv of [['rec'], ['rec', 'aprove', approved], ['rec', 'approve'], ['rec', 'approve', 'not/an/id'], ['rec', 'approve', approved, 'more'], ['rec', 'reject', rejected, '--code', 'XX'], ['rec', 'approve', approved, '--code', 'AP13'], ['rec', 'list', approved], ['rec', 'list', '--account', 'x'], ['rec', 'cancel', approved, '--account', '1']]) {
+  for (const argv of [['rec'], ['rec', 'aprove', approved], ['rec', 'approve'], ['rec', 'approve', 'not/an/id'], ['rec', 'approve', approved, 'more'], ['rec', 'reject', rejected, '--code', 'XX'], ['rec', 'approve', approved, '--code', 'AP13'], ['rec', 'list', approved], ['rec', 'list', '--account', 'x'], ['rec', 'cancel', approved, '--account', '1'], ['rec', 'approve', approved, '--key', 'x'], ['rec', 'static-code', approved, '--amount', '0']]) {
     const ran = await cli(url, argv)
     t.equal(ran.code, 2, argv.join(' '))
     t.match(ran.stderr, 'Usage: pix-sandbox rec', 'the usage follows')

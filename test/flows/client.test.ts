@@ -288,6 +288,7 @@ t.test('a tour of every operation through the typed client', async t => {
   t.equal((await client.apiPix.rec(rec.idRec)).dadosQR?.jornada, 'JORNADA_2')
   const firstCharge = await client.apiPix.createCobWithGeneratedTxid({ calendario: {}, valor: { original: '1.00' }, chave: 'tour@example.com' })
   t.equal((await client.apiPix.rec(rec.idRec, firstCharge.txid)).dadosQR?.jornada, 'JORNADA_3')
+  t.match((await plane.recurrenceStaticCode(rec.idRec, { valor: '1.00' })), { jornada: 'JORNADA_4', pixCopiaECola: /^000201/ })
   t.equal((await client.apiPix.recPayload(locRec.location)).split('.').length, 3)
   t.equal((await client.apiPix.locRec(locRec.id)).idRec, rec.idRec)
   t.ok((await client.apiPix.locRecs(window)).loc.length >= 1)

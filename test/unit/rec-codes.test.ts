@@ -1,6 +1,6 @@
 import t from 'tap'
-import { buildBrCode, crc16 } from '../../server/domain/brcode.js'
-import { readRecurrenceCode, recurrenceCode, withRecurrence } from '../../server/domain/rec-codes.js'
+import { buildBrCode, crc16, parseBrCode } from '../../server/domain/brcode.js'
+import { contractCode, readRecurrenceCode, recurrenceCode, withRecurrence } from '../../server/domain/rec-codes.js'
 import { examples } from '../helpers/api-pix-schemas.js'
 
 /** The BR Codes of Pix Automático's journeys 2 and 3 (server/domain/rec-codes.ts), against API Pix's own example. */
@@ -21,6 +21,14 @@ t.test('journey 3: a charge\'s code with the recurrence added keeps the payment 
   t.ok(composite.startsWith(charge.slice(0, -8)), 'the charge\'s fields first, unchanged')
   t.same(readRecurrenceCode(composite), { ok: true, recLocation: REC_LOCATION, payable: true })
   t.equal(composite.slice(-4), crc16(composite.slice(0, -4)))
+})
+
+t.test('the static code of a contract: a static code to the key, its amount and txid only when given, with the recurrence', async t => {
+  const code = contractCode({ key: 'loja@example.com', recLocation: REC_LOCATION, amountCents: 3500, txid: '63100862', merchantName: 'Loja', merchantCity: 'SAO PAULO' })
+  t.same(readRecurrenceCode(code), { ok: true, recLocation: REC_LOCATION, payable: true })
+  t.match(parseBrCode(code), { ok: true, value: { singleUse: false, key: 'loja@example.com', amountCents: 3500, txid: '63100862' } })
+  const bare = parseBrCode(contractCode({ key: '11222333000181', recLocation: REC_LOCATION, merchantName: 'Loja', merchantCity: 'SAO PAULO' }))
+  t.ok(bare.ok && bare.value.amountCents === undefined && bare.value.txid === undefined, 'no amount, txid ***')
 })
 
 t.test('what is no recurrence\'s code is said so', async t => {

@@ -27,6 +27,16 @@ const RejectBody = Type.Object({
   by: Type.Optional(StringEnum(['USUARIO_PAGADOR', 'PSP_PAGADOR'] as const, { description: 'who rejects: the payer (default) or the payer\'s PSP' })),
 })
 
+const StaticCodeBody = Type.Object({
+  chave: Type.Optional(Type.String({ minLength: 1, maxLength: 77, description: 'a key the receiving account holds (its document, or a key of the directory with its document and ISPB); its document when absent' })),
+  valor: Type.Optional(Valor),
+})
+
+const StaticCode = Type.Object({
+  jornada: Type.Literal('JORNADA_4'),
+  pixCopiaECola: Type.String({ description: 'the static BR Code: tag 26 with the key, tag 54 the amount if given, tag 62-05 the contract when it is 1 to 25 letters and digits (else ***), tag 80 the recurrence\'s location' }),
+})
+
 const BehaviourBody = Type.Object({
   accountId: RecordId(),
   document: Type.Optional(Type.String({ pattern: '^(\\d{11}|[0-9A-Z]{14})$', description: 'the debtor\'s CPF or CNPJ; every payer of the account when absent' })),
@@ -53,10 +63,10 @@ const behaviourView = (b: PayerBehaviour) => {
   return { ...rest, ...(valorMaximoCents !== undefined ? { valorMaximo: centsToString(valorMaximoCents) } : {}) }
 }
 
-const cents = (valor: string | undefined): number | undefined => {
+const cents = (valor: string | undefined, field = 'valorMaximo'): number | undefined => {
   if (valor === undefined) return undefined
   const c = hundredths(valor)
-  if (c === null || c === 0) throw invalidRequest('valorMaximo must be a positive amount', { en: 'valorMaximo must be a positive amount' })
+  if (c === null || c === 0) throw invalidRequest(`${field} must be a positive amount`, { en: `${field} must be a positive amount` })
   return c
 }
 
@@ -116,6 +126,22 @@ const routes: RoutesPlugin = async (app) => {
   app.post('/recurrences/:idRec/cancel', {
     schema: action('Cancel', 'The payer cancels an APROVADA recurrence', 'CANCELADA with cancelamento SLDB by USUARIO_PAGADOR. 409 unless APROVADA.'),
   }, async (request) => view(sb.recurrences.cancelByPayer(request.params.idRec)))
+
+  app.post('/recurrences/:idRec/static-code', {
+    schema: {
+      operationId: 'sandboxRecurrenceStaticCode',
+      tags: ['Sandbox'],
+      summary: 'The static code of a recurrence\'s contract (journey 4), as the receiver\'s PSP offers it',
+      description: 'A static BR Code to a key of the receiving account carrying the recurrence\'s location (tag 80), of the amount valor when given (else the payer names it). Paid (POST /__sandbox/pix/pay, or a cash-out by QR code), it is a PIX received on the key, and the payer answers the recurrence while CRIADA: APROVADA by JORNADA_4, or REJEITADA. 400 for a key the account does not hold or a bad valor; 404 for an unknown idRec; 409 for a recurrence without a location, or no longer CRIADA or APROVADA.',
+      params: IdRecParams,
+      body: StaticCodeBody,
+      response: { 200: StaticCode, ...errorResponses('sandbox', [400, 404, 409]) },
+    },
+  }, async (request) => {
+    const { chave, valor } = request.body
+    const amountCents = cents(valor, 'valor')
+    return sb.recurrences.staticCode(request.params.idRec, { ...(chave !== undefined ? { chave } : {}), ...(amountCents !== undefined ? { amountCents } : {}) })
+  })
 
   app.put('/payer-behaviours', {
     schema: {
