@@ -64,6 +64,22 @@ const ok = (t: Test, r: Run, what: string): void => {
 }
 
 let tarball = ''
+
+/*
+ * The README examples' test runners: vitest from the registry or cache (it cannot be a development
+ * dependency of this repository: see CONTRIBUTING) and @types/node, installed once and linked into
+ * each line's project (what each line's Node runs is the same files).
+ */
+const runners = join(work, 'runners')
+let runnersInstalled: Promise<Run> | undefined
+function installRunners (): Promise<Run> {
+  runnersInstalled ??= (async () => {
+    mkdirSync(runners)
+    writeFileSync(join(runners, 'package.json'), JSON.stringify({ name: 'runners', private: true }))
+    return await run('npm', ['install', `@types/node@${pkg.devDependencies['@types/node']}`, 'vitest@^3.2.7', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: runners, env: newest.env, timeoutMs: 300_000 })
+  })()
+  return runnersInstalled
+}
 const installed = new Set<string>()
 
 t.test('npm pack builds dist/ and ships dist, fixtures, the dashboard, bin, README and LICENSE only', async t => {
@@ -92,11 +108,11 @@ for (const l of lines) {
     ok(t, res, 'npm install')
     t.notMatch(res.stdout + res.stderr, /EBADENGINE|Unsupported engine/, 'no engine warning', { stderr: res.stderr })
     t.comment(`installed on Node ${l.version} in ${res.ms} ms`)
-    // Test runners for the README's examples: vitest from the registry or cache (it cannot be a
-    // development dependency of this repository: see CONTRIBUTING), tap linked from this checkout.
-    const tools = await run('npm', ['install', `@types/node@${pkg.devDependencies['@types/node']}`, 'vitest@^3.2.7', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: l.app, env: l.env, timeoutMs: 300_000 })
-    ok(t, tools, 'npm install of the test runners')
-    symlinkSync(join(root, 'node_modules', 'tap'), join(l.app, 'node_modules', 'tap'))
+    // Test runners for the README's examples, linked: vitest and @types/node installed once for
+    // every line, tap from this checkout.
+    ok(t, await installRunners(), 'npm install of the test runners')
+    mkdirSync(join(l.app, 'node_modules', '@types'), { recursive: true })
+    for (const [dir, name] of [[runners, 'vitest'], [runners, '@types/node'], [root, 'tap']]) symlinkSync(join(dir, 'node_modules', name), join(l.app, 'node_modules', name))
 
     const version = await run('npx', ['pix-sandbox', '--version'], { cwd: l.app, env: l.env })
     ok(t, version, 'npx pix-sandbox --version')
