@@ -125,12 +125,12 @@ export class ApiPixWebhookService implements Lifecycle, AccountCallbacks {
     return { webhookUrl: w.webhookUrl, ...(w.chave !== undefined ? { chave: w.chave } : {}), criacao: w.createdAt }
   }
 
-  /** Every webhook, of every account or one, newest first, for the control plane. */
+  /** Every webhook, of every account or one, newest first, for the control plane: with where its callback is posted. */
   all (accountId?: number) {
     return Object.values(this.store.data.apiPixWebhooks)
       .filter(x => accountId === undefined || x.accountId === accountId)
       .sort((a, b) => b.id - a.id)
-      .map(x => ({ ...this.view(x), accountId: x.accountId, callback: x.callback }))
+      .map(x => ({ ...this.view(x), accountId: x.accountId, callback: x.callback, callbackUrl: callbackUrl(x.webhookUrl, x.callback) }))
   }
 
   /** GET /webhook (and its kin): the account's webhooks of a callback configured within [inicio, fim], oldest first, paged. */

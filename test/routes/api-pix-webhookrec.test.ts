@@ -28,7 +28,7 @@ t.test('webhookrec: configure, read, replace, delete; every answer validates', a
   checkAnswer(t, got, 'GET', '/webhookrec')
   t.same(got.json(), { webhookUrl: 'https://usuario.recebedor.com/api/webhookrec/', criacao: T0 })
   const kept = async () => (await app.inject({ method: 'GET', url: `/__sandbox/api-pix-webhooks?accountId=${fixtureAccount.id}` })).json().webhooks
-  t.same(await kept(), [{ webhookUrl: 'https://usuario.recebedor.com/api/webhookrec/', criacao: T0, accountId: fixtureAccount.id, callback: 'rec' }], 'a webhook of API Pix of the whole account, of callback rec')
+  t.same(await kept(), [{ webhookUrl: 'https://usuario.recebedor.com/api/webhookrec/', criacao: T0, accountId: fixtureAccount.id, callback: 'rec', callbackUrl: 'https://usuario.recebedor.com/api/webhookrec/rec' }], 'a webhook of API Pix of the whole account, of callback rec')
   t.same(app.sandbox.webhooks.registrations.list(fixtureAccount.id).filter(w => w.eventType === 'rec'), [], 'no registration of the gateway')
 
   await call('PUT', '/v2/webhookrec', { webhookUrl: 'https://outro.example.com/hooks' })

@@ -50,6 +50,7 @@ export const SandboxApiPixWebhook = Type.Object({
   ...ApiPixWebhook.properties,
   accountId: Type.Integer(),
   callback: Type.String({ description: 'what is posted to it: pix, the received PIX on its key, at {webhookUrl}/pix; rec, the changes of the account\'s recurrences, at {webhookUrl}/rec (no key); cobr, those of its recurring charges, at {webhookUrl}/cobr (no key)' }),
+  callbackUrl: Type.String({ description: 'where its callback is posted: {webhookUrl}/<callback>' }),
 })
 
 export const SandboxApiPixWebhookList = Type.Object({ webhooks: Type.Array(SandboxApiPixWebhook) })
