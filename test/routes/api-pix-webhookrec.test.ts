@@ -157,3 +157,20 @@ t.test('webhookrec: with no receiver at all, each change is still logged once (n
   t.match(log, [{ status: 'no_receiver', body: { recs: [{ status: 'CRIADA' }] } }])
   t.equal(log.length, 1)
 })
+
+t.test('webhookrec: a snapshot holding a registration of event type rec (the form PUT /webhookrec was kept in) imports as that registration, which keeps receiving', async t => {
+  const receiver = await startReceiver()
+  t.teardown(() => receiver.close())
+  const app = await buildTestApp(t)
+  const snapshot = (await app.inject({ method: 'GET', url: '/__sandbox/snapshot' })).json()
+  const id = Math.max(0, ...Object.keys(snapshot.webhooks).map(Number)) + 1
+  snapshot.webhooks[id] = { id, accountId: fixtureAccount.id, eventType: 'rec', url: `${receiver.url}/rec`, headers: {}, isActive: true, version: 1, createdAt: T0, updatedAt: T0 }
+  const imported = await app.inject({ method: 'PUT', url: '/__sandbox/snapshot', payload: snapshot })
+  t.equal(imported.statusCode, 200, imported.body)
+  const call = client(app, await oauthToken(app))
+  t.equal((await call('GET', '/v2/webhookrec')).statusCode, 404, 'no webhook of API Pix')
+  const { idRec } = (await call('POST', '/v2/rec', recBody())).json()
+  const told = await receiver.nth(1)
+  t.equal(told.path, new URL(`${receiver.url}/rec`).pathname)
+  t.match(told.json(), { recs: [{ idRec, status: 'CRIADA' }] })
+})
