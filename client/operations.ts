@@ -28,11 +28,11 @@ import type { ApiPixCob as ApiPixCobSchema, ApiPixCobBody, ApiPixCobList as ApiP
 import type { LocRecList, LocRecListQuery, LocRecView, RecCompleta, RecGerada, RecList, RecListQuery, SolicRecView } from '../server/schemas/api-pix/rec.js'
 import type { LocBody, LocList, LocListQuery, LocView, SandboxLocList } from '../server/schemas/api-pix/loc.js'
 import type { ApiPixDevolucao as ApiPixDevolucaoSchema, ApiPixDevolucaoBody, ApiPixPix as ApiPixPixSchema, ApiPixPixList as ApiPixPixListSchema, ApiPixPixListQuery } from '../server/schemas/api-pix/pix.js'
-import type { ApiPixWebhook as ApiPixWebhookSchema, ApiPixWebhookBody, ApiPixWebhookList as ApiPixWebhookListSchema, ApiPixWebhookListQuery, SandboxApiPixWebhookList } from '../server/schemas/api-pix/webhook.js'
+import type { AccountWebhookBody, AccountWebhookView, ApiPixWebhook as ApiPixWebhookSchema, ApiPixWebhookBody, ApiPixWebhookList as ApiPixWebhookListSchema, ApiPixWebhookListQuery, SandboxApiPixWebhookList } from '../server/schemas/api-pix/webhook.js'
 import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody, SandboxCobVList } from '../server/schemas/api-pix/cobv.js'
 import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView, SandboxLoteCobVList } from '../server/schemas/api-pix/lotecobv.js'
 import type {
-  CobRBody, CobRList, CobRListQuery, CobRPatchBody, CobRView, NextDebitBody, NextDebitView, NextDueView, WebhookCobRBody, WebhookCobRView,
+  CobRBody, CobRList, CobRListQuery, CobRPatchBody, CobRView, NextDebitBody, NextDebitView, NextDueView,
 } from '../server/schemas/api-pix/cobr.js'
 
 /**
@@ -342,8 +342,8 @@ export type ApiPixCobRPatch = S<typeof CobRPatchBody>
 export type ApiPixCobR = S<typeof CobRView>
 export type ApiPixCobRFilter = S<typeof CobRListQuery>
 export type ApiPixCobRList = S<typeof CobRList>
-export type ApiPixWebhookCobRRequest = S<typeof WebhookCobRBody>
-export type ApiPixWebhookCobR = S<typeof WebhookCobRView>
+export type ApiPixWebhookCobRRequest = S<ReturnType<typeof AccountWebhookBody>>
+export type ApiPixWebhookCobR = S<typeof AccountWebhookView>
 /** The key that signs payloads, as a JWK Set. */
 export interface ApiPixJwks { keys: Array<{ kty: string, crv: string, x: string, y: string, kid: string, use: string, alg: string }> }
 
@@ -357,7 +357,7 @@ export type ApiPixSolicRec = S<typeof SolicRecView>
 export type ApiPixLocRec = S<typeof LocRecView>
 export type ApiPixLocRecFilter = S<typeof LocRecListQuery>
 export type ApiPixLocRecList = S<typeof LocRecList>
-export interface ApiPixWebhookRec { webhookUrl: string, criacao: string }
+export type ApiPixWebhookRec = S<typeof AccountWebhookView>
 /** The payer's side on the control plane (docs/api-pix.md, "The payer's side"). */
 export interface RecurrenceApproval {
   jornada?: 'JORNADA_1' | 'JORNADA_2' | 'JORNADA_3' | 'JORNADA_4'

@@ -292,10 +292,11 @@ export interface Callbacks {
 
 /**
  * What Pix Automático asks of API Pix's webhooks: a callback posted to the account's webhook of the
- * whole account for it (`/webhookcobr` for `cobr`), inside the caller's unit; nothing without one.
+ * whole account for it (`/webhookcobr` for `cobr`, `/webhookrec` for `rec`), inside the caller's unit;
+ * nothing without one. Whether the account had one.
  */
 export interface AccountCallbacks {
-  notify<E extends ApiPixCallback> (event: WebhookEvent<E>): void
+  notify<E extends ApiPixCallback> (event: WebhookEvent<E>): boolean
 }
 
 /** What the central-bank reads ask of charges: a cob as BACEN's API shows it (`V`, the view's type). */

@@ -101,7 +101,6 @@ export interface Sandbox {
   /** Pix Automático (docs/api-pix.md): recurrences, their locations and confirmation requests, and the simulated payers. */
   readonly recurrences: RecurrenceService
   readonly payers: PayerSimulation
-  readonly recWebhooks: RecWebhooks
   /** True once the state is loaded and the routes are ready (GET /__sandbox/health). */
   ready: boolean
   /** What opening the data file did that the start should say (journals set aside): one line each. */
@@ -203,8 +202,8 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     merchantCity: fixtures.institution.city,
     keys: directory.keys,
   })
-  const recWebhooks = new RecWebhooks({ store, webhooks })
-  recurrences.notify(recWebhooks)
+  // A recurrence's status changes go to its account's /webhookrec (an API Pix webhook, as /webhookcobr) and to the registrations of event type rec.
+  recurrences.notify(new RecWebhooks({ webhooks, callbacks: apiPixWebhooks }))
   const cobrs = new CobRService({ ...engine, recurrences, payers, incoming: charges.incoming, refunds, callbacks: apiPixWebhooks })
   transactions.register(payouts.pendingOperations)
   transactions.register(refunds.pendingOperations)
@@ -249,7 +248,6 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     report,
     recurrences,
     payers,
-    recWebhooks,
     ready: false,
     notices: [],
 

@@ -1150,6 +1150,9 @@ function recCharges (r) {
       : null)))
 }
 
+/** What each callback of API Pix posts to its webhook's URL. */
+const CALLBACK_POSTED = { pix: 'Received PIX posted to', rec: 'Changes of recurrences posted to', cobr: 'Changes of recurring charges posted to' }
+
 const API_PIX_BLOCKS = [
   {
     id: 'cob',
@@ -1248,22 +1251,23 @@ const API_PIX_BLOCKS = [
   },
   {
     id: 'webhook',
-    title: 'Webhooks per key (webhook)',
-    empty: 'No API Pix webhook yet: PUT /v2/webhook/{chave}.',
+    title: 'Webhooks (webhook, webhookrec, webhookcobr)',
+    empty: 'No API Pix webhook yet: PUT /v2/webhook/{chave}, /v2/webhookrec or /v2/webhookcobr.',
     load: () => api('GET', `/__sandbox/api-pix-webhooks${qs({ accountId: state.accountId })}`).then(d => listOf(d, 'webhooks')),
-    // One per key and account: two accounts may name one key in their lists.
-    key: w => `${w.accountId}-${w.chave}`,
-    label: w => `webhook of key ${w.chave}`,
+    // One per key and account (two accounts may name one key in their lists); /webhookrec's and
+    // /webhookcobr's, of the whole account, one per callback.
+    key: w => `${w.accountId}-${w.chave ?? w.callback}`,
+    label: w => w.chave ? `webhook of key ${w.chave}` : `webhook${w.callback} of the account`,
     cells: w => [
       el('span', { class: 'cell when' }, when(w.criacao)),
-      el('span', { class: 'cell kind', title: w.chave }, w.chave),
+      el('span', { class: 'cell kind', title: w.chave ?? `/webhook${w.callback}` }, w.chave ?? `/webhook${w.callback}`),
       badge(w.callback),
-      el('span', { class: 'cell location', 'data-testid': 'callback-url', title: `${w.webhookUrl}/${w.callback}` }, `${w.webhookUrl}/${w.callback}`),
+      el('span', { class: 'cell location', 'data-testid': 'callback-url', title: w.callbackUrl }, w.callbackUrl),
     ],
     facts: w => [
-      ['Key (chave)', el('code', {}, w.chave)],
+      w.chave ? ['Key (chave)', el('code', {}, w.chave)] : ['Of', `the whole account (/webhook${w.callback})`],
       ['webhookUrl', el('code', {}, w.webhookUrl)],
-      ['Received PIX posted to', el('code', {}, `${w.webhookUrl}/${w.callback}`)],
+      [CALLBACK_POSTED[w.callback] ?? 'Posted to', el('code', {}, w.callbackUrl)],
       ['Configured', timeEl(w.criacao)],
     ],
   },

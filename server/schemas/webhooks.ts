@@ -8,7 +8,7 @@ import { DELIVERY_EVENT_TYPES, EVENT_TYPES, GATEWAY_EVENT_TYPES, type DeliveryEv
 /** Webhook registrations (docs/gateway.md §2.11) and the delivery log of the control plane. */
 export const EventTypeSchema = StringEnum(EVENT_TYPES, { description: 'Event type (spec 6.1)' })
 /** What the delivery log holds: the gateway's event types, and API Pix's callbacks (docs/api-pix.md, webhook). */
-export const DeliveryEventTypeSchema = StringEnum(DELIVERY_EVENT_TYPES, { description: 'Event type (spec 6.1), or pix and cobr: API Pix\'s callbacks to {webhookUrl}/pix and {webhookUrl}/cobr' })
+export const DeliveryEventTypeSchema = StringEnum(DELIVERY_EVENT_TYPES, { description: 'Event type (spec 6.1), or pix, cobr and rec: API Pix\'s callbacks to {webhookUrl}/pix, {webhookUrl}/cobr and {webhookUrl}/rec (rec is also an event type of the control plane\'s registrations)' })
 
 export const HeaderItem = Type.Object({
   key: Type.String({ minLength: 1, maxLength: 100, description: 'Header name (RFC 9110 token); host, content-length, connection, transfer-encoding, content-type and user-agent are reserved, and so are hop-by-hop names (Expect, Upgrade, Keep-Alive, TE, Trailer, Proxy-*) and X-Sandbox-*' }),
@@ -151,7 +151,7 @@ export const MedEnvelopeSchema = Type.Object({
 }, { description: 'eventType med_created, med_accepted and med_rejected (docs/assumptions.md)' })
 export type MedEnvelope = Static<typeof MedEnvelopeSchema>
 
-/** `rec`: API Pix's notification of recurrences (the callback of PUT /webhookrec, `{webhookUrl}/rec`), one RecNotification per change. */
+/** `rec`: API Pix's notification of recurrences (the callback of PUT /webhookrec, `{webhookUrl}/rec`, and what the registrations of `rec` receive), one RecNotification per change. */
 export const RecWebhookSchema = Type.Object({
   recs: Type.Array(Type.Object({
     idRec: Type.String(),
@@ -238,7 +238,7 @@ export const DeliveryQuery = Type.Object({
 
 export const PublicWebhookBody = Type.Object({
   url: Type.String({ minLength: 1, maxLength: 2048, description: 'HTTPS URL' }),
-  // The gateway's own events: API Pix's `rec` is configured with PUT /webhookrec.
+  // The gateway's own events: API Pix's `rec` goes to PUT /webhookrec's URL (and the control plane's registrations).
   eventType: StringEnum(GATEWAY_EVENT_TYPES, { description: 'Event type (spec 6.1)' }),
   headers: Type.Optional(HeaderList),
 })

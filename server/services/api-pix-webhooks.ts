@@ -19,7 +19,8 @@ import { iso } from './history.js'
  * the events the capabilities emit (a paid charge's `cash_in`, a settled refund's `refund_in`, an
  * approved MED's `med_accepted`) and go out through the same delivery machinery: signed, retried,
  * logged, bent by the delivery faults the event carries. A webhook of the whole account (Pix
- * Automático's `/webhookrec`, `/webhookcobr`) is the same record without a key, of its own callback.
+ * Automático's `/webhookrec`, `/webhookcobr`) is the same record without a key, of its own callback
+ * (`rec`, `cobr`), under the same URL rules.
  */
 
 /** What a webhook is found by: its callback, and its key in canonical form (none for a webhook of the whole account). */
@@ -124,12 +125,12 @@ export class ApiPixWebhookService implements Lifecycle, AccountCallbacks {
     return { webhookUrl: w.webhookUrl, ...(w.chave !== undefined ? { chave: w.chave } : {}), criacao: w.createdAt }
   }
 
-  /** Every webhook, of every account or one, newest first, for the control plane. */
+  /** Every webhook, of every account or one, newest first, for the control plane: with where its callback is posted. */
   all (accountId?: number) {
     return Object.values(this.store.data.apiPixWebhooks)
       .filter(x => accountId === undefined || x.accountId === accountId)
       .sort((a, b) => b.id - a.id)
-      .map(x => ({ ...this.view(x), accountId: x.accountId, callback: x.callback }))
+      .map(x => ({ ...this.view(x), accountId: x.accountId, callback: x.callback, callbackUrl: callbackUrl(x.webhookUrl, x.callback) }))
   }
 
   /** GET /webhook (and its kin): the account's webhooks of a callback configured within [inicio, fim], oldest first, paged. */
@@ -176,10 +177,12 @@ export class ApiPixWebhookService implements Lifecycle, AccountCallbacks {
     }, callbackUrl(webhook.webhookUrl, 'pix'))
   }
 
-  /** AccountCallbacks: a callback to the account's webhook of the whole account for it (`/webhookcobr`), when it has one. */
-  notify<E extends ApiPixCallback> (event: WebhookEvent<E>): void {
+  /** AccountCallbacks: a callback to the account's webhook of the whole account for it (`/webhookcobr`, `/webhookrec`), when it has one. */
+  notify<E extends ApiPixCallback> (event: WebhookEvent<E>): boolean {
     const webhook = this.find(event.accountId, { callback: event.eventType })
-    if (webhook !== undefined) this.deps.callbacks.deliver(event, callbackUrl(webhook.webhookUrl, event.eventType))
+    if (webhook === undefined) return false
+    this.deps.callbacks.deliver(event, callbackUrl(webhook.webhookUrl, event.eventType))
+    return true
   }
 
   private anyWebhook (): boolean {

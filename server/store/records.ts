@@ -505,19 +505,24 @@ export const ArmedScenarioSchema = Open({
 // ---- webhooks (docs/gateway.md §2.11, 6), owned by WebhookService -----------------------------------
 
 export const GATEWAY_EVENT_TYPES = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected'] as const
-/** Every event type: the gateway's (docs/gateway.md §6), which its own webhook routes take, and API Pix's `rec` (PUT /webhookrec: a recurrence's status changed). */
+/**
+ * Every event type a registration takes: the gateway's (docs/gateway.md §6), which its own webhook
+ * routes take, and `rec` (a recurrence's status changed), which the control plane's registrations take
+ * beside API Pix's /webhookrec (docs/api-pix.md, Pix Automático).
+ */
 export const EVENT_TYPES = [...GATEWAY_EVENT_TYPES, 'rec'] as const
 export type EventType = typeof EVENT_TYPES[number]
 
 /**
  * API Pix's callbacks (docs/api-pix.md, webhook), each named after the path it is posted to under a
- * webhook's URL (`pix`: `{webhookUrl}/pix`): delivered to a webhook of API Pix (`apiPixWebhooks`), never
- * to a registration of the gateway, through the same delivery machinery and log.
+ * webhook's URL (`pix`: `{webhookUrl}/pix`): delivered to a webhook of API Pix (`apiPixWebhooks`)
+ * through the same delivery machinery and log as the gateway's events. `rec` is an event type of the
+ * registrations too.
  */
-export const API_PIX_CALLBACKS = ['pix', 'cobr'] as const
+export const API_PIX_CALLBACKS = ['pix', 'cobr', 'rec'] as const
 export type ApiPixCallback = typeof API_PIX_CALLBACKS[number]
-/** What a delivery of the log carries: an event of the gateway, or a callback of API Pix. */
-export const DELIVERY_EVENT_TYPES = [...EVENT_TYPES, ...API_PIX_CALLBACKS] as const
+/** What a delivery of the log carries: an event of the gateway, or a callback of API Pix (`rec` is both). */
+export const DELIVERY_EVENT_TYPES = [...GATEWAY_EVENT_TYPES, ...API_PIX_CALLBACKS] as const
 export type DeliveryEventType = typeof DELIVERY_EVENT_TYPES[number]
 
 export const WebhookRegistrationSchema = Open({

@@ -34,7 +34,7 @@ t.test('the API Pix tab: cobs with txid, status and location; locations with the
   await page.goto(`${base}/dashboard?account=1#apipix`)
   await page.locator('body[data-view="apipix"] #live[data-state="live"]').waitFor()
   t.equal(await page.locator('.tabs a[aria-current="page"]').textContent(), 'API Pix')
-  t.same(await page.locator('#ap-blocks h3').allTextContents(), ['Charges (cob)', 'Due charges (cobv)', 'Batches of due charges (lotecobv)', 'Webhooks per key (webhook)', 'Payload locations (loc)', 'Recurrences (rec, Pix Automático)'])
+  t.same(await page.locator('#ap-blocks h3').allTextContents(), ['Charges (cob)', 'Due charges (cobv)', 'Batches of due charges (lotecobv)', 'Webhooks (webhook, webhookrec, webhookcobr)', 'Payload locations (loc)', 'Recurrences (rec, Pix Automático)'])
 
   const row = cobRow(txidOf(1))
   await row.waitFor()
@@ -116,18 +116,24 @@ t.test('the API Pix tab: cobvs with due date, amount due today and location; bat
   t.same(pageErrors, [])
 })
 
-t.test('the API Pix tab: the webhooks per key, with the URL its callbacks go to', async (t) => {
+t.test('the API Pix tab: the webhooks per key and of the whole account (webhookrec, webhookcobr), with the URL their callbacks go to', async (t) => {
   t.setTimeout(60_000)
   const { app, base, page, pageErrors } = session
   const { document } = (await app.inject({ method: 'GET', url: '/__sandbox/accounts/1' })).json()
-  const put = await app.inject({ method: 'PUT', url: `/v2/webhook/${document}`, headers: bearer(await oauthToken(app)), payload: { webhookUrl: 'https://erp.example.com/hooks' } })
-  t.equal(put.statusCode, 200, put.body)
+  const token = await oauthToken(app)
+  for (const [url, webhookUrl] of [[`/v2/webhook/${document}`, 'https://erp.example.com/hooks'], ['/v2/webhookrec', 'https://erp.example.com/recs/'], ['/v2/webhookcobr', 'https://erp.example.com/cobrs']]) {
+    const put = await app.inject({ method: 'PUT', url, headers: bearer(token), payload: { webhookUrl } })
+    t.equal(put.statusCode, 200, put.body)
+  }
   await page.goto(`${base}/dashboard?account=1#apipix`)
   await page.locator('body[data-view="apipix"] #live[data-state="live"]').waitFor()
-  const row = page.locator(`#ap-webhook-list > li[data-key="1-${document}"]`)
-  await row.waitFor()
-  t.equal(await row.locator('[data-testid="callback-url"]').textContent(), 'https://erp.example.com/hooks/pix')
-  t.equal(await row.locator('.badge').textContent(), 'pix')
+  for (const [key, callbackUrl, callback] of [[document, 'https://erp.example.com/hooks/pix', 'pix'], ['rec', 'https://erp.example.com/recs/rec', 'rec'], ['cobr', 'https://erp.example.com/cobrs/cobr', 'cobr']]) {
+    const row = page.locator(`#ap-webhook-list > li[data-key="1-${key}"]`)
+    await row.waitFor()
+    t.equal(await row.locator('[data-testid="callback-url"]').textContent(), callbackUrl)
+    t.equal(await row.locator('.badge').textContent(), callback)
+  }
+  t.match(await page.locator('#ap-webhook-list > li[data-key="1-rec"] .cell.kind').textContent(), '/webhookrec')
   t.same(pageErrors, [])
 })
 

@@ -41,9 +41,9 @@ t.test('two subscriptions approved by journeys 1 and 2, twelve months debited, o
     app.inject({ method, url, headers: { ...bearer(await oauthToken(app, acc)), ...headers }, ...(payload !== undefined ? { payload: payload as object } : {}) })
   const recOf = async (idRec: string) => (await call('GET', `/v2/rec/${idRec}`)).json()
 
-  // The receiver's webhooks: its charges' at {webhookUrl}/cobr; its recurrences' on the control plane (PUT /webhookrec takes HTTPS only).
+  // The receiver's webhooks: its charges' at {webhookUrl}/cobr, its recurrences' at {webhookUrl}/rec.
   t.equal((await call('PUT', '/v2/webhookcobr', { webhookUrl: rx.url })).statusCode, 200)
-  t.equal((await app.inject({ method: 'POST', url: '/__sandbox/webhooks', payload: { accountId: acc.accountId, eventType: 'rec', url: `${rx.url}/rec` } })).statusCode, 201)
+  t.equal((await call('PUT', '/v2/webhookrec', { webhookUrl: rx.url })).statusCode, 200)
 
   // Journey 1: the receiver asks the payer's PSP for a confirmation; the payer accepts it.
   const first = await call('POST', '/v2/rec', recBody({ cpf: '52998224725', nome: 'MARIA PAGADORA' }))

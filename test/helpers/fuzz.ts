@@ -14,8 +14,8 @@ import { ledgerProblems, shapeProblem, SHAPE_OF } from './reliability.js'
  * an endpoint of either family with a valid-ish body (a valid template, mostly mutated: wrong types,
  * missing and extra fields, unicode, huge numbers and strings, `__proto__` keys), or malformed JSON,
  * an odd content type, odd headers (scenarios among them), query strings and path segments; path
- * segments and bodies draw on the ids earlier answers returned, so the run goes deep (settle, fail,
- * refund, MED, redeliver) rather than bouncing off 404s. Checked:
+ * segments and bodies draw on the ids earlier answers returned, mostly the calling account's own, so
+ * the run goes deep (settle, fail, refund, MED, redeliver) rather than bouncing off 404s. Checked:
  *   - no 5xx, except a 500 a scenario asked for (X-Sandbox-Scenario-Applied names it);
  *   - every 4xx in its family's error shape (extended, simple, the control plane's, API Pix's problem
  *     details, or OAuth's for /oauth/token);
@@ -39,6 +39,8 @@ export interface FuzzReport {
   seed: number
   requests: number
   byStatus: Record<string, number>
+  /** The same, of the requests under API Pix's base path: how deep the run goes there. */
+  apiPixByStatus: Record<string, number>
   /** 5xx answers that no scenario asked for. */
   serverErrors: number
   /** 500s a scenario asked for (INTERNAL_ERROR, PROVIDER_UNAVAILABLE). */
@@ -56,11 +58,18 @@ const SERVER_ERROR_SCENARIOS = new Set(['INTERNAL_ERROR', 'PROVIDER_UNAVAILABLE'
 
 interface FuzzAccount { accountId: number, clientId: string, clientSecret: string, certificate: string, token: string, apiPixToken: string }
 
-/** What earlier answers returned, for later requests to use. */
+/** An id an answer returned, and the account it is of (undefined when the answer did not say: the control plane's). */
+interface Owned<T> { value: T, accountId: number | undefined }
+
+/**
+ * What earlier answers returned, for later requests to use. The ids a token's account reaches (its
+ * transactions, charges, locations, recurrences...) are kept with their account, so that a request is
+ * mostly given its caller's (see `drawn`).
+ */
 interface Pools {
-  transactions: string[]
-  endToEndIds: string[]
-  txids: string[]
+  transactions: Array<Owned<string>>
+  endToEndIds: Array<Owned<string>>
+  txids: Array<Owned<string>>
   pixCodes: string[]
   meds: number[]
   webhooks: number[]
@@ -68,12 +77,12 @@ interface Pools {
   armed: number[]
   keys: string[]
   /** Keys the run's accounts hold (`fuzz<accountId>@example.com`), for API Pix's webhook/{chave}. */
-  ownKeys: string[]
+  ownKeys: Array<Owned<string>>
   /** API Pix: payload locations of charges and of recurrences, recurrences, their requests, batches of cobv. */
-  locs: number[]
-  locrecs: number[]
-  idRecs: string[]
-  idSolicRecs: string[]
+  locs: Array<Owned<number>>
+  locrecs: Array<Owned<number>>
+  idRecs: Array<Owned<string>>
+  idSolicRecs: Array<Owned<string>>
   /** The paths of signed payloads (`/qr/v2/...`), from the locations' `location`. */
   payloads: string[]
   behaviours: number[]
@@ -85,42 +94,72 @@ interface World {
   pools: Pools
 }
 
+/** What a request is drawn from: the run, and the account whose token it will carry (none: no token). */
+interface Draw extends World {
+  caller: number | undefined
+}
+
 const pick = <T>(list: readonly T[], i: number, fallback: T): T => list.length === 0 ? fallback : list[i % list.length]
 const remember = <T>(list: T[], value: T): void => {
   if (list.includes(value)) return
   list.push(value)
   if (list.length > 200) list.shift()
 }
+const rememberOwned = <T>(list: Array<Owned<T>>, value: T, accountId: number | undefined): void => {
+  if (list.some(x => x.value === value && x.accountId === accountId)) return
+  list.push({ value, accountId })
+  if (list.length > 200) list.shift()
+}
+
+/**
+ * One draw in FOREIGN_EVERY takes an id of any account; the others take one of the caller's, when it
+ * has one. Another account's id is a correct 404, which a few requests should meet (the sandbox never
+ * acts for an account the token was not issued to), not most: the rest go past it, deep into the
+ * capability.
+ */
+const FOREIGN_EVERY = 10
+function drawn<T> (d: Draw, list: ReadonlyArray<Owned<T>>, i: number, fallback: T): T {
+  if (d.caller !== undefined && i % FOREIGN_EVERY !== 0) {
+    const mine = list.filter(x => x.accountId === d.caller)
+    if (mine.length > 0) return mine[Math.floor(i / FOREIGN_EVERY) % mine.length].value
+  }
+  return list.length === 0 ? fallback : list[i % list.length].value
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const E2E = /^[ED][0-9A-Za-z]{31}$/
 
-/** Ids in an answer, wherever they are (three levels deep is enough for every answer of both dialects). */
-function harvest (pools: Pools, url: string, value: unknown, depth = 0, parent = ''): void {
+/**
+ * Ids in an answer, wherever they are (three levels deep is enough for every answer of both dialects),
+ * each of the account the answer was for: the caller's, or the `accountId` a control-plane record names.
+ */
+function harvest (pools: Pools, url: string, value: unknown, owner: number | undefined, depth = 0, parent = ''): void {
   if (depth > 3 || value === null || typeof value !== 'object') return
   const path = url.split('?')[0]
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+  const record = value as Record<string, unknown>
+  const of = typeof record.accountId === 'number' ? record.accountId : owner
+  for (const [key, v] of Object.entries(record)) {
     if (typeof v === 'string') {
       if (UUID.test(v) && (key === 'transactionId' || key === 'id' || key === 'endToEndId')) {
         if (url.includes('/webhooks/deliveries') || url.includes('/webhooks/test')) remember(pools.deliveries, v)
-        else remember(pools.transactions, v)
+        else rememberOwned(pools.transactions, v, of)
       }
-      if (E2E.test(v)) remember(pools.endToEndIds, v)
-      if (key === 'txid' && /^[a-zA-Z0-9]{26,35}$/.test(v)) remember(pools.txids, v)
+      if (E2E.test(v)) rememberOwned(pools.endToEndIds, v, of)
+      if (key === 'txid' && /^[a-zA-Z0-9]{26,35}$/.test(v)) rememberOwned(pools.txids, v, of)
       if ((key === 'pixCode' || key === 'pixCopiaECola') && v.startsWith('000201')) remember(pools.pixCodes, v)
-      if (key === 'idRec' && /^R[RN]/.test(v)) remember(pools.idRecs, v)
-      if (key === 'idSolicRec') remember(pools.idSolicRecs, v)
+      if (key === 'idRec' && /^R[RN]/.test(v)) rememberOwned(pools.idRecs, v, of)
+      if (key === 'idSolicRec') rememberOwned(pools.idSolicRecs, v, of)
       if (key === 'location' && v.includes(`${PAYLOAD_PATH}/`)) remember(pools.payloads, v.slice(v.indexOf(`${PAYLOAD_PATH}/`)))
     } else if (typeof v === 'number' && key === 'id') {
       // A recurrence's `loc` is a location of recurrences; a charge's, a location of charges.
-      if (path.startsWith(`${API_PIX}/locrec`) || (parent === 'loc' && path.startsWith(`${API_PIX}/rec`))) remember(pools.locrecs, v)
-      else if (path.startsWith(`${API_PIX}/loc`) || parent === 'loc') remember(pools.locs, v)
+      if (path.startsWith(`${API_PIX}/locrec`) || (parent === 'loc' && path.startsWith(`${API_PIX}/rec`))) rememberOwned(pools.locrecs, v, of)
+      else if (path.startsWith(`${API_PIX}/loc`) || parent === 'loc') rememberOwned(pools.locs, v, of)
       else if (path.startsWith('/__sandbox/payer-behaviours')) remember(pools.behaviours, v)
       else if (url.startsWith('/__sandbox/med')) remember(pools.meds, v)
       else if (url.startsWith('/__sandbox/webhooks') && !url.includes('deliveries')) remember(pools.webhooks, v)
       else if (url.startsWith('/__sandbox/scenarios/arm')) remember(pools.armed, v)
     } else {
-      harvest(pools, url, v, depth + 1, key)
+      harvest(pools, url, v, of, depth + 1, key)
     }
   }
 }
@@ -135,10 +174,10 @@ interface Request { method: string, url: string, payload: Payload, headers: Reco
 interface Endpoint {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   /** The path, drawn when the request is generated (from the pools as they stand then). */
-  path: (w: World) => fc.Arbitrary<string>
-  body?: (w: World) => fc.Arbitrary<Payload>
+  path: (w: Draw) => fc.Arbitrary<string>
+  body?: (w: Draw) => fc.Arbitrary<Payload>
   query?: fc.Arbitrary<string>
-  headers?: fc.Arbitrary<Record<string, string>> | ((w: World) => fc.Arbitrary<Record<string, string>>)
+  headers?: fc.Arbitrary<Record<string, string>> | ((w: Draw) => fc.Arbitrary<Record<string, string>>)
   auth?: boolean | 'api-pix'
   weight?: number
 }
@@ -159,15 +198,15 @@ const someHeaders = fc.oneof({ weight: 6, arbitrary: fc.constant({}) }, { weight
 
 const fixed = (p: string) => () => fc.constant(p)
 /** A path segment: mostly a live id, else an odd one. */
-function segment (live: (w: World, i: number) => string | number): (w: World) => fc.Arbitrary<string> {
+function segment (live: (w: Draw, i: number) => string | number): (w: Draw) => fc.Arbitrary<string> {
   return (w) => fc.oneof(
     { weight: 3, arbitrary: fc.nat().map(i => encodeURIComponent(String(live(w, i)))) },
     { weight: 1, arbitrary: oddSegment }
   )
 }
 const accountId = (w: World, i: number) => pick(w.accounts, i, w.accounts[0]).accountId
-const anyTx = (w: World, i: number) => pick(w.pools.transactions, i, '00000000-0000-4000-8000-000000000000')
-const anyE2e = (w: World, i: number) => pick(w.pools.endToEndIds, i, 'E00000000202603101500aaaaaaaaaaa')
+const anyTx = (w: Draw, i: number) => drawn(w, w.pools.transactions, i, '00000000-0000-4000-8000-000000000000')
+const anyE2e = (w: Draw, i: number) => drawn(w, w.pools.endToEndIds, i, 'E00000000202603101500aaaaaaaaaaa')
 const nearFuture = (w: World) => new Date(w.app.sandbox.clock.now() + 60_000).toISOString()
 
 /** The largest amount: credited again and again, it is what could take an account past exact cents. */
@@ -189,11 +228,11 @@ const listQuery = fc.oneof(
   { weight: 1, arbitrary: queryArb }
 )
 /** A txid of API Pix (26 to 35 characters): mostly a live one, else a fresh one or an odd segment. */
-const txidSegment = (w: World) => fc.oneof(
-  { weight: 3, arbitrary: segment((x, i) => pick(x.pools.txids, i, 'fuzztxid00000000000000000001'))(w) },
+const txidSegment = (w: Draw) => fc.oneof(
+  { weight: 3, arbitrary: segment((x, i) => drawn(x, x.pools.txids, i, 'fuzztxid00000000000000000001'))(w) },
   { weight: 1, arbitrary: fc.stringMatching(/^[a-zA-Z0-9]{26,35}$/) }
 )
-const anyIdRec = (w: World, i: number) => pick(w.pools.idRecs, i, 'RN1234567820260310abcdefghijk')
+const anyIdRec = (w: Draw, i: number) => drawn(w, w.pools.idRecs, i, 'RN1234567820260310abcdefghijk')
 /** A recurrence's debtor, a fresh object each time (the mutations change the template they are given). */
 const DEBTOR_CPF = '52998224725'
 const debtor = () => ({ cpf: DEBTOR_CPF, nome: 'MARIA PAGADORA' })
@@ -204,7 +243,7 @@ const uniq = (p: string) => `${p}-${++unique}`
 function endpoints (): Endpoint[] {
   // Two in five bodies are the valid template as it is (so the run reaches settlement, refunds and MED),
   // the rest hostile ones (bodyArb: mostly mutations of the template).
-  const body = (template: (w: World) => Json) => (w: World) => fc.oneof(
+  const body = (template: (w: Draw) => Json) => (w: Draw) => fc.oneof(
     { weight: 2, arbitrary: fc.constant(null).map((): Payload => ({ text: JSON.stringify(template(w)), contentType: 'application/json' })) },
     { weight: 3, arbitrary: bodyArb(() => template(w)) }
   )
@@ -219,9 +258,9 @@ function endpoints (): Endpoint[] {
     { method: 'POST', path: fixed('/dict/pix'), auth: true, weight: 2, headers: fc.tuple(idempotency, someHeaders).map(([a, b]) => ({ ...b, ...a })), body: body(() => ({ pixKey: '+5511987654321', payment: { currency: 'BRL', amount: 0.25 }, priority: 'NORM', description: 'fuzz' })) },
     { method: 'POST', path: fixed('/api/pix/cash-in'), auth: true, weight: 3, body: body(() => ({ transaction: { value: 2, description: 'fuzz', externalId: uniq('ci'), generateQrCode: false }, payer: { fullName: 'Maria', document: '52998224725' }, splits: [{ pixKey: '52998224725', pixKeyType: 'CPF', name: 'S', document: '52998224725', type: 'PERCENTAGE', value: 10, immediate: true }] })) },
     { method: 'POST', path: w => segment(anyTx)(w).map(id => `/api/pix/refund-in/${id}`), auth: true, weight: 2, body: body(() => ({ refundValue: 0.01, reason: 'fuzz' })) },
-    { method: 'PUT', path: w => fc.oneof(segment((x, i) => pick(x.pools.txids, i, 'fuzztxid00000000000000000001'))(w), fc.stringMatching(/^[a-zA-Z0-9]{26,35}$/)).map(id => `/cob/${id}`), auth: true, weight: 2, body: body(() => ({ calendario: { expiracao: 3600 }, devedor: { cpf: '52998224725', nome: 'Maria' }, valor: { original: '1.50' }, chave: 'loja@example.com', solicitacaoPagador: 'fuzz', infoAdicionais: [{ nome: 'a', valor: 'b' }] })) },
-    { method: 'GET', path: w => segment((x, i) => pick(x.pools.txids, i, 'fuzztxid00000000000000000001'))(w).map(id => `/cob/${id}`), auth: true },
-    { method: 'PATCH', path: w => segment((x, i) => pick(x.pools.txids, i, 'fuzztxid00000000000000000001'))(w).map(id => `/cob/${id}`), auth: true, body: body(() => ({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })) },
+    { method: 'PUT', path: w => fc.oneof(segment((x, i) => drawn(x, x.pools.txids, i, 'fuzztxid00000000000000000001'))(w), fc.stringMatching(/^[a-zA-Z0-9]{26,35}$/)).map(id => `/cob/${id}`), auth: true, weight: 2, body: body(() => ({ calendario: { expiracao: 3600 }, devedor: { cpf: '52998224725', nome: 'Maria' }, valor: { original: '1.50' }, chave: 'loja@example.com', solicitacaoPagador: 'fuzz', infoAdicionais: [{ nome: 'a', valor: 'b' }] })) },
+    { method: 'GET', path: w => segment((x, i) => drawn(x, x.pools.txids, i, 'fuzztxid00000000000000000001'))(w).map(id => `/cob/${id}`), auth: true },
+    { method: 'PATCH', path: w => segment((x, i) => drawn(x, x.pools.txids, i, 'fuzztxid00000000000000000001'))(w).map(id => `/cob/${id}`), auth: true, body: body(() => ({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })) },
     { method: 'PUT', path: w => fc.tuple(segment(anyE2e)(w), fc.oneof(fc.stringMatching(/^[a-zA-Z0-9]{1,35}$/), oddSegment)).map(([e, id]) => `/pix/${e}/devolucao/${id}`), auth: true, weight: 2, body: body(() => ({ valor: '0.01', natureza: 'ORIGINAL', descricao: 'fuzz' })) },
     { method: 'GET', path: w => fc.tuple(segment(anyE2e)(w), fc.stringMatching(/^[a-zA-Z0-9]{1,35}$/)).map(([e, id]) => `/pix/${e}/devolucao/${id}`), auth: true },
     { method: 'GET', path: fixed('/api/med'), auth: true, query: fc.oneof(queryArb, fc.constantFrom('?status=OPEN', '?page=2&pageSize=1', '?startDate=2026-03-10&endDate=2026-03-11', '?isReconciled=true')) },
@@ -244,7 +283,7 @@ function endpoints (): Endpoint[] {
     },
     { method: 'GET', path: fixed(JWKS_PATH) },
     { method: 'GET', path: w => fc.oneof(fc.nat().map(i => pick(w.pools.payloads, i, `${PAYLOAD_PATH}/none`)), oddSegment.map(s => `${PAYLOAD_PATH}/${s}`), oddSegment.map(s => `${PAYLOAD_PATH}/rec/${s}`)), weight: 2 },
-    { method: 'PUT', path: w => txidSegment(w).map(id => `${API_PIX}/cob/${id}`), auth: 'api-pix', weight: 2, body: body(w => ({ calendario: { expiracao: 3600 }, devedor: { cpf: '52998224725', nome: 'Maria' }, valor: { original: '1.50', modalidadeAlteracao: 1 }, chave: pick(w.pools.keys, unique, 'loja@example.com'), solicitacaoPagador: 'fuzz', infoAdicionais: [{ nome: 'a', valor: 'b' }], ...(unique % 3 === 0 ? { loc: { id: pick(w.pools.locs, unique, 1) } } : {}) })) },
+    { method: 'PUT', path: w => txidSegment(w).map(id => `${API_PIX}/cob/${id}`), auth: 'api-pix', weight: 2, body: body(w => ({ calendario: { expiracao: 3600 }, devedor: { cpf: '52998224725', nome: 'Maria' }, valor: { original: '1.50', modalidadeAlteracao: 1 }, chave: pick(w.pools.keys, unique, 'loja@example.com'), solicitacaoPagador: 'fuzz', infoAdicionais: [{ nome: 'a', valor: 'b' }], ...(unique % 3 === 0 ? { loc: { id: drawn(w, w.pools.locs, unique, 1) } } : {}) })) },
     { method: 'POST', path: fixed(`${API_PIX}/cob`), auth: 'api-pix', weight: 2, body: body(w => ({ calendario: { expiracao: 3600 }, valor: { original: '10.00' }, chave: pick(w.pools.keys, unique, 'loja@example.com') })) },
     { method: 'GET', path: w => txidSegment(w).map(id => `${API_PIX}/cob/${id}`), auth: 'api-pix', query: fc.oneof(fc.constant(''), fc.constant('?revisao=0'), queryArb) },
     { method: 'PATCH', path: w => txidSegment(w).map(id => `${API_PIX}/cob/${id}`), auth: 'api-pix', body: body(() => unique % 2 === 0 ? { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } : { valor: { original: '2.00' }, devedor: { cnpj: '12345678000195', nome: 'Empresa' } }) },
@@ -254,33 +293,33 @@ function endpoints (): Endpoint[] {
     { method: 'PATCH', path: w => txidSegment(w).map(id => `${API_PIX}/cobv/${id}`), auth: 'api-pix', body: body(() => unique % 2 === 0 ? { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } : { valor: { original: '90.00' }, calendario: { dataDeVencimento: '2026-03-20' } }) },
     { method: 'GET', path: fixed(`${API_PIX}/cobv`), auth: 'api-pix', query: listQuery },
     { method: 'PUT', path: w => segment((_, i) => i % 20)(w).map(id => `${API_PIX}/lotecobv/${id}`), auth: 'api-pix', body: body(w => ({ descricao: 'fuzz', cobsv: [1, 2].map(n => ({ txid: `fuzzlote${String(unique * 2 + n).padStart(20, '0')}`, calendario: { dataDeVencimento: '2026-03-20' }, devedor: { cpf: '52998224725', nome: 'MARIA' }, valor: { original: `${n}0.00` }, chave: pick(w.pools.keys, unique, 'loja@example.com') })) })) },
-    { method: 'PATCH', path: w => segment((_, i) => i % 20)(w).map(id => `${API_PIX}/lotecobv/${id}`), auth: 'api-pix', body: body(w => ({ cobsv: [{ txid: pick(w.pools.txids, unique, 'fuzztxid00000000000000000001'), valor: { original: '15.00' } }] })) },
+    { method: 'PATCH', path: w => segment((_, i) => i % 20)(w).map(id => `${API_PIX}/lotecobv/${id}`), auth: 'api-pix', body: body(w => ({ cobsv: [{ txid: drawn(w, w.pools.txids, unique, 'fuzztxid00000000000000000001'), valor: { original: '15.00' } }] })) },
     { method: 'GET', path: w => segment((_, i) => i % 20)(w).map(id => `${API_PIX}/lotecobv/${id}`), auth: 'api-pix' },
     { method: 'GET', path: fixed(`${API_PIX}/lotecobv`), auth: 'api-pix', query: listQuery },
     { method: 'POST', path: fixed(`${API_PIX}/loc`), auth: 'api-pix', body: body(() => ({ tipoCob: unique % 2 === 0 ? 'cob' : 'cobv' })) },
     { method: 'GET', path: fixed(`${API_PIX}/loc`), auth: 'api-pix', query: listQuery },
-    { method: 'GET', path: w => segment((x, i) => pick(x.pools.locs, i, 1))(w).map(id => `${API_PIX}/loc/${id}`), auth: 'api-pix' },
-    { method: 'DELETE', path: w => segment((x, i) => pick(x.pools.locs, i, 1))(w).map(id => `${API_PIX}/loc/${id}/txid`), auth: 'api-pix', weight: 0.5 },
+    { method: 'GET', path: w => segment((x, i) => drawn(x, x.pools.locs, i, 1))(w).map(id => `${API_PIX}/loc/${id}`), auth: 'api-pix' },
+    { method: 'DELETE', path: w => segment((x, i) => drawn(x, x.pools.locs, i, 1))(w).map(id => `${API_PIX}/loc/${id}/txid`), auth: 'api-pix', weight: 0.5 },
     { method: 'GET', path: fixed(`${API_PIX}/pix`), auth: 'api-pix', query: listQuery },
     { method: 'GET', path: w => segment(anyE2e)(w).map(e => `${API_PIX}/pix/${e}`), auth: 'api-pix' },
     { method: 'PUT', path: w => fc.tuple(segment(anyE2e)(w), fc.oneof(fc.stringMatching(/^[a-zA-Z0-9]{1,35}$/), oddSegment)).map(([e, id]) => `${API_PIX}/pix/${e}/devolucao/${id}`), auth: 'api-pix', weight: 2, body: body(() => ({ valor: ['0.01', '20.00', '999999999.99'][unique % 3], natureza: 'ORIGINAL', descricao: 'fuzz' })) },
     { method: 'GET', path: w => fc.tuple(segment(anyE2e)(w), fc.stringMatching(/^[a-zA-Z0-9]{1,35}$/)).map(([e, id]) => `${API_PIX}/pix/${e}/devolucao/${id}`), auth: 'api-pix' },
-    { method: 'PUT', path: w => fc.oneof(fc.nat().map(i => encodeURIComponent(pick(w.pools.ownKeys, i, 'loja@example.com'))), fc.nat().map(i => encodeURIComponent(pick(w.pools.keys, i, 'loja@example.com'))), oddSegment).map(k => `${API_PIX}/webhook/${k}`), auth: 'api-pix', body: body(() => ({ webhookUrl: 'https://erp.example.invalid/api/webhook' })) },
-    { method: 'GET', path: w => fc.nat().map(i => `${API_PIX}/webhook/${encodeURIComponent(pick(w.pools.ownKeys, i, 'loja@example.com'))}`), auth: 'api-pix' },
-    { method: 'DELETE', path: w => fc.oneof(fc.nat().map(i => encodeURIComponent(pick(w.pools.ownKeys, i, 'loja@example.com'))), oddSegment).map(k => `${API_PIX}/webhook/${k}`), auth: 'api-pix', weight: 0.3 },
+    { method: 'PUT', path: w => fc.oneof(fc.nat().map(i => encodeURIComponent(drawn(w, w.pools.ownKeys, i, 'loja@example.com'))), fc.nat().map(i => encodeURIComponent(pick(w.pools.keys, i, 'loja@example.com'))), oddSegment).map(k => `${API_PIX}/webhook/${k}`), auth: 'api-pix', body: body(() => ({ webhookUrl: 'https://erp.example.invalid/api/webhook' })) },
+    { method: 'GET', path: w => fc.nat().map(i => `${API_PIX}/webhook/${encodeURIComponent(drawn(w, w.pools.ownKeys, i, 'loja@example.com'))}`), auth: 'api-pix' },
+    { method: 'DELETE', path: w => fc.oneof(fc.nat().map(i => encodeURIComponent(drawn(w, w.pools.ownKeys, i, 'loja@example.com'))), oddSegment).map(k => `${API_PIX}/webhook/${k}`), auth: 'api-pix', weight: 0.3 },
     { method: 'GET', path: fixed(`${API_PIX}/webhook`), auth: 'api-pix', query: listQuery },
     // Pix Automático
-    { method: 'POST', path: fixed(`${API_PIX}/rec`), auth: 'api-pix', weight: 2, body: body(w => ({ vinculo: { contrato: uniq('ct'), devedor: debtor(), objeto: 'Streaming' }, calendario: { dataInicial: '2026-03-20', dataFinal: '2027-03-20', periodicidade: ['MENSAL', 'SEMANAL', 'ANUAL'][unique % 3] }, valor: unique % 2 === 0 ? { valorRec: '35.00' } : { valorMinimoRecebedor: '10.00' }, politicaRetentativa: unique % 2 === 0 ? 'PERMITE_3R_7D' : 'NAO_PERMITE', ...(unique % 4 === 0 ? { loc: pick(w.pools.locrecs, unique, 1) } : {}) })) },
+    { method: 'POST', path: fixed(`${API_PIX}/rec`), auth: 'api-pix', weight: 2, body: body(w => ({ vinculo: { contrato: uniq('ct'), devedor: debtor(), objeto: 'Streaming' }, calendario: { dataInicial: '2026-03-20', dataFinal: '2027-03-20', periodicidade: ['MENSAL', 'SEMANAL', 'ANUAL'][unique % 3] }, valor: unique % 2 === 0 ? { valorRec: '35.00' } : { valorMinimoRecebedor: '10.00' }, politicaRetentativa: unique % 2 === 0 ? 'PERMITE_3R_7D' : 'NAO_PERMITE', ...(unique % 4 === 0 ? { loc: drawn(w, w.pools.locrecs, unique, 1) } : {}) })) },
     { method: 'GET', path: fixed(`${API_PIX}/rec`), auth: 'api-pix', query: listQuery },
     { method: 'GET', path: w => segment(anyIdRec)(w).map(id => `${API_PIX}/rec/${id}`), auth: 'api-pix', query: fc.oneof(fc.constant(''), fc.constant('?txid=fuzztxid00000000000000000001'), queryArb) },
     { method: 'PATCH', path: w => segment(anyIdRec)(w).map(id => `${API_PIX}/rec/${id}`), auth: 'api-pix', body: body(() => unique % 2 === 0 ? { status: 'CANCELADA' } : { vinculo: { devedor: { nome: 'Fulano de Tal Jr' } }, calendario: { dataInicial: '2026-05-01' } }) },
     { method: 'POST', path: fixed(`${API_PIX}/solicrec`), auth: 'api-pix', body: body(w => ({ idRec: anyIdRec(w, unique), calendario: { dataExpiracaoSolicitacao: '2026-03-12T15:00:00Z' }, destinatario: { agencia: '2569', conta: '550689', cpf: '52998224725', ispbParticipante: '91193552' } })) },
-    { method: 'GET', path: w => segment((x, i) => pick(x.pools.idSolicRecs, i, 'SC0000000020260310abcdefghijk'))(w).map(id => `${API_PIX}/solicrec/${id}`), auth: 'api-pix' },
-    { method: 'PATCH', path: w => segment((x, i) => pick(x.pools.idSolicRecs, i, 'SC0000000020260310abcdefghijk'))(w).map(id => `${API_PIX}/solicrec/${id}`), auth: 'api-pix', body: body(() => ({ status: 'CANCELADA' })) },
+    { method: 'GET', path: w => segment((x, i) => drawn(x, x.pools.idSolicRecs, i, 'SC0000000020260310abcdefghijk'))(w).map(id => `${API_PIX}/solicrec/${id}`), auth: 'api-pix' },
+    { method: 'PATCH', path: w => segment((x, i) => drawn(x, x.pools.idSolicRecs, i, 'SC0000000020260310abcdefghijk'))(w).map(id => `${API_PIX}/solicrec/${id}`), auth: 'api-pix', body: body(() => ({ status: 'CANCELADA' })) },
     { method: 'POST', path: fixed(`${API_PIX}/locrec`), auth: 'api-pix' },
     { method: 'GET', path: fixed(`${API_PIX}/locrec`), auth: 'api-pix', query: listQuery },
-    { method: 'GET', path: w => segment((x, i) => pick(x.pools.locrecs, i, 1))(w).map(id => `${API_PIX}/locrec/${id}`), auth: 'api-pix' },
-    { method: 'DELETE', path: w => segment((x, i) => pick(x.pools.locrecs, i, 1))(w).map(id => `${API_PIX}/locrec/${id}/idRec`), auth: 'api-pix', weight: 0.5 },
+    { method: 'GET', path: w => segment((x, i) => drawn(x, x.pools.locrecs, i, 1))(w).map(id => `${API_PIX}/locrec/${id}`), auth: 'api-pix' },
+    { method: 'DELETE', path: w => segment((x, i) => drawn(x, x.pools.locrecs, i, 1))(w).map(id => `${API_PIX}/locrec/${id}/idRec`), auth: 'api-pix', weight: 0.5 },
     { method: 'PUT', path: w => txidSegment(w).map(id => `${API_PIX}/cobr/${id}`), auth: 'api-pix', weight: 2, body: body(w => ({ idRec: anyIdRec(w, unique), infoAdicional: 'fuzz', calendario: { dataDeVencimento: ['2026-03-20', '2026-04-20', '2026-03-11'][unique % 3] }, valor: { original: '49.90' }, ajusteDiaUtil: true, recebedor: { conta: '012682', tipoConta: 'CORRENTE', agencia: '9708' }, devedor: { email: 'maria@example.com', cep: '89256-140' } })) },
     { method: 'POST', path: fixed(`${API_PIX}/cobr`), auth: 'api-pix', body: body(w => ({ idRec: anyIdRec(w, unique), calendario: { dataDeVencimento: '2026-04-20' }, valor: { original: '35.00' }, ajusteDiaUtil: false, recebedor: { conta: '012682', tipoConta: 'CORRENTE', agencia: '9708' } })) },
     { method: 'GET', path: w => txidSegment(w).map(id => `${API_PIX}/cobr/${id}`), auth: 'api-pix' },
@@ -348,13 +387,16 @@ function endpoints (): Endpoint[] {
 function requestArb (w: World, list: Endpoint[]): fc.Arbitrary<Request> {
   return fc.oneof(...list.map(ep => ({
     weight: Math.round((ep.weight ?? 1) * 10),
-    arbitrary: fc.record({
-      path: fc.constant(null).chain(() => ep.path(w)),
-      query: ep.query ?? fc.oneof({ weight: 5, arbitrary: fc.constant('') }, { weight: 1, arbitrary: queryArb }),
-      payload: ep.body ? fc.constant(null).chain(() => ep.body!(w)) : fc.oneof({ weight: 5, arbitrary: fc.constant<Payload>({}) }, { weight: 1, arbitrary: bodyArb(() => ({})) }),
-      headers: fc.tuple(typeof ep.headers === 'function' ? ep.headers(w) : ep.headers ?? someHeaders, fc.oneof({ weight: 4, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: oddHeaders })).map(([a, b]) => ({ ...b, ...a })),
-      account: fc.nat(),
-    }).map(r => ({ method: ep.method, url: r.path + r.query, payload: r.payload, headers: r.headers, auth: ep.auth === 'api-pix' ? 'api-pix' as const : ep.auth === true ? 'token' as const : 'none' as const, account: r.account })),
+    // The caller first, so that the ids of the path and the body are drawn mostly from its own.
+    arbitrary: fc.nat().chain(account => {
+      const d: Draw = { ...w, caller: ep.auth ? pick(w.accounts, account, w.accounts[0]).accountId : undefined }
+      return fc.record({
+        path: fc.constant(null).chain(() => ep.path(d)),
+        query: ep.query ?? fc.oneof({ weight: 5, arbitrary: fc.constant('') }, { weight: 1, arbitrary: queryArb }),
+        payload: ep.body ? fc.constant(null).chain(() => ep.body!(d)) : fc.oneof({ weight: 5, arbitrary: fc.constant<Payload>({}) }, { weight: 1, arbitrary: bodyArb(() => ({})) }),
+        headers: fc.tuple(typeof ep.headers === 'function' ? ep.headers(d) : ep.headers ?? someHeaders, fc.oneof({ weight: 4, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: oddHeaders })).map(([a, b]) => ({ ...b, ...a })),
+      }).map(r => ({ method: ep.method, url: r.path + r.query, payload: r.payload, headers: r.headers, auth: ep.auth === 'api-pix' ? 'api-pix' as const : ep.auth === true ? 'token' as const : 'none' as const, account }))
+    }),
   })))
 }
 
@@ -377,7 +419,7 @@ async function setUp (seed: number): Promise<World> {
     const key = `fuzz${a.accountId}@example.com`
     const res = await app.inject({ method: 'PUT', url: `/__sandbox/directory/${key}`, payload: { name, document, ispb, bankName: 'SANDBOX' } })
     if (res.statusCode !== 201) throw new Error(`fuzz set-up: ${res.statusCode} ${res.body}`)
-    pools.ownKeys.push(key)
+    pools.ownKeys.push({ value: key, accountId: a.accountId })
   }
   return { app, accounts, pools }
 }
@@ -403,7 +445,7 @@ export async function fuzz (opts: FuzzOptions): Promise<FuzzReport> {
   const started = Date.now()
   const batch = opts.batch ?? 100
   const w = await setUp(opts.seed)
-  const report: FuzzReport = { seed: opts.seed, requests: 0, byStatus: {}, serverErrors: 0, requestedServerErrors: 0, batches: 0, problems: [], problemCount: 0, ms: 0 }
+  const report: FuzzReport = { seed: opts.seed, requests: 0, byStatus: {}, apiPixByStatus: {}, serverErrors: 0, requestedServerErrors: 0, batches: 0, problems: [], problemCount: 0, ms: 0 }
   const problem = (text: string): void => {
     report.problemCount++
     if (report.problems.length < 50) report.problems.push(text)
@@ -431,6 +473,7 @@ export async function fuzz (opts: FuzzOptions): Promise<FuzzReport> {
       }
       report.requests++
       report.byStatus[res.statusCode] = (report.byStatus[res.statusCode] ?? 0) + 1
+      if (req.url.startsWith(`${API_PIX}/`)) report.apiPixByStatus[res.statusCode] = (report.apiPixByStatus[res.statusCode] ?? 0) + 1
       const applied = String(res.headers['x-sandbox-scenario-applied'] ?? '').split(',').map(s => s.split(';')[0])
       if (res.statusCode >= 500) {
         const requested = res.statusCode === 500 ? applied.some(n => SERVER_ERROR_SCENARIOS.has(n)) : res.statusCode === 503 && applied.includes('SERVICE_UNAVAILABLE')
@@ -446,7 +489,7 @@ export async function fuzz (opts: FuzzOptions): Promise<FuzzReport> {
       } else if (res.statusCode < 200 || res.statusCode >= 300) {
         problem(`unexpected ${res.statusCode} <- ${described()}`)
       } else if (res.headers['content-type']?.toString().startsWith('application/json')) {
-        harvest(w.pools, req.url, JSON.parse(res.body))
+        harvest(w.pools, req.url, JSON.parse(res.body), req.auth === 'none' ? undefined : pick(w.accounts, req.account, w.accounts[0]).accountId)
       }
       if (report.requests % batch === 0) await checkBatch(w, report, problem, opts)
     })

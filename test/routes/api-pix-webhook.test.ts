@@ -169,8 +169,8 @@ t.test('the control plane lists every account\'s webhooks without a token, newes
   }
   const list = async (query = '') => (await app.inject({ method: 'GET', url: `/__sandbox/api-pix-webhooks${query}` })).json().webhooks
   t.same(await list(), [
-    { webhookUrl: HOOK, chave: '52998224725', criacao: T0, accountId: other.accountId, callback: 'pix' },
-    { webhookUrl: HOOK, chave: DOCUMENT, criacao: T0, accountId: one.accountId, callback: 'pix' },
+    { webhookUrl: HOOK, chave: '52998224725', criacao: T0, accountId: other.accountId, callback: 'pix', callbackUrl: `${HOOK}/pix` },
+    { webhookUrl: HOOK, chave: DOCUMENT, criacao: T0, accountId: one.accountId, callback: 'pix', callbackUrl: `${HOOK}/pix` },
   ])
   t.same((await list(`?accountId=${one.accountId}`)).map((w: { chave: string }) => w.chave), [DOCUMENT], 'one account\'s')
 })

@@ -1,14 +1,15 @@
 import t from 'tap'
-import { advance, buildTestApp, fixtureAccount } from '../helpers/app.js'
-import { apiPixBacen, checkAnswer, oauthToken } from '../helpers/api-pix.js'
+import { advance, buildTestApp, fixtureAccount, T0 } from '../helpers/app.js'
+import { apiPixBacen, checkAnswer, oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
 import { schemaValidator } from '../helpers/api-pix-schemas.js'
 import { startReceiver } from '../helpers/receiver.js'
 import { client, control, recBody } from '../helpers/rec.js'
 
 /**
  * API Pix's webhook of recurrences (docs/api-pix.md, Pix Automático): PUT, GET and DELETE /webhookrec,
- * and the notification each status change of a recurrence sends to `{webhookUrl}/rec` through the
- * sandbox's delivery machinery (signed, retried, logged, bent by delivery scenarios).
+ * a webhook of API Pix as /webhookcobr's (the same record, URL rules and answers), and the notification
+ * each status change of a recurrence sends to `{webhookUrl}/rec` through the sandbox's delivery
+ * machinery (signed, retried, logged, bent by delivery scenarios).
  */
 
 const recNotification = schemaValidator(apiPixBacen.doc.components)('RecNotification')
@@ -22,18 +23,22 @@ t.test('webhookrec: configure, read, replace, delete; every answer validates', a
 
   const put = await call('PUT', '/v2/webhookrec', { webhookUrl: 'https://usuario.recebedor.com/api/webhookrec/' })
   t.equal(put.statusCode, 200, put.body)
+  checkAnswer(t, put, 'PUT', '/webhookrec')
   const got = await call('GET', '/v2/webhookrec')
   checkAnswer(t, got, 'GET', '/webhookrec')
-  t.match(got.json(), { webhookUrl: 'https://usuario.recebedor.com/api/webhookrec', criacao: String })
-  t.same(app.sandbox.webhooks.registrations.list(fixtureAccount.id).filter(w => w.eventType === 'rec').map(w => w.url), ['https://usuario.recebedor.com/api/webhookrec/rec'], 'the sandbox calls {webhookUrl}/rec')
+  t.same(got.json(), { webhookUrl: 'https://usuario.recebedor.com/api/webhookrec/', criacao: T0 })
+  const kept = async () => (await app.inject({ method: 'GET', url: `/__sandbox/api-pix-webhooks?accountId=${fixtureAccount.id}` })).json().webhooks
+  t.same(await kept(), [{ webhookUrl: 'https://usuario.recebedor.com/api/webhookrec/', criacao: T0, accountId: fixtureAccount.id, callback: 'rec', callbackUrl: 'https://usuario.recebedor.com/api/webhookrec/rec' }], 'a webhook of API Pix of the whole account, of callback rec')
+  t.same(app.sandbox.webhooks.registrations.list(fixtureAccount.id).filter(w => w.eventType === 'rec'), [], 'no registration of the gateway')
 
   await call('PUT', '/v2/webhookrec', { webhookUrl: 'https://outro.example.com/hooks' })
-  t.equal((await call('GET', '/v2/webhookrec')).json().webhookUrl, 'https://outro.example.com/hooks', 'one URL per account: the new one replaces the old')
-  t.equal(app.sandbox.webhooks.registrations.list(fixtureAccount.id).filter(w => w.eventType === 'rec').length, 1)
+  t.same((await call('GET', '/v2/webhookrec')).json(), { webhookUrl: 'https://outro.example.com/hooks', criacao: T0 }, 'one URL per account: the new one replaces the old, its criacao kept')
+  t.equal((await kept()).length, 1)
 
-  for (const webhookUrl of ['http://usuario.recebedor.com/hooks', 'not a url', 42]) {
+  for (const webhookUrl of ['ftp://usuario.recebedor.com/hooks', 'https://user:secret@usuario.recebedor.com/hooks', 'not a url', '']) {
     const bad = await call('PUT', '/v2/webhookrec', { webhookUrl })
     t.equal(bad.statusCode, 400, String(webhookUrl))
+    t.equal(bad.json().type, PROBLEM_TYPE + 'WebhookRecOperacaoInvalida')
     checkAnswer(t, bad, 'PUT', '/webhookrec')
   }
   t.equal((await call('GET', '/v2/webhookrec')).json().webhookUrl, 'https://outro.example.com/hooks', 'a refused URL changes nothing')
@@ -52,10 +57,7 @@ t.test('webhookrec: each status change is POSTed to {webhookUrl}/rec as API Pix\
   t.teardown(() => receiver.close())
   const app = await buildTestApp(t)
   const call = client(app, await oauthToken(app))
-  // The control plane registers an http receiver (PUT /webhookrec asks for HTTPS, as API Pix does).
-  const registered = await app.inject({ method: 'POST', url: '/__sandbox/webhooks', payload: { accountId: fixtureAccount.id, eventType: 'rec', url: `${receiver.url}/rec` } })
-  t.equal(registered.statusCode, 201, registered.body)
-  t.equal((await call('GET', '/v2/webhookrec')).json().webhookUrl, receiver.url)
+  t.equal((await call('PUT', '/v2/webhookrec', { webhookUrl: receiver.url })).statusCode, 200)
 
   const rec = (await call('POST', '/v2/rec', recBody())).json()
   const created = await receiver.nth(1)
@@ -75,6 +77,7 @@ t.test('webhookrec: each status change is POSTed to {webhookUrl}/rec as API Pix\
 
   const log = (await app.inject({ method: 'GET', url: `/__sandbox/webhooks/deliveries?accountId=${fixtureAccount.id}&eventType=rec` })).json().deliveries
   t.equal(log.length, 3, 'each delivery logged')
+  t.match(log, Array(3).fill({ webhookId: null, url: `${receiver.url}/rec` }), 'to the webhook of API Pix, no registration of the gateway')
 })
 
 t.test('webhookrec: a failing receiver is retried; a delivery scenario on POST /rec bends the recurrence\'s notifications', async t => {
@@ -83,7 +86,7 @@ t.test('webhookrec: a failing receiver is retried; a delivery scenario on POST /
   receiver.script([500])
   const app = await buildTestApp(t)
   const call = client(app, await oauthToken(app))
-  await app.inject({ method: 'POST', url: '/__sandbox/webhooks', payload: { accountId: fixtureAccount.id, eventType: 'rec', url: `${receiver.url}/rec` } })
+  await call('PUT', '/v2/webhookrec', { webhookUrl: receiver.url })
   const rec = (await call('POST', '/v2/rec', recBody())).json()
   await receiver.nth(1)
   // Once the 500 is recorded, the retry is due a backoff later on the sandbox clock.
@@ -102,4 +105,72 @@ t.test('webhookrec: a failing receiver is retried; a delivery scenario on POST /
   const log = (await app.inject({ method: 'GET', url: `/__sandbox/webhooks/deliveries?accountId=${fixtureAccount.id}&eventType=rec` })).json().deliveries as Array<{ status: string, body: { recs: Array<{ idRec: string }> } }>
   const ofDropped = log.filter(d => d.body.recs[0].idRec === dropped.json().idRec)
   t.same(ofDropped.map(d => d.status), ['dropped', 'dropped'], 'its creation and its rejection, never sent')
+})
+
+t.test('webhookrec and webhookcobr: the same URL rules, each URL accepted or refused by both alike', async t => {
+  const app = await buildTestApp(t)
+  const call = client(app, await oauthToken(app))
+  const cases: Array<[string, number]> = [
+    ['http://erp.example.com/hooks', 200],
+    ['https://erp.example.com/hooks?conta=1', 200],
+    ['ftp://erp.example.com/hooks', 400],
+    ['https://user:secret@erp.example.com/hooks', 400],
+    ['erp.example.com/hooks', 400],
+    [`http://127.0.0.1:${app.sandbox.config.port}/__sandbox/reset`, 400],
+  ]
+  for (const [webhookUrl, status] of cases) {
+    for (const path of ['/webhookrec', '/webhookcobr']) {
+      const put = await call('PUT', `/v2${path}`, { webhookUrl })
+      t.equal(put.statusCode, status, `${path} ${webhookUrl}`)
+      checkAnswer(t, put, 'PUT', path)
+    }
+    const [rec, cobr] = [(await call('GET', '/v2/webhookrec')).json(), (await call('GET', '/v2/webhookcobr')).json()]
+    t.same(rec, cobr, `both keep ${webhookUrl} alike`)
+  }
+  t.same((await app.inject({ method: 'GET', url: `/__sandbox/api-pix-webhooks?accountId=${fixtureAccount.id}` })).json().webhooks.map((w: { callback: string }) => w.callback).sort(), ['cobr', 'rec'], 'one record each')
+})
+
+t.test('webhookrec: a registration of event type rec on the control plane still receives, beside the webhook of API Pix', async t => {
+  const receiver = await startReceiver()
+  t.teardown(() => receiver.close())
+  const app = await buildTestApp(t)
+  const call = client(app, await oauthToken(app))
+  const registered = await app.inject({ method: 'POST', url: '/__sandbox/webhooks', payload: { accountId: fixtureAccount.id, eventType: 'rec', url: `${receiver.url}/gateway` } })
+  t.equal(registered.statusCode, 201, registered.body)
+  t.equal((await call('GET', '/v2/webhookrec')).statusCode, 404, 'the gateway\'s registration is no /webhookrec')
+  const { idRec } = (await call('POST', '/v2/rec', recBody())).json()
+  t.equal((await receiver.nth(1)).path, new URL(`${receiver.url}/gateway`).pathname)
+
+  t.equal((await call('PUT', '/v2/webhookrec', { webhookUrl: receiver.url })).statusCode, 200)
+  await control(app, `/__sandbox/recurrences/${idRec}/approve`)
+  const paths = [(await receiver.nth(2)).path, (await receiver.nth(3)).path].sort()
+  t.same(paths, [new URL(`${receiver.url}/gateway`).pathname, new URL(`${receiver.url}/rec`).pathname].sort(), 'both told of the approval')
+  const log = (await app.inject({ method: 'GET', url: `/__sandbox/webhooks/deliveries?accountId=${fixtureAccount.id}&eventType=rec` })).json().deliveries as Array<{ webhookId: number | null, body: { recs: Array<{ status: string }> } }>
+  t.same(log.map(d => [d.webhookId === null ? 'webhookrec' : 'registration', d.body.recs[0].status]).sort(), [['registration', 'APROVADA'], ['registration', 'CRIADA'], ['webhookrec', 'APROVADA']])
+})
+
+t.test('webhookrec: with no receiver at all, each change is still logged once (no_receiver)', async t => {
+  const app = await buildTestApp(t)
+  const call = client(app, await oauthToken(app))
+  await call('POST', '/v2/rec', recBody())
+  const log = (await app.inject({ method: 'GET', url: `/__sandbox/webhooks/deliveries?accountId=${fixtureAccount.id}&eventType=rec` })).json().deliveries
+  t.match(log, [{ status: 'no_receiver', body: { recs: [{ status: 'CRIADA' }] } }])
+  t.equal(log.length, 1)
+})
+
+t.test('webhookrec: a snapshot holding a registration of event type rec (the form PUT /webhookrec was kept in) imports as that registration, which keeps receiving', async t => {
+  const receiver = await startReceiver()
+  t.teardown(() => receiver.close())
+  const app = await buildTestApp(t)
+  const snapshot = (await app.inject({ method: 'GET', url: '/__sandbox/snapshot' })).json()
+  const id = Math.max(0, ...Object.keys(snapshot.webhooks).map(Number)) + 1
+  snapshot.webhooks[id] = { id, accountId: fixtureAccount.id, eventType: 'rec', url: `${receiver.url}/rec`, headers: {}, isActive: true, version: 1, createdAt: T0, updatedAt: T0 }
+  const imported = await app.inject({ method: 'PUT', url: '/__sandbox/snapshot', payload: snapshot })
+  t.equal(imported.statusCode, 200, imported.body)
+  const call = client(app, await oauthToken(app))
+  t.equal((await call('GET', '/v2/webhookrec')).statusCode, 404, 'no webhook of API Pix')
+  const { idRec } = (await call('POST', '/v2/rec', recBody())).json()
+  const told = await receiver.nth(1)
+  t.equal(told.path, new URL(`${receiver.url}/rec`).pathname)
+  t.match(told.json(), { recs: [{ idRec, status: 'CRIADA' }] })
 })

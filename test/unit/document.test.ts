@@ -159,13 +159,14 @@ t.test('API Pix\'s webhooks: each record checked, owned by an account, one per a
   t.equal(ok.ok && ok.state.seq.apiPixWebhook, 2, 'the sequence follows the records')
   const bad = await readDocument(marked({
     accounts,
-    apiPixWebhooks: { 1: webhook(1, { callback: 'rec' }), 2: webhook(2, { accountId: 9 }), 3: webhook(3, { webhookUrl: undefined }), 4: webhook(4), 5: webhook(5), 6: webhook(6, { callback: 'cobr', chave: undefined }), 7: webhook(7, { callback: 'cobr', chave: undefined }) },
+    apiPixWebhooks: { 1: webhook(1, { callback: 'cobv' }), 2: webhook(2, { accountId: 9 }), 3: webhook(3, { webhookUrl: undefined }), 4: webhook(4), 5: webhook(5), 6: webhook(6, { callback: 'cobr', chave: undefined }), 7: webhook(7, { callback: 'cobr', chave: undefined }), 8: webhook(8, { callback: 'rec', chave: undefined }), 9: webhook(9, { callback: 'rec', chave: undefined }) },
   }))
   t.same(!bad.ok && bad.problems, [
-    'apiPixWebhooks/1/callback: must be one of pix, cobr, not "rec"',
+    'apiPixWebhooks/1/callback: must be one of pix, cobr, rec, not "cobv"',
     'apiPixWebhooks/3/webhookUrl: Expected string',
     'apiPixWebhooks/2: account 9 does not exist',
     'apiPixWebhooks/5: account 1 has webhook 4 for pix on key loja@example.com already',
     'apiPixWebhooks/7: account 1 has webhook 6 for cobr already',
-  ], 'one /webhookcobr per account')
+    'apiPixWebhooks/9: account 1 has webhook 8 for rec already',
+  ], 'one /webhookcobr and one /webhookrec per account')
 })

@@ -182,16 +182,3 @@ export const NextDueView = Type.Object({
     Type.Null(),
   ], { description: 'the debit the clock moved to; null, the clock unmoved, when no live recurring charge has one to come' }),
 })
-
-// ---- /webhookcobr -------------------------------------------------------------------------------
-
-/** WebhookCobRSolicitado. */
-export const WebhookCobRBody = Type.Object({
-  webhookUrl: Type.String({ minLength: 1, maxLength: 2048, description: 'http(s); each change of the account\'s recurring charges is posted to {webhookUrl}/cobr' }),
-})
-
-/** WebhookCobRCompleto. */
-export const WebhookCobRView = Type.Object({
-  webhookUrl: Type.String(),
-  criacao: IsoDate('when the webhook was first configured'),
-})
