@@ -42,6 +42,7 @@ const SUBSCRIPTIONS: Subscription[] = [
 const cents = (valor: string): number => Math.round(Number(valor) * 100)
 /** A txid of API Pix (26 to 35 letters and digits). */
 const txidOf = (...parts: string[]): string => parts.join('').replace(/-/g, '').padEnd(30, 'x')
+// 1 to 25 letters and digits: the static code of the contract carries it as its txid.
 const contractOf = (s: Subscription): string => `CONTRATO${s.devedor.cpf}`
 const recBody = (s: Subscription, extra: Record<string, unknown> = {}) => ({
   vinculo: { contrato: contractOf(s), devedor: s.devedor, objeto: 'Assinatura mensal' },
@@ -154,6 +155,7 @@ t.test('a subscription approved by each journey, twelve months debited, two fail
       t.equal(code.statusCode, 200, code.body)
       t.equal(code.json().jornada, 'JORNADA_4')
       t.equal((await payCode(app, code.json().pixCopiaECola)).statusCode, 201)
+      t.notOk('dadosJornada' in (await recOf(idRec)).ativacao, 'the static code names no charge')
       return { idRec, paid: contractOf(s) }
     },
   }
