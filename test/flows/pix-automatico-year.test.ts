@@ -86,10 +86,10 @@ t.test('a subscription approved by each journey, twelve months debited, two fail
     t.equal(dadosQR?.jornada, jornada)
     return dadosQR.pixCopiaECola
   }
-  const received = { cents: 0 }
+  const ledger = { cents: 0 }
   const checkLedger = async (what: string) => {
     const balance = await balanceOf(app, acc.accountId)
-    t.equal(Math.round(balance.available * 100), received.cents, `the receiver's ledger: ${what}`)
+    t.equal(Math.round(balance.available * 100), ledger.cents, `the receiver's ledger: ${what}`)
     t.ok(balance.invariantHolds)
   }
   /** How the payer of `s` answers its debits (docs/api-pix.md, "The payer's side"). */
@@ -170,7 +170,7 @@ t.test('a subscription approved by each journey, twelve months debited, two fail
     t.match(await recOf(idRec), { status: 'APROVADA', ativacao: { tipoJornada: s.tipoJornada }, pagador: { cpf: s.devedor.cpf } }, `${s.activation}: APROVADA by ${s.tipoJornada}`)
     if (paid !== undefined) {
       adesoes.push(seen({ txid: paid, valor: s.valor, chave: KEY }))
-      received.cents += cents(s.valor)
+      ledger.cents += cents(s.valor)
     }
     await checkLedger(`${s.activation} approved`)
   }
@@ -195,7 +195,7 @@ t.test('a subscription approved by each journey, twelve months debited, two fail
         t.match(cobr, { status: 'ATIVA', tentativas: [{ status: 'EXPIRADA' }] }, `${month} ${s.activation}: no funds (${fails}), waiting for a retry`)
       } else {
         t.match(cobr, { status: 'CONCLUIDA', tentativas: [{ status: 'PAGA' }], pix: [{ valor: s.valor }] }, `${month} ${s.activation}: paid on its date`)
-        received.cents += cents(s.valor)
+        ledger.cents += cents(s.valor)
       }
     }
     await checkLedger(`${month}, the debits on their date`)
@@ -207,7 +207,7 @@ t.test('a subscription approved by each journey, twelve months debited, two fail
       t.match(retry.json(), { status: 'ATIVA', tentativas: [{ status: 'EXPIRADA' }, { tipo: 'NTAG', status: 'AGENDADA', dataLiquidacao: retryDate }] })
       t.match((await nextDue()).debit, { txid, status: 'CONCLUIDA' }, `${month} ${s.activation}: paid on the retry`)
       t.match((await call('GET', `/v2/cobr/${txid}`)).json(), { status: 'CONCLUIDA', tentativas: [{ status: 'EXPIRADA' }, { status: 'PAGA' }] })
-      received.cents += cents(s.valor)
+      ledger.cents += cents(s.valor)
       await checkLedger(`${month}, the retry`)
     }
     const pix = (await call('GET', `/v2/pix?inicio=${month}-01T00:00:00Z&fim=${month}-28T23:59:59Z`)).json().pix
@@ -222,7 +222,15 @@ t.test('a subscription approved by each journey, twelve months debited, two fail
 
   // What the receiver's webhooks received: each recurrence's changes, each charge's, each PIX on its key.
   await app.sandbox.webhooks.idle()
-  const told = (path: string) => rx.requests.filter(r => r.path.endsWith(path)).map(r => r.json())
+  // In the order the sandbox made the deliveries (the log's seq, by X-Sandbox-Delivery-Id): concurrent deliveries may arrive out of it.
+  const log = (await app.inject({ method: 'GET', url: `/__sandbox/webhooks/deliveries?accountId=${acc.accountId}&limit=1000` })).json().deliveries as Array<{ id: string, seq: number, url: string | null }>
+  const sent = log.filter(d => d.url !== null) // the gateway's own events (cash_in) have no receiver here
+  const seqOf = new Map(sent.map(d => [d.id, d.seq]))
+  const made = (r: { headers: Record<string, unknown> }) => seqOf.get(String(r.headers['x-sandbox-delivery-id'])) ?? -1
+  t.same(rx.requests.map(made).filter(seq => seq < 0), [], 'every request received is a delivery of the log')
+  t.equal(rx.requests.length, sent.length, 'each delivery received once')
+  const delivered = [...rx.requests].sort((a, b) => made(a) - made(b))
+  const told = (path: string) => delivered.filter(r => r.path.endsWith(path)).map(r => r.json())
   const recs = told('/rec').map(b => b.recs[0] as { idRec: string, status: string, ativacao: { tipoJornada: string } })
   const cobrs = told('/cobr').map(b => b.cobsr[0] as { txid: string, status: string })
   for (const s of SUBSCRIPTIONS) {
