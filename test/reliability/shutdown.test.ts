@@ -17,6 +17,9 @@ import { call, sleep, startProcess, type SandboxProcess } from '../helpers/relia
  * store (the file holds the last acknowledged write) and exits 0.
  */
 const ARGS = ['--log-level', 'silent', '--seed', 'shutdown-seed']
+// Each test stops a process of its own (its own port and data file) and spends most of its time
+// waiting on it: they run side by side.
+t.jobs = 4
 const BURST = 30
 const SLOW = 10
 
