@@ -8,6 +8,9 @@ import type { Clock } from './clock.js'
  */
 export type JobRun = () => void | Promise<void>
 
+const FIRST_WAIT_MS = 1000
+const LONGEST_WAIT_MS = 60 * 60_000
+
 export interface Job {
   id: number
   dueAt: number
@@ -39,6 +42,8 @@ export class Scheduler {
   private closed = false
   private paused = false
   private readonly runJob: (run: JobRun, job: Job) => void | Promise<void>
+  /** Consecutive failures by kind of job (holdBack). */
+  private readonly failures = new Map<string, number>()
 
   constructor (opts: SchedulerOptions) {
     this.clock = opts.clock
@@ -144,12 +149,15 @@ export class Scheduler {
         if (!job || job.dueAt > until || this.paused) break
         this.pop()
         if (job.dueAt > this.clock.now()) this.clock.set(job.dueAt)
+        const scheduledBefore = this.seq
         try {
           // Most jobs are synchronous: awaiting only a returned promise saves a turn of the microtask queue per job.
           const result = this.runJob(job.run, job)
           if (result) await result
+          this.failures.delete(job.kind)
         } catch (err) {
           this.onError(err, job)
+          this.holdBack(scheduledBefore, job.kind)
         }
       }
     } finally {
@@ -177,6 +185,26 @@ export class Scheduler {
       void this.runDue()
     }, delay)
     this.timer.unref()
+  }
+
+  /**
+   * After a job of `kind` failed: the jobs scheduled during its run that are already due wait, 1 s
+   * the first time and twice as long each time the kind fails again, up to an hour. A failed unit's
+   * rollback puts its pending record back and its owner schedules it again at its due time, in the
+   * past: a job that fails every time (a bug) would otherwise run again at once, forever, in one pass.
+   */
+  private holdBack (scheduledAfter: number, kind: string): void {
+    const streak = (this.failures.get(kind) ?? 0) + 1
+    this.failures.set(kind, streak)
+    const until = this.clock.now() + Math.min(FIRST_WAIT_MS * 2 ** (streak - 1), LONGEST_WAIT_MS)
+    let held = false
+    for (const job of this.heap) {
+      if (job.id > scheduledAfter && !job.cancelled && job.dueAt <= this.clock.now()) {
+        job.dueAt = until
+        held = true
+      }
+    }
+    if (held) this.compact()
   }
 
   private dropCancelledHead (): void {

@@ -53,7 +53,7 @@ t.test('a failed cash-out leaves other jobs and services alone, and takes back i
   t.equal((await app.inject({ method: 'GET', url: `/__sandbox/transactions/${pending.transactionId}` })).json().status, 'CONFIRMED', 'the other pay-out settled on time')
 })
 
-t.test('a settlement whose unit fails is due again: the pay-out settles once the fault is gone', async t => {
+t.test('a settlement whose unit fails is due again a second later: the pay-out settles once the fault is gone', async t => {
   const app = await buildTestApp(t)
   const sb = app.sandbox
   const token = await tokenFor(app)
@@ -69,7 +69,10 @@ t.test('a settlement whose unit fails is due again: the pay-out settles once the
     emit(event)
   }
   await advance(app, 60)
-  t.equal(failures, 2, 'the first settlement failed, the second went through')
+  t.equal(failures, 1, 'the settlement failed')
+  t.equal((await app.inject({ method: 'GET', url: `/__sandbox/transactions/${transactionId}` })).json().status, 'PENDING', 'and waits')
+  await advance(app, 1000)
+  t.equal(failures, 2, 'a second later it went through')
   const tx = (await app.inject({ method: 'GET', url: `/__sandbox/transactions/${transactionId}` })).json()
   t.equal(tx.status, 'CONFIRMED', 'settled once')
   t.equal(tx.history.filter((h: { status: string }) => h.status === 'CONFIRMED').length, 1)
@@ -115,4 +118,31 @@ t.test('a webhook attempt under way is not cancelled by a failed unit elsewhere'
   t.equal(after.attempts.length, 1)
   t.equal(requests, 1, 'and not made a second time')
   t.equal(sb.store.account(1)!.name, name, 'the failed unit\'s change is gone')
+})
+
+t.test('a settlement that fails every time does not hold the sandbox: it waits longer after each failure, and settles once the fault is gone', async t => {
+  const app = await buildTestApp(t)
+  const sb = app.sandbox
+  const token = await tokenFor(app)
+  const { transactionId } = (await app.inject({ method: 'POST', url: '/api/pix/cash-out', headers: bearer(token), payload: cashOutBody({ value: 30 }) })).json()
+  expectInjectedBug(app)
+  const webhooks = sb.webhooks
+  const emit = webhooks.emit.bind(webhooks)
+  let failures = 0
+  let broken = true
+  webhooks.emit = (event: WebhookEvent) => {
+    // Bounded, so that a sandbox that retries at once ends this test instead of spinning forever.
+    if (event.eventType === 'cash_out' && broken && failures++ < 10_000) throw new Error('a bug in the settlement')
+    emit(event)
+  }
+  await advance(app, 60 * 60_000)
+  t.ok(failures > 2 && failures < 20, `an hour of the sandbox clock: ${failures} attempts, each after a longer wait`)
+  t.equal((await app.inject({ method: 'GET', url: `/__sandbox/transactions/${transactionId}` })).json().status, 'PENDING')
+  t.equal((await app.inject({ method: 'GET', url: '/__sandbox/health' })).statusCode, 200, 'the sandbox answers')
+  broken = false
+  await advance(app, 2 * 60 * 60_000)
+  const tx = (await app.inject({ method: 'GET', url: `/__sandbox/transactions/${transactionId}` })).json()
+  t.equal(tx.status, 'CONFIRMED', 'settled once the fault is gone')
+  t.equal(tx.history.filter((h: { status: string }) => h.status === 'CONFIRMED').length, 1)
+  t.ok((await balanceOf(app, 1)).invariantHolds)
 })

@@ -227,3 +227,37 @@ t.test('cancelled jobs that never reach the top do not pile up: the heap is rebu
   t.same(ran, expected, 'the jobs left run in due order')
   t.equal(scheduler.pending(), 0)
 })
+
+t.test('a job that fails every time and is put back due at once (a rollback restores its pending record) waits, longer each time, instead of running again in the same pass', async t => {
+  const clock = new Clock(() => T0)
+  clock.freeze()
+  const errors: unknown[] = []
+  // What the app's runJob does when a unit fails: the rollback's afterRestore schedules the job again at its due time.
+  const scheduler: Scheduler = new Scheduler({
+    clock,
+    onError: err => errors.push(err),
+    runJob: (run, job) => {
+      try { return run() } catch (err) {
+        scheduler.at(job.dueAt, job.kind, run)
+        throw err
+      }
+    },
+  })
+  let runs = 0
+  const failing = () => {
+    // A bound, so that the scheduler without the wait ends the test instead of spinning forever.
+    if (++runs > 1000) return
+    throw new Error('a bug in the job')
+  }
+  let other = 0
+  scheduler.at(T0 + 100, 'settle', failing)
+  scheduler.at(T0 + 100, 'other', () => { other++ })
+  await scheduler.advance(1000)
+  t.equal(runs, 1, 'one failure in this pass')
+  t.equal(other, 1, 'the other jobs run')
+  t.equal(scheduler.pending(), 1, 'the failed job is kept, for later')
+  t.ok(scheduler.nextDueAt()! > T0 + 1000, 'due after a wait')
+  await scheduler.advance(60 * 60_000)
+  t.ok(runs > 2 && runs < 20, `waits grow: ${runs} runs in an hour`)
+  t.equal(errors.length, runs, 'each failure reported')
+})
