@@ -297,6 +297,8 @@ export interface Callbacks {
  */
 export interface AccountCallbacks {
   notify<E extends ApiPixCallback> (event: WebhookEvent<E>): boolean
+  /** Where the account's webhooks of a callback post it: none, one for a webhook of the whole account, one per key for `pix`. */
+  callbackUrls (accountId: number, callback: ApiPixCallback): string[]
 }
 
 /** What the central-bank reads ask of charges: a cob as BACEN's API shows it (`V`, the view's type). */
