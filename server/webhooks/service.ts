@@ -10,7 +10,7 @@ import type { SendResult } from './sender.js'
 import { SenderThread, type Attempt } from './sender-thread.js'
 import { signDelivery } from './signature.js'
 import {
-  API_PIX_CALLBACKS, EVENT_TYPES, GATEWAY_EVENT_TYPES, type ApiPixCallback, type AttemptKind, type Delivery, type DeliveryEventType, type EventType, type FailedAttempt, type GaveUp, type WebhookEvent,
+  GATEWAY_EVENT_TYPES, isApiPixCallback, isEventType, type ApiPixCallback, type AttemptKind, type Delivery, type DeliveryEventType, type EventType, type FailedAttempt, type GaveUp, type WebhookEvent,
 } from './types.js'
 import type { Mutable } from '../store/state.js'
 import { DELIVERY_FAULTS } from '../../scenarios/delivery.js'
@@ -66,11 +66,8 @@ interface Target {
  * transaction among themselves, each callback of API Pix among its own.
  */
 function heldKeyOf (accountId: number, transactionId: string, eventType: DeliveryEventType): string {
-  return (API_PIX_CALLBACKS as readonly string[]).includes(eventType) ? `${accountId}:${transactionId}:${eventType}` : `${accountId}:${transactionId}`
+  return isApiPixCallback(eventType) ? `${accountId}:${transactionId}:${eventType}` : `${accountId}:${transactionId}`
 }
-
-/** Whether registrations take a delivery's event type (every one but the callbacks of API Pix alone, `pix` and `cobr`). */
-const isEventType = (t: DeliveryEventType): t is EventType => (EVENT_TYPES as readonly string[]).includes(t)
 
 type Fault = 'WEBHOOK_DROP' | 'WEBHOOK_DUPLICATE' | 'WEBHOOK_DELAY' | 'WEBHOOK_RECEIVER_TIMEOUT' | 'WEBHOOK_OUT_OF_ORDER' | 'WEBHOOK_BAD_SIGNATURE'
 
