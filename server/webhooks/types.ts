@@ -2,14 +2,12 @@
  * Webhook registrations and the delivery log (docs/gateway.md §2.11, 6). Owned by WebhookService; the record
  * shapes live with every other record in the store's leaf (`store/state.ts`).
  */
-import type { ApiPixCallback, DeliveryEventType, EventType } from '../store/state.js'
+import { API_PIX_CALLBACKS as CALLBACKS, EVENT_TYPES as REGISTERED, type ApiPixCallback, type DeliveryEventType, type EventType } from '../store/state.js'
 import type { WebhookPayload } from '../schemas/webhooks.js'
 export {
   API_PIX_CALLBACKS, DELIVERY_EVENT_TYPES, EVENT_TYPES, GATEWAY_EVENT_TYPES, type ApiPixCallback, type AttemptKind, type Delivery, type DeliveryAttempt, type DeliveryEventType, type DeliveryStatus,
   type EventType, type WebhookRegistration,
 } from '../store/state.js'
-
-import { API_PIX_CALLBACKS as CALLBACKS, EVENT_TYPES as REGISTERED } from '../store/state.js'
 
 /** Whether registrations take a delivery's event type (every one but `pix` and `cobr`, callbacks of API Pix alone). */
 export const isEventType = (t: DeliveryEventType): t is EventType => (REGISTERED as readonly string[]).includes(t)
