@@ -397,7 +397,7 @@ export class SandboxApi {
   webhooks (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.Webhooks> { return this.client.call('sandboxListWebhooks', { query, options }) }
   updateWebhook (id: number, update: T.WebhookUpdate, options?: RequestOptions): Promise<T.Webhook> { return this.client.call('sandboxUpdateWebhook', { params: { id }, body: update, options }) }
   deleteWebhook (id: number, options?: RequestOptions): Promise<void> { return this.client.call('sandboxDeleteWebhook', { params: { id }, options }) }
-  testWebhook<E extends T.EventType> (test: T.WebhookTest & { eventType: E }, options?: RequestOptions): Promise<T.WebhookTestResult<E>> {
+  testWebhook<E extends T.DeliveryEventType> (test: T.WebhookTest & { eventType: E }, options?: RequestOptions): Promise<T.WebhookTestResult<E>> {
     return this.client.call('sandboxTestWebhook', { body: test, options })
   }
 

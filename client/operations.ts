@@ -258,7 +258,7 @@ export type DeliveryEventType = S<typeof DeliveryEventTypeSchema>
  * `{ pix: [...] }`; `Delivery` is any of them, and checking `delivery.eventType` narrows it.
  */
 export type Delivery<E extends DeliveryEventType = DeliveryEventType> = DeliveryOf<E>
-export type WebhookTestResult<E extends EventType = EventType> = Omit<S<typeof WebhookTestAnswer>, 'deliveries'> & { deliveries: Array<Delivery<E>> }
+export type WebhookTestResult<E extends DeliveryEventType = DeliveryEventType> = Omit<S<typeof WebhookTestAnswer>, 'deliveries'> & { deliveries: Array<Delivery<E>> }
 export type DeliveryFilter = S<typeof DeliveryListQuery>
 export type Deliveries<E extends DeliveryEventType = DeliveryEventType> = Omit<S<typeof DeliveryList>, 'deliveries'> & { deliveries: Array<Delivery<E>> }
 export type DeliveryWait = S<typeof DeliveryWaitQuery>

@@ -14,7 +14,7 @@ import type { Restored, Store } from './store/store.js'
 import type { Account, CobVData, Counterpart, DeepReadonly, Natureza, Payer, PayloadLocation, Recurrence, Transaction, TransactionKind, TransactionOf } from './store/state.js'
 import type { JournalEntry, JournalFilter, Since } from './journal/journal.js'
 import type { DeliveryFilter } from './webhooks/delivery-log.js'
-import type { ApiPixCallback, Delivery, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
+import type { ApiPixCallback, Delivery, DeliveryEventType, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
 
 /**
  * The ports: what a service may be given. Each service declares the few it uses
@@ -297,6 +297,8 @@ export interface Callbacks {
  */
 export interface AccountCallbacks {
   notify<E extends ApiPixCallback> (event: WebhookEvent<E>): boolean
+  /** Where the account's webhooks of a callback post it: none, one for a webhook of the whole account, one per key for `pix`. */
+  callbackUrls (accountId: number, callback: ApiPixCallback): string[]
 }
 
 /** What the central-bank reads ask of charges: a cob as BACEN's API shows it (`V`, the view's type). */
@@ -343,8 +345,8 @@ export interface JournalReads {
 export interface WebhookReads {
   readonly log: { query (f: DeliveryFilter, limit: number): Delivery[] }
   readonly registrations: { activeFor (accountId: number, eventType: EventType): WebhookRegistration[] }
-  /** Sends an event now to the account's active receivers of its type; the deliveries it started. */
-  publish<E extends EventType> (event: WebhookEvent<E>): Delivery[]
+  /** Sends an event now to the account's active receivers of its type and to the given URLs of webhooks of API Pix; the deliveries it started. */
+  publishTo<E extends DeliveryEventType> (event: WebhookEvent<E>, callbackUrls: readonly string[]): Delivery[]
 }
 
 // ---- Pix Automático: what recurring charges ask of recurrences (docs/api-pix.md, Pix Automático) ----

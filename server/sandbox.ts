@@ -186,7 +186,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const apiPixWebhooks = new ApiPixWebhookService({ store, clock, callbacks: webhooks, keys: directory.keys, pix: apiPixPix })
   const apiPixCobVs = new ApiPixCobVs({ store, clock, fixtures, cobvs: charges, locations, signer, refunds })
   const cobvBatches = new CobVBatchService({ store, clock, scheduler, config, cobvs: apiPixCobVs, charges })
-  const report = new ReportService({ store, clock, rng, accounts, journal, webhooks, apiPixBasePath: config.apiPixBasePath })
+  const report = new ReportService({ store, clock, rng, accounts, journal, webhooks, apiPixBasePath: config.apiPixBasePath, callbacks: apiPixWebhooks })
   const payers = new PayerSimulation(engine)
   const recurrences = new RecurrenceService({
     ...engine,

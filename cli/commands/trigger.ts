@@ -1,14 +1,21 @@
-import { EVENT_TYPES } from '../../server/store/state.js'
+import { DELIVERY_EVENT_TYPES, type DeliveryEventType } from '../../server/store/state.js'
 import type { WebhookTest } from '../../client/index.js'
 import { positiveInteger, UsageError, type Command } from '../command.js'
 
-/** `trigger <event> --account N`: a sample webhook to the account's registered URLs (Stripe's `trigger`). */
+/** How an account gets a receiver of an event type: the control plane's registrations, or a webhook of API Pix for its callbacks. */
+const HOW_TO_RECEIVE: Partial<Record<DeliveryEventType, string>> = {
+  rec: 'configure one with PUT /v2/webhookrec, or register one in the dashboard or with POST /__sandbox/webhooks',
+  cobr: 'configure one with PUT /v2/webhookcobr',
+  pix: 'configure one on a key with PUT /v2/webhook/{chave}',
+}
+
+/** `trigger <event> --account N`: a sample webhook to the account's registered URLs and webhooks of API Pix (Stripe's `trigger`). */
 export const trigger: Command = {
   name: 'trigger',
-  summary: 'send a sample webhook of an event type to the account\'s registered URLs, signed as real ones',
+  summary: 'send a sample webhook of an event type to the account\'s registered URLs and webhooks of API Pix, signed as real ones',
   usage: ['trigger <event> --account N [--transaction ID]'],
   details: [
-    `Events: ${EVENT_TYPES.join(', ')}.`,
+    `Events: ${DELIVERY_EVENT_TYPES.join(', ')} (pix, cobr and rec, API Pix's callbacks, to the account's /webhook/{chave}, /webhookcobr and /webhookrec; rec to its registrations too).`,
     'Options:',
     '  --transaction ID   the transactionId the sample carries (default: a made-up one)',
     '',
@@ -16,9 +23,9 @@ export const trigger: Command = {
   ],
   options: { account: { type: 'string' }, transaction: { type: 'string' } },
   async run (ctx, positionals, values) {
-    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `trigger needs an event: ${EVENT_TYPES.join(', ')}` : `unexpected "${positionals.slice(1).join(' ')}"`, this)
+    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `trigger needs an event: ${DELIVERY_EVENT_TYPES.join(', ')}` : `unexpected "${positionals.slice(1).join(' ')}"`, this)
     const eventType = positionals[0]
-    if (!(EVENT_TYPES as readonly string[]).includes(eventType)) throw new UsageError(`unknown event "${eventType}": ${EVENT_TYPES.join(', ')}`, this)
+    if (!(DELIVERY_EVENT_TYPES as readonly string[]).includes(eventType)) throw new UsageError(`unknown event "${eventType}": ${DELIVERY_EVENT_TYPES.join(', ')}`, this)
     const accountId = positiveInteger(values.account, '--account', this)
     const sent = await ctx.sandbox.sandbox.testWebhook({
       accountId,
@@ -27,7 +34,7 @@ export const trigger: Command = {
     })
     const sentTo = sent.deliveries.filter(d => d.url !== null)
     ctx.print(sent, () => sentTo.length === 0
-      ? [`Event ${sent.eventId} (${eventType}): account ${accountId} has no active webhook for ${eventType}, so nothing was sent (register one in the dashboard or with POST /__sandbox/webhooks)`]
+      ? [`Event ${sent.eventId} (${eventType}): account ${accountId} has no active webhook for ${eventType}, so nothing was sent (${HOW_TO_RECEIVE[eventType as DeliveryEventType] ?? 'register one in the dashboard or with POST /__sandbox/webhooks'})`]
       : [
           `Event ${sent.eventId} (${eventType}) sent to ${sentTo.length} webhook(s):`,
           ...sentTo.map(d => `  ${d.url}  ${d.status}  delivery ${d.id}`),

@@ -1,7 +1,7 @@
-import type { AccountLookup, JournalReads, Ports, WebhookReads } from '../ports.js'
+import type { AccountCallbacks, AccountLookup, JournalReads, Ports, WebhookReads } from '../ports.js'
 import { Refusal } from '../errors/refusal.js'
 import { samplePayload } from '../webhooks/samples.js'
-import { EVENT_TYPES, type Delivery, type EventType } from '../webhooks/types.js'
+import { DELIVERY_EVENT_TYPES, isApiPixCallback, isEventType, type Delivery, type DeliveryEventType } from '../webhooks/types.js'
 import { BAD_SIGNATURE, checks, DIALECT_NAMES, type CheckDefinition, type CheckResult, type CheckStatus } from './checks.js'
 import { requestFact, type Dialect, type IntegrationFacts, type RequestFact } from './facts.js'
 
@@ -41,6 +41,8 @@ export type ReportDeps = Pick<Ports, 'store' | 'clock' | 'rng'> & {
   accounts: AccountLookup
   journal: JournalReads
   webhooks: WebhookReads
+  /** The account's webhooks of API Pix, which the probe reaches too. */
+  callbacks: Pick<AccountCallbacks, 'callbackUrls'>
 }
 
 /**
@@ -93,16 +95,19 @@ export class ReportService {
 
   /**
    * Sends a sample event whose signature is wrong to the account's receivers of one event type (the
-   * given one, else the first that has an active URL): a receiver that checks signatures refuses it.
+   * given one, else the first that has a receiver): its registrations and, for a callback of API Pix,
+   * the account's webhooks of it. A receiver that checks signatures refuses it.
    */
-  probe (accountId: number, eventType?: EventType): Delivery[] {
+  probe (accountId: number, eventType?: DeliveryEventType): Delivery[] {
     const account = this.deps.accounts.require(accountId)
-    const type = eventType ?? EVENT_TYPES.find(t => this.deps.webhooks.registrations.activeFor(accountId, t).length > 0)
-    if (type === undefined || this.deps.webhooks.registrations.activeFor(accountId, type).length === 0) {
-      throw new Refusal('NO_RECEIVER', `Account ${accountId} has no active webhook${eventType ? ` for ${eventType}` : ''}: register one (POST /__sandbox/webhooks) before sending the probe`)
+    const callbackUrls = (t: DeliveryEventType): string[] => isApiPixCallback(t) ? this.deps.callbacks.callbackUrls(accountId, t) : []
+    const received = (t: DeliveryEventType): boolean => (isEventType(t) && this.deps.webhooks.registrations.activeFor(accountId, t).length > 0) || callbackUrls(t).length > 0
+    const type = eventType ?? DELIVERY_EVENT_TYPES.find(received)
+    if (type === undefined || !received(type)) {
+      throw new Refusal('NO_RECEIVER', `Account ${accountId} has no active webhook${eventType ? ` for ${eventType}` : ''}: register one (POST /__sandbox/webhooks), or configure a webhook of API Pix, before sending the probe`)
     }
     const transactionId = this.deps.rng.uuid()
     const payload = samplePayload(type, { account, transactionId, nowMs: this.deps.clock.now(), rng: this.deps.rng })
-    return this.deps.webhooks.publish({ accountId, eventType: type, transactionId, payload, scenarios: [{ name: BAD_SIGNATURE, params: {} }] })
+    return this.deps.webhooks.publishTo({ accountId, eventType: type, transactionId, payload, scenarios: [{ name: BAD_SIGNATURE, params: {} }] }, callbackUrls(type))
   }
 }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { RecordId, StringEnum } from './common.js'
-import { EventTypeSchema } from './webhooks.js'
+import { DeliveryEventTypeSchema } from './webhooks.js'
 
 /** The integration report of the control plane (`/__sandbox/report`): a PSP's homologation, automated. */
 export const ReportQuery = Type.Object({ accountId: RecordId({ description: 'The account whose integration is graded' }) })
@@ -36,5 +36,5 @@ export const ReportView = Type.Object({
 
 export const ReportProbeBody = Type.Object({
   accountId: RecordId(),
-  eventType: Type.Optional(EventTypeSchema),
+  eventType: Type.Optional(DeliveryEventTypeSchema),
 })

@@ -258,7 +258,7 @@ export const WebhookPatchBody = Type.Object({ isActive: Type.Optional(Type.Boole
 
 export const WebhookTestBody = Type.Object({
   accountId: RecordId(),
-  eventType: EventTypeSchema,
+  eventType: DeliveryEventTypeSchema,
   transactionId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
 })
 export const WebhookTestAnswer = Type.Object({ eventId: Type.String(), deliveries: Type.Array(DeliveryView) })

@@ -185,6 +185,14 @@ export class ApiPixWebhookService implements Lifecycle, AccountCallbacks {
     return true
   }
 
+  /** AccountCallbacks: the URLs the account's webhooks of a callback post it to, oldest webhook first. */
+  callbackUrls (accountId: number, callback: ApiPixCallback): string[] {
+    return Object.values(this.store.data.apiPixWebhooks)
+      .filter(w => w.accountId === accountId && w.callback === callback)
+      .sort((a, b) => a.id - b.id)
+      .map(w => callbackUrl(w.webhookUrl, callback))
+  }
+
   private anyWebhook (): boolean {
     return Object.keys(this.store.data.apiPixWebhooks).length > 0
   }

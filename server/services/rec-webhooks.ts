@@ -9,26 +9,26 @@ import { recNotification } from './rec-views.js'
  * account's recurrences, `{ "recs": [RecNotification] }` goes to its webhook of recurrences
  * (`/webhookrec`: API Pix's webhook of the whole account of callback `rec`, kept and delivered as
  * `/webhookcobr`'s of `cobr`), and to the gateway's registrations of event type `rec` (the control
- * plane's receivers), each its own delivery, bent by the delivery scenarios of the POST /rec that
- * created the recurrence.
+ * plane's receivers), each its own delivery of one event, bent by the delivery scenarios of the
+ * POST /rec that created the recurrence. The recurrence's idRec names its deliveries in the log
+ * (`transactionId`), as a recurring charge's txid names its own.
  */
 
-export type RecWebhookDeps = { webhooks: Pick<WebhookService, 'registrations' | 'emit'>, callbacks: AccountCallbacks }
+export type RecWebhookDeps = { webhooks: Pick<WebhookService, 'publishTo'>, callbacks: Pick<AccountCallbacks, 'callbackUrls'> }
 
 export class RecWebhooks implements RecNotifications {
   constructor (private readonly deps: RecWebhookDeps) {}
 
   /** RecNotifications: a recurrence's status changed (or it was created), inside the unit that changed it. */
   recChanged (rec: Recurrence): void {
-    const event = {
+    // One event to /webhookrec and the registrations together, so WEBHOOK_OUT_OF_ORDER holds it at both;
+    // with neither, its `no_receiver` record says that nothing was sent.
+    this.deps.webhooks.publishTo({
       accountId: rec.accountId,
-      eventType: 'rec' as const,
+      eventType: 'rec',
+      transactionId: rec.idRec,
       payload: { recs: [structuredClone(recNotification(rec)) as RecWebhook['recs'][number]] },
       ...(rec.scenarios !== undefined ? { scenarios: rec.scenarios } : {}),
-    }
-    const toWebhookRec = this.deps.callbacks.notify(event)
-    // The registrations take it as every event of theirs; with none, its `no_receiver` record says
-    // that nothing was sent, which a delivery to /webhookrec's URL already tells otherwise.
-    if (!toWebhookRec || this.deps.webhooks.registrations.activeFor(rec.accountId, 'rec').length > 0) this.deps.webhooks.emit(event)
+    }, this.deps.callbacks.callbackUrls(rec.accountId, 'rec'))
   }
 }

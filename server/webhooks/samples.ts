@@ -1,11 +1,14 @@
 import { maskDocument } from '../domain/documents.js'
+import { saoPauloTime } from '../domain/calendar.js'
 import { endToEndId, returnId, type SeededRng } from '../domain/ids.js'
 import type { Account } from '../store/state.js'
-import type { EventType } from './types.js'
+import type { DeliveryEventType } from './types.js'
 import type { WebhookPayload } from '../schemas/webhooks.js'
+import { cobrCallback, pixCallback } from './envelopes/api-pix.js'
 
 /**
- * Sample payloads for `POST /__sandbox/webhooks/test`: one plausible event of each type, in the shape
+ * Sample payloads for `POST /__sandbox/webhooks/test`: one plausible event of each type, and of each
+ * callback of API Pix (`pix`, `cobr`, `rec`), in the shape
  * the real flows send (README.md, Webhooks: the envelope of each event type), with a fixed amount of 10.00 BRL, so an
  * integrator can point a receiver at the sandbox and check parsing and signature before any money
  * moves. Pure: time and randomness come in.
@@ -65,8 +68,15 @@ function medSample (ctx: SampleContext, analysisResult: 'APPROVED' | 'REJECTED' 
 
 const sampleId = (ctx: SampleContext): number => 1 + ctx.rng.int(1_000_000)
 
-/** One sample per event type, each the payload type of its event (server/schemas/webhooks.ts). */
-const samples: { [E in EventType]: (ctx: SampleContext) => WebhookPayload<E> } = {
+/** An id of API Pix made of the transactionId's letters and digits, padded with zeros or cut to `length`. */
+const idOf = (ctx: SampleContext, length: number): string => ctx.transactionId.replace(/[^a-zA-Z0-9]/g, '').padEnd(length, '0').slice(0, length)
+/** A txid (26 to 35 letters and digits): 32 of them, a made-up transactionId's (a UUID's) whole. */
+const sampleTxid = (ctx: SampleContext): string => idOf(ctx, 32)
+/** An idRec: `RN`, the account's ISPB, the day, 11 letters and digits. */
+const sampleIdRec = (ctx: SampleContext): string => `RN${ctx.account.ispb}${new Date(ctx.nowMs).toISOString().slice(0, 10).replaceAll('-', '')}${idOf(ctx, 11)}`
+
+/** One sample per event type and callback, each the payload type of its event (server/schemas/webhooks.ts). */
+const samples: { [E in DeliveryEventType]: (ctx: SampleContext) => WebhookPayload<E> } = {
   cash_out: ctx => ({
     event: 'CashOut',
     status: 'CONFIRMED',
@@ -107,11 +117,26 @@ const samples: { [E in EventType]: (ctx: SampleContext) => WebhookPayload<E> } =
   med_rejected: ctx => medSample(ctx, 'REJECTED'),
   rec: ctx => {
     const at = new Date(ctx.nowMs).toISOString()
-    const idRec = `RN${ctx.account.ispb}${at.slice(0, 10).replaceAll('-', '')}${ctx.transactionId.replace(/[^a-zA-Z0-9]/g, '').padEnd(11, '0').slice(0, 11)}`
-    return { recs: [{ idRec, status: 'APROVADA', atualizacao: [{ status: 'CRIADA', data: at }, { status: 'APROVADA', data: at }], ativacao: { tipoJornada: 'JORNADA_1' } }] }
+    return { recs: [{ idRec: sampleIdRec(ctx), status: 'APROVADA', atualizacao: [{ status: 'CRIADA', data: at }, { status: 'APROVADA', data: at }], ativacao: { tipoJornada: 'JORNADA_1' } }] }
+  },
+  // A PIX received paying a cob; no key, as the one sample goes to every webhook per key of the account.
+  pix: ctx => pixCallback([{ endToEndId: endToEndId(PAYER.ispb, ctx.nowMs, ctx.rng), txid: sampleTxid(ctx), valor: '10.00', horario: new Date(ctx.nowMs).toISOString(), devolucoes: [] }]),
+  // A recurring charge paid at its scheduled attempt.
+  cobr: ctx => {
+    const at = new Date(ctx.nowMs).toISOString()
+    const txid = sampleTxid(ctx)
+    const e2e = endToEndId(PAYER.ispb, ctx.nowMs, ctx.rng)
+    return cobrCallback([{
+      idRec: sampleIdRec(ctx),
+      txid,
+      status: 'CONCLUIDA',
+      atualizacao: [{ status: 'CRIADA', data: at }, { status: 'ATIVA', data: at }, { status: 'CONCLUIDA', data: at }],
+      tentativas: [{ dataLiquidacao: saoPauloTime(ctx.nowMs).day, tipo: 'AGND', endToEndId: e2e, status: 'PAGA', atualizacao: [{ status: 'SOLICITADA', data: at }, { status: 'AGENDADA', data: at }, { status: 'PAGA', data: at }] }],
+      pix: [{ endToEndId: e2e, txid, valor: '10.00', horario: at, devolucoes: [] }],
+    }])
   },
 }
 
-export function samplePayload<E extends EventType> (eventType: E, ctx: SampleContext): WebhookPayload<E> {
+export function samplePayload<E extends DeliveryEventType> (eventType: E, ctx: SampleContext): WebhookPayload<E> {
   return samples[eventType](ctx)
 }

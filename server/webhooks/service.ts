@@ -10,7 +10,7 @@ import type { SendResult } from './sender.js'
 import { SenderThread, type Attempt } from './sender-thread.js'
 import { signDelivery } from './signature.js'
 import {
-  API_PIX_CALLBACKS, GATEWAY_EVENT_TYPES, type ApiPixCallback, type AttemptKind, type Delivery, type DeliveryEventType, type EventType, type FailedAttempt, type GaveUp, type WebhookEvent,
+  GATEWAY_EVENT_TYPES, isApiPixCallback, isEventType, type ApiPixCallback, type AttemptKind, type Delivery, type DeliveryEventType, type EventType, type FailedAttempt, type GaveUp, type WebhookEvent,
 } from './types.js'
 import type { Mutable } from '../store/state.js'
 import { DELIVERY_FAULTS } from '../../scenarios/delivery.js'
@@ -66,7 +66,7 @@ interface Target {
  * transaction among themselves, each callback of API Pix among its own.
  */
 function heldKeyOf (accountId: number, transactionId: string, eventType: DeliveryEventType): string {
-  return (API_PIX_CALLBACKS as readonly string[]).includes(eventType) ? `${accountId}:${transactionId}:${eventType}` : `${accountId}:${transactionId}`
+  return isApiPixCallback(eventType) ? `${accountId}:${transactionId}:${eventType}` : `${accountId}:${transactionId}`
 }
 
 type Fault = 'WEBHOOK_DROP' | 'WEBHOOK_DUPLICATE' | 'WEBHOOK_DELAY' | 'WEBHOOK_RECEIVER_TIMEOUT' | 'WEBHOOK_OUT_OF_ORDER' | 'WEBHOOK_BAD_SIGNATURE'
@@ -160,9 +160,22 @@ export class WebhookService implements Lifecycle, Callbacks {
 
   /** emit, returning the deliveries it created (one per active URL, or one `no_receiver`). */
   publish<E extends EventType> (event: WebhookEvent<E>): Delivery[] {
+    return this.publishTo(event, [])
+  }
+
+  /**
+   * One event to the active registrations of its type (an event type of the gateway's, or `rec`) and
+   * to the URLs of webhooks of API Pix its callback is posted to, as one event: one eventId, and
+   * WEBHOOK_OUT_OF_ORDER holding it back at every receiver alike. `no_receiver` only with neither.
+   */
+  publishTo<E extends DeliveryEventType> (event: WebhookEvent<E>, callbackUrls: readonly string[]): Delivery[] {
     return this.deps.store.transact(() => {
-      const targets = this.registrations.activeFor(event.accountId, event.eventType)
-      return this.createDeliveries(event, targets.map(w => ({ webhookId: w.id, url: w.url, headers: w.headers })))
+      const registered = isEventType(event.eventType) ? this.registrations.activeFor(event.accountId, event.eventType) : []
+      const targets: Target[] = [
+        ...registered.map(w => ({ webhookId: w.id, url: w.url, headers: w.headers })),
+        ...callbackUrls.map(url => ({ webhookId: null, url, headers: {} })),
+      ]
+      return this.createDeliveries(event, targets)
     })
   }
 

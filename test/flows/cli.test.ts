@@ -258,6 +258,17 @@ t.test('trigger sends a signed sample webhook to the account\'s receivers', asyn
   const json = JSON.parse((await cli(url, ['trigger', 'cash_in', '--account', '1', '--json'])).stdout)
   t.match(json, { eventId: String, deliveries: [{ eventType: 'cash_in', status: 'no_receiver' }] })
 
+  // A callback of API Pix reaches the account's webhook of API Pix for it, with no registration.
+  const put = await app.inject({ method: 'PUT', url: '/v2/webhookcobr', headers: bearer(await oauthToken(app)), payload: { webhookUrl: receiver.url } })
+  t.equal(put.statusCode, 200, put.body)
+  const cobr = await cli(url, ['trigger', 'cobr', '--account', '1'])
+  t.equal(cobr.code, 0, cobr.stderr)
+  t.match(cobr.stdout, `(cobr) sent to 1 webhook(s):\n  ${receiver.url}/cobr  `)
+  const gotCobr = await receiver.nth(2)
+  t.equal(gotCobr.path, new URL(`${receiver.url}/cobr`).pathname)
+  t.match(gotCobr.json(), { cobsr: [{ status: 'CONCLUIDA' }] })
+  t.match((await cli(url, ['trigger', 'pix', '--account', '1'])).stdout, 'account 1 has no active webhook for pix, so nothing was sent (configure one on a key with PUT /v2/webhook/{chave})')
+
   for (const argv of [['trigger', '--account', '1'], ['trigger', 'cash_sideways', '--account', '1'], ['trigger', 'cash_out'], ['trigger', 'cash_out', 'more', '--account', '1']]) {
     t.equal((await cli(url, argv)).code, 2, argv.join(' '))
   }

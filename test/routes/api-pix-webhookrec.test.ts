@@ -174,3 +174,45 @@ t.test('webhookrec: a snapshot holding a registration of event type rec (the for
   t.equal(told.path, new URL(`${receiver.url}/rec`).pathname)
   t.match(told.json(), { recs: [{ idRec, status: 'CRIADA' }] })
 })
+
+t.test('webhookrec: the idRec names a recurrence\'s notifications in the log, to wait on; WEBHOOK_OUT_OF_ORDER and WEBHOOK_DUPLICATE of POST /rec bend them at every receiver', async t => {
+  const receiver = await startReceiver()
+  t.teardown(() => receiver.close())
+  const app = await buildTestApp(t)
+  const token = await oauthToken(app)
+  const call = client(app, token)
+  t.equal((await call('PUT', '/v2/webhookrec', { webhookUrl: receiver.url })).statusCode, 200)
+  const registered = await app.inject({ method: 'POST', url: '/__sandbox/webhooks', payload: { accountId: fixtureAccount.id, eventType: 'rec', url: `${receiver.url}/gateway` } })
+  t.equal(registered.statusCode, 201, registered.body)
+  const postRec = (scenario: string) => app.inject({ method: 'POST', url: '/v2/rec', headers: { authorization: `Bearer ${token}`, 'x-sandbox-scenario': scenario }, payload: recBody() })
+  const paths = { webhookrec: new URL(`${receiver.url}/rec`).pathname, gateway: new URL(`${receiver.url}/gateway`).pathname }
+
+  // Held back until the approval, which each receiver then gets first.
+  const held = await postRec('WEBHOOK_OUT_OF_ORDER')
+  t.equal(held.statusCode, 201, held.body)
+  const { idRec } = held.json()
+  await control(app, `/__sandbox/recurrences/${idRec}/approve`)
+  const fourth = await receiver.nth(4)
+  t.ok(fourth, 'both notifications at both receivers')
+  for (const path of Object.values(paths)) {
+    const seen = receiver.requests.filter(r => r.path === path).map(r => r.json().recs[0])
+    t.same(seen.map(n => [n.idRec, n.status]), [[idRec, 'APROVADA'], [idRec, 'CRIADA']], `${path}: the later notification first`)
+  }
+  const waited = await app.inject({ method: 'GET', url: `/__sandbox/webhooks/deliveries/wait?transactionId=${idRec}&status=delivered&timeoutMs=5000` })
+  t.equal(waited.statusCode, 200, waited.body)
+  t.match(waited.json(), { eventType: 'rec', transactionId: idRec, body: { recs: [{ idRec }] } }, 'a wait on the recurrence finds its notification')
+  const ofRec = (await app.inject({ method: 'GET', url: `/__sandbox/webhooks/deliveries?transactionId=${idRec}` })).json().deliveries as Array<{ eventId: string, webhookId: number | null }>
+  t.equal(ofRec.length, 4, 'every notification of the recurrence, at both receivers')
+  t.equal(new Set(ofRec.map(d => d.eventId)).size, 2, 'each status change one event, at both receivers')
+
+  const twice = await postRec('WEBHOOK_DUPLICATE')
+  t.equal(twice.statusCode, 201, twice.body)
+  await receiver.nth(8)
+  const copies = receiver.requests.slice(4)
+  t.same(copies.map(r => r.json().recs[0].idRec), Array(4).fill(twice.json().idRec))
+  for (const path of Object.values(paths)) {
+    const ids = copies.filter(r => r.path === path).map(r => r.headers['x-sandbox-delivery-id'])
+    t.equal(ids.length, 2, `${path}: the creation's notification twice`)
+    t.equal(ids[0], ids[1], `${path}: with the same delivery id`)
+  }
+})

@@ -23,7 +23,7 @@ const routes: RoutesPlugin = async (app) => {
       operationId: 'sandboxReportProbe',
       tags: ['Sandbox'],
       summary: 'Send the account\'s receivers a webhook with a bad signature (the report checks that it is refused)',
-      description: 'A sample event of eventType (default: the first type with an active webhook) carrying the WEBHOOK_BAD_SIGNATURE fault: sent once, not retried. 409 when the account has no active webhook for it.',
+      description: 'A sample event of eventType (default: the first type with an active webhook) carrying the WEBHOOK_BAD_SIGNATURE fault, to the registrations of its type and, for a callback of API Pix (pix, cobr, rec), to the account\'s webhooks of it: sent once, not retried. 409 when the account has neither for it.',
       body: ReportProbeBody,
       response: { 202: WebhookTestAnswer, ...errorResponses('sandbox', [404, 409]) },
     },

@@ -9,6 +9,7 @@ import {
   WebhookRegistrationBody, WebhookTestAnswer, WebhookTestBody, WebhookView,
 } from '../../schemas/webhooks.js'
 import { samplePayload } from '../../webhooks/samples.js'
+import { isApiPixCallback } from '../../webhooks/types.js'
 import { appliedScenarios } from '../../applied-scenarios.js'
 
 /**
@@ -81,7 +82,7 @@ const routes: RoutesPlugin = async (app) => {
       operationId: 'sandboxTestWebhook',
       tags: ['Sandbox'],
       summary: 'Emit a sample event of a type to the account\'s receivers, to check parsing and signatures',
-      description: 'Moves no money. Delivery faults apply through X-Sandbox-Scenario (endpoint `webhook-test`), e.g. `WEBHOOK_DUPLICATE`. Give the same transactionId to two calls to see WEBHOOK_OUT_OF_ORDER at work.',
+      description: 'Moves no money. The sample goes to the active registrations of its type (POST /__sandbox/webhooks) and, for a callback of API Pix, to the account\'s webhooks of that callback in its own shape: `rec` to /webhookrec\'s URL + `/rec` (`{ recs: [...] }`), `cobr` to /webhookcobr\'s + `/cobr` (`{ cobsr: [...] }`), `pix` to each /webhook/{chave}\'s + `/pix` (`{ pix: [...] }`); with none, one `no_receiver` delivery. Delivery faults apply through X-Sandbox-Scenario (endpoint `webhook-test`), e.g. `WEBHOOK_DUPLICATE`. Give the same transactionId to two calls to see WEBHOOK_OUT_OF_ORDER at work.',
       body: WebhookTestBody,
       response: { 202: WebhookTestAnswer, ...errorResponses('sandbox', [400, 404]) },
     },
@@ -91,7 +92,8 @@ const routes: RoutesPlugin = async (app) => {
     const scenarios = appliedScenarios(request, reply, 'webhook-test', accountId)
     const transactionId = request.body.transactionId ?? sb.rng.uuid()
     const payload = samplePayload(eventType, { account, transactionId, nowMs: sb.clock.now(), rng: sb.rng })
-    const deliveries = sb.webhooks.publish({ accountId, eventType, transactionId, payload, scenarios })
+    const callbackUrls = isApiPixCallback(eventType) ? sb.apiPixWebhooks.callbackUrls(accountId, eventType) : []
+    const deliveries = sb.webhooks.publishTo({ accountId, eventType, transactionId, payload, scenarios }, callbackUrls)
     return reply.status(202).send({ eventId: deliveries[0].eventId, deliveries })
   })
 

@@ -79,9 +79,9 @@ async function report (t: Test) {
   const webhooks: WebhookReads = {
     log: { query: f => deliveries.filter(d => d.accountId === f.accountId).sort((a, b) => b.seq - a.seq) },
     registrations: { activeFor: (accountId, eventType) => active.filter(w => w.accountId === accountId && w.eventType === eventType) },
-    publish: event => { published.push(event); return [delivery(event.accountId, 400, ['WEBHOOK_BAD_SIGNATURE'])] },
+    publishTo: event => { published.push(event as WebhookEvent); return [delivery(event.accountId, 400, ['WEBHOOK_BAD_SIGNATURE'])] },
   }
-  const service = new ReportService({ ...e, accounts, journal, webhooks, apiPixBasePath: '/v2' })
+  const service = new ReportService({ ...e, accounts, journal, webhooks, apiPixBasePath: '/v2', callbacks: { callbackUrls: () => [] } })
   return { ...e, service, journal, deliveries, active, published }
 }
 
