@@ -3,9 +3,7 @@ import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { randomUUID } from 'node:crypto'
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { packageRoot } from './paths.js'
+import { VERSION } from './version.js'
 import type { Config } from './config.js'
 import { ConfigError, defaultConfig } from './config.js'
 import { gatewayCnpjForm } from './domain/documents.js'
@@ -69,9 +67,6 @@ export interface BuildOptions {
   /** Store tuning for tests (a compaction floor, a file system that fails on cue). */
   store?: Omit<StoreOptions, 'file'>
 }
-
-const pkg = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }
-export const VERSION = pkg.version
 
 /** Builds the whole sandbox without listening: tests call this; main.ts adds the process around it. */
 export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstance> {

@@ -1,7 +1,6 @@
 import { helpText, loadConfig, requestedLogLevel, type Config } from './config.js'
-import { VERSION } from './app.js'
+import { VERSION } from './version.js'
 import { StartupError } from './errors/startup.js'
-import { serve } from './serve.js'
 import { failureLines, startupLines } from './startup.js'
 
 /**
@@ -23,6 +22,8 @@ async function main (argv: string[]): Promise<void> {
     return
   }
   const config: Config = loadConfig(process.env, argv)
+  // The server is loaded only to serve: --help, --version and a bad flag answer without loading Fastify.
+  const { serve } = await import('./serve.js')
   const { app, said, stop } = await serve(config)
   let closing = false
   const shutdown = (signal: string): void => {
