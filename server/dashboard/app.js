@@ -2,12 +2,12 @@
 // sandbox. Everything it shows comes from the /__sandbox control plane and is put in the DOM as text
 // (createElement + textContent), never as HTML, so a payer called "<img onerror=...>" stays a name.
 
-// Served by the dashboard route from the server's list (domain/async-errors.ts).
-import { ASYNC_ERROR_CODES } from './lists.js'
+// Served by the dashboard route from the server's lists (domain/async-errors.ts; the event types a
+// webhook registration takes, store/records.ts).
+import { ASYNC_ERROR_CODES, EVENT_TYPES } from './lists.js'
 
 const POLL_MS = 1000
 const ADMIN_KEY = 'pix-sandbox-admin-token'
-const EVENT_TYPES = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected']
 const KNOWN_STATUSES = ['PENDING', 'CONFIRMED', 'ERROR', 'LIQUIDATED', 'COMPLETED', 'ATIVA', 'CONCLUIDA',
   'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP', 'EXPIRED', 'EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO']
 /** Final statuses in which no money moved: a payment or refund that failed, a charge removed or expired. */

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { extname, join } from 'node:path'
 import QRCode from 'qrcode'
 import { ASYNC_ERROR_CODES } from '../domain/async-errors.js'
+import { EVENT_TYPES } from '../store/state.js'
 import { Refusal } from '../errors/refusal.js'
 import { packageRoot } from '../paths.js'
 
@@ -39,7 +40,8 @@ function loadAssets (): Map<string, Asset> {
     if (type) assets.set(name, { body: readFileSync(join(DIR, name)), type })
   }
   // What the page needs from the server's own lists, as a module it imports: one list, never a copy.
-  assets.set('lists.js', { body: Buffer.from(`export const ASYNC_ERROR_CODES = ${JSON.stringify(ASYNC_ERROR_CODES)}\n`), type: TYPES['.js'] })
+  const lists = { ASYNC_ERROR_CODES, EVENT_TYPES }
+  assets.set('lists.js', { body: Buffer.from(Object.entries(lists).map(([name, list]) => `export const ${name} = ${JSON.stringify(list)}\n`).join('')), type: TYPES['.js'] })
   return assets
 }
 

@@ -6,6 +6,7 @@ import { T0, bearer, tokenFor } from '../helpers/app.js'
 import { execFileSync } from 'node:child_process'
 import { SYSTEM_CHROMIUM, launchChromium, packagedChromiumPackage, walkThroughSources, type BrowserSource } from './chromium.js'
 import { screenshotPath, startReceiver, until, type Receiver } from './helpers.js'
+import { EVENT_TYPES } from '../../server/store/state.js'
 
 /**
  * The dashboard in headless Chromium, used as a person would: Settings to register webhooks, the
@@ -130,7 +131,7 @@ function walkThrough (t: Test, source: BrowserSource): void {
     t.equal(await page.locator('#wh-headers .header-row').count(), 0, 'the form is emptied')
 
     await page.focus('#wh-event')
-    await page.keyboard.press('End') // the last option is med_rejected; go to cash_in explicitly
+    await page.keyboard.press('End') // the last option is rec; go to cash_in explicitly
     await page.selectOption('#wh-event', 'cash_in')
     await page.keyboard.press('Tab')
     t.equal(await page.evaluate(() => document.activeElement?.id), 'wh-url', 'tab goes from event type to URL')
@@ -169,6 +170,14 @@ function walkThrough (t: Test, source: BrowserSource): void {
     await refund.getByRole('button', { name: 'Confirm delete' }).click()
     await refund.waitFor({ state: 'detached' })
     t.notOk((await api('GET', '/__sandbox/webhooks?accountId=1')).body.webhooks.some((w: any) => w.eventType === 'refund_in'))
+
+    // Every event type the control plane takes is offered and listed, Pix Automático's rec among them.
+    t.same(await page.locator('#wh-event option').evaluateAll(os => os.map(o => (o as HTMLOptionElement).value)), [...EVENT_TYPES])
+    await page.selectOption('#wh-event', 'rec')
+    await page.fill('#wh-url', `${receiver.url}/rec`)
+    await page.click('#wh-form button[type=submit]')
+    await page.locator('#wh-list section[aria-label="Webhooks for rec"] .registration', { hasText: `${receiver.url}/rec` }).waitFor()
+    t.ok((await api('GET', '/__sandbox/webhooks?accountId=1')).body.webhooks.some((w: any) => w.eventType === 'rec'))
     await page.screenshot({ path: screenshotPath(source + '-webhooks'), fullPage: true })
   })
 
