@@ -53,6 +53,8 @@ export interface FuzzReport {
 }
 
 const T0 = '2026-03-10T15:00:00.000Z'
+/** API Pix's base path: the default of the configuration the run's sandbox is built with. */
+const API_PIX = '/v2'
 /** Scenarios whose effect is a 500. */
 const SERVER_ERROR_SCENARIOS = new Set(['INTERNAL_ERROR', 'PROVIDER_UNAVAILABLE'])
 
@@ -61,15 +63,21 @@ interface FuzzAccount { accountId: number, clientId: string, clientSecret: strin
 /** An id an answer returned, and the account it is of (undefined when the answer did not say: the control plane's). */
 interface Owned<T> { value: T, accountId: number | undefined }
 
+/** API Pix's kinds of charge: a txid names one of a kind, and a path of another kind does not find it. */
+type ChargeKind = 'cob' | 'cobv' | 'cobr'
+/** A location of charges serves charges of one kind (its tipoCob). */
+type LocKind = 'cob' | 'cobv'
+
 /**
  * What earlier answers returned, for later requests to use. The ids a token's account reaches (its
  * transactions, charges, locations, recurrences...) are kept with their account, so that a request is
- * mostly given its caller's (see `drawn`).
+ * mostly given its caller's (see `drawn`); txids and locations of charges are also kept by kind, so
+ * that a request is mostly given one of the kind its path is about (see `drawnOfKind`).
  */
 interface Pools {
   transactions: Array<Owned<string>>
   endToEndIds: Array<Owned<string>>
-  txids: Array<Owned<string>>
+  txids: Record<ChargeKind, Array<Owned<string>>>
   pixCodes: string[]
   meds: number[]
   webhooks: number[]
@@ -78,8 +86,8 @@ interface Pools {
   keys: string[]
   /** Keys the run's accounts hold (`fuzz<accountId>@example.com`), for API Pix's webhook/{chave}. */
   ownKeys: Array<Owned<string>>
-  /** API Pix: payload locations of charges and of recurrences, recurrences, their requests, batches of cobv. */
-  locs: Array<Owned<number>>
+  /** API Pix: payload locations of charges (by tipoCob) and of recurrences, recurrences, their requests. */
+  locs: Record<LocKind, Array<Owned<number>>>
   locrecs: Array<Owned<number>>
   idRecs: Array<Owned<string>>
   idSolicRecs: Array<Owned<string>>
@@ -126,6 +134,35 @@ function drawn<T> (d: Draw, list: ReadonlyArray<Owned<T>>, i: number, fallback: 
   return list.length === 0 ? fallback : list[i % list.length].value
 }
 
+/**
+ * One draw in OTHER_KIND_EVERY takes an id of another kind (a cob's txid for a cobv's path: a correct
+ * 404, which a few requests should meet), the others one of the kind asked for; either way through
+ * `drawn`, so mostly the caller's. The other kind's draws are the ones `drawn` keeps to the caller
+ * (i % FOREIGN_EVERY is 1, not 0), so that what such a request meets is the kind alone.
+ */
+const OTHER_KIND_EVERY = FOREIGN_EVERY
+function drawnOfKind<K extends string, T> (d: Draw, pools: Record<K, ReadonlyArray<Owned<T>>>, kind: K, i: number, fallback: T): T {
+  const others = (Object.keys(pools) as K[]).filter(k => k !== kind).flatMap(k => pools[k])
+  return drawn(d, i % OTHER_KIND_EVERY === 1 && others.length > 0 ? others : pools[kind], i, fallback)
+}
+/** Every id of the pools, whatever its kind, for a path that takes any (GET /loc/{id}). */
+const allKinds = <T>(pools: Record<string, Array<Owned<T>>>): Array<Owned<T>> => Object.values(pools).flat()
+
+/** The kind of charge of the paths whose answers carry txids (a location's answer says its tipoCob). */
+const CHARGE_KIND_OF_PATH: Record<string, ChargeKind> = {
+  '/cob': 'cob',
+  [`${API_PIX}/cob`]: 'cob',
+  [`${API_PIX}/cobv`]: 'cobv',
+  [`${API_PIX}/lotecobv`]: 'cobv',
+  '/__sandbox/cobvs': 'cobv',
+  [`${API_PIX}/cobr`]: 'cobr',
+}
+function chargeKindOf (path: string, record: Record<string, unknown>): ChargeKind | undefined {
+  if (record.tipoCob === 'cob' || record.tipoCob === 'cobv') return record.tipoCob
+  const segments = path.split('/')
+  return CHARGE_KIND_OF_PATH[segments.slice(0, 3).join('/')] ?? CHARGE_KIND_OF_PATH[segments.slice(0, 2).join('/')]
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const E2E = /^[ED][0-9A-Za-z]{31}$/
 
@@ -145,7 +182,12 @@ function harvest (pools: Pools, url: string, value: unknown, owner: number | und
         else rememberOwned(pools.transactions, v, of)
       }
       if (E2E.test(v)) rememberOwned(pools.endToEndIds, v, of)
-      if (key === 'txid' && /^[a-zA-Z0-9]{26,35}$/.test(v)) rememberOwned(pools.txids, v, of)
+      if (key === 'txid' && /^[a-zA-Z0-9]{26,35}$/.test(v)) {
+        // A txid whose kind the answer does not tell (a Pix's) is left out: the charge's own answer gave it;
+        // so is one a batch refused (NEGADA), which names no charge.
+        const kind = chargeKindOf(path, record)
+        if (kind !== undefined && record.status !== 'NEGADA') rememberOwned(pools.txids[kind], v, of)
+      }
       if ((key === 'pixCode' || key === 'pixCopiaECola') && v.startsWith('000201')) remember(pools.pixCodes, v)
       if (key === 'idRec' && /^R[RN]/.test(v)) rememberOwned(pools.idRecs, v, of)
       if (key === 'idSolicRec') rememberOwned(pools.idSolicRecs, v, of)
@@ -153,7 +195,7 @@ function harvest (pools: Pools, url: string, value: unknown, owner: number | und
     } else if (typeof v === 'number' && key === 'id') {
       // A recurrence's `loc` is a location of recurrences; a charge's, a location of charges.
       if (path.startsWith(`${API_PIX}/locrec`) || (parent === 'loc' && path.startsWith(`${API_PIX}/rec`))) rememberOwned(pools.locrecs, v, of)
-      else if (path.startsWith(`${API_PIX}/loc`) || parent === 'loc') rememberOwned(pools.locs, v, of)
+      else if ((path.startsWith(`${API_PIX}/loc`) || parent === 'loc') && (record.tipoCob === 'cob' || record.tipoCob === 'cobv')) rememberOwned(pools.locs[record.tipoCob], v, of)
       else if (path.startsWith('/__sandbox/payer-behaviours')) remember(pools.behaviours, v)
       else if (url.startsWith('/__sandbox/med')) remember(pools.meds, v)
       else if (url.startsWith('/__sandbox/webhooks') && !url.includes('deliveries')) remember(pools.webhooks, v)
@@ -218,8 +260,6 @@ const idempotency = fc.oneof(
   { weight: 1, arbitrary: uuidV4.map(k => ({ 'x-idempotency-key': k.toUpperCase() })) },
   { weight: 1, arbitrary: headerValue.map(k => ({ 'x-idempotency-key': k })) }
 )
-/** API Pix's base path: the default of the configuration the run's sandbox is built with. */
-const API_PIX = '/v2'
 /** A window of API Pix's lists around the run's start (the clock moves little during a run). */
 const WINDOW = 'inicio=2026-03-01T00:00:00Z&fim=2026-04-01T00:00:00Z'
 const listQuery = fc.oneof(
@@ -227,11 +267,15 @@ const listQuery = fc.oneof(
   { weight: 1, arbitrary: queryArb.map(q => `${q === '' ? '?' : q + '&'}${WINDOW}`) },
   { weight: 1, arbitrary: queryArb }
 )
-/** A txid of API Pix (26 to 35 characters): mostly a live one, else a fresh one or an odd segment. */
-const txidSegment = (w: Draw) => fc.oneof(
-  { weight: 3, arbitrary: segment((x, i) => drawn(x, x.pools.txids, i, 'fuzztxid00000000000000000001'))(w) },
+/** A txid no charge has: what an empty pool gives. */
+const FRESH_TXID = 'fuzztxid00000000000000000001'
+const anyTxid = (kind: ChargeKind) => (w: Draw, i: number) => drawnOfKind(w, w.pools.txids, kind, i, FRESH_TXID)
+/** A txid of API Pix (26 to 35 characters): mostly a live one of the kind, else a fresh one or an odd segment. */
+const txidSegment = (kind: ChargeKind) => (w: Draw) => fc.oneof(
+  { weight: 3, arbitrary: segment(anyTxid(kind))(w) },
   { weight: 1, arbitrary: fc.stringMatching(/^[a-zA-Z0-9]{26,35}$/) }
 )
+const anyLoc = (kind: LocKind) => (w: Draw, i: number) => drawnOfKind(w, w.pools.locs, kind, i, 1)
 const anyIdRec = (w: Draw, i: number) => drawn(w, w.pools.idRecs, i, 'RN1234567820260310abcdefghijk')
 /** A recurrence's debtor, a fresh object each time (the mutations change the template they are given). */
 const DEBTOR_CPF = '52998224725'
@@ -258,9 +302,9 @@ function endpoints (): Endpoint[] {
     { method: 'POST', path: fixed('/dict/pix'), auth: true, weight: 2, headers: fc.tuple(idempotency, someHeaders).map(([a, b]) => ({ ...b, ...a })), body: body(() => ({ pixKey: '+5511987654321', payment: { currency: 'BRL', amount: 0.25 }, priority: 'NORM', description: 'fuzz' })) },
     { method: 'POST', path: fixed('/api/pix/cash-in'), auth: true, weight: 3, body: body(() => ({ transaction: { value: 2, description: 'fuzz', externalId: uniq('ci'), generateQrCode: false }, payer: { fullName: 'Maria', document: '52998224725' }, splits: [{ pixKey: '52998224725', pixKeyType: 'CPF', name: 'S', document: '52998224725', type: 'PERCENTAGE', value: 10, immediate: true }] })) },
     { method: 'POST', path: w => segment(anyTx)(w).map(id => `/api/pix/refund-in/${id}`), auth: true, weight: 2, body: body(() => ({ refundValue: 0.01, reason: 'fuzz' })) },
-    { method: 'PUT', path: w => fc.oneof(segment((x, i) => drawn(x, x.pools.txids, i, 'fuzztxid00000000000000000001'))(w), fc.stringMatching(/^[a-zA-Z0-9]{26,35}$/)).map(id => `/cob/${id}`), auth: true, weight: 2, body: body(() => ({ calendario: { expiracao: 3600 }, devedor: { cpf: '52998224725', nome: 'Maria' }, valor: { original: '1.50' }, chave: 'loja@example.com', solicitacaoPagador: 'fuzz', infoAdicionais: [{ nome: 'a', valor: 'b' }] })) },
-    { method: 'GET', path: w => segment((x, i) => drawn(x, x.pools.txids, i, 'fuzztxid00000000000000000001'))(w).map(id => `/cob/${id}`), auth: true },
-    { method: 'PATCH', path: w => segment((x, i) => drawn(x, x.pools.txids, i, 'fuzztxid00000000000000000001'))(w).map(id => `/cob/${id}`), auth: true, body: body(() => ({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })) },
+    { method: 'PUT', path: w => txidSegment('cob')(w).map(id => `/cob/${id}`), auth: true, weight: 2, body: body(() => ({ calendario: { expiracao: 3600 }, devedor: { cpf: '52998224725', nome: 'Maria' }, valor: { original: '1.50' }, chave: 'loja@example.com', solicitacaoPagador: 'fuzz', infoAdicionais: [{ nome: 'a', valor: 'b' }] })) },
+    { method: 'GET', path: w => segment(anyTxid('cob'))(w).map(id => `/cob/${id}`), auth: true },
+    { method: 'PATCH', path: w => segment(anyTxid('cob'))(w).map(id => `/cob/${id}`), auth: true, body: body(() => ({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })) },
     { method: 'PUT', path: w => fc.tuple(segment(anyE2e)(w), fc.oneof(fc.stringMatching(/^[a-zA-Z0-9]{1,35}$/), oddSegment)).map(([e, id]) => `/pix/${e}/devolucao/${id}`), auth: true, weight: 2, body: body(() => ({ valor: '0.01', natureza: 'ORIGINAL', descricao: 'fuzz' })) },
     { method: 'GET', path: w => fc.tuple(segment(anyE2e)(w), fc.stringMatching(/^[a-zA-Z0-9]{1,35}$/)).map(([e, id]) => `/pix/${e}/devolucao/${id}`), auth: true },
     { method: 'GET', path: fixed('/api/med'), auth: true, query: fc.oneof(queryArb, fc.constantFrom('?status=OPEN', '?page=2&pageSize=1', '?startDate=2026-03-10&endDate=2026-03-11', '?isReconciled=true')) },
@@ -283,23 +327,23 @@ function endpoints (): Endpoint[] {
     },
     { method: 'GET', path: fixed(JWKS_PATH) },
     { method: 'GET', path: w => fc.oneof(fc.nat().map(i => pick(w.pools.payloads, i, `${PAYLOAD_PATH}/none`)), oddSegment.map(s => `${PAYLOAD_PATH}/${s}`), oddSegment.map(s => `${PAYLOAD_PATH}/rec/${s}`)), weight: 2 },
-    { method: 'PUT', path: w => txidSegment(w).map(id => `${API_PIX}/cob/${id}`), auth: 'api-pix', weight: 2, body: body(w => ({ calendario: { expiracao: 3600 }, devedor: { cpf: '52998224725', nome: 'Maria' }, valor: { original: '1.50', modalidadeAlteracao: 1 }, chave: pick(w.pools.keys, unique, 'loja@example.com'), solicitacaoPagador: 'fuzz', infoAdicionais: [{ nome: 'a', valor: 'b' }], ...(unique % 3 === 0 ? { loc: { id: drawn(w, w.pools.locs, unique, 1) } } : {}) })) },
+    { method: 'PUT', path: w => txidSegment('cob')(w).map(id => `${API_PIX}/cob/${id}`), auth: 'api-pix', weight: 2, body: body(w => ({ calendario: { expiracao: 3600 }, devedor: { cpf: '52998224725', nome: 'Maria' }, valor: { original: '1.50', modalidadeAlteracao: 1 }, chave: pick(w.pools.keys, unique, 'loja@example.com'), solicitacaoPagador: 'fuzz', infoAdicionais: [{ nome: 'a', valor: 'b' }], ...(unique % 3 === 0 ? { loc: { id: anyLoc('cob')(w, unique) } } : {}) })) },
     { method: 'POST', path: fixed(`${API_PIX}/cob`), auth: 'api-pix', weight: 2, body: body(w => ({ calendario: { expiracao: 3600 }, valor: { original: '10.00' }, chave: pick(w.pools.keys, unique, 'loja@example.com') })) },
-    { method: 'GET', path: w => txidSegment(w).map(id => `${API_PIX}/cob/${id}`), auth: 'api-pix', query: fc.oneof(fc.constant(''), fc.constant('?revisao=0'), queryArb) },
-    { method: 'PATCH', path: w => txidSegment(w).map(id => `${API_PIX}/cob/${id}`), auth: 'api-pix', body: body(() => unique % 2 === 0 ? { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } : { valor: { original: '2.00' }, devedor: { cnpj: '12345678000195', nome: 'Empresa' } }) },
+    { method: 'GET', path: w => txidSegment('cob')(w).map(id => `${API_PIX}/cob/${id}`), auth: 'api-pix', query: fc.oneof(fc.constant(''), fc.constant('?revisao=0'), queryArb) },
+    { method: 'PATCH', path: w => txidSegment('cob')(w).map(id => `${API_PIX}/cob/${id}`), auth: 'api-pix', body: body(() => unique % 2 === 0 ? { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } : { valor: { original: '2.00' }, devedor: { cnpj: '12345678000195', nome: 'Empresa' } }) },
     { method: 'GET', path: fixed(`${API_PIX}/cob`), auth: 'api-pix', query: listQuery },
-    { method: 'PUT', path: w => txidSegment(w).map(id => `${API_PIX}/cobv/${id}`), auth: 'api-pix', weight: 2, body: body(w => ({ calendario: { dataDeVencimento: '2026-03-12', validadeAposVencimento: 3 }, devedor: { cpf: '52998224725', nome: 'MARIA' }, valor: { original: '100.00', multa: { modalidade: 1, valorPerc: '5.00' }, juros: { modalidade: 1, valorPerc: '1.00' }, desconto: { modalidade: 3, valorPerc: '0.50' } }, chave: pick(w.pools.keys, unique, 'loja@example.com') })) },
-    { method: 'GET', path: w => txidSegment(w).map(id => `${API_PIX}/cobv/${id}`), auth: 'api-pix' },
-    { method: 'PATCH', path: w => txidSegment(w).map(id => `${API_PIX}/cobv/${id}`), auth: 'api-pix', body: body(() => unique % 2 === 0 ? { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } : { valor: { original: '90.00' }, calendario: { dataDeVencimento: '2026-03-20' } }) },
+    { method: 'PUT', path: w => txidSegment('cobv')(w).map(id => `${API_PIX}/cobv/${id}`), auth: 'api-pix', weight: 2, body: body(w => ({ calendario: { dataDeVencimento: '2026-03-12', validadeAposVencimento: 3 }, devedor: { cpf: '52998224725', nome: 'MARIA' }, valor: { original: '100.00', multa: { modalidade: 1, valorPerc: '5.00' }, juros: { modalidade: 1, valorPerc: '1.00' }, desconto: { modalidade: 3, valorPerc: '0.50' } }, chave: pick(w.pools.keys, unique, 'loja@example.com'), ...(unique % 3 === 0 ? { loc: { id: anyLoc('cobv')(w, unique) } } : {}) })) },
+    { method: 'GET', path: w => txidSegment('cobv')(w).map(id => `${API_PIX}/cobv/${id}`), auth: 'api-pix' },
+    { method: 'PATCH', path: w => txidSegment('cobv')(w).map(id => `${API_PIX}/cobv/${id}`), auth: 'api-pix', body: body(() => unique % 2 === 0 ? { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } : { valor: { original: '90.00' }, calendario: { dataDeVencimento: '2026-03-20' } }) },
     { method: 'GET', path: fixed(`${API_PIX}/cobv`), auth: 'api-pix', query: listQuery },
     { method: 'PUT', path: w => segment((_, i) => i % 20)(w).map(id => `${API_PIX}/lotecobv/${id}`), auth: 'api-pix', body: body(w => ({ descricao: 'fuzz', cobsv: [1, 2].map(n => ({ txid: `fuzzlote${String(unique * 2 + n).padStart(20, '0')}`, calendario: { dataDeVencimento: '2026-03-20' }, devedor: { cpf: '52998224725', nome: 'MARIA' }, valor: { original: `${n}0.00` }, chave: pick(w.pools.keys, unique, 'loja@example.com') })) })) },
-    { method: 'PATCH', path: w => segment((_, i) => i % 20)(w).map(id => `${API_PIX}/lotecobv/${id}`), auth: 'api-pix', body: body(w => ({ cobsv: [{ txid: drawn(w, w.pools.txids, unique, 'fuzztxid00000000000000000001'), valor: { original: '15.00' } }] })) },
+    { method: 'PATCH', path: w => segment((_, i) => i % 20)(w).map(id => `${API_PIX}/lotecobv/${id}`), auth: 'api-pix', body: body(w => ({ cobsv: [{ txid: anyTxid('cobv')(w, unique), valor: { original: '15.00' } }] })) },
     { method: 'GET', path: w => segment((_, i) => i % 20)(w).map(id => `${API_PIX}/lotecobv/${id}`), auth: 'api-pix' },
     { method: 'GET', path: fixed(`${API_PIX}/lotecobv`), auth: 'api-pix', query: listQuery },
     { method: 'POST', path: fixed(`${API_PIX}/loc`), auth: 'api-pix', body: body(() => ({ tipoCob: unique % 2 === 0 ? 'cob' : 'cobv' })) },
     { method: 'GET', path: fixed(`${API_PIX}/loc`), auth: 'api-pix', query: listQuery },
-    { method: 'GET', path: w => segment((x, i) => drawn(x, x.pools.locs, i, 1))(w).map(id => `${API_PIX}/loc/${id}`), auth: 'api-pix' },
-    { method: 'DELETE', path: w => segment((x, i) => drawn(x, x.pools.locs, i, 1))(w).map(id => `${API_PIX}/loc/${id}/txid`), auth: 'api-pix', weight: 0.5 },
+    { method: 'GET', path: w => segment((x, i) => drawn(x, allKinds(x.pools.locs), i, 1))(w).map(id => `${API_PIX}/loc/${id}`), auth: 'api-pix' },
+    { method: 'DELETE', path: w => segment((x, i) => drawn(x, allKinds(x.pools.locs), i, 1))(w).map(id => `${API_PIX}/loc/${id}/txid`), auth: 'api-pix', weight: 0.5 },
     { method: 'GET', path: fixed(`${API_PIX}/pix`), auth: 'api-pix', query: listQuery },
     { method: 'GET', path: w => segment(anyE2e)(w).map(e => `${API_PIX}/pix/${e}`), auth: 'api-pix' },
     { method: 'PUT', path: w => fc.tuple(segment(anyE2e)(w), fc.oneof(fc.stringMatching(/^[a-zA-Z0-9]{1,35}$/), oddSegment)).map(([e, id]) => `${API_PIX}/pix/${e}/devolucao/${id}`), auth: 'api-pix', weight: 2, body: body(() => ({ valor: ['0.01', '20.00', '999999999.99'][unique % 3], natureza: 'ORIGINAL', descricao: 'fuzz' })) },
@@ -311,7 +355,7 @@ function endpoints (): Endpoint[] {
     // Pix Automático
     { method: 'POST', path: fixed(`${API_PIX}/rec`), auth: 'api-pix', weight: 2, body: body(w => ({ vinculo: { contrato: uniq('ct'), devedor: debtor(), objeto: 'Streaming' }, calendario: { dataInicial: '2026-03-20', dataFinal: '2027-03-20', periodicidade: ['MENSAL', 'SEMANAL', 'ANUAL'][unique % 3] }, valor: unique % 2 === 0 ? { valorRec: '35.00' } : { valorMinimoRecebedor: '10.00' }, politicaRetentativa: unique % 2 === 0 ? 'PERMITE_3R_7D' : 'NAO_PERMITE', ...(unique % 4 === 0 ? { loc: drawn(w, w.pools.locrecs, unique, 1) } : {}) })) },
     { method: 'GET', path: fixed(`${API_PIX}/rec`), auth: 'api-pix', query: listQuery },
-    { method: 'GET', path: w => segment(anyIdRec)(w).map(id => `${API_PIX}/rec/${id}`), auth: 'api-pix', query: fc.oneof(fc.constant(''), fc.constant('?txid=fuzztxid00000000000000000001'), queryArb) },
+    { method: 'GET', path: w => segment(anyIdRec)(w).map(id => `${API_PIX}/rec/${id}`), auth: 'api-pix', query: fc.oneof(fc.constant(''), fc.constant(`?txid=${FRESH_TXID}`), queryArb) },
     { method: 'PATCH', path: w => segment(anyIdRec)(w).map(id => `${API_PIX}/rec/${id}`), auth: 'api-pix', body: body(() => unique % 2 === 0 ? { status: 'CANCELADA' } : { vinculo: { devedor: { nome: 'Fulano de Tal Jr' } }, calendario: { dataInicial: '2026-05-01' } }) },
     { method: 'POST', path: fixed(`${API_PIX}/solicrec`), auth: 'api-pix', body: body(w => ({ idRec: anyIdRec(w, unique), calendario: { dataExpiracaoSolicitacao: '2026-03-12T15:00:00Z' }, destinatario: { agencia: '2569', conta: '550689', cpf: '52998224725', ispbParticipante: '91193552' } })) },
     { method: 'GET', path: w => segment((x, i) => drawn(x, x.pools.idSolicRecs, i, 'SC0000000020260310abcdefghijk'))(w).map(id => `${API_PIX}/solicrec/${id}`), auth: 'api-pix' },
@@ -320,12 +364,12 @@ function endpoints (): Endpoint[] {
     { method: 'GET', path: fixed(`${API_PIX}/locrec`), auth: 'api-pix', query: listQuery },
     { method: 'GET', path: w => segment((x, i) => drawn(x, x.pools.locrecs, i, 1))(w).map(id => `${API_PIX}/locrec/${id}`), auth: 'api-pix' },
     { method: 'DELETE', path: w => segment((x, i) => drawn(x, x.pools.locrecs, i, 1))(w).map(id => `${API_PIX}/locrec/${id}/idRec`), auth: 'api-pix', weight: 0.5 },
-    { method: 'PUT', path: w => txidSegment(w).map(id => `${API_PIX}/cobr/${id}`), auth: 'api-pix', weight: 2, body: body(w => ({ idRec: anyIdRec(w, unique), infoAdicional: 'fuzz', calendario: { dataDeVencimento: ['2026-03-20', '2026-04-20', '2026-03-11'][unique % 3] }, valor: { original: '49.90' }, ajusteDiaUtil: true, recebedor: { conta: '012682', tipoConta: 'CORRENTE', agencia: '9708' }, devedor: { email: 'maria@example.com', cep: '89256-140' } })) },
+    { method: 'PUT', path: w => txidSegment('cobr')(w).map(id => `${API_PIX}/cobr/${id}`), auth: 'api-pix', weight: 2, body: body(w => ({ idRec: anyIdRec(w, unique), infoAdicional: 'fuzz', calendario: { dataDeVencimento: ['2026-03-20', '2026-04-20', '2026-03-11'][unique % 3] }, valor: { original: '49.90' }, ajusteDiaUtil: true, recebedor: { conta: '012682', tipoConta: 'CORRENTE', agencia: '9708' }, devedor: { email: 'maria@example.com', cep: '89256-140' } })) },
     { method: 'POST', path: fixed(`${API_PIX}/cobr`), auth: 'api-pix', body: body(w => ({ idRec: anyIdRec(w, unique), calendario: { dataDeVencimento: '2026-04-20' }, valor: { original: '35.00' }, ajusteDiaUtil: false, recebedor: { conta: '012682', tipoConta: 'CORRENTE', agencia: '9708' } })) },
-    { method: 'GET', path: w => txidSegment(w).map(id => `${API_PIX}/cobr/${id}`), auth: 'api-pix' },
-    { method: 'PATCH', path: w => txidSegment(w).map(id => `${API_PIX}/cobr/${id}`), auth: 'api-pix', body: body(() => ({ status: 'CANCELADA' })) },
+    { method: 'GET', path: w => txidSegment('cobr')(w).map(id => `${API_PIX}/cobr/${id}`), auth: 'api-pix' },
+    { method: 'PATCH', path: w => txidSegment('cobr')(w).map(id => `${API_PIX}/cobr/${id}`), auth: 'api-pix', body: body(() => ({ status: 'CANCELADA' })) },
     { method: 'GET', path: fixed(`${API_PIX}/cobr`), auth: 'api-pix', query: listQuery },
-    { method: 'POST', path: w => fc.tuple(txidSegment(w), fc.oneof(fc.constantFrom('2026-03-23', '2026-03-28', '2026-02-30', '2026-13-01', '9999-12-31'), oddSegment)).map(([id, d]) => `${API_PIX}/cobr/${id}/retentativa/${d}`), auth: 'api-pix' },
+    { method: 'POST', path: w => fc.tuple(txidSegment('cobr')(w), fc.oneof(fc.constantFrom('2026-03-23', '2026-03-28', '2026-02-30', '2026-13-01', '9999-12-31'), oddSegment)).map(([id, d]) => `${API_PIX}/cobr/${id}/retentativa/${d}`), auth: 'api-pix' },
     ...['webhookrec', 'webhookcobr'].flatMap((hook): Endpoint[] => [
       { method: 'PUT', path: fixed(`${API_PIX}/${hook}`), auth: 'api-pix', body: body(() => ({ webhookUrl: `https://erp.example.invalid/api/${hook}/` })) },
       { method: 'GET', path: fixed(`${API_PIX}/${hook}`), auth: 'api-pix' },
@@ -413,7 +457,7 @@ async function setUp (seed: number): Promise<World> {
   }
   if (app.sandbox.config.apiPixBasePath !== API_PIX) throw new Error(`fuzz set-up: API Pix under ${app.sandbox.config.apiPixBasePath}, not ${API_PIX}`)
   const keys = Object.keys(app.sandbox.store.data.directory)
-  const pools: Pools = { transactions: [], endToEndIds: [], txids: [], pixCodes: [], meds: [], webhooks: [], deliveries: [], armed: [], keys, ownKeys: [], locs: [], locrecs: [], idRecs: [], idSolicRecs: [], payloads: [], behaviours: [] }
+  const pools: Pools = { transactions: [], endToEndIds: [], txids: { cob: [], cobv: [], cobr: [] }, pixCodes: [], meds: [], webhooks: [], deliveries: [], armed: [], keys, ownKeys: [], locs: { cob: [], cobv: [] }, locrecs: [], idRecs: [], idSolicRecs: [], payloads: [], behaviours: [] }
   for (const a of accounts) {
     const { name, document, ispb } = app.sandbox.store.account(a.accountId)!
     const key = `fuzz${a.accountId}@example.com`
