@@ -490,24 +490,26 @@ function lastAttempt (d) {
   return a.statusCode ? `, last answered ${a.statusCode}` : (a.error ? `, last: ${a.error}` : '')
 }
 
-function buildCharge (tx, code, error) {
-  const image = qrImageOf(tx) ?? `/dashboard/qrcode.png?code=${encodeURIComponent(code)}`
-  const codeId = `code-${tx.id}`
-  const box = el('div', { class: 'charge' },
-    el('img', { src: image, alt: `QR code of the charge of ${money(txAmount(tx))}`, width: 200, height: 200, class: 'qr' }),
+/**
+ * A BR Code as a payer takes it: its QR image, and its text to select with a button that copies it
+ * (or selects it where the page may not write the clipboard). `testid` names the text for the tests.
+ */
+function codeBox (id, code, alt, image = `/dashboard/qrcode.png?code=${encodeURIComponent(code)}`, testid = 'pix-code') {
+  return el('div', { class: 'charge' },
+    el('img', { src: image, alt, width: 200, height: 200, class: 'qr' }),
     el('div', { class: 'charge-text' },
-      el('label', { for: codeId }, 'PIX copy and paste code'),
-      el('textarea', { id: codeId, readonly: true, rows: 4, spellcheck: 'false', class: 'code', 'data-testid': 'pix-code' }, code),
+      el('label', { for: id }, 'PIX copy and paste code'),
+      el('textarea', { id, readonly: true, rows: 4, spellcheck: 'false', class: 'code', 'data-testid': testid }, code),
       el('button', {
         type: 'button',
         class: 'secondary',
-        'data-key': 'copy',
+        'data-key': `copy-${id}`,
         onclick: async () => {
           try {
             await navigator.clipboard.writeText(code)
             toast('Code copied')
           } catch {
-            const area = $(`#${CSS.escape(codeId)}`)
+            const area = $(`#${CSS.escape(id)}`)
             area.focus()
             area.select()
             toast('Code selected: press Ctrl+C to copy')
@@ -515,6 +517,10 @@ function buildCharge (tx, code, error) {
         },
       }, 'Copy code')
     ))
+}
+
+function buildCharge (tx, code, error) {
+  const box = codeBox(`code-${tx.id}`, code, `QR code of the charge of ${money(txAmount(tx))}`, qrImageOf(tx) ?? undefined)
   if (PENDING.has(tx.status)) {
     const form = el('form', { class: 'pay form', novalidate: true, 'aria-label': 'Pay this charge' },
       el('div', { class: 'field' }, el('label', { for: `pay-amount-${tx.id}` }, 'Amount (BRL, optional)'),
