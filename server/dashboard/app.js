@@ -218,6 +218,10 @@ const state = {
   editing: new Set(),
   confirmingDelete: new Set(),
   txDeliveries: new Map(),
+  /** The static code of each recurrence's contract last asked for, with the location it carries. */
+  recStaticCodes: new Map(),
+  /** The control plane's last refusal of an action of an API Pix block, until the next one. */
+  apRefusals: {},
   rowSig: new WeakMap(),
   seenStatuses: new Set(KNOWN_STATUSES),
 }
@@ -490,24 +494,26 @@ function lastAttempt (d) {
   return a.statusCode ? `, last answered ${a.statusCode}` : (a.error ? `, last: ${a.error}` : '')
 }
 
-function buildCharge (tx, code, error) {
-  const image = qrImageOf(tx) ?? `/dashboard/qrcode.png?code=${encodeURIComponent(code)}`
-  const codeId = `code-${tx.id}`
-  const box = el('div', { class: 'charge' },
-    el('img', { src: image, alt: `QR code of the charge of ${money(txAmount(tx))}`, width: 200, height: 200, class: 'qr' }),
+/**
+ * A BR Code as a payer takes it: its QR image, and its text to select with a button that copies it
+ * (or selects it where the page may not write the clipboard). `testid` names the text for the tests.
+ */
+function codeBox (id, code, alt, image = `/dashboard/qrcode.png?code=${encodeURIComponent(code)}`, testid = 'pix-code') {
+  return el('div', { class: 'charge' },
+    el('img', { src: image, alt, width: 200, height: 200, class: 'qr' }),
     el('div', { class: 'charge-text' },
-      el('label', { for: codeId }, 'PIX copy and paste code'),
-      el('textarea', { id: codeId, readonly: true, rows: 4, spellcheck: 'false', class: 'code', 'data-testid': 'pix-code' }, code),
+      el('label', { for: id }, 'PIX copy and paste code'),
+      el('textarea', { id, readonly: true, rows: 4, spellcheck: 'false', class: 'code', 'data-testid': testid }, code),
       el('button', {
         type: 'button',
         class: 'secondary',
-        'data-key': 'copy',
+        'data-key': `copy-${id}`,
         onclick: async () => {
           try {
             await navigator.clipboard.writeText(code)
             toast('Code copied')
           } catch {
-            const area = $(`#${CSS.escape(codeId)}`)
+            const area = $(`#${CSS.escape(id)}`)
             area.focus()
             area.select()
             toast('Code selected: press Ctrl+C to copy')
@@ -515,6 +521,10 @@ function buildCharge (tx, code, error) {
         },
       }, 'Copy code')
     ))
+}
+
+function buildCharge (tx, code, error) {
+  const box = codeBox(`code-${tx.id}`, code, `QR code of the charge of ${money(txAmount(tx))}`, qrImageOf(tx) ?? undefined)
   if (PENDING.has(tx.status)) {
     const form = el('form', { class: 'pay form', novalidate: true, 'aria-label': 'Pay this charge' },
       el('div', { class: 'field' }, el('label', { for: `pay-amount-${tx.id}` }, 'Amount (BRL, optional)'),
@@ -1150,6 +1160,43 @@ function recCharges (r) {
       : null)))
 }
 
+/**
+ * The codes a payer of another tool scans for a recurrence: its location's (journey 2, the dadosQR
+ * GET /rec/{idRec} shows), and on demand the static code of its contract (journey 4) from the control
+ * plane, shown while the recurrence keeps the location it carries; a refusal goes to the block's error line.
+ */
+function recCodes (r) {
+  const amountId = `rec-static-valor-${r.idRec}`
+  const made = state.recStaticCodes.get(r.idRec)
+  const staticCode = made && made.location === r.loc?.location ? made.pixCopiaECola : null
+  const submit = (event) => {
+    event.preventDefault()
+    const form = event.currentTarget
+    const valor = form.elements['static-valor'].value.trim().replace(',', '.')
+    const error = $('#ap-rec-error')
+    delete state.apRefusals.rec
+    act(form.querySelector('button[type=submit]'), error, async () => {
+      const answer = await api('POST', `/__sandbox/recurrences/${encodeURIComponent(r.idRec)}/static-code`, valor ? { valor } : {})
+      state.recStaticCodes.set(r.idRec, { location: r.loc?.location, pixCopiaECola: answer.pixCopiaECola })
+      return answer
+    }, 'Static code of the contract made').then((answer) => {
+      if (answer === undefined) state.apRefusals.rec = error.textContent
+    })
+  }
+  return el('div', { class: 'rec-codes' },
+    el('h4', {}, 'Codes a payer scans'),
+    r.dadosQR
+      ? [el('p', {}, `The location's code (dadosQR, ${r.dadosQR.jornada})`), codeBox(`rec-code-${r.idRec}`, r.dadosQR.pixCopiaECola, `QR code of recurrence ${r.idRec}`, undefined, 'rec-code')]
+      : el('p', { class: 'muted' }, 'No location, so no code of its own: POST /v2/locrec, then PATCH /v2/rec/{idRec} with loc while CRIADA.'),
+    el('form', { class: 'form', novalidate: true, 'aria-label': `Static code of the contract of ${r.idRec}`, onsubmit: submit },
+      el('div', { class: 'field' }, el('label', { for: amountId }, 'Amount of the static code (BRL, optional)'),
+        el('input', { id: amountId, name: 'static-valor', type: 'text', inputmode: 'decimal', autocomplete: 'off', placeholder: r.valor?.valorRec })),
+      el('div', { class: 'actions' }, el('button', { type: 'submit', class: 'secondary', 'data-key': 'static-code' }, 'Static code of the contract'))),
+    staticCode
+      ? [el('p', {}, 'The static code of the contract (JORNADA_4)'), codeBox(`rec-static-code-${r.idRec}`, staticCode, `Static QR code of the contract of recurrence ${r.idRec}`, undefined, 'static-code')]
+      : null)
+}
+
 /** What each callback of API Pix posts to its webhook's URL. */
 const CALLBACK_POSTED = { pix: 'Received PIX posted to', rec: 'Changes of recurrences posted to', cobr: 'Changes of recurring charges posted to' }
 
@@ -1299,6 +1346,7 @@ const API_PIX_BLOCKS = [
     empty: 'No recurrence yet: POST /v2/rec.',
     load: () => api('GET', `/__sandbox/recurrences${qs({ accountId: state.accountId })}`).then(d => listOf(d, 'recurrences')),
     key: r => r.idRec,
+    sig: r => [r, state.recStaticCodes.get(r.idRec) ?? null],
     label: r => `rec ${r.idRec} ${r.status}`,
     cells: r => [
       el('span', { class: 'cell when' }, when(r.atualizacao?.[0]?.data)),
@@ -1319,9 +1367,11 @@ const API_PIX_BLOCKS = [
       ['Contract (contrato)', r.vinculo?.contrato],
       ['Retries (politicaRetentativa)', r.politicaRetentativa],
       ['Journey (ativacao.tipoJornada)', r.ativacao?.tipoJornada],
+      ['Location (loc)', r.loc ? el('code', {}, r.loc.location) : 'none'],
       ['Payer (pagador)', r.pagador ? `${r.pagador.cpf ?? r.pagador.cnpj ?? ''} at PSP ${r.pagador.ispbParticipante}` : null],
       ['Recurring charges (cobr)', recCharges(r)],
     ],
+    extra: recCodes,
   },
 ]
 
@@ -1333,7 +1383,7 @@ function buildApiPixRow (block, record, loaded) {
     state.accountId ? null : el('span', { class: 'cell acct' }, `#${record.accountId}`),
   ])
   if (!state.expanded[kind].has(key)) return [summary]
-  return [summary, el('div', { class: 'row-detail', id: `${kind}-detail-${key}` }, facts(block.facts(record, loaded)), rawRecord(`${kind}-${key}`, record))]
+  return [summary, el('div', { class: 'row-detail', id: `${kind}-detail-${key}` }, facts(block.facts(record, loaded)), block.extra?.(record, loaded), rawRecord(`${kind}-${key}`, record))]
 }
 
 function setupApiPix () {
@@ -1352,7 +1402,7 @@ async function refreshApiPix () {
   const loaded = Object.fromEntries(API_PIX_BLOCKS.map((b, i) => [b.id, results[i].status === 'fulfilled' ? results[i].value : null]))
   API_PIX_BLOCKS.forEach((block, i) => {
     const result = results[i]
-    $(`#ap-${block.id}-error`).textContent = result.status === 'rejected' ? result.reason.message : ''
+    $(`#ap-${block.id}-error`).textContent = result.status === 'rejected' ? result.reason.message : (state.apRefusals[block.id] ?? '')
     if (result.status === 'rejected') return
     const kind = `ap-${block.id}`
     $(`#ap-${block.id}-empty`).hidden = result.value.length > 0

@@ -179,3 +179,47 @@ t.test('the API Pix tab: recurrences with status, periodicity, value rule and de
   t.equal(await charge.locator('.badge').first().textContent(), 'CONCLUIDA')
   t.same(pageErrors, [])
 })
+
+t.test('the API Pix tab: a recurrence\'s codes a payer scans, its location\'s (journey 2) and the static code of its contract (journey 4), each to copy; a recurrence without location shows the refusal', async (t) => {
+  t.setTimeout(60_000)
+  const { app, base, page, pageErrors } = session
+  const token = await oauthToken(app)
+  const call = async (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) => {
+    const res = await app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) })
+    if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`)
+    return res.json()
+  }
+  const terms = (contrato: string) => ({ vinculo: { contrato, devedor: { cpf: '52998224725', nome: 'MARIA PAGADORA' } }, calendario: { dataInicial: '2026-03-20', periodicidade: 'MENSAL' }, valor: { valorRec: '49.90' }, politicaRetentativa: 'NAO_PERMITE' })
+  const locrec = await call('POST', '/v2/locrec')
+  const { idRec } = await call('POST', '/v2/rec', { ...terms('CODES1'), loc: locrec.id })
+  const { idRec: bare } = await call('POST', '/v2/rec', terms('CODES2'))
+  const { dadosQR } = await call('GET', `/v2/rec/${idRec}`)
+
+  await page.goto(`${base}/dashboard?account=1#apipix`)
+  await page.locator('body[data-view="apipix"] #live[data-state="live"]').waitFor()
+  const row = page.locator(`#ap-rec-list > li[data-key="${idRec}"]`)
+  await row.locator('.row-summary').click()
+  const detail = row.locator('.row-detail')
+  await detail.waitFor()
+  t.match(await detail.textContent(), locrec.location, 'its location')
+  t.equal(await detail.locator('[data-testid="rec-code"]').inputValue(), dadosQR.pixCopiaECola, 'the code of GET /v2/rec/{idRec}')
+  t.equal(await detail.getByRole('button', { name: 'Copy code' }).count(), 1)
+
+  await detail.getByLabel('Amount of the static code (BRL, optional)').fill('49.90')
+  await detail.getByRole('button', { name: 'Static code of the contract' }).click()
+  const shown = detail.locator('[data-testid="static-code"]')
+  await shown.waitFor()
+  const answered = await app.inject({ method: 'POST', url: `/__sandbox/recurrences/${idRec}/static-code`, payload: { valor: '49.90' } })
+  t.equal(answered.statusCode, 200, answered.body)
+  t.equal(await shown.inputValue(), answered.json().pixCopiaECola, 'the code the control plane answers')
+  t.equal(await detail.getByRole('button', { name: 'Copy code' }).count(), 2, 'each code with its copy button')
+  await page.screenshot({ path: screenshotPath('api-pix-tab-rec-codes'), fullPage: true })
+
+  const other = page.locator(`#ap-rec-list > li[data-key="${bare}"]`)
+  await other.locator('.row-summary').click()
+  t.equal(await other.locator('[data-testid="rec-code"]').count(), 0, 'no location, no code of journey 2')
+  await other.getByRole('button', { name: 'Static code of the contract' }).click()
+  await page.locator('#ap-rec-error', { hasText: 'location' }).waitFor()
+  t.equal(await other.locator('[data-testid="static-code"]').count(), 0)
+  t.same(pageErrors, [])
+})
