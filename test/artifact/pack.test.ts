@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap'
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -18,6 +18,9 @@ import { childEnv } from '../helpers/process.js'
  * test runners on that Node. Slow by nature (a build and two installs): one file, run once.
  */
 t.setTimeout(20 * 60_000)
+// Two steps at a time, in order: each line's install and runs go beside the other line's. A step
+// waits for what it needs (the tarball, its line's install) through the promises below.
+t.jobs = 2
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string, devDependencies: Record<string, string> }
@@ -63,7 +66,13 @@ const ok = (t: Test, r: Run, what: string): void => {
   t.equal(r.code, 0, `${what} exited 0`, r.code === 0 ? {} : { stdout: r.stdout.slice(-3000), stderr: r.stderr.slice(-3000) })
 }
 
-let tarball = ''
+/** A promise with its resolve, for a step that later steps wait on. */
+function deferred<T> (): { promise: Promise<T>, resolve: (value: T) => void } {
+  let resolve!: (value: T) => void
+  return { promise: new Promise<T>(_resolve => { resolve = _resolve }), resolve }
+}
+/** The tarball's path, '' when npm pack failed. */
+const packed = deferred<string>()
 
 /*
  * The README examples' test runners: vitest from the registry or cache (it cannot be a development
@@ -80,14 +89,18 @@ function installRunners (): Promise<Run> {
   })()
   return runnersInstalled
 }
-const installed = new Set<string>()
+/** Whether the tarball installed on each line. */
+const installs = new Map(lines.map(l => [l.line, deferred<boolean>()]))
+const installedOn = (l: Line): Promise<boolean> => installs.get(l.line)!.promise
 
 t.test('npm pack builds dist/ and ships dist, fixtures, the dashboard, bin, README and LICENSE only', async t => {
+  t.teardown(() => packed.resolve(''))
   const res = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, timeoutMs: 300_000 })
   ok(t, res, 'npm pack')
-  const [packed] = JSON.parse(res.stdout.slice(res.stdout.indexOf('['))) as Array<{ filename: string, size: number, entryCount: number, files: Array<{ path: string }> }>
-  tarball = join(work, packed.filename)
-  const paths = packed.files.map(f => f.path)
+  if (res.code !== 0) return packed.resolve('')
+  const [pack] = JSON.parse(res.stdout.slice(res.stdout.indexOf('['))) as Array<{ filename: string, size: number, entryCount: number, files: Array<{ path: string }> }>
+  packed.resolve(join(work, pack.filename))
+  const paths = pack.files.map(f => f.path)
   const unexpected = paths.filter(p => !/^(dist\/|fixtures\/|server\/dashboard\/|bin\/pix-sandbox\.js$|package\.json$|README\.md$|LICENSE$)/.test(p))
   t.same(unexpected, [], 'nothing but what the package needs')
   for (const needed of ['dist/server/index.js', 'dist/server/index.d.ts', 'dist/client/index.js', 'dist/client/index.d.ts', 'dist/server/main.js',
@@ -96,12 +109,18 @@ t.test('npm pack builds dist/ and ships dist, fixtures, the dashboard, bin, READ
     t.ok(paths.includes(needed), `ships ${needed}`)
   }
   t.notOk(paths.some(p => p.endsWith('.ts') && !p.endsWith('.d.ts')), 'no TypeScript sources')
-  t.comment(`packed ${packed.entryCount} entries, ${(packed.size / 1024).toFixed(0)} kB`)
+  t.comment(`packed ${pack.entryCount} entries, ${(pack.size / 1024).toFixed(0)} kB`)
 })
 
 for (const l of lines) {
   t.test(`on Node ${l.version}: the tarball installs into an empty project with no engine warning, and its command answers --version`, async t => {
-    t.ok(tarball, 'packed')
+    // Whatever ends this step, the steps that wait on this line's install go on.
+    t.teardown(() => installs.get(l.line)!.resolve(false))
+    const tarball = await packed.promise
+    if (!tarball) {
+      installs.get(l.line)!.resolve(false)
+      return t.fail('npm pack failed')
+    }
     writeFileSync(join(l.app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
     // npm itself runs on the line's Node (first on the PATH), so the engines it checks are against it.
     const res = await run('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: l.app, env: l.env, timeoutMs: 300_000 })
@@ -117,11 +136,12 @@ for (const l of lines) {
     const version = await run('npx', ['pix-sandbox', '--version'], { cwd: l.app, env: l.env })
     ok(t, version, 'npx pix-sandbox --version')
     t.equal(version.stdout, `pix-sandbox ${pkg.version}\n`)
-    if (res.code === 0 && version.code === 0) installed.add(l.line)
+    installs.get(l.line)!.resolve(res.code === 0 && version.code === 0)
   })
 }
 
 t.test('the compiled client imports only its own files', async t => {
+  if (!await installedOn(newest)) return t.fail('the package did not install')
   const dist = join(newest.app, 'node_modules', 'pix-sandbox', 'dist', 'client')
   for (const file of readdirSync(dist).filter(f => f.endsWith('.js'))) {
     const imports = [...readFileSync(join(dist, file), 'utf8').matchAll(/^(?:import|export)\b[^;]*?from\s+'([^']+)'/gm)].map(m => m[1])
@@ -130,7 +150,7 @@ t.test('the compiled client imports only its own files', async t => {
 })
 
 t.test(`from the installed package on Node ${newest.version}: startSandbox, createClient, an account, a cash-out, its CashOut webhook, and the process exits on its own`, async t => {
-  if (!installed.has(newest.line)) return t.fail('the package did not install')
+  if (!await installedOn(newest)) return t.fail('the package did not install')
   const { app } = newest
   writeFileSync(join(app, 'consumer.mjs'), `
 import { createServer } from 'node:http'
@@ -173,12 +193,15 @@ process.stdout.write(JSON.stringify({ url: sandbox.url, token: account.token.sli
 })
 
 /** The README's examples, copied from examples/ (test/unit/readme.test.ts keeps the README equal to them). */
-const example = (app: string, name: string): void => writeFileSync(join(app, name), readFileSync(join(root, 'examples', name)))
+/** An example of the README in a consumer project, written once: steps that run side by side read it. */
+const example = (app: string, name: string): void => {
+  if (!existsSync(join(app, name))) writeFileSync(join(app, name), readFileSync(join(root, 'examples', name)))
+}
 const typescriptExamples = readdirSync(join(root, 'examples')).filter(f => f.endsWith('.ts'))
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
 
 t.test('a TypeScript consumer type-checks under strict against the installed types, the README\'s TypeScript examples with it, and a wrong call does not', async t => {
-  if (!installed.has(newest.line)) return t.fail('the package did not install')
+  if (!await installedOn(newest)) return t.fail('the package did not install')
   const { app } = newest
   t.ok(typescriptExamples.length > 0, `the README shows TypeScript (${typescriptExamples.join(', ')})`)
   for (const name of typescriptExamples) example(app, name)
@@ -244,7 +267,7 @@ void [stopped, colour, token, status, delivery, netBalance, transferId, paidStat
 
 for (const l of lines) {
   t.test(`on Node ${l.version}: the README's node:test (TypeScript, a year of Pix Automático among them), vitest and tap examples pass with their own runners`, async t => {
-    if (!installed.has(l.line)) return t.fail('the package did not install')
+    if (!await installedOn(l)) return t.fail('the package did not install')
     const { app } = l
     for (const name of ['node-test.test.ts', 'pix-automatico-year.test.ts', 'vitest.test.mjs', 'tap.test.mjs']) example(app, name)
     // Node runs TypeScript as it is from 22.18; the 22 lines before it, from 22.6, with this flag.
@@ -267,7 +290,7 @@ for (const l of lines) {
 
 for (const l of lines) {
   t.test(`on Node ${l.version}: \`npx pix-sandbox\` serves from dist, and the README's test against a running sandbox passes`, async t => {
-    if (!installed.has(l.line)) return t.fail('the package did not install')
+    if (!await installedOn(l)) return t.fail('the package did not install')
     const { app } = l
     example(app, 'container.test.mjs')
     const started = performance.now()
