@@ -41,5 +41,12 @@ const common = {
   ],
 }
 
-await build({ ...common, entryPoints: { main: 'server/main.ts', index: 'server/index.ts' }, outdir: 'dist/server', allowOverwrite: true })
-await build({ ...common, entryPoints: ['server/webhooks/sender-worker.ts'], outdir: 'dist/server/webhooks', allowOverwrite: true, external: ['undici'] })
+// `node scripts/bundle.mjs --command-only <folder>` writes the command alone (<folder>/server/main.js
+// and its sender thread) from the sources: the tests start the sandbox's process from there
+// (test/helpers/command-bundle.ts). <folder> sits inside the package, so the package root is found
+// above it as from dist/.
+const commandOnly = process.argv.indexOf('--command-only')
+const out = commandOnly === -1 ? 'dist' : process.argv[commandOnly + 1]
+const entryPoints = commandOnly === -1 ? { main: 'server/main.ts', index: 'server/index.ts' } : { main: 'server/main.ts' }
+await build({ ...common, entryPoints, outdir: `${out}/server`, allowOverwrite: true })
+await build({ ...common, entryPoints: ['server/webhooks/sender-worker.ts'], outdir: `${out}/server/webhooks`, allowOverwrite: true, external: ['undici'] })

@@ -1,6 +1,4 @@
-import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
-import { packageRoot } from '../paths.js'
 import type { SendResult } from './sender.js'
 
 /**
@@ -95,13 +93,16 @@ export class SenderThread {
 }
 
 /**
- * The thread runs dist/server/webhooks/sender-worker.js once built (found from the package root: this
- * code may itself run from a bundle elsewhere in dist/). Run from source (npm start, tests), it is
- * sender-worker.ts: a thread does not get the parent's TypeScript loader, so a bootstrap registers
- * tsx in it first.
+ * Built, the thread runs webhooks/sender-worker.js beside the bundle this code is part of
+ * (dist/server/main.js or index.js: scripts/bundle.mjs), or beside this file when tsc's output of it
+ * runs unbundled. Run from source (npm start, tests), it is sender-worker.ts: a thread does not get
+ * the parent's TypeScript loader, so a bootstrap registers tsx in it first.
  */
 function startWorker (workerData: unknown): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(join(packageRoot, 'dist', 'server', 'webhooks', 'sender-worker.js'), { workerData })
+  if (!import.meta.url.endsWith('.ts')) {
+    const beside = import.meta.url.endsWith('/webhooks/sender-thread.js') ? './sender-worker.js' : './webhooks/sender-worker.js'
+    return new Worker(new URL(beside, import.meta.url), { workerData })
+  }
   const entry = new URL('./sender-worker.ts', import.meta.url).href
   const tsx = import.meta.resolve('tsx/esm/api')
   const bootstrap = `import(${JSON.stringify(tsx)}).then(m => { m.register(); return import(${JSON.stringify(entry)}) })`

@@ -63,8 +63,8 @@ async function waitFor<T> (what: string, fn: () => T | undefined | Promise<T | u
 const jsonLines = (text: string): Array<Record<string, unknown>> =>
   text.split('\n').filter(l => l.trim() !== '').map(l => JSON.parse(l) as Record<string, unknown>)
 
-t.test('the real process: healthy, one JSON line per request without secrets, SIGTERM exits 0', async t => {
-  const proc = startMain(['--port', '0', '--host', '127.0.0.1', '--log-level', 'info', '--seed', 'proc-seed'])
+t.test('the real process, started as `npm start` starts it: healthy, one JSON line per request without secrets, SIGTERM exits 0', async t => {
+  const proc = startMain(['--port', '0', '--host', '127.0.0.1', '--log-level', 'info', '--seed', 'proc-seed'], {}, { npmStart: true })
   t.teardown(() => { if (proc.child.exitCode === null) proc.child.kill('SIGKILL') })
 
   const address = await waitFor('the listening line', () => {

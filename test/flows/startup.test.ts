@@ -109,7 +109,8 @@ t.test('an unexpected failure at start: one line, exit 1; the stack trace only a
   t.equal(await ended(proc), 1)
   t.same(lines(proc.stderr()), ['pix-sandbox: failed to start: TypeError: Cannot read properties of undefined (reading \'map\') (LOG_LEVEL=debug prints the stack trace)'])
 
-  const debug = startMain(['--fixtures', dir], { LOG_LEVEL: 'debug' })
+  // Started as `npm start` starts it, so that the trace names the source file.
+  const debug = startMain(['--fixtures', dir], { LOG_LEVEL: 'debug' }, { npmStart: true })
   t.equal(await ended(debug), 1)
   t.match(debug.stderr(), /^pix-sandbox: failed to start: TypeError: Cannot read properties of undefined \(reading 'map'\)\nTypeError: [^\n]*\n\s+at .*fixtures\.ts/)
 })

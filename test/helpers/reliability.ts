@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { commandBundle } from './command-bundle.js'
 import { childEnv } from './process.js'
 import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
@@ -8,7 +9,7 @@ import type { ErrorShape } from '../../server/errors/families.js'
 
 /**
  * Helpers of the reliability tests (test/reliability): the error shapes of docs/gateway.md §7 as key sets, a real
- * sandbox process (`node --import tsx server/main.ts`) on a free port of 127.0.0.1, and small HTTP
+ * sandbox process (server/main.ts, bundled: command-bundle.ts) on a free port of 127.0.0.1, and small HTTP
  * helpers that never throw on a status.
  */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -110,7 +111,7 @@ export interface SandboxProcess {
  */
 export async function startProcess (args: string[], opts: { readyTimeoutMs?: number, env?: Record<string, string>, https?: boolean } = {}): Promise<SandboxProcess> {
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--port', String(port), '--host', '127.0.0.1', ...args], {
+  const child = spawn(process.execPath, [commandBundle(), '--port', String(port), '--host', '127.0.0.1', ...args], {
     cwd: ROOT,
     env: { ...process.env, ...childEnv(), ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],

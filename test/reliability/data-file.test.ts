@@ -9,6 +9,7 @@ import { StartupError } from '../../server/errors/startup.js'
 import { Store } from '../../server/store/store.js'
 import { T0, certHeader, fixtureAccount } from '../helpers/app.js'
 import { FaultyFs } from '../helpers/faulty-fs.js'
+import { commandBundle } from '../helpers/command-bundle.js'
 import { childEnv } from '../helpers/process.js'
 import { ROOT } from '../helpers/reliability.js'
 import { spawn } from 'node:child_process'
@@ -188,7 +189,7 @@ t.test('the real process: exit code 2, one line on stderr, the file untouched', 
   const file = join(dir, 'settings.json')
   writeFileSync(file, JSON.stringify({ important: 'my app config' }))
   const before = fingerprint(dir)
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--data', file, '--port', '0'], { cwd: ROOT, env: { ...process.env, ...childEnv() }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [commandBundle(), '--data', file, '--port', '0'], { cwd: ROOT, env: { ...process.env, ...childEnv() }, stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
   child.stderr!.on('data', (c: Buffer) => { stderr += c.toString('utf8') })
   const code = await new Promise<number | null>(resolve => child.once('exit', resolve))

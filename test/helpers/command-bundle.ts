@@ -1,0 +1,87 @@
+import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/**
+ * The sandbox's command as the flow and reliability tests start it: server/main.ts and its webhook
+ * sender thread bundled from this checkout's sources by scripts/bundle.mjs (the settings dist/ is
+ * built with), into node_modules/.cache/command-bundle/<key>/, where <key> hashes the sources, the
+ * lock file and the bundle script, so an edit gives a new bundle. Started through tsx a process
+ * spends about 1.5 s of CPU before it answers, from a bundle 0.4 s, and the suite starts dozens.
+ * `npm start` itself (tsx) is started by test/flows/quickstart.test.ts.
+ */
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const cache = join(root, 'node_modules', '.cache', 'command-bundle')
+
+function filesUnder (dir: string): string[] {
+  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+    .filter(e => e.isFile())
+    .map(e => join(e.parentPath, e.name))
+    .sort()
+}
+
+function sourceKey (): string {
+  const hash = createHash('sha256')
+  for (const file of [...filesUnder('server'), ...filesUnder('scenarios'), join(root, 'package-lock.json'), join(root, 'scripts', 'bundle.mjs')]) {
+    hash.update(file).update('\0').update(readFileSync(file)).update('\0')
+  }
+  return hash.digest('hex').slice(0, 20)
+}
+
+const pause = (ms: number): void => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms) }
+
+function exists (path: string): boolean {
+  try {
+    statSync(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The bundle's path, built first when the sources changed. Test files run side by side: one builds
+ * (holding `<key>.lock`, a folder) while the others wait for it; a lock older than a minute is a
+ * builder that died.
+ */
+function build (): string {
+  const key = sourceKey()
+  const dir = join(cache, key)
+  const main = join(dir, 'server', 'main.js')
+  const lock = join(cache, `${key}.lock`)
+  mkdirSync(cache, { recursive: true })
+  for (;;) {
+    if (exists(main)) return main
+    try {
+      mkdirSync(lock)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+      const held = statSync(lock, { throwIfNoEntry: false })
+      if (held && Date.now() - held.mtimeMs > 60_000) rmSync(lock, { recursive: true, force: true })
+      else pause(100)
+      continue
+    }
+    try {
+      const partial = join(cache, `${key}.${process.pid}`)
+      execFileSync(process.execPath, [join(root, 'scripts', 'bundle.mjs'), '--command-only', partial], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
+      renameSync(partial, dir)
+      // Bundles of earlier sources, once no run can still be starting one.
+      for (const entry of readdirSync(cache)) {
+        const path = join(cache, entry)
+        if (entry !== key && !entry.startsWith(`${key}.`) && Date.now() - statSync(path).mtimeMs > 10 * 60_000) rmSync(path, { recursive: true, force: true })
+      }
+    } finally {
+      rmSync(lock, { recursive: true, force: true })
+    }
+  }
+}
+
+let built: string | undefined
+
+/** The file `node` runs to start the sandbox's command from this checkout, before its flags. */
+export function commandBundle (): string {
+  built ??= build()
+  return built
+}
