@@ -17,12 +17,18 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const groupRegistry = Symbol.for('pix-sandbox.tap-group')
 
-export function runGroup (t: Test, folder: string, part: number, parts: number): void {
+/**
+ * `jobs` files of the part run at a time: files that wait on sockets, child processes or timers for
+ * much of their run (test/flows, test/reliability) leave the process idle otherwise. `subfolders:
+ * false` leaves the files of the folder's subfolders to run by themselves.
+ */
+export function runGroup (t: Test, folder: string, part: number, parts: number, { jobs = 1, subfolders = true }: { jobs?: number, subfolders?: boolean } = {}): void {
   const dir = join(root, 'test', folder)
-  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter(f => f.endsWith('.test.ts')).sort()
+  const files = readdirSync(dir, { recursive: subfolders, encoding: 'utf8' }).filter(f => f.endsWith('.test.ts')).sort()
     .filter((_, i) => i % parts === part - 1)
   const perFile = Number(process.env.TAP_TIMEOUT ?? 30) * 1000
   t.setTimeout(perFile * files.length)
+  t.jobs = jobs
   const subtests = new Map<string, Test>()
   Object.assign(globalThis, { [groupRegistry]: subtests })
   for (const file of files) {
