@@ -1,0 +1,4 @@
+import t from 'tap'
+import { runGroup } from '../loader/group.js'
+
+runGroup(t, 'reliability', 3, 3, { jobs: 2, subfolders: false })
