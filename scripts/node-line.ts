@@ -31,24 +31,55 @@ export function supportedLines (): Record<string, string> {
 
 const cacheDir = join(root, 'node_modules', '.cache', 'pix-sandbox-node')
 
+const binaryOf = (version: string): string => join(cacheDir, version, 'node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node')
+const installArgs = (staging: string, version: string): string[] =>
+  ['install', '--prefix', staging, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `node-${process.platform}-${process.arch}@${version}`]
+
+/** Installed beside, then renamed into place: two processes installing at once never see half a binary. */
+function staged (version: string): { staging: string, place: () => void } {
+  mkdirSync(cacheDir, { recursive: true })
+  const staging = mkdtempSync(join(cacheDir, `.${version}-`))
+  return {
+    staging,
+    place: () => {
+      try {
+        renameSync(staging, join(cacheDir, version))
+      } catch (err) {
+        if (!existsSync(binaryOf(version))) throw err
+      }
+    },
+  }
+}
+
 /**
  * The path of the `node` binary of a version or line (`22.12.0`, `24`), installed from the npm
  * registry the first time (a line: its newest release then; delete the folder for a newer one).
  */
 export function nodeBinary (version: string): string {
-  const dir = join(cacheDir, version)
-  const binary = join(dir, 'node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node')
+  const binary = binaryOf(version)
   if (existsSync(binary)) return binary
-  mkdirSync(cacheDir, { recursive: true })
-  // Installed beside, then renamed into place: two processes installing at once never see half a binary.
-  const staging = mkdtempSync(join(cacheDir, `.${version}-`))
+  const { staging, place } = staged(version)
   try {
-    execFileSync('npm', ['install', '--prefix', staging, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `node-${process.platform}-${process.arch}@${version}`], { stdio: ['ignore', 'ignore', 'inherit'] })
-    try {
-      renameSync(staging, dir)
-    } catch (err) {
-      if (!existsSync(binary)) throw err
-    }
+    execFileSync('npm', installArgs(staging, version), { stdio: ['ignore', 'ignore', 'inherit'] })
+    place()
+  } finally {
+    rmSync(staging, { recursive: true, force: true })
+  }
+  return binary
+}
+
+/** nodeBinary without blocking: a test installs both lines while it does other work. */
+export async function installedNodeBinary (version: string): Promise<string> {
+  const binary = binaryOf(version)
+  if (existsSync(binary)) return binary
+  const { staging, place } = staged(version)
+  try {
+    const child = spawn('npm', installArgs(staging, version), { stdio: ['ignore', 'ignore', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
+    const code = await new Promise<number | null>(resolve => child.on('close', resolve))
+    if (code !== 0) throw new Error(`npm install of node-${process.platform}-${process.arch}@${version} failed (${code}): ${stderr}`)
+    place()
   } finally {
     rmSync(staging, { recursive: true, force: true })
   }

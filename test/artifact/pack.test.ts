@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import semver from 'semver'
 import { parse } from 'yaml'
-import { nodeBinary, pathFirst, supportedLines } from '../../scripts/node-line.js'
+import { installedNodeBinary, pathFirst, supportedLines } from '../../scripts/node-line.js'
 import { childEnv } from '../helpers/process.js'
 
 /**
@@ -27,14 +27,22 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { ve
 const work = mkdtempSync(join(tmpdir(), 'pix-pack-'))
 t.teardown(() => rmSync(work, { recursive: true, force: true }))
 
-/** One consumer project per supported line, each installed and run by that line's Node. */
-interface Line { line: string, node: string, version: string, app: string, env: Record<string, string> }
-const lines: Line[] = Object.entries(supportedLines()).map(([line, version]) => {
-  const node = nodeBinary(version)
+/**
+ * One consumer project per supported line, each installed and run by that line's Node. Both Node
+ * binaries install (the first run of a checkout) while npm pack builds; `node`, `version` and `env`
+ * are set once `binary` resolves, which every step that uses them awaits through the line's install.
+ */
+interface Line { line: string, requested: string, binary: Promise<string>, node: string, version: string, app: string, env: Record<string, string> }
+const lines: Line[] = Object.entries(supportedLines()).map(([line, requested]) => {
   const app = join(work, `app-${line}`)
   mkdirSync(app)
-  const { PATH } = pathFirst(node)
-  return { line, node, version: execFileSync(node, ['--version'], { encoding: 'utf8' }).trim().slice(1), app, env: { PATH: PATH ?? '' } }
+  const l: Line = { line, requested, binary: installedNodeBinary(requested), node: '', version: '', app, env: {} }
+  l.binary.then(node => {
+    l.node = node
+    l.version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim().slice(1)
+    l.env = { PATH: pathFirst(node).PATH ?? '' }
+  }, () => {})
+  return l
 })
 const newest = lines[lines.length - 1]
 
@@ -76,19 +84,17 @@ const packed = deferred<string>()
 
 /*
  * The README examples' test runners: vitest from the registry or cache (it cannot be a development
- * dependency of this repository: see CONTRIBUTING) and @types/node, installed once and linked into
- * each line's project (what each line's Node runs is the same files).
+ * dependency of this repository: see CONTRIBUTING) and @types/node, installed once, beside npm pack,
+ * on the newest line's npm, and linked into each line's project (what each line's Node runs is the
+ * same files).
  */
 const runners = join(work, 'runners')
-let runnersInstalled: Promise<Run> | undefined
-function installRunners (): Promise<Run> {
-  runnersInstalled ??= (async () => {
-    mkdirSync(runners)
-    writeFileSync(join(runners, 'package.json'), JSON.stringify({ name: 'runners', private: true }))
-    return await run('npm', ['install', `@types/node@${pkg.devDependencies['@types/node']}`, 'vitest@^3.2.7', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: runners, env: newest.env, timeoutMs: 300_000 })
-  })()
-  return runnersInstalled
-}
+const runnersInstalled: Promise<Run> = (async () => {
+  await newest.binary.catch(() => {})
+  mkdirSync(runners)
+  writeFileSync(join(runners, 'package.json'), JSON.stringify({ name: 'runners', private: true }))
+  return await run('npm', ['install', `@types/node@${pkg.devDependencies['@types/node']}`, 'vitest@^3.2.7', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: runners, env: newest.env, timeoutMs: 300_000 })
+})()
 /** Whether the tarball installed on each line. */
 const installs = new Map(lines.map(l => [l.line, deferred<boolean>()]))
 const installedOn = (l: Line): Promise<boolean> => installs.get(l.line)!.promise
@@ -113,14 +119,13 @@ t.test('npm pack builds dist/ and ships dist, fixtures, the dashboard, bin, READ
 })
 
 for (const l of lines) {
-  t.test(`on Node ${l.version}: the tarball installs into an empty project with no engine warning, and its command answers --version`, async t => {
+  t.test(`on Node ${l.requested}: the tarball installs into an empty project with no engine warning, and its command answers --version`, async t => {
     // Whatever ends this step, the steps that wait on this line's install go on.
     t.teardown(() => installs.get(l.line)!.resolve(false))
+    const installed = await l.binary.then(() => '', (err: Error) => err.message)
+    if (installed !== '') return t.fail(`Node ${l.requested} did not install`, { error: installed })
     const tarball = await packed.promise
-    if (!tarball) {
-      installs.get(l.line)!.resolve(false)
-      return t.fail('npm pack failed')
-    }
+    if (!tarball) return t.fail('npm pack failed')
     writeFileSync(join(l.app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
     // npm itself runs on the line's Node (first on the PATH), so the engines it checks are against it.
     const res = await run('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: l.app, env: l.env, timeoutMs: 300_000 })
@@ -129,7 +134,7 @@ for (const l of lines) {
     t.comment(`installed on Node ${l.version} in ${res.ms} ms`)
     // Test runners for the README's examples, linked: vitest and @types/node installed once for
     // every line, tap from this checkout.
-    ok(t, await installRunners(), 'npm install of the test runners')
+    ok(t, await runnersInstalled, 'npm install of the test runners')
     mkdirSync(join(l.app, 'node_modules', '@types'), { recursive: true })
     for (const [dir, name] of [[runners, 'vitest'], [runners, '@types/node'], [root, 'tap']]) symlinkSync(join(dir, 'node_modules', name), join(l.app, 'node_modules', name))
 
@@ -149,7 +154,7 @@ t.test('the compiled client imports only its own files', async t => {
   }
 })
 
-t.test(`from the installed package on Node ${newest.version}: startSandbox, createClient, an account, a cash-out, its CashOut webhook, and the process exits on its own`, async t => {
+t.test(`from the installed package on Node ${newest.requested}: startSandbox, createClient, an account, a cash-out, its CashOut webhook, and the process exits on its own`, async t => {
   if (!await installedOn(newest)) return t.fail('the package did not install')
   const { app } = newest
   writeFileSync(join(app, 'consumer.mjs'), `
@@ -266,7 +271,7 @@ void [stopped, colour, token, status, delivery, netBalance, transferId, paidStat
 })
 
 for (const l of lines) {
-  t.test(`on Node ${l.version}: the README's node:test (TypeScript, a year of Pix Automático among them), vitest and tap examples pass with their own runners`, async t => {
+  t.test(`on Node ${l.requested}: the README's node:test (TypeScript, a year of Pix Automático among them), vitest and tap examples pass with their own runners`, async t => {
     if (!await installedOn(l)) return t.fail('the package did not install')
     const { app } = l
     for (const name of ['node-test.test.ts', 'pix-automatico-year.test.ts', 'vitest.test.mjs', 'tap.test.mjs']) example(app, name)
@@ -289,7 +294,7 @@ for (const l of lines) {
 }
 
 for (const l of lines) {
-  t.test(`on Node ${l.version}: \`npx pix-sandbox\` serves from dist, and the README's test against a running sandbox passes`, async t => {
+  t.test(`on Node ${l.requested}: \`npx pix-sandbox\` serves from dist, and the README's test against a running sandbox passes`, async t => {
     if (!await installedOn(l)) return t.fail('the package did not install')
     const { app } = l
     example(app, 'container.test.mjs')
