@@ -1,0 +1,4 @@
+import t from 'tap'
+import { runGroup } from '../loader/group.js'
+
+runGroup(t, 'browser', 1, 1, { jobs: 3 })
