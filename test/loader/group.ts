@@ -4,15 +4,16 @@ import { join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 /**
- * Runs one part of a folder's test files in this process, one after the other, each as a subtest named
+ * Runs one part of a folder's test files in this process, `jobs` at a time, each as a subtest named
  * after its file; the file's `import t from 'tap'` is that subtest (test/loader/hooks.mjs), so its
  * tests, `t.before` and `t.teardown` keep to the file as when tap runs it alone, and a file that
  * exceeds tap's timeout fails alone. What a process pays before its first test (node, tap, importing
  * the server, code not yet optimized) is paid once for the part instead of once per file.
  *
  * The files of a part share the process: the modules they import and process.env. A file that must
- * change either for itself belongs in a folder that runs a process per file (test/flows,
- * test/reliability). `npx tap test/routes/x.test.ts` still runs one file alone.
+ * change either for itself runs in a process of its own (.taprc leaves it out of the groups'
+ * exclusions, as test/reliability/journal-completeness/). `npx tap test/routes/x.test.ts` still runs
+ * one file alone.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const groupRegistry = Symbol.for('pix-sandbox.tap-group')

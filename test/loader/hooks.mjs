@@ -32,8 +32,9 @@ export async function resolve (specifier, context, nextResolve) {
 
 const options = { loader: 'ts', format: 'esm', target: `node${process.versions.node}`, sourcemap: 'inline' }
 const esbuildVersion = createRequire(import.meta.url)('esbuild/package.json').version
-// Each test file is a process of its own: one that finds every file it imports already transformed
-// does not start esbuild. The key is the file's path and content, esbuild's version and the options.
+// Each test process (a file, or a group of files) transforms for itself: one that finds every file
+// it imports already transformed does not start esbuild. The key is the file's path and content,
+// esbuild's version and the options.
 const cache = fileURLToPath(new URL('../../node_modules/.cache/test-loader/', import.meta.url))
 let esbuild
 
