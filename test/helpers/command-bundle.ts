@@ -7,10 +7,11 @@ import { fileURLToPath } from 'node:url'
 /**
  * The sandbox's command as the flow and reliability tests start it: server/main.ts and its webhook
  * sender thread bundled from this checkout's sources by scripts/bundle.mjs (the settings dist/ is
- * built with), into node_modules/.cache/command-bundle/<key>/, where <key> hashes the sources, the
- * lock file and the bundle script, so an edit gives a new bundle. Started through tsx a process
- * spends about 1.5 s of CPU before it answers, from a bundle 0.4 s, and the suite starts dozens.
- * `npm start` itself (tsx) is started by test/flows/quickstart.test.ts.
+ * built with) into node_modules/.cache/command-bundle/<key>/. <key> hashes the sources, the lock
+ * file, tsconfig.json (esbuild reads it) and the bundle script, so an edit gives a new bundle.
+ * Through tsx a process spends about 1.5 s of CPU before it answers, from a bundle 0.4 s, and the
+ * suite starts dozens. The process as `npm start` runs it (tsx) is startMain's `npmStart`
+ * (test/flows/server.test.ts).
  */
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const cache = join(root, 'node_modules', '.cache', 'command-bundle')
@@ -24,7 +25,7 @@ function filesUnder (dir: string): string[] {
 
 function sourceKey (): string {
   const hash = createHash('sha256')
-  for (const file of [...filesUnder('server'), ...filesUnder('scenarios'), join(root, 'package-lock.json'), join(root, 'scripts', 'bundle.mjs')]) {
+  for (const file of [...filesUnder('server'), ...filesUnder('scenarios'), join(root, 'package-lock.json'), join(root, 'tsconfig.json'), join(root, 'scripts', 'bundle.mjs')]) {
     hash.update(file).update('\0').update(readFileSync(file)).update('\0')
   }
   return hash.digest('hex').slice(0, 20)
