@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -33,15 +33,6 @@ function sourceKey (): string {
 
 const pause = (ms: number): void => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms) }
 
-function exists (path: string): boolean {
-  try {
-    statSync(path)
-    return true
-  } catch {
-    return false
-  }
-}
-
 /**
  * The bundle's path, built first when the sources changed. Test files run side by side: one builds
  * (holding `<key>.lock`, a folder) while the others wait for it; a lock older than a minute is a
@@ -54,7 +45,7 @@ function build (): string {
   const lock = join(cache, `${key}.lock`)
   mkdirSync(cache, { recursive: true })
   for (;;) {
-    if (exists(main)) return main
+    if (existsSync(main)) return main
     try {
       mkdirSync(lock)
     } catch (err) {
@@ -71,7 +62,9 @@ function build (): string {
       // Bundles of earlier sources, once no run can still be starting one.
       for (const entry of readdirSync(cache)) {
         const path = join(cache, entry)
-        if (entry !== key && !entry.startsWith(`${key}.`) && Date.now() - statSync(path).mtimeMs > 10 * 60_000) rmSync(path, { recursive: true, force: true })
+        // Another process may remove an entry between the listing and its stat.
+        const stat = statSync(path, { throwIfNoEntry: false })
+        if (entry !== key && !entry.startsWith(`${key}.`) && stat !== undefined && Date.now() - stat.mtimeMs > 10 * 60_000) rmSync(path, { recursive: true, force: true })
       }
     } finally {
       rmSync(lock, { recursive: true, force: true })
