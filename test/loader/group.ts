@@ -10,10 +10,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
  * exceeds tap's timeout fails alone. What a process pays before its first test (node, tap, importing
  * the server, code not yet optimized) is paid once for the part instead of once per file.
  *
- * The files of a part share the process: the modules they import and process.env. A file that must
- * change either for itself runs in a process of its own (.taprc leaves it out of the groups'
- * exclusions, as test/reliability/journal-completeness/). `npx tap test/routes/x.test.ts` still runs
- * one file alone.
+ * The files of a part share the process: the modules they import, process.env and the thread. A file
+ * that must change either for itself, or that times the answers of a sandbox in its process, runs in
+ * a process of its own (in test/reliability, a subfolder: .taprc excludes only the folder's own
+ * files). `npx tap test/routes/x.test.ts` still runs one file alone.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const groupRegistry = Symbol.for('pix-sandbox.tap-group')

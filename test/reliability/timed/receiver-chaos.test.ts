@@ -1,8 +1,8 @@
 import t from 'tap'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import { buildApp } from '../../server/app.js'
-import { call, certHeaderOf, percentile, sleep } from '../helpers/reliability.js'
+import { buildApp } from '../../../server/app.js'
+import { call, certHeaderOf, percentile, sleep } from '../../helpers/reliability.js'
 
 /**
  * Receiver chaos (docs/reliability.md): the only receiver answers 500, hangs past the webhook timeout, resets the
@@ -11,6 +11,10 @@ import { call, certHeaderOf, percentile, sleep } from '../helpers/reliability.js
  * all of them), none is lost (exactly one delivery record per event and URL), a delivered one was
  * really acknowledged by the receiver, and the API does not wait for the receiver: the p95 of GET /balance
  * during the chaos stays within max(5x the quiet p95, the webhook timeout).
+ *
+ * In test/reliability/timed/ because it times the answers of a sandbox in its own process: it runs in
+ * a process of its own, not in a group (test/loader/group.ts), where another file's work on the same
+ * thread would be counted as the sandbox's.
  */
 const EVENTS = 60
 const QUIET_SAMPLES = 150
