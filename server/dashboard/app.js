@@ -1561,7 +1561,9 @@ function start () {
     tick(true)
   })
   window.addEventListener('popstate', () => { readLocation(); tick(true) })
-  document.addEventListener('visibilitychange', () => { if (document.hidden) schedule(); else tick(true) })
+  // A poll in flight when the tab hides finishes, and its own schedule() then pauses: "paused" is shown
+  // only once no poll is running, so the badge never claims a pause that a finishing poll contradicts.
+  document.addEventListener('visibilitychange', () => { if (!document.hidden) tick(true); else if (!running) schedule() })
   $('#admin-form').addEventListener('submit', (e) => {
     e.preventDefault()
     sessionStorage.setItem(ADMIN_KEY, $('#admin-token').value)

@@ -400,11 +400,24 @@ function walkThrough (t: Test, source: BrowserSource): void {
     await page.keyboard.press('Tab')
     t.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content')
 
+    // The tab hides while a poll is in flight (its clock request held): the badge says paused only
+    // once that poll has finished, and from then on nothing polls.
+    let release!: () => void
+    let continued!: () => void
+    const released = new Promise<void>(resolve => { release = resolve })
+    const answered = new Promise<void>(resolve => { continued = resolve })
+    const inFlight = new Promise<void>(resolve => {
+      void page.route('**/__sandbox/clock', async route => { resolve(); await released; await route.continue(); continued() }, { times: 1 })
+    })
+    await inFlight
     await page.evaluate(() => {
       Object.defineProperty(document, 'hidden', { configurable: true, get: () => true })
       Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' })
       document.dispatchEvent(new Event('visibilitychange'))
     })
+    t.equal(await page.locator('#live').getAttribute('data-state'), 'live', 'not paused while a poll is still running')
+    release()
+    await answered
     await page.locator('#live[data-state="paused"]').waitFor()
     const polls = await page.evaluate(() => Number(document.body.dataset.polls))
     await new Promise(resolve => setTimeout(resolve, 2200))
