@@ -5,7 +5,7 @@ import { buildApp } from '../../server/app.js'
 import { T0, bearer, tokenFor } from '../helpers/app.js'
 import { execFileSync } from 'node:child_process'
 import { SYSTEM_CHROMIUM, launchChromium, packagedChromiumPackage, walkThroughSources, type BrowserSource } from './chromium.js'
-import { screenshotPath, startReceiver, until, type Receiver } from './helpers.js'
+import { holdNextRequest, newPage, screenshotPath, startReceiver, until, type Receiver } from './helpers.js'
 import { EVENT_TYPES } from '../../server/store/state.js'
 
 /**
@@ -60,12 +60,8 @@ function walkThrough (t: Test, source: BrowserSource): void {
     const launched = await launchChromium(source)
     browser = launched.browser
     t.comment(`${launched.description}, version ${browser.version()}`)
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-    page = await context.newPage()
-    page.setDefaultTimeout(5000)
-    page.on('pageerror', (err) => pageErrors.push(err.message))
-    // Chromium logs every 4xx answer as a console error; those are expected (validation messages).
-    page.on('console', (msg) => { if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) pageErrors.push(msg.text()) })
+    // Chromium logs every 4xx answer as a console error; newPage leaves those out (validation messages).
+    page = await newPage(browser, { width: 1280, height: 900 }, pageErrors)
     page.on('request', (req) => {
       const url = req.url()
       if (!url.startsWith(base) && !url.startsWith('data:')) foreignRequests.push(url)
@@ -402,22 +398,15 @@ function walkThrough (t: Test, source: BrowserSource): void {
 
     // The tab hides while a poll is in flight (its clock request held): the badge says paused only
     // once that poll has finished, and from then on nothing polls.
-    let release!: () => void
-    let continued!: () => void
-    const released = new Promise<void>(resolve => { release = resolve })
-    const answered = new Promise<void>(resolve => { continued = resolve })
-    const inFlight = new Promise<void>(resolve => {
-      void page.route('**/__sandbox/clock', async route => { resolve(); await released; await route.continue(); continued() }, { times: 1 })
-    })
-    await inFlight
+    const poll = holdNextRequest(page, '**/__sandbox/clock')
+    await poll.held
     await page.evaluate(() => {
       Object.defineProperty(document, 'hidden', { configurable: true, get: () => true })
       Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' })
       document.dispatchEvent(new Event('visibilitychange'))
     })
     t.equal(await page.locator('#live').getAttribute('data-state'), 'live', 'not paused while a poll is still running')
-    release()
-    await answered
+    await poll.release()
     await page.locator('#live[data-state="paused"]').waitFor()
     const polls = await page.evaluate(() => Number(document.body.dataset.polls))
     await new Promise(resolve => setTimeout(resolve, 2200))
