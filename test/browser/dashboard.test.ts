@@ -460,9 +460,20 @@ function walkThrough (t: Test, source: BrowserSource): void {
     await other.goto(`http://127.0.0.1:${port}/dashboard#clock`)
     await other.locator('#admin-form').waitFor()
     t.equal(await other.locator('#live').getAttribute('data-state'), 'down')
+    // The token is given while a poll sent without it is in flight (its clock request held): the
+    // refusal that poll gets is of no token, not of the one now in use, and asks for nothing. (The
+    // held request goes on before the wait for live: that poll may still be running, and the one
+    // with the token comes after it.)
+    const poll = holdNextRequest(other, '**/__sandbox/clock')
+    const held = await poll.held
     await other.getByLabel('Admin token').fill('browser-admin-token')
     await other.getByRole('button', { name: 'Use token' }).click()
+    await poll.release()
+    await (await held.response())?.finished()
     await other.locator('#live[data-state="live"]').waitFor()
+    const polls = Number(await other.evaluate(() => document.body.dataset.polls))
+    await until('a poll after the held refusal', async () => Number(await other.evaluate(() => document.body.dataset.polls)) > polls)
+    t.equal((await held.response())?.status(), 401, 'the held poll was refused')
     t.equal(await other.locator('#admin-form').isHidden(), true)
     await other.locator('#clock-now', { hasText: '2026-03-10 12:00:00 -03:00' }).waitFor()
   })
