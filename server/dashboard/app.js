@@ -155,7 +155,9 @@ async function api (method, path, body) {
   let data = null
   try { data = text ? JSON.parse(text) : null } catch { data = { message: text } }
   if (!res.ok) {
-    if (res.status === 401 && data?.code === 'ADMIN_TOKEN_REQUIRED') $('#admin-form').hidden = false
+    // Only a refusal of the token still in use asks for one: a poll sent before the person gave the
+    // token may be answered after, and its refusal says nothing of the token given.
+    if (res.status === 401 && data?.code === 'ADMIN_TOKEN_REQUIRED' && admin === sessionStorage.getItem(ADMIN_KEY)) $('#admin-form').hidden = false
     throw new ApiFailure(res.status, data)
   }
   return data

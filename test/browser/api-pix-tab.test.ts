@@ -217,6 +217,8 @@ t.test('the API Pix tab: a recurrence\'s codes a payer scans, its location\'s (j
 
   const other = page.locator(`#ap-rec-list > li[data-key="${bare}"]`)
   await other.locator('.row-summary').click()
+  // Counted once its detail is drawn: before that, no code shows whatever the recurrence has.
+  await other.locator('.row-detail').waitFor()
   t.equal(await other.locator('[data-testid="rec-code"]').count(), 0, 'no location, no code of journey 2')
   await other.getByRole('button', { name: 'Static code of the contract' }).click()
   await page.locator('#ap-rec-error', { hasText: 'location' }).waitFor()

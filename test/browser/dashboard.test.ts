@@ -5,7 +5,7 @@ import { buildApp } from '../../server/app.js'
 import { T0, bearer, tokenFor } from '../helpers/app.js'
 import { execFileSync } from 'node:child_process'
 import { SYSTEM_CHROMIUM, launchChromium, packagedChromiumPackage, walkThroughSources, type BrowserSource } from './chromium.js'
-import { screenshotPath, startReceiver, until, type Receiver } from './helpers.js'
+import { holdNextRequest, newPage, screenshotPath, startReceiver, until, type Receiver } from './helpers.js'
 import { EVENT_TYPES } from '../../server/store/state.js'
 
 /**
@@ -60,12 +60,8 @@ function walkThrough (t: Test, source: BrowserSource): void {
     const launched = await launchChromium(source)
     browser = launched.browser
     t.comment(`${launched.description}, version ${browser.version()}`)
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-    page = await context.newPage()
-    page.setDefaultTimeout(5000)
-    page.on('pageerror', (err) => pageErrors.push(err.message))
-    // Chromium logs every 4xx answer as a console error; those are expected (validation messages).
-    page.on('console', (msg) => { if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) pageErrors.push(msg.text()) })
+    // Chromium logs every 4xx answer as a console error; newPage leaves those out (validation messages).
+    page = await newPage(browser, { width: 1280, height: 900 }, pageErrors)
     page.on('request', (req) => {
       const url = req.url()
       if (!url.startsWith(base) && !url.startsWith('data:')) foreignRequests.push(url)
@@ -128,6 +124,8 @@ function walkThrough (t: Test, source: BrowserSource): void {
     await page.click('#wh-form button[type=submit]')
     await page.locator('#wh-list .registration', { hasText: `${receiver.url}/out` }).waitFor()
     t.equal(await page.locator('#wh-error').textContent(), '')
+    // A poll may draw the registration before the form's own handler has emptied it.
+    await until('the header rows removed', async () => await page.locator('#wh-headers .header-row').count() === 0)
     t.equal(await page.locator('#wh-headers .header-row').count(), 0, 'the form is emptied')
 
     await page.focus('#wh-event')
@@ -242,7 +240,10 @@ function walkThrough (t: Test, source: BrowserSource): void {
 
   t.test('Deliveries: the log with each attempt, request and response, and redeliver', async (t) => {
     await open('deliveries')
-    const r = row('#dl-list', 'cash_out').filter({ has: page.locator('.badge', { hasText: 'delivered' }) }).first()
+    // The row found, by its key: the settled pay-out's webhook may still be on its way, and once
+    // delivered it would become the first delivered cash_out row midway through the test.
+    const delivered = row('#dl-list', 'cash_out').filter({ has: page.locator('.badge', { hasText: 'delivered' }) }).first()
+    const r = page.locator(`#dl-list > li[data-key="${await delivered.getAttribute('data-key')}"]`)
     await r.locator('.row-summary').click()
     await r.locator('.attempt', { hasText: 'HTTP 200' }).first().waitFor()
     t.match(await r.locator('pre.body').textContent(), /"errorCode": "ORDER_REJECTED"|"status"/)
@@ -402,22 +403,15 @@ function walkThrough (t: Test, source: BrowserSource): void {
 
     // The tab hides while a poll is in flight (its clock request held): the badge says paused only
     // once that poll has finished, and from then on nothing polls.
-    let release!: () => void
-    let continued!: () => void
-    const released = new Promise<void>(resolve => { release = resolve })
-    const answered = new Promise<void>(resolve => { continued = resolve })
-    const inFlight = new Promise<void>(resolve => {
-      void page.route('**/__sandbox/clock', async route => { resolve(); await released; await route.continue(); continued() }, { times: 1 })
-    })
-    await inFlight
+    const poll = holdNextRequest(page, '**/__sandbox/clock')
+    await poll.held
     await page.evaluate(() => {
       Object.defineProperty(document, 'hidden', { configurable: true, get: () => true })
       Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' })
       document.dispatchEvent(new Event('visibilitychange'))
     })
     t.equal(await page.locator('#live').getAttribute('data-state'), 'live', 'not paused while a poll is still running')
-    release()
-    await answered
+    await poll.release()
     await page.locator('#live[data-state="paused"]').waitFor()
     const polls = await page.evaluate(() => Number(document.body.dataset.polls))
     await new Promise(resolve => setTimeout(resolve, 2200))
@@ -471,9 +465,20 @@ function walkThrough (t: Test, source: BrowserSource): void {
     await other.goto(`http://127.0.0.1:${port}/dashboard#clock`)
     await other.locator('#admin-form').waitFor()
     t.equal(await other.locator('#live').getAttribute('data-state'), 'down')
+    // The token is given while a poll sent without it is in flight (its clock request held): the
+    // refusal that poll gets is of no token, not of the one now in use, and asks for nothing. (The
+    // held request goes on before the wait for live: that poll may still be running, and the one
+    // with the token comes after it.)
+    const poll = holdNextRequest(other, '**/__sandbox/clock')
+    const held = await poll.held
     await other.getByLabel('Admin token').fill('browser-admin-token')
     await other.getByRole('button', { name: 'Use token' }).click()
+    await poll.release()
+    await (await held.response())?.finished()
     await other.locator('#live[data-state="live"]').waitFor()
+    const polls = Number(await other.evaluate(() => document.body.dataset.polls))
+    await until('a poll after the held refusal', async () => Number(await other.evaluate(() => document.body.dataset.polls)) > polls)
+    t.equal((await held.response())?.status(), 401, 'the held poll was refused')
     t.equal(await other.locator('#admin-form').isHidden(), true)
     await other.locator('#clock-now', { hasText: '2026-03-10 12:00:00 -03:00' }).waitFor()
   })

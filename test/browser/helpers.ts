@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Page, Request } from 'playwright-core'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../../server/app.js'
 import { launchChromium, walkThroughSources } from './chromium.js'
@@ -52,8 +52,14 @@ export async function startReceiver (): Promise<Receiver> {
   }
 }
 
+/**
+ * How long a wait for something that should happen may take: a loaded two-core CI machine running
+ * seven test files at once can stall a page for seconds, and a wait that succeeds costs no more for it.
+ */
+export const WAIT_MS = 15_000
+
 /** Polls `check` until it returns something truthy; fails with `what` after `timeoutMs`. */
-export async function until<T> (what: string, check: () => T | Promise<T>, timeoutMs = 5000): Promise<NonNullable<T>> {
+export async function until<T> (what: string, check: () => T | Promise<T>, timeoutMs = WAIT_MS): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs
   let last: unknown
   for (;;) {
@@ -71,10 +77,26 @@ export async function until<T> (what: string, check: () => T | Promise<T>, timeo
 /** A page of a fresh context at this size; its uncaught errors and console errors land in `errors`. */
 export async function newPage (browser: Browser, viewport: { width: number, height: number }, errors: string[]): Promise<Page> {
   const page = await (await browser.newContext({ viewport })).newPage()
-  page.setDefaultTimeout(5000)
+  page.setDefaultTimeout(WAIT_MS)
   page.on('pageerror', (err) => errors.push(err.message))
   page.on('console', (msg) => { if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) errors.push(msg.text()) })
   return page
+}
+
+/**
+ * Holds the page's next request to `url` (a glob of page.route) until `release()`, which resolves once
+ * the request has gone on: a poll kept in flight, to show what the page does when something happens
+ * meanwhile. `held` resolves with the request once it is held.
+ */
+export function holdNextRequest (page: Page, url: string): { held: Promise<Request>, release: () => Promise<void> } {
+  let release!: () => void
+  let continued!: () => void
+  const released = new Promise<void>(resolve => { release = resolve })
+  const answered = new Promise<void>(resolve => { continued = resolve })
+  const held = new Promise<Request>(resolve => {
+    void page.route(url, async route => { resolve(route.request()); await released; await route.continue(); continued() }, { times: 1 })
+  })
+  return { held, release: async () => { release(); await answered } }
 }
 
 /** A sandbox listening on 127.0.0.1 and a page of the preferred Chromium: where a test of one dashboard view starts. */
