@@ -235,7 +235,8 @@ const proofs: Record<string, Proof> = {
     const started = Date.now()
     const res = await cashOut(app, acc.token, cashOutBody({ value: 10 }), 'LATENCY;ms=200')
     t.equal(res.statusCode, 201)
-    t.ok(Date.now() - started >= 200, 'answered after the latency')
+    // Less a millisecond: a Node timer may fire up to 1 ms early as Date.now() measures it.
+    t.ok(Date.now() - started >= 200 - 1, 'answered after the latency')
     t.equal((await balanceOf(app, acc.accountId)).blocked, 10, 'the operation was performed')
     return res.statusCode
   },

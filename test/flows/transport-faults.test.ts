@@ -9,6 +9,7 @@ import { balanceOf, bearer, buildTestApp, certHeader, documentedOperations, newA
 import { cashOutBody } from '../helpers/payouts.js'
 import { Store } from '../../server/store/store.js'
 import { gatewayEndpointOf } from '../../scenarios/operations.js'
+import { sleep } from '../helpers/reliability.js'
 
 /**
  * The transport faults over a real socket (inject cannot show a connection that is reset or never
@@ -26,7 +27,7 @@ async function listening (t: Test, config: Record<string, unknown> = {}): Promis
 }
 
 /** One request on a fresh connection; rejects with the socket's error when no answer comes. */
-function send (base: URL, method: string, path: string, headers: Record<string, string>, body?: unknown, timeoutMs?: number): Promise<Answer> {
+function send (base: URL, method: string, path: string, headers: Record<string, string>, body?: unknown, giveUp?: Promise<unknown>): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body)
     const req = httpRequest(new URL(path, base), {
@@ -40,14 +41,31 @@ function send (base: URL, method: string, path: string, headers: Record<string, 
       res.on('error', reject)
     })
     // The client giving up, as an integration's HTTP timeout does.
-    if (timeoutMs !== undefined) req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error('client timeout'), { code: 'CLIENT_TIMEOUT' })))
+    void giveUp?.then(() => req.destroy(Object.assign(new Error('client timeout'), { code: 'CLIENT_TIMEOUT' })))
     req.on('error', reject)
     req.end(payload)
   })
 }
 
-const cashOutWith = (base: URL, a: CreatedAccount, scenario: string, body = cashOutBody(), timeoutMs?: number) =>
-  send(base, 'POST', '/api/pix/cash-out', { ...bearer(a.token), 'x-sandbox-scenario': scenario }, body, timeoutMs)
+const cashOutWith = (base: URL, a: CreatedAccount, scenario: string, body = cashOutBody(), giveUp?: Promise<unknown>) =>
+  send(base, 'POST', '/api/pix/cash-out', { ...bearer(a.token), 'x-sandbox-scenario': scenario }, body, giveUp)
+
+/**
+ * Settles once the sandbox applies the scenario `name` to a request: from then on a TIMEOUT is held
+ * (server/faults.ts holds it in the same turn). A client that gave up on a timer of its own could give
+ * up before a loaded sandbox even read the request, and then nothing was held.
+ */
+function applied (app: FastifyInstance, name: string): Promise<void> {
+  const scenarios = app.sandbox.scenarios
+  const resolveScenarios = scenarios.resolve.bind(scenarios)
+  return new Promise(resolve => {
+    scenarios.resolve = (...args) => {
+      const found = resolveScenarios(...args)
+      if (found.some(s => s.name === name)) resolve()
+      return found
+    }
+  })
+}
 
 async function transactionsOf (app: FastifyInstance, accountId: number): Promise<Array<{ externalId: string | null, status: string }>> {
   const res = await app.inject({ method: 'GET', url: `/__sandbox/transactions?accountId=${accountId}` })
@@ -64,12 +82,13 @@ t.test('LATENCY answers after ms of real time, and the operation is performed ev
   const a = await newAccount(app, { balance: 100, fee: 0 })
   const started = Date.now()
   const res = await cashOutWith(base, a, 'LATENCY;ms=300')
-  t.ok(Date.now() - started >= 300, 'the answer came after the latency')
+  // Less a millisecond: a Node timer may fire up to 1 ms early as Date.now() measures it.
+  t.ok(Date.now() - started >= 300 - 1, 'the answer came after the latency')
   t.equal(res.status, 201, res.body)
   t.equal(res.headers['x-sandbox-scenario-applied'], 'LATENCY;ms=300')
 
   const body = cashOutBody()
-  await t.rejects(cashOutWith(base, a, 'LATENCY;ms=2000', body, 150), { code: 'CLIENT_TIMEOUT' }, 'the client gave up')
+  await t.rejects(cashOutWith(base, a, 'LATENCY;ms=2000', body, applied(app, 'LATENCY').then(() => sleep(150))), { code: 'CLIENT_TIMEOUT' }, 'the client gave up')
   const mine = (await transactionsOf(app, a.accountId)).filter(x => x.externalId === body.externalId)
   t.equal(mine.length, 1, 'the pay-out the client gave up on exists')
   t.equal((await balanceOf(app, a.accountId)).available, 100 - 2 * 10, 'both pay-outs are reserved')
@@ -78,14 +97,14 @@ t.test('LATENCY answers after ms of real time, and the operation is performed ev
 t.test('TIMEOUT holds the request until the client gives up; nothing is performed', async t => {
   const { app, base } = await listening(t)
   const a = await newAccount(app, { balance: 100, fee: 0 })
-  await t.rejects(cashOutWith(base, a, 'TIMEOUT', cashOutBody(), 200), { code: 'CLIENT_TIMEOUT' })
+  await t.rejects(cashOutWith(base, a, 'TIMEOUT', cashOutBody(), applied(app, 'TIMEOUT').then(() => sleep(200))), { code: 'CLIENT_TIMEOUT' })
   t.same(await transactionsOf(app, a.accountId), [], 'no transaction')
   t.equal((await balanceOf(app, a.accountId)).available, 100, 'nothing reserved')
   // The held request is journaled once the client is gone, as unanswered.
   let journaled: Awaited<ReturnType<typeof requestsOf>> = []
-  for (let i = 0; i < 50 && journaled.length === 0; i++) {
+  for (let i = 0; i < 250 && journaled.length === 0; i++) {
     journaled = (await requestsOf(app, a.accountId)).filter(r => r.path === '/api/pix/cash-out')
-    if (journaled.length === 0) await new Promise(resolve => setTimeout(resolve, 20))
+    if (journaled.length === 0) await sleep(20)
   }
   t.match(journaled, [{ status: 0, scenarios: ['TIMEOUT'] }])
 })
@@ -104,9 +123,9 @@ t.test('a held request does not hold up close(): close ends it', async t => {
   await app.listen({ port: 0, host: '127.0.0.1' })
   const base = new URL(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`)
   const a = await newAccount(app, { balance: 100, fee: 0 })
+  const held = applied(app, 'TIMEOUT')
   const pending = cashOutWith(base, a, 'TIMEOUT').then(() => 'answered', (e: NodeJS.ErrnoException) => e.code)
-  // Until the sandbox holds it (the journal of the account shows the account's creation only).
-  await new Promise(resolve => setTimeout(resolve, 150))
+  await held
   const closed = await Promise.race([app.close().then(() => 'closed'), new Promise(resolve => setTimeout(() => resolve('still open after 10 s'), 10_000))])
   t.equal(closed, 'closed', 'close() did not wait for the 60 s of the TIMEOUT')
   t.equal(await pending, 'ECONNRESET', 'the held client sees the connection end')

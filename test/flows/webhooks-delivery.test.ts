@@ -148,7 +148,9 @@ t.test('a dead receiver ends failed after webhookMaxAttempts without holding up 
 })
 
 t.test('a receiver that never answers times out per attempt while the clock and other deliveries go on', async t => {
-  const app = await buildTestApp(t, { webhookTimeoutMs: 1000, webhookBackoffMs: 1000, webhookMaxAttempts: 2 })
+  // A timeout well beyond what the other delivery takes on a loaded machine: the slow attempt must
+  // still be out when that one is delivered.
+  const app = await buildTestApp(t, { webhookTimeoutMs: 2500, webhookBackoffMs: 1000, webhookMaxAttempts: 2 })
   const slow = await receiver(t)
   const fast = await receiver(t)
   slow.script([], 'hang')

@@ -1,4 +1,5 @@
 import t from 'tap'
 import { runGroup } from '../loader/group.js'
+import { commandBundle } from '../helpers/command-bundle.js'
 
-runGroup(t, 'flows', 2, 4, { jobs: 2 })
+runGroup(t, 'flows', 2, 4, { jobs: 2, prepare: commandBundle })

@@ -1,4 +1,5 @@
 import t from 'tap'
 import { runGroup } from '../loader/group.js'
+import { commandBundle } from '../helpers/command-bundle.js'
 
-runGroup(t, 'reliability', 1, 3, { jobs: 2, subfolders: false })
+runGroup(t, 'reliability', 1, 3, { jobs: 2, subfolders: false, prepare: commandBundle })

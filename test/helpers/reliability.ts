@@ -150,6 +150,22 @@ export async function startProcess (args: string[], opts: { readyTimeoutMs?: num
 
 export const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
 
+/** Settles once the process has written `text` (to stdout or stderr), or has exited. */
+export function written (proc: SandboxProcess, text: string): Promise<void> {
+  return new Promise(resolve => {
+    const streams = [proc.child.stdout!, proc.child.stderr!]
+    const check = (): void => {
+      if (!proc.output().includes(text)) return
+      for (const s of streams) s.off('data', check)
+      resolve()
+    }
+    // After startProcess's own listeners, so output() already holds the chunk.
+    for (const s of streams) s.on('data', check)
+    void proc.exited.then(() => resolve())
+    check()
+  })
+}
+
 /** The ledger invariant (docs/assumptions.md, Balances) recomputed from the control plane's account view (BRL). */
 export function ledgerProblems (a: any): string[] {
   const problems: string[] = []

@@ -18,8 +18,10 @@ import { call, certHeaderOf, ledgerProblems, sleep, startProcess, type Answer, t
 export interface KillLoopOptions {
   rounds: number
   workers?: number
-  /** The kill comes at a random moment between these (ms of load). */
+  /** The kill comes at a random moment between these (ms of load), once the round has answered `minAnswered` writes. */
   killAfterMs?: [number, number]
+  /** Writes answered in each round before its kill (20): a loaded machine answers few in the shortest time. */
+  minAnswered?: number
   log?: (line: string) => void
 }
 
@@ -58,6 +60,7 @@ export async function runKillLoop (opts: KillLoopOptions): Promise<KillLoopResul
   const log = opts.log ?? (() => {})
   const workers = opts.workers ?? 6
   const [minKill, maxKill] = opts.killAfterMs ?? [300, 1200]
+  const minAnswered = opts.minAnswered ?? 20
   const dir = mkdtempSync(join(tmpdir(), 'pix-kill-loop-'))
   const file = join(dir, 'state.json')
   const result: KillLoopResult = { rounds: 0, answered: 0, lost: [], duplicates: [], ledger: [], killsDuringCompaction: 0, cutOff: 0, unexpected: [] }
@@ -75,6 +78,9 @@ export async function runKillLoop (opts: KillLoopOptions): Promise<KillLoopResul
       const account = answered.account
       const token = await tokenOf(base, account)
       let killed = false
+      let answeredInRound = 0
+      let enough!: () => void
+      const enoughAnswered = new Promise<void>(resolve => { enough = resolve })
       const worker = async (w: number): Promise<void> => {
         for (let i = 0; !killed; i++) {
           const kind = (w + i) % 4
@@ -103,6 +109,7 @@ export async function runKillLoop (opts: KillLoopOptions): Promise<KillLoopResul
               else if (res.status !== 400) unexpected(res, 'refund-in')
             }
             result.answered++
+            if (++answeredInRound === minAnswered) enough()
           } catch {
             if (killed) result.cutOff++
             else result.unexpected.push('a network error before the kill')
@@ -112,7 +119,8 @@ export async function runKillLoop (opts: KillLoopOptions): Promise<KillLoopResul
       const load = Promise.all(Array.from({ length: workers }, (_, w) => worker(w)))
       // Every other round the kill waits for a compaction to begin writing its base (its temp file
       // appears), so the loop surely kills in the middle of one; the others kill at a random moment.
-      await sleep(minKill + Math.random() * (maxKill - minKill))
+      // A process that died on its own ends the wait too: the checks after the restart say what was lost.
+      await Promise.race([Promise.all([sleep(minKill + Math.random() * (maxKill - minKill)), enoughAnswered]), proc.exited])
       if (round % 2 === 0) await compactionStarts(dir, 4000)
       killed = true
       proc.kill('SIGKILL')

@@ -8,7 +8,7 @@ import { connect as tlsConnect } from 'node:tls'
 import { request } from 'undici'
 import { generateClientCertificate } from '../../server/auth/certificates.js'
 import { SHUTDOWN_GRACE_MS } from '../../server/serve.js'
-import { call, sleep, startProcess, type SandboxProcess } from '../helpers/reliability.js'
+import { call, sleep, startProcess, written, type SandboxProcess } from '../helpers/reliability.js'
 
 /**
  * Graceful shutdown: the real process with --data receives SIGTERM while requests are in
@@ -66,8 +66,9 @@ t.test('SIGTERM: stop accepting, finish in-flight requests, flush the store, exi
   const procs: SandboxProcess[] = []
   t.teardown(() => { for (const p of procs) p.kill('SIGKILL') })
   // A grace longer than a loaded machine may take to send the rest of the bodies: this test is about
-  // what is answered, the grace's end has tests of its own below.
-  const proc = await startProcess(['--data', file, ...ARGS, '--stop-grace-ms', '60000'])
+  // what is answered, the grace's end has tests of its own below. At info, its 'shutting down' line
+  // says when it has taken the signal.
+  const proc = await startProcess(['--data', file, ...ARGS, '--stop-grace-ms', '60000', '--log-level', 'info'])
   procs.push(proc)
 
   const created = await call(proc.base, 'POST', '/__sandbox/accounts', { body: { balance: 0 } })
@@ -88,7 +89,9 @@ t.test('SIGTERM: stop accepting, finish in-flight requests, flush the store, exi
   const signalled = Date.now()
   proc.kill('SIGTERM')
 
-  // The slow requests hold the server open: a new connection now is refused.
+  // The slow requests hold the server open: a new connection now is refused. Once the process has
+  // taken the signal: busy with the burst on a loaded machine, it may take longer than any sleep.
+  await written(proc, '"msg":"shutting down"')
   await sleep(300)
   const late = await fresh(proc.base, 'GET', '/__sandbox/health')
   t.ok(late.error !== undefined || late.status === 503, `a new request after SIGTERM is not served (${late.error ?? late.status})`)
@@ -236,13 +239,17 @@ async function exitsWithinBound (t: Test, proc: SandboxProcess): Promise<void> {
 async function halfSentCredits (s: Stopping): Promise<{ finishing: { connection: Connection, finish: () => void }, stalled: Connection }> {
   const finishing = await halfSentCredit(s, 1000)
   const stalled = await halfSentCredit(s, 7)
-  // Both accepted and read: once a request on a later connection is answered, the earlier ones are.
+  await laterAnswered(s)
+  return { finishing, stalled: stalled.connection }
+}
+
+/** Once the requests sent so far are accepted and read: a request on a later connection is answered (a sleep is not enough on a loaded machine). */
+async function laterAnswered (s: Stopping): Promise<void> {
   const later = await open(s.proc.port, s.tls)
   later.send(requestHead('GET', '/__sandbox/health'))
   const health = await later.answer()
   if (health === 'closed' || health.status !== 200) throw new Error(`health: ${JSON.stringify(health)}`)
   later.socket.destroy()
-  return { finishing, stalled: stalled.connection }
 }
 
 /**
@@ -269,7 +276,7 @@ t.test('SIGTERM with idle connections open: they are closed and the process exit
   // In flight at the signal on a keep-alive connection: a long-poll, which the stop answers.
   const polling = await open(s.proc.port, false)
   polling.send(requestHead('GET', '/__sandbox/webhooks/deliveries/wait?accountId=999999&timeoutMs=60000'))
-  await sleep(200)
+  await laterAnswered(s)
   s.proc.kill('SIGTERM')
 
   const poll = await polling.answer()

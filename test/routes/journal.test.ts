@@ -169,6 +169,8 @@ t.test('since: strictly after an id or an instant, oldest first; the journal\'s 
   t.equal(first, undefined, 'a new sandbox has an empty journal')
   await app.inject({ method: 'GET', url: '/__sandbox/clock' })
   const [clock] = await list(app)
+  // The wall time counts whole milliseconds: the next requests come after it, not in its millisecond.
+  while (Date.now() <= Date.parse(clock.wallTime)) await new Promise(resolve => setTimeout(resolve, 1))
   for (let i = 0; i < 3; i++) await app.inject({ method: 'GET', url: `/nope/${i}` })
   // Reads of the journal, health checks and the dashboard's refreshes: not kept.
   await app.inject({ method: 'GET', url: '/__sandbox/health' })

@@ -80,16 +80,17 @@ t.test('waiting for a connection is not the receiver\'s time: its clock starts w
   let received = 0
   const server = createServer((_req, res) => {
     received++
-    setTimeout(() => res.end('ok'), 300)
+    setTimeout(() => res.end('ok'), 700)
   })
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
   t.teardown(() => { server.closeAllConnections(); server.close() })
   const url = `http://127.0.0.1:${(server.address() as any).port}/`
-  // One connection: the second attempt waits about 300 ms for it, then the receiver takes 300 ms
-  // more, 600 ms after it was handed over but well within 450 ms of being written.
+  // One connection: the second attempt waits about 700 ms for it, then the receiver takes 700 ms
+  // more, 1400 ms after it was handed over but within 1200 ms of being written (500 ms to spare, for
+  // a loaded machine).
   const one = new Agent({ connections: 1 })
   t.teardown(() => one.close())
-  const attempt = () => sendAttempt(url, {}, '{}', { dispatcher: one, timeoutMs: 450, controller: new AbortController() })
+  const attempt = () => sendAttempt(url, {}, '{}', { dispatcher: one, timeoutMs: 1200, controller: new AbortController() })
   const [first, second] = await Promise.all([attempt(), attempt()])
   t.equal(first.statusCode, 200)
   t.equal(second.statusCode, 200, `the queued attempt was answered in time: ${second.error}`)
@@ -103,6 +104,8 @@ t.test('an attempt that never gets a connection fails in time, and was never sen
   const one = new Agent({ connections: 1 })
   t.teardown(() => one.destroy())
   const holder = sendAttempt(r.url, {}, '{}', { dispatcher: one, timeoutMs: 2000, controller: new AbortController() })
+  // Once it holds the connection at the receiver: else a loaded machine can time the queued attempt out first.
+  await r.nth(1)
   const queued = await sendAttempt(r.url, {}, '{}', { dispatcher: one, timeoutMs: 200, controller: new AbortController() })
   t.match(queued.error, /^TIMEOUT: nenhuma conexão/)
   t.equal(r.requests.length, 1, 'only the attempt holding the connection reached the receiver, so a retry cannot be a duplicate')
