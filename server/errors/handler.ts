@@ -4,6 +4,7 @@ import { errorShapeOf, familyOf, httpReason, isGeneric, OAUTH_TOKEN_PATH, report
 import { problemOf, violationsOf, type Violation } from './problems.js'
 import { invalidRequest, Refusal, type Code } from './refusal.js'
 import { validationIssues, validationMessages, type SchemaIssue } from './validation.js'
+import { lingerOnClose } from '../linger.js'
 
 export { familyOf, errorShapeOf, type Family }
 
@@ -213,6 +214,8 @@ export function errorBody (answer: ErrorAnswer, request: FastifyRequest): Record
 
 function sendError (error: unknown, request: FastifyRequest, reply: FastifyReply): void {
   const answer = answerFor(error, request)
+  // Refused while the client may still be sending it: the connection reads the rest before it closes.
+  if (answer.status === 413) lingerOnClose(request.raw.socket)
   if (answer.unexpected) request.log.error({ err: error }, 'unhandled error')
   void reply.status(answer.status).headers(errorHeaders(answer, request)).send(errorBody(answer, request))
 }

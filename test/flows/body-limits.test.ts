@@ -1,5 +1,6 @@
 import t from 'tap'
 import { constants } from 'node:buffer'
+import { connect, type AddressInfo } from 'node:net'
 import { SNAPSHOT_BODY_LIMIT } from '../../server/routes/sandbox/system.js'
 import { buildTestApp } from '../helpers/app.js'
 import { rawRequest } from '../helpers/raw-http.js'
@@ -34,4 +35,31 @@ t.test('a body sent chunked is refused once what arrived passes the limit', asyn
   t.equal(res.status, 413)
   t.equal(shapeProblem('sandbox', 413, res.body), null, 'the control plane\'s shape')
   t.equal((await call(address, 'GET', '/__sandbox/health')).status, 200, 'still serving')
+})
+
+t.test('a client still sending a refused body finishes sending it and reads the 413: the connection closes after the body, not in the middle', async t => {
+  const app = await buildTestApp(t)
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  // Half-open allowed: the client goes on sending once the answer and the server's end have come.
+  const socket = connect({ port: (app.server.address() as AddressInfo).port, host: '127.0.0.1', allowHalfOpen: true })
+  t.teardown(() => socket.destroy())
+  const received: Buffer[] = []
+  const errors: string[] = []
+  socket.on('error', (err: NodeJS.ErrnoException) => errors.push(err.code ?? err.message))
+  const closed = new Promise(resolve => socket.on('close', resolve))
+  const answered = new Promise<void>(resolve => socket.on('data', chunk => {
+    received.push(chunk)
+    if (Buffer.concat(received).includes('\r\n\r\n')) resolve()
+  }))
+  const mb = `${(1024 * 1024).toString(16)}\r\n${'x'.repeat(1024 * 1024)}\r\n`
+  const write = (text: string): Promise<void> => new Promise(resolve => socket.write(text, () => resolve()))
+  await write('POST /__sandbox/accounts HTTP/1.1\r\nhost: sandbox.test\r\nconnection: close\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n' + mb + mb)
+  await answered
+  // The answer came while the body was still on its way: the rest of it is sent, then its end.
+  for (let i = 0; i < 8; i++) await write(mb)
+  socket.end('0\r\n\r\n')
+  await closed
+  t.same(errors, [], 'no reset: what the client sent after the answer was read')
+  t.match(Buffer.concat(received).toString(), /^HTTP\/1\.1 413 /, 'the 413 was read')
+  t.equal((await call(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, 'GET', '/__sandbox/health')).status, 200, 'still serving')
 })
