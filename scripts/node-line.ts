@@ -32,54 +32,29 @@ export function supportedLines (): Record<string, string> {
 const cacheDir = join(root, 'node_modules', '.cache', 'pix-sandbox-node')
 
 const binaryOf = (version: string): string => join(cacheDir, version, 'node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node')
-const installArgs = (staging: string, version: string): string[] =>
-  ['install', '--prefix', staging, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `node-${process.platform}-${process.arch}@${version}`]
-
-/** Installed beside, then renamed into place: two processes installing at once never see half a binary. */
-function staged (version: string): { staging: string, place: () => void } {
-  mkdirSync(cacheDir, { recursive: true })
-  const staging = mkdtempSync(join(cacheDir, `.${version}-`))
-  return {
-    staging,
-    place: () => {
-      try {
-        renameSync(staging, join(cacheDir, version))
-      } catch (err) {
-        if (!existsSync(binaryOf(version))) throw err
-      }
-    },
-  }
-}
 
 /**
  * The path of the `node` binary of a version or line (`22.12.0`, `24`), installed from the npm
  * registry the first time (a line: its newest release then; delete the folder for a newer one).
+ * Without blocking: a test installs both lines while it does other work.
  */
-export function nodeBinary (version: string): string {
-  const binary = binaryOf(version)
-  if (existsSync(binary)) return binary
-  const { staging, place } = staged(version)
-  try {
-    execFileSync('npm', installArgs(staging, version), { stdio: ['ignore', 'ignore', 'inherit'] })
-    place()
-  } finally {
-    rmSync(staging, { recursive: true, force: true })
-  }
-  return binary
-}
-
-/** nodeBinary without blocking: a test installs both lines while it does other work. */
 export async function installedNodeBinary (version: string): Promise<string> {
   const binary = binaryOf(version)
   if (existsSync(binary)) return binary
-  const { staging, place } = staged(version)
+  mkdirSync(cacheDir, { recursive: true })
+  // Installed beside, then renamed into place: two processes installing at once never see half a binary.
+  const staging = mkdtempSync(join(cacheDir, `.${version}-`))
   try {
-    const child = spawn('npm', installArgs(staging, version), { stdio: ['ignore', 'ignore', 'pipe'] })
+    const child = spawn('npm', ['install', '--prefix', staging, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `node-${process.platform}-${process.arch}@${version}`], { stdio: ['ignore', 'ignore', 'pipe'] })
     let stderr = ''
     child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
     const code = await new Promise<number | null>(resolve => child.on('close', resolve))
     if (code !== 0) throw new Error(`npm install of node-${process.platform}-${process.arch}@${version} failed (${code}): ${stderr}`)
-    place()
+    try {
+      renameSync(staging, join(cacheDir, version))
+    } catch (err) {
+      if (!existsSync(binary)) throw err
+    }
   } finally {
     rmSync(staging, { recursive: true, force: true })
   }
@@ -98,7 +73,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.stderr.write(`usage: node --import tsx scripts/node-line.ts <${Object.keys(supportedLines()).join('|')}> <command> [args...]\n`)
     process.exit(2)
   }
-  const binary = nodeBinary(version)
+  const binary = await installedNodeBinary(version)
   process.stderr.write(`node-line: ${command} ${args.join(' ')} on Node ${execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim()}\n`)
   const child = spawn(command, args, { stdio: 'inherit', env: pathFirst(binary) })
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
