@@ -5,7 +5,7 @@ export const LINGER_MS = 5000
 
 /**
  * A lingering close (RFC 9112, section 9.6) for a connection whose answer goes out before its request
- * body was read, as a 413 does. Node closes such a connection at once when the answer ends it, and a
+ * body was read, as a 413 or a 415 is. Node closes such a connection at once when the answer ends it, and a
  * client still writing the body then meets a reset: its write fails, and the answer it had not read
  * yet is lost with the connection. Instead our side ends after the answer, and what the client still
  * sends is read and dropped until it ends its side, for `ms` at most.

@@ -214,8 +214,8 @@ export function errorBody (answer: ErrorAnswer, request: FastifyRequest): Record
 
 function sendError (error: unknown, request: FastifyRequest, reply: FastifyReply): void {
   const answer = answerFor(error, request)
-  // Refused while the client may still be sending it: the connection reads the rest before it closes.
-  if (answer.status === 413) lingerOnClose(request.raw.socket)
+  // Refused before its body was read (413, 415): the connection reads the rest before it closes.
+  if (request.raw.complete === false) lingerOnClose(request.raw.socket)
   if (answer.unexpected) request.log.error({ err: error }, 'unhandled error')
   void reply.status(answer.status).headers(errorHeaders(answer, request)).send(errorBody(answer, request))
 }

@@ -1,4 +1,5 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
+import type { FastifyInstance } from 'fastify'
 import { constants } from 'node:buffer'
 import { connect, type AddressInfo } from 'node:net'
 import { SNAPSHOT_BODY_LIMIT } from '../../server/routes/sandbox/system.js'
@@ -37,10 +38,12 @@ t.test('a body sent chunked is refused once what arrived passes the limit', asyn
   t.equal((await call(address, 'GET', '/__sandbox/health')).status, 200, 'still serving')
 })
 
-t.test('a client still sending a refused body finishes sending it and reads the 413: the connection closes after the body, not in the middle', async t => {
-  const app = await buildTestApp(t)
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  // Half-open allowed: the client goes on sending once the answer and the server's end have come.
+/**
+ * A request refused before its body was read, on a fresh connection that asked to close: the client
+ * goes on sending the body after the answer has come (half-open allowed, so the server's end does
+ * not stop it), then ends it. What the client saw: the errors of its socket and the answer.
+ */
+async function sendingAfterTheAnswer (t: Test, app: FastifyInstance, target: string, contentType: string): Promise<{ errors: string[], answer: string }> {
   const socket = connect({ port: (app.server.address() as AddressInfo).port, host: '127.0.0.1', allowHalfOpen: true })
   t.teardown(() => socket.destroy())
   const received: Buffer[] = []
@@ -53,13 +56,21 @@ t.test('a client still sending a refused body finishes sending it and reads the 
   }))
   const mb = `${(1024 * 1024).toString(16)}\r\n${'x'.repeat(1024 * 1024)}\r\n`
   const write = (text: string): Promise<void> => new Promise(resolve => socket.write(text, () => resolve()))
-  await write('POST /__sandbox/accounts HTTP/1.1\r\nhost: sandbox.test\r\nconnection: close\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n' + mb + mb)
+  await write(`POST ${target} HTTP/1.1\r\nhost: sandbox.test\r\nconnection: close\r\ncontent-type: ${contentType}\r\ntransfer-encoding: chunked\r\n\r\n` + mb + mb)
   await answered
-  // The answer came while the body was still on its way: the rest of it is sent, then its end.
   for (let i = 0; i < 8; i++) await write(mb)
   socket.end('0\r\n\r\n')
   await closed
-  t.same(errors, [], 'no reset: what the client sent after the answer was read')
-  t.match(Buffer.concat(received).toString(), /^HTTP\/1\.1 413 /, 'the 413 was read')
+  return { errors, answer: Buffer.concat(received).toString() }
+}
+
+t.test('a client still sending a refused body finishes sending it and reads the answer: the connection closes after the body, not in the middle', async t => {
+  const app = await buildTestApp(t)
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  for (const [target, contentType, status] of [['/__sandbox/accounts', 'application/json', 413], ['/__sandbox/accounts', 'text/plain', 415]] as const) {
+    const { errors, answer } = await sendingAfterTheAnswer(t, app, target, contentType)
+    t.same(errors, [], `${status}: no reset, what the client sent after the answer was read`)
+    t.match(answer, new RegExp(`^HTTP/1\\.1 ${status} `), `${status}: the answer was read`)
+  }
   t.equal((await call(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, 'GET', '/__sandbox/health')).status, 200, 'still serving')
 })
