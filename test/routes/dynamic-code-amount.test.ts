@@ -111,6 +111,26 @@ t.test('journey 3: a composite code shown before the cob\'s PATCH pays the new v
   t.match((await call('GET', `/v2/rec/${rec.idRec}`)).json(), { status: 'APROVADA', ativacao: { tipoJornada: 'JORNADA_3' } })
 })
 
+t.test('a cobv\'s code shown before a PATCH of valor pays the amount due then of the new value, its fine after the due date included', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app, { balance: 0 })
+  const call = client(app, await oauthToken(app, acc))
+  const txid = aTxid(5)
+  const shown = (await call('PUT', `/v2/cobv/${txid}`, {
+    calendario: { dataDeVencimento: '2026-03-11', validadeAposVencimento: 5 },
+    devedor: { cpf: '52998224725', nome: 'Fulano de Tal' },
+    valor: { original: '100.00', multa: { modalidade: 2, valorPerc: '2.00' } },
+    chave: KEY,
+  })).json()
+  t.equal(tag(parseTLV(shown.pixCopiaECola), '54'), undefined)
+  t.equal((await call('PATCH', `/v2/cobv/${txid}`, { valor: { original: '150.00', multa: { modalidade: 2, valorPerc: '2.00' } } })).statusCode, 200)
+  await advance(app, 2 * 86_400_000) // 2026-03-12 in São Paulo: a day late, the 2% fine due
+  const paid = await payCode(app, shown.pixCopiaECola)
+  t.equal(paid.statusCode, 201, paid.body)
+  t.match(paid.json(), { kind: 'COBV', amount: 153, txid })
+  t.same(await balanceOf(app, acc.accountId), { available: 153, blocked: 0, invariantHolds: true })
+})
+
 t.test('a cash-in\'s code carries no amount and pays the charge\'s value; a given amount must be it', async t => {
   const app = await buildTestApp(t)
   const acc = await newAccount(app, { balance: 0 })
