@@ -1,9 +1,6 @@
 import t, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { PNG } from 'pngjs'
-import jsQRModule from 'jsqr'
-import { BinaryBitmap, DecodeHintType, HybridBinarizer, QRCodeReader, RGBLuminanceSource } from '@zxing/library'
-import { parseTLV, type TLV } from 'pix-qr-code-detail'
+import { parseTLV } from 'pix-qr-code-detail'
 import { hasError, parsePix } from 'pix-utils'
 import { parseBrCode } from '../../server/domain/brcode.js'
 import { readRecurrenceCode } from '../../server/domain/rec-codes.js'
@@ -12,6 +9,7 @@ import { bearer, buildTestApp, newAccount } from '../helpers/app.js'
 import { oauthToken } from '../helpers/api-pix.js'
 import { examples } from '../helpers/api-pix-schemas.js'
 import { client, control, recBody } from '../helpers/rec.js'
+import { decodeWithJsqr, decodeWithZxing, pngOf, quietZoneModules, tagOf as tag } from '../helpers/brcode-readers.js'
 
 /**
  * Every kind of BR Code the sandbox makes (the gateway's cash-in and root cob, API Pix's cob and cobv,
@@ -59,33 +57,6 @@ function fieldsOf (code: string): string {
     const inner = f.tag === '80' ? parseTLV(f.value) : f.children
     return inner === undefined ? f.tag : `${f.tag}[${inner.map(c => c.tag).join(' ')}]`
   }).join(' ')
-}
-
-function tag (tlvs: TLV[], ...path: string[]): string | undefined {
-  const [head, ...rest] = path
-  const found = tlvs.find(x => x.tag === head)
-  if (found === undefined || rest.length === 0) return found?.value
-  return tag(found.tag === '80' ? parseTLV(found.value) : found.children ?? [], ...rest)
-}
-
-// jsqr is CommonJS with an ES-style `export default` in its types: under NodeNext the function is `.default`.
-type Decode = typeof jsQRModule.default
-const jsQR: Decode = (jsQRModule as unknown as { default?: Decode }).default ?? (jsQRModule as unknown as Decode)
-
-/** jsqr, @zxing/library (as a pure barcode: test/unit/qrcode-image.test.ts says why), and the quiet zone in modules. */
-function readImage (png: PNG): { jsqr: string | null, zxing: string | null, quietZone: number } {
-  const pixels = new Int32Array(png.width * png.height)
-  for (let i = 0; i < pixels.length; i++) pixels[i] = (png.data[i * 4] << 16) | (png.data[i * 4 + 1] << 8) | png.data[i * 4 + 2]
-  let zxing: string | null = null
-  try {
-    zxing = new QRCodeReader().decode(new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(pixels, png.width, png.height))), new Map([[DecodeHintType.PURE_BARCODE, true]])).getText()
-  } catch {}
-  const dark = (x: number, y: number): boolean => png.data[(y * png.width + x) * 4] < 128
-  let offset = 0
-  while (!dark(offset, offset)) offset++
-  let run = 0
-  while (dark(offset + run, offset)) run++
-  return { jsqr: jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data ?? null, zxing, quietZone: offset / (run / 7) }
 }
 
 /** Every kind of code, made through the sandbox's own routes as an integrator makes them. */
@@ -176,8 +147,8 @@ t.test('every kind of BR Code the sandbox makes has the fields of BACEN\'s examp
       // 4 and 5. The QR image the sandbox draws of it (the dashboard's), decoded by jsqr and by @zxing/library.
       const image = await app.inject({ method: 'GET', url: `/dashboard/qrcode.png?code=${encodeURIComponent(m.code)}` })
       t.equal(image.headers['content-type'], 'image/png')
-      const decoded = readImage(PNG.sync.read(image.rawPayload))
-      t.same(decoded, { jsqr: m.code, zxing: m.code, quietZone: 4 })
+      const png = pngOf(image.rawPayload)
+      t.same([decodeWithJsqr(png), decodeWithZxing(png), quietZoneModules(png)], [m.code, m.code, 4], 'jsqr, @zxing/library, the quiet zone')
     })
   }
 })

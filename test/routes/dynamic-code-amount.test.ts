@@ -1,11 +1,11 @@
 import t, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { parseTLV, type TLV } from 'pix-qr-code-detail'
 import { buildBrCode, parseBrCode } from '../../server/domain/brcode.js'
 import { aTxid, cashInBody, createCashIn, payCode } from '../helpers/payins.js'
 import { advance, balanceOf, bearer, buildTestApp, newAccount, recordEmits } from '../helpers/app.js'
 import { checkAnswer, jwsPart, oauthToken } from '../helpers/api-pix.js'
 import { client, recBody } from '../helpers/rec.js'
+import { tagOf } from '../helpers/brcode-readers.js'
 
 /**
  * A dynamic BR Code carries no amount (tag 54), as none of BACEN's examples does: the payer's PSP reads
@@ -17,13 +17,6 @@ import { client, recBody } from '../helpers/rec.js'
 const KEY = 'loja@example.com'
 const DOCUMENT = '11222333000181'
 const HOOK = 'https://erp.example.com/api/webhook'
-
-/** The value of a tag (path) of a BR Code, as pix-qr-code-detail's TLV reader reads it. */
-function tag (tlvs: TLV[], ...path: string[]): string | undefined {
-  const [head, ...rest] = path
-  const found = tlvs.find(x => x.tag === head)
-  return found === undefined || rest.length === 0 ? found?.value : tag(found.children ?? [], ...rest)
-}
 
 /** An account whose document is DOCUMENT, holding KEY, with API Pix's webhook on KEY. */
 async function receiver (t: Test, app: FastifyInstance) {
@@ -44,8 +37,8 @@ t.test('a cob\'s code shown before a PATCH of valor pays the new value: ledger, 
   const { acc, call } = await receiver(t, app)
   const txid = aTxid(1)
   const shown = (await call('PUT', `/v2/cob/${txid}`, { calendario: { expiracao: 3600 }, valor: { original: '10.00' }, chave: KEY })).json()
-  t.equal(tag(parseTLV(shown.pixCopiaECola), '54'), undefined, 'no tag 54: the amount is at the location')
-  t.equal(tag(parseTLV(shown.pixCopiaECola), '26', '25'), shown.location)
+  t.equal(tagOf(shown.pixCopiaECola, '54'), undefined, 'no tag 54: the amount is at the location')
+  t.equal(tagOf(shown.pixCopiaECola, '26', '25'), shown.location)
 
   const revised = await call('PATCH', `/v2/cob/${txid}`, { valor: { original: '25.00' } })
   checkAnswer(t, revised, 'PATCH', '/cob/{txid}')
@@ -101,7 +94,7 @@ t.test('journey 3: a composite code shown before the cob\'s PATCH pays the new v
   const loc = (await call('POST', '/v2/locrec')).json()
   const rec = (await call('POST', '/v2/rec', recBody({ loc: loc.id, ativacao: { dadosJornada: { txid } } }))).json()
   const { dadosQR } = (await call('GET', `/v2/rec/${rec.idRec}?txid=${txid}`)).json()
-  t.equal(tag(parseTLV(dadosQR.pixCopiaECola), '54'), undefined, 'no tag 54 in the composite code, as in API Pix\'s example')
+  t.equal(tagOf(dadosQR.pixCopiaECola, '54'), undefined, 'no tag 54 in the composite code, as in API Pix\'s example')
   t.equal((await call('PATCH', `/v2/cob/${txid}`, { valor: { original: '40.00' } })).statusCode, 200)
 
   const paid = await payCode(app, dadosQR.pixCopiaECola)
@@ -122,7 +115,7 @@ t.test('a cobv\'s code shown before a PATCH of valor pays the amount due then of
     valor: { original: '100.00', multa: { modalidade: 2, valorPerc: '2.00' } },
     chave: KEY,
   })).json()
-  t.equal(tag(parseTLV(shown.pixCopiaECola), '54'), undefined)
+  t.equal(tagOf(shown.pixCopiaECola, '54'), undefined)
   t.equal((await call('PATCH', `/v2/cobv/${txid}`, { valor: { original: '150.00', multa: { modalidade: 2, valorPerc: '2.00' } } })).statusCode, 200)
   await advance(app, 2 * 86_400_000) // 2026-03-12 in São Paulo: a day late, the 2% fine due
   const paid = await payCode(app, shown.pixCopiaECola)
@@ -135,8 +128,7 @@ t.test('a cash-in\'s code carries no amount and pays the charge\'s value; a give
   const app = await buildTestApp(t)
   const acc = await newAccount(app, { balance: 0 })
   const charge = await createCashIn(app, acc.token, cashInBody({ value: 42.1 }))
-  const tlvs = parseTLV(charge.pixCode)
-  t.same([tag(tlvs, '01'), tag(tlvs, '54'), tag(tlvs, '62', '05')], ['12', undefined, '***'])
+  t.same([tagOf(charge.pixCode, '01'), tagOf(charge.pixCode, '54'), tagOf(charge.pixCode, '62', '05')], ['12', undefined, '***'])
   const wrong = await payCode(app, charge.pixCode, { amount: 42 })
   t.equal(wrong.json().code, 'PIX_AMOUNT_MISMATCH')
   t.match((await payCode(app, charge.pixCode)).json(), { status: 'CONFIRMED', amount: 42.1 })

@@ -7,8 +7,9 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import EfiPay from 'sdk-node-apis-efi'
-import { getDecodedPixJwt, parseTLV, type TLV } from 'pix-qr-code-detail'
+import { getDecodedPixJwt, parseTLV } from 'pix-qr-code-detail'
 import { startSandbox } from '../../../server/index.js'
+import { tagOf as tag } from '../../helpers/brcode-readers.js'
 
 /**
  * Run by test/flows/efi-sdk.test.ts in a process whose NODE_EXTRA_CA_CERTS trusts the sandbox's server
@@ -137,14 +138,6 @@ async function signedUp (label: string): Promise<Credentials & { accountId: numb
   writeFileSync(certificate, account.certificate)
   writeFileSync(key, account.privateKey)
   return { accountId: account.accountId, clientId: account.clientId, clientSecret: account.clientSecret, certificate, key }
-}
-
-/** The value of the tag path of a BR Code, read by pix-qr-code-detail's TLV reader. */
-function tag (tlvs: TLV[], ...path: string[]): string | undefined {
-  const [head, ...rest] = path
-  const found = tlvs.find(x => x.tag === head)
-  if (found === undefined || rest.length === 0) return found?.value
-  return tag(found.children ?? [], ...rest)
 }
 
 /**
