@@ -269,8 +269,8 @@ export class ChargeService implements Lifecycle, CobVWrites {
   /**
    * A charge's dynamic BR Code (cash-in, cob, cobv), as BACEN's examples make them (the BR Code manual's
    * dynamic example, API Pix's pixCopiaECola): its location and no amount. The amount is the payload's,
-   * read from the charge when it is paid (`codeAmount`), so a code shown before a revision pays the
-   * revised amount, a cobv's the amount due on the day, and a cob whose payer chooses (modalidadeAlteracao 1) what the payer names.
+   * read from the charge when it is paid (`codeAmount`): a code shown before a revision pays the
+   * revised amount, a cobv's the amount due on the day, a cob with modalidadeAlteracao 1 what the payer names.
    */
   private dynamicCode (account: Account, location: string): string {
     return buildBrCode({ location, singleUse: true, merchantName: this.merchantName(account), merchantCity: this.deps.fixtures.institution.city })

@@ -16,8 +16,9 @@ import { decodeWithJsqr, decodeWithZxing, pngOf, quietZoneModules, tagOf as tag 
  * Pix Automático's journey 2 code, its composite codes of journeys 3 and 4, and the static codes of a
  * contract), each against BACEN's own examples (the BR Code manual's dynamic and static examples,
  * API Pix 2.9.0's recResponse3, 6 and 7) field for field, and read alike by six readers: the
- * sandbox's own parser, pix-qr-code-detail (the TLV reader of Efí's SDK), pix-utils, and the QR image
- * the sandbox draws of it decoded by jsqr and by @zxing/library, with the quiet zone ISO/IEC 18004 asks.
+ * sandbox's own two (parseBrCode, and readRecurrenceCode for tag 80), pix-qr-code-detail (the TLV
+ * reader of Efí's SDK), pix-utils, and the QR image the sandbox draws of it decoded by jsqr and by
+ * @zxing/library, with the quiet zone ISO/IEC 18004 asks.
  */
 
 /** The BR Code manual's examples (../shared/DESIGN.md section 4; test/unit/brcode.test.ts checks them). */
