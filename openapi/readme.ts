@@ -2,7 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { catalogueMarkdown } from '../scenarios/catalogue.js'
 import { checksMarkdown } from '../server/report/checks.js'
-import { settingsMarkdown } from '../server/config.js'
+import { defaultConfig, settingsMarkdown } from '../server/config.js'
+import { scenarioTableMarkdown, type Operation } from '../scenarios/operations.js'
 import { packageRoot } from '../server/paths.js'
 
 /**
@@ -44,6 +45,25 @@ export function renderReportDoc (doc: string): string {
   return render(doc, reportSections, 'docs/report.md')
 }
 
+/**
+ * API Pix's operations as openapi/openapi.json lists them (tag "API Pix"), each path as docs/api-pix.md
+ * writes it: without the default base path (test/routes/openapi.test.ts keeps the file current).
+ */
+function apiPixOperations (): Operation[] {
+  const doc = JSON.parse(readFileSync(join(packageRoot, 'openapi', 'openapi.json'), 'utf8')) as { paths: Record<string, Record<string, { tags?: string[], operationId?: string }>> }
+  const base = defaultConfig().apiPixBasePath
+  return Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods)
+    .filter(([, op]) => op.tags?.includes('API Pix') === true && op.operationId !== undefined)
+    .map(([method, op]) => ({ method: method.toUpperCase(), path: path.startsWith(`${base}/`) ? path.slice(base.length) : path, operationId: op.operationId! })))
+}
+
+/** docs/api-pix.md's generated section: where the scenarios apply, from scenarios/operations.ts and the catalogue. */
+export const apiPixSections: Record<string, () => string> = { scenarios: () => scenarioTableMarkdown(apiPixOperations()) }
+
+export function renderApiPixDoc (doc: string): string {
+  return render(doc, apiPixSections, 'docs/api-pix.md')
+}
+
 function render (text: string, sections: Record<string, () => string>, file: string): string {
   let out = text
   for (const [name, render] of Object.entries(sections)) {
@@ -59,9 +79,11 @@ function render (text: string, sections: Record<string, () => string>, file: str
 
 export const readmePath = join(packageRoot, 'README.md')
 export const reportDocPath = join(packageRoot, 'docs', 'report.md')
+export const apiPixDocPath = join(packageRoot, 'docs', 'api-pix.md')
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
   writeFileSync(readmePath, renderReadme(readFileSync(readmePath, 'utf8')))
   writeFileSync(reportDocPath, renderReportDoc(readFileSync(reportDocPath, 'utf8')))
-  process.stdout.write('README.md and docs/report.md generated sections rewritten\n')
+  writeFileSync(apiPixDocPath, renderApiPixDoc(readFileSync(apiPixDocPath, 'utf8')))
+  process.stdout.write('README.md, docs/report.md and docs/api-pix.md generated sections rewritten\n')
 }

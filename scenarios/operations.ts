@@ -1,4 +1,5 @@
-import type { Endpoint } from './types.js'
+import { catalogue, scenariosFor } from './catalogue.js'
+import type { Endpoint, ScenarioDefinition } from './types.js'
 
 /**
  * Where the scenarios of each operation of the gateway's two families and of API Pix apply: its scenario
@@ -102,4 +103,34 @@ export function gatewayEndpointOf (route: { schema?: unknown, url: string }): En
   // A new gateway route must say where its faults apply, or it would silently escape them.
   if (endpoint === undefined) throw new Error(`gateway route ${route.url} (${schema.operationId ?? 'no operationId'}) has no scenario endpoint in scenarios/operations.ts`)
   return endpoint
+}
+
+/** An operation of the OpenAPI document: its method, its path as a reader writes it, its operationId. */
+export interface Operation { method: string, path: string, operationId: string }
+
+/**
+ * docs/api-pix.md's table of where `X-Sandbox-Scenario` applies on API Pix, from this file's table and
+ * the catalogue (a test fails when the page drifts): the operations of each scenario endpoint, in the
+ * order they come, and the scenarios of that endpoint, the delivery and transport faults by family.
+ */
+export function scenarioTableMarkdown (operations: readonly Operation[]): string {
+  const groups = new Map<Endpoint | null, string[]>()
+  for (const op of operations) {
+    const endpoint = Object.hasOwn(ENDPOINT_OF, op.operationId) ? ENDPOINT_OF[op.operationId] : undefined
+    if (endpoint === undefined) throw new Error(`${op.operationId} has no scenario endpoint in scenarios/operations.ts`)
+    groups.set(endpoint, [...groups.get(endpoint) ?? [], `\`${op.method} ${op.path}\``])
+  }
+  // A family is named as one when each of its scenarios applies.
+  const every = (timing: ScenarioDefinition['timing']): number => new Set(catalogue.filter(s => s.timing === timing).map(s => s.name)).size
+  const rows = [...groups].map(([endpoint, ops]) => {
+    if (endpoint === null) return `| ${ops.join(', ')} | none | none |`
+    const applied = scenariosFor(endpoint)
+    const family = (timing: ScenarioDefinition['timing'], name: string): string[] => {
+      const of = applied.filter(s => s.timing === timing)
+      return of.length === 0 ? [] : of.length === every(timing) ? [name] : of.map(s => `\`${s.name}\``)
+    }
+    const named = applied.filter(s => s.timing !== 'delivery' && s.timing !== 'transport').map(s => `\`${s.name}\``)
+    return `| ${ops.join(', ')} | \`${endpoint}\` | ${[...named, ...family('delivery', 'the delivery faults'), ...family('transport', 'the transport faults')].join(', ')} |`
+  })
+  return ['| Operations | Endpoint | Scenarios |', '|---|---|---|', ...rows].join('\n')
 }

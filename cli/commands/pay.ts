@@ -7,10 +7,12 @@ export const pay: Command = {
   usage: ['pay <pixCode> [--amount BRL]'],
   details: [
     'Options:',
-    '  --amount BRL   needed when the code carries no amount; must equal it otherwise',
+    '  --amount BRL   needed when the payer names the amount (a cob that lets the payer choose, a static',
+    '                 code without one); otherwise it must equal what the charge asks now, or the static code\'s',
     '',
     'The charge\'s account is credited and its webhooks are sent. Quote the code: it contains spaces and *.',
-    'A code whose tag 26-25 is a payload location of this sandbox (API Pix) pays the charge that location serves now.',
+    'A code whose tag 26-25 is a payload location of this sandbox (API Pix) pays the charge that location serves now,',
+    'the amount it asks now: a dynamic code carries no amount, its payload does.',
   ],
   options: { amount: { type: 'string' } },
   async run (ctx, positionals, values) {

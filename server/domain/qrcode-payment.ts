@@ -22,3 +22,13 @@ export function staticCodeProblem (code: BrCode): string | null {
   if (code.key === undefined) return null // a dynamic code: parseBrCode guarantees one of the two
   return hasKeyShape(code.key) ? null : `a chave "${code.key}" do QR Code não tem o formato de nenhum tipo de chave PIX`
 }
+
+/**
+ * The amount a payer reads in the code itself: a static code's tag 54 (none: the payer names it). A
+ * dynamic code's amount is the payload's at its location, read when it is paid, as BACEN's dynamic
+ * examples carry no tag 54 (docs/assumptions.md, Charges); one that has a tag 54 anyway (a code
+ * of an older data file) is paid the payload's amount all the same.
+ */
+export function codeAmount (code: BrCode): number | undefined {
+  return code.location === undefined ? code.amountCents : undefined
+}

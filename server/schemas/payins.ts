@@ -241,7 +241,7 @@ export const PayerBody = Type.Object({
 
 export const PixPayBody = Type.Object({
   pixCode: Type.String({ minLength: 1, maxLength: 512, description: 'EMV copy-and-paste code of a charge issued by this sandbox' }),
-  amount: Type.Optional(Type.Number({ minimum: 0.01, description: 'BRL; required when the code carries no amount, must equal it otherwise' })),
+  amount: Type.Optional(Type.Number({ minimum: 0.01, description: 'BRL; required when the payer names the amount (a cob with modalidadeAlteracao 1, a static code without one); otherwise, when given, equal to what the charge asks now (a dynamic code\'s amount is its payload\'s, not in the code) or to a static code\'s' })),
   payer: Type.Optional(PayerBody),
 })
 

@@ -21,6 +21,7 @@ import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
 import { cobvDue, cobvDueDate, cobvLastPayableDate } from '../domain/cobv.js'
 import { readRecurrenceCode } from '../domain/rec-codes.js'
+import { codeAmount } from '../domain/qrcode-payment.js'
 import { addCalendarDays } from '../domain/business-days.js'
 import { parseLocalBound, saoPauloTime } from '../domain/calendar.js'
 
@@ -171,8 +172,9 @@ export class ChargeService implements Lifecycle, CobVWrites {
     const id = this.deps.rng.uuid()
     const txid = newTxid(this.deps.rng, 25)
     const location = `${LOCATION_HOST}/qr/v2/${id}`
-    // No txid in tag 62-05: as BCB's dynamic codes, it is `***` and the payload at the location names the charge.
-    const pixCode = buildBrCode({ location, singleUse: true, amountCents: value.cents, merchantName: this.merchantName(account), merchantCity: this.deps.fixtures.institution.city })
+    // A dynamic code as BACEN's examples make one: no amount (tag 54) and `***` in tag 62-05; what the
+    // payer pays and which charge it is are read from the charge when it is paid.
+    const pixCode = this.dynamicCode(account, location)
     const data: ChargeData = {
       txid,
       location,
@@ -244,7 +246,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
     // The txid (26-35) does not fit tag 62-05 (at most 25): as in BACEN's dynamic codes, 62-05 is `***`
     // and the payload URL carries it.
     const location = at?.location ?? `${LOCATION_HOST}/qr/v2/cob/${locId}/${txid}`
-    const pixCode = this.cobCode(account, location, modalidadeAlteracao === 0 ? originalCents : null)
+    const pixCode = this.dynamicCode(account, location)
     const cob: CobData = {
       expiracao,
       ...(devedor ? { devedor: { ...devedor } } : {}),
@@ -265,17 +267,13 @@ export class ChargeService implements Lifecycle, CobVWrites {
   }
 
   /**
-   * A cob's or a cobv's BR Code, with the amount it carries: none for a cob whose payer chooses it
-   * (modalidadeAlteracao 1) nor for a cobv, whose amount depends on the day it is paid.
+   * A charge's dynamic BR Code (cash-in, cob, cobv), as BACEN's examples make them (the BR Code manual's
+   * dynamic example, API Pix's pixCopiaECola): its location and no amount. The amount is the payload's,
+   * read from the charge when it is paid (`codeAmount`): a code shown before a revision pays the
+   * revised amount, a cobv's the amount due on the day, a cob with modalidadeAlteracao 1 what the payer names.
    */
-  private cobCode (account: Account, location: string, amountCents: number | null): string {
-    return buildBrCode({
-      location,
-      singleUse: true,
-      ...(amountCents !== null ? { amountCents } : {}),
-      merchantName: this.merchantName(account),
-      merchantCity: this.deps.fixtures.institution.city,
-    })
+  private dynamicCode (account: Account, location: string): string {
+    return buildBrCode({ location, singleUse: true, merchantName: this.merchantName(account), merchantCity: this.deps.fixtures.institution.city })
   }
 
   cob (account: Account, txid: string): Cob {
@@ -313,7 +311,6 @@ export class ChargeService implements Lifecycle, CobVWrites {
       const data = chargeDraft(d)
       data.cob = { ...next, locId: cob.locId, revisao: (cob.revisao ?? 0) + 1 }
       d.amountCents = cents
-      data.pixCode = this.cobCode(account, data.location!, next.modalidadeAlteracao === 0 ? cents : null)
       d.description = next.solicitacaoPagador
       if (cancelled) {
         d.dueAt = undefined
@@ -374,7 +371,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
     return this.store.transact(() => {
       if (this.store.transactionByRef(ref)) throw new Refusal('COB_TXID_EXISTS', `O txid ${txid} já é usado por outra cobrança desta conta`)
       const cobv: CobVData = { ...structuredClone(fields), locId: at.locId, revisao: 0 }
-      const pixCode = this.cobCode(account, at.location, null)
+      const pixCode = this.dynamicCode(account, at.location)
       const draft = this.newTransaction(account, { kind: 'COBV', data: { txid, location: at.location, pixCode, splits: [], cobv } }, 'ATIVA', originalCentsOf(fields), this.now(), scenarios)
       if (fields.solicitacaoPagador !== undefined) draft.description = fields.solicitacaoPagador
       draft.dueAt = iso(cobvRemovalAt(fields))
@@ -551,11 +548,13 @@ export class ChargeService implements Lifecycle, CobVWrites {
   }
 
   /**
-   * What the payer pays for a code: the amount given, else what the charge asks (`due`; null when the
-   * payer names it), else the code's, else `settled` (a charge no longer payable, which refuses the
-   * payment itself); never another amount than the code's.
+   * What the payer pays for a code: the amount given, else what the charge asks now (`due`, its
+   * payload's; null when the payer names it), else a static code's own (`codeAmount`), else `settled`
+   * (a charge no longer payable, which refuses the payment itself); never another amount than a static
+   * code's. A given amount other than the charge's is refused by the payment itself.
    */
   private amountToPay (input: PayByCodeInput, code: BrCode, due: number | null, settled?: number): number {
+    const stated = codeAmount(code)
     let amountCents: number
     if (input.amount !== undefined) {
       const amount = parseAmount(input.amount)
@@ -563,15 +562,15 @@ export class ChargeService implements Lifecycle, CobVWrites {
       amountCents = amount.cents
     } else if (due !== null) {
       amountCents = due
-    } else if (code.amountCents !== undefined) {
-      amountCents = code.amountCents
+    } else if (stated !== undefined) {
+      amountCents = stated
     } else if (settled === undefined) {
-      throw new Refusal('PIX_INVALID_AMOUNT', 'This code carries no amount: give amount')
+      throw new Refusal('PIX_INVALID_AMOUNT', 'The payer names the amount of this code: give amount')
     } else {
       amountCents = settled
     }
-    if (code.amountCents !== undefined && amountCents !== code.amountCents) {
-      throw new Refusal('PIX_AMOUNT_MISMATCH', `The amount given (${centsToString(amountCents)}) differs from the code's (${centsToString(code.amountCents)})`)
+    if (stated !== undefined && amountCents !== stated) {
+      throw new Refusal('PIX_AMOUNT_MISMATCH', `The amount given (${centsToString(amountCents)}) differs from the code's (${centsToString(stated)})`)
     }
     return amountCents
   }

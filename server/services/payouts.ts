@@ -3,7 +3,7 @@ import { ASYNC_ERROR_CODES, ASYNC_ERROR_MESSAGES, type AsyncErrorCode } from '..
 import { parseBrCode, type BrCode } from '../domain/brcode.js'
 import { gatewayCnpjForm, generateCpf, isValidDocument, type CnpjForm } from '../domain/documents.js'
 import { checksDocument, checksDocumentWhenSimulated } from '../domain/provider-groups.js'
-import { staticCodeProblem } from '../domain/qrcode-payment.js'
+import { codeAmount, staticCodeProblem } from '../domain/qrcode-payment.js'
 import { endToEndId } from '../domain/ids.js'
 import { isValidCashOutKey, normalizeKey, type CashOutKeyType } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
@@ -180,8 +180,10 @@ export class PayoutService implements Lifecycle {
     if (keyProblem !== null) throw invalidRequest([`qrCode inválido: ${keyProblem}`])
     if (input.document !== undefined && !isValidDocument(input.document, this.cnpjForm)) throw invalidRequest(['document deve ser um CPF (11 dígitos) ou CNPJ (14 dígitos) válido'])
     const code = parsed.value
-    if (code.amountCents !== undefined && code.amountCents !== cents) {
-      throw invalidRequest([`value deve ser igual ao valor do QR Code (${centsToString(code.amountCents)})`])
+    // A static code's amount is its tag 54; a dynamic code's is its charge's, checked below.
+    const stated = codeAmount(code)
+    if (stated !== undefined && stated !== cents) {
+      throw invalidRequest([`value deve ser igual ao valor do QR Code (${centsToString(stated)})`])
     }
     const existing = this.deps.store.transactionByExternalId(account.id, PAYOUT_SCOPE, input.externalId)
     if (existing) {

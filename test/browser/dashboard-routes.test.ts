@@ -1,11 +1,6 @@
 import t from 'tap'
-import { PNG } from 'pngjs'
-import jsQRModule from 'jsqr'
 import { buildTestApp } from '../helpers/app.js'
-
-// jsqr is CommonJS with an ES-style `export default` in its types: under NodeNext the function is `.default`.
-type Decode = typeof jsQRModule.default
-const jsQR: Decode = (jsQRModule as unknown as { default?: Decode }).default ?? (jsQRModule as unknown as Decode)
+import { decodeWithJsqr, pngOf } from '../helpers/brcode-readers.js'
 
 // The files behind the page, without a browser: types, the CSP that forbids inline code, no way out
 // of the folder, the QR image route and its input limit, nothing of it in the OpenAPI document.
@@ -51,8 +46,7 @@ t.test('the QR image of a pix code is a PNG that decodes back to the code; long 
   const res = await app.inject(`/dashboard/qrcode.png?code=${encodeURIComponent(code)}`)
   t.equal(res.statusCode, 200)
   t.equal(res.headers['content-type'], 'image/png')
-  const png = PNG.sync.read(res.rawPayload)
-  t.equal(jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data, code)
+  t.equal(decodeWithJsqr(pngOf(res.rawPayload)), code)
 
   const long = await app.inject(`/dashboard/qrcode.png?code=${'0'.repeat(501)}`)
   t.equal(long.statusCode, 400)

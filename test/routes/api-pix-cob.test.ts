@@ -71,7 +71,7 @@ t.test('location is a URL of the sandbox of at most 77 characters; pixCopiaECola
   t.match(cob.loc, { id: 1, location: cob.location, tipoCob: 'cob', criacao: T0, txid: aTxid(1) })
   const code = parseBrCode(cob.pixCopiaECola)
   t.ok(code.ok && code.value.location === cob.location, 'tag 26-25 is the location, without scheme')
-  t.ok(code.ok && code.value.amountCents === 1000)
+  t.ok(code.ok && code.value.amountCents === undefined, 'no tag 54: the payload at the location has the amount')
   // --public-url sets the host payers reach.
   const pub = await buildTestApp(t, { publicUrl: 'https://pix.example.com' })
   const other = (await pub.inject({ method: 'PUT', url: `/v2/cob/${aTxid(1)}`, headers: bearer(await oauthToken(pub)), payload: cobBody() })).json()

@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { parseTLV, type TLV } from 'pix-qr-code-detail'
+import { parseTLV } from 'pix-qr-code-detail'
+import { tagOf as tag } from '../helpers/brcode-readers.js'
 import { crc16 } from '../../server/domain/brcode.js'
 import { payCode } from '../helpers/payins.js'
 import { advance, balanceOf, bearer, buildTestApp, newAccount } from '../helpers/app.js'
@@ -18,14 +19,6 @@ import { client, control, recBody } from '../helpers/rec.js'
 const DOCUMENT = '11222333000181'
 const KEY = 'loja@example.com'
 const CONTRACT = '63100862'
-
-/** The value at a tag path of a BR Code; tag 80 (no template to the reader) is read as TLV in turn. */
-function tag (tlvs: TLV[], ...path: string[]): string | undefined {
-  const [head, ...rest] = path
-  const found = tlvs.find(x => x.tag === head)
-  if (found === undefined || rest.length === 0) return found?.value
-  return tag(found.children ?? parseTLV(found.value), ...rest)
-}
 
 /** A receiving account whose document is DOCUMENT, holding KEY in the directory, with a recurrence served at a location. */
 async function receiver (app: FastifyInstance, over: Record<string, unknown> = {}, headers: Record<string, string> = {}) {

@@ -49,7 +49,7 @@ const routes: RoutesPlugin = async (app) => {
       operationId: 'reviseCob',
       tags: ['Central bank'],
       summary: 'Revise an ATIVA charge (cob), or cancel it with status REMOVIDA_PELO_USUARIO_RECEBEDOR',
-      description: 'As BACEN\'s API: every field of the charge may be revised (calendario.expiracao, devedor, valor, chave, solicitacaoPagador, infoAdicionais); revisao goes up by 1 only when something really changed. A new value gives a new BR Code at the same location. 409 when the charge is no longer ATIVA.',
+      description: 'As BACEN\'s API: every field of the charge may be revised (calendario.expiracao, devedor, valor, chave, solicitacaoPagador, infoAdicionais); revisao goes up by 1 only when something really changed. The BR Code stays the same (it carries no amount) and pays the new value. 409 when the charge is no longer ATIVA.',
       security: [{ bearer: [] }],
       params: CobParams,
       body: CobPatchBody,

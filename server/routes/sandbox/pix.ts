@@ -12,7 +12,7 @@ const routes: RoutesPlugin = async (app) => {
       operationId: 'sandboxPay',
       tags: ['Sandbox'],
       summary: 'Pay a charge of this sandbox by its copy-and-paste code, as a payer\'s bank app would',
-      description: 'Cash-in becomes CONFIRMED, cob CONCLUIDA, the account is credited, cash_in (V2 RECEIVE) fires and splits run. 400 for an unparsable code or an amount that differs from the code\'s; 404 when no charge of this sandbox matches; 422 QRCODE_ALREADY_PAID or QRCODE_NOT_AVAILABLE (expired or removed). Delivery faults apply from X-Sandbox-Scenario (endpoint pix-pay).',
+      description: 'Cash-in becomes CONFIRMED, cob CONCLUIDA, the account is credited, cash_in (V2 RECEIVE) fires and splits run. The amount is what the charge asks when paid (a dynamic code carries none: a code shown before a PATCH pays the new value), or a static code\'s. 400 for an unparsable code or an amount that differs from the charge\'s (or the static code\'s); 404 when no charge of this sandbox matches; 422 QRCODE_ALREADY_PAID or QRCODE_NOT_AVAILABLE (expired or removed). Delivery faults apply from X-Sandbox-Scenario (endpoint pix-pay).',
       body: PixPayBody,
       response: { 201: ReceivedPixView, ...errorResponses('sandbox', [400, 404, 422]) },
     },

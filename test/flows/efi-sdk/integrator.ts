@@ -7,8 +7,9 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import EfiPay from 'sdk-node-apis-efi'
-import { getDecodedPixJwt, parseTLV, type TLV } from 'pix-qr-code-detail'
+import { getDecodedPixJwt, parseTLV } from 'pix-qr-code-detail'
 import { startSandbox } from '../../../server/index.js'
+import { tagOf as tag } from '../../helpers/brcode-readers.js'
 
 /**
  * Run by test/flows/efi-sdk.test.ts in a process whose NODE_EXTRA_CA_CERTS trusts the sandbox's server
@@ -139,22 +140,17 @@ async function signedUp (label: string): Promise<Credentials & { accountId: numb
   return { accountId: account.accountId, clientId: account.clientId, clientSecret: account.clientSecret, certificate, key }
 }
 
-/** The value of the tag path of a BR Code, read by pix-qr-code-detail's TLV reader. */
-function tag (tlvs: TLV[], ...path: string[]): string | undefined {
-  const [head, ...rest] = path
-  const found = tlvs.find(x => x.tag === head)
-  if (found === undefined || rest.length === 0) return found?.value
-  return tag(found.children ?? [], ...rest)
-}
-
-/** A dynamic BR Code of API Pix whose tag 26-25 is `location` and tag 54 the amount, if any. */
-function checkBrCode (t: Test, pixCopiaECola: string, location: string, amount: string): void {
+/**
+ * A dynamic BR Code of API Pix as BACEN's examples make them: tag 26-25 the location, no amount (tag
+ * 54): the payer's PSP reads it in the payload at the location.
+ */
+function checkBrCode (t: Test, pixCopiaECola: string, location: string): void {
   const tlvs = parseTLV(pixCopiaECola)
   t.equal(tag(tlvs, '00'), '01', 'payload format 01')
   t.equal(tag(tlvs, '01'), '12', 'point of initiation 12: a dynamic code, paid once')
   t.equal(tag(tlvs, '26', '00')?.toLowerCase(), 'br.gov.bcb.pix')
   t.equal(tag(tlvs, '26', '25'), location, 'tag 26-25 is the location')
-  t.equal(tag(tlvs, '54'), amount)
+  t.equal(tag(tlvs, '54'), undefined, 'no tag 54: the amount is the payload\'s')
   t.equal(tag(tlvs, '62', '05'), '***', 'the txid is at the location, not in the code')
   t.match(tag(tlvs, '63'), /^[0-9A-F]{4}$/)
 }
@@ -221,7 +217,7 @@ for (const sdk of SDKS) {
       })
       t.equal(immediate.loc.location, immediate.location)
       checkLocation(t, immediate.location)
-      checkBrCode(t, immediate.pixCopiaECola, immediate.location, '12.34')
+      checkBrCode(t, immediate.pixCopiaECola, immediate.location)
       t.match(await sdk.payloadOf(pix, immediate.pixCopiaECola), {
         txid: immediate.txid,
         revisao: 0,
@@ -236,7 +232,9 @@ for (const sdk of SDKS) {
       t.match(created, { txid, revisao: 0, status: 'ATIVA', valor: { original: '5.00' } })
       const revised = await pix.pixUpdateCharge({ txid }, { valor: { original: '20.00' }, solicitacaoPagador: 'Revisada' })
       t.match(revised, { txid, revisao: 1, valor: { original: '20.00' }, solicitacaoPagador: 'Revisada', location: created.location })
-      checkBrCode(t, revised.pixCopiaECola, created.location, '20.00')
+      checkBrCode(t, revised.pixCopiaECola, created.location)
+      t.equal(revised.pixCopiaECola, created.pixCopiaECola, 'the code shown before the revision is the charge\'s code still')
+      t.match(await sdk.payloadOf(pix, created.pixCopiaECola), { txid, revisao: 1, valor: { original: '20.00' } }, 'and its payload gives the revised value')
       t.same(await pix.pixDetailCharge({ txid }), revised)
 
       const all = await pix.pixListCharges(await window())
@@ -248,8 +246,8 @@ for (const sdk of SDKS) {
       t.same((await pix.pixListCharges({ ...await window(), cpf: CPF })).cobs.map((c: { txid: string }) => c.txid), [immediate.txid])
 
       const before = await sandbox.client.sandbox.account(account.accountId)
-      const paid = await sandbox.client.sandbox.pay(revised.pixCopiaECola)
-      t.match(paid, { kind: 'COB', status: 'CONCLUIDA', amount: 20, txid }, 'the location-based code pays the revised charge')
+      const paid = await sandbox.client.sandbox.pay(created.pixCopiaECola)
+      t.match(paid, { kind: 'COB', status: 'CONCLUIDA', amount: 20, txid }, 'the code shown before the revision pays the revised value')
       t.match(await sandbox.client.sandbox.transaction(paid.transactionId), { accountId: account.accountId, kind: 'COB', status: 'CONCLUIDA', amount: 20, endToEndId: paid.endToEndId })
       const after = await sandbox.client.sandbox.account(account.accountId)
       t.equal(cents(after.totals.settledIn - before.totals.settledIn), 2000, 'the account received 20.00')
@@ -284,7 +282,7 @@ for (const sdk of SDKS) {
       const txid = `efisdkloc${account.accountId}`.padEnd(30, '0')
       const cob = await pix.pixCreateCharge({ txid }, { calendario: {}, valor: { original: '7.50' }, chave: CHAVE, loc: { id: loc.id } })
       t.equal(cob.location, loc.location, 'the charge is served at the location')
-      checkBrCode(t, cob.pixCopiaECola, loc.location, '7.50')
+      checkBrCode(t, cob.pixCopiaECola, loc.location)
       t.same(await pix.pixDetailLocation({ id: loc.id }), { ...loc, txid })
 
       const listed = await pix.pixLocationList({ ...await window(), txIdPresente: true })
