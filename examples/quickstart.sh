@@ -92,10 +92,8 @@ pix $PIX/__sandbox/pix/pay -H "$JSON" -d '{"pixCode": "'"$(echo "$COB" | get .pi
 pix $PIX/v2/cob/pedido43pedido43pedido43pedido43 -H "Authorization: Bearer $APIPIX" | get .status
 
 # 9. Pix Automático (docs/api-pix.md): a monthly subscription of BRL 49.90. The receiver creates the
-#    recurrence, its payer approves it (the control plane plays the payer: `pix-sandbox rec approve`
-#    does the same), the receiver charges its first month (cobr) due in 3 days, and the clock moves to
-#    that debit, which runs (`pix-sandbox clock next-due` does the same): the charge is paid and the
-#    account credited. Three days later on the sandbox clock, the tokens issued so far have expired.
+#    recurrence, its payer approves it (played by the control plane), the receiver charges its first
+#    month (cobr) due in 3 days, and the clock moves to that debit, which runs: the account is credited.
 REC=$(pix $PIX/oauth/token -u pix-sandbox-client:pix-sandbox-secret-2026 -H "X-SSL-Client-Cert: $CERT" \
   -d grant_type=client_credentials -d 'scope=rec.write rec.read cobr.write cobr.read' | get .access_token)
 NOW=$(pix $PIX/__sandbox/clock | get .now)
