@@ -11,7 +11,7 @@ const definitions = [...payoutScenarios, ...payinScenarios, ...cobrScenarios, ..
 /** The name of a scenario of the catalogue: what the machinery asks about (`hasScenario`), so a misspelt name does not compile. */
 export type ScenarioName = typeof definitions[number]['name']
 
-/** The one catalogue: what the resolver accepts, what GET /__sandbox/scenarios lists, what the README table shows. */
+/** The one catalogue: what the resolver accepts, what GET /__sandbox/scenarios lists, what the table of docs/scenarios.md shows. */
 export const catalogue: ReadonlyArray<ScenarioDefinition<ScenarioName>> = definitions
 
 // One name may be defined by two families (INTERNAL_ERROR: QR Code pay-outs and the MED list); it then
@@ -32,7 +32,7 @@ export function scenariosFor (endpoint: Endpoint): ScenarioDefinition[] {
 
 const placeholder = (p: ScenarioParam): string => p.oneOf?.length === 1 ? p.oneOf[0] : p.name === 'ms' ? 'N' : p.integer ? 'S' : 'N'
 
-/** The README's scenario table, generated from the catalogue (a test fails when the README drifts). */
+/** The scenario table of docs/scenarios.md, generated from the catalogue (a test fails when the page drifts). */
 export function catalogueMarkdown (): string {
   const rows = catalogue.map(s => {
     const params = s.params?.length ? s.params.map(p => `\`${p.name}\`${p.required ? '' : ' (optional)'}: ${p.description}`).join('; ') : ''

@@ -3,7 +3,7 @@ import { catalogue, scenariosFor, type ScenarioName } from './catalogue.js'
 import type { AppliedScenario, Endpoint } from './types.js'
 
 /**
- * Resolution order for a request (README.md, Scenarios): the X-Sandbox-Scenario header, then scenarios
+ * Resolution order for a request (docs/scenarios.md): the X-Sandbox-Scenario header, then scenarios
  * armed for the account (for clients that cannot add headers), then the happy path. Like msw handlers:
  * narrow match, first wins, reset restores. Scenarios armed per account are records of the
  * store (`ArmedScenario` in server/store/state.ts), kept by the scenario service.

@@ -1,6 +1,6 @@
 /**
- * A scenario is data plus an effect (README.md, Scenarios): a name, the endpoints it applies to,
- * when it takes effect, and what it does, in one sentence that the README and
+ * A scenario is data plus an effect (docs/scenarios.md): a name, the endpoints it applies to,
+ * when it takes effect, and what it does, in one sentence that docs/scenarios.md and
  * `GET /__sandbox/scenarios` both print. The effect itself lives in the machinery it bends
  * (ledger, settlement, delivery), which asks the resolved scenarios what to do.
  */

@@ -221,7 +221,7 @@ export function helpText (): string {
   return lines.join('\n')
 }
 
-/** The README's settings table, generated from the schema. */
+/** The settings table of docs/configuration.md, generated from the schema. */
 export function settingsMarkdown (): string {
   const rows = settings().map(([, s]) => {
     const def = (s.schema as { default?: unknown }).default

@@ -10,7 +10,7 @@ import { Refusal } from '../errors/refusal.js'
 import { packageRoot } from '../paths.js'
 
 /**
- * The dashboard (README.md, Dashboard): one static page, one vanilla JS module and one stylesheet from
+ * The dashboard (docs/dashboard.md): one static page, one vanilla JS module and one stylesheet from
  * server/dashboard, served by the sandbox itself so it works with no network beyond it. The page reads
  * and steers everything through /__sandbox; the only thing computed here is the QR image of a charge.
  */

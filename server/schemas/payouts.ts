@@ -15,7 +15,7 @@ export const AsyncErrorCodeSchema = StringEnum(ASYNC_ERROR_CODES, {
   description: 'Asynchronous error of spec 6.4',
 })
 
-// The spec gives no length for externalId; 255 keeps it a sane identifier (a README assumption).
+// The spec gives no length for externalId; 255 keeps it a sane identifier (docs/assumptions.md, Pay-outs).
 const ExternalId = Type.String({ minLength: 1, maxLength: 255, description: 'Unique per account across cash-out and cash-out-qrcode' })
 
 export const CashOutBody = Type.Object({

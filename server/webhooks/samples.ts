@@ -9,7 +9,7 @@ import { cobrCallback, pixCallback } from './envelopes/api-pix.js'
 /**
  * Sample payloads for `POST /__sandbox/webhooks/test`: one plausible event of each type, and of each
  * callback of API Pix (`pix`, `cobr`, `rec`), in the shape
- * the real flows send (README.md, Webhooks: the envelope of each event type), with a fixed amount of 10.00 BRL, so an
+ * the real flows send (docs/webhooks.md: the envelope of each event type), with a fixed amount of 10.00 BRL, so an
  * integrator can point a receiver at the sandbox and check parsing and signature before any money
  * moves. Pure: time and randomness come in.
  */

@@ -83,7 +83,7 @@ function deferred<T> (): { promise: Promise<T>, resolve: (value: T) => void } {
 const packed = deferred<string>()
 
 /*
- * The README examples' test runners: vitest from the registry or cache (it cannot be a development
+ * The examples' test runners: vitest from the registry or cache (it cannot be a development
  * dependency of this repository: see CONTRIBUTING) and @types/node, installed once, beside npm pack,
  * on the newest line's npm, and linked into each line's project (what each line's Node runs is the
  * same files).
@@ -95,6 +95,10 @@ const runnersInstalled: Promise<Run> = (async () => {
   writeFileSync(join(runners, 'package.json'), JSON.stringify({ name: 'runners', private: true }))
   return await run('npm', ['install', `@types/node@${pkg.devDependencies['@types/node']}`, 'vitest@^3.2.7', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: runners, env: newest.env, timeoutMs: 300_000 })
 })()
+/** The README's commands that make a reader's project, before the package is installed in it: `npm init -y && ...`. */
+const projectSetup = (/^(npm init -y\b[^#\n]*?)\s*(#|$)/m.exec(readFileSync(join(root, 'README.md'), 'utf8'))?.[1] ?? '')
+  .split('&&').map(c => c.trim().split(/\s+/)).filter(c => c[0] !== '')
+
 /** Whether the tarball installed on each line. */
 const installs = new Map(lines.map(l => [l.line, deferred<boolean>()]))
 const installedOn = (l: Line): Promise<boolean> => installs.get(l.line)!.promise
@@ -126,13 +130,15 @@ for (const l of lines) {
     if (installed !== '') return t.fail(`Node ${l.requested} did not install`, { error: installed })
     const tarball = await packed.promise
     if (!tarball) return t.fail('npm pack failed')
-    writeFileSync(join(l.app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
+    // The project as the README has a reader make it: `npm init -y` (which npm 11 makes commonjs), then what it says next.
+    t.ok(projectSetup.length > 0, 'the README says how to make the project', { projectSetup })
+    for (const [command, ...args] of projectSetup) ok(t, await run(command, args, { cwd: l.app, env: l.env }), [command, ...args].join(' '))
     // npm itself runs on the line's Node (first on the PATH), so the engines it checks are against it.
     const res = await run('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: l.app, env: l.env, timeoutMs: 300_000 })
     ok(t, res, 'npm install')
     t.notMatch(res.stdout + res.stderr, /EBADENGINE|Unsupported engine/, 'no engine warning', { stderr: res.stderr })
     t.comment(`installed on Node ${l.version} in ${res.ms} ms`)
-    // Test runners for the README's examples, linked: vitest and @types/node installed once for
+    // Test runners for the examples, linked: vitest and @types/node installed once for
     // every line, tap from this checkout.
     ok(t, await runnersInstalled, 'npm install of the test runners')
     mkdirSync(join(l.app, 'node_modules', '@types'), { recursive: true })
@@ -197,18 +203,20 @@ process.stdout.write(JSON.stringify({ url: sandbox.url, token: account.token.sli
   t.comment(`startSandbox took ${String(out.startMs)} ms (first in the process: module loading included)`)
 })
 
-/** The README's examples, copied from examples/ (test/unit/readme.test.ts keeps the README equal to them). */
-/** An example of the README in a consumer project, written once: steps that run side by side read it. */
+/**
+ * An example in a consumer project, written once: steps that run side by side read it. The examples are
+ * files of examples/ that the README and docs/ show (test/unit/readme.test.ts keeps the pages equal to them).
+ */
 const example = (app: string, name: string): void => {
   if (!existsSync(join(app, name))) writeFileSync(join(app, name), readFileSync(join(root, 'examples', name)))
 }
 const typescriptExamples = readdirSync(join(root, 'examples')).filter(f => f.endsWith('.ts'))
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
 
-t.test('a TypeScript consumer type-checks under strict against the installed types, the README\'s TypeScript examples with it, and a wrong call does not', async t => {
+t.test('a TypeScript consumer type-checks under strict against the installed types, the TypeScript examples with it, and a wrong call does not', async t => {
   if (!await installedOn(newest)) return t.fail('the package did not install')
   const { app } = newest
-  t.ok(typescriptExamples.length > 0, `the README shows TypeScript (${typescriptExamples.join(', ')})`)
+  t.ok(typescriptExamples.length > 0, `the examples include TypeScript (${typescriptExamples.join(', ')})`)
   for (const name of typescriptExamples) example(app, name)
   writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, include: ['consumer.ts', ...typescriptExamples] }))
   writeFileSync(join(app, 'consumer.ts'), `
@@ -271,7 +279,7 @@ void [stopped, colour, token, status, delivery, netBalance, transferId, paidStat
 })
 
 for (const l of lines) {
-  t.test(`on Node ${l.requested}: the README's node:test (TypeScript, a year of Pix Automático among them), vitest and tap examples pass with their own runners`, async t => {
+  t.test(`on Node ${l.requested}: the node:test (TypeScript, a year of Pix Automático among them), vitest and tap examples pass with their own runners`, async t => {
     if (!await installedOn(l)) return t.fail('the package did not install')
     const { app } = l
     for (const name of ['node-test.test.ts', 'pix-automatico-year.test.ts', 'vitest.test.mjs', 'tap.test.mjs']) example(app, name)
@@ -294,7 +302,7 @@ for (const l of lines) {
 }
 
 for (const l of lines) {
-  t.test(`on Node ${l.requested}: \`npx pix-sandbox\` serves from dist, and the README's test against a running sandbox passes`, async t => {
+  t.test(`on Node ${l.requested}: \`npx pix-sandbox\` serves from dist, and the test against a running sandbox passes`, async t => {
     if (!await installedOn(l)) return t.fail('the package did not install')
     const { app } = l
     example(app, 'container.test.mjs')

@@ -7,7 +7,7 @@ import { launchChromium, walkThroughSources } from './chromium.js'
 import { newPage, screenshotPath, until } from './helpers.js'
 
 /**
- * The dashboard's Requests tab in headless Chromium (README.md, See what your integration did): the journal with its filters, a
+ * The dashboard's Requests tab in headless Chromium (docs/testing.md, See what your integration did): the journal with its filters, a
  * request and its answer side by side, credentials masked, the link from a request to its transaction
  * and from a transaction to the requests that made and read it; the page's own refreshes stay out of
  * the journal. The first Chromium of chromium.ts (Debian's when installed, else the packaged one); one

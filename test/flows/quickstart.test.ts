@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { spawn } from 'node:child_process'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
@@ -7,10 +7,11 @@ import { childEnv } from '../helpers/process.js'
 
 /**
  * The README's quick start is examples/quickstart.sh (`npm run docs` copies it into the README): run
- * here as a newcomer would, with sh, curl and node, against a sandbox listening as `npm start` does
- * (clock running, the default fixtures), and each step must print what its comment says. `sh -eu`:
- * a command that fails or a variable never set stops it (the file itself leaves that out, since a
- * reader pastes it into an interactive shell, which `set -e` would close at the first error).
+ * here as a newcomer runs it, `sh examples/quickstart.sh` with curl and node, against a sandbox
+ * listening as `npm start` does (clock running, the default fixtures), and each step must print what
+ * its comment says. Then on the leftovers of a developer's machine: the receiver's port taken by an
+ * app of theirs, a clock left frozen by an earlier run, no sandbox started. Either it runs whole, or
+ * it stops before its first step with one line saying what to do.
  */
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -24,23 +25,24 @@ async function freePort (): Promise<number> {
   return port
 }
 
-function runScript (env: Record<string, string>): Promise<{ code: number | null, stdout: string, stderr: string }> {
+interface Run { code: number | null, stdout: string, stderr: string, ms: number }
+
+function runScript (env: Record<string, string>): Promise<Run> {
+  const started = performance.now()
   return new Promise(resolve => {
     // A process group of its own, so that a timeout also ends the receiver the script started.
-    const child = spawn('sh', ['-eu', 'examples/quickstart.sh'], { cwd: root, detached: true, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...childEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn('sh', ['examples/quickstart.sh'], { cwd: root, detached: true, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...childEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
     child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
     const killer = setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL') } catch { /* gone */ } }, 120_000)
-    child.on('close', code => { clearTimeout(killer); resolve({ code, stdout, stderr }) })
+    child.on('close', code => { clearTimeout(killer); resolve({ code, stdout, stderr, ms: Math.round(performance.now() - started) }) })
   })
 }
 
-t.test('examples/quickstart.sh runs every money flow against a running sandbox, each step printing what it says', async t => {
-  const sandbox = await startSandbox({ port: 0, seed: 'quickstart' })
-  t.teardown(() => sandbox.close())
-  const res = await runScript({ PIX: sandbox.url, HOOK_PORT: String(await freePort()) })
+/** Every step printed what its comment says, and the reader's receiver printed the webhooks. */
+function stepsAsDocumented (t: Test, res: Run): void {
   t.equal(res.code, 0, 'the script ends well', { stderr: res.stderr })
   t.equal(res.stderr, '', 'nothing on stderr')
 
@@ -77,4 +79,47 @@ t.test('examples/quickstart.sh runs every money flow against a running sandbox, 
   // What the reader's receiver printed (the last cash-out may or may not be delivered before the reset).
   const got = received.map(r => `${r.eventType} ${String(r.body.status ?? r.body.data?.status)}`)
   for (const expected of ['cash_out CONFIRMED', 'cash_in LIQUIDATED', 'refund_in REFUNDED', 'cash_out ERROR']) t.ok(got.includes(expected), `the receiver printed ${expected}`)
+}
+
+t.test('examples/quickstart.sh runs every money flow against a running sandbox, each step printing what it says', async t => {
+  const sandbox = await startSandbox({ port: 0, seed: 'quickstart' })
+  t.teardown(() => sandbox.close())
+  stepsAsDocumented(t, await runScript({ PIX: sandbox.url, HOOK_PORT: String(await freePort()) }))
+})
+
+t.test('a clock left frozen by an earlier run: the script starts from a reset with the clock running, and runs whole', async t => {
+  const sandbox = await startSandbox({ port: 0, seed: 'quickstart' })
+  t.teardown(() => sandbox.close())
+  t.equal((await sandbox.client.sandbox.freezeClock()).frozen, true, 'frozen, as step 7 leaves it when the script is stopped there')
+  stepsAsDocumented(t, await runScript({ PIX: sandbox.url, HOOK_PORT: String(await freePort()) }))
+  t.equal((await sandbox.client.sandbox.clock()).frozen, false, 'and the clock runs after it')
+})
+
+t.test('the receiver\'s port taken by another app: one line naming HOOK_PORT, before any step reaches the sandbox', async t => {
+  const sandbox = await startSandbox({ port: 0, seed: 'quickstart' })
+  t.teardown(() => sandbox.close())
+  // The developer's own app, on the port the receiver wants.
+  const app = createServer()
+  await new Promise<void>(resolve => app.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => app.close())
+  const port = (app.address() as { port: number }).port
+
+  const res = await runScript({ PIX: sandbox.url, HOOK_PORT: String(port) })
+  t.equal(res.code, 1, 'the script fails')
+  t.equal(res.stdout, '', 'no step ran')
+  const lines = res.stderr.trimEnd().split('\n')
+  t.equal(lines.length, 1, 'one line on stderr', { stderr: res.stderr })
+  t.match(lines[0], new RegExp(`^quickstart: port ${port} of 127\\.0\\.0\\.1 is taken.*HOOK_PORT=`), 'it names the port and the variable that moves the receiver')
+  t.same((await sandbox.client.sandbox.requests()).requests, [], 'no request reached the sandbox: it stopped before its first step')
+  // A step that ran would wait up to 10 s for a webhook that the receiver never gets.
+  t.ok(res.ms < 10_000, `it stopped before any wait for a webhook (${res.ms} ms)`)
+})
+
+t.test('no sandbox at PIX: one line saying to start one, and nothing else', async t => {
+  const res = await runScript({ PIX: `http://127.0.0.1:${await freePort()}`, HOOK_PORT: String(await freePort()) })
+  t.equal(res.code, 1, 'the script fails')
+  t.equal(res.stdout, '', 'no step ran')
+  const lines = res.stderr.trimEnd().split('\n')
+  t.equal(lines.length, 1, 'one line on stderr', { stderr: res.stderr })
+  t.match(lines[0], /^quickstart: no pix-sandbox answers at http:\/\/127\.0\.0\.1:\d+: start one with `npm start`.*PIX=/)
 })

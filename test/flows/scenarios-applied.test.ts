@@ -13,7 +13,7 @@ import { request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 /**
- * Every scenario of the catalogue really runs (README.md, Scenarios): each is triggered the way an integrator
+ * Every scenario of the catalogue really runs (docs/scenarios.md): each is triggered the way an integrator
  * does it (the X-Sandbox-Scenario header), the request journal shows it among the entry's `scenarios`,
  * and its effect shows where it must: in the ledger (balances, the transaction's outcome) or in the
  * delivery log. A scenario added to the catalogue without a proof here fails the first test.

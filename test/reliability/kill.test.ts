@@ -3,7 +3,7 @@ import { runKillLoop } from './kill-loop.js'
 
 /**
  * A few rounds of the kill -9 loop (test/reliability/kill-loop.ts) in every test run; the long run
- * whose figures the README gives is `npm run killtest -- N`.
+ * whose figures docs/reliability.md gives is `npm run killtest -- N`.
  */
 t.test('SIGKILL at random moments, compactions included, loses no answered write and pays nothing twice', async t => {
   const result = await runKillLoop({ rounds: 3, log: line => t.comment(line) })

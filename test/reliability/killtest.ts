@@ -1,8 +1,8 @@
 import { runKillLoop } from './kill-loop.js'
 
 /**
- * `npm run killtest -- N`: N rounds of the kill -9 loop (default 20), then the figures the README's
- * Reliability section quotes. Exits 1 if anything answered was lost or paid twice.
+ * `npm run killtest -- N`: N rounds of the kill -9 loop (default 20), then the figures docs/reliability.md
+ * quotes. Exits 1 if anything answered was lost or paid twice.
  */
 const rounds = Number(process.argv[2] ?? 20)
 if (!Number.isInteger(rounds) || rounds < 1) {

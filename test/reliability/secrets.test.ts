@@ -10,7 +10,7 @@ import { call, certHeaderOf, startProcess, type SandboxProcess } from '../helper
  * neither the clientSecret, the bearer token, the certificate (PEM or its percent-encoded header), the
  * private keys nor the admin token appear in its logs or in GET /__sandbox/requests.
  *
- * The journal keeps headers and bodies (README.md, See what your integration did): each credential is proved masked there, in the log,
+ * The journal keeps headers and bodies (docs/testing.md, See what your integration did): each credential is proved masked there, in the log,
  * in the snapshot export and in the --data file, with values that only ever travelled in requests (the
  * state holds an account's own clientSecret and certificate by design: it checks them).
  */

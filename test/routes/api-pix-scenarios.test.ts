@@ -1,6 +1,7 @@
 import t from 'tap'
 import { readFileSync } from 'node:fs'
-import { apiPixDocPath } from '../../openapi/readme.js'
+import { join } from 'node:path'
+import { packageRoot } from '../../server/paths.js'
 import { bearer, buildTestApp } from '../helpers/app.js'
 import { aTxid } from '../helpers/payins.js'
 import { oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
@@ -13,7 +14,7 @@ import { oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
  * checked before the faults run) is asked.
  */
 
-const doc = readFileSync(apiPixDocPath, 'utf8')
+const doc = readFileSync(join(packageRoot, 'docs', 'api-pix.md'), 'utf8')
 const table = doc.slice(doc.indexOf('<!-- scenarios:start -->'), doc.indexOf('<!-- scenarios:end -->'))
 const rows = table.split('\n').filter(line => line.startsWith('| `')).map(line => {
   const [operations, endpoint, scenarios] = line.slice(2, -2).split(' | ')

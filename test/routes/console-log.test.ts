@@ -5,7 +5,7 @@ import { cashOut, cashOutBody } from '../helpers/payouts.js'
 import { prettyLine, prettyStream } from '../../server/journal/console.js'
 
 /**
- * The console (README.md, See what your integration did): one line per request with its account, scenarios and error code, in JSON
+ * The console (docs/testing.md, See what your integration did): one line per request with its account, scenarios and error code, in JSON
  * lines or pretty; the dashboard's refreshes and health checks at debug only; one line per failed
  * webhook attempt and per delivery given up.
  */

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { T0, balanceOf, bearer, buildTestApp, fixtureAccount, newAccount, tokenFor } from '../helpers/app.js'
 import { buildApp } from '../../server/app.js'
 
-/** The control plane (README.md, Control plane): health, accounts, reset, clock, snapshot, request journal, headers, admin token. */
+/** The control plane (docs/control-plane.md): health, accounts, reset, clock, snapshot, request journal, headers, admin token. */
 
 const defaults = JSON.parse(readFileSync(new URL('../../fixtures/default.json', import.meta.url), 'utf8')).accountDefaults
 const PEM_CERT = /^-----BEGIN CERTIFICATE-----\n[A-Za-z0-9+/=\n]+-----END CERTIFICATE-----\n?$/

@@ -3,7 +3,7 @@ import { bearer, buildTestApp, certHeader, fixtureAccount, newAccount, T0, token
 import { cashOut, cashOutBody } from '../helpers/payouts.js'
 
 /**
- * The request journal through the API (README.md, See what your integration did): every field of an entry for a cash-out, a token
+ * The request journal through the API (docs/testing.md, See what your integration did): every field of an entry for a cash-out, a token
  * request (credentials masked), a 400 and a scenario; caps per account; count and verify; clearing
  * one account; `since`; the link between a transaction and its requests.
  */

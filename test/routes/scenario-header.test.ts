@@ -6,7 +6,7 @@ import { aTxid, cashInBody, createCashIn, payCode, receiveIncoming } from '../he
 import { advance, cashOut, cashOutBody, CPF_MARIA, JOAO } from '../helpers/payouts.js'
 
 /**
- * README, Scenarios: an unknown X-Sandbox-Scenario name is a 400 listing the valid ones, on every
+ * docs/scenarios.md: an unknown X-Sandbox-Scenario name is a 400 listing the valid ones, on every
  * operation of both gateway families (a read or the token take no scenario, so every name is unknown
  * there) and on every control-plane operation that reads the header; and it changes nothing.
  */

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'yaml'
 import { loadConfig } from '../../server/config.js'
@@ -8,8 +8,9 @@ import { packageRoot } from '../../server/paths.js'
 /**
  * What needs a Docker engine cannot run here (the image is built and run by the container check,
  * .ci/container-smoke.sh); what can be checked is that the Dockerfile, the compose file, the GitHub
- * Actions workflow and the README's Testcontainers snippet agree with the server: every flag they
- * pass is a valid setting, and every port and path they wait on is where the server answers.
+ * Actions workflow and the Testcontainers snippet of docs/docker.md agree with the server: every flag
+ * they pass is a valid setting, every port and path they wait on is where the server answers, and a
+ * container that sends webhooks to host.docker.internal can resolve that name on Linux.
  */
 
 const read = (path: string): string => readFileSync(join(packageRoot, path), 'utf8')
@@ -37,8 +38,8 @@ t.test('the image takes flags after its name, keeps state in /data as its own us
   t.match(runtime, /COPY --from=slim \/app\/node_modules \.\/node_modules/)
 })
 
-t.test('the compose file: its flags are valid settings, its data file is on its volume, its port is the server\'s', async t => {
-  const compose = parse(read('examples/docker-compose.yml')) as { services: Record<string, { build: string, command: string[], environment: Record<string, string>, ports: string[], volumes: string[] }>, volumes: Record<string, unknown> }
+t.test('the compose file: its flags are valid settings, its data file is on its volume, its port is the server\'s, and the host is reachable for webhooks', async t => {
+  const compose = parse(read('examples/docker-compose.yml')) as { services: Record<string, { build: string, command: string[], environment: Record<string, string>, ports: string[], volumes: string[], extra_hosts?: string[] }>, volumes: Record<string, unknown> }
   const pix = compose.services.pix
   t.ok(existsSync(join(packageRoot, 'examples', pix.build, 'Dockerfile')), 'it builds this repository\'s Dockerfile')
   const config = loadConfig({ ...imageEnv, ...pix.environment }, pix.command)
@@ -46,34 +47,70 @@ t.test('the compose file: its flags are valid settings, its data file is on its 
   t.same(pix.volumes, ['pix-data:/data'])
   t.ok('pix-data' in compose.volumes)
   t.same(pix.ports, [`${config.port}:${config.port}`])
+  // Docker on Linux defines no host.docker.internal: without this, SANDBOX_WEBHOOK_URL's host does not resolve.
+  t.same(pix.extra_hosts, [HOST_GATEWAY], 'host.docker.internal maps to the host')
 })
 
-t.test('the GitHub Actions workflow: checkout, build, docker run -d with valid flags, a wait on the health path, the test on that port', async t => {
-  const workflow = parse(read('examples/github-actions.yml')) as { jobs: Record<string, { 'runs-on': string, steps: Array<{ uses?: string, run?: string, env?: Record<string, string> }> }> }
+/** What Docker on Linux needs for a container to reach the host by the name Docker Desktop gives it. */
+const HOST_GATEWAY = 'host.docker.internal:host-gateway'
+
+interface Step { uses?: string, run?: string, with?: Record<string, string>, env?: Record<string, string> }
+
+t.test('the GitHub Actions workflow is a consumer\'s: its own checkout, pix-sandbox\'s at a pinned ref, the image built from it, run with valid flags and the host reachable, a wait on health, the consumer\'s tests on that port', async t => {
+  const workflow = parse(read('examples/github-actions.yml')) as { jobs: Record<string, { 'runs-on': string, env: Record<string, string>, steps: Step[] }> }
   const [job] = Object.values(workflow.jobs)
   t.ok(job['runs-on'], 'a runner')
   const steps = job.steps
-  const index = (pattern: RegExp): number => steps.findIndex(s => pattern.test(s.uses ?? s.run ?? ''))
-  const order = [index(/^actions\/checkout@/), index(/docker build -t pix-sandbox/), index(/docker run -d/), index(/__sandbox\/health/), index(/node --test examples\/container\.test\.mjs/)]
+  const index = (match: (s: Step) => boolean): number => steps.findIndex(match)
+  const checkout = (s: Step): boolean => /^actions\/checkout@/.test(s.uses ?? '')
+  const order = [
+    index(s => checkout(s) && s.with === undefined),
+    index(s => checkout(s) && s.with?.repository !== undefined),
+    index(s => /docker build -t pix-sandbox/.test(s.run ?? '')),
+    index(s => /docker run -d/.test(s.run ?? '')),
+    index(s => /__sandbox\/health/.test(s.run ?? '')),
+    index(s => /^npm test$/m.test(s.run ?? '')),
+  ]
   t.notOk(order.includes(-1), `every step is there (${order.join(', ')})`)
   t.same([...order].sort((a, b) => a - b), order, 'in that order')
 
-  const run = /docker run -d (.*?) pix-sandbox (.*)$/m.exec(steps[order[2]].run!)!
+  const sandboxCheckout = steps[order[1]].with!
+  // GitHub's expressions, ${{ ... }}, taken from the job's env.
+  t.equal(sandboxCheckout.repository, '$' + '{{ env.PIX_SANDBOX_REPOSITORY }}')
+  t.equal(sandboxCheckout.ref, '$' + '{{ env.PIX_SANDBOX_REF }}', 'at the commit or tag the consumer pins')
+  t.match(job.env, { PIX_SANDBOX_REPOSITORY: /\/pix-sandbox$/, PIX_SANDBOX_REF: String })
+  t.match(steps[order[2]].run!, new RegExp(`docker build -t pix-sandbox ${sandboxCheckout.path}$`), 'the image is built from that checkout')
+  t.notMatch(read('examples/github-actions.yml'), /npm run build|examples\/container\.test\.mjs/, 'nothing of this repository\'s own build or tests')
+
+  const run = /docker run -d (.*?) pix-sandbox (.*)$/m.exec(steps[order[3]].run!)!
   const config = loadConfig(imageEnv, run[2].trim().split(/\s+/))
   t.match(run[1], `-p ${config.port}:${config.port}`)
-  t.match(steps[order[3]].run!, `http://127.0.0.1:${config.port}/__sandbox/health`)
-  t.equal(steps[order[4]].env?.PIX_BASE_URL, `http://127.0.0.1:${config.port}`)
-  t.ok(existsSync(join(packageRoot, 'examples', 'container.test.mjs')))
+  t.match(run[1], `--add-host=${HOST_GATEWAY}`, 'the sandbox\'s webhooks reach a receiver on the runner')
+  t.match(steps[order[4]].run!, `http://127.0.0.1:${config.port}/__sandbox/health`)
+  t.equal(steps[order[5]].env?.PIX_BASE_URL, `http://127.0.0.1:${config.port}`)
 })
 
-t.test('the README links the workflow, and its Testcontainers snippet passes valid flags and waits on the health route', async t => {
-  const readme = read('README.md')
-  t.match(readme, '[examples/github-actions.yml](examples/github-actions.yml)')
-  const snippet = /```js\nimport \{ GenericContainer, Wait \} from 'testcontainers'\n([^]*?)```/.exec(readme)?.[1] ?? ''
+t.test('docs/docker.md links the workflow, and its Testcontainers snippet passes valid flags and waits on the health route', async t => {
+  const page = read('docs/docker.md')
+  t.match(page, '[examples/github-actions.yml](../examples/github-actions.yml)')
+  const snippet = /```js\nimport \{ GenericContainer, Wait \} from 'testcontainers'\n([^]*?)```/.exec(page)?.[1] ?? ''
   const flags = JSON.parse((/\.withCommand\((\[.*?\])\)/.exec(snippet)?.[1] ?? '[]').replace(/'/g, '"')) as string[]
   t.ok(flags.length > 0, 'it passes flags')
   const config = loadConfig(imageEnv, flags)
   t.match(snippet, `.withExposedPorts(${config.port})`)
   t.match(snippet, `Wait.forHttp('/__sandbox/health', ${config.port})`)
   t.match(snippet, `getMappedPort(${config.port})`)
+})
+
+t.test('every docker run of the documentation that sends webhooks to host.docker.internal maps that name to the host', async t => {
+  const pages = ['README.md', ...readdirSync(join(packageRoot, 'docs')).filter(f => f.endsWith('.md')).map(f => `docs/${f}`)]
+  let runs = 0
+  for (const page of pages) {
+    // A command continued with a backslash is one command.
+    for (const command of read(page).replace(/\\\n\s*/g, ' ').split('\n').filter(l => /docker run .*host\.docker\.internal/.test(l))) {
+      runs++
+      t.match(command, `--add-host=${HOST_GATEWAY}`, `${page}: ${command.trim().slice(0, 100)}`)
+    }
+  }
+  t.ok(runs > 0, `the documentation shows one (${runs})`)
 })
