@@ -2,33 +2,45 @@
 // The package's command (`npx pix-sandbox`): runs the compiled server (dist/server/main.js) or command line (dist/cli/bin.js) in this
 // same process, so signals, exit codes and stdio behave exactly as with `node dist/server/main.js`.
 // Arguments pass through untouched (server/main.ts reads process.argv.slice(2)); `--help` lists every
-// setting. The published package carries dist/; a git checkout has it once built (`npm run build`),
-// and runs from its sources with `npm start`.
+// setting. The published package carries dist/ and no TypeScript; a git checkout has the sources
+// beside this file and runs them (below).
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
-// An older Node than package.json's engines would fail later on a syntax or API it lacks, with a
-// stack trace that names neither Node nor the version needed (engines is a plain `>=X.Y.Z`).
-const { engines } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
-const needed = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(engines?.node ?? '')
-if (needed) {
-  const have = process.versions.node.split('.').map(Number)
-  const want = needed.slice(1).map(n => Number(n ?? 0))
-  const differs = want.findIndex((w, i) => have[i] !== w)
-  if (differs !== -1 && have[differs] < want[differs]) {
-    process.stderr.write(`pix-sandbox: needs Node ${engines.node}, this is ${process.version}: install a newer Node\n`)
-    process.exit(1)
-  }
-}
+const { engines, devEngines } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
 // `pix-sandbox [flags]` and `pix-sandbox serve [flags]` serve; `pix-sandbox <command>` (help, account,
 // tail, ...) acts on a running sandbox. Each loads only its own modules: serving never loads the CLI.
 const first = process.argv[2]
 const serving = first === undefined || first === 'serve' || first.startsWith('-')
-const compiled = fileURLToPath(new URL(serving ? '../dist/server/main.js' : '../dist/cli/bin.js', import.meta.url))
+const sources = fileURLToPath(new URL(serving ? '../server/main.ts' : '../cli/bin.ts', import.meta.url))
 
-if (existsSync(compiled)) {
-  await import(pathToFileURL(compiled).href)
-} else {
-  process.stderr.write(`pix-sandbox: ${compiled} is missing: in a git checkout, run \`npm run build\` first (or \`npm start\` to run from the sources)\n`)
+const fail = message => {
+  process.stderr.write(`pix-sandbox: ${message}\n`)
   process.exit(1)
+}
+
+if (existsSync(sources)) {
+  // A checkout (`npm run cli -- <command>`, or npx in it): its sources through tsx, on the Nodes its
+  // tools and tests run on (devEngines, Node 20.19 among them) rather than those the package promises
+  // installers (engines), with no build, and as they are now rather than as last built.
+  const loaded = await Promise.all([import('semver'), import('tsx/esm/api')]).catch(() => null)
+  if (loaded === null) fail('this checkout\'s dependencies are not installed: run `npm ci` first')
+  const [{ default: semver }, tsx] = loaded
+  const range = devEngines?.runtime?.version
+  if (range && !semver.satisfies(process.versions.node, range)) fail(`this checkout needs Node ${range} (devEngines), this is ${process.version}`)
+  tsx.register()
+  await import(pathToFileURL(sources).href)
+} else {
+  // An older Node than package.json's engines would fail later on a syntax or API it lacks, with a
+  // stack trace that names neither Node nor the version needed (engines is a plain `>=X.Y.Z`).
+  const needed = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(engines?.node ?? '')
+  if (needed) {
+    const have = process.versions.node.split('.').map(Number)
+    const want = needed.slice(1).map(n => Number(n ?? 0))
+    const differs = want.findIndex((w, i) => have[i] !== w)
+    if (differs !== -1 && have[differs] < want[differs]) fail(`needs Node ${engines.node}, this is ${process.version}: install a newer Node`)
+  }
+  const compiled = fileURLToPath(new URL(serving ? '../dist/server/main.js' : '../dist/cli/bin.js', import.meta.url))
+  if (!existsSync(compiled)) fail(`${compiled} is missing: the package is incomplete, install it again`)
+  await import(pathToFileURL(compiled).href)
 }

@@ -1,5 +1,5 @@
-// What `npm test` runs before tap: the type check, the layers and the lint (package.json's scripts of
-// those names), as many at a time as the machine has cores, each one's output printed when it ends.
+// What `npm test` runs before tap: the type check, the layers, the lint and the workflows' lint
+// (package.json's scripts of those names), as many at a time as the machine has cores, each one's output printed when it ends.
 // Any failure fails `npm test` before the long part.
 //
 // It also rebuilds tap's Test class when it was built from another plugin list than .taprc's (a fresh
@@ -18,7 +18,7 @@ import { parse } from 'yaml'
 const root = fileURLToPath(new URL('..', import.meta.url))
 const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 // The longest first, so that the short ones fill in beside them.
-const steps = ['lint', 'typecheck', 'deps'].map(name => ({ name, command: scripts[name] }))
+const steps = ['lint', 'typecheck', 'deps', 'lint:workflows'].map(name => ({ name, command: scripts[name] }))
 
 const plugins = new Set(defaultPlugins)
 for (const p of parse(readFileSync(join(root, '.taprc'), 'utf8')).plugin ?? []) {

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } 
 import { delimiter, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import semver from 'semver'
+import { machineNpmSettings, npmSettings } from './npm-settings.js'
 
 /**
  * The Node lines the package supports, as binaries: the npm registry's `node-<platform>-<arch>`
@@ -35,8 +36,9 @@ const binaryOf = (version: string): string => join(cacheDir, version, 'node_modu
 
 /**
  * The path of the `node` binary of a version or line (`22.12.0`, `24`), installed from the npm
- * registry the first time (a line: its newest release then; delete the folder for a newer one).
- * Without blocking: a test installs both lines while it does other work.
+ * registry the first time (a line: its newest release then; delete the folder for a newer one), on
+ * the machine's npm settings (npm-settings.ts). Without blocking: a test installs both lines while it
+ * does other work.
  */
 export async function installedNodeBinary (version: string): Promise<string> {
   const binary = binaryOf(version)
@@ -45,7 +47,8 @@ export async function installedNodeBinary (version: string): Promise<string> {
   // Installed beside, then renamed into place: two processes installing at once never see half a binary.
   const staging = mkdtempSync(join(cacheDir, `.${version}-`))
   try {
-    const child = spawn('npm', ['install', '--prefix', staging, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `node-${process.platform}-${process.arch}@${version}`], { stdio: ['ignore', 'ignore', 'pipe'] })
+    const env = { ...process.env, ...await machineNpmSettings() }
+    const child = spawn('npm', ['install', '--prefix', staging, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `node-${process.platform}-${process.arch}@${version}`], { env, stdio: ['ignore', 'ignore', 'pipe'] })
     let stderr = ''
     child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
     const code = await new Promise<number | null>(resolve => child.on('close', resolve))
@@ -66,6 +69,16 @@ export function pathFirst (binary: string, env: NodeJS.ProcessEnv = process.env)
   return { ...env, PATH: [dirname(binary), env.PATH ?? ''].join(delimiter) }
 }
 
+/**
+ * The bare environment of a project on that binary, as a fresh shell of the machine `env` describes
+ * would give it: PATH (the binary first), HOME and the machine's npm settings (npm-settings.ts), so
+ * that its npm installs from the registry the machine's npm reaches, through the same proxy and CA.
+ */
+export async function lineEnvironment (binary: string, env: NodeJS.ProcessEnv = process.env): Promise<Record<string, string>> {
+  const settings = env === process.env ? await machineNpmSettings() : await npmSettings(env)
+  return { ...settings, PATH: pathFirst(binary, env).PATH ?? '', HOME: env.HOME ?? '' }
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [line, command, ...args] = process.argv.slice(2)
   const version = supportedLines()[line ?? '']
@@ -75,6 +88,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   const binary = await installedNodeBinary(version)
   process.stderr.write(`node-line: ${command} ${args.join(' ')} on Node ${execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim()}\n`)
-  const child = spawn(command, args, { stdio: 'inherit', env: pathFirst(binary) })
+  // The machine's npm settings go along: an npm the command runs is run by the line's Node, which reads no global npmrc of the machine.
+  const child = spawn(command, args, { stdio: 'inherit', env: { ...pathFirst(binary), ...await machineNpmSettings() } })
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
 }

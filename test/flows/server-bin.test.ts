@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import { childEnv } from '../helpers/process.js'
 import { spawn } from 'node:child_process'
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -9,11 +9,12 @@ import { ConfigSchema } from '../../server/config.js'
 
 /**
  * bin/pix-sandbox.js, the package's command: argv pass-through to dist/server/main.js, a clear word
- * when dist is missing, and the server's own `--help` and flag checks from any working directory.
- * test/artifact/pack.test.ts runs the command from a real installed package.
+ * when dist is missing, the sources in a checkout, and the server's own `--help` and flag checks from
+ * any working directory. test/artifact/pack.test.ts runs the command from a real installed package.
  */
 
-const bin = fileURLToPath(new URL('../../bin/pix-sandbox.js', import.meta.url))
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const bin = join(root, 'bin', 'pix-sandbox.js')
 const main = fileURLToPath(new URL('../../server/main.ts', import.meta.url))
 const tsx = import.meta.resolve('tsx')
 
@@ -89,14 +90,71 @@ t.test('`serve` and flags run the server; a command runs dist/cli/bin.js, which 
   t.same(await ran(['nonsense']), { command: true, argv: ['nonsense'] }, 'the command line says what it does not know')
 })
 
-t.test('a checkout that was never built says to build it, and never runs the TypeScript sources', async t => {
+t.test('a package without its compiled code says so, and runs nothing', async t => {
   const pkg = fakePackage(t)
-  mkdirSync(join(pkg, 'server'))
-  writeFileSync(join(pkg, 'server', 'main.ts'), 'process.stdout.write("ran the sources")\n')
   const res = await run(join(pkg, 'bin', 'pix-sandbox.js'), [], tmpdir())
   t.equal(res.code, 1)
   t.equal(res.stdout, '')
-  t.equal(res.stderr, `pix-sandbox: ${join(pkg, 'dist', 'server', 'main.js')} is missing: in a git checkout, run \`npm run build\` first (or \`npm start\` to run from the sources)\n`)
+  t.equal(res.stderr, `pix-sandbox: ${join(pkg, 'dist', 'server', 'main.js')} is missing: the package is incomplete, install it again\n`)
+})
+
+/**
+ * A checkout: the package's folder with its TypeScript sources (the published package has none) and
+ * its dependencies, tsx and semver among them (linked from this checkout's). Its package.json
+ * promises installers only a Node newer than this one (engines) and runs its tools on this one
+ * (devEngines), as the real one does on Node 20.19.
+ */
+function fakeCheckout (t: Test, devEngines: string): string {
+  const pkg = fakePackage(t, 'process.stdout.write(JSON.stringify({ compiled: true }))\n')
+  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'pix-sandbox', type: 'module', engines: { node: '>=99.0.0' }, devEngines: { runtime: { name: 'node', version: devEngines } } }))
+  mkdirSync(join(pkg, 'cli'))
+  // TypeScript only tsx runs: a type annotation, and an import of the .ts file by its .js name.
+  writeFileSync(join(pkg, 'cli', 'bin.ts'), 'import { argv } from \'./argv.js\'\nconst ran: string = \'cli sources\'\nprocess.stdout.write(JSON.stringify({ ran, argv }))\n')
+  writeFileSync(join(pkg, 'cli', 'argv.ts'), 'export const argv: string[] = process.argv.slice(2)\n')
+  mkdirSync(join(pkg, 'server'))
+  writeFileSync(join(pkg, 'server', 'main.ts'), 'const ran: string = \'server sources\'\nprocess.stdout.write(JSON.stringify({ ran, argv: process.argv.slice(2) }))\n')
+  mkdirSync(join(pkg, 'node_modules'))
+  for (const dependency of ['tsx', 'semver']) symlinkSync(join(root, 'node_modules', dependency), join(pkg, 'node_modules', dependency))
+  return pkg
+}
+
+t.test('in a checkout, on a Node its devEngines accept and its engines do not, a command and the server run from the TypeScript sources', async t => {
+  const pkg = fakeCheckout(t, `>=${process.versions.node.split('.')[0]}`)
+  const ran = async (args: string[]) => {
+    const res = await run(join(pkg, 'bin', 'pix-sandbox.js'), args, tmpdir())
+    t.equal(res.stderr, '', `${args.join(' ')}: no complaint`)
+    return JSON.parse(res.stdout) as unknown
+  }
+  t.same(await ran(['help']), { ran: 'cli sources', argv: ['help'] })
+  t.same(await ran(['clock', 'advance', '1h', '--json']), { ran: 'cli sources', argv: ['clock', 'advance', '1h', '--json'] })
+  t.same(await ran(['serve', '--port', '9']), { ran: 'server sources', argv: ['serve', '--port', '9'] }, 'the sources even where dist/ was built')
+})
+
+t.test('in a checkout, a Node its devEngines do not accept, or dependencies not installed, is one line saying what to do', async t => {
+  const pkg = fakeCheckout(t, '>=99.0.0')
+  const old = await run(join(pkg, 'bin', 'pix-sandbox.js'), ['help'], tmpdir())
+  t.equal(old.code, 1)
+  t.equal(old.stderr, `pix-sandbox: this checkout needs Node >=99.0.0 (devEngines), this is ${process.version}\n`)
+  t.equal(old.stdout, '')
+  rmSync(join(pkg, 'node_modules'), { recursive: true })
+  const bare = await run(join(pkg, 'bin', 'pix-sandbox.js'), ['help'], tmpdir())
+  t.equal(bare.code, 1)
+  t.equal(bare.stderr, 'pix-sandbox: this checkout\'s dependencies are not installed: run `npm ci` first\n')
+})
+
+t.test('this checkout: `npm run cli -- help` lists the commands on the Node running the tests (Node 20.19 included, which engines does not promise)', async t => {
+  const res = await new Promise<{ code: number | null, stdout: string, stderr: string }>(resolve => {
+    const child = spawn('npm', ['run', '--silent', 'cli', '--', 'help'], { cwd: root, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...childEnv() }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
+    child.on('exit', code => resolve({ code, stdout, stderr }))
+  })
+  t.equal(res.code, 0, res.stderr)
+  t.match(res.stdout, /^Usage: pix-sandbox \[serve\] \[--flag value \.\.\.\]/)
+  t.match(res.stdout, /\n {2}account {3}create an isolated account/)
+  t.equal(res.stderr, '')
 })
 
 t.test('a Node older than engines is told which one the package needs, in one line', async t => {

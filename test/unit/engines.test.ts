@@ -22,9 +22,10 @@ const RUNS_ON_OLDER_NODE: Record<string, string> = {
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   engines: { node: string }
   devEngines: { runtime: { name: string, version: string } }
+  allowScripts?: Record<string, boolean>
 }
 const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as {
-  packages: Record<string, { version?: string, dev?: boolean, engines?: { node?: string } | string[] }>
+  packages: Record<string, { version?: string, dev?: boolean, engines?: { node?: string } | string[], hasInstallScript?: boolean }>
 }
 
 function nodeRange (entry: { engines?: { node?: string } | string[] }): string | undefined {
@@ -55,4 +56,25 @@ t.test('the checkout runs on this Node: devEngines accepts it, and npm install p
     .filter(([path, entry]) => !(entry.dev && path.replace(/^.*node_modules\//, '') in RUNS_ON_OLDER_NODE))
     .map(([path, entry]) => `${path.replace(/^.*node_modules\//, '')}@${entry.version} needs Node ${nodeRange(entry)}`)
   t.same(refusing, [])
+})
+
+/*
+ * npm 11 runs a dependency's install script only when package.json's `allowScripts` names it, and
+ * `npm ci` warns of every one it does not (npm 10, Node 20's and 22's, runs them all and ignores the
+ * field). esbuild's postinstall puts its native binary in place of the JavaScript shim and checks it:
+ * allowed, so that the checkout installs the same way on both. An entry is a name (every version) or
+ * name@range; `false` denies a script, which covers it too.
+ */
+t.test('every dependency with an install script is covered by allowScripts, so npm ci warns of none', async t => {
+  const entries = Object.entries(pkg.allowScripts ?? {}).map(([key, allowed]) => {
+    const at = key.indexOf('@', 1)
+    return { name: at === -1 ? key : key.slice(0, at), range: at === -1 ? '*' : key.slice(at + 1), allowed }
+  })
+  const uncovered = Object.entries(lock.packages)
+    .filter(([path, entry]) => path !== '' && entry.hasInstallScript)
+    .map(([path, entry]) => ({ name: path.replace(/^.*node_modules\//, ''), version: entry.version ?? '' }))
+    .filter(p => !entries.some(e => e.name === p.name && semver.satisfies(p.version, e.range)))
+    .map(p => `${p.name}@${p.version}`)
+  t.same(uncovered, [], '`npm install-scripts approve <name>` (or deny) covers one')
+  t.same(entries.filter(e => e.allowed).map(e => e.name), ['esbuild'], 'esbuild\'s postinstall runs, and no other script')
 })
