@@ -74,6 +74,8 @@
  *   attempt's date up to 7 calendar days after it, and before the recurrence's next due date (the next
  *   cycle). Counted from the first attempt's date, so a due date moved by ajusteDiaUtil keeps 7 days.
  *   A retry date is taken as given (not moved to a business day). RIFL (a same-day resend) is no retry.
+ * - A retry needs the recurrence still APROVADA: once it ended, API Pix's violation of an ended
+ *   recurrence (PATCH /rec's list, line 217) refuses it.
  * - A charge expires (EXPIRADA) when its last attempt failed and no retry can follow: NAO_PERMITE,
  *   3 retries spent, or the retry window over.
  * - A payer's maximum exists only for a variable value: at least valorMinimoRecebedor when the
@@ -83,7 +85,7 @@ import type { DeepReadonly } from './readonly.js'
 import { hundredths, isRecord, schemaViolation, shown, textUpTo, type Violacao } from './api-pix-fields.js'
 import { addCalendarDays, businessDayOnOrAfter, calendarDaysBetween, type IsoDate } from './business-days.js'
 import { isIsoDate } from './instant.js'
-import { isRecId, recValueRule, type PoliticaRetentativa, type RecCalendario, type RecStatus, type RecValor, type RecValueRule } from './rec.js'
+import { isRecId, REC_VIOLACOES, recValueRule, type PoliticaRetentativa, type RecCalendario, type RecStatus, type RecValor, type RecValueRule } from './rec.js'
 import { recCycleOf } from './rec-schedule.js'
 
 export type { Violacao } from './api-pix-fields.js'
@@ -284,6 +286,8 @@ export function parseCobRRevision (body: unknown, cobr: CobRDates & { status: Co
 /** What the retry rules need of a charge and its recurrence. */
 export interface CobRRetryContext {
   politicaRetentativa: PoliticaRetentativa
+  /** The recurrence's status (null: it is gone): a retry needs it APROVADA. */
+  recStatus: RecStatus | null
   cobr: CobRDates & { status: CobRStatus, tentativas: readonly TentativaResumo[] }
   /** The recurrence's first due date after the charge's (recNextDueDate), or null when none is left. */
   proximoVencimento: IsoDate | null
@@ -316,6 +320,7 @@ export function checkRetentativa (data: string, context: DeepReadonly<CobRRetryC
   else if (cobr.status === 'CRIADA' || cobr.tentativas.some(t => !TENTATIVA_FINAL_STATUSES.includes(t.status))) out.push(COBR_VIOLACOES.tentativaEmAndamento())
   if (cobr.tentativas.some(t => t.dataLiquidacao === data && t.status !== 'CANCELADA')) out.push(COBR_VIOLACOES.tentativaNaData(data))
   if (data <= hoje) out.push(COBR_VIOLACOES.dataNaoFutura(data))
+  if (context.recStatus !== 'APROVADA') out.push(REC_VIOLACOES.encerrada())
   if (context.politicaRetentativa === 'NAO_PERMITE') return [...out, COBR_VIOLACOES.politicaNaoPermite()]
   if (retriesUsed(cobr.tentativas) >= RETENTATIVAS.maximo) out.push(COBR_VIOLACOES.retentativasEsgotadas())
   const window = cobrRetryWindow(cobr, context.proximoVencimento)

@@ -575,6 +575,7 @@ function retryWaits (cobr: CobR, rec: Recurrence | undefined): RetryWait[] {
     if (resultado === null) return
     const after = cobrAfterAttempt({
       politicaRetentativa: cobr.politicaRetentativa,
+      recStatus: rec === undefined ? null : rec.status,
       cobr: { dataDeVencimento: cobr.calendario.dataDeVencimento, ajusteDiaUtil: cobr.ajusteDiaUtil, status: 'ATIVA', tentativas: cobr.tentativas.slice(0, i + 1) },
       proximoVencimento: rec === undefined ? null : recNextDueDate(rec.terms.calendario, cobr.calendario.dataDeVencimento),
       hoje: saoPauloTime(Date.parse(t.atualizacao[t.atualizacao.length - 1].data)).day,
@@ -600,7 +601,8 @@ const retryRequested: CheckDefinition = {
     const waits = f.cobrs.flatMap(c => retryWaits(c, f.recurrences.find(r => r.idRec === c.idRec)))
     const retried = waits.filter(w => w.cobr.tentativas.length > w.attempt + 1)
     const waiting = waits.filter(w => !retried.includes(w) && w.cobr.status === 'ATIVA')
-    const givenUp = waits.filter(w => !retried.includes(w) && !waiting.includes(w))
+    // A charge cancelled with its recurrence was not given up by the integration: nothing was left to retry.
+    const givenUp = waits.filter(w => !retried.includes(w) && w.cobr.status === 'EXPIRADA')
     const still = waiting.length > 0 ? ` (${plural(waiting.length, 'charge')} still waiting for a retry, until ${waiting.map(w => w.until).join(', ')})` : ''
     if (retried.length + givenUp.length === 0) return notExercised(`no failed debit left a retry to ask for${still}; to exercise it, ${this.exercise}`)
     if (givenUp.length > 0) {

@@ -11,14 +11,14 @@ import { endToEndId, txid as newTxid } from '../domain/ids.js'
 import { recValueRule } from '../domain/rec.js'
 import { recNextDueDate } from '../domain/rec-schedule.js'
 import {
-  CANCELAMENTO, cancelamentoPorRecCancelada, cobrsToCancelWithRec, moveCobR, moveTentativa,
+  CANCELAMENTO, cancelamentoPorRecEncerrada, cobrsToCancelWithRec, moveCobR, moveTentativa,
   type Ator, type CobREncerramento,
 } from '../domain/rec-lifecycle.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, CobR, Draft, Mutable, Tentativa, Transaction } from '../store/state.js'
 import type { Restored } from '../store/store.js'
 import type { Job } from '../engine/scheduler.js'
-import type { AccountCallbacks, Devolucoes, IncomingPix, Lifecycle, Ports, RecCancelled, Recurrences, RecurrenceView, SimulatedPayers } from '../ports.js'
+import type { AccountCallbacks, Devolucoes, IncomingPix, Lifecycle, Ports, Recurrences, RecurrenceView, SimulatedPayers } from '../ports.js'
 import { cobrCallback } from '../webhooks/envelopes/api-pix.js'
 import { hasScenario } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
@@ -37,6 +37,8 @@ import { receivedPixView } from './received-pix.js'
  *   the request that asked for the attempt, else the simulated payer (SimulatedPayers) decides: paid (a
  *   received PIX credited to the account, the charge CONCLUIDA), refused (REJEITADA with its code), no
  *   funds (the attempt EXPIRADA), or no answer (the attempt expires at the end of its day);
+ * - the recurrence's end (cancelled, expired, rejected) cancels every charge of it not yet settled, with
+ *   its pending attempts, in the unit that ends it; a step that would move money checks it again;
  * - after a failed attempt, the charge waits for a retry (`POST /cobr/{txid}/retentativa/{data}`) while
  *   its recurrence's policy and window allow one, and expires the day after the window closes.
  * Every status change of a charge or of one of its attempts after its creation is notified to the
@@ -95,7 +97,7 @@ export class CobRService implements Lifecycle {
   private readonly jobs = new Map<number, Job>()
 
   constructor (private readonly deps: CobRDeps) {
-    deps.recurrences.onCancelled(cancelled => this.recCancelled(cancelled))
+    deps.recurrences.onEnded(rec => this.recEnded(rec))
   }
 
   private get store () { return this.deps.store }
@@ -353,7 +355,13 @@ export class CobRService implements Lifecycle {
     const step = cobr === undefined ? null : this.stepOf(cobr)
     if (step === null || step.at > this.now()) return
     const before = changesOf(cobr)
+    const rec = this.deps.recurrences.recurrence(cobr.accountId, cobr.idRec)
     this.store.transact(() => {
+      // Its recurrence's end cancels the charge at once; checked again here, where money would move.
+      if ((step.kind === 'instruction' || step.kind === 'debit') && rec?.status !== 'APROVADA') {
+        this.cancelWithRec(id, rec)
+        return
+      }
       switch (step.kind) {
         case 'instruction': this.instruct(id); break
         case 'debit': this.debit(id); break
@@ -370,12 +378,7 @@ export class CobRService implements Lifecycle {
    */
   private instruct (id: number): void {
     const cobr = this.store.data.cobrs[id]
-    const rec = this.deps.recurrences.recurrence(cobr.accountId, cobr.idRec)
-    if (rec === null || rec.status !== 'APROVADA') {
-      // A cancelled recurrence cancels its charges itself; this is one whose recurrence is gone.
-      this.cancel(id, 'PSP_RECEBEDOR', { cancelamento: { solicitante: 'PSP_RECEBEDOR', codigo: 'OTHR', descricao: 'Cancelamento pelo PSP recebedor: a recorrência não está aprovada' } })
-      return
-    }
+    const rec = this.deps.recurrences.recurrence(cobr.accountId, cobr.idRec)!
     const cents = hundredths(cobr.valor.original) ?? 0
     if (cobrValorFits(recValueRule(rec.terms.valor), cents, rec.valorMaximoPagadorCents) === 'ACIMA_DO_MAXIMO_DO_PAGADOR') {
       this.move(id, 'REJEITADA', 'PSP_PAGADOR', { rejeicao: rejeicaoOf('AM02') })
@@ -509,12 +512,18 @@ export class CobRService implements Lifecycle {
     return this.settle(id, before)
   }
 
-  /** A recurrence was cancelled (inside its unit): its live charges not yet at their first attempt's date go with it. */
-  private recCancelled ({ recurrence, cancelamento }: RecCancelled): void {
-    const live = this.ofRec(recurrence.accountId, recurrence.idRec).map(c => ({ id: c.id, status: c.status, ...this.dates(c) }))
-    for (const c of cobrsToCancelWithRec(live, this.today())) {
-      this.cancel(c.id, cancelamento.solicitante, { cancelamento: cancelamentoPorRecCancelada(cancelamento) })
-    }
+  /**
+   * A recurrence ended (inside its unit): its authorization covers no debit any more, so every charge
+   * of it not yet settled is cancelled, with the attempts and retries still pending.
+   */
+  private recEnded (recurrence: RecurrenceView): void {
+    for (const c of cobrsToCancelWithRec(this.ofRec(recurrence.accountId, recurrence.idRec))) this.cancelWithRec(c.id, recurrence)
+  }
+
+  /** Cancels a live charge whose recurrence is not (or no longer) APROVADA, as its end says (CCLD). */
+  private cancelWithRec (id: number, recurrence: RecurrenceView | null): CobR {
+    const cancelamento = cancelamentoPorRecEncerrada(recurrence)
+    return this.cancel(id, cancelamento.solicitante, { cancelamento })
   }
 
   // ---- helpers -----------------------------------------------------------------------------------
@@ -541,6 +550,7 @@ export class CobRService implements Lifecycle {
     const rec = this.deps.recurrences.recurrence(cobr.accountId, cobr.idRec)
     return {
       politicaRetentativa: cobr.politicaRetentativa,
+      recStatus: rec === null ? null : rec.status,
       cobr: { ...this.dates(cobr), status: cobr.status, tentativas: cobr.tentativas.map(t => ({ dataLiquidacao: t.dataLiquidacao, tipo: t.tipo, status: t.status })) },
       proximoVencimento: rec === null ? null : recNextDueDate(rec.terms.calendario, cobr.calendario.dataDeVencimento),
       hoje: this.today(),
@@ -571,14 +581,20 @@ export class CobRService implements Lifecycle {
 
   // ---- lifecycle ---------------------------------------------------------------------------------
 
-  /** After a start with --data or a snapshot import: the index, and each live charge's step again. */
+  /**
+   * After a start with --data or a snapshot import: the index, and each live charge's step again; a
+   * live charge whose recurrence is no longer APROVADA (a document written before its end cancelled
+   * it) is cancelled rather than scheduled, so no debit comes back to life.
+   */
   afterLoad (): void {
     this.byTxid.clear()
     for (const job of this.jobs.values()) this.deps.scheduler.cancel(job)
     this.jobs.clear()
     for (const cobr of Object.values(this.store.data.cobrs)) {
       this.byTxid.set(`${cobr.accountId}:${cobr.txid}`, cobr.id)
-      this.schedule(cobr)
+      const rec = this.deps.recurrences.recurrence(cobr.accountId, cobr.idRec)
+      if (!isFinal(cobr.status) && rec?.status !== 'APROVADA') this.cancelWithRec(cobr.id, rec)
+      else this.schedule(cobr)
     }
   }
 

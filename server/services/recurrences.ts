@@ -1,12 +1,12 @@
 import { parseLocalBound, saoPauloTime } from '../domain/calendar.js'
 import { randomAlnum } from '../domain/ids.js'
 import { newLocationToken, recLocationAt, recTokenOf } from '../domain/payload-locations.js'
-import { formatRecId, parseRecTerms, REC_VIOLACOES, reviseRecTerms, type Jornada, type RecStatus, type Violacao } from '../domain/rec.js'
+import { formatRecId, parseRecTerms, REC_FINAL_STATUSES, REC_VIOLACOES, reviseRecTerms, type Jornada, type RecStatus, type Violacao } from '../domain/rec.js'
 import { contractCode, recurrenceCode, withRecurrence } from '../domain/rec-codes.js'
 import { CANCELAMENTO, moveRec, moveSolicRec, recAfterSolicRec, type Ator, type RecEncerramento } from '../domain/rec-lifecycle.js'
 import { checkSolicRecForRec, formatSolicRecId, parseSolicRecRequest, parseSolicRecRevision, SOLICREC_ACTIVE_STATUSES, type SolicRecStatus } from '../domain/solicrec.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
-import type { AccountKeys, CompositePayment, ContractCodePayment, ContractCodes, Lifecycle, Ports, RecCancelled, RecNotifications, RecPagador, RecurrenceActivations, RecurrenceCharges, Recurrences, RecurrenceView } from '../ports.js'
+import type { AccountKeys, CompositePayment, ContractCodePayment, ContractCodes, Lifecycle, Ports, RecNotifications, RecPagador, RecurrenceActivations, RecurrenceCharges, Recurrences, RecurrenceView } from '../ports.js'
 import type { Account, RecLocation, Recurrence, SolicRec } from '../store/state.js'
 import type { Restored } from '../store/store.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
@@ -78,7 +78,7 @@ export function violations (v: readonly Violacao[]): Refusal {
 const today = (ms: number) => saoPauloTime(ms).day
 
 export class RecurrenceService implements Recurrences, Lifecycle {
-  private readonly cancelledListeners: Array<(cancelled: RecCancelled) => void> = []
+  private readonly endedListeners: Array<(ended: RecurrenceView) => void> = []
   private readonly notifications: RecNotifications[] = []
   /** Token (the last segment of a recurrence's location) to location id. */
   private readonly byToken = new Map<string, number>()
@@ -106,8 +106,8 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     }) as RecurrenceView
   }
 
-  onCancelled (listener: (cancelled: RecCancelled) => void): void {
-    this.cancelledListeners.push(listener)
+  onEnded (listener: (ended: RecurrenceView) => void): void {
+    this.endedListeners.push(listener)
   }
 
   /** Who hears of every status change (the receiver's `/webhookrec`). */
@@ -307,9 +307,10 @@ export class RecurrenceService implements Recurrences, Lifecycle {
         if (SOLICREC_ACTIVE_STATUSES.includes(s.status)) this.moveSolic(s.idSolicRec, moved.status === 'CANCELADA' ? 'CANCELADA' : 'EXPIRADA', moved.status === 'CANCELADA' ? 'USUARIO_RECEBEDOR' : 'PSP_RECEBEDOR', true)
       }
     }
-    if (moved.status === 'CANCELADA' && moved.encerramento !== undefined && 'cancelamento' in moved.encerramento) {
-      const cancelled = { recurrence: this.recurrence(after.accountId, idRec)!, cancelamento: moved.encerramento.cancelamento }
-      for (const listener of this.cancelledListeners) listener(cancelled)
+    if (REC_FINAL_STATUSES.includes(moved.status)) {
+      // Its authorization ended: what was scheduled under it goes with it, in this unit.
+      const ended = this.recurrence(after.accountId, idRec)!
+      for (const listener of this.endedListeners) listener(ended)
     }
     if (moved.status === 'APROVADA' && after.payerCancelsAt !== undefined) this.deps.scheduler.at(Date.parse(after.payerCancelsAt), 'rec-payer-cancels', () => this.cancelByPayerPsp(idRec))
     this.changed(after)

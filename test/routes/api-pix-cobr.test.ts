@@ -153,14 +153,14 @@ t.test('no retry asked for: the charge expires the day after its window closes',
   t.same(expired.atualizacao.map((a: { status: string }) => a.status), ['CRIADA', 'ATIVA', 'EXPIRADA'])
 })
 
-t.test('a recurrence cancelled before the first attempt takes its live charges with it', async t => {
+t.test('a recurrence cancelled before the first attempt takes its live charges with it (CCLD: test/routes/api-pix-cobr-rec-end.test.ts has every way a recurrence ends)', async t => {
   const { call, idRec, body, cancel } = await cobrApp(t)
   const txid = aTxid(1)
   t.equal((await call('PUT', `/v2/cobr/${txid}`, body())).statusCode, 201)
   await cancel(idRec)
   const read = await call('GET', `/v2/cobr/${txid}`)
   checkAnswer(t, read, 'GET', '/cobr/{txid}')
-  t.match(read.json(), { status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR' } } })
+  t.match(read.json(), { status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'CCLD' } } })
 })
 
 t.test('a charge is its account\'s: another account neither reads nor cancels it', async t => {

@@ -139,6 +139,7 @@ function retryContext (over: Partial<CobRRetryContext> & { tentativas?: Tentativ
   const { tentativas = [{ dataLiquidacao: '2024-06-03', tipo: 'AGND', status: 'EXPIRADA' }], ...rest } = over
   return {
     politicaRetentativa: 'PERMITE_3R_7D',
+    recStatus: 'APROVADA',
     cobr: { status: 'ATIVA', dataDeVencimento: '2024-06-03', ajusteDiaUtil: true, tentativas },
     proximoVencimento: '2024-07-03',
     hoje: '2024-06-03',
@@ -163,6 +164,12 @@ t.test('retries (POST /cobr/{txid}/retentativa/{data}): the YAML\'s violations',
   t.same(v('2024-06-06', twice), [])
   t.same(v('2024-06-06', retryContext({ cobr: { ...retryContext().cobr, status: 'CONCLUIDA' } })), ['A cobrança encontra-se concluída, expirada, rejeitada ou cancelada.'])
   t.same(v('06/06/2024'), ['O campo data não respeita o _schema_.'])
+  // A recurrence that ended authorizes no retry: PATCH /rec's violation of an ended recurrence, in the YAML's words.
+  for (const recStatus of ['CANCELADA', 'EXPIRADA', 'REJEITADA', null] as const) {
+    t.same(v('2024-06-05', retryContext({ recStatus })), ['A recorrência encontra-se expirada, cancelada ou rejeitada.'], String(recStatus))
+  }
+  t.same(v('2024-06-05', retryContext({ recStatus: 'CANCELADA', cobr: { ...retryContext().cobr, status: 'CANCELADA' } })),
+    ['A cobrança encontra-se concluída, expirada, rejeitada ou cancelada.', 'A recorrência encontra-se expirada, cancelada ou rejeitada.'], 'its charge cancelled with it')
   // cobRResponse3: a retry AGENDADA on 2024-06-24; another is refused while it stands.
   const { value } = examples.cobRResponse3
   const example = retryContext({ cobr: { status: 'ATIVA', dataDeVencimento: '2024-06-20', ajusteDiaUtil: true, tentativas: value.tentativas as TentativaResumo[] }, proximoVencimento: '2024-07-20', hoje: '2024-06-23' })
@@ -268,6 +275,7 @@ const retryCase = fc.record({
     ...x.retries.map(r => ({ dataLiquidacao: addCalendarDays(settlement, r.offset), tipo: r.tipo, status: r.status }))]
   const context: CobRRetryContext = {
     politicaRetentativa: x.politica,
+    recStatus: 'APROVADA',
     cobr: { ...cobr, status: 'ATIVA', tentativas },
     proximoVencimento: recNextDueDate(calendario, dataDeVencimento),
     hoje: addCalendarDays(settlement, x.hojeOffset),
