@@ -22,7 +22,8 @@
  *   business day when `ajusteDiaUtil`. `cobrCancellable(cobr, hoje)`: before that date.
  * - `parseCobRRevision(body, cobr, { hoje })`: a `PATCH` (CobRRevisada): `{ ok: true, cancelar }` or
  *   the violations.
- * - `cobrRetryWindow(cobr, proximoVencimento)`: the dates a retry may be scheduled on;
+ * - `cobrRetryWindow(cobr, proximoVencimento)`: the dates a retry may be scheduled on (after the first
+ *   attempt's date, up to 7 days after the due date);
  *   `checkRetentativa(data, context)`: the violations of a retry request (none: schedule it, an NTAG
  *   attempt on `data`).
  * - `cobrAfterAttempt(context, resultado)`: what a finished attempt (PAGA, REJEITADA with its code,
@@ -50,7 +51,7 @@
  * - 7048 (CobRTentativas): an attempt has dataLiquidacao, tipo AGND, NTAG or RIFL, status SOLICITADA,
  *   AGENDADA, PAGA, CANCELADA, REJEITADA or EXPIRADA, and a rejeicao; rejection codes AC05, AM09,
  *   DENC, DS27, DTED, MIDI, MSUC, NITX and RC09 reject the charge itself (line 7118).
- * - 6546, 7194 (RecConfiguracao, CobRConfiguracao): the policy NAO_PERMITE or PERMITE_3R_7D; the
+ * - 6546, 7194 (RecConfiguracao, CobRConfiguracao): the policy NAO_PERMITE or PERMITE_3R_7D ("retentativa pós vencimento", line 6553); the
  *   charge carries its recurrence's.
  * - 6728-6740 (RecBase.valor): valorRec fixes every charge's value; valorMinimoRecebedor is the floor
  *   of the maximum a payer may set.
@@ -70,10 +71,12 @@
  *   on `cobr.calendario.dataDeVencimento`.
  * - A charge needs an APROVADA recurrence, and a due date within the recurrence's term
  *   (dataInicial to dataFinal). With a fixed value (valorRec), valor.original must equal it.
- * - PERMITE_3R_7D: at most 3 retries (NTAG), each on a different date, from the day after the first
- *   attempt's date up to 7 calendar days after it, and before the recurrence's next due date (the next
- *   cycle). Counted from the first attempt's date, so a due date moved by ajusteDiaUtil keeps 7 days.
- *   A retry date is taken as given (not moved to a business day). RIFL (a same-day resend) is no retry.
+ * - PERMITE_3R_7D: at most 3 retries (NTAG), each on a different date, after the first attempt's date
+ *   and up to 7 calendar days after the due date, and before the recurrence's next due date (the next
+ *   cycle). Counted from the due date, as API Pix names the policy ("retentativa pós vencimento",
+ *   RecConfiguracao) and as the receivers' PSPs describe it (docs/assumptions.md, Pix Automático): a
+ *   first attempt moved by ajusteDiaUtil leaves fewer days. A retry date is taken as given (not moved
+ *   to a business day). RIFL (a same-day resend) is no retry.
  * - A retry needs the recurrence still APROVADA: once it ended, API Pix's violation of an ended
  *   recurrence (PATCH /rec's list, line 217) refuses it.
  * - A charge expires (EXPIRADA) when its last attempt failed and no retry can follow: NAO_PERMITE,
@@ -153,7 +156,7 @@ export const COBR_VIOLACOES = {
   foraDaVigencia: (value: string): Violacao => ({ razao: 'O campo cobr.calendario.dataDeVencimento está fora da vigência da recorrência (rec.calendario.dataInicial a rec.calendario.dataFinal).', propriedade: 'cobr.calendario.dataDeVencimento', valor: value }),
   valorDiferenteDoFixo: (value: string): Violacao => ({ razao: 'O campo cobr.valor.original difere do valor fixo da recorrência (rec.valor.valorRec).', propriedade: 'cobr.valor.original', valor: value }),
   cobrEncerrada: (): Violacao => ({ razao: 'A cobrança encontra-se concluída, expirada, rejeitada ou cancelada.', propriedade: 'cobr.status' }),
-  dataForaDaJanela: (data: string): Violacao => ({ razao: 'O parâmetro data não está entre o dia seguinte à data prevista da primeira tentativa de liquidação e 7 dias corridos depois dela, antes do próximo ciclo da recorrência.', propriedade: 'data', valor: data }),
+  dataForaDaJanela: (data: string): Violacao => ({ razao: 'O parâmetro data não está entre o dia seguinte à data prevista da primeira tentativa de liquidação e 7 dias corridos após a data de vencimento, antes do próximo ciclo da recorrência.', propriedade: 'data', valor: data }),
   retentativasEsgotadas: (): Violacao => ({ razao: 'A cobrança já recebeu as 3 retentativas que a política PERMITE_3R_7D permite.', propriedade: 'cobr.tentativas' }),
 }
 
@@ -296,12 +299,12 @@ export interface CobRRetryContext {
 
 /**
  * The dates a retry may be scheduled on: from the day after the first attempt's date up to 7 days
- * after it, and before the next cycle's due date. Null when none is left (a next due date too close).
+ * after the due date, and before the next cycle's due date. Null when none is left (a first attempt
+ * moved too far, or a next due date too close).
  */
 export function cobrRetryWindow (cobr: CobRDates, proximoVencimento: IsoDate | null): { primeiroDia: IsoDate, ultimoDia: IsoDate } | null {
-  const settlement = cobrSettlementDate(cobr)
-  const primeiroDia = addCalendarDays(settlement, 1)
-  let ultimoDia = addCalendarDays(settlement, RETENTATIVAS.dias)
+  const primeiroDia = addCalendarDays(cobrSettlementDate(cobr), 1)
+  let ultimoDia = addCalendarDays(cobr.dataDeVencimento, RETENTATIVAS.dias)
   if (proximoVencimento !== null && proximoVencimento <= ultimoDia) ultimoDia = addCalendarDays(proximoVencimento, -1)
   return ultimoDia < primeiroDia ? null : { primeiroDia, ultimoDia }
 }

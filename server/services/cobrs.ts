@@ -5,7 +5,7 @@ import {
   parseCobRRevision, parseCobRRequest, TENTATIVA_FINAL_STATUSES,
   type CobRAfterAttempt, type CobRRejeicao, type CobRRejeicaoCodigo, type CobRRetryContext, type CobRStatus, type TentativaResultado, type TentativaStatus, type TentativaTipo, type Violacao,
 } from '../domain/cobr.js'
-import { DEBIT_TIME, rejeicaoOf, REJEICAO_RECUSA, REJEICAO_RETENTATIVA, type ForcedOutcome } from '../domain/cobr-debits.js'
+import { DEBIT_TIME, EVENING_DEBIT_TIME, rejeicaoOf, REJEICAO_RECUSA, REJEICAO_RETENTATIVA, type ForcedOutcome } from '../domain/cobr-debits.js'
 import { hundredths } from '../domain/api-pix-fields.js'
 import { endToEndId, txid as newTxid } from '../domain/ids.js'
 import { recValueRule } from '../domain/rec.js'
@@ -36,7 +36,8 @@ import { receivedPixView } from './received-pix.js'
  * - a debit, at DEBIT_TIME on an attempt's date: the control plane's forced outcome, else the scenario of
  *   the request that asked for the attempt, else the simulated payer (SimulatedPayers) decides: paid (a
  *   received PIX credited to the account, the charge CONCLUIDA), refused (REJEITADA with its code), no
- *   funds (the attempt EXPIRADA), or no answer (the attempt expires at the end of its day);
+ *   funds (tried again at EVENING_DEBIT_TIME that day, then the attempt EXPIRADA), or no answer (the
+ *   attempt expires at the end of its day);
  * - the recurrence's end (cancelled, expired, rejected) cancels every charge of it not yet settled, with
  *   its pending attempts, in the unit that ends it; a step that would move money checks it again;
  * - after a failed attempt, the charge waits for a retry (`POST /cobr/{txid}/retentativa/{data}`) while
@@ -80,7 +81,9 @@ export type CobRDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng'> & {
 }
 
 const dayStart = (date: IsoDate): number => parseLocalBound(date, 'start')!
-const debitInstant = (date: IsoDate): number => parseLocalBound(`${date}T${DEBIT_TIME}`, 'start')!
+const at = (date: IsoDate, time: string): number => parseLocalBound(`${date}T${time}`, 'start')!
+/** When a pending attempt's debit runs: 08:00 on its date, or 18:00 once the morning found no funds. */
+const debitInstant = (t: { dataLiquidacao: IsoDate, semSaldo?: true }): number => at(t.dataLiquidacao, t.semSaldo === true ? EVENING_DEBIT_TIME : DEBIT_TIME)
 const isFinal = (status: CobRStatus): boolean => COBR_FINAL_STATUSES.includes(status)
 const isPending = (t: { status: TentativaStatus }): boolean => !TENTATIVA_FINAL_STATUSES.includes(t.status)
 
@@ -306,8 +309,8 @@ export class CobRService implements Lifecycle {
   private debitAt (cobr: CobR): number | null {
     if (isFinal(cobr.status)) return null
     const pending = cobr.tentativas.find(isPending)
-    if (pending !== undefined) return pending.semResposta === true ? null : debitInstant(pending.dataLiquidacao)
-    return cobr.status === 'CRIADA' ? debitInstant(cobrSettlementDate(this.dates(cobr))) : null
+    if (pending !== undefined) return pending.semResposta === true ? null : debitInstant(pending)
+    return cobr.status === 'CRIADA' ? debitInstant({ dataLiquidacao: cobrSettlementDate(this.dates(cobr)) }) : null
   }
 
   // ---- the timed steps ---------------------------------------------------------------------------
@@ -319,7 +322,7 @@ export class CobRService implements Lifecycle {
     if (pending !== undefined) {
       return pending.semResposta === true
         ? { kind: 'no-answer', at: dayStart(addCalendarDays(pending.dataLiquidacao, 1)) }
-        : { kind: 'debit', at: debitInstant(pending.dataLiquidacao) }
+        : { kind: 'debit', at: debitInstant(pending) }
     }
     if (cobr.status === 'CRIADA') {
       const instruction = dayStart(cobrInstructionDate(cobr.calendario.dataDeVencimento, cobr.criacao))
@@ -396,7 +399,10 @@ export class CobRService implements Lifecycle {
     const index = cobr.tentativas.findIndex(isPending)
     const tentativa = cobr.tentativas[index]
     const debit = this.debitOf(cobr, tentativa)
-    if (cobr.proximoDebito !== undefined) this.store.patch('cobrs', id, d => { d.proximoDebito = undefined })
+    // The morning found no funds: the payer's PSP tries again at 18:00 (EVENING_DEBIT_TIME), the attempt
+    // still AGENDADA; a lack of funds forced on it holds for the evening too, unless forced otherwise.
+    const evening = debit.outcome === 'INSUFFICIENT_FUNDS' && tentativa.semSaldo !== true
+    if (cobr.proximoDebito !== undefined && !evening) this.store.patch('cobrs', id, d => { d.proximoDebito = undefined })
     switch (debit.outcome) {
       case 'PAID': {
         const rec = this.deps.recurrences.recurrence(cobr.accountId, cobr.idRec)
@@ -413,7 +419,10 @@ export class CobRService implements Lifecycle {
         return this.endAttempt(id, index, { status: 'PAGA' }, 'PSP_PAGADOR')
       }
       case 'REFUSED': return this.endAttempt(id, index, { status: 'REJEITADA', rejeicao: debit.rejeicao }, 'PSP_PAGADOR')
-      case 'INSUFFICIENT_FUNDS': return this.endAttempt(id, index, { status: 'EXPIRADA' }, 'PSP_PAGADOR')
+      case 'INSUFFICIENT_FUNDS':
+        if (!evening) return this.endAttempt(id, index, { status: 'EXPIRADA' }, 'PSP_PAGADOR')
+        this.store.update('cobrs', id, d => { d.tentativas[index].semSaldo = true })
+        return
       case 'NO_ANSWER': this.store.update('cobrs', id, d => { d.tentativas[index].semResposta = true })
     }
   }
@@ -500,6 +509,7 @@ export class CobRService implements Lifecycle {
       t.status = status
       t.atualizacao.push({ status, data })
       t.semResposta = undefined
+      t.semSaldo = undefined
       if (rejeicao !== undefined) t.rejeicao = { ...rejeicao }
     })
   }
