@@ -4,7 +4,7 @@ import { newLocationToken, recLocationAt, recTokenOf } from '../domain/payload-l
 import { formatRecId, parseRecTerms, REC_FINAL_STATUSES, REC_VIOLACOES, reviseRecTerms, type Jornada, type RecStatus, type Violacao } from '../domain/rec.js'
 import { contractCode, recurrenceCode, withRecurrence } from '../domain/rec-codes.js'
 import { CANCELAMENTO, moveRec, moveSolicRec, recAfterSolicRec, type Ator, type RecEncerramento } from '../domain/rec-lifecycle.js'
-import { checkSolicRecForRec, formatSolicRecId, parseSolicRecRequest, parseSolicRecRevision, SOLICREC_ACTIVE_STATUSES, type SolicRecStatus } from '../domain/solicrec.js'
+import { checkSolicRecForRec, formatSolicRecId, parseSolicRecRequest, parseSolicRecRevision, SOLICREC_ACTIVE_STATUSES, solicRecExpiresAt, type SolicRecStatus } from '../domain/solicrec.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { AccountKeys, CompositePayment, ContractCodePayment, ContractCodes, Lifecycle, Ports, RecNotifications, RecPagador, RecurrenceActivations, RecurrenceCharges, Recurrences, RecurrenceView } from '../ports.js'
 import type { Account, RecLocation, Recurrence, SolicRec } from '../store/state.js'
@@ -474,12 +474,21 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     }
   }
 
-  /** The next step of a request on the virtual clock: sent, received, then the simulated payer's answer; expired at its dataExpiracaoSolicitacao. */
+  /**
+   * When a request expires: its dataExpiracaoSolicitacao, or thirty days after the receiver's PSP sent it
+   * (ENVIADA; until then, when it is due to be sent) if sooner (solicrec.ts, `solicRecExpiresAt`).
+   */
+  private expiresAt (s: SolicRec): number {
+    const sent = s.atualizacao.find(a => a.status === 'ENVIADA')
+    return solicRecExpiresAt(s.dataExpiracaoSolicitacao, sent !== undefined ? Date.parse(sent.data) : Date.parse(s.createdAt) + SOLICREC_STEP_MS)
+  }
+
+  /** The next step of a request on the virtual clock: sent, received, then the simulated payer's answer; expired when `expiresAt` says. */
   private stepSolic (idSolicRec: string): void {
     const s = this.store.data.solicRecs[idSolicRec]
     if (s === undefined || s.dueAt === undefined || Date.parse(s.dueAt) > this.now() || !SOLICREC_ACTIVE_STATUSES.includes(s.status)) return
     const now = this.now()
-    const expiry = Date.parse(s.dataExpiracaoSolicitacao)
+    const expiry = this.expiresAt(s)
     this.store.transact(() => {
       if (now >= expiry) {
         this.moveSolic(idSolicRec, 'EXPIRADA', 'PSP_RECEBEDOR')
@@ -498,7 +507,8 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       if (!SOLICREC_ACTIVE_STATUSES.includes(after.status)) return
       // A payer who does not answer leaves the request waiting until it expires.
       const waits = silent ? after.status === 'ENVIADA' : after.status === 'RECEBIDA' && answer === 'NO_ANSWER'
-      const next = waits ? expiry : Math.min(now + SOLICREC_STEP_MS, expiry)
+      const closes = this.expiresAt(after)
+      const next = waits ? closes : Math.min(now + SOLICREC_STEP_MS, closes)
       this.store.update('solicRecs', idSolicRec, d => { d.dueAt = iso(next) })
       this.followSolic(this.store.data.solicRecs[idSolicRec])
     })
