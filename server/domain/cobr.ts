@@ -30,7 +30,8 @@
  *   EXPIRADA) makes of the charge: CONCLUIDA, REJEITADA (with the attempt's rejeicao), EXPIRADA, or
  *   ATIVA waiting for a retry until a date (after which it expires).
  * - `cobrValorFits(rule, cents, pagadorMaximo?)` and `pagadorMaximoValido(rule, maximo)`: a charge's
- *   value against the recurrence's value rule and the payer's own maximum.
+ *   value against the recurrence's value rule and the payer's own maximum; `pagadorMaximoNoPiso(rule,
+ *   maximo)`: a maximum raised to the receiver's floor.
  *
  * The rules, with the YAML's lines (bacen-pix-api-2.9.0.yaml):
  * - 286-296 (CobROperacaoInvalida, POST|PUT): infoAdicional, status, calendario, valor, recebedor,
@@ -369,4 +370,13 @@ export function cobrValorFits (rule: RecValueRule, cents: number, pagadorMaximo?
 export function pagadorMaximoValido (rule: RecValueRule, maximo: number): boolean {
   if (rule.kind === 'FIXO' || !Number.isSafeInteger(maximo) || maximo < 1) return false
   return rule.kind === 'LIVRE' || maximo >= rule.cents
+}
+
+/**
+ * The maximum a payer's PSP records for `maximo` (cents) asked for: never below the receiver's floor
+ * (RecBase.valor.valorMinimoRecebedor: the payer's maximum "não poderá ser inferior ao piso"), so a
+ * simulated payer set lower approves at the floor.
+ */
+export function pagadorMaximoNoPiso (rule: RecValueRule, maximo: number): number {
+  return rule.kind === 'MINIMO' ? Math.max(maximo, rule.cents) : maximo
 }

@@ -1,7 +1,9 @@
 import { parseLocalBound, saoPauloTime } from '../domain/calendar.js'
+import { pagadorMaximoNoPiso, pagadorMaximoValido } from '../domain/cobr.js'
+import { centsToString } from '../domain/money.js'
 import { randomAlnum } from '../domain/ids.js'
 import { newLocationToken, recLocationAt, recTokenOf } from '../domain/payload-locations.js'
-import { formatRecId, parseRecTerms, REC_FINAL_STATUSES, REC_VIOLACOES, reviseRecTerms, type Jornada, type RecStatus, type Violacao } from '../domain/rec.js'
+import { formatRecId, parseRecTerms, REC_FINAL_STATUSES, REC_VIOLACOES, recValueRule, reviseRecTerms, type Jornada, type RecStatus, type Violacao } from '../domain/rec.js'
 import { contractCode, recurrenceCode, withRecurrence } from '../domain/rec-codes.js'
 import { CANCELAMENTO, moveRec, moveSolicRec, recAfterSolicRec, type Ator, type RecEncerramento } from '../domain/rec-lifecycle.js'
 import { checkSolicRecForRec, formatSolicRecId, parseSolicRecRequest, parseSolicRecRevision, SOLICREC_ACTIVE_STATUSES, solicRecExpiresAt, type SolicRecStatus } from '../domain/solicrec.js'
@@ -291,7 +293,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       if (approval !== undefined) {
         r.ativacao = structuredClone(approval.ativacao)
         if (approval.pagador !== undefined) r.pagador = structuredClone(approval.pagador)
-        if (approval.valorMaximoPagadorCents !== undefined) r.valorMaximoPagadorCents = approval.valorMaximoPagadorCents
+        if (approval.valorMaximoPagadorCents !== undefined) r.valorMaximoPagadorCents = pagadorMaximoNoPiso(recValueRule(r.terms.valor), approval.valorMaximoPagadorCents)
       }
       if (moved.status !== 'APROVADA') {
         delete r.dueAt
@@ -635,6 +637,12 @@ export class RecurrenceService implements Recurrences, Lifecycle {
   approve (idRec: string, approval: Approval): Recurrence {
     const rec = this.find(idRec)
     this.mustBe(rec, 'CRIADA', 'approved')
+    const rule = recValueRule(rec.terms.valor)
+    if (approval.valorMaximoCents !== undefined && rule.kind === 'MINIMO' && !pagadorMaximoValido(rule, approval.valorMaximoCents)) {
+      // RecBase.valor.valorMinimoRecebedor: the payer's maximum "não poderá ser inferior ao piso".
+      const message = `valorMaximo ${centsToString(approval.valorMaximoCents)} is below the receiver's floor, valorMinimoRecebedor ${rec.terms.valor.valorMinimoRecebedor}: a payer's maximum cannot be lower`
+      throw invalidRequest(message, { en: message, fields: ['valorMaximo'] })
+    }
     const solic = this.activeSolic(rec)
     const txid = rec.terms.ativacao?.dadosJornada.txid
     const jornada = approval.jornada ?? (solic !== undefined ? 'JORNADA_1' : txid !== undefined ? 'JORNADA_3' : 'JORNADA_2')

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { advance, balanceOf, bearer, newAccount, T0, tokenFor } from '../helpers/app.js'
 import { checkAnswer, oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
-import { advanceTo, cobrApp, cobrDeliveries, OTHER_DEBTOR } from '../helpers/recurrences.js'
+import { advanceTo, cobrApp, cobrDeliveries, DEBTOR, OTHER_DEBTOR } from '../helpers/recurrences.js'
 import { startReceiver } from '../helpers/receiver.js'
 import { aTxid } from '../helpers/payins.js'
 
@@ -305,6 +305,33 @@ t.test('the 7 days of PERMITE_3R_7D run from the due date, not from a first atte
   // That retry fails too, on the window's last day: no date is left for another, the charge expires.
   await advanceTo(app, '2026-03-28T21:00:00Z')
   t.match((await call('GET', `/v2/cobr/${txid}`)).json(), { status: 'EXPIRADA', tentativas: [{ status: 'EXPIRADA' }, { dataLiquidacao: '2026-03-28', status: 'EXPIRADA' }] })
+})
+
+t.test('a payer\'s maximum is never below the receiver\'s floor (RecBase.valor.valorMinimoRecebedor)', async t => {
+  const { app, acc, call, body, recurrence } = await cobrApp(t)
+  const floor = { valor: { valorMinimoRecebedor: '50.00' } }
+  const created = await call('POST', '/v2/rec', { vinculo: { contrato: 'PISO', devedor: OTHER_DEBTOR }, calendario: { dataInicial: '2026-03-20', periodicidade: 'MENSAL' }, politicaRetentativa: 'NAO_PERMITE', ...floor })
+  const idRec = created.json().idRec
+  const refused = await app.inject({ method: 'POST', url: `/__sandbox/recurrences/${idRec}/approve`, payload: { valorMaximo: '49.99' } })
+  t.equal(refused.statusCode, 400, refused.body)
+  t.match(refused.json(), { message: /valorMaximo 49\.99 is below the receiver's floor, valorMinimoRecebedor 50\.00/ })
+  t.equal((await call('GET', `/v2/rec/${idRec}`)).json().status, 'CRIADA', 'nothing changed')
+  t.equal((await app.inject({ method: 'POST', url: `/__sandbox/recurrences/${idRec}/approve`, payload: { valorMaximo: '50.00' } })).statusCode, 200, 'the floor itself is a maximum')
+
+  // A simulated payer set lower approves at the floor: a charge of the floor's value is no more than its maximum.
+  const behaviour = await app.inject({ method: 'PUT', url: '/__sandbox/payer-behaviours', payload: { accountId: acc.accountId, document: DEBTOR.cpf, authorization: 'APPROVE', valorMaximo: '10.00', debit: 'PAGA' } })
+  t.equal(behaviour.statusCode, 200, behaviour.body)
+  const viaRequest = (await call('POST', '/v2/rec', { vinculo: { contrato: 'PISO-2', devedor: DEBTOR }, calendario: { dataInicial: '2026-03-20', periodicidade: 'MENSAL' }, politicaRetentativa: 'NAO_PERMITE', ...floor })).json().idRec
+  t.equal((await call('POST', '/v2/solicrec', { idRec: viaRequest, calendario: { dataExpiracaoSolicitacao: '2026-03-12T15:00:00Z' }, destinatario: { conta: '1', cpf: DEBTOR.cpf, ispbParticipante: '91193552' } })).statusCode, 201)
+  await advance(app, 3000)
+  t.equal((await call('GET', `/v2/rec/${viaRequest}`)).json().status, 'APROVADA')
+  const txid = aTxid(1)
+  t.equal((await call('PUT', `/v2/cobr/${txid}`, body({ idRec: viaRequest, valor: { original: '50.00' } }))).statusCode, 201)
+  const before = await balanceOf(app, acc.accountId)
+  await advanceTo(app, '2026-03-20T11:00:00Z')
+  t.match((await call('GET', `/v2/cobr/${txid}`)).json(), { status: 'CONCLUIDA', tentativas: [{ status: 'PAGA' }] }, 'not AM02: the maximum is the floor')
+  t.equal((await balanceOf(app, acc.accountId)).available, before.available + 50)
+  t.ok(await recurrence({ vinculo: { contrato: 'FIXO', devedor: OTHER_DEBTOR }, valor: { valorRec: '49.90' } }, { valorMaximo: '10.00' }), 'a fixed value takes any maximum: it bounds nothing')
 })
 
 /** The first violation's reason of a retry refused 400. */
