@@ -261,3 +261,19 @@ t.test('a snapshot holding a live charge of an ended recurrence: the import canc
     tentativas: [{ status: 'EXPIRADA' }, { tipo: 'NTAG', status: 'CANCELADA' }],
   })
 })
+
+t.test('a debit checks its recurrence when it runs: one no longer APROVADA (ended behind the charges\' back) cancels the charge, pays nothing', async t => {
+  const s = await setup(t, ENDINGS['expired through the control plane'], BEFORE_DEBIT)
+  await advance(s.app, 1)
+  const before = await balanceOf(s.app, s.acc.accountId)
+  // The store's own write path, as a document written by another version could leave it: the charge still ATIVA.
+  s.app.sandbox.store.transact(() => s.app.sandbox.store.update('recurrences', s.idRec, r => { r.status = 'EXPIRADA' }))
+  t.match(s.app.sandbox.cobrs.find(s.acc.accountId, s.txid), { status: 'ATIVA' })
+  await advanceTo(s.app, AFTER_RETRY)
+  t.same(await balanceOf(s.app, s.acc.accountId), before, 'nothing credited')
+  t.match((await s.call('GET', `/v2/cobr/${s.txid}`)).json(), {
+    status: 'CANCELADA',
+    encerramento: { cancelamento: { solicitante: 'PSP_RECEBEDOR', codigo: 'CCLD', descricao: 'Cancelamento de agendamento em razão do fim da vigência da recorrência' } },
+    tentativas: [{ status: 'CANCELADA' }],
+  })
+})
