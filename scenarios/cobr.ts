@@ -1,5 +1,5 @@
 import { COBR_REJEICAO_CODIGOS, REJEICOES_QUE_ENCERRAM_A_COBR } from '../server/domain/cobr.js'
-import { DEBIT_TIME, REJEICAO_RECUSA, REJEICAO_RETENTATIVA } from '../server/domain/cobr-debits.js'
+import { DEBIT_TIME, EVENING_DEBIT_TIME, REJEICAO_RECUSA, REJEICAO_RETENTATIVA } from '../server/domain/cobr-debits.js'
 import { scenarioDefinitions, type ScenarioParam } from './types.js'
 
 /**
@@ -20,7 +20,7 @@ export const cobrScenarios = scenarioDefinitions([
     name: 'COBR_INSUFFICIENT_FUNDS',
     endpoints: ['cobr', 'cobr-retry'],
     timing: 'async',
-    effect: `The payer's account lacks the funds when the attempt's debit runs (its date, ${DEBIT_TIME} in São Paulo): the attempt ends EXPIRADA and nothing is credited; the charge stays ATIVA for a retry while its recurrence's policy (PERMITE_3R_7D) and window allow one, else it ends EXPIRADA.`,
+    effect: `The payer's account lacks the funds when the attempt's debit runs (its date, ${DEBIT_TIME} in São Paulo) and again at its evening attempt (${EVENING_DEBIT_TIME}): the attempt ends EXPIRADA then and nothing is credited; the charge stays ATIVA for a retry while its recurrence's policy (PERMITE_3R_7D) and window allow one, else it ends EXPIRADA.`,
   },
   {
     name: 'COBR_DEBIT_REFUSED',

@@ -4,7 +4,7 @@ import type { BrCode } from './domain/brcode.js'
 import type { IsoDate } from './domain/business-days.js'
 import type { CnpjForm, CobRequest, CobRevision, Devedor, InfoAdicional } from './domain/cob.js'
 import type { RecAtivacao, RecStatus, RecTerms } from './domain/rec.js'
-import type { Cancelamento, REC_CANCELAMENTO_CODIGOS, RecEncerramento } from './domain/rec-lifecycle.js'
+import type { RecEncerramento } from './domain/rec-lifecycle.js'
 import type { AppliedScenario } from '../scenarios/types.js'
 import type { SeededRng } from './domain/ids.js'
 import type { Clock } from './engine/clock.js'
@@ -369,21 +369,16 @@ export interface RecurrenceView {
 /** Who pays a recurrence: the payer's PSP (ISPB) and the payer's document, as RecCompleta's `pagador`. */
 export type RecPagador = { ispbParticipante: string } & ({ cpf: string } | { cnpj: string })
 
-/** A recurrence just cancelled, by either side: its view (status CANCELADA) and the cancellation. */
-export interface RecCancelled {
-  recurrence: RecurrenceView
-  cancelamento: Cancelamento<typeof REC_CANCELAMENTO_CODIGOS[number]>
-}
-
 /**
  * What recurring charges (`cobr`) ask of recurrences: a recurrence of an account (null when the
- * account has none by that idRec), and word of a cancellation. A listener runs inside the unit that
- * cancels the recurrence, after it is stored CANCELADA, so what it changes (the live charges it
- * cancels) commits or rolls back with the cancellation.
+ * account has none by that idRec), and word of its end (CANCELADA by either side, EXPIRADA, REJEITADA:
+ * its authorization no longer covers any debit). A listener gets the ended recurrence's view inside the
+ * unit that ends it, after it is stored so, and what it changes (the charges it cancels) commits or
+ * rolls back with the end.
  */
 export interface Recurrences {
   recurrence (accountId: number, idRec: string): RecurrenceView | null
-  onCancelled (listener: (cancelled: RecCancelled) => void): void
+  onEnded (listener: (ended: RecurrenceView) => void): void
 }
 
 /**

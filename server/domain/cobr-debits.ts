@@ -3,7 +3,8 @@
  * when on its settlement date it runs, and the words of the rejections a payer's PSP answers with.
  * Pure data and functions; docs/assumptions.md, "Pix Automático", states the choices.
  *
- * - `DEBIT_TIME`: the São Paulo time of day an attempt's debit runs on its `dataLiquidacao`.
+ * - `DEBIT_TIME`: the São Paulo time of day an attempt's debit runs on its `dataLiquidacao`;
+ *   `EVENING_DEBIT_TIME`: when the payer's PSP tries it again that day after the first found no funds.
  * - `rejeicaoOf(codigo)`: a rejection (`{ codigo, descricao }`) of API Pix's list (CobRTentativas,
  *   line 7118), with the sandbox's Portuguese description.
  * - `FORCED_OUTCOMES`: what the control plane may force a charge's next debit to come to.
@@ -21,8 +22,18 @@ import { COBR_REJEICAO_CODIGOS, type CobRRejeicao, type CobRRejeicaoCodigo } fro
 export const FORCED_OUTCOMES = ['PAID', 'INSUFFICIENT_FUNDS', 'REFUSED', 'NO_ANSWER'] as const
 export type ForcedOutcome = typeof FORCED_OUTCOMES[number]
 
-/** 08:00 in São Paulo, the start of the business day: the payer's PSP debits scheduled payments then. */
+/**
+ * 08:00 in São Paulo, the end of the window (0h to 8h) in which the payer's PSP sends the payment order
+ * of a scheduled Pix Automático debit (docs/assumptions.md, Pix Automático).
+ */
 export const DEBIT_TIME = '08:00'
+
+/**
+ * 18:00 in São Paulo, the start of the evening window (18h to 21h) in which the payer's PSP sends the
+ * order again, the same day, when the morning found no funds: one more try of the same attempt, which
+ * ends EXPIRADA only if the evening finds none either.
+ */
+export const EVENING_DEBIT_TIME = '18:00'
 
 const DESCRICOES: Partial<Record<CobRRejeicaoCodigo, string>> = {
   AB10: 'Transação interrompida devido a erro no participante do usuário pagador.',

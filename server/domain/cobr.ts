@@ -22,14 +22,16 @@
  *   business day when `ajusteDiaUtil`. `cobrCancellable(cobr, hoje)`: before that date.
  * - `parseCobRRevision(body, cobr, { hoje })`: a `PATCH` (CobRRevisada): `{ ok: true, cancelar }` or
  *   the violations.
- * - `cobrRetryWindow(cobr, proximoVencimento)`: the dates a retry may be scheduled on;
+ * - `cobrRetryWindow(cobr, proximoVencimento)`: the dates a retry may be scheduled on (after the first
+ *   attempt's date, up to 7 days after the due date);
  *   `checkRetentativa(data, context)`: the violations of a retry request (none: schedule it, an NTAG
  *   attempt on `data`).
  * - `cobrAfterAttempt(context, resultado)`: what a finished attempt (PAGA, REJEITADA with its code,
  *   EXPIRADA) makes of the charge: CONCLUIDA, REJEITADA (with the attempt's rejeicao), EXPIRADA, or
  *   ATIVA waiting for a retry until a date (after which it expires).
  * - `cobrValorFits(rule, cents, pagadorMaximo?)` and `pagadorMaximoValido(rule, maximo)`: a charge's
- *   value against the recurrence's value rule and the payer's own maximum.
+ *   value against the recurrence's value rule and the payer's own maximum; `pagadorMaximoNoPiso(rule,
+ *   maximo)`: a maximum raised to the receiver's floor.
  *
  * The rules, with the YAML's lines (bacen-pix-api-2.9.0.yaml):
  * - 286-296 (CobROperacaoInvalida, POST|PUT): infoAdicional, status, calendario, valor, recebedor,
@@ -50,7 +52,7 @@
  * - 7048 (CobRTentativas): an attempt has dataLiquidacao, tipo AGND, NTAG or RIFL, status SOLICITADA,
  *   AGENDADA, PAGA, CANCELADA, REJEITADA or EXPIRADA, and a rejeicao; rejection codes AC05, AM09,
  *   DENC, DS27, DTED, MIDI, MSUC, NITX and RC09 reject the charge itself (line 7118).
- * - 6546, 7194 (RecConfiguracao, CobRConfiguracao): the policy NAO_PERMITE or PERMITE_3R_7D; the
+ * - 6546, 7194 (RecConfiguracao, CobRConfiguracao): the policy NAO_PERMITE or PERMITE_3R_7D ("retentativa pós vencimento", line 6553); the
  *   charge carries its recurrence's.
  * - 6728-6740 (RecBase.valor): valorRec fixes every charge's value; valorMinimoRecebedor is the floor
  *   of the maximum a payer may set.
@@ -70,10 +72,14 @@
  *   on `cobr.calendario.dataDeVencimento`.
  * - A charge needs an APROVADA recurrence, and a due date within the recurrence's term
  *   (dataInicial to dataFinal). With a fixed value (valorRec), valor.original must equal it.
- * - PERMITE_3R_7D: at most 3 retries (NTAG), each on a different date, from the day after the first
- *   attempt's date up to 7 calendar days after it, and before the recurrence's next due date (the next
- *   cycle). Counted from the first attempt's date, so a due date moved by ajusteDiaUtil keeps 7 days.
- *   A retry date is taken as given (not moved to a business day). RIFL (a same-day resend) is no retry.
+ * - PERMITE_3R_7D: at most 3 retries (NTAG), each on a different date, after the first attempt's date
+ *   and up to 7 calendar days after the due date, and before the recurrence's next due date (the next
+ *   cycle). Counted from the due date, as API Pix names the policy ("retentativa pós vencimento",
+ *   RecConfiguracao) and as the receivers' PSPs describe it (docs/assumptions.md, Pix Automático): a
+ *   first attempt moved by ajusteDiaUtil leaves fewer days. A retry date is taken as given (not moved
+ *   to a business day). RIFL (a same-day resend) is no retry.
+ * - A retry needs the recurrence still APROVADA: once it ended, API Pix's violation of an ended
+ *   recurrence (PATCH /rec's list, line 217) refuses it.
  * - A charge expires (EXPIRADA) when its last attempt failed and no retry can follow: NAO_PERMITE,
  *   3 retries spent, or the retry window over.
  * - A payer's maximum exists only for a variable value: at least valorMinimoRecebedor when the
@@ -83,7 +89,7 @@ import type { DeepReadonly } from './readonly.js'
 import { hundredths, isRecord, schemaViolation, shown, textUpTo, type Violacao } from './api-pix-fields.js'
 import { addCalendarDays, businessDayOnOrAfter, calendarDaysBetween, type IsoDate } from './business-days.js'
 import { isIsoDate } from './instant.js'
-import { isRecId, recValueRule, type PoliticaRetentativa, type RecCalendario, type RecStatus, type RecValor, type RecValueRule } from './rec.js'
+import { isRecId, REC_VIOLACOES, recValueRule, type PoliticaRetentativa, type RecCalendario, type RecStatus, type RecValor, type RecValueRule } from './rec.js'
 import { recCycleOf } from './rec-schedule.js'
 
 export type { Violacao } from './api-pix-fields.js'
@@ -151,7 +157,7 @@ export const COBR_VIOLACOES = {
   foraDaVigencia: (value: string): Violacao => ({ razao: 'O campo cobr.calendario.dataDeVencimento está fora da vigência da recorrência (rec.calendario.dataInicial a rec.calendario.dataFinal).', propriedade: 'cobr.calendario.dataDeVencimento', valor: value }),
   valorDiferenteDoFixo: (value: string): Violacao => ({ razao: 'O campo cobr.valor.original difere do valor fixo da recorrência (rec.valor.valorRec).', propriedade: 'cobr.valor.original', valor: value }),
   cobrEncerrada: (): Violacao => ({ razao: 'A cobrança encontra-se concluída, expirada, rejeitada ou cancelada.', propriedade: 'cobr.status' }),
-  dataForaDaJanela: (data: string): Violacao => ({ razao: 'O parâmetro data não está entre o dia seguinte à data prevista da primeira tentativa de liquidação e 7 dias corridos depois dela, antes do próximo ciclo da recorrência.', propriedade: 'data', valor: data }),
+  dataForaDaJanela: (data: string): Violacao => ({ razao: 'O parâmetro data não está entre o dia seguinte à data prevista da primeira tentativa de liquidação e 7 dias corridos após a data de vencimento, antes do próximo ciclo da recorrência.', propriedade: 'data', valor: data }),
   retentativasEsgotadas: (): Violacao => ({ razao: 'A cobrança já recebeu as 3 retentativas que a política PERMITE_3R_7D permite.', propriedade: 'cobr.tentativas' }),
 }
 
@@ -284,6 +290,8 @@ export function parseCobRRevision (body: unknown, cobr: CobRDates & { status: Co
 /** What the retry rules need of a charge and its recurrence. */
 export interface CobRRetryContext {
   politicaRetentativa: PoliticaRetentativa
+  /** The recurrence's status (null: it is gone): a retry needs it APROVADA. */
+  recStatus: RecStatus | null
   cobr: CobRDates & { status: CobRStatus, tentativas: readonly TentativaResumo[] }
   /** The recurrence's first due date after the charge's (recNextDueDate), or null when none is left. */
   proximoVencimento: IsoDate | null
@@ -292,12 +300,12 @@ export interface CobRRetryContext {
 
 /**
  * The dates a retry may be scheduled on: from the day after the first attempt's date up to 7 days
- * after it, and before the next cycle's due date. Null when none is left (a next due date too close).
+ * after the due date, and before the next cycle's due date. Null when none is left (a first attempt
+ * moved too far, or a next due date too close).
  */
 export function cobrRetryWindow (cobr: CobRDates, proximoVencimento: IsoDate | null): { primeiroDia: IsoDate, ultimoDia: IsoDate } | null {
-  const settlement = cobrSettlementDate(cobr)
-  const primeiroDia = addCalendarDays(settlement, 1)
-  let ultimoDia = addCalendarDays(settlement, RETENTATIVAS.dias)
+  const primeiroDia = addCalendarDays(cobrSettlementDate(cobr), 1)
+  let ultimoDia = addCalendarDays(cobr.dataDeVencimento, RETENTATIVAS.dias)
   if (proximoVencimento !== null && proximoVencimento <= ultimoDia) ultimoDia = addCalendarDays(proximoVencimento, -1)
   return ultimoDia < primeiroDia ? null : { primeiroDia, ultimoDia }
 }
@@ -316,6 +324,7 @@ export function checkRetentativa (data: string, context: DeepReadonly<CobRRetryC
   else if (cobr.status === 'CRIADA' || cobr.tentativas.some(t => !TENTATIVA_FINAL_STATUSES.includes(t.status))) out.push(COBR_VIOLACOES.tentativaEmAndamento())
   if (cobr.tentativas.some(t => t.dataLiquidacao === data && t.status !== 'CANCELADA')) out.push(COBR_VIOLACOES.tentativaNaData(data))
   if (data <= hoje) out.push(COBR_VIOLACOES.dataNaoFutura(data))
+  if (context.recStatus !== 'APROVADA') out.push(REC_VIOLACOES.encerrada())
   if (context.politicaRetentativa === 'NAO_PERMITE') return [...out, COBR_VIOLACOES.politicaNaoPermite()]
   if (retriesUsed(cobr.tentativas) >= RETENTATIVAS.maximo) out.push(COBR_VIOLACOES.retentativasEsgotadas())
   const window = cobrRetryWindow(cobr, context.proximoVencimento)
@@ -361,4 +370,13 @@ export function cobrValorFits (rule: RecValueRule, cents: number, pagadorMaximo?
 export function pagadorMaximoValido (rule: RecValueRule, maximo: number): boolean {
   if (rule.kind === 'FIXO' || !Number.isSafeInteger(maximo) || maximo < 1) return false
   return rule.kind === 'LIVRE' || maximo >= rule.cents
+}
+
+/**
+ * The maximum a payer's PSP records for `maximo` (cents) asked for: never below the receiver's floor
+ * (RecBase.valor.valorMinimoRecebedor: the payer's maximum "não poderá ser inferior ao piso"), so a
+ * simulated payer set lower approves at the floor.
+ */
+export function pagadorMaximoNoPiso (rule: RecValueRule, maximo: number): number {
+  return rule.kind === 'MINIMO' ? Math.max(maximo, rule.cents) : maximo
 }

@@ -19,10 +19,10 @@
  *   code of its list; CANCELADA: a cancelamento whose solicitante is `by`; none otherwise), else
  *   `{ ok: false, reason: 'TRANSICAO' | 'ENCERRAMENTO' }`.
  * - `CANCELAMENTO.rec[by]`, `CANCELAMENTO.cobr[by]`: the cancellation the sandbox records when the
- *   receiver or the payer cancels; `cancelamentoPorRecCancelada(rec)`: a charge's, when its
- *   recurrence is cancelled.
+ *   receiver or the payer cancels; `cancelamentoPorRecEncerrada(rec)`: a charge's, when its
+ *   recurrence ended (cancelled, expired or rejected).
  * - `recAfterSolicRec(status)`: what a request's end does to its recurrence (journey 1).
- * - `cobrsToCancelWithRec(cobrs, hoje)`: the live charges a cancelled recurrence takes with it.
+ * - `cobrsToCancelWithRec(cobrs)`: the charges an ended recurrence takes with it.
  *
  * The rules, with the YAML's lines (bacen-pix-api-2.9.0.yaml):
  * - 6532 (RecStatus): CRIADA, APROVADA, REJEITADA, EXPIRADA, CANCELADA. 217: an EXPIRADA, CANCELADA
@@ -52,14 +52,19 @@
  *   a CANCELADA request leaves the recurrence CRIADA, for another request.
  * - CobR: the payer's PSP activates (schedules) a CRIADA charge or rejects it; a payment concludes an
  *   ATIVA one, a rejection with a code that ends the charge rejects it; the sandbox expires a charge
- *   no attempt can follow any more (cobr.ts `cobrAfterAttempt`). Either side cancels before the
- *   first attempt's date; a cancelled recurrence cancels its live charges not yet at that date.
+ *   no attempt can follow any more (cobr.ts `cobrAfterAttempt`). Either side cancels a charge before
+ *   the first attempt's date. A recurrence that ends (cancelled, expired, rejected) ends its
+ *   authorization: every charge of it not yet settled (CRIADA or ATIVA, whatever its date, a retry
+ *   waiting or scheduled) is cancelled with it, its pending attempts too, so no money moves under it.
  * - Codes API Pix lists without meaning: the payer's cancellations use SLDB (recurrence) and SLBD
- *   (charge), read as the debtor's (devedor) counterpart of SLCR, the creditor's; a cascade from a
- *   cancelled recurrence uses the code of the side that cancelled it. AP13/AP14 and the charge's
+ *   (charge), read as the debtor's (devedor) counterpart of SLCR, the creditor's. A charge cancelled
+ *   because its recurrence ended is CCLD, by the side that cancelled the recurrence (the receiver's
+ *   PSP when it expired or was rejected): the charge's cancellation codes (line 6998) list in the
+ *   order of the reasons PSPs publish for cancelling a Pix Automático instruction, the third being the
+ *   authorization's cancellation (docs/assumptions.md, Pix Automático). AP13/AP14 and the charge's
  *   rejection codes are chosen by whoever rejects (the payer's simulation, a scenario).
  */
-import { cobrCancellable, COBR_REJEICAO_CODIGOS, type CobRDates, type CobRRejeicaoCodigo, type CobRStatus, type TentativaStatus } from './cobr.js'
+import { COBR_REJEICAO_CODIGOS, type CobRRejeicaoCodigo, type CobRStatus, type TentativaStatus } from './cobr.js'
 import { ativacaoAprovada, type RecAtivacao, type RecStatus } from './rec.js'
 import {
   ATORES, REC_CANCELAMENTO_CODIGOS, REC_REJEICAO_CODIGOS, type Ator, type Cancelamento, type RecEncerramento, type Rejeicao, type SolicRecStatus,
@@ -205,15 +210,27 @@ export const CANCELAMENTO = {
   cobr: Record<'USUARIO_RECEBEDOR' | 'USUARIO_PAGADOR', Cancelamento<typeof COBR_CANCELAMENTO_CODIGOS[number]>>
 }
 
-/** A charge's cancellation when its recurrence is cancelled: by the same solicitante, with its side's code. */
-export function cancelamentoPorRecCancelada (rec: Cancelamento<string>): Cancelamento<typeof COBR_CANCELAMENTO_CODIGOS[number]> {
-  const pagador = rec.solicitante === 'USUARIO_PAGADOR' || rec.solicitante === 'PSP_PAGADOR'
-  return { solicitante: rec.solicitante, codigo: pagador ? 'SLBD' : 'SLCR', descricao: 'Cancelamento de agendamento em razão do cancelamento da recorrência' }
+/** Why a charge's recurrence no longer authorizes it, in the words of its cancellation. */
+const POR_REC_ENCERRADA = {
+  CANCELADA: 'Cancelamento de agendamento em razão do cancelamento da recorrência',
+  EXPIRADA: 'Cancelamento de agendamento em razão do fim da vigência da recorrência',
+  REJEITADA: 'Cancelamento de agendamento em razão da rejeição da recorrência',
+  AUSENTE: 'Cancelamento de agendamento: a recorrência não está aprovada',
+} as const
+
+/**
+ * A charge's cancellation when its recurrence ended (or is not APROVADA at all): CCLD, by whoever
+ * cancelled the recurrence, else by the receiver's PSP, which holds the charge.
+ */
+export function cancelamentoPorRecEncerrada (rec: { status: RecStatus, encerramento?: RecEncerramento } | null): Cancelamento<typeof COBR_CANCELAMENTO_CODIGOS[number]> {
+  const cancelamento = rec?.encerramento !== undefined && 'cancelamento' in rec.encerramento ? rec.encerramento.cancelamento : undefined
+  const motivo = rec?.status === 'CANCELADA' || rec?.status === 'EXPIRADA' || rec?.status === 'REJEITADA' ? rec.status : 'AUSENTE'
+  return { solicitante: cancelamento?.solicitante ?? 'PSP_RECEBEDOR', codigo: 'CCLD', descricao: POR_REC_ENCERRADA[motivo] }
 }
 
-/** The live charges a recurrence cancelled on `hoje` takes with it: CRIADA or ATIVA, before their first attempt's date. */
-export function cobrsToCancelWithRec<C extends CobRDates & { status: CobRStatus }> (cobrs: readonly C[], hoje: string): C[] {
-  return cobrs.filter(c => (c.status === 'CRIADA' || c.status === 'ATIVA') && cobrCancellable(c, hoje))
+/** The charges an ended recurrence takes with it: every one not yet settled (CRIADA or ATIVA), whatever its date. */
+export function cobrsToCancelWithRec<C extends { status: CobRStatus }> (cobrs: readonly C[]): C[] {
+  return cobrs.filter(c => c.status === 'CRIADA' || c.status === 'ATIVA')
 }
 
 /** What the end of a confirmation request does to its recurrence (journey 1); null: it stays as it is. */

@@ -14,6 +14,9 @@
  * - `parseSolicRecRevision(body, status)`: a `PATCH` (SolicRecRevisada) on a request in `status`:
  *   `{ ok: true }` (cancel it; rec-lifecycle.ts moves it) or the violations.
  * - `formatSolicRecId(...)`: the id SolicRecId describes.
+ * - `solicRecExpiresAt(dataExpiracaoSolicitacao, enviadaEm)`: when a request the receiver's PSP sent
+ *   at `enviadaEm` stops waiting for the payer: its dataExpiracaoSolicitacao, or 30 days after it was
+ *   sent when that comes first (SOLICREC_PRAZO_MAXIMO_MS).
  *
  * The rules, with the YAML's lines (bacen-pix-api-2.9.0.yaml):
  * - 259-263 (SolicRecOperacaoInvalida, POST): calendario by its schema; dataExpiracaoSolicitacao not
@@ -35,6 +38,9 @@
  *   YAML's violation says "data": solicRecResponse1 expires a minute before it was created, on the
  *   same day. An offset is required (RFC 3339).
  * - "Active" is a status not final: CRIADA, ENVIADA or RECEBIDA.
+ * - A request stays open for the payer at most 30 days after the receiver's PSP sent it (IN BCB
+ *   436/2023, art. 3: "até o limite de trinta dias após o envio"; a shorter expiry is the receiver's
+ *   choice): a later dataExpiracaoSolicitacao is accepted as written and the request expires at 30 days.
  * - A `PATCH` without a status is refused (status is required); an unknown idRec's form is refused
  *   with the schema wording "O campo solicrec.idRec não respeita o _schema_.".
  */
@@ -114,6 +120,16 @@ export function parseSolicRecRevision (body: unknown, status: SolicRecStatus): {
   if (body.status !== 'CANCELADA') return { ok: false, violacoes: [schemaViolation('campo', 'solicrec.status', body.status)] }
   if (!SOLICREC_ACTIVE_STATUSES.includes(status)) return { ok: false, violacoes: [SOLICREC_VIOLACOES.naoCancelavel()] }
   return { ok: true }
+}
+
+/** How long the payer's PSP keeps a request open after it was sent, at most: thirty days. */
+export const SOLICREC_PRAZO_MAXIMO_MS = 30 * 86_400_000
+
+/** When a request sent at `enviadaEm` expires: its dataExpiracaoSolicitacao, or thirty days after it was sent if sooner. */
+export function solicRecExpiresAt (dataExpiracaoSolicitacao: string, enviadaEm: number): number {
+  const asked = parseInstant(dataExpiracaoSolicitacao)
+  const limit = enviadaEm + SOLICREC_PRAZO_MAXIMO_MS
+  return asked === null ? limit : Math.min(asked, limit)
 }
 
 /** An idSolicRec (SolicRecId): `SC`, then formatAgentId's parts (the agent that sends the request). */

@@ -575,6 +575,7 @@ function retryWaits (cobr: CobR, rec: Recurrence | undefined): RetryWait[] {
     if (resultado === null) return
     const after = cobrAfterAttempt({
       politicaRetentativa: cobr.politicaRetentativa,
+      recStatus: rec === undefined ? null : rec.status,
       cobr: { dataDeVencimento: cobr.calendario.dataDeVencimento, ajusteDiaUtil: cobr.ajusteDiaUtil, status: 'ATIVA', tentativas: cobr.tentativas.slice(0, i + 1) },
       proximoVencimento: rec === undefined ? null : recNextDueDate(rec.terms.calendario, cobr.calendario.dataDeVencimento),
       hoje: saoPauloTime(Date.parse(t.atualizacao[t.atualizacao.length - 1].data)).day,
@@ -593,14 +594,15 @@ const retryRequested: CheckDefinition = {
   page: 'api-pix.md',
   anchor: '#recurring-charges',
   dialects: ['api-pix'],
-  passes: 'after each failed debit (an attempt EXPIRADA, or REJEITADA with a code that leaves the charge ATIVA) of a charge whose recurrence allows retries (politicaRetentativa PERMITE_3R_7D), while fewer than 3 retries were spent and a day was left in the 7 after the first attempt (before the next cycle), the integration asked for a retry (POST /cobr/{txid}/retentativa/{data}) before the charge expired',
+  passes: 'after each failed debit (an attempt EXPIRADA, or REJEITADA with a code that leaves the charge ATIVA) of a charge whose recurrence allows retries (politicaRetentativa PERMITE_3R_7D), while fewer than 3 retries were spent and a day was left in the 7 after the due date (before the next cycle), the integration asked for a retry (POST /cobr/{txid}/retentativa/{data}) before the charge expired',
   fails: 'a charge waited for a retry its recurrence allowed and expired with none asked for: a debit the payer agreed could be retried was given up (the evidence names the charge and the last day a retry could be asked for)',
-  exercise: 'have a debit fail on a recurrence with politicaRetentativa PERMITE_3R_7D: PUT /cobr/{txid} with X-Sandbox-Scenario: COBR_INSUFFICIENT_FUNDS, then move the clock to its debit (POST /__sandbox/clock/next-due) and on past the retry window',
+  exercise: 'have a debit fail on a recurrence with politicaRetentativa PERMITE_3R_7D: PUT /cobr/{txid} with X-Sandbox-Scenario: COBR_INSUFFICIENT_FUNDS, then move the clock to its debit and its evening attempt (POST /__sandbox/clock/next-due, twice) and on past the retry window',
   evaluate (f) {
     const waits = f.cobrs.flatMap(c => retryWaits(c, f.recurrences.find(r => r.idRec === c.idRec)))
     const retried = waits.filter(w => w.cobr.tentativas.length > w.attempt + 1)
     const waiting = waits.filter(w => !retried.includes(w) && w.cobr.status === 'ATIVA')
-    const givenUp = waits.filter(w => !retried.includes(w) && !waiting.includes(w))
+    // A charge cancelled with its recurrence was not given up by the integration: nothing was left to retry.
+    const givenUp = waits.filter(w => !retried.includes(w) && w.cobr.status === 'EXPIRADA')
     const still = waiting.length > 0 ? ` (${plural(waiting.length, 'charge')} still waiting for a retry, until ${waiting.map(w => w.until).join(', ')})` : ''
     if (retried.length + givenUp.length === 0) return notExercised(`no failed debit left a retry to ask for${still}; to exercise it, ${this.exercise}`)
     if (givenUp.length > 0) {
@@ -618,9 +620,9 @@ const retryAllowed: CheckDefinition = {
   page: 'api-pix.md',
   anchor: '#recurring-charges',
   dialects: ['api-pix'],
-  passes: 'no retry (POST /cobr/{txid}/retentativa/{data}) was refused 400: none for a recurrence whose politicaRetentativa is NAO_PERMITE, none beyond the 3 of PERMITE_3R_7D, none for a date outside the day after the first attempt to 7 days after it (before the next cycle), not in the future or already taken, none while an attempt was pending or once the charge had ended',
+  passes: 'no retry (POST /cobr/{txid}/retentativa/{data}) was refused 400: none for a recurrence whose politicaRetentativa is NAO_PERMITE, none beyond the 3 of PERMITE_3R_7D, none for a date outside the day after the first attempt to 7 days after the due date (before the next cycle), not in the future or already taken, none while an attempt was pending or once the charge had ended',
   fails: 'a retry was refused 400 CobROperacaoInvalida: the integration asked for one API Pix does not allow (the evidence lists each request with its violacoes)',
-  exercise: 'have a debit fail: PUT /cobr/{txid} with X-Sandbox-Scenario: COBR_INSUFFICIENT_FUNDS, then move the clock to its debit (POST /__sandbox/clock/next-due), and let the integration decide whether to retry',
+  exercise: 'have a debit fail: PUT /cobr/{txid} with X-Sandbox-Scenario: COBR_INSUFFICIENT_FUNDS, then move the clock to its debit and its evening attempt (POST /__sandbox/clock/next-due, twice), and let the integration decide whether to retry',
   evaluate (f) {
     const retries = f.requests.filter(r => r.family === 'api-pix' && operation(r) === COBR_RETRY && r.accountId === f.accountId)
     const debits = failedAttempts(f)

@@ -5,20 +5,20 @@ import {
   parseCobRRevision, parseCobRRequest, TENTATIVA_FINAL_STATUSES,
   type CobRAfterAttempt, type CobRRejeicao, type CobRRejeicaoCodigo, type CobRRetryContext, type CobRStatus, type TentativaResultado, type TentativaStatus, type TentativaTipo, type Violacao,
 } from '../domain/cobr.js'
-import { DEBIT_TIME, rejeicaoOf, REJEICAO_RECUSA, REJEICAO_RETENTATIVA, type ForcedOutcome } from '../domain/cobr-debits.js'
+import { DEBIT_TIME, EVENING_DEBIT_TIME, rejeicaoOf, REJEICAO_RECUSA, REJEICAO_RETENTATIVA, type ForcedOutcome } from '../domain/cobr-debits.js'
 import { hundredths } from '../domain/api-pix-fields.js'
 import { endToEndId, txid as newTxid } from '../domain/ids.js'
 import { recValueRule } from '../domain/rec.js'
 import { recNextDueDate } from '../domain/rec-schedule.js'
 import {
-  CANCELAMENTO, cancelamentoPorRecCancelada, cobrsToCancelWithRec, moveCobR, moveTentativa,
+  CANCELAMENTO, cancelamentoPorRecEncerrada, cobrsToCancelWithRec, moveCobR, moveTentativa,
   type Ator, type CobREncerramento,
 } from '../domain/rec-lifecycle.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, CobR, Draft, Mutable, Tentativa, Transaction } from '../store/state.js'
 import type { Restored } from '../store/store.js'
 import type { Job } from '../engine/scheduler.js'
-import type { AccountCallbacks, Devolucoes, IncomingPix, Lifecycle, Ports, RecCancelled, Recurrences, RecurrenceView, SimulatedPayers } from '../ports.js'
+import type { AccountCallbacks, Devolucoes, IncomingPix, Lifecycle, Ports, Recurrences, RecurrenceView, SimulatedPayers } from '../ports.js'
 import { cobrCallback } from '../webhooks/envelopes/api-pix.js'
 import { hasScenario } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
@@ -36,7 +36,10 @@ import { receivedPixView } from './received-pix.js'
  * - a debit, at DEBIT_TIME on an attempt's date: the control plane's forced outcome, else the scenario of
  *   the request that asked for the attempt, else the simulated payer (SimulatedPayers) decides: paid (a
  *   received PIX credited to the account, the charge CONCLUIDA), refused (REJEITADA with its code), no
- *   funds (the attempt EXPIRADA), or no answer (the attempt expires at the end of its day);
+ *   funds (tried again at EVENING_DEBIT_TIME that day, then the attempt EXPIRADA), or no answer (the
+ *   attempt expires at the end of its day);
+ * - the recurrence's end (cancelled, expired, rejected) cancels every charge of it not yet settled, with
+ *   its pending attempts, in the unit that ends it; a step that would move money checks it again;
  * - after a failed attempt, the charge waits for a retry (`POST /cobr/{txid}/retentativa/{data}`) while
  *   its recurrence's policy and window allow one, and expires the day after the window closes.
  * Every status change of a charge or of one of its attempts after its creation is notified to the
@@ -78,7 +81,9 @@ export type CobRDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng'> & {
 }
 
 const dayStart = (date: IsoDate): number => parseLocalBound(date, 'start')!
-const debitInstant = (date: IsoDate): number => parseLocalBound(`${date}T${DEBIT_TIME}`, 'start')!
+const at = (date: IsoDate, time: string): number => parseLocalBound(`${date}T${time}`, 'start')!
+/** When a pending attempt's debit runs: 08:00 on its date, or 18:00 once the morning found no funds. */
+const debitInstant = (t: { dataLiquidacao: IsoDate, semSaldo?: true }): number => at(t.dataLiquidacao, t.semSaldo === true ? EVENING_DEBIT_TIME : DEBIT_TIME)
 const isFinal = (status: CobRStatus): boolean => COBR_FINAL_STATUSES.includes(status)
 const isPending = (t: { status: TentativaStatus }): boolean => !TENTATIVA_FINAL_STATUSES.includes(t.status)
 
@@ -95,7 +100,7 @@ export class CobRService implements Lifecycle {
   private readonly jobs = new Map<number, Job>()
 
   constructor (private readonly deps: CobRDeps) {
-    deps.recurrences.onCancelled(cancelled => this.recCancelled(cancelled))
+    deps.recurrences.onEnded(rec => this.recEnded(rec))
   }
 
   private get store () { return this.deps.store }
@@ -304,8 +309,8 @@ export class CobRService implements Lifecycle {
   private debitAt (cobr: CobR): number | null {
     if (isFinal(cobr.status)) return null
     const pending = cobr.tentativas.find(isPending)
-    if (pending !== undefined) return pending.semResposta === true ? null : debitInstant(pending.dataLiquidacao)
-    return cobr.status === 'CRIADA' ? debitInstant(cobrSettlementDate(this.dates(cobr))) : null
+    if (pending !== undefined) return pending.semResposta === true ? null : debitInstant(pending)
+    return cobr.status === 'CRIADA' ? debitInstant({ dataLiquidacao: cobrSettlementDate(this.dates(cobr)) }) : null
   }
 
   // ---- the timed steps ---------------------------------------------------------------------------
@@ -317,7 +322,7 @@ export class CobRService implements Lifecycle {
     if (pending !== undefined) {
       return pending.semResposta === true
         ? { kind: 'no-answer', at: dayStart(addCalendarDays(pending.dataLiquidacao, 1)) }
-        : { kind: 'debit', at: debitInstant(pending.dataLiquidacao) }
+        : { kind: 'debit', at: debitInstant(pending) }
     }
     if (cobr.status === 'CRIADA') {
       const instruction = dayStart(cobrInstructionDate(cobr.calendario.dataDeVencimento, cobr.criacao))
@@ -353,7 +358,13 @@ export class CobRService implements Lifecycle {
     const step = cobr === undefined ? null : this.stepOf(cobr)
     if (step === null || step.at > this.now()) return
     const before = changesOf(cobr)
+    const rec = this.deps.recurrences.recurrence(cobr.accountId, cobr.idRec)
     this.store.transact(() => {
+      // Its recurrence's end cancels the charge at once; checked again here, where money would move.
+      if ((step.kind === 'instruction' || step.kind === 'debit') && rec?.status !== 'APROVADA') {
+        this.cancelWithRec(id, rec)
+        return
+      }
       switch (step.kind) {
         case 'instruction': this.instruct(id); break
         case 'debit': this.debit(id); break
@@ -370,12 +381,7 @@ export class CobRService implements Lifecycle {
    */
   private instruct (id: number): void {
     const cobr = this.store.data.cobrs[id]
-    const rec = this.deps.recurrences.recurrence(cobr.accountId, cobr.idRec)
-    if (rec === null || rec.status !== 'APROVADA') {
-      // A cancelled recurrence cancels its charges itself; this is one whose recurrence is gone.
-      this.cancel(id, 'PSP_RECEBEDOR', { cancelamento: { solicitante: 'PSP_RECEBEDOR', codigo: 'OTHR', descricao: 'Cancelamento pelo PSP recebedor: a recorrência não está aprovada' } })
-      return
-    }
+    const rec = this.deps.recurrences.recurrence(cobr.accountId, cobr.idRec)!
     const cents = hundredths(cobr.valor.original) ?? 0
     if (cobrValorFits(recValueRule(rec.terms.valor), cents, rec.valorMaximoPagadorCents) === 'ACIMA_DO_MAXIMO_DO_PAGADOR') {
       this.move(id, 'REJEITADA', 'PSP_PAGADOR', { rejeicao: rejeicaoOf('AM02') })
@@ -393,7 +399,10 @@ export class CobRService implements Lifecycle {
     const index = cobr.tentativas.findIndex(isPending)
     const tentativa = cobr.tentativas[index]
     const debit = this.debitOf(cobr, tentativa)
-    if (cobr.proximoDebito !== undefined) this.store.patch('cobrs', id, d => { d.proximoDebito = undefined })
+    // The morning found no funds: the payer's PSP tries again at 18:00 (EVENING_DEBIT_TIME), the attempt
+    // still AGENDADA; a lack of funds forced on it holds for the evening too, unless forced otherwise.
+    const evening = debit.outcome === 'INSUFFICIENT_FUNDS' && tentativa.semSaldo !== true
+    if (cobr.proximoDebito !== undefined && !evening) this.store.patch('cobrs', id, d => { d.proximoDebito = undefined })
     switch (debit.outcome) {
       case 'PAID': {
         const rec = this.deps.recurrences.recurrence(cobr.accountId, cobr.idRec)
@@ -410,7 +419,10 @@ export class CobRService implements Lifecycle {
         return this.endAttempt(id, index, { status: 'PAGA' }, 'PSP_PAGADOR')
       }
       case 'REFUSED': return this.endAttempt(id, index, { status: 'REJEITADA', rejeicao: debit.rejeicao }, 'PSP_PAGADOR')
-      case 'INSUFFICIENT_FUNDS': return this.endAttempt(id, index, { status: 'EXPIRADA' }, 'PSP_PAGADOR')
+      case 'INSUFFICIENT_FUNDS':
+        if (!evening) return this.endAttempt(id, index, { status: 'EXPIRADA' }, 'PSP_PAGADOR')
+        this.store.update('cobrs', id, d => { d.tentativas[index].semSaldo = true })
+        return
       case 'NO_ANSWER': this.store.update('cobrs', id, d => { d.tentativas[index].semResposta = true })
     }
   }
@@ -497,6 +509,7 @@ export class CobRService implements Lifecycle {
       t.status = status
       t.atualizacao.push({ status, data })
       t.semResposta = undefined
+      t.semSaldo = undefined
       if (rejeicao !== undefined) t.rejeicao = { ...rejeicao }
     })
   }
@@ -509,12 +522,18 @@ export class CobRService implements Lifecycle {
     return this.settle(id, before)
   }
 
-  /** A recurrence was cancelled (inside its unit): its live charges not yet at their first attempt's date go with it. */
-  private recCancelled ({ recurrence, cancelamento }: RecCancelled): void {
-    const live = this.ofRec(recurrence.accountId, recurrence.idRec).map(c => ({ id: c.id, status: c.status, ...this.dates(c) }))
-    for (const c of cobrsToCancelWithRec(live, this.today())) {
-      this.cancel(c.id, cancelamento.solicitante, { cancelamento: cancelamentoPorRecCancelada(cancelamento) })
-    }
+  /**
+   * A recurrence ended (inside its unit): its authorization covers no debit any more, so every charge
+   * of it not yet settled is cancelled, with the attempts and retries still pending.
+   */
+  private recEnded (recurrence: RecurrenceView): void {
+    for (const c of cobrsToCancelWithRec(this.ofRec(recurrence.accountId, recurrence.idRec))) this.cancelWithRec(c.id, recurrence)
+  }
+
+  /** Cancels a live charge whose recurrence is not (or no longer) APROVADA, as its end says (CCLD). */
+  private cancelWithRec (id: number, recurrence: RecurrenceView | null): CobR {
+    const cancelamento = cancelamentoPorRecEncerrada(recurrence)
+    return this.cancel(id, cancelamento.solicitante, { cancelamento })
   }
 
   // ---- helpers -----------------------------------------------------------------------------------
@@ -541,6 +560,7 @@ export class CobRService implements Lifecycle {
     const rec = this.deps.recurrences.recurrence(cobr.accountId, cobr.idRec)
     return {
       politicaRetentativa: cobr.politicaRetentativa,
+      recStatus: rec === null ? null : rec.status,
       cobr: { ...this.dates(cobr), status: cobr.status, tentativas: cobr.tentativas.map(t => ({ dataLiquidacao: t.dataLiquidacao, tipo: t.tipo, status: t.status })) },
       proximoVencimento: rec === null ? null : recNextDueDate(rec.terms.calendario, cobr.calendario.dataDeVencimento),
       hoje: this.today(),
@@ -571,14 +591,20 @@ export class CobRService implements Lifecycle {
 
   // ---- lifecycle ---------------------------------------------------------------------------------
 
-  /** After a start with --data or a snapshot import: the index, and each live charge's step again. */
+  /**
+   * After a start with --data or a snapshot import: the index, and each live charge's step again; a
+   * live charge whose recurrence is no longer APROVADA (a document written before its end cancelled
+   * it) is cancelled rather than scheduled, so no debit comes back to life.
+   */
   afterLoad (): void {
     this.byTxid.clear()
     for (const job of this.jobs.values()) this.deps.scheduler.cancel(job)
     this.jobs.clear()
     for (const cobr of Object.values(this.store.data.cobrs)) {
       this.byTxid.set(`${cobr.accountId}:${cobr.txid}`, cobr.id)
-      this.schedule(cobr)
+      const rec = this.deps.recurrences.recurrence(cobr.accountId, cobr.idRec)
+      if (!isFinal(cobr.status) && rec?.status !== 'APROVADA') this.cancelWithRec(cobr.id, rec)
+      else this.schedule(cobr)
     }
   }
 

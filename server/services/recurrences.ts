@@ -1,12 +1,14 @@
 import { parseLocalBound, saoPauloTime } from '../domain/calendar.js'
+import { pagadorMaximoNoPiso, pagadorMaximoValido } from '../domain/cobr.js'
+import { centsToString } from '../domain/money.js'
 import { randomAlnum } from '../domain/ids.js'
 import { newLocationToken, recLocationAt, recTokenOf } from '../domain/payload-locations.js'
-import { formatRecId, parseRecTerms, REC_VIOLACOES, reviseRecTerms, type Jornada, type RecStatus, type Violacao } from '../domain/rec.js'
+import { formatRecId, parseRecTerms, REC_FINAL_STATUSES, REC_VIOLACOES, recValueRule, reviseRecTerms, type Jornada, type RecStatus, type Violacao } from '../domain/rec.js'
 import { contractCode, recurrenceCode, withRecurrence } from '../domain/rec-codes.js'
 import { CANCELAMENTO, moveRec, moveSolicRec, recAfterSolicRec, type Ator, type RecEncerramento } from '../domain/rec-lifecycle.js'
-import { checkSolicRecForRec, formatSolicRecId, parseSolicRecRequest, parseSolicRecRevision, SOLICREC_ACTIVE_STATUSES, type SolicRecStatus } from '../domain/solicrec.js'
+import { checkSolicRecForRec, formatSolicRecId, parseSolicRecRequest, parseSolicRecRevision, SOLICREC_ACTIVE_STATUSES, solicRecExpiresAt, type SolicRecStatus } from '../domain/solicrec.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
-import type { AccountKeys, CompositePayment, ContractCodePayment, ContractCodes, Lifecycle, Ports, RecCancelled, RecNotifications, RecPagador, RecurrenceActivations, RecurrenceCharges, Recurrences, RecurrenceView } from '../ports.js'
+import type { AccountKeys, CompositePayment, ContractCodePayment, ContractCodes, Lifecycle, Ports, RecNotifications, RecPagador, RecurrenceActivations, RecurrenceCharges, Recurrences, RecurrenceView } from '../ports.js'
 import type { Account, RecLocation, Recurrence, SolicRec } from '../store/state.js'
 import type { Restored } from '../store/store.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
@@ -78,7 +80,7 @@ export function violations (v: readonly Violacao[]): Refusal {
 const today = (ms: number) => saoPauloTime(ms).day
 
 export class RecurrenceService implements Recurrences, Lifecycle {
-  private readonly cancelledListeners: Array<(cancelled: RecCancelled) => void> = []
+  private readonly endedListeners: Array<(ended: RecurrenceView) => void> = []
   private readonly notifications: RecNotifications[] = []
   /** Token (the last segment of a recurrence's location) to location id. */
   private readonly byToken = new Map<string, number>()
@@ -106,8 +108,8 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     }) as RecurrenceView
   }
 
-  onCancelled (listener: (cancelled: RecCancelled) => void): void {
-    this.cancelledListeners.push(listener)
+  onEnded (listener: (ended: RecurrenceView) => void): void {
+    this.endedListeners.push(listener)
   }
 
   /** Who hears of every status change (the receiver's `/webhookrec`). */
@@ -291,7 +293,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       if (approval !== undefined) {
         r.ativacao = structuredClone(approval.ativacao)
         if (approval.pagador !== undefined) r.pagador = structuredClone(approval.pagador)
-        if (approval.valorMaximoPagadorCents !== undefined) r.valorMaximoPagadorCents = approval.valorMaximoPagadorCents
+        if (approval.valorMaximoPagadorCents !== undefined) r.valorMaximoPagadorCents = pagadorMaximoNoPiso(recValueRule(r.terms.valor), approval.valorMaximoPagadorCents)
       }
       if (moved.status !== 'APROVADA') {
         delete r.dueAt
@@ -307,9 +309,10 @@ export class RecurrenceService implements Recurrences, Lifecycle {
         if (SOLICREC_ACTIVE_STATUSES.includes(s.status)) this.moveSolic(s.idSolicRec, moved.status === 'CANCELADA' ? 'CANCELADA' : 'EXPIRADA', moved.status === 'CANCELADA' ? 'USUARIO_RECEBEDOR' : 'PSP_RECEBEDOR', true)
       }
     }
-    if (moved.status === 'CANCELADA' && moved.encerramento !== undefined && 'cancelamento' in moved.encerramento) {
-      const cancelled = { recurrence: this.recurrence(after.accountId, idRec)!, cancelamento: moved.encerramento.cancelamento }
-      for (const listener of this.cancelledListeners) listener(cancelled)
+    if (REC_FINAL_STATUSES.includes(moved.status)) {
+      // Its authorization ended: what was scheduled under it goes with it, in this unit.
+      const ended = this.recurrence(after.accountId, idRec)!
+      for (const listener of this.endedListeners) listener(ended)
     }
     if (moved.status === 'APROVADA' && after.payerCancelsAt !== undefined) this.deps.scheduler.at(Date.parse(after.payerCancelsAt), 'rec-payer-cancels', () => this.cancelByPayerPsp(idRec))
     this.changed(after)
@@ -473,12 +476,21 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     }
   }
 
-  /** The next step of a request on the virtual clock: sent, received, then the simulated payer's answer; expired at its dataExpiracaoSolicitacao. */
+  /**
+   * When a request expires: its dataExpiracaoSolicitacao, or thirty days after the receiver's PSP sent it
+   * (ENVIADA; until then, when it is due to be sent) if sooner (solicrec.ts, `solicRecExpiresAt`).
+   */
+  private expiresAt (s: SolicRec): number {
+    const sent = s.atualizacao.find(a => a.status === 'ENVIADA')
+    return solicRecExpiresAt(s.dataExpiracaoSolicitacao, sent !== undefined ? Date.parse(sent.data) : Date.parse(s.createdAt) + SOLICREC_STEP_MS)
+  }
+
+  /** The next step of a request on the virtual clock: sent, received, then the simulated payer's answer; expired when `expiresAt` says. */
   private stepSolic (idSolicRec: string): void {
     const s = this.store.data.solicRecs[idSolicRec]
     if (s === undefined || s.dueAt === undefined || Date.parse(s.dueAt) > this.now() || !SOLICREC_ACTIVE_STATUSES.includes(s.status)) return
     const now = this.now()
-    const expiry = Date.parse(s.dataExpiracaoSolicitacao)
+    const expiry = this.expiresAt(s)
     this.store.transact(() => {
       if (now >= expiry) {
         this.moveSolic(idSolicRec, 'EXPIRADA', 'PSP_RECEBEDOR')
@@ -497,7 +509,8 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       if (!SOLICREC_ACTIVE_STATUSES.includes(after.status)) return
       // A payer who does not answer leaves the request waiting until it expires.
       const waits = silent ? after.status === 'ENVIADA' : after.status === 'RECEBIDA' && answer === 'NO_ANSWER'
-      const next = waits ? expiry : Math.min(now + SOLICREC_STEP_MS, expiry)
+      const closes = this.expiresAt(after)
+      const next = waits ? closes : Math.min(now + SOLICREC_STEP_MS, closes)
       this.store.update('solicRecs', idSolicRec, d => { d.dueAt = iso(next) })
       this.followSolic(this.store.data.solicRecs[idSolicRec])
     })
@@ -624,6 +637,12 @@ export class RecurrenceService implements Recurrences, Lifecycle {
   approve (idRec: string, approval: Approval): Recurrence {
     const rec = this.find(idRec)
     this.mustBe(rec, 'CRIADA', 'approved')
+    const rule = recValueRule(rec.terms.valor)
+    if (approval.valorMaximoCents !== undefined && rule.kind === 'MINIMO' && !pagadorMaximoValido(rule, approval.valorMaximoCents)) {
+      // RecBase.valor.valorMinimoRecebedor: the payer's maximum "não poderá ser inferior ao piso".
+      const message = `valorMaximo ${centsToString(approval.valorMaximoCents)} is below the receiver's floor, valorMinimoRecebedor ${rec.terms.valor.valorMinimoRecebedor}: a payer's maximum cannot be lower`
+      throw invalidRequest(message, { en: message, fields: ['valorMaximo'] })
+    }
     const solic = this.activeSolic(rec)
     const txid = rec.terms.ativacao?.dadosJornada.txid
     const jornada = approval.jornada ?? (solic !== undefined ? 'JORNADA_1' : txid !== undefined ? 'JORNADA_3' : 'JORNADA_2')

@@ -778,6 +778,8 @@ const TentativaSchema = Open({
   rejeicao: Type.Optional(CobRRejeicaoSchema),
   /** Its debit was tried and the payer's PSP never answered: it expires at the end of its day. */
   semResposta: Type.Optional(Type.Literal(true)),
+  /** Its morning debit found no funds: the payer's PSP tries again that evening (domain/cobr-debits.ts, EVENING_DEBIT_TIME). */
+  semSaldo: Type.Optional(Type.Literal(true)),
   /** The scenarios of the request that asked for it (the charge's creation, or the retry), which bend its outcome. */
   scenarios: Type.Optional(Type.Array(AppliedScenarioSchema)),
 })

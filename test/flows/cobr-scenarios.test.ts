@@ -28,9 +28,11 @@ async function told (app: Awaited<ReturnType<typeof cobrApp>>['app'], accountId:
 }
 
 const DEBIT = '2026-03-20T11:00:00Z'
+/** 18:00 in São Paulo: a debit that found no funds at 08:00 is tried again then, and only then fails. */
+const EVENING = '2026-03-20T21:00:00Z'
 const RETRY_DEBIT = '2026-03-23T11:00:00Z'
 
-t.test('COBR_INSUFFICIENT_FUNDS (header): the attempt EXPIRADA on its date, nothing credited, the charge waits for a retry', async t => {
+t.test('COBR_INSUFFICIENT_FUNDS (header): the attempt EXPIRADA on its date, after its evening attempt, nothing credited, the charge waits for a retry', async t => {
   const { app, acc, call, body } = await withWebhook(t)
   const txid = aTxid(1)
   const created = await call('PUT', `/v2/cobr/${txid}`, body(), { 'x-sandbox-scenario': 'COBR_INSUFFICIENT_FUNDS' })
@@ -38,6 +40,8 @@ t.test('COBR_INSUFFICIENT_FUNDS (header): the attempt EXPIRADA on its date, noth
   t.equal(created.headers['x-sandbox-scenario-applied'], 'COBR_INSUFFICIENT_FUNDS')
   const before = await balanceOf(app, acc.accountId)
   await advanceTo(app, DEBIT)
+  t.match((await call('GET', `/v2/cobr/${txid}`)).json(), { status: 'ATIVA', tentativas: [{ tipo: 'AGND', status: 'AGENDADA' }] }, 'the morning found no funds: the evening may')
+  await advanceTo(app, EVENING)
   const read = await call('GET', `/v2/cobr/${txid}`)
   checkAnswer(t, read, 'GET', '/cobr/{txid}')
   t.match(read.json(), { status: 'ATIVA', tentativas: [{ tipo: 'AGND', status: 'EXPIRADA' }] })
@@ -58,7 +62,7 @@ t.test('COBR_INSUFFICIENT_FUNDS armed for the account: a client that cannot send
   const txid = aTxid(1)
   t.equal((await call('PUT', `/v2/cobr/${txid}`, body())).headers['x-sandbox-scenario-applied'], 'COBR_INSUFFICIENT_FUNDS')
   const before = await balanceOf(app, acc.accountId)
-  await advanceTo(app, DEBIT)
+  await advanceTo(app, EVENING)
   t.match((await call('GET', `/v2/cobr/${txid}`)).json(), { status: 'ATIVA', tentativas: [{ status: 'EXPIRADA' }] })
   t.same(await balanceOf(app, acc.accountId), before)
   t.equal(app.sandbox.store.data.cobrs[1].tentativas[0].scenarios?.[0]?.name, 'COBR_INSUFFICIENT_FUNDS', 'the attempt keeps the scenario that bends it')
@@ -85,7 +89,7 @@ t.test('COBR_RETRY_REFUSED: the payer\'s PSP refuses to schedule the retry; the 
   await debits('REJEITADA_SALDO')
   const txid = aTxid(1)
   t.equal((await call('PUT', `/v2/cobr/${txid}`, body())).statusCode, 201)
-  await advanceTo(app, DEBIT)
+  await advanceTo(app, EVENING)
   const before = await balanceOf(app, acc.accountId)
   const refused = await call('POST', `/v2/cobr/${txid}/retentativa/2026-03-23`, undefined, { 'x-sandbox-scenario': 'COBR_RETRY_REFUSED' })
   t.equal(refused.statusCode, 201, refused.body)
@@ -119,7 +123,7 @@ t.test('COBR_RETRY_REFUSED armed for the account\'s retries, with a code that en
   t.equal((await call('PUT', `/v2/cobr/${txid}`, body())).headers['x-sandbox-scenario-applied'], undefined, 'armed for retries only: the creation takes none')
   const armed = await app.inject({ method: 'POST', url: '/__sandbox/scenarios/arm', payload: { accountId: acc.accountId, scenario: 'COBR_RETRY_REFUSED;codigo=AC05', endpoint: 'cobr-retry', times: 1 } })
   t.equal(armed.statusCode, 201, armed.body)
-  await advanceTo(app, DEBIT)
+  await advanceTo(app, EVENING)
   const before = await balanceOf(app, acc.accountId)
   const refused = await call('POST', `/v2/cobr/${txid}/retentativa/2026-03-23`)
   t.equal(refused.headers['x-sandbox-scenario-applied'], 'COBR_RETRY_REFUSED;codigo=AC05')

@@ -189,6 +189,12 @@ t.test('a subscription approved by each journey, twelve months debited, two fail
     // Every subscription's charge falls due on the same date: one move of the clock debits them all.
     const due = await nextDue()
     t.ok(debits.some(d => d.txid === due.debit?.txid), `${month}: the next debit is one of the month's`)
+    // A debit without funds at 08:00 is tried again at 18:00 the same day: the next move runs it.
+    const failing = debits.filter(d => d.fails !== undefined)
+    if (failing.length > 0) {
+      t.match((await call('GET', `/v2/cobr/${failing[0].txid}`)).json(), { status: 'ATIVA', tentativas: [{ status: 'AGENDADA' }] }, `${month}: no funds in the morning, the evening to come`)
+      t.match((await nextDue()).debit, { txid: failing[0].txid, at: due.debit.at.replace('T11:', 'T21:'), status: 'ATIVA' }, `${month}: the evening attempt`)
+    }
     for (const { s, txid, fails } of debits) {
       const cobr = (await call('GET', `/v2/cobr/${txid}`)).json()
       if (fails !== undefined) {

@@ -418,7 +418,8 @@ t.test('an integration of API Pix written as its reference asks passes every che
   await sb.advanceClock(2 * DAY_MS)
   t.equal(await app.bill(silent, txidOf('assinatura3'), '2026-03-20'), 'EXPIRADA', 'not billed')
   // The payer has no funds on the day; the charge waits for a retry, which the integration asks for.
-  t.match(await nextDebit(sb, account.accountId), { status: 'ATIVA' })
+  t.match(await nextDebit(sb, account.accountId), { status: 'ATIVA' }, 'no funds at 08:00')
+  t.match(await nextDebit(sb, account.accountId), { status: 'ATIVA', at: '2026-03-20T21:00:00.000Z' }, 'nor at 18:00, the evening attempt')
   t.equal(await app.retryFailedDebit(txidOf('assinatura1')), 201)
   t.match(await nextDebit(sb, account.accountId), { status: 'CONCLUIDA' }, 'paid on the retry')
 
@@ -464,7 +465,8 @@ t.test('an integration of API Pix written against the advice fails each of its c
   t.equal(afterRejection.status, 400, 'a rejected recurrence billed')
   await sb.advanceClock(2 * DAY_MS)
   t.equal((await call('PUT', `/cobr/${txidOf('assinatura3')}`, COBR(silent, '2026-03-20'))).status, 400, 'an expired one billed')
-  t.match(await nextDebit(sb, account.accountId), { status: 'ATIVA' }, 'no funds on the day')
+  t.match(await nextDebit(sb, account.accountId), { status: 'ATIVA' }, 'no funds in the morning')
+  t.match(await nextDebit(sb, account.accountId), { status: 'ATIVA' }, 'nor in the evening')
   t.equal((await call('POST', `/cobr/${txidOf('assinatura1')}/retentativa/2026-03-30`)).status, 400, 'past the 7 days')
   await sb.advanceClock(10 * DAY_MS)
 

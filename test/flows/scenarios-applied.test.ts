@@ -131,7 +131,8 @@ async function cobrDebited (t: Test, { app, acc }: Ctx, scenario: string | null)
   const body = { idRec, calendario: { dataDeVencimento: '2026-04-01' }, valor: { original: '35.00' }, ajusteDiaUtil: true, recebedor: { conta: '012682', tipoConta: 'CORRENTE', agencia: '9708' } }
   const created = await app.inject({ method: 'PUT', url: `/v2/cobr/${txid}`, headers: { ...bearer(acc.token), ...(scenario !== null ? header(scenario) : {}) }, payload: body })
   t.equal(created.statusCode, 201, created.body)
-  await advance(app, Date.parse('2026-04-01T12:00:00Z') - app.sandbox.clock.now())
+  // 18:00 in São Paulo on the due date: a debit without funds at 08:00 was tried again then.
+  await advance(app, Date.parse('2026-04-01T21:00:00Z') - app.sandbox.clock.now())
   // A token of API Pix after the clock moved (the first one expired).
   const token = await oauthToken(app, acc)
   const cobr = async () => (await app.inject({ method: 'GET', url: `/v2/cobr/${txid}`, headers: bearer(token) })).json()

@@ -1,7 +1,8 @@
 import t from 'tap'
 import { advance, balanceOf, bearer, newAccount, T0, tokenFor } from '../helpers/app.js'
 import { checkAnswer, oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
-import { advanceTo, cobrApp, OTHER_DEBTOR } from '../helpers/recurrences.js'
+import { advanceTo, cobrApp, cobrDeliveries, DEBTOR, OTHER_DEBTOR } from '../helpers/recurrences.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { aTxid } from '../helpers/payins.js'
 
 /**
@@ -131,7 +132,8 @@ t.test('a recurrence that forbids retries: the failed charge expires, and the re
   await debits('REJEITADA_SALDO', OTHER_DEBTOR.cpf)
   const txid = aTxid(1)
   t.equal((await call('PUT', `/v2/cobr/${txid}`, body({ idRec: otherRec }))).statusCode, 201)
-  await advanceTo(app, '2026-03-20T11:00:00Z')
+  // No funds at 08:00 nor at 18:00, the evening attempt (São Paulo).
+  await advanceTo(app, '2026-03-20T21:00:00Z')
   const expired = await call('GET', `/v2/cobr/${txid}`)
   checkAnswer(t, expired, 'GET', '/cobr/{txid}')
   t.match(expired.json(), { status: 'EXPIRADA', politicaRetentativa: 'NAO_PERMITE', tentativas: [{ status: 'EXPIRADA' }] })
@@ -145,7 +147,7 @@ t.test('no retry asked for: the charge expires the day after its window closes',
   await debits('REJEITADA_SALDO')
   const txid = aTxid(1)
   t.equal((await call('PUT', `/v2/cobr/${txid}`, body())).statusCode, 201)
-  await advanceTo(app, '2026-03-20T11:00:00Z')
+  await advanceTo(app, '2026-03-20T21:00:00Z')
   t.match((await call('GET', `/v2/cobr/${txid}`)).json(), { status: 'ATIVA', tentativas: [{ status: 'EXPIRADA' }] })
   await advance(app, 10 * DAY)
   const expired = (await call('GET', `/v2/cobr/${txid}`)).json()
@@ -153,14 +155,14 @@ t.test('no retry asked for: the charge expires the day after its window closes',
   t.same(expired.atualizacao.map((a: { status: string }) => a.status), ['CRIADA', 'ATIVA', 'EXPIRADA'])
 })
 
-t.test('a recurrence cancelled before the first attempt takes its live charges with it', async t => {
+t.test('a recurrence cancelled before the first attempt takes its live charges with it (CCLD: test/routes/api-pix-cobr-rec-end.test.ts has every way a recurrence ends)', async t => {
   const { call, idRec, body, cancel } = await cobrApp(t)
   const txid = aTxid(1)
   t.equal((await call('PUT', `/v2/cobr/${txid}`, body())).statusCode, 201)
   await cancel(idRec)
   const read = await call('GET', `/v2/cobr/${txid}`)
   checkAnswer(t, read, 'GET', '/cobr/{txid}')
-  t.match(read.json(), { status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR' } } })
+  t.match(read.json(), { status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'CCLD' } } })
 })
 
 t.test('a charge is its account\'s: another account neither reads nor cancels it', async t => {
@@ -235,3 +237,106 @@ t.test('a charge above the payer\'s own maximum: the payer\'s PSP rejects it whe
   t.notOk(read.json().tentativas, 'no attempt was scheduled')
   t.same(await balanceOf(app, acc.accountId), before)
 })
+
+t.test('no funds at 08:00: the payer\'s PSP tries again at 18:00 the same day, the attempt AGENDADA until then (docs/assumptions.md, Pix Automático)', async t => {
+  const { app, acc, call, body, debits } = await cobrApp(t)
+  const r = await startReceiver()
+  t.teardown(() => r.close())
+  t.equal((await call('PUT', '/v2/webhookcobr', { webhookUrl: r.url })).statusCode, 200)
+  await debits('REJEITADA_SALDO')
+  const txid = aTxid(1)
+  t.equal((await call('PUT', `/v2/cobr/${txid}`, body())).statusCode, 201)
+  const before = await balanceOf(app, acc.accountId)
+  await advanceTo(app, '2026-03-20T11:00:00Z')
+  t.match((await call('GET', `/v2/cobr/${txid}`)).json(), { status: 'ATIVA', tentativas: [{ tipo: 'AGND', status: 'AGENDADA' }] }, 'the morning found no funds: not over yet')
+  t.equal(await retryRefused(call, txid, '2026-03-23'), 'Existe uma tentativa com status SOLICITADA ou AGENDADA.', 'no retry while the evening attempt is to come')
+  const next = await app.inject({ method: 'POST', url: '/__sandbox/clock/next-due', payload: { accountId: acc.accountId } })
+  t.match(next.json().debit, { txid, at: '2026-03-20T21:00:00.000Z', status: 'ATIVA' }, 'the next debit is the evening one; no funds then either')
+  const expired = (await call('GET', `/v2/cobr/${txid}`)).json()
+  t.match(expired, { status: 'ATIVA', tentativas: [{ status: 'EXPIRADA' }] })
+  t.equal(expired.tentativas[0].atualizacao.at(-1).data, '2026-03-20T21:00:00.000Z', 'EXPIRADA at 18:00 in São Paulo')
+  t.same(await balanceOf(app, acc.accountId), before)
+
+  // The payer's funds arrive during the day: the evening attempt pays (the control plane forces it).
+  const second = aTxid(2)
+  t.equal((await call('PUT', `/v2/cobr/${second}`, body({ calendario: { dataDeVencimento: '2026-04-20' } }))).statusCode, 201)
+  await advanceTo(app, '2026-04-20T11:00:00Z')
+  t.match((await call('GET', `/v2/cobr/${second}`)).json(), { status: 'ATIVA', tentativas: [{ status: 'AGENDADA' }] })
+  t.equal((await app.inject({ method: 'POST', url: `/__sandbox/accounts/${acc.accountId}/cobr/${second}/next-debit`, payload: { outcome: 'PAID' } })).statusCode, 200)
+  await advanceTo(app, '2026-04-20T20:59:59Z')
+  t.match((await call('GET', `/v2/cobr/${second}`)).json(), { status: 'ATIVA', tentativas: [{ status: 'AGENDADA' }] }, 'not before 18:00')
+  await advanceTo(app, '2026-04-20T21:00:00Z')
+  const paid = (await call('GET', `/v2/cobr/${second}`)).json()
+  t.match(paid, { status: 'CONCLUIDA', tentativas: [{ tipo: 'AGND', status: 'PAGA' }], pix: [{ valor: '49.90' }] })
+  t.equal(paid.pix[0].horario, '2026-04-20T21:00:00.000Z')
+  t.equal((await balanceOf(app, acc.accountId)).available, before.available + 49.9)
+  // The receiver heard nothing of the morning: only the attempt's end, once.
+  await app.sandbox.webhooks.idle()
+  const told = (await cobrDeliveries(app, acc.accountId)).filter(d => d.transactionId === second).map(d => `${d.body.cobsr[0].status}:${d.body.cobsr[0].tentativas.map((x: { status: string }) => x.status).join(',')}`)
+  t.same(told, ['ATIVA:AGENDADA', 'CONCLUIDA:PAGA'])
+})
+
+t.test('a lack of funds forced on a debit holds for its evening attempt too', async t => {
+  const { app, acc, call, body } = await cobrApp(t)
+  const txid = aTxid(1)
+  t.equal((await call('PUT', `/v2/cobr/${txid}`, body())).statusCode, 201)
+  t.equal((await app.inject({ method: 'POST', url: `/__sandbox/accounts/${acc.accountId}/cobr/${txid}/next-debit`, payload: { outcome: 'INSUFFICIENT_FUNDS' } })).statusCode, 200)
+  await advanceTo(app, '2026-03-20T11:00:00Z')
+  t.match((await call('GET', `/v2/cobr/${txid}`)).json(), { status: 'ATIVA', tentativas: [{ status: 'AGENDADA' }] })
+  await advanceTo(app, '2026-03-20T21:00:00Z')
+  t.match((await call('GET', `/v2/cobr/${txid}`)).json(), { status: 'ATIVA', tentativas: [{ status: 'EXPIRADA' }] }, 'the payer, who pays by default, had no funds that day')
+  t.equal(app.sandbox.cobrs.find(acc.accountId, txid)?.proximoDebito, undefined, 'spent')
+})
+
+t.test('the 7 days of PERMITE_3R_7D run from the due date, not from a first attempt moved to a business day', async t => {
+  const { app, call, body, debits } = await cobrApp(t)
+  await debits('REJEITADA_SALDO')
+  const txid = aTxid(1)
+  // Due on Saturday 21 March: the first attempt on Monday 23 March (ajusteDiaUtil).
+  const created = await call('PUT', `/v2/cobr/${txid}`, body({ calendario: { dataDeVencimento: '2026-03-21' } }))
+  t.equal(created.statusCode, 201, created.body)
+  await advanceTo(app, '2026-03-23T21:00:00Z')
+  t.match((await call('GET', `/v2/cobr/${txid}`)).json(), { status: 'ATIVA', tentativas: [{ dataLiquidacao: '2026-03-23', status: 'EXPIRADA' }] })
+  t.equal(await retryRefused(call, txid, '2026-03-29'), 'O parâmetro data não está entre o dia seguinte à data prevista da primeira tentativa de liquidação e 7 dias corridos após a data de vencimento, antes do próximo ciclo da recorrência.',
+    '8 days after the due date, though 6 after the first attempt')
+  const last = await call('POST', `/v2/cobr/${txid}/retentativa/2026-03-28`)
+  t.equal(last.statusCode, 201, `7 days after the due date: ${last.body}`)
+  checkAnswer(t, last, 'POST', '/cobr/{txid}/retentativa/{data}')
+  // That retry fails too, on the window's last day: no date is left for another, the charge expires.
+  await advanceTo(app, '2026-03-28T21:00:00Z')
+  t.match((await call('GET', `/v2/cobr/${txid}`)).json(), { status: 'EXPIRADA', tentativas: [{ status: 'EXPIRADA' }, { dataLiquidacao: '2026-03-28', status: 'EXPIRADA' }] })
+})
+
+t.test('a payer\'s maximum is never below the receiver\'s floor (RecBase.valor.valorMinimoRecebedor)', async t => {
+  const { app, acc, call, body, recurrence } = await cobrApp(t)
+  const floor = { valor: { valorMinimoRecebedor: '50.00' } }
+  const created = await call('POST', '/v2/rec', { vinculo: { contrato: 'PISO', devedor: OTHER_DEBTOR }, calendario: { dataInicial: '2026-03-20', periodicidade: 'MENSAL' }, politicaRetentativa: 'NAO_PERMITE', ...floor })
+  const idRec = created.json().idRec
+  const refused = await app.inject({ method: 'POST', url: `/__sandbox/recurrences/${idRec}/approve`, payload: { valorMaximo: '49.99' } })
+  t.equal(refused.statusCode, 400, refused.body)
+  t.match(refused.json(), { message: /valorMaximo 49\.99 is below the receiver's floor, valorMinimoRecebedor 50\.00/ })
+  t.equal((await call('GET', `/v2/rec/${idRec}`)).json().status, 'CRIADA', 'nothing changed')
+  t.equal((await app.inject({ method: 'POST', url: `/__sandbox/recurrences/${idRec}/approve`, payload: { valorMaximo: '50.00' } })).statusCode, 200, 'the floor itself is a maximum')
+
+  // A simulated payer set lower approves at the floor: a charge of the floor's value is no more than its maximum.
+  const behaviour = await app.inject({ method: 'PUT', url: '/__sandbox/payer-behaviours', payload: { accountId: acc.accountId, document: DEBTOR.cpf, authorization: 'APPROVE', valorMaximo: '10.00', debit: 'PAGA' } })
+  t.equal(behaviour.statusCode, 200, behaviour.body)
+  const viaRequest = (await call('POST', '/v2/rec', { vinculo: { contrato: 'PISO-2', devedor: DEBTOR }, calendario: { dataInicial: '2026-03-20', periodicidade: 'MENSAL' }, politicaRetentativa: 'NAO_PERMITE', ...floor })).json().idRec
+  t.equal((await call('POST', '/v2/solicrec', { idRec: viaRequest, calendario: { dataExpiracaoSolicitacao: '2026-03-12T15:00:00Z' }, destinatario: { conta: '1', cpf: DEBTOR.cpf, ispbParticipante: '91193552' } })).statusCode, 201)
+  await advance(app, 3000)
+  t.equal((await call('GET', `/v2/rec/${viaRequest}`)).json().status, 'APROVADA')
+  const txid = aTxid(1)
+  t.equal((await call('PUT', `/v2/cobr/${txid}`, body({ idRec: viaRequest, valor: { original: '50.00' } }))).statusCode, 201)
+  const before = await balanceOf(app, acc.accountId)
+  await advanceTo(app, '2026-03-20T11:00:00Z')
+  t.match((await call('GET', `/v2/cobr/${txid}`)).json(), { status: 'CONCLUIDA', tentativas: [{ status: 'PAGA' }] }, 'not AM02: the maximum is the floor')
+  t.equal((await balanceOf(app, acc.accountId)).available, before.available + 50)
+  t.ok(await recurrence({ vinculo: { contrato: 'FIXO', devedor: OTHER_DEBTOR }, valor: { valorRec: '49.90' } }, { valorMaximo: '10.00' }), 'a fixed value takes any maximum: it bounds nothing')
+})
+
+/** The first violation's reason of a retry refused 400. */
+async function retryRefused (call: Awaited<ReturnType<typeof cobrApp>>['call'], txid: string, data: string): Promise<string> {
+  const res = await call('POST', `/v2/cobr/${txid}/retentativa/${data}`)
+  if (res.statusCode !== 400) return `${res.statusCode} ${res.body}`
+  return res.json().violacoes[0].razao
+}

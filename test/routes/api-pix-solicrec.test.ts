@@ -151,3 +151,23 @@ t.test('scenarios of the payer\'s PSP, by header or armed: it rejects the author
   t.same(told(silent), ['CRIADA', 'EXPIRADA'])
   t.same(told(cancels), ['CRIADA', 'APROVADA', 'CANCELADA'])
 })
+
+t.test('solicrec: open at most thirty days after it was sent, whatever a later dataExpiracaoSolicitacao says (IN BCB 436/2023, art. 3)', async t => {
+  const { app, call, rec } = await setup(t)
+  const accountId = app.sandbox.recurrences.find(rec.idRec).accountId
+  await behave(app, { accountId, authorization: 'NO_ANSWER' })
+  // Sixty days asked for: accepted as written, and the payer's PSP closes it thirty days after it was sent.
+  const created = await call('POST', '/v2/solicrec', solicBody(rec.idRec, { calendario: { dataExpiracaoSolicitacao: '2026-05-09T15:00:00Z' } }))
+  t.equal(created.statusCode, 201, created.body)
+  const { idSolicRec } = created.json()
+  const sentAt = Date.parse(T0) + 1000
+  const thirtyDays = 30 * 86_400_000
+  await advance(app, sentAt + thirtyDays - 1 - Date.parse(T0))
+  const read = async () => (await client(app, await oauthToken(app))('GET', `/v2/solicrec/${idSolicRec}`)).json()
+  t.match(await read(), { status: 'RECEBIDA', calendario: { dataExpiracaoSolicitacao: '2026-05-09T15:00:00Z' } }, 'still waiting for the payer a moment before')
+  await advance(app, 1)
+  const expired = await client(app, await oauthToken(app))('GET', `/v2/rec/${rec.idRec}`)
+  checkAnswer(t, expired, 'GET', '/rec/{idRec}')
+  t.match(expired.json(), { status: 'EXPIRADA', solicitacao: [{ idSolicRec, status: 'EXPIRADA' }] })
+  t.equal(expired.json().solicitacao[0].atualizacao.at(-1).data, new Date(sentAt + thirtyDays).toISOString(), 'thirty days after ENVIADA (a shorter expiry stands: the test above)')
+})

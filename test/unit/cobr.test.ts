@@ -139,6 +139,7 @@ function retryContext (over: Partial<CobRRetryContext> & { tentativas?: Tentativ
   const { tentativas = [{ dataLiquidacao: '2024-06-03', tipo: 'AGND', status: 'EXPIRADA' }], ...rest } = over
   return {
     politicaRetentativa: 'PERMITE_3R_7D',
+    recStatus: 'APROVADA',
     cobr: { status: 'ATIVA', dataDeVencimento: '2024-06-03', ajusteDiaUtil: true, tentativas },
     proximoVencimento: '2024-07-03',
     hoje: '2024-06-03',
@@ -163,17 +164,29 @@ t.test('retries (POST /cobr/{txid}/retentativa/{data}): the YAML\'s violations',
   t.same(v('2024-06-06', twice), [])
   t.same(v('2024-06-06', retryContext({ cobr: { ...retryContext().cobr, status: 'CONCLUIDA' } })), ['A cobrança encontra-se concluída, expirada, rejeitada ou cancelada.'])
   t.same(v('06/06/2024'), ['O campo data não respeita o _schema_.'])
+  // A recurrence that ended authorizes no retry: PATCH /rec's violation of an ended recurrence, in the YAML's words.
+  for (const recStatus of ['CANCELADA', 'EXPIRADA', 'REJEITADA', null] as const) {
+    t.same(v('2024-06-05', retryContext({ recStatus })), ['A recorrência encontra-se expirada, cancelada ou rejeitada.'], String(recStatus))
+  }
+  t.same(v('2024-06-05', retryContext({ recStatus: 'CANCELADA', cobr: { ...retryContext().cobr, status: 'CANCELADA' } })),
+    ['A cobrança encontra-se concluída, expirada, rejeitada ou cancelada.', 'A recorrência encontra-se expirada, cancelada ou rejeitada.'], 'its charge cancelled with it')
   // cobRResponse3: a retry AGENDADA on 2024-06-24; another is refused while it stands.
   const { value } = examples.cobRResponse3
   const example = retryContext({ cobr: { status: 'ATIVA', dataDeVencimento: '2024-06-20', ajusteDiaUtil: true, tentativas: value.tentativas as TentativaResumo[] }, proximoVencimento: '2024-07-20', hoje: '2024-06-23' })
   t.same(v('2024-06-25', example), pending)
 })
 
-t.test('retries: at most 3, within 7 days of the first attempt\'s date, before the next cycle', async t => {
+t.test('retries: at most 3, after the first attempt\'s date and within 7 days of the due date, before the next cycle', async t => {
   const v = (data: string, ctx = retryContext()) => checkRetentativa(data, ctx).map(x => x.razao)
-  const window = ['O parâmetro data não está entre o dia seguinte à data prevista da primeira tentativa de liquidação e 7 dias corridos depois dela, antes do próximo ciclo da recorrência.']
+  const window = ['O parâmetro data não está entre o dia seguinte à data prevista da primeira tentativa de liquidação e 7 dias corridos após a data de vencimento, antes do próximo ciclo da recorrência.']
   t.same(v('2024-06-11'), window, '8 days after')
-  t.same(cobrRetryWindow({ dataDeVencimento: '2024-06-01', ajusteDiaUtil: true }, '2024-07-01'), { primeiroDia: '2024-06-04', ultimoDia: '2024-06-10' }, 'counted from the moved date')
+  // Due on Saturday 1 June, first attempt on Monday 3 June (ajusteDiaUtil): the 7 days run from the due date.
+  t.same(cobrRetryWindow({ dataDeVencimento: '2024-06-01', ajusteDiaUtil: true }, '2024-07-01'), { primeiroDia: '2024-06-04', ultimoDia: '2024-06-08' }, 'counted from the due date, not the moved first attempt')
+  const saturday = retryContext({ cobr: { ...retryContext().cobr, dataDeVencimento: '2024-06-01' } })
+  t.same(v('2024-06-08', saturday), [], '7 days after the due date')
+  t.same(v('2024-06-09', saturday), window, '8 days after the due date, 6 after the first attempt')
+  t.same(cobrAfterAttempt(saturday, { status: 'EXPIRADA' }), { status: 'ATIVA', retentativaAte: '2024-06-08' }, 'the charge waits until the window\'s last day')
+  t.equal(cobrRetryWindow({ dataDeVencimento: '2024-02-10', ajusteDiaUtil: true }, null)?.ultimoDia, '2024-02-17', 'Carnival moves the first attempt to Wednesday 14 February; the window still ends on the 17th')
   t.same(cobrRetryWindow({ dataDeVencimento: '2024-06-03', ajusteDiaUtil: true }, '2024-06-10'), { primeiroDia: '2024-06-04', ultimoDia: '2024-06-09' }, 'weekly: the next due date ends it')
   t.same(v('2024-06-10', retryContext({ proximoVencimento: '2024-06-10' })), window)
   t.equal(cobrRetryWindow({ dataDeVencimento: '2024-06-01', ajusteDiaUtil: true }, '2024-06-04'), null, 'a moved settlement date reaching the next cycle leaves no retry')
@@ -268,19 +281,20 @@ const retryCase = fc.record({
     ...x.retries.map(r => ({ dataLiquidacao: addCalendarDays(settlement, r.offset), tipo: r.tipo, status: r.status }))]
   const context: CobRRetryContext = {
     politicaRetentativa: x.politica,
+    recStatus: 'APROVADA',
     cobr: { ...cobr, status: 'ATIVA', tentativas },
     proximoVencimento: recNextDueDate(calendario, dataDeVencimento),
     hoje: addCalendarDays(settlement, x.hojeOffset),
   }
-  return { context, data: addCalendarDays(settlement, x.dataOffset), settlement }
+  return { context, data: addCalendarDays(settlement, x.dataOffset), settlement, dataDeVencimento }
 })
 
 t.test('a retry accepted is in the future, in the window, before the next cycle, on a free date, within 3', async t => {
-  fc.assert(fc.property(retryCase, ({ context, data, settlement }) => {
+  fc.assert(fc.property(retryCase, ({ context, data, settlement, dataDeVencimento }) => {
     if (checkRetentativa(data, context).length > 0) return true
     const { tentativas } = context.cobr
     return context.politicaRetentativa === 'PERMITE_3R_7D' && data > context.hoje &&
-      data > settlement && data <= addCalendarDays(settlement, 7) &&
+      data > settlement && data <= addCalendarDays(dataDeVencimento, 7) &&
       (context.proximoVencimento === null || data < context.proximoVencimento) &&
       tentativas.every(a => a.dataLiquidacao !== data || a.status === 'CANCELADA') &&
       tentativas.every(a => a.status !== 'SOLICITADA' && a.status !== 'AGENDADA') &&

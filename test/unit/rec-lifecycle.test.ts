@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { COBR_FINAL_STATUSES, COBR_STATUSES, TENTATIVA_FINAL_STATUSES, TENTATIVA_STATUSES } from '../../server/domain/cobr.js'
 import { REC_FINAL_STATUSES, REC_STATUSES } from '../../server/domain/rec.js'
 import {
-  CANCELAMENTO, cancelamentoPorRecCancelada, canMove, cobrsToCancelWithRec, COBR_LIFE, isFinal, moveCobR, moveRec, moveSolicRec, moveTentativa,
+  CANCELAMENTO, cancelamentoPorRecEncerrada, canMove, cobrsToCancelWithRec, COBR_LIFE, isFinal, moveCobR, moveRec, moveSolicRec, moveTentativa,
   recAfterSolicRec, REC_LIFE, SOLICREC_LIFE, TENTATIVA_LIFE, type Ator, type Life
 } from '../../server/domain/rec-lifecycle.js'
 import { SOLICREC_ACTIVE_STATUSES, SOLICREC_STATUSES } from '../../server/domain/solicrec.js'
@@ -179,13 +179,23 @@ t.test('what one record\'s end does to another', async t => {
   t.same(recAfterSolicRec('EXPIRADA'), { status: 'EXPIRADA' })
   for (const s of ['CRIADA', 'ENVIADA', 'RECEBIDA', 'CANCELADA'] as const) t.equal(recAfterSolicRec(s), null, s)
   const cobrs = [
-    { txid: 'a', status: 'ATIVA' as const, dataDeVencimento: '2024-06-01', ajusteDiaUtil: true },
-    { txid: 'b', status: 'CRIADA' as const, dataDeVencimento: '2024-07-01', ajusteDiaUtil: true },
-    { txid: 'c', status: 'ATIVA' as const, dataDeVencimento: '2024-05-31', ajusteDiaUtil: false },
-    { txid: 'd', status: 'CONCLUIDA' as const, dataDeVencimento: '2024-07-01', ajusteDiaUtil: true },
+    { txid: 'a', status: 'ATIVA' as const },
+    { txid: 'b', status: 'CRIADA' as const },
+    { txid: 'c', status: 'ATIVA' as const, comment: 'past its first attempt, waiting for a retry' },
+    { txid: 'd', status: 'CONCLUIDA' as const },
+    { txid: 'e', status: 'EXPIRADA' as const },
   ]
-  t.same(cobrsToCancelWithRec(cobrs, '2024-06-02').map(c => c.txid), ['a', 'b'], 'a settles Monday 3 June; c was due the day before; d is paid')
-  t.same(cancelamentoPorRecCancelada(CANCELAMENTO.rec.USUARIO_RECEBEDOR), { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelamento de agendamento em razão do cancelamento da recorrência' })
-  t.match(cancelamentoPorRecCancelada({ solicitante: 'PSP_PAGADOR', codigo: 'FRUD', descricao: 'Fraude' }), { solicitante: 'PSP_PAGADOR', codigo: 'SLBD' })
-  t.ok(moveCobR('ATIVA', 'CANCELADA', 'PSP_PAGADOR', { cancelamento: cancelamentoPorRecCancelada({ solicitante: 'PSP_PAGADOR', codigo: 'FRUD', descricao: 'Fraude' }) }).ok)
+  t.same(cobrsToCancelWithRec(cobrs).map(c => c.txid), ['a', 'b', 'c'], 'every charge not yet settled, whatever its date; d is paid, e over')
+  // CCLD, by the side that cancelled the recurrence; by the receiver's PSP when it expired or was rejected.
+  const cancelada = (cancelamento: { solicitante: 'USUARIO_RECEBEDOR' | 'USUARIO_PAGADOR' | 'PSP_PAGADOR', codigo: 'SLCR' | 'SLDB' | 'FRUD', descricao: string }) => ({ status: 'CANCELADA' as const, encerramento: { cancelamento } })
+  t.same(cancelamentoPorRecEncerrada(cancelada(CANCELAMENTO.rec.USUARIO_RECEBEDOR)), { solicitante: 'USUARIO_RECEBEDOR', codigo: 'CCLD', descricao: 'Cancelamento de agendamento em razão do cancelamento da recorrência' })
+  t.match(cancelamentoPorRecEncerrada(cancelada(CANCELAMENTO.rec.USUARIO_PAGADOR)), { solicitante: 'USUARIO_PAGADOR', codigo: 'CCLD' })
+  t.match(cancelamentoPorRecEncerrada(cancelada({ solicitante: 'PSP_PAGADOR', codigo: 'FRUD', descricao: 'Fraude' })), { solicitante: 'PSP_PAGADOR', codigo: 'CCLD' })
+  t.same(cancelamentoPorRecEncerrada({ status: 'EXPIRADA' }), { solicitante: 'PSP_RECEBEDOR', codigo: 'CCLD', descricao: 'Cancelamento de agendamento em razão do fim da vigência da recorrência' })
+  t.match(cancelamentoPorRecEncerrada({ status: 'REJEITADA', encerramento: { rejeicao: { codigo: 'AP13', descricao: 'x' } } }), { solicitante: 'PSP_RECEBEDOR', codigo: 'CCLD', descricao: /rejeição/ })
+  t.match(cancelamentoPorRecEncerrada(null), { solicitante: 'PSP_RECEBEDOR', codigo: 'CCLD' }, 'a recurrence that is gone')
+  for (const rec of [cancelada({ solicitante: 'PSP_PAGADOR', codigo: 'FRUD', descricao: 'Fraude' }), { status: 'EXPIRADA' as const }]) {
+    const cancelamento = cancelamentoPorRecEncerrada(rec)
+    t.ok(moveCobR('ATIVA', 'CANCELADA', cancelamento.solicitante, { cancelamento }).ok, `${rec.status}: a move the charge's table allows`)
+  }
 })

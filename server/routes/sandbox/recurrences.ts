@@ -19,7 +19,7 @@ const ApproveBody = Type.Object({
     cpf: Type.Optional(Type.String({ pattern: '^\\d{11}$' })),
     cnpj: Type.Optional(Type.String({ pattern: '^[0-9A-Z]{14}$' })),
   }, { description: 'the payer\'s PSP and document; the debtor\'s document at the request\'s PSP (or 99999999) when absent' })),
-  valorMaximo: Type.Optional(Valor),
+  valorMaximo: Type.Optional({ ...Valor, description: 'the payer\'s maximum per charge: at least the recurrence\'s valorMinimoRecebedor' }),
 })
 
 const RejectBody = Type.Object({
@@ -100,7 +100,7 @@ const routes: RoutesPlugin = async (app) => {
   }, async (request) => ({ recurrences: sb.recurrences.all(request.query.accountId).map(rec => ({ ...view(rec), cobsr: sb.cobrs.ofRecurrence(rec.accountId, rec.idRec) })) }))
 
   app.post('/recurrences/:idRec/approve', {
-    schema: { ...action('Approve', 'The payer approves a CRIADA recurrence', 'APROVADA, by journey 1 (its confirmation request ACEITA), 2 or 3; with the payer\'s maximum for a value that is not fixed. 409 unless CRIADA.'), body: ApproveBody },
+    schema: { ...action('Approve', 'The payer approves a CRIADA recurrence', 'APROVADA, by journey 1 (its confirmation request ACEITA), 2 or 3; with the payer\'s maximum for a value that is not fixed, never below the receiver\'s valorMinimoRecebedor (400 otherwise). 409 unless CRIADA.'), body: ApproveBody },
   }, async (request) => {
     const { jornada, pagador, valorMaximo } = request.body
     const payer = pagador === undefined
