@@ -45,6 +45,7 @@ export const ConfigSchema = Type.Object({
   jwtSecret: setting('jwt-secret', 'SANDBOX_JWT_SECRET', Type.Optional(Type.String({ minLength: 16 })), 'HMAC secret of access tokens (random per process when absent)'),
   tlsCert: setting('tls-cert', 'SANDBOX_TLS_CERT', Type.Optional(Type.String({ minLength: 1 })), 'Server certificate (PEM file); with --tls-key, serve HTTPS and request client certificates'),
   tlsKey: setting('tls-key', 'SANDBOX_TLS_KEY', Type.Optional(Type.String({ minLength: 1 })), 'Server private key (PEM file)'),
+  trustClientCertHeader: setting('trust-client-cert-header', 'SANDBOX_TRUST_CLIENT_CERT_HEADER', Type.Optional(Type.Boolean()), 'true: X-SSL-Client-Cert is the client certificate of the tokens, as a TLS terminator in front of the sandbox sets it; false: only the certificate of a TLS handshake counts. Unset: the header counts over plain HTTP, and not when the sandbox serves HTTPS (--tls-cert), where anyone could send a copy of another account\'s public certificate in it', 'true or false'),
   fixtures: setting('fixtures', 'SANDBOX_FIXTURES', Type.Optional(Type.String({ minLength: 1 })), 'Folder with default.json and directory.json replacing the built-in fixtures'),
   webhookUrl: setting('webhook-url', 'SANDBOX_WEBHOOK_URL', Type.Optional(Type.String({ pattern: '^https?://' })), 'Register this URL for every event type of the default account at start', 'an http:// or https:// URL'),
   webhookSecret: setting('webhook-secret', 'SANDBOX_WEBHOOK_SECRET', Type.String({ minLength: 1, default: 'pix-sandbox-webhook-secret' }), 'HMAC-SHA256 secret of the X-Sandbox-Signature header'),
@@ -253,7 +254,7 @@ export function configFromOptions (options: Partial<Record<keyof Config, unknown
       problems.push(meant ? `unknown option ${key}: did you mean ${meant}?` : `unknown option ${key}`)
       continue
     }
-    if (typeof value === 'string' || typeof value === 'number') argv.push(`--${s.flag}=${value}`)
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') argv.push(`--${s.flag}=${value}`)
     else problems.push(invalidSetting(key as keyof Config, value))
   }
   if (problems.length > 0) throw new ConfigError(problems)
