@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { call, certHeaderOf, ledgerProblems, sleep, startProcess, type Answer, type SandboxProcess } from '../helpers/reliability.js'
+import { call, certHeaderOf, ledgerProblems, sleep, startProcess, stop, type Answer, type SandboxProcess } from '../helpers/reliability.js'
 
 /**
  * The kill -9 loop during Pix Automático's debits (docs/reliability.md): a real sandbox process with
@@ -80,6 +80,7 @@ export async function runRecurringKillLoop (opts: RecurringKillLoopOptions): Pro
   const result: RecurringKillLoopResult = { rounds: 0, answered: 0, debited: 0, days: 0, lost: [], repeated: [], ledger: [], cutOff: 0, unexpected: [] }
   const rounds: Round[] = []
   let proc: SandboxProcess | null = null
+  let finished = false
   const unexpected = (res: Answer, what: string): void => { result.unexpected.push(`${what}: ${res.status} ${res.body.slice(0, 200)}`) }
   try {
     proc = await startProcess(['--data', file, ...ARGS])
@@ -197,8 +198,7 @@ export async function runRecurringKillLoop (opts: RecurringKillLoopOptions): Pro
       await Promise.race([Promise.all([sleep(minKill + Math.random() * (maxKill - minKill)), enoughDone]), proc.exited, stalled])
       clearTimeout(stallTimer)
       kill.done = true
-      proc.kill('SIGKILL')
-      await proc.exited
+      await stop(proc, 'SIGKILL')
       await load
       result.rounds = round
 
@@ -214,13 +214,11 @@ export async function runRecurringKillLoop (opts: RecurringKillLoopOptions): Pro
     result.debited = 0
     for (const each of rounds) result.debited += await verify(proc.base, each, result, true)
     result.ledger = (await call(proc.base, 'GET', '/__sandbox/accounts')).json().accounts.flatMap(ledgerProblems)
-    proc.kill('SIGTERM')
-    await proc.exited
-    proc = null
+    finished = true
     return result
   } finally {
-    proc?.kill('SIGKILL')
-    if (proc) await proc.exited
+    // A graceful stop after the run; a kill when it failed.
+    await stop(proc, finished ? 'SIGTERM' : 'SIGKILL')
     rmSync(dir, { recursive: true, force: true })
   }
 }
