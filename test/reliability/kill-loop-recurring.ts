@@ -55,8 +55,8 @@ const STALL_MS = 60_000
 const RECURRENCES = 4
 const DEBTOR = { cpf: '52998224725', nome: 'Maria Pagadora' }
 const RECEBEDOR = { agencia: '9708', conta: '012682', tipoConta: 'CORRENTE' }
-/** Every charge ever created falls between these (sandbox time, `GET /cobr`'s window). */
-const WINDOW = 'inicio=2026-01-01T00:00:00Z&fim=2031-01-01T00:00:00Z'
+/** The start of `GET /cobr`'s window: before every charge (its end is the clock's now: the loop moves it years). */
+const SINCE = '2026-01-01T00:00:00Z'
 
 interface Round {
   account: { id: number, clientId: string, clientSecret: string, certificate: string }
@@ -232,11 +232,12 @@ async function tokenOf (base: string, a: Round['account']): Promise<string> {
   return res.json().access_token
 }
 
-/** Every charge of the account, through API Pix's paged list. */
-async function chargesOf (base: string, auth: Record<string, string>): Promise<CobR[]> {
+/** Every charge of the account created by `now`, through API Pix's paged list. */
+async function chargesOf (base: string, auth: Record<string, string>, now: number): Promise<CobR[]> {
   const all: CobR[] = []
+  const window = `inicio=${SINCE}&fim=${new Date(now).toISOString()}`
   for (let page = 0; ; page++) {
-    const res = await call(base, 'GET', `/v2/cobr?${WINDOW}&paginacao.itensPorPagina=1000&paginacao.paginaAtual=${page}`, { headers: auth })
+    const res = await call(base, 'GET', `/v2/cobr?${window}&paginacao.itensPorPagina=1000&paginacao.paginaAtual=${page}`, { headers: auth })
     if (res.status !== 200) throw new Error(`GET /v2/cobr: ${res.status} ${res.body.slice(0, 200)}`)
     const body = res.json()
     all.push(...body.cobsr)
@@ -251,33 +252,36 @@ async function chargesOf (base: string, auth: Record<string, string>): Promise<C
  */
 async function verify (base: string, r: Round, result: RecurringKillLoopResult, final: boolean): Promise<number> {
   const id = r.account.id
+  // Each round's charges are verified after every later restart: a problem is reported once.
+  const lost = (problem: string): void => { if (!result.lost.includes(problem)) result.lost.push(problem) }
+  const repeated = (problem: string): void => { if (!result.repeated.includes(problem)) result.repeated.push(problem) }
   const auth = { authorization: `Bearer ${await tokenOf(base, r.account)}` }
   const now = Date.parse((await call(base, 'GET', '/__sandbox/clock')).json().now)
-  const charges = await chargesOf(base, auth)
+  const charges = await chargesOf(base, auth, now)
   const byTxid = new Map(charges.map(c => [c.txid, c]))
   for (const txid of r.charges.keys()) {
     const c = byTxid.get(txid)
-    if (c === undefined) result.lost.push(`account ${id}: charge ${txid} answered 201 is gone`)
+    if (c === undefined) lost(`account ${id}: charge ${txid} answered 201 is gone`)
     // Debited at 08:00 São Paulo (11:00 UTC) on its due date; an hour's margin.
     else if (c.status !== 'CONCLUIDA' && (final || Date.parse(`${c.calendario.dataDeVencimento}T12:00:00Z`) < now)) {
-      result.lost.push(`account ${id}: charge ${txid} due ${c.calendario.dataDeVencimento} is ${c.status} at ${new Date(now).toISOString()}`)
+      lost(`account ${id}: charge ${txid} due ${c.calendario.dataDeVencimento} is ${c.status} at ${new Date(now).toISOString()}`)
     }
   }
   let paid = 0
   let paidCents = 0
   for (const c of charges) {
     const pix = c.pix?.length ?? 0
-    if (pix > 1) result.repeated.push(`account ${id}: charge ${c.txid} shows ${pix} PIX`)
+    if (pix > 1) repeated(`account ${id}: charge ${c.txid} shows ${pix} PIX`)
     if (c.status === 'CONCLUIDA') {
       paid++
       paidCents += cents(c.valor.original)
-      if (pix !== 1) result.repeated.push(`account ${id}: charge ${c.txid} CONCLUIDA with ${pix} PIX`)
+      if (pix !== 1) repeated(`account ${id}: charge ${c.txid} CONCLUIDA with ${pix} PIX`)
     }
   }
   const account = (await call(base, 'GET', `/__sandbox/accounts/${id}`)).json()
   const held = Math.round((account.balance.available + account.balance.blocked) * 100)
-  if (held !== paidCents) result.repeated.push(`account ${id}: holds ${held} cents, its ${paid} paid charges ${paidCents}`)
+  if (held !== paidCents) repeated(`account ${id}: holds ${held} cents, its ${paid} paid charges ${paidCents}`)
   const received = (await call(base, 'GET', `/__sandbox/transactions?accountId=${id}&kind=PIX_IN&limit=10000`)).json().transactions.length
-  if (received !== paid) result.repeated.push(`account ${id}: ${received} received PIX for ${paid} paid charges`)
+  if (received !== paid) repeated(`account ${id}: ${received} received PIX for ${paid} paid charges`)
   return paid
 }
