@@ -103,13 +103,13 @@ export type Resolve = (host: string) => Promise<LookupAddress[]>
  * `timeoutMs`, reaches nothing now; the sender resolves it again for each connection and connects only
  * to addresses it checked (docs/assumptions.md, Webhooks).
  */
-export async function resolvesToListener (url: URL, listeners: readonly Listener[], resolve: Resolve, timeoutMs: number): Promise<boolean> {
+export async function resolvesToListener (url: URL, listeners: readonly Listener[], lookup: Resolve, timeoutMs: number): Promise<boolean> {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
   if (isIP(host) !== 0) return false
   let timer: ReturnType<typeof setTimeout> | undefined
   const late = new Promise<LookupAddress[]>(resolve => { timer = setTimeout(() => resolve([]), timeoutMs) })
   try {
-    const addresses = await Promise.race([resolve(host), late])
+    const addresses = await Promise.race([lookup(host), late])
     const port = portOf(url)
     return addresses.some(a => addressReaches(a.address, port, listeners))
   } catch {

@@ -184,6 +184,7 @@ export class Registrations {
    * account the request's token was issued to, must still be the account's then.
    */
   async register (input: RegisterInput, opts: RegisterOptions): Promise<{ webhook: WebhookRegistration, created: boolean }> {
+    // The headers first: a registration they refuse needs no lookup.
     checkHeaders(input.headers ?? [])
     const url = await this.checkReceiver(input.url, opts)
     return this.put(input, url)
