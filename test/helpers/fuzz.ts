@@ -21,8 +21,8 @@ import { ledgerProblems, shapeProblem, SHAPE_OF } from './reliability.js'
  *     details, or OAuth's for /oauth/token);
  *   - a request under API Pix's base path with an account's token changes no record of another account
  *     that its path names (cob, cobv, cobr, rec, solicrec, loc, locrec, pix, webhook), answers 2xx about
- *     a resource only when the caller holds it, and shows no txid, idRec, idSolicRec or end-to-end id
- *     only another account holds (`isolationProblems`);
+ *     a resource only when the caller holds it, and shows no txid, idRec, idSolicRec, end-to-end id or
+ *     webhook key only another account holds (`isolationProblems`);
  *   - after each batch, the ledger invariant on every account (and no polluted Object.prototype), and
  *     that no receiver holds one txid twice across its cob, cobv, cobr and cash-in charges
  *     (`txidDuplicates`, reported apart from the problems).
@@ -641,16 +641,20 @@ function holdersOf (w: World, key: string, value: string): number[] {
     case 'idRec': return [own(data.recurrences, value)?.accountId].filter((a): a is number => a !== undefined)
     case 'idSolicRec': return [own(data.solicRecs, value)?.accountId].filter((a): a is number => a !== undefined)
     case 'endToEndId': return Object.values(data.transactions).filter(tx => tx.endToEndId === value).map(tx => tx.accountId)
+    case 'chave': return Object.values(data.apiPixWebhooks).filter(x => x.chave === value).map(x => x.accountId)
     default: return []
   }
 }
 
-/** The ids an answer shows, wherever they are. */
-function shownIds (value: unknown, out: Array<[string, string]> = [], depth = 0): Array<[string, string]> {
+/**
+ * The ids an answer shows, wherever they are; the keys of webhooks too in a webhook's answer (elsewhere
+ * a `chave` is the key a charge is paid to, anyone's).
+ */
+function shownIds (value: unknown, webhooks: boolean, out: Array<[string, string]> = [], depth = 0): Array<[string, string]> {
   if (depth > 6 || value === null || typeof value !== 'object') return out
   for (const [key, v] of Object.entries(value)) {
-    if (typeof v === 'string' && (key === 'txid' || key === 'idRec' || key === 'idSolicRec' || key === 'endToEndId')) out.push([key, v])
-    else shownIds(v, out, depth + 1)
+    if (typeof v === 'string' && (key === 'txid' || key === 'idRec' || key === 'idSolicRec' || key === 'endToEndId' || (webhooks && key === 'chave'))) out.push([key, v])
+    else shownIds(v, webhooks, out, depth + 1)
   }
   return out
 }
@@ -672,7 +676,7 @@ function isolationProblems (w: World, url: string, caller: number, before: Named
     problems.push(`answered ${res.statusCode} about a resource only account(s) ${[...new Set([...before, ...after].map(n => n.accountId))].join(', ')} hold`)
   }
   if (res.statusCode >= 200 && res.statusCode < 300 && res.body !== '' && String(res.headers['content-type'] ?? '').startsWith('application/json')) {
-    for (const [key, value] of shownIds(JSON.parse(res.body))) {
+    for (const [key, value] of shownIds(JSON.parse(res.body), url.startsWith(`${API_PIX}/webhook`))) {
       const holders = holdersOf(w, key, value)
       if (holders.length > 0 && !holders.includes(caller)) problems.push(`the answer shows ${key} ${value} of account ${holders[0]}`)
     }
