@@ -19,7 +19,10 @@ export interface ClientOptions {
   baseUrl: string
   clientId?: string
   clientSecret?: string
-  /** The account's client certificate, PEM (sent percent-encoded in X-SSL-Client-Cert). */
+  /**
+   * The account's client certificate, PEM (sent percent-encoded in X-SSL-Client-Cert). A sandbox that
+   * serves HTTPS takes the certificate of the TLS handshake instead: give `fetch` a dispatcher that shows it.
+   */
   certificate?: string
   /** An access token already issued; without credentials it is used until the gateway refuses it. */
   token?: string

@@ -7,7 +7,7 @@ import { VERSION } from './version.js'
 import type { Config } from './config.js'
 import { ConfigError, defaultConfig } from './config.js'
 import { gatewayCnpjForm } from './domain/documents.js'
-import { API_PIX_SCOPES } from './domain/scopes.js'
+import { API_PIX_SCOPES, type ApiPixScope } from './domain/scopes.js'
 import type { Fixtures } from './fixtures.js'
 import type { StoreOptions } from './store/store.js'
 import { createSandbox, type Sandbox } from './sandbox.js'
@@ -50,6 +50,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes that need `Authorization: Bearer`. */
     auth?: boolean
+    /**
+     * A gateway route that an API Pix scope covers (the root family's cob, pix and devolução): a token
+     * of /oauth/token needs it there as on API Pix (docs/api-pix.md, Scopes). API Pix's routes name
+     * theirs in `apiPix`.
+     */
+    scope?: ApiPixScope
     /** A route of BACEN's API Pix (docs/api-pix.md): its errors are problem details, its scope is checked. */
     apiPix?: ApiPixRoute
   }

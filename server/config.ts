@@ -45,6 +45,7 @@ export const ConfigSchema = Type.Object({
   jwtSecret: setting('jwt-secret', 'SANDBOX_JWT_SECRET', Type.Optional(Type.String({ minLength: 16 })), 'HMAC secret of access tokens (random per process when absent)'),
   tlsCert: setting('tls-cert', 'SANDBOX_TLS_CERT', Type.Optional(Type.String({ minLength: 1 })), 'Server certificate (PEM file); with --tls-key, serve HTTPS and request client certificates'),
   tlsKey: setting('tls-key', 'SANDBOX_TLS_KEY', Type.Optional(Type.String({ minLength: 1 })), 'Server private key (PEM file)'),
+  trustClientCertHeader: setting('trust-client-cert-header', 'SANDBOX_TRUST_CLIENT_CERT_HEADER', Type.Optional(Type.Boolean()), 'true: X-SSL-Client-Cert is the client certificate of the tokens, as a TLS terminator in front of the sandbox sets it; false: only the certificate of a TLS handshake counts. Unset: the header counts over plain HTTP, and not when the sandbox serves HTTPS (--tls-cert), where anyone could send a copy of another account\'s public certificate in it', 'true or false'),
   fixtures: setting('fixtures', 'SANDBOX_FIXTURES', Type.Optional(Type.String({ minLength: 1 })), 'Folder with default.json and directory.json replacing the built-in fixtures'),
   webhookUrl: setting('webhook-url', 'SANDBOX_WEBHOOK_URL', Type.Optional(Type.String({ pattern: '^https?://' })), 'Register this URL for every event type of the default account at start', 'an http:// or https:// URL'),
   webhookSecret: setting('webhook-secret', 'SANDBOX_WEBHOOK_SECRET', Type.String({ minLength: 1, default: 'pix-sandbox-webhook-secret' }), 'HMAC-SHA256 secret of the X-Sandbox-Signature header'),
@@ -53,7 +54,7 @@ export const ConfigSchema = Type.Object({
   webhookBackoffMs: setting('webhook-backoff-ms', 'SANDBOX_WEBHOOK_BACKOFF_MS', Type.Integer({ minimum: 0, maximum: 3_600_000, default: 1000 }), 'First retry delay; doubles on each retry (sandbox time)'),
   publicWebhooks: setting('public-webhooks', 'SANDBOX_PUBLIC_WEBHOOKS', Type.Union([Type.Literal('disabled'), Type.Literal('enabled')], { default: 'disabled' }), 'disabled: POST/GET /api/webhooks answer as the real gateway does today; enabled: their intended behaviour'),
   alphanumericCnpj: setting('alphanumeric-cnpj', 'SANDBOX_ALPHANUMERIC_CNPJ', Type.Union([Type.Literal('disabled'), Type.Literal('enabled')], { default: 'disabled' }), 'enabled: the gateway\'s families accept the 2026 alphanumeric CNPJ in a DOCUMENT key, details.document, payer.document, the cash-out-qrcode document and creditorDocument; disabled: digits only there, as docs/gateway.md describes (API Pix takes both forms either way)'),
-  selfWebhooks: setting('self-webhooks', 'SANDBOX_SELF_WEBHOOKS', Type.Union([Type.Literal('disabled'), Type.Literal('enabled')], { default: 'disabled' }), 'enabled: a webhook URL may point at the sandbox itself (its listening port on a loopback, any-address or own address, or a localhost name); disabled: such URLs are refused, since a receiver like /__sandbox/reset would act on the sandbox'),
+  selfWebhooks: setting('self-webhooks', 'SANDBOX_SELF_WEBHOOKS', Type.Union([Type.Literal('disabled'), Type.Literal('enabled')], { default: 'disabled' }), 'enabled: a webhook URL may point at the sandbox itself (its listening port on a loopback, any-address or own address, a localhost name, or a name that resolves to one of those); disabled: such URLs are refused, and never connected to, since a receiver like /__sandbox/reset would act on the sandbox'),
   journalSize: setting('journal-size', 'SANDBOX_JOURNAL_SIZE', Type.Integer({ minimum: 0, maximum: 100_000, default: 1000 }), 'Requests kept per account in the /__sandbox/requests journal (the oldest go first; 0 keeps none)'),
   journalBodies: setting('journal-bodies', 'SANDBOX_JOURNAL_BODIES', Type.Boolean({ default: true }), 'Keep request and response bodies in the /__sandbox/requests journal (false keeps every other field)', 'true or false'),
   deliveryLogSize: setting('delivery-log-size', 'SANDBOX_DELIVERY_LOG_SIZE', Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1000 }), 'Webhook deliveries kept per account'),
@@ -253,7 +254,7 @@ export function configFromOptions (options: Partial<Record<keyof Config, unknown
       problems.push(meant ? `unknown option ${key}: did you mean ${meant}?` : `unknown option ${key}`)
       continue
     }
-    if (typeof value === 'string' || typeof value === 'number') argv.push(`--${s.flag}=${value}`)
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') argv.push(`--${s.flag}=${value}`)
     else problems.push(invalidSetting(key as keyof Config, value))
   }
   if (problems.length > 0) throw new ConfigError(problems)

@@ -64,16 +64,21 @@ export async function startSandbox (options: SandboxOptions = {}): Promise<Runni
   const port = (app.server.address() as { port: number }).port
   // The sandbox's own TLS certificate is whatever the test gave it: the clients here trust it.
   // (undici loaded only then: it is a tenth of the start's module loading.)
-  const agent = https ? new (await import('undici')).Agent({ connect: { rejectUnauthorized: false } }) : undefined
-  const fetchVia: typeof fetch | undefined = agent
-    ? (input, init) => fetch(input, { ...init, dispatcher: agent } as RequestInit)
-    : undefined
-  const connect = { baseUrl: said.url, adminToken: config.adminToken, ...(fetchVia ? { fetch: fetchVia } : {}) }
-  const client = createClient(connect)
+  const Agent = https ? (await import('undici')).Agent : undefined
+  const agents: Array<{ close: () => Promise<void> }> = []
+  /** Over HTTPS: a fetch that trusts the sandbox's certificate and, for an account, shows its client certificate in the handshake. */
+  const fetchOver = (client?: { cert: string, key: string }): { fetch: typeof fetch } | Record<string, never> => {
+    if (Agent === undefined) return {}
+    const agent = new Agent({ connect: { rejectUnauthorized: false, ...client } })
+    agents.push(agent)
+    return { fetch: (input, init) => fetch(input, { ...init, dispatcher: agent } as RequestInit) }
+  }
+  const connect = { baseUrl: said.url, adminToken: config.adminToken }
+  const client = createClient({ ...connect, ...fetchOver() })
 
   let closed: Promise<void> | undefined
   const close = (): Promise<void> => {
-    closed ??= stop().then(async () => { await agent?.close() })
+    closed ??= stop().then(async () => { await Promise.all(agents.map(a => a.close())) })
     return closed
   }
 
@@ -86,7 +91,8 @@ export async function startSandbox (options: SandboxOptions = {}): Promise<Runni
     client,
     async createAccount (settings = {}) {
       const created = await client.sandbox.createAccount(settings)
-      const own = createClient({ ...connect, clientId: created.clientId, clientSecret: created.clientSecret, certificate: created.certificate })
+      // Over HTTPS the certificate is the handshake's (the header counts only behind a terminator that sets it).
+      const own = createClient({ ...connect, ...fetchOver({ cert: created.certificate, key: created.privateKey }), clientId: created.clientId, clientSecret: created.clientSecret, certificate: created.certificate })
       const { access_token: token } = await own.issueToken()
       return { ...created, token, client: own }
     },

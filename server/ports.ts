@@ -286,7 +286,8 @@ export interface AccountKeys {
  * the URL as kept), and a callback delivered through the same machinery and log as the gateway's events.
  */
 export interface Callbacks {
-  checkReceiver (url: string): URL
+  /** Resolves the URL's host name (no unit may be open across it). */
+  checkReceiver (url: string): Promise<URL>
   deliver<E extends ApiPixCallback> (event: WebhookEvent<E>, url: string): Delivery
 }
 

@@ -15,6 +15,11 @@ export interface ClientRequest {
   readonly raw: { readonly socket: unknown }
 }
 
+/** Whether a request came over TLS (the sandbox serves HTTPS): its socket is a TLSSocket. */
+function overTls (socket: unknown): boolean {
+  return (socket as Partial<TLSSocket>).encrypted === true
+}
+
 /** The peer certificate of a mutual-TLS connection, when the sandbox serves HTTPS. */
 function peerCertificate (socket: unknown): HeaderResult | null {
   const tls = socket as TLSSocket
@@ -24,23 +29,36 @@ function peerCertificate (socket: unknown): HeaderResult | null {
 }
 
 /**
- * The client certificate of a request: `X-SSL-Client-Cert` when present (what the gateway's TLS
- * terminator forwards), else the peer certificate of a mutual-TLS connection.
+ * The client certificate of a request. Over TLS it is the peer certificate of the handshake, the one
+ * whose key the client proved it holds; `X-SSL-Client-Cert` (what the gateway's TLS terminator
+ * forwards, docs/gateway.md §5 item 3) is a public certificate anyone may copy, so it counts only where
+ * the sandbox is told a terminator in front of it sets it. `trustHeader` is that setting
+ * (`--trust-client-cert-header`); unset, the header counts over plain HTTP and not over TLS.
  */
-export function clientCertificate (request: ClientRequest): HeaderResult {
+export function clientCertificate (request: ClientRequest, trustHeader: boolean | undefined): ClientCertificate {
+  const socket = request.raw.socket
   const header = request.headers['x-ssl-client-cert']
-  return header === undefined ? (peerCertificate(request.raw.socket) ?? readCertificateHeader(undefined)) : readCertificateHeader(header)
+  if (header !== undefined && (trustHeader ?? !overTls(socket))) return readCertificateHeader(header)
+  const peer = peerCertificate(socket)
+  if (peer !== null) return peer
+  return header === undefined ? readCertificateHeader(undefined) : { ok: false, problem: 'HEADER_NOT_TRUSTED' }
 }
+
+/** Why a header that does not count here was not taken for the certificate. */
+export const HEADER_NOT_TRUSTED = 'Certificado do cliente ausente: o cabeçalho X-SSL-Client-Cert não vale sob TLS, onde o certificado é o do handshake (TLS mútuo); atrás de um terminador TLS que o define, inicie o sandbox com --trust-client-cert-header true'
+
+/** What a request offers as its client certificate: the header's problems, or a header sent where it does not count. */
+export type ClientCertificate = HeaderResult | { ok: false, problem: 'HEADER_NOT_TRUSTED' }
 
 export type ClientCheck =
   | { ok: true, account: Account }
-  | { ok: false, problem: HeaderProblem | 'BAD_CREDENTIALS' | 'NOT_LINKED' }
+  | { ok: false, problem: HeaderProblem | 'HEADER_NOT_TRUSTED' | 'BAD_CREDENTIALS' | 'NOT_LINKED' }
 
 /**
  * Checked in this order: the certificate, the credentials (the secret is compared for an unknown
  * clientId too, so the time taken does not tell which clientIds exist), then the link between them.
  */
-export function authenticateClient (accounts: { accountByClientId (clientId: string): Account | undefined }, cert: HeaderResult, clientId: string, clientSecret: string): ClientCheck {
+export function authenticateClient (accounts: { accountByClientId (clientId: string): Account | undefined }, cert: ClientCertificate, clientId: string, clientSecret: string): ClientCheck {
   if (!cert.ok) return { ok: false, problem: cert.problem }
   const account = accounts.accountByClientId(clientId)
   const secretMatches = sameSecret(clientSecret, account?.clientSecret ?? '')

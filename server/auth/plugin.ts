@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Refusal } from '../errors/refusal.js'
 import type { Account } from '../store/state.js'
 import type { TokenClaims } from './tokens.js'
+import { grantedScopes, scopeRefusal } from '../domain/scopes.js'
 
 type Done = (err?: Error) => void
 
@@ -10,7 +11,8 @@ const unauthorized = (message: string): Refusal => new Refusal('UNAUTHORIZED', m
 const INVALID = 'Token de acesso inválido ou expirado'
 
 /**
- * Scopes each request of a route with `config: { auth: true }` to the account of its bearer token.
+ * Scopes each request of a route with `config: { auth: true }` to the account of its bearer token, and
+ * to what the token's scopes cover (`config.apiPix.scope` on API Pix, `config.scope` on the gateway).
  * Runs on onRequest, before the body is parsed or validated, so a missing token is a 401 whatever the
  * body says. A token outlives neither its 1800 s of sandbox time nor the life of its account: a full
  * reset, a reset of the account or a snapshot import ends it (docs/assumptions.md, Tokens).
@@ -42,6 +44,13 @@ async function authPlugin (app: FastifyInstance): Promise<void> {
     const account = accountOf(claims)
     if (account instanceof Refusal) return done(account)
     request.account = account
+    // The scope, before the body too: a token of some scopes acts within them on every route (docs/api-pix.md, Scopes).
+    // (The gateway's token on a gateway route, the hot path, has no scope to check.)
+    const config = request.routeOptions.config
+    const apiPix = config.apiPix !== undefined
+    if (claims.scope === undefined && !apiPix) return done()
+    const refused = scopeRefusal(claims.scope, grantedScopes(account), apiPix ? config.apiPix!.scope : config.scope, apiPix)
+    if (refused !== null) return done(new Refusal('ACCESS_DENIED', refused))
     done()
   })
 

@@ -40,3 +40,22 @@ export function requestedScopes (requested: string | undefined, grant: readonly 
   if (refused !== undefined) return { ok: false, refused }
   return { ok: true, scopes: asked as ApiPixScope[] }
 }
+
+/**
+ * Why a token may not act on a route, or null when it may (docs/api-pix.md, Scopes). `tokenScopes` are
+ * the scopes a token of POST /oauth/token was issued for (space-separated), undefined for a token of
+ * the gateway's POST /api/auth/token. `needed` is the scope of API Pix that covers the route, undefined
+ * where none does; `apiPix` says whether the route is API Pix's.
+ * - On API Pix a token needs the route's scope; the gateway's token carries the account's grant.
+ * - On the gateway a token of /oauth/token keeps to its scopes: where a scope covers the route (the
+ *   root family's cob, pix and devolução, BACEN's own operations) it needs that scope; where none does,
+ *   only a token of the account's whole grant acts, as the account. The gateway's own token has no
+ *   scopes (docs/gateway.md §5) and acts on every route of the gateway.
+ */
+export function scopeRefusal (tokenScopes: string | undefined, grant: readonly ApiPixScope[], needed: ApiPixScope | undefined, apiPix: boolean): string | null {
+  if (tokenScopes === undefined && !apiPix) return null
+  const held: readonly string[] = tokenScopes === undefined ? grant : tokenScopes.split(' ')
+  if (needed !== undefined) return held.includes(needed) ? null : `O token de acesso não tem o escopo ${needed}, que esta operação exige`
+  if (apiPix || grant.every(s => held.includes(s))) return null
+  return 'O token de acesso foi emitido para parte dos escopos de API Pix (POST /oauth/token com scope) e esta operação do gateway não está em nenhum escopo: use um token de toda a concessão da conta (POST /api/auth/token, ou POST /oauth/token sem scope)'
+}

@@ -117,8 +117,9 @@ export const ANSWERS: Record<Code, Answer> = {
   UNSUPPORTED_MEDIA_TYPE: { ...everywhere(415), reportedAs: 'HTTP_ERROR' },
 
   UNAUTHORIZED: { ...gateway(401), 'api-pix': 401, generic: true },
-  // API Pix: a token without the scope the route needs (AcessoNegado).
-  ACCESS_DENIED: { 'api-pix': 403 },
+  // A token without the scope the route needs (API Pix's AcessoNegado); on the gateway, a token of /oauth/token
+  // issued for scopes that do not cover the route (docs/api-pix.md, Scopes).
+  ACCESS_DENIED: { ...gateway(403), 'api-pix': 403, generic: true },
   ADMIN_TOKEN_REQUIRED: { sandbox: 401, generic: true },
   // The transport faults (server/faults.ts) answer API Pix's operations too.
   RATE_LIMITED: { ...gateway(429), 'api-pix': 429 },

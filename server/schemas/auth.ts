@@ -7,7 +7,7 @@ export const TokenRequest = Type.Object({
   clientSecret: Type.String({ minLength: 8, maxLength: 64 }),
 })
 
-export const TokenHeaders = Type.Object({ 'x-ssl-client-cert': Type.Optional(Type.String({ description: 'Percent-encoded PEM client certificate' })) })
+export const TokenHeaders = Type.Object({ 'x-ssl-client-cert': Type.Optional(Type.String({ description: 'Percent-encoded PEM client certificate, as the gateway\'s TLS terminator forwards it; when the sandbox serves HTTPS the peer certificate of the handshake is used instead, unless it runs with --trust-client-cert-header true' })) })
 
 export const TokenResponse = Type.Object({
   access_token: Type.String({ description: 'JWT' }),

@@ -12,7 +12,7 @@ import { FAULT_STATUSES } from '../../scenarios/transport.js'
  *   content type (Fastify parses a body on every method but GET and HEAD, with or without a schema);
  * - a schema on the body, query, path or headers: 400 with one message per invalid field;
  * - a path parameter: 400 for a malformed percent-encoding, 414 above the router's length limit;
- * - a route behind a bearer token: 401;
+ * - a route behind a bearer token: 401, and on the gateway 403 (a token of some scopes of API Pix);
  * - the control plane, but health: 401 when SANDBOX_ADMIN_TOKEN is set;
  * - an operation of the gateway's families: 400 for an unknown X-Sandbox-Scenario, 429 and 503 from
  *   the transport faults;
@@ -40,6 +40,8 @@ export function declareErrorResponses (route: RouteOptions): void {
   if (route.url.includes(':')) codes.add(400).add(414)
   const config = route.config as { auth?: boolean, apiPix?: { scope?: string } } | undefined
   if (config?.auth) codes.add(401)
+  // A token of /oauth/token issued for scopes that do not cover a route of the gateway (docs/api-pix.md, Scopes).
+  if (config?.auth && config.apiPix === undefined) codes.add(403)
   if (gatewayEndpointOf(route)) for (const c of FAULT_STATUSES) codes.add(c)
   const family: Family = config?.apiPix !== undefined ? 'api-pix' : familyOf(route.url)
   if (family !== 'sandbox') codes.add(400)

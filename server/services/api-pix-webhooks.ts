@@ -69,11 +69,14 @@ export class ApiPixWebhookService implements Lifecycle, AccountCallbacks {
     return key
   }
 
-  /** PUT /webhook/{chave} (and its kin): the slot's webhook, created, or given the new URL (its `criacao` kept). */
-  configure (account: Account, slot: WebhookSlot, webhookUrl: string): ApiPixWebhook {
+  /**
+   * PUT /webhook/{chave} (and its kin): the slot's webhook, created, or given the new URL (its `criacao`
+   * kept). The URL's name is resolved first, before the unit.
+   */
+  async configure (account: Account, slot: WebhookSlot, webhookUrl: string): Promise<ApiPixWebhook> {
     let url: string
     try {
-      url = this.deps.callbacks.checkReceiver(webhookUrl).href
+      url = (await this.deps.callbacks.checkReceiver(webhookUrl)).href
     } catch (err) {
       if (err instanceof Refusal) throw invalidRequest(err.messages, { fields: err.messages.map(() => 'webhook.webhookUrl') })
       throw err
@@ -81,6 +84,11 @@ export class ApiPixWebhookService implements Lifecycle, AccountCallbacks {
     const now = iso(this.deps.clock.now())
     // The lookup and the insert in one unit with no await: concurrent PUTs of one key make one webhook.
     return this.store.transact(() => {
+      // A reset or an import while the name resolved ended the life of the account the request was for.
+      const live = this.store.account(account.id)
+      if (live === undefined || live.incarnation !== account.incarnation) {
+        throw new Refusal('UNAUTHORIZED', 'A conta foi reiniciada ou substituída durante a requisição; solicite um novo token')
+      }
       const existing = this.find(account.id, slot)
       if (existing === undefined) {
         return this.store.add('apiPixWebhooks', {

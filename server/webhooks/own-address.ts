@@ -1,3 +1,4 @@
+import type { LookupAddress } from 'node:dns'
 import { BlockList, isIP } from 'node:net'
 import { hostname, networkInterfaces } from 'node:os'
 
@@ -15,8 +16,9 @@ import { hostname, networkInterfaces } from 'node:os'
  * - a listener on an any-address (0.0.0.0, ::) also by the machine's own addresses and host name;
  * - a listener on another address by that address (and the machine's host name).
  * The WHATWG URL parser has already turned `0x7f.1`, `2130706433` or `[0:0::1]` into their canonical
- * forms. A DNS name that resolves to this machine (other than its host name) is not recognised: no
- * lookup is made when a URL is registered or an attempt starts.
+ * forms. Those are the rules of the URL as written (`reachesListener`); any other name is resolved
+ * (`resolvesToListener`, every address it has), when it is registered and again by the sender for
+ * each connection, which connects to the addresses it checked (connect-guard.ts).
  */
 export interface Listener {
   address: string
@@ -33,9 +35,23 @@ const LOCAL_NAMES = new Set(['localhost', 'localhost.localdomain', 'ip6-localhos
 
 const isAnyAddress = (address: string): boolean => address === '0.0.0.0' || address === '::'
 
-/** The host as an address or name to compare: lower case, no brackets, no trailing dots. */
+/**
+ * An address as the rules compare it: lower case, no brackets, and an IPv4-mapped IPv6 address
+ * (`::ffff:7f00:1`, as the URL parser writes it, or `::ffff:127.0.0.1`, as a resolver does) as its IPv4.
+ */
+export function canonicalAddress (address: string): string {
+  const a = address.toLowerCase().replace(/^\[(.*)\]$/, '$1')
+  const dotted = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(a)
+  if (dotted) return dotted[1]
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(a)
+  if (!hex) return a
+  const [hi, lo] = [parseInt(hex[1], 16), parseInt(hex[2], 16)]
+  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`
+}
+
+/** The host as an address or name to compare: lower case, no brackets, no trailing dots, a mapped IPv4 as itself. */
 function hostOf (url: URL): string {
-  return url.hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.+$/, '')
+  return canonicalAddress(url.hostname).replace(/\.+$/, '')
 }
 
 function isLoopbackHost (host: string): boolean {
@@ -48,22 +64,57 @@ function isLoopbackHost (host: string): boolean {
 function isMachineHost (host: string): boolean {
   if (host === hostname().toLowerCase().replace(/\.+$/, '')) return true
   if (isIP(host) === 0) return false
-  return Object.values(networkInterfaces()).some(list => list?.some(i => i.address.toLowerCase() === host))
+  return Object.values(networkInterfaces()).some(list => list?.some(i => canonicalAddress(i.address) === host))
 }
 
-function portOf (url: URL): number {
+export function portOf (url: URL): number {
   if (url.port !== '') return Number(url.port)
   return url.protocol === 'https:' ? 443 : 80
 }
 
-export function reachesListener (url: URL, listeners: readonly Listener[]): boolean {
-  const port = portOf(url)
-  const host = hostOf(url)
+/** Whether a host (a name as written, or an address) on a port reaches one of the listeners. */
+function hostReaches (host: string, port: number, listeners: readonly Listener[]): boolean {
   return listeners.some(l => {
     if (l.port !== port) return false
-    const address = l.address.toLowerCase()
+    const address = canonicalAddress(l.address)
     if (isAnyAddress(address)) return isLoopbackHost(host) || isMachineHost(host)
     if (isLoopbackHost(address)) return isLoopbackHost(host)
     return host === address || host === hostname().toLowerCase()
   })
+}
+
+/** By the URL as written: its host, an address or one of the names above. */
+export function reachesListener (url: URL, listeners: readonly Listener[]): boolean {
+  return hostReaches(hostOf(url), portOf(url), listeners)
+}
+
+/** Whether connecting to an address (one a name resolved to) on a port reaches one of the listeners. */
+export function addressReaches (address: string, port: number, listeners: readonly Listener[]): boolean {
+  return hostReaches(canonicalAddress(address), port, listeners)
+}
+
+/** What resolves a host name to every address it has (`dns.lookup` with `all`, what a connection uses). */
+export type Resolve = (host: string) => Promise<LookupAddress[]>
+
+/**
+ * By the addresses the URL's host name resolves to: the sandbox's when any of them reaches a listener,
+ * whatever the name (the machine's host name, a name of /etc/hosts, a DNS name). A host that is an
+ * address needs no lookup (`reachesListener` judged it). A name that does not resolve, or not within
+ * `timeoutMs`, reaches nothing now; the sender resolves it again for each connection and connects only
+ * to addresses it checked (docs/assumptions.md, Webhooks).
+ */
+export async function resolvesToListener (url: URL, listeners: readonly Listener[], lookup: Resolve, timeoutMs: number): Promise<boolean> {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
+  if (isIP(host) !== 0) return false
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<LookupAddress[]>(resolve => { timer = setTimeout(() => resolve([]), timeoutMs) })
+  try {
+    const addresses = await Promise.race([lookup(host), late])
+    const port = portOf(url)
+    return addresses.some(a => addressReaches(a.address, port, listeners))
+  } catch {
+    return false
+  } finally {
+    clearTimeout(timer)
+  }
 }

@@ -27,6 +27,8 @@ export interface HeaderInput {
 
 export interface RegisterInput {
   accountId: number
+  /** The life of the account the request's token was issued to (store/state.ts), when a token names it. */
+  incarnation?: string | undefined
   eventType: EventType
   url: string
   headers?: HeaderInput[]
@@ -132,12 +134,23 @@ export function sameReceiver (stored: string, normalized: string): boolean {
   }
 }
 
+/** Whether a receiver URL reaches the sandbox itself: as written, and by what its name resolves to. */
+export interface SelfCheck {
+  isSandbox (url: URL): boolean
+  resolvesToSandbox (url: URL): Promise<boolean>
+}
+
+/** A receiver URL that reaches the sandbox, in both languages. */
+function selfReceiver (url: URL): Refusal {
+  return rule('WEBHOOK_URL_IS_SANDBOX', `A URL do webhook aponta para o próprio sandbox (${url.host}); um receptor como /__sandbox/reset agiria sobre ele. Use outra porta ou endereço, ou SANDBOX_SELF_WEBHOOKS=enabled`, `The webhook URL points at the sandbox itself (${url.host}); a receiver such as /__sandbox/reset would act on it. Use another port or address, or SANDBOX_SELF_WEBHOOKS=enabled`)
+}
+
 export class Registrations {
   /**
-   * @param isSandbox whether a URL reaches the sandbox itself (always false when SANDBOX_SELF_WEBHOOKS
+   * @param self whether a URL reaches the sandbox itself (always false when SANDBOX_SELF_WEBHOOKS
    *   allows such receivers)
    */
-  constructor (private readonly store: Store, private readonly clock: Clock, private readonly isSandbox: (url: URL) => boolean) {}
+  constructor (private readonly store: Store, private readonly clock: Clock, private readonly self: SelfCheck) {}
 
   private get records (): Readonly<Record<string, WebhookRegistration>> {
     return this.store.data.webhooks
@@ -167,10 +180,23 @@ export class Registrations {
   /**
    * Adds a URL for an event type, or updates the entry that has the same URL for that event: its
    * headers are replaced, its version bumped, and it becomes active again. Other entries are untouched.
+   * The URL's name is resolved first (no unit is open meanwhile); `input.incarnation`, the life of the
+   * account the request's token was issued to, must still be the account's then.
    */
-  register (input: RegisterInput, opts: RegisterOptions): { webhook: WebhookRegistration, created: boolean } {
-    if (!this.store.account(input.accountId)) throw new Refusal('ACCOUNT_NOT_FOUND', `Conta ${input.accountId} não encontrada`, { en: `Account ${input.accountId} not found` })
-    const normalized = this.checkReceiver(input.url, opts).href
+  async register (input: RegisterInput, opts: RegisterOptions): Promise<{ webhook: WebhookRegistration, created: boolean }> {
+    // The headers first: a registration they refuse needs no lookup.
+    checkHeaders(input.headers ?? [])
+    const url = await this.checkReceiver(input.url, opts)
+    return this.put(input, url)
+  }
+
+  private put (input: RegisterInput, url: URL): { webhook: WebhookRegistration, created: boolean } {
+    const account = this.store.account(input.accountId)
+    if (!account) throw new Refusal('ACCOUNT_NOT_FOUND', `Conta ${input.accountId} não encontrada`, { en: `Account ${input.accountId} not found` })
+    if ('incarnation' in input && account.incarnation !== input.incarnation) {
+      throw new Refusal('UNAUTHORIZED', 'A conta foi reiniciada ou substituída durante a requisição; solicite um novo token')
+    }
+    const normalized = url.href
     const headers = checkHeaders(input.headers ?? [])
     const sameEvent = this.list(input.accountId).filter(w => w.eventType === input.eventType)
     const existing = sameEvent.find(w => sameReceiver(w.url, normalized))
@@ -191,13 +217,19 @@ export class Registrations {
 
   /**
    * The rules of a receiver's URL, for a registration and for a webhook of API Pix alike: http(s) (HTTPS
-   * only where `opts` says), no credentials, and not the sandbox itself (unless SANDBOX_SELF_WEBHOOKS).
+   * only where `opts` says), no credentials, and not the sandbox itself (unless SANDBOX_SELF_WEBHOOKS),
+   * as written or by any address its name resolves to.
    */
-  checkReceiver (input: string, opts: RegisterOptions): URL {
+  async checkReceiver (input: string, opts: RegisterOptions): Promise<URL> {
+    const url = this.checkWritten(input, opts)
+    if (await this.self.resolvesToSandbox(url)) throw selfReceiver(url)
+    return url
+  }
+
+  /** The rules that read the URL as written, without resolving its name. */
+  private checkWritten (input: string, opts: RegisterOptions): URL {
     const url = checkUrl(input, opts)
-    if (this.isSandbox(url)) {
-      throw rule('WEBHOOK_URL_IS_SANDBOX', `A URL do webhook aponta para o próprio sandbox (${url.host}); um receptor como /__sandbox/reset agiria sobre ele. Use outra porta ou endereço, ou SANDBOX_SELF_WEBHOOKS=enabled`, `The webhook URL points at the sandbox itself (${url.host}); a receiver such as /__sandbox/reset would act on it. Use another port or address, or SANDBOX_SELF_WEBHOOKS=enabled`)
-    }
+    if (this.self.isSandbox(url)) throw selfReceiver(url)
     return url
   }
 
@@ -252,9 +284,10 @@ export class Registrations {
     const problems: string[] = []
     for (const eventType of eventTypes) {
       try {
-        const href = checkUrl(url, { httpsOnly: false }).href
-        if (this.activeFor(accountId, eventType).some(w => sameReceiver(w.url, href))) continue
-        this.register({ accountId, eventType, url }, { httpsOnly: false })
+        // At start, in a unit: the URL as written. Every attempt's connection resolves its name and refuses the sandbox's addresses.
+        const checked = this.checkWritten(url, { httpsOnly: false })
+        if (this.activeFor(accountId, eventType).some(w => sameReceiver(w.url, checked.href))) continue
+        this.put({ accountId, eventType, url }, checked)
       } catch (err) {
         problems.push(`${eventType}: ${(err as Error).message}`)
       }

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads'
 import type { SendResult } from './sender.js'
+import type { Listener } from './own-address.js'
 
 /**
  * Webhook attempts go out from a worker thread. Every settlement with a receiver makes at least one
@@ -23,7 +24,17 @@ export interface AttemptRequest {
   timeoutMs: number
 }
 
-export type WorkerMessage = AttemptRequest | { type: 'cancel', id: number }
+export type WorkerMessage = AttemptRequest | { type: 'cancel', id: number } | { type: 'listeners', listeners: readonly Listener[] | null }
+
+export interface SenderOptions {
+  connections: number
+  connectTimeoutMs: number
+  /**
+   * Where the sandbox listens: no connection goes to an address of it (connect-guard.ts). Null when
+   * SANDBOX_SELF_WEBHOOKS allows its own address.
+   */
+  listeners: readonly Listener[] | null
+}
 
 const CANCELLED: SendResult = { statusCode: null, latencyMs: 0, error: 'CANCELLED', responseBody: null, cancelled: true }
 
@@ -33,7 +44,13 @@ export class SenderThread {
   private outbox: WorkerMessage[] = []
   private seq = 0
 
-  constructor (private readonly options: { connections: number, connectTimeoutMs: number }) {}
+  constructor (private readonly options: SenderOptions) {}
+
+  /** Where the sandbox listens now (once it does): the thread's connections keep away from it. */
+  listeningOn (listeners: readonly Listener[] | null): void {
+    this.options.listeners = listeners
+    if (this.worker) this.post({ type: 'listeners', listeners })
+  }
 
   send (url: string, headers: Record<string, string>, body: string, timeoutMs: number): Attempt {
     const id = ++this.seq

@@ -1,15 +1,18 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import { Agent } from 'undici'
 import { sendAttempt } from './sender.js'
-import type { AttemptRequest, WorkerMessage } from './sender-thread.js'
+import { webhookAgent } from './connect-guard.js'
+import type { Listener } from './own-address.js'
+import type { AttemptRequest, SenderOptions, WorkerMessage } from './sender-thread.js'
 
 /**
  * The webhook sender's thread: it makes the HTTP attempts the main thread hands it, in batches, and
  * answers each with its SendResult, also in batches. An HTTP client costs about as much CPU per
  * request as the server side of a cash-out; here it runs beside the API instead of inside it.
  */
-const { connections, connectTimeoutMs } = workerData as { connections: number, connectTimeoutMs: number }
-const dispatcher = new Agent({ keepAliveTimeout: 4000, connections, connect: { timeout: connectTimeoutMs } })
+const { connections, connectTimeoutMs, listeners: initial } = workerData as SenderOptions
+/** Where the sandbox listens, as the main thread last said (null: its own address is allowed). */
+let listeners: readonly Listener[] | null = initial
+const dispatcher = webhookAgent({ keepAliveTimeout: 4000, connections, connectTimeoutMs, listening: () => listeners })
 const controllers = new Map<number, AbortController>()
 let results: Array<[number, unknown]> = []
 
@@ -37,6 +40,7 @@ function start (a: AttemptRequest): void {
 parentPort!.on('message', (messages: WorkerMessage[]) => {
   for (const m of messages) {
     if (m.type === 'send') start(m)
+    else if (m.type === 'listeners') listeners = m.listeners
     else controllers.get(m.id)?.abort()
   }
 })

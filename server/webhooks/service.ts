@@ -5,7 +5,8 @@ import type { Job } from '../engine/scheduler.js'
 import { Refusal } from '../errors/refusal.js'
 import { DeliveryLog, matches, type DeliveryFilter } from './delivery-log.js'
 import { Registrations, sendableHeaders } from './registrations.js'
-import { reachesListener, type Listener } from './own-address.js'
+import { lookup } from 'node:dns/promises'
+import { reachesListener, resolvesToListener, type Listener, type Resolve } from './own-address.js'
 import type { SendResult } from './sender.js'
 import { SenderThread, type Attempt } from './sender-thread.js'
 import { signDelivery } from './signature.js'
@@ -32,7 +33,14 @@ export interface WebhookServiceOptions {
   onAttemptFailed?: (a: FailedAttempt) => void
   /** A delivery that will not be attempted again: its attempts ran out, or PENDING_LIMIT gave it up. */
   onGaveUp?: (g: GaveUp) => void
+  /** How a receiver's host name is resolved when it is registered (dns.lookup, every address, unless a test gives another). */
+  resolve?: Resolve
+  /** How long a registration waits for its URL's name to resolve (3 s); a name that does not by then is accepted (own-address.ts). */
+  resolveTimeoutMs?: number
 }
+
+const RESOLVE_TIMEOUT_MS = 3000
+const resolveAll: Resolve = host => lookup(host, { all: true, verbatim: true })
 
 /** The default account of the fixtures, which SANDBOX_WEBHOOK_URL is registered for. */
 const DEFAULT_ACCOUNT_ID = 1
@@ -109,14 +117,18 @@ export class WebhookService implements Lifecycle, Callbacks {
   private listeners: Listener[] | null = null
   /** Whether each URL attempted so far reaches the sandbox itself (few distinct URLs, asked on every attempt). */
   private readonly selfUrls = new Map<string, boolean>()
+  private readonly resolve: Resolve
+  private readonly resolveTimeoutMs: number
 
   constructor (private readonly deps: WebhookDeps, opts: WebhookServiceOptions = {}) {
-    this.registrations = new Registrations(deps.store, deps.clock, url => this.isSandbox(url))
+    this.resolve = opts.resolve ?? resolveAll
+    this.resolveTimeoutMs = opts.resolveTimeoutMs ?? RESOLVE_TIMEOUT_MS
+    this.registrations = new Registrations(deps.store, deps.clock, { isSandbox: url => this.isSandbox(url), resolvesToSandbox: url => this.resolvesToSandbox(url) })
     this.log = new DeliveryLog(deps.store, () => deps.config.deliveryLogSize)
     this.onError = opts.onError ?? (err => process.emitWarning(`webhook bookkeeping failed: ${String(err)}`))
     this.onAttemptFailed = opts.onAttemptFailed
     this.onGaveUp = opts.onGaveUp
-    this.sender = new SenderThread({ connections: MAX_CONNECTIONS_PER_ORIGIN, connectTimeoutMs: deps.config.webhookTimeoutMs })
+    this.sender = new SenderThread({ connections: MAX_CONNECTIONS_PER_ORIGIN, connectTimeoutMs: deps.config.webhookTimeoutMs, listeners: this.ownListeners() })
   }
 
   // ---- the sandbox's own address ----------------------------------------------------------------
@@ -125,12 +137,25 @@ export class WebhookService implements Lifecycle, Callbacks {
   listeningOn (listeners: Listener[]): void {
     this.listeners = listeners
     this.selfUrls.clear()
+    this.sender.listeningOn(this.ownListeners())
   }
 
-  /** Whether a receiver URL would reach the sandbox itself (refused unless SANDBOX_SELF_WEBHOOKS=enabled). */
+  /** Where the sandbox listens as far as receivers go: null when SANDBOX_SELF_WEBHOOKS=enabled lets them reach it. */
+  private ownListeners (): Listener[] | null {
+    if (this.deps.config.selfWebhooks === 'enabled') return null
+    return this.listeners ?? [{ address: this.deps.config.host, port: this.deps.config.port }]
+  }
+
+  /** Whether a receiver URL, as written, would reach the sandbox itself (refused unless SANDBOX_SELF_WEBHOOKS=enabled). */
   private isSandbox (url: URL): boolean {
-    if (this.deps.config.selfWebhooks === 'enabled') return false
-    return reachesListener(url, this.listeners ?? [{ address: this.deps.config.host, port: this.deps.config.port }])
+    const listeners = this.ownListeners()
+    return listeners !== null && reachesListener(url, listeners)
+  }
+
+  /** The same by the addresses its host name resolves to now (a registration; each attempt's connection checks again). */
+  private resolvesToSandbox (url: URL): Promise<boolean> {
+    const listeners = this.ownListeners()
+    return listeners === null ? Promise.resolve(false) : resolvesToListener(url, listeners, this.resolve, this.resolveTimeoutMs)
   }
 
   /**
@@ -180,7 +205,7 @@ export class WebhookService implements Lifecycle, Callbacks {
   }
 
   /** Callbacks: the URL rules of the gateway's registrations (http or https), for a webhook of API Pix. */
-  checkReceiver (url: string): URL {
+  checkReceiver (url: string): Promise<URL> {
     return this.registrations.checkReceiver(url, { httpsOnly: false })
   }
 

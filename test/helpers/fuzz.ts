@@ -19,7 +19,13 @@ import { ledgerProblems, shapeProblem, SHAPE_OF } from './reliability.js'
  *   - no 5xx, except a 500 a scenario asked for (X-Sandbox-Scenario-Applied names it);
  *   - every 4xx in its family's error shape (extended, simple, the control plane's, API Pix's problem
  *     details, or OAuth's for /oauth/token);
- *   - after each batch, the ledger invariant on every account (and no polluted Object.prototype).
+ *   - a request under API Pix's base path with an account's token changes no record of another account
+ *     that its path names (cob, cobv, cobr, rec, solicrec, loc, locrec, pix, webhook), answers 2xx about
+ *     a resource only when the caller holds it, and shows no txid, idRec, idSolicRec, end-to-end id or
+ *     webhook key only another account holds (`isolationProblems`);
+ *   - after each batch, the ledger invariant on every account (and no polluted Object.prototype), and
+ *     that no receiver holds one txid twice across its cob, cobv, cobr and cash-in charges
+ *     (`txidDuplicates`, reported apart from the problems).
  * Tokens are issued again after each batch (a clock advance may have expired them).
  *
  * Left out on purpose: PUT /__sandbox/snapshot and clock settings far in the future, whose hardening
@@ -49,6 +55,14 @@ export interface FuzzReport {
   /** Every failed check, with the request that caused it (the first 50). */
   problems: string[]
   problemCount: number
+  /**
+   * Requests under API Pix's base path with a token whose isolation was checked: they changed no record of
+   * another account that their path names, answered 2xx only about their own, and showed no id of another's.
+   */
+  isolationChecked: number
+  /** txids a receiver holds twice across cob, cobv and cobr (API Pix: unique per receiver), the first 50. */
+  txidDuplicates: string[]
+  txidDuplicateCount: number
   ms: number
 }
 
@@ -100,6 +114,8 @@ interface World {
   app: FastifyInstance
   accounts: FuzzAccount[]
   pools: Pools
+  /** The txid duplicates already reported. */
+  duplicatesSeen: Set<string>
 }
 
 /** What a request is drawn from: the run, and the account whose token it will carry (none: no token). */
@@ -383,6 +399,8 @@ function endpoints (): Endpoint[] {
     { method: 'POST', path: fixed('/__sandbox/clock/advance'), weight: 2, body: body(() => ({ ms: 60_000 })) },
     { method: 'POST', path: fixed('/__sandbox/clock/set'), body: body(w => ({ now: nearFuture(w) })) },
     { method: 'POST', path: fixed('/__sandbox/clock/freeze') },
+    // The next debit of a recurring charge: Pix Automático's debits run (tokens are issued again after a clock move).
+    { method: 'POST', path: fixed('/__sandbox/clock/next-due'), weight: 0.5, body: body(w => unique % 2 === 0 ? {} : { accountId: accountId(w, unique) }) },
     { method: 'GET', path: fixed('/__sandbox/snapshot'), weight: 0.2 },
     { method: 'GET', path: fixed('/__sandbox/requests'), query: fc.oneof(queryArb, fc.constantFrom('?limit=5', '?accountId=1', '?limit=0', '?limit=1e9')) },
     { method: 'POST', path: fixed('/__sandbox/accounts'), body: body(() => ({ name: 'Fuzz', balance: 100, providerGroup: 'A', documentCheck: true, fee: 0.1, limits: { perTransaction: 1000, daily: 5000, nightly: 100 }, cashInMinExpirationSeconds: 60, splitFrequency: 'HOURLY' })) },
@@ -465,7 +483,7 @@ async function setUp (seed: number): Promise<World> {
     if (res.statusCode !== 201) throw new Error(`fuzz set-up: ${res.statusCode} ${res.body}`)
     pools.ownKeys.push({ value: key, accountId: a.accountId })
   }
-  return { app, accounts, pools }
+  return { app, accounts, pools, duplicatesSeen: new Set() }
 }
 
 /** What POST /oauth/token asks of a client: Basic credentials and the account's certificate, the body form-encoded. */
@@ -489,7 +507,7 @@ export async function fuzz (opts: FuzzOptions): Promise<FuzzReport> {
   const started = Date.now()
   const batch = opts.batch ?? 100
   const w = await setUp(opts.seed)
-  const report: FuzzReport = { seed: opts.seed, requests: 0, byStatus: {}, apiPixByStatus: {}, serverErrors: 0, requestedServerErrors: 0, batches: 0, problems: [], problemCount: 0, ms: 0 }
+  const report: FuzzReport = { seed: opts.seed, requests: 0, byStatus: {}, apiPixByStatus: {}, serverErrors: 0, requestedServerErrors: 0, batches: 0, problems: [], problemCount: 0, isolationChecked: 0, txidDuplicates: [], txidDuplicateCount: 0, ms: 0 }
   const problem = (text: string): void => {
     report.problemCount++
     if (report.problems.length < 50) report.problems.push(text)
@@ -508,6 +526,8 @@ export async function fuzz (opts: FuzzOptions): Promise<FuzzReport> {
       if (authorization !== null) headers.authorization = authorization
       if (req.payload.contentType !== undefined) headers['content-type'] = req.payload.contentType
       const described = () => `${req.method} ${req.url.slice(0, 160)} headers=${JSON.stringify(headers).slice(0, 240)} body=${String(req.payload.text).slice(0, 240)}`
+      const caller = req.auth !== 'none' && req.url.startsWith(`${API_PIX}/`) ? pick(w.accounts, req.account, w.accounts[0]).accountId : undefined
+      const named = caller === undefined ? [] : namedRecords(w, req.url)
       let res
       try {
         res = await w.app.inject({ method: req.method as 'GET', url: req.url, headers, payload: req.payload.text })
@@ -515,6 +535,12 @@ export async function fuzz (opts: FuzzOptions): Promise<FuzzReport> {
         problem(`inject threw ${(err as Error).message}: ${described()}`)
         return
       }
+      if (caller !== undefined) {
+        report.isolationChecked++
+        for (const p of isolationProblems(w, req.url, caller, named, res)) problem(`isolation: ${p} <- ${described()}`)
+      }
+      // A clock move may have expired the tokens: the rest of the batch gets new ones.
+      if (req.url.startsWith('/__sandbox/clock/') && res.statusCode === 200) await refreshTokens(w)
       report.requests++
       report.byStatus[res.statusCode] = (report.byStatus[res.statusCode] ?? 0) + 1
       if (req.url.startsWith(`${API_PIX}/`)) report.apiPixByStatus[res.statusCode] = (report.apiPixByStatus[res.statusCode] ?? 0) + 1
@@ -552,6 +578,122 @@ async function checkBatch (w: World, report: FuzzReport, problem: (text: string)
   if (res.statusCode !== 200) problem(`GET /__sandbox/accounts after batch ${report.batches}: ${res.statusCode} ${res.body.slice(0, 200)}`)
   else for (const a of res.json().accounts) for (const p of ledgerProblems(a)) problem(`after batch ${report.batches}: ${p}`)
   if (({} as Record<string, unknown>).polluted !== undefined) problem('Object.prototype was polluted')
+  for (const duplicate of txidDuplicates(w)) {
+    if (w.duplicatesSeen.has(duplicate)) continue
+    w.duplicatesSeen.add(duplicate)
+    report.txidDuplicateCount++
+    if (report.txidDuplicates.length < 50) report.txidDuplicates.push(`after batch ${report.batches}: ${duplicate}`)
+  }
   await refreshTokens(w)
   opts.progress?.(report.requests)
+}
+
+// ---- isolation and txid uniqueness -----------------------------------------------------------------
+
+/** A record of API Pix a path names, as the store holds it (`key` names it across the request). */
+interface Named { key: string, accountId: number, json: string }
+
+const own = <T>(records: Readonly<Record<string, T>>, id: string): T | undefined => Object.hasOwn(records, id) ? records[id] : undefined
+
+/**
+ * The records of every account a path under API Pix's base path names by its id: `/cob/{txid}` the cobs
+ * with that txid, `/pix/{e2eid}/...` the transactions with that end-to-end id, `/webhook/{chave}` the
+ * webhooks of that key, and so on. A txid is unique per receiver, not across them: several accounts
+ * may each hold one.
+ */
+function namedRecords (w: World, url: string): Named[] {
+  let segments: string[]
+  try {
+    segments = new URL(url, 'http://fuzz').pathname.slice(API_PIX.length + 1).split('/').map(decodeURIComponent)
+  } catch {
+    return []
+  }
+  const [resource, id] = segments
+  if (id === undefined || id === '') return []
+  const data = w.app.sandbox.store.data
+  const of = (key: string, record: { accountId: number } | undefined): Named[] => record === undefined ? [] : [{ key, accountId: record.accountId, json: JSON.stringify(record) }]
+  const txs = Object.values(data.transactions)
+  switch (resource) {
+    case 'cob':
+    case 'cobv': {
+      const kind = resource === 'cob' ? 'COB' : 'COBV'
+      return txs.filter(tx => tx.kind === kind && (tx.data as { txid?: unknown }).txid === id).flatMap(tx => of(`tx:${tx.id}`, tx))
+    }
+    case 'cobr': return Object.values(data.cobrs).filter(c => c.txid === id).flatMap(c => of(`cobr:${c.id}`, c))
+    case 'rec': return of(`rec:${id}`, own(data.recurrences, id))
+    case 'solicrec': return of(`solicrec:${id}`, own(data.solicRecs, id))
+    case 'loc': return of(`loc:${id}`, own(data.locations, id))
+    case 'locrec': return of(`locrec:${id}`, own(data.recLocations, id))
+    case 'pix': return txs.filter(tx => tx.endToEndId === id).flatMap(tx => of(`tx:${tx.id}`, tx))
+    case 'webhook': return Object.values(data.apiPixWebhooks).filter(x => x.chave !== undefined && x.chave.toLowerCase() === id.toLowerCase()).flatMap(x => of(`apiPixWebhook:${x.id}`, x))
+    default: return []
+  }
+}
+
+/** The accounts that hold an id an answer shows: a txid of a charge (or of a received PIX), an idRec, an idSolicRec, an end-to-end id. */
+function holdersOf (w: World, key: string, value: string): number[] {
+  const data = w.app.sandbox.store.data
+  switch (key) {
+    case 'txid': return [
+      ...Object.values(data.transactions).filter(tx => (tx.data as { txid?: unknown }).txid === value).map(tx => tx.accountId),
+      ...Object.values(data.cobrs).filter(c => c.txid === value).map(c => c.accountId),
+    ]
+    case 'idRec': return [own(data.recurrences, value)?.accountId].filter((a): a is number => a !== undefined)
+    case 'idSolicRec': return [own(data.solicRecs, value)?.accountId].filter((a): a is number => a !== undefined)
+    case 'endToEndId': return Object.values(data.transactions).filter(tx => tx.endToEndId === value).map(tx => tx.accountId)
+    case 'chave': return Object.values(data.apiPixWebhooks).filter(x => x.chave === value).map(x => x.accountId)
+    default: return []
+  }
+}
+
+/**
+ * The ids an answer shows, wherever they are; the keys of webhooks too in a webhook's answer (elsewhere
+ * a `chave` is the key a charge is paid to, anyone's).
+ */
+function shownIds (value: unknown, webhooks: boolean, out: Array<[string, string]> = [], depth = 0): Array<[string, string]> {
+  if (depth > 6 || value === null || typeof value !== 'object') return out
+  for (const [key, v] of Object.entries(value)) {
+    if (typeof v === 'string' && (key === 'txid' || key === 'idRec' || key === 'idSolicRec' || key === 'endToEndId' || (webhooks && key === 'chave'))) out.push([key, v])
+    else shownIds(v, webhooks, out, depth + 1)
+  }
+  return out
+}
+
+/** What a request of `caller`'s token under API Pix's base path did beyond its account (`before`: what its path named before it). */
+function isolationProblems (w: World, url: string, caller: number, before: Named[], res: { statusCode: number, body: string, headers: Record<string, unknown> }): string[] {
+  const problems: string[] = []
+  const after = namedRecords(w, url)
+  const now = new Map(after.map(n => [n.key, n]))
+  for (const b of before) {
+    if (b.accountId === caller) continue
+    const a = now.get(b.key)
+    if (a === undefined) problems.push(`account ${caller}'s token removed account ${b.accountId}'s ${b.key}`)
+    else if (a.json !== b.json) problems.push(`account ${caller}'s token changed account ${b.accountId}'s ${b.key}`)
+  }
+  const earlier = new Set(before.map(b => b.key))
+  for (const a of after) if (a.accountId !== caller && !earlier.has(a.key)) problems.push(`account ${caller}'s token made ${a.key} of account ${a.accountId}`)
+  if (res.statusCode >= 200 && res.statusCode < 300 && (before.length > 0 || after.length > 0) && ![...before, ...after].some(n => n.accountId === caller)) {
+    problems.push(`answered ${res.statusCode} about a resource only account(s) ${[...new Set([...before, ...after].map(n => n.accountId))].join(', ')} hold`)
+  }
+  if (res.statusCode >= 200 && res.statusCode < 300 && res.body !== '' && String(res.headers['content-type'] ?? '').startsWith('application/json')) {
+    for (const [key, value] of shownIds(JSON.parse(res.body), url.startsWith(`${API_PIX}/webhook`))) {
+      const holders = holdersOf(w, key, value)
+      if (holders.length > 0 && !holders.includes(caller)) problems.push(`the answer shows ${key} ${value} of account ${holders[0]}`)
+    }
+  }
+  return problems
+}
+
+/** Each txid a receiver holds twice across its charges (cob, cobv, cash-in transactions and cobr records). */
+function txidDuplicates (w: World): string[] {
+  const data = w.app.sandbox.store.data
+  const kinds = new Map<string, string[]>()
+  const add = (accountId: number, txid: unknown, kind: string): void => {
+    if (typeof txid !== 'string') return
+    const key = `${accountId}:${txid}`
+    kinds.set(key, [...(kinds.get(key) ?? []), kind])
+  }
+  for (const tx of Object.values(data.transactions)) if (tx.kind === 'COB' || tx.kind === 'COBV' || tx.kind === 'CASH_IN') add(tx.accountId, (tx.data as { txid?: unknown }).txid, tx.kind.toLowerCase())
+  for (const c of Object.values(data.cobrs)) add(c.accountId, c.txid, 'cobr')
+  return [...kinds].filter(([, k]) => k.length > 1).map(([key, k]) => `account ${key.slice(0, key.indexOf(':'))} holds txid ${key.slice(key.indexOf(':') + 1)} as ${k.join(' and ')}`)
 }

@@ -150,6 +150,13 @@ export async function startProcess (args: string[], opts: { readyTimeoutMs?: num
 
 export const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
 
+/** Sends the process a signal (when there is one still running) and settles once it has ended. */
+export async function stop (proc: SandboxProcess | null, signal: NodeJS.Signals): Promise<void> {
+  if (proc === null) return
+  proc.kill(signal)
+  await proc.exited
+}
+
 /** Settles once the process has written `text` (to stdout or stderr), or has exited. */
 export function written (proc: SandboxProcess, text: string): Promise<void> {
   return new Promise(resolve => {

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, watch } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { TRANSACTION_KINDS } from '../../server/store/records.js'
-import { call, certHeaderOf, ledgerProblems, sleep, startProcess, type Answer, type SandboxProcess } from '../helpers/reliability.js'
+import { call, certHeaderOf, ledgerProblems, sleep, startProcess, stop, type Answer, type SandboxProcess } from '../helpers/reliability.js'
 
 /**
  * The kill -9 loop (docs/reliability.md): a real sandbox process with --data takes concurrent cash-outs,
@@ -123,8 +123,7 @@ export async function runKillLoop (opts: KillLoopOptions): Promise<KillLoopResul
       await Promise.race([Promise.all([sleep(minKill + Math.random() * (maxKill - minKill)), enoughAnswered]), proc.exited])
       if (round % 2 === 0) await compactionStarts(dir, 4000)
       killed = true
-      proc.kill('SIGKILL')
-      await proc.exited
+      await stop(proc, 'SIGKILL')
       await load
       const names = readdirSync(dir)
       if (names.some(n => n.includes('pix-sandbox-tmp')) || names.filter(n => n.includes('.journal-')).length > 1) result.killsDuringCompaction++
@@ -136,13 +135,11 @@ export async function runKillLoop (opts: KillLoopOptions): Promise<KillLoopResul
       await ledger(proc.base, result)
       log(`round ${round}: ${result.answered} answered so far, ${result.lost.length} lost, ${result.killsDuringCompaction} kills during a compaction`)
     }
-    proc.kill('SIGTERM')
-    await proc.exited
+    await stop(proc, 'SIGTERM')
     proc = null
     return result
   } finally {
-    proc?.kill('SIGKILL')
-    if (proc) await proc.exited
+    await stop(proc, 'SIGKILL')
     rmSync(dir, { recursive: true, force: true })
   }
 

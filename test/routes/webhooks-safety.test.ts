@@ -1,8 +1,11 @@
 import t from 'tap'
 import { createHmac } from 'node:crypto'
+import { lookup } from 'node:dns/promises'
+import { readFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import type { FastifyInstance } from 'fastify'
 import { bearer, buildTestApp, newAccount, T0 } from '../helpers/app.js'
+import { oauthToken } from '../helpers/api-pix.js'
 import { startReceiver } from '../helpers/receiver.js'
 
 /**
@@ -142,4 +145,64 @@ t.test('SANDBOX_WEBHOOK_URL at the sandbox itself is not registered', async t =>
   t.equal(await count(app), 0)
   const allowed = await buildTestApp(t, { webhookUrl: 'http://localhost:8080/__sandbox/reset', selfWebhooks: 'enabled' })
   t.equal(await count(allowed), 7, 'unless self webhooks are enabled')
+})
+
+/**
+ * Names of this machine that resolve to a loopback address but are no `localhost` spelling: its host
+ * name, and the names /etc/hosts gives 127.x (a container's host name, a CI runner's aliases).
+ */
+async function loopbackNames (): Promise<string[]> {
+  let hosts = ''
+  try {
+    hosts = readFileSync('/etc/hosts', 'utf8')
+  } catch {}
+  const listed = hosts.split('\n').map(l => l.replace(/#.*/, '').trim().split(/\s+/)).filter(f => f.length > 1 && f[0].startsWith('127.')).flatMap(f => f.slice(1))
+  const names = [...new Set([hostname(), ...listed].map(n => n.toLowerCase()))].filter(n => n !== 'localhost' && !n.endsWith('.localhost') && !n.startsWith('localhost.') && !n.startsWith('ip6-'))
+  const resolved = await Promise.all(names.map(async n => {
+    try {
+      return (await lookup(n, { all: true })).every(a => a.address.startsWith('127.') || a.address === '::1') ? n : null
+    } catch {
+      return null
+    }
+  }))
+  return resolved.filter((n): n is string => n !== null)
+}
+
+t.test('a host name that resolves to the sandbox is refused by every door, and a stored one is never called, whatever the name', async t => {
+  const names = await loopbackNames()
+  if (names.length === 0) {
+    t.plan(0, 'no name of this machine resolves to a loopback address (/etc/hosts); the resolver is injected in test/unit/services/webhooks.test.ts')
+    return
+  }
+  const app = await buildTestApp(t, { publicWebhooks: 'enabled', webhookMaxAttempts: 1 })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const port = (app.server.address() as { port: number }).port
+  const acc = await newAccount(app, { balance: 10, document: '11222333000181' })
+  const apiPix = bearer(await oauthToken(app, acc))
+  for (const name of names) {
+    const own = `http://${name}:${port}/__sandbox/reset`
+    const sandbox = await reg(app, { accountId: acc.accountId, eventType: 'rec', url: own })
+    t.equal(sandbox.statusCode, 400, `${name}: POST /__sandbox/webhooks`)
+    t.equal(sandbox.json().code, 'WEBHOOK_URL_IS_SANDBOX')
+    const gateway = await app.inject({ method: 'POST', url: '/api/webhooks', headers: bearer(acc.token), payload: { eventType: 'cash_in', url: `https://${name}:${port}/__sandbox/reset` } })
+    t.equal(gateway.statusCode, 400, `${name}: POST /api/webhooks`)
+    for (const path of ['/v2/webhookrec', '/v2/webhookcobr', '/v2/webhook/11222333000181']) {
+      const res = await app.inject({ method: 'PUT', url: path, headers: apiPix, payload: { webhookUrl: `http://${name}:${port}/__sandbox` } })
+      t.equal(res.statusCode, 400, `${name}: PUT ${path}`)
+      t.match(res.json().detail, /próprio sandbox/)
+    }
+  }
+  t.same((await app.inject({ method: 'GET', url: `/__sandbox/webhooks?accountId=${acc.accountId}` })).json().webhooks, [], 'nothing was registered')
+  t.same((await app.inject({ method: 'GET', url: `/__sandbox/api-pix-webhooks?accountId=${acc.accountId}` })).json().webhooks, [])
+
+  // A state written before the rule, with a receiver at the sandbox's reset under a name that resolves to it.
+  const snapshot = (await app.inject({ method: 'GET', url: '/__sandbox/snapshot' })).json()
+  snapshot.webhooks['999'] = { id: 999, accountId: acc.accountId, eventType: 'cash_in', url: `http://${names[0]}:${port}/__sandbox/reset`, headers: {}, isActive: true, version: 1, createdAt: T0, updatedAt: T0 }
+  t.equal((await app.inject({ method: 'PUT', url: '/__sandbox/snapshot', payload: snapshot })).statusCode, 200)
+  const incoming = await app.inject({ method: 'POST', url: '/__sandbox/pix/incoming', payload: { accountId: acc.accountId, amount: 5 } })
+  t.equal(incoming.statusCode, 201)
+  // One attempt per delivery: the delivery is failed once its attempt is recorded.
+  const delivery = (await app.inject({ method: 'GET', url: `/__sandbox/webhooks/deliveries/wait?accountId=${acc.accountId}&eventType=cash_in&status=failed&timeoutMs=10000` })).json()
+  t.match(delivery.attempts[0].error, new RegExp(`^SELF_ADDRESS: .*${names[0]}, que resolve para 127`), 'the sender resolved the name and did not connect')
+  t.equal((await app.inject({ method: 'GET', url: `/__sandbox/accounts/${acc.accountId}` })).json().balance.available, 15, 'the sandbox was not reset')
 })

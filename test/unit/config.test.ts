@@ -1,5 +1,5 @@
 import t from 'tap'
-import { ConfigError, ConfigSchema, closestFlag, defaultConfig, helpText, loadConfig, requestedLogLevel } from '../../server/config.js'
+import { ConfigError, ConfigSchema, closestFlag, configFromOptions, defaultConfig, helpText, loadConfig, requestedLogLevel } from '../../server/config.js'
 import { StartupError } from '../../server/errors/startup.js'
 
 /** Settings from flags and environment (flags win), one error naming every bad key, and --help. */
@@ -111,6 +111,14 @@ t.test('TLS needs both the certificate and the key', async t => {
   const c = loadConfig({}, ['--tls-cert', '/tmp/c.pem', '--tls-key', '/tmp/k.pem'])
   t.equal(c.tlsCert, '/tmp/c.pem')
   t.equal(c.tlsKey, '/tmp/k.pem')
+})
+
+t.test('whether X-SSL-Client-Cert counts: unset unless given, true or false by flag, variable or option', async t => {
+  t.equal(loadConfig({}, []).trustClientCertHeader, undefined, 'unset: it counts over plain HTTP only (auth/clients.ts)')
+  t.equal(loadConfig({}, ['--trust-client-cert-header', 'true']).trustClientCertHeader, true)
+  t.equal(loadConfig({ SANDBOX_TRUST_CLIENT_CERT_HEADER: 'false' }, []).trustClientCertHeader, false)
+  t.equal(configFromOptions({ trustClientCertHeader: true }).trustClientCertHeader, true, 'an option takes a boolean')
+  t.match(configError(() => loadConfig({}, ['--trust-client-cert-header', 'maybe'])).problems[0], /trustClientCertHeader .*true or false/)
 })
 
 t.test('helpText lists every flag, every variable and the defaults', async t => {

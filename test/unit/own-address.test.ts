@@ -1,6 +1,6 @@
 import t from 'tap'
 import { hostname, networkInterfaces } from 'node:os'
-import { reachesListener } from '../../server/webhooks/own-address.js'
+import { addressReaches, canonicalAddress, reachesListener } from '../../server/webhooks/own-address.js'
 import { sameReceiver } from '../../server/webhooks/registrations.js'
 
 /** Which receiver URLs reach the sandbox itself, for each kind of address it may listen on (docs/assumptions.md, Webhooks). */
@@ -35,4 +35,14 @@ t.test('a listener on another address is reached by that address (and the host n
 t.test('stored URLs compare in normalised form, and a stored URL that does not parse is no receiver', async t => {
   t.ok(sameReceiver('https://A.test#x', 'https://a.test/'))
   t.notOk(sameReceiver('not a url', 'https://a.test/'))
+})
+
+t.test('a resolved address is judged as the URL\'s would be: an IPv4-mapped IPv6 address is its IPv4', async t => {
+  t.equal(canonicalAddress('::ffff:127.0.0.1'), '127.0.0.1', 'as a resolver writes it')
+  t.equal(canonicalAddress('[::FFFF:7F00:1]'), '127.0.0.1', 'as the URL parser writes it')
+  t.equal(canonicalAddress('::1'), '::1')
+  for (const address of ['127.0.0.1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::1', '0.0.0.0']) t.ok(addressReaches(address, 8080, [{ address: '127.0.0.1', port: 8080 }]), address)
+  t.notOk(addressReaches('192.0.2.1', 8080, [{ address: '127.0.0.1', port: 8080 }]))
+  t.ok(addressReaches('::ffff:c000:20a', 8080, [{ address: '192.0.2.10', port: 8080 }]), 'a mapped form of the listener\'s own address')
+  t.ok(reaches('http://[::ffff:c000:20a]:8080/', '192.0.2.10'), 'written so in a URL too')
 })

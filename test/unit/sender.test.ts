@@ -116,7 +116,7 @@ t.test('an attempt that never gets a connection fails in time, and was never sen
 t.test('the sender thread: results come back per attempt; a lost thread fails what was out', async t => {
   const r = await startReceiver()
   t.teardown(() => r.close())
-  const thread = new SenderThread({ connections: 4, connectTimeoutMs: 1000 })
+  const thread = new SenderThread({ connections: 4, connectTimeoutMs: 1000, listeners: null })
   t.teardown(() => thread.close())
   const first = await thread.send(r.url, {}, 'one', 2000).result
   t.equal(first.statusCode, 200)

@@ -44,7 +44,7 @@ export function accountWebhookRoutes ({ callback, tag, of, told }: AccountWebhoo
         response: { 200: Type.Unsafe<undefined>({ type: 'null', description: 'configured' }), ...errorResponses('api-pix', [400, 403]) },
       },
     }, async (request, reply) => {
-      sb.apiPixWebhooks.configure(request.account!, slot, request.body.webhookUrl)
+      await sb.apiPixWebhooks.configure(request.account!, slot, request.body.webhookUrl)
       return reply.status(200).send()
     })
 

@@ -1,7 +1,5 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { grantedScopes } from '../../domain/scopes.js'
+import type { FastifyPluginAsync } from 'fastify'
 import { routeNotFound } from '../../errors/handler.js'
-import { Refusal } from '../../errors/refusal.js'
 import cob from './cob.js'
 import cobv from './cobv.js'
 import cobr from './cobr.js'
@@ -17,25 +15,13 @@ import webhook from './webhook.js'
 import lotecobv from './lotecobv.js'
 import { registerNamed } from '../named.js'
 
-type Done = (err?: Error) => void
-
 /**
  * BACEN's API Pix 2.9.0 under its base path (docs/api-pix.md): one plugin per resource, each route
  * naming in its config the scope a token needs and its problem types. A new resource is a route file
  * here, a schema file in server/schemas/api-pix/ and the service methods it calls.
  */
 const apiPixRoutes: FastifyPluginAsync = async (app) => {
-  // After the token's check (auth/plugin.ts, app-wide): a token without the route's scope is 403 AcessoNegado.
-  // The gateway's tokens carry no scope of their own: they carry the account's whole grant.
-  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: Done) => {
-    const needed = request.routeOptions.config.apiPix?.scope
-    const account = request.account
-    if (needed === undefined || account === undefined) return done()
-    const scope = request.tokenClaims?.scope
-    const held = scope === undefined ? grantedScopes(account) : scope.split(' ')
-    if (held.includes(needed)) return done()
-    done(new Refusal('ACCESS_DENIED', `O token de acesso não tem o escopo ${needed}, que esta operação exige`))
-  })
+  // A token without the route's scope is 403 AcessoNegado: checked with the token (auth/plugin.ts, app-wide).
 
   // An operation that takes no body ignores an empty one that names JSON as its type, as PSPs do
   // (gn-api-sdk-node sends Content-Type: application/json with Content-Length: 0 on DELETE); one that

@@ -1,5 +1,5 @@
 import type { RoutesPlugin } from '../plugin.js'
-import { authenticateClient, basicCredentials, clientCertificate } from '../../auth/clients.js'
+import { authenticateClient, basicCredentials, clientCertificate, HEADER_NOT_TRUSTED } from '../../auth/clients.js'
 import { TOKEN_LIFETIME_SECONDS } from '../../auth/tokens.js'
 import { grantedScopes, requestedScopes } from '../../domain/scopes.js'
 import { OAUTH_TOKEN_PATH } from '../../errors/families.js'
@@ -31,7 +31,7 @@ const oauthRoutes: RoutesPlugin = async (app) => {
       operationId: 'apiPixToken',
       tags: ['API Pix'],
       summary: 'Issue an access token (OAuth 2.0 client credentials)',
-      description: 'HTTP Basic client_id:client_secret (or client_id and client_secret in the body), grant_type=client_credentials, an optional space-separated scope within the account\'s grant; form-encoded or JSON. The client certificate comes from the TLS handshake, or from X-SSL-Client-Cert, and must be linked to the account. Errors as RFC 6749 section 5.2: 401 invalid_client (with WWW-Authenticate: Basic), 400 invalid_request, unsupported_grant_type, invalid_scope.',
+      description: 'HTTP Basic client_id:client_secret (or client_id and client_secret in the body), grant_type=client_credentials, an optional space-separated scope within the account\'s grant; form-encoded or JSON. The client certificate comes from the TLS handshake when the sandbox serves HTTPS (X-SSL-Client-Cert counts there only with --trust-client-cert-header true), else from X-SSL-Client-Cert, and must be linked to the account. Errors as RFC 6749 section 5.2: 401 invalid_client (with WWW-Authenticate: Basic), 400 invalid_request, unsupported_grant_type, invalid_scope.',
       consumes: ['application/x-www-form-urlencoded', 'application/json'],
       headers: OAuthTokenHeaders,
       body: OAuthTokenBody,
@@ -47,10 +47,11 @@ const oauthRoutes: RoutesPlugin = async (app) => {
     if (basic === 'malformed') throw invalidClient('Cabeçalho Authorization: Basic malformado; envie base64(client_id:client_secret)')
     const credentials = basic ?? (body.client_id !== undefined && body.client_secret !== undefined ? { clientId: body.client_id, clientSecret: body.client_secret } : null)
     if (credentials === null) throw invalidClient('Credenciais do cliente ausentes: envie Authorization: Basic base64(client_id:client_secret)')
-    const client = authenticateClient(store, clientCertificate(request), credentials.clientId, credentials.clientSecret)
+    const client = authenticateClient(store, clientCertificate(request, app.sandbox.config.trustClientCertHeader), credentials.clientId, credentials.clientSecret)
     if (!client.ok) {
       switch (client.problem) {
         case 'MISSING': throw invalidClient('Certificado do cliente ausente: use TLS mútuo ou envie o cabeçalho X-SSL-Client-Cert')
+        case 'HEADER_NOT_TRUSTED': throw invalidClient(HEADER_NOT_TRUSTED)
         case 'MALFORMED_ENCODING':
         case 'NOT_PEM':
         case 'INVALID_CERTIFICATE': throw invalidClient('Certificado do cliente inválido')

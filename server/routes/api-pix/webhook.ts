@@ -31,7 +31,7 @@ const routes: RoutesPlugin = async (app) => {
   }, async (request, reply) => {
     const account = request.account!
     const chave = sb.apiPixWebhooks.heldKey(account, request.params.chave)
-    sb.apiPixWebhooks.configure(account, { callback: 'pix', chave }, request.body.webhookUrl)
+    await sb.apiPixWebhooks.configure(account, { callback: 'pix', chave }, request.body.webhookUrl)
     return reply.status(200).send()
   })
 

@@ -13,7 +13,7 @@ const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   app.put('/cob/:txid', {
-    config: { auth: true },
+    config: { auth: true, scope: 'cob.write' },
     schema: {
       operationId: 'createCob',
       tags: ['Central bank'],
@@ -32,7 +32,7 @@ const routes: RoutesPlugin = async (app) => {
   })
 
   app.get('/cob/:txid', {
-    config: { auth: true },
+    config: { auth: true, scope: 'cob.read' },
     schema: {
       operationId: 'getCob',
       tags: ['Central bank'],
@@ -44,7 +44,7 @@ const routes: RoutesPlugin = async (app) => {
   }, async (request) => sb.charges.cobView(sb.charges.cob(request.account!, request.params.txid)))
 
   app.patch('/cob/:txid', {
-    config: { auth: true },
+    config: { auth: true, scope: 'cob.write' },
     schema: {
       operationId: 'reviseCob',
       tags: ['Central bank'],
@@ -58,7 +58,7 @@ const routes: RoutesPlugin = async (app) => {
   }, async (request) => sb.charges.cobView(sb.charges.reviseCob(request.account!, request.params.txid, request.body)))
 
   app.post('/cob', {
-    config: { auth: true },
+    config: { auth: true, scope: 'cob.write' },
     schema: {
       operationId: 'createCobWithGeneratedTxid',
       tags: ['Central bank'],
@@ -76,7 +76,7 @@ const routes: RoutesPlugin = async (app) => {
   })
 
   app.get('/cob', {
-    config: { auth: true },
+    config: { auth: true, scope: 'cob.read' },
     schema: {
       operationId: 'listCobs',
       tags: ['Central bank'],

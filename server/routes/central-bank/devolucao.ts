@@ -8,7 +8,7 @@ const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   app.put('/pix/:e2eid/devolucao/:id', {
-    config: { auth: true },
+    config: { auth: true, scope: 'pix.write' },
     schema: {
       operationId: 'createDevolucao',
       tags: ['Central bank'],
@@ -27,7 +27,7 @@ const routes: RoutesPlugin = async (app) => {
   })
 
   app.get('/pix/:e2eid/devolucao/:id', {
-    config: { auth: true },
+    config: { auth: true, scope: 'pix.read' },
     schema: {
       operationId: 'getDevolucao',
       tags: ['Central bank'],

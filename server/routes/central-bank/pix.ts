@@ -8,7 +8,7 @@ const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
 
   app.get('/pix/:e2eid', {
-    config: { auth: true },
+    config: { auth: true, scope: 'pix.read' },
     schema: {
       operationId: 'getReceivedPix',
       tags: ['Central bank'],
@@ -21,7 +21,7 @@ const routes: RoutesPlugin = async (app) => {
   }, async (request) => sb.centralBankReads.received(request.account!, request.params.e2eid))
 
   app.get('/pix', {
-    config: { auth: true },
+    config: { auth: true, scope: 'pix.read' },
     schema: {
       operationId: 'listReceivedPix',
       tags: ['Central bank'],

@@ -28,12 +28,13 @@ const routes: RoutesPlugin = async (app) => {
       operationId: 'sandboxRegisterWebhook',
       tags: ['Sandbox'],
       summary: 'Register a URL for an event type of an account (http:// allowed here)',
-      description: 'Rules of spec 2.11 and 4.1: up to 3 active URLs per event type; the same URL for the same event updates its headers, bumps its version and reactivates it (201 on creation, 200 on update); at most 5 custom headers; host, content-length, connection, transfer-encoding, content-type and user-agent are refused in any case, and so are hop-by-hop names and X-Sandbox-*. The URL is stored normalised; the sandbox\'s own address is refused unless SANDBOX_SELF_WEBHOOKS=enabled.',
+      description: 'Rules of spec 2.11 and 4.1: up to 3 active URLs per event type; the same URL for the same event updates its headers, bumps its version and reactivates it (201 on creation, 200 on update); at most 5 custom headers; host, content-length, connection, transfer-encoding, content-type and user-agent are refused in any case, and so are hop-by-hop names and X-Sandbox-*. The URL is stored normalised; the sandbox\'s own address is refused unless SANDBOX_SELF_WEBHOOKS=enabled, as written or by any address its host name resolves to.',
       body: WebhookRegistrationBody,
       response: { 200: WebhookView, 201: WebhookView, ...errorResponses('sandbox', [400, 404]) },
     },
   }, async (request, reply) => {
-    const { webhook, created } = sb.webhooks.registrations.register(request.body, { httpsOnly: false })
+    const { accountId, eventType, url, headers } = request.body
+    const { webhook, created } = await sb.webhooks.registrations.register({ accountId, eventType, url, headers }, { httpsOnly: false })
     return reply.status(created ? 201 : 200).send(webhook)
   })
 

@@ -53,7 +53,9 @@ const routes: RoutesPlugin = async (app) => {
       response: { 200: PublicWebhookAnswer, ...errorResponses('standard', [400, 401, 404]) },
     },
   }, async (request) => {
-    const { created } = sb.webhooks.registrations.register({ accountId: request.account!.id, ...request.body }, { httpsOnly: true })
+    const { url, eventType, headers } = request.body
+    const account = request.account!
+    const { created } = await sb.webhooks.registrations.register({ accountId: account.id, incarnation: account.incarnation, eventType, url, headers }, { httpsOnly: true })
     return { success: true, message: created ? 'Webhook cadastrado com sucesso' : 'Webhook atualizado com sucesso' }
   })
 

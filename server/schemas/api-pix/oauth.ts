@@ -15,7 +15,7 @@ export const OAuthTokenBody = Type.Object({
 
 export const OAuthTokenHeaders = Type.Object({
   authorization: Type.Optional(Type.String({ description: 'Basic base64(client_id:client_secret)' })),
-  'x-ssl-client-cert': Type.Optional(Type.String({ description: 'Percent-encoded PEM client certificate; over mutual TLS the peer certificate is used when absent' })),
+  'x-ssl-client-cert': Type.Optional(Type.String({ description: 'Percent-encoded PEM client certificate, as a TLS terminator forwards it; when the sandbox serves HTTPS the peer certificate of the handshake is used instead, unless it runs with --trust-client-cert-header true' })),
 })
 
 export const OAuthTokenResponse = Type.Object({

@@ -5,6 +5,7 @@ import { defaultConfig } from '../../../server/config.js'
 import { emptyState } from '../../../server/store/state.js'
 import { signDelivery } from '../../../server/webhooks/signature.js'
 import { WebhookService } from '../../../server/webhooks/service.js'
+import type { Resolve } from '../../../server/webhooks/own-address.js'
 import { GATEWAY_EVENT_TYPES, type FailedAttempt, type GaveUp } from '../../../server/webhooks/types.js'
 import { addAccount, engine } from './harness.js'
 import { examplePayload } from '../../helpers/webhooks.js'
@@ -35,16 +36,16 @@ async function receiver (t: Test) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, answer: (s: number) => { status = s } }
 }
 
-async function webhooks (t: Test, more: Partial<ReturnType<typeof defaultConfig>> = {}) {
+async function webhooks (t: Test, more: Partial<ReturnType<typeof defaultConfig>> = {}, resolve?: Resolve, resolveTimeoutMs?: number) {
   const e = await engine(t)
   addAccount(e.store, 1)
   addAccount(e.store, 2)
   const failed: FailedAttempt[] = []
   const gaveUp: GaveUp[] = []
   const config = defaultConfig({ webhookSecret: SECRET, webhookBackoffMs: BACKOFF, webhookMaxAttempts: 3, webhookTimeoutMs: 2_000, port: 1, ...more })
-  const service = new WebhookService({ ...e, config, version: '9.9.9' }, { onAttemptFailed: a => failed.push(a), onGaveUp: g => gaveUp.push(g), onError: err => t.fail(String(err)) })
+  const service = new WebhookService({ ...e, config, version: '9.9.9' }, { onAttemptFailed: a => failed.push(a), onGaveUp: g => gaveUp.push(g), onError: err => t.fail(String(err)), ...(resolve ? { resolve } : {}), ...(resolveTimeoutMs !== undefined ? { resolveTimeoutMs } : {}) })
   t.teardown(() => service.close())
-  const register = (url: string, accountId = 1) => service.registrations.register({ accountId, eventType: 'cash_out', url }, { httpsOnly: false }).webhook
+  const register = async (url: string, accountId = 1) => (await service.registrations.register({ accountId, eventType: 'cash_out', url }, { httpsOnly: false })).webhook
   const emit = (accountId = 1, scenarios: Array<{ name: string, params: Record<string, string> }> = []) =>
     service.publish({ accountId, eventType: 'cash_out', transactionId: 'tx-1', payload: examplePayload('cash_out'), scenarios })
   return { ...e, service, failed, gaveUp, register, emit }
@@ -62,7 +63,7 @@ t.test('an event with no registration is recorded as no_receiver, and cannot be 
 t.test('an event goes to the registered receiver at once, signed, and the delivery records the attempt', async t => {
   const r = await receiver(t)
   const { service, emit, register, clock } = await webhooks(t)
-  const hook = register(r.url)
+  const hook = await register(r.url)
   const [d] = emit()
   t.equal(d.status, 'pending')
   t.equal(d.webhookId, hook.id)
@@ -86,7 +87,7 @@ t.test('a failing receiver is retried on the sandbox clock with a doubling backo
   const r = await receiver(t)
   const { service, emit, register, scheduler, failed, gaveUp } = await webhooks(t)
   r.answer(500)
-  register(r.url)
+  await register(r.url)
   const [d] = emit()
   await service.idle()
   t.equal(r.received.length, 1)
@@ -118,7 +119,7 @@ t.test('a retry that succeeds ends the delivery; a redelivery sends it again wha
   const r = await receiver(t)
   const { service, emit, register, scheduler } = await webhooks(t)
   r.answer(503)
-  register(r.url)
+  await register(r.url)
   const [d] = emit()
   await service.idle()
   r.answer(204)
@@ -135,7 +136,7 @@ t.test('a retry that succeeds ends the delivery; a redelivery sends it again wha
 t.test('WEBHOOK_DROP records the event as dropped and sends nothing', async t => {
   const r = await receiver(t)
   const { service, emit, register } = await webhooks(t)
-  register(r.url)
+  await register(r.url)
   const [d] = emit(1, [{ name: 'WEBHOOK_DROP', params: {} }, { name: 'SETTLEMENT_DELAY', params: { ms: '1' } }])
   await service.idle()
   t.equal(d.status, 'dropped')
@@ -145,8 +146,43 @@ t.test('WEBHOOK_DROP records the event as dropped and sends nothing', async t =>
 
 t.test('a receiver URL that reaches the sandbox itself is refused', async t => {
   const { service } = await webhooks(t, { host: '127.0.0.1', port: 8765 })
-  t.throws(() => service.registrations.register({ accountId: 1, eventType: 'cash_out', url: 'http://localhost:8765/__sandbox/reset' }, { httpsOnly: false }), { code: 'WEBHOOK_URL_IS_SANDBOX' })
+  await t.rejects(service.registrations.register({ accountId: 1, eventType: 'cash_out', url: 'http://localhost:8765/__sandbox/reset' }, { httpsOnly: false }), { code: 'WEBHOOK_URL_IS_SANDBOX' })
   t.same(service.registrations.list(1), [])
+})
+
+t.test('a name that resolves to the sandbox is refused, whatever the name; one that does not resolve (or not in time) is accepted', async t => {
+  const names: Record<string, string[]> = {
+    'erp.test': ['192.0.2.10'],
+    'shop.test': ['127.0.0.1'],
+    'mapped.test': ['::ffff:127.0.0.1'],
+    'both.test': ['192.0.2.10', '127.0.0.2'],
+    'six.test': ['::1'],
+  }
+  const asked: string[] = []
+  const resolve: Resolve = async host => {
+    asked.push(host)
+    if (host === 'slow.test') return await new Promise<never>(() => {})
+    const found = names[host]
+    if (found === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' })
+    return found.map(address => ({ address, family: address.includes(':') ? 6 : 4 }))
+  }
+  const { service } = await webhooks(t, { host: '127.0.0.1', port: 8765 }, resolve)
+  for (const name of ['shop.test', 'mapped.test', 'both.test', 'six.test']) {
+    await t.rejects(service.registrations.register({ accountId: 1, eventType: 'cash_out', url: `http://${name}:8765/__sandbox/reset` }, { httpsOnly: false }), { code: 'WEBHOOK_URL_IS_SANDBOX' }, name)
+    await t.rejects(service.checkReceiver(`http://${name}:8765/`), { code: 'WEBHOOK_URL_IS_SANDBOX' }, `${name}: a webhook of API Pix`)
+  }
+  t.same(service.registrations.list(1), [])
+  for (const [i, url] of ['http://erp.test:8765/x', 'http://shop.test:8766/x', 'http://nowhere.test:8765/x'].entries()) {
+    const eventType = (['cash_out', 'cash_in', 'refund_in'] as const)[i]
+    t.equal((await service.registrations.register({ accountId: 1, eventType, url }, { httpsOnly: false })).created, true, `${url} is another receiver, or none yet`)
+  }
+  asked.length = 0
+  await service.registrations.register({ accountId: 1, eventType: 'refund_out', url: 'http://127.0.0.1:9000/x' }, { httpsOnly: false })
+  t.same(asked, [], 'an address needs no lookup')
+  const { service: patient } = await webhooks(t, { host: '127.0.0.1', port: 8765 }, resolve, 20)
+  t.equal((await patient.registrations.register({ accountId: 1, eventType: 'cash_out', url: 'http://slow.test:8765/x' }, { httpsOnly: false })).created, true, 'a lookup that does not answer in time gives way (each attempt resolves again)')
+  const { service: allowed } = await webhooks(t, { host: '127.0.0.1', port: 8765, selfWebhooks: 'enabled' }, resolve)
+  t.equal((await allowed.registrations.register({ accountId: 1, eventType: 'cash_out', url: 'http://shop.test:8765/x' }, { httpsOnly: false })).created, true, 'SANDBOX_SELF_WEBHOOKS=enabled allows it')
 })
 
 t.test('waitFor answers the newest matching delivery as soon as it exists, or null after its timeout', async t => {
@@ -161,7 +197,7 @@ t.test('afterLoad schedules again the pending deliveries the scheduler lost (a r
   const r = await receiver(t)
   const { service, emit, register, scheduler, store } = await webhooks(t)
   r.answer(500)
-  register(r.url)
+  await register(r.url)
   const [d] = emit()
   await service.idle()
   scheduler.clear()
@@ -180,7 +216,7 @@ t.test('afterReset forgets what was pending and registers SANDBOX_WEBHOOK_URL ag
   const r = await receiver(t)
   const { service, emit, register, scheduler, store } = await webhooks(t, { webhookUrl: 'http://127.0.0.1:9/all' })
   r.answer(500)
-  register(r.url)
+  await register(r.url)
   emit()
   await service.idle()
   // What a full reset does around the service: the scheduler and the store start over, the fixtures come back.
@@ -201,8 +237,8 @@ t.test('forgetAccount removes the account\'s registrations and deliveries, and c
   const r = await receiver(t)
   const { service, emit, register, scheduler, store } = await webhooks(t)
   r.answer(500)
-  register(r.url, 1)
-  register(r.url, 2)
+  await register(r.url, 1)
+  await register(r.url, 2)
   emit(1)
   emit(2)
   await service.idle()
