@@ -55,7 +55,11 @@ export class PixApiError extends Error {
   /** One entry per invalid field on a validation error, else the one message. */
   readonly messages: string[]
 
-  constructor (readonly statusCode: number, readonly body: T.ErrorBody, readonly operationId: OperationId, readonly method: string, readonly url: string) {
+  /**
+   * `refusal`: what the client itself reads as a refusal in an answer the sandbox gave as a success (a
+   * disabled route's `success: false`): the code it goes by and what to do instead.
+   */
+  constructor (readonly statusCode: number, readonly body: T.ErrorBody, readonly operationId: OperationId, readonly method: string, readonly url: string, refusal?: { code: string, fix: string }) {
     const b = body as Partial<T.ExtendedErrorBody & T.SandboxErrorBody> & Partial<T.ApiPixProblemBody> & { error_description?: string }
     const problem = typeof b.type === 'string' ? b.type.slice(b.type.lastIndexOf('/') + 1) : undefined
     const oauth = b.error_description !== undefined || (b.error !== undefined && b.statusCode === undefined)
@@ -64,9 +68,9 @@ export class PixApiError extends Error {
       : b.violacoes !== undefined && b.violacoes.length > 0
         ? b.violacoes.map(v => String(v.razao))
         : [String(b.message ?? b.detail ?? b.error_description ?? `HTTP ${statusCode}`)]
-    super(`${method} ${url} answered ${statusCode}: ${messages.join('; ')}`)
+    super(`${method} ${url} answered ${statusCode}: ${messages.join('; ')}${refusal ? `. ${refusal.fix}` : ''}`)
     this.messages = messages
-    this.code = b.errorCode ?? b.code ?? problem ?? (oauth ? String(b.error) : 'HTTP_ERROR')
+    this.code = refusal?.code ?? b.errorCode ?? b.code ?? problem ?? (oauth ? String(b.error) : 'HTTP_ERROR')
   }
 }
 
@@ -143,20 +147,33 @@ export class PixClient {
   /** `id`: the transactionId (or endToEndId) of the received payment. */
   refundIn (id: string, body: T.RefundInRequest, options?: RequestOptions): Promise<T.RefundIn> { return this.call('refundIn', { params: { id }, body, options }) }
   med (query: T.MedListFilter = {}, options?: RequestOptions): Promise<T.MedList> { return this.call('listMed', { query, options }) }
-  registerWebhook (body: T.WebhookRegistration, options?: RequestOptions): Promise<T.WebhookAnswer> { return this.call('registerWebhook', { body, options }) }
+  /**
+   * POST /api/webhooks. The real gateway has this route disabled (docs/gateway.md §4.1, endpoints 12 and
+   * 13: webhooks are registered in its dashboard), and so does the sandbox unless it runs with
+   * `--public-webhooks enabled`: its answer, 200 `{ success: false, message: 'Rota desativada' }`, registers
+   * nothing, so this method throws a PixApiError with code `ROUTE_DISABLED` saying how to register instead
+   * (`sandbox.registerWebhook`, the control plane, as the gateway's dashboard does). `call('registerWebhook', ...)`
+   * gives the answer as it is, for a test of the disabled route itself.
+   */
+  async registerWebhook (body: T.WebhookRegistration, options?: RequestOptions): Promise<T.WebhookAnswer> {
+    const answer = await this.call<T.WebhookAnswer>('registerWebhook', { body, options })
+    if (answer.success) return answer
+    throw new PixApiError(200, answer as unknown as T.ErrorBody, 'registerWebhook', 'POST', this.urlOf('registerWebhook'), {
+      code: 'ROUTE_DISABLED',
+      fix: 'POST /api/webhooks registers nothing: it is disabled, as on the real gateway, whose webhooks are registered in its dashboard. ' +
+        'Register the URL on the control plane instead, client.sandbox.registerWebhook({ accountId, eventType, url }) (POST /__sandbox/webhooks), ' +
+        'or start the sandbox with --public-webhooks enabled (SANDBOX_PUBLIC_WEBHOOKS=enabled) for the route\'s intended behaviour',
+    })
+  }
+
+  /** GET /api/webhooks: disabled as POST is (an empty list, whatever is registered) unless the sandbox runs with `--public-webhooks enabled`; `sandbox.webhooks()` lists the registrations. */
   webhooks (options?: RequestOptions): Promise<T.PublicWebhooks> { return this.call('listWebhooks', { options }) }
 
   /** Any operation by its operationId; the typed methods are built on it. */
   async call<R> (operationId: OperationId, call: Call = {}): Promise<R> {
     const [method, operationPath] = operations[operationId]
     const auth = authOf(operationPath)
-    const base = this.options.apiPixBasePath
-    const template = base !== undefined && operationPath.startsWith(`${API_PIX_DEFAULT_BASE}/`) ? base + operationPath.slice(API_PIX_DEFAULT_BASE.length) : operationPath
-    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(call.params?.[name])))
-    const query = new URLSearchParams()
-    for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) query.append(k, String(v))
-    const search = query.toString()
-    const url = `${this.options.baseUrl.replace(/\/+$/, '')}${path}${search === '' ? '' : `?${search}`}`
+    const url = this.urlOf(operationId, call)
 
     const headers: Record<string, string> = { accept: 'application/json', ...this.options.headers, ...call.headers, ...call.options?.headers }
     if (call.body !== undefined) headers['content-type'] = 'application/json'
@@ -183,6 +200,18 @@ export class PixClient {
     const body: unknown = text === '' ? undefined : res.headers.get('content-type')?.startsWith('application/jose') === true ? text : parse(text)
     if (res.status >= 400) throw new PixApiError(res.status, (body ?? {}) as T.ErrorBody, operationId, method, url)
     return body as R
+  }
+
+  /** The URL of an operation: its path under the base URL (API Pix's under its base path), parameters and query filled in. */
+  private urlOf (operationId: OperationId, call: Pick<Call, 'params' | 'query'> = {}): string {
+    const operationPath = operations[operationId][1]
+    const base = this.options.apiPixBasePath
+    const template = base !== undefined && operationPath.startsWith(`${API_PIX_DEFAULT_BASE}/`) ? base + operationPath.slice(API_PIX_DEFAULT_BASE.length) : operationPath
+    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(call.params?.[name])))
+    const query = new URLSearchParams()
+    for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) query.append(k, String(v))
+    const search = query.toString()
+    return `${this.options.baseUrl.replace(/\/+$/, '')}${path}${search === '' ? '' : `?${search}`}`
   }
 }
 

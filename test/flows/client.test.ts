@@ -144,6 +144,24 @@ t.test('the admin token and extra headers go where they belong', async t => {
   await t.rejects(createClient({ baseUrl: sandbox.url }).sandbox.accounts(), { statusCode: 401, code: 'ADMIN_TOKEN_REQUIRED' })
 })
 
+t.test('registerWebhook throws, naming the fix, where the gateway\'s route is disabled (registering nothing), and registers where it is enabled', async t => {
+  const sandbox = await started(t)
+  const { client, accountId } = await sandbox.createAccount()
+  const refused = await client.registerWebhook({ url: 'https://example.com/hook', eventType: 'cash_out' }).catch((e: unknown) => e) as PixApiError
+  t.ok(refused instanceof PixApiError, 'not a success: nothing was registered')
+  t.match(refused, { statusCode: 200, code: 'ROUTE_DISABLED', operationId: 'registerWebhook', method: 'POST', messages: ['Rota desativada'], body: { success: false } })
+  t.match(refused.message, /^POST http:\/\/127\.0\.0\.1:\d+\/api\/webhooks answered 200: Rota desativada\. /)
+  t.match(refused.message, 'client.sandbox.registerWebhook({ accountId, eventType, url })', 'the control plane registers')
+  t.match(refused.message, '--public-webhooks enabled (SANDBOX_PUBLIC_WEBHOOKS=enabled)', 'or the setting that enables the route')
+  t.equal((await sandbox.client.sandbox.webhooks({ accountId })).total, 0)
+
+  const enabled = await started(t, { publicWebhooks: 'enabled' })
+  const own = await enabled.createAccount()
+  t.same(await own.client.registerWebhook({ url: 'https://example.com/hook', eventType: 'cash_out' }), { success: true, message: 'Webhook cadastrado com sucesso' })
+  t.match(await own.client.webhooks(), { total: 1, webhooks: [{ url: 'https://example.com/hook', type: 'cash_out' }] })
+  await t.rejects(own.client.registerWebhook({ url: 'http://example.com/hook', eventType: 'cash_out' }), { name: 'PixApiError', statusCode: 400 }, 'its refusals stay refusals')
+})
+
 t.test('a tour of every operation through the typed client', async t => {
   const sandbox = await started(t, { settlementDelayMs: 100 })
   const receiver = await startReceiver()
@@ -169,8 +187,8 @@ t.test('a tour of every operation through the typed client', async t => {
   t.match(await createClient({ baseUrl: sandbox.url, token: tool.access_token }).balance(), { netBalance: 1500 }, 'a tool\'s token of the account')
   t.match(await client.balance(), { netBalance: 1500 })
 
-  // webhooks: the public routes (disabled, as the gateway today) and the control plane's
-  t.same(await client.registerWebhook({ url: 'https://example.com/hook', eventType: 'cash_out' }), { success: false, message: 'Rota desativada' })
+  // webhooks: the public routes (disabled, as the gateway today, answered as they are by call()) and the control plane's
+  t.same(await client.call('registerWebhook', { body: { url: 'https://example.com/hook', eventType: 'cash_out' } }), { success: false, message: 'Rota desativada' })
   t.same(await client.webhooks(), { accountId: acct.accountId, webhooks: [], total: 0 })
   const hook = await plane.registerWebhook({ accountId: acct.accountId, eventType: 'cash_out', url: receiver.url })
   t.equal((await plane.updateWebhook(hook.id, { headers: [{ key: 'x-team', value: 'pay' }] })).version, 2)
