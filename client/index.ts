@@ -37,8 +37,12 @@ export interface ClientOptions {
 
 /** Options of one call. */
 export interface RequestOptions {
-  /** X-Sandbox-Scenario: one name, `NAME;ms=5000`, or several (sent comma-separated). */
-  scenario?: string | string[]
+  /**
+   * X-Sandbox-Scenario: one scenario of the catalogue, `NAME;ms=5000`, or several (sent comma-separated).
+   * Typed from the catalogue, so a misspelt name does not compile; `headers: { 'x-sandbox-scenario': ... }`
+   * sends any text, for a test of the sandbox's refusal of an unknown one.
+   */
+  scenario?: T.ScenarioSpec | T.ScenarioSpec[]
   headers?: Record<string, string>
   signal?: AbortSignal
 }

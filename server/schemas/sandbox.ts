@@ -3,6 +3,7 @@ import { RecordId, StringEnum } from './common.js'
 import { API_PIX_SCOPES } from '../domain/scopes.js'
 import { STATE_FORMAT, STATE_FORMAT_VERSION } from '../store/state.js'
 import { ENDPOINTS } from '../../scenarios/types.js'
+import type { ScenarioName } from '../../scenarios/catalogue.js'
 
 const ApiPixScopes = (description: string) => Type.Array(StringEnum(API_PIX_SCOPES), { maxItems: 100, description })
 
@@ -120,6 +121,14 @@ export const SnapshotImported = Type.Object({ accounts: Type.Integer(), transact
 // ---- scenarios ----------------------------------------------------------------------------------
 
 export const ScenarioEndpointSchema = StringEnum(ENDPOINTS)
+
+/**
+ * What X-Sandbox-Scenario (and an armed scenario) names, as a type: a scenario of the catalogue, alone or
+ * with its parameters (`SETTLEMENT_DELAY;ms=5000`), so the typed client refuses a misspelt name at compile
+ * time. The wire takes any text and answers an unknown name 400 UNKNOWN_SCENARIO.
+ */
+export type ScenarioSpec = ScenarioName | `${ScenarioName};${string}`
+export type { ScenarioName }
 
 export const ScenarioCatalogue = Type.Object({
   scenarios: Type.Array(Type.Object({

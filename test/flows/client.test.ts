@@ -117,6 +117,39 @@ t.test('refusals are PixApiError with the family\'s body: extended, simple and c
   t.match(waited.message, /GET .*\/__sandbox\/webhooks\/deliveries\/wait\?accountId=1&eventType=med_created&timeoutMs=0 answered 408/)
 })
 
+/**
+ * Scenario names are typed from the catalogue (ScenarioSpec): each line under `@ts-expect-error` is a slip
+ * that must not compile, and `tsc --noEmit`, the first step of `npm test`, fails on a directive that is not
+ * needed. Never called: the compiler is what is under test.
+ */
+function scenarioNamesCompile (client: PixClient, unchecked: string): void {
+  void client.cashOut(cashOut('a'), { scenario: 'INSUFFICIENT_FUNDS' })
+  void client.cashOut(cashOut('b'), { scenario: 'SETTLEMENT_DELAY;ms=5000' })
+  void client.cashOut(cashOut('c'), { scenario: ['WEBHOOK_DROP', 'INSUFFICIENT_FUNDS'] })
+  void client.sandbox.armScenario({ accountId: 1, scenario: 'COBR_RETRY_REFUSED;codigo=AC05', endpoint: 'cobr-retry' })
+  // @ts-expect-error a misspelt name
+  void client.cashOut(cashOut('d'), { scenario: 'INSUFICIENT_FUNDS' })
+  // @ts-expect-error with its parameters too
+  void client.cashOut(cashOut('e'), { scenario: 'SETTLEMENT_DELEY;ms=5000' })
+  // @ts-expect-error in a list
+  void client.cashOut(cashOut('f'), { scenario: ['WEBHOOK_DROP', 'INSUFICIENT_FUNDS'] })
+  // @ts-expect-error armed
+  void client.sandbox.armScenario({ accountId: 1, scenario: 'INSUFICIENT_FUNDS' })
+  // @ts-expect-error any string is no scenario name
+  void client.cashOut(cashOut('g'), { scenario: unchecked })
+  // Deliberately any text: the header itself.
+  void client.cashOut(cashOut('h'), { headers: { 'x-sandbox-scenario': unchecked } })
+}
+
+t.test('scenario names are typed from the catalogue; the header itself takes any text, which the sandbox checks', async t => {
+  t.type(scenarioNamesCompile, 'function', 'the calls above are checked by the compiler, never run')
+  const sandbox = await started(t)
+  const { client } = await sandbox.createAccount({ balance: 100 })
+  await t.rejects(client.cashOut(cashOut('typed'), { scenario: 'INSUFFICIENT_FUNDS' }), { name: 'PixApiError', code: 'PIX_INSUFFICIENT_BALANCE' })
+  const slip = await client.cashOut(cashOut('slip'), { headers: { 'x-sandbox-scenario': 'INSUFICIENT_FUNDS' } }).catch((e: unknown) => e) as PixApiError
+  t.match(slip, { statusCode: 400, code: 'UNKNOWN_SCENARIO', body: { details: { didYouMean: 'INSUFFICIENT_FUNDS' } } })
+})
+
 t.test('a body that is not JSON still becomes a PixApiError', async t => {
   const client = createClient({ baseUrl: 'http://sandbox.invalid', fetch: async () => new Response('upstream down', { status: 502 }) })
   await t.rejects(client.sandbox.health(), { statusCode: 502, code: 'HTTP_ERROR', messages: ['upstream down'] })
