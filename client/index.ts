@@ -382,8 +382,15 @@ export class SandboxApi {
   setPayerBehaviour (behaviour: T.PayerBehaviourInput, options?: RequestOptions): Promise<T.PayerBehaviour> { return this.client.call('sandboxSetPayerBehaviour', { body: behaviour, options }) }
   payerBehaviours (query: T.AccountFilter = {}, options?: RequestOptions): Promise<{ behaviours: T.PayerBehaviour[] }> { return this.client.call('sandboxListPayerBehaviours', { query, options }) }
   deletePayerBehaviour (id: number, options?: RequestOptions): Promise<void> { return this.client.call('sandboxDeletePayerBehaviour', { params: { id }, options }) }
-  /** Everything back to the fixtures, or one account to its first state. */
-  reset (accountId?: number, options?: RequestOptions): Promise<T.Reset> { return this.client.call('sandboxReset', { body: { accountId } satisfies T.ResetRequest, options }) }
+  /**
+   * Everything back to the fixtures, or one account (by its id) to its first state. A full reset starts the
+   * clock where the sandbox's settings do, or at `{ clockStart, clock }` for this reset alone: the way back to
+   * an earlier date (`setClock` only moves forward).
+   */
+  reset (target?: number | T.ResetRequest, options?: RequestOptions): Promise<T.Reset> {
+    return this.client.call('sandboxReset', { body: typeof target === 'object' ? target : { accountId: target } satisfies T.ResetRequest, options })
+  }
+
   clock (options?: RequestOptions): Promise<T.Clock> { return this.client.call('sandboxGetClock', { options }) }
   /** Moves the sandbox clock forward, running every timed effect due on the way before answering. */
   advanceClock (ms: number, options?: RequestOptions): Promise<T.Clock> { return this.client.call('sandboxAdvanceClock', { body: { ms } satisfies T.ClockAdvance, options }) }

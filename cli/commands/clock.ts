@@ -18,7 +18,7 @@ export function parseDuration (text: string): number | null {
  * sandbox's days are São Paulo days, docs/assumptions.md), checked here so that `yesterday` or February
  * 30th is a usage error that says the form, not the sandbox's refusal of a malformed body.
  */
-const INSTANT = 'an instant such as 2026-03-10T23:00:00-03:00 or 2026-03-11T02:00:00Z, a São Paulo time such as 2026-03-10T23:00, or a date (its midnight in São Paulo)'
+export const INSTANT = 'an instant such as 2026-03-10T23:00:00-03:00 or 2026-03-11T02:00:00Z, a São Paulo time such as 2026-03-10T23:00, or a date (its midnight in São Paulo)'
 
 const ACTIONS = ['advance', 'set', 'next-due', 'freeze', 'resume']
 

@@ -99,7 +99,15 @@ export const HealthUnavailable = Type.Union([
   }),
 ])
 
-export const ResetBody = Type.Object({ accountId: Type.Optional(RecordId()) })
+export const ResetBody = Type.Object({
+  accountId: Type.Optional(RecordId({ description: 'Reset this account only; the rest of the sandbox, its clock included, stays as it is' })),
+  clockStart: Type.Optional(Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'A full reset only: start the clock at this ISO 8601 instant (with its offset, within sandbox time), earlier than now if need be, instead of at --clock-start. For this reset alone; the next one goes back to the settings',
+  })),
+  clock: Type.Optional(StringEnum(['running', 'frozen'] as const, { description: 'A full reset only: start the clock running or frozen instead of as --clock says. For this reset alone' })),
+})
 export const ResetView = Type.Object({ reset: Type.Union([Type.Literal('all'), Type.Integer()]) })
 
 export const ClockView = Type.Object({

@@ -374,6 +374,31 @@ t.test('reset puts one account or the whole sandbox back', async t => {
   t.equal((await cli(url, ['reset', '--account', '999'])).code, 1)
 })
 
+t.test('reset --clock-start starts the whole sandbox over at an earlier date, which clock set cannot reach', async t => {
+  const { app, url } = await sandbox(t)
+  await cli(url, ['clock', 'advance', '2d'])
+  const back = await cli(url, ['clock', 'set', '2026-03-01T09:00'])
+  t.equal(back.code, 1)
+  t.match(back.stderr, 'pix-sandbox reset --clock-start 2026-03-01T12:00:00.000Z', 'the refusal names the way back')
+  const reset = await cli(url, ['reset', '--clock-start', '2026-03-01T09:00', '--clock', 'running'])
+  t.equal(reset.code, 0, reset.stderr)
+  t.match(reset.stdout, /^Sandbox reset to its fixtures, its clock at 2026-03-01T09:00:0\d\.\d{3}-03:00 \(running\)\n$/)
+  t.equal(app.sandbox.clock.isFrozen(), false)
+  const json = JSON.parse((await cli(url, ['reset', '--clock-start', '2026-03-01', '--clock', 'frozen', '--json'])).stdout)
+  t.match(json, { reset: 'all', clock: { now: '2026-03-01T03:00:00.000Z', frozen: true } }, 'a date alone is its midnight in São Paulo')
+  t.equal((await cli(url, ['reset'])).stdout, 'Sandbox reset to its fixtures\n')
+  t.equal(new Date(app.sandbox.clock.now()).toISOString(), T0, 'the next plain reset: the sandbox\'s own --clock-start')
+  for (const [argv, message] of [
+    [['reset', '--clock-start', 'yesterday'], '--clock-start needs an instant such as 2026-03-10T23:00:00-03:00'],
+    [['reset', '--clock', 'stopped'], '--clock needs running or frozen, not "stopped"'],
+    [['reset', '--account', '1', '--clock-start', '2026-03-01'], 'leave out --account'],
+  ]) {
+    const bad = await cli(url, argv)
+    t.equal(bad.code, 2, argv.join(' '))
+    t.match(bad.stderr, message)
+  }
+})
+
 t.test('tail shows new requests and deliveries, one line each, until stopped', async t => {
   const { app, url } = await sandbox(t)
   const receiver = await startReceiver()
