@@ -392,7 +392,7 @@ t.test('reset --clock-start starts the whole sandbox over at an earlier date, wh
     [['reset', '--clock-start', 'yesterday'], '--clock-start needs an instant such as 2026-03-10T23:00:00-03:00'],
     [['reset', '--clock', 'stopped'], '--clock needs running or frozen, not "stopped"'],
     [['reset', '--account', '1', '--clock-start', '2026-03-01'], 'leave out --account'],
-  ]) {
+  ] as Array<[string[], string]>) {
     const bad = await cli(url, argv)
     t.equal(bad.code, 2, argv.join(' '))
     t.match(bad.stderr, message)
