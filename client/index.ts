@@ -448,7 +448,9 @@ export class SandboxApi {
 
   /**
    * The newest delivery matching the filter, as soon as one exists (e.g. `status: 'delivered'`);
-   * a PixApiError with code WAIT_TIMEOUT (408) after `timeoutMs` (10 s unless set, at most 60 s).
+   * a PixApiError with code WAIT_TIMEOUT (408) after `timeoutMs` (10 s unless set, at most 60 s), whose
+   * message says what became of the closest delivery (no receiver, pending after a refused connection, ...)
+   * and whose `body.details.nearMisses` lists up to five, each with the fields that differed.
    * With `eventType`, the delivery's body is typed as that event's payload.
    */
   waitForDelivery<E extends T.DeliveryEventType = T.DeliveryEventType> (filter: T.DeliveryWait & { eventType?: E }, options?: RequestOptions): Promise<T.Delivery<E>> {

@@ -46,7 +46,9 @@ export interface RunningSandbox {
   reset: (target?: number | ResetRequest) => Promise<void>
   /**
    * The newest webhook delivery matching the filter, as soon as one exists. With `eventType`, its
-   * body is typed as that event's payload (`delivery.body.data.status` for `cash_in`).
+   * body is typed as that event's payload (`delivery.body.data.status` for `cash_in`). After `timeoutMs`
+   * (10 s) a PixApiError WAIT_TIMEOUT whose message says what became of the closest delivery (no
+   * receiver, pending after a refused connection) and whose `body.details.nearMisses` lists up to five.
    */
   waitForDelivery: <E extends DeliveryEventType = DeliveryEventType>(filter: DeliveryWait & { eventType?: E }) => Promise<Delivery<E>>
   /** Resolves when the request journal holds the expected matches; else rejects with a PixApiError (409) listing the near misses in `body.details.nearMisses`. */

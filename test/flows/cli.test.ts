@@ -275,6 +275,31 @@ t.test('trigger sends a signed sample webhook to the account\'s receivers', asyn
   t.equal((await cli(url, ['trigger', 'cash_out', '--account', '999'])).code, 1)
 })
 
+t.test('wait prints the delivery it waited for; one that never came exits 1 with the closest deliveries and what became of them', async t => {
+  const { app, url } = await sandbox(t)
+  const receiver = await startReceiver()
+  t.teardown(() => receiver.close())
+  await app.inject({ method: 'POST', url: '/__sandbox/webhooks', payload: { accountId: 1, eventType: 'cash_out', url: receiver.url } })
+  await cli(url, ['trigger', 'cash_out', '--account', '1', '--transaction', 'tx-wait'])
+  const got = await cli(url, ['wait', 'cash_out', '--transaction', 'tx-wait', '--status', 'delivered', '--timeout', '5s'])
+  t.equal(got.code, 0, got.stderr)
+  t.match(got.stdout, new RegExp(`^\\S+ +webhook cash_out -> ${receiver.url.replace(/[.]/g, '\\.')} +delivered, attempt 1 first: 200 +account 1 +delivery \\S+\\n$`))
+  t.match(JSON.parse((await cli(url, ['wait', 'cash_out', '--account', '1', '--json'])).stdout), { eventType: 'cash_out', transactionId: 'tx-wait', status: 'delivered' })
+
+  // No receiver of cash_in: the event is logged, never delivered, and the timeout says so.
+  const none = JSON.parse((await cli(url, ['trigger', 'cash_in', '--account', '1', '--transaction', 'tx-none', '--json'])).stdout).deliveries[0]
+  const missed = await cli(url, ['wait', 'cash_in', '--transaction', 'tx-none', '--status', 'delivered', '--timeout', '0'])
+  t.equal(missed.code, 1)
+  t.match(missed.stderr, `pix-sandbox: the sandbox refused: 408 No matching delivery within 0 ms; the closest: delivery ${none.id} (cash_in, transaction tx-none, account 1) is no receiver: account 1 had no active webhook for cash_in`)
+  t.match(missed.stderr, `\n  near miss: delivery ${none.id} (cash_in) no_receiver; differs in status "no_receiver", not "delivered"\n`, 'each near miss on a line')
+  t.match(missed.stderr, /\n {2}near miss: delivery \S+ \(cash_out\) delivered, last attempt: 200; differs in eventType "cash_out", not "cash_in"; transactionId "tx-wait", not "tx-none"\n/, 'and the one of another event, further off')
+  t.match(JSON.parse((await cli(url, ['wait', 'cash_in', '--transaction', 'tx-none', '--status', 'delivered', '--timeout', '0', '--json'])).stdout), { error: { exitCode: 1, response: { statusCode: 408, body: { code: 'WAIT_TIMEOUT', details: { nearMisses: [{ id: none.id, status: 'no_receiver' }] } } } } })
+
+  for (const argv of [['wait'], ['wait', 'cash_sideways'], ['wait', 'cash_out', '--status', 'arrived'], ['wait', 'cash_out', '--timeout', '2m'], ['wait', 'cash_out', '--timeout', 'soon'], ['wait', 'cash_out', 'more']]) {
+    t.equal((await cli(url, argv)).code, 2, argv.join(' '))
+  }
+})
+
 t.test('report grades an account and exits 4 when a check failed, for a CI job to gate on', async t => {
   const { app, url } = await sandbox(t)
   const created = JSON.parse((await cli(url, ['account', 'create', '--balance', '100', '--json'])).stdout)

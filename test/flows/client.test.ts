@@ -112,9 +112,12 @@ t.test('refusals are PixApiError with the family\'s body: extended, simple and c
   const plane = await sandbox.client.sandbox.account(999).catch((e: unknown) => e) as PixApiError
   t.match(plane, { statusCode: 404, code: 'ACCOUNT_NOT_FOUND', body: { code: 'ACCOUNT_NOT_FOUND' } })
 
-  const waited = await sandbox.client.sandbox.waitForDelivery({ accountId: 1, eventType: 'med_created', timeoutMs: 0 }).catch((e: unknown) => e) as PixApiError
+  const sample = await sandbox.client.sandbox.testWebhook({ accountId: 1, eventType: 'med_created' })
+  const waited = await sandbox.client.sandbox.waitForDelivery({ accountId: 1, eventType: 'med_created', status: 'delivered', timeoutMs: 0 }).catch((e: unknown) => e) as PixApiError
   t.match(waited, { statusCode: 408, code: 'WAIT_TIMEOUT' })
-  t.match(waited.message, /GET .*\/__sandbox\/webhooks\/deliveries\/wait\?accountId=1&eventType=med_created&timeoutMs=0 answered 408/)
+  t.match(waited.message, /GET .*\/__sandbox\/webhooks\/deliveries\/wait\?accountId=1&eventType=med_created&status=delivered&timeoutMs=0 answered 408: No matching delivery within 0 ms; /)
+  t.match(waited.message, `the closest: delivery ${sample.deliveries[0].id} (med_created, transaction ${sample.deliveries[0].transactionId}, account 1) is no receiver`, 'the error says why none came')
+  t.match(waited.body, { details: { nearMisses: [{ id: sample.deliveries[0].id, status: 'no_receiver', differences: [{ field: 'status', expected: 'delivered', actual: 'no_receiver' }] }] } })
 })
 
 /**
