@@ -48,9 +48,19 @@ export function helpText (command?: Command): string {
   ].join('\n')
 }
 
+/**
+ * The command line with the options of every command that came before the command's name put after it:
+ * `pix-sandbox --json clock` is `pix-sandbox clock --json`, as bin/pix-sandbox.js routes it here.
+ */
+function commandFirst (argv: string[]): [string | undefined, string[]] {
+  let at = 0
+  while (at < argv.length && /^--(json|url|admin-token)(=|$)/.test(argv[at])) at += argv[at] === '--url' || argv[at] === '--admin-token' ? 2 : 1
+  return [argv[at], [...argv.slice(at + 1), ...argv.slice(0, at)]]
+}
+
 /** Runs one command line (argv without `node` and the script) and returns the exit code. */
 export async function run (argv: string[], io: Io): Promise<number> {
-  const [name, ...rest] = argv
+  const [name, rest] = commandFirst(argv)
   let command: Command | undefined
   let url = io.env.SANDBOX_URL || DEFAULT_URL
   try {

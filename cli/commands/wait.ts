@@ -1,6 +1,6 @@
 import { DELIVERY_EVENT_TYPES, DELIVERY_STATUSES, type DeliveryEventType, type DeliveryStatus } from '../../server/store/state.js'
 import { positiveInteger, UsageError, type Command } from '../command.js'
-import { parseDuration } from './clock.js'
+import { DURATION, parseDuration } from './clock.js'
 import { deliveryLine } from './tail.js'
 
 /** The most a wait may take (the control plane's timeoutMs). */
@@ -38,7 +38,7 @@ export const wait: Command = {
     let timeoutMs: number | undefined
     if (values.timeout !== undefined) {
       const ms = typeof values.timeout === 'string' ? parseDuration(values.timeout) : null
-      if (ms === null || ms > MAX_MS) throw new UsageError(`--timeout needs a duration of at most 60s, such as 500ms, 10s or 1m${typeof values.timeout === 'string' ? `, not "${values.timeout}"` : ''}`, this)
+      if (ms === null || ms > MAX_MS) throw new UsageError(`--timeout needs ${DURATION}, of at most 60s${typeof values.timeout === 'string' ? `, not "${values.timeout}"` : ''}`, this)
       timeoutMs = ms
     }
     const text = (name: string): string | undefined => {

@@ -236,6 +236,18 @@ t.test('clock shows, advances, sets, freezes and resumes the sandbox clock', asy
   }
   t.same(['1h', '90s', '1h30m', '2d', '500ms', '1500', '1m1s1ms'].map(parseDuration), [3_600_000, 90_000, 5_400_000, 172_800_000, 500, 1500, 61_001])
   t.equal(parseDuration('h'), null)
+  // The error names every unit there is (2d works), and each form it shows works.
+  const notDuration = (await cli(url, ['clock', 'advance', '1y'])).stderr.split('\n')[0]
+  t.equal(notDuration, 'pix-sandbox: "1y" is not a duration such as 1h, 30m, 90s, 2d, 500ms, 1h30m, or plain milliseconds')
+  for (const shown of notDuration.match(/\b\d+[a-z]*\b/g)!.filter(x => x !== '1y')) t.not(parseDuration(shown), null, `${shown}, which the error shows, is a duration`)
+  for (const unit of ['d', 'h', 'm', 's', 'ms']) t.match(notDuration, new RegExp(`\\d${unit}\\b`), `the error shows ${unit}`)
+
+  // The options of every command may come before its name, as they do after it.
+  const before = await cli(null, ['--url', url, '--json', 'clock'])
+  t.equal(before.code, 0, before.stderr)
+  t.match(JSON.parse(before.stdout), { now: '2026-03-13T03:00:00.000Z' })
+  t.match(JSON.parse((await cli(null, ['--json', `--url=${url}`, 'clock', 'advance', '1m'])).stdout), { now: '2026-03-13T03:01:00.000Z' })
+  t.equal((await cli(null, ['--json'])).stdout, (await cli(null, ['help'])).stdout, 'options and no command: the help')
 })
 
 t.test('trigger sends a signed sample webhook to the account\'s receivers', async t => {
