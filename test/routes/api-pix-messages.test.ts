@@ -46,7 +46,7 @@ t.test('every pattern and format a route checks is said in words, in Portuguese 
 t.test('API Pix\'s format errors state the rule of each operation, in Portuguese', async t => {
   const app = await buildTestApp(t)
   const call = client(app, await oauthToken(app))
-  const razoes = async (method: 'GET' | 'PUT' | 'PATCH', url: string, body?: unknown) => {
+  const razoes = async (method: 'GET' | 'PUT' | 'POST' | 'PATCH', url: string, body?: unknown) => {
     const res = await call(method, url, body)
     t.equal(res.statusCode, 400, `${method} ${url}`)
     return (res.json().violacoes as Array<{ razao: string }>).map(v => v.razao)
@@ -60,6 +60,11 @@ t.test('API Pix\'s format errors state the rule of each operation, in Portuguese
     ['txid deve ter de 26 a 35 letras e dígitos', 'cpf deve ter 11 dígitos', 'cnpj deve ter 14 dígitos ou letras maiúsculas'])
   t.same(await razoes('GET', '/v2/cobr?inicio=2026-03-01T00:00:00Z&fim=2026-03-02T00:00:00Z&idRec=RR1'), ['idRec deve ter 29 letras e dígitos'])
   t.same(await razoes('PUT', `/v2/cob/${'a'.repeat(30)}`, { ...cob, chave: '' }), ['chave deve ter no mínimo 1 caractere'])
+  // Where API Pix's own list words a violation "não respeita o _schema_", the rule follows.
+  const cobv = { calendario: { dataDeVencimento: '2026-04-01' }, devedor: { cpf: '52998224725', nome: 'MARIA' }, valor: { original: '10' }, chave: 'recebedor@example.com' }
+  t.same(await razoes('PUT', `/v2/cobv/${'b'.repeat(30)}`, cobv), ['O campo cobv.valor.original não respeita o _schema_: deve ser um valor com 2 casas decimais e até 10 dígitos antes do ponto, como "10.00".'])
+  const rec = { vinculo: { contrato: 'C-1', devedor: { cpf: '52998224725', nome: 'MARIA' } }, calendario: { dataInicial: '2026-04-01', periodicidade: 'QUINZENAL' }, politicaRetentativa: 'NAO_PERMITE' }
+  t.same(await razoes('POST', '/v2/rec', rec), ['O campo rec.calendario.periodicidade não respeita o _schema_: deve ser um de: SEMANAL, MENSAL, TRIMESTRAL, SEMESTRAL, ANUAL.'])
 })
 
 t.test('the control plane states the same rules in English', async t => {
