@@ -28,10 +28,8 @@ export type Language = 'pt' | 'en'
 /** Words of both languages, by language. */
 type Said = Readonly<Record<Language, string>>
 
-/** The character classes of the schemas' patterns, in words. */
+/** The character classes of the schemas' patterns, in words, by their ranges in sorted order (`a-zA-Z0-9` is `0-9A-Za-z`). */
 const CLASSES: Record<string, Said> = {
-  'a-zA-Z0-9': { pt: 'letras e dígitos', en: 'letters and digits' },
-  'A-Za-z0-9': { pt: 'letras e dígitos', en: 'letters and digits' },
   '0-9A-Za-z': { pt: 'letras e dígitos', en: 'letters and digits' },
   '0-9A-Z': { pt: 'dígitos ou letras maiúsculas', en: 'digits or capital letters' },
   '0-9': { pt: 'dígitos', en: 'digits' },
@@ -59,7 +57,7 @@ function patternRule (pattern: string, language: Language): string {
   const known = PATTERNS[pattern]
   if (known !== undefined) return known[language]
   const run = /^\^(?:\[([^\]]+)\]|\\d)\{(\d+)(?:,(\d+))?\}\$$/.exec(pattern)
-  const words = run === null ? undefined : CLASSES[run[1] ?? '0-9']
+  const words = run === null ? undefined : CLASSES[run[1] === undefined ? '0-9' : (run[1].match(/.-./g) ?? []).sort().join('')]
   if (run !== null && words !== undefined) {
     const [, , min, max] = run
     const count = max === undefined ? min : language === 'pt' ? `de ${min} a ${max}` : `${min} to ${max}`
