@@ -53,7 +53,8 @@ const patternMatches = (pattern: readonly string[], path: readonly string[]): bo
  * control-plane path, and a standard-family route with a version slipped in (`/api/v1/pix/cash-out`).
  */
 export function apiPixPathMeant (path: string, base: string, routes: readonly RouteUrl[]): string | undefined {
-  if (familyOf(path, base) !== 'central-bank' && familyOf(path, base) !== 'standard') return undefined
+  const family = familyOf(path, base)
+  if (family !== 'central-bank' && family !== 'standard') return undefined
   const segments = path.split('/').slice(1)
   const under = routes.filter(r => r.url.startsWith(`${base}/`) && !r.url.endsWith('*')).map(r => r.url.slice(base.length + 1).split('/'))
   const outside = routes.filter(r => !r.url.startsWith(`${base}/`)).map(r => r.url.split('/').slice(1))
