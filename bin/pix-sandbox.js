@@ -9,9 +9,18 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const { engines, devEngines } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
 // `pix-sandbox [flags]` and `pix-sandbox serve [flags]` serve; `pix-sandbox <command>` (help, account,
-// tail, ...) acts on a running sandbox. Each loads only its own modules: serving never loads the CLI.
-const first = process.argv[2]
-const serving = first === undefined || first === 'serve' || first.startsWith('-')
+// tail, ...) acts on a running sandbox, its options of every command before it too (`pix-sandbox --json
+// clock`). Each loads only its own modules: serving never loads the CLI.
+const args = process.argv.slice(2)
+let at = 0
+// --json and --url are the command line's alone; --admin-token is a server flag too, so it is the
+// command line's only when a command follows.
+let commandLineOnly = false
+for (let m; at < args.length && (m = /^--(json|url|admin-token)(=|$)/.exec(args[at])); at += m[2] === '' && m[1] !== 'json' ? 2 : 1) {
+  if (m[1] !== 'admin-token') commandLineOnly = true
+}
+const first = args[at]
+const serving = first === undefined ? !commandLineOnly : first === 'serve' || first.startsWith('-')
 const sources = fileURLToPath(new URL(serving ? '../server/main.ts' : '../cli/bin.ts', import.meta.url))
 
 const fail = message => {

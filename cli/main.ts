@@ -48,9 +48,19 @@ export function helpText (command?: Command): string {
   ].join('\n')
 }
 
+/**
+ * The command line with the options of every command that came before the command's name put after it:
+ * `pix-sandbox --json clock` is `pix-sandbox clock --json`, as bin/pix-sandbox.js routes it here.
+ */
+function commandFirst (argv: string[]): [string | undefined, string[]] {
+  let at = 0
+  while (at < argv.length && /^--(json|url|admin-token)(=|$)/.test(argv[at])) at += argv[at] === '--url' || argv[at] === '--admin-token' ? 2 : 1
+  return [argv[at], [...argv.slice(at + 1), ...argv.slice(0, at)]]
+}
+
 /** Runs one command line (argv without `node` and the script) and returns the exit code. */
 export async function run (argv: string[], io: Io): Promise<number> {
-  const [name, ...rest] = argv
+  const [name, rest] = commandFirst(argv)
   let command: Command | undefined
   let url = io.env.SANDBOX_URL || DEFAULT_URL
   try {
@@ -101,6 +111,18 @@ export async function run (argv: string[], io: Io): Promise<number> {
   }
 }
 
+/** One line per near miss a refusal lists (a wait that timed out: the closest deliveries), with what differed. */
+function nearMissLines (err: PixApiError): string[] {
+  const misses = (err.body as { details?: { nearMisses?: unknown } }).details?.nearMisses
+  if (!Array.isArray(misses)) return []
+  return misses.map((m: { id?: unknown, eventType?: unknown, method?: unknown, path?: unknown, status?: unknown, lastAttempt?: { error?: unknown, statusCode?: unknown } | null, differences?: Array<{ field: string, expected: unknown, actual: unknown }> }) => {
+    const what = m.eventType !== undefined ? `delivery ${String(m.id)} (${String(m.eventType)}) ${String(m.status)}` : `request ${String(m.id)} ${String(m.method)} ${String(m.path)} ${String(m.status)}`
+    const last = m.lastAttempt ? `, last attempt: ${String(m.lastAttempt.error ?? m.lastAttempt.statusCode)}` : ''
+    const apart = (m.differences ?? []).map(d => `${d.field} ${JSON.stringify(d.actual)}, not ${JSON.stringify(d.expected)}`).join('; ')
+    return `  near miss: ${what}${last}${apart === '' ? '' : `; differs in ${apart}`}`
+  })
+}
+
 function unknownCommand (name: string): UsageError {
   return new UsageError(`unknown command "${name}"${meant(name, [...commands.map(c => c.name), 'help'])}`)
 }
@@ -117,7 +139,11 @@ function failed (err: unknown, json: boolean, url: string, io: Io): number {
     io.stderr(hint.slice(1) + '\n')
     return code
   }
-  if (err instanceof PixApiError) return say(EXIT.REFUSED, `the sandbox refused: ${err.statusCode} ${err.messages.join('; ')}`, { statusCode: err.statusCode, body: err.body })
+  if (err instanceof PixApiError) {
+    const code = say(EXIT.REFUSED, `the sandbox refused: ${err.statusCode} ${err.messages.join('; ')}`, { statusCode: err.statusCode, body: err.body })
+    for (const line of nearMissLines(err)) io.stderr(`${line}\n`)
+    return code
+  }
   const cause = (err as { cause?: { code?: string, message?: string } }).cause
   if (err instanceof TypeError && (cause !== undefined || /fetch/i.test(err.message))) {
     return say(EXIT.UNREACHABLE, `cannot reach a sandbox at ${url}: ${cause?.code ?? cause?.message ?? err.message} (is it running? pix-sandbox serve starts one; --url points elsewhere)`)

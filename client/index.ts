@@ -40,8 +40,12 @@ export interface ClientOptions {
 
 /** Options of one call. */
 export interface RequestOptions {
-  /** X-Sandbox-Scenario: one name, `NAME;ms=5000`, or several (sent comma-separated). */
-  scenario?: string | string[]
+  /**
+   * X-Sandbox-Scenario: one scenario of the catalogue, `NAME;ms=5000`, or several (sent comma-separated).
+   * Typed from the catalogue, so a misspelt name does not compile; `headers: { 'x-sandbox-scenario': ... }`
+   * sends any text, for a test of the sandbox's refusal of an unknown one.
+   */
+  scenario?: T.ScenarioSpec | T.ScenarioSpec[]
   headers?: Record<string, string>
   signal?: AbortSignal
 }
@@ -58,7 +62,11 @@ export class PixApiError extends Error {
   /** One entry per invalid field on a validation error, else the one message. */
   readonly messages: string[]
 
-  constructor (readonly statusCode: number, readonly body: T.ErrorBody, readonly operationId: OperationId, readonly method: string, readonly url: string) {
+  /**
+   * `refusal`: what the client itself reads as a refusal in an answer the sandbox gave as a success (a
+   * disabled route's `success: false`): the code it goes by and what to do instead.
+   */
+  constructor (readonly statusCode: number, readonly body: T.ErrorBody, readonly operationId: OperationId, readonly method: string, readonly url: string, refusal?: { code: string, fix: string }) {
     const b = body as Partial<T.ExtendedErrorBody & T.SandboxErrorBody> & Partial<T.ApiPixProblemBody> & { error_description?: string }
     const problem = typeof b.type === 'string' ? b.type.slice(b.type.lastIndexOf('/') + 1) : undefined
     const oauth = b.error_description !== undefined || (b.error !== undefined && b.statusCode === undefined)
@@ -67,9 +75,9 @@ export class PixApiError extends Error {
       : b.violacoes !== undefined && b.violacoes.length > 0
         ? b.violacoes.map(v => String(v.razao))
         : [String(b.message ?? b.detail ?? b.error_description ?? `HTTP ${statusCode}`)]
-    super(`${method} ${url} answered ${statusCode}: ${messages.join('; ')}`)
+    super(`${method} ${url} answered ${statusCode}: ${messages.join('; ')}${refusal ? `. ${refusal.fix}` : ''}`)
     this.messages = messages
-    this.code = b.errorCode ?? b.code ?? problem ?? (oauth ? String(b.error) : 'HTTP_ERROR')
+    this.code = refusal?.code ?? b.errorCode ?? b.code ?? problem ?? (oauth ? String(b.error) : 'HTTP_ERROR')
   }
 }
 
@@ -146,20 +154,33 @@ export class PixClient {
   /** `id`: the transactionId (or endToEndId) of the received payment. */
   refundIn (id: string, body: T.RefundInRequest, options?: RequestOptions): Promise<T.RefundIn> { return this.call('refundIn', { params: { id }, body, options }) }
   med (query: T.MedListFilter = {}, options?: RequestOptions): Promise<T.MedList> { return this.call('listMed', { query, options }) }
-  registerWebhook (body: T.WebhookRegistration, options?: RequestOptions): Promise<T.WebhookAnswer> { return this.call('registerWebhook', { body, options }) }
+  /**
+   * POST /api/webhooks. The real gateway has this route disabled (docs/gateway.md §4.1, endpoints 12 and
+   * 13: webhooks are registered in its dashboard), and so does the sandbox unless it runs with
+   * `--public-webhooks enabled`: its answer, 200 `{ success: false, message: 'Rota desativada' }`, registers
+   * nothing, so this method throws a PixApiError with code `ROUTE_DISABLED` saying how to register instead
+   * (`sandbox.registerWebhook`, the control plane, as the gateway's dashboard does). `call('registerWebhook', ...)`
+   * gives the answer as it is, for a test of the disabled route itself.
+   */
+  async registerWebhook (body: T.WebhookRegistration, options?: RequestOptions): Promise<T.WebhookAnswer> {
+    const answer = await this.call<T.WebhookAnswer>('registerWebhook', { body, options })
+    if (answer.success) return answer
+    throw new PixApiError(200, answer as unknown as T.ErrorBody, 'registerWebhook', 'POST', this.urlOf('registerWebhook'), {
+      code: 'ROUTE_DISABLED',
+      fix: 'POST /api/webhooks registers nothing: it is disabled, as on the real gateway, whose webhooks are registered in its dashboard. ' +
+        'Register the URL on the control plane instead, client.sandbox.registerWebhook({ accountId, eventType, url }) (POST /__sandbox/webhooks), ' +
+        'or start the sandbox with --public-webhooks enabled (SANDBOX_PUBLIC_WEBHOOKS=enabled) for the route\'s intended behaviour',
+    })
+  }
+
+  /** GET /api/webhooks: disabled as POST is (an empty list, whatever is registered) unless the sandbox runs with `--public-webhooks enabled`; `sandbox.webhooks()` lists the registrations. */
   webhooks (options?: RequestOptions): Promise<T.PublicWebhooks> { return this.call('listWebhooks', { options }) }
 
   /** Any operation by its operationId; the typed methods are built on it. */
   async call<R> (operationId: OperationId, call: Call = {}): Promise<R> {
     const [method, operationPath] = operations[operationId]
     const auth = authOf(operationPath)
-    const base = this.options.apiPixBasePath
-    const template = base !== undefined && operationPath.startsWith(`${API_PIX_DEFAULT_BASE}/`) ? base + operationPath.slice(API_PIX_DEFAULT_BASE.length) : operationPath
-    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(call.params?.[name])))
-    const query = new URLSearchParams()
-    for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) query.append(k, String(v))
-    const search = query.toString()
-    const url = `${this.options.baseUrl.replace(/\/+$/, '')}${path}${search === '' ? '' : `?${search}`}`
+    const url = this.urlOf(operationId, call)
 
     const headers: Record<string, string> = { accept: 'application/json', ...this.options.headers, ...call.headers, ...call.options?.headers }
     if (call.body !== undefined) headers['content-type'] = 'application/json'
@@ -186,6 +207,18 @@ export class PixClient {
     const body: unknown = text === '' ? undefined : res.headers.get('content-type')?.startsWith('application/jose') === true ? text : parse(text)
     if (res.status >= 400) throw new PixApiError(res.status, (body ?? {}) as T.ErrorBody, operationId, method, url)
     return body as R
+  }
+
+  /** The URL of an operation: its path under the base URL (API Pix's under its base path), parameters and query filled in. */
+  private urlOf (operationId: OperationId, call: Pick<Call, 'params' | 'query'> = {}): string {
+    const operationPath = operations[operationId][1]
+    const base = this.options.apiPixBasePath
+    const template = base !== undefined && operationPath.startsWith(`${API_PIX_DEFAULT_BASE}/`) ? base + operationPath.slice(API_PIX_DEFAULT_BASE.length) : operationPath
+    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(call.params?.[name])))
+    const query = new URLSearchParams()
+    for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) query.append(k, String(v))
+    const search = query.toString()
+    return `${this.options.baseUrl.replace(/\/+$/, '')}${path}${search === '' ? '' : `?${search}`}`
   }
 }
 
@@ -352,8 +385,15 @@ export class SandboxApi {
   setPayerBehaviour (behaviour: T.PayerBehaviourInput, options?: RequestOptions): Promise<T.PayerBehaviour> { return this.client.call('sandboxSetPayerBehaviour', { body: behaviour, options }) }
   payerBehaviours (query: T.AccountFilter = {}, options?: RequestOptions): Promise<{ behaviours: T.PayerBehaviour[] }> { return this.client.call('sandboxListPayerBehaviours', { query, options }) }
   deletePayerBehaviour (id: number, options?: RequestOptions): Promise<void> { return this.client.call('sandboxDeletePayerBehaviour', { params: { id }, options }) }
-  /** Everything back to the fixtures, or one account to its first state. */
-  reset (accountId?: number, options?: RequestOptions): Promise<T.Reset> { return this.client.call('sandboxReset', { body: { accountId } satisfies T.ResetRequest, options }) }
+  /**
+   * Everything back to the fixtures, or one account (by its id) to its first state. A full reset starts the
+   * clock where the sandbox's settings do, or at `{ clockStart, clock }` for this reset alone: the way back to
+   * an earlier date (`setClock` only moves forward).
+   */
+  reset (target?: number | T.ResetRequest, options?: RequestOptions): Promise<T.Reset> {
+    return this.client.call('sandboxReset', { body: typeof target === 'object' ? target : { accountId: target } satisfies T.ResetRequest, options })
+  }
+
   clock (options?: RequestOptions): Promise<T.Clock> { return this.client.call('sandboxGetClock', { options }) }
   /** Moves the sandbox clock forward, running every timed effect due on the way before answering. */
   advanceClock (ms: number, options?: RequestOptions): Promise<T.Clock> { return this.client.call('sandboxAdvanceClock', { body: { ms } satisfies T.ClockAdvance, options }) }
@@ -411,7 +451,9 @@ export class SandboxApi {
 
   /**
    * The newest delivery matching the filter, as soon as one exists (e.g. `status: 'delivered'`);
-   * a PixApiError with code WAIT_TIMEOUT (408) after `timeoutMs` (10 s unless set, at most 60 s).
+   * a PixApiError with code WAIT_TIMEOUT (408) after `timeoutMs` (10 s unless set, at most 60 s), whose
+   * message says what became of the closest delivery (no receiver, pending after a refused connection, ...)
+   * and whose `body.details.nearMisses` lists up to five, each with the fields that differed.
    * With `eventType`, the delivery's body is typed as that event's payload.
    */
   waitForDelivery<E extends T.DeliveryEventType = T.DeliveryEventType> (filter: T.DeliveryWait & { eventType?: E }, options?: RequestOptions): Promise<T.Delivery<E>> {

@@ -15,7 +15,7 @@ import type {
 import type {
   AccountFilterQuery, AccountList, AccountSettingsBody, AccountView, ArmedScenario, ArmedScenarioList, ArmScenarioBody, BalanceChangeBody,
   ClockAdvanceBody, ClockSetBody, ClockView, CreatedAccountView, HealthView, ResetBody, ResetView,
-  ScenarioCatalogue, SnapshotBody, SnapshotImported, SnapshotView,
+  ScenarioCatalogue, ScenarioSpec, SnapshotBody, SnapshotImported, SnapshotView,
 } from '../server/schemas/sandbox.js'
 import type {
   DeliveryEventTypeSchema, DeliveryList, DeliveryListQuery, DeliveryOf, DeliveryWaitQuery, EventTypeSchema, PublicWebhookAnswer, PublicWebhookBody, PublicWebhookList,
@@ -241,7 +241,13 @@ export type CreatedAccount = S<typeof CreatedAccountView>
 export type Accounts = S<typeof AccountList>
 export type BalanceChange = S<typeof BalanceChangeBody>
 export type Scenarios = S<typeof ScenarioCatalogue>
-export type ScenarioArming = S<typeof ArmScenarioBody>
+/**
+ * A scenario of the catalogue (`GET /__sandbox/scenarios`) by its name, and what X-Sandbox-Scenario takes
+ * for one: the name alone or with its parameters (`SETTLEMENT_DELAY;ms=5000`). A name the catalogue does
+ * not have does not compile; to send one anyway (to see UNKNOWN_SCENARIO), set the header yourself.
+ */
+export type { ScenarioName, ScenarioSpec } from '../server/schemas/sandbox.js'
+export type ScenarioArming = Omit<S<typeof ArmScenarioBody>, 'scenario'> & { scenario: ScenarioSpec }
 export type Armed = S<typeof ArmedScenario>
 export type ArmedList = S<typeof ArmedScenarioList>
 export type SandboxWebhookRegistration = S<typeof WebhookRegistrationBody>

@@ -32,10 +32,9 @@ test('twelve monthly debits; the one that fails is paid on its retry', async () 
   for (let month = 0; month < 12; month++) {
     const txid = `mensalidade${String(month + 1).padStart(2, '0')}`.padEnd(26, 'x')
     const dataDeVencimento = new Date(Date.UTC(2026, 3 + month, 20)).toISOString().slice(0, 10)
-    const failing = month === 5 ? { scenario: 'COBR_INSUFFICIENT_FUNDS' } : {}
     await client.apiPix.createCobR(txid, {
       idRec, calendario: { dataDeVencimento }, valor: { original: '49.90' }, recebedor: { agencia: '9708', conta: '012682', tipoConta: 'CORRENTE' },
-    }, failing)
+    }, month === 5 ? { scenario: 'COBR_INSUFFICIENT_FUNDS' } : {}) // the sixth debit finds no funds
     let { debit } = await plane.advanceToNextDue(accountId) // the clock moves to the debit, which runs
     if (month === 5) {
       ;({ debit } = await plane.advanceToNextDue(accountId)) // no funds at 08:00: tried again at 18:00

@@ -126,7 +126,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     reply.header('x-sandbox-version', VERSION)
     done()
   })
-  registerErrorHandlers(app)
+  registerErrorHandlers(app, routes)
   app.addHook('onRoute', declareErrorResponses)
 
   if (store.persistent) {

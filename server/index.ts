@@ -1,4 +1,4 @@
-import { createClient, type AccountSettings, type Clock, type CreatedAccount, type Delivery, type DeliveryEventType, type DeliveryWait, type PixClient, type RequestVerification, type RequestsVerified } from '../client/index.js'
+import { createClient, type AccountSettings, type Clock, type CreatedAccount, type Delivery, type DeliveryEventType, type DeliveryWait, type PixClient, type RequestVerification, type ResetRequest, type RequestsVerified } from '../client/index.js'
 import { configFromOptions, type Config } from './config.js'
 import { serve } from './serve.js'
 
@@ -39,11 +39,16 @@ export interface RunningSandbox {
   createAccount: (settings?: AccountSettings) => Promise<SandboxAccount>
   /** Moves the sandbox clock forward, running every timed effect due on the way (settlements, expiries, retries). */
   advanceClock: (ms: number) => Promise<Clock>
-  /** Everything back to the fixtures (no restart, same port), or one account to its first state. */
-  reset: (accountId?: number) => Promise<void>
+  /**
+   * Everything back to the fixtures (no restart, same port), or one account (by its id) to its first state.
+   * `{ clockStart, clock }` starts the clock of a full reset there, earlier than now if need be, for this reset alone.
+   */
+  reset: (target?: number | ResetRequest) => Promise<void>
   /**
    * The newest webhook delivery matching the filter, as soon as one exists. With `eventType`, its
-   * body is typed as that event's payload (`delivery.body.data.status` for `cash_in`).
+   * body is typed as that event's payload (`delivery.body.data.status` for `cash_in`). After `timeoutMs`
+   * (10 s) a PixApiError WAIT_TIMEOUT whose message says what became of the closest delivery (no
+   * receiver, pending after a refused connection) and whose `body.details.nearMisses` lists up to five.
    */
   waitForDelivery: <E extends DeliveryEventType = DeliveryEventType>(filter: DeliveryWait & { eventType?: E }) => Promise<Delivery<E>>
   /** Resolves when the request journal holds the expected matches; else rejects with a PixApiError (409) listing the near misses in `body.details.nearMisses`. */
@@ -97,7 +102,7 @@ export async function startSandbox (options: SandboxOptions = {}): Promise<Runni
       return { ...created, token, client: own }
     },
     advanceClock: ms => client.sandbox.advanceClock(ms),
-    async reset (accountId) { await client.sandbox.reset(accountId) },
+    async reset (target) { await client.sandbox.reset(target) },
     waitForDelivery: filter => client.sandbox.waitForDelivery(filter),
     verifyRequests: verification => client.sandbox.verifyRequests(verification),
     close,

@@ -48,6 +48,13 @@ export interface SandboxOptions {
   webhookLines?: Pick<WebhookServiceOptions, 'onAttemptFailed' | 'onGaveUp'>
 }
 
+/** Where a full reset starts the clock instead of the settings' --clock-start and --clock: `POST /__sandbox/reset` with `clockStart`, `clock`. */
+export interface ClockStart {
+  /** The instant (ms), within sandbox time; the settings' start when absent. */
+  at?: number
+  frozen?: boolean
+}
+
 /** A whole state to take over (a snapshot import): its records, and the clock and random stream it brings. */
 export interface ImportedState {
   state: State
@@ -107,8 +114,11 @@ export interface Sandbox {
   readonly notices: string[]
   /** Opens the store (the data file, if any) and brings every service up on the state it holds. */
   open (): Promise<void>
-  /** A full reset: the fixtures again, the clock where the settings start it, nothing kept in memory. */
-  reset (): void
+  /**
+   * A full reset: the fixtures again, the clock where the settings start it (or where `clock` says, for
+   * this reset alone), nothing kept in memory.
+   */
+  reset (clock?: ClockStart): void
   /** Replaces the whole state (a snapshot import) and brings every service up on it. */
   replaceState (imported: ImportedState): void
   /**
@@ -132,13 +142,13 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
    * The clock as the settings start it: at --clock-start (or real time), frozen with --clock frozen. A
    * new state starts so, and so does a full reset; a data file that holds a state brings its own clock.
    */
-  const startClock = (): void => {
-    const start = config.clockStart !== undefined ? parseInstant(config.clockStart) : null
-    if (config.clockStart !== undefined && (start === null || !clock.accepts(start))) {
+  const startClock = (over: ClockStart = {}): void => {
+    const start = over.at ?? (config.clockStart !== undefined ? parseInstant(config.clockStart) : null)
+    if (over.at === undefined && config.clockStart !== undefined && (start === null || !clock.accepts(start))) {
       throw new StartupError(`--clock-start ${config.clockStart} is not an instant the sandbox clock can take (ISO 8601, ${SANDBOX_TIME_RANGE})`)
     }
     const now = start ?? (opts.realNow ?? Date.now)()
-    clock.restore({ now: new Date(now).toISOString(), frozen: config.clock === 'frozen', offsetMs: start === null ? 0 : undefined }, start === null ? 'continue' : 'instant')
+    clock.restore({ now: new Date(now).toISOString(), frozen: over.frozen ?? config.clock === 'frozen', offsetMs: start === null ? 0 : undefined }, start === null ? 'continue' : 'instant')
   }
   startClock()
 
@@ -285,12 +295,12 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
       }
     },
 
-    reset () {
+    reset (start) {
       store.transact(() => {
         scheduler.clear()
         store.replace(emptyState())
-        // Everything starts over, the clock too: where the settings start it, before the fixtures are dated.
-        startClock()
+        // Everything starts over, the clock too: where the settings (or this reset) start it, before the fixtures are dated.
+        startClock(start)
         accounts.seedFixtures()
         for (const service of lifecycle) service.afterReset?.()
       })

@@ -4,6 +4,9 @@ import { localTime, meant, UsageError, type Command } from '../command.js'
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
 
+/** What parseDuration reads, in the words of the help and of its usage errors. */
+export const DURATION = 'a duration such as 1h, 30m, 90s, 2d, 500ms, 1h30m, or plain milliseconds'
+
 /** `1h`, `90s`, `1h30m`, `2d`, `500ms`, or plain milliseconds; null when it is none of these. */
 export function parseDuration (text: string): number | null {
   if (/^\d{1,13}$/.test(text)) return Number(text)
@@ -18,7 +21,7 @@ export function parseDuration (text: string): number | null {
  * sandbox's days are São Paulo days, docs/assumptions.md), checked here so that `yesterday` or February
  * 30th is a usage error that says the form, not the sandbox's refusal of a malformed body.
  */
-const INSTANT = 'an instant such as 2026-03-10T23:00:00-03:00 or 2026-03-11T02:00:00Z, a São Paulo time such as 2026-03-10T23:00, or a date (its midnight in São Paulo)'
+export const INSTANT = 'an instant such as 2026-03-10T23:00:00-03:00 or 2026-03-11T02:00:00Z, a São Paulo time such as 2026-03-10T23:00, or a date (its midnight in São Paulo)'
 
 const ACTIONS = ['advance', 'set', 'next-due', 'freeze', 'resume']
 
@@ -28,7 +31,7 @@ export const clock: Command = {
   summary: 'show the sandbox clock, or advance, set, freeze or resume it, or move it to the next debit of a recurring charge (timed effects due on the way run)',
   usage: ['clock', 'clock advance DURATION', 'clock set TIME', 'clock next-due [ACCOUNT]', 'clock freeze', 'clock resume'],
   details: [
-    'DURATION: 1h, 30m, 90s, 2d, 500ms, combined as 1h30m, or plain milliseconds.',
+    'DURATION: 1h, 30m, 90s, 2d, 500ms, combined as 1h30m, or plain milliseconds (d, h, m, s and ms).',
     'TIME: an ISO 8601 instant with its offset (2026-03-10T23:00:00-03:00, 2026-03-11T02:00:00Z); without one,',
     'São Paulo time (2026-03-10T23:00); a date alone is its midnight in São Paulo (2026-03-11).',
     'next-due: to the next debit of a live recurring charge of API Pix (of ACCOUNT, an account id, when given),',
@@ -50,9 +53,9 @@ export const clock: Command = {
     switch (action) {
       case undefined: now = await api.clock(); break
       case 'advance': {
-        const text = needs('a duration such as 1h')
+        const text = needs(DURATION)
         const ms = parseDuration(text)
-        if (ms === null) throw new UsageError(`"${text}" is not a duration such as 1h, 30m, 90s, 1h30m or 500ms`, this)
+        if (ms === null) throw new UsageError(`"${text}" is not ${DURATION}`, this)
         now = await api.advanceClock(ms)
         break
       }

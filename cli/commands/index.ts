@@ -9,6 +9,7 @@ import { reset } from './reset.js'
 import { tail } from './tail.js'
 import { token } from './token.js'
 import { trigger } from './trigger.js'
+import { wait } from './wait.js'
 
 /** Every command, in the order `pix-sandbox help` lists them. A new command: its module and one line here. */
-export const commands: readonly Command[] = [account, token, pay, incoming, clock, rec, trigger, tail, report, reset]
+export const commands: readonly Command[] = [account, token, pay, incoming, clock, rec, trigger, wait, tail, report, reset]

@@ -1206,6 +1206,7 @@ const API_PIX_BLOCKS = [
   {
     id: 'cob',
     title: 'Charges (cob)',
+    about: 'Immediate charges: their txid, status, amount, and the payload location a payer reads.',
     empty: 'No cob yet: PUT /v2/cob/{txid} or POST /v2/cob.',
     load: () => api('GET', `/__sandbox/transactions${qs({ accountId: state.accountId, kind: 'COB', limit: 200 })}`).then(d => listOf(d, 'transactions')),
     key: tx => tx.id,
@@ -1245,6 +1246,7 @@ const API_PIX_BLOCKS = [
   {
     id: 'cobv',
     title: 'Due charges (cobv)',
+    about: 'Charges with a due date: when they are due, what a payer pays today, their location.',
     empty: 'No cobv yet: PUT /v2/cobv/{txid}, or a batch (PUT /v2/lotecobv/{id}).',
     load: () => api('GET', `/__sandbox/cobvs${qs({ accountId: state.accountId })}`).then(d => listOf(d, 'cobvs')),
     key: c => c.chargeId,
@@ -1276,6 +1278,7 @@ const API_PIX_BLOCKS = [
   {
     id: 'lotecobv',
     title: 'Batches of due charges (lotecobv)',
+    about: 'Due charges asked for in batches: each request with its status, and its problem when refused.',
     empty: 'No batch yet: PUT /v2/lotecobv/{id}.',
     load: () => api('GET', `/__sandbox/cobv-batches${qs({ accountId: state.accountId })}`).then(d => listOf(d, 'batches')),
     // A batch's id is its account's own choice: two accounts may use one.
@@ -1301,6 +1304,7 @@ const API_PIX_BLOCKS = [
   {
     id: 'webhook',
     title: 'Webhooks (webhook, webhookrec, webhookcobr)',
+    about: 'Where the PIX received on a key, the changes of recurrences and those of recurring charges are posted.',
     empty: 'No API Pix webhook yet: PUT /v2/webhook/{chave}, /v2/webhookrec or /v2/webhookcobr.',
     load: () => api('GET', `/__sandbox/api-pix-webhooks${qs({ accountId: state.accountId })}`).then(d => listOf(d, 'webhooks')),
     // One per key and account (two accounts may name one key in their lists); /webhookrec's and
@@ -1323,6 +1327,7 @@ const API_PIX_BLOCKS = [
   {
     id: 'loc',
     title: 'Payload locations (loc)',
+    about: 'Where payers\' PSPs read a charge\'s signed payload, and the txid each one serves.',
     empty: 'No payload location yet: POST /v2/loc, or a cob made on API Pix.',
     load: () => api('GET', `/__sandbox/locations${qs({ accountId: state.accountId })}`).then(d => listOf(d, 'locations')),
     key: l => l.id,
@@ -1345,6 +1350,7 @@ const API_PIX_BLOCKS = [
   {
     id: 'rec',
     title: 'Recurrences (rec, Pix Automático)',
+    about: 'Pix Automático: each recurrence\'s status, periodicity, value rule and debtor, its recurring charges (cobr) and their attempts, and the codes a payer scans.',
     empty: 'No recurrence yet: POST /v2/rec.',
     load: () => api('GET', `/__sandbox/recurrences${qs({ accountId: state.accountId })}`).then(d => listOf(d, 'recurrences')),
     key: r => r.idRec,
@@ -1393,6 +1399,7 @@ function setupApiPix () {
   for (const block of API_PIX_BLOCKS) {
     container.append(el('section', { class: 'block', id: `ap-${block.id}`, 'aria-labelledby': `h-ap-${block.id}` },
       el('h3', { id: `h-ap-${block.id}` }, block.title),
+      el('p', { class: 'muted about' }, block.about),
       el('p', { class: 'error', id: `ap-${block.id}-error`, role: 'alert' }),
       el('p', { class: 'empty', id: `ap-${block.id}-empty`, hidden: true }, block.empty),
       el('ul', { class: 'rows', id: `ap-${block.id}-list`, 'aria-label': block.title })))

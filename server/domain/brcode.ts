@@ -31,7 +31,10 @@ export interface BrCode {
   description?: string
 }
 
-export type ParsedBrCode = { ok: true, value: BrCode } | { ok: false, reason: string }
+/** Why a code was refused: `reason` in Portuguese for the gateway's families, `english` for the control plane. */
+export interface BrCodeRefusal { ok: false, reason: string, english: string }
+
+export type ParsedBrCode = { ok: true, value: BrCode } | BrCodeRefusal
 
 export const PIX_GUI = 'br.gov.bcb.pix'
 const MERCHANT_NAME_MAX = 25
@@ -113,22 +116,25 @@ function amountText (cents: number): string {
 }
 
 interface Field { id: string, value: string }
-type Fields = { ok: true, fields: Field[] } | { ok: false, reason: string }
+type Fields = { ok: true, fields: Field[] } | BrCodeRefusal
+
+/** Where a TLV sequence is, in both languages: `['campo 62', 'field 62']`. */
+type Where = readonly [pt: string, en: string]
 
 /** Splits a TLV sequence, requiring every declared length to be exactly what follows. */
-export function readFields (s: string, where: string): Fields {
+export function readFields (s: string, [where, whereEn]: Where): Fields {
   const fields: Field[] = []
   const seen = new Set<string>()
   let i = 0
   while (i < s.length) {
-    if (s.length - i < 4) return { ok: false, reason: `${where}: campo truncado na posição ${i}` }
+    if (s.length - i < 4) return fail(`${where}: campo truncado na posição ${i}`, `${whereEn}: field cut short at position ${i}`)
     const id = s.slice(i, i + 2)
     const len = s.slice(i + 2, i + 4)
-    if (!/^\d{2}$/.test(id)) return { ok: false, reason: `${where}: identificador inválido "${id}" na posição ${i}` }
-    if (!/^\d{2}$/.test(len) || len === '00') return { ok: false, reason: `${where}: tamanho inválido "${len}" no campo ${id}` }
+    if (!/^\d{2}$/.test(id)) return fail(`${where}: identificador inválido "${id}" na posição ${i}`, `${whereEn}: invalid id "${id}" at position ${i}`)
+    if (!/^\d{2}$/.test(len) || len === '00') return fail(`${where}: tamanho inválido "${len}" no campo ${id}`, `${whereEn}: invalid length "${len}" of field ${id}`)
     const end = i + 4 + Number(len)
-    if (end > s.length) return { ok: false, reason: `${where}: campo ${id} declara ${Number(len)} caracteres, restam ${s.length - i - 4}` }
-    if (seen.has(id)) return { ok: false, reason: `${where}: campo ${id} repetido` }
+    if (end > s.length) return fail(`${where}: campo ${id} declara ${Number(len)} caracteres, restam ${s.length - i - 4}`, `${whereEn}: field ${id} declares ${Number(len)} characters, ${s.length - i - 4} remain`)
+    if (seen.has(id)) return fail(`${where}: campo ${id} repetido`, `${whereEn}: field ${id} repeated`)
     seen.add(id)
     fields.push({ id, value: s.slice(i + 4, end) })
     i = end
@@ -136,57 +142,57 @@ export function readFields (s: string, where: string): Fields {
   return { ok: true, fields }
 }
 
-function fail (reason: string): { ok: false, reason: string } {
-  return { ok: false, reason }
+function fail (reason: string, english: string): BrCodeRefusal {
+  return { ok: false, reason, english }
 }
 
 /** Strict parse of a PIX BR Code: any wrong length, missing mandatory field or CRC mismatch rejects it. */
 export function parseBrCode (s: string): ParsedBrCode {
-  if (typeof s !== 'string' || s.length === 0) return fail('BR Code vazio')
-  if (!/^[\x20-\x7E]+$/.test(s)) return fail('BR Code contém caracteres fora do ASCII imprimível')
-  const read = readFields(s, 'BR Code')
+  if (typeof s !== 'string' || s.length === 0) return fail('BR Code vazio', 'empty BR Code')
+  if (!/^[\x20-\x7E]+$/.test(s)) return fail('BR Code contém caracteres fora do ASCII imprimível', 'the BR Code has characters outside printable ASCII')
+  const read = readFields(s, ['BR Code', 'BR Code'])
   if (!read.ok) return read
   const fields = read.fields
   const get = (id: string): string | undefined => fields.find(f => f.id === id)?.value
 
   const crcField = fields[fields.length - 1]
-  if (crcField.id !== '63') return fail('o CRC (campo 63) deve ser o último campo')
-  if (!/^[0-9A-Fa-f]{4}$/.test(crcField.value)) return fail('CRC (campo 63) deve ter 4 dígitos hexadecimais')
-  if (crc16(s.slice(0, -4)) !== crcField.value.toUpperCase()) return fail('CRC não confere')
+  if (crcField.id !== '63') return fail('o CRC (campo 63) deve ser o último campo', 'the CRC (field 63) must be the last field')
+  if (!/^[0-9A-Fa-f]{4}$/.test(crcField.value)) return fail('CRC (campo 63) deve ter 4 dígitos hexadecimais', 'the CRC (field 63) must be 4 hexadecimal digits')
+  if (crc16(s.slice(0, -4)) !== crcField.value.toUpperCase()) return fail('CRC não confere', 'the CRC does not match')
 
-  if (fields[0].id !== '00' || fields[0].value !== '01') return fail('o campo 00 deve ser o primeiro e valer "01"')
+  if (fields[0].id !== '00' || fields[0].value !== '01') return fail('o campo 00 deve ser o primeiro e valer "01"', 'field 00 must come first and be "01"')
   const pointOfInitiation = get('01')
-  if (pointOfInitiation !== undefined && pointOfInitiation !== '11' && pointOfInitiation !== '12') return fail('campo 01 deve valer "11" ou "12"')
+  if (pointOfInitiation !== undefined && pointOfInitiation !== '11' && pointOfInitiation !== '12') return fail('campo 01 deve valer "11" ou "12"', 'field 01 must be "11" or "12"')
 
   const account = readPixAccount(fields)
   if (!account.ok) return account
 
-  if (!/^\d{4}$/.test(get('52') ?? '')) return fail('campo 52 (categoria) ausente ou inválido')
+  if (!/^\d{4}$/.test(get('52') ?? '')) return fail('campo 52 (categoria) ausente ou inválido', 'field 52 (category) missing or invalid')
   const currency = get('53')
-  if (currency !== undefined && currency !== '986') return fail('campo 53 (moeda) deve ser "986"')
+  if (currency !== undefined && currency !== '986') return fail('campo 53 (moeda) deve ser "986"', 'field 53 (currency) must be "986"')
 
   let amountCents: number | undefined
   const amount = get('54')
   if (amount !== undefined) {
     const parsed = parseDecimalString(amount, 'up-to-2')
-    if (!parsed.ok || amount.length > AMOUNT_MAX) return fail(`campo 54 (valor) inválido: "${amount}"`)
+    if (!parsed.ok || amount.length > AMOUNT_MAX) return fail(`campo 54 (valor) inválido: "${amount}"`, `field 54 (amount) invalid: "${amount}"`)
     amountCents = parsed.cents
   }
 
-  if (get('58') !== 'BR') return fail('campo 58 (país) deve ser "BR"')
+  if (get('58') !== 'BR') return fail('campo 58 (país) deve ser "BR"', 'field 58 (country) must be "BR"')
   const merchantName = get('59')
-  if (merchantName === undefined || merchantName.length > MERCHANT_NAME_MAX) return fail(`campo 59 (nome) ausente ou com mais de ${MERCHANT_NAME_MAX} caracteres`)
+  if (merchantName === undefined || merchantName.length > MERCHANT_NAME_MAX) return fail(`campo 59 (nome) ausente ou com mais de ${MERCHANT_NAME_MAX} caracteres`, `field 59 (name) missing or longer than ${MERCHANT_NAME_MAX} characters`)
   const merchantCity = get('60')
-  if (merchantCity === undefined || merchantCity.length > MERCHANT_CITY_MAX) return fail(`campo 60 (cidade) ausente ou com mais de ${MERCHANT_CITY_MAX} caracteres`)
+  if (merchantCity === undefined || merchantCity.length > MERCHANT_CITY_MAX) return fail(`campo 60 (cidade) ausente ou com mais de ${MERCHANT_CITY_MAX} caracteres`, `field 60 (city) missing or longer than ${MERCHANT_CITY_MAX} characters`)
 
   let txid: string | undefined
   const additional = get('62')
   if (additional !== undefined) {
-    const sub = readFields(additional, 'campo 62')
+    const sub = readFields(additional, ['campo 62', 'field 62'])
     if (!sub.ok) return sub
     const reference = sub.fields.find(f => f.id === '05')?.value
     if (reference !== undefined && reference !== NO_TXID) {
-      if (!TXID.test(reference)) return fail(`campo 62-05 (txid) inválido: "${reference}"`)
+      if (!TXID.test(reference)) return fail(`campo 62-05 (txid) inválido: "${reference}"`, `field 62-05 (txid) invalid: "${reference}"`)
       txid = reference
     }
   }
@@ -208,7 +214,7 @@ export function parseBrCode (s: string): ParsedBrCode {
   }
 }
 
-type PixAccount = { ok: true, key?: string, location?: string, description?: string } | { ok: false, reason: string }
+type PixAccount = { ok: true, key?: string, location?: string, description?: string } | BrCodeRefusal
 
 /**
  * The merchant account template of PIX: any of tags 26 to 51 whose GUI (sub-tag 00) is
@@ -220,17 +226,17 @@ function readPixAccount (fields: Field[]): PixAccount {
   for (const field of fields) {
     const id = Number(field.id)
     if (id < 26 || id > 51) continue
-    const sub = readFields(field.value, `campo ${field.id}`)
+    const sub = readFields(field.value, [`campo ${field.id}`, `field ${field.id}`])
     if (!sub.ok) return sub
     if (sub.fields.find(f => f.id === '00')?.value.toLowerCase() === PIX_GUI) templates.push(sub.fields)
   }
-  if (templates.length === 0) return fail(`nenhum campo 26 a 51 com GUI ${PIX_GUI}`)
-  if (templates.length > 1) return fail(`mais de um campo com GUI ${PIX_GUI}`)
+  if (templates.length === 0) return fail(`nenhum campo 26 a 51 com GUI ${PIX_GUI}`, `no field 26 to 51 with GUI ${PIX_GUI}`)
+  if (templates.length > 1) return fail(`mais de um campo com GUI ${PIX_GUI}`, `more than one field with GUI ${PIX_GUI}`)
   const sub = templates[0]
   const key = sub.find(f => f.id === '01')?.value
   const location = sub.find(f => f.id === '25')?.value
   const description = sub.find(f => f.id === '02')?.value
-  if ((key === undefined) === (location === undefined)) return fail('a conta PIX deve ter chave (01) ou location (25), e só um deles')
-  if (location !== undefined && /^[a-z][a-z0-9+.-]*:\/\//i.test(location)) return fail('location (26-25) não pode conter o esquema da URL')
+  if ((key === undefined) === (location === undefined)) return fail('a conta PIX deve ter chave (01) ou location (25), e só um deles', 'the PIX account must have a key (01) or a location (25), and only one of them')
+  if (location !== undefined && /^[a-z][a-z0-9+.-]*:\/\//i.test(location)) return fail('location (26-25) não pode conter o esquema da URL', 'the location (26-25) must not carry the URL scheme')
   return { ok: true, key, location, description }
 }

@@ -86,7 +86,7 @@
  *   receiver set one; a charge above it fails.
  */
 import type { DeepReadonly } from './readonly.js'
-import { hundredths, isRecord, schemaViolation, shown, textUpTo, type Violacao } from './api-pix-fields.js'
+import { hundredths, isRecord, RULE, schemaViolation, shown, textUpTo, type Violacao } from './api-pix-fields.js'
 import { addCalendarDays, businessDayOnOrAfter, calendarDaysBetween, type IsoDate } from './business-days.js'
 import { isIsoDate } from './instant.js'
 import { isRecId, REC_VIOLACOES, recValueRule, type PoliticaRetentativa, type RecCalendario, type RecStatus, type RecValor, type RecValueRule } from './rec.js'
@@ -161,6 +161,15 @@ export const COBR_VIOLACOES = {
   retentativasEsgotadas: (): Violacao => ({ razao: 'A cobrança já recebeu as 3 retentativas que a política PERMITE_3R_7D permite.', propriedade: 'cobr.tentativas' }),
 }
 
+/** What the schema of a recurring charge asks of its members (CobRSolicitada). */
+const COBR_RULE = {
+  calendario: 'deve ser um objeto com dataDeVencimento, uma data AAAA-MM-DD que exista, como "2026-03-10"',
+  valor: 'deve ser um objeto com original, um valor maior que zero com 2 casas decimais, como "10.00"',
+  recebedor: `deve ter conta (texto de até 20 caracteres), tipoConta (${TIPOS_CONTA.join(', ')}) e, opcionalmente, agencia (até 4)`,
+  devedor: 'deve ser um objeto de textos: email, logradouro (até 200 caracteres), cidade (até 200), uf (até 2), cep (até 9)',
+  status: 'o status de uma cobrança é do PSP: a criação não o informa',
+} as const
+
 // --- POST /cobr, PUT /cobr/{txid} ---------------------------------------------------------------
 
 function checkRecebedor (input: unknown): CobRRecebedor | null {
@@ -198,24 +207,24 @@ function originalOf (valor: unknown): string | null {
  */
 export function parseCobRRequest (body: unknown, context: { criacao: IsoDate }): CobRRequestResult {
   if (!isIsoDate(context.criacao)) throw new RangeError(`criacao must be a YYYY-MM-DD date, got ${context.criacao}`)
-  if (!isRecord(body)) return { ok: false, violacoes: [schemaViolation('objeto', 'cobr')] }
+  if (!isRecord(body)) return { ok: false, violacoes: [schemaViolation('objeto', 'cobr', RULE.object)] }
   const out: Violacao[] = []
-  if (!isRecId(body.idRec)) out.push(schemaViolation('campo', 'cobr.idRec', body.idRec))
-  if (body.infoAdicional !== undefined && !textUpTo(body.infoAdicional, 140)) out.push(schemaViolation('campo', 'cobr.infoAdicional', body.infoAdicional))
+  if (!isRecId(body.idRec)) out.push(schemaViolation('campo', 'cobr.idRec', RULE.recId, body.idRec))
+  if (body.infoAdicional !== undefined && !textUpTo(body.infoAdicional, 140)) out.push(schemaViolation('campo', 'cobr.infoAdicional', RULE.text(140), body.infoAdicional))
   // A charge's status is the PSP's to set: a creation that names one does not respect CobRSolicitada.
-  if (body.status !== undefined) out.push(schemaViolation('campo', 'cobr.status', body.status))
+  if (body.status !== undefined) out.push(schemaViolation('campo', 'cobr.status', COBR_RULE.status, body.status))
   const { calendario } = body
   const vencimento = isRecord(calendario) && typeof calendario.dataDeVencimento === 'string' && isIsoDate(calendario.dataDeVencimento) ? calendario.dataDeVencimento : null
-  if (vencimento === null) out.push(schemaViolation('objeto', 'cobr.calendario'))
+  if (vencimento === null) out.push(schemaViolation('objeto', 'cobr.calendario', COBR_RULE.calendario))
   else if (vencimento < context.criacao) out.push(COBR_VIOLACOES.vencimentoAntesDaCriacao(vencimento))
   const original = originalOf(body.valor)
-  if (original === null) out.push(schemaViolation('campo', 'cobr.valor'))
+  if (original === null) out.push(schemaViolation('campo', 'cobr.valor', COBR_RULE.valor))
   const recebedor = checkRecebedor(body.recebedor)
-  if (recebedor === null) out.push(schemaViolation('objeto', 'cobr.recebedor'))
+  if (recebedor === null) out.push(schemaViolation('objeto', 'cobr.recebedor', COBR_RULE.recebedor))
   const devedor = body.devedor === undefined ? undefined : checkDevedor(body.devedor)
-  if (devedor === null) out.push(schemaViolation('objeto', 'cobr.devedor'))
+  if (devedor === null) out.push(schemaViolation('objeto', 'cobr.devedor', COBR_RULE.devedor))
   const { ajusteDiaUtil = true } = body
-  if (typeof ajusteDiaUtil !== 'boolean') out.push(schemaViolation('campo', 'cobr.ajusteDiaUtil', ajusteDiaUtil))
+  if (typeof ajusteDiaUtil !== 'boolean') out.push(schemaViolation('campo', 'cobr.ajusteDiaUtil', RULE.boolean, ajusteDiaUtil))
   if (out.length > 0 || vencimento === null || original === null || recebedor === null || devedor === null) return { ok: false, violacoes: out }
   return {
     ok: true,
@@ -277,9 +286,9 @@ export function cobrCancellable (cobr: CobRDates, hoje: IsoDate): boolean {
 
 /** A `PATCH /cobr/{txid}` body (CobRRevisada) on a charge: `cancelar` when it sets status CANCELADA, or the violations. */
 export function parseCobRRevision (body: unknown, cobr: CobRDates & { status: CobRStatus }, context: { hoje: IsoDate }): { ok: true, cancelar: boolean } | { ok: false, violacoes: Violacao[] } {
-  if (!isRecord(body)) return { ok: false, violacoes: [schemaViolation('objeto', 'cobr')] }
+  if (!isRecord(body)) return { ok: false, violacoes: [schemaViolation('objeto', 'cobr', RULE.object)] }
   if (body.status === undefined) return { ok: true, cancelar: false }
-  if (body.status !== 'CANCELADA') return { ok: false, violacoes: [schemaViolation('campo', 'cobr.status', body.status)] }
+  if (body.status !== 'CANCELADA') return { ok: false, violacoes: [schemaViolation('campo', 'cobr.status', RULE.oneOf(['CANCELADA']), body.status)] }
   if (COBR_FINAL_STATUSES.includes(cobr.status)) return { ok: false, violacoes: [COBR_VIOLACOES.cobrEncerrada()] }
   if (!cobrCancellable(cobr, context.hoje)) return { ok: false, violacoes: [COBR_VIOLACOES.cancelamentoTardio()] }
   return { ok: true, cancelar: true }
@@ -316,7 +325,7 @@ function retriesUsed (tentativas: readonly TentativaResumo[]): number {
 
 /** The violations of `POST /cobr/{txid}/retentativa/{data}`; none: schedule an NTAG attempt on `data`. */
 export function checkRetentativa (data: string, context: DeepReadonly<CobRRetryContext>): Violacao[] {
-  if (!isIsoDate(data)) return [schemaViolation('campo', 'data', data)]
+  if (!isIsoDate(data)) return [schemaViolation('campo', 'data', RULE.date, data)]
   const { cobr, hoje } = context
   const out: Violacao[] = []
   if (COBR_FINAL_STATUSES.includes(cobr.status)) out.push(COBR_VIOLACOES.cobrEncerrada())

@@ -44,7 +44,7 @@
  */
 import type { DeepReadonly } from '../store/state.js'
 import { addCalendarDays, businessDayOnOrAfter, businessDaysBetween, calendarDaysBetween, type IsoDate } from './business-days.js'
-import { hundredths, isRecord, schemaViolation, shown, type Violacao } from './api-pix-fields.js'
+import { hundredths, isRecord, RULE, schemaViolation, shown, type Violacao } from './api-pix-fields.js'
 import { isIsoDate } from './instant.js'
 import { centsToString, divideHalfUp } from './money.js'
 
@@ -136,8 +136,20 @@ function modalidadeOf (value: unknown, max: number): number | null {
   return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= max ? n : null
 }
 
-const schemaObject = (path: string): Violacao => schemaViolation('objeto', `cobv.${path}`)
-const schemaField = (path: string, value: unknown): Violacao => schemaViolation('campo', `cobv.${path}`, value)
+const schemaObject = (path: string, rule: string): Violacao => schemaViolation('objeto', `cobv.${path}`, rule)
+const schemaField = (path: string, rule: string, value: unknown): Violacao => schemaViolation('campo', `cobv.${path}`, rule, value)
+
+/** What the schema of a due charge asks of its members (CobVSolicitada). */
+const COBV_RULE = {
+  calendario: 'deve ser um objeto com dataDeVencimento e, opcionalmente, validadeAposVencimento',
+  validade: 'deve ser um número inteiro de dias, até 2147483647',
+  validadeAte9999: 'deve ser um número de dias que termine a validade até 9999-12-31',
+  rate: (max: number): string => `deve ser um objeto com modalidade (um inteiro de 1 a ${max}) e valorPerc (um valor com 2 casas decimais, como "2.00")`,
+  desconto: 'deve ser um objeto com modalidade, um inteiro de 1 a 6',
+  descontoDataFixa: 'descontoDataFixa deve ser uma lista de 1 a 3 elementos, cada um com data (AAAA-MM-DD) e valorPerc (como "1.00"), em datas diferentes',
+  descontoValorPerc: 'valorPerc deve ser um valor com 2 casas decimais, como "1.00"',
+  valor: 'deve ser um objeto com original, um valor com 2 casas decimais, como "10.00"',
+} as const
 
 const DESCONTO = 'cobv.valor.desconto'
 const V = {
@@ -160,14 +172,14 @@ function belowWhole (hundredthsValue: number, percent: boolean, originalCents: n
 }
 
 function checkCalendario (input: unknown, criacao: IsoDate, out: Violacao[]): CobVCalendario | null {
-  if (!isRecord(input)) { out.push(schemaObject('calendario')); return null }
+  if (!isRecord(input)) { out.push(schemaObject('calendario', COBV_RULE.calendario)); return null }
   const { dataDeVencimento, validadeAposVencimento = DEFAULT_VALIDADE_APOS_VENCIMENTO } = input
   let due: IsoDate | null = null
-  if (typeof dataDeVencimento !== 'string' || !isIsoDate(dataDeVencimento)) out.push(schemaField('calendario.dataDeVencimento', dataDeVencimento))
+  if (typeof dataDeVencimento !== 'string' || !isIsoDate(dataDeVencimento)) out.push(schemaField('calendario.dataDeVencimento', RULE.date, dataDeVencimento))
   else if (dataDeVencimento < criacao) out.push(V.dueBeforeCreation(dataDeVencimento))
   else due = dataDeVencimento
   if (typeof validadeAposVencimento !== 'number' || !Number.isInteger(validadeAposVencimento) || validadeAposVencimento > INT32_MAX) {
-    out.push(schemaField('calendario.validadeAposVencimento', validadeAposVencimento))
+    out.push(schemaField('calendario.validadeAposVencimento', COBV_RULE.validade, validadeAposVencimento))
     return null
   }
   if (validadeAposVencimento < 0) { out.push(V.validadeNegative(validadeAposVencimento)); return null }
@@ -177,7 +189,7 @@ function checkCalendario (input: unknown, criacao: IsoDate, out: Violacao[]): Co
     cobvLastPayableDate(calendario)
   } catch {
     // A validity that ends after 9999-12-31 has no date API Pix can write.
-    out.push(schemaField('calendario.validadeAposVencimento', validadeAposVencimento))
+    out.push(schemaField('calendario.validadeAposVencimento', COBV_RULE.validadeAte9999, validadeAposVencimento))
     return null
   }
   return calendario
@@ -187,26 +199,26 @@ function checkCalendario (input: unknown, criacao: IsoDate, out: Violacao[]): Co
 function checkRate<M extends number> (path: string, input: unknown, max: number, out: Violacao[]): { modalidade: M, valorPerc: string, hundredths: number } | null {
   const modalidade = isRecord(input) ? modalidadeOf(input.modalidade, max) : null
   const value = isRecord(input) ? hundredths(input.valorPerc) : null
-  if (!isRecord(input) || modalidade === null || value === null) { out.push(schemaObject(path)); return null }
+  if (!isRecord(input) || modalidade === null || value === null) { out.push(schemaObject(path, COBV_RULE.rate(max))); return null }
   return { modalidade: modalidade as M, valorPerc: input.valorPerc as string, hundredths: value }
 }
 
 function checkDesconto (input: unknown, due: IsoDate | null, originalCents: number | null, out: Violacao[]): CobVDesconto | null {
   const modalidade = isRecord(input) ? modalidadeOf(input.modalidade, 6) as DescontoModalidade | null : null
-  if (!isRecord(input) || modalidade === null) { out.push(schemaObject('valor.desconto')); return null }
+  if (!isRecord(input) || modalidade === null) { out.push(schemaObject('valor.desconto', COBV_RULE.desconto)); return null }
   const { valorPerc, descontoDataFixa: list } = input
   if (modalidade === 1 || modalidade === 2) {
     const before = out.length
     if (valorPerc !== undefined && valorPerc !== null) out.push(V.datedWithValorPerc())
     if (list === undefined || list === null || (Array.isArray(list) && list.length === 0)) out.push(V.datedWithoutList())
-    else if (!Array.isArray(list) || list.length > 3) out.push(schemaObject('valor.desconto'))
+    else if (!Array.isArray(list) || list.length > 3) out.push(schemaObject('valor.desconto', COBV_RULE.descontoDataFixa))
     else {
       const entries = list.map(e => isRecord(e) && typeof e.data === 'string' && isIsoDate(e.data) && hundredths(e.valorPerc) !== null
         ? { data: e.data, valorPerc: e.valorPerc as string, hundredths: hundredths(e.valorPerc) as number }
         : null)
       // Two elements with one date would make the discount of that day ambiguous.
       const dates = new Set(entries.map(e => e?.data))
-      if (entries.includes(null) || dates.size < entries.length) out.push(schemaObject('valor.desconto'))
+      if (entries.includes(null) || dates.size < entries.length) out.push(schemaObject('valor.desconto', COBV_RULE.descontoDataFixa))
       else {
         const valid = entries as Array<NonNullable<typeof entries[number]>>
         if (due !== null && valid.some(e => e.data > due)) out.push(V.descontoAfterDue())
@@ -221,17 +233,17 @@ function checkDesconto (input: unknown, due: IsoDate | null, originalCents: numb
   if (valorPerc === undefined || valorPerc === null) out.push(V.perDayWithoutValorPerc())
   else {
     const value = hundredths(valorPerc)
-    if (value === null) out.push(schemaObject('valor.desconto'))
+    if (value === null) out.push(schemaObject('valor.desconto', COBV_RULE.descontoValorPerc))
     else if (!belowWhole(value, modalidade >= 5, originalCents)) out.push(V.descontoTooLarge())
   }
   return out.length === before ? { modalidade, valorPerc: valorPerc as string } : null
 }
 
 function checkValor (input: unknown, due: IsoDate | null, out: Violacao[]): CobVValor | null {
-  if (!isRecord(input)) { out.push(schemaObject('valor')); return null }
+  if (!isRecord(input)) { out.push(schemaObject('valor', COBV_RULE.valor)); return null }
   const before = out.length
   const original = hundredths(input.original)
-  if (original === null) out.push(schemaField('valor.original', input.original))
+  if (original === null) out.push(schemaField('valor.original', RULE.decimal, input.original))
   else if (original === 0) out.push(V.originalZero(input.original))
   const originalCents = original === null || original === 0 ? null : original
   const valor: CobVValor = { original: input.original as string }

@@ -52,6 +52,9 @@ export function isValidCnpj (s: string): boolean {
   return CNPJ.test(s) && !isRepeated(s) && cnpjCheckDigits(s.slice(0, 12)) === s.slice(12)
 }
 
+/** The JSON Schema format of a CPF or CNPJ with valid check digits (registered in schemas/compilers.ts, in the form the family takes). */
+export const DOCUMENT_FORMAT = 'cpf-cnpj'
+
 /**
  * The document formats of the API Pix dialect's schemas, by name, for `ajv.addFormat(name, { type:
  * 'string', validate })`. API Pix 2.9.0 writes every `cnpj` as `^[0-9A-Z]{14}$`, so the alphanumeric

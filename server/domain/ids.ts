@@ -198,3 +198,6 @@ export function isValidTxid (s: string): boolean {
 export function isValidEndToEndId (s: string): boolean {
   return /^[a-zA-Z0-9]{32}$/.test(s)
 }
+
+/** A UUID of version 4 as text, any case: what an idempotency key is (docs/gateway.md §4 endpoint 9). */
+export const UUID_V4_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$'

@@ -71,3 +71,6 @@ export function parseInstant (text: string, defaultOffsetMinutes?: number): numb
   date.setUTCFullYear(year)
   return date.getTime() - offsetMinutes * 60_000
 }
+
+/** An ISO 8601 date alone (a whole São Paulo day) or date-time, as the date filters take them. */
+export const ISO_DATE_OR_DATE_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2})?)?$'

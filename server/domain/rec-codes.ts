@@ -56,7 +56,7 @@ export type RecurrenceCode = { ok: true, recLocation: string, payable: boolean }
 /** The recurrence a code carries (its tag 80), and whether it carries a payment as well. */
 export function readRecurrenceCode (code: string): RecurrenceCode {
   if (typeof code !== 'string' || !/^[\x20-\x7E]+$/.test(code)) return { ok: false, reason: 'BR Code vazio ou com caracteres fora do ASCII imprimível' }
-  const read = readFields(code, 'BR Code')
+  const read = readFields(code, ['BR Code', 'BR Code'])
   if (!read.ok) return read
   const last = read.fields[read.fields.length - 1]
   if (last.id !== '63' || crc16(code.slice(0, -4)) !== last.value.toUpperCase()) return { ok: false, reason: 'CRC (campo 63) ausente ou que não confere' }
@@ -65,7 +65,7 @@ export function readRecurrenceCode (code: string): RecurrenceCode {
   for (const field of read.fields) {
     const id = Number(field.id)
     if (field.id !== REC_TAG && (id < 26 || id > 51)) continue
-    const sub = readFields(field.value, `campo ${field.id}`)
+    const sub = readFields(field.value, [`campo ${field.id}`, `field ${field.id}`])
     if (!sub.ok) return sub
     const get = (subId: string) => sub.fields.find(f => f.id === subId)?.value
     if (get('00')?.toLowerCase() !== PIX_GUI) continue

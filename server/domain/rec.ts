@@ -58,7 +58,7 @@
  *
  * Decisions where API Pix is silent (docs/assumptions.md, Pix Automático):
  * - Violations the YAML does not list use its generic wording for the member ("O objeto rec.X não
- *   respeita o _schema_.", "O campo rec.X ...").
+ *   respeita o _schema_", "O campo rec.X ..."), followed by the rule the member breaks.
  * - A fixed valorRec of 0.00 is refused (schema wording): no charge could follow it.
  * - In a PATCH, loc, dataInicial and txid count as changed only when they differ from the current
  *   ones, so a client resending an unchanged value on an APROVADA recurrence is not refused.
@@ -66,7 +66,7 @@
  * - A PATCH that cancels may revise in the same body; the cancellation is applied after.
  */
 import type { DeepReadonly } from './readonly.js'
-import { isRecord, schemaViolation, shown, hundredths, textUpTo, type Violacao } from './api-pix-fields.js'
+import { isRecord, RULE, schemaViolation, shown, hundredths, textUpTo, type Violacao } from './api-pix-fields.js'
 import type { IsoDate } from './business-days.js'
 import { isIsoDate } from './instant.js'
 import {
@@ -103,6 +103,16 @@ export const REC_VIOLACOES = {
   txidRejeitadaOuCancelada: (): Violacao => ({ razao: 'O campo rec.dadosJornada.txid não pode ser alterado quando a recorrência apresentar-se com o status REJEITADA ou CANCELADA.', propriedade: 'rec.ativacao.dadosJornada.txid' }),
 }
 
+/** What the schemas of a recurrence ask of its members (RecSolicitada, RecRevisada). */
+const REC_RULE = {
+  vinculo: 'deve ter contrato (texto de até 35 caracteres), objeto opcional (até 35) e devedor com nome (até 140) e cpf (11 dígitos) ou cnpj (14 dígitos ou letras maiúsculas), não os dois',
+  vinculoRevisado: 'deve ser um objeto; devedor, quando presente, com nome (texto de até 140 caracteres)',
+  calendario: 'deve ser um objeto com dataInicial, periodicidade e, opcionalmente, dataFinal',
+  valor: 'deve ser um objeto com valorRec ou valorMinimoRecebedor',
+  recebedor: 'deve ser um objeto; convenio, quando presente, um texto de até 60 caracteres',
+  ativacao: 'deve ser um objeto, vazio ou com dadosJornada.txid (26 a 35 letras e dígitos)',
+} as const
+
 // --- POST /rec ----------------------------------------------------------------------------------
 
 function checkDevedor (input: unknown): RecDevedor | null {
@@ -118,36 +128,36 @@ function checkDevedor (input: unknown): RecDevedor | null {
 function checkVinculo (input: unknown, out: Violacao[]): RecVinculo | null {
   const devedor = isRecord(input) ? checkDevedor(input.devedor) : null
   if (!isRecord(input) || devedor === null || !textUpTo(input.contrato, 35) || (input.objeto !== undefined && !textUpTo(input.objeto, 35))) {
-    out.push(schemaViolation('objeto', 'rec.vinculo'))
+    out.push(schemaViolation('objeto', 'rec.vinculo', REC_RULE.vinculo))
     return null
   }
   return { ...(input.objeto !== undefined ? { objeto: input.objeto as string } : {}), contrato: input.contrato, devedor }
 }
 
 function checkCalendario (input: unknown, criacao: IsoDate, out: Violacao[]): RecCalendario | null {
-  if (!isRecord(input)) { out.push(schemaViolation('objeto', 'rec.calendario')); return null }
+  if (!isRecord(input)) { out.push(schemaViolation('objeto', 'rec.calendario', REC_RULE.calendario)); return null }
   const { dataInicial, dataFinal, periodicidade } = input
   const before = out.length
   const inicial = typeof dataInicial === 'string' && isIsoDate(dataInicial) ? dataInicial : null
-  if (inicial === null) out.push(schemaViolation('campo', 'rec.calendario.dataInicial', dataInicial))
+  if (inicial === null) out.push(schemaViolation('campo', 'rec.calendario.dataInicial', RULE.date, dataInicial))
   else if (inicial < criacao) out.push(REC_VIOLACOES.dataInicialAntesDaCriacao(inicial))
   if (dataFinal !== undefined) {
-    if (typeof dataFinal !== 'string' || !isIsoDate(dataFinal)) out.push(schemaViolation('campo', 'rec.calendario.dataFinal', dataFinal))
+    if (typeof dataFinal !== 'string' || !isIsoDate(dataFinal)) out.push(schemaViolation('campo', 'rec.calendario.dataFinal', RULE.date, dataFinal))
     else if (inicial !== null && dataFinal < inicial) out.push(REC_VIOLACOES.dataFinalAntesDaInicial(dataFinal))
   }
-  if (!PERIODICIDADES.includes(periodicidade as Periodicidade)) out.push(schemaViolation('campo', 'rec.calendario.periodicidade', periodicidade))
+  if (!PERIODICIDADES.includes(periodicidade as Periodicidade)) out.push(schemaViolation('campo', 'rec.calendario.periodicidade', RULE.oneOf(PERIODICIDADES), periodicidade))
   if (out.length > before || inicial === null) return null
   return { dataInicial: inicial, ...(dataFinal !== undefined ? { dataFinal: dataFinal as IsoDate } : {}), periodicidade: periodicidade as Periodicidade }
 }
 
 function checkValor (input: unknown, out: Violacao[]): RecValor | null {
   if (input === undefined) return {}
-  if (!isRecord(input)) { out.push(schemaViolation('objeto', 'rec.valor')); return null }
+  if (!isRecord(input)) { out.push(schemaViolation('objeto', 'rec.valor', REC_RULE.valor)); return null }
   const { valorRec, valorMinimoRecebedor } = input
   const before = out.length
   // A fixed value of zero could never be charged.
-  if (valorRec !== undefined && !(hundredths(valorRec) !== null && hundredths(valorRec) !== 0)) out.push(schemaViolation('campo', 'rec.valor.valorRec', valorRec))
-  if (valorMinimoRecebedor !== undefined && hundredths(valorMinimoRecebedor) === null) out.push(schemaViolation('campo', 'rec.valor.valorMinimoRecebedor', valorMinimoRecebedor))
+  if (valorRec !== undefined && !(hundredths(valorRec) !== null && hundredths(valorRec) !== 0)) out.push(schemaViolation('campo', 'rec.valor.valorRec', RULE.positiveDecimal, valorRec))
+  if (valorMinimoRecebedor !== undefined && hundredths(valorMinimoRecebedor) === null) out.push(schemaViolation('campo', 'rec.valor.valorMinimoRecebedor', RULE.decimal, valorMinimoRecebedor))
   if (valorRec !== undefined && valorMinimoRecebedor !== undefined) out.push(REC_VIOLACOES.ambosOsValores())
   if (out.length > before) return null
   return valorRec !== undefined ? { valorRec: valorRec as string } : valorMinimoRecebedor !== undefined ? { valorMinimoRecebedor: valorMinimoRecebedor as string } : {}
@@ -156,7 +166,7 @@ function checkValor (input: unknown, out: Violacao[]): RecValor | null {
 /** `recebedor` by its schema; whether the PSP accepts its convenio is checked last, as the YAML lists it. */
 function checkRecebedor (input: unknown, out: Violacao[]): RecTerms['recebedor'] | null {
   if (input === undefined) return undefined
-  if (!isRecord(input) || (input.convenio !== undefined && !textUpTo(input.convenio, 60))) { out.push(schemaViolation('objeto', 'rec.recebedor')); return null }
+  if (!isRecord(input) || (input.convenio !== undefined && !textUpTo(input.convenio, 60))) { out.push(schemaViolation('objeto', 'rec.recebedor', REC_RULE.recebedor)); return null }
   return input.convenio === undefined ? {} : { convenio: input.convenio as string }
 }
 
@@ -179,17 +189,17 @@ function readAtivacao (input: unknown): { txid?: string } | null {
  */
 export function parseRecTerms (body: unknown, context: { criacao: IsoDate, convenioAceito?: (convenio: string) => boolean }): RecTermsResult {
   if (!isIsoDate(context.criacao)) throw new RangeError(`criacao must be a YYYY-MM-DD date, got ${context.criacao}`)
-  if (!isRecord(body)) return { ok: false, violacoes: [schemaViolation('objeto', 'rec')] }
+  if (!isRecord(body)) return { ok: false, violacoes: [schemaViolation('objeto', 'rec', RULE.object)] }
   const out: Violacao[] = []
   const vinculo = checkVinculo(body.vinculo, out)
   const calendario = checkCalendario(body.calendario, context.criacao, out)
   const valor = checkValor(body.valor, out)
   const recebedor = checkRecebedor(body.recebedor, out)
   const politica = body.politicaRetentativa
-  if (!POLITICAS_RETENTATIVA.includes(politica as PoliticaRetentativa)) out.push(schemaViolation('campo', 'rec.politicaRetentativa', politica))
-  if (body.loc !== undefined && !isLocId(body.loc)) out.push(schemaViolation('campo', 'rec.loc', body.loc))
+  if (!POLITICAS_RETENTATIVA.includes(politica as PoliticaRetentativa)) out.push(schemaViolation('campo', 'rec.politicaRetentativa', RULE.oneOf(POLITICAS_RETENTATIVA), politica))
+  if (body.loc !== undefined && !isLocId(body.loc)) out.push(schemaViolation('campo', 'rec.loc', RULE.locId, body.loc))
   const ativacao = body.ativacao === undefined ? {} : readAtivacao(body.ativacao)
-  if (ativacao === null) out.push(schemaViolation('objeto', 'rec.ativacao'))
+  if (ativacao === null) out.push(schemaViolation('objeto', 'rec.ativacao', REC_RULE.ativacao))
   const convenio = recebedor?.convenio
   if (convenio !== undefined && !(context.convenioAceito ?? (() => true))(convenio)) out.push(REC_VIOLACOES.convenioRecusado(convenio))
   if (out.length > 0 || vinculo === null || calendario === null || valor === null || recebedor === null || ativacao === null) return { ok: false, violacoes: out }
@@ -212,7 +222,7 @@ export function parseRecTerms (body: unknown, context: { criacao: IsoDate, conve
 function reviseDevedor (current: DeepReadonly<RecDevedor>, vinculo: unknown, out: Violacao[]): RecDevedor | null {
   const devedor = isRecord(vinculo) ? vinculo.devedor : undefined
   if (!isRecord(vinculo) || (devedor !== undefined && !(isRecord(devedor) && textUpTo(devedor.nome, 140)))) {
-    out.push(schemaViolation('objeto', 'rec.vinculo'))
+    out.push(schemaViolation('objeto', 'rec.vinculo', REC_RULE.vinculoRevisado))
     return null
   }
   return devedor === undefined ? { ...current } : { ...current, nome: devedor.nome as string }
@@ -224,17 +234,17 @@ function reviseDevedor (current: DeepReadonly<RecDevedor>, vinculo: unknown, out
  */
 export function reviseRecTerms (current: DeepReadonly<RecTerms>, body: unknown, context: { status: RecStatus, criacao: IsoDate }): RecRevisionResult {
   if (!isIsoDate(context.criacao)) throw new RangeError(`criacao must be a YYYY-MM-DD date, got ${context.criacao}`)
-  if (!isRecord(body)) return { ok: false, violacoes: [schemaViolation('objeto', 'rec')] }
+  if (!isRecord(body)) return { ok: false, violacoes: [schemaViolation('objeto', 'rec', RULE.object)] }
   const { status } = context
   const out: Violacao[] = []
   const criada = status === 'CRIADA'
   let dataInicial: IsoDate = current.calendario.dataInicial
   const calendario = body.calendario
   if (calendario !== undefined) {
-    if (!isRecord(calendario)) out.push(schemaViolation('objeto', 'rec.calendario'))
+    if (!isRecord(calendario)) out.push(schemaViolation('objeto', 'rec.calendario', RULE.object))
     else if (calendario.dataInicial !== undefined) {
       const value = calendario.dataInicial
-      if (typeof value !== 'string' || !isIsoDate(value)) out.push(schemaViolation('campo', 'rec.calendario.dataInicial', value))
+      if (typeof value !== 'string' || !isIsoDate(value)) out.push(schemaViolation('campo', 'rec.calendario.dataInicial', RULE.date, value))
       else if (value < context.criacao) out.push(REC_VIOLACOES.dataInicialAntesDaCriacao(value))
       else if (value !== dataInicial && !criada) out.push(REC_VIOLACOES.dataInicialSomenteCriada())
       else if (current.calendario.dataFinal !== undefined && current.calendario.dataFinal < value) out.push(REC_VIOLACOES.dataFinalAntesDaInicial(current.calendario.dataFinal))
@@ -243,17 +253,17 @@ export function reviseRecTerms (current: DeepReadonly<RecTerms>, body: unknown, 
   }
   let loc = current.loc
   if (body.loc !== undefined) {
-    if (!isLocId(body.loc)) out.push(schemaViolation('campo', 'rec.loc', body.loc))
+    if (!isLocId(body.loc)) out.push(schemaViolation('campo', 'rec.loc', RULE.locId, body.loc))
     else if (body.loc !== loc && !criada) out.push(REC_VIOLACOES.locSomenteCriada())
     else loc = body.loc
   }
-  if (body.status !== undefined && body.status !== 'CANCELADA') out.push(schemaViolation('campo', 'rec.status', body.status))
+  if (body.status !== undefined && body.status !== 'CANCELADA') out.push(schemaViolation('campo', 'rec.status', RULE.oneOf(['CANCELADA']), body.status))
   if (REC_FINAL_STATUSES.includes(status)) out.push(REC_VIOLACOES.encerrada())
   const devedor = body.vinculo === undefined ? { ...current.vinculo.devedor } : reviseDevedor(current.vinculo.devedor, body.vinculo, out)
   let txid = current.ativacao?.dadosJornada.txid
   if (body.ativacao !== undefined) {
     const ativacao = readAtivacao(body.ativacao)
-    if (ativacao === null) out.push(schemaViolation('objeto', 'rec.ativacao'))
+    if (ativacao === null) out.push(schemaViolation('objeto', 'rec.ativacao', REC_RULE.ativacao))
     else if (ativacao.txid !== undefined && ativacao.txid !== txid && (status === 'REJEITADA' || status === 'CANCELADA')) out.push(REC_VIOLACOES.txidRejeitadaOuCancelada())
     else if (ativacao.txid !== undefined) txid = ativacao.txid
   }

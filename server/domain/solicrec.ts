@@ -42,9 +42,9 @@
  *   436/2023, art. 3: "até o limite de trinta dias após o envio"; a shorter expiry is the receiver's
  *   choice): a later dataExpiracaoSolicitacao is accepted as written and the request expires at 30 days.
  * - A `PATCH` without a status is refused (status is required); an unknown idRec's form is refused
- *   with the schema wording "O campo solicrec.idRec não respeita o _schema_.".
+ *   with the schema wording "O campo solicrec.idRec não respeita o _schema_: deve ser um idRec, ...".
  */
-import { isRecord, schemaViolation, shown, textUpTo, type Violacao } from './api-pix-fields.js'
+import { isRecord, RULE, schemaViolation, shown, textUpTo, type Violacao } from './api-pix-fields.js'
 import type { IsoDate } from './business-days.js'
 import { saoPauloTime } from './calendar.js'
 import { isIsoDate, parseInstant } from './instant.js'
@@ -80,6 +80,12 @@ export const SOLICREC_VIOLACOES = {
   naoCancelavel: (): Violacao => ({ razao: 'Não é possível cancelar uma solicitação de recorrência com o status diferente de CRIADA, ENVIADA ou RECEBIDA.', propriedade: 'solicrec.status' }),
 }
 
+/** What the schema of a confirmation request asks of its members (SolicRecSolicitada). */
+const SOLICREC_RULE = {
+  calendario: 'deve ser um objeto com dataExpiracaoSolicitacao, uma data-hora RFC 3339 com fuso, como "2026-03-10T12:00:00Z"',
+  destinatario: 'deve ter conta (texto de até 20 caracteres), ispbParticipante (8 dígitos ou letras maiúsculas), agencia opcional (até 4) e cpf (11 dígitos) ou cnpj (14 dígitos ou letras maiúsculas), não os dois',
+} as const
+
 function checkDestinatario (input: unknown): SolicRecDestinatario | null {
   if (!isRecord(input)) return null
   const { conta, ispbParticipante, agencia, cpf, cnpj } = input
@@ -95,16 +101,16 @@ function checkDestinatario (input: unknown): SolicRecDestinatario | null {
 /** A `POST /solicrec` body (SolicRecSolicitada), checked; `criacao` is the São Paulo date of creation (today). */
 export function parseSolicRecRequest (body: unknown, context: { criacao: IsoDate }): SolicRecRequestResult {
   if (!isIsoDate(context.criacao)) throw new RangeError(`criacao must be a YYYY-MM-DD date, got ${context.criacao}`)
-  if (!isRecord(body)) return { ok: false, violacoes: [schemaViolation('objeto', 'solicrec')] }
+  if (!isRecord(body)) return { ok: false, violacoes: [schemaViolation('objeto', 'solicrec', RULE.object)] }
   const out: Violacao[] = []
-  if (!isRecId(body.idRec)) out.push(schemaViolation('campo', 'solicrec.idRec', body.idRec))
+  if (!isRecId(body.idRec)) out.push(schemaViolation('campo', 'solicrec.idRec', RULE.recId, body.idRec))
   const { calendario } = body
   const value = isRecord(calendario) ? calendario.dataExpiracaoSolicitacao : undefined
   const expiraEm = typeof value === 'string' ? parseInstant(value) : null
-  if (expiraEm === null) out.push(schemaViolation('objeto', 'solicrec.calendario'))
+  if (expiraEm === null) out.push(schemaViolation('objeto', 'solicrec.calendario', SOLICREC_RULE.calendario))
   else if (saoPauloTime(expiraEm).day < context.criacao) out.push(SOLICREC_VIOLACOES.expiracaoAntesDaCriacao(value))
   const destinatario = checkDestinatario(body.destinatario)
-  if (destinatario === null) out.push(schemaViolation('objeto', 'solicrec.destinatario'))
+  if (destinatario === null) out.push(schemaViolation('objeto', 'solicrec.destinatario', SOLICREC_RULE.destinatario))
   if (out.length > 0 || expiraEm === null || destinatario === null) return { ok: false, violacoes: out }
   return { ok: true, request: { idRec: body.idRec as string, calendario: { dataExpiracaoSolicitacao: value as string }, destinatario, expiraEm } }
 }
@@ -116,8 +122,8 @@ export function checkSolicRecForRec (idRec: string, solicitacoes: readonly Solic
 
 /** A `PATCH /solicrec/{idSolicRec}` body (SolicRecRevisada) on a request in `status`: cancel it, or the violations. */
 export function parseSolicRecRevision (body: unknown, status: SolicRecStatus): { ok: true } | { ok: false, violacoes: Violacao[] } {
-  if (!isRecord(body)) return { ok: false, violacoes: [schemaViolation('objeto', 'solicrec')] }
-  if (body.status !== 'CANCELADA') return { ok: false, violacoes: [schemaViolation('campo', 'solicrec.status', body.status)] }
+  if (!isRecord(body)) return { ok: false, violacoes: [schemaViolation('objeto', 'solicrec', RULE.object)] }
+  if (body.status !== 'CANCELADA') return { ok: false, violacoes: [schemaViolation('campo', 'solicrec.status', RULE.oneOf(['CANCELADA']), body.status)] }
   if (!SOLICREC_ACTIVE_STATUSES.includes(status)) return { ok: false, violacoes: [SOLICREC_VIOLACOES.naoCancelavel()] }
   return { ok: true }
 }

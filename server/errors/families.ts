@@ -38,6 +38,37 @@ export function familyOf (url: string, apiPixBase?: string): Family {
   return 'central-bank'
 }
 
+/** A route as the router registered it: its method and URL pattern (`/v2/cob/:txid`). */
+export interface RouteUrl { readonly method: string, readonly url: string }
+
+/** Whether a pattern's segments (`:name` matching any one) match a path's. */
+const patternMatches = (pattern: readonly string[], path: readonly string[]): boolean =>
+  pattern.length === path.length && pattern.every((p, i) => p.startsWith(':') ? path[i] !== '' : p === path[i])
+
+/**
+ * The path under API Pix's base path that a request reaching no route most likely meant, when its path
+ * is an operation of API Pix under another prefix ending in a version (`/v1/cob/x`, `/api/v2/cob`,
+ * `/pix/v2/cobv`), or under none where the gateway's families have no such resource (`/cobv/x`): the
+ * base path, and the rest of the path. Undefined for anything else, which keeps its family's 404: a
+ * control-plane path, and a standard-family route with a version slipped in (`/api/v1/pix/cash-out`).
+ */
+export function apiPixPathMeant (path: string, base: string, routes: readonly RouteUrl[]): string | undefined {
+  const family = familyOf(path, base)
+  if (family !== 'central-bank' && family !== 'standard') return undefined
+  const segments = path.split('/').slice(1)
+  const under = routes.filter(r => r.url.startsWith(`${base}/`) && !r.url.endsWith('*')).map(r => r.url.slice(base.length + 1).split('/'))
+  const outside = routes.filter(r => !r.url.startsWith(`${base}/`)).map(r => r.url.split('/').slice(1))
+  for (let i = 0; i < segments.length; i++) {
+    const rest = segments.slice(i)
+    if (!under.some(p => patternMatches(p, rest))) continue
+    if (i === 0 ? outside.some(p => p[0] === rest[0]) : !/^v\d+$/i.test(segments[i - 1])) continue
+    const withoutVersion = [...segments.slice(0, i - 1), ...rest]
+    if (i > 0 && segments[0] === 'api' && outside.some(p => patternMatches(p, withoutVersion))) continue
+    return `${base}/${rest.join('/')}`
+  }
+  return undefined
+}
+
 /** The scheme and host of an absolute-form target (`GET http://host/balance HTTP/1.1`, RFC 9112 §3.2.2). */
 const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i
 

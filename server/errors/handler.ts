@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { randomUUID } from 'node:crypto'
-import { errorShapeOf, familyOf, httpReason, isGeneric, OAUTH_TOKEN_PATH, reportedCode, statusOf, targetPath, unroutedPath, type ErrorShape, type Family } from './families.js'
+import { apiPixPathMeant, errorShapeOf, familyOf, httpReason, isGeneric, OAUTH_TOKEN_PATH, reportedCode, statusOf, targetPath, unroutedPath, type ErrorShape, type Family, type RouteUrl } from './families.js'
 import { problemOf, violationsOf, type Violation } from './problems.js'
 import { invalidRequest, Refusal, type Code } from './refusal.js'
 import { validationIssues, validationMessages, type SchemaIssue } from './validation.js'
@@ -33,11 +33,11 @@ export function familyOfRequest (request: FastifyRequest): Family {
   return familyOf(familyPathOf(request), apiPixBaseOf(request))
 }
 
-/** The shape of a request's error body: its family's, the tokens' own shapes aside. */
-function shapeOfRequest (request: FastifyRequest): ErrorShape {
+/** The shape of a request's error body: its family's (the one given, else the request's), the tokens' own shapes aside. */
+function shapeOfRequest (request: FastifyRequest, family = familyOfRequest(request)): ErrorShape {
   const path = familyPathOf(request)
   if (path === OAUTH_TOKEN_PATH) return 'oauth'
-  return familyOfRequest(request) === 'api-pix' ? 'api-pix' : errorShapeOf(path)
+  return family === 'api-pix' ? 'api-pix' : errorShapeOf(path)
 }
 
 const userMessages: Record<number, string> = {
@@ -165,8 +165,8 @@ function problemBody (answer: ErrorAnswer, request: FastifyRequest): Record<stri
 }
 
 /** The headers an error answer carries besides its status: its content type, and how to authenticate after a 401. */
-function errorHeaders (answer: ErrorAnswer, request: FastifyRequest): Record<string, string> {
-  switch (shapeOfRequest(request)) {
+function errorHeaders (answer: ErrorAnswer, request: FastifyRequest, shape = shapeOfRequest(request)): Record<string, string> {
+  switch (shape) {
     case 'api-pix': return {
       'content-type': 'application/problem+json; charset=utf-8',
       ...(answer.status === 401 ? { 'www-authenticate': 'Bearer realm="pix-sandbox"' } : {}),
@@ -182,8 +182,7 @@ function errorHeaders (answer: ErrorAnswer, request: FastifyRequest): Record<str
   }
 }
 
-export function errorBody (answer: ErrorAnswer, request: FastifyRequest): Record<string, unknown> {
-  const shape = shapeOfRequest(request)
+export function errorBody (answer: ErrorAnswer, request: FastifyRequest, shape = shapeOfRequest(request)): Record<string, unknown> {
   if (shape === 'api-pix') return problemBody(answer, request)
   if (shape === 'oauth') return { error: oauthError(answer), error_description: answer.messages.join('; ') }
   const reason = httpReason[answer.status] ?? 'Error'
@@ -212,12 +211,14 @@ export function errorBody (answer: ErrorAnswer, request: FastifyRequest): Record
   return body
 }
 
-function sendError (error: unknown, request: FastifyRequest, reply: FastifyReply): void {
-  const answer = answerFor(error, request)
+/** Answers an error in the request's family, or in the family given (a 404 of API Pix outside its base path). */
+function sendError (error: unknown, request: FastifyRequest, reply: FastifyReply, family = familyOfRequest(request)): void {
+  const answer = answerOf(error, family)
+  const shape = shapeOfRequest(request, family)
   // Refused before its body was read (413, 415): the connection reads the rest before it closes.
   if (request.raw.complete === false) lingerOnClose(request.raw.socket)
   if (answer.unexpected) request.log.error({ err: error }, 'unhandled error')
-  void reply.status(answer.status).headers(errorHeaders(answer, request)).send(errorBody(answer, request))
+  void reply.status(answer.status).headers(errorHeaders(answer, request, shape)).send(errorBody(answer, request, shape))
 }
 
 /**
@@ -234,9 +235,26 @@ export function routeNotFound (request: FastifyRequest): Refusal {
   return new Refusal('ROUTE_NOT_FOUND', `Rota ${route} não encontrada`, { en: `Route ${route} not found` })
 }
 
-export function registerErrorHandlers (app: FastifyInstance): void {
-  app.setErrorHandler(sendError)
-  app.setNotFoundHandler((request, reply) => { sendError(routeNotFound(request), request, reply) })
+/**
+ * The 404 of a path that is an operation of API Pix under another prefix than its base path (`/v1/cob`
+ * where API Pix is at /v2): in API Pix's shape, naming the base path, the path meant and the setting
+ * that moves it, since a client that calls API Pix there is one whose base URL is wrong.
+ */
+function apiPixElsewhere (request: FastifyRequest, meant: string, base: string): Refusal {
+  const route = `${request.method} ${targetPath(request.url)}`
+  return new Refusal('ROUTE_NOT_FOUND', `Rota ${route} não encontrada: a API Pix desta sandbox está sob o caminho base ${base}, ` +
+    `que --api-pix-base-path (SANDBOX_API_PIX_BASE_PATH) define; a operação seria ${request.method} ${meant}`)
+}
+
+/** `routes`: every route of the app as it is registered (it fills as they are), so a 404 can tell an API Pix path under a wrong prefix. */
+export function registerErrorHandlers (app: FastifyInstance, routes: readonly RouteUrl[] = []): void {
+  app.setErrorHandler((error, request, reply) => { sendError(error, request, reply) })
+  app.setNotFoundHandler((request, reply) => {
+    const base = apiPixBaseOf(request)
+    const meant = base === undefined ? undefined : apiPixPathMeant(unroutedPath(request.url), base, routes)
+    if (meant !== undefined) sendError(apiPixElsewhere(request, meant, base!), request, reply, 'api-pix')
+    else sendError(routeNotFound(request), request, reply)
+  })
 }
 
 /**

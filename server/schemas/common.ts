@@ -1,5 +1,6 @@
 import { Type, type TSchema, type TUnsafe } from '@sinclair/typebox'
 import type { ErrorShape } from '../errors/families.js'
+import { DOCUMENT_FORMAT } from '../domain/documents.js'
 
 /**
  * Schema pieces shared by every family. String enums are plain `enum` schemas (not unions of
@@ -21,9 +22,6 @@ export const RecordId = (opts: Record<string, unknown> = {}) => Type.Integer({ m
 
 /** A count a request asks for (how many times, at least, at most): a safe non-negative integer. */
 export const Count = (opts: Record<string, unknown> = {}) => Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, ...opts })
-
-/** The JSON Schema format of a CPF or CNPJ with valid check digits (registered with domain/documents in app.ts). */
-export const DOCUMENT_FORMAT = 'cpf-cnpj'
 
 /** A CPF (11 digits) or CNPJ (14) with valid check digits, as a validation error of the field when it is not. */
 export const Document = (opts: Record<string, unknown> = {}) => Type.String({ minLength: 1, maxLength: 14, format: DOCUMENT_FORMAT, ...opts })

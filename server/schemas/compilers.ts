@@ -3,7 +3,8 @@ import { Ajv, type Options as AjvOptions } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
 import { isValidDocument, type CnpjForm } from '../domain/documents.js'
-import { DOCUMENT_FORMAT, sharedSchemas } from './common.js'
+import { sharedSchemas } from './common.js'
+import { DOCUMENT_FORMAT } from '../domain/documents.js'
 
 /*
  * How the routes' schemas become validators and serializers.

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Amount, Document, IsoDate, RecordId, StringEnum } from './common.js'
 import { CHARGE_KINDS } from '../store/state.js'
+import { ISO_DATE_OR_DATE_TIME_PATTERN } from '../domain/instant.js'
 
 /**
  * Schemas of the pay-in side: cash-in (docs/gateway.md §2.6), cob (2.8), refund-in (2.7), devolução (2.9), the
@@ -166,7 +167,6 @@ export const MED_STATUSES = ['OPEN', 'RECEIVED', 'CANCELLED', 'ANALYZED'] as con
 
 // The shape MedService reads (parseDateBound), checked here too so a malformed date is listed with
 // the other invalid query fields (docs/gateway.md §7: one message per invalid field).
-const ISO_DATE_OR_DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2})?)?$'
 
 const Bank = Type.Object({ ispb: Type.String(), name: Type.String() })
 
@@ -198,8 +198,8 @@ export const MedRecordSchema = Type.Object({
 export const MedListQuery = Type.Object({
   status: Type.Optional(StringEnum(MED_STATUSES)),
   isReconciled: Type.Optional(Type.Boolean()),
-  startDate: Type.Optional(Type.String({ pattern: ISO_DATE_OR_DATE_TIME, description: 'ISO 8601 date or date-time' })),
-  endDate: Type.Optional(Type.String({ pattern: ISO_DATE_OR_DATE_TIME, description: 'ISO 8601 date or date-time; a date alone includes that whole day' })),
+  startDate: Type.Optional(Type.String({ pattern: ISO_DATE_OR_DATE_TIME_PATTERN, description: 'ISO 8601 date or date-time' })),
+  endDate: Type.Optional(Type.String({ pattern: ISO_DATE_OR_DATE_TIME_PATTERN, description: 'ISO 8601 date or date-time; a date alone includes that whole day' })),
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
 })

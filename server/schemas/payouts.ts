@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { Amount, Document, IsoDate, RecordId, StringEnum } from './common.js'
 import { ASYNC_ERROR_CODES } from '../domain/async-errors.js'
+import { UUID_V4_PATTERN } from '../domain/ids.js'
 import { TRANSACTION_KINDS } from '../store/state.js'
 
 /**
@@ -48,7 +49,7 @@ export const PayoutCreated = Type.Object({
 
 export const DictTransferHeaders = Type.Object({
   'x-idempotency-key': Type.String({
-    pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$',
+    pattern: UUID_V4_PATTERN,
     description: 'UUID v4; a repeat returns the same transfer',
   }),
 })

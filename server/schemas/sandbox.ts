@@ -3,6 +3,7 @@ import { RecordId, StringEnum } from './common.js'
 import { API_PIX_SCOPES } from '../domain/scopes.js'
 import { STATE_FORMAT, STATE_FORMAT_VERSION } from '../store/state.js'
 import { ENDPOINTS } from '../../scenarios/types.js'
+import type { ScenarioName } from '../../scenarios/catalogue.js'
 
 const ApiPixScopes = (description: string) => Type.Array(StringEnum(API_PIX_SCOPES), { maxItems: 100, description })
 
@@ -98,7 +99,15 @@ export const HealthUnavailable = Type.Union([
   }),
 ])
 
-export const ResetBody = Type.Object({ accountId: Type.Optional(RecordId()) })
+export const ResetBody = Type.Object({
+  accountId: Type.Optional(RecordId({ description: 'Reset this account only; the rest of the sandbox, its clock included, stays as it is' })),
+  clockStart: Type.Optional(Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'A full reset only: start the clock at this ISO 8601 instant (with its offset, within sandbox time), earlier than now if need be, instead of at --clock-start. For this reset alone; the next one goes back to the settings',
+  })),
+  clock: Type.Optional(StringEnum(['running', 'frozen'] as const, { description: 'A full reset only: start the clock running or frozen instead of as --clock says. For this reset alone' })),
+})
 export const ResetView = Type.Object({ reset: Type.Union([Type.Literal('all'), Type.Integer()]) })
 
 export const ClockView = Type.Object({
@@ -120,6 +129,14 @@ export const SnapshotImported = Type.Object({ accounts: Type.Integer(), transact
 // ---- scenarios ----------------------------------------------------------------------------------
 
 export const ScenarioEndpointSchema = StringEnum(ENDPOINTS)
+
+/**
+ * What X-Sandbox-Scenario (and an armed scenario) names, as a type: a scenario of the catalogue, alone or
+ * with its parameters (`SETTLEMENT_DELAY;ms=5000`), so the typed client refuses a misspelt name at compile
+ * time. The wire takes any text and answers an unknown name 400 UNKNOWN_SCENARIO.
+ */
+export type ScenarioSpec = ScenarioName | `${ScenarioName};${string}`
+export type { ScenarioName }
 
 export const ScenarioCatalogue = Type.Object({
   scenarios: Type.Array(Type.Object({

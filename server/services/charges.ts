@@ -530,7 +530,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
   /** POST /__sandbox/pix/pay: what a payer's bank app does with a copy-and-paste code. */
   payByCode (input: PayByCodeInput, scenariosOf: (accountId: number) => AppliedScenario[]): Transaction {
     const parsed = parseBrCode(input.pixCode)
-    if (!parsed.ok) throw new Refusal('INVALID_PIX_CODE', `Invalid pixCode: ${parsed.reason}`)
+    if (!parsed.ok) throw new Refusal('INVALID_PIX_CODE', `Invalid pixCode: ${parsed.english}`)
     const contract = this.contractOf(input.pixCode, parsed.value)
     if (contract !== undefined) {
       const account = this.store.account(contract.receiverId)!

@@ -140,9 +140,10 @@ export class DirectoryService {
     const detected = directoryKeyOf(key)
     const keyType = fields.keyType ?? detected?.keyType
     if (!keyType || !isValidDirectoryKey(keyType, key)) {
-      throw new Refusal('INVALID_PIX_KEY', `Chave "${key}" não tem o formato de ${keyType ?? 'nenhum tipo de chave do diretório'} (CPF, CNPJ, EMAIL, PHONE +55..., EVP)`)
+      // The control plane's (its directory), so in its English.
+      throw new Refusal('INVALID_PIX_KEY', `Key "${key}" does not have the form of ${keyType ?? 'any key type of the directory'} (CPF, CNPJ, EMAIL, PHONE +55..., EVP)`)
     }
-    if (!isValidDocument(fields.document)) throw new Refusal('INVALID_DOCUMENT', 'document deve ser um CPF ou CNPJ válido')
+    if (!isValidDocument(fields.document)) throw new Refusal('INVALID_DOCUMENT', 'document must be a valid CPF or CNPJ')
     const canonical = normalizeKey(keyType, key)
     const created = this.deps.store.directoryEntry(canonical) === undefined
     const entry = this.deps.store.transact(() => this.deps.store.put('directory', { ...fields, key: canonical, keyType }))

@@ -26,6 +26,59 @@ export function matches (d: Delivery, f: DeliveryFilter): boolean {
     (f.status === undefined || d.status === f.status)
 }
 
+/** A field of a delivery filter that a delivery did not match: what was asked, what the delivery holds. */
+export interface DeliveryDifference { field: 'accountId' | 'eventType' | 'transactionId' | 'status' | 'since', expected: unknown, actual: unknown }
+
+/** A delivery close to a filter it does not match, and how it differs. */
+export interface DeliveryNearMiss { delivery: Delivery, differences: DeliveryDifference[] }
+
+/** The fields of the filter a delivery does not match, in the filter's own terms (`since` for either form of it). */
+export function differences (d: Delivery, f: DeliveryFilter): DeliveryDifference[] {
+  const out: DeliveryDifference[] = []
+  const check = (field: DeliveryDifference['field'], expected: unknown, actual: unknown, ok: boolean): void => { if (!ok) out.push({ field, expected, actual }) }
+  if (f.accountId !== undefined) check('accountId', f.accountId, d.accountId, d.accountId === f.accountId)
+  if (f.eventType !== undefined) check('eventType', f.eventType, d.eventType, d.eventType === f.eventType)
+  if (f.transactionId !== undefined) check('transactionId', f.transactionId, d.transactionId, d.transactionId === f.transactionId)
+  if (f.status !== undefined) check('status', f.status, d.status, d.status === f.status)
+  if (f.afterSeq !== undefined) check('since', `made after delivery seq ${f.afterSeq}`, `seq ${d.seq}`, d.seq > f.afterSeq)
+  if (f.createdFromMs !== undefined) check('since', `created at or after ${new Date(f.createdFromMs).toISOString()}`, d.createdAt, Date.parse(d.createdAt) >= f.createdFromMs)
+  return out
+}
+
+/**
+ * Why a near miss is not what was waited for, in a sentence: what became of it (no receiver, an attempt
+ * that failed and when the next one is due, given up) and the fields it differs in. `frozen`: the sandbox
+ * clock is frozen, so a retry waits for it to move.
+ */
+export function nearMissSentence ({ delivery: d, differences: diff }: DeliveryNearMiss, frozen: boolean): string {
+  const what = `delivery ${d.id} (${d.eventType}${d.transactionId === null ? '' : `, transaction ${d.transactionId}`}, account ${d.accountId})`
+  const apart = diff.map(x => `${x.field} ${JSON.stringify(x.actual)}, not ${JSON.stringify(x.expected)}`).join('; ')
+  const last = d.attempts.at(-1)
+  const lastFailure = last === undefined ? '' : last.error ?? (last.statusCode === null ? 'no answer' : `HTTP ${last.statusCode}`)
+  let fate: string
+  switch (d.status) {
+    case 'no_receiver':
+      fate = `no receiver: account ${d.accountId} had no active webhook for ${d.eventType} when it happened, so nothing was sent (register one before the operation: POST /__sandbox/webhooks, or the dashboard)`
+      break
+    case 'pending':
+      fate = last === undefined
+        ? `pending, not attempted yet${d.nextAttemptAt === null ? '' : ` (first attempt due at ${d.nextAttemptAt} of sandbox time)`}`
+        : `pending: attempt ${d.attempts.length} to ${d.url ?? '(no URL)'} failed (${lastFailure})${d.nextAttemptAt === null ? '' : `, the next is due at ${d.nextAttemptAt} of sandbox time`}`
+      if (d.heldForReorder === true) fate += ', held back by WEBHOOK_OUT_OF_ORDER'
+      if (frozen && d.nextAttemptAt !== null) fate += ' (the clock is frozen: POST /__sandbox/clock/advance moves it)'
+      break
+    case 'failed':
+      fate = `failed after ${d.attempts.length} attempt(s) to ${d.url ?? '(no URL)'}${lastFailure === '' ? '' : `, the last: ${lastFailure}`}${d.failureReason === undefined ? '' : ` (${d.failureReason})`}`
+      break
+    case 'dropped':
+      fate = 'dropped by WEBHOOK_DROP, never sent'
+      break
+    default:
+      fate = `${d.status} to ${d.url ?? '(no URL)'}`
+  }
+  return `${what} is ${fate}; it differs in ${apart}`
+}
+
 export class DeliveryLog {
   private byAccount = new Map<number, Delivery[]>()
   /** Pending delivery ids per account, so trimming skips the scan when nothing can be evicted. */
@@ -158,6 +211,27 @@ export class DeliveryLog {
     }
     out.sort((a, b) => b.seq - a.seq)
     return out.slice(0, limit)
+  }
+
+  /**
+   * The deliveries closest to a filter (fewest fields apart, then newest), at most `limit`, each with what
+   * differed: what a wait that timed out answers, as a failed verify of the request journal does. Every
+   * account's, since a wait may name the wrong one.
+   */
+  nearMisses (f: DeliveryFilter, limit: number): DeliveryNearMiss[] {
+    const best: DeliveryNearMiss[] = []
+    const before = (a: DeliveryNearMiss, b: DeliveryNearMiss): boolean => a.differences.length < b.differences.length || (a.differences.length === b.differences.length && a.delivery.seq > b.delivery.seq)
+    for (const list of this.byAccount.values()) {
+      for (const delivery of list) {
+        const miss = { delivery, differences: differences(delivery, f) }
+        if (miss.differences.length === 0 || (best.length === limit && !before(miss, best[limit - 1]))) continue
+        let at = best.length
+        while (at > 0 && before(miss, best[at - 1])) at--
+        best.splice(at, 0, miss)
+        if (best.length > limit) best.pop()
+      }
+    }
+    return best
   }
 
   /** Tells every waiter that a delivery was created or changed. */

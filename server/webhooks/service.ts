@@ -3,7 +3,7 @@ import type { Callbacks, Lifecycle, Ports } from '../ports.js'
 import type { Restored } from '../store/store.js'
 import type { Job } from '../engine/scheduler.js'
 import { Refusal } from '../errors/refusal.js'
-import { DeliveryLog, matches, type DeliveryFilter } from './delivery-log.js'
+import { DeliveryLog, matches, type DeliveryFilter, type DeliveryNearMiss } from './delivery-log.js'
 import { Registrations, sendableHeaders } from './registrations.js'
 import { lookup } from 'node:dns/promises'
 import { reachesListener, resolvesToListener, type Listener, type Resolve } from './own-address.js'
@@ -514,6 +514,11 @@ export class WebhookService implements Lifecycle, Callbacks {
 
   delivery (id: string): Delivery | undefined {
     return this.log.get(id)
+  }
+
+  /** The deliveries closest to a filter none matches, each with what differed (DeliveryLog.nearMisses). */
+  nearMisses (filter: DeliveryFilter, limit = 5): DeliveryNearMiss[] {
+    return this.log.nearMisses(filter, limit)
   }
 
   deliveries (filter: DeliveryFilter, limit = 100): Delivery[] {

@@ -96,6 +96,8 @@ t.test('the API Pix tab: cobvs with due date, amount due today and location; bat
   t.equal(await row.locator('[data-testid="location"]').textContent(), cobv.location)
 
   const batch = page.locator('#ap-lotecobv-list > li[data-key="1-3"]')
+  await batch.waitFor()
+  t.same(await batch.locator('.cell.kind').evaluate(c => ({ text: c.textContent, cut: c.scrollWidth > c.clientWidth })), { text: 'lote #3 · alunos de março', cut: false }, 'its description is not cut where the row has room')
   await batch.locator('[data-testid="count-EM_PROCESSAMENTO"]', { hasText: '2 EM_PROCESSAMENTO' }).waitFor()
   // Processed by the sandbox: one created, one refused with its problem; the rows follow without a reload.
   await app.inject({ method: 'POST', url: '/__sandbox/clock/advance', payload: { ms: 50 } })
@@ -134,6 +136,36 @@ t.test('the API Pix tab: the webhooks per key and of the whole account (webhookr
     t.equal(await row.locator('.badge').textContent(), callback)
   }
   t.match(await page.locator('#ap-webhook-list > li[data-key="1-rec"] .cell.kind').textContent(), '/webhookrec')
+  t.same(pageErrors, [])
+})
+
+t.test('the API Pix tab opens with a line, not a paragraph, and shows a webhook\'s URL and a due charge\'s txid and location whole where the row has room', async (t) => {
+  t.setTimeout(60_000)
+  const { app, base, page, pageErrors } = session
+  const token = await oauthToken(app)
+  const longUrl = 'https://erp.example.com.br/integracoes/pix/recebimentos/notificacoes'
+  const put = await app.inject({ method: 'PUT', url: '/v2/webhookcobr', headers: bearer(token), payload: { webhookUrl: longUrl } })
+  t.equal(put.statusCode, 200, put.body)
+  const txid = 'largura'.padEnd(35, '0')
+  const cobv = await app.inject({ method: 'PUT', url: `/v2/cobv/${txid}`, headers: bearer(token), payload: { calendario: { dataDeVencimento: '2026-03-30' }, devedor: { cpf: '52998224725', nome: 'ALUNA' }, valor: { original: '10.00' }, chave: 'escola@example.com' } })
+  t.equal(cobv.statusCode, 201, cobv.body)
+  await page.setViewportSize({ width: 1280, height: 900 })
+  await page.goto(`${base}/dashboard?account=1#apipix`)
+  await page.locator('body[data-view="apipix"] #live[data-state="live"]').waitFor()
+
+  const intro = page.locator('#view-apipix > p.muted').first()
+  const lines = await intro.evaluate(p => Math.round(p.getBoundingClientRect().height / parseFloat(getComputedStyle(p).lineHeight)))
+  t.ok(lines <= 2, `the intro takes ${lines} line(s) at 1280 px`)
+  t.equal((await page.locator('#ap-blocks > section > p.about').allTextContents()).filter(text => text.length > 0).length, 6, 'what each block lists is said in the block')
+
+  const whole = async (cell: ReturnType<typeof page.locator>) => cell.evaluate(c => ({ text: c.textContent, cut: c.scrollWidth > c.clientWidth }))
+  const url = page.locator('#ap-webhook-list > li[data-key="1-cobr"] [data-testid="callback-url"]')
+  await url.waitFor()
+  t.same(await whole(url), { text: `${longUrl}/cobr`, cut: false }, 'the callback URL is not cut')
+  const row = page.locator('#ap-cobv-list > li').filter({ hasText: txid })
+  t.same(await whole(row.locator('.cell.kind')), { text: txid, cut: false }, 'a txid of 35 characters is not cut')
+  t.same(await whole(row.locator('[data-testid="location"]')), { text: cobv.json().location, cut: false }, 'nor its location')
+  await page.screenshot({ path: screenshotPath('api-pix-tab-widths'), fullPage: true })
   t.same(pageErrors, [])
 })
 

@@ -236,6 +236,18 @@ t.test('clock shows, advances, sets, freezes and resumes the sandbox clock', asy
   }
   t.same(['1h', '90s', '1h30m', '2d', '500ms', '1500', '1m1s1ms'].map(parseDuration), [3_600_000, 90_000, 5_400_000, 172_800_000, 500, 1500, 61_001])
   t.equal(parseDuration('h'), null)
+  // The error names every unit there is (2d works), and each form it shows works.
+  const notDuration = (await cli(url, ['clock', 'advance', '1y'])).stderr.split('\n')[0]
+  t.equal(notDuration, 'pix-sandbox: "1y" is not a duration such as 1h, 30m, 90s, 2d, 500ms, 1h30m, or plain milliseconds')
+  for (const shown of notDuration.match(/\b\d+[a-z]*\b/g)!.filter(x => x !== '1y')) t.not(parseDuration(shown), null, `${shown}, which the error shows, is a duration`)
+  for (const unit of ['d', 'h', 'm', 's', 'ms']) t.match(notDuration, new RegExp(`\\d${unit}\\b`), `the error shows ${unit}`)
+
+  // The options of every command may come before its name, as they do after it.
+  const before = await cli(null, ['--url', url, '--json', 'clock'])
+  t.equal(before.code, 0, before.stderr)
+  t.match(JSON.parse(before.stdout), { now: '2026-03-13T03:00:00.000Z' })
+  t.match(JSON.parse((await cli(null, ['--json', `--url=${url}`, 'clock', 'advance', '1m'])).stdout), { now: '2026-03-13T03:01:00.000Z' })
+  t.equal((await cli(null, ['--json'])).stdout, (await cli(null, ['help'])).stdout, 'options and no command: the help')
 })
 
 t.test('trigger sends a signed sample webhook to the account\'s receivers', async t => {
@@ -273,6 +285,31 @@ t.test('trigger sends a signed sample webhook to the account\'s receivers', asyn
     t.equal((await cli(url, argv)).code, 2, argv.join(' '))
   }
   t.equal((await cli(url, ['trigger', 'cash_out', '--account', '999'])).code, 1)
+})
+
+t.test('wait prints the delivery it waited for; one that never came exits 1 with the closest deliveries and what became of them', async t => {
+  const { app, url } = await sandbox(t)
+  const receiver = await startReceiver()
+  t.teardown(() => receiver.close())
+  await app.inject({ method: 'POST', url: '/__sandbox/webhooks', payload: { accountId: 1, eventType: 'cash_out', url: receiver.url } })
+  await cli(url, ['trigger', 'cash_out', '--account', '1', '--transaction', 'tx-wait'])
+  const got = await cli(url, ['wait', 'cash_out', '--transaction', 'tx-wait', '--status', 'delivered', '--timeout', '5s'])
+  t.equal(got.code, 0, got.stderr)
+  t.match(got.stdout, new RegExp(`^\\S+ +webhook cash_out -> ${receiver.url.replace(/[.]/g, '\\.')} +delivered, attempt 1 first: 200 +account 1 +delivery \\S+\\n$`))
+  t.match(JSON.parse((await cli(url, ['wait', 'cash_out', '--account', '1', '--json'])).stdout), { eventType: 'cash_out', transactionId: 'tx-wait', status: 'delivered' })
+
+  // No receiver of cash_in: the event is logged, never delivered, and the timeout says so.
+  const none = JSON.parse((await cli(url, ['trigger', 'cash_in', '--account', '1', '--transaction', 'tx-none', '--json'])).stdout).deliveries[0]
+  const missed = await cli(url, ['wait', 'cash_in', '--transaction', 'tx-none', '--status', 'delivered', '--timeout', '0'])
+  t.equal(missed.code, 1)
+  t.match(missed.stderr, `pix-sandbox: the sandbox refused: 408 No matching delivery within 0 ms; the closest: delivery ${none.id} (cash_in, transaction tx-none, account 1) is no receiver: account 1 had no active webhook for cash_in`)
+  t.match(missed.stderr, `\n  near miss: delivery ${none.id} (cash_in) no_receiver; differs in status "no_receiver", not "delivered"\n`, 'each near miss on a line')
+  t.match(missed.stderr, /\n {2}near miss: delivery \S+ \(cash_out\) delivered, last attempt: 200; differs in eventType "cash_out", not "cash_in"; transactionId "tx-wait", not "tx-none"\n/, 'and the one of another event, further off')
+  t.match(JSON.parse((await cli(url, ['wait', 'cash_in', '--transaction', 'tx-none', '--status', 'delivered', '--timeout', '0', '--json'])).stdout), { error: { exitCode: 1, response: { statusCode: 408, body: { code: 'WAIT_TIMEOUT', details: { nearMisses: [{ id: none.id, status: 'no_receiver' }] } } } } })
+
+  for (const argv of [['wait'], ['wait', 'cash_sideways'], ['wait', 'cash_out', '--status', 'arrived'], ['wait', 'cash_out', '--timeout', '2m'], ['wait', 'cash_out', '--timeout', 'soon'], ['wait', 'cash_out', 'more']]) {
+    t.equal((await cli(url, argv)).code, 2, argv.join(' '))
+  }
 })
 
 t.test('report grades an account and exits 4 when a check failed, for a CI job to gate on', async t => {
@@ -372,6 +409,31 @@ t.test('reset puts one account or the whole sandbox back', async t => {
   t.equal((await cli(url, ['reset'])).stdout, 'Sandbox reset to its fixtures\n')
   t.equal((await cli(url, ['reset', 'everything'])).code, 2)
   t.equal((await cli(url, ['reset', '--account', '999'])).code, 1)
+})
+
+t.test('reset --clock-start starts the whole sandbox over at an earlier date, which clock set cannot reach', async t => {
+  const { app, url } = await sandbox(t)
+  await cli(url, ['clock', 'advance', '2d'])
+  const back = await cli(url, ['clock', 'set', '2026-03-01T09:00'])
+  t.equal(back.code, 1)
+  t.match(back.stderr, 'pix-sandbox reset --clock-start 2026-03-01T12:00:00.000Z', 'the refusal names the way back')
+  const reset = await cli(url, ['reset', '--clock-start', '2026-03-01T09:00', '--clock', 'running'])
+  t.equal(reset.code, 0, reset.stderr)
+  t.match(reset.stdout, /^Sandbox reset to its fixtures, its clock at 2026-03-01T09:00:0\d\.\d{3}-03:00 \(running\)\n$/)
+  t.equal(app.sandbox.clock.isFrozen(), false)
+  const json = JSON.parse((await cli(url, ['reset', '--clock-start', '2026-03-01', '--clock', 'frozen', '--json'])).stdout)
+  t.match(json, { reset: 'all', clock: { now: '2026-03-01T03:00:00.000Z', frozen: true } }, 'a date alone is its midnight in São Paulo')
+  t.equal((await cli(url, ['reset'])).stdout, 'Sandbox reset to its fixtures\n')
+  t.equal(new Date(app.sandbox.clock.now()).toISOString(), T0, 'the next plain reset: the sandbox\'s own --clock-start')
+  for (const [argv, message] of [
+    [['reset', '--clock-start', 'yesterday'], '--clock-start needs an instant such as 2026-03-10T23:00:00-03:00'],
+    [['reset', '--clock', 'stopped'], '--clock needs running or frozen, not "stopped"'],
+    [['reset', '--account', '1', '--clock-start', '2026-03-01'], 'leave out --account'],
+  ] as Array<[string[], string]>) {
+    const bad = await cli(url, argv)
+    t.equal(bad.code, 2, argv.join(' '))
+    t.match(bad.stderr, message)
+  }
 })
 
 t.test('tail shows new requests and deliveries, one line each, until stopped', async t => {

@@ -112,9 +112,45 @@ t.test('refusals are PixApiError with the family\'s body: extended, simple and c
   const plane = await sandbox.client.sandbox.account(999).catch((e: unknown) => e) as PixApiError
   t.match(plane, { statusCode: 404, code: 'ACCOUNT_NOT_FOUND', body: { code: 'ACCOUNT_NOT_FOUND' } })
 
-  const waited = await sandbox.client.sandbox.waitForDelivery({ accountId: 1, eventType: 'med_created', timeoutMs: 0 }).catch((e: unknown) => e) as PixApiError
+  const sample = await sandbox.client.sandbox.testWebhook({ accountId: 1, eventType: 'med_created' })
+  const waited = await sandbox.client.sandbox.waitForDelivery({ accountId: 1, eventType: 'med_created', status: 'delivered', timeoutMs: 0 }).catch((e: unknown) => e) as PixApiError
   t.match(waited, { statusCode: 408, code: 'WAIT_TIMEOUT' })
-  t.match(waited.message, /GET .*\/__sandbox\/webhooks\/deliveries\/wait\?accountId=1&eventType=med_created&timeoutMs=0 answered 408/)
+  t.match(waited.message, /GET .*\/__sandbox\/webhooks\/deliveries\/wait\?accountId=1&eventType=med_created&status=delivered&timeoutMs=0 answered 408: No matching delivery within 0 ms; /)
+  t.match(waited.message, `the closest: delivery ${sample.deliveries[0].id} (med_created, transaction ${sample.deliveries[0].transactionId}, account 1) is no receiver`, 'the error says why none came')
+  t.match(waited.body, { details: { nearMisses: [{ id: sample.deliveries[0].id, status: 'no_receiver', differences: [{ field: 'status', expected: 'delivered', actual: 'no_receiver' }] }] } })
+})
+
+/**
+ * Scenario names are typed from the catalogue (ScenarioSpec): each line under `@ts-expect-error` is a slip
+ * that must not compile, and `tsc --noEmit`, the first step of `npm test`, fails on a directive that is not
+ * needed. Never called: the compiler is what is under test.
+ */
+function scenarioNamesCompile (client: PixClient, unchecked: string): void {
+  void client.cashOut(cashOut('a'), { scenario: 'INSUFFICIENT_FUNDS' })
+  void client.cashOut(cashOut('b'), { scenario: 'SETTLEMENT_DELAY;ms=5000' })
+  void client.cashOut(cashOut('c'), { scenario: ['WEBHOOK_DROP', 'INSUFFICIENT_FUNDS'] })
+  void client.sandbox.armScenario({ accountId: 1, scenario: 'COBR_RETRY_REFUSED;codigo=AC05', endpoint: 'cobr-retry' })
+  // @ts-expect-error a misspelt name
+  void client.cashOut(cashOut('d'), { scenario: 'INSUFICIENT_FUNDS' })
+  // @ts-expect-error with its parameters too
+  void client.cashOut(cashOut('e'), { scenario: 'SETTLEMENT_DELEY;ms=5000' })
+  // @ts-expect-error in a list
+  void client.cashOut(cashOut('f'), { scenario: ['WEBHOOK_DROP', 'INSUFICIENT_FUNDS'] })
+  // @ts-expect-error armed
+  void client.sandbox.armScenario({ accountId: 1, scenario: 'INSUFICIENT_FUNDS' })
+  // @ts-expect-error any string is no scenario name
+  void client.cashOut(cashOut('g'), { scenario: unchecked })
+  // Deliberately any text: the header itself.
+  void client.cashOut(cashOut('h'), { headers: { 'x-sandbox-scenario': unchecked } })
+}
+
+t.test('scenario names are typed from the catalogue; the header itself takes any text, which the sandbox checks', async t => {
+  t.type(scenarioNamesCompile, 'function', 'the calls above are checked by the compiler, never run')
+  const sandbox = await started(t)
+  const { client } = await sandbox.createAccount({ balance: 100 })
+  await t.rejects(client.cashOut(cashOut('typed'), { scenario: 'INSUFFICIENT_FUNDS' }), { name: 'PixApiError', code: 'PIX_INSUFFICIENT_BALANCE' })
+  const slip = await client.cashOut(cashOut('slip'), { headers: { 'x-sandbox-scenario': 'INSUFICIENT_FUNDS' } }).catch((e: unknown) => e) as PixApiError
+  t.match(slip, { statusCode: 400, code: 'UNKNOWN_SCENARIO', body: { details: { didYouMean: 'INSUFFICIENT_FUNDS' } } })
 })
 
 t.test('a body that is not JSON still becomes a PixApiError', async t => {
@@ -144,6 +180,24 @@ t.test('the admin token and extra headers go where they belong', async t => {
   await t.rejects(createClient({ baseUrl: sandbox.url }).sandbox.accounts(), { statusCode: 401, code: 'ADMIN_TOKEN_REQUIRED' })
 })
 
+t.test('registerWebhook throws, naming the fix, where the gateway\'s route is disabled (registering nothing), and registers where it is enabled', async t => {
+  const sandbox = await started(t)
+  const { client, accountId } = await sandbox.createAccount()
+  const refused = await client.registerWebhook({ url: 'https://example.com/hook', eventType: 'cash_out' }).catch((e: unknown) => e) as PixApiError
+  t.ok(refused instanceof PixApiError, 'not a success: nothing was registered')
+  t.match(refused, { statusCode: 200, code: 'ROUTE_DISABLED', operationId: 'registerWebhook', method: 'POST', messages: ['Rota desativada'], body: { success: false } })
+  t.match(refused.message, /^POST http:\/\/127\.0\.0\.1:\d+\/api\/webhooks answered 200: Rota desativada\. /)
+  t.match(refused.message, 'client.sandbox.registerWebhook({ accountId, eventType, url })', 'the control plane registers')
+  t.match(refused.message, '--public-webhooks enabled (SANDBOX_PUBLIC_WEBHOOKS=enabled)', 'or the setting that enables the route')
+  t.equal((await sandbox.client.sandbox.webhooks({ accountId })).total, 0)
+
+  const enabled = await started(t, { publicWebhooks: 'enabled' })
+  const own = await enabled.createAccount()
+  t.same(await own.client.registerWebhook({ url: 'https://example.com/hook', eventType: 'cash_out' }), { success: true, message: 'Webhook cadastrado com sucesso' })
+  t.match(await own.client.webhooks(), { total: 1, webhooks: [{ url: 'https://example.com/hook', type: 'cash_out' }] })
+  await t.rejects(own.client.registerWebhook({ url: 'http://example.com/hook', eventType: 'cash_out' }), { name: 'PixApiError', statusCode: 400 }, 'its refusals stay refusals')
+})
+
 t.test('a tour of every operation through the typed client', async t => {
   const sandbox = await started(t, { settlementDelayMs: 100 })
   const receiver = await startReceiver()
@@ -169,8 +223,8 @@ t.test('a tour of every operation through the typed client', async t => {
   t.match(await createClient({ baseUrl: sandbox.url, token: tool.access_token }).balance(), { netBalance: 1500 }, 'a tool\'s token of the account')
   t.match(await client.balance(), { netBalance: 1500 })
 
-  // webhooks: the public routes (disabled, as the gateway today) and the control plane's
-  t.same(await client.registerWebhook({ url: 'https://example.com/hook', eventType: 'cash_out' }), { success: false, message: 'Rota desativada' })
+  // webhooks: the public routes (disabled, as the gateway today, answered as they are by call()) and the control plane's
+  t.same(await client.call('registerWebhook', { body: { url: 'https://example.com/hook', eventType: 'cash_out' } }), { success: false, message: 'Rota desativada' })
   t.same(await client.webhooks(), { accountId: acct.accountId, webhooks: [], total: 0 })
   const hook = await plane.registerWebhook({ accountId: acct.accountId, eventType: 'cash_out', url: receiver.url })
   t.equal((await plane.updateWebhook(hook.id, { headers: [{ key: 'x-team', value: 'pay' }] })).version, 2)

@@ -88,6 +88,15 @@ t.test('`serve` and flags run the server; a command runs dist/cli/bin.js, which 
   t.same(await ran(['help']), { command: true, argv: ['help'] })
   t.same(await ran(['clock', 'advance', '1h', '--json']), { command: true, argv: ['clock', 'advance', '1h', '--json'] })
   t.same(await ran(['nonsense']), { command: true, argv: ['nonsense'] }, 'the command line says what it does not know')
+  // The options of every command may come before it: they are the command line's, not the server's flags.
+  t.same(await ran(['--json', 'clock']), { command: true, argv: ['--json', 'clock'] })
+  t.same(await ran(['--url', 'http://127.0.0.1:9', '--json', 'clock', 'advance', '1h']), { command: true, argv: ['--url', 'http://127.0.0.1:9', '--json', 'clock', 'advance', '1h'] })
+  t.same(await ran(['--url=http://127.0.0.1:9', 'tail']), { command: true, argv: ['--url=http://127.0.0.1:9', 'tail'] })
+  t.same(await ran(['--admin-token', 'secret', 'reset']), { command: true, argv: ['--admin-token', 'secret', 'reset'] })
+  t.same(await ran(['--json']), { command: true, argv: ['--json'] }, 'no server flag: the command line, which says what it takes')
+  // --admin-token is a server flag too: without a command after it, it serves.
+  t.same(await ran(['--admin-token', 'secret']), { served: true, argv: ['--admin-token', 'secret'] })
+  t.same(await ran(['--admin-token', 'secret', '--port', '9']), { served: true, argv: ['--admin-token', 'secret', '--port', '9'] })
 })
 
 t.test('a package without its compiled code says so, and runs nothing', async t => {

@@ -86,6 +86,9 @@ t.test('reset puts everything back without a restart; one account alone when nam
   t.equal((await sandbox.client.sandbox.account(b.accountId)).balance.available, 2, 'the other account is untouched')
   await sandbox.reset()
   t.same((await sandbox.client.sandbox.accounts()).accounts.map(x => x.accountId), [1], 'only the fixture account is left')
+  // Dates of the past on a sandbox already running: a full reset that starts its clock there.
+  await sandbox.reset({ clockStart: '2026-03-10T12:00:00-03:00', clock: 'frozen' })
+  t.match(await sandbox.client.sandbox.clock(), { now: '2026-03-10T15:00:00.000Z', frozen: true })
 })
 
 t.test('a bad option stops the start with every problem named, as the flags would', async t => {

@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { buildTestApp, T0 } from '../helpers/app.js'
-import { startReceiver, type Receiver } from '../helpers/receiver.js'
+import { deadUrl, startReceiver, type Receiver } from '../helpers/receiver.js'
 import { signDelivery } from '../../server/webhooks/signature.js'
 
 /**
@@ -225,6 +225,39 @@ t.test('the wait call answers 408 WAIT_TIMEOUT after timeoutMs of real time', as
   t.equal(res.json().statusCode, 408)
   const tooLong = await app.inject({ method: 'GET', url: '/__sandbox/webhooks/deliveries/wait?timeoutMs=60001' })
   t.equal(tooLong.statusCode, 400)
+})
+
+t.test('a wait that times out says what became of the closest deliveries: no receiver, pending after a refused connection', async t => {
+  const { app } = await setup(t)
+  const wait = (query: string) => app.inject({ method: 'GET', url: `/__sandbox/webhooks/deliveries/wait?timeoutMs=0&${query}` })
+
+  // Account 1 has no receiver of cash_in: the event is logged as no_receiver, and never delivered.
+  const none = (await testEvent(app, undefined, { eventType: 'cash_in', transactionId: 'tx-none' })).deliveries[0]
+  const unheard = await wait('eventType=cash_in&transactionId=tx-none&status=delivered')
+  t.equal(unheard.statusCode, 408)
+  t.equal(unheard.json().message, `No matching delivery within 0 ms; the closest: delivery ${none.id} (cash_in, transaction tx-none, account 1) is no receiver: ` +
+    'account 1 had no active webhook for cash_in when it happened, so nothing was sent (register one before the operation: POST /__sandbox/webhooks, or the dashboard); ' +
+    'it differs in status "no_receiver", not "delivered"')
+  t.match(unheard.json().details.nearMisses[0], { id: none.id, status: 'no_receiver', url: null, attempts: 0, lastAttempt: null, differences: [{ field: 'status', expected: 'delivered', actual: 'no_receiver' }] })
+  t.match(unheard.json().details.filter, { eventType: 'cash_in', transactionId: 'tx-none', status: 'delivered' }, 'the filter, as before')
+
+  // A receiver that refuses connections: the delivery is pending, its retry due when the frozen clock moves.
+  await app.inject({ method: 'POST', url: '/__sandbox/webhooks', payload: { accountId: 1, eventType: 'refund_in', url: await deadUrl() } })
+  const dead = (await testEvent(app, undefined, { eventType: 'refund_in', transactionId: 'tx-dead' })).deliveries[0]
+  for (let i = 0; i < 400 && (await get(app, dead.id)).attempts.length === 0; i++) await new Promise(resolve => setTimeout(resolve, 25))
+  const refused = await wait('accountId=1&eventType=refund_in&status=delivered')
+  t.equal(refused.statusCode, 408)
+  t.match(refused.json().message, new RegExp(`^No matching delivery within 0 ms; the closest: delivery ${dead.id} \\(refund_in, transaction tx-dead, account 1\\) is pending: ` +
+    'attempt 1 to http://127\\.0\\.0\\.1:\\d+/dead failed \\(ECONNREFUSED: connect ECONNREFUSED [^)]+\\), the next is due at 2026-03-10T15:00:01\\.000Z of sandbox time ' +
+    '\\(the clock is frozen: POST /__sandbox/clock/advance moves it\\); it differs in status "pending", not "delivered"$'))
+  const [closest, ...others] = refused.json().details.nearMisses
+  t.match(closest, { id: dead.id, status: 'pending', attempts: 1, lastAttempt: { statusCode: null, error: /^ECONNREFUSED/ }, nextAttemptAt: '2026-03-10T15:00:01.000Z' })
+  t.ok(others.every((m: { differences: unknown[] }) => m.differences.length >= 1), 'the others follow, fewest fields apart first')
+  t.ok(others.some((m: { id: string }) => m.id === none.id), 'the delivery of another event type is a near miss too, further off')
+
+  // Nothing at all in the log: said so.
+  const empty = await buildTestApp(t)
+  t.equal((await empty.inject({ method: 'GET', url: '/__sandbox/webhooks/deliveries/wait?eventType=cash_out&timeoutMs=0' })).json().message, 'No matching delivery within 0 ms; the delivery log holds no delivery at all')
 })
 
 t.test('since: a wait without a transaction id never answers with an older delivery', async t => {

@@ -31,6 +31,47 @@ t.test('an unknown route under the base path is 404 NaoEncontrado in problem det
   t.same(Object.keys((await app.inject({ method: 'GET', url: '/v3/nada' })).json()).sort(), ['error', 'message', 'statusCode'])
 })
 
+t.test('an API Pix path under another prefix is 404 in problem details naming the base path and --api-pix-base-path; other unknown routes keep their family\'s 404', async t => {
+  const app = await buildTestApp(t)
+  const headers = bearer(await oauthToken(app))
+  for (const [method, url, meant] of [
+    ['GET', '/v1/cob/abc', '/v2/cob/abc'],
+    ['PUT', `/api/v2/cob/${aTxid(1)}`, `/v2/cob/${aTxid(1)}`],
+    ['GET', '/pix/v2/cobv?inicio=x', '/v2/cobv'],
+    ['POST', '/v3/loc', '/v2/loc'],
+    ['GET', '/api/pix/v2/pix/E1234/devolucao/d1', '/v2/pix/E1234/devolucao/d1'],
+    ['GET', '/cobv/abc', '/v2/cobv/abc'],
+    ['PUT', '/webhookrec', '/v2/webhookrec'],
+  ] as const) {
+    const res = await app.inject({ method, url, headers, ...(method === 'PUT' ? { payload: {} } : {}) })
+    t.equal(res.statusCode, 404, `${method} ${url}`)
+    t.equal(res.headers['content-type'], PROBLEM)
+    t.same(Object.keys(res.json()).sort(), ['detail', 'status', 'title', 'type'])
+    t.match(res.json(), { type: `${PROBLEM_TYPE}NaoEncontrado`, status: 404 })
+    t.equal(res.json().detail, `Rota ${method} ${url.split('?')[0]} não encontrada: a API Pix desta sandbox está sob o caminho base /v2, que --api-pix-base-path (SANDBOX_API_PIX_BASE_PATH) define; a operação seria ${method} ${meant}`)
+  }
+  const moved = await buildTestApp(t, { apiPixBasePath: '/api/pix/v2' })
+  const v2 = await moved.inject({ method: 'GET', url: '/v2/cob/abc' })
+  t.equal(v2.headers['content-type'], PROBLEM)
+  t.match(v2.json().detail, 'sob o caminho base /api/pix/v2, que --api-pix-base-path (SANDBOX_API_PIX_BASE_PATH) define; a operação seria GET /api/pix/v2/cob/abc')
+
+  // Anything else keeps its family's 404: the central-bank family's, the standard family's (a version
+  // slipped into one of its routes), the control plane's; and a root route of the central-bank family.
+  for (const [url, keys] of [
+    ['/v1/nada', ['error', 'message', 'statusCode']],
+    ['/cob/abc/x', ['error', 'message', 'statusCode']],
+    ['/api/v1/pix/cash-out', ['code', 'error', 'errorId', 'message', 'method', 'path', 'statusCode', 'timestamp', 'userMessage']],
+    ['/api/nada', ['code', 'error', 'errorId', 'message', 'method', 'path', 'statusCode', 'timestamp', 'userMessage']],
+    ['/__sandbox/v2/cob', ['code', 'error', 'message', 'statusCode']],
+  ] as const) {
+    const res = await app.inject({ method: 'GET', url })
+    t.equal(res.statusCode, 404, url)
+    t.same(Object.keys(res.json()).sort(), keys, url)
+    t.notMatch(res.body, 'api-pix-base-path', url)
+  }
+  t.equal((await app.inject({ method: 'DELETE', url: `/cob/${aTxid(2)}` })).headers['content-type'], 'application/json; charset=utf-8', 'the root family has /cob: its own 404')
+})
+
 t.test('a trailing slash under the base path names the same operation, as PSPs serve it (Efí\'s SDKs list due charges at GET /v2/cobv/)', async t => {
   const app = await buildTestApp(t)
   const headers = bearer(await oauthToken(app))

@@ -43,7 +43,7 @@ t.test('setting the clock outside sandbox time is 400 with the range; dates that
     const res = await app.inject({ method: 'POST', url: '/__sandbox/clock/set', payload: { now } })
     t.equal(res.statusCode, 400, now)
     t.equal(res.json().code, 'HTTP_ERROR')
-    t.match(res.json().message, /ISO 8601|is malformed/, 'refused by the schema or by the strict reading')
+    t.match(res.json().message, /ISO 8601|RFC 3339 date-time/, 'refused by the schema or by the strict reading')
   }
   t.equal((await clockOf(app)).now, T0, 'nothing moved')
   t.equal((await app.inject({ method: 'GET', url: `/__sandbox/transactions/${pending}` })).json().status, 'PENDING', 'and no job ran')
@@ -82,6 +82,54 @@ t.test('a full reset brings the clock back to where the settings start it', asyn
   t.equal(r.frozen, false)
   t.ok(Math.abs(Date.parse(r.now) - Date.now()) < 5000, 'real time again')
   t.ok(Math.abs(r.offsetMs) < 5000)
+})
+
+t.test('a full reset starts the clock at clockStart, earlier than now too, running or frozen as asked, for that reset alone', async t => {
+  const app = await buildTestApp(t)
+  const token = await tokenFor(app)
+  await app.inject({ method: 'POST', url: '/api/pix/cash-out', headers: bearer(token), payload: cashOutBody() })
+  await app.inject({ method: 'POST', url: '/__sandbox/clock/set', payload: { now: '2026-06-01T12:00:00Z' } })
+  // What CLOCK_BACKWARDS says to do, done: back to a date before --clock-start (T0).
+  const earlier = '2026-01-05T09:00:00-03:00'
+  const refused = await app.inject({ method: 'POST', url: '/__sandbox/clock/set', payload: { now: earlier } })
+  t.equal(refused.json().code, 'CLOCK_BACKWARDS')
+  const reset = await app.inject({ method: 'POST', url: '/__sandbox/reset', payload: { clockStart: earlier } })
+  t.equal(reset.statusCode, 200, reset.body)
+  t.same(reset.json(), { reset: 'all' })
+  const c = await clockOf(app)
+  t.same({ now: c.now, frozen: c.frozen, pendingJobs: c.pendingJobs }, { now: '2026-01-05T12:00:00.000Z', frozen: true, pendingJobs: 0 }, 'frozen as --clock says, nothing pending')
+  t.equal((await app.inject({ method: 'GET', url: '/__sandbox/accounts/1' })).json().createdAt, '2026-01-05T12:00:00.000Z', 'the fixtures are dated by the clock as reset')
+  t.equal((await app.inject({ method: 'GET', url: '/__sandbox/transactions' })).json().transactions.length, 0, 'a full reset: nothing of before')
+  t.equal((await app.inject({ method: 'POST', url: '/__sandbox/clock/set', payload: { now: '2026-01-06T12:00:00Z' } })).statusCode, 200, 'and the clock moves on from there')
+
+  const running = await app.inject({ method: 'POST', url: '/__sandbox/reset', payload: { clockStart: '2030-02-01T00:00:00Z', clock: 'running' } })
+  t.equal(running.statusCode, 200)
+  const r = await clockOf(app)
+  t.equal(r.frozen, false, 'running, as asked')
+  t.ok(Date.parse(r.now) >= Date.parse('2030-02-01T00:00:00Z') && Date.parse(r.now) < Date.parse('2030-02-01T00:01:00Z'), r.now)
+  t.same((await app.inject({ method: 'POST', url: '/__sandbox/reset', payload: { clock: 'frozen' } })).json(), { reset: 'all' })
+  t.same(await clockOf(app).then(x => [x.now, x.frozen]), [T0, true], 'clock alone: --clock-start\'s instant, frozen')
+
+  await app.inject({ method: 'POST', url: '/__sandbox/reset', payload: { clockStart: earlier } })
+  t.equal((await app.inject({ method: 'POST', url: '/__sandbox/reset' })).statusCode, 200)
+  t.same(await clockOf(app).then(x => [x.now, x.frozen]), [T0, true], 'the next plain reset goes back to the settings')
+
+  await app.inject({ method: 'POST', url: '/__sandbox/clock/advance', payload: { ms: 60_000 } })
+  const before = (await clockOf(app)).now
+  for (const [payload, code, message] of [
+    [{ clockStart: '1999-12-31T23:59:59Z' }, 'CLOCK_OUT_OF_RANGE', /2000-01-01T00:00:00\.000Z to 8999-12-31T23:59:59\.999Z/],
+    [{ clockStart: '2026-02-30T00:00:00Z' }, 'HTTP_ERROR', /clockStart must be an ISO 8601 instant with its offset/],
+    [{ clockStart: 'yesterday' }, 'HTTP_ERROR', /not "yesterday"/],
+    [{ clock: 'stopped' }, 'HTTP_ERROR', /clock must be one of: running, frozen/],
+    [{ accountId: 1, clockStart: earlier }, 'HTTP_ERROR', /the clock is every account's: leave out accountId/],
+    [{ accountId: 1, clock: 'running' }, 'HTTP_ERROR', /leave out accountId/],
+  ] as const) {
+    const res = await app.inject({ method: 'POST', url: '/__sandbox/reset', payload })
+    t.equal(res.statusCode, 400, JSON.stringify(payload))
+    t.equal(res.json().code, code)
+    t.match(res.json().message, message)
+  }
+  t.equal((await clockOf(app)).now, before, 'a refused reset changed nothing')
 })
 
 t.test('a snapshot brings its clock back', async t => {

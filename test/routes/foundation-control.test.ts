@@ -202,7 +202,13 @@ t.test('clock: GET, advance, freeze, resume, set', async t => {
   const back = await app.inject({ method: 'POST', url: '/__sandbox/clock/set', payload: { now: T0 } })
   t.equal(back.statusCode, 400)
   t.equal(back.json().code, 'CLOCK_BACKWARDS')
-  t.same(Object.keys(back.json()).sort(), ['code', 'error', 'message', 'statusCode'])
+  t.same(Object.keys(back.json()).sort(), ['code', 'details', 'error', 'message', 'statusCode'])
+  t.same(back.json().details, { now: '2026-03-11T00:00:00.000Z', requested: T0 })
+  // A plain reset goes back to --clock-start, which may not be early enough: the message names the reset that is.
+  t.match(back.json().message, `it is at 2026-03-11T00:00:00.000Z, and ${T0} is earlier`)
+  t.match(back.json().message, `POST /__sandbox/reset with {"clockStart": "${T0}"} (pix-sandbox reset --clock-start ${T0})`)
+  t.match(back.json().message, '--clock-start (SANDBOX_CLOCK_START)')
+  t.notMatch(back.json().message, 'use reset to start over')
   t.equal((await clock()).now, '2026-03-11T00:00:00.000Z', 'unchanged after a refused set')
   t.equal((await app.inject({ method: 'POST', url: '/__sandbox/clock/set', payload: { now: 'tomorrow' } })).statusCode, 400)
 

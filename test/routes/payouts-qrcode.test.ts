@@ -72,7 +72,7 @@ t.test('invalid data, an invalid code, an amount mismatch and insufficient balan
   const cases: Array<[Record<string, unknown>, string, string | RegExp]> = [
     [{ value: 5, qrCode: badCrc }, 'HTTP_ERROR', /qrCode inválido: CRC não confere/],
     [{ value: 5, qrCode: '000201' + 'x'.repeat(20) }, 'HTTP_ERROR', /qrCode deve ter no mínimo 50 caracteres/],
-    [{ value: 5, qrCode: '123456' + good.slice(6) }, 'HTTP_ERROR', /qrCode está em formato inválido/],
+    [{ value: 5, qrCode: '123456' + good.slice(6) }, 'HTTP_ERROR', /qrCode deve começar com 000201, como todo BR Code/],
     [{ value: 6, qrCode: good }, 'HTTP_ERROR', /value deve ser igual ao valor do QR Code \(5.00\)/],
     [{ value: 5, qrCode: good, document: '11111111111' }, 'HTTP_ERROR', /document/],
     [{ value: 5.001, qrCode: good }, 'PIX_INVALID_AMOUNT', /casas decimais/],

@@ -95,7 +95,7 @@ t.test('body validation answers HTTP_ERROR with one message per invalid field an
   t.notOk(body.errorCode)
   t.same(body.message.sort(), [
     'description deve ter no máximo 140 caracteres',
-    'details.document deve ter no mínimo 1 caracteres',
+    'details.document deve ter no mínimo 1 caractere',
     'details.keyType deve ser um de: DOCUMENT, EMAIL, PHONE, RANDOM',
     'details.name deve ter no máximo 100 caracteres',
     'externalId é obrigatório',

@@ -58,6 +58,16 @@ t.test('400 for an unparsable code or a wrong amount, 404 for a code not issued 
   const garbage = await payCode(app, '000201nonsense')
   t.equal(garbage.statusCode, 400)
   t.equal(garbage.json().code, 'INVALID_PIX_CODE')
+  // The control plane speaks English, the reason of the BR Code's refusal included (docs/assumptions.md).
+  t.equal(garbage.json().message, 'Invalid pixCode: BR Code: invalid id "no" at position 6')
+  // The same code refused by the gateway, in its Portuguese.
+  const gateway = await app.inject({ method: 'POST', url: '/api/pix/cash-out-qrcode', headers: { authorization: `Bearer ${acc.token}` }, payload: { value: 10, qrCode: `000201nonsense${'x'.repeat(40)}`, externalId: 'qr-lang' } })
+  t.same(gateway.json().message, ['qrCode inválido: BR Code: identificador inválido "no" na posição 6'])
+  // And the control plane's directory, whose refusals were Portuguese.
+  const key = await app.inject({ method: 'PUT', url: '/__sandbox/directory/not-a-key', payload: { name: 'X', document: '52998224725', ispb: '12345678', bankName: 'B' } })
+  t.match(key.json(), { statusCode: 400, code: 'INVALID_PIX_KEY', message: 'Key "not-a-key" does not have the form of any key type of the directory (CPF, CNPJ, EMAIL, PHONE +55..., EVP)' })
+  const document = await app.inject({ method: 'PUT', url: '/__sandbox/directory/fulano@example.com', payload: { name: 'X', document: '52998224724', ispb: '12345678', bankName: 'B' } })
+  t.match(document.json(), { statusCode: 400, code: 'INVALID_DOCUMENT', message: 'document must be a valid CPF or CNPJ' })
   const wrong = await payCode(app, charge.pixCode, { amount: 9.99 })
   t.equal(wrong.statusCode, 400)
   t.equal(wrong.json().code, 'PIX_AMOUNT_MISMATCH')

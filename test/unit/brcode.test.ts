@@ -118,6 +118,11 @@ t.test('parse rejects, with a reason, every broken rule', async t => {
   for (const [code, rule] of cases) {
     const reason = reasonOf(code)
     t.not(reason, 'accepted', `${rule}: ${reason}`)
+    // Each family speaks its own language: the gateway's Portuguese, the control plane's English.
+    const parsed = parseBrCode(code)
+    if (parsed.ok) continue
+    t.notMatch(parsed.english, /[ãáâçéêíóõú]|\b(campo|não|inválid\w*|deve|nenhum|posição|vazio)\b/i, `${rule}, in English: ${parsed.english}`)
+    t.not(parsed.english, parsed.reason, `${rule}: not the Portuguese reason`)
   }
 })
 

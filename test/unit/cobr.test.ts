@@ -60,27 +60,27 @@ t.test('the YAML\'s request examples are accepted as written; the schema needs i
 })
 
 t.test('each violation of POST /cobr and PUT /cobr/{txid} the body alone shows, in the YAML\'s words', async t => {
-  t.same(refused({ ...BODY, infoAdicional: 'x'.repeat(141) }), ['O campo cobr.infoAdicional não respeita o _schema_.'])
-  t.same(refused({ ...BODY, status: 'ATIVA' }), ['O campo cobr.status não respeita o _schema_.'], 'the status is the PSP\'s')
-  t.same(refused({ ...BODY, calendario: undefined }), ['O objeto cobr.calendario não respeita o _schema_.'])
-  t.same(refused({ ...BODY, calendario: { dataDeVencimento: '2024-04-31' } }), ['O objeto cobr.calendario não respeita o _schema_.'])
+  t.same(refused({ ...BODY, infoAdicional: 'x'.repeat(141) }), ['O campo cobr.infoAdicional não respeita o _schema_: deve ser um texto de até 140 caracteres.'])
+  t.same(refused({ ...BODY, status: 'ATIVA' }), ['O campo cobr.status não respeita o _schema_: o status de uma cobrança é do PSP: a criação não o informa.'], 'the status is the PSP\'s')
+  t.same(refused({ ...BODY, calendario: undefined }), ['O objeto cobr.calendario não respeita o _schema_: deve ser um objeto com dataDeVencimento, uma data AAAA-MM-DD que exista, como "2026-03-10".'])
+  t.same(refused({ ...BODY, calendario: { dataDeVencimento: '2024-04-31' } }), ['O objeto cobr.calendario não respeita o _schema_: deve ser um objeto com dataDeVencimento, uma data AAAA-MM-DD que exista, como "2026-03-10".'])
   t.same(refused(BODY, '2024-04-16'), ['O campo cobr.calendario.dataDeVencimento é anterior à data de criação da cobrança.'])
-  t.same(refused({ ...BODY, valor: { original: '0.00' } }), ['O campo cobr.valor não respeita o _schema_.'])
-  t.same(refused({ ...BODY, valor: { original: 106.07 } }), ['O campo cobr.valor não respeita o _schema_.'])
-  t.same(refused({ ...BODY, valor: undefined }), ['O campo cobr.valor não respeita o _schema_.'])
-  const recebedor = ['O objeto cobr.recebedor não respeita o _schema_.']
+  t.same(refused({ ...BODY, valor: { original: '0.00' } }), ['O campo cobr.valor não respeita o _schema_: deve ser um objeto com original, um valor maior que zero com 2 casas decimais, como "10.00".'])
+  t.same(refused({ ...BODY, valor: { original: 106.07 } }), ['O campo cobr.valor não respeita o _schema_: deve ser um objeto com original, um valor maior que zero com 2 casas decimais, como "10.00".'])
+  t.same(refused({ ...BODY, valor: undefined }), ['O campo cobr.valor não respeita o _schema_: deve ser um objeto com original, um valor maior que zero com 2 casas decimais, como "10.00".'])
+  const recebedor = ['O objeto cobr.recebedor não respeita o _schema_: deve ter conta (texto de até 20 caracteres), tipoConta (CORRENTE, POUPANCA, PAGAMENTO) e, opcionalmente, agencia (até 4).']
   t.same(refused({ ...BODY, recebedor: undefined }), recebedor, 'required')
   t.same(refused({ ...BODY, recebedor: { conta: '012682', tipoConta: 'POUPANÇA' } }), recebedor, 'POUPANCA, as the enum spells it (cobRResponse4 does not)')
   t.same(refused({ ...BODY, recebedor: { conta: '012682', tipoConta: 'CORRENTE', agencia: '97080' } }), recebedor)
-  t.same(refused({ ...BODY, devedor: { uf: 'MGS' } }), ['O objeto cobr.devedor não respeita o _schema_.'])
-  t.same(refused({ ...BODY, devedor: { cep: '89256-1400' } }), ['O objeto cobr.devedor não respeita o _schema_.'])
-  t.same(refused({ ...BODY, idRec: 'RR123' }), ['O campo cobr.idRec não respeita o _schema_.'])
-  t.same(refused({ ...BODY, ajusteDiaUtil: 'sim' }), ['O campo cobr.ajusteDiaUtil não respeita o _schema_.'])
+  t.same(refused({ ...BODY, devedor: { uf: 'MGS' } }), ['O objeto cobr.devedor não respeita o _schema_: deve ser um objeto de textos: email, logradouro (até 200 caracteres), cidade (até 200), uf (até 2), cep (até 9).'])
+  t.same(refused({ ...BODY, devedor: { cep: '89256-1400' } }), ['O objeto cobr.devedor não respeita o _schema_: deve ser um objeto de textos: email, logradouro (até 200 caracteres), cidade (até 200), uf (até 2), cep (até 9).'])
+  t.same(refused({ ...BODY, idRec: 'RR123' }), ['O campo cobr.idRec não respeita o _schema_: deve ser um idRec, 29 letras e dígitos.'])
+  t.same(refused({ ...BODY, ajusteDiaUtil: 'sim' }), ['O campo cobr.ajusteDiaUtil não respeita o _schema_: deve ser true ou false.'])
   t.equal(accepted({ ...BODY, ajusteDiaUtil: undefined }).ajusteDiaUtil, true, 'CobRBase requires it and defaults it to true: read as optional, true')
   t.equal(accepted({ ...BODY, ajusteDiaUtil: false }).ajusteDiaUtil, false)
   t.notOk('devedor' in accepted({ ...BODY, devedor: undefined }))
   t.same(accepted({ ...BODY, devedor: { cpf: '1', nome: 'x' } }).devedor, {}, 'the debtor is the recurrence\'s: members the schema lacks are dropped')
-  t.same(refused('x'), ['O objeto cobr não respeita o _schema_.'])
+  t.same(refused('x'), ['O objeto cobr não respeita o _schema_: deve ser um objeto JSON.'])
 })
 
 t.test('the checks against the recurrence: approved, in time, within the term, one per cycle, the fixed value', async t => {
@@ -131,7 +131,7 @@ t.test('cancellation (PATCH /cobr/{txid}) before the date of the first attempt',
     t.match(cancel({ ...saturday, status }, '2024-05-01'), { ok: false, violacoes: [{ razao: 'A cobrança encontra-se concluída, expirada, rejeitada ou cancelada.' }] }, status)
   }
   t.same(parseCobRRevision({}, saturday, { hoje: '2024-05-01' }), { ok: true, cancelar: false }, 'nothing to revise')
-  t.match(parseCobRRevision({ status: 'ATIVA' }, saturday, { hoje: '2024-05-01' }), { ok: false, violacoes: [{ razao: 'O campo cobr.status não respeita o _schema_.' }] })
+  t.match(parseCobRRevision({ status: 'ATIVA' }, saturday, { hoje: '2024-05-01' }), { ok: false, violacoes: [{ razao: 'O campo cobr.status não respeita o _schema_: só aceita CANCELADA.' }] })
 })
 
 /** A charge due on Monday 2024-06-03 of a monthly recurrence (next due date 2024-07-03), its first attempt expired. */
@@ -163,7 +163,7 @@ t.test('retries (POST /cobr/{txid}/retentativa/{data}): the YAML\'s violations',
   t.same(v('2024-06-05', twice), ['Existe uma tentativa vigente para a data informada.', 'O parâmetro data não corresponde a uma data futura.'])
   t.same(v('2024-06-06', twice), [])
   t.same(v('2024-06-06', retryContext({ cobr: { ...retryContext().cobr, status: 'CONCLUIDA' } })), ['A cobrança encontra-se concluída, expirada, rejeitada ou cancelada.'])
-  t.same(v('06/06/2024'), ['O campo data não respeita o _schema_.'])
+  t.same(v('06/06/2024'), ['O campo data não respeita o _schema_: deve ser uma data AAAA-MM-DD que exista, como "2026-03-10".'])
   // A recurrence that ended authorizes no retry: PATCH /rec's violation of an ended recurrence, in the YAML's words.
   for (const recStatus of ['CANCELADA', 'EXPIRADA', 'REJEITADA', null] as const) {
     t.same(v('2024-06-05', retryContext({ recStatus })), ['A recorrência encontra-se expirada, cancelada ou rejeitada.'], String(recStatus))

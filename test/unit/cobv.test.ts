@@ -236,15 +236,15 @@ t.test('an amount API Pix cannot write is not payable', async t => {
 
 t.test('calendario: violations in API Pix\'s words', async t => {
   const v = (calendario: unknown, criacao = '2026-03-01') => refused({ calendario, valor: { original: '10.00' } }, criacao)
-  t.same(v(undefined), [{ razao: 'O objeto cobv.calendario não respeita o _schema_.', propriedade: 'cobv.calendario' }])
-  t.same(v({}), [{ razao: 'O campo cobv.calendario.dataDeVencimento não respeita o _schema_.', propriedade: 'cobv.calendario.dataDeVencimento' }])
-  t.same(v({ dataDeVencimento: '2026-02-30' }), [{ razao: 'O campo cobv.calendario.dataDeVencimento não respeita o _schema_.', propriedade: 'cobv.calendario.dataDeVencimento', valor: '2026-02-30' }])
+  t.same(v(undefined), [{ razao: 'O objeto cobv.calendario não respeita o _schema_: deve ser um objeto com dataDeVencimento e, opcionalmente, validadeAposVencimento.', propriedade: 'cobv.calendario' }])
+  t.same(v({}), [{ razao: 'O campo cobv.calendario.dataDeVencimento não respeita o _schema_: deve ser uma data AAAA-MM-DD que exista, como "2026-03-10".', propriedade: 'cobv.calendario.dataDeVencimento' }])
+  t.same(v({ dataDeVencimento: '2026-02-30' }), [{ razao: 'O campo cobv.calendario.dataDeVencimento não respeita o _schema_: deve ser uma data AAAA-MM-DD que exista, como "2026-03-10".', propriedade: 'cobv.calendario.dataDeVencimento', valor: '2026-02-30' }])
   t.same(v({ dataDeVencimento: '2026-02-28' }), [{ razao: 'O campo cobv.calendario.dataDeVencimento é anterior à data de criação da cobrança.', propriedade: 'cobv.calendario.dataDeVencimento', valor: '2026-02-28' }])
   t.same(v({ dataDeVencimento: '2026-03-01', validadeAposVencimento: -1 }), [{ razao: 'O campo cobv.calendario.validadeAposVencimento é menor do que zero.', propriedade: 'cobv.calendario.validadeAposVencimento', valor: '-1' }])
   for (const bad of ['30', 1.5, 2_147_483_648, null]) {
     t.same(v({ dataDeVencimento: '2026-03-01', validadeAposVencimento: bad }).map(x => x.propriedade), ['cobv.calendario.validadeAposVencimento'], `validadeAposVencimento ${JSON.stringify(bad)}`)
   }
-  t.same(v({ dataDeVencimento: '9999-12-01', validadeAposVencimento: 31 }).map(x => x.razao), ['O campo cobv.calendario.validadeAposVencimento não respeita o _schema_.'], 'a validity that ends after year 9999')
+  t.same(v({ dataDeVencimento: '9999-12-01', validadeAposVencimento: 31 }).map(x => x.razao), ['O campo cobv.calendario.validadeAposVencimento não respeita o _schema_: deve ser um número de dias que termine a validade até 9999-12-31.'], 'a validity that ends after year 9999')
   t.same(accepted({ calendario: { dataDeVencimento: '2026-03-01' }, valor: { original: '10.00' } }, '2026-03-01').calendario,
     { dataDeVencimento: '2026-03-01', validadeAposVencimento: 30 }, 'due on the day of creation; validity 30 by default')
   t.same(accepted({ calendario: { dataDeVencimento: '9999-12-31', validadeAposVencimento: 0 }, valor: { original: '10.00' } }).calendario.dataDeVencimento, '9999-12-31', 'a Friday: no move needed')
@@ -252,10 +252,10 @@ t.test('calendario: violations in API Pix\'s words', async t => {
 
 t.test('valor.original', async t => {
   const v = (valor: unknown) => refused({ calendario: CALENDARIO, valor })
-  t.same(v(undefined), [{ razao: 'O objeto cobv.valor não respeita o _schema_.', propriedade: 'cobv.valor' }])
+  t.same(v(undefined), [{ razao: 'O objeto cobv.valor não respeita o _schema_: deve ser um objeto com original, um valor com 2 casas decimais, como "10.00".', propriedade: 'cobv.valor' }])
   t.same(v({ original: '0.00' }), [{ razao: 'O campo cobv.valor.original apresenta o valor zero.', propriedade: 'cobv.valor.original', valor: '0.00' }])
   for (const bad of [undefined, 10, '10', '10.0', '10.000', '12345678901.00', ' 1.00', '-1.00', '1,00']) {
-    t.same(v({ original: bad }).map(x => x.razao), ['O campo cobv.valor.original não respeita o _schema_.'], JSON.stringify(bad))
+    t.same(v({ original: bad }).map(x => x.razao), ['O campo cobv.valor.original não respeita o _schema_: deve ser um valor com 2 casas decimais e até 10 dígitos antes do ponto, como "10.00".'], JSON.stringify(bad))
   }
   t.equal(accepted({ calendario: CALENDARIO, valor: { original: '9999999999.99' } }).valor.original, '9999999999.99')
   t.same(accepted({ calendario: CALENDARIO, valor: { original: '1.00', modalidadeAlteracao: 1 } }).valor, { original: '1.00' }, 'unknown members are dropped')
@@ -264,7 +264,7 @@ t.test('valor.original', async t => {
 t.test('multa, juros, abatimento: modalidade in range, valorPerc a decimal', async t => {
   const v = (valor: Record<string, unknown>) => refused({ calendario: CALENDARIO, valor: { original: '100.00', ...valor } }).map(x => x.razao)
   for (const [name, max] of [['multa', 2], ['juros', 8], ['abatimento', 2]] as const) {
-    const schema = [`O objeto cobv.valor.${name} não respeita o _schema_.`]
+    const schema = [`O objeto cobv.valor.${name} não respeita o _schema_: deve ser um objeto com modalidade (um inteiro de 1 a ${max}) e valorPerc (um valor com 2 casas decimais, como "2.00").`]
     t.same(v({ [name]: { modalidade: 0, valorPerc: '1.00' } }), schema, `${name} modalidade 0`)
     t.same(v({ [name]: { modalidade: max + 1, valorPerc: '1.00' } }), schema, `${name} modalidade ${max + 1}`)
     t.same(v({ [name]: { modalidade: 1.5, valorPerc: '1.00' } }), schema)
@@ -285,7 +285,8 @@ t.test('multa, juros, abatimento: modalidade in range, valorPerc a decimal', asy
 
 t.test('desconto: the violations of the YAML\'s list', async t => {
   const v = (desconto: unknown, due = '2026-04-02') => refused({ calendario: { dataDeVencimento: due }, valor: { original: '100.00', desconto } }).map(x => `${x.propriedade}: ${x.razao}`)
-  const schema = 'cobv.valor.desconto: O objeto cobv.valor.desconto não respeita o _schema_.'
+  const schema = 'cobv.valor.desconto: O objeto cobv.valor.desconto não respeita o _schema_: deve ser um objeto com modalidade, um inteiro de 1 a 6.'
+  const list = 'cobv.valor.desconto: O objeto cobv.valor.desconto não respeita o _schema_: descontoDataFixa deve ser uma lista de 1 a 3 elementos, cada um com data (AAAA-MM-DD) e valorPerc (como "1.00"), em datas diferentes.'
   t.same(v({ modalidade: 7, valorPerc: '1.00' }), [schema])
   t.same(v({ valorPerc: '1.00' }), [schema])
   t.same(v({ modalidade: 1, descontoDataFixa: [{ data: '2026-04-01', valorPerc: '1.00' }], valorPerc: '1.00' }),
@@ -304,10 +305,10 @@ t.test('desconto: the violations of the YAML\'s list', async t => {
   t.same(v({ modalidade: 2, descontoDataFixa: [{ data: '2026-04-01', valorPerc: '100.00' }] }), tooLarge)
   t.same(v({ modalidade: 3, valorPerc: '100.00' }), tooLarge, 'a discount per day as large as the original')
   t.same(v({ modalidade: 6, valorPerc: '100.00' }), tooLarge)
-  t.same(v({ modalidade: 1, descontoDataFixa: [1, 2, 3, 4].map(d => ({ data: `2026-03-0${d}`, valorPerc: '1.00' })) }), [schema], 'at most 3 elements')
-  t.same(v({ modalidade: 1, descontoDataFixa: [{ data: '2026-03-01', valorPerc: '1.00' }, { data: '2026-03-01', valorPerc: '2.00' }] }), [schema], 'one date twice')
-  t.same(v({ modalidade: 1, descontoDataFixa: [{ data: '01/03/2026', valorPerc: '1.00' }] }), [schema])
-  t.same(v({ modalidade: 3, valorPerc: 1 }), [schema])
+  t.same(v({ modalidade: 1, descontoDataFixa: [1, 2, 3, 4].map(d => ({ data: `2026-03-0${d}`, valorPerc: '1.00' })) }), [list], 'at most 3 elements')
+  t.same(v({ modalidade: 1, descontoDataFixa: [{ data: '2026-03-01', valorPerc: '1.00' }, { data: '2026-03-01', valorPerc: '2.00' }] }), [list], 'one date twice')
+  t.same(v({ modalidade: 1, descontoDataFixa: [{ data: '01/03/2026', valorPerc: '1.00' }] }), [list])
+  t.same(v({ modalidade: 3, valorPerc: 1 }), ['cobv.valor.desconto: O objeto cobv.valor.desconto não respeita o _schema_: valorPerc deve ser um valor com 2 casas decimais, como "1.00".'])
   t.same(accepted({ calendario: CALENDARIO, valor: { original: '100.00', desconto: { modalidade: 1, descontoDataFixa: [{ data: '2026-04-02', valorPerc: '99.99' }, { data: '2026-03-01', valorPerc: '5.00' }] } } }).valor.desconto,
     { modalidade: 1, descontoDataFixa: [{ data: '2026-04-02', valorPerc: '99.99' }, { data: '2026-03-01', valorPerc: '5.00' }] }, 'on the due date, in any order')
 })
@@ -331,7 +332,7 @@ t.test('a revision replaces what it gives and keeps the rest, then is checked wh
   t.match(earlier, { ok: false, violacoes: [{ propriedade: 'cobv.valor.desconto', razao: /posterior à data de vencimento/ }] }, 'a due date moved before a discount date')
   t.match(reviseCobVTerms(current, { valor: { original: '5.00' } }, { criacao: '2026-03-01' }), { ok: false, violacoes: [{ razao: /algum elemento de desconto/ }] }, 'an original below the discount')
   t.match(reviseCobVTerms(current, { calendario: { dataDeVencimento: '2026-03-05' } }, { criacao: '2026-03-06' }), { ok: false, violacoes: [{ razao: /anterior à data de criação/ }] }, 'checked against the creation date')
-  t.same(reviseCobVTerms(current, { valor: 'x' }, { criacao: '2026-03-01' }), { ok: false, violacoes: [{ razao: 'O objeto cobv.valor não respeita o _schema_.', propriedade: 'cobv.valor' }] })
+  t.same(reviseCobVTerms(current, { valor: 'x' }, { criacao: '2026-03-01' }), { ok: false, violacoes: [{ razao: 'O objeto cobv.valor não respeita o _schema_: deve ser um objeto com original, um valor com 2 casas decimais, como "10.00".', propriedade: 'cobv.valor' }] })
   t.match(reviseCobVTerms(current, { valor: { multa: null } }, { criacao: '2026-03-01' }), { ok: false, violacoes: [{ propriedade: 'cobv.valor.multa' }] }, 'null does not remove a member')
 })
 

@@ -45,14 +45,14 @@ t.test('the YAML\'s request example is accepted as written; the schema needs its
 })
 
 t.test('each violation of POST /solicrec, in the YAML\'s words', async t => {
-  const calendario = ['O objeto solicrec.calendario não respeita o _schema_.']
+  const calendario = ['O objeto solicrec.calendario não respeita o _schema_: deve ser um objeto com dataExpiracaoSolicitacao, uma data-hora RFC 3339 com fuso, como "2026-03-10T12:00:00Z".']
   t.same(refused({ ...BODY, calendario: undefined }), calendario)
   t.same(refused({ ...BODY, calendario: { dataExpiracaoSolicitacao: '2023-12-20' } }), calendario, 'a date-time, not a date')
   t.same(refused({ ...BODY, calendario: { dataExpiracaoSolicitacao: '2023-12-20T12:17:11' } }), calendario, 'RFC 3339 has an offset')
   t.same(refused({ ...BODY, calendario: { dataExpiracaoSolicitacao: '2023-12-20T02:59:59Z' } }), ['O campo solicrec.calendario.dataExpiracaoSolicitacao é anterior à data de criação da solicitação da recorrência.'],
     '23:59:59 of the 19th in São Paulo')
   t.same(accepted({ ...BODY, calendario: { dataExpiracaoSolicitacao: '2023-12-20T03:00:00.000Z' } }).expiraEm, Date.UTC(2023, 11, 20, 3), 'the first instant of the 20th in São Paulo')
-  const destinatario = ['O objeto solicrec.destinatario não respeita o _schema_.']
+  const destinatario = ['O objeto solicrec.destinatario não respeita o _schema_: deve ter conta (texto de até 20 caracteres), ispbParticipante (8 dígitos ou letras maiúsculas), agencia opcional (até 4) e cpf (11 dígitos) ou cnpj (14 dígitos ou letras maiúsculas), não os dois.']
   const d = BODY.destinatario as Record<string, unknown>
   t.same(refused({ ...BODY, destinatario: { ...d, ispbParticipante: '9119355' } }), destinatario)
   t.same(refused({ ...BODY, destinatario: { ...d, conta: undefined } }), destinatario, 'conta is required')
@@ -60,9 +60,9 @@ t.test('each violation of POST /solicrec, in the YAML\'s words', async t => {
   t.same(refused({ ...BODY, destinatario: { ...d, cpf: undefined } }), destinatario, 'a CPF or a CNPJ')
   t.same(refused({ ...BODY, destinatario: { ...d, cnpj: '12345678000195' } }), destinatario, 'not both')
   t.same(accepted({ ...BODY, destinatario: { conta: '1', ispbParticipante: '0000000A', cnpj: '12ABC34501DE35' } }).destinatario, { conta: '1', ispbParticipante: '0000000A', cnpj: '12ABC34501DE35' })
-  t.same(refused({ ...BODY, idRec: 'RN12345678' }), ['O campo solicrec.idRec não respeita o _schema_.'])
-  t.same(refused(null), ['O objeto solicrec não respeita o _schema_.'])
-  t.same(refused({}), ['O campo solicrec.idRec não respeita o _schema_.', ...calendario, ...destinatario], 'every violation')
+  t.same(refused({ ...BODY, idRec: 'RN12345678' }), ['O campo solicrec.idRec não respeita o _schema_: deve ser um idRec, 29 letras e dígitos.'])
+  t.same(refused(null), ['O objeto solicrec não respeita o _schema_: deve ser um objeto JSON.'])
+  t.same(refused({}), ['O campo solicrec.idRec não respeita o _schema_: deve ser um idRec, 29 letras e dígitos.', ...calendario, ...destinatario], 'every violation')
 })
 
 t.test('one active request per recurrence', async t => {
@@ -79,7 +79,7 @@ t.test('cancellation: only CRIADA, ENVIADA or RECEBIDA, the YAML\'s list over it
     if (['CRIADA', 'ENVIADA', 'RECEBIDA'].includes(status)) t.same(result, { ok: true }, status)
     else t.same(result, { ok: false, violacoes: [{ razao: 'Não é possível cancelar uma solicitação de recorrência com o status diferente de CRIADA, ENVIADA ou RECEBIDA.', propriedade: 'solicrec.status' }] }, status)
   }
-  t.match(parseSolicRecRevision({ status: 'ACEITA' }, 'CRIADA'), { ok: false, violacoes: [{ razao: 'O campo solicrec.status não respeita o _schema_.', valor: 'ACEITA' }] })
+  t.match(parseSolicRecRevision({ status: 'ACEITA' }, 'CRIADA'), { ok: false, violacoes: [{ razao: 'O campo solicrec.status não respeita o _schema_: só aceita CANCELADA.', valor: 'ACEITA' }] })
   t.match(parseSolicRecRevision({}, 'CRIADA'), { ok: false, violacoes: [{ propriedade: 'solicrec.status' }] }, 'status is required')
   t.match(parseSolicRecRevision([], 'CRIADA'), { ok: false })
 })

@@ -60,17 +60,29 @@ const systemRoutes: RoutesPlugin = async (app) => {
       operationId: 'sandboxReset',
       tags: ['Sandbox'],
       summary: 'Reset the whole sandbox to its fixtures, or one account to its first state',
+      description: 'A full reset starts the clock where --clock-start and --clock say, or where `clockStart` and `clock` say for this reset alone: ' +
+        'the way back to an earlier date, since the clock otherwise only moves forward (POST /clock/set refuses an earlier instant with CLOCK_BACKWARDS).',
       body: Type.Optional(ResetBody),
-      response: { 200: ResetView, ...errorResponses('sandbox', [404]) },
+      response: { 200: ResetView, ...errorResponses('sandbox', [400, 404]) },
     },
   }, async (request) => {
-    const accountId = request.body?.accountId
+    const { accountId, clockStart, clock } = request.body ?? {}
     if (accountId !== undefined) {
+      if (clockStart !== undefined || clock !== undefined) {
+        throw invalidRequest('clockStart and clock start the clock of a full reset, and the clock is every account\'s: leave out accountId to reset everything, or leave them out to reset the account')
+      }
       const account = sb.accounts.require(accountId)
       sb.accounts.reset(account)
       return { reset: accountId }
     }
-    sb.reset()
+    let at: number | undefined
+    if (clockStart !== undefined) {
+      const start = parseInstant(clockStart)
+      if (start === null) throw invalidRequest(`clockStart must be an ISO 8601 instant with its offset, such as 2026-03-10T12:00:00-03:00 (not ${JSON.stringify(clockStart)})`)
+      if (!sb.clock.accepts(start)) throw outOfRange(start)
+      at = start
+    }
+    sb.reset({ at, frozen: clock === undefined ? undefined : clock === 'frozen' })
     return { reset: 'all' as const }
   })
 
@@ -103,7 +115,14 @@ const systemRoutes: RoutesPlugin = async (app) => {
     const target = parseInstant(request.body.now)
     if (target === null) throw invalidRequest(`now must be an ISO 8601 instant with real date and time fields, such as 2026-03-10T12:00:00Z (not ${JSON.stringify(request.body.now)})`)
     if (!sb.clock.accepts(target)) throw outOfRange(target)
-    if (target < sb.clock.now()) throw new Refusal('CLOCK_BACKWARDS', 'The sandbox clock only moves forward; use reset to start over')
+    if (target < sb.clock.now()) {
+      const now = new Date(sb.clock.now()).toISOString()
+      const wanted = new Date(target).toISOString()
+      // A reset is the only way back, and one to the settings' start may not go back far enough: name the one that does.
+      throw new Refusal('CLOCK_BACKWARDS', `The sandbox clock only moves forward: it is at ${now}, and ${wanted} is earlier. ` +
+        `To go back, start over there: POST /__sandbox/reset with {"clockStart": "${wanted}"} (pix-sandbox reset --clock-start ${wanted}) resets the whole sandbox with its clock at that instant; ` +
+        '--clock-start (SANDBOX_CLOCK_START) sets where the clock of every start and plain reset begins', { details: { now, requested: wanted } })
+    }
     await sb.scheduler.advanceTo(target)
     return clockView()
   })

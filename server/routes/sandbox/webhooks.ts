@@ -10,6 +10,7 @@ import {
 } from '../../schemas/webhooks.js'
 import { samplePayload } from '../../webhooks/samples.js'
 import { isApiPixCallback } from '../../webhooks/types.js'
+import { nearMissSentence } from '../../webhooks/delivery-log.js'
 import { appliedScenarios } from '../../applied-scenarios.js'
 
 /**
@@ -125,7 +126,8 @@ const routes: RoutesPlugin = async (app) => {
       operationId: 'sandboxWaitForDelivery',
       tags: ['Sandbox'],
       summary: 'Wait until a matching delivery exists, then answer it (long-poll for tests)',
-      description: 'Answers at once when the log already holds a match (the newest), else as soon as a delivery is created or changes into a match, e.g. `status=delivered`. 408 after timeoutMs of real time. ' +
+      description: 'Answers at once when the log already holds a match (the newest), else as soon as a delivery is created or changes into a match, e.g. `status=delivered`. 408 after timeoutMs of real time, ' +
+        'its message saying what became of the closest delivery (no receiver, pending after a failed attempt, ...) and details.nearMisses listing up to 5, fewest fields apart first, each with the fields that differed. ' +
         '`since` (a delivery id, or an instant of sandbox time) leaves out older deliveries, so a wait without a transaction id never answers with an earlier test\'s delivery.',
       querystring: DeliveryWaitQuery,
       response: { 200: DeliveryView, ...errorResponses('sandbox', [400, 408]) },
@@ -137,8 +139,33 @@ const routes: RoutesPlugin = async (app) => {
     const gone = new AbortController()
     reply.raw.once('close', () => gone.abort())
     const found = await sb.webhooks.waitFor(filter, timeoutMs, gone.signal)
-    if (!found) throw new Refusal('WAIT_TIMEOUT', `No matching delivery within ${timeoutMs} ms`, { details: { filter } })
-    return found
+    if (found) return found
+    // What the log holds near the filter, as a failed verify of the journal lists it: a delivery with no
+    // receiver, or one still pending after a refused connection, is what a test waiting in vain needs to see.
+    const misses = sb.webhooks.nearMisses(filter)
+    const closest = misses.length === 0 ? 'the delivery log holds no delivery at all' : `the closest: ${nearMissSentence(misses[0], sb.clock.isFrozen())}`
+    throw new Refusal('WAIT_TIMEOUT', `No matching delivery within ${timeoutMs} ms; ${closest}`, {
+      details: {
+        filter,
+        nearMisses: misses.map(({ delivery: d, differences }) => {
+          const last = d.attempts.at(-1)
+          return {
+            id: d.id,
+            accountId: d.accountId,
+            eventType: d.eventType,
+            transactionId: d.transactionId,
+            status: d.status,
+            url: d.url,
+            createdAt: d.createdAt,
+            attempts: d.attempts.length,
+            lastAttempt: last === undefined ? null : { at: last.at, statusCode: last.statusCode, error: last.error },
+            nextAttemptAt: d.nextAttemptAt,
+            ...(d.failureReason === undefined ? {} : { failureReason: d.failureReason }),
+            differences,
+          }
+        }),
+      },
+    })
   })
 
   app.get('/webhooks/deliveries/:id', {
