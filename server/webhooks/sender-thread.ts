@@ -21,6 +21,8 @@ export interface AttemptRequest {
   headers: Record<string, string>
   body: string
   timeoutMs: number
+  /** Attempts of the same order go one after another, in the order they were handed over (send-queue.ts). */
+  order?: string
 }
 
 export type WorkerMessage = AttemptRequest | { type: 'cancel', id: number }
@@ -35,10 +37,10 @@ export class SenderThread {
 
   constructor (private readonly options: { connections: number, connectTimeoutMs: number }) {}
 
-  send (url: string, headers: Record<string, string>, body: string, timeoutMs: number): Attempt {
+  send (url: string, headers: Record<string, string>, body: string, timeoutMs: number, order?: string): Attempt {
     const id = ++this.seq
     const result = new Promise<SendResult>(resolve => this.waiting.set(id, resolve))
-    this.post({ type: 'send', id, url, headers, body, timeoutMs })
+    this.post({ type: 'send', id, url, headers, body, timeoutMs, ...(order !== undefined ? { order } : {}) })
     return { result, cancel: () => { if (this.waiting.has(id)) this.post({ type: 'cancel', id }) } }
   }
 

@@ -1,19 +1,20 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { Agent } from 'undici'
-import { sendAttempt } from './sender.js'
+import { sendAttempt, type SendResult } from './sender.js'
+import { SendQueue } from './send-queue.js'
 import type { AttemptRequest, WorkerMessage } from './sender-thread.js'
 
 /**
  * The webhook sender's thread: it makes the HTTP attempts the main thread hands it, in batches, and
  * answers each with its SendResult, also in batches. An HTTP client costs about as much CPU per
  * request as the server side of a cash-out; here it runs beside the API instead of inside it.
+ * Attempts wait in the sandbox's own queue (send-queue.ts) for a connection of their origin.
  */
 const { connections, connectTimeoutMs } = workerData as { connections: number, connectTimeoutMs: number }
 const dispatcher = new Agent({ keepAliveTimeout: 4000, connections, connect: { timeout: connectTimeoutMs } })
-const controllers = new Map<number, AbortController>()
-let results: Array<[number, unknown]> = []
+let results: Array<[number, SendResult]> = []
 
-function reply (id: number, result: unknown): void {
+function reply (id: number, result: SendResult): void {
   if (results.length === 0) setImmediate(flush)
   results.push([id, result])
 }
@@ -24,19 +25,11 @@ function flush (): void {
   parentPort!.postMessage(batch)
 }
 
-function start (a: AttemptRequest): void {
-  const controller = new AbortController()
-  controllers.set(a.id, controller)
-  void sendAttempt(a.url, a.headers, a.body, { dispatcher, timeoutMs: a.timeoutMs, controller })
-    .then(result => {
-      controllers.delete(a.id)
-      reply(a.id, result)
-    })
-}
+const queue = new SendQueue<AttemptRequest>(connections, (a, controller) => sendAttempt(a.url, a.headers, a.body, { dispatcher, timeoutMs: a.timeoutMs, controller }), reply)
 
 parentPort!.on('message', (messages: WorkerMessage[]) => {
   for (const m of messages) {
-    if (m.type === 'send') start(m)
-    else controllers.get(m.id)?.abort()
+    if (m.type === 'send') queue.add(m)
+    else queue.cancel(m.id)
   }
 })
