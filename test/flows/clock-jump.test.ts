@@ -84,18 +84,18 @@ t.test('a jump of the clock over 1,200 charges: other requests answered during i
     return res.body.json() as Promise<{ now: string }>
   }
   const start = app.sandbox.clock.now()
-  let jumpAnswered = false
+  const state = { jumpAnswered: false }
   const jump = post('/__sandbox/clock/set', { now: TARGET }).then(view => {
-    jumpAnswered = true
+    state.jumpAnswered = true
     return view
   })
   // Health, one request after another until the jump answers: what each saw of the clock, and whether the jump had answered by then.
   const seen: Array<{ now: number, beforeJump: boolean }> = []
   let second: Promise<{ now: string }> | undefined
-  while (!jumpAnswered) {
+  while (!state.jumpAnswered) {
     const health = await request(`${base}/__sandbox/health`)
     const body = await health.body.json() as { now: string }
-    seen.push({ now: Date.parse(body.now), beforeJump: !jumpAnswered })
+    seen.push({ now: Date.parse(body.now), beforeJump: !state.jumpAnswered })
     // Once the jump is seen midway, a second move: it waits for the jump, then starts where it ended.
     if (second === undefined && Date.parse(body.now) > start) second = post('/__sandbox/clock/advance', { ms: 1000 })
   }
