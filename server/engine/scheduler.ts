@@ -47,6 +47,8 @@ export class Scheduler {
   private readonly queued = new WeakSet<Job>()
   private seq = 0
   private timer: NodeJS.Timeout | null = null
+  /** The due instant the timer is armed for, on the clock as it stood when it was armed. */
+  private timerDueAt = Infinity
   private draining: Promise<void> | null = null
   /** Moves of the clock, one after another (move()). */
   private moving: Promise<unknown> = Promise.resolve()
@@ -63,7 +65,10 @@ export class Scheduler {
     this.onError = opts.onError ?? (() => {})
     this.runJob = opts.runJob ?? (run => run())
     // A timer's real delay was reckoned on the clock as it stood: any move makes it wrong.
-    this.clock.onChange(() => this.arm())
+    this.clock.onChange(() => {
+      this.disarm()
+      this.arm()
+    })
   }
 
   /**
@@ -177,8 +182,7 @@ export class Scheduler {
   close (): void {
     this.closed = true
     this.dropAll()
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = null
+    this.disarm()
   }
 
   private dropAll (): void {
@@ -230,22 +234,32 @@ export class Scheduler {
 
   /**
    * The one real timer, for the earliest job of the clock as it is now (none while frozen, paused or
-   * draining: a drain arms it when it ends). Armed again from scratch each time: clearing and setting
-   * a timer is cheap next to a job, and a timer kept from before a move of the clock would wait the
-   * real delay of the clock as it was.
+   * draining: whoever drains arms it when the drain ends). A timer armed for a job no later than the
+   * earliest one stays: with the clock running as it ran then, its real delay still holds. A move of the
+   * clock disarms it first (the constructor's listener), since the delay was reckoned on the clock as it was.
    */
   private arm (): void {
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = null
-    if (this.closed || this.draining) return
-    const next = this.nextDueAt()
-    if (next === null || this.clock.isFrozen() || this.paused) return
+    const next = this.closed || this.draining ? null : this.nextDueAt()
+    if (next === null || this.clock.isFrozen() || this.paused) {
+      this.disarm()
+      return
+    }
+    if (this.timer && this.timerDueAt <= next) return
+    this.disarm()
+    this.timerDueAt = next
     const delay = Math.max(0, Math.min(next - this.clock.now(), 2 ** 31 - 1))
     this.timer = setTimeout(() => {
       this.timer = null
+      this.timerDueAt = Infinity
       void this.runDue()
     }, delay)
     this.timer.unref()
+  }
+
+  private disarm (): void {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    this.timerDueAt = Infinity
   }
 
   /**
