@@ -5,10 +5,11 @@
  * account's `/webhookcobr` pointed at a receiver in its own process (bench/receiver.ts), N approved
  * monthly recurrences and `months` charges of each (due on the 20th, 2026-04 on), then one
  * `POST /__sandbox/clock/set` 13 months ahead, which debits them all. Meanwhile a prober sends
- * `GET /__sandbox/health` one after another. It prints how long the jump took, the health latencies
- * during it (the longest, the median, and how many were answered before the jump ended), how long until every
- * delivery had ended, and the deliveries of `/webhookcobr` by status: pending, delivered, given up
- * (PENDING_LIMIT, or a time-out), beside what the receiver counted (received, distinct delivery ids).
+ * `GET /__sandbox/health` one after another. It prints how long the jump took; the health latencies
+ * during it (the longest, the median, and how many were answered before the jump ended); how long
+ * until every delivery had ended, and the CPU time the sandbox process spent from the jump until then
+ * (all its threads, the probes' included); the deliveries of `/webhookcobr` by status: delivered,
+ * given up (PENDING_LIMIT, or a time-out), beside what the receiver counted (received, distinct ids).
  */
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -33,6 +34,12 @@ const START = '2026-03-10T15:00:00Z'
 const JUMP_TO = '2027-04-10T15:00:00Z'
 const CLIENT = { id: 'pix-sandbox-client', secret: 'pix-sandbox-secret-2026' }
 const CERT = encodeURIComponent(readFileSync(new URL('../fixtures/certs/default-client.crt.pem', import.meta.url), 'utf8'))
+
+/** CPU seconds the process has used (all its threads), from /proc. */
+function cpuSeconds (pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
 
 async function freePort (): Promise<number> {
   const probe = createServer()
@@ -124,6 +131,7 @@ async function main (): Promise<void> {
       }
     })()
     await new Promise(resolve => setTimeout(resolve, 50))
+    const cpuBefore = cpuSeconds(child.pid!)
     const jumpStarted = performance.now()
     const clock = await call('POST', '/__sandbox/clock/set', { now: JUMP_TO })
     const jumpEnded = performance.now()
@@ -131,6 +139,7 @@ async function main (): Promise<void> {
     const jumpMs = jumpEnded - jumpStarted
     await prober
     const allDoneMs = await settled(call) + jumpMs
+    const cpu = cpuSeconds(child.pid!) - cpuBefore
 
     const snapshot = await call('GET', '/__sandbox/snapshot')
     const cobr = (Object.values(snapshot.deliveries) as Array<{ eventType: string, status: string, failureReason?: string, attempts: Array<{ error: string | null }> }>)
@@ -148,6 +157,7 @@ async function main (): Promise<void> {
       setupSeconds,
       jumpSeconds: Math.round(jumpMs) / 1000,
       untilDeliveredSeconds: Math.round(allDoneMs) / 1000,
+      sandboxCpuSeconds: Math.round(cpu * 100) / 100,
       nextJobAt: clock.nextJobAt,
       healthProbesDuringJump: during.length,
       healthAnsweredBeforeJumpEnded: during.filter(p => p.answered < jumpEnded).length,
