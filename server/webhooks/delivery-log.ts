@@ -137,8 +137,11 @@ export class DeliveryLog {
   pendingBeyond (accountId: number, cap: number, counted: (url: string) => boolean): Delivery[] {
     const byUrl = this.pendingByUrl.get(accountId)
     if (byUrl === undefined) return []
-    const sets = [...byUrl.entries()].filter(([url]) => counted(url)).map(([, ids]) => ids)
-    const total = sets.reduce((sum, ids) => sum + ids.size, 0)
+    // Counted first, without allocating: this runs for every event, and is almost always under the cap.
+    let total = 0
+    for (const [url, ids] of byUrl) if (counted(url)) total += ids.size
+    if (total <= cap) return []
+    const sets = [...byUrl].filter(([url]) => counted(url)).map(([, ids]) => ids)
     const out: Delivery[] = []
     // Merged by seq: a cursor on each URL's set, the oldest head taken each time.
     const cursors = sets.map(ids => {

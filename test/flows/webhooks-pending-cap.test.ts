@@ -127,3 +127,23 @@ t.test('a state with more pending deliveries than the cap is bounded when it is 
   t.same(log.filter(d => d.status === 'failed').map(d => d.seq).sort(bySeq), log.map(d => d.seq).sort(bySeq).slice(0, 2), 'the oldest two were given up')
   t.equal(await jobs(app), 2)
 })
+
+t.test('the cap counts the deliveries of every receiver that fails, oldest first across them, and none of one that answers', async t => {
+  const app = await buildTestApp(t, { maxPendingDeliveries: 4 })
+  const rx = await startReceiver()
+  t.teardown(() => rx.close())
+  const [a, b] = [await deadUrl(), (await deadUrl()).replace('/dead', '/other')]
+  for (const url of [a, b, rx.url]) await app.inject({ method: 'POST', url: '/__sandbox/webhooks', payload: { accountId: 1, eventType: 'cash_in', url } })
+  const made: Array<Record<string, string>> = []
+  for (let i = 0; i < 5; i++) {
+    const deliveries = (await emit(app)).json().deliveries as Array<{ id: string, url: string }>
+    made.push(Object.fromEntries(deliveries.map(d => [d.url, d.id])))
+    await app.sandbox.webhooks.idle()
+  }
+  const log = new Map((await all(app)).map(d => [d.id, d]))
+  const statusAt = (url: string) => made.map(m => log.get(m[url])!.status)
+  t.same(statusAt(a), ['failed', 'failed', 'failed', 'pending', 'pending'], 'the first dead receiver keeps its newest two')
+  t.same(statusAt(b), ['failed', 'failed', 'failed', 'pending', 'pending'], 'and so does the second: four pending across both')
+  t.same(statusAt(rx.url), ['delivered', 'delivered', 'delivered', 'delivered', 'delivered'], 'the receiver that answers got every one')
+  t.match(log.get(made[0][a])!.failureReason, /^PENDING_LIMIT/)
+})
