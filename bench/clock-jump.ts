@@ -18,14 +18,9 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { request } from 'undici'
 import { startReceiver } from './receiver.js'
+import { benchArgs } from './args.js'
 
-const dashes = process.argv.indexOf('--')
-const args = process.argv.slice(2, dashes === -1 ? undefined : dashes)
-const sandboxFlags = dashes === -1 ? [] : process.argv.slice(dashes + 1)
-const arg = (name: string, fallback: string): string => {
-  const i = args.indexOf(`--${name}`)
-  return i === -1 ? fallback : args[i + 1]
-}
+const { arg, sandboxFlags } = benchArgs()
 const RECURRENCES = Number(arg('recurrences', '500'))
 const MONTHS = Number(arg('months', '12'))
 const CONCURRENCY = Number(arg('concurrency', '8'))
