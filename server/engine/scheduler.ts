@@ -153,10 +153,9 @@ export class Scheduler {
   }
 
   async advanceTo (target: number): Promise<void> {
-    const generation = this.generation
-    await this.drain(target)
+    const whole = await this.drain(target)
     // A reset or an import during the jump put the clock where it starts: the jump is over.
-    if (generation === this.generation && target > this.clock.now()) this.clock.set(target)
+    if (whole && target > this.clock.now()) this.clock.set(target)
     this.arm()
   }
 
@@ -193,7 +192,8 @@ export class Scheduler {
     this.generation++
   }
 
-  private async drain (until: number): Promise<void> {
+  /** Runs the jobs due by `until`, in order; false when a clear() (a reset, an import) ended the run. */
+  private async drain (until: number): Promise<boolean> {
     // Serialise drains: a timer-driven drain and an advance must not run the same job twice.
     while (this.draining) await this.draining
     let release!: () => void
@@ -224,8 +224,9 @@ export class Scheduler {
           sliceStarted = performance.now()
         }
         // A reset or an import (during a slice's pause, or an awaited job) replaced the jobs: this run is over.
-        if (generation !== this.generation) break
+        if (generation !== this.generation) return false
       }
+      return true
     } finally {
       this.draining = null
       release()
