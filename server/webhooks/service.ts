@@ -37,9 +37,9 @@ export interface WebhookServiceOptions {
 const DEFAULT_ACCOUNT_ID = 1
 /**
  * Sockets per receiver origin. Unbounded, a burst of events opens thousands of connections at once and
- * overflows the receiver's accept backlog (dropped SYNs cost a second each); bounded, requests queue
- * in the pool. A hung receiver can then hold its own origin's sockets up to webhookTimeoutMs, never
- * another origin's.
+ * overflows the receiver's accept backlog (dropped SYNs cost a second each); bounded, attempts wait in
+ * the sender's own queue (send-queue.ts), a wait never counted against them. A hung receiver can then
+ * hold its own origin's sockets up to webhookTimeoutMs, never another origin's.
  */
 const MAX_CONNECTIONS_PER_ORIGIN = 64
 /** WEBHOOK_OUT_OF_ORDER: how long (sandbox ms) an event waits for a later one of its transaction. */
