@@ -73,13 +73,12 @@ const attemptKey = (deliveryId: string): string => `webhook-attempt:${deliveryId
 
 type Fault = 'WEBHOOK_DROP' | 'WEBHOOK_DUPLICATE' | 'WEBHOOK_DELAY' | 'WEBHOOK_RECEIVER_TIMEOUT' | 'WEBHOOK_OUT_OF_ORDER' | 'WEBHOOK_BAD_SIGNATURE'
 
-/** A delivery whose attempts a fault of its own bends, so their outcome says nothing of the receiver. */
-const bentByFault = (d: Delivery): boolean => hasFault(d, 'WEBHOOK_RECEIVER_TIMEOUT') || hasFault(d, 'WEBHOOK_BAD_SIGNATURE')
-
 /** The delivery faults a delivery keeps (in header form, as the resolver writes them). */
 const faultsOf = (d: Delivery): AppliedScenario[] => d.scenarios.map(readScenario)
 const hasFault = (d: Delivery, fault: Fault): boolean => d.scenarios.length > 0 && hasScenario(faultsOf(d), fault)
 const faultMs = (d: Delivery, fault: Fault, fallback: number): number => scenarioParam(faultsOf(d), fault, 'ms', fallback)
+/** A delivery whose attempts a fault of its own bends, so their outcome says nothing of the receiver. */
+const bentByFault = (d: Delivery): boolean => hasFault(d, 'WEBHOOK_RECEIVER_TIMEOUT') || hasFault(d, 'WEBHOOK_BAD_SIGNATURE')
 
 export type WebhookDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng'> & {
   config: Pick<Config, 'deliveryLogSize' | 'webhookTimeoutMs' | 'selfWebhooks' | 'host' | 'port' | 'maxPendingDeliveries' | 'webhookSecret' | 'webhookMaxAttempts' | 'webhookBackoffMs' | 'webhookUrl'>
