@@ -123,11 +123,6 @@ export class Scheduler {
     this.cancel(this.byKey.get(key))
   }
 
-  /** The job pending under `key`, if any. */
-  pendingFor (key: string): Job | undefined {
-    return this.byKey.get(key)
-  }
-
   pending (): number {
     return this.heap.length - this.cancelled
   }
