@@ -14,14 +14,9 @@ import { createServer } from 'node:net'
 import type { AddressInfo, Server } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { request } from 'undici'
+import { benchArgs } from './args.js'
 
-const dashes = process.argv.indexOf('--')
-const args = process.argv.slice(2, dashes === -1 ? undefined : dashes)
-const sandboxFlags = dashes === -1 ? [] : process.argv.slice(dashes + 1)
-const arg = (name: string, fallback: string): string => {
-  const i = args.indexOf(`--${name}`)
-  return i === -1 ? fallback : args[i + 1]
-}
+const { arg, sandboxFlags } = benchArgs()
 const RECEIVER = arg('receiver', 'dead')
 const EVENTS = Number(arg('events', '20000'))
 const CLOCK = arg('clock', RECEIVER === 'dead' ? 'frozen' : 'running')

@@ -3,19 +3,25 @@ import type { Clock } from './clock.js'
 /**
  * One scheduler for everything that happens later: settlement, webhook attempts, charge expiry,
  * split payouts. Jobs run in due order against the sandbox clock. While the clock runs, a single
- * real timer is armed for the earliest job; advancing the clock runs every job that became due,
- * each seeing the clock at its own due instant, before the advance returns.
+ * real timer is armed for the earliest job, against the clock as it stands: every move of the clock
+ * (advance, set, freeze, resume, a restore) arms it again. Advancing the clock runs every job that
+ * became due, each seeing the clock at its own due instant, before the advance returns; a long run of
+ * jobs yields to the event loop every few milliseconds, so other requests are answered meanwhile.
  */
 export type JobRun = () => void | Promise<void>
 
 const FIRST_WAIT_MS = 1000
 const LONGEST_WAIT_MS = 60 * 60_000
+/** How long a drain runs jobs before it lets the event loop answer other requests (docs/reliability.md, "A long jump of the clock"). */
+const SLICE_MS = 10
 
 export interface Job {
-  id: number
+  readonly id: number
   dueAt: number
-  kind: string
-  run: JobRun
+  readonly kind: string
+  /** The record and purpose it is for (`at`'s key): a later job of the same key replaces it. */
+  readonly key: string | undefined
+  readonly run: JobRun
   cancelled: boolean
 }
 
@@ -33,12 +39,21 @@ export class Scheduler {
   private readonly clock: Clock
   private readonly onError: (err: unknown, job: Job) => void
   private heap: Job[] = []
-  /** Cancelled jobs still in the heap (an upper bound: a job cancelled after it ran counts too, until compact). */
+  /** Cancelled jobs still in the heap: pending() is the heap's length less these. */
   private cancelled = 0
+  /** The pending job of each key (one job per record and purpose). */
+  private readonly byKey = new Map<string, Job>()
+  /** Jobs in the heap, so that cancelling one that already ran counts nothing. */
+  private readonly queued = new WeakSet<Job>()
   private seq = 0
   private timer: NodeJS.Timeout | null = null
+  /** The due instant the timer is armed for, on the clock as it stood when it was armed. */
   private timerDueAt = Infinity
   private draining: Promise<void> | null = null
+  /** Moves of the clock, one after another (move()). */
+  private moving: Promise<unknown> = Promise.resolve()
+  /** Bumped by clear() and close(): a drain under way stops, its jobs forgotten with the state. */
+  private generation = 0
   private closed = false
   private paused = false
   private readonly runJob: (run: JobRun, job: Job) => void | Promise<void>
@@ -49,6 +64,11 @@ export class Scheduler {
     this.clock = opts.clock
     this.onError = opts.onError ?? (() => {})
     this.runJob = opts.runJob ?? (run => run())
+    // A timer's real delay was reckoned on the clock as it stood: any move makes it wrong.
+    this.clock.onChange(() => {
+      this.disarm()
+      this.arm()
+    })
   }
 
   /**
@@ -70,33 +90,56 @@ export class Scheduler {
     return this.paused
   }
 
-  /** Runs `run` once the sandbox clock reaches `dueAt`. */
-  at (dueAt: number, kind: string, run: JobRun): Job {
-    const job: Job = { id: ++this.seq, dueAt, kind, run, cancelled: false }
+  /**
+   * Runs `run` once the sandbox clock reaches `dueAt`. With a `key` (the record and purpose it is for,
+   * such as `charge-expiry:<id>`), it takes the place of the job pending under that key: however often
+   * a record changes, it has one job per purpose.
+   */
+  at (dueAt: number, kind: string, run: JobRun, key?: string): Job {
+    if (key !== undefined) this.cancel(this.byKey.get(key))
+    const job: Job = { id: ++this.seq, dueAt, kind, key, run, cancelled: false }
+    if (key !== undefined) this.byKey.set(key, job)
     this.push(job)
     this.arm()
     return job
   }
 
-  after (delayMs: number, kind: string, run: JobRun): Job {
-    return this.at(this.clock.now() + Math.max(0, delayMs), kind, run)
+  after (delayMs: number, kind: string, run: JobRun, key?: string): Job {
+    return this.at(this.clock.now() + Math.max(0, delayMs), kind, run, key)
   }
 
   cancel (job: Job | undefined): void {
     if (!job || job.cancelled) return
     job.cancelled = true
+    this.forgetKey(job)
+    if (!this.queued.has(job)) return
     // A cancelled job leaves the heap only when it reaches the top; with a frozen clock or far-off due
     // times that may be never. Once they are most of the heap, it is rebuilt without them.
     if (++this.cancelled > 1024 && this.cancelled > this.heap.length / 2) this.compact()
   }
 
+  /** Cancels the job pending under `key`, if any. */
+  cancelKey (key: string): void {
+    this.cancel(this.byKey.get(key))
+  }
+
   pending (): number {
-    return this.heap.filter(j => !j.cancelled).length
+    return this.heap.length - this.cancelled
   }
 
   nextDueAt (): number | null {
     this.dropCancelledHead()
     return this.heap[0]?.dueAt ?? null
+  }
+
+  /**
+   * Runs `move` (a move of the clock: advance, set, freeze, resume) once every move before it has
+   * ended, so a second move during a long jump starts from where the jump ended.
+   */
+  move<T> (move: () => Promise<T> | T): Promise<T> {
+    const turn = this.moving.then(move)
+    this.moving = turn.catch(() => {})
+    return turn
   }
 
   /** Moves the clock forward by `ms`, running every job due on the way, in order. */
@@ -105,8 +148,9 @@ export class Scheduler {
   }
 
   async advanceTo (target: number): Promise<void> {
-    await this.drain(target)
-    if (target > this.clock.now()) this.clock.set(target)
+    const whole = await this.drain(target)
+    // A reset or an import during the jump put the clock where it starts: the jump is over.
+    if (whole && target > this.clock.now()) this.clock.set(target)
     this.arm()
   }
 
@@ -118,36 +162,46 @@ export class Scheduler {
 
   /** Forgets every job (reset, snapshot import); the owners of state reschedule what is still due. */
   clear (): void {
-    for (const job of this.heap) job.cancelled = true
-    this.heap = []
-    this.cancelled = 0
+    this.dropAll()
     this.arm()
   }
 
   /** The heap without its cancelled jobs: a sorted array is a valid heap on the same order. */
   private compact (): void {
+    for (const job of this.heap) if (job.cancelled) this.queued.delete(job)
     this.heap = this.heap.filter(j => !j.cancelled).sort((a, b) => this.less(a, b) ? -1 : 1)
     this.cancelled = 0
   }
 
   close (): void {
     this.closed = true
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = null
-    this.heap = []
+    this.dropAll()
+    this.disarm()
   }
 
-  private async drain (until: number): Promise<void> {
+  private dropAll (): void {
+    for (const job of this.heap) job.cancelled = true
+    this.heap = []
+    this.byKey.clear()
+    this.cancelled = 0
+    this.generation++
+  }
+
+  /** Runs the jobs due by `until`, in order; false when a clear() (a reset, an import) ended the run. */
+  private async drain (until: number): Promise<boolean> {
     // Serialise drains: a timer-driven drain and an advance must not run the same job twice.
     while (this.draining) await this.draining
     let release!: () => void
     this.draining = new Promise(resolve => { release = resolve })
+    const generation = this.generation
+    let sliceStarted = performance.now()
     try {
       for (;;) {
         this.dropCancelledHead()
         const job = this.heap[0]
         if (!job || job.dueAt > until || this.paused) break
         this.pop()
+        this.forgetKey(job)
         if (job.dueAt > this.clock.now()) this.clock.set(job.dueAt)
         const scheduledBefore = this.seq
         try {
@@ -159,24 +213,35 @@ export class Scheduler {
           this.onError(err, job)
           this.holdBack(scheduledBefore, job.kind)
         }
+        if (performance.now() - sliceStarted >= SLICE_MS) {
+          // Other requests are answered between slices; they see the clock where the run has got to.
+          await new Promise(resolve => setImmediate(resolve))
+          sliceStarted = performance.now()
+        }
+        // A reset or an import (during a slice's pause, or an awaited job) replaced the jobs: this run is over.
+        if (generation !== this.generation) return false
       }
+      return true
     } finally {
       this.draining = null
       release()
     }
   }
 
+  /**
+   * The one real timer, for the earliest job of the clock as it is now (none while frozen, paused or
+   * draining: whoever drains arms it when the drain ends). A timer armed for a job no later than the
+   * earliest one stays: with the clock running as it ran then, its real delay still holds. A move of the
+   * clock disarms it first (the constructor's listener), since the delay was reckoned on the clock as it was.
+   */
   private arm (): void {
-    if (this.closed) return
-    const next = this.nextDueAt()
+    const next = this.closed || this.draining ? null : this.nextDueAt()
     if (next === null || this.clock.isFrozen() || this.paused) {
-      if (this.timer) clearTimeout(this.timer)
-      this.timer = null
-      this.timerDueAt = Infinity
+      this.disarm()
       return
     }
     if (this.timer && this.timerDueAt <= next) return
-    if (this.timer) clearTimeout(this.timer)
+    this.disarm()
     this.timerDueAt = next
     const delay = Math.max(0, Math.min(next - this.clock.now(), 2 ** 31 - 1))
     this.timer = setTimeout(() => {
@@ -185,6 +250,12 @@ export class Scheduler {
       void this.runDue()
     }, delay)
     this.timer.unref()
+  }
+
+  private disarm (): void {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    this.timerDueAt = Infinity
   }
 
   /**
@@ -207,10 +278,14 @@ export class Scheduler {
     if (held) this.compact()
   }
 
+  private forgetKey (job: Job): void {
+    if (job.key !== undefined && this.byKey.get(job.key) === job) this.byKey.delete(job.key)
+  }
+
   private dropCancelledHead (): void {
     while (this.heap.length > 0 && this.heap[0].cancelled) {
       this.pop()
-      if (this.cancelled > 0) this.cancelled--
+      this.cancelled--
     }
   }
 
@@ -222,6 +297,7 @@ export class Scheduler {
   private push (job: Job): void {
     const h = this.heap
     h.push(job)
+    this.queued.add(job)
     let i = h.length - 1
     while (i > 0) {
       const p = (i - 1) >> 1
@@ -235,6 +311,7 @@ export class Scheduler {
     const h = this.heap
     const top = h[0]
     const last = h.pop()
+    if (top) this.queued.delete(top)
     if (h.length > 0 && last) {
       h[0] = last
       let i = 0

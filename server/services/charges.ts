@@ -671,14 +671,17 @@ export class ChargeService implements Lifecycle, CobVWrites {
     const autoPayAt = chargeData(charge).autoPayAt
     if (autoPayAt) {
       const id = charge.id
-      this.deps.scheduler.at(Date.parse(autoPayAt), 'charge-auto-pay', () => this.autoPay(id))
+      this.deps.scheduler.at(Date.parse(autoPayAt), 'charge-auto-pay', () => this.autoPay(id), `charge-auto-pay:${id}`)
     }
   }
 
   private scheduleExpiry (charge: Transaction): void {
-    if (!charge.dueAt) return
     const id = charge.id
-    this.deps.scheduler.at(Date.parse(charge.dueAt), 'charge-expiry', () => this.expire(id))
+    if (!charge.dueAt) {
+      this.deps.scheduler.cancelKey(`charge-expiry:${id}`)
+      return
+    }
+    this.deps.scheduler.at(Date.parse(charge.dueAt), 'charge-expiry', () => this.expire(id), `charge-expiry:${id}`)
   }
 
   private expire (id: string): void {

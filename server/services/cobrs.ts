@@ -17,7 +17,6 @@ import {
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, CobR, Draft, Mutable, Tentativa, Transaction } from '../store/state.js'
 import type { Restored } from '../store/store.js'
-import type { Job } from '../engine/scheduler.js'
 import type { AccountCallbacks, Devolucoes, IncomingPix, Lifecycle, Ports, Recurrences, RecurrenceView, SimulatedPayers } from '../ports.js'
 import { cobrCallback } from '../webhooks/envelopes/api-pix.js'
 import { hasScenario } from '../../scenarios/resolver.js'
@@ -96,8 +95,6 @@ const OWN_AGENCIA = '0001'
 export class CobRService implements Lifecycle {
   /** `${accountId}:${txid}` to the record's id. */
   private readonly byTxid = new Map<string, number>()
-  /** Each charge's scheduled step. */
-  private readonly jobs = new Map<number, Job>()
 
   constructor (private readonly deps: CobRDeps) {
     deps.recurrences.onEnded(rec => this.recEnded(rec))
@@ -340,16 +337,11 @@ export class CobRService implements Lifecycle {
     this.follow(cobr.id, step)
   }
 
-  /** The job of a charge's step, replacing the one it had. */
+  /** The job of a charge's step, replacing the one it had (one job per charge, whatever its step). */
   private follow (id: number, step: Step | null): void {
-    this.deps.scheduler.cancel(this.jobs.get(id))
-    this.jobs.delete(id)
-    if (step === null) return
-    const job = this.deps.scheduler.at(step.at, `cobr-${step.kind}`, () => {
-      if (this.jobs.get(id) === job) this.jobs.delete(id)
-      this.run(id)
-    })
-    this.jobs.set(id, job)
+    const key = `cobr-step:${id}`
+    if (step === null) this.deps.scheduler.cancelKey(key)
+    else this.deps.scheduler.at(step.at, `cobr-${step.kind}`, () => this.run(id), key)
   }
 
   /** A step's job: the charge looked up again, its step done if it is (still) due. */
@@ -598,8 +590,6 @@ export class CobRService implements Lifecycle {
    */
   afterLoad (): void {
     this.byTxid.clear()
-    for (const job of this.jobs.values()) this.deps.scheduler.cancel(job)
-    this.jobs.clear()
     for (const cobr of Object.values(this.store.data.cobrs)) {
       this.byTxid.set(`${cobr.accountId}:${cobr.txid}`, cobr.id)
       const rec = this.deps.recurrences.recurrence(cobr.accountId, cobr.idRec)
@@ -610,7 +600,6 @@ export class CobRService implements Lifecycle {
 
   afterReset (): void {
     this.byTxid.clear()
-    this.jobs.clear()
   }
 
   /** A rollback put charges back (or took away ones it had added): their index entries and steps follow. */

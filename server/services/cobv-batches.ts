@@ -151,9 +151,11 @@ export class CobVBatchService implements Lifecycle {
     }
   }
 
+  /** The batch's processing at its due time, in place of the one a PUT or PATCH before it scheduled. */
   private schedule (key: string): void {
     const dueAt = this.store.data.cobvBatches[key]?.dueAt
-    if (dueAt !== undefined) this.deps.scheduler.at(Date.parse(dueAt), 'cobv-batch', () => this.process(key))
+    if (dueAt !== undefined) this.deps.scheduler.at(Date.parse(dueAt), 'cobv-batch', () => this.process(key), `cobv-batch:${key}`)
+    else this.deps.scheduler.cancelKey(`cobv-batch:${key}`)
   }
 
   /**

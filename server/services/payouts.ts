@@ -9,7 +9,6 @@ import { isValidCashOutKey, normalizeKey, type CashOutKeyType } from '../domain/
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, parseAmount } from '../domain/money.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
-import type { Job } from '../engine/scheduler.js'
 import { intern } from '../store/intern.js'
 import { isKind, PAYOUT_KINDS, type Account, type Counterpart, type DictTransferResponse, type Mutable, type Patch, type PayoutKind, type Transaction, type TransactionData, type TransactionOf, type TransactionStatus } from '../store/state.js'
 import { cashOutNotification, transferEnvelope } from '../webhooks/envelopes/cash-out.js'
@@ -120,12 +119,14 @@ export type PayoutDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | '
   contractCodes?: ContractCodePayments
 }
 
+/** A pay-out's one settlement job (a later schedule replaces it). */
+const settlementKey = (id: string): string => `payout-settlement:${id}`
+
 export class PayoutService implements Lifecycle {
   /** Sum of the day's non-failed pay-outs per account, keyed `accountId|YYYY-MM-DD` (São Paulo): O(1) per request. */
   private readonly dailyCents = new Map<string, number>()
   /** Charges of this sandbox being paid by a pending QR cash-out: a second payer gets QRCODE_ALREADY_PAID. */
   private readonly chargesInFlight = new Map<string, string>()
-  private readonly jobs = new Map<string, Job>()
 
   constructor (private readonly deps: PayoutDeps) {}
 
@@ -427,12 +428,11 @@ export class PayoutService implements Lifecycle {
   /** `dueMs` when the caller has it as a number already (creation), so it is not parsed back from `tx.dueAt`. */
   private schedule (tx: Transaction, dueMs?: number): void {
     if (!tx.dueAt) return
-    this.deps.scheduler.cancel(this.jobs.get(tx.id))
-    this.jobs.set(tx.id, this.deps.scheduler.at(dueMs ?? Date.parse(tx.dueAt), 'payout-settlement', () => this.onDue(tx.id)))
+    const id = tx.id
+    this.deps.scheduler.at(dueMs ?? Date.parse(tx.dueAt), 'payout-settlement', () => this.onDue(id), settlementKey(id))
   }
 
   private onDue (id: string): void {
-    this.jobs.delete(id)
     const tx = this.deps.store.transaction(id)
     // Gone (reset) or already settled or failed through the control plane: nothing left to do.
     if (!tx || tx.status !== 'PENDING' || !isKind(tx, PAYOUT_KINDS)) return
@@ -591,8 +591,7 @@ export class PayoutService implements Lifecycle {
   }
 
   private release (tx: Payout): void {
-    this.deps.scheduler.cancel(this.jobs.get(tx.id))
-    this.jobs.delete(tx.id)
+    this.deps.scheduler.cancelKey(settlementKey(tx.id))
     const chargeId = chargeIdOf(tx)
     if (chargeId !== undefined && this.chargesInFlight.get(chargeId) === tx.id) this.chargesInFlight.delete(chargeId)
   }
@@ -652,6 +651,5 @@ export class PayoutService implements Lifecycle {
   afterReset (): void {
     this.dailyCents.clear()
     this.chargesInFlight.clear()
-    this.jobs.clear()
   }
 }

@@ -314,7 +314,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       const ended = this.recurrence(after.accountId, idRec)!
       for (const listener of this.endedListeners) listener(ended)
     }
-    if (moved.status === 'APROVADA' && after.payerCancelsAt !== undefined) this.deps.scheduler.at(Date.parse(after.payerCancelsAt), 'rec-payer-cancels', () => this.cancelByPayerPsp(idRec))
+    if (moved.status === 'APROVADA' && after.payerCancelsAt !== undefined) this.followPayerCancels(after)
     this.changed(after)
   }
 
@@ -705,11 +705,21 @@ export class RecurrenceService implements Recurrences, Lifecycle {
 
   // ---- the virtual clock ---------------------------------------------------------------------------
 
+  /** The recurrence's jobs as it stands now: each replaces the one of its purpose scheduled before (a PATCH, a rollback). */
   private follow (rec: Recurrence): void {
     const { idRec } = rec
-    if (rec.payerCancelsAt !== undefined && rec.status === 'APROVADA') this.deps.scheduler.at(Date.parse(rec.payerCancelsAt), 'rec-payer-cancels', () => this.cancelByPayerPsp(idRec))
-    if (rec.dueAt === undefined || (rec.status !== 'CRIADA' && rec.status !== 'APROVADA')) return
-    this.deps.scheduler.at(Date.parse(rec.dueAt), 'rec-expiry', () => this.expireAtEnd(idRec))
+    if (rec.payerCancelsAt !== undefined && rec.status === 'APROVADA') this.followPayerCancels(rec)
+    else this.deps.scheduler.cancelKey(`rec-payer-cancels:${idRec}`)
+    if (rec.dueAt === undefined || (rec.status !== 'CRIADA' && rec.status !== 'APROVADA')) {
+      this.deps.scheduler.cancelKey(`rec-expiry:${idRec}`)
+      return
+    }
+    this.deps.scheduler.at(Date.parse(rec.dueAt), 'rec-expiry', () => this.expireAtEnd(idRec), `rec-expiry:${idRec}`)
+  }
+
+  private followPayerCancels (rec: Recurrence): void {
+    const { idRec } = rec
+    this.deps.scheduler.at(Date.parse(rec.payerCancelsAt!), 'rec-payer-cancels', () => this.cancelByPayerPsp(idRec), `rec-payer-cancels:${idRec}`)
   }
 
   /** REC_PAYER_PSP_CANCELS: the payer's PSP cancels an APROVADA recurrence when its time comes. */
@@ -733,9 +743,9 @@ export class RecurrenceService implements Recurrences, Lifecycle {
   }
 
   private followSolic (s: SolicRec): void {
-    if (s.dueAt === undefined) return
     const id = s.idSolicRec
-    this.deps.scheduler.at(Date.parse(s.dueAt), 'solicrec-step', () => this.stepSolic(id))
+    if (s.dueAt === undefined) this.deps.scheduler.cancelKey(`solicrec-step:${id}`)
+    else this.deps.scheduler.at(Date.parse(s.dueAt), 'solicrec-step', () => this.stepSolic(id), `solicrec-step:${id}`)
   }
 
   afterLoad (): void {

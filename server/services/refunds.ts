@@ -345,7 +345,7 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
       if (!current || phaseOf(current) !== 'pending') return
       if (hasScenario(current.scenarios, 'REFUND_FAILED')) this.failNow(current, 'REFUND_FAILED', 'Devolução recusada pelo provedor de pagamento')
       else this.settleNow(current)
-    })
+    }, `refund-settlement:${id}`)
   }
 
   /**

@@ -72,7 +72,7 @@ export class SplitService implements ChargeSplits, Lifecycle {
       const charge = this.store.transaction(chargeId)
       const split = charge ? chargeData(charge).splits[index] : undefined
       if (split?.status === 'SCHEDULED' && split.dueAt === dueAt) this.paySplit(chargeId, index)
-    })
+    }, `split-payout:${chargeId}:${index}`)
   }
 
   /** Pays one split out of the account's available balance, recorded as a SPLIT transaction. */

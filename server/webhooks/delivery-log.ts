@@ -83,6 +83,8 @@ export class DeliveryLog {
   private byAccount = new Map<number, Delivery[]>()
   /** Pending delivery ids per account, so trimming skips the scan when nothing can be evicted. */
   private pendingByAccount = new Map<number, Set<string>>()
+  /** The same per receiver URL (in creation order too), for the pending cap, which counts only receivers that fail. */
+  private pendingByUrl = new Map<number, Map<string, Set<string>>>()
   private readonly listeners = new Set<(d: Delivery) => void>()
 
   constructor (private readonly store: Store, private readonly capPerAccount: () => number) {}
@@ -103,6 +105,7 @@ export class DeliveryLog {
   reindex (): void {
     this.byAccount.clear()
     this.pendingByAccount.clear()
+    this.pendingByUrl.clear()
     for (const d of this.all().sort((a, b) => a.seq - b.seq)) {
       this.indexOf(d.accountId).push(d)
       this.track(d)
@@ -126,8 +129,11 @@ export class DeliveryLog {
     for (const [accountId, list] of back) {
       const merged = mergeBySeq(this.indexOf(accountId), list)
       this.byAccount.set(accountId, merged)
-      // The pending set keeps creation order (the oldest are given up first).
-      this.pendingByAccount.set(accountId, new Set(merged.filter(d => d.status === 'pending').map(d => d.id)))
+      // The pending sets keep creation order (the oldest are given up first).
+      const pending = merged.filter(d => d.status === 'pending')
+      this.pendingByAccount.set(accountId, new Set(pending.map(d => d.id)))
+      this.pendingByUrl.delete(accountId)
+      for (const d of pending) this.trackUrl(d)
     }
   }
 
@@ -177,14 +183,32 @@ export class DeliveryLog {
     return evicted
   }
 
-  /** The account's oldest pending deliveries beyond `cap`, oldest first (the pending set keeps creation order). */
-  pendingBeyond (accountId: number, cap: number): Delivery[] {
-    const pending = this.pendingByAccount.get(accountId)
-    if (!pending || pending.size <= cap) return []
+  /**
+   * The account's oldest pending deliveries to the URLs `counted` picks, beyond `cap` of them, oldest
+   * first (each URL's pending set keeps creation order; an account has few URLs).
+   */
+  pendingBeyond (accountId: number, cap: number, counted: (url: string) => boolean): Delivery[] {
+    const byUrl = this.pendingByUrl.get(accountId)
+    if (byUrl === undefined) return []
+    // Counted first, without allocating: this runs for every event, and is almost always under the cap.
+    let total = 0
+    for (const [url, ids] of byUrl) if (counted(url)) total += ids.size
+    if (total <= cap) return []
+    const sets = [...byUrl].filter(([url]) => counted(url)).map(([, ids]) => ids)
     const out: Delivery[] = []
-    for (const id of pending) {
-      if (out.length >= pending.size - cap) break
-      out.push(this.records[id])
+    // Merged by seq: a cursor on each URL's set, the oldest head taken each time.
+    const cursors = sets.map(ids => {
+      const it = ids.values()
+      return { it, id: it.next().value as string | undefined }
+    })
+    while (out.length < total - cap) {
+      let oldest: (typeof cursors)[number] | undefined
+      for (const c of cursors) {
+        if (c.id !== undefined && (oldest === undefined || this.records[c.id].seq < this.records[oldest.id!].seq)) oldest = c
+      }
+      if (oldest === undefined) break
+      out.push(this.records[oldest.id!])
+      oldest.id = oldest.it.next().value as string | undefined
     }
     return out
   }
@@ -199,6 +223,7 @@ export class DeliveryLog {
     for (const d of list) this.store.remove('deliveries', d.id)
     this.byAccount.delete(accountId)
     this.pendingByAccount.delete(accountId)
+    this.pendingByUrl.delete(accountId)
     return list
   }
 
@@ -251,6 +276,21 @@ export class DeliveryLog {
     if (!pending) this.pendingByAccount.set(d.accountId, pending = new Set())
     if (d.status === 'pending' && this.records[d.id] === d) pending.add(d.id)
     else pending.delete(d.id)
+    this.trackUrl(d)
+  }
+
+  private trackUrl (d: Delivery): void {
+    if (d.url === null) return
+    let byUrl = this.pendingByUrl.get(d.accountId)
+    if (!byUrl) this.pendingByUrl.set(d.accountId, byUrl = new Map())
+    let pending = byUrl.get(d.url)
+    if (d.status === 'pending' && this.records[d.id] === d) {
+      if (!pending) byUrl.set(d.url, pending = new Set())
+      pending.add(d.id)
+    } else if (pending) {
+      pending.delete(d.id)
+      if (pending.size === 0) byUrl.delete(d.url)
+    }
   }
 
   private indexOf (accountId: number): Delivery[] {

@@ -22,6 +22,8 @@ export interface AttemptRequest {
   headers: Record<string, string>
   body: string
   timeoutMs: number
+  /** Attempts of the same order go one after another, in the order they were handed over (send-queue.ts). */
+  order?: string
 }
 
 export type WorkerMessage = AttemptRequest | { type: 'cancel', id: number } | { type: 'listeners', listeners: readonly Listener[] | null }
@@ -52,10 +54,10 @@ export class SenderThread {
     if (this.worker) this.post({ type: 'listeners', listeners })
   }
 
-  send (url: string, headers: Record<string, string>, body: string, timeoutMs: number): Attempt {
+  send (url: string, headers: Record<string, string>, body: string, timeoutMs: number, order?: string): Attempt {
     const id = ++this.seq
     const result = new Promise<SendResult>(resolve => this.waiting.set(id, resolve))
-    this.post({ type: 'send', id, url, headers, body, timeoutMs })
+    this.post({ type: 'send', id, url, headers, body, timeoutMs, ...(order !== undefined ? { order } : {}) })
     return { result, cancel: () => { if (this.waiting.has(id)) this.post({ type: 'cancel', id }) } }
   }
 

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import { sendAttempt } from './sender.js'
+import { sendAttempt, type SendResult } from './sender.js'
 import { webhookAgent } from './connect-guard.js'
+import { SendQueue } from './send-queue.js'
 import type { Listener } from './own-address.js'
 import type { AttemptRequest, SenderOptions, WorkerMessage } from './sender-thread.js'
 
@@ -8,15 +9,15 @@ import type { AttemptRequest, SenderOptions, WorkerMessage } from './sender-thre
  * The webhook sender's thread: it makes the HTTP attempts the main thread hands it, in batches, and
  * answers each with its SendResult, also in batches. An HTTP client costs about as much CPU per
  * request as the server side of a cash-out; here it runs beside the API instead of inside it.
+ * Attempts wait in the sandbox's own queue (send-queue.ts) for a connection of their origin.
  */
 const { connections, connectTimeoutMs, listeners: initial } = workerData as SenderOptions
 /** Where the sandbox listens, as the main thread last said (null: its own address is allowed). */
 let listeners: readonly Listener[] | null = initial
 const dispatcher = webhookAgent({ keepAliveTimeout: 4000, connections, connectTimeoutMs, listening: () => listeners })
-const controllers = new Map<number, AbortController>()
-let results: Array<[number, unknown]> = []
+let results: Array<[number, SendResult]> = []
 
-function reply (id: number, result: unknown): void {
+function reply (id: number, result: SendResult): void {
   if (results.length === 0) setImmediate(flush)
   results.push([id, result])
 }
@@ -27,20 +28,12 @@ function flush (): void {
   parentPort!.postMessage(batch)
 }
 
-function start (a: AttemptRequest): void {
-  const controller = new AbortController()
-  controllers.set(a.id, controller)
-  void sendAttempt(a.url, a.headers, a.body, { dispatcher, timeoutMs: a.timeoutMs, controller })
-    .then(result => {
-      controllers.delete(a.id)
-      reply(a.id, result)
-    })
-}
+const queue = new SendQueue<AttemptRequest>(connections, (a, controller) => sendAttempt(a.url, a.headers, a.body, { dispatcher, timeoutMs: a.timeoutMs, controller }), reply)
 
 parentPort!.on('message', (messages: WorkerMessage[]) => {
   for (const m of messages) {
-    if (m.type === 'send') start(m)
+    if (m.type === 'send') queue.add(m)
     else if (m.type === 'listeners') listeners = m.listeners
-    else controllers.get(m.id)?.abort()
+    else queue.cancel(m.id)
   }
 })

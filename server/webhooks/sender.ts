@@ -71,10 +71,11 @@ export function sendAttempt (url: string, headers: Record<string, string>, body:
     // Two clocks of the same length. The receiver's starts when the request is written to its
     // connection and covers the headers and the body: time spent waiting behind other deliveries for
     // a free connection (a burst, an overloaded machine) is the sandbox's, and counting it made a
-    // receiver that answered in time look late, so the retry delivered the event twice. The queue's
-    // starts now and ends when the request is written: an attempt that never gets a connection (a
-    // receiver that hangs on every one, a connect that never completes) still fails in time, and since
-    // nothing was written, its retry cannot be a duplicate.
+    // receiver that answered in time look late, so the retry delivered the event twice. The
+    // connection's starts now and ends when the request is written: a connect that never completes
+    // still fails in time, and since nothing was written, its retry cannot be a duplicate. The sender
+    // thread hands an attempt over only once a connection of its origin is free (send-queue.ts), so
+    // this clock starts with the connection, not in the sandbox's own queue.
     let timer: ReturnType<typeof setTimeout> | undefined
     const queued = setTimeout(() => controller.abort(new AttemptTimeout(`TIMEOUT: nenhuma conexão com o receptor em ${opts.timeoutMs} ms`)), opts.timeoutMs)
     let target: URL

@@ -1,7 +1,6 @@
 import type { Config } from '../config.js'
 import type { Callbacks, Lifecycle, Ports } from '../ports.js'
 import type { Restored } from '../store/store.js'
-import type { Job } from '../engine/scheduler.js'
 import { Refusal } from '../errors/refusal.js'
 import { DeliveryLog, matches, type DeliveryFilter, type DeliveryNearMiss } from './delivery-log.js'
 import { Registrations, sendableHeaders } from './registrations.js'
@@ -46,9 +45,9 @@ const resolveAll: Resolve = host => lookup(host, { all: true, verbatim: true })
 const DEFAULT_ACCOUNT_ID = 1
 /**
  * Sockets per receiver origin. Unbounded, a burst of events opens thousands of connections at once and
- * overflows the receiver's accept backlog (dropped SYNs cost a second each); bounded, requests queue
- * in the pool. A hung receiver can then hold its own origin's sockets up to webhookTimeoutMs, never
- * another origin's.
+ * overflows the receiver's accept backlog (dropped SYNs cost a second each); bounded, attempts wait in
+ * the sender's own queue (send-queue.ts), a wait never counted against them. A hung receiver can then
+ * hold its own origin's sockets up to webhookTimeoutMs, never another origin's.
  */
 const MAX_CONNECTIONS_PER_ORIGIN = 64
 /** WEBHOOK_OUT_OF_ORDER: how long (sandbox ms) an event waits for a later one of its transaction. */
@@ -77,12 +76,17 @@ function heldKeyOf (accountId: number, transactionId: string, eventType: Deliver
   return isApiPixCallback(eventType) ? `${accountId}:${transactionId}:${eventType}` : `${accountId}:${transactionId}`
 }
 
+/** The scheduler's key of a delivery's next attempt: one per delivery, which a redelivery, an eviction or a rollback cancels. */
+const attemptKey = (deliveryId: string): string => `webhook-attempt:${deliveryId}`
+
 type Fault = 'WEBHOOK_DROP' | 'WEBHOOK_DUPLICATE' | 'WEBHOOK_DELAY' | 'WEBHOOK_RECEIVER_TIMEOUT' | 'WEBHOOK_OUT_OF_ORDER' | 'WEBHOOK_BAD_SIGNATURE'
 
 /** The delivery faults a delivery keeps (in header form, as the resolver writes them). */
 const faultsOf = (d: Delivery): AppliedScenario[] => d.scenarios.map(readScenario)
 const hasFault = (d: Delivery, fault: Fault): boolean => d.scenarios.length > 0 && hasScenario(faultsOf(d), fault)
 const faultMs = (d: Delivery, fault: Fault, fallback: number): number => scenarioParam(faultsOf(d), fault, 'ms', fallback)
+/** A delivery whose attempts a fault of its own bends, so their outcome says nothing of the receiver. */
+const bentByFault = (d: Delivery): boolean => hasFault(d, 'WEBHOOK_RECEIVER_TIMEOUT') || hasFault(d, 'WEBHOOK_BAD_SIGNATURE')
 
 export type WebhookDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng'> & {
   config: Pick<Config, 'deliveryLogSize' | 'webhookTimeoutMs' | 'selfWebhooks' | 'host' | 'port' | 'maxPendingDeliveries' | 'webhookSecret' | 'webhookMaxAttempts' | 'webhookBackoffMs' | 'webhookUrl'>
@@ -94,8 +98,6 @@ export class WebhookService implements Lifecycle, Callbacks {
   readonly registrations: Registrations
   readonly log: DeliveryLog
   private readonly sender: SenderThread
-  /** The scheduled attempt of each pending delivery, so a redelivery or eviction can cancel it. */
-  private readonly jobs = new Map<string, Job>()
   /** WEBHOOK_OUT_OF_ORDER: deliveries held per `${accountId}:${transactionId}`. */
   private readonly held = new Map<string, string[]>()
   /** WEBHOOK_OUT_OF_ORDER: delivery id -> held deliveries to start once its first attempt has ended. */
@@ -119,6 +121,11 @@ export class WebhookService implements Lifecycle, Callbacks {
   private readonly selfUrls = new Map<string, boolean>()
   private readonly resolve: Resolve
   private readonly resolveTimeoutMs: number
+  /**
+   * The receivers (URLs) whose latest attempt failed: the pending cap counts only their deliveries. A
+   * fact about the receiver, not about the state: a rollback of the attempt's record leaves it.
+   */
+  private readonly failing = new Set<string>()
 
   constructor (private readonly deps: WebhookDeps, opts: WebhookServiceOptions = {}) {
     this.resolve = opts.resolve ?? resolveAll
@@ -282,16 +289,18 @@ export class WebhookService implements Lifecycle, Callbacks {
   }
 
   /**
-   * Beyond maxPendingDeliveries, the account's oldest pending deliveries fail with PENDING_LIMIT: their
-   * attempt under way is cancelled and their retry forgotten, so a dead or hanging receiver holds a
-   * bounded number of deliveries, jobs and requests however many events it misses.
+   * Beyond maxPendingDeliveries pending for receivers that fail (their latest attempt failed), the
+   * account's oldest such deliveries fail with PENDING_LIMIT: their attempt under way is cancelled and
+   * their retry forgotten, so a dead or hanging receiver holds a bounded number of deliveries, jobs and
+   * requests however many events it misses. A receiver that answers is owed every delivery, however
+   * large a burst the sandbox makes (a long jump of the clock): none of its deliveries counts.
    */
   private capPending (accountId: number): void {
     const cap = this.deps.config.maxPendingDeliveries
-    const over = this.log.pendingBeyond(accountId, cap)
+    const over = this.log.pendingBeyond(accountId, cap, url => this.failing.has(url))
     if (over.length === 0) return
     const iso = new Date(this.deps.clock.now()).toISOString()
-    const reason = `PENDING_LIMIT: account ${accountId} had more than ${cap} deliveries pending (SANDBOX_MAX_PENDING_DELIVERIES); the oldest were given up`
+    const reason = `PENDING_LIMIT: account ${accountId} had more than ${cap} deliveries pending (SANDBOX_MAX_PENDING_DELIVERIES) for receivers whose latest attempt failed; the oldest were given up`
     for (const d of over) {
       this.attemptOf.get(d.id)?.()
       if (d.heldForReorder) this.unhold(d)
@@ -316,8 +325,7 @@ export class WebhookService implements Lifecycle, Callbacks {
     for (const id of heldIds) {
       const d = this.log.get(id)
       if (!d || d.status !== 'pending') continue
-      this.deps.scheduler.cancel(this.jobs.get(id))
-      this.jobs.delete(id)
+      this.deps.scheduler.cancelKey(attemptKey(id))
       const leader = later.find(l => l.webhookId === d.webhookId && l.url === d.url && l.status === 'pending')
       if (leader) {
         this.log.update(id, x => { x.nextAttemptAt = null })
@@ -343,15 +351,13 @@ export class WebhookService implements Lifecycle, Callbacks {
   private schedule (d: Delivery, at: number, kind: AttemptKind): void {
     const nextAttemptAt = new Date(at).toISOString()
     if (d.nextAttemptAt !== nextAttemptAt) this.log.update(d.id, x => { x.nextAttemptAt = nextAttemptAt })
-    this.deps.scheduler.cancel(this.jobs.get(d.id))
     const id = d.id
-    this.jobs.set(id, this.deps.scheduler.at(at, 'webhook-attempt', () => {
-      this.jobs.delete(id)
+    this.deps.scheduler.at(at, 'webhook-attempt', () => {
       const current = this.log.get(id)
       // Looked up again: a reset, an eviction or a redelivery may have happened since.
       if (!current || current.status !== 'pending') return
       this.start(current, kind)
-    }))
+    }, attemptKey(id))
     // A frozen clock arms no timer, yet an attempt due now is due: time need not pass for it to go out.
     if (at <= this.deps.clock.now() && this.deps.clock.isFrozen()) void this.deps.scheduler.runDue()
   }
@@ -403,7 +409,7 @@ export class WebhookService implements Lifecycle, Callbacks {
     const id = d.id
     const attempt: Attempt = this.pointsAtSandbox(url)
       ? { result: Promise.resolve(SELF_ADDRESS_REFUSED), cancel: () => {} }
-      : this.sender.send(url, headers, body, this.deps.config.webhookTimeoutMs)
+      : this.sender.send(url, headers, body, this.deps.config.webhookTimeoutMs, d.transactionId !== null ? `${url}\n${d.transactionId}` : undefined)
     const cancel = attempt.cancel
     this.cancellers.add(cancel)
     const scheduled = kind === 'first' || kind === 'retry'
@@ -466,14 +472,30 @@ export class WebhookService implements Lifecycle, Callbacks {
       }
     })
     if (!ok && (kind === 'first' || kind === 'retry')) this.reportFailure(d, error!, retryAt)
-    if (kind === 'redeliver' && ok) {
-      this.deps.scheduler.cancel(this.jobs.get(id))
-      this.jobs.delete(id)
-    }
+    const failedNow = this.receiverAnswered(d, result)
+    if (kind === 'redeliver' && ok) this.deps.scheduler.cancelKey(attemptKey(id))
     if (duplicate) this.start(d, 'duplicate')
     if (retryAt !== null) this.schedule(d, retryAt, 'retry')
     if (kind === 'first') this.startFollowers(id)
     if (d.status !== 'pending') this.forget(this.log.trim(d.accountId))
+    if (failedNow) this.capPending(d.accountId)
+  }
+
+  /**
+   * What an attempt says of its receiver: failing, or answering again. A delivery bent by a fault of
+   * its own (WEBHOOK_RECEIVER_TIMEOUT, WEBHOOK_BAD_SIGNATURE) says nothing of it. True when the
+   * receiver has just started failing, so the cap applies to it from now on.
+   */
+  private receiverAnswered (d: Delivery, result: SendResult): boolean {
+    if (d.url === null || bentByFault(d)) return false
+    const ok = result.error === null && result.statusCode !== null && result.statusCode >= 200 && result.statusCode <= 299
+    if (ok) {
+      this.failing.delete(d.url)
+      return false
+    }
+    if (this.failing.has(d.url)) return false
+    this.failing.add(d.url)
+    return true
   }
 
   private reportFailure (before: Delivery, error: string, retryAt: number | null): void {
@@ -555,8 +577,7 @@ export class WebhookService implements Lifecycle, Callbacks {
 
   private forget (evicted: Delivery[]): void {
     for (const old of evicted) {
-      this.deps.scheduler.cancel(this.jobs.get(old.id))
-      this.jobs.delete(old.id)
+      this.deps.scheduler.cancelKey(attemptKey(old.id))
       this.followers.delete(old.id)
     }
   }
@@ -586,7 +607,6 @@ export class WebhookService implements Lifecycle, Callbacks {
   private forgetInFlight (): void {
     this.generation += 1
     this.cancelAll()
-    this.jobs.clear()
     this.held.clear()
     this.followers.clear()
   }
@@ -599,6 +619,7 @@ export class WebhookService implements Lifecycle, Callbacks {
 
   afterReset (): void {
     this.forgetInFlight()
+    this.failing.clear()
     this.log.reindex()
     this.ensureConfiguredUrl()
   }
@@ -607,6 +628,7 @@ export class WebhookService implements Lifecycle, Callbacks {
   afterLoad (): void {
     this.forgetInFlight()
     this.log.reindex()
+    this.failingFromLog()
     // A state saved with more pending than the cap (an older version, another setting) is bounded first.
     for (const accountId of this.log.accountsPending()) this.capPending(accountId)
     const now = this.deps.clock.now()
@@ -625,8 +647,7 @@ export class WebhookService implements Lifecycle, Callbacks {
     this.log.follow(deliveries)
     const now = this.deps.clock.now()
     for (const d of [...deliveries].sort((a, b) => a.seq - b.seq)) {
-      this.deps.scheduler.cancel(this.jobs.get(d.id))
-      this.jobs.delete(d.id)
+      this.deps.scheduler.cancelKey(attemptKey(d.id))
       this.attemptOf.get(d.id)?.()
       if (!restored.isInState('deliveries', d) || d.status !== 'pending') {
         this.followers.delete(d.id)
@@ -640,6 +661,20 @@ export class WebhookService implements Lifecycle, Callbacks {
     }
   }
 
+  /** The receivers whose latest recorded attempt failed, as the log tells (a load, an import). */
+  private failingFromLog (): void {
+    this.failing.clear()
+    const latest = new Map<string, { at: string, ok: boolean }>()
+    for (const d of this.log.all()) {
+      if (d.url === null || bentByFault(d)) continue
+      for (const a of d.attempts) {
+        const seen = latest.get(d.url)
+        if (seen === undefined || a.at >= seen.at) latest.set(d.url, { at: a.at, ok: a.error === null })
+      }
+    }
+    for (const [url, { ok }] of latest) if (!ok) this.failing.add(url)
+  }
+
   /** A pending delivery's next attempt on the scheduler; one that was out (no due time) is made again now. */
   private resume (d: Delivery, now: number): void {
     if (d.status !== 'pending' || !d.url) return
@@ -651,8 +686,7 @@ export class WebhookService implements Lifecycle, Callbacks {
   forgetAccount (accountId: number): void {
     this.registrations.removeAccount(accountId)
     for (const d of this.log.removeAccount(accountId)) {
-      this.deps.scheduler.cancel(this.jobs.get(d.id))
-      this.jobs.delete(d.id)
+      this.deps.scheduler.cancelKey(attemptKey(d.id))
       this.followers.delete(d.id)
     }
     for (const key of [...this.held.keys()]) if (key.startsWith(`${accountId}:`)) this.held.delete(key)

@@ -261,3 +261,157 @@ t.test('a job that fails every time and is put back due at once (a rollback rest
   t.ok(runs > 2 && runs < 20, `waits grow: ${runs} runs in an hour`)
   t.equal(errors.length, runs, 'each failure reported')
 })
+
+// ---- a running clock that moves (docs/reliability.md, "A long jump of the clock") ----
+
+/** Resolves with `what` once `run` is called, or with 'late' after `ms` of real time. */
+function ranWithin (ms: number): { run: () => void, ran: Promise<'ran' | 'late'> } {
+  let run!: () => void
+  const ran = new Promise<'ran' | 'late'>(resolve => {
+    const timer = setTimeout(() => resolve('late'), ms)
+    run = () => { clearTimeout(timer); resolve('ran') }
+  })
+  return { run, ran }
+}
+
+t.test('with a running clock, after an advance what falls due runs on time: no timer left from before the move', async t => {
+  const clock = new Clock()
+  const scheduler = new Scheduler({ clock })
+  t.teardown(() => scheduler.close())
+  // A timer armed for the job due in a minute, and a job due in an hour after it.
+  let expired = false
+  scheduler.after(60_000, 'expiry', () => { expired = true })
+  scheduler.after(3_600_000, 'far', () => {})
+  await scheduler.advance(120_000)
+  t.equal(expired, true, 'the advance ran the job the timer was armed for')
+  const { run, ran } = ranWithin(5000)
+  scheduler.after(20, 'batch', run)
+  t.equal(await ran, 'ran', 'a job due 20 ms after the advance runs then, not when the real minute of the old timer ends')
+  t.ok(scheduler.nextDueAt()! > clock.now(), 'the next job is not in the past')
+})
+
+t.test('with a running clock, a move of the clock itself (set, a restore) arms the timer for the clock as it is now', async t => {
+  const clock = new Clock()
+  const scheduler = new Scheduler({ clock })
+  t.teardown(() => scheduler.close())
+  const { run, ran } = ranWithin(5000)
+  scheduler.after(60_000, 'settlement', run)
+  clock.set(clock.now() + 120_000)
+  t.equal(await ran, 'ran', 'the job the move made due runs at once, not a real minute later')
+
+  const later = ranWithin(5000)
+  scheduler.after(50, 'later', later.run)
+  clock.freeze()
+  clock.resume()
+  t.equal(await later.ran, 'ran', 'after freeze and resume too')
+})
+
+t.test('a key holds one job per record and purpose: a later one replaces it, and cancelKey drops it', async t => {
+  const { scheduler } = frozenScheduler()
+  const ran: string[] = []
+  for (let i = 0; i < 2000; i++) scheduler.at(T0 + 1000 + i, 'batch', () => { ran.push(`batch@${i}`) }, 'batch:1')
+  t.equal(scheduler.pending(), 1, '2,000 schedules of one record and purpose are one job')
+  t.equal(scheduler.nextDueAt(), T0 + 1000 + 1999, 'the latest one')
+  scheduler.at(T0 + 10, 'other', () => { ran.push('other') }, 'batch:2')
+  scheduler.at(T0 + 20, 'expiry', () => { ran.push('expiry') }, 'expiry:1')
+  scheduler.cancelKey('expiry:1')
+  scheduler.cancelKey('unknown')
+  t.equal(scheduler.pending(), 2)
+  await scheduler.advance(10_000)
+  t.same(ran, ['other', 'batch@1999'])
+  t.equal(scheduler.pending(), 0)
+  scheduler.cancelKey('batch:1')
+  t.equal(scheduler.pending(), 0, 'cancelling the key of a job that ran counts nothing')
+})
+
+t.test('a keyed job that schedules its own key again while it runs keeps the new one; cancelling a job that ran counts nothing', async t => {
+  const { scheduler } = frozenScheduler()
+  let runs = 0
+  const step = (): void => {
+    runs++
+    if (runs < 3) scheduler.after(100, 'step', step, 'step:1')
+  }
+  const first = scheduler.at(T0 + 100, 'step', step, 'step:1')
+  await scheduler.advance(1000)
+  t.equal(runs, 3, 'each run scheduled the next under the same key')
+  scheduler.cancel(first)
+  t.equal(scheduler.pending(), 0, 'a job that already ran is not counted when cancelled')
+  scheduler.at(T0 + 2000, 'x', () => {})
+  t.equal(scheduler.pending(), 1)
+})
+
+t.test('a long run of jobs yields: other work runs before the advance ends, and sees the clock where the run has got to', async t => {
+  const { clock, scheduler } = frozenScheduler()
+  const seen: number[] = []
+  let done = false
+  // 400 jobs of 1 ms of work each: without a yield the advance holds the thread for 400 ms.
+  for (let i = 1; i <= 400; i++) {
+    scheduler.at(T0 + i * 1000, 'busy', () => {
+      const until = performance.now() + 1
+      while (performance.now() < until) { /* work */ }
+    })
+  }
+  const probe = setInterval(() => { if (!done) seen.push(clock.now()) }, 1)
+  t.teardown(() => clearInterval(probe))
+  await scheduler.advance(1_000_000)
+  done = true
+  const midway = seen.filter(at => at > T0 && at < T0 + 1_000_000)
+  t.ok(midway.length > 0, `timers ran during the advance (${midway.length} of ${seen.length} saw it midway)`)
+  t.same(midway, [...midway].sort((a, b) => a - b), 'and saw the clock only move forward')
+  t.equal(clock.now(), T0 + 1_000_000)
+})
+
+t.test('clear() during a long run (a reset, an import) ends it: nothing more of it runs, and the clock stays where the reset put it', async t => {
+  const { clock, scheduler } = frozenScheduler()
+  const ran: number[] = []
+  for (let i = 1; i <= 400; i++) {
+    scheduler.at(T0 + i * 1000, 'busy', () => {
+      ran.push(i)
+      const until = performance.now() + 1
+      while (performance.now() < until) { /* work */ }
+    })
+  }
+  let resetAt = -1
+  let after = false
+  const reset = setImmediate(() => {
+    resetAt = ran.length
+    scheduler.clear()
+    clock.set(T0 + 5_000_000)
+    scheduler.at(T0 + 5_000_001, 'after-reset', () => { after = true })
+  })
+  t.teardown(() => clearImmediate(reset))
+  await scheduler.advance(1_000_000)
+  t.ok(resetAt > 0 && resetAt < 400, `the reset came midway (after ${resetAt} jobs)`)
+  t.equal(ran.length, resetAt, 'no job of the run after the reset')
+  t.equal(clock.now(), T0 + 5_000_000, 'the advance did not move the clock the reset set')
+  t.equal(after, false, 'nor ran a job the reset scheduled')
+  t.equal(scheduler.pending(), 1)
+})
+
+t.test('moves of the clock go one after another: the second starts from where the first ended', async t => {
+  const { clock, scheduler } = frozenScheduler()
+  for (let i = 1; i <= 100; i++) {
+    scheduler.at(T0 + i * 1000, 'busy', () => {
+      const until = performance.now() + 1
+      while (performance.now() < until) { /* work */ }
+    })
+  }
+  const order: string[] = []
+  const first = scheduler.move(async () => {
+    await scheduler.advanceTo(T0 + 100_000)
+    order.push('first')
+  })
+  // Sent while the first runs: its target is reckoned once the first has ended.
+  const second = scheduler.move(async () => {
+    const from = clock.now()
+    await scheduler.advance(1000)
+    order.push(`second from ${from - T0}`)
+  })
+  const failing = scheduler.move(() => { throw new Error('refused') })
+  await Promise.all([first, second])
+  await t.rejects(failing, { message: 'refused' }, 'a move that throws answers its own caller')
+  t.same(order, ['first', 'second from 100000'])
+  t.equal(clock.now(), T0 + 101_000)
+  await scheduler.move(async () => { await scheduler.advance(1) })
+  t.equal(clock.now(), T0 + 101_001, 'and a refused move does not stop the ones after it')
+})

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { Agent } from 'undici'
-import { sendAttempt } from '../../server/webhooks/sender.js'
+import { sendAttempt, type SendResult } from '../../server/webhooks/sender.js'
+import { SendQueue, type QueuedAttempt } from '../../server/webhooks/send-queue.js'
 import { SenderThread } from '../../server/webhooks/sender-thread.js'
 import { deadUrl, startReceiver } from '../helpers/receiver.js'
 
@@ -138,4 +139,69 @@ t.test('the sender thread: results come back per attempt; a lost thread fails wh
 
   const again = await thread.send(r.url, {}, 'four', 2000).result
   t.equal(again.statusCode, 200, 'the next attempt starts a new thread')
+})
+
+t.test('the sender thread: a burst beyond its connections waits in the sandbox\'s queue, and that wait never counts against an attempt', async t => {
+  const { createServer } = await import('node:http')
+  let received = 0
+  const server = createServer((_req, res) => {
+    received++
+    setTimeout(() => res.end('ok'), 200)
+  })
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => { server.closeAllConnections(); server.close() })
+  const url = `http://127.0.0.1:${(server.address() as any).port}/`
+  // Two connections, 20 attempts of 200 ms each: the last ones wait about 2 s for a connection, twice
+  // their time-out, then take 200 ms of it.
+  const thread = new SenderThread({ connections: 2, connectTimeoutMs: 1000, listeners: null })
+  t.teardown(() => thread.close())
+  const results = await Promise.all(Array.from({ length: 20 }, (_, i) => thread.send(url, {}, String(i), 1000).result))
+  t.same(results.map(r => r.error).filter(e => e !== null), [], 'none timed out')
+  t.same(results.map(r => r.statusCode), results.map(() => 200))
+  t.equal(received, 20)
+})
+
+t.test('the send queue: at most its connections per origin, one attempt of an order at a time and in order, cancel at any stage', async t => {
+  type A = QueuedAttempt & { name: string }
+  const started: string[] = []
+  const running = new Map<string, { resolve: (r: SendResult) => void, controller: AbortController }>()
+  const done: Array<[number, string | null]> = []
+  const ok: SendResult = { statusCode: 200, latencyMs: 1, error: null, responseBody: '', cancelled: false }
+  const queue = new SendQueue<A>(2, (a, controller) => new Promise(resolve => {
+    started.push(a.name)
+    running.set(a.name, { resolve, controller })
+    controller.signal.addEventListener('abort', () => resolve({ ...ok, statusCode: null, error: 'CANCELLED', cancelled: true }))
+  }), (id, result) => { done.push([id, result.error]) })
+  const end = async (name: string): Promise<void> => {
+    running.get(name)!.resolve(ok)
+    running.delete(name)
+    await new Promise(resolve => setImmediate(resolve))
+  }
+  const at = 'http://127.0.0.1:1/'
+  queue.add({ id: 1, url: `${at}cobr`, order: 'tx-1', name: 'tx-1 first' })
+  queue.add({ id: 2, url: `${at}cobr`, order: 'tx-1', name: 'tx-1 second' })
+  queue.add({ id: 3, url: `${at}cobr`, order: 'tx-2', name: 'tx-2 first' })
+  queue.add({ id: 4, url: `${at}cobr`, name: 'unordered' })
+  queue.add({ id: 5, url: 'http://127.0.0.2:1/', order: 'tx-1 elsewhere', name: 'other origin' })
+  queue.add({ id: 6, url: `${at}cobr`, order: 'tx-3', name: 'tx-3 first' })
+  queue.add({ id: 7, url: `${at}cobr`, order: 'tx-3', name: 'tx-3 second' })
+  t.same(started, ['tx-1 first', 'tx-2 first', 'other origin'], 'two at a time per origin; a record\'s second waits for its first')
+  await end('tx-2 first')
+  t.same(started.at(-1), 'unordered', 'a free connection takes the next in line')
+  queue.cancel(6)
+  queue.cancel(7)
+  t.same(done.slice(-2), [[6, 'CANCELLED'], [7, 'CANCELLED']], 'attempts cancelled while they wait end at once')
+  await end('tx-1 first')
+  t.same(started.at(-1), 'tx-1 second', 'the record\'s second goes once its first has ended')
+  queue.cancel(3)
+  queue.cancel(4)
+  await new Promise(resolve => setImmediate(resolve))
+  t.same(done.at(-1), [4, 'CANCELLED'], 'an attempt under way is aborted (one already ended is left as it was)')
+  queue.add({ id: 8, url: 'not a url', name: 'unparsable' })
+  t.equal(started.at(-1), 'unparsable', 'an unparsable URL goes to the attempt, which reports it')
+  await end('unparsable')
+  await end('tx-1 second')
+  await end('other origin')
+  t.equal(queue.size(), 0)
+  t.same(started, ['tx-1 first', 'tx-2 first', 'other origin', 'unordered', 'tx-1 second', 'unparsable'], 'nothing cancelled ever started')
 })

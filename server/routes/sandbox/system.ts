@@ -96,12 +96,12 @@ const systemRoutes: RoutesPlugin = async (app) => {
       body: ClockAdvanceBody,
       response: { 200: ClockView, ...errorResponses('sandbox', [400]) },
     },
-  }, async (request) => {
+  }, async (request) => sb.scheduler.move(async () => {
     const target = sb.clock.now() + request.body.ms
     if (!sb.clock.accepts(target)) throw outOfRange(target)
     await sb.scheduler.advanceTo(target)
     return clockView()
-  })
+  }))
 
   app.post('/clock/set', {
     schema: {
@@ -115,29 +115,32 @@ const systemRoutes: RoutesPlugin = async (app) => {
     const target = parseInstant(request.body.now)
     if (target === null) throw invalidRequest(`now must be an ISO 8601 instant with real date and time fields, such as 2026-03-10T12:00:00Z (not ${JSON.stringify(request.body.now)})`)
     if (!sb.clock.accepts(target)) throw outOfRange(target)
-    if (target < sb.clock.now()) {
-      const now = new Date(sb.clock.now()).toISOString()
-      const wanted = new Date(target).toISOString()
-      // A reset is the only way back, and one to the settings' start may not go back far enough: name the one that does.
-      throw new Refusal('CLOCK_BACKWARDS', `The sandbox clock only moves forward: it is at ${now}, and ${wanted} is earlier. ` +
-        `To go back, start over there: POST /__sandbox/reset with {"clockStart": "${wanted}"} (pix-sandbox reset --clock-start ${wanted}) resets the whole sandbox with its clock at that instant; ` +
-        '--clock-start (SANDBOX_CLOCK_START) sets where the clock of every start and plain reset begins', { details: { now, requested: wanted } })
-    }
-    await sb.scheduler.advanceTo(target)
-    return clockView()
+    return sb.scheduler.move(async () => {
+      // Checked once the moves before it have ended: a jump under way may have passed the instant.
+      if (target < sb.clock.now()) {
+        const now = new Date(sb.clock.now()).toISOString()
+        const wanted = new Date(target).toISOString()
+        // A reset is the only way back, and one to the settings' start may not go back far enough: name the one that does.
+        throw new Refusal('CLOCK_BACKWARDS', `The sandbox clock only moves forward: it is at ${now}, and ${wanted} is earlier. ` +
+          `To go back, start over there: POST /__sandbox/reset with {"clockStart": "${wanted}"} (pix-sandbox reset --clock-start ${wanted}) resets the whole sandbox with its clock at that instant; ` +
+          '--clock-start (SANDBOX_CLOCK_START) sets where the clock of every start and plain reset begins', { details: { now, requested: wanted } })
+      }
+      await sb.scheduler.advanceTo(target)
+      return clockView()
+    })
   })
 
-  app.post('/clock/freeze', { schema: { operationId: 'sandboxFreezeClock', tags: ['Sandbox'], summary: 'Stop the clock: nothing settles until it is advanced or resumed', response: { 200: ClockView } } }, async () => {
+  app.post('/clock/freeze', { schema: { operationId: 'sandboxFreezeClock', tags: ['Sandbox'], summary: 'Stop the clock: nothing settles until it is advanced or resumed', response: { 200: ClockView } } }, async () => sb.scheduler.move(async () => {
     sb.clock.freeze()
     await sb.scheduler.runDue()
     return clockView()
-  })
+  }))
 
-  app.post('/clock/resume', { schema: { operationId: 'sandboxResumeClock', tags: ['Sandbox'], summary: 'Let the clock run again from where it stood', response: { 200: ClockView } } }, async () => {
+  app.post('/clock/resume', { schema: { operationId: 'sandboxResumeClock', tags: ['Sandbox'], summary: 'Let the clock run again from where it stood', response: { 200: ClockView } } }, async () => sb.scheduler.move(async () => {
     sb.clock.resume()
     await sb.scheduler.runDue()
     return clockView()
-  })
+  }))
 
   // ---- Pix Automático on the virtual clock (docs/api-pix.md, "Recurring charges") ----
 
@@ -149,7 +152,7 @@ const systemRoutes: RoutesPlugin = async (app) => {
       body: NextDueBody,
       response: { 200: NextDueView, ...errorResponses('sandbox', [400]) },
     },
-  }, async (request) => {
+  }, async (request) => sb.scheduler.move(async () => {
     const next = sb.cobrs.nextDebit(request.body.accountId)
     if (next === null) return { clock: clockView(), debit: null }
     const at = Date.parse(next.at)
@@ -157,7 +160,7 @@ const systemRoutes: RoutesPlugin = async (app) => {
     else await sb.scheduler.runDue()
     const after = sb.cobrs.find(next.accountId, next.txid)
     return { clock: clockView(), debit: { ...next, status: after?.status ?? 'CANCELADA' } }
-  })
+  }))
 
   app.post('/accounts/:id/cobr/:txid/next-debit', {
     schema: {
