@@ -60,6 +60,12 @@ export interface CobRFilter extends ListFilter {
   convenio?: string
 }
 
+/** A recurrence's charges counted, in all and by status (the control plane's list of recurrences). */
+export interface CobRSummary {
+  total: number
+  byStatus: Partial<Record<CobRStatus, number>>
+}
+
 /** What POST /__sandbox/clock/next-due (the CLI's `clock next-due`) moves the clock to: the next debit of a live charge. */
 export interface NextDebit {
   accountId: number
@@ -234,6 +240,14 @@ export class CobRService implements Lifecycle {
   /** A recurrence's charges, oldest first, as API Pix shows them: for the control plane. */
   ofRecurrence (accountId: number, idRec: string) {
     return this.ofRec(accountId, idRec).map(c => this.view(c))
+  }
+
+  /** How many charges a recurrence has, in all and by status: what the control plane's list shows of them. */
+  summaryOf (accountId: number, idRec: string): CobRSummary {
+    const byStatus: Partial<Record<CobRStatus, number>> = {}
+    const charges = this.ofRec(accountId, idRec)
+    for (const c of charges) byStatus[c.status] = (byStatus[c.status] ?? 0) + 1
+    return { total: charges.length, byStatus }
   }
 
   // ---- views -------------------------------------------------------------------------------------
