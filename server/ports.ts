@@ -138,14 +138,13 @@ export type CobVFields = Omit<CobVData, 'locId' | 'revisao'>
 /**
  * What API Pix's due charges (cobv) ask of the charges service, which keeps and pays them as it does
  * the cobs: create one served at one of API Pix's payload locations, replace its fields, cancel it,
- * find it (and the cob or cobv of a txid: the two share an account's txids).
+ * find it.
  */
 export interface CobVWrites {
   createCobV (account: Account, txid: string, fields: CobVFields, scenarios: AppliedScenario[], at: { locId: number, location: string }): TransactionOf<'COBV'>
   reviseCobV (charge: TransactionOf<'COBV'>, fields: CobVFields): TransactionOf<'COBV'>
   cancelCobV (charge: TransactionOf<'COBV'>): TransactionOf<'COBV'>
   findCobV (account: Account, txid: string): TransactionOf<'COBV'> | undefined
-  chargeOfTxid (account: Account, txid: string): TransactionOf<'COB' | 'COBV'> | undefined
 }
 
 /** DadosDevedor as API Pix writes it: a person or a company, with optional contact and address. */

@@ -194,7 +194,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     payers,
     charges: {
       chargeCode: (account, txid) => {
-        const charge = charges.chargeOfTxid(account, txid)
+        const charge = charges.cobOrCobV(account, txid)
         if (charge === undefined) return undefined
         const view = charge.kind === 'COB' ? apiPixCobs.view(charge) : apiPixCobVs.view(charge)
         return { kind: charge.kind, pixCopiaECola: 'pixCopiaECola' in view && typeof view.pixCopiaECola === 'string' ? view.pixCopiaECola : null }

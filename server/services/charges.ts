@@ -354,15 +354,15 @@ export class ChargeService implements Lifecycle, CobVWrites {
 
   // ---- cobv (API Pix's due charges) -------------------------------------------------------------
 
-  /** The account's cob or cobv of a txid: the two share the account's txids, as a received PIX names its charge by one. */
-  chargeOfTxid (account: Account, txid: string): Cob | CobV | undefined {
+  /** The account's cob or cobv of a txid (none when the txid is a cobr's: a txid names one charge of its account, whatever its kind). */
+  cobOrCobV (account: Account, txid: string): Cob | CobV | undefined {
     const charge = this.store.chargeOfTxid(account.id, txid)
     return charge !== undefined && 'kind' in charge && (charge.kind === 'COB' || charge.kind === 'COBV') ? charge : undefined
   }
 
   /** The account's cobv of this txid, if any. */
   findCobV (account: Account, txid: string): CobV | undefined {
-    const charge = this.chargeOfTxid(account, txid)
+    const charge = this.cobOrCobV(account, txid)
     return charge?.kind === 'COBV' ? charge : undefined
   }
 
