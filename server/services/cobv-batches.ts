@@ -254,8 +254,11 @@ export class CobVBatchService implements CobVBatchHolds, Lifecycle {
 /** The txids of a batch's requests, each once (a txid twice is one charge asked for twice). */
 function uniqueTxids (cobsv: ReadonlyArray<{ txid: string }>): string[] {
   const txids = cobsv.map(c => c.txid)
-  const twice = txids.find((txid, i) => txids.indexOf(txid) !== i)
-  if (twice !== undefined) throw cobsvProblem(`o txid ${twice} aparece mais de uma vez`)
+  const seen = new Set<string>()
+  for (const txid of txids) {
+    if (seen.has(txid)) throw cobsvProblem(`o txid ${txid} aparece mais de uma vez`)
+    seen.add(txid)
+  }
   return txids
 }
 
