@@ -5,6 +5,7 @@ import { advance, bearer, newAccount } from '../helpers/app.js'
 import { apiPixClient, checkAnswer, oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
 import { aTxid } from '../helpers/payins.js'
 import { cobrApp } from '../helpers/recurrences.js'
+import { txid as drawTxid } from '../../server/domain/ids.js'
 
 /**
  * A txid names one charge of its receiver, whatever its kind (docs/api-pix.md, "One txid, one
@@ -120,6 +121,40 @@ t.test('a batch (lotecobv) refuses a txid a cobr holds; a cobr made while the ba
   ])
   t.equal((await read('cobv', aTxid(3))).statusCode, 404, 'no cobv of the cobr\'s txid')
   t.equal((await read('cobr', aTxid(3))).statusCode, 200)
+})
+
+t.test('a txid the sandbox draws (POST /v2/cob, the root family\'s POST /cob, POST /v2/cobr) is drawn again while a charge of another kind holds it', async t => {
+  const { app, acc, call, create, body } = await setup(t)
+  const rng = app.sandbox.rng
+  /** The txid the sandbox's next draw gives, the random stream left where it was. */
+  const next = (): string => {
+    const at = rng.state()
+    const drawn = drawTxid(rng, 32)
+    rng.restore(at)
+    return drawn
+  }
+  const first = next()
+  t.equal((await create('cobr', first)).statusCode, 201)
+  t.equal(next(), first, 'a cobr made with its txid draws nothing: the next draw is still the cobr\'s txid')
+  const cob = await call('POST', '/v2/cob', cobBody)
+  t.equal(cob.statusCode, 201, cob.body)
+  t.not(cob.json().txid, first, 'POST /v2/cob drew again')
+
+  const second = next()
+  t.equal((await create('cobr', second)).statusCode, 201)
+  const root = await app.inject({ method: 'POST', url: '/cob', headers: bearer(acc.token), payload: rootCobBody })
+  t.equal(root.statusCode, 201, root.body)
+  t.not(root.json().txid, second, 'the root family\'s POST /cob drew again')
+
+  // A cob holds the next draw: the random stream goes back to before its creation (which drew more).
+  const at = rng.state()
+  const third = next()
+  t.equal((await create('root cob', third)).statusCode, 201)
+  rng.restore(at)
+  const cobr = await call('POST', '/v2/cobr', body({ calendario: { dataDeVencimento: '2026-06-20' } }))
+  t.equal(cobr.statusCode, 201, cobr.body)
+  t.not(cobr.json().txid, third, 'POST /v2/cobr drew again')
+  t.equal((await app.inject({ method: 'GET', url: `/cob/${third}`, headers: bearer(acc.token) })).statusCode, 200, 'the cob keeps its txid')
 })
 
 t.test('concurrent creations of one txid across kinds make exactly one charge', async t => {
