@@ -374,8 +374,13 @@ export class SandboxApi {
 
   health (options?: RequestOptions): Promise<T.Health> { return this.client.call('sandboxHealth', { options }) }
   // ---- Pix Automático: the payer's side ----
-  /** Pix Automático's recurrences (of one account, when given), newest first, each with its recurring charges. */
-  recurrences (query: T.AccountFilter = {}, options?: RequestOptions): Promise<{ recurrences: T.SandboxRecurrenceWithCharges[] }> { return this.client.call('sandboxListRecurrences', { query, options }) }
+  /**
+   * A page of Pix Automático's recurrences (of one account, when given), the last made first, each with
+   * its recurring charges counted; `nextCursor`, while older ones remain, is the `cursor` of the next page.
+   */
+  recurrences (query: T.RecurrenceFilter = {}, options?: RequestOptions): Promise<T.SandboxRecurrenceList> { return this.client.call('sandboxListRecurrences', { query, options }) }
+  /** One recurrence of any account, with its recurring charges and their attempts, oldest first. */
+  recurrence (idRec: string, options?: RequestOptions): Promise<T.SandboxRecurrenceWithCharges> { return this.client.call('sandboxGetRecurrence', { params: { idRec }, options }) }
   approveRecurrence (idRec: string, approval: T.RecurrenceApproval = {}, options?: RequestOptions): Promise<T.SandboxRecurrence> { return this.client.call('sandboxRecurrenceApprove', { params: { idRec }, body: approval, options }) }
   rejectRecurrence (idRec: string, rejection: T.RecurrenceRejection = {}, options?: RequestOptions): Promise<T.SandboxRecurrence> { return this.client.call('sandboxRecurrenceReject', { params: { idRec }, body: rejection, options }) }
   expireRecurrence (idRec: string, options?: RequestOptions): Promise<T.SandboxRecurrence> { return this.client.call('sandboxRecurrenceExpire', { params: { idRec }, options }) }

@@ -32,7 +32,7 @@ import type { AccountWebhookBody, AccountWebhookView, ApiPixWebhook as ApiPixWeb
 import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody, SandboxCobVList } from '../server/schemas/api-pix/cobv.js'
 import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView, SandboxLoteCobVList } from '../server/schemas/api-pix/lotecobv.js'
 import type {
-  CobRBody, CobRList, CobRListQuery, CobRPatchBody, CobRView, NextDebitBody, NextDebitView, NextDueView,
+  CobRBody, CobRList, CobRListQuery, CobRPatchBody, CobRSummaryView, CobRView, NextDebitBody, NextDebitView, NextDueView, SandboxRecurrenceListQuery,
 } from '../server/schemas/api-pix/cobr.js'
 
 /**
@@ -148,6 +148,7 @@ export const operations = {
   apiPixGetWebhookRec: ['GET', '/v2/webhookrec'],
   apiPixDeleteWebhookRec: ['DELETE', '/v2/webhookrec'],
   sandboxListRecurrences: ['GET', '/__sandbox/recurrences'],
+  sandboxGetRecurrence: ['GET', '/__sandbox/recurrences/{idRec}'],
   sandboxRecurrenceApprove: ['POST', '/__sandbox/recurrences/{idRec}/approve'],
   sandboxRecurrenceReject: ['POST', '/__sandbox/recurrences/{idRec}/reject'],
   sandboxRecurrenceExpire: ['POST', '/__sandbox/recurrences/{idRec}/expire'],
@@ -372,8 +373,13 @@ export interface RecurrenceApproval {
 }
 export interface RecurrenceRejection { codigo?: 'AP13' | 'AP14', by?: 'USUARIO_PAGADOR' | 'PSP_PAGADOR' }
 export type SandboxRecurrence = ApiPixRecComplete & { accountId: number }
-/** A recurrence as the control plane lists it: with its recurring charges, oldest first. */
+/** One recurrence as the control plane shows it: with its recurring charges, oldest first. */
 export type SandboxRecurrenceWithCharges = SandboxRecurrence & { cobsr: ApiPixCobR[] }
+/** A recurrence as the control plane lists it: with its recurring charges counted, in all and by status. */
+export type SandboxRecurrenceSummary = SandboxRecurrence & { charges: S<typeof CobRSummaryView> }
+/** A page of the control plane's recurrences: of one account or every one, at most `limit`, before `cursor` (the `nextCursor` of the page before). */
+export type RecurrenceFilter = S<typeof SandboxRecurrenceListQuery>
+export interface SandboxRecurrenceList { recurrences: SandboxRecurrenceSummary[], nextCursor?: number }
 /** The static code of a recurrence's contract (journey 4): to `chave` (a key the account holds; its document when absent), of `valor` when given. */
 export interface RecurrenceStaticCodeRequest { chave?: string, valor?: string }
 export interface RecurrenceStaticCode { jornada: 'JORNADA_4', pixCopiaECola: string }

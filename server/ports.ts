@@ -11,7 +11,7 @@ import type { Clock } from './engine/clock.js'
 import type { Scheduler } from './engine/scheduler.js'
 import type { Fixtures } from './fixtures.js'
 import type { Restored, Store } from './store/store.js'
-import type { Account, CobVData, Counterpart, DeepReadonly, Natureza, Payer, PayloadLocation, Recurrence, Transaction, TransactionKind, TransactionOf } from './store/state.js'
+import type { Account, CobVBatchItemStatus, CobVData, Counterpart, DeepReadonly, Natureza, Payer, PayloadLocation, Recurrence, Transaction, TransactionKind, TransactionOf } from './store/state.js'
 import type { JournalEntry, JournalFilter, Since } from './journal/journal.js'
 import type { DeliveryFilter } from './webhooks/delivery-log.js'
 import type { ApiPixCallback, Delivery, DeliveryEventType, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
@@ -138,14 +138,13 @@ export type CobVFields = Omit<CobVData, 'locId' | 'revisao'>
 /**
  * What API Pix's due charges (cobv) ask of the charges service, which keeps and pays them as it does
  * the cobs: create one served at one of API Pix's payload locations, replace its fields, cancel it,
- * find it (and the cob or cobv of a txid: the two share an account's txids).
+ * find it.
  */
 export interface CobVWrites {
   createCobV (account: Account, txid: string, fields: CobVFields, scenarios: AppliedScenario[], at: { locId: number, location: string }): TransactionOf<'COBV'>
   reviseCobV (charge: TransactionOf<'COBV'>, fields: CobVFields): TransactionOf<'COBV'>
   cancelCobV (charge: TransactionOf<'COBV'>): TransactionOf<'COBV'>
   findCobV (account: Account, txid: string): TransactionOf<'COBV'> | undefined
-  chargeOfTxid (account: Account, txid: string): TransactionOf<'COB' | 'COBV'> | undefined
 }
 
 /** DadosDevedor as API Pix writes it: a person or a company, with optional contact and address. */
@@ -188,6 +187,18 @@ export interface CobVRequester {
 export interface CobVRequests {
   put (account: Account, txid: string, body: CobVRequest, host: string, by: CobVRequester): { charge: TransactionOf<'COBV'>, created: boolean }
   revise (account: Account, txid: string, body: CobVRevisionRequest, by: CobVRequester): TransactionOf<'COBV'>
+}
+
+/** A batch (lotecobv) that names a txid among its requests, and where that request stands. */
+export interface CobVBatchHold {
+  batchId: number
+  status: CobVBatchItemStatus
+}
+
+/** What API Pix's cobvs ask of its batches (CobVBatchService): which batch of an account names a txid. */
+export interface CobVBatchHolds {
+  /** The account's batch (other than `except`) that names `txid` among its requests, if any. */
+  holding (accountId: number, txid: string, except?: number): CobVBatchHold | undefined
 }
 
 /** What API Pix's cobs ask of its payload locations (LocationService). */

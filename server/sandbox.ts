@@ -6,7 +6,7 @@ import { createRng, type SeededRng } from './domain/ids.js'
 import { parseInstant, SANDBOX_TIME_MAX, SANDBOX_TIME_MIN, SANDBOX_TIME_RANGE } from './domain/instant.js'
 import { StartupError } from './errors/startup.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
-import type { ContractCodes, Events, Lifecycle } from './ports.js'
+import type { CobVBatchHold, ContractCodes, Events, Lifecycle } from './ports.js'
 import { Store, type StoreOptions } from './store/store.js'
 import { emptyState, type ClockRecord, type RngState, type State } from './store/state.js'
 import { TokenService } from './auth/tokens.js'
@@ -194,8 +194,9 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const apiPixCobs = new ApiPixCobs({ store, clock, cobs: charges, locations, signer, pix: apiPixPix })
   const apiPixReads = new CentralBankReads({ store, charges: apiPixCobs, refunds, pix: apiPixPix })
   const apiPixWebhooks = new ApiPixWebhookService({ store, clock, callbacks: webhooks, keys: directory.keys, pix: apiPixPix })
-  const apiPixCobVs = new ApiPixCobVs({ store, clock, fixtures, cobvs: charges, locations, signer, refunds })
-  const cobvBatches = new CobVBatchService({ store, clock, scheduler, config, cobvs: apiPixCobVs, charges })
+  // The batches process their requests through the cobvs, which ask the batches which txids they hold.
+  const apiPixCobVs = new ApiPixCobVs({ store, clock, fixtures, cobvs: charges, locations, signer, refunds, batches: { holding: (accountId, txid, except): CobVBatchHold | undefined => cobvBatches.holding(accountId, txid, except) } })
+  const cobvBatches = new CobVBatchService({ store, clock, scheduler, config, cobvs: apiPixCobVs })
   const report = new ReportService({ store, clock, rng, accounts, journal, webhooks, apiPixBasePath: config.apiPixBasePath, callbacks: apiPixWebhooks })
   const payers = new PayerSimulation(engine)
   const recurrences = new RecurrenceService({
@@ -203,7 +204,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     payers,
     charges: {
       chargeCode: (account, txid) => {
-        const charge = charges.chargeOfTxid(account, txid)
+        const charge = charges.cobOrCobV(account, txid)
         if (charge === undefined) return undefined
         const view = charge.kind === 'COB' ? apiPixCobs.view(charge) : apiPixCobVs.view(charge)
         return { kind: charge.kind, pixCopiaECola: 'pixCopiaECola' in view && typeof view.pixCopiaECola === 'string' ? view.pixCopiaECola : null }

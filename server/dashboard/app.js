@@ -222,6 +222,9 @@ const state = {
   txDeliveries: new Map(),
   /** The static code of each recurrence's contract last asked for, with the location it carries. */
   recStaticCodes: new Map(),
+  /** How many pages of recurrences the API Pix view shows (the last made first), and whether older ones remain. */
+  recPages: 1,
+  recOlder: false,
   /** The control plane's last refusal of an action of an API Pix block, until the next one. */
   apRefusals: {},
   rowSig: new WeakMap(),
@@ -237,6 +240,8 @@ function readLocation () {
 
 function writeAccount (id) {
   state.accountId = id
+  // Another account's recurrences start again from their last page.
+  state.recPages = 1
   const url = new URL(location.href)
   if (id) url.searchParams.set('account', String(id))
   else url.searchParams.delete('account')
@@ -1153,7 +1158,9 @@ const recDebtor = (r) => {
 
 /** A recurrence's recurring charges, each with its attempts (tentativas): what the payer's PSP debited, or why not. */
 function recCharges (r) {
-  if (!r.cobsr?.length) return 'none yet: PUT /v2/cobr/{txid} once APROVADA'
+  if (r.charges?.total === 0) return 'none yet: PUT /v2/cobr/{txid} once APROVADA'
+  // A row's charges are read once it is open (the list counts them): until that answer, their count.
+  if (!r.cobsr) return `${r.charges?.total ?? 0} (loading)`
   return el('ul', { class: 'batch-items', 'aria-label': `Recurring charges of ${r.idRec}` }, r.cobsr.map(c => el('li', { 'data-txid': c.txid },
     el('code', {}, c.txid), ` due ${c.calendario?.dataDeVencimento ?? ''} `, badge(c.status), ` ${money(Number(c.valor?.original))}`,
     c.tentativas?.length
@@ -1352,7 +1359,8 @@ const API_PIX_BLOCKS = [
     title: 'Recurrences (rec, Pix Automático)',
     about: 'Pix Automático: each recurrence\'s status, periodicity, value rule and debtor, its recurring charges (cobr) and their attempts, and the codes a payer scans.',
     empty: 'No recurrence yet: POST /v2/rec.',
-    load: () => api('GET', `/__sandbox/recurrences${qs({ accountId: state.accountId })}`).then(d => listOf(d, 'recurrences')),
+    load: loadRecurrences,
+    more: { label: 'Show older recurrences', onclick: () => { state.recPages++; tick(true) }, shown: () => state.recOlder },
     key: r => r.idRec,
     sig: r => [r, state.recStaticCodes.get(r.idRec) ?? null],
     label: r => `rec ${r.idRec} ${r.status}`,
@@ -1362,7 +1370,7 @@ const API_PIX_BLOCKS = [
       badge(r.status),
       el('span', { class: 'cell', 'data-testid': 'periodicity' }, r.calendario?.periodicidade ?? ''),
       el('span', { class: 'cell amount', 'data-testid': 'value-rule' }, recValueRule(r.valor)),
-      el('span', { class: 'cell', 'data-testid': 'debtor', title: recDebtor(r) }, `${recDebtor(r)} · ${r.cobsr?.length ?? 0} cobr`),
+      el('span', { class: 'cell', 'data-testid': 'debtor', title: recDebtor(r) }, `${recDebtor(r)} · ${r.charges?.total ?? 0} cobr`),
     ],
     facts: r => [
       ['idRec', el('code', {}, r.idRec)],
@@ -1383,6 +1391,25 @@ const API_PIX_BLOCKS = [
   },
 ]
 
+/** Recurrences a page at a time: the pages shown, then the charges of each open row, read whole (the list counts them). */
+const REC_PAGE = 50
+async function loadRecurrences () {
+  const recs = []
+  let cursor
+  for (let page = 0; page < state.recPages; page++) {
+    const answer = await api('GET', `/__sandbox/recurrences${qs({ accountId: state.accountId, limit: REC_PAGE, cursor })}`)
+    recs.push(...listOf(answer, 'recurrences'))
+    cursor = answer.nextCursor
+    if (cursor === undefined) break
+  }
+  state.recOlder = cursor !== undefined
+  const open = recs.filter(r => state.expanded['ap-rec'].has(r.idRec))
+  await Promise.all(open.map(async (r) => {
+    r.cobsr = (await api('GET', `/__sandbox/recurrences/${encodeURIComponent(r.idRec)}`)).cobsr
+  }))
+  return recs
+}
+
 function buildApiPixRow (block, record, loaded) {
   const kind = `ap-${block.id}`
   const key = String(block.key(record))
@@ -1402,7 +1429,8 @@ function setupApiPix () {
       el('p', { class: 'muted about' }, block.about),
       el('p', { class: 'error', id: `ap-${block.id}-error`, role: 'alert' }),
       el('p', { class: 'empty', id: `ap-${block.id}-empty`, hidden: true }, block.empty),
-      el('ul', { class: 'rows', id: `ap-${block.id}-list`, 'aria-label': block.title })))
+      el('ul', { class: 'rows', id: `ap-${block.id}-list`, 'aria-label': block.title }),
+      block.more ? el('p', { class: 'more', id: `ap-${block.id}-more`, hidden: true }, el('button', { type: 'button', class: 'secondary', onclick: block.more.onclick }, block.more.label)) : null))
   }
 }
 
@@ -1415,6 +1443,7 @@ async function refreshApiPix () {
     if (result.status === 'rejected') return
     const kind = `ap-${block.id}`
     $(`#ap-${block.id}-empty`).hidden = result.value.length > 0
+    if (block.more) $(`#ap-${block.id}-more`).hidden = !block.more.shown()
     // A row may read the other blocks too (a cob's location): its `sig` says what it shows.
     renderRows($(`#ap-${block.id}-list`), result.value, block.key, r => buildApiPixRow(block, r, loaded),
       r => JSON.stringify([block.sig ? block.sig(r, loaded) : r, state.expanded[kind].has(String(block.key(r))), !!state.accountId]))

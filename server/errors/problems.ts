@@ -99,9 +99,12 @@ export function problemOf (status: number, route: ProblemRoute | undefined, deta
   return { type: PROBLEM_TYPE_BASE + type, title: TITLES[type], status, detail, ...(violacoes && violacoes.length > 0 ? { violacoes } : {}) }
 }
 
-/** The violations a refusal of invalid input lists: one per message, with the property it is about when known. */
+/**
+ * The violations a refusal of invalid input lists (or another refusal that names the properties it is
+ * about, as a txid in use): one per message, with the property it is about when known.
+ */
 export function violationsOf (refusal: Refusal): Violation[] | undefined {
-  if (refusal.code !== 'INVALID_REQUEST') return undefined
+  if (refusal.code !== 'INVALID_REQUEST' && refusal.fields === undefined) return undefined
   return refusal.messages.map((razao, i) => {
     const field = refusal.fields?.[i]
     return field === undefined ? { razao } : { razao, propriedade: field }

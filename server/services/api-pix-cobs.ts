@@ -1,11 +1,11 @@
 import { cobFieldProblems, type CobRequest, type CobRevision } from '../domain/cob.js'
 import { hostOf } from '../domain/payload-locations.js'
 import { JWKS_PATH } from '../errors/families.js'
-import { Refusal, invalidRequest } from '../errors/refusal.js'
+import { invalidRequest } from '../errors/refusal.js'
 import type { Account, PayloadLocation, TransactionOf } from '../store/state.js'
 import type { CobViews, CobWrites, PayloadLocations, PayloadSigning, Ports, ReceivedPixViews } from '../ports.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import { chargeData, receivedOf } from './charge-records.js'
+import { chargeData, receivedOf, txidInUse } from './charge-records.js'
 import { iso } from './history.js'
 
 /**
@@ -58,7 +58,9 @@ export class ApiPixCobs<V extends GatewayCobView, P> implements CobViews<ReturnT
   create (account: Account, txid: string | null, body: ApiPixNewCob, scenarios: AppliedScenario[], host: string): Cob {
     const problems = cobFieldProblems({ original: body.valor.original, devedor: body.devedor, chave: body.chave }, 'alphanumeric')
     if (problems.length > 0) throw invalidRequest(problems)
-    if (txid !== null && this.deps.cobs.findCob(account, txid) !== undefined) throw new Refusal('COB_TXID_EXISTS', `O txid ${txid} já é usado por outra cobrança desta conta`)
+    // A txid names one charge of the account, whatever its kind (cob, cobv, cobr).
+    const holder = txid === null ? undefined : this.deps.store.chargeOfTxid(account.id, txid)
+    if (txid !== null && holder !== undefined) throw txidInUse(txid, holder, 'cob')
     const given = body.loc === undefined ? undefined : this.deps.locations.usable(account, body.loc.id, 'cob')
     // One unit with no await before it: the location, the charge and their binding are stored together or not at all.
     return this.deps.store.transact(() => {

@@ -5,11 +5,10 @@ import { documentKind } from '../domain/documents.js'
 import { isIsoDate } from '../domain/instant.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, DeepReadonly, TransactionOf } from '../store/state.js'
-import type { CobVFields, CobVRequest, CobVRequester, CobVRequests, CobVRevisionRequest, CobVWrites, PayloadLocations, PayloadSigning, Ports, RefundReads } from '../ports.js'
+import type { CobVBatchHolds, CobVFields, CobVRequest, CobVRequester, CobVRequests, CobVRevisionRequest, CobVWrites, PayloadLocations, PayloadSigning, Ports, RefundReads } from '../ports.js'
 import { jkuOf, type PayloadAnswer, type PayloadFetch } from './api-pix-cobs.js'
 import { chargeList, type CobListFilter } from './central-bank-reads.js'
-import { receivedOf } from './charge-records.js'
-import { batchNaming } from './cobv-batch-records.js'
+import { receivedOf, txidInUse, txidKind } from './charge-records.js'
 import { iso } from './history.js'
 import { receivedPixView } from './received-pix.js'
 
@@ -43,7 +42,7 @@ const RECEIVER_ADDRESS = { logradouro: 'ENDERECO NAO INFORMADO', uf: 'SP', cep: 
 /** IBGE's codes of the states, the first two digits of a municipality's code. */
 const UF_CODES = new Set(['11', '12', '13', '14', '15', '16', '17', '21', '22', '23', '24', '25', '26', '27', '28', '29', '31', '32', '33', '35', '41', '42', '43', '50', '51', '52', '53'])
 
-export type ApiPixCobVDeps = Pick<Ports, 'store' | 'clock' | 'fixtures'> & { cobvs: CobVWrites, locations: PayloadLocations, signer: PayloadSigning, refunds: RefundReads }
+export type ApiPixCobVDeps = Pick<Ports, 'store' | 'clock' | 'fixtures'> & { cobvs: CobVWrites, locations: PayloadLocations, signer: PayloadSigning, refunds: RefundReads, batches: CobVBatchHolds }
 
 export class ApiPixCobVs implements CobVRequests {
   constructor (private readonly deps: ApiPixCobVDeps) {}
@@ -58,8 +57,10 @@ export class ApiPixCobVs implements CobVRequests {
    * refuse is checked before the unit that writes.
    */
   put (account: Account, txid: string, body: CobVRequest, host: string, by: CobVRequester = {}): { charge: CobV, created: boolean } {
-    const existing = this.deps.cobvs.chargeOfTxid(account, txid)
-    if (existing?.kind === 'COB') throw new Refusal('COB_TXID_EXISTS', `O txid ${txid} já é usado por uma cobrança imediata desta conta`)
+    // A txid names one charge of the account: a cobv's is revised here, any other kind's refused.
+    const holder = this.deps.store.chargeOfTxid(account.id, txid)
+    if (holder !== undefined && txidKind(holder) !== 'cobv') throw txidInUse(txid, holder, 'cobv')
+    const existing = this.deps.cobvs.findCobV(account, txid)
     this.checkNotHeld(account, txid, by)
     if (existing !== undefined && existing.status !== 'ATIVA') {
       throw new Refusal('COB_NOT_ACTIVE', `A cobrança já existe, está ${existing.status} e não pode ser alterada`)
@@ -231,9 +232,9 @@ export class ApiPixCobVs implements CobVRequests {
    * written here (API Pix's CobVOperacaoInvalida), but by that batch itself.
    */
   private checkNotHeld (account: Account, txid: string, by: CobVRequester): void {
-    const held = batchNaming(this.deps.store.data.cobvBatches, account.id, txid, by.batch)
-    if (held !== undefined && held.item.status !== 'CRIADA') {
-      throw invalidRequest(`Este txid está associado ao lote ${held.batch.id} e, no referido lote, o status desta cobrança está atribuído como ${held.item.status}`, { fields: ['cobv.txid'] })
+    const held = this.deps.batches.holding(account.id, txid, by.batch)
+    if (held !== undefined && held.status !== 'CRIADA') {
+      throw invalidRequest(`Este txid está associado ao lote ${held.batchId} e, no referido lote, o status desta cobrança está atribuído como ${held.status}`, { fields: ['cobv.txid'] })
     }
   }
 

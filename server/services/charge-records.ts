@@ -1,4 +1,5 @@
-import { CHARGE_KINDS, isKind, type Account, type ChargeData, type DeepReadonly, type Draft, type ReceivedPayment, type Transaction } from '../store/state.js'
+import { Refusal } from '../errors/refusal.js'
+import { CHARGE_KINDS, isKind, type Account, type ChargeData, type ChargeOfTxid, type DeepReadonly, type Draft, type ReceivedPayment, type Transaction } from '../store/state.js'
 
 /*
  * Reading a charge record (CASH_IN, COB, PIX_IN, COBV): shared by the charge and split services, refunds, MED, the
@@ -42,4 +43,25 @@ export function chaveOf (tx: Transaction): string | undefined {
   if (tx.kind === 'COBV') return tx.data.cobv.chave
   if (tx.kind === 'PIX_IN' && tx.data.chave !== undefined) return tx.data.chave
   return chargeData(tx).cob?.chave
+}
+
+/** How each kind of charge a txid names is called, as the refusal of a txid in use says. */
+const NAMED = { cob: 'uma cobrança imediata (cob)', cobv: 'uma cobrança com vencimento (cobv)', cobr: 'uma cobrança recorrente (cobr)' } as const
+
+/** API Pix's name of a charge's kind: cob, cobv or cobr. */
+export function txidKind (charge: ChargeOfTxid): keyof typeof NAMED {
+  if (!('kind' in charge)) return 'cobr'
+  return charge.kind === 'COBV' ? 'cobv' : 'cob'
+}
+
+/**
+ * A txid another charge of the account holds, whatever its kind (docs/api-pix.md, "One txid, one
+ * charge"). On API Pix, `entity` names the field as its violations do (`cob.txid`, `cobv.txid`, in
+ * the words of the YAML's `cobr.txid` "encontra-se em uso"); the root family has no violations.
+ */
+export function txidInUse (txid: string, holder: ChargeOfTxid, entity?: 'cob' | 'cobv'): Refusal {
+  const why = `o txid ${txid} é de ${NAMED[txidKind(holder)]} desta conta`
+  return entity === undefined
+    ? new Refusal('COB_TXID_EXISTS', `A cobrança com txid ${txid} já existe: ${why}`)
+    : new Refusal('COB_TXID_EXISTS', `O campo ${entity}.txid encontra-se em uso: ${why}`, { fields: [`${entity}.txid`] })
 }

@@ -9,7 +9,7 @@ import { Refusal, invalidRequest } from '../errors/refusal.js'
 import { type Account, type ChargeData, type ChargeKind, type CobData, type CobVData, type Counterpart, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData, type TransactionOf, type TransactionStatus } from '../store/state.js'
 import { cobFieldProblems, revisedCob, type CnpjForm, type CobFields, type CobRequest, type CobRevision } from '../domain/cob.js'
 import { receivedPixView } from './received-pix.js'
-import { chargeData, chargeDraft, cobChave, receivedOf } from './charge-records.js'
+import { chargeData, chargeDraft, cobChave, receivedOf, txidInUse } from './charge-records.js'
 import { receiveEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { percentageExcess } from '../domain/splits.js'
 import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
@@ -230,15 +230,16 @@ export class ChargeService implements Lifecycle, CobVWrites {
     return this.store.transact(() => {
       // A txid of our own is drawn again while it is taken; the client's is kept as given.
       let id = txid ?? newTxid(this.deps.rng, 32)
-      if (txid === null) while (this.store.transactionByRef(`cob:${account.id}:${id}`)) id = newTxid(this.deps.rng, 32)
+      if (txid === null) while (this.store.chargeOfTxid(account.id, id) !== undefined) id = newTxid(this.deps.rng, 32)
       return this.insertCob(account, id, body, originalCents.ok ? originalCents.cents : 0, scenarios, at)
     })
   }
 
   private insertCob (account: Account, txid: string, body: CobRequest, originalCents: number, scenarios: AppliedScenario[], at?: CobLocation): Cob {
     const devedor = body.devedor
-    const ref = `cob:${account.id}:${txid}`
-    if (this.store.transactionByRef(ref)) throw new Refusal('COB_TXID_EXISTS', `A cobrança com txid ${txid} já existe`)
+    // A txid names one charge of the account, whatever its kind (cob, cobv, cobr).
+    const holder = this.store.chargeOfTxid(account.id, txid)
+    if (holder !== undefined) throw txidInUse(txid, holder)
     const now = this.now()
     const expiracao = body.calendario.expiracao ?? DEFAULT_EXPIRATION_SECONDS
     const modalidadeAlteracao = body.valor.modalidadeAlteracao ?? 0
@@ -261,7 +262,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
     if (body.solicitacaoPagador !== undefined) draft.description = body.solicitacaoPagador
     draft.dueAt = iso(now + expiracao * 1000)
     // An API Pix location finds its charge itself (it may be unbound, and bound to another charge later).
-    const charge = this.store.addTransaction(draft, undefined, at ? [ref] : [ref, `loc:${location}`])
+    const charge = this.store.addTransaction(draft, undefined, at ? [] : [`loc:${location}`])
     this.scheduleTimers(charge)
     return charge
   }
@@ -284,8 +285,8 @@ export class ChargeService implements Lifecycle, CobVWrites {
 
   /** The account's cob of this txid, if any. */
   findCob (account: Account, txid: string): Cob | undefined {
-    const charge = this.store.transactionByRef(`cob:${account.id}:${txid}`)
-    return charge?.kind === 'COB' ? charge : undefined
+    const charge = this.store.chargeOfTxid(account.id, txid)
+    return charge !== undefined && 'kind' in charge && charge.kind === 'COB' ? charge : undefined
   }
 
   /**
@@ -350,15 +351,15 @@ export class ChargeService implements Lifecycle, CobVWrites {
 
   // ---- cobv (API Pix's due charges) -------------------------------------------------------------
 
-  /** The account's cob or cobv of a txid: the two share the account's txids, as a received PIX names its charge by one. */
-  chargeOfTxid (account: Account, txid: string): Cob | CobV | undefined {
-    const charge = this.store.transactionByRef(`cob:${account.id}:${txid}`)
-    return charge?.kind === 'COB' || charge?.kind === 'COBV' ? charge : undefined
+  /** The account's cob or cobv of a txid (none when the txid is a cobr's: a txid names one charge of its account, whatever its kind). */
+  cobOrCobV (account: Account, txid: string): Cob | CobV | undefined {
+    const charge = this.store.chargeOfTxid(account.id, txid)
+    return charge !== undefined && 'kind' in charge && (charge.kind === 'COB' || charge.kind === 'COBV') ? charge : undefined
   }
 
   /** The account's cobv of this txid, if any. */
   findCobV (account: Account, txid: string): CobV | undefined {
-    const charge = this.chargeOfTxid(account, txid)
+    const charge = this.cobOrCobV(account, txid)
     return charge?.kind === 'COBV' ? charge : undefined
   }
 
@@ -367,15 +368,15 @@ export class ChargeService implements Lifecycle, CobVWrites {
    * code carries no amount; the PSP removes it once its last payable day is over (`dueAt`).
    */
   createCobV (account: Account, txid: string, fields: CobVFields, scenarios: AppliedScenario[], at: CobLocation): CobV {
-    const ref = `cob:${account.id}:${txid}`
     return this.store.transact(() => {
-      if (this.store.transactionByRef(ref)) throw new Refusal('COB_TXID_EXISTS', `O txid ${txid} já é usado por outra cobrança desta conta`)
+      const holder = this.store.chargeOfTxid(account.id, txid)
+      if (holder !== undefined) throw txidInUse(txid, holder, 'cobv')
       const cobv: CobVData = { ...structuredClone(fields), locId: at.locId, revisao: 0 }
       const pixCode = this.dynamicCode(account, at.location)
       const draft = this.newTransaction(account, { kind: 'COBV', data: { txid, location: at.location, pixCode, splits: [], cobv } }, 'ATIVA', originalCentsOf(fields), this.now(), scenarios)
       if (fields.solicitacaoPagador !== undefined) draft.description = fields.solicitacaoPagador
       draft.dueAt = iso(cobvRemovalAt(fields))
-      const charge = this.store.addTransaction(draft, undefined, [ref])
+      const charge = this.store.addTransaction(draft)
       this.scheduleTimers(charge)
       return charge
     })

@@ -62,6 +62,12 @@ export interface CobRFilter extends ListFilter {
   convenio?: string
 }
 
+/** A recurrence's charges counted, in all and by status (the control plane's list of recurrences). */
+export interface CobRSummary {
+  total: number
+  byStatus: Partial<Record<CobRStatus, number>>
+}
+
 /** What POST /__sandbox/clock/next-due (the CLI's `clock next-due`) moves the clock to: the next debit of a live charge. */
 export interface NextDebit {
   accountId: number
@@ -93,8 +99,8 @@ const violations = (v: readonly Violacao[]): Refusal => invalidRequest(v.map(x =
 const OWN_AGENCIA = '0001'
 
 export class CobRService implements Lifecycle {
-  /** `${accountId}:${txid}` to the record's id. */
-  private readonly byTxid = new Map<string, number>()
+  /** Each recurrence's charges (their ids, oldest first): what a new charge is checked against, and what the control plane shows of a recurrence. */
+  private readonly byRec = new Map<string, number[]>()
 
   constructor (private readonly deps: CobRDeps) {
     deps.recurrences.onEnded(rec => this.recEnded(rec))
@@ -117,7 +123,8 @@ export class CobRService implements Lifecycle {
     const request = parsed.request
     const found: Violacao[] = []
     if (this.namesAnotherAccount(account, request.recebedor)) found.push(COBR_VIOLACOES.contaDeOutroRecebedor())
-    if (txid !== null && this.find(account.id, txid) !== undefined) found.push(COBR_VIOLACOES.txidEmUso(txid))
+    // A txid names one charge of the account, whatever its kind (cob, cobv, cobr).
+    if (txid !== null && this.store.chargeOfTxid(account.id, txid) !== undefined) found.push(COBR_VIOLACOES.txidEmUso(txid))
     const rec = this.deps.recurrences.recurrence(account.id, request.idRec)
     if (rec === null) found.push(COBR_VIOLACOES.recInexistente(request.idRec))
     else {
@@ -127,9 +134,9 @@ export class CobRService implements Lifecycle {
     if (found.length > 0 || rec === null) throw violations(found)
     // One unit with no await since the checks: concurrent requests for one txid create exactly one charge.
     return this.store.transact(() => {
-      if (txid !== null && this.find(account.id, txid) !== undefined) throw violations([COBR_VIOLACOES.txidEmUso(txid)])
+      if (txid !== null && this.store.chargeOfTxid(account.id, txid) !== undefined) throw violations([COBR_VIOLACOES.txidEmUso(txid)])
       let id = txid ?? newTxid(this.deps.rng, 32)
-      if (txid === null) while (this.find(account.id, id) !== undefined) id = newTxid(this.deps.rng, 32)
+      if (txid === null) while (this.store.chargeOfTxid(account.id, id) !== undefined) id = newTxid(this.deps.rng, 32)
       const now = iso(this.now())
       const record: Mutable<CobR> = {
         id: this.store.nextSeq('cobr'),
@@ -151,7 +158,7 @@ export class CobRService implements Lifecycle {
         ...(scenarios.length > 0 ? { scenarios } : {}),
       }
       const added = this.store.add('cobrs', record)
-      this.byTxid.set(`${account.id}:${id}`, added.id)
+      this.listUnder(added, true)
       this.schedule(added)
       return this.store.data.cobrs[added.id]
     })
@@ -234,8 +241,15 @@ export class CobRService implements Lifecycle {
 
   /** A recurrence's charges, oldest first, as API Pix shows them: for the control plane. */
   ofRecurrence (accountId: number, idRec: string) {
-    return Object.values(this.store.data.cobrs).filter(c => c.accountId === accountId && c.idRec === idRec)
-      .sort((a, b) => a.id - b.id).map(c => this.view(c))
+    return this.ofRec(accountId, idRec).map(c => this.view(c))
+  }
+
+  /** How many charges a recurrence has, in all and by status: what the control plane's list shows of them. */
+  summaryOf (accountId: number, idRec: string): CobRSummary {
+    const byStatus: Partial<Record<CobRStatus, number>> = {}
+    const charges = this.ofRec(accountId, idRec)
+    for (const c of charges) byStatus[c.status] = (byStatus[c.status] ?? 0) + 1
+    return { total: charges.length, byStatus }
   }
 
   // ---- views -------------------------------------------------------------------------------------
@@ -573,25 +587,49 @@ export class CobRService implements Lifecycle {
 
   /** The account's charge of that txid, if any. */
   find (accountId: number, txid: string): CobR | undefined {
-    const id = this.byTxid.get(`${accountId}:${txid}`)
-    return id === undefined ? undefined : this.store.data.cobrs[id]
+    const charge = this.store.chargeOfTxid(accountId, txid)
+    return charge === undefined || 'kind' in charge ? undefined : charge
   }
 
+  /** A recurrence's charges, oldest first (an idRec is unique across accounts; the account is checked all the same). */
   private ofRec (accountId: number, idRec: string): CobR[] {
-    return Object.values(this.store.data.cobrs).filter(c => c.accountId === accountId && c.idRec === idRec)
+    const charges: CobR[] = []
+    for (const id of this.byRec.get(idRec) ?? []) {
+      const cobr = this.store.data.cobrs[id]
+      if (cobr !== undefined && cobr.accountId === accountId) charges.push(cobr)
+    }
+    return charges
+  }
+
+  /** A charge joins its recurrence's list at its place by id (a rollback may put back an older one), or leaves it. */
+  private listUnder (cobr: CobR, listed: boolean): void {
+    const ids = this.byRec.get(cobr.idRec)
+    const at = ids === undefined ? -1 : ids.indexOf(cobr.id)
+    if (listed === (at >= 0)) return
+    if (!listed) {
+      ids!.splice(at, 1)
+      if (ids!.length === 0) this.byRec.delete(cobr.idRec)
+    } else if (ids === undefined) {
+      this.byRec.set(cobr.idRec, [cobr.id])
+    } else {
+      let i = ids.length
+      while (i > 0 && ids[i - 1] > cobr.id) i--
+      ids.splice(i, 0, cobr.id)
+    }
   }
 
   // ---- lifecycle ---------------------------------------------------------------------------------
 
   /**
-   * After a start with --data or a snapshot import: the index, and each live charge's step again; a
+   * After a start with --data or a snapshot import: the lists, and each live charge's step again; a
    * live charge whose recurrence is no longer APROVADA (a document written before its end cancelled
    * it) is cancelled rather than scheduled, so no debit comes back to life.
    */
   afterLoad (): void {
-    this.byTxid.clear()
-    for (const cobr of Object.values(this.store.data.cobrs)) {
-      this.byTxid.set(`${cobr.accountId}:${cobr.txid}`, cobr.id)
+    this.byRec.clear()
+    const byId = Object.values(this.store.data.cobrs).sort((a, b) => a.id - b.id)
+    for (const cobr of byId) {
+      this.listUnder(cobr, true)
       const rec = this.deps.recurrences.recurrence(cobr.accountId, cobr.idRec)
       if (!isFinal(cobr.status) && rec?.status !== 'APROVADA') this.cancelWithRec(cobr.id, rec)
       else this.schedule(cobr)
@@ -599,20 +637,15 @@ export class CobRService implements Lifecycle {
   }
 
   afterReset (): void {
-    this.byTxid.clear()
+    this.byRec.clear()
   }
 
-  /** A rollback put charges back (or took away ones it had added): their index entries and steps follow. */
+  /** A rollback put charges back (or took away ones it had added): their lists and steps follow (the store's txid index follows them itself). */
   afterRestore (restored: Restored): void {
     for (const cobr of restored.of('cobrs')) {
-      const key = `${cobr.accountId}:${cobr.txid}`
-      if (restored.isInState('cobrs', cobr)) {
-        this.byTxid.set(key, cobr.id)
-        this.follow(cobr.id, this.stepOf(cobr))
-      } else {
-        if (this.byTxid.get(key) === cobr.id) this.byTxid.delete(key)
-        this.follow(cobr.id, null)
-      }
+      const live = restored.isInState('cobrs', cobr)
+      this.listUnder(cobr, live)
+      this.follow(cobr.id, live ? this.stepOf(cobr) : null)
     }
   }
 
@@ -620,7 +653,7 @@ export class CobRService implements Lifecycle {
     for (const cobr of Object.values(this.store.data.cobrs)) {
       if (cobr.accountId !== accountId) continue
       this.store.remove('cobrs', cobr.id)
-      this.byTxid.delete(`${accountId}:${cobr.txid}`)
+      this.listUnder(cobr, false)
       this.follow(cobr.id, null)
     }
   }

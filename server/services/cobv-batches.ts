@@ -1,12 +1,11 @@
 import { refusalProblem } from '../errors/problems.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, CobVBatch, CobVBatchRecord, Mutable } from '../store/state.js'
-import type { CobVRequest, CobVRequests, CobVRevisionRequest, CobVWrites, Lifecycle, Ports } from '../ports.js'
+import type { CobVBatchHold, CobVBatchHolds, CobVRequest, CobVRequests, CobVRevisionRequest, Lifecycle, Ports } from '../ports.js'
 import type { Restored } from '../store/store.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import type { Config } from '../config.js'
 import { page, windowOf, within, type Paging } from './central-bank-reads.js'
-import { batchKey, batchNaming } from './cobv-batch-records.js'
 import { iso } from './history.js'
 
 /**
@@ -40,10 +39,19 @@ const cobsvProblem = (why: string): Refusal => invalidRequest(`O objeto loteCobV
 export type CobVBatchDeps = Pick<Ports, 'store' | 'clock' | 'scheduler'> & {
   config: Pick<Config, 'settlementDelayMs'>
   cobvs: CobVRequests
-  charges: Pick<CobVWrites, 'chargeOfTxid'>
 }
 
-export class CobVBatchService implements Lifecycle {
+/** A batch's key in its collection: its id is the receiver's own, unique per account. */
+const batchKey = (accountId: number, id: number): string => `${accountId}:${id}`
+
+export class CobVBatchService implements CobVBatchHolds, Lifecycle {
+  /**
+   * Each account's txids named by its batches, to the batch's key (a txid is in one batch of its
+   * account at most, and a batch never gains nor loses one): what a cobv's creation and a new batch
+   * look a txid up in, rather than in every request of every batch.
+   */
+  private readonly byTxid = new Map<number, Map<string, string>>()
+
   constructor (private readonly deps: CobVBatchDeps) {}
 
   private get store () { return this.deps.store }
@@ -56,6 +64,15 @@ export class CobVBatchService implements Lifecycle {
     return batch
   }
 
+  /** The account's batch (other than `except`) that names `txid` among its requests, and where that request stands. */
+  holding (accountId: number, txid: string, except?: number): CobVBatchHold | undefined {
+    const key = this.byTxid.get(accountId)?.get(txid)
+    const batch = key === undefined ? undefined : this.store.data.cobvBatches[key]
+    if (batch === undefined || batch.id === except) return undefined
+    const item = batch.items.find(i => i.txid === txid)
+    return item === undefined ? undefined : { batchId: batch.id, status: item.status }
+  }
+
   /**
    * PUT /lotecobv/{id}. A new batch: none of its txids may be a charge of the account already, nor
    * named by another batch. An existing batch: the same txids, no more and no fewer; each request is
@@ -66,13 +83,15 @@ export class CobVBatchService implements Lifecycle {
     const key = batchKey(account.id, id)
     const existing = this.store.data.cobvBatches[key]
     if (existing !== undefined) {
-      const same = existing.items.length === txids.length && existing.items.every(i => txids.includes(i.txid))
+      const given = new Set(txids)
+      const same = existing.items.length === txids.length && existing.items.every(i => given.has(i.txid))
       if (!same) throw cobsvProblem(`o lote ${id} já existe com as cobranças ${existing.items.map(i => i.txid).join(', ')}: uma alteração do lote deve trazer exatamente as mesmas, nem mais nem menos`)
     } else {
       for (const txid of txids) {
-        if (this.deps.charges.chargeOfTxid(account, txid) !== undefined) throw cobsvProblem(`a cobrança de txid ${txid} já encontra-se criada`)
-        const held = batchNaming(this.store.data.cobvBatches, account.id, txid)
-        if (held !== undefined) throw cobsvProblem(`o txid ${txid} já pertence ao lote ${held.batch.id}`)
+        // A txid names one charge of the account, whatever its kind (cob, cobv, cobr).
+        if (this.store.chargeOfTxid(account.id, txid) !== undefined) throw cobsvProblem(`a cobrança de txid ${txid} já encontra-se criada`)
+        const held = this.holding(account.id, txid)
+        if (held !== undefined) throw cobsvProblem(`o txid ${txid} já pertence ao lote ${held.batchId}`)
       }
     }
     const requests = new Map(body.cobsv.map(({ txid, ...request }) => [txid, request]))
@@ -92,6 +111,7 @@ export class CobVBatchService implements Lifecycle {
         dueAt: iso(this.now() + this.deps.config.settlementDelayMs),
         items,
       })
+      if (existing === undefined) this.index(account.id, key, txids, true)
       this.schedule(key)
     })
   }
@@ -101,7 +121,7 @@ export class CobVBatchService implements Lifecycle {
     const batch = this.get(account, id)
     const revisions = body.cobsv ?? []
     const txids = uniqueTxids(revisions)
-    const foreign = txids.find(txid => !batch.items.some(i => i.txid === txid))
+    const foreign = txids.find(txid => this.byTxid.get(account.id)?.get(txid) !== batch.key)
     if (foreign !== undefined) throw cobsvProblem(`a cobrança de txid ${foreign} não consta do lote ${id}: um lote não ganha nem perde cobranças`)
     const requests = new Map(revisions.map(({ txid, ...revision }) => [txid, revision]))
     this.store.transact(() => {
@@ -188,26 +208,59 @@ export class CobVBatchService implements Lifecycle {
     })
   }
 
-  /** After a restart with --data or a snapshot import: a batch with requests waiting is processed when due. */
-  afterLoad (): void {
-    for (const key of Object.keys(this.store.data.cobvBatches)) this.schedule(key)
+  /** The batch's txids name it, or no longer do (entries another batch took since are left alone). */
+  private index (accountId: number, key: string, txids: Iterable<string>, add: boolean): void {
+    let named = this.byTxid.get(accountId)
+    if (named === undefined) {
+      if (!add) return
+      this.byTxid.set(accountId, named = new Map())
+    }
+    for (const txid of txids) {
+      if (add) named.set(txid, key)
+      else if (named.get(txid) === key) named.delete(txid)
+    }
   }
 
-  /** A rollback put these batches back: one still waiting is due again (a job left from before finds it processed and does nothing). */
+  /** After a restart with --data or a snapshot import: the index, and a batch with requests waiting processed when due. */
+  afterLoad (): void {
+    this.byTxid.clear()
+    for (const [key, batch] of Object.entries(this.store.data.cobvBatches)) {
+      this.index(batch.accountId, key, batch.items.map(i => i.txid), true)
+      this.schedule(key)
+    }
+  }
+
+  afterReset (): void {
+    this.byTxid.clear()
+  }
+
+  /**
+   * A rollback put these batches back (or took away one it had added, or the record a PUT replaced):
+   * their index entries follow the batch now under each key; one still waiting is due again (a job
+   * left from before finds it processed and does nothing).
+   */
   afterRestore (restored: Restored): void {
-    for (const batch of restored.inState('cobvBatches')) this.schedule(batch.key)
+    for (const batch of restored.of('cobvBatches')) this.index(batch.accountId, batch.key, batch.items.map(i => i.txid), false)
+    for (const batch of restored.inState('cobvBatches')) {
+      this.index(batch.accountId, batch.key, batch.items.map(i => i.txid), true)
+      this.schedule(batch.key)
+    }
   }
 
   forgetAccount (accountId: number): void {
     for (const batch of Object.values(this.store.data.cobvBatches)) if (batch.accountId === accountId) this.store.remove('cobvBatches', batch.key)
+    this.byTxid.delete(accountId)
   }
 }
 
 /** The txids of a batch's requests, each once (a txid twice is one charge asked for twice). */
 function uniqueTxids (cobsv: ReadonlyArray<{ txid: string }>): string[] {
   const txids = cobsv.map(c => c.txid)
-  const twice = txids.find((txid, i) => txids.indexOf(txid) !== i)
-  if (twice !== undefined) throw cobsvProblem(`o txid ${twice} aparece mais de uma vez`)
+  const seen = new Set<string>()
+  for (const txid of txids) {
+    if (seen.has(txid)) throw cobsvProblem(`o txid ${txid} aparece mais de uma vez`)
+    seen.add(txid)
+  }
   return txids
 }
 

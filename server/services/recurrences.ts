@@ -15,6 +15,7 @@ import type { AppliedScenario } from '../../scenarios/types.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import { COB_FILTERS, givenFilters, page, windowOf, within, type Paging } from './central-bank-reads.js'
 import { iso } from './history.js'
+import { MadeOrder } from './made-order.js'
 import { recCompleta, recGerada, recLocationView, recPayload, solicRecView } from './rec-views.js'
 import type { PayerSimulation } from './simulated-payers.js'
 
@@ -84,6 +85,10 @@ export class RecurrenceService implements Recurrences, Lifecycle {
   private readonly notifications: RecNotifications[] = []
   /** Token (the last segment of a recurrence's location) to location id. */
   private readonly byToken = new Map<string, number>()
+  /** The recurrences in the order they were made, of every account (`all`) and of each: what the control plane pages through. */
+  private readonly made = new MadeOrder<number | 'all'>()
+  /** Each recurrence's confirmation requests (idSolicRec) in the order they were made. */
+  private readonly requestsOf = new MadeOrder<string>()
 
   constructor (private readonly deps: RecurrenceDeps) {}
 
@@ -142,6 +147,8 @@ export class RecurrenceService implements Recurrences, Lifecycle {
         ...(scenarios.length > 0 ? { scenarios } : {}),
       })
       if (terms.loc !== undefined) this.store.patch('recLocations', terms.loc, l => { l.idRec = idRec })
+      this.made.push('all', idRec)
+      this.made.push(account.id, idRec)
       this.follow(rec)
       this.changed(rec)
       return rec
@@ -181,7 +188,12 @@ export class RecurrenceService implements Recurrences, Lifecycle {
   }
 
   private solicitacoesOf (rec: Recurrence): SolicRec[] {
-    return Object.values(this.store.data.solicRecs).filter(s => s.idRec === rec.idRec && s.accountId === rec.accountId).sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+    const found: SolicRec[] = []
+    for (const id of this.requestsOf.of(rec.idRec)) {
+      const s = this.store.data.solicRecs[id]
+      if (s !== undefined && s.accountId === rec.accountId) found.push(s)
+    }
+    return found.sort((a, b) => a.createdAt.localeCompare(b.createdAt))
   }
 
   /** RecGerada. */
@@ -242,11 +254,22 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     }
   }
 
-  /** Every recurrence, of every account or one, newest first, for the control plane. */
-  all (accountId?: number): Recurrence[] {
-    // The store keeps them in the order they were made: reversed, the later of two made in one instant comes first.
-    return Object.values(this.store.data.recurrences).filter(rec => accountId === undefined || rec.accountId === accountId)
-      .reverse().sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+  /**
+   * The control plane's page of recurrences, of every account or one, the last made first: at most
+   * `limit` of those made before the `cursor`-th (the `nextCursor` of the page before, with the same
+   * account), and the cursor of the page after while there is one. The cost is the page's, whatever
+   * the number of recurrences.
+   */
+  page (accountId: number | undefined, limit: number, cursor?: number): { recurrences: Recurrence[], nextCursor?: number } {
+    const ids = this.made.of(accountId ?? 'all')
+    const end = Math.min(cursor ?? ids.length, ids.length)
+    const start = Math.max(0, end - limit)
+    const recurrences: Recurrence[] = []
+    for (let i = end - 1; i >= start; i--) {
+      const rec = this.store.data.recurrences[ids[i]]
+      if (rec !== undefined) recurrences.push(rec)
+    }
+    return { recurrences, ...(start > 0 ? { nextCursor: start } : {}) }
   }
 
   /** PATCH /rec/{idRec}: the receiver revises what RecRevisada allows, and may cancel. */
@@ -425,6 +448,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
         createdAt: iso(now),
         dueAt: iso(Math.min(now + SOLICREC_STEP_MS, Date.parse(calendario.dataExpiracaoSolicitacao))),
       })
+      this.requestsOf.push(idRec, idSolicRec)
       this.followSolic(s)
       return s
     })
@@ -754,12 +778,26 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       const token = recTokenOf(loc.location)
       if (token !== null) this.byToken.set(token, loc.id)
     }
+    this.listAgain()
     for (const rec of Object.values(this.store.data.recurrences)) this.follow(rec)
     for (const s of Object.values(this.store.data.solicRecs)) this.followSolic(s)
   }
 
   afterReset (): void {
     this.byToken.clear()
+    this.made.clear()
+    this.requestsOf.clear()
+  }
+
+  /** The lists of recurrences and requests from the store's order, which is the order they were made. */
+  private listAgain (): void {
+    this.made.clear()
+    this.requestsOf.clear()
+    for (const rec of Object.values(this.store.data.recurrences)) {
+      this.made.push('all', rec.idRec)
+      this.made.push(rec.accountId, rec.idRec)
+    }
+    for (const s of Object.values(this.store.data.solicRecs)) this.requestsOf.push(s.idRec, s.idSolicRec)
   }
 
   afterRestore (restored: Restored): void {
@@ -769,6 +807,10 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       if (restored.isInState('recLocations', loc)) this.byToken.set(token, loc.id)
       else if (this.byToken.get(token) === loc.id) this.byToken.delete(token)
     }
+    // A rollback that took a record away, or put one back, is rare: the lists are made again then.
+    const moved = restored.of('recurrences').some(r => restored.isInState('recurrences', r) !== this.made.includes(r.accountId, r.idRec)) ||
+      restored.of('solicRecs').some(s => restored.isInState('solicRecs', s) !== this.requestsOf.includes(s.idRec, s.idSolicRec))
+    if (moved) this.listAgain()
     for (const rec of restored.inState('recurrences')) this.follow(rec)
     for (const s of restored.inState('solicRecs')) this.followSolic(s)
   }
@@ -782,6 +824,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       const token = recTokenOf(loc.location)
       if (token !== null) this.byToken.delete(token)
     }
+    this.listAgain()
   }
 }
 

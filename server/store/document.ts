@@ -192,6 +192,27 @@ function references (state: State, add: (problem: string) => void): void {
     if (b.key !== `${b.accountId}:${b.id}`) add(`cobvBatches/${key}: the key of batch ${b.id} of account ${b.accountId} is "${b.accountId}:${b.id}"`)
   }
   pixAutomaticoReferences(state, add)
+  uniqueTxids(state, add)
+}
+
+/**
+ * A txid names one charge of its receiver, whatever its kind (docs/api-pix.md, "One txid, one
+ * charge"): two charges of one account under one txid (two cobrs, a cob and a cobr...) would each be
+ * found, paid and debited as the other.
+ */
+function uniqueTxids (state: State, add: (problem: string) => void): void {
+  const named = new Map<string, string>()
+  const claim = (accountId: number, txid: string, where: string): void => {
+    const at = `${accountId}\u0000${txid}`
+    const other = named.get(at)
+    if (other !== undefined) add(`${where}: txid ${txid} of account ${accountId} is also ${other}'s (a txid names one charge of its receiver, cob, cobv or cobr)`)
+    else named.set(at, where)
+  }
+  for (const [key, tx] of Object.entries(state.transactions)) {
+    // A received PIX carries the txid of the charge it paid, and is not a charge.
+    if (tx.kind === 'COB' || tx.kind === 'COBV') claim(tx.accountId, tx.data.txid, `transactions/${key}`)
+  }
+  for (const [key, cobr] of Object.entries(state.cobrs)) claim(cobr.accountId, cobr.txid, `cobrs/${key}`)
 }
 
 /**

@@ -1,5 +1,5 @@
 import { canonicalIdempotencyKey } from '../domain/ids.js'
-import { emptyState, type Account, type DirectoryEntry, type State, type Transaction } from './state.js'
+import { emptyState, type Account, type ChargeOfTxid, type CobR, type DirectoryEntry, type State, type Transaction } from './state.js'
 import type { Restored } from './units.js'
 
 /** A record of a collection by id: only its own keys, never one inherited (`constructor`, `__proto__`). */
@@ -34,7 +34,7 @@ function keep<K, V> (map: Map<K, V>, key: K, value: V, add: boolean): void {
 
 /**
  * The live state and the lookups over it: accounts by client id and certificate, transactions by
- * account, externalId, endToEndId, idempotency key and ref. The store writes the state and tells the
+ * account, externalId, endToEndId, idempotency key and ref, and charges (cob, cobv, cobr) by txid. The store writes the state and tells the
  * repository what it added, changed a key of, or removed; after a rollback, the entries of the
  * records it put back follow them (`follow`), and only those.
  */
@@ -52,6 +52,8 @@ export class Repository {
   private readonly txByEndToEndId = new Map<string, Transaction>()
   private readonly txByIdempotencyKey = new Map<number, Map<string, Transaction>>()
   private readonly txByRef = new Map<string, Transaction>()
+  /** Each account's charges by txid, whatever their kind: cob and cobv transactions, and cobrs. */
+  private readonly chargeByTxid = new Map<number, Map<string, ChargeOfTxid>>()
 
   // ---- reading ----------------------------------------------------------------------------------
 
@@ -95,6 +97,10 @@ export class Repository {
     return this.txByRef.get(ref)
   }
 
+  chargeOfTxid (accountId: number, txid: string): ChargeOfTxid | undefined {
+    return this.chargeByTxid.get(accountId)?.get(txid)
+  }
+
   directoryEntry (key: string): DirectoryEntry | undefined {
     return ownRecord(this.state.directory, key)
   }
@@ -110,8 +116,10 @@ export class Repository {
     this.txByEndToEndId.clear()
     this.txByIdempotencyKey.clear()
     this.txByRef.clear()
+    this.chargeByTxid.clear()
     for (const account of Object.values(this.state.accounts)) this.accountKeys(account, true)
     for (const tx of Object.values(this.state.transactions)) this.indexTransaction(tx)
+    for (const cobr of Object.values(this.state.cobrs)) this.cobrKeys(cobr, true)
   }
 
   indexAccount (account: Account): void {
@@ -137,11 +145,17 @@ export class Repository {
     this.txByRef.set(ref, tx)
   }
 
+  /** A cobr was added (or replaced) or removed: its txid names it, or no longer does. */
+  indexCobR (cobr: CobR, add: boolean): void {
+    this.cobrKeys(cobr, add)
+  }
+
   /** An account and its transactions left the state (`removeAccount`): so do their entries. */
   unindexAccount (account: Account): void {
     this.accountKeys(account, false)
     for (const tx of this.txByAccount.get(account.id) ?? []) this.transactionKeys(tx, false)
     this.txByAccount.delete(account.id)
+    this.chargeByTxid.delete(account.id)
   }
 
   /**
@@ -163,6 +177,8 @@ export class Repository {
     }
     putBack()
     for (const account of accounts) if (restored.isInState('accounts', account)) this.accountKeys(account, true)
+    // A cobr's account and txid never change: its entry follows whether it is in the state again.
+    for (const cobr of restored.of('cobrs')) this.cobrKeys(cobr, restored.isInState('cobrs', cobr))
     const back = new Map<number, Transaction[]>()
     for (const tx of txs) {
       const before = listedUnder.get(tx)
@@ -191,6 +207,12 @@ export class Repository {
     if (tx.idempotencyKey) keep(inner(this.txByIdempotencyKey, tx.accountId), canonicalIdempotencyKey(tx.idempotencyKey), tx, add)
     const refs = tx.data.refs
     if (Array.isArray(refs)) for (const ref of refs) keep(this.txByRef, ref, tx, add)
+    // A received PIX carries its charge's txid too, and is not the charge.
+    if (tx.kind === 'COB' || tx.kind === 'COBV') keep(inner(this.chargeByTxid, tx.accountId), tx.data.txid, tx, add)
+  }
+
+  private cobrKeys (cobr: CobR, add: boolean): void {
+    keep(inner(this.chargeByTxid, cobr.accountId), cobr.txid, cobr, add)
   }
 
   private relist (accountId: number, back: Transaction[]): void {

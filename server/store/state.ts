@@ -84,6 +84,11 @@ export type PayerBehaviour = Collections['payerBehaviours']
 /** API Pix's recurring charges of Pix Automático (docs/api-pix.md), with their attempts. */
 export type CobR = Collections['cobrs']
 export type Tentativa = CobR['tentativas'][number]
+/**
+ * A charge a txid names: a cob or a cobv (a transaction of kind COB or COBV) or a cobr. A txid names
+ * one charge of its receiver, whatever its kind (docs/api-pix.md, "One txid, one charge").
+ */
+export type ChargeOfTxid = Transaction | CobR
 /** A webhook of API Pix (per key: PUT /webhook/{chave}), apart from the gateway's registrations. */
 export type ApiPixWebhook = Collections['apiPixWebhooks']
 /** API Pix's batches of due charges (lotecobv), each request with its own status (docs/api-pix.md). */

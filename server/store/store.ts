@@ -6,7 +6,7 @@ import { openDataFile, type OpenResult } from './opening.js'
 import { Repository, ownRecord } from './repository.js'
 import {
   COLLECTION_RECORDS, COLLECTIONS, STATE_FORMAT, STATE_FORMAT_VERSION, emptyState,
-  type Account, type ClockRecord, type Collection, type Collections, type DeepReadonly, type DirectoryEntry, type Draft,
+  type Account, type ChargeOfTxid, type ClockRecord, type Collection, type Collections, type DeepReadonly, type DirectoryEntry, type Draft,
   type LedgerDraft, type Patch, type State, type Transaction,
 } from './state.js'
 import { DEEP, LEDGER, Restored, SEQ, SHALLOW, Units, putBack, type Depth, type Entry } from './units.js'
@@ -181,6 +181,10 @@ export class Store {
     if (previous !== undefined) this.touch(previous, collection, id, true, SHALLOW)
     this.touch(record, collection, id, false)
     records[id] = record
+    if (collection === 'cobrs') {
+      if (previous !== undefined) this.repo.indexCobR(previous as Collections['cobrs'], false)
+      this.repo.indexCobR(record as Collections['cobrs'], true)
+    }
     return record
   }
 
@@ -228,6 +232,7 @@ export class Store {
     // Shallow: a removed record is never changed again, so its nested objects stay as they are.
     this.touch(record, collection, key, true, SHALLOW)
     delete records[key]
+    if (collection === 'cobrs') this.repo.indexCobR(record as Collections['cobrs'], false)
     return true
   }
 
@@ -357,6 +362,13 @@ export class Store {
    * the transaction lists its refs in `data.refs`, and the store indexes them on add and on load.
    */
   transactionByRef (ref: string): Transaction | undefined { return this.repo.transactionByRef(ref) }
+
+  /**
+   * The account's charge of a txid, whatever its kind: a cob or cobv (a transaction) or a cobr. A
+   * txid names one charge of its receiver (docs/api-pix.md, "One txid, one charge"): every way of
+   * creating a charge looks here, in the unit that adds it.
+   */
+  chargeOfTxid (accountId: number, txid: string): ChargeOfTxid | undefined { return this.repo.chargeOfTxid(accountId, txid) }
 
   directoryEntry (key: string): DirectoryEntry | undefined { return this.repo.directoryEntry(key) }
 

@@ -257,3 +257,29 @@ t.test('the API Pix tab: a recurrence\'s codes a payer scans, its location\'s (j
   t.equal(await other.locator('[data-testid="static-code"]').count(), 0)
   t.same(pageErrors, [])
 })
+
+t.test('the API Pix tab shows the last 50 recurrences made, and older ones a page at a time on demand', async (t) => {
+  t.setTimeout(60_000)
+  const { app, base, page, pageErrors } = session
+  const token = await oauthToken(app)
+  const made: string[] = []
+  for (let i = 0; i < 51; i++) {
+    const res = await app.inject({ method: 'POST', url: '/v2/rec', headers: bearer(token), payload: { vinculo: { contrato: `PAGE-${i}`, devedor: { cpf: '52998224725', nome: 'MARIA PAGADORA' } }, calendario: { dataInicial: '2026-03-20', periodicidade: 'MENSAL' }, valor: { valorRec: '9.90' }, politicaRetentativa: 'NAO_PERMITE' } })
+    t.equal(res.statusCode, 201, res.body)
+    made.push(res.json().idRec)
+  }
+  const all = (await app.inject({ method: 'GET', url: '/__sandbox/recurrences?accountId=1&limit=1000' })).json().recurrences.length
+  t.ok(all > 51, 'older recurrences of the tests before this one remain')
+
+  await page.goto(`${base}/dashboard?account=1#apipix`)
+  await page.locator('body[data-view="apipix"] #live[data-state="live"]').waitFor()
+  const rows = page.locator('#ap-rec-list > li')
+  await page.locator(`#ap-rec-list > li[data-key="${made[50]}"]`).waitFor()
+  t.equal(await rows.count(), 50, 'one page: the last 50 made')
+  t.equal(await page.locator(`#ap-rec-list > li[data-key="${made[0]}"]`).count(), 0, 'the first of them is on the next page')
+  const more = page.getByRole('button', { name: 'Show older recurrences' })
+  await more.click()
+  await page.locator(`#ap-rec-list > li[data-key="${made[0]}"]`).waitFor()
+  t.equal(await rows.count(), Math.min(all, 100), 'two pages')
+  t.same(pageErrors, [])
+})

@@ -364,11 +364,27 @@ t.test('rec approves, rejects, expires and cancels recurrences as their payer, a
   await cli(url, ['clock', 'advance', '1s'])
   const listed = await cli(url, ['rec', 'list', '--account', '1'])
   t.equal(listed.code, 0, listed.stderr)
-  t.same(lines(listed.stdout).filter(l => l.startsWith(approved) || l.startsWith('  cobr')), [
+  t.same(lines(listed.stdout), [
+    `${expired}  EXPIRADA  MENSAL  fixed 49.90  debtor MARIA PAGADORA (52998224725)  account 1`,
+    `${rejected}  REJEITADA  MENSAL  fixed 49.90  debtor MARIA PAGADORA (52998224725)  account 1`,
+    `${approved}  APROVADA  MENSAL  fixed 49.90  debtor MARIA PAGADORA (52998224725)  account 1`,
+    '  1 cobr: 1 ATIVA',
+  ])
+  const shown = await cli(url, ['rec', 'show', approved])
+  t.equal(shown.code, 0, shown.stderr)
+  t.same(lines(shown.stdout), [
     `${approved}  APROVADA  MENSAL  fixed 49.90  debtor MARIA PAGADORA (52998224725)  account 1`,
     `  cobr ${txid}  due 2026-03-20  ATIVA  attempts: AGND 2026-03-20 AGENDADA`,
   ])
   t.same(JSON.parse((await cli(url, ['rec', 'list', '--json'])).stdout).recurrences.map((r: { idRec: string }) => r.idRec), [expired, rejected, approved])
+  // A page at a time: the command for the next one, which ends the list.
+  const first = await cli(url, ['rec', 'list', '--account', '1', '--limit', '2'])
+  const more = lines(first.stdout).at(-1)!
+  t.match(more, /^older ones: pix-sandbox rec list --account 1 --limit 2 --cursor \d+$/)
+  t.same(lines((await cli(url, more.replace('older ones: pix-sandbox ', '').split(' '))).stdout), [
+    `${approved}  APROVADA  MENSAL  fixed 49.90  debtor MARIA PAGADORA (52998224725)  account 1`,
+    '  1 cobr: 1 ATIVA',
+  ])
   t.equal((await cli(url, ['rec', 'cancel', approved])).code, 0)
   t.equal(await status(approved), 'CANCELADA')
   t.equal((await cli(url, ['rec', 'list', '--account', '2'])).stdout, 'no recurrence yet: POST /v2/rec creates one\n')
@@ -388,7 +404,7 @@ t.test('rec approves, rejects, expires and cancels recurrences as their payer, a
 
   const unknown = await cli(url, ['rec', 'approve', 'RN000000002026031000000000000'])
   t.equal(unknown.code, 1, 'an unknown recurrence is the sandbox\'s refusal (404)')
-  for (const argv of [['rec'], ['rec', 'aprove', approved], ['rec', 'approve'], ['rec', 'approve', 'not/an/id'], ['rec', 'approve', approved, 'more'], ['rec', 'reject', rejected, '--code', 'XX'], ['rec', 'approve', approved, '--code', 'AP13'], ['rec', 'list', approved], ['rec', 'list', '--account', 'x'], ['rec', 'cancel', approved, '--account', '1'], ['rec', 'approve', approved, '--key', 'x'], ['rec', 'static-code', approved, '--amount', '0']]) {
+  for (const argv of [['rec'], ['rec', 'aprove', approved], ['rec', 'approve'], ['rec', 'approve', 'not/an/id'], ['rec', 'approve', approved, 'more'], ['rec', 'reject', rejected, '--code', 'XX'], ['rec', 'approve', approved, '--code', 'AP13'], ['rec', 'list', approved], ['rec', 'list', '--account', 'x'], ['rec', 'list', '--limit', '0'], ['rec', 'show'], ['rec', 'show', approved, '--limit', '2'], ['rec', 'cancel', approved, '--account', '1'], ['rec', 'approve', approved, '--key', 'x'], ['rec', 'static-code', approved, '--amount', '0']]) {
     const ran = await cli(url, argv)
     t.equal(ran.code, 2, argv.join(' '))
     t.match(ran.stderr, 'Usage: pix-sandbox rec', 'the usage follows')

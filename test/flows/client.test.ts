@@ -362,7 +362,11 @@ t.test('a tour of every operation through the typed client', async t => {
   const [toReject, toExpire] = [await client.apiPix.createRec(recBody), await client.apiPix.createRec(recBody)]
   t.equal((await plane.rejectRecurrence(toReject.idRec, { codigo: 'AP14' })).status, 'REJEITADA')
   t.equal((await plane.expireRecurrence(toExpire.idRec)).status, 'EXPIRADA')
-  t.same((await plane.recurrences({ accountId: acct.accountId })).recurrences.map(r => [r.idRec, r.status, r.cobsr.length]), [[toExpire.idRec, 'EXPIRADA', 0], [toReject.idRec, 'REJEITADA', 0], [rec.idRec, 'CANCELADA', 0]], 'the control plane lists them, newest first')
+  t.same((await plane.recurrences({ accountId: acct.accountId })).recurrences.map(r => [r.idRec, r.status, r.charges.total]), [[toExpire.idRec, 'EXPIRADA', 0], [toReject.idRec, 'REJEITADA', 0], [rec.idRec, 'CANCELADA', 0]], 'the control plane lists them, newest first')
+  const paged = await plane.recurrences({ accountId: acct.accountId, limit: 2 })
+  t.same(paged.recurrences.map(r => r.idRec), [toExpire.idRec, toReject.idRec], 'a page of two')
+  t.same((await plane.recurrences({ accountId: acct.accountId, limit: 2, cursor: paged.nextCursor })).recurrences.map(r => r.idRec), [rec.idRec], 'and the next one')
+  t.match(await plane.recurrence(rec.idRec), { idRec: rec.idRec, accountId: acct.accountId, status: 'CANCELADA', cobsr: [] }, 'one with its charges')
   t.equal((await client.apiPix.reviseRec(toExpire.idRec, {}).catch((e: unknown) => e) as PixApiError).statusCode, 400)
 
   // an unsolicited PIX, a MED against it, its transitions

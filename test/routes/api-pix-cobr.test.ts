@@ -177,26 +177,43 @@ t.test('a charge is its account\'s: another account neither reads nor cancels it
   t.equal(T0.slice(0, 10), '2026-03-10')
 })
 
-t.test('the control plane lists the recurrences with their charges and attempts, of one account or every one', async t => {
+t.test('the control plane lists the recurrences with their charges counted, of one account or every one, and shows one with its charges and attempts', async t => {
   const { app, acc, call, idRec, body, recurrence } = await cobrApp(t)
   const second = await recurrence({ vinculo: { contrato: 'CONTRATO-2', devedor: OTHER_DEBTOR } })
   const txid = aTxid(1)
   t.equal((await call('PUT', `/v2/cobr/${txid}`, body())).statusCode, 201)
+  t.equal((await call('PUT', `/v2/cobr/${aTxid(2)}`, body({ calendario: { dataDeVencimento: '2026-04-20' } }))).statusCode, 201)
   await advanceTo(app, '2026-03-20T11:00:00Z')
   const other = await newAccount(app)
   const listed = await app.inject({ method: 'GET', url: `/__sandbox/recurrences?accountId=${acc.accountId}` })
   t.equal(listed.statusCode, 200, listed.body)
-  const { recurrences } = listed.json()
-  t.same(recurrences.map((r: { idRec: string }) => r.idRec), [second, idRec], 'newest first')
+  const { recurrences, nextCursor } = listed.json()
+  t.equal(nextCursor, undefined, 'one page holds them all')
+  t.same(recurrences.map((r: { idRec: string }) => r.idRec), [second, idRec], 'the last made first')
   t.match(recurrences[1], {
     accountId: acc.accountId,
     idRec,
     status: 'APROVADA',
     calendario: { periodicidade: 'MENSAL' },
     vinculo: { devedor: { cpf: '52998224725' } },
-    cobsr: [{ txid, status: 'CONCLUIDA', calendario: { dataDeVencimento: '2026-03-20' }, tentativas: [{ tipo: 'AGND', status: 'PAGA' }] }],
+    charges: { total: 2, byStatus: { CONCLUIDA: 1, CRIADA: 1 } },
   })
-  t.same(recurrences[0].cobsr, [], 'a recurrence with no charge yet')
+  t.notOk('cobsr' in recurrences[1], 'the list counts the charges rather than carrying them')
+  t.same(recurrences[0].charges, { total: 0, byStatus: {} }, 'a recurrence with no charge yet')
+
+  const shown = await app.inject({ method: 'GET', url: `/__sandbox/recurrences/${idRec}` })
+  t.equal(shown.statusCode, 200, shown.body)
+  t.match(shown.json(), {
+    accountId: acc.accountId,
+    idRec,
+    status: 'APROVADA',
+    cobsr: [
+      { txid, status: 'CONCLUIDA', calendario: { dataDeVencimento: '2026-03-20' }, tentativas: [{ tipo: 'AGND', status: 'PAGA' }] },
+      { txid: aTxid(2), status: 'CRIADA', calendario: { dataDeVencimento: '2026-04-20' } },
+    ],
+  })
+  t.equal(shown.json().cobsr.length, 2)
+  t.equal((await app.inject({ method: 'GET', url: '/__sandbox/recurrences/RN0000000020260310000000000xx' })).statusCode, 404)
   t.same((await app.inject({ method: 'GET', url: `/__sandbox/recurrences?accountId=${other.accountId}` })).json(), { recurrences: [] }, 'another account has none')
   t.equal((await app.inject({ method: 'GET', url: '/__sandbox/recurrences?accountId=x' })).statusCode, 400)
 })

@@ -2,7 +2,7 @@ import t from 'tap'
 import { Store } from '../../server/store/store.js'
 import type { Restored } from '../../server/store/store.js'
 import { reserve } from '../../server/domain/ledger.js'
-import { emptyState, type TransactionOf } from '../../server/store/state.js'
+import { emptyState, type CobR, type TransactionOf } from '../../server/store/state.js'
 import { accountRecord, T0 } from './services/harness.js'
 
 /**
@@ -73,6 +73,40 @@ t.test('a failed unit puts back the index entries of what it touched and leaves 
   t.equal(s.transactionsOf(2), listOf2, 'the list of an account the unit did not touch is the very same one: nothing was rebuilt')
   t.equal(s.transactionByRef('ref-b1'), b1)
   t.equal(s.transactionByExternalId(2, 'cash-out', 'x1'), b1)
+})
+
+/** A cob of `txid` (kind COB) and a cobr: the two kinds of record a txid may name. */
+function cob (id: string, accountId: number, seq: number, txid: string): TransactionOf<'COB'> {
+  return { id, seq, accountId, kind: 'COB', direction: 'IN', status: 'ATIVA', amountCents: 1000, feeCents: 0, data: { txid, location: `loc/${id}`, pixCode: 'x', splits: [], cob: { expiracao: 3600, original: '10.00', modalidadeAlteracao: 0, locId: seq } }, createdAt: AT, updatedAt: AT, history: [] } as unknown as TransactionOf<'COB'>
+}
+function cobr (id: number, accountId: number, txid: string): CobR {
+  return { id, accountId, txid, idRec: 'RN1234567820260310abcdefghijk', criacao: '2026-03-10', createdAt: AT, calendario: { dataDeVencimento: '2026-03-20' }, valor: { original: '10.00' }, ajusteDiaUtil: true, recebedor: { conta: '1', tipoConta: 'CORRENTE' }, politicaRetentativa: 'NAO_PERMITE', status: 'CRIADA', atualizacao: [], tentativas: [] } as unknown as CobR
+}
+
+t.test('the charges a txid names, of any kind, follow a rollback: added ones leave, removed ones come back', async t => {
+  const s = await twoAccounts()
+  s.transact(() => {
+    s.addTransaction(cob('c1', 1, s.nextSeq('transaction'), 'TXIDOFACOB0000000000000000'))
+    s.add('cobrs', cobr(1, 1, 'TXIDOFACOBR000000000000000'))
+  })
+  const [c1, r1] = [s.chargeOfTxid(1, 'TXIDOFACOB0000000000000000'), s.chargeOfTxid(1, 'TXIDOFACOBR000000000000000')]
+  t.equal(c1, s.transaction('c1'), 'a cob by its txid')
+  t.equal(r1, s.data.cobrs[1], 'a cobr by its txid')
+  t.equal(s.chargeOfTxid(2, 'TXIDOFACOB0000000000000000'), undefined, 'the txid is the account\'s: another has no charge of it')
+  t.throws(() => s.transact(() => {
+    s.add('cobrs', cobr(2, 1, 'TXIDADDEDTHENROLLEDBACK000'))
+    s.addTransaction(cob('c2', 1, s.nextSeq('transaction'), 'TXIDOFACOBADDEDTHENGONE000'))
+    s.remove('cobrs', 1)
+    throw new Error('a late step fails')
+  }))
+  t.equal(s.chargeOfTxid(1, 'TXIDADDEDTHENROLLEDBACK000'), undefined, 'a cobr the failed unit added is not found')
+  t.equal(s.chargeOfTxid(1, 'TXIDOFACOBADDEDTHENGONE000'), undefined, 'nor a cob it added')
+  t.equal(s.chargeOfTxid(1, 'TXIDOFACOBR000000000000000'), r1, 'a cobr it removed is found again')
+  t.equal(s.chargeOfTxid(1, 'TXIDOFACOB0000000000000000'), c1)
+  s.transact(() => s.remove('cobrs', 1))
+  t.equal(s.chargeOfTxid(1, 'TXIDOFACOBR000000000000000'), undefined, 'a removed cobr leaves the index')
+  s.transact(() => s.replace(s.snapshot()))
+  t.equal(s.chargeOfTxid(1, 'TXIDOFACOB0000000000000000')?.id, 'c1', 'a replaced state is indexed anew')
 })
 
 t.test('a failed account removal puts the account and its transactions back, in their order and findable', async t => {

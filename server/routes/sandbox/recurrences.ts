@@ -4,6 +4,7 @@ import { hundredths } from '../../domain/api-pix-fields.js'
 import { JORNADAS, REC_REJEICAO_CODIGOS } from '../../domain/rec-types.js'
 import { errorResponses, RecordId, StringEnum } from '../../schemas/common.js'
 import { AccountFilterQuery, NumericIdParams } from '../../schemas/sandbox.js'
+import { SandboxRecurrenceDetail, SandboxRecurrenceList, SandboxRecurrenceListQuery } from '../../schemas/api-pix/cobr.js'
 import { AUTHORIZATION_ANSWERS, DEBIT_ANSWERS, type PayerBehaviour, type Recurrence } from '../../store/state.js'
 import { centsToString } from '../../domain/money.js'
 import { invalidRequest } from '../../errors/refusal.js'
@@ -92,12 +93,34 @@ const routes: RoutesPlugin = async (app) => {
     schema: {
       operationId: 'sandboxListRecurrences',
       tags: ['Sandbox'],
-      summary: 'Pix Automático\'s recurrences, of every account or one, newest first, each with its recurring charges',
-      description: 'Each as GET /rec/{idRec} shows it, with its account, and cobsr: its recurring charges as GET /cobr/{txid} shows them (their attempts in tentativas), oldest first.',
-      querystring: AccountFilterQuery,
-      response: { 200: Type.Object({ recurrences: Type.Array(Loose) }) },
+      summary: 'Pix Automático\'s recurrences, of every account or one, the last made first, a page at a time, each with its recurring charges counted',
+      description: 'Each as GET /rec/{idRec} shows it, with its account and charges: how many recurring charges it has, in all and by status (GET /__sandbox/recurrences/{idRec} shows them whole). ' +
+        'At most limit (100 by default) per page; while older ones remain, nextCursor is the cursor of the next page (with the same accountId). A page costs the same whatever the number of recurrences and charges.',
+      querystring: SandboxRecurrenceListQuery,
+      response: { 200: SandboxRecurrenceList },
     },
-  }, async (request) => ({ recurrences: sb.recurrences.all(request.query.accountId).map(rec => ({ ...view(rec), cobsr: sb.cobrs.ofRecurrence(rec.accountId, rec.idRec) })) }))
+  }, async (request) => {
+    const { accountId, limit, cursor } = request.query
+    const { recurrences, nextCursor } = sb.recurrences.page(accountId, limit ?? 100, cursor)
+    return {
+      recurrences: recurrences.map(rec => ({ ...view(rec), charges: sb.cobrs.summaryOf(rec.accountId, rec.idRec) })),
+      ...(nextCursor !== undefined ? { nextCursor } : {}),
+    }
+  })
+
+  app.get('/recurrences/:idRec', {
+    schema: {
+      operationId: 'sandboxGetRecurrence',
+      tags: ['Sandbox'],
+      summary: 'One recurrence of any account, with its recurring charges',
+      description: 'As GET /rec/{idRec} shows it, with its account, and cobsr: its recurring charges as GET /cobr/{txid} shows them (their attempts in tentativas), oldest first. 404 for an unknown idRec.',
+      params: IdRecParams,
+      response: { 200: SandboxRecurrenceDetail, ...errorResponses('sandbox', [404]) },
+    },
+  }, async (request) => {
+    const rec = sb.recurrences.find(request.params.idRec)
+    return { ...view(rec), cobsr: sb.cobrs.ofRecurrence(rec.accountId, rec.idRec) }
+  })
 
   app.post('/recurrences/:idRec/approve', {
     schema: { ...action('Approve', 'The payer approves a CRIADA recurrence', 'APROVADA, by journey 1 (its confirmation request ACEITA), 2 or 3; with the payer\'s maximum for a value that is not fixed, never below the receiver\'s valorMinimoRecebedor (400 otherwise). 409 unless CRIADA.'), body: ApproveBody },

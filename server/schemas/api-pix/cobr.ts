@@ -6,6 +6,7 @@ import { COBR_REJEICAO_CODIGOS, COBR_STATUSES, TENTATIVA_STATUSES, TENTATIVA_TIP
 import { POLITICAS_RETENTATIVA } from '../../domain/rec.js'
 import { COBR_CANCELAMENTO_CODIGOS } from '../../domain/rec-lifecycle.js'
 import { FORCED_OUTCOMES } from '../../domain/cobr-debits.js'
+import { RecCompleta } from './rec.js'
 
 /**
  * The recurring charges of BACEN's API Pix 2.9.0 (tag CobR, Pix Automático): PUT, POST, PATCH and GET
@@ -147,6 +148,29 @@ export const CobRList = Type.Object({
 })
 
 // ---- the control plane ---------------------------------------------------------------------------
+
+export const SandboxRecurrenceListQuery = Type.Object({
+  accountId: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'only this account\'s recurrences' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'at most this many recurrences' })),
+  cursor: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'the nextCursor of the page before (with the same accountId): the recurrences made before those it showed' })),
+})
+
+/** A recurrence's recurring charges counted: what the list shows of them (GET /__sandbox/recurrences/{idRec} shows them whole). */
+export const CobRSummaryView = Type.Object({
+  total: Type.Integer({ description: 'how many recurring charges it has' }),
+  byStatus: Type.Object(Object.fromEntries(COBR_STATUSES.map(s => [s, Type.Optional(Type.Integer())])), { additionalProperties: false, description: 'how many are in each status (a status none is in is absent)' }),
+})
+
+/** A recurrence as the control plane lists it: as GET /rec/{idRec} shows it, with its account and its charges counted. */
+export const SandboxRecurrenceSummary = Type.Object({ ...RecCompleta.properties, accountId: Type.Integer(), charges: CobRSummaryView }, { additionalProperties: true })
+
+export const SandboxRecurrenceList = Type.Object({
+  recurrences: Type.Array(SandboxRecurrenceSummary, { description: 'the last made first' }),
+  nextCursor: Type.Optional(Type.Integer({ description: 'present while older recurrences remain: the cursor of the next page' })),
+})
+
+/** One recurrence for the control plane: as GET /rec/{idRec} shows it, with its account and its charges as GET /cobr/{txid} shows them, oldest first. */
+export const SandboxRecurrenceDetail = Type.Object({ ...RecCompleta.properties, accountId: Type.Integer(), cobsr: Type.Array(CobRView) }, { additionalProperties: true })
 
 export const NextDebitParams = Type.Object({
   id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'the account' }),
