@@ -109,6 +109,13 @@ module.exports = {
       to: { path: '^server/schemas/webhooks\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'core-speaks-no-dialect',
+      severity: 'error',
+      comment: 'The core (domain, store, engine, services, the delivery machinery, the domain events and the ports) returns records and emits domain events (server/events.ts): it imports no dialect (server/dialects/), none of its views or payload builders. The samples of POST /__sandbox/webhooks/test are the last to move.',
+      from: { path: ['^server/(domain|store|engine|services|webhooks)/', '^server/(events|ports)\\.ts$'], pathNot: '^server/webhooks/samples\\.ts$' },
+      to: { path: '^server/dialects/' },
+    },
+    {
       name: 'webhooks-below-services',
       severity: 'error',
       comment: 'Webhooks (their delivery and the pure envelope builders) sit below the services that emit them: never an import of a service.',

@@ -31,6 +31,8 @@ import apiPixToken from './routes/api-pix/oauth.js'
 import apiPixPayloads from './routes/api-pix/payload.js'
 import type { ReadOnlyReplies } from './routes/plugin.js'
 import { named } from './routes/named.js'
+import { GatewayNotifier } from './dialects/gateway/notifier.js'
+import { ApiPixNotifier } from './dialects/api-pix/notifier.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -85,6 +87,15 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     store: opts.store,
     logError: (err, message, context) => log?.error({ err, ...context }, message),
     webhookLines: webhookLines({ warn: (obj, msg) => log?.warn(obj, msg), error: (obj, msg) => log?.error(obj, msg) }),
+    notifiers: sb => [
+      new GatewayNotifier({ store: sb.store, clock: sb.clock, webhooks: sb.webhooks, refunds: sb.refunds }),
+      new ApiPixNotifier({
+        store: sb.store,
+        webhooks: sb.webhooks,
+        webhookUrls: sb.apiPixWebhooks,
+        views: { pix: tx => sb.apiPixPix.view(tx), chaveOf: tx => sb.apiPixPix.chaveOf(tx), cobr: cobr => sb.cobrs.notification(cobr) },
+      }),
+    ],
   })
   const { clock, store } = sandbox
 

@@ -10,8 +10,9 @@ import type { SeededRng } from './domain/ids.js'
 import type { Clock } from './engine/clock.js'
 import type { Scheduler } from './engine/scheduler.js'
 import type { Fixtures } from './fixtures.js'
+import type { DomainEvents } from './events.js'
 import type { Restored, Store } from './store/store.js'
-import type { Account, CobVBatchItemStatus, CobVData, Counterpart, DeepReadonly, Natureza, Payer, PayloadLocation, Recurrence, Transaction, TransactionKind, TransactionOf } from './store/state.js'
+import type { Account, CobVBatchItemStatus, CobVData, Counterpart, DeepReadonly, Natureza, Payer, PayloadLocation, Transaction, TransactionKind, TransactionOf } from './store/state.js'
 import type { JournalEntry, JournalFilter, Since } from './journal/journal.js'
 import type { DeliveryFilter } from './webhooks/delivery-log.js'
 import type { ApiPixCallback, Delivery, DeliveryEventType, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
@@ -29,12 +30,8 @@ export interface Ports {
   rng: SeededRng
   store: Store
   fixtures: Fixtures
-  /** Where a capability sends the webhooks of its outcomes (WebhookService.emit). */
-  events: Events
-}
-
-export interface Events {
-  emit<E extends EventType> (event: WebhookEvent<E>): void
+  /** Where a capability says what happened (server/events.ts); the dialects' notifiers turn it into webhooks. */
+  events: DomainEvents
 }
 
 /**
@@ -302,14 +299,8 @@ export interface Callbacks {
   deliver<E extends ApiPixCallback> (event: WebhookEvent<E>, url: string): Delivery
 }
 
-/**
- * What Pix Automático asks of API Pix's webhooks: a callback posted to the account's webhook of the
- * whole account for it (`/webhookcobr` for `cobr`, `/webhookrec` for `rec`), inside the caller's unit;
- * nothing without one. Whether the account had one.
- */
-export interface AccountCallbacks {
-  notify<E extends ApiPixCallback> (event: WebhookEvent<E>): boolean
-  /** Where the account's webhooks of a callback post it: none, one for a webhook of the whole account, one per key for `pix`. */
+/** What the report's probe asks of API Pix's webhooks: where the account's webhooks of a callback post it (none, one, or one per key for `pix`). */
+export interface CallbackUrls {
   callbackUrls (accountId: number, callback: ApiPixCallback): string[]
 }
 
@@ -323,7 +314,6 @@ export interface CobViews<V> {
 /** What MED asks of refunds: to return what is left of a disputed payment. */
 export interface MedReturns {
   medReturn (original: Transaction, natureza: 'MED_FRAUDE' | 'MED_OPERACIONAL', descricao: string): Transaction | null
-  devolucaoView (tx: Transaction): DevolucaoView
 }
 
 /** What MED asks of accounts: the account a record belongs to. */
@@ -404,11 +394,6 @@ export type DebitAnswer = 'PAGA' | 'REJEITADA_SALDO' | 'REJEITADA' | 'SEM_RESPOS
 /** What recurring charges ask of the payer's simulation: the answer to a debit of the recurrence `idRec` of account `accountId`. */
 export interface SimulatedPayers {
   debitAnswer (accountId: number, idRec: string, dueDate: IsoDate): DebitAnswer
-}
-
-/** What recurrences ask of the receiver's webhook of recurrences (`/webhookrec`): word that a recurrence's status changed. */
-export interface RecNotifications {
-  recChanged (rec: Recurrence): void
 }
 
 /**

@@ -6,7 +6,8 @@ import { createRng, type SeededRng } from './domain/ids.js'
 import { parseInstant, SANDBOX_TIME_MAX, SANDBOX_TIME_MIN, SANDBOX_TIME_RANGE } from './domain/instant.js'
 import { StartupError } from './errors/startup.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
-import type { CobVBatchHold, ContractCodes, Events, Lifecycle } from './ports.js'
+import type { CobVBatchHold, ContractCodes, Lifecycle } from './ports.js'
+import type { DomainEvents, Notifier } from './events.js'
 import { Store, type StoreOptions } from './store/store.js'
 import { emptyState, type ClockRecord, type RngState, type State } from './store/state.js'
 import { TokenService } from './auth/tokens.js'
@@ -20,7 +21,6 @@ import { CobVBatchService } from './services/cobv-batches.js'
 import { LocationService } from './services/locations.js'
 import { RecurrenceService } from './services/recurrences.js'
 import { PayerSimulation } from './services/simulated-payers.js'
-import { RecWebhooks } from './services/rec-webhooks.js'
 import { PayloadSigner } from './services/payload-signing.js'
 import { ChargeService } from './services/charges.js'
 import { CobRService } from './services/cobrs.js'
@@ -46,6 +46,11 @@ export interface SandboxOptions {
   logError?: (err: unknown, message: string, context?: Record<string, unknown>) => void
   /** The console's lines for a failed webhook attempt and a delivery given up. */
   webhookLines?: Pick<WebhookServiceOptions, 'onAttemptFailed' | 'onGaveUp'>
+  /**
+   * The dialects' notifiers (server/dialects/), in the registry's order: each domain event a service
+   * emits goes to every one of them, in the emitting unit. None: nothing is notified.
+   */
+  notifiers?: (sandbox: Sandbox) => Notifier[]
 }
 
 /** Where a full reset starts the clock instead of the settings' --clock-start and --clock: `POST /__sandbox/reset` with `clockStart`, `clock`. */
@@ -168,13 +173,12 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const journal = new RequestJournal(config.journalSize, transactionLookup(store), id => store.account(id) !== undefined)
   const scenarios = new ScenarioService(store, clock)
   const webhooks = new WebhookService({ ...engine, version }, { onError: err => logError(err, 'webhook bookkeeping failed'), ...opts.webhookLines })
-  // The capabilities send their webhooks through `events`: to the webhook service itself (so a test that
-  // wraps webhooks.emit sees every event), then to API Pix's webhooks, which follow the PIX received on
-  // a key with a webhook (docs/api-pix.md, webhook), in the same unit.
-  const events: Events = {
+  // The capabilities say what happened through `events`; each dialect's notifier (given below, once
+  // every service exists) turns it into its webhooks, in the registry's order, in the same unit.
+  const notifiers: Notifier[] = []
+  const events: DomainEvents = {
     emit: event => {
-      webhooks.emit(event)
-      apiPixWebhooks.follow(event)
+      for (const notifier of notifiers) notifier.notify(event)
     },
   }
   const transactions = new TransactionService(engine)
@@ -193,7 +197,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const apiPixPix = new ApiPixPixService({ store, refunds })
   const apiPixCobs = new ApiPixCobs({ store, clock, cobs: charges, locations, signer, pix: apiPixPix })
   const apiPixReads = new CentralBankReads({ store, charges: apiPixCobs, refunds, pix: apiPixPix })
-  const apiPixWebhooks = new ApiPixWebhookService({ store, clock, callbacks: webhooks, keys: directory.keys, pix: apiPixPix })
+  const apiPixWebhooks = new ApiPixWebhookService({ store, clock, callbacks: webhooks, keys: directory.keys })
   // The batches process their requests through the cobvs, which ask the batches which txids they hold.
   const apiPixCobVs = new ApiPixCobVs({ store, clock, fixtures, cobvs: charges, locations, signer, refunds, batches: { holding: (accountId, txid, except): CobVBatchHold | undefined => cobvBatches.holding(accountId, txid, except) } })
   const cobvBatches = new CobVBatchService({ store, clock, scheduler, config, cobvs: apiPixCobVs })
@@ -201,6 +205,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const payers = new PayerSimulation(engine)
   const recurrences = new RecurrenceService({
     ...engine,
+    events,
     payers,
     charges: {
       chargeCode: (account, txid) => {
@@ -213,9 +218,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     merchantCity: fixtures.institution.city,
     keys: directory.keys,
   })
-  // A recurrence's status changes go to its account's /webhookrec (an API Pix webhook, as /webhookcobr) and to the registrations of event type rec.
-  recurrences.notify(new RecWebhooks({ webhooks, callbacks: apiPixWebhooks }))
-  const cobrs = new CobRService({ ...engine, recurrences, payers, incoming: charges.incoming, refunds, callbacks: apiPixWebhooks })
+  const cobrs = new CobRService({ ...engine, events, recurrences, payers, incoming: charges.incoming, refunds })
   transactions.register(payouts.pendingOperations)
   transactions.register(refunds.pendingOperations)
 
@@ -326,5 +329,6 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
       return { ...snapshot, accounts }
     },
   }
+  notifiers.push(...opts.notifiers?.(sandbox) ?? [])
   return sandbox
 }

@@ -1,4 +1,4 @@
-import type { AccountCallbacks, AccountLookup, JournalReads, Ports, WebhookReads } from '../ports.js'
+import type { AccountLookup, CallbackUrls, JournalReads, Ports, WebhookReads } from '../ports.js'
 import { Refusal } from '../errors/refusal.js'
 import { samplePayload } from '../webhooks/samples.js'
 import { DELIVERY_EVENT_TYPES, isApiPixCallback, isEventType, type Delivery, type DeliveryEventType } from '../webhooks/types.js'
@@ -42,7 +42,7 @@ export type ReportDeps = Pick<Ports, 'store' | 'clock' | 'rng'> & {
   journal: JournalReads
   webhooks: WebhookReads
   /** The account's webhooks of API Pix, which the probe reaches too. */
-  callbacks: Pick<AccountCallbacks, 'callbackUrls'>
+  callbacks: CallbackUrls
 }
 
 /**

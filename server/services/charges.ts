@@ -10,7 +10,6 @@ import { type Account, type ChargeData, type ChargeKind, type CobData, type CobV
 import { cobFieldProblems, revisedCob, type CnpjForm, type CobFields, type CobRequest, type CobRevision } from '../domain/cob.js'
 import { receivedPixView } from './received-pix.js'
 import { chargeData, chargeDraft, cobChave, receivedOf, txidInUse } from './charge-records.js'
-import { receiveEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { percentageExcess } from '../domain/splits.js'
 import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
@@ -451,7 +450,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
 
   /**
    * Pays a payable charge now: cash-in CONFIRMED, cob CONCLUIDA, the account credited, `cash_in`
-   * (V2 RECEIVE) emitted, splits run. With PAYMENT_ERROR armed on the charge the provider fails the
+   * said (`pix-received`), splits run. With PAYMENT_ERROR armed on the charge the provider fails the
    * confirmation instead: the charge ends ERROR (cob REMOVIDA_PELO_PSP), nothing is credited, and the
    * webhook reports the error. Throws 422 QRCODE_ALREADY_PAID / QRCODE_NOT_AVAILABLE, 400 on a wrong amount.
    */
@@ -742,23 +741,9 @@ export class ChargeService implements Lifecycle, CobVWrites {
     return ispb === institution.ispb ? institution.name : ispb === DEFAULT_PAYER.ispb ? DEFAULT_PAYER.bankName : `INSTITUICAO ${ispb}`
   }
 
+  /** The payment of a charge (or its refusal) and a PIX received without one, said once: the dialects notify it. */
   private emitReceive (tx: Transaction, scenarios: readonly AppliedScenario[]): void {
-    const d = chargeData(tx)
-    const received = d.received!
-    this.deps.events.emit({
-      accountId: tx.accountId,
-      eventType: 'cash_in',
-      transactionId: tx.id,
-      payload: receiveEnvelope({
-        id: tx.seq,
-        txId: d.txid,
-        amountCents: received.amountCents,
-        endToEndId: received.endToEndId,
-        debtor: { name: received.payer.name, document: received.payer.document },
-        ...(tx.errorCode ? { failure: { code: tx.errorCode, message: tx.errorMessage ?? tx.errorCode } } : {}),
-      }),
-      scenarios,
-    })
+    this.deps.events.emit({ kind: 'pix-received', accountId: tx.accountId, transactionId: tx.id, scenarios })
   }
 
   private newTransaction<K extends ChargeKind> (account: Account, what: NewKind<K>, status: TransactionStatus<K>, amountCents: number, now: number, scenarios: AppliedScenario[], id = this.deps.rng.uuid()): Mutable<TransactionOf<K>> {

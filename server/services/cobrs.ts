@@ -17,8 +17,7 @@ import {
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, CobR, Draft, Mutable, Tentativa, Transaction } from '../store/state.js'
 import type { Restored } from '../store/store.js'
-import type { AccountCallbacks, Devolucoes, IncomingPix, Lifecycle, Ports, Recurrences, RecurrenceView, SimulatedPayers } from '../ports.js'
-import { cobrCallback } from '../webhooks/envelopes/api-pix.js'
+import type { Devolucoes, IncomingPix, Lifecycle, Ports, Recurrences, RecurrenceView, SimulatedPayers } from '../ports.js'
 import { hasScenario } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { page, windowOf, within, type ListFilter } from './central-bank-reads.js'
@@ -75,14 +74,12 @@ export interface NextDebit {
   at: string
 }
 
-export type CobRDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng'> & {
+export type CobRDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'events'> & {
   recurrences: Recurrences
   payers: SimulatedPayers
   incoming: IncomingPix
   /** The devoluções of the received PIX a paid charge shows (`pix[].devolucoes`). */
   refunds: Devolucoes
-  /** The receiver's `/webhookcobr`, told of each change. */
-  callbacks: AccountCallbacks
 }
 
 const dayStart = (date: IsoDate): number => parseLocalBound(date, 'start')!
@@ -482,7 +479,7 @@ export class CobRService implements Lifecycle {
     const now = this.store.data.cobrs[id]
     if (changesOf(now) === before) return now
     // The charge's txid names its deliveries in the log (`transactionId`); its creation's delivery faults bend them.
-    this.deps.callbacks.notify({ accountId: now.accountId, eventType: 'cobr', transactionId: now.txid, payload: cobrCallback([this.notification(now)]), ...(now.scenarios !== undefined ? { scenarios: now.scenarios } : {}) })
+    this.deps.events.emit({ kind: 'recurring-charge-changed', accountId: now.accountId, id: now.id, txid: now.txid, ...(now.scenarios !== undefined ? { scenarios: now.scenarios } : {}) })
     return now
   }
 

@@ -8,7 +8,7 @@ import { contractCode, recurrenceCode, withRecurrence } from '../domain/rec-code
 import { CANCELAMENTO, moveRec, moveSolicRec, recAfterSolicRec, type Ator, type RecEncerramento } from '../domain/rec-lifecycle.js'
 import { checkSolicRecForRec, formatSolicRecId, parseSolicRecRequest, parseSolicRecRevision, SOLICREC_ACTIVE_STATUSES, solicRecExpiresAt, type SolicRecStatus } from '../domain/solicrec.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
-import type { AccountKeys, CompositePayment, ContractCodePayment, ContractCodes, Lifecycle, Ports, RecNotifications, RecPagador, RecurrenceActivations, RecurrenceCharges, Recurrences, RecurrenceView } from '../ports.js'
+import type { AccountKeys, CompositePayment, ContractCodePayment, ContractCodes, Lifecycle, Ports, RecPagador, RecurrenceActivations, RecurrenceCharges, Recurrences, RecurrenceView } from '../ports.js'
 import type { Account, RecLocation, Recurrence, SolicRec } from '../store/state.js'
 import type { Restored } from '../store/store.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
@@ -63,7 +63,7 @@ export interface Approval {
   valorMaximoCents?: number
 }
 
-export type RecurrenceDeps = Pick<Ports, 'store' | 'clock' | 'rng' | 'scheduler'> & {
+export type RecurrenceDeps = Pick<Ports, 'store' | 'clock' | 'rng' | 'scheduler' | 'events'> & {
   payers: PayerSimulation
   /** The charges journeys 3 and 4 compose with. */
   charges: RecurrenceCharges
@@ -82,7 +82,6 @@ const today = (ms: number) => saoPauloTime(ms).day
 
 export class RecurrenceService implements Recurrences, Lifecycle {
   private readonly endedListeners: Array<(ended: RecurrenceView) => void> = []
-  private readonly notifications: RecNotifications[] = []
   /** Token (the last segment of a recurrence's location) to location id. */
   private readonly byToken = new Map<string, number>()
   /** The recurrences in the order they were made, of every account (`all`) and of each: what the control plane pages through. */
@@ -115,11 +114,6 @@ export class RecurrenceService implements Recurrences, Lifecycle {
 
   onEnded (listener: (ended: RecurrenceView) => void): void {
     this.endedListeners.push(listener)
-  }
-
-  /** Who hears of every status change (the receiver's `/webhookrec`). */
-  notify (to: RecNotifications): void {
-    this.notifications.push(to)
   }
 
   // ---- /rec ------------------------------------------------------------------------------------
@@ -341,8 +335,9 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     this.changed(after)
   }
 
+  /** A recurrence was created or moved: the dialects notify it. */
   private changed (rec: Recurrence): void {
-    for (const n of this.notifications) n.recChanged(rec)
+    this.deps.events.emit({ kind: 'recurrence-changed', accountId: rec.accountId, idRec: rec.idRec, ...(rec.scenarios !== undefined ? { scenarios: rec.scenarios } : {}) })
   }
 
   private account (rec: Recurrence | RecLocation | SolicRec): Account {

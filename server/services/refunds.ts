@@ -3,7 +3,6 @@ import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, parseAmount, parseDecimalString } from '../domain/money.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import { isKind, REFUND_KINDS, type Account, type DeepReadonly, type Draft, type Mutable, type Natureza, type RefundData, type RefundKind, type Transaction, type TransactionOf } from '../store/state.js'
-import { refundEnvelope, refundOutEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { cannotReceive, type ReceivedPayment } from './charges.js'
@@ -318,19 +317,7 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
     }
     this.store.addTransaction(tx)
     this.store.ledger(account.id, a => ledger.creditIncoming(a, cents))
-    this.deps.events.emit({
-      accountId: account.id,
-      eventType: 'refund_out',
-      transactionId: tx.id,
-      payload: refundOutEnvelope({
-        id: original.seq,
-        txId: null,
-        originalAmountCents: original.amountCents,
-        originalEndToEndId: original.endToEndId!,
-        refund: { amountCents: cents, endToEndId: rtrId, eventDate: at, information: reason ?? '' },
-      }),
-      scenarios,
-    })
+    this.deps.events.emit({ kind: 'refund-changed', accountId: account.id, transactionId: tx.id, direction: 'out', scenarios })
     return tx
   }
 
@@ -386,25 +373,12 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
     return true
   }
 
+  /** A refund of a received payment ended (settled or failed): the dialects notify it. */
   private emit (tx: Transaction): void {
-    const d = refundData(tx)
-    const original = this.store.transaction(d.originalId)
-    const received = original ? chargeData(original).received : undefined
-    if (!original || !received) return
-    this.deps.events.emit({
-      accountId: tx.accountId,
-      eventType: 'refund_in',
-      transactionId: tx.id,
-      payload: refundEnvelope({
-        id: original.seq,
-        txId: chargeData(original).txid,
-        originalAmountCents: received.amountCents,
-        originalEndToEndId: received.endToEndId,
-        refund: { amountCents: tx.amountCents, endToEndId: d.rtrId, eventDate: iso(this.now()), information: d.descricao ?? d.reason ?? '' },
-        ...(tx.errorCode ? { failure: { code: tx.errorCode, message: tx.errorMessage ?? tx.errorCode } } : {}),
-      }),
-      scenarios: tx.scenarios,
-    })
+    const original = this.store.transaction(refundData(tx).originalId)
+    // Only a refund of a payment that arrived is one a receiver can be told of.
+    if (!original || !chargeData(original).received) return
+    this.deps.events.emit({ kind: 'refund-changed', accountId: tx.accountId, transactionId: tx.id, direction: 'in', scenarios: tx.scenarios })
   }
 
   private transition<T extends Draft<Transaction>> (tx: T, status: T['status'], reason?: string): void {

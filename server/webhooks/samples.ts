@@ -4,7 +4,7 @@ import { endToEndId, returnId, type SeededRng } from '../domain/ids.js'
 import type { Account } from '../store/state.js'
 import type { DeliveryEventType } from './types.js'
 import type { WebhookPayload } from '../schemas/webhooks.js'
-import { cobrCallback, pixCallback } from './envelopes/api-pix.js'
+import { cobrCallback, pixCallback } from '../dialects/api-pix/payloads.js'
 
 /**
  * Sample payloads for `POST /__sandbox/webhooks/test`: one plausible event of each type, and of each

@@ -3,7 +3,8 @@ import { errorResponses } from '../../schemas/common.js'
 import { MedOpenBody, MedTransitionBody, MedTransitionView, SandboxMedList, SandboxMedView } from '../../schemas/payins.js'
 import { AccountFilterQuery, NumericIdParams } from '../../schemas/sandbox.js'
 import type { MedRecord } from '../../store/state.js'
-import { medView } from '../../webhooks/envelopes/pay-in.js'
+import { medView } from '../../dialects/gateway/payloads/pay-in.js'
+import { medRefundSummary } from '../../dialects/gateway/notifier.js'
 import { appliedScenarios } from '../../applied-scenarios.js'
 
 const view = (m: MedRecord) => ({ ...medView(m), accountId: m.accountId })
@@ -52,7 +53,7 @@ const routes: RoutesPlugin = async (app) => {
     },
   }, async (request, reply) => {
     const { record, refund } = sb.med.transition(request.params.id, request.body, accountId => appliedScenarios(request, reply, 'med-transition', accountId))
-    return { ...view(record), refund }
+    return { ...view(record), refund: refund === null ? null : medRefundSummary(sb.refunds, refund) }
   })
 }
 

@@ -2,7 +2,7 @@ import type { RoutesPlugin } from '../plugin.js'
 import { Refusal, tooManyRequests } from '../../errors/refusal.js'
 import { errorResponses } from '../../schemas/common.js'
 import { MedListQuery, MedListResponse } from '../../schemas/payins.js'
-import { medView } from '../../webhooks/envelopes/pay-in.js'
+import { medView } from '../../dialects/gateway/payloads/pay-in.js'
 import { hasScenario } from '../../../scenarios/resolver.js'
 import { appliedScenarios } from '../../applied-scenarios.js'
 

@@ -1,7 +1,7 @@
-import { centsToNumber, centsToString } from '../../domain/money.js'
-import { maskDocument } from '../../domain/documents.js'
-import type { MedRecord } from '../../store/state.js'
-import type { MedEnvelope, ReceiveEnvelope, RefundInEnvelope, RefundOutEnvelope } from '../../schemas/webhooks.js'
+import { centsToNumber, centsToString } from '../../../domain/money.js'
+import { maskDocument } from '../../../domain/documents.js'
+import type { MedRecord } from '../../../store/state.js'
+import type { MedEnvelope, ReceiveEnvelope, RefundInEnvelope, RefundOutEnvelope } from '../../../schemas/webhooks.js'
 
 /**
  * Pure builders of the pay-in webhook payloads. `cash_in` carries the V2 RECEIVE envelope and

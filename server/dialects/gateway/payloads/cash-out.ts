@@ -1,7 +1,7 @@
-import { maskDocument } from '../../domain/documents.js'
-import { centsToNumber, centsToString } from '../../domain/money.js'
-import type { Counterpart, Transaction } from '../../store/state.js'
-import type { CashOutNotification, TransferEnvelope } from '../../schemas/webhooks.js'
+import { maskDocument } from '../../../domain/documents.js'
+import { centsToNumber, centsToString } from '../../../domain/money.js'
+import type { Counterpart, Transaction } from '../../../store/state.js'
+import type { CashOutNotification, TransferEnvelope } from '../../../schemas/webhooks.js'
 
 /**
  * The payloads a pay-out sends with eventType `cash_out`: the standard family's CashOut notification
