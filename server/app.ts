@@ -33,6 +33,7 @@ import type { ReadOnlyReplies } from './routes/plugin.js'
 import { named } from './routes/named.js'
 import { GatewayNotifier } from './dialects/gateway/notifier.js'
 import { ApiPixNotifier } from './dialects/api-pix/notifier.js'
+import { apiPixViews } from './dialects/api-pix/views/index.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -88,13 +89,8 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     logError: (err, message, context) => log?.error({ err, ...context }, message),
     webhookLines: webhookLines({ warn: (obj, msg) => log?.warn(obj, msg), error: (obj, msg) => log?.error(obj, msg) }),
     notifiers: sb => [
-      new GatewayNotifier({ store: sb.store, clock: sb.clock, webhooks: sb.webhooks, refunds: sb.refunds }),
-      new ApiPixNotifier({
-        store: sb.store,
-        webhooks: sb.webhooks,
-        webhookUrls: sb.apiPixWebhooks,
-        views: { pix: tx => sb.apiPixPix.view(tx), chaveOf: tx => sb.apiPixPix.chaveOf(tx), cobr: cobr => sb.cobrs.notification(cobr) },
-      }),
+      new GatewayNotifier({ store: sb.store, clock: sb.clock, webhooks: sb.webhooks }),
+      new ApiPixNotifier({ store: sb.store, webhooks: sb.webhooks, webhookUrls: sb.apiPixWebhooks, chaveOf: tx => sb.apiPixPix.chaveOf(tx), views: apiPixViews(sb) }),
     ],
   })
   const { clock, store } = sandbox

@@ -12,7 +12,7 @@ import type { Scheduler } from './engine/scheduler.js'
 import type { Fixtures } from './fixtures.js'
 import type { DomainEvents } from './events.js'
 import type { Restored, Store } from './store/store.js'
-import type { Account, CobVBatchItemStatus, CobVData, Counterpart, DeepReadonly, Natureza, Payer, PayloadLocation, Transaction, TransactionKind, TransactionOf } from './store/state.js'
+import type { Account, CobVBatchItemStatus, CobVData, Counterpart, DeepReadonly, Payer, PayloadLocation, Transaction, TransactionKind, TransactionOf } from './store/state.js'
 import type { JournalEntry, JournalFilter, Since } from './journal/journal.js'
 import type { DeliveryFilter } from './webhooks/delivery-log.js'
 import type { ApiPixCallback, Delivery, DeliveryEventType, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
@@ -232,25 +232,8 @@ export interface ReceivedPayments {
   findReceived (idOrEndToEndId: string): Transaction | undefined
 }
 
-/** A devolução as the central-bank family shows it (GET /pix/:e2eid/devolucao/:id, and inside a cob's pix[]). */
-export interface DevolucaoView {
-  id: string
-  rtrId: string
-  valor: string
-  natureza: Natureza
-  descricao?: string
-  horario: { solicitacao: string, liquidacao?: string }
-  status: 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO'
-  motivo?: string
-}
-
-/** What a cob's view asks of refunds: the devoluções of its payment. */
-export interface Devolucoes {
-  devolucoesOf (original: Transaction): DevolucaoView[]
-}
-
-/** What the central-bank reads ask of refunds: the refunds of a received payment, and their devoluções. */
-export interface RefundReads extends Devolucoes {
+/** What the reads of received PIX ask of refunds: the refunds of a received payment (its devoluções). */
+export interface RefundReads {
   refundsOf (original: Transaction): Transaction[]
 }
 
@@ -273,10 +256,9 @@ export interface DevolucaoRules {
 }
 
 /** What API Pix's devoluções ask of refunds: the same records and settlement as the root family's, on API Pix's rules. */
-export interface DevolucaoWrites extends Devolucoes {
+export interface DevolucaoWrites {
   devolucao (account: Account, e2eid: string, id: string, body: { valor: string, natureza?: 'ORIGINAL' | 'RETIRADA', descricao?: string }, scenarios: AppliedScenario[], rules: DevolucaoRules): Transaction
   devolucaoOf (account: Account, e2eid: string, id: string): Transaction
-  devolucaoView (tx: Transaction): DevolucaoView
 }
 
 /**

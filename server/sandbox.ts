@@ -12,7 +12,6 @@ import { Store, type StoreOptions } from './store/store.js'
 import { emptyState, type ClockRecord, type RngState, type State } from './store/state.js'
 import { TokenService } from './auth/tokens.js'
 import { AccountService } from './services/accounts.js'
-import { CentralBankReads, rootPixViews } from './services/central-bank-reads.js'
 import { ApiPixCobs } from './services/api-pix-cobs.js'
 import { ApiPixPixService } from './services/api-pix-pix.js'
 import { ApiPixWebhookService } from './services/api-pix-webhooks.js'
@@ -93,13 +92,10 @@ export interface Sandbox {
   readonly splits: SplitService
   readonly refunds: RefundService
   readonly med: MedService
-  /** BACEN's reads (GET /cob, GET /pix, GET /pix/:e2eid) over the charges and refunds. */
-  readonly centralBankReads: CentralBankReads<ReturnType<ChargeService['cobView']>, ReturnType<ReturnType<typeof rootPixViews>['view']>>
-  /** API Pix's payload locations, the key that signs their payloads, its cobs and its reads (docs/api-pix.md). */
+  /** API Pix's payload locations, the key that signs their payloads and its cobs (docs/api-pix.md). */
   readonly locations: LocationService
   readonly signer: PayloadSigner
-  readonly apiPixCobs: ApiPixCobs<ReturnType<ChargeService['cobView']>, ReturnType<ApiPixPixService['view']>>
-  readonly apiPixReads: CentralBankReads<ReturnType<Sandbox['apiPixCobs']['view']>, ReturnType<ApiPixPixService['view']>>
+  readonly apiPixCobs: ApiPixCobs
   /** API Pix's received PIX and their devoluções, and its webhooks per key (docs/api-pix.md). */
   readonly apiPixPix: ApiPixPixService
   readonly apiPixWebhooks: ApiPixWebhookService
@@ -189,17 +185,15 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   // A charge paid through a composite code activates its recurrence (journeys 3 and 4), built below.
   // The static code of a contract pays the account its recurrence's location names (journey 4).
   const contractCodes: ContractCodes = { receiverOf: (recLocation, key) => recurrences.contractCodes.receiverOf(recLocation, key), paid: payment => recurrences.contractCodes.paid(payment) }
-  const charges = new ChargeService({ ...engine, events, refunds, splits, locations, recurrences: { chargePaid: payment => recurrences.activations.chargePaid(payment) }, contractCodes })
+  const charges = new ChargeService({ ...engine, events, splits, locations, recurrences: { chargePaid: payment => recurrences.activations.chargePaid(payment) }, contractCodes })
   const payouts = new PayoutService({ ...engine, events, charges: charges.payments, directory: directory.holders, contractCodes: charges.contractPayments })
   const med = new MedService({ ...engine, events, received: transactions, refunds, accounts })
-  const centralBankReads = new CentralBankReads({ store, charges, refunds, pix: rootPixViews(refunds) })
   const signer = new PayloadSigner(engine)
   const apiPixPix = new ApiPixPixService({ store, refunds })
-  const apiPixCobs = new ApiPixCobs({ store, clock, cobs: charges, locations, signer, pix: apiPixPix })
-  const apiPixReads = new CentralBankReads({ store, charges: apiPixCobs, refunds, pix: apiPixPix })
+  const apiPixCobs = new ApiPixCobs({ store, clock, cobs: charges, locations, signer })
   const apiPixWebhooks = new ApiPixWebhookService({ store, clock, callbacks: webhooks, keys: directory.keys })
   // The batches process their requests through the cobvs, which ask the batches which txids they hold.
-  const apiPixCobVs = new ApiPixCobVs({ store, clock, fixtures, cobvs: charges, locations, signer, refunds, batches: { holding: (accountId, txid, except): CobVBatchHold | undefined => cobvBatches.holding(accountId, txid, except) } })
+  const apiPixCobVs = new ApiPixCobVs({ store, clock, cobvs: charges, locations, signer, batches: { holding: (accountId, txid, except): CobVBatchHold | undefined => cobvBatches.holding(accountId, txid, except) } })
   const cobvBatches = new CobVBatchService({ store, clock, scheduler, config, cobvs: apiPixCobVs })
   const report = new ReportService({ store, clock, rng, accounts, journal, webhooks, apiPixBasePath: config.apiPixBasePath, callbacks: apiPixWebhooks })
   const payers = new PayerSimulation(engine)
@@ -208,17 +202,18 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     events,
     payers,
     charges: {
+      // The cob's or cobv's BR Code while it shows a location (a cob made on the root family always does).
       chargeCode: (account, txid) => {
         const charge = charges.cobOrCobV(account, txid)
         if (charge === undefined) return undefined
-        const view = charge.kind === 'COB' ? apiPixCobs.view(charge) : apiPixCobVs.view(charge)
-        return { kind: charge.kind, pixCopiaECola: 'pixCopiaECola' in view && typeof view.pixCopiaECola === 'string' ? view.pixCopiaECola : null }
+        const located = charge.kind === 'COB' ? apiPixCobs.locationOf(charge) !== null : locations.ofCharge(charge) !== undefined
+        return { kind: charge.kind, pixCopiaECola: located ? charge.data.pixCode : null }
       },
     },
     merchantCity: fixtures.institution.city,
     keys: directory.keys,
   })
-  const cobrs = new CobRService({ ...engine, events, recurrences, payers, incoming: charges.incoming, refunds })
+  const cobrs = new CobRService({ ...engine, events, recurrences, payers, incoming: charges.incoming })
   transactions.register(payouts.pendingOperations)
   transactions.register(refunds.pendingOperations)
 
@@ -249,11 +244,9 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     splits,
     refunds,
     med,
-    centralBankReads,
     locations,
     signer,
     apiPixCobs,
-    apiPixReads,
     apiPixPix,
     apiPixWebhooks,
     apiPixCobVs,

@@ -8,13 +8,12 @@ import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, pa
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import { type Account, type ChargeData, type ChargeKind, type CobData, type CobVData, type Counterpart, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData, type TransactionOf, type TransactionStatus } from '../store/state.js'
 import { cobFieldProblems, revisedCob, type CnpjForm, type CobFields, type CobRequest, type CobRevision } from '../domain/cob.js'
-import { receivedPixView } from './received-pix.js'
-import { chargeData, chargeDraft, cobChave, receivedOf, txidInUse } from './charge-records.js'
+import { chargeData, chargeDraft, receivedOf, txidInUse } from './charge-records.js'
 import { percentageExcess } from '../domain/splits.js'
 import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSplits, CobVFields, CobVWrites, ContractCodeArrival, ContractCodePayments, ContractCodes, Devolucoes, IncomingPix, Lifecycle, LocatedCharges, Ports, RecurrenceActivations } from '../ports.js'
+import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSplits, CobVFields, CobVWrites, ContractCodeArrival, ContractCodePayments, ContractCodes, IncomingPix, Lifecycle, LocatedCharges, Ports, RecurrenceActivations } from '../ports.js'
 import type { Restored } from '../store/store.js'
 import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
@@ -65,7 +64,6 @@ export interface PayByCodeInput {
 
 export type ChargeDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'fixtures' | 'events'> & {
   config: Pick<Config, 'settlementDelayMs' | 'alphanumericCnpj'>
-  refunds: Devolucoes
   splits: ChargeSplits
   /** API Pix's payload locations, whose codes a pay-out may pay too; without them, only the charges' own locations count. */
   locations?: LocatedCharges
@@ -204,20 +202,6 @@ export class ChargeService implements Lifecycle, CobVWrites {
     return { charge, ...(qrCodeImage !== undefined ? { qrCodeImage } : {}) }
   }
 
-  cashInView (charge: Transaction, qrCodeImage?: string) {
-    const d = chargeData(charge)
-    return {
-      transactionId: charge.id,
-      correlationId: d.correlationId!,
-      externalId: charge.externalId!,
-      status: charge.status,
-      pixCode: d.pixCode!,
-      generateTime: charge.createdAt,
-      expirationDate: charge.dueAt ?? charge.createdAt,
-      ...(qrCodeImage !== undefined ? { qrCodeImage } : {}),
-    }
-  }
-
   // ---- cob --------------------------------------------------------------------------------------
 
   /** PUT /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7), and POST /cob (BACEN) with a txid generated here when `txid` is null. */
@@ -324,28 +308,6 @@ export class ChargeService implements Lifecycle, CobVWrites {
     if (!cancelled && Date.parse(dueAt) <= this.now()) this.expire(charge.id)
     else if (!cancelled) this.scheduleExpiry(revised)
     return this.cob(account, txid)
-  }
-
-  cobView (charge: Cob) {
-    const d = chargeData(charge)
-    const cob = d.cob!
-    const received = receivedOf(charge)
-    return {
-      calendario: { criacao: charge.createdAt, expiracao: cob.expiracao },
-      txid: d.txid!,
-      revisao: cob.revisao ?? 0,
-      loc: { id: cob.locId, location: d.pixCode!, tipoCob: 'cob', criacao: charge.createdAt, txid: d.txid! },
-      location: d.pixCode!,
-      status: charge.status,
-      ...(cob.devedor ? { devedor: { ...cob.devedor } } : {}),
-      valor: { original: cob.original, modalidadeAlteracao: cob.modalidadeAlteracao },
-      // BACEN's answer always names the receiver's key: without one in the request, the account's document key.
-      chave: cobChave(charge, this.store.account(charge.accountId)),
-      ...(cob.solicitacaoPagador !== undefined ? { solicitacaoPagador: cob.solicitacaoPagador } : {}),
-      ...(cob.infoAdicionais ? { infoAdicionais: cob.infoAdicionais } : {}),
-      pixCopiaECola: d.pixCode!,
-      ...(received ? { pix: [receivedPixView(this.deps.refunds, charge)] } : {}),
-    }
   }
 
   // ---- cobv (API Pix's due charges) -------------------------------------------------------------
@@ -642,20 +604,6 @@ export class ChargeService implements Lifecycle, CobVWrites {
     this.store.ledger(account.id, a => ledger.creditIncoming(a, cents))
     this.emitReceive(tx, scenarios)
     return tx
-  }
-
-  receivedView (tx: Transaction) {
-    const d = chargeData(tx)
-    return {
-      transactionId: tx.id,
-      endToEndId: tx.endToEndId!,
-      accountId: tx.accountId,
-      kind: tx.kind as 'CASH_IN',
-      status: tx.status,
-      amount: centsToNumber(d.received?.amountCents ?? tx.amountCents),
-      txid: d.txid,
-      errorCode: tx.errorCode ?? null,
-    }
   }
 
   // ---- timers -----------------------------------------------------------------------------------

@@ -16,7 +16,6 @@ import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import { COB_FILTERS, givenFilters, page, windowOf, within, type Paging } from './central-bank-reads.js'
 import { iso } from './history.js'
 import { MadeOrder } from './made-order.js'
-import { recCompleta, recGerada, recLocationView, recPayload, solicRecView } from './rec-views.js'
 import type { PayerSimulation } from './simulated-payers.js'
 
 /**
@@ -181,7 +180,8 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     return loc?.idRec === rec.idRec ? loc : undefined
   }
 
-  private solicitacoesOf (rec: Recurrence): SolicRec[] {
+  /** A recurrence's confirmation requests, oldest first. */
+  solicitacoesOf (rec: Recurrence): SolicRec[] {
     const found: SolicRec[] = []
     for (const id of this.requestsOf.of(rec.idRec)) {
       const s = this.store.data.solicRecs[id]
@@ -190,20 +190,14 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     return found.sort((a, b) => a.createdAt.localeCompare(b.createdAt))
   }
 
-  /** RecGerada. */
-  generated (rec: Recurrence) {
-    return recGerada(rec, this.account(rec), this.locationOf(rec))
-  }
-
   /**
-   * GET /rec/{idRec} (RecCompleta): with `txid`, the code that composes the recurrence with that
-   * immediate charge (journey 3) or due charge (journey 4); without, the recurrence's own code
-   * (journey 2) while it has a location.
+   * The code of GET /rec/{idRec}'s `dadosQR`: with `txid`, the one that composes the recurrence with
+   * that immediate charge (journey 3) or due charge (journey 4); without, the recurrence's own code
+   * (journey 2) while it has a location; none without a location.
    */
-  complete (rec: Recurrence, txid?: string) {
+  codeOf (rec: Recurrence, txid?: string): { jornada: 'JORNADA_2' | 'JORNADA_3' | 'JORNADA_4', pixCopiaECola: string } | undefined {
     const account = this.account(rec)
     const loc = this.locationOf(rec)
-    const view = recCompleta(rec, account, loc, this.solicitacoesOf(rec))
     if (txid !== undefined) {
       if (loc === undefined) throw invalidRequest(`A recorrência ${rec.idRec} não tem location: nenhum QR composto pode carregá-la`, { fields: ['txid'] })
       const charge = this.deps.charges.chargeCode(account, txid)
@@ -216,14 +210,13 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       if ((tipo === 'JORNADA_3' || tipo === 'JORNADA_4') && tipo !== jornada) throw invalidRequest(`O parâmetro txid não corresponde a uma cobrança compatível com ativacao.tipoJornada ${tipo}`, { fields: ['txid'] })
       const named = rec.terms.ativacao?.dadosJornada.txid
       if (charge.kind === 'COB' && named !== undefined && named !== txid) throw invalidRequest(`O parâmetro txid corresponde a uma cobrança imediata diferente da informada em ativacao.dadosJornada.txid (${named})`, { fields: ['txid'] })
-      return { ...view, dadosQR: { jornada, pixCopiaECola: withRecurrence(charge.pixCopiaECola, loc.location) } }
+      return { jornada, pixCopiaECola: withRecurrence(charge.pixCopiaECola, loc.location) }
     }
-    if (loc === undefined) return view
-    const pixCopiaECola = recurrenceCode({ recLocation: loc.location, merchantName: account.name, merchantCity: this.deps.merchantCity })
-    return { ...view, dadosQR: { jornada: 'JORNADA_2' as const, pixCopiaECola } }
+    if (loc === undefined) return undefined
+    return { jornada: 'JORNADA_2', pixCopiaECola: recurrenceCode({ recLocation: loc.location, merchantName: account.name, merchantCity: this.deps.merchantCity }) }
   }
 
-  /** GET /rec: the account's recurrences created within [inicio, fim], oldest first, paged. */
+  /** GET /rec: the account's recurrences created within [inicio, fim], oldest first, paged (their records: API Pix's views show them). */
   list (account: Account, q: RecFilter) {
     const w = windowOf(q)
     const recs = Object.values(this.store.data.recurrences).filter(rec => {
@@ -244,7 +237,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
         ...(q.convenio !== undefined ? { recebedor: { convenio: q.convenio } } : {}),
         paginacao,
       },
-      recs: items.map(rec => recCompleta(rec, account, this.locationOf(rec), this.solicitacoesOf(rec))),
+      recs: items,
     }
   }
 
@@ -363,17 +356,13 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     return loc
   }
 
-  locationView (loc: RecLocation) {
-    return recLocationView(this.served(loc) === undefined ? { ...loc, idRec: undefined } : loc)
-  }
-
   /** The recurrence a location serves, when it serves one that is still there. */
-  private served (loc: RecLocation): Recurrence | undefined {
+  served (loc: RecLocation): Recurrence | undefined {
     const rec = loc.idRec === undefined ? undefined : this.store.data.recurrences[loc.idRec]
     return rec !== undefined && rec.accountId === loc.accountId && rec.terms.loc === loc.id ? rec : undefined
   }
 
-  /** GET /locrec. */
+  /** GET /locrec (the locations' records: API Pix's views show them). */
   listLocations (account: Account, q: RecLocationFilter) {
     const w = windowOf(q)
     const locs = Object.values(this.store.data.recLocations).filter(loc => {
@@ -391,7 +380,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
         ...(q.convenio !== undefined ? { recebedor: { convenio: q.convenio } } : {}),
         paginacao,
       },
-      loc: items.map(loc => this.locationView(loc)),
+      loc: items,
     }
   }
 
@@ -408,12 +397,12 @@ export class RecurrenceService implements Recurrences, Lifecycle {
   }
 
   /** GET <host>/qr/v2/rec/<token>: the recurrence a location serves, as RecPayload, while it can still be approved or is in force. */
-  payload (token: string): { status: 'served', payload: Record<string, unknown>, loc: RecLocation } | { status: 'not-found' } {
+  payload (token: string): { status: 'served', rec: Recurrence, loc: RecLocation } | { status: 'not-found' } {
     const id = this.byToken.get(token)
     const loc = id === undefined ? undefined : this.store.data.recLocations[id]
     const rec = loc === undefined ? undefined : this.served(loc)
     if (loc === undefined || rec === undefined || (rec.status !== 'CRIADA' && rec.status !== 'APROVADA')) return { status: 'not-found' }
-    return { status: 'served', payload: recPayload(rec, this.account(rec)), loc }
+    return { status: 'served', rec, loc }
   }
 
   // ---- /solicrec -------------------------------------------------------------------------------
@@ -453,11 +442,6 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     const s = this.store.data.solicRecs[idSolicRec]
     if (s === undefined || s.accountId !== account.id) throw new Refusal('NOT_FOUND', `Solicitação ${idSolicRec} não encontrada`)
     return s
-  }
-
-  solicitationView (s: SolicRec) {
-    const rec = this.store.data.recurrences[s.idRec]
-    return solicRecView(s, rec, this.account(rec))
   }
 
   /** PATCH /solicrec/{idSolicRec}: the receiver cancels a request still waiting. */

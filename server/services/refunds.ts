@@ -8,7 +8,7 @@ import type { AppliedScenario } from '../../scenarios/types.js'
 import { cannotReceive, type ReceivedPayment } from './charges.js'
 import { chargeData, receivedOf } from './charge-records.js'
 import { iso, recordTransition } from './history.js'
-import type { DevolucaoRules, DevolucaoView, DevolucaoWrites, Lifecycle, MedReturns, PendingOperations, Ports, ReceivedPayments } from '../ports.js'
+import type { DevolucaoRules, DevolucaoWrites, Lifecycle, MedReturns, PendingOperations, Ports, ReceivedPayments } from '../ports.js'
 import type { Restored } from '../store/store.js'
 import type { Config } from '../config.js'
 
@@ -52,6 +52,11 @@ type Phase = 'pending' | 'done' | 'failed'
 function phaseOf (tx: Transaction): Phase {
   const s = STATUS[tx.kind as 'REFUND_IN' | 'DEVOLUCAO']
   return tx.status === s.pending ? 'pending' : tx.status === s.done ? 'done' : 'failed'
+}
+
+/** A refund's status in the words of a kind: a refund-in read as a devolução shows EM_PROCESSAMENTO, DEVOLVIDO or NAO_REALIZADO. */
+export function refundStatusAs<K extends RefundKind> (kind: K, tx: Transaction): typeof STATUS[K][Phase] {
+  return STATUS[kind][phaseOf(tx)] as typeof STATUS[K][Phase]
 }
 
 export type RefundDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'events'> & {
@@ -117,18 +122,6 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
     })
   }
 
-  refundInView (tx: Transaction) {
-    const d = refundData(tx)
-    return {
-      transactionId: tx.id,
-      externalId: d.devolucaoId,
-      status: STATUS.REFUND_IN[phaseOf(tx)],
-      refundValue: centsToNumber(tx.amountCents),
-      providerTransactionId: d.rtrId,
-      generateTime: tx.createdAt,
-    }
-  }
-
   // ---- devolução (central-bank family) ----------------------------------------------------------
 
   /** PUT /pix/:e2eid/devolucao/:id (docs/gateway.md §2.9, 3.3, 7.8), and API Pix's on its own `rules`. */
@@ -161,25 +154,6 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
     const tx = this.store.transactionByRef(`devolucao:${e2eid}:${id}`)
     if (!tx || tx.accountId !== account.id) throw new Refusal('NOT_FOUND', `Devolução ${id} do PIX ${e2eid} não encontrada`)
     return tx
-  }
-
-  /** Either kind in the central bank's words (a refund-in made with an externalId is readable here too). */
-  devolucaoView (tx: Transaction): DevolucaoView {
-    const d = refundData(tx)
-    return {
-      id: d.devolucaoId,
-      rtrId: d.rtrId,
-      valor: centsToString(tx.amountCents),
-      natureza: d.natureza,
-      ...(d.descricao !== undefined ? { descricao: d.descricao } : {}),
-      horario: { solicitacao: d.requestedAt, ...(d.settledAt !== undefined ? { liquidacao: d.settledAt } : {}) },
-      status: STATUS.DEVOLUCAO[phaseOf(tx)],
-      ...(d.motivo !== null ? { motivo: d.motivo } : {}),
-    }
-  }
-
-  devolucoesOf (original: Transaction): DevolucaoView[] {
-    return this.refundsOf(original).map(r => this.devolucaoView(r))
   }
 
   // ---- MED ----------------------------------------------------------------------------------------

@@ -6,19 +6,20 @@ import type { ApiPixWebhookService } from '../../services/api-pix-webhooks.js'
 import { receivedOf } from '../../services/charge-records.js'
 import type { CobRCallback, PixCallback, RecWebhook } from '../../schemas/webhooks.js'
 import { cobrCallback, pixCallback } from './payloads.js'
-import { recNotification } from '../../services/rec-views.js'
+import { recNotification } from './views/rec.js'
 
 export type ApiPixNotifierDeps = {
   store: Pick<Store, 'transaction' | 'data'>
   webhooks: Pick<WebhookService, 'deliver' | 'publishTo'>
   /** Where the account's webhooks post each callback. */
   webhookUrls: Pick<ApiPixWebhookService, 'hasWebhooks' | 'pixCallbackUrl' | 'callbackUrls'>
+  /** The key a received PIX was paid to, when it carries a txid of API Pix (ApiPixPixService). */
+  chaveOf (tx: Transaction): string | undefined
   views: {
-    /** A received PIX as API Pix shows it (Pix), and the key it was paid to when it carries a txid of API Pix. */
+    /** A received PIX as API Pix shows it (Pix). */
     pix (tx: Transaction): PixCallback['pix'][number]
-    chaveOf (tx: Transaction): string | undefined
     /** A recurring charge as `/webhookcobr` sends it (CobRNotification). */
-    cobr (cobr: CobR): CobRCallback['cobsr'][number]
+    cobrNotification (cobr: CobR): CobRCallback['cobsr'][number]
   }
 }
 
@@ -52,7 +53,7 @@ export class ApiPixNotifier implements Notifier {
   /** A received PIX (credited) with a txid of API Pix, to the webhook of the key it was paid to, if any. */
   private pix (tx: Transaction | undefined, scenarios: DomainEvent['scenarios']): void {
     if (tx === undefined || !this.deps.webhookUrls.hasWebhooks() || receivedOf(tx) === undefined) return
-    const chave = this.deps.views.chaveOf(tx)
+    const chave = this.deps.chaveOf(tx)
     const url = chave === undefined ? undefined : this.deps.webhookUrls.pixCallbackUrl(tx.accountId, chave)
     if (url === undefined) return
     this.deps.webhooks.deliver({ accountId: tx.accountId, eventType: 'pix', transactionId: tx.id, payload: pixCallback([this.deps.views.pix(tx)]), ...(scenarios !== undefined ? { scenarios } : {}) }, url)
@@ -63,7 +64,7 @@ export class ApiPixNotifier implements Notifier {
     const [url] = this.deps.webhookUrls.callbackUrls(event.accountId, 'cobr')
     if (url === undefined) return
     const cobr = this.deps.store.data.cobrs[event.id]
-    this.deps.webhooks.deliver({ accountId: event.accountId, eventType: 'cobr', transactionId: event.txid, payload: cobrCallback([this.deps.views.cobr(cobr)]), ...(event.scenarios !== undefined ? { scenarios: event.scenarios } : {}) }, url)
+    this.deps.webhooks.deliver({ accountId: event.accountId, eventType: 'cobr', transactionId: event.txid, payload: cobrCallback([this.deps.views.cobrNotification(cobr)]), ...(event.scenarios !== undefined ? { scenarios: event.scenarios } : {}) }, url)
   }
 
   /**

@@ -3,24 +3,23 @@ import type { Clock } from '../../engine/clock.js'
 import type { Store } from '../../store/store.js'
 import { isKind, PAYOUT_KINDS, type Transaction } from '../../store/state.js'
 import type { WebhookService } from '../../webhooks/service.js'
-import type { DevolucaoView } from '../../ports.js'
 import { chargeData } from '../../services/charge-records.js'
 import { refundData } from '../../services/refunds.js'
 import { iso } from '../../services/history.js'
 import { cashOutNotification, transferEnvelope } from './payloads/cash-out.js'
 import { medEnvelope, receiveEnvelope, refundEnvelope, refundOutEnvelope, type MedRefundSummary } from './payloads/pay-in.js'
+import { devolucaoView, type DevolucaoView } from '../shared/bacen.js'
 
 export type GatewayNotifierDeps = {
   store: Pick<Store, 'transaction' | 'data'>
   clock: Pick<Clock, 'now'>
   /** Its events go to the registrations of their type (WebhookService.emit, looked up at each call: a test may wrap it). */
   webhooks: Pick<WebhookService, 'emit'>
-  refunds: { devolucaoView (tx: Transaction): DevolucaoView }
 }
 
 /** The devolução an accepted MED returned the money with, as its `med_accepted` and the control plane show it. */
-export function medRefundSummary (refunds: GatewayNotifierDeps['refunds'], tx: Transaction): MedRefundSummary {
-  const view = refunds.devolucaoView(tx)
+export function medRefundSummary (tx: Transaction): MedRefundSummary {
+  const view: DevolucaoView = devolucaoView(tx)
   return { id: view.id, rtrId: refundData(tx).rtrId, valor: view.valor, natureza: view.natureza, status: view.status, motivo: view.motivo ?? null }
 }
 
@@ -117,7 +116,7 @@ export class GatewayNotifier implements Notifier {
     const record = this.deps.store.data.meds[event.medId]
     const refund = event.transition !== 'accepted'
       ? undefined
-      : event.refundId === undefined ? null : medRefundSummary(this.deps.refunds, this.deps.store.transaction(event.refundId)!)
+      : event.refundId === undefined ? null : medRefundSummary(this.deps.store.transaction(event.refundId)!)
     this.deps.webhooks.emit({ accountId: event.accountId, eventType: `med_${event.transition}`, transactionId: event.transactionId, payload: medEnvelope(record, refund), scenarios: event.scenarios })
   }
 }

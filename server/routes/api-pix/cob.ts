@@ -6,6 +6,8 @@ import { errorResponses } from '../../schemas/common.js'
 import { ApiPixCob, ApiPixCobBody, ApiPixCobList, ApiPixCobListQuery, ApiPixCobParams, ApiPixCobPatchBody, ApiPixCobQuery } from '../../schemas/api-pix/cob.js'
 import type { ApiPixRoute } from './route.js'
 import { locationHost } from './host.js'
+import { apiPixViews } from '../../dialects/api-pix/views/index.js'
+import { CentralBankReads } from '../../services/central-bank-reads.js'
 
 const WRITE: ApiPixRoute = { scope: 'cob.write', problems: { 400: 'CobOperacaoInvalida', 404: 'CobNaoEncontrado' }, entity: 'cob' }
 const READ: ApiPixRoute = { scope: 'cob.read', problems: { 400: 'CobConsultaInvalida', 404: 'CobNaoEncontrado' } }
@@ -16,13 +18,15 @@ const READ: ApiPixRoute = { scope: 'cob.read', problems: { 400: 'CobConsultaInva
  */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
+  const views = apiPixViews(sb)
+  const reads = new CentralBankReads({ store: sb.store, charges: { cobView: views.cob, hasLocation: charge => sb.apiPixCobs.hasLocation(charge) }, refunds: sb.refunds, pix: views.receivedPix })
 
   /** PUT and POST: the charge, at the location its body names or at a new one, 201 as API Pix shows it. */
   const create = (request: FastifyRequest, reply: FastifyReply, txid: string | null, body: Static<typeof ApiPixCobBody>) => {
     const account = request.account!
     const scenarios = appliedScenarios(request, reply, 'cob', account.id)
     const charge = sb.apiPixCobs.create(account, txid, body, scenarios, locationHost(request))
-    return reply.status(201).send(sb.apiPixCobs.view(charge))
+    return reply.status(201).send(views.cob(charge))
   }
 
   app.put('/cob/:txid', {
@@ -64,7 +68,7 @@ const routes: RoutesPlugin = async (app) => {
       body: ApiPixCobPatchBody,
       response: { 200: ApiPixCob, ...errorResponses('api-pix', [400, 403, 404]) },
     },
-  }, async (request) => sb.apiPixCobs.view(sb.apiPixCobs.revise(request.account!, request.params.txid, request.body)))
+  }, async (request) => views.cob(sb.apiPixCobs.revise(request.account!, request.params.txid, request.body)))
 
   app.get('/cob/:txid', {
     config: { auth: true, apiPix: READ },
@@ -78,7 +82,7 @@ const routes: RoutesPlugin = async (app) => {
       querystring: ApiPixCobQuery,
       response: { 200: ApiPixCob, ...errorResponses('api-pix', [400, 403, 404]) },
     },
-  }, async (request) => sb.apiPixCobs.view(sb.apiPixCobs.get(request.account!, request.params.txid, request.query.revisao)))
+  }, async (request) => views.cob(sb.apiPixCobs.get(request.account!, request.params.txid, request.query.revisao)))
 
   app.get('/cob', {
     config: { auth: true, apiPix: READ },
@@ -91,7 +95,7 @@ const routes: RoutesPlugin = async (app) => {
       querystring: ApiPixCobListQuery,
       response: { 200: ApiPixCobList, ...errorResponses('api-pix', [400, 403]) },
     },
-  }, async (request) => sb.apiPixReads.cobs(request.account!, request.query))
+  }, async (request) => reads.cobs(request.account!, request.query))
 }
 
 export default routes

@@ -3,6 +3,7 @@ import { appliedScenarios } from '../../applied-scenarios.js'
 import { errorResponses } from '../../schemas/common.js'
 import { CobRBody, CobRList, CobRListQuery, CobRParams, CobRPatchBody, CobRRetryParams, CobRView } from '../../schemas/api-pix/cobr.js'
 import type { ApiPixRoute } from './route.js'
+import { apiPixViews } from '../../dialects/api-pix/views/index.js'
 
 const WRITE: ApiPixRoute = { scope: 'cobr.write', problems: { 400: 'CobROperacaoInvalida', 404: 'CobRNaoEncontrado' }, entity: 'cobr' }
 const READ: ApiPixRoute = { scope: 'cobr.read', problems: { 400: 'CobRConsultaInvalida', 404: 'CobRNaoEncontrado' } }
@@ -13,6 +14,7 @@ const READ: ApiPixRoute = { scope: 'cobr.read', problems: { 400: 'CobRConsultaIn
  */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
+  const views = apiPixViews(sb)
 
   app.put('/cobr/:txid', {
     config: { auth: true, apiPix: WRITE },
@@ -29,7 +31,7 @@ const routes: RoutesPlugin = async (app) => {
   }, async (request, reply) => {
     const account = request.account!
     const cobr = sb.cobrs.create(account, request.params.txid, request.body, appliedScenarios(request, reply, 'cobr', account.id))
-    return reply.status(201).send(sb.cobrs.view(cobr))
+    return reply.status(201).send(views.cobr(cobr))
   })
 
   app.post('/cobr', {
@@ -46,7 +48,7 @@ const routes: RoutesPlugin = async (app) => {
   }, async (request, reply) => {
     const account = request.account!
     const cobr = sb.cobrs.create(account, null, request.body, appliedScenarios(request, reply, 'cobr', account.id))
-    return reply.status(201).send(sb.cobrs.view(cobr))
+    return reply.status(201).send(views.cobr(cobr))
   })
 
   app.patch('/cobr/:txid', {
@@ -61,7 +63,7 @@ const routes: RoutesPlugin = async (app) => {
       body: CobRPatchBody,
       response: { 200: CobRView, ...errorResponses('api-pix', [400, 403, 404]) },
     },
-  }, async (request) => sb.cobrs.view(sb.cobrs.revise(request.account!, request.params.txid, request.body)))
+  }, async (request) => views.cobr(sb.cobrs.revise(request.account!, request.params.txid, request.body)))
 
   app.get('/cobr/:txid', {
     config: { auth: true, apiPix: READ },
@@ -74,7 +76,7 @@ const routes: RoutesPlugin = async (app) => {
       params: CobRParams,
       response: { 200: CobRView, ...errorResponses('api-pix', [403, 404]) },
     },
-  }, async (request) => sb.cobrs.view(sb.cobrs.get(request.account!, request.params.txid)))
+  }, async (request) => views.cobr(sb.cobrs.get(request.account!, request.params.txid)))
 
   app.get('/cobr', {
     config: { auth: true, apiPix: READ },
@@ -87,7 +89,10 @@ const routes: RoutesPlugin = async (app) => {
       querystring: CobRListQuery,
       response: { 200: CobRList, ...errorResponses('api-pix', [400, 403]) },
     },
-  }, async (request) => sb.cobrs.list(request.account!, request.query))
+  }, async (request) => {
+    const { parametros, cobsr } = sb.cobrs.list(request.account!, request.query)
+    return { parametros, cobsr: cobsr.map(views.cobr) }
+  })
 
   app.post('/cobr/:txid/retentativa/:data', {
     config: { auth: true, apiPix: WRITE },
@@ -104,7 +109,7 @@ const routes: RoutesPlugin = async (app) => {
     const account = request.account!
     const { txid, data } = request.params
     const cobr = sb.cobrs.retry(account, txid, data, appliedScenarios(request, reply, 'cobr-retry', account.id))
-    return reply.status(201).send(sb.cobrs.view(cobr))
+    return reply.status(201).send(views.cobr(cobr))
   })
 }
 

@@ -4,6 +4,7 @@ import { errorResponses } from '../../schemas/common.js'
 import { ApiPixCobV, ApiPixCobVBody, ApiPixCobVList, ApiPixCobVListQuery, ApiPixCobVParams, ApiPixCobVPatchBody, ApiPixCobVQuery } from '../../schemas/api-pix/cobv.js'
 import type { ApiPixRoute } from './route.js'
 import { locationHost } from './host.js'
+import { apiPixViews } from '../../dialects/api-pix/views/index.js'
 
 const WRITE: ApiPixRoute = { scope: 'cobv.write', problems: { 400: 'CobVOperacaoInvalida', 404: 'CobVNaoEncontrada' }, entity: 'cobv' }
 const READ: ApiPixRoute = { scope: 'cobv.read', problems: { 400: 'CobVConsultaInvalida', 404: 'CobVNaoEncontrada' } }
@@ -14,6 +15,7 @@ const READ: ApiPixRoute = { scope: 'cobv.read', problems: { 400: 'CobVConsultaIn
  */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
+  const views = apiPixViews(sb)
 
   app.put('/cobv/:txid', {
     config: { auth: true, apiPix: WRITE },
@@ -31,7 +33,7 @@ const routes: RoutesPlugin = async (app) => {
     const account = request.account!
     const scenarios = appliedScenarios(request, reply, 'cob', account.id)
     const { charge } = sb.apiPixCobVs.put(account, request.params.txid, request.body, locationHost(request), { scenarios })
-    return reply.status(201).send(sb.apiPixCobVs.view(charge))
+    return reply.status(201).send(views.cobv(charge))
   })
 
   app.patch('/cobv/:txid', {
@@ -46,7 +48,7 @@ const routes: RoutesPlugin = async (app) => {
       body: ApiPixCobVPatchBody,
       response: { 200: ApiPixCobV, ...errorResponses('api-pix', [400, 403, 404]) },
     },
-  }, async (request) => sb.apiPixCobVs.view(sb.apiPixCobVs.revise(request.account!, request.params.txid, request.body)))
+  }, async (request) => views.cobv(sb.apiPixCobVs.revise(request.account!, request.params.txid, request.body)))
 
   app.get('/cobv/:txid', {
     config: { auth: true, apiPix: READ },
@@ -60,7 +62,7 @@ const routes: RoutesPlugin = async (app) => {
       querystring: ApiPixCobVQuery,
       response: { 200: ApiPixCobV, ...errorResponses('api-pix', [400, 403, 404]) },
     },
-  }, async (request) => sb.apiPixCobVs.view(sb.apiPixCobVs.get(request.account!, request.params.txid, request.query.revisao)))
+  }, async (request) => views.cobv(sb.apiPixCobVs.get(request.account!, request.params.txid, request.query.revisao)))
 
   app.get('/cobv', {
     config: { auth: true, apiPix: READ },
@@ -73,7 +75,10 @@ const routes: RoutesPlugin = async (app) => {
       querystring: ApiPixCobVListQuery,
       response: { 200: ApiPixCobVList, ...errorResponses('api-pix', [400, 403]) },
     },
-  }, async (request) => sb.apiPixCobVs.list(request.account!, request.query))
+  }, async (request) => {
+    const { parametros, cobs } = sb.apiPixCobVs.list(request.account!, request.query)
+    return { parametros, cobs: cobs.map(views.cobv) }
+  })
 }
 
 export default routes

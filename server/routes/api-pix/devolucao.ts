@@ -3,6 +3,7 @@ import { appliedScenarios } from '../../applied-scenarios.js'
 import { errorResponses } from '../../schemas/common.js'
 import { ApiPixDevolucao, ApiPixDevolucaoBody, ApiPixDevolucaoParams, ApiPixDevolucaoReadParams } from '../../schemas/api-pix/pix.js'
 import type { ApiPixRoute } from './route.js'
+import { devolucaoView } from '../../dialects/shared/bacen.js'
 
 const WRITE: ApiPixRoute = { scope: 'pix.write', problems: { 400: 'PixDevolucaoInvalida' }, entity: 'devolucao' }
 const READ: ApiPixRoute = { scope: 'pix.read', problems: { 404: 'PixDevolucaoNaoEncontrada' } }
@@ -31,7 +32,7 @@ const routes: RoutesPlugin = async (app) => {
     const account = request.account!
     const scenarios = appliedScenarios(request, reply, 'devolucao', account.id)
     const refund = sb.apiPixPix.devolucao(account, request.params.e2eid, request.params.id, request.body, scenarios)
-    return reply.status(201).send(sb.apiPixPix.devolucaoView(refund))
+    return reply.status(201).send(devolucaoView(refund))
   })
 
   app.get('/pix/:e2eid/devolucao/:id', {
@@ -45,7 +46,7 @@ const routes: RoutesPlugin = async (app) => {
       params: ApiPixDevolucaoReadParams,
       response: { 200: ApiPixDevolucao, ...errorResponses('api-pix', [403, 404]) },
     },
-  }, async (request) => sb.apiPixPix.devolucaoView(sb.apiPixPix.devolucaoOf(request.account!, request.params.e2eid, request.params.id)))
+  }, async (request) => devolucaoView(sb.apiPixPix.devolucaoOf(request.account!, request.params.e2eid, request.params.id)))
 }
 
 export default routes

@@ -3,6 +3,7 @@ import { errorResponses } from '../../schemas/common.js'
 import { LocRecList, LocRecListQuery, LocRecParams, LocRecView } from '../../schemas/api-pix/rec.js'
 import type { ApiPixRoute } from './route.js'
 import { locationHost } from './host.js'
+import { apiPixViews } from '../../dialects/api-pix/views/index.js'
 
 const WRITE: ApiPixRoute = { scope: 'payloadlocationrec.write', problems: { 404: 'PayloadLocationRecNaoEncontrado' } }
 const READ: ApiPixRoute = { scope: 'payloadlocationrec.read', problems: { 400: 'PayloadLocationRecConsultaInvalida', 404: 'PayloadLocationRecNaoEncontrado' } }
@@ -10,6 +11,7 @@ const READ: ApiPixRoute = { scope: 'payloadlocationrec.read', problems: { 400: '
 /** API Pix's locations of recurrences (tag PayloadLocationRec; docs/api-pix.md, Pix Automático). */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
+  const views = apiPixViews(sb)
 
   app.post('/locrec', {
     config: { auth: true, apiPix: WRITE },
@@ -23,7 +25,7 @@ const routes: RoutesPlugin = async (app) => {
     },
   }, async (request, reply) => {
     const loc = sb.recurrences.createLocation(request.account!, locationHost(request))
-    return reply.status(201).header('location', `${sb.config.apiPixBasePath}/locrec/${loc.id}`).send(sb.recurrences.locationView(loc))
+    return reply.status(201).header('location', `${sb.config.apiPixBasePath}/locrec/${loc.id}`).send(views.recLocation(loc))
   })
 
   app.get('/locrec/:id', {
@@ -37,7 +39,7 @@ const routes: RoutesPlugin = async (app) => {
       params: LocRecParams,
       response: { 200: LocRecView, ...errorResponses('api-pix', [403, 404]) },
     },
-  }, async (request) => sb.recurrences.locationView(sb.recurrences.location(request.account!, request.params.id)))
+  }, async (request) => views.recLocation(sb.recurrences.location(request.account!, request.params.id)))
 
   app.get('/locrec', {
     config: { auth: true, apiPix: READ },
@@ -50,7 +52,10 @@ const routes: RoutesPlugin = async (app) => {
       querystring: LocRecListQuery,
       response: { 200: LocRecList, ...errorResponses('api-pix', [400, 403]) },
     },
-  }, async (request) => sb.recurrences.listLocations(request.account!, request.query))
+  }, async (request) => {
+    const { parametros, loc } = sb.recurrences.listLocations(request.account!, request.query)
+    return { parametros, loc: loc.map(views.recLocation) }
+  })
 
   app.delete('/locrec/:id/idRec', {
     config: { auth: true, apiPix: WRITE },
@@ -63,7 +68,7 @@ const routes: RoutesPlugin = async (app) => {
       params: LocRecParams,
       response: { 200: LocRecView, ...errorResponses('api-pix', [403, 404]) },
     },
-  }, async (request) => sb.recurrences.locationView(sb.recurrences.unbindLocation(request.account!, request.params.id)))
+  }, async (request) => views.recLocation(sb.recurrences.unbindLocation(request.account!, request.params.id)))
 }
 
 export default routes

@@ -8,6 +8,7 @@ import type { PayloadAnswer } from '../../services/api-pix-cobs.js'
 import { errorResponses } from '../../schemas/common.js'
 import { jkuOf } from '../../services/api-pix-cobs.js'
 import { payerScheme } from './host.js'
+import { apiPixViews } from '../../dialects/api-pix/views/index.js'
 
 const PAYLOAD = { problems: { 404: 'CobPayloadNaoEncontrado', 410: 'CobPayloadNaoEncontrado' } } as const
 const REC_PAYLOAD = { problems: { 400: 'RecPayloadOperacaoInvalida', 404: 'RecPayloadNaoEncontrado' } } as const
@@ -34,6 +35,7 @@ function sendPayload (answer: PayloadAnswer, reply: FastifyReply) {
  */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
+  const views = apiPixViews(sb)
 
   app.get(`${PAYLOAD_PATH}/:token`, {
     config: { apiPix: PAYLOAD },
@@ -47,7 +49,7 @@ const routes: RoutesPlugin = async (app) => {
     },
   }, async (request, reply) => {
     const token = request.params.token
-    return sendPayload(isLocationToken(token) ? sb.apiPixCobs.payload(token, { scheme: payerScheme(request) }) : { status: 'not-found' }, reply)
+    return sendPayload(isLocationToken(token) ? sb.apiPixCobs.payload(token, { scheme: payerScheme(request) }, charge => views.cobPayload(charge, sb.clock.now())) : { status: 'not-found' }, reply)
   })
 
   app.get(`${COBV_PAYLOAD_PATH}/:token`, {
@@ -67,7 +69,7 @@ const routes: RoutesPlugin = async (app) => {
   }, async (request, reply) => {
     const token = request.params.token
     const { codMun, DPP } = request.query
-    return sendPayload(isLocationToken(token) ? sb.apiPixCobVs.payload(token, { scheme: payerScheme(request), codMun, DPP }) : { status: 'not-found' }, reply)
+    return sendPayload(isLocationToken(token) ? sb.apiPixCobVs.payload(token, { scheme: payerScheme(request), codMun, DPP }, (charge, amounts) => views.cobvPayload(charge, amounts, sb.clock.now())) : { status: 'not-found' }, reply)
   })
 
   app.get(`${REC_PAYLOAD_PATH}/:token`, {
@@ -84,7 +86,7 @@ const routes: RoutesPlugin = async (app) => {
     const token = request.params.token
     const answer = isLocationToken(token) ? sb.recurrences.payload(token) : { status: 'not-found' as const }
     if (answer.status !== 'served') throw new Refusal('NOT_FOUND', 'A recorrência em questão não foi encontrada para a location requisitada')
-    const jws = sb.signer.sign(answer.payload, jkuOf(answer.loc, { scheme: payerScheme(request) }))
+    const jws = sb.signer.sign(views.recPayload(answer.rec), jkuOf(answer.loc, { scheme: payerScheme(request) }))
     return reply.type('application/jose').header('cache-control', 'no-store').send(jws)
   })
 

@@ -2,6 +2,8 @@ import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { ApiPixPix, ApiPixPixList, ApiPixPixListQuery, ApiPixPixParams } from '../../schemas/api-pix/pix.js'
 import type { ApiPixRoute } from './route.js'
+import { apiPixViews } from '../../dialects/api-pix/views/index.js'
+import { CentralBankReads } from '../../services/central-bank-reads.js'
 
 const READ: ApiPixRoute = { scope: 'pix.read', problems: { 400: 'PixConsultaInvalida', 404: 'PixNaoEncontrado' } }
 
@@ -11,6 +13,8 @@ const READ: ApiPixRoute = { scope: 'pix.read', problems: { 400: 'PixConsultaInva
  */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
+  const views = apiPixViews(sb)
+  const reads = new CentralBankReads({ store: sb.store, charges: { cobView: views.cob }, refunds: sb.refunds, pix: views.receivedPix })
 
   app.get('/pix/:e2eid', {
     config: { auth: true, apiPix: READ },
@@ -23,7 +27,7 @@ const routes: RoutesPlugin = async (app) => {
       params: ApiPixPixParams,
       response: { 200: ApiPixPix, ...errorResponses('api-pix', [403, 404]) },
     },
-  }, async (request) => sb.apiPixReads.received(request.account!, request.params.e2eid))
+  }, async (request) => reads.received(request.account!, request.params.e2eid))
 
   app.get('/pix', {
     config: { auth: true, apiPix: READ },
@@ -36,7 +40,7 @@ const routes: RoutesPlugin = async (app) => {
       querystring: ApiPixPixListQuery,
       response: { 200: ApiPixPixList, ...errorResponses('api-pix', [400, 403]) },
     },
-  }, async (request) => sb.apiPixReads.receivedList(request.account!, request.query))
+  }, async (request) => reads.receivedList(request.account!, request.query))
 }
 
 export default routes

@@ -3,6 +3,7 @@ import { appliedScenarios } from '../../applied-scenarios.js'
 import { errorResponses } from '../../schemas/common.js'
 import { RecBody, RecCompleta, RecGerada, RecList, RecListQuery, RecParams, RecPatchBody, RecQuery } from '../../schemas/api-pix/rec.js'
 import type { ApiPixRoute } from './route.js'
+import { apiPixViews } from '../../dialects/api-pix/views/index.js'
 
 const WRITE: ApiPixRoute = { scope: 'rec.write', problems: { 400: 'RecOperacaoInvalida', 404: 'RecNaoEncontrada' }, entity: 'rec' }
 const READ: ApiPixRoute = { scope: 'rec.read', problems: { 400: 'RecConsultaInvalida', 404: 'RecNaoEncontrada' } }
@@ -10,6 +11,7 @@ const READ: ApiPixRoute = { scope: 'rec.read', problems: { 400: 'RecConsultaInva
 /** API Pix's recurrences of Pix Automático (tag Rec; docs/api-pix.md, Pix Automático). */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
+  const views = apiPixViews(sb)
 
   app.post('/rec', {
     config: { auth: true, apiPix: WRITE },
@@ -25,7 +27,7 @@ const routes: RoutesPlugin = async (app) => {
   }, async (request, reply) => {
     const account = request.account!
     const rec = sb.recurrences.create(account, request.body, appliedScenarios(request, reply, 'rec', account.id))
-    return reply.status(201).send(sb.recurrences.generated(rec))
+    return reply.status(201).send(views.recGerada(rec))
   })
 
   app.get('/rec/:idRec', {
@@ -40,7 +42,7 @@ const routes: RoutesPlugin = async (app) => {
       querystring: RecQuery,
       response: { 200: RecCompleta, ...errorResponses('api-pix', [400, 403, 404]) },
     },
-  }, async (request) => sb.recurrences.complete(sb.recurrences.get(request.account!, request.params.idRec), request.query.txid))
+  }, async (request) => views.recCompleta(sb.recurrences.get(request.account!, request.params.idRec), request.query.txid))
 
   app.patch('/rec/:idRec', {
     config: { auth: true, apiPix: WRITE },
@@ -54,7 +56,7 @@ const routes: RoutesPlugin = async (app) => {
       body: RecPatchBody,
       response: { 200: RecGerada, ...errorResponses('api-pix', [400, 403, 404]) },
     },
-  }, async (request) => sb.recurrences.generated(sb.recurrences.revise(request.account!, request.params.idRec, request.body)))
+  }, async (request) => views.recGerada(sb.recurrences.revise(request.account!, request.params.idRec, request.body)))
 
   app.get('/rec', {
     config: { auth: true, apiPix: READ },
@@ -67,7 +69,10 @@ const routes: RoutesPlugin = async (app) => {
       querystring: RecListQuery,
       response: { 200: RecList, ...errorResponses('api-pix', [400, 403]) },
     },
-  }, async (request) => sb.recurrences.list(request.account!, request.query))
+  }, async (request) => {
+    const { parametros, recs } = sb.recurrences.list(request.account!, request.query)
+    return { parametros, recs: recs.map(views.recListed) }
+  })
 }
 
 export default routes

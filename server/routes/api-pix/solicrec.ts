@@ -2,6 +2,7 @@ import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { SolicRecBody, SolicRecParams, SolicRecPatchBody, SolicRecView } from '../../schemas/api-pix/rec.js'
 import type { ApiPixRoute } from './route.js'
+import { apiPixViews } from '../../dialects/api-pix/views/index.js'
 
 const WRITE: ApiPixRoute = { scope: 'solicrec.write', problems: { 400: 'SolicRecOperacaoInvalida', 404: 'SolicRecNaoEncontrada' }, entity: 'solicrec' }
 const READ: ApiPixRoute = { scope: 'solicrec.read', problems: { 404: 'SolicRecNaoEncontrada' } }
@@ -9,6 +10,7 @@ const READ: ApiPixRoute = { scope: 'solicrec.read', problems: { 404: 'SolicRecNa
 /** API Pix's confirmation requests of journey 1 (tag SolicRec; docs/api-pix.md, Pix Automático). */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
+  const views = apiPixViews(sb)
 
   app.post('/solicrec', {
     config: { auth: true, apiPix: WRITE },
@@ -21,7 +23,7 @@ const routes: RoutesPlugin = async (app) => {
       body: SolicRecBody,
       response: { 201: SolicRecView, ...errorResponses('api-pix', [400, 403, 404]) },
     },
-  }, async (request, reply) => reply.status(201).send(sb.recurrences.solicitationView(sb.recurrences.request(request.account!, request.body))))
+  }, async (request, reply) => reply.status(201).send(views.solicRec(sb.recurrences.request(request.account!, request.body))))
 
   app.get('/solicrec/:idSolicRec', {
     config: { auth: true, apiPix: READ },
@@ -33,7 +35,7 @@ const routes: RoutesPlugin = async (app) => {
       params: SolicRecParams,
       response: { 200: SolicRecView, ...errorResponses('api-pix', [403, 404]) },
     },
-  }, async (request) => sb.recurrences.solicitationView(sb.recurrences.solicitation(request.account!, request.params.idSolicRec)))
+  }, async (request) => views.solicRec(sb.recurrences.solicitation(request.account!, request.params.idSolicRec)))
 
   app.patch('/solicrec/:idSolicRec', {
     config: { auth: true, apiPix: WRITE },
@@ -47,7 +49,7 @@ const routes: RoutesPlugin = async (app) => {
       body: SolicRecPatchBody,
       response: { 201: SolicRecView, ...errorResponses('api-pix', [400, 403, 404]) },
     },
-  }, async (request, reply) => reply.status(201).send(sb.recurrences.solicitationView(sb.recurrences.cancelSolicitation(request.account!, request.params.idSolicRec, request.body))))
+  }, async (request, reply) => reply.status(201).send(views.solicRec(sb.recurrences.cancelSolicitation(request.account!, request.params.idSolicRec, request.body))))
 }
 
 export default routes

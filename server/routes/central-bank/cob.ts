@@ -3,6 +3,9 @@ import { errorResponses } from '../../schemas/common.js'
 import { CobBody, CobParams, CobPatchBody, CobResponse } from '../../schemas/payins.js'
 import { CobList, CobListQuery } from '../../schemas/central-bank.js'
 import { appliedScenarios } from '../../applied-scenarios.js'
+import { cobView, receivedPixViews } from '../../dialects/gateway/views.js'
+import { CentralBankReads } from '../../services/central-bank-reads.js'
+import type { TransactionOf } from '../../store/state.js'
 
 /**
  * PUT, GET and PATCH /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7), POST and GET /cob (BACEN's API Pix). The
@@ -11,6 +14,8 @@ import { appliedScenarios } from '../../applied-scenarios.js'
  */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
+  const view = (charge: TransactionOf<'COB'>) => cobView(sb, charge)
+  const reads = new CentralBankReads({ store: sb.store, charges: { cobView: view }, refunds: sb.refunds, pix: receivedPixViews(sb.refunds) })
 
   app.put('/cob/:txid', {
     config: { auth: true, scope: 'cob.write' },
@@ -28,7 +33,7 @@ const routes: RoutesPlugin = async (app) => {
     const account = request.account!
     const scenarios = appliedScenarios(request, reply, 'cob', account.id)
     const charge = sb.charges.createCob(account, request.params.txid, request.body, scenarios)
-    return reply.status(201).send(sb.charges.cobView(charge))
+    return reply.status(201).send(view(charge))
   })
 
   app.get('/cob/:txid', {
@@ -41,7 +46,7 @@ const routes: RoutesPlugin = async (app) => {
       params: CobParams,
       response: { 200: CobResponse, ...errorResponses('central-bank', [400, 401, 404]) },
     },
-  }, async (request) => sb.charges.cobView(sb.charges.cob(request.account!, request.params.txid)))
+  }, async (request) => view(sb.charges.cob(request.account!, request.params.txid)))
 
   app.patch('/cob/:txid', {
     config: { auth: true, scope: 'cob.write' },
@@ -55,7 +60,7 @@ const routes: RoutesPlugin = async (app) => {
       body: CobPatchBody,
       response: { 200: CobResponse, ...errorResponses('central-bank', [400, 401, 404, 409]) },
     },
-  }, async (request) => sb.charges.cobView(sb.charges.reviseCob(request.account!, request.params.txid, request.body)))
+  }, async (request) => view(sb.charges.reviseCob(request.account!, request.params.txid, request.body)))
 
   app.post('/cob', {
     config: { auth: true, scope: 'cob.write' },
@@ -72,7 +77,7 @@ const routes: RoutesPlugin = async (app) => {
     const account = request.account!
     const scenarios = appliedScenarios(request, reply, 'cob', account.id)
     const charge = sb.charges.createCob(account, null, request.body, scenarios)
-    return reply.status(201).send(sb.charges.cobView(charge))
+    return reply.status(201).send(view(charge))
   })
 
   app.get('/cob', {
@@ -86,7 +91,7 @@ const routes: RoutesPlugin = async (app) => {
       querystring: CobListQuery,
       response: { 200: CobList, ...errorResponses('central-bank', [400, 401]) },
     },
-  }, async (request) => sb.centralBankReads.cobs(request.account!, request.query))
+  }, async (request) => reads.cobs(request.account!, request.query))
 }
 
 export default routes

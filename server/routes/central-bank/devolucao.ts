@@ -2,6 +2,7 @@ import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { DevolucaoBody, DevolucaoParams, DevolucaoView } from '../../schemas/payins.js'
 import { appliedScenarios } from '../../applied-scenarios.js'
+import { devolucaoView } from '../../dialects/shared/bacen.js'
 
 /** PUT and GET /pix/:e2eid/devolucao/:id (docs/gateway.md §2.9, 3.3, 7.8). */
 const routes: RoutesPlugin = async (app) => {
@@ -23,7 +24,7 @@ const routes: RoutesPlugin = async (app) => {
     const account = request.account!
     const scenarios = appliedScenarios(request, reply, 'devolucao', account.id)
     const refund = sb.refunds.devolucao(account, request.params.e2eid, request.params.id, request.body, scenarios)
-    return reply.status(201).send(sb.refunds.devolucaoView(refund))
+    return reply.status(201).send(devolucaoView(refund))
   })
 
   app.get('/pix/:e2eid/devolucao/:id', {
@@ -36,7 +37,7 @@ const routes: RoutesPlugin = async (app) => {
       params: DevolucaoParams,
       response: { 200: DevolucaoView, ...errorResponses('central-bank', [400, 401, 404]) },
     },
-  }, async (request) => sb.refunds.devolucaoView(sb.refunds.devolucaoOf(request.account!, request.params.e2eid, request.params.id)))
+  }, async (request) => devolucaoView(sb.refunds.devolucaoOf(request.account!, request.params.e2eid, request.params.id)))
 }
 
 export default routes

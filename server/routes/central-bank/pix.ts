@@ -2,10 +2,13 @@ import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { PixList, PixListQuery, PixParams } from '../../schemas/central-bank.js'
 import { PixView } from '../../schemas/payins.js'
+import { cobView, receivedPixViews } from '../../dialects/gateway/views.js'
+import { CentralBankReads } from '../../services/central-bank-reads.js'
 
 /** GET /pix/:e2eid and GET /pix (BACEN's API Pix): the PIX the account received, with their devoluções. */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
+  const reads = new CentralBankReads({ store: sb.store, charges: { cobView: charge => cobView(sb, charge) }, refunds: sb.refunds, pix: receivedPixViews(sb.refunds) })
 
   app.get('/pix/:e2eid', {
     config: { auth: true, scope: 'pix.read' },
@@ -18,7 +21,7 @@ const routes: RoutesPlugin = async (app) => {
       params: PixParams,
       response: { 200: PixView, ...errorResponses('central-bank', [400, 401, 404]) },
     },
-  }, async (request) => sb.centralBankReads.received(request.account!, request.params.e2eid))
+  }, async (request) => reads.received(request.account!, request.params.e2eid))
 
   app.get('/pix', {
     config: { auth: true, scope: 'pix.read' },
@@ -31,7 +34,7 @@ const routes: RoutesPlugin = async (app) => {
       querystring: PixListQuery,
       response: { 200: PixList, ...errorResponses('central-bank', [400, 401]) },
     },
-  }, async (request) => sb.centralBankReads.receivedList(request.account!, request.query))
+  }, async (request) => reads.receivedList(request.account!, request.query))
 }
 
 export default routes

@@ -53,7 +53,7 @@ const routes: RoutesPlugin = async (app) => {
     },
   }, async (request, reply) => {
     const { record, refund } = sb.med.transition(request.params.id, request.body, accountId => appliedScenarios(request, reply, 'med-transition', accountId))
-    return { ...view(record), refund: refund === null ? null : medRefundSummary(sb.refunds, refund) }
+    return { ...view(record), refund: refund === null ? null : medRefundSummary(refund) }
   })
 }
 

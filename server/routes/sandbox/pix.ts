@@ -2,6 +2,7 @@ import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { PixIncomingBody, PixPayBody, ReceivedPixView } from '../../schemas/payins.js'
 import { appliedScenarios } from '../../applied-scenarios.js'
+import { receivedView } from './views.js'
 
 /** /__sandbox/pix/pay and /__sandbox/pix/incoming: money arriving as a payer's bank would send it. */
 const routes: RoutesPlugin = async (app) => {
@@ -18,7 +19,7 @@ const routes: RoutesPlugin = async (app) => {
     },
   }, async (request, reply) => {
     const paid = sb.charges.payByCode(request.body, accountId => appliedScenarios(request, reply, 'pix-pay', accountId))
-    return reply.status(201).send(sb.charges.receivedView(paid))
+    return reply.status(201).send(receivedView(paid))
   })
 
   app.post('/pix/incoming', {
@@ -34,7 +35,7 @@ const routes: RoutesPlugin = async (app) => {
     const account = sb.accounts.require(request.body.accountId)
     const scenarios = appliedScenarios(request, reply, 'pix-incoming', account.id)
     const tx = sb.charges.receiveUnsolicited(account, request.body.amount, request.body.payer, scenarios)
-    return reply.status(201).send(sb.charges.receivedView(tx))
+    return reply.status(201).send(receivedView(tx))
   })
 }
 

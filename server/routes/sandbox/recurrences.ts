@@ -8,6 +8,7 @@ import { SandboxRecurrenceDetail, SandboxRecurrenceList, SandboxRecurrenceListQu
 import { AUTHORIZATION_ANSWERS, DEBIT_ANSWERS, type PayerBehaviour, type Recurrence } from '../../store/state.js'
 import { centsToString } from '../../domain/money.js'
 import { invalidRequest } from '../../errors/refusal.js'
+import { apiPixViews } from '../../dialects/api-pix/views/index.js'
 
 const Valor = Type.String({ pattern: '^\\d{1,10}\\.\\d{2}$', description: 'BRL, as API Pix writes amounts ("50.00")' })
 const IdRecParams = Type.Object({ idRec: Type.String({ minLength: 1, maxLength: 64 }) })
@@ -79,7 +80,8 @@ const cents = (valor: string | undefined, field = 'valorMaximo'): number | undef
  */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
-  const view = (rec: Recurrence) => ({ accountId: rec.accountId, ...sb.recurrences.complete(rec) })
+  const views = apiPixViews(sb)
+  const view = (rec: Recurrence) => ({ accountId: rec.accountId, ...views.recCompleta(rec) })
   const action = (name: string, summary: string, description: string) => ({
     operationId: `sandboxRecurrence${name}`,
     tags: ['Sandbox'],
@@ -119,7 +121,7 @@ const routes: RoutesPlugin = async (app) => {
     },
   }, async (request) => {
     const rec = sb.recurrences.find(request.params.idRec)
-    return { ...view(rec), cobsr: sb.cobrs.ofRecurrence(rec.accountId, rec.idRec) }
+    return { ...view(rec), cobsr: sb.cobrs.ofRecurrence(rec.accountId, rec.idRec).map(views.cobr) }
   })
 
   app.post('/recurrences/:idRec/approve', {

@@ -2,6 +2,7 @@ import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { CashInBody, CashInResponse } from '../../schemas/payins.js'
 import { appliedScenarios } from '../../applied-scenarios.js'
+import { cashInView } from '../../dialects/gateway/views.js'
 
 /** POST /api/pix/cash-in (docs/gateway.md §2.6, 4 row 7, 7.4): a dynamic charge with its BR Code and, on request, its QR image. */
 const routes: RoutesPlugin = async (app) => {
@@ -21,7 +22,7 @@ const routes: RoutesPlugin = async (app) => {
     const account = request.account!
     const scenarios = appliedScenarios(request, reply, 'cash-in', account.id)
     const { charge, qrCodeImage } = await sb.charges.createCashIn(account, request.body, scenarios)
-    return reply.status(201).send(sb.charges.cashInView(charge, qrCodeImage))
+    return reply.status(201).send(cashInView(charge, qrCodeImage))
   })
 }
 

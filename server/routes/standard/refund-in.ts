@@ -2,6 +2,7 @@ import type { RoutesPlugin } from '../plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { RefundInBody, RefundInParams, RefundInResponse } from '../../schemas/payins.js'
 import { appliedScenarios } from '../../applied-scenarios.js'
+import { refundInView } from '../../dialects/gateway/views.js'
 
 /** POST /api/pix/refund-in/:id (docs/gateway.md §2.7, 4 row 8, 7.5): a partial or total refund of a received payment. */
 const routes: RoutesPlugin = async (app) => {
@@ -22,7 +23,7 @@ const routes: RoutesPlugin = async (app) => {
     const account = request.account!
     const scenarios = appliedScenarios(request, reply, 'refund-in', account.id)
     const refund = sb.refunds.refundIn(account, request.params.id, request.body, scenarios)
-    return reply.status(201).send(sb.refunds.refundInView(refund))
+    return reply.status(201).send(refundInView(refund))
   })
 }
 

@@ -4,7 +4,6 @@ import { Scheduler } from '../../../server/engine/scheduler.js'
 import { createRng } from '../../../server/domain/ids.js'
 import * as ledger from '../../../server/domain/ledger.js'
 import { loadFixtures } from '../../../server/fixtures.js'
-import type { DevolucaoView } from '../../../server/ports.js'
 import type { DomainEvent, DomainEvents } from '../../../server/events.js'
 import { GatewayNotifier } from '../../../server/dialects/gateway/notifier.js'
 import { Store } from '../../../server/store/store.js'
@@ -16,7 +15,7 @@ import type { WebhookEvent } from '../../../server/webhooks/types.js'
  * (frozen at T0) and its scheduler, a seeded random stream, the built-in fixtures, and an events port
  * that records what the service emits: the domain events (`said`), and the gateway's webhooks the
  * gateway's notifier makes of them (`emitted`), the payloads an integrator would receive. Neighbours are
- * faked in each test file (`refundViews`: the devoluções a MED's webhook shows).
+ * faked in each test file.
  */
 
 /** 12:00 in São Paulo on a Tuesday. */
@@ -32,15 +31,14 @@ export async function engine (t: Test, now = T0) {
   t.teardown(() => scheduler.close())
   const emitted: WebhookEvent[] = []
   const said: DomainEvent[] = []
-  const refundViews = { devolucaoView: (tx: Transaction): DevolucaoView => { throw new Error(`no devolução view for ${tx.id} in this test`) } }
-  const notifier = new GatewayNotifier({ store, clock, webhooks: { emit: e => { emitted.push(e) } }, refunds: { devolucaoView: tx => refundViews.devolucaoView(tx) } })
+  const notifier = new GatewayNotifier({ store, clock, webhooks: { emit: e => { emitted.push(e) } } })
   const events: DomainEvents = {
     emit: e => {
       said.push(e)
       notifier.notify(e)
     },
   }
-  return { clock, store, scheduler, rng: createRng('unit'), fixtures: loadFixtures(), events, emitted, said, refundViews }
+  return { clock, store, scheduler, rng: createRng('unit'), fixtures: loadFixtures(), events, emitted, said }
 }
 
 /** An account record as AccountService builds one: R$ 5.000,00 available, fee R$ 0,10. */

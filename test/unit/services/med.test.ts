@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap'
-import type { AccountLookup, DevolucaoView, MedReturns, ReceivedPayments } from '../../../server/ports.js'
+import type { AccountLookup, MedReturns, ReceivedPayments } from '../../../server/ports.js'
 import { MedService } from '../../../server/services/med.js'
 import type { Mutable, Natureza, Transaction } from '../../../server/store/state.js'
 import { addAccount, addReceived, engine, T0 } from './harness.js'
@@ -40,7 +40,6 @@ async function med (t: Test, config = { medRateLimit: 3 }) {
       } as Mutable<Transaction> as Transaction)
     },
   }
-  e.refundViews.devolucaoView = (tx): DevolucaoView => ({ id: 'MED1', rtrId: 'D99999004202603101500abcdefghijk', valor: '100.00', natureza: 'MED_FRAUDE', horario: { solicitacao: tx.createdAt }, status: 'DEVOLVIDO' })
   const service = new MedService({ ...e, config, received, refunds, accounts })
   const open = (more: { cause?: string, reason?: 'REFUND_REQUEST' | 'REFUND_CANCELLATION' } = {}) =>
     service.open({ endToEndId: original.endToEndId!, reason: more.reason ?? 'REFUND_REQUEST', cause: more.cause }, none)

@@ -26,7 +26,7 @@ async function payouts (t: Test) {
   const scheduler = new Scheduler({ clock, runJob: run => { store.unit(run) } })
   t.teardown(() => scheduler.close())
   const emitted: WebhookEvent[] = []
-  const notifier = new GatewayNotifier({ store, clock, webhooks: { emit: e => { emitted.push(e) } }, refunds: { devolucaoView: () => { throw new Error('no refund here') } } })
+  const notifier = new GatewayNotifier({ store, clock, webhooks: { emit: e => { emitted.push(e) } } })
   const events: DomainEvents = { emit: e => notifier.notify(e) }
   const charges: ChargePayments = {
     chargeForCode: () => undefined,

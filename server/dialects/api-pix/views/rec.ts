@@ -1,5 +1,5 @@
-import type { Account, DeepReadonly, Recurrence, RecLocation, SolicRec } from '../store/state.js'
-import type { RecAtivacao } from '../domain/rec.js'
+import type { Account, DeepReadonly, Recurrence, RecLocation, SolicRec } from '../../../store/state.js'
+import type { RecAtivacao } from '../../../domain/rec.js'
 
 /*
  * Pix Automático's records as API Pix 2.9.0 shows them (docs/api-pix.md, Pix Automático): a recurrence
