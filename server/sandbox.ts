@@ -26,7 +26,7 @@ import { CobRService } from './services/cobrs.js'
 import { DirectoryService } from './services/directory.js'
 import { RequestJournal } from './journal/journal.js'
 import { transactionLookup } from './journal/transactions.js'
-import { ReportService } from './report/service.js'
+import { ReportService, type ReportDeps } from './report/service.js'
 import { MedService } from './services/med.js'
 import { PayoutService } from './services/payouts.js'
 import { RefundService } from './services/refunds.js'
@@ -50,6 +50,8 @@ export interface SandboxOptions {
    * emits goes to every one of them, in the emitting unit. None: nothing is notified.
    */
   notifiers?: (sandbox: Sandbox) => Notifier[]
+  /** What the integration report grades: each dialect's requests, and the catalogue of checks (server/report/). None: no check. */
+  report?: Pick<ReportDeps, 'dialects' | 'checks'>
 }
 
 /** Where a full reset starts the clock instead of the settings' --clock-start and --clock: `POST /__sandbox/reset` with `clockStart`, `clock`. */
@@ -195,7 +197,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   // The batches process their requests through the cobvs, which ask the batches which txids they hold.
   const apiPixCobVs = new ApiPixCobVs({ store, clock, cobvs: charges, locations, signer, batches: { holding: (accountId, txid, except): CobVBatchHold | undefined => cobvBatches.holding(accountId, txid, except) } })
   const cobvBatches = new CobVBatchService({ store, clock, scheduler, config, cobvs: apiPixCobVs })
-  const report = new ReportService({ store, clock, rng, accounts, journal, webhooks, apiPixBasePath: config.apiPixBasePath, callbacks: apiPixWebhooks })
+  const report = new ReportService({ store, clock, rng, accounts, journal, webhooks, callbacks: apiPixWebhooks, dialects: opts.report?.dialects ?? [], checks: opts.report?.checks ?? [] })
   const payers = new PayerSimulation(engine)
   const recurrences = new RecurrenceService({
     ...engine,

@@ -3,6 +3,10 @@
  * a receiver's integration may do. An account is granted some (every one unless its creation says
  * otherwise) and a token carries a part of its grant; each route of the dialect needs one.
  */
+
+/** Where API Pix's clients ask for a token of some of these scopes (docs/api-pix.md): at the root, whatever the base path. */
+export const OAUTH_TOKEN_PATH = '/oauth/token'
+
 export const API_PIX_SCOPES = [
   'cob.write', 'cob.read',
   'cobr.write', 'cobr.read',

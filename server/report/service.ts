@@ -2,8 +2,8 @@ import type { AccountLookup, CallbackUrls, JournalReads, Ports, WebhookReads } f
 import { Refusal } from '../errors/refusal.js'
 import { samplePayload } from '../webhooks/samples.js'
 import { DELIVERY_EVENT_TYPES, isApiPixCallback, isEventType, type Delivery, type DeliveryEventType } from '../webhooks/types.js'
-import { BAD_SIGNATURE, checks, DIALECT_NAMES, type CheckDefinition, type CheckResult, type CheckStatus } from './checks.js'
-import { requestFact, type Dialect, type IntegrationFacts, type RequestFact } from './facts.js'
+import { BAD_SIGNATURE, type CheckDefinition, type CheckResult, type CheckStatus } from './checks.js'
+import { requestFact, type Dialect, type GradedDialect, type IntegrationFacts, type RequestFact } from './facts.js'
 
 /**
  * The integration report (a PSP's homologation, automated): every check of the catalogue graded on
@@ -36,8 +36,10 @@ export interface Report {
 }
 
 export type ReportDeps = Pick<Ports, 'store' | 'clock' | 'rng'> & {
-  /** Where API Pix is served (`--api-pix-base-path`): its requests are graded as that dialect's. */
-  apiPixBasePath: string
+  /** The dialects whose requests are graded, each its own (server/dialects/: a descriptor's report part). */
+  dialects: readonly GradedDialect[]
+  /** The catalogue: the checks of more than one dialect, then each dialect's (checks.ts, catalogueOf). */
+  checks: readonly CheckDefinition[]
   accounts: AccountLookup
   journal: JournalReads
   webhooks: WebhookReads
@@ -49,10 +51,10 @@ export type ReportDeps = Pick<Ports, 'store' | 'clock' | 'rng'> & {
  * A check graded; one its integration never exercised, of APIs it made no request to, does not apply
  * to it (an integration of API Pix alone is not asked for the gateway's pay-outs, nor the reverse).
  */
-function grade (check: CheckDefinition, facts: IntegrationFacts, used: ReadonlySet<string>): CheckResult {
+function grade (check: CheckDefinition, facts: IntegrationFacts, used: ReadonlySet<string>, titleOf: (dialect: Dialect) => string): CheckResult {
   const result = check.evaluate(facts)
   if (result.status !== 'not_exercised' || check.dialects.some(d => used.has(d))) return result
-  return { status: 'not_applicable', summary: `the integration made no request to ${check.dialects.map(d => DIALECT_NAMES[d]).join(' or ')}`, evidence: [] }
+  return { status: 'not_applicable', summary: `the integration made no request to ${check.dialects.map(titleOf).join(' or ')}`, evidence: [] }
 }
 
 export class ReportService {
@@ -63,7 +65,7 @@ export class ReportService {
     const entries = this.deps.journal.list({ accountId }, { limit: Number.MAX_SAFE_INTEGER })
     const facts: RequestFact[] = []
     for (let i = entries.length - 1; i >= 0; i--) {
-      const fact = requestFact(entries[i], this.deps.apiPixBasePath)
+      const fact = requestFact(entries[i], this.deps.dialects)
       if (fact) facts.push(fact)
     }
     return facts
@@ -80,7 +82,8 @@ export class ReportService {
       cobrs: Object.values(this.deps.store.data.cobrs).filter(c => c.accountId === accountId).sort((a, b) => a.id - b.id),
     }
     const used = new Set(facts.requests.filter(r => r.accountId === accountId).map(r => r.family))
-    const graded = checks.map(c => ({ id: c.id, title: c.title, section: c.section, docs: `docs/${c.page}${c.anchor}`, dialects: [...c.dialects], ...grade(c, facts, used) }))
+    const titleOf = (d: Dialect): string => this.deps.dialects.find(x => x.name === d)?.title ?? d
+    const graded = this.deps.checks.map(c => ({ id: c.id, title: c.title, section: c.section, docs: `docs/${c.page}${c.anchor}`, dialects: [...c.dialects], ...grade(c, facts, used, titleOf) }))
     const counts: Record<CheckStatus, number> = { passed: 0, failed: 0, not_exercised: 0, not_applicable: 0 }
     for (const c of graded) counts[c.status]++
     return {

@@ -1,8 +1,8 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { RecordId, StringEnum } from './common.js'
 import { MedRecordSchema, MedRefund } from './payins.js'
-import { ApiPixPix } from './api-pix/pix.js'
-import { CobRNotificationView } from './api-pix/cobr.js'
+import { ApiPixPix } from '../dialects/api-pix/schemas/pix.js'
+import { CobRNotificationView } from '../dialects/api-pix/schemas/cobr.js'
 import { DELIVERY_EVENT_TYPES, EVENT_TYPES, GATEWAY_EVENT_TYPES, type DeliveryEventType } from '../store/state.js'
 
 /** Webhook registrations (docs/gateway.md §2.11) and the delivery log of the control plane. */

@@ -1,6 +1,5 @@
 import { cobFieldProblems, type CobRequest, type CobRevision } from '../domain/cob.js'
-import { hostOf } from '../domain/payload-locations.js'
-import { JWKS_PATH } from '../errors/families.js'
+import { hostOf, JWKS_PATH } from '../domain/payload-locations.js'
 import { invalidRequest } from '../errors/refusal.js'
 import type { Account, PayloadLocation, TransactionOf } from '../store/state.js'
 import type { CobWrites, PayloadLocations, PayloadSigning, Ports } from '../ports.js'

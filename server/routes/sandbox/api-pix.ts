@@ -1,7 +1,7 @@
 import type { RoutesPlugin } from '../plugin.js'
-import { SandboxCobVList } from '../../schemas/api-pix/cobv.js'
-import { SandboxLoteCobVList } from '../../schemas/api-pix/lotecobv.js'
-import { SandboxApiPixWebhookList } from '../../schemas/api-pix/webhook.js'
+import { SandboxCobVList } from '../../dialects/api-pix/schemas/cobv.js'
+import { SandboxLoteCobVList } from '../../dialects/api-pix/schemas/lotecobv.js'
+import { SandboxApiPixWebhookList } from '../../dialects/api-pix/schemas/webhook.js'
 import { AccountFilterQuery } from '../../schemas/sandbox.js'
 import { apiPixViews } from '../../dialects/api-pix/views/index.js'
 

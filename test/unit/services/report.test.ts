@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import { RequestJournal, type RecordedRequest } from '../../../server/journal/journal.js'
 import type { AccountLookup, WebhookReads } from '../../../server/ports.js'
-import { checks } from '../../../server/report/checks.js'
+import { checks, graded } from '../../helpers/report.js'
 import { ReportService } from '../../../server/report/service.js'
 import type { Delivery, Mutable, WebhookRegistration } from '../../../server/store/state.js'
 import type { WebhookEvent } from '../../../server/webhooks/types.js'
@@ -81,7 +81,7 @@ async function report (t: Test) {
     registrations: { activeFor: (accountId, eventType) => active.filter(w => w.accountId === accountId && w.eventType === eventType) },
     publishTo: event => { published.push(event as WebhookEvent); return [delivery(event.accountId, 400, ['WEBHOOK_BAD_SIGNATURE'])] },
   }
-  const service = new ReportService({ ...e, accounts, journal, webhooks, apiPixBasePath: '/v2', callbacks: { callbackUrls: () => [] } })
+  const service = new ReportService({ ...e, accounts, journal, webhooks, dialects: graded('/v2'), checks, callbacks: { callbackUrls: () => [] } })
   return { ...e, service, journal, deliveries, active, published }
 }
 
