@@ -94,6 +94,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     webhookLines: webhookLines({ warn: (obj, msg) => log?.warn(obj, msg), error: (obj, msg) => log?.error(obj, msg) }),
     // Each domain event goes to every dialect's notifier, in the registry's order.
     notifiers: sb => dialects.flatMap(d => d.notifier === undefined ? [] : [d.notifier(sb)]),
+    deliveries: sb => dialects.flatMap(d => d.deliveries === undefined ? [] : [d.deliveries(sb)]),
     report: {
       dialects: dialects.flatMap(d => d.report === undefined ? [] : [{ name: d.name, title: d.report.title, grades: (method: string, route: string) => d.report!.grades(method, route, config) }]),
       checks: catalogueOf(dialects.map(d => d.report ?? {})),

@@ -15,7 +15,7 @@ import type { Restored, Store } from './store/store.js'
 import type { Account, CobVBatchItemStatus, CobVData, Counterpart, DeepReadonly, Payer, PayloadLocation, Transaction, TransactionKind, TransactionOf } from './store/state.js'
 import type { JournalEntry, JournalFilter, Since } from './journal/journal.js'
 import type { DeliveryFilter } from './webhooks/delivery-log.js'
-import type { ApiPixCallback, Delivery, DeliveryEventType, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
+import type { ApiPixCallback, Delivery, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
 
 /**
  * The ports: what a service may be given. Each service declares the few it uses
@@ -281,11 +281,6 @@ export interface Callbacks {
   deliver<E extends ApiPixCallback> (event: WebhookEvent<E>, url: string): Delivery
 }
 
-/** What the report's probe asks of API Pix's webhooks: where the account's webhooks of a callback post it (none, one, or one per key for `pix`). */
-export interface CallbackUrls {
-  callbackUrls (accountId: number, callback: ApiPixCallback): string[]
-}
-
 /** What the central-bank reads ask of charges: a cob as BACEN's API shows it (`V`, the view's type). */
 export interface CobViews<V> {
   cobView (charge: TransactionOf<'COB'>): V
@@ -330,7 +325,7 @@ export interface WebhookReads {
   readonly log: { query (f: DeliveryFilter, limit: number): Delivery[] }
   readonly registrations: { activeFor (accountId: number, eventType: EventType): WebhookRegistration[] }
   /** Sends an event now to the account's active receivers of its type and to the given URLs of webhooks of API Pix; the deliveries it started. */
-  publishTo<E extends DeliveryEventType> (event: WebhookEvent<E>, callbackUrls: readonly string[]): Delivery[]
+  publishTo<E extends string> (event: WebhookEvent<E>, callbackUrls: readonly string[]): Delivery[]
 }
 
 // ---- Pix Automático: what recurring charges ask of recurrences (docs/api-pix.md, Pix Automático) ----

@@ -34,6 +34,7 @@ import { ScenarioService } from './services/scenarios.js'
 import { SplitService } from './services/splits.js'
 import { TransactionService } from './services/transactions.js'
 import { WebhookService, type WebhookServiceOptions } from './webhooks/service.js'
+import { DeliveryTypes, type DeliveryType } from './webhooks/samples.js'
 
 export interface SandboxOptions {
   /** Wall-clock source; tests may pass a fake. */
@@ -50,6 +51,8 @@ export interface SandboxOptions {
    * emits goes to every one of them, in the emitting unit. None: nothing is notified.
    */
   notifiers?: (sandbox: Sandbox) => Notifier[]
+  /** The dialects' delivery event types, in the registry's order (their samples, their receivers). None: none. */
+  deliveries?: (sandbox: Sandbox) => ReadonlyArray<Readonly<Record<string, DeliveryType>>>
   /** What the integration report grades: each dialect's requests, and the catalogue of checks (server/report/). None: no check. */
   report?: Pick<ReportDeps, 'dialects' | 'checks'>
 }
@@ -87,6 +90,8 @@ export interface Sandbox {
   readonly journal: RequestJournal
   readonly scenarios: ScenarioService
   readonly webhooks: WebhookService
+  /** The delivery event types of the app's dialects: their samples and their receivers besides the registrations. */
+  readonly deliveries: DeliveryTypes
   readonly transactions: TransactionService
   readonly directory: DirectoryService
   readonly payouts: PayoutService
@@ -171,6 +176,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const journal = new RequestJournal(config.journalSize, transactionLookup(store), id => store.account(id) !== undefined)
   const scenarios = new ScenarioService(store, clock)
   const webhooks = new WebhookService({ ...engine, version }, { onError: err => logError(err, 'webhook bookkeeping failed'), ...opts.webhookLines })
+  const deliveries = new DeliveryTypes()
   // The capabilities say what happened through `events`; each dialect's notifier (given below, once
   // every service exists) turns it into its webhooks, in the registry's order, in the same unit.
   const notifiers: Notifier[] = []
@@ -197,7 +203,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   // The batches process their requests through the cobvs, which ask the batches which txids they hold.
   const apiPixCobVs = new ApiPixCobVs({ store, clock, cobvs: charges, locations, signer, batches: { holding: (accountId, txid, except): CobVBatchHold | undefined => cobvBatches.holding(accountId, txid, except) } })
   const cobvBatches = new CobVBatchService({ store, clock, scheduler, config, cobvs: apiPixCobVs })
-  const report = new ReportService({ store, clock, rng, accounts, journal, webhooks, callbacks: apiPixWebhooks, dialects: opts.report?.dialects ?? [], checks: opts.report?.checks ?? [] })
+  const report = new ReportService({ store, clock, rng, accounts, journal, webhooks, deliveries, dialects: opts.report?.dialects ?? [], checks: opts.report?.checks ?? [] })
   const payers = new PayerSimulation(engine)
   const recurrences = new RecurrenceService({
     ...engine,
@@ -239,6 +245,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     journal,
     scenarios,
     webhooks,
+    deliveries,
     transactions,
     directory,
     payouts,
@@ -325,5 +332,6 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     },
   }
   notifiers.push(...opts.notifiers?.(sandbox) ?? [])
+  for (const types of opts.deliveries?.(sandbox) ?? []) deliveries.add(types)
   return sandbox
 }

@@ -5,7 +5,7 @@ import type { ErrorFamily, RouteUrl } from '../errors/families.js'
 import type { Notifier } from '../events.js'
 import type { Sandbox } from '../sandbox.js'
 import type { CheckDefinition } from '../report/checks.js'
-import type { SampleContext } from '../webhooks/samples.js'
+import type { DeliveryType } from '../webhooks/samples.js'
 import type { Endpoint } from '../../scenarios/types.js'
 
 /**
@@ -45,8 +45,11 @@ export interface Dialect {
    * a ConfigError.
    */
   register (app: FastifyInstance, context: DialectContext): Promise<void>
-  /** The delivery event types its notifier makes, each with a sample payload (`POST /__sandbox/webhooks/test`). */
-  readonly deliveries?: Readonly<Record<string, DeliveryType>>
+  /**
+   * The delivery event types its notifier makes, in order, each with a sample payload (`POST
+   * /__sandbox/webhooks/test`, the report's probe) and the URLs of the account's own webhooks of it.
+   */
+  deliveries? (sandbox: Sandbox): Readonly<Record<string, DeliveryType>>
   /** Turns the domain's events (server/events.ts) into its webhooks and callbacks, through the one delivery machinery. */
   notifier? (sandbox: Sandbox): Notifier
   /** Its part of the integration report (server/report/): the facts it reads of its requests, and its checks. */
@@ -57,14 +60,6 @@ export interface DialectContext {
   readonly config: Config
   /** Every route registered so far (it fills as routes are). */
   readonly routes: readonly RouteUrl[]
-}
-
-/** A delivery event type of a dialect's notifier. */
-export interface DeliveryType {
-  /** Whether registrations (the gateway's /api/webhooks, the control plane's /__sandbox/webhooks) take it; else it goes to the URLs the notifier names. */
-  readonly registrable: boolean
-  /** One plausible payload, for a receiver to check its parsing and signature before any money moves. */
-  sample (ctx: SampleContext): unknown
 }
 
 /** A dialect's part of the integration report (server/report/). */

@@ -1,7 +1,7 @@
-import type { AccountLookup, CallbackUrls, JournalReads, Ports, WebhookReads } from '../ports.js'
+import type { AccountLookup, JournalReads, Ports, WebhookReads } from '../ports.js'
 import { Refusal } from '../errors/refusal.js'
-import { samplePayload } from '../webhooks/samples.js'
-import { DELIVERY_EVENT_TYPES, isApiPixCallback, isEventType, type Delivery, type DeliveryEventType } from '../webhooks/types.js'
+import type { DeliveryTypes } from '../webhooks/samples.js'
+import { isEventType, type Delivery } from '../webhooks/types.js'
 import { BAD_SIGNATURE, type CheckDefinition, type CheckResult, type CheckStatus } from './checks.js'
 import { requestFact, type Dialect, type GradedDialect, type IntegrationFacts, type RequestFact } from './facts.js'
 
@@ -43,8 +43,8 @@ export type ReportDeps = Pick<Ports, 'store' | 'clock' | 'rng'> & {
   accounts: AccountLookup
   journal: JournalReads
   webhooks: WebhookReads
-  /** The account's webhooks of API Pix, which the probe reaches too. */
-  callbacks: CallbackUrls
+  /** The dialects' delivery event types: the probe's sample, and the account's own webhooks of a type (API Pix's), which it reaches too. */
+  deliveries: Pick<DeliveryTypes, 'types' | 'sample' | 'receivers'>
 }
 
 /**
@@ -101,16 +101,16 @@ export class ReportService {
    * given one, else the first that has a receiver): its registrations and, for a callback of API Pix,
    * the account's webhooks of it. A receiver that checks signatures refuses it.
    */
-  probe (accountId: number, eventType?: DeliveryEventType): Delivery[] {
+  probe (accountId: number, eventType?: string): Delivery[] {
     const account = this.deps.accounts.require(accountId)
-    const callbackUrls = (t: DeliveryEventType): string[] => isApiPixCallback(t) ? this.deps.callbacks.callbackUrls(accountId, t) : []
-    const received = (t: DeliveryEventType): boolean => (isEventType(t) && this.deps.webhooks.registrations.activeFor(accountId, t).length > 0) || callbackUrls(t).length > 0
-    const type = eventType ?? DELIVERY_EVENT_TYPES.find(received)
+    const callbackUrls = (t: string): string[] => this.deps.deliveries.receivers(t, accountId)
+    const received = (t: string): boolean => (isEventType(t) && this.deps.webhooks.registrations.activeFor(accountId, t).length > 0) || callbackUrls(t).length > 0
+    const type = eventType ?? this.deps.deliveries.types.find(received)
     if (type === undefined || !received(type)) {
       throw new Refusal('NO_RECEIVER', `Account ${accountId} has no active webhook${eventType ? ` for ${eventType}` : ''}: register one (POST /__sandbox/webhooks), or configure a webhook of API Pix, before sending the probe`)
     }
     const transactionId = this.deps.rng.uuid()
-    const payload = samplePayload(type, { account, transactionId, nowMs: this.deps.clock.now(), rng: this.deps.rng })
-    return this.deps.webhooks.publishTo({ accountId, eventType: type, transactionId, payload, scenarios: [{ name: BAD_SIGNATURE, params: {} }] }, callbackUrls(type))
+    const payload = this.deps.deliveries.sample(type, { account, transactionId, nowMs: this.deps.clock.now(), rng: this.deps.rng })
+    return this.deps.webhooks.publishTo<string>({ accountId, eventType: type, transactionId, payload, scenarios: [{ name: BAD_SIGNATURE, params: {} }] }, callbackUrls(type))
   }
 }

@@ -10,7 +10,7 @@ import type { SendResult } from './sender.js'
 import { SenderThread, type Attempt } from './sender-thread.js'
 import { signDelivery } from './signature.js'
 import {
-  GATEWAY_EVENT_TYPES, isApiPixCallback, isEventType, type ApiPixCallback, type AttemptKind, type Delivery, type DeliveryEventType, type EventType, type FailedAttempt, type GaveUp, type WebhookEvent,
+  GATEWAY_EVENT_TYPES, isEventType, isGatewayEvent, type AttemptKind, type Delivery, type EventType, type FailedAttempt, type GaveUp, type WebhookEvent,
 } from './types.js'
 import type { Mutable } from '../store/state.js'
 import { DELIVERY_FAULTS } from '../../scenarios/delivery.js'
@@ -70,10 +70,10 @@ interface Target {
 
 /**
  * WEBHOOK_OUT_OF_ORDER holds an event until the next one of its transaction: the gateway's events of a
- * transaction among themselves, each callback of API Pix among its own.
+ * transaction among themselves, every other type (API Pix's callbacks, another dialect's) among its own.
  */
-function heldKeyOf (accountId: number, transactionId: string, eventType: DeliveryEventType): string {
-  return isApiPixCallback(eventType) ? `${accountId}:${transactionId}:${eventType}` : `${accountId}:${transactionId}`
+function heldKeyOf (accountId: number, transactionId: string, eventType: string): string {
+  return isGatewayEvent(eventType) ? `${accountId}:${transactionId}` : `${accountId}:${transactionId}:${eventType}`
 }
 
 /** The scheduler's key of a delivery's next attempt: one per delivery, which a redelivery, an eviction or a rollback cancels. */
@@ -200,7 +200,7 @@ export class WebhookService implements Lifecycle, Callbacks {
    * to the URLs of webhooks of API Pix its callback is posted to, as one event: one eventId, and
    * WEBHOOK_OUT_OF_ORDER holding it back at every receiver alike. `no_receiver` only with neither.
    */
-  publishTo<E extends DeliveryEventType> (event: WebhookEvent<E>, callbackUrls: readonly string[]): Delivery[] {
+  publishTo<E extends string> (event: WebhookEvent<E>, callbackUrls: readonly string[]): Delivery[] {
     return this.deps.store.transact(() => {
       const registered = isEventType(event.eventType) ? this.registrations.activeFor(event.accountId, event.eventType) : []
       const targets: Target[] = [
@@ -217,14 +217,14 @@ export class WebhookService implements Lifecycle, Callbacks {
   }
 
   /**
-   * A callback of API Pix (docs/api-pix.md, webhook) to the URL its webhook names: one delivery, signed,
-   * retried, logged and bent by the delivery faults as an event of the gateway is.
+   * A callback to the URL a dialect's webhook names (API Pix's, docs/api-pix.md, webhook): one delivery,
+   * signed, retried, logged and bent by the delivery faults as an event of the gateway is.
    */
-  deliver<E extends ApiPixCallback> (event: WebhookEvent<E>, url: string): Delivery {
+  deliver<E extends string> (event: WebhookEvent<E>, url: string): Delivery {
     return this.deps.store.transact(() => this.createDeliveries(event, [{ webhookId: null, url, headers: {} }])[0])
   }
 
-  private createDeliveries (event: WebhookEvent<DeliveryEventType>, targets: readonly Target[]): Delivery[] {
+  private createDeliveries (event: WebhookEvent<string>, targets: readonly Target[]): Delivery[] {
     const now = this.deps.clock.now()
     const iso = new Date(now).toISOString()
     const eventId = this.deps.rng.uuid()

@@ -9,6 +9,8 @@ import { API_PIX, ApiPixProblem, OAuthError } from './errors.js'
 import { ApiPixNotifier } from './notifier.js'
 import { apiPixViews } from './views/index.js'
 import { apiPixChecks } from './report.js'
+import { apiPixSamples } from './samples.js'
+import { API_PIX_CALLBACKS } from '../../store/state.js'
 
 /**
  * BACEN's API Pix 2.9.0 (docs/api-pix.md): its OAuth token and its payload locations at the root, every
@@ -104,6 +106,8 @@ export const apiPix: Dialect = {
     }
     await app.register(named('api-pix', apiPixRoutes), { prefix: config.apiPixBasePath })
   },
+  // Its callbacks go to the account's webhooks of them (`rec` to the registrations of its type too).
+  deliveries: sb => Object.fromEntries(API_PIX_CALLBACKS.map(t => [t, { sample: apiPixSamples[t], receivers: (accountId: number) => sb.apiPixWebhooks.callbackUrls(accountId, t) }])),
   notifier: sb => new ApiPixNotifier({ store: sb.store, webhooks: sb.webhooks, webhookUrls: sb.apiPixWebhooks, chaveOf: tx => sb.apiPixPix.chaveOf(tx), views: apiPixViews(sb) }),
   report: {
     title: 'API Pix',

@@ -5,6 +5,8 @@ import centralBankRoutes from './routes/central-bank/index.js'
 import { CENTRAL_BANK, ExtendedError, SimpleError, STANDARD } from './errors.js'
 import { GatewayNotifier } from './notifier.js'
 import { gatewayChecks } from './report.js'
+import { gatewaySamples } from './samples.js'
+import { GATEWAY_EVENT_TYPES } from '../../store/state.js'
 
 /**
  * The gateway (docs/gateway.md): its two families on one base URL, the standard one under /api (and
@@ -47,6 +49,8 @@ export const gateway: Dialect = {
     await app.register(named('standard', standardRoutes))
     await app.register(named('central-bank', centralBankRoutes))
   },
+  // Its events go to the registrations of their type (docs/gateway.md §6.1).
+  deliveries: () => Object.fromEntries(GATEWAY_EVENT_TYPES.map(t => [t, { sample: gatewaySamples[t] }])),
   notifier: sb => new GatewayNotifier({ store: sb.store, clock: sb.clock, webhooks: sb.webhooks }),
   report: {
     title: 'gateway',

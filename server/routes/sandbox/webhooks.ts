@@ -8,8 +8,6 @@ import {
   DeliveryIdParams, DeliveryList, DeliveryListQuery, DeliveryView, DeliveryWaitQuery, WebhookList, WebhookPatchBody,
   WebhookRegistrationBody, WebhookTestAnswer, WebhookTestBody, WebhookView,
 } from '../../schemas/webhooks.js'
-import { samplePayload } from '../../webhooks/samples.js'
-import { isApiPixCallback } from '../../webhooks/types.js'
 import { nearMissSentence } from '../../webhooks/delivery-log.js'
 import { appliedScenarios } from '../../applied-scenarios.js'
 import { SANDBOX_SHAPE } from './errors.js'
@@ -94,9 +92,9 @@ const routes: RoutesPlugin = async (app) => {
     const account = sb.accounts.require(accountId)
     const scenarios = appliedScenarios(request, reply, 'webhook-test', accountId)
     const transactionId = request.body.transactionId ?? sb.rng.uuid()
-    const payload = samplePayload(eventType, { account, transactionId, nowMs: sb.clock.now(), rng: sb.rng })
-    const callbackUrls = isApiPixCallback(eventType) ? sb.apiPixWebhooks.callbackUrls(accountId, eventType) : []
-    const deliveries = sb.webhooks.publishTo({ accountId, eventType, transactionId, payload, scenarios }, callbackUrls)
+    const payload = sb.deliveries.sample(eventType, { account, transactionId, nowMs: sb.clock.now(), rng: sb.rng })
+    const callbackUrls = sb.deliveries.receivers(eventType, accountId)
+    const deliveries = sb.webhooks.publishTo<string>({ accountId, eventType, transactionId, payload, scenarios }, callbackUrls)
     return reply.status(202).send({ eventId: deliveries[0].eventId, deliveries })
   })
 
