@@ -7,7 +7,7 @@ import apiPixToken from './routes/oauth.js'
 import apiPixPayloads from './routes/payload.js'
 import { API_PIX, ApiPixProblem, OAuthError } from './errors.js'
 import { ApiPixNotifier } from './notifier.js'
-import { apiPixViews } from './views/index.js'
+import { chargeViewDeps } from './views/index.js'
 import { apiPixChecks } from './report.js'
 import { apiPixSamples } from './samples.js'
 import { API_PIX_CALLBACKS } from '../../store/state.js'
@@ -108,7 +108,7 @@ export const apiPix: Dialect = {
   },
   // Its callbacks go to the account's webhooks of them (`rec` to the registrations of its type too).
   deliveries: sb => Object.fromEntries(API_PIX_CALLBACKS.map(t => [t, { sample: apiPixSamples[t], receivers: (accountId: number) => sb.apiPixWebhooks.callbackUrls(accountId, t) }])),
-  notifier: sb => new ApiPixNotifier({ store: sb.store, webhooks: sb.webhooks, webhookUrls: sb.apiPixWebhooks, chaveOf: tx => sb.apiPixPix.chaveOf(tx), views: apiPixViews(sb) }),
+  notifier: sb => new ApiPixNotifier({ store: sb.store, webhooks: sb.webhooks, webhookUrls: sb.apiPixWebhooks, views: chargeViewDeps(sb) }),
   report: {
     title: 'API Pix',
     // Its token, and its routes under its base path, named without it (so an operation both dialects serve has one name).

@@ -1,26 +1,22 @@
 import type { DomainEvent, Notifier } from '../../events.js'
 import type { Store } from '../../store/store.js'
-import { isKind, REFUND_KINDS, type CobR, type Transaction } from '../../store/state.js'
+import { isKind, REFUND_KINDS, type Transaction } from '../../store/state.js'
 import type { WebhookService } from '../../webhooks/service.js'
 import type { ApiPixWebhookService } from '../../services/api-pix-webhooks.js'
 import { receivedOf } from '../../services/charge-records.js'
-import type { CobRCallback, PixCallback, RecWebhook } from '../../schemas/webhooks.js'
+import type { RecWebhook } from '../../schemas/webhooks.js'
 import { cobrCallback, pixCallback } from './payloads.js'
 import { recNotification } from './views/rec.js'
+import { pixView, type ChargeViewDeps } from './views/cob.js'
+import { cobrNotification, type CobRViewDeps } from './views/cobr.js'
 
 export type ApiPixNotifierDeps = {
   store: Pick<Store, 'transaction' | 'data'>
   webhooks: Pick<WebhookService, 'deliver' | 'publishTo'>
   /** Where the account's webhooks post each callback. */
   webhookUrls: Pick<ApiPixWebhookService, 'hasWebhooks' | 'pixCallbackUrl' | 'callbackUrls'>
-  /** The key a received PIX was paid to, when it carries a txid of API Pix (ApiPixPixService). */
-  chaveOf (tx: Transaction): string | undefined
-  views: {
-    /** A received PIX as API Pix shows it (Pix). */
-    pix (tx: Transaction): PixCallback['pix'][number]
-    /** A recurring charge as `/webhookcobr` sends it (CobRNotification). */
-    cobrNotification (cobr: CobR): CobRCallback['cobsr'][number]
-  }
+  /** What the views of a received PIX and of a recurring charge read. */
+  views: ChargeViewDeps & CobRViewDeps
 }
 
 /**
@@ -53,10 +49,10 @@ export class ApiPixNotifier implements Notifier {
   /** A received PIX (credited) with a txid of API Pix, to the webhook of the key it was paid to, if any. */
   private pix (tx: Transaction | undefined, scenarios: DomainEvent['scenarios']): void {
     if (tx === undefined || !this.deps.webhookUrls.hasWebhooks() || receivedOf(tx) === undefined) return
-    const chave = this.deps.chaveOf(tx)
+    const chave = this.deps.views.pix.chaveOf(tx)
     const url = chave === undefined ? undefined : this.deps.webhookUrls.pixCallbackUrl(tx.accountId, chave)
     if (url === undefined) return
-    this.deps.webhooks.deliver({ accountId: tx.accountId, eventType: 'pix', transactionId: tx.id, payload: pixCallback([this.deps.views.pix(tx)]), ...(scenarios !== undefined ? { scenarios } : {}) }, url)
+    this.deps.webhooks.deliver({ accountId: tx.accountId, eventType: 'pix', transactionId: tx.id, payload: pixCallback([pixView(this.deps.views, tx)]), ...(scenarios !== undefined ? { scenarios } : {}) }, url)
   }
 
   /** The charge's txid names its deliveries in the log (`transactionId`); its creation's delivery faults bend them. */
@@ -64,7 +60,7 @@ export class ApiPixNotifier implements Notifier {
     const [url] = this.deps.webhookUrls.callbackUrls(event.accountId, 'cobr')
     if (url === undefined) return
     const cobr = this.deps.store.data.cobrs[event.id]
-    this.deps.webhooks.deliver({ accountId: event.accountId, eventType: 'cobr', transactionId: event.txid, payload: cobrCallback([this.deps.views.cobrNotification(cobr)]), ...(event.scenarios !== undefined ? { scenarios: event.scenarios } : {}) }, url)
+    this.deps.webhooks.deliver({ accountId: event.accountId, eventType: 'cobr', transactionId: event.txid, payload: cobrCallback([cobrNotification(this.deps.views, cobr)]), ...(event.scenarios !== undefined ? { scenarios: event.scenarios } : {}) }, url)
   }
 
   /**

@@ -22,19 +22,18 @@ export interface ChargeViewDeps {
   fixtures: Pick<Fixtures, 'institution'>
   refunds: RefundReads
   /** The location a cob shows (its payload location while bound, the root family's own URL), null for none. */
-  cobLocation (charge: Cob): { id: number, location: string, criacao: string } | null
+  cobs: { locationOf (charge: Cob): { id: number, location: string, criacao: string } | null }
   /** The payload location a cobv is served at, while it is bound to it. */
-  cobvLocation (charge: CobV): PayloadLocation | undefined
+  locations: { ofCharge (charge: CobV): PayloadLocation | undefined }
   /** The txid a received PIX carries on API Pix, and the key it was paid to (ApiPixPixService). */
-  txidOf (tx: Transaction): string | null
-  chaveOf (tx: Transaction): string | undefined
+  pix: { txidOf (tx: Transaction): string | null, chaveOf (tx: Transaction): string | undefined }
 }
 
 /** A received PIX as API Pix shows it (Pix): GET /pix/{e2eid}, GET /pix, a paid cob's `pix[]` and the `/pix` callback. */
 export function pixView (deps: ChargeViewDeps, tx: Transaction) {
   const received = receivedOf(tx)!
-  const txid = deps.txidOf(tx)
-  const chave = deps.chaveOf(tx)
+  const txid = deps.pix.txidOf(tx)
+  const chave = deps.pix.chaveOf(tx)
   const valor = centsToString(received.amountCents)
   return {
     endToEndId: received.endToEndId,
@@ -72,7 +71,7 @@ function cobFields (deps: ChargeViewDeps, charge: Cob) {
  */
 export function cobView (deps: ChargeViewDeps, charge: Cob) {
   const rest = { ...cobFields(deps, charge), ...(receivedOf(charge) !== undefined ? { pix: [pixView(deps, charge)] } : {}) }
-  const at = deps.cobLocation(charge)
+  const at = deps.cobs.locationOf(charge)
   if (at === null) return rest
   return {
     ...rest,
@@ -112,7 +111,7 @@ function recebedor (deps: ChargeViewDeps, accountId: number) {
 export function cobvView (deps: ChargeViewDeps, charge: CobV) {
   const d = charge.data
   const cobv = d.cobv
-  const loc = deps.cobvLocation(charge)
+  const loc = deps.locations.ofCharge(charge)
   return {
     calendario: { criacao: charge.createdAt, ...cobv.calendario },
     txid: d.txid,

@@ -3,26 +3,22 @@ import type { CobR, Recurrence, RecLocation, SolicRec, Transaction, TransactionO
 import type { CobVAmounts } from '../../../domain/cobv.js'
 import type { ReceivedPixViews } from '../../../ports.js'
 import { cobPayload, cobView, cobvPayload, cobvView, pixView, type ChargeViewDeps } from './cob.js'
-import { cobrNotification, cobrView } from './cobr.js'
+import { cobrNotification, cobrView, type CobRViewDeps } from './cobr.js'
 import { recCompleta, recGerada, recLocationView, recPayload, solicRecView } from './rec.js'
 
 /** What API Pix's views read besides the records: the sandbox's services, read only. */
 export type ApiPixViewSources = Pick<Sandbox, 'store' | 'fixtures' | 'refunds' | 'apiPixCobs' | 'apiPixPix' | 'locations' | 'recurrences'>
+
+/** What the views of charges and received PIX read: the services, as they are (no closure between). */
+export const chargeViewDeps = (sb: ApiPixViewSources): ChargeViewDeps & CobRViewDeps =>
+  ({ store: sb.store, fixtures: sb.fixtures, refunds: sb.refunds, cobs: sb.apiPixCobs, locations: sb.locations, pix: sb.apiPixPix })
 
 /**
  * API Pix's answers (docs/api-pix.md), bound to what they read: each route of the dialect, its
  * notifier and the control plane's API Pix pages render a record through these.
  */
 export function apiPixViews (sb: ApiPixViewSources) {
-  const charges: ChargeViewDeps = {
-    store: sb.store,
-    fixtures: sb.fixtures,
-    refunds: sb.refunds,
-    cobLocation: charge => sb.apiPixCobs.locationOf(charge),
-    cobvLocation: charge => sb.locations.ofCharge(charge),
-    txidOf: tx => sb.apiPixPix.txidOf(tx),
-    chaveOf: tx => sb.apiPixPix.chaveOf(tx),
-  }
+  const charges = chargeViewDeps(sb)
   const account = (r: { accountId: number }) => sb.store.account(r.accountId)!
   const pix = (tx: Transaction) => pixView(charges, tx)
   return {
