@@ -51,7 +51,7 @@ declare module 'fastify' {
     /** Routes that need `Authorization: Bearer`. */
     auth?: boolean
     /**
-     * A gateway route that an API Pix scope covers (the root family's cob, pix and devolução): a token
+     * A gateway route that an API Pix scope covers (the gateway's cob, pix and devolução): a token
      * of /oauth/token needs it there as on API Pix (docs/api-pix.md, Scopes). API Pix's routes name
      * theirs in `apiPix` (server/dialects/api-pix/routes/route.ts).
      */

@@ -119,7 +119,7 @@ export interface LocatedCharges {
 }
 
 /**
- * What API Pix asks of the cobs it shares with the root family (the same records): create one served
+ * What API Pix asks of the cobs it shares with the gateway (the same records): create one served
  * at one of its payload locations, revise it, find it.
  */
 export interface CobWrites {
@@ -207,7 +207,7 @@ export interface PayloadLocations {
   bind (id: number, chargeId: string): void
   /** The location a charge is served at, while it is bound to it. */
   ofCharge (charge: Transaction): PayloadLocation | undefined
-  /** Whether a charge's loc.id is one of the locations (bound to it or not), rather than the root family's own URL. */
+  /** Whether a charge's loc.id is one of the locations (bound to it or not), rather than the gateway's own URL. */
   isLocated (charge: Transaction): boolean
   /** The location of a token, whatever host a payer used to reach it. */
   byTokenOf (token: string): PayloadLocation | undefined
@@ -255,7 +255,7 @@ export interface DevolucaoRules {
   retirada: boolean
 }
 
-/** What API Pix's devoluções ask of refunds: the same records and settlement as the root family's, on API Pix's rules. */
+/** What API Pix's devoluções ask of refunds: the same records and settlement as the gateway's, on API Pix's rules. */
 export interface DevolucaoWrites {
   devolucao (account: Account, e2eid: string, id: string, body: { valor: string, natureza?: 'ORIGINAL' | 'RETIRADA', descricao?: string }, scenarios: AppliedScenario[], rules: DevolucaoRules): Transaction
   devolucaoOf (account: Account, e2eid: string, id: string): Transaction

@@ -210,7 +210,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     events,
     payers,
     charges: {
-      // The cob's or cobv's BR Code while it shows a location (a cob made on the root family always does).
+      // The cob's or cobv's BR Code while it shows a location (a cob made on the gateway always does).
       chargeCode: (account, txid) => {
         const charge = charges.cobOrCobV(account, txid)
         if (charge === undefined) return undefined

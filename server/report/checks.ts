@@ -78,7 +78,7 @@ const grantOf = (r: RequestFact): string => `${r.route} ${r.scope ?? ''}`
 const authenticated = (f: IntegrationFacts): RequestFact[] =>
   f.requests.filter(r => r.family !== 'control' && !TOKEN_ROUTES.has(r.route) && r.accountId === f.accountId && r.status !== 401 && !r.expiredToken)
 const lifetimeMs = TOKEN_LIFETIME_SECONDS * 1000
-/** `PUT /cob/:txid` as the report names it: API Pix's with the word, since the root family has the same route. */
+/** `PUT /cob/:txid` as the report names it: API Pix's with the word, since the gateway has the same route. */
 export const operationOf = (r: RequestFact): string => `${r.family === 'api-pix' ? 'API Pix ' : ''}${r.method} ${r.route}`
 
 // ---- authentication (docs/gateway.md §5) ------------------------------------------------------------
@@ -219,7 +219,7 @@ const chargeExternalIds: CheckDefinition = {
   anchor: '#26-cash-in-a-charge-with-a-qr-code',
   dialects: BOTH,
   passes: 'no charge creation (cash-in, cob on either dialect, API Pix\'s cobv) was refused because its externalId or txid was already used by another charge; a PUT /cob/{txid} sent again for the same charge, or after an attempt that got no answer, is a retry, not a reuse',
-  fails: 'a cash-in was refused with PIX_DUPLICATE_EXTERNAL_ID, or a cob or cobv for a txid in use by another charge (409 on the root family, 400 CobOperacaoInvalida or CobVOperacaoInvalida on API Pix)',
+  fails: 'a cash-in was refused with PIX_DUPLICATE_EXTERNAL_ID, or a cob or cobv for a txid in use by another charge (409 on the gateway, 400 CobOperacaoInvalida or CobVOperacaoInvalida on API Pix)',
   exercise: 'create a charge: POST /api/pix/cash-in, PUT /cob/{txid} on either dialect, or PUT /cobv/{txid} of API Pix',
   evaluate (f) {
     const charges = f.requests.filter(r => CHARGE_CREATIONS.has(operation(r)) && r.accountId === f.accountId)

@@ -122,7 +122,7 @@ const NO_FIELDS: RequestFields = { externalId: null, idempotencyKey: null, amoun
 const chargeOfTxid = (r: RequestSource): RequestFields => ({ externalId: text(field(r.params, 'txid')), idempotencyKey: null, amountCents: cents(field(r.body, 'valor', 'original')), target: null })
 const readOfTxid = (r: RequestSource): RequestFields => ({ ...NO_FIELDS, externalId: text(field(r.params, 'txid')) })
 
-/** Which fields each money route carries, and where (docs/gateway.md §2.3 to 2.9; API Pix's cob as the root family's, docs/api-pix.md). */
+/** Which fields each money route carries, and where (docs/gateway.md §2.3 to 2.9; API Pix's cob as the gateway's, docs/api-pix.md). */
 const EXTRACTORS: Record<string, (r: RequestSource) => RequestFields> = {
   'POST /api/pix/cash-out': r => ({ externalId: text(field(r.body, 'externalId')), idempotencyKey: null, amountCents: cents(field(r.body, 'value')), target: text(field(r.body, 'details', 'key')) }),
   'POST /api/pix/cash-out-qrcode': r => ({ externalId: text(field(r.body, 'externalId')), idempotencyKey: null, amountCents: cents(field(r.body, 'value')), target: text(field(r.body, 'qrCode')) }),

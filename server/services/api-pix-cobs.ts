@@ -7,10 +7,10 @@ import type { AppliedScenario } from '../../scenarios/types.js'
 import { chargeData, txidInUse } from './charge-records.js'
 
 /**
- * BACEN's API Pix over the cobs the root family keeps too (docs/api-pix.md, cob): the same records,
+ * BACEN's API Pix over the cobs the gateway keeps too (docs/api-pix.md, cob): the same records,
  * shown as API Pix shows them. A cob made here is served at a payload location of its own (`location`
  * is that URL, at most 77 characters, and `pixCopiaECola` the BR Code that carries it); one made on the
- * root family keeps its own URL. A location unbound from its cob leaves the cob without one.
+ * gateway keeps its own URL. A location unbound from its cob leaves the cob without one.
  */
 
 /** A cob as API Pix asks for it: its chave is required, its calendario is not, and it may name the location it takes. */
@@ -53,7 +53,7 @@ export class ApiPixCobs {
   }
 
   /**
-   * PATCH /cob/{txid}: the root family's revision, but API Pix refuses a cancellation that changes
+   * PATCH /cob/{txid}: the gateway's revision, but API Pix refuses a cancellation that changes
    * something else too (nothing of it would be used).
    */
   revise (account: Account, txid: string, body: CobRevision): Cob {
@@ -75,7 +75,7 @@ export class ApiPixCobs {
     return charge
   }
 
-  /** The location a cob shows: its payload location while bound; the root family's own URL for a cob made there. */
+  /** The location a cob shows: its payload location while bound; the gateway's own URL for a cob made there. */
   locationOf (charge: Cob): { id: number, location: string, criacao: string } | null {
     const loc = this.deps.locations.ofCharge(charge)
     if (loc !== undefined) return { id: loc.id, location: loc.location, criacao: loc.createdAt }

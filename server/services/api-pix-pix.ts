@@ -8,7 +8,7 @@ import { API_PIX_DEVOLUCAO } from './refunds.js'
 /**
  * BACEN's API Pix over the PIX an account received (docs/api-pix.md, pix): which txid and key it shows
  * for them (its `Pix`, server/dialects/api-pix/views/), and their devoluções, the same records and
- * settlement as the root family's, on API Pix's rules. The reads and the list are the central-bank
+ * settlement as the gateway's, on API Pix's rules. The reads and the list are the central-bank
  * reads (central-bank-reads.ts) with API Pix's views.
  *
  * Which PIX carry a txid on API Pix: one that paid a charge of API Pix (a cob of either dialect, whose

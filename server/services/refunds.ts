@@ -21,7 +21,7 @@ import type { Config } from '../config.js'
 export const REFUND_DEADLINE_DAYS = 89
 const DAY_MS = 86_400_000
 
-/** The root family's devolução (docs/gateway.md §2.9, 7.8): within 89 days, RETIRADA taken as any natureza. */
+/** The gateway's devolução (docs/gateway.md §2.9, 7.8): within 89 days, RETIRADA taken as any natureza. */
 export const GATEWAY_DEVOLUCAO: DevolucaoRules = { deadlineDays: REFUND_DEADLINE_DAYS, retirada: true }
 /**
  * API Pix's (tag Pix, PixDevolucaoInvalida): within 90 days of the PIX's settlement; RETIRADA returns

@@ -298,7 +298,7 @@ t.test('charge-external-id-unique: API Pix\'s cob creations; the same PUT sent a
   const other = put({ ...inUse, sent: canonical({ valor: { original: '99.00' }, chave: 'k' }) })
   t.match(grade('charge-external-id-unique', { requests: [put(), other] }), { status: 'failed', evidence: [{ note: `API Pix PUT /cob/:txid with ${'t'.repeat(26)} refused COB_TXID_EXISTS`, requestIds: [other.id] }] }, 'another charge under a txid in use')
   const rootAgain = req({ method: 'PUT', route: '/cob/:txid', status: 409, errorCode: 'COB_TXID_EXISTS', externalId: 't'.repeat(26), sent: body })
-  t.match(grade('charge-external-id-unique', { requests: [put(), rootAgain] }), { status: 'failed' }, 'a txid of API Pix used again on the root family is not a retry of the same request')
+  t.match(grade('charge-external-id-unique', { requests: [put(), rootAgain] }), { status: 'failed' }, 'a txid of API Pix used again on the gateway is not a retry of the same request')
 })
 
 t.test('requests-valid grades the gateway alone; api-pix-requests-valid API Pix, with its violacoes', async t => {
@@ -338,7 +338,7 @@ t.test('cob-creation-resolved', async t => {
   const B = 'b'.repeat(26)
   t.match(grade('cob-creation-resolved', { requests: [put(A), post()] }), { status: 'not_exercised', summary: /CONNECTION_RESET;after=commit/ })
   t.match(grade('cob-creation-resolved', { requests: [req({ method: 'PUT', route: '/cob/:txid', status: null, externalId: A, sent: body }), req({ method: 'POST', route: '/cob', status: 201, sent: body })] }),
-    { status: 'not_exercised' }, 'the root family\'s cob is not graded here')
+    { status: 'not_exercised' }, 'the gateway\'s cob is not graded here')
   t.match(grade('cob-creation-resolved', { requests: [put(A, { status: null }), put(A, { status: 400, errorCode: 'COB_TXID_EXISTS' })] }),
     { status: 'passed', summary: '1 charge creation without an answer, none created again under another txid' }, 'the same PUT again')
   t.match(grade('cob-creation-resolved', { requests: [put(A, { status: null }), read(A), put(B)] }), { status: 'passed' }, 'read first (say it was not found), then created anew')
@@ -467,7 +467,7 @@ t.test('a journal entry as facts: what the report grades, the path\'s parameters
   // API Pix: its routes without the base path, whatever the base; its token; not the payloads payers read.
   t.same(gradedAs('PUT', '/v2/cob/:txid', graded('/v2')), { family: 'api-pix', route: '/cob/:txid' })
   t.same(gradedAs('PUT', '/api/v2/cob/:txid', graded('/api/v2')), { family: 'api-pix', route: '/cob/:txid' }, 'a base under /api/ is not the standard family')
-  t.same(gradedAs('GET', '/pix/v2/loc', graded('/pix/v2')), { family: 'api-pix', route: '/loc' }, 'a base under /pix/ is not the root family')
+  t.same(gradedAs('GET', '/pix/v2/loc', graded('/pix/v2')), { family: 'api-pix', route: '/loc' }, 'a base under /pix/ is not the gateway')
   t.same(gradedAs('POST', '/oauth/token', graded('/v2')), { family: 'api-pix', route: '/oauth/token' })
   t.equal(gradedAs('GET', '/qr/v2/:token', graded('/v2')), null, 'a payload location')
   t.equal(gradedAs('GET', '/.well-known/jwks.json', graded('/v2')), null, 'the key')

@@ -75,7 +75,7 @@ export const apiPix: Dialect = {
     apiPixPutWebhookCobR: 'webhook-config',
     apiPixGetWebhookCobR: 'webhook-config',
     apiPixDeleteWebhookCobR: 'webhook-config',
-    // API Pix's received PIX and devoluções as the root family's; its webhooks per key as the gateway's registrations.
+    // API Pix's received PIX and devoluções as the gateway's; its webhooks per key as the gateway's registrations.
     apiPixGetPix: 'pix-query',
     apiPixListPix: 'pix-query',
     apiPixCreateDevolucao: 'devolucao',

@@ -15,7 +15,7 @@ const READ: ApiPixRoute = { scope: 'cob.read', problems: { 400: 'CobConsultaInva
 
 /**
  * API Pix's immediate charges (tag Cob): PUT, POST, PATCH, GET and the list, over the same records as
- * the root family's /cob (docs/api-pix.md, cob), each shown in API Pix's shape.
+ * the gateway's /cob (docs/api-pix.md, cob), each shown in API Pix's shape.
  */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
@@ -91,7 +91,7 @@ const routes: RoutesPlugin = async (app) => {
       operationId: 'apiPixListCobs',
       tags: ['API Pix'],
       summary: 'Consultar lista de cobranças imediatas',
-      description: 'Created between inicio and fim; filters cpf or cnpj (of the devedor), status, locationPresente; paging with paginacao.paginaAtual and paginacao.itensPorPagina. Oldest first. The cobs of the root family are listed too.',
+      description: 'Created between inicio and fim; filters cpf or cnpj (of the devedor), status, locationPresente; paging with paginacao.paginaAtual and paginacao.itensPorPagina. Oldest first. The cobs of the gateway are listed too.',
       security: [{ oauth2: ['cob.read'] }],
       querystring: ApiPixCobListQuery,
       response: { 200: ApiPixCobList, ...errorResponses(PROBLEM, [400, 403]) },

@@ -10,7 +10,7 @@ const WRITE: ApiPixRoute = { scope: 'pix.write', problems: { 400: 'PixDevolucaoI
 const READ: ApiPixRoute = { scope: 'pix.read', problems: { 404: 'PixDevolucaoNaoEncontrada' } }
 
 /**
- * API Pix's devoluções of a received PIX (tag Pix; docs/api-pix.md, devolução): the root family's
+ * API Pix's devoluções of a received PIX (tag Pix; docs/api-pix.md, devolução): the gateway's
  * records and settlement (EM_PROCESSAMENTO, then DEVOLVIDO or NAO_REALIZADO on the scheduler), on API
  * Pix's rules.
  */

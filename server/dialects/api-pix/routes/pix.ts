@@ -10,7 +10,7 @@ const READ: ApiPixRoute = { scope: 'pix.read', problems: { 400: 'PixConsultaInva
 
 /**
  * API Pix's received PIX (tag Pix; docs/api-pix.md, pix): GET /pix/{e2eid} and the list, over the
- * records the root family's GET /pix reads, each shown as API Pix's `Pix`.
+ * records the gateway's GET /pix reads, each shown as API Pix's `Pix`.
  */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox

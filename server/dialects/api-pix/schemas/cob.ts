@@ -6,7 +6,7 @@ import { LOCATION_MAX_LENGTH } from '../../../domain/payload-locations.js'
 import { ApiPixPix } from './pix.js'
 
 /**
- * The immediate charge of BACEN's API Pix 2.9.0 (tag Cob): the root family's request with API Pix's
+ * The immediate charge of BACEN's API Pix 2.9.0 (tag Cob): the gateway's request with API Pix's
  * own rules (chave required, a location by `loc.id`), and its answer, where `location` is the payload
  * URL and `pixCopiaECola` the BR Code that carries it.
  */

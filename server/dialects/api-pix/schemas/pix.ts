@@ -29,7 +29,7 @@ export const ApiPixPix = Type.Object({
 
 export const ApiPixPixParams = Type.Object({ e2eid: Type.String({ minLength: 1, maxLength: 100, description: 'the endToEndId of a PIX the account received (32 alphanumerics)' }) })
 
-/** GET /pix's parameters: the root family's, with API Pix's txid (26 to 35 alphanumerics, as Pix.txid). */
+/** GET /pix's parameters: the gateway's, with API Pix's txid (26 to 35 alphanumerics, as Pix.txid). */
 export const ApiPixPixListQuery = Type.Object({
   ...PixListQuery.properties,
   txid: Type.Optional(Type.String({ pattern: '^[a-zA-Z0-9]{26,35}$' })),

@@ -21,7 +21,7 @@ export interface ChargeViewDeps {
   store: Pick<Store, 'account'>
   fixtures: Pick<Fixtures, 'institution'>
   refunds: RefundReads
-  /** The location a cob shows (its payload location while bound, the root family's own URL), null for none. */
+  /** The location a cob shows (its payload location while bound, the gateway's own URL), null for none. */
   cobs: { locationOf (charge: Cob): { id: number, location: string, criacao: string } | null }
   /** The payload location a cobv is served at, while it is bound to it. */
   locations: { ofCharge (charge: CobV): PayloadLocation | undefined }
