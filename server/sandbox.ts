@@ -175,8 +175,8 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const accounts = new AccountService(store, fixtures, clock, rng)
   const journal = new RequestJournal(config.journalSize, transactionLookup(store), id => store.account(id) !== undefined)
   const scenarios = new ScenarioService(store, clock)
-  const webhooks = new WebhookService({ ...engine, version }, { onError: err => logError(err, 'webhook bookkeeping failed'), ...opts.webhookLines })
   const deliveries = new DeliveryTypes()
+  const webhooks = new WebhookService({ ...engine, version }, { onError: err => logError(err, 'webhook bookkeeping failed'), ...opts.webhookLines, types: deliveries })
   // The capabilities say what happened through `events`; each dialect's notifier (given below, once
   // every service exists) turns it into its webhooks, in the registry's order, in the same unit.
   const notifiers: Notifier[] = []

@@ -1,6 +1,6 @@
 import type { FastifyContextConfig, FastifyRequest, RouteOptions } from 'fastify'
 import type { Config } from '../config.js'
-import type { Code, Refusal } from './refusal.js'
+import type { Code, CoreCode, Refusal } from './refusal.js'
 import type { Violation } from './problems.js'
 
 /**
@@ -88,11 +88,11 @@ export interface Outcome {
 }
 
 /**
- * Every outcome (a new code without a row does not compile), and what the wire shows of it; its status
- * in each family is that family's column. test/unit/families.test.ts checks that every outcome answers
- * in some family of the app.
+ * Every outcome of the core (a new code without a row does not compile), and what the wire shows of it;
+ * its status in each family is that family's column. A dialect's own codes show as they are.
+ * test/unit/families.test.ts checks that every outcome answers in some family of the app.
  */
-export const OUTCOMES: Record<Code, Outcome> = {
+export const OUTCOMES: Record<CoreCode, Outcome> = {
   INVALID_REQUEST: { reportedAs: 'HTTP_ERROR' },
   INVALID_CREDENTIALS: { reportedAs: 'HTTP_ERROR' },
   CERTIFICATE_NOT_LINKED: { reportedAs: 'HTTP_ERROR' },
@@ -171,12 +171,14 @@ export const OUTCOMES: Record<Code, Outcome> = {
 
 /** The code the body and the request journal show for an outcome. */
 export function reportedCode (code: Code): string {
-  return OUTCOMES[code].reportedAs ?? code
+  return outcomeOf(code).reportedAs ?? code
 }
+
+const outcomeOf = (code: Code): Outcome => (OUTCOMES as Partial<Record<Code, Outcome>>)[code] ?? {}
 
 /** Whether the extended shape reports the outcome as a generic error rather than a business one. */
 export function isGeneric (code: Code): boolean {
-  const outcome = OUTCOMES[code]
+  const outcome = outcomeOf(code)
   return outcome.generic === true || outcome.reportedAs === 'HTTP_ERROR'
 }
 

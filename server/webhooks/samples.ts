@@ -15,11 +15,27 @@ export interface SampleContext {
   rng: SeededRng
 }
 
-/** A delivery event type of a dialect: its sample, and where it goes besides the registrations of its type. */
+/** An attempt of a delivery about to go out, as a dialect signs it. */
+export interface AttemptToSign {
+  deliveryId: string
+  accountId: number
+  eventType: string
+  transactionId: string | null
+  /** The body as sent. */
+  body: string
+  /** Sandbox time of the attempt, in seconds. */
+  timestamp: number
+  /** Whether the attempt is to carry a forged signature (WEBHOOK_BAD_SIGNATURE, the report's probe). */
+  forged: boolean
+}
+
+/** A delivery event type of a dialect: its sample, where it goes besides the registrations of its type, and its own headers. */
 export interface DeliveryType {
   sample (ctx: SampleContext): unknown
   /** The URLs the account's own webhooks of the type post it to (API Pix's callbacks); none when only registrations take it. */
   receivers? (accountId: number): string[]
+  /** Headers of its own on each attempt (a PSP's signature), beside the sandbox's (X-Sandbox-Signature and the rest). */
+  headers? (attempt: AttemptToSign): Record<string, string>
 }
 
 /** The app's delivery event types, in the registry's order (the gateway's events, then API Pix's callbacks). */
@@ -46,5 +62,14 @@ export class DeliveryTypes {
 
   receivers (type: string, accountId: number): string[] {
     return this.byType.get(type)?.receivers?.(accountId) ?? []
+  }
+
+  /** Whether the type adds headers of its own (the built-in ones do not: an attempt of theirs builds nothing more). */
+  signs (type: string): boolean {
+    return this.byType.get(type)?.headers !== undefined
+  }
+
+  headers (attempt: AttemptToSign): Record<string, string> {
+    return this.byType.get(attempt.eventType)?.headers?.(attempt) ?? {}
   }
 }

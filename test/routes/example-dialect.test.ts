@@ -2,7 +2,8 @@ import t from 'tap'
 import { buildTestApp, fixtureAccount, tokenFor, bearer } from '../helpers/app.js'
 import { startReceiver } from '../helpers/receiver.js'
 import { dialects } from '../../server/dialects/index.js'
-import { exampleDialect } from '../helpers/example-dialect/index.js'
+import { createHmac } from 'node:crypto'
+import { EXAMPLE_SIGNING_KEY, exampleDialect } from '../helpers/example-dialect/index.js'
 
 /**
  * A new dialect is its folder and its place in the list of dialects (CONTRIBUTING.md, "How to add a
@@ -29,6 +30,11 @@ t.test('its route answers with its own credentials, in its own error shape', asy
   const invalid = await app.inject({ method: 'PUT', url: '/example/v1/accounts/1/hook', headers: key, payload: {} })
   t.equal(invalid.statusCode, 422)
   t.match(invalid.json(), { ok: false, reason: 'INVALID_REQUEST', message: /url/ })
+
+  // A code of its own, with its status in its column.
+  const noHook = await app.inject({ method: 'DELETE', url: '/example/v1/accounts/1/hook', headers: key })
+  t.equal(noHook.statusCode, 409)
+  t.same(noHook.json(), { ok: false, reason: 'EXAMPLE_NO_HOOK', message: 'the account has no hook' })
 
   // A path of its own that no route serves is its 404; a gateway path keeps the gateway's shape.
   const nowhere = await app.inject({ method: 'GET', url: '/example/v1/nowhere' })
@@ -75,6 +81,8 @@ t.test('its notifier turns a PIX received into a delivery of its own event type,
   t.equal(delivered.headers['x-sandbox-event-type'], 'example_pix')
   t.same(delivered.json(), { kind: 'pix', transactionId: cashIn.json().transactionId, amount: 12.34 })
   t.ok(String(delivered.headers['x-sandbox-signature']).startsWith('v1='), 'signed as every delivery is')
+  const expected = createHmac('sha256', EXAMPLE_SIGNING_KEY).update(`${String(delivered.headers['x-sandbox-timestamp'])}.${delivered.body}`).digest('hex')
+  t.equal(delivered.headers['x-example-signature'], expected, 'and with its dialect\'s own signature')
   const log = (await app.inject({ method: 'GET', url: '/__sandbox/webhooks/deliveries?accountId=1' })).json().deliveries as Array<{ eventType: string }>
   t.same(log.map(d => d.eventType).sort(), ['cash_in', 'example_pix'], 'beside the gateway\'s cash_in, in the same log')
 
@@ -82,6 +90,9 @@ t.test('its notifier turns a PIX received into a delivery of its own event type,
   const probe = await app.inject({ method: 'POST', url: '/__sandbox/report/probe', payload: { accountId: 1 } })
   t.equal(probe.statusCode, 202)
   t.equal(probe.json().deliveries[0].eventType, 'example_pix')
+  const forged = await receiver.next()
+  t.equal(forged.headers['x-sandbox-event-type'], 'example_pix')
+  t.not(forged.headers['x-example-signature'], createHmac('sha256', EXAMPLE_SIGNING_KEY).update(`${String(forged.headers['x-sandbox-timestamp'])}.${forged.body}`).digest('hex'), 'the probe\'s signature is forged in its dialect\'s header too')
 })
 
 t.test('without it in the list, the sandbox knows nothing of it', async t => {

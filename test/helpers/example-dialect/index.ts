@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto'
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import type { Dialect } from '../../../server/dialects/types.js'
@@ -16,7 +17,8 @@ import { receivedOf } from '../../../server/services/charge-records.js'
  * /example/v1, authenticate with a key of their own (`x-example-key`, the account's client secret),
  * answer errors in a shape of their own (`{ ok: false, reason, message }`, 422 for invalid input),
  * read the balance (where the transport faults apply: scenario endpoint `balance`) and set a hook URL;
- * its notifier posts each PIX the account receives to that hook, as event type `example_pix`.
+ * its notifier posts each PIX the account receives to that hook, as event type `example_pix`, signed
+ * with a header of its own (`x-example-signature`); removing a hook it does not have is a code of its own.
  */
 
 /** `{ ok: false, reason, message }`: the error body of every route of the dialect. */
@@ -34,6 +36,8 @@ export const EXAMPLE_SHAPE: ErrorShape = {
 }
 
 const PREFIX = '/example/v1'
+/** The key its notifications are signed with (`x-example-signature`). */
+export const EXAMPLE_SIGNING_KEY = 'example-key'
 
 /** Its family: every path under /example, its column of the error table (invalid input is a 422 here, a code of its own among them). */
 export const EXAMPLE_FAMILY: ErrorFamily = {
@@ -54,11 +58,20 @@ export const EXAMPLE_FAMILY: ErrorFamily = {
     SERVICE_UNAVAILABLE: 503,
     STORAGE_UNAVAILABLE: 503,
     INTERNAL_ERROR: 500,
+    // A code of its own (DialectCodes, below).
+    EXAMPLE_NO_HOOK: 409,
   },
   claim: path => path === '/example' || path.startsWith('/example/') ? '/example'.length : undefined,
   shapeOf: () => EXAMPLE_SHAPE,
   // Its own key on every route (401), an unknown X-Sandbox-Scenario (400), and invalid input (422).
   declare: () => [400, 401, 422],
+}
+
+declare module '../../../server/errors/refusal.js' {
+  interface DialectCodes {
+    /** DELETE of a hook the account does not have. */
+    EXAMPLE_NO_HOOK: true
+  }
 }
 
 const AccountParams = Type.Object({ id: Type.Integer({ minimum: 1 }) })
@@ -93,6 +106,12 @@ export function exampleDialect (): Dialect & { hooks: Map<number, string> } {
       hooks.set(request.params.id, url)
       return { url }
     })
+    app.delete(`${PREFIX}/accounts/:id/hook`, {
+      schema: { operationId: 'exampleRemoveHook', tags: ['Example'], params: AccountParams, response: { 204: Type.Null(), ...errorResponses(EXAMPLE_SHAPE, [404, 409]) } },
+    }, async (request, reply) => {
+      if (!hooks.delete(request.params.id)) throw new Refusal('EXAMPLE_NO_HOOK', 'the account has no hook')
+      return reply.status(204).send(null)
+    })
   }
 
   return {
@@ -101,10 +120,15 @@ export function exampleDialect (): Dialect & { hooks: Map<number, string> } {
     families: [EXAMPLE_FAMILY],
     schemas: [ExampleError],
     tags: () => [{ name: 'Example', description: 'The example dialect of the tests' }],
-    scenarioEndpoints: { exampleBalance: 'balance', exampleSetHook: null },
+    scenarioEndpoints: { exampleBalance: 'balance', exampleSetHook: null, exampleRemoveHook: null },
     register: async (app: FastifyInstance) => { await app.register(named('example', routes)) },
     deliveries: () => ({
-      example_pix: { sample: ctx => ({ kind: 'pix', transactionId: ctx.transactionId, amount: 10 }), receivers: accountId => hooks.has(accountId) ? [hooks.get(accountId)!] : [] },
+      example_pix: {
+        sample: ctx => ({ kind: 'pix', transactionId: ctx.transactionId, amount: 10 }),
+        receivers: accountId => hooks.has(accountId) ? [hooks.get(accountId)!] : [],
+        // Its own signature: an HMAC of the body with a key of its own, at each attempt.
+        headers: attempt => ({ 'x-example-signature': createHmac('sha256', attempt.forged ? 'forged' : EXAMPLE_SIGNING_KEY).update(`${attempt.timestamp}.${attempt.body}`).digest('hex') }),
+      },
     }),
     notifier: sb => ({
       notify: event => {
