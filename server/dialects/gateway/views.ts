@@ -2,9 +2,9 @@ import { centsToNumber } from '../../domain/money.js'
 import type { Store } from '../../store/store.js'
 import type { Transaction, TransactionOf } from '../../store/state.js'
 import type { ReceivedPixViews, RefundReads } from '../../ports.js'
-import { chargeData, cobChave, receivedOf } from '../../services/charge-records.js'
+import { chargeData, receivedOf } from '../../services/charge-records.js'
 import { refundData, refundStatusAs } from '../../services/refunds.js'
-import { receivedPixView } from '../shared/bacen.js'
+import { cobTerms, receivedPixView } from '../shared/bacen.js'
 
 /*
  * The gateway's answers (docs/gateway.md §2): each a pure function of the records, for its routes
@@ -52,13 +52,7 @@ export function cobView (deps: GatewayViewDeps, charge: TransactionOf<'COB'>) {
     revisao: cob.revisao ?? 0,
     loc: { id: cob.locId, location: d.pixCode!, tipoCob: 'cob', criacao: charge.createdAt, txid: d.txid! },
     location: d.pixCode!,
-    status: charge.status,
-    ...(cob.devedor ? { devedor: { ...cob.devedor } } : {}),
-    valor: { original: cob.original, modalidadeAlteracao: cob.modalidadeAlteracao },
-    // BACEN's answer always names the receiver's key: without one in the request, the account's document key.
-    chave: cobChave(charge, deps.store.account(charge.accountId)),
-    ...(cob.solicitacaoPagador !== undefined ? { solicitacaoPagador: cob.solicitacaoPagador } : {}),
-    ...(cob.infoAdicionais ? { infoAdicionais: cob.infoAdicionais } : {}),
+    ...cobTerms(charge, deps.store.account(charge.accountId)),
     pixCopiaECola: d.pixCode!,
     ...(received ? { pix: [receivedPixView(deps.refunds, charge)] } : {}),
   }

@@ -1,7 +1,7 @@
 import { documentKind } from '../../domain/documents.js'
 import { centsToString } from '../../domain/money.js'
-import type { Natureza, Transaction } from '../../store/state.js'
-import { chargeData, chaveOf, receivedOf } from '../../services/charge-records.js'
+import type { Account, Natureza, Transaction, TransactionOf } from '../../store/state.js'
+import { chargeData, chaveOf, cobChave, receivedOf } from '../../services/charge-records.js'
 import { refundData, refundStatusAs } from '../../services/refunds.js'
 import type { RefundReads } from '../../ports.js'
 
@@ -59,5 +59,22 @@ export function receivedPixView (refunds: RefundReads, tx: Transaction) {
     horario: received.at,
     pagador: { nome: payer.name, ...(documentKind(payer.document) === 'CPF' ? { cpf: payer.document } : { cnpj: payer.document }) },
     devolucoes: devolucoesOf(refunds, tx),
+  }
+}
+
+/**
+ * What a cob (BACEN's CobCompleta) says of the charge its receiver set, after its calendario, txid and
+ * revisao, in both dialects: its status, devedor, valor, chave, solicitacaoPagador and infoAdicionais.
+ */
+export function cobTerms (charge: TransactionOf<'COB'>, holder: Account | undefined) {
+  const cob = chargeData(charge).cob!
+  return {
+    status: charge.status,
+    ...(cob.devedor ? { devedor: { ...cob.devedor } } : {}),
+    valor: { original: cob.original, modalidadeAlteracao: cob.modalidadeAlteracao },
+    // BACEN's answer always names the receiver's key: without one in the request, the account's document key.
+    chave: cobChave(charge, holder),
+    ...(cob.solicitacaoPagador !== undefined ? { solicitacaoPagador: cob.solicitacaoPagador } : {}),
+    ...(cob.infoAdicionais ? { infoAdicionais: cob.infoAdicionais } : {}),
   }
 }

@@ -5,9 +5,9 @@ import type { Fixtures } from '../../../fixtures.js'
 import type { Store } from '../../../store/store.js'
 import type { PayloadLocation, Transaction, TransactionOf } from '../../../store/state.js'
 import type { RefundReads } from '../../../ports.js'
-import { chargeData, cobChave, receivedOf } from '../../../services/charge-records.js'
+import { chargeData, receivedOf } from '../../../services/charge-records.js'
 import { iso } from '../../../services/history.js'
-import { devolucoesOf, receivedPixView } from '../../shared/bacen.js'
+import { cobTerms, devolucoesOf, receivedPixView } from '../../shared/bacen.js'
 
 /*
  * API Pix's charges and received PIX as it shows them (docs/api-pix.md, cob, cobv, pix): pure
@@ -55,13 +55,7 @@ function cobFields (deps: ChargeViewDeps, charge: Cob) {
     calendario: { criacao: charge.createdAt, expiracao: cob.expiracao },
     txid: d.txid!,
     revisao: cob.revisao ?? 0,
-    status: charge.status,
-    ...(cob.devedor ? { devedor: { ...cob.devedor } } : {}),
-    valor: { original: cob.original, modalidadeAlteracao: cob.modalidadeAlteracao },
-    // BACEN's answer always names the receiver's key: without one in the request, the account's document key.
-    chave: cobChave(charge, deps.store.account(charge.accountId)),
-    ...(cob.solicitacaoPagador !== undefined ? { solicitacaoPagador: cob.solicitacaoPagador } : {}),
-    ...(cob.infoAdicionais ? { infoAdicionais: cob.infoAdicionais } : {}),
+    ...cobTerms(charge, deps.store.account(charge.accountId)),
   }
 }
 
