@@ -1,7 +1,7 @@
 import { ConfigError } from '../../config.js'
 import { API_PIX_SCOPES, OAUTH_TOKEN_PATH } from '../../domain/scopes.js'
 import type { Dialect } from '../types.js'
-import { named } from '../../routes/named.js'
+import { named } from '../../named-plugins.js'
 import apiPixRoutes, { apiPixRoutingUrl, baseCollision } from './routes/index.js'
 import apiPixToken from './routes/oauth.js'
 import apiPixPayloads from './routes/payload.js'

@@ -1,5 +1,5 @@
 import type { Dialect } from '../types.js'
-import { named } from '../../routes/named.js'
+import { named } from '../../named-plugins.js'
 import standardRoutes from './routes/standard/index.js'
 import centralBankRoutes from './routes/central-bank/index.js'
 import { CENTRAL_BANK, ExtendedError, SimpleError, STANDARD } from './errors.js'

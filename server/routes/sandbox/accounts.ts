@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../plugin.js'
+import type { RoutesPlugin } from '../../route-plugin.js'
 import { Type } from '@sinclair/typebox'
 import { Refusal, invalidRequest } from '../../errors/refusal.js'
 import { amountMessage, centsToString, MAX_CENTS, parseAmount } from '../../domain/money.js'

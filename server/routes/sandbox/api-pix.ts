@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../plugin.js'
+import type { RoutesPlugin } from '../../route-plugin.js'
 import { SandboxCobVList } from '../../dialects/api-pix/schemas/cobv.js'
 import { SandboxLoteCobVList } from '../../dialects/api-pix/schemas/lotecobv.js'
 import { SandboxApiPixWebhookList } from '../../dialects/api-pix/schemas/webhook.js'

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../plugin.js'
+import type { RoutesPlugin } from '../../route-plugin.js'
 import { SandboxLocList } from '../../dialects/api-pix/schemas/loc.js'
 import { AccountFilterQuery } from '../../schemas/sandbox.js'
 

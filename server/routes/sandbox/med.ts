@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../plugin.js'
+import type { RoutesPlugin } from '../../route-plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { MedOpenBody, MedTransitionBody, MedTransitionView, SandboxMedList, SandboxMedView } from '../../schemas/payins.js'
 import { AccountFilterQuery, NumericIdParams } from '../../schemas/sandbox.js'

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../plugin.js'
+import type { RoutesPlugin } from '../../route-plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { PixIncomingBody, PixPayBody, ReceivedPixView } from '../../schemas/payins.js'
 import { appliedScenarios } from '../../applied-scenarios.js'

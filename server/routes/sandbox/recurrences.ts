@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import type { RoutesPlugin } from '../plugin.js'
+import type { RoutesPlugin } from '../../route-plugin.js'
 import { hundredths } from '../../domain/api-pix-fields.js'
 import { JORNADAS, REC_REJEICAO_CODIGOS } from '../../domain/rec-types.js'
 import { errorResponses, RecordId, StringEnum } from '../../schemas/common.js'

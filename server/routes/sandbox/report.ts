@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../plugin.js'
+import type { RoutesPlugin } from '../../route-plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { ReportProbeBody, ReportQuery, ReportView } from '../../schemas/report.js'
 import { WebhookTestAnswer } from '../../schemas/webhooks.js'

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../plugin.js'
+import type { RoutesPlugin } from '../../route-plugin.js'
 import { Refusal, invalidRequest } from '../../errors/refusal.js'
 import { parseInstant } from '../../domain/instant.js'
 import { errorResponses } from '../../schemas/common.js'

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../plugin.js'
+import type { RoutesPlugin } from '../../route-plugin.js'
 import { Type } from '@sinclair/typebox'
 import { Refusal } from '../../errors/refusal.js'
 import { errorResponses } from '../../schemas/common.js'

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../plugin.js'
+import type { RoutesPlugin } from '../../route-plugin.js'
 import { constants } from 'node:buffer'
 import { getHeapStatistics } from 'node:v8'
 import { Type } from '@sinclair/typebox'

@@ -6,8 +6,8 @@ import type { ErrorFamily, ErrorShape } from '../../../server/errors/families.js
 import { Refusal } from '../../../server/errors/refusal.js'
 import { errorResponses } from '../../../server/schemas/common.js'
 import { appliedScenarios } from '../../../server/applied-scenarios.js'
-import type { RoutesPlugin } from '../../../server/routes/plugin.js'
-import { named } from '../../../server/routes/named.js'
+import type { RoutesPlugin } from '../../../server/route-plugin.js'
+import { named } from '../../../server/named-plugins.js'
 import { centsToNumber } from '../../../server/domain/money.js'
 import { receivedOf } from '../../../server/services/charge-records.js'
 

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../../../routes/plugin.js'
+import type { RoutesPlugin } from '../../../route-plugin.js'
 import type { Static } from '@sinclair/typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { appliedScenarios } from '../../../applied-scenarios.js'

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../../../routes/plugin.js'
+import type { RoutesPlugin } from '../../../route-plugin.js'
 import { appliedScenarios } from '../../../applied-scenarios.js'
 import { errorResponses } from '../../../schemas/common.js'
 import { CobRBody, CobRList, CobRListQuery, CobRParams, CobRPatchBody, CobRRetryParams, CobRView } from '../schemas/cobr.js'

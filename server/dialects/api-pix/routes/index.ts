@@ -13,7 +13,7 @@ import pix from './pix.js'
 import devolucao from './devolucao.js'
 import webhook from './webhook.js'
 import lotecobv from './lotecobv.js'
-import { registerNamed } from '../../../routes/named.js'
+import { registerNamed } from '../../../named-plugins.js'
 
 /**
  * BACEN's API Pix 2.9.0 under its base path (docs/api-pix.md): one plugin per resource, each route

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../../../routes/plugin.js'
+import type { RoutesPlugin } from '../../../route-plugin.js'
 import { errorResponses } from '../../../schemas/common.js'
 import { LocBody, LocList, LocListQuery, LocParams, LocView } from '../schemas/loc.js'
 import type { ApiPixRoute } from './route.js'

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../../../routes/plugin.js'
+import type { RoutesPlugin } from '../../../route-plugin.js'
 import { errorResponses } from '../../../schemas/common.js'
 import { LocRecList, LocRecListQuery, LocRecParams, LocRecView } from '../schemas/rec.js'
 import type { ApiPixRoute } from './route.js'

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../../../routes/plugin.js'
+import type { RoutesPlugin } from '../../../route-plugin.js'
 import { authenticateClient, basicCredentials, clientCertificate, HEADER_NOT_TRUSTED } from '../../../auth/clients.js'
 import { TOKEN_LIFETIME_SECONDS } from '../../../auth/tokens.js'
 import { grantedScopes, requestedScopes, OAUTH_TOKEN_PATH } from '../../../domain/scopes.js'

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify'
-import type { RoutesPlugin } from '../../../routes/plugin.js'
+import type { RoutesPlugin } from '../../../route-plugin.js'
 import { Type } from '@sinclair/typebox'
 import { COBV_PAYLOAD_PATH, JWKS_PATH, PAYLOAD_PATH, REC_PAYLOAD_PATH, isLocationToken } from '../../../domain/payload-locations.js'
 import { Refusal } from '../../../errors/refusal.js'

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../../../routes/plugin.js'
+import type { RoutesPlugin } from '../../../route-plugin.js'
 import { errorResponses } from '../../../schemas/common.js'
 import { ApiPixPix, ApiPixPixList, ApiPixPixListQuery, ApiPixPixParams } from '../schemas/pix.js'
 import type { ApiPixRoute } from './route.js'

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../../../routes/plugin.js'
+import type { RoutesPlugin } from '../../../route-plugin.js'
 import { appliedScenarios } from '../../../applied-scenarios.js'
 import { errorResponses } from '../../../schemas/common.js'
 import { RecBody, RecCompleta, RecGerada, RecList, RecListQuery, RecParams, RecPatchBody, RecQuery } from '../schemas/rec.js'

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../../../routes/plugin.js'
+import type { RoutesPlugin } from '../../../route-plugin.js'
 import { errorResponses } from '../../../schemas/common.js'
 import { SolicRecBody, SolicRecParams, SolicRecPatchBody, SolicRecView } from '../schemas/rec.js'
 import type { ApiPixRoute } from './route.js'

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import type { RoutesPlugin } from '../../../routes/plugin.js'
+import type { RoutesPlugin } from '../../../route-plugin.js'
 import { errorResponses } from '../../../schemas/common.js'
 import { ApiPixWebhook, ApiPixWebhookBody, ApiPixWebhookList, ApiPixWebhookListQuery, ApiPixWebhookParams } from '../schemas/webhook.js'
 import type { ApiPixRoute } from './route.js'

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../../../../routes/plugin.js'
+import type { RoutesPlugin } from '../../../../route-plugin.js'
 import { errorResponses } from '../../../../schemas/common.js'
 import { CobBody, CobParams, CobPatchBody, CobResponse } from '../../../../schemas/payins.js'
 import { CobList, CobListQuery } from '../../../../schemas/central-bank.js'

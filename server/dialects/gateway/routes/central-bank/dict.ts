@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../../../../routes/plugin.js'
+import type { RoutesPlugin } from '../../../../route-plugin.js'
 import { errorResponses } from '../../../../schemas/common.js'
 import { DictTransferBody, DictTransferCreated, DictTransferHeaders } from '../../../../schemas/payouts.js'
 import { canonicalIdempotencyKey } from '../../../../domain/ids.js'

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../../../../routes/plugin.js'
+import type { RoutesPlugin } from '../../../../route-plugin.js'
 import { errorResponses } from '../../../../schemas/common.js'
 import { PixList, PixListQuery, PixParams } from '../../../../schemas/central-bank.js'
 import { PixView } from '../../../../schemas/payins.js'

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../../../../routes/plugin.js'
+import type { RoutesPlugin } from '../../../../route-plugin.js'
 import { centsToNumber } from '../../../../domain/money.js'
 import { errorResponses } from '../../../../schemas/common.js'
 import { StandardBalance } from '../../schemas/balance.js'

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../../../../routes/plugin.js'
+import type { RoutesPlugin } from '../../../../route-plugin.js'
 import { errorResponses } from '../../../../schemas/common.js'
 import { CashOutBody, PayoutCreated, QrCashOutBody } from '../../../../schemas/payouts.js'
 import type { TransactionOf } from '../../../../store/state.js'

@@ -6,7 +6,7 @@ import cashIn from './cash-in.js'
 import refundIn from './refund-in.js'
 import med from './med.js'
 import webhooks from './webhooks.js'
-import { registerNamed } from '../../../../routes/named.js'
+import { registerNamed } from '../../../../named-plugins.js'
 
 /** The standard family: /api/* (and /balance), extended error shape. */
 const standardRoutes: FastifyPluginAsync = async (app) => {

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../../../../routes/plugin.js'
+import type { RoutesPlugin } from '../../../../route-plugin.js'
 import { Refusal, tooManyRequests } from '../../../../errors/refusal.js'
 import { errorResponses } from '../../../../schemas/common.js'
 import { MedListQuery, MedListResponse } from '../../../../schemas/payins.js'

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../../../../routes/plugin.js'
+import type { RoutesPlugin } from '../../../../route-plugin.js'
 import { invalidRequest, Refusal } from '../../../../errors/refusal.js'
 import { authenticateClient, clientCertificate, HEADER_NOT_TRUSTED } from '../../../../auth/clients.js'
 import { TOKEN_LIFETIME_SECONDS } from '../../../../auth/tokens.js'

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../../../../routes/plugin.js'
+import type { RoutesPlugin } from '../../../../route-plugin.js'
 import { errorResponses } from '../../../../schemas/common.js'
 import { PublicWebhookAnswer, PublicWebhookBody, PublicWebhookList } from '../../../../schemas/webhooks.js'
 import { EXTENDED } from '../../errors.js'

@@ -1,6 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox'
 import type { FastifyPluginAsync, FastifyTypeProvider, RawServerDefault } from 'fastify'
-import type { DeepReadonly } from '../store/state.js'
+import type { DeepReadonly } from './store/state.js'
 
 /**
  * TypeBox's type provider (`@fastify/type-provider-typebox`) with one difference: what a route answers
