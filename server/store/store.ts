@@ -1,5 +1,6 @@
 import { Low } from 'lowdb'
 import { BaseFile, type DataFile } from './data-file.js'
+import { RemovedRecords, keyFieldOf, type NamedRecords } from './derived.js'
 import { DurableLog, type Companions, type StoreHealth } from './durable-log.js'
 import { NodeFs, type StoreFs } from './fs.js'
 import { openDataFile, type OpenResult } from './opening.js'
@@ -65,7 +66,7 @@ export class Store {
   private readonly onError: (err: unknown) => void
   private readonly undo = (entries: Entry[]): void => this.restore(entries)
   private readonly restoredListeners: Array<(restored: Restored) => void> = []
-  private readonly removers: Array<(accountId: number) => void> = []
+  private readonly removers: Array<(accountId: number, removed: NamedRecords) => void> = []
   private clock: Companions['clock'] | null = null
 
   constructor (opts: StoreOptions = {}) {
@@ -289,7 +290,11 @@ export class Store {
     this.repo.indexFingerprint(fingerprint, this.repo.state.accounts[accountId])
   }
 
-  /** Removes an account and everything that belongs to it (its owners' records through `onAccountRemoved`). */
+  /**
+   * Removes an account and everything that belongs to it: its transactions and the records of every
+   * collection whose records name their account (`owned` in COLLECTION_RECORDS). Then whoever keeps
+   * state derived from records is told which records went (`onAccountRemoved`).
+   */
   removeAccount (id: number): void {
     const key = String(id)
     const state = this.repo.state
@@ -297,19 +302,28 @@ export class Store {
     if (!account) return
     this.touch(account, 'accounts', key, true, SHALLOW)
     delete state.accounts[key]
+    const removed = new RemovedRecords()
     for (const tx of this.repo.transactionsOf(id)) {
       this.touch(tx, 'transactions', tx.id, true, SHALLOW)
       delete state.transactions[tx.id]
+      removed.add('transactions', tx)
     }
-    for (const hook of this.removers) hook(id)
+    for (const collection of OWNED) {
+      for (const record of Object.values(state[collection]) as Array<{ accountId: number }>) {
+        if (record.accountId !== id) continue
+        this.remove(collection, keyOf(collection, record))
+        removed.add(collection, record)
+      }
+    }
+    for (const listener of this.removers) listener(id, removed)
     // Several collections at once, and rare: the next write rewrites the base rather than journal each.
     this.log?.rewrite()
     this.repo.unindexAccount(account)
   }
 
-  /** Lets the owner of another collection drop an account's records when the account is removed. */
-  onAccountRemoved (remove: (accountId: number) => void): void {
-    this.removers.push(remove)
+  /** Tells `listener` which records went with an account (what it keeps about them, it forgets). */
+  onAccountRemoved (listener: (accountId: number, removed: NamedRecords) => void): void {
+    this.removers.push(listener)
   }
 
   /**
@@ -431,6 +445,9 @@ const OK: StoreHealth = { status: 'ok' }
 
 /** A record's key in its collection: the field COLLECTION_RECORDS names (`key`), else its `id`. */
 function keyOf (collection: Collection, record: unknown): string {
-  const field: string = (COLLECTION_RECORDS[collection] as { key?: string }).key ?? 'id'
-  return String((record as Record<string, unknown>)[field])
+  return String((record as Record<string, unknown>)[keyFieldOf(collection)])
 }
+
+/** The collections besides transactions whose records name their account, and go with it. */
+const OWNED = COLLECTIONS.filter((c): c is Exclude<Collection, 'accounts' | 'transactions'> =>
+  c !== 'transactions' && c !== 'accounts' && (COLLECTION_RECORDS[c] as { owned?: boolean }).owned === true)
