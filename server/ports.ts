@@ -39,9 +39,9 @@ export interface Events {
 
 /**
  * What a service keeps in memory besides the store, and how it follows the state: what it derives
- * from records, rebuilt and mended for it, and hooks for the rest (`store/derived.ts`).
+ * from records, rebuilt and mended for it, and hooks for the rest (`store/lifecycle.ts`).
  */
-export type { Lifecycle } from './store/derived.js'
+export type { Lifecycle } from './store/lifecycle.js'
 
 // ---- what one capability asks of another -----------------------------------------------------------
 

@@ -7,7 +7,7 @@ import { parseInstant, SANDBOX_TIME_MAX, SANDBOX_TIME_MIN, SANDBOX_TIME_RANGE } 
 import { StartupError } from './errors/startup.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
 import type { CobVBatchHold, ContractCodes, Events } from './ports.js'
-import { Lifecycles } from './store/derived.js'
+import { Lifecycles } from './store/lifecycle.js'
 import { Store, type StoreOptions } from './store/store.js'
 import { emptyState, type ClockRecord, type RngState, type State } from './store/state.js'
 import { TokenService } from './auth/tokens.js'

@@ -1,5 +1,6 @@
 import t, { type Test } from 'tap'
-import { Cache, DueJobs, KeyIndex, Lifecycles, RecordLists, type Derived } from '../../server/store/derived.js'
+import { Cache, DueJobs, KeyIndex, RecordLists, type Derived } from '../../server/store/derived.js'
+import { Lifecycles } from '../../server/store/lifecycle.js'
 import { emptyState, type CobVBatch, type PayloadLocation, type TransactionOf } from '../../server/store/state.js'
 import { addAccount, engine, T0 } from './services/harness.js'
 

@@ -9,7 +9,7 @@ import { SplitService } from '../../../server/services/splits.js'
 import type { AppliedScenario } from '../../../scenarios/types.js'
 import type { Transaction } from '../../../server/store/state.js'
 import { addAccount, engine, PAYER } from './harness.js'
-import { Lifecycles } from '../../../server/store/derived.js'
+import { Lifecycles } from '../../../server/store/lifecycle.js'
 
 /** What the charge service finds for the BR Code of a charge, as a payer's bank would read it. */
 function lookup (service: ChargeService, charge: Transaction) {

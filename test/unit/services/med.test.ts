@@ -3,7 +3,7 @@ import type { AccountLookup, DevolucaoView, MedReturns, ReceivedPayments } from 
 import { MedService } from '../../../server/services/med.js'
 import type { Mutable, Natureza, Transaction } from '../../../server/store/state.js'
 import { addAccount, addReceived, engine, T0 } from './harness.js'
-import { Lifecycles } from '../../../server/store/derived.js'
+import { Lifecycles } from '../../../server/store/lifecycle.js'
 
 // MedService alone: a memory store, the clock, the events it emits recorded, and fakes for its three
 // neighbours: the received payment a MED names (ReceivedPayments), the account it belongs to

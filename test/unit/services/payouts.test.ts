@@ -9,7 +9,7 @@ import { PayoutService } from '../../../server/services/payouts.js'
 import { Store } from '../../../server/store/store.js'
 import type { WebhookEvent } from '../../../server/webhooks/types.js'
 import { accountRecord } from './harness.js'
-import { Lifecycles } from '../../../server/store/derived.js'
+import { Lifecycles } from '../../../server/store/lifecycle.js'
 
 // PayoutService alone: a memory store, the sandbox clock and scheduler, and fakes for its neighbours
 // (charges it never reaches here, and the events it emits, recorded).

@@ -3,7 +3,7 @@ import { invariantHolds } from '../../../server/domain/ledger.js'
 import type { ReceivedPayments } from '../../../server/ports.js'
 import { REFUND_DEADLINE_DAYS, RefundService, refundData } from '../../../server/services/refunds.js'
 import { addAccount, addPayout, addReceived, DAY_MS, engine } from './harness.js'
-import { Lifecycles } from '../../../server/store/derived.js'
+import { Lifecycles } from '../../../server/store/lifecycle.js'
 
 // RefundService alone: a memory store, the clock and scheduler, the events it emits recorded, and a
 // fake for what it asks of its neighbours (the received payment a refund names). Account 1 starts

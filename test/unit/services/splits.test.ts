@@ -7,7 +7,7 @@ import { nextSplitRun, SplitService } from '../../../server/services/splits.js'
 import { Store } from '../../../server/store/store.js'
 import type { Mutable, SplitFrequency, SplitRecord, Transaction } from '../../../server/store/state.js'
 import { accountRecord } from './harness.js'
-import { Lifecycles } from '../../../server/store/derived.js'
+import { Lifecycles } from '../../../server/store/lifecycle.js'
 
 // SplitService alone: a memory store, the sandbox clock and scheduler, and a paid cash-in put in the
 // store by hand (what the charge service hands it through ChargeSplits).

@@ -9,7 +9,7 @@ import type { Resolve } from '../../../server/webhooks/own-address.js'
 import { GATEWAY_EVENT_TYPES, type FailedAttempt, type GaveUp } from '../../../server/webhooks/types.js'
 import { addAccount, engine } from './harness.js'
 import { examplePayload } from '../../helpers/webhooks.js'
-import { Lifecycles } from '../../../server/store/derived.js'
+import { Lifecycles } from '../../../server/store/lifecycle.js'
 
 // WebhookService alone: a memory store, the frozen sandbox clock and its scheduler, and a real receiver
 // on 127.0.0.1 whose answer each test chooses. Retries wait for sandbox time: nothing is retried until
