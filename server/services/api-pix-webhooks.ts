@@ -3,7 +3,7 @@ import { isKind, REFUND_KINDS, type Account, type ApiPixCallback, type ApiPixWeb
 import type { WebhookEvent } from '../webhooks/types.js'
 import { pixCallback } from '../webhooks/envelopes/api-pix.js'
 import type { PixCallback } from '../schemas/webhooks.js'
-import type { AccountCallbacks, AccountKeys, Callbacks, Lifecycle, Ports, ReceivedPixViews } from '../ports.js'
+import type { AccountCallbacks, AccountKeys, Callbacks, Ports, ReceivedPixViews } from '../ports.js'
 import { receivedOf } from './charge-records.js'
 import { page, windowOf, within } from './central-bank-reads.js'
 import { iso } from './history.js'
@@ -51,7 +51,7 @@ export function callbackUrl (webhookUrl: string, callback: ApiPixCallback): stri
   return url.href
 }
 
-export class ApiPixWebhookService implements Lifecycle, AccountCallbacks {
+export class ApiPixWebhookService implements AccountCallbacks {
   constructor (private readonly deps: ApiPixWebhookDeps) {}
 
   private get store () { return this.deps.store }
@@ -222,9 +222,5 @@ export class ApiPixWebhookService implements Lifecycle, AccountCallbacks {
       }
       default: return undefined
     }
-  }
-
-  forgetAccount (accountId: number): void {
-    for (const w of Object.values(this.store.data.apiPixWebhooks)) if (w.accountId === accountId) this.store.remove('apiPixWebhooks', w.id)
   }
 }

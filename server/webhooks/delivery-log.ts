@@ -221,9 +221,9 @@ export class DeliveryLog {
     return [...this.pendingByAccount.keys()]
   }
 
-  removeAccount (accountId: number): Delivery[] {
+  /** The account went, and its deliveries with it (the store removes an account's records): its lists go, and what they held is returned. */
+  forgetAccount (accountId: number): Delivery[] {
     const list = this.byAccount.get(accountId) ?? []
-    for (const d of list) this.store.remove('deliveries', d.id)
     this.byAccount.delete(accountId)
     this.pendingByAccount.delete(accountId)
     this.pendingByUrl.delete(accountId)
