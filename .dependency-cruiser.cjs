@@ -29,9 +29,9 @@ module.exports = {
     {
       name: 'records-are-a-leaf',
       severity: 'error',
-      comment: 'store/records.ts (the record schemas) and store/state.ts (the record types) import only each other, domain, the scenario types and TypeBox.',
-      from: { path: '^server/store/(records|state)\\.ts$' },
-      to: { pathNot: ['^server/store/(records|state)\\.ts$', '^server/domain/', '^scenarios/types\\.ts$', '^node_modules/@sinclair/typebox/'] },
+      comment: 'store/records.ts and store/records/ (the record schemas) and store/state.ts (the record types) import only each other, domain, the scenario types and TypeBox.',
+      from: { path: '^server/store/((records|state)\\.ts$|records/)' },
+      to: { pathNot: ['^server/store/((records|state)\\.ts$|records/)', '^server/domain/', '^scenarios/types\\.ts$', '^node_modules/@sinclair/typebox/'] },
     },
     {
       name: 'store-below-services',
@@ -43,9 +43,9 @@ module.exports = {
     {
       name: 'store-parts-are-private',
       severity: 'error',
-      comment: 'Outside server/store, the store is store.ts (with the record types, the document format and the file-system port): its parts behind it are its own.',
+      comment: 'Outside server/store, the store is store.ts (with the record types, the document format, the file-system port, and what the services keep derived from records and its lifecycle): its parts behind it are its own, and the records are read through state.ts (records/ is behind records.ts).',
       from: { path: '^(server|scenarios|client|cli)/', pathNot: '^server/store/' },
-      to: { path: '^server/store/(units|repository|durable-log|opening|data-file)\\.ts$' },
+      to: { path: '^server/store/((units|repository|durable-log|opening|data-file|reads)\\.ts$|records/)' },
     },
     {
       name: 'store-write-api-on-top',

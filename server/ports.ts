@@ -11,7 +11,7 @@ import type { Clock } from './engine/clock.js'
 import type { Scheduler } from './engine/scheduler.js'
 import type { Fixtures } from './fixtures.js'
 import type { DomainEvents } from './events.js'
-import type { Restored, Store } from './store/store.js'
+import type { Store } from './store/store.js'
 import type { Account, CobVBatchItemStatus, CobVData, Counterpart, DeepReadonly, Payer, PayloadLocation, Transaction, TransactionKind, TransactionOf } from './store/state.js'
 import type { JournalEntry, JournalFilter, Since } from './journal/journal.js'
 import type { DeliveryFilter } from './webhooks/delivery-log.js'
@@ -35,24 +35,10 @@ export interface Ports {
 }
 
 /**
- * What a service keeps in memory besides the store (due jobs, running totals, caches), and how it
- * follows the state: rebuilt after a load (start-up, snapshot import), dropped by a full reset, cut
- * down when an account is removed, and mended for the records a rollback put back. `createSandbox` calls them, in one order, for all.
+ * What a service keeps in memory besides the store, and how it follows the state: what it derives
+ * from records, rebuilt and mended for it, and hooks for the rest (`store/lifecycle.ts`).
  */
-export interface Lifecycle {
-  /** The state was loaded or replaced: reschedule what is still due, rebuild what is kept in memory. */
-  afterLoad? (): void
-  /** A full reset emptied the store and the scheduler: forget everything kept in memory. */
-  afterReset? (): void
-  /** An account and its records are gone: forget what is kept about it. */
-  forgetAccount? (accountId: number): void
-  /**
-   * A rollback (a failed unit, a failed write) put back the records `restored` names, each as it is
-   * now: mend what is kept about those records (due jobs, running totals, indexes), and nothing else.
-   * Anything else kept in memory was not touched by the failed change and stays as it is.
-   */
-  afterRestore? (restored: Restored): void
-}
+export type { Lifecycle } from './store/lifecycle.js'
 
 // ---- what one capability asks of another -----------------------------------------------------------
 

@@ -6,8 +6,9 @@ import { createRng, type SeededRng } from './domain/ids.js'
 import { parseInstant, SANDBOX_TIME_MAX, SANDBOX_TIME_MIN, SANDBOX_TIME_RANGE } from './domain/instant.js'
 import { StartupError } from './errors/startup.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
-import type { CobVBatchHold, ContractCodes, Lifecycle } from './ports.js'
+import type { CobVBatchHold, ContractCodes } from './ports.js'
 import type { DomainEvents, Notifier } from './events.js'
+import { Lifecycles } from './store/lifecycle.js'
 import { Store, type StoreOptions } from './store/store.js'
 import { emptyState, type ClockRecord, type RngState, type State } from './store/state.js'
 import { TokenService } from './auth/tokens.js'
@@ -227,9 +228,9 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
 
   // One order for every lifecycle step (the order the services were wired in before, which due jobs
   // of the same instant keep); the journal is memory only and starts over with a reset.
-  const lifecycle: Lifecycle[] = [scenarios, webhooks, charges, splits, payouts, refunds, med, locations, signer, apiPixWebhooks, cobvBatches, payers, recurrences, cobrs, { afterReset: () => journal.clear() }]
-  for (const service of lifecycle) if (service.forgetAccount) store.onAccountRemoved(id => service.forgetAccount!(id))
-  const afterLoad = (): void => { for (const service of lifecycle) service.afterLoad?.() }
+  const lifecycle = new Lifecycles([webhooks, charges, splits, payouts, refunds, med, locations, signer, cobvBatches, recurrences, cobrs, { afterReset: () => journal.clear() }])
+  store.onAccountRemoved((id, removed) => lifecycle.accountRemoved(id, removed))
+  const afterLoad = (): void => lifecycle.load()
 
   const sandbox: Sandbox = {
     config,
@@ -285,7 +286,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
       // records put back, and nothing else; a whole state put back (a failed reset or import) is a load.
       store.onRestored(restored => {
         if (!restored.whole) {
-          for (const service of lifecycle) service.afterRestore?.(restored)
+          lifecycle.restored(restored)
           return
         }
         scheduler.clear()
@@ -308,7 +309,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
         // Everything starts over, the clock too: where the settings (or this reset) start it, before the fixtures are dated.
         startClock(start)
         accounts.seedFixtures()
-        for (const service of lifecycle) service.afterReset?.()
+        lifecycle.reset()
       })
     },
 

@@ -1,6 +1,6 @@
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, ApiPixCallback, ApiPixWebhook } from '../store/state.js'
-import type { AccountKeys, Callbacks, Lifecycle, Ports } from '../ports.js'
+import type { AccountKeys, Callbacks, Ports } from '../ports.js'
 import { page, windowOf, within } from './central-bank-reads.js'
 import { iso } from './history.js'
 
@@ -41,7 +41,7 @@ export function callbackUrl (webhookUrl: string, callback: ApiPixCallback): stri
   return url.href
 }
 
-export class ApiPixWebhookService implements Lifecycle {
+export class ApiPixWebhookService {
   constructor (private readonly deps: ApiPixWebhookDeps) {}
 
   private get store () { return this.deps.store }
@@ -172,9 +172,5 @@ export class ApiPixWebhookService implements Lifecycle {
       .filter(w => w.accountId === accountId && w.callback === callback)
       .sort((a, b) => a.id - b.id)
       .map(w => callbackUrl(w.webhookUrl, callback))
-  }
-
-  forgetAccount (accountId: number): void {
-    for (const w of Object.values(this.store.data.apiPixWebhooks)) if (w.accountId === accountId) this.store.remove('apiPixWebhooks', w.id)
   }
 }

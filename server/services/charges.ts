@@ -14,7 +14,7 @@ import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSplits, CobVFields, CobVWrites, ContractCodeArrival, ContractCodePayments, ContractCodes, IncomingPix, Lifecycle, LocatedCharges, Ports, RecurrenceActivations } from '../ports.js'
-import type { Restored } from '../store/store.js'
+import { DueJobs, type Derived } from '../store/derived.js'
 import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
 import { cobvDue, cobvDueDate, cobvLastPayableDate } from '../domain/cobv.js'
@@ -83,7 +83,29 @@ export interface CobLocation {
 }
 
 export class ChargeService implements Lifecycle, CobVWrites {
-  constructor (private readonly deps: ChargeDeps) {}
+  /** An open charge's expiry, at its `dueAt`. */
+  private readonly expiry: DueJobs<'transactions'>
+  /** AUTO_PAY: an open charge paid at its `autoPayAt`. */
+  private readonly autoPayment: DueJobs<'transactions'>
+  readonly derived: readonly Derived[]
+
+  constructor (private readonly deps: ChargeDeps) {
+    this.expiry = new DueJobs(deps.store, deps.scheduler, 'transactions', {
+      purpose: 'charge-expiry',
+      dueAt: tx => this.isOpen(tx) && tx.dueAt ? Date.parse(tx.dueAt) : undefined,
+      run: tx => this.expire(tx.id),
+    })
+    this.autoPayment = new DueJobs(deps.store, deps.scheduler, 'transactions', {
+      purpose: 'charge-auto-pay',
+      dueAt: tx => {
+        const at = this.isOpen(tx) ? this.autoPayAtOf(tx) : undefined
+        return at === undefined ? undefined : Date.parse(at)
+      },
+      run: tx => this.autoPay(tx.id),
+    })
+    // The splits of a paid charge are SplitService's.
+    this.derived = [this.expiry, this.autoPayment]
+  }
 
   /** What a pay-out sees of the charges (ChargePayments): which charge a code points at, and the hand-over of its payment. */
   readonly payments: ChargePayments = {
@@ -306,7 +328,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
     const revised = this.store.transaction(charge.id)!
     // An expiracao already past: the charge expires now rather than at the next tick of the clock.
     if (!cancelled && Date.parse(dueAt) <= this.now()) this.expire(charge.id)
-    else if (!cancelled) this.scheduleExpiry(revised)
+    else if (!cancelled) this.expiry.follow(revised)
     return this.cob(account, txid)
   }
 
@@ -362,7 +384,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
       d.dueAt = iso(dueAt)
     }))
     if (dueAt <= this.now()) this.expire(charge.id)
-    else this.scheduleExpiry(this.store.transaction(charge.id)!)
+    else this.expiry.follow(this.store.transaction(charge.id)!)
     return this.store.transaction(charge.id) as CobV
   }
 
@@ -608,28 +630,19 @@ export class ChargeService implements Lifecycle, CobVWrites {
 
   // ---- timers -----------------------------------------------------------------------------------
 
-  /** Expiry and AUTO_PAY of an open charge. Both jobs look the charge up again and do nothing if it moved on. */
+  /** A new charge: its AUTO_PAY instant kept on it, and its expiry and AUTO_PAY on the scheduler. Both jobs look the charge up again and do nothing if it moved on. */
   private scheduleTimers (charge: Transaction): void {
-    if (!this.isOpen(charge)) return
-    this.scheduleExpiry(charge)
-    if (hasScenario(charge.scenarios, 'AUTO_PAY') && chargeData(charge).autoPayAt === undefined) {
-      const at = iso(Date.parse(charge.createdAt) + scenarioParam(charge.scenarios, 'AUTO_PAY', 'ms', this.deps.config.settlementDelayMs))
-      this.store.update('transactions', charge.id, d => { chargeDraft(d).autoPayAt = at })
-    }
-    const autoPayAt = chargeData(charge).autoPayAt
-    if (autoPayAt) {
-      const id = charge.id
-      this.deps.scheduler.at(Date.parse(autoPayAt), 'charge-auto-pay', () => this.autoPay(id), `charge-auto-pay:${id}`)
-    }
+    const autoPayAt = this.isOpen(charge) && chargeData(charge).autoPayAt === undefined ? this.autoPayAtOf(charge) : undefined
+    if (autoPayAt !== undefined) this.store.update('transactions', charge.id, d => { chargeDraft(d).autoPayAt = autoPayAt })
+    this.expiry.follow(charge)
+    this.autoPayment.follow(charge)
   }
 
-  private scheduleExpiry (charge: Transaction): void {
-    const id = charge.id
-    if (!charge.dueAt) {
-      this.deps.scheduler.cancelKey(`charge-expiry:${id}`)
-      return
-    }
-    this.deps.scheduler.at(Date.parse(charge.dueAt), 'charge-expiry', () => this.expire(id), `charge-expiry:${id}`)
+  /** When AUTO_PAY pays a charge: as it keeps it, or, for a charge of a document written before it kept it, its delay from its creation. */
+  private autoPayAtOf (charge: Transaction): string | undefined {
+    const kept = chargeData(charge).autoPayAt
+    if (kept !== undefined || !hasScenario(charge.scenarios, 'AUTO_PAY')) return kept
+    return iso(Date.parse(charge.createdAt) + scenarioParam(charge.scenarios, 'AUTO_PAY', 'ms', this.deps.config.settlementDelayMs))
   }
 
   private expire (id: string): void {
@@ -654,20 +667,6 @@ export class ChargeService implements Lifecycle, CobVWrites {
     const lookup = this.lookupOf(charge)
     if (lookup.status !== 'payable') return
     this.payCharge(charge, { amountCents: lookup.amountCents ?? charge.amountCents, payer: DEFAULT_PAYER })
-  }
-
-  /** After a restart with --data or a snapshot import: expiry and AUTO_PAY again (SplitService reschedules the splits). */
-  afterLoad (): void {
-    for (const tx of Object.values(this.store.data.transactions)) this.follow(tx)
-  }
-
-  /** A rollback put these charges back: an open one gets its timers again (a job left from before finds it moved on and does nothing). */
-  afterRestore (restored: Restored): void {
-    for (const tx of restored.inState('transactions')) this.follow(tx)
-  }
-
-  private follow (tx: Transaction): void {
-    if (tx.kind === 'CASH_IN' || tx.kind === 'COB' || tx.kind === 'COBV') this.scheduleTimers(tx)
   }
 
   // ---- helpers ----------------------------------------------------------------------------------

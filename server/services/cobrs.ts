@@ -16,7 +16,7 @@ import {
 } from '../domain/rec-lifecycle.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, CobR, Draft, Mutable, Tentativa } from '../store/state.js'
-import type { Restored } from '../store/store.js'
+import { DueJobs, RecordLists, type Derived } from '../store/derived.js'
 import type { IncomingPix, Lifecycle, Ports, Recurrences, RecurrenceView, SimulatedPayers } from '../ports.js'
 import { hasScenario } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
@@ -94,10 +94,21 @@ const OWN_AGENCIA = '0001'
 
 export class CobRService implements Lifecycle {
   /** Each recurrence's charges (their ids, oldest first): what a new charge is checked against, and what the control plane shows of a recurrence. */
-  private readonly byRec = new Map<string, number[]>()
+  private readonly byRec: RecordLists<'cobrs'>
+  /** A live charge's next step (the instruction, a debit, an expiry): one job per charge, whatever its step. */
+  private readonly steps: DueJobs<'cobrs'>
+  readonly derived: readonly Derived[]
 
   constructor (private readonly deps: CobRDeps) {
     deps.recurrences.onEnded(rec => this.recEnded(rec))
+    this.byRec = new RecordLists(deps.store, 'cobrs', cobr => cobr.idRec)
+    this.steps = new DueJobs(deps.store, deps.scheduler, 'cobrs', {
+      purpose: 'cobr-step',
+      kind: cobr => `cobr-${this.stepOf(cobr)!.kind}`,
+      dueAt: cobr => this.stepOf(cobr)?.at,
+      run: cobr => this.run(cobr.id),
+    })
+    this.derived = [this.byRec, this.steps]
   }
 
   private get store () { return this.deps.store }
@@ -152,7 +163,7 @@ export class CobRService implements Lifecycle {
         ...(scenarios.length > 0 ? { scenarios } : {}),
       }
       const added = this.store.add('cobrs', record)
-      this.listUnder(added, true)
+      this.byRec.add(added)
       this.schedule(added)
       return this.store.data.cobrs[added.id]
     })
@@ -302,17 +313,15 @@ export class CobRService implements Lifecycle {
 
   /** Stores the charge's next due time and schedules its step (inside a unit); the previous job is dropped. */
   private schedule (cobr: CobR): void {
+    this.keepDueAt(cobr)
+    this.steps.follow(cobr)
+  }
+
+  /** The charge keeps when its next step is due, so a restart reschedules it. */
+  private keepDueAt (cobr: CobR): void {
     const step = this.stepOf(cobr)
     const dueAt = step === null ? undefined : iso(step.at)
     if (cobr.dueAt !== dueAt) this.store.patch('cobrs', cobr.id, d => { d.dueAt = dueAt })
-    this.follow(cobr.id, step)
-  }
-
-  /** The job of a charge's step, replacing the one it had (one job per charge, whatever its step). */
-  private follow (id: number, step: Step | null): void {
-    const key = `cobr-step:${id}`
-    if (step === null) this.deps.scheduler.cancelKey(key)
-    else this.deps.scheduler.at(step.at, `cobr-${step.kind}`, () => this.run(id), key)
   }
 
   /** A step's job: the charge looked up again, its step done if it is (still) due. */
@@ -551,67 +560,25 @@ export class CobRService implements Lifecycle {
   /** A recurrence's charges, oldest first (an idRec is unique across accounts; the account is checked all the same). */
   private ofRec (accountId: number, idRec: string): CobR[] {
     const charges: CobR[] = []
-    for (const id of this.byRec.get(idRec) ?? []) {
+    for (const id of this.byRec.of(idRec)) {
       const cobr = this.store.data.cobrs[id]
       if (cobr !== undefined && cobr.accountId === accountId) charges.push(cobr)
     }
     return charges
   }
 
-  /** A charge joins its recurrence's list at its place by id (a rollback may put back an older one), or leaves it. */
-  private listUnder (cobr: CobR, listed: boolean): void {
-    const ids = this.byRec.get(cobr.idRec)
-    const at = ids === undefined ? -1 : ids.indexOf(cobr.id)
-    if (listed === (at >= 0)) return
-    if (!listed) {
-      ids!.splice(at, 1)
-      if (ids!.length === 0) this.byRec.delete(cobr.idRec)
-    } else if (ids === undefined) {
-      this.byRec.set(cobr.idRec, [cobr.id])
-    } else {
-      let i = ids.length
-      while (i > 0 && ids[i - 1] > cobr.id) i--
-      ids.splice(i, 0, cobr.id)
-    }
-  }
-
   // ---- lifecycle ---------------------------------------------------------------------------------
 
   /**
-   * After a start with --data or a snapshot import: the lists, and each live charge's step again; a
-   * live charge whose recurrence is no longer APROVADA (a document written before its end cancelled
-   * it) is cancelled rather than scheduled, so no debit comes back to life.
+   * After a start with --data or a snapshot import (the lists and the steps rebuilt already): a live
+   * charge whose recurrence is no longer APROVADA (a document written before its end cancelled it) is
+   * cancelled, so no debit comes back to life; every other keeps its due time in line with its step.
    */
   afterLoad (): void {
-    this.byRec.clear()
-    const byId = Object.values(this.store.data.cobrs).sort((a, b) => a.id - b.id)
-    for (const cobr of byId) {
-      this.listUnder(cobr, true)
+    for (const cobr of Object.values(this.store.data.cobrs)) {
       const rec = this.deps.recurrences.recurrence(cobr.accountId, cobr.idRec)
       if (!isFinal(cobr.status) && rec?.status !== 'APROVADA') this.cancelWithRec(cobr.id, rec)
-      else this.schedule(cobr)
-    }
-  }
-
-  afterReset (): void {
-    this.byRec.clear()
-  }
-
-  /** A rollback put charges back (or took away ones it had added): their lists and steps follow (the store's txid index follows them itself). */
-  afterRestore (restored: Restored): void {
-    for (const cobr of restored.of('cobrs')) {
-      const live = restored.isInState('cobrs', cobr)
-      this.listUnder(cobr, live)
-      this.follow(cobr.id, live ? this.stepOf(cobr) : null)
-    }
-  }
-
-  forgetAccount (accountId: number): void {
-    for (const cobr of Object.values(this.store.data.cobrs)) {
-      if (cobr.accountId !== accountId) continue
-      this.store.remove('cobrs', cobr.id)
-      this.listUnder(cobr, false)
-      this.follow(cobr.id, null)
+      else this.keepDueAt(cobr)
     }
   }
 }

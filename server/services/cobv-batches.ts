@@ -2,7 +2,7 @@ import { refusalProblem } from '../errors/problems.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, CobVBatch, CobVBatchRecord, Mutable } from '../store/state.js'
 import type { CobVBatchHold, CobVBatchHolds, CobVRequest, CobVRequests, CobVRevisionRequest, Lifecycle, Ports } from '../ports.js'
-import type { Restored } from '../store/store.js'
+import { DueJobs, KeyIndex, type Derived } from '../store/derived.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import type { Config } from '../config.js'
 import { page, windowOf, within, type Paging } from './central-bank-reads.js'
@@ -50,9 +50,20 @@ export class CobVBatchService implements CobVBatchHolds, Lifecycle {
    * account at most, and a batch never gains nor loses one): what a cobv's creation and a new batch
    * look a txid up in, rather than in every request of every batch.
    */
-  private readonly byTxid = new Map<number, Map<string, string>>()
+  private readonly byTxid: KeyIndex<'cobvBatches'>
+  /** A batch's processing, at its `dueAt` while requests wait (a PUT or PATCH schedules it again, in place of the one before). */
+  private readonly processing: DueJobs<'cobvBatches'>
+  readonly derived: readonly Derived[]
 
-  constructor (private readonly deps: CobVBatchDeps) {}
+  constructor (private readonly deps: CobVBatchDeps) {
+    this.byTxid = new KeyIndex(deps.store, 'cobvBatches', { keys: batch => batch.items.map(i => i.txid), scope: batch => batch.accountId })
+    this.processing = new DueJobs(deps.store, deps.scheduler, 'cobvBatches', {
+      purpose: 'cobv-batch',
+      dueAt: batch => batch.dueAt === undefined ? undefined : Date.parse(batch.dueAt),
+      run: batch => this.process(batch.key),
+    })
+    this.derived = [this.byTxid, this.processing]
+  }
 
   private get store () { return this.deps.store }
   private now (): number { return this.deps.clock.now() }
@@ -66,8 +77,7 @@ export class CobVBatchService implements CobVBatchHolds, Lifecycle {
 
   /** The account's batch (other than `except`) that names `txid` among its requests, and where that request stands. */
   holding (accountId: number, txid: string, except?: number): CobVBatchHold | undefined {
-    const key = this.byTxid.get(accountId)?.get(txid)
-    const batch = key === undefined ? undefined : this.store.data.cobvBatches[key]
+    const batch = this.byTxid.record(txid, accountId)
     if (batch === undefined || batch.id === except) return undefined
     const item = batch.items.find(i => i.txid === txid)
     return item === undefined ? undefined : { batchId: batch.id, status: item.status }
@@ -111,8 +121,9 @@ export class CobVBatchService implements CobVBatchHolds, Lifecycle {
         dueAt: iso(this.now() + this.deps.config.settlementDelayMs),
         items,
       })
-      if (existing === undefined) this.index(account.id, key, txids, true)
-      this.schedule(key)
+      const batch = this.store.data.cobvBatches[key]
+      if (existing === undefined) this.byTxid.follow(batch)
+      this.processing.follow(batch)
     })
   }
 
@@ -121,7 +132,7 @@ export class CobVBatchService implements CobVBatchHolds, Lifecycle {
     const batch = this.get(account, id)
     const revisions = body.cobsv ?? []
     const txids = uniqueTxids(revisions)
-    const foreign = txids.find(txid => this.byTxid.get(account.id)?.get(txid) !== batch.key)
+    const foreign = txids.find(txid => this.byTxid.get(txid, account.id) !== batch.key)
     if (foreign !== undefined) throw cobsvProblem(`a cobrança de txid ${foreign} não consta do lote ${id}: um lote não ganha nem perde cobranças`)
     const requests = new Map(revisions.map(({ txid, ...revision }) => [txid, revision]))
     this.store.transact(() => {
@@ -134,7 +145,7 @@ export class CobVBatchService implements CobVBatchHolds, Lifecycle {
         }
         d.dueAt = iso(this.now() + this.deps.config.settlementDelayMs)
       })
-      this.schedule(batch.key)
+      this.processing.follow(this.store.data.cobvBatches[batch.key])
     })
   }
 
@@ -171,13 +182,6 @@ export class CobVBatchService implements CobVBatchHolds, Lifecycle {
     }
   }
 
-  /** The batch's processing at its due time, in place of the one a PUT or PATCH before it scheduled. */
-  private schedule (key: string): void {
-    const dueAt = this.store.data.cobvBatches[key]?.dueAt
-    if (dueAt !== undefined) this.deps.scheduler.at(Date.parse(dueAt), 'cobv-batch', () => this.process(key), `cobv-batch:${key}`)
-    else this.deps.scheduler.cancelKey(`cobv-batch:${key}`)
-  }
-
   /**
    * The job: every request EM_PROCESSAMENTO, each in a unit of its own inside the job's (a refused
    * one leaves nothing behind), then the batch with their outcomes.
@@ -206,50 +210,6 @@ export class CobVBatchService implements CobVBatchHolds, Lifecycle {
       d.items = d.items.map(i => outcomes.get(i.txid) ?? i)
       delete d.dueAt
     })
-  }
-
-  /** The batch's txids name it, or no longer do (entries another batch took since are left alone). */
-  private index (accountId: number, key: string, txids: Iterable<string>, add: boolean): void {
-    let named = this.byTxid.get(accountId)
-    if (named === undefined) {
-      if (!add) return
-      this.byTxid.set(accountId, named = new Map())
-    }
-    for (const txid of txids) {
-      if (add) named.set(txid, key)
-      else if (named.get(txid) === key) named.delete(txid)
-    }
-  }
-
-  /** After a restart with --data or a snapshot import: the index, and a batch with requests waiting processed when due. */
-  afterLoad (): void {
-    this.byTxid.clear()
-    for (const [key, batch] of Object.entries(this.store.data.cobvBatches)) {
-      this.index(batch.accountId, key, batch.items.map(i => i.txid), true)
-      this.schedule(key)
-    }
-  }
-
-  afterReset (): void {
-    this.byTxid.clear()
-  }
-
-  /**
-   * A rollback put these batches back (or took away one it had added, or the record a PUT replaced):
-   * their index entries follow the batch now under each key; one still waiting is due again (a job
-   * left from before finds it processed and does nothing).
-   */
-  afterRestore (restored: Restored): void {
-    for (const batch of restored.of('cobvBatches')) this.index(batch.accountId, batch.key, batch.items.map(i => i.txid), false)
-    for (const batch of restored.inState('cobvBatches')) {
-      this.index(batch.accountId, batch.key, batch.items.map(i => i.txid), true)
-      this.schedule(batch.key)
-    }
-  }
-
-  forgetAccount (accountId: number): void {
-    for (const batch of Object.values(this.store.data.cobvBatches)) if (batch.accountId === accountId) this.store.remove('cobvBatches', batch.key)
-    this.byTxid.delete(accountId)
   }
 }
 

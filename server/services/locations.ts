@@ -2,7 +2,7 @@ import { locationAt, newLocationToken, tokenOf, type TipoCob } from '../domain/p
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, PayloadLocation, Transaction } from '../store/state.js'
 import type { Lifecycle, LocatedCharges, Ports } from '../ports.js'
-import type { Restored } from '../store/store.js'
+import { KeyIndex, type Derived } from '../store/derived.js'
 import { chargeData, locIdOf } from './charge-records.js'
 import { page, windowOf, within } from './central-bank-reads.js'
 import { iso } from './history.js'
@@ -29,9 +29,13 @@ export type LocationDeps = Pick<Ports, 'store' | 'clock' | 'rng'>
 
 export class LocationService implements Lifecycle, LocatedCharges {
   /** Token (the last segment of a location) to location id. */
-  private readonly byToken = new Map<string, number>()
+  private readonly byToken: KeyIndex<'locations'>
+  readonly derived: readonly Derived[]
 
-  constructor (private readonly deps: LocationDeps) {}
+  constructor (private readonly deps: LocationDeps) {
+    this.byToken = new KeyIndex(deps.store, 'locations', { keys: loc => tokenOf(loc.location) ?? undefined })
+    this.derived = [this.byToken]
+  }
 
   private get store () { return this.deps.store }
 
@@ -47,7 +51,7 @@ export class LocationService implements Lifecycle, LocatedCharges {
         location: locationAt(host, token, tipoCob),
         createdAt: iso(this.deps.clock.now()),
       })
-      this.byToken.set(token, record.id)
+      this.byToken.follow(record)
       return record
     })
   }
@@ -112,8 +116,7 @@ export class LocationService implements Lifecycle, LocatedCharges {
 
   /** The location of a token (GET /qr/v2/:token), whatever host the payer used. */
   byTokenOf (token: string): PayloadLocation | undefined {
-    const id = this.byToken.get(token)
-    return id === undefined ? undefined : this.store.data.locations[id]
+    return this.byToken.record(token)
   }
 
   /** LocatedCharges: the charge a location of this sandbox serves now, for this exact location only. */
@@ -162,37 +165,6 @@ export class LocationService implements Lifecycle, LocatedCharges {
         paginacao,
       },
       loc: items.map(loc => this.view(loc)),
-    }
-  }
-
-  afterLoad (): void {
-    this.byToken.clear()
-    for (const loc of Object.values(this.store.data.locations)) {
-      const token = tokenOf(loc.location)
-      if (token !== null) this.byToken.set(token, loc.id)
-    }
-  }
-
-  afterReset (): void {
-    this.byToken.clear()
-  }
-
-  /** A rollback put locations back (or took away ones it had added): their tokens follow. */
-  afterRestore (restored: Restored): void {
-    for (const loc of restored.of('locations')) {
-      const token = tokenOf(loc.location)
-      if (token === null) continue
-      if (restored.isInState('locations', loc)) this.byToken.set(token, loc.id)
-      else if (this.byToken.get(token) === loc.id) this.byToken.delete(token)
-    }
-  }
-
-  forgetAccount (accountId: number): void {
-    for (const loc of Object.values(this.store.data.locations)) {
-      if (loc.accountId !== accountId) continue
-      this.store.remove('locations', loc.id)
-      const token = tokenOf(loc.location)
-      if (token !== null) this.byToken.delete(token)
     }
   }
 }

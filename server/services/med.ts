@@ -52,9 +52,8 @@ export class MedService implements Lifecycle {
 
   constructor (private readonly deps: MedDeps) {}
 
+  // The rate limit counts requests, not records: an account's removal and a reset forget it, a load or an import keeps it.
   forgetAccount (accountId: number): void {
-    const { store } = this.deps
-    for (const m of Object.values(store.data.meds)) if (m.accountId === accountId) store.remove('meds', m.id)
     this.hits.delete(accountId)
   }
 

@@ -2,7 +2,7 @@ import { createHash, createPrivateKey, generateKeyPairSync, type JsonWebKey } fr
 import { createSigner } from 'fast-jwt'
 import type { SigningKey } from '../store/state.js'
 import type { Lifecycle, Ports } from '../ports.js'
-import type { Restored } from '../store/store.js'
+import { Cache, type Derived } from '../store/derived.js'
 import { iso } from './history.js'
 
 /**
@@ -24,6 +24,8 @@ function thumbprint (jwk: { crv: string, kty: string, x: string, y: string }): s
 export class PayloadSigner implements Lifecycle {
   /** fast-jwt signers of the key in use, by `jku` (the header is fixed per signer); dropped whenever the state is replaced. */
   private signers = new Map<string, (payload: Record<string, unknown>) => string>()
+  /** The signers go whenever the keys change under them: a load, an import, a reset, a rollback that took back a key made in it. */
+  readonly derived: readonly Derived[] = [new Cache('signingKeys', () => this.signers.clear())]
 
   constructor (private readonly deps: Pick<Ports, 'store' | 'clock'>) {}
 
@@ -56,18 +58,5 @@ export class PayloadSigner implements Lifecycle {
     return {
       keys: Object.values(this.deps.store.data.signingKeys).map(k => ({ kty: 'EC', crv: 'P-256', x: k.privateJwk.x, y: k.privateJwk.y, kid: k.id, use: 'sig', alg: 'ES256' })),
     }
-  }
-
-  afterLoad (): void {
-    this.signers.clear()
-  }
-
-  afterReset (): void {
-    this.signers.clear()
-  }
-
-  /** A rollback that took back a key made in it: its signers go too. */
-  afterRestore (restored: Restored): void {
-    if (restored.of('signingKeys').length > 0) this.signers.clear()
   }
 }

@@ -17,6 +17,7 @@ import { iso, recordTransition } from './history.js'
 import { directoryKeyOf } from './directory.js'
 import type { Arrival, ChargePayments, ContractCodePayments, KeyHolders, Lifecycle, PendingOperations, Ports } from '../ports.js'
 import type { Restored } from '../store/store.js'
+import { DueJobs, KeyIndex, type Derived } from '../store/derived.js'
 import type { Config } from '../config.js'
 
 /**
@@ -118,16 +119,27 @@ export type PayoutDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | '
   contractCodes?: ContractCodePayments
 }
 
-/** A pay-out's one settlement job (a later schedule replaces it). */
-const settlementKey = (id: string): string => `payout-settlement:${id}`
-
 export class PayoutService implements Lifecycle {
   /** Sum of the day's non-failed pay-outs per account, keyed `accountId|YYYY-MM-DD` (São Paulo): O(1) per request. */
   private readonly dailyCents = new Map<string, number>()
   /** Charges of this sandbox being paid by a pending QR cash-out: a second payer gets QRCODE_ALREADY_PAID. */
-  private readonly chargesInFlight = new Map<string, string>()
+  private readonly chargesInFlight: KeyIndex<'transactions'>
+  /** A pending pay-out's one settlement job, at its `dueAt` (a later schedule replaces it). */
+  private readonly settlements: DueJobs<'transactions'>
+  readonly derived: readonly Derived[]
 
-  constructor (private readonly deps: PayoutDeps) {}
+  constructor (private readonly deps: PayoutDeps) {
+    this.chargesInFlight = new KeyIndex(deps.store, 'transactions', {
+      keys: tx => isKind(tx, PAYOUT_KINDS) ? chargeIdOf(tx) : undefined,
+      holds: tx => tx.status === 'PENDING',
+    })
+    this.settlements = new DueJobs(deps.store, deps.scheduler, 'transactions', {
+      purpose: 'payout-settlement',
+      dueAt: tx => tx.status === 'PENDING' && tx.dueAt !== undefined && isKind(tx, PAYOUT_KINDS) ? Date.parse(tx.dueAt) : undefined,
+      run: tx => this.onDue(tx.id),
+    })
+    this.derived = [this.chargesInFlight, this.settlements]
+  }
 
   /** POST /__sandbox/transactions/:id/settle and /fail on a pay-out. */
   readonly pendingOperations: PendingOperations = {
@@ -234,7 +246,7 @@ export class PayoutService implements Lifecycle {
     this.checkLimits(account, cents, scenarios)
     this.checkBalance(account, cents, scenarios)
     const tx = this.open(account, base)
-    if (base.data.chargeId !== undefined) this.chargesInFlight.set(base.data.chargeId, tx.id)
+    if (base.data.chargeId !== undefined) this.chargesInFlight.follow(tx)
     if (hasScenario(scenarios, 'INTERNAL_ERROR')) {
       // The payment exists and settles as usual; only the answer is lost (docs/gateway.md §7.3: query, do not assume failure).
       return { tx, error: new Refusal('INTERNAL_ERROR', 'Erro interno ao processar o pagamento; consulte a transação antes de tentar novamente') }
@@ -400,14 +412,12 @@ export class PayoutService implements Lifecycle {
     const now = this.deps.clock.now()
     const reserved = this.deps.store.ledger(account.id, a => ledger.reserve(a, f.amountCents + account.feeCents))
     if (!reserved) throw new Error('reservation refused after the balance check')
-    let dueMs = 0
     const tx = this.record(account, 'PENDING', f, draft => {
       draft.data.limitDay = saoPauloTime(now).day
-      dueMs = this.dueAtOf(draft, now)
-      draft.dueAt = new Date(dueMs).toISOString()
+      draft.dueAt = new Date(this.dueAtOf(draft, now)).toISOString()
     })
     this.addDaily(tx, 1)
-    this.schedule(tx, dueMs)
+    this.settlements.follow(tx)
     return tx
   }
 
@@ -422,13 +432,6 @@ export class PayoutService implements Lifecycle {
     if (tx.data.priority === 'HIGH') return now + (delayed ? delay : 0)
     tx.data.settleAt = new Date(now + delay).toISOString()
     return Math.min(now + delay, Date.parse(tx.data.expiresAt))
-  }
-
-  /** `dueMs` when the caller has it as a number already (creation), so it is not parsed back from `tx.dueAt`. */
-  private schedule (tx: Transaction, dueMs?: number): void {
-    if (!tx.dueAt) return
-    const id = tx.id
-    this.deps.scheduler.at(dueMs ?? Date.parse(tx.dueAt), 'payout-settlement', () => this.onDue(id), settlementKey(id))
   }
 
   private onDue (id: string): void {
@@ -589,10 +592,10 @@ export class PayoutService implements Lifecycle {
     recordTransition(tx, status, iso(now), reason || undefined)
   }
 
+  /** A pay-out no longer pending: its settlement and the charge it paid are let go. */
   private release (tx: Payout): void {
-    this.deps.scheduler.cancelKey(settlementKey(tx.id))
-    const chargeId = chargeIdOf(tx)
-    if (chargeId !== undefined && this.chargesInFlight.get(chargeId) === tx.id) this.chargesInFlight.delete(chargeId)
+    this.settlements.follow(tx)
+    this.chargesInFlight.follow(tx)
   }
 
   /** A pay-out ended (settled or failed): the dialects notify it. */
@@ -602,45 +605,26 @@ export class PayoutService implements Lifecycle {
 
   // ---- state kept in memory -----------------------------------------------------------------------------
 
-  /** After a load or a snapshot import: daily totals from the records, pending settlements back on the scheduler. */
+  // The day's totals are running sums, not an index of records (a rollback cannot tell which of a
+  // record's amounts they had counted): a load counts them from the records, a rollback counts again
+  // the days of the accounts it touched, a removal and a reset forget them.
+
   afterLoad (): void {
-    this.afterReset()
-    for (const tx of Object.values(this.deps.store.data.transactions)) {
-      if (!isKind(tx, PAYOUT_KINDS)) continue
-      if (tx.status !== 'ERROR') this.addDaily(tx, 1)
-      this.follow(tx)
-    }
+    this.dailyCents.clear()
+    for (const tx of Object.values(this.deps.store.data.transactions)) if (isKind(tx, PAYOUT_KINDS) && tx.status !== 'ERROR') this.addDaily(tx, 1)
   }
 
-  /**
-   * A rollback put these pay-outs back: each one's settlement and the charge it pays follow it as it is
-   * now, and the day's totals of their accounts are counted again from the records.
-   */
   afterRestore (restored: Restored): void {
     const accounts = new Set<number>()
-    for (const tx of restored.of('transactions')) {
-      if (!isKind(tx, PAYOUT_KINDS)) continue
-      accounts.add(tx.accountId)
-      this.release(tx)
-      if (this.deps.store.transaction(tx.id) === tx) this.follow(tx)
-    }
+    for (const tx of restored.of('transactions')) if (isKind(tx, PAYOUT_KINDS)) accounts.add(tx.accountId)
     for (const accountId of accounts) {
       this.forgetDaily(accountId)
       for (const tx of this.deps.store.transactionsOf(accountId)) if (isKind(tx, PAYOUT_KINDS) && tx.status !== 'ERROR') this.addDaily(tx, 1)
     }
   }
 
-  /** A pending pay-out: its charge is in flight, its settlement on the scheduler. */
-  private follow (tx: Payout): void {
-    if (tx.status !== 'PENDING') return
-    const chargeId = chargeIdOf(tx)
-    if (chargeId !== undefined) this.chargesInFlight.set(chargeId, tx.id)
-    this.schedule(tx)
-  }
-
   forgetAccount (accountId: number): void {
     this.forgetDaily(accountId)
-    for (const [chargeId, txId] of [...this.chargesInFlight]) if (!this.deps.store.transaction(txId)) this.chargesInFlight.delete(chargeId)
   }
 
   private forgetDaily (accountId: number): void {
@@ -649,6 +633,5 @@ export class PayoutService implements Lifecycle {
 
   afterReset (): void {
     this.dailyCents.clear()
-    this.chargesInFlight.clear()
   }
 }

@@ -10,12 +10,11 @@ import { checkSolicRecForRec, formatSolicRecId, parseSolicRecRequest, parseSolic
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { AccountKeys, CompositePayment, ContractCodePayment, ContractCodes, Lifecycle, Ports, RecPagador, RecurrenceActivations, RecurrenceCharges, Recurrences, RecurrenceView } from '../ports.js'
 import type { Account, RecLocation, Recurrence, SolicRec } from '../store/state.js'
-import type { Restored } from '../store/store.js'
+import { DueJobs, KeyIndex, RecordLists, type Derived } from '../store/derived.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import { COB_FILTERS, givenFilters, page, windowOf, within, type Paging } from './central-bank-reads.js'
 import { iso } from './history.js'
-import { MadeOrder } from './made-order.js'
 import type { PayerSimulation } from './simulated-payers.js'
 
 /**
@@ -82,13 +81,41 @@ const today = (ms: number) => saoPauloTime(ms).day
 export class RecurrenceService implements Recurrences, Lifecycle {
   private readonly endedListeners: Array<(ended: RecurrenceView) => void> = []
   /** Token (the last segment of a recurrence's location) to location id. */
-  private readonly byToken = new Map<string, number>()
-  /** The recurrences in the order they were made, of every account (`all`) and of each: what the control plane pages through. */
-  private readonly made = new MadeOrder<number | 'all'>()
+  private readonly byToken: KeyIndex<'recLocations'>
+  /** The recurrences in the order they were made, of every account (`all`) and of each (its id): what the control plane pages through. */
+  private readonly made: RecordLists<'recurrences'>
   /** Each recurrence's confirmation requests (idSolicRec) in the order they were made. */
-  private readonly requestsOf = new MadeOrder<string>()
+  private readonly requestsOf: RecordLists<'solicRecs'>
+  /** REC_PAYER_PSP_CANCELS: an APROVADA recurrence cancelled by the payer's PSP at its `payerCancelsAt`. */
+  private readonly payerCancels: DueJobs<'recurrences'>
+  /** A recurrence still CRIADA or APROVADA expires at its `dueAt`, after its dataFinal. */
+  private readonly expiry: DueJobs<'recurrences'>
+  /** A confirmation request's next step (sent, received, answered, expired), at its `dueAt`. */
+  private readonly solicSteps: DueJobs<'solicRecs'>
+  readonly derived: readonly Derived[]
 
-  constructor (private readonly deps: RecurrenceDeps) {}
+  constructor (private readonly deps: RecurrenceDeps) {
+    const { store, scheduler } = deps
+    this.byToken = new KeyIndex(store, 'recLocations', { keys: loc => recTokenOf(loc.location) ?? undefined })
+    this.made = new RecordLists(store, 'recurrences', rec => ['all', String(rec.accountId)])
+    this.requestsOf = new RecordLists(store, 'solicRecs', s => s.idRec)
+    this.payerCancels = new DueJobs(store, scheduler, 'recurrences', {
+      purpose: 'rec-payer-cancels',
+      dueAt: rec => rec.payerCancelsAt !== undefined && rec.status === 'APROVADA' ? Date.parse(rec.payerCancelsAt) : undefined,
+      run: rec => this.cancelByPayerPsp(rec.idRec),
+    })
+    this.expiry = new DueJobs(store, scheduler, 'recurrences', {
+      purpose: 'rec-expiry',
+      dueAt: rec => rec.dueAt !== undefined && (rec.status === 'CRIADA' || rec.status === 'APROVADA') ? Date.parse(rec.dueAt) : undefined,
+      run: rec => this.expireAtEnd(rec.idRec),
+    })
+    this.solicSteps = new DueJobs(store, scheduler, 'solicRecs', {
+      purpose: 'solicrec-step',
+      dueAt: s => s.dueAt === undefined ? undefined : Date.parse(s.dueAt),
+      run: s => this.stepSolic(s.idSolicRec),
+    })
+    this.derived = [this.byToken, this.made, this.requestsOf, this.payerCancels, this.expiry, this.solicSteps]
+  }
 
   private get store () { return this.deps.store }
   private now () { return this.deps.clock.now() }
@@ -140,8 +167,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
         ...(scenarios.length > 0 ? { scenarios } : {}),
       })
       if (terms.loc !== undefined) this.store.patch('recLocations', terms.loc, l => { l.idRec = idRec })
-      this.made.push('all', idRec)
-      this.made.push(account.id, idRec)
+      this.made.add(rec)
       this.follow(rec)
       this.changed(rec)
       return rec
@@ -248,7 +274,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
    * the number of recurrences.
    */
   page (accountId: number | undefined, limit: number, cursor?: number): { recurrences: Recurrence[], nextCursor?: number } {
-    const ids = this.made.of(accountId ?? 'all')
+    const ids = this.made.of(accountId === undefined ? 'all' : String(accountId))
     const end = Math.min(cursor ?? ids.length, ids.length)
     const start = Math.max(0, end - limit)
     const recurrences: Recurrence[] = []
@@ -324,7 +350,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       const ended = this.recurrence(after.accountId, idRec)!
       for (const listener of this.endedListeners) listener(ended)
     }
-    if (moved.status === 'APROVADA' && after.payerCancelsAt !== undefined) this.followPayerCancels(after)
+    if (moved.status === 'APROVADA' && after.payerCancelsAt !== undefined) this.payerCancels.follow(after)
     this.changed(after)
   }
 
@@ -345,7 +371,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       let token = newLocationToken(this.deps.rng)
       while (this.byToken.has(token)) token = newLocationToken(this.deps.rng)
       const loc = this.store.add('recLocations', { id: this.store.nextSeq('locrec'), accountId: account.id, location: recLocationAt(host, token), createdAt: iso(this.now()) })
-      this.byToken.set(token, loc.id)
+      this.byToken.follow(loc)
       return loc
     })
   }
@@ -398,8 +424,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
 
   /** GET <host>/qr/v2/rec/<token>: the recurrence a location serves, as RecPayload, while it can still be approved or is in force. */
   payload (token: string): { status: 'served', rec: Recurrence, loc: RecLocation } | { status: 'not-found' } {
-    const id = this.byToken.get(token)
-    const loc = id === undefined ? undefined : this.store.data.recLocations[id]
+    const loc = this.byToken.record(token)
     const rec = loc === undefined ? undefined : this.served(loc)
     if (loc === undefined || rec === undefined || (rec.status !== 'CRIADA' && rec.status !== 'APROVADA')) return { status: 'not-found' }
     return { status: 'served', rec, loc }
@@ -432,8 +457,8 @@ export class RecurrenceService implements Recurrences, Lifecycle {
         createdAt: iso(now),
         dueAt: iso(Math.min(now + SOLICREC_STEP_MS, Date.parse(calendario.dataExpiracaoSolicitacao))),
       })
-      this.requestsOf.push(idRec, idSolicRec)
-      this.followSolic(s)
+      this.requestsOf.add(s)
+      this.solicSteps.follow(s)
       return s
     })
   }
@@ -515,7 +540,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       const closes = this.expiresAt(after)
       const next = waits ? closes : Math.min(now + SOLICREC_STEP_MS, closes)
       this.store.update('solicRecs', idSolicRec, d => { d.dueAt = iso(next) })
-      this.followSolic(this.store.data.solicRecs[idSolicRec])
+      this.solicSteps.follow(this.store.data.solicRecs[idSolicRec])
     })
   }
 
@@ -559,8 +584,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
   /** The location of recurrences at a URL (as a code carries it), whatever it serves now. */
   private recLocationAt (recLocation: string): RecLocation | undefined {
     const token = recTokenOf(recLocation)
-    const id = token === null ? undefined : this.byToken.get(token)
-    return id === undefined ? undefined : this.store.data.recLocations[id]
+    return token === null ? undefined : this.byToken.record(token)
   }
 
   // ---- the static code of a contract (journey 4's other form) -------------------------------------
@@ -708,21 +732,10 @@ export class RecurrenceService implements Recurrences, Lifecycle {
 
   // ---- the virtual clock ---------------------------------------------------------------------------
 
-  /** The recurrence's jobs as it stands now: each replaces the one of its purpose scheduled before (a PATCH, a rollback). */
+  /** The recurrence's jobs as it stands now: each replaces the one of its purpose scheduled before (a PATCH). */
   private follow (rec: Recurrence): void {
-    const { idRec } = rec
-    if (rec.payerCancelsAt !== undefined && rec.status === 'APROVADA') this.followPayerCancels(rec)
-    else this.deps.scheduler.cancelKey(`rec-payer-cancels:${idRec}`)
-    if (rec.dueAt === undefined || (rec.status !== 'CRIADA' && rec.status !== 'APROVADA')) {
-      this.deps.scheduler.cancelKey(`rec-expiry:${idRec}`)
-      return
-    }
-    this.deps.scheduler.at(Date.parse(rec.dueAt), 'rec-expiry', () => this.expireAtEnd(idRec), `rec-expiry:${idRec}`)
-  }
-
-  private followPayerCancels (rec: Recurrence): void {
-    const { idRec } = rec
-    this.deps.scheduler.at(Date.parse(rec.payerCancelsAt!), 'rec-payer-cancels', () => this.cancelByPayerPsp(idRec), `rec-payer-cancels:${idRec}`)
+    this.payerCancels.follow(rec)
+    this.expiry.follow(rec)
   }
 
   /** REC_PAYER_PSP_CANCELS: the payer's PSP cancels an APROVADA recurrence when its time comes. */
@@ -743,67 +756,6 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       if (solic !== undefined) this.moveSolic(solic.idSolicRec, 'EXPIRADA', 'PSP_RECEBEDOR')
       if (this.store.data.recurrences[idRec].status !== 'EXPIRADA') this.move(idRec, 'EXPIRADA', 'PSP_RECEBEDOR')
     })
-  }
-
-  private followSolic (s: SolicRec): void {
-    const id = s.idSolicRec
-    if (s.dueAt === undefined) this.deps.scheduler.cancelKey(`solicrec-step:${id}`)
-    else this.deps.scheduler.at(Date.parse(s.dueAt), 'solicrec-step', () => this.stepSolic(id), `solicrec-step:${id}`)
-  }
-
-  afterLoad (): void {
-    this.byToken.clear()
-    for (const loc of Object.values(this.store.data.recLocations)) {
-      const token = recTokenOf(loc.location)
-      if (token !== null) this.byToken.set(token, loc.id)
-    }
-    this.listAgain()
-    for (const rec of Object.values(this.store.data.recurrences)) this.follow(rec)
-    for (const s of Object.values(this.store.data.solicRecs)) this.followSolic(s)
-  }
-
-  afterReset (): void {
-    this.byToken.clear()
-    this.made.clear()
-    this.requestsOf.clear()
-  }
-
-  /** The lists of recurrences and requests from the store's order, which is the order they were made. */
-  private listAgain (): void {
-    this.made.clear()
-    this.requestsOf.clear()
-    for (const rec of Object.values(this.store.data.recurrences)) {
-      this.made.push('all', rec.idRec)
-      this.made.push(rec.accountId, rec.idRec)
-    }
-    for (const s of Object.values(this.store.data.solicRecs)) this.requestsOf.push(s.idRec, s.idSolicRec)
-  }
-
-  afterRestore (restored: Restored): void {
-    for (const loc of restored.of('recLocations')) {
-      const token = recTokenOf(loc.location)
-      if (token === null) continue
-      if (restored.isInState('recLocations', loc)) this.byToken.set(token, loc.id)
-      else if (this.byToken.get(token) === loc.id) this.byToken.delete(token)
-    }
-    // A rollback that took a record away, or put one back, is rare: the lists are made again then.
-    const moved = restored.of('recurrences').some(r => restored.isInState('recurrences', r) !== this.made.includes(r.accountId, r.idRec)) ||
-      restored.of('solicRecs').some(s => restored.isInState('solicRecs', s) !== this.requestsOf.includes(s.idRec, s.idSolicRec))
-    if (moved) this.listAgain()
-    for (const rec of restored.inState('recurrences')) this.follow(rec)
-    for (const s of restored.inState('solicRecs')) this.followSolic(s)
-  }
-
-  forgetAccount (accountId: number): void {
-    for (const s of Object.values(this.store.data.solicRecs)) if (s.accountId === accountId) this.store.remove('solicRecs', s.idSolicRec)
-    for (const rec of Object.values(this.store.data.recurrences)) if (rec.accountId === accountId) this.store.remove('recurrences', rec.idRec)
-    for (const loc of Object.values(this.store.data.recLocations)) {
-      if (loc.accountId !== accountId) continue
-      this.store.remove('recLocations', loc.id)
-      const token = recTokenOf(loc.location)
-      if (token !== null) this.byToken.delete(token)
-    }
-    this.listAgain()
   }
 }
 

@@ -9,7 +9,7 @@ import { cannotReceive, type ReceivedPayment } from './charges.js'
 import { chargeData, receivedOf } from './charge-records.js'
 import { iso, recordTransition } from './history.js'
 import type { DevolucaoRules, DevolucaoWrites, Lifecycle, MedReturns, PendingOperations, Ports, ReceivedPayments } from '../ports.js'
-import type { Restored } from '../store/store.js'
+import { DueJobs, type Derived } from '../store/derived.js'
 import type { Config } from '../config.js'
 
 /**
@@ -65,7 +65,22 @@ export type RefundDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | '
 }
 
 export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
-  constructor (private readonly deps: RefundDeps) {}
+  /** A pending refund's settlement, at its `dueAt`. */
+  private readonly settlements: DueJobs<'transactions'>
+  readonly derived: readonly Derived[]
+
+  constructor (private readonly deps: RefundDeps) {
+    this.settlements = new DueJobs(deps.store, deps.scheduler, 'transactions', {
+      purpose: 'refund-settlement',
+      dueAt: tx => isKind(tx, REFUND_KINDS) && tx.dueAt && phaseOf(tx) === 'pending' ? Date.parse(tx.dueAt) : undefined,
+      run: tx => {
+        if (phaseOf(tx) !== 'pending') return
+        if (hasScenario(tx.scenarios, 'REFUND_FAILED')) this.failNow(tx, 'REFUND_FAILED', 'Devolução recusada pelo provedor de pagamento')
+        else this.settleNow(tx)
+      },
+    })
+    this.derived = [this.settlements]
+  }
 
   /** POST /__sandbox/transactions/:id/settle and /fail on a refund. */
   readonly pendingOperations: PendingOperations = {
@@ -235,7 +250,7 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
       tx.dueAt = iso(now + delay)
     }
     const added = this.store.addTransaction(tx, undefined, [`devolucao:${received.endToEndId}:${refId}`, `rtr:${rtrId}`])
-    if (added.dueAt) this.scheduleSettlement(added)
+    if (added.dueAt) this.settlements.follow(added)
     return added
   }
 
@@ -299,16 +314,6 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
     return this.store.transactionsOf(original.accountId).filter(t => t.kind === 'REFUND_RECEIVED' && t.data.originalId === original.id)
   }
 
-  private scheduleSettlement (tx: Transaction): void {
-    const id = tx.id
-    this.deps.scheduler.at(Date.parse(tx.dueAt!), 'refund-settlement', () => {
-      const current = this.store.transaction(id)
-      if (!current || phaseOf(current) !== 'pending') return
-      if (hasScenario(current.scenarios, 'REFUND_FAILED')) this.failNow(current, 'REFUND_FAILED', 'Devolução recusada pelo provedor de pagamento')
-      else this.settleNow(current)
-    }, `refund-settlement:${id}`)
-  }
-
   /**
    * Liquidates a pending refund now (also what /__sandbox/transactions/:id/settle calls):
    * its reservation leaves the account, the refund_in webhook (V2 REFUND) fires. False if not pending.
@@ -357,18 +362,5 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
 
   private transition<T extends Draft<Transaction>> (tx: T, status: T['status'], reason?: string): void {
     recordTransition(tx, status, iso(this.now()), reason)
-  }
-
-  afterLoad (): void {
-    for (const tx of Object.values(this.store.data.transactions)) this.follow(tx)
-  }
-
-  /** A rollback put these refunds back: a pending one is due again (a job left from before settles it once: the second finds it settled). */
-  afterRestore (restored: Restored): void {
-    for (const tx of restored.inState('transactions')) this.follow(tx)
-  }
-
-  private follow (tx: Transaction): void {
-    if (isKind(tx, REFUND_KINDS) && tx.dueAt && phaseOf(tx) === 'pending') this.scheduleSettlement(tx)
   }
 }

@@ -1,7 +1,6 @@
 import { Refusal } from '../errors/refusal.js'
 import type { Clock } from '../engine/clock.js'
 import type { Store } from '../store/store.js'
-import type { Lifecycle } from '../ports.js'
 import { didYouMean, parseScenarioHeader, ScenarioError } from '../../scenarios/resolver.js'
 import type { ArmedScenario } from '../store/state.js'
 import { catalogue, scenarioNamed } from '../../scenarios/catalogue.js'
@@ -18,12 +17,8 @@ const NONE = Object.freeze([]) as unknown as AppliedScenario[]
  * Resolves the scenarios of a request and keeps the ones armed per account (state collection
  * `armedScenarios`).
  */
-export class ScenarioService implements Lifecycle {
+export class ScenarioService {
   constructor (private readonly store: Store, private readonly clock: Clock) {}
-
-  forgetAccount (accountId: number): void {
-    for (const a of Object.values(this.store.data.armedScenarios)) if (a.accountId === accountId) this.store.remove('armedScenarios', a.id)
-  }
 
   /**
    * The scenarios a request applies: those its X-Sandbox-Scenario header names, else those armed for its

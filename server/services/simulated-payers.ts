@@ -1,6 +1,6 @@
 import type { IsoDate } from '../domain/business-days.js'
 import { Refusal } from '../errors/refusal.js'
-import type { DebitAnswer, Lifecycle, Ports, SimulatedPayers } from '../ports.js'
+import type { DebitAnswer, Ports, SimulatedPayers } from '../ports.js'
 import type { AuthorizationAnswer, Mutable, PayerBehaviour, Recurrence } from '../store/state.js'
 import { iso } from './history.js'
 
@@ -24,7 +24,7 @@ export interface BehaviourInput {
 
 export type PayerSimulationDeps = Pick<Ports, 'store' | 'clock'>
 
-export class PayerSimulation implements SimulatedPayers, Lifecycle {
+export class PayerSimulation implements SimulatedPayers {
   constructor (private readonly deps: PayerSimulationDeps) {}
 
   private get store () { return this.deps.store }
@@ -77,9 +77,5 @@ export class PayerSimulation implements SimulatedPayers, Lifecycle {
     const rec = this.store.data.recurrences[idRec]
     if (rec === undefined || rec.accountId !== accountId) return 'PAGA'
     return this.behaviourOf(rec)?.debit ?? 'PAGA'
-  }
-
-  forgetAccount (accountId: number): void {
-    for (const b of this.list(accountId)) this.store.remove('payerBehaviours', b.id)
   }
 }

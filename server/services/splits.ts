@@ -3,7 +3,7 @@ import { normalizeKey } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
 import type { Account, Mutable, Transaction } from '../store/state.js'
 import type { ChargeSplits, Lifecycle, Ports } from '../ports.js'
-import type { Restored } from '../store/store.js'
+import { DueJobs, type Derived } from '../store/derived.js'
 import { chargeData, chargeDraft } from './charge-records.js'
 import { iso } from './history.js'
 
@@ -28,7 +28,23 @@ export type SplitDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng'>
  * charge's record (`data.splits`), so a restart or an import schedules what is still due.
  */
 export class SplitService implements ChargeSplits, Lifecycle {
-  constructor (private readonly deps: SplitDeps) {}
+  /** A charge's splits still scheduled: paid at their run (the splits of one charge are scheduled for one run). */
+  private readonly runs: DueJobs<'transactions'>
+  readonly derived: readonly Derived[]
+
+  constructor (private readonly deps: SplitDeps) {
+    this.runs = new DueJobs(deps.store, deps.scheduler, 'transactions', {
+      purpose: 'split-payout',
+      dueAt: tx => {
+        if (tx.kind !== 'CASH_IN' && tx.kind !== 'COB') return undefined
+        let due: number | undefined
+        for (const s of chargeData(tx).splits) if (s.status === 'SCHEDULED' && s.dueAt) due = Math.min(due ?? Infinity, Date.parse(s.dueAt))
+        return due
+      },
+      run: tx => this.payDue(tx),
+    })
+    this.derived = [this.runs]
+  }
 
   private get store () { return this.deps.store }
 
@@ -46,33 +62,20 @@ export class SplitService implements ChargeSplits, Lifecycle {
         s.status = 'SCHEDULED'
         s.dueAt = dueAt
       })
-      this.scheduleSplit(charge.id, index, dueAt)
     })
+    this.runs.follow(this.store.transaction(charge.id)!)
   }
 
-  /** After a restart with --data or a snapshot import: the splits still scheduled, again. */
-  afterLoad (): void {
-    for (const tx of Object.values(this.store.data.transactions)) this.follow(tx)
-  }
-
-  /** A rollback put these charges back: the splits they still schedule, again. */
-  afterRestore (restored: Restored): void {
-    for (const tx of restored.inState('transactions')) this.follow(tx)
-  }
-
-  private follow (tx: Transaction): void {
-    if (tx.kind !== 'CASH_IN' && tx.kind !== 'COB') return
-    chargeData(tx).splits.forEach((s, i) => { if (s.status === 'SCHEDULED' && s.dueAt) this.scheduleSplit(tx.id, i, s.dueAt) })
-  }
-
-  private scheduleSplit (chargeId: string, index: number, dueAt: string): void {
-    this.deps.scheduler.at(Date.parse(dueAt), 'split-payout', () => {
-      // Only the run the charge still schedules: a rollback may have put the split back to waiting
-      // for a payment that never happened, or scheduled it again (then the other job pays it).
-      const charge = this.store.transaction(chargeId)
-      const split = charge ? chargeData(charge).splits[index] : undefined
-      if (split?.status === 'SCHEDULED' && split.dueAt === dueAt) this.paySplit(chargeId, index)
-    }, `split-payout:${chargeId}:${index}`)
+  /**
+   * The run of a charge's splits: each still SCHEDULED whose time has come is paid, in order (a rollback
+   * may have put one back to waiting for a payment that never happened); a later run, if any, is next.
+   */
+  private payDue (charge: Transaction): void {
+    const now = this.deps.clock.now()
+    chargeData(charge).splits.forEach((s, i) => {
+      if (s.status === 'SCHEDULED' && s.dueAt && Date.parse(s.dueAt) <= now) this.paySplit(charge.id, i)
+    })
+    this.runs.follow(this.store.transaction(charge.id)!)
   }
 
   /** Pays one split out of the account's available balance, recorded as a SPLIT transaction. */

@@ -1,12 +1,15 @@
 import { Low } from 'lowdb'
 import { BaseFile, type DataFile } from './data-file.js'
+import { keyFieldOf } from './derived.js'
 import { DurableLog, type Companions, type StoreHealth } from './durable-log.js'
 import { NodeFs, type StoreFs } from './fs.js'
+import { RemovedRecords, type NamedRecords } from './lifecycle.js'
 import { openDataFile, type OpenResult } from './opening.js'
-import { Repository, ownRecord } from './repository.js'
+import { StoreReads } from './reads.js'
+import { ownRecord } from './repository.js'
 import {
   COLLECTION_RECORDS, COLLECTIONS, STATE_FORMAT, STATE_FORMAT_VERSION, emptyState,
-  type Account, type ChargeOfTxid, type ClockRecord, type Collection, type Collections, type DeepReadonly, type DirectoryEntry, type Draft,
+  type Account, type ClockRecord, type Collection, type Collections, type DeepReadonly, type Draft,
   type LedgerDraft, type Patch, type State, type Transaction,
 } from './state.js'
 import { DEEP, LEDGER, Restored, SEQ, SHALLOW, Units, putBack, type Depth, type Entry } from './units.js'
@@ -19,7 +22,7 @@ export type { Restored } from './units.js'
 
 /**
  * The one owner of the sandbox's state, and its only write path. Its parts: the units and their
- * before-images (`units.ts`), the records and their indexes (`repository.ts`), the durable log of a
+ * before-images (`units.ts`), the records and their indexes (`repository.ts`, read through `reads.ts`), the durable log of a
  * data file (`durable-log.ts`) and its opening (`opening.ts`).
  *
  * **Reading.** `data` and every lookup hand out records typed read-only all the way down.
@@ -55,9 +58,8 @@ export interface StoreOptions {
 
 const RESOLVED: Promise<void> = Promise.resolve()
 
-export class Store {
+export class Store extends StoreReads {
   readonly persistent: boolean
-  private readonly repo = new Repository()
   private readonly units = new Units()
   /** With a data file: the file, the file system, lowdb's handle on the base document. */
   private readonly files: DataFile | null
@@ -65,10 +67,11 @@ export class Store {
   private readonly onError: (err: unknown) => void
   private readonly undo = (entries: Entry[]): void => this.restore(entries)
   private readonly restoredListeners: Array<(restored: Restored) => void> = []
-  private readonly removers: Array<(accountId: number) => void> = []
+  private readonly removers: Array<(accountId: number, removed: NamedRecords) => void> = []
   private clock: Companions['clock'] | null = null
 
   constructor (opts: StoreOptions = {}) {
+    super()
     this.persistent = Boolean(opts.file)
     this.onError = opts.onError ?? (err => process.emitWarning(`store: following a rollback failed: ${String(err)}`))
     const fs = opts.fs ?? new NodeFs()
@@ -82,11 +85,6 @@ export class Store {
         rollBack: this.undo,
       })
       : null
-  }
-
-  /** The whole state, read-only. */
-  get data (): DeepReadonly<State> {
-    return this.repo.state
   }
 
   /**
@@ -289,7 +287,11 @@ export class Store {
     this.repo.indexFingerprint(fingerprint, this.repo.state.accounts[accountId])
   }
 
-  /** Removes an account and everything that belongs to it (its owners' records through `onAccountRemoved`). */
+  /**
+   * Removes an account and everything that belongs to it: its transactions and the records of every
+   * collection whose records name their account (`owned` in COLLECTION_RECORDS). Then whoever keeps
+   * state derived from records is told which records went (`onAccountRemoved`).
+   */
   removeAccount (id: number): void {
     const key = String(id)
     const state = this.repo.state
@@ -297,19 +299,28 @@ export class Store {
     if (!account) return
     this.touch(account, 'accounts', key, true, SHALLOW)
     delete state.accounts[key]
+    const removed = new RemovedRecords()
     for (const tx of this.repo.transactionsOf(id)) {
       this.touch(tx, 'transactions', tx.id, true, SHALLOW)
       delete state.transactions[tx.id]
+      removed.add('transactions', tx)
     }
-    for (const hook of this.removers) hook(id)
+    for (const collection of OWNED) {
+      for (const record of Object.values(state[collection]) as Array<{ accountId: number }>) {
+        if (record.accountId !== id) continue
+        this.remove(collection, keyOf(collection, record))
+        removed.add(collection, record)
+      }
+    }
+    for (const listener of this.removers) listener(id, removed)
     // Several collections at once, and rare: the next write rewrites the base rather than journal each.
     this.log?.rewrite()
     this.repo.unindexAccount(account)
   }
 
-  /** Lets the owner of another collection drop an account's records when the account is removed. */
-  onAccountRemoved (remove: (accountId: number) => void): void {
-    this.removers.push(remove)
+  /** Tells `listener` which records went with an account (what it keeps about them, it forgets). */
+  onAccountRemoved (listener: (accountId: number, removed: NamedRecords) => void): void {
+    this.removers.push(listener)
   }
 
   /**
@@ -335,42 +346,6 @@ export class Store {
     })
     this.repo.indexRef(ref, this.repo.state.transactions[txId])
   }
-
-  // ---- reading --------------------------------------------------------------------------------
-
-  account (id: number): Account | undefined { return this.repo.account(id) }
-  accounts (): Account[] { return this.repo.accounts() }
-  accountByClientId (clientId: string): Account | undefined { return this.repo.accountByClientId(clientId) }
-  accountByFingerprint (fingerprint: string): Account | undefined { return this.repo.accountByFingerprint(fingerprint) }
-  transaction (id: string): Transaction | undefined { return this.repo.transaction(id) }
-  transactionsOf (accountId: number): readonly Transaction[] { return this.repo.transactionsOf(accountId) }
-
-  /** externalId is unique per account within one family of operations (`scope`, e.g. "cash-out"). */
-  transactionByExternalId (accountId: number, scope: string, externalId: string): Transaction | undefined {
-    return this.repo.transactionByExternalId(accountId, scope, externalId)
-  }
-
-  transactionByEndToEndId (endToEndId: string): Transaction | undefined { return this.repo.transactionByEndToEndId(endToEndId) }
-
-  /** By the key's canonical form, whatever case it was given or stored in (a state written before keys were canonical). */
-  transactionByIdempotencyKey (accountId: number, key: string): Transaction | undefined {
-    return this.repo.transactionByIdempotencyKey(accountId, key)
-  }
-
-  /**
-   * Other lookups a capability needs (a cob by txid, a charge by its QR location, a refund by rtrId):
-   * the transaction lists its refs in `data.refs`, and the store indexes them on add and on load.
-   */
-  transactionByRef (ref: string): Transaction | undefined { return this.repo.transactionByRef(ref) }
-
-  /**
-   * The account's charge of a txid, whatever its kind: a cob or cobv (a transaction) or a cobr. A
-   * txid names one charge of its receiver (docs/api-pix.md, "One txid, one charge"): every way of
-   * creating a charge looks here, in the unit that adds it.
-   */
-  chargeOfTxid (accountId: number, txid: string): ChargeOfTxid | undefined { return this.repo.chargeOfTxid(accountId, txid) }
-
-  directoryEntry (key: string): DirectoryEntry | undefined { return this.repo.directoryEntry(key) }
 
   /**
    * The whole state as one document (a snapshot export), detached from the live records. Without the
@@ -431,6 +406,9 @@ const OK: StoreHealth = { status: 'ok' }
 
 /** A record's key in its collection: the field COLLECTION_RECORDS names (`key`), else its `id`. */
 function keyOf (collection: Collection, record: unknown): string {
-  const field: string = (COLLECTION_RECORDS[collection] as { key?: string }).key ?? 'id'
-  return String((record as Record<string, unknown>)[field])
+  return String((record as Record<string, unknown>)[keyFieldOf(collection)])
 }
+
+/** The collections besides transactions whose records name their account, and go with it. */
+const OWNED = COLLECTIONS.filter((c): c is Exclude<Collection, 'accounts' | 'transactions'> =>
+  c !== 'transactions' && c !== 'accounts' && (COLLECTION_RECORDS[c] as { owned?: boolean }).owned === true)

@@ -62,7 +62,10 @@ export function nearMissSentence ({ delivery: d, differences: diff }: DeliveryNe
       break
     case 'pending':
       fate = last === undefined
-        ? `pending, not attempted yet${d.nextAttemptAt === null ? '' : ` (first attempt due at ${d.nextAttemptAt} of sandbox time)`}`
+        // A pending delivery without a due attempt has its first one out (or waiting for its change to reach the data file).
+        ? d.nextAttemptAt === null
+          ? `pending: its first attempt to ${d.url ?? '(no URL)'} is under way, not answered yet`
+          : `pending, not attempted yet (first attempt due at ${d.nextAttemptAt} of sandbox time)`
         : `pending: attempt ${d.attempts.length} to ${d.url ?? '(no URL)'} failed (${lastFailure})${d.nextAttemptAt === null ? '' : `, the next is due at ${d.nextAttemptAt} of sandbox time`}`
       if (d.heldForReorder === true) fate += ', held back by WEBHOOK_OUT_OF_ORDER'
       if (frozen && d.nextAttemptAt !== null) fate += ' (the clock is frozen: POST /__sandbox/clock/advance moves it)'
@@ -218,9 +221,9 @@ export class DeliveryLog {
     return [...this.pendingByAccount.keys()]
   }
 
-  removeAccount (accountId: number): Delivery[] {
+  /** The account went, and its deliveries with it (the store removes an account's records): its lists go, and what they held is returned. */
+  forgetAccount (accountId: number): Delivery[] {
     const list = this.byAccount.get(accountId) ?? []
-    for (const d of list) this.store.remove('deliveries', d.id)
     this.byAccount.delete(accountId)
     this.pendingByAccount.delete(accountId)
     this.pendingByUrl.delete(accountId)

@@ -272,10 +272,6 @@ export class Registrations {
     return this.store.transact(() => this.store.remove('webhooks', id))
   }
 
-  removeAccount (accountId: number): void {
-    for (const w of this.list(accountId)) this.store.remove('webhooks', w.id)
-  }
-
   /**
    * Registers `url` for every event type of an account unless it is already active there: used for
    * SANDBOX_WEBHOOK_URL at every start, so restarting with --data neither duplicates it nor bumps versions.

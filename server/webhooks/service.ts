@@ -625,6 +625,11 @@ export class WebhookService implements Lifecycle, Callbacks {
     this.attemptOf.clear()
   }
 
+  // Hooks rather than `derived` (store/derived.ts): what the deliveries keep in memory is more than an
+  // index or one job per record. Requests under way belong to the state they were made for, a delivery
+  // held back by WEBHOOK_OUT_OF_ORDER waits for its leader's first attempt, the log trims to its cap and
+  // the pending to theirs, and which receivers fail is drawn from the attempts on a load.
+
   afterReset (): void {
     this.forgetInFlight()
     this.failing.clear()
@@ -692,8 +697,7 @@ export class WebhookService implements Lifecycle, Callbacks {
   }
 
   forgetAccount (accountId: number): void {
-    this.registrations.removeAccount(accountId)
-    for (const d of this.log.removeAccount(accountId)) {
+    for (const d of this.log.forgetAccount(accountId)) {
       this.deps.scheduler.cancelKey(attemptKey(d.id))
       this.followers.delete(d.id)
     }

@@ -10,7 +10,10 @@ import type { Collection } from '../../server/store/state.js'
 export async function enumerations<T> (app: FastifyInstance, watched: readonly Collection[], fn: () => Promise<T>): Promise<{ result: T, counts: Record<string, number> }> {
   const store = app.sandbox.store
   const counts: Record<string, number> = Object.fromEntries(watched.map(c => [c, 0]))
-  const real = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(store), 'data')!.get!
+  // The getter of the store's class, or of the class it extends (store/reads.ts).
+  let proto = Object.getPrototypeOf(store)
+  while (Object.getOwnPropertyDescriptor(proto, 'data') === undefined) proto = Object.getPrototypeOf(proto)
+  const real = Object.getOwnPropertyDescriptor(proto, 'data')!.get!
   const views = new WeakMap<object, object>()
   const counted = (collection: string, records: object): object => {
     let view = views.get(records)

@@ -15,17 +15,24 @@ import { examplePayload } from '../helpers/webhooks.js'
  * scheduler is cleared.
  */
 
-/** Counts the full rebuilds (`afterLoad`) of every service that has one. */
+/** Counts the full rebuilds of every service: of what it derives from the records, and its own (`afterLoad`). */
 function countRebuilds (app: FastifyInstance): { count: number } {
   const counter = { count: 0 }
   const sb = app.sandbox
-  for (const service of [sb.scenarios, sb.webhooks, sb.charges, sb.splits, sb.payouts, sb.refunds, sb.med] as Lifecycle[]) {
-    const original = service.afterLoad?.bind(service)
-    if (!original) continue
-    service.afterLoad = () => {
-      counter.count++
-      original()
-    }
+  const services: Lifecycle[] = [sb.webhooks, sb.charges, sb.splits, sb.payouts, sb.refunds, sb.med, sb.locations, sb.signer, sb.cobvBatches, sb.recurrences, sb.cobrs]
+  const counted = <T extends object>(on: T, name: keyof T & string) => {
+    const original = (on[name] as (() => void) | undefined)?.bind(on)
+    if (!original) return
+    Object.assign(on, {
+      [name]: () => {
+        counter.count++
+        original()
+      },
+    })
+  }
+  for (const service of services) {
+    counted(service, 'afterLoad')
+    for (const derived of service.derived ?? []) counted(derived, 'rebuild')
   }
   return counter
 }

@@ -232,7 +232,7 @@ t.test('a job that fails every time and is put back due at once (a rollback rest
   const clock = new Clock(() => T0)
   clock.freeze()
   const errors: unknown[] = []
-  // What the app's runJob does when a unit fails: the rollback's afterRestore schedules the job again at its due time.
+  // What the app's runJob does when a unit fails: the lifecycle mends the jobs of the records put back, due again at their time.
   const scheduler: Scheduler = new Scheduler({
     clock,
     onError: err => errors.push(err),

@@ -54,19 +54,35 @@ t.test('accounts are found by id, clientId and fingerprint', async t => {
   t.equal(s.accounts().length, 2)
 })
 
-t.test('removing an account removes its transactions, lookups and other owners\' records', async t => {
+t.test('removing an account removes its transactions, lookups and the records of every collection that names it', async t => {
   const s = new Store()
   await s.open()
+  const webhook = (id: number, accountId: number) => ({ id, accountId, eventType: 'cash_in' as const, url: 'https://example.com/hook', headers: {}, isActive: true, version: 1, createdAt: AT, updatedAt: AT })
+  const loc = (id: number, accountId: number) => ({ id, accountId, tipoCob: 'cob' as const, location: `pix.example.com/qr/v2/t${id}`, createdAt: AT })
   s.transact(() => {
     s.addAccount(account(1))
     s.addAccount(account(2))
     s.addTransaction(tx('t1', 1, { externalId: 'e1', endToEndId: 'E1', idempotencyKey: 'k1' }), 'cash-out')
     s.addTransaction(tx('t2', 2, { externalId: 'e1' }), 'cash-out')
     s.addRef('t1', 'txid-1')
+    s.add('webhooks', webhook(1, 1))
+    s.add('webhooks', webhook(2, 2))
+    s.add('locations', loc(1, 1))
+    s.add('locations', loc(2, 1))
+    s.add('locations', loc(3, 2))
+    s.add('signingKeys', { id: 'k', alg: 'ES256', privateJwk: { kty: 'EC', crv: 'P-256', x: 'x', y: 'y', d: 'd' }, createdAt: AT })
   })
   const removed: number[] = []
-  s.onAccountRemoved(id => removed.push(id))
+  const named: Record<string, unknown[]> = {}
+  s.onAccountRemoved((id, records) => {
+    removed.push(id)
+    for (const c of ['transactions', 'webhooks', 'locations', 'signingKeys'] as const) named[c] = records.of(c).map(r => r.id)
+  })
   s.transact(() => s.removeAccount(1))
+  t.same(Object.keys(s.data.webhooks), ['2'], 'its webhooks go')
+  t.same(Object.keys(s.data.locations), ['3'], 'its locations go')
+  t.same(Object.keys(s.data.signingKeys), ['k'], 'a record that names no account stays')
+  t.same(named, { transactions: ['t1'], webhooks: [1], locations: [1, 2], signingKeys: [] }, 'the listeners are told which records went')
   t.equal(s.account(1), undefined)
   t.equal(s.accountByClientId('c1'), undefined)
   t.equal(s.accountByFingerprint('FP1'), undefined)

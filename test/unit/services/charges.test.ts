@@ -11,6 +11,7 @@ import { SplitService } from '../../../server/services/splits.js'
 import type { AppliedScenario } from '../../../scenarios/types.js'
 import type { Transaction } from '../../../server/store/state.js'
 import { addAccount, engine, PAYER } from './harness.js'
+import { Lifecycles } from '../../../server/store/lifecycle.js'
 
 /** What the charge service finds for the BR Code of a charge, as a payer's bank would read it. */
 function lookup (service: ChargeService, charge: Transaction) {
@@ -134,11 +135,11 @@ t.test('an unpaid cash-in expires at its due time on the scheduler and can no lo
   t.throws(() => service.payCharge(expired, { amountCents: 1_000, payer: PAYER }), { code: 'QRCODE_NOT_AVAILABLE' })
 })
 
-t.test('AUTO_PAY pays the charge after its delay; afterLoad brings the job back after the scheduler lost it', async t => {
+t.test('AUTO_PAY pays the charge after its delay; a load brings the job back after the scheduler lost it', async t => {
   const { service, store, scheduler, cashIn, emitted } = await charges(t)
   const { charge } = await cashIn(10, 'p', {}, [{ name: 'AUTO_PAY', params: { ms: '1000' } }])
   scheduler.clear()
-  store.transact(() => service.afterLoad())
+  store.transact(() => new Lifecycles([service]).load())
   await scheduler.advance(999)
   t.equal(store.transaction(charge.id)!.status, 'PENDING')
   await scheduler.advance(1)
@@ -183,9 +184,9 @@ t.test('splits: an immediate one is paid from the received money at once; a DAIL
   t.match(paidSplit, { kind: 'SPLIT', status: 'CONFIRMED', direction: 'OUT', amountCents: 1_000, pixKey: 'parceiro@example.com' })
 
   scheduler.clear()
-  store.transact(() => { service.afterLoad(); realSplits!.afterLoad() })
+  store.transact(() => new Lifecycles([service, realSplits!]).load())
   await scheduler.advanceTo(Date.parse('2026-03-11T03:00:00.000Z'))
-  t.same(splits().map(s => s.status), ['PAID', 'PAID'], 'rescheduled by afterLoad and paid at midnight')
+  t.same(splits().map(s => s.status), ['PAID', 'PAID'], 'rescheduled by a load and paid at midnight')
   const second = store.transaction(splits()[1].transactionId!)!
   t.match(second.counterpart, { name: 'MARIA DA SILVA', ispb: '00000000', bankCode: '001' }, 'a key the directory lists names its bank')
   t.equal(account().balance.availableCents, 500_000 + 10_000 - 1_500)

@@ -3,6 +3,7 @@ import type { AccountLookup, MedReturns, ReceivedPayments } from '../../../serve
 import { MedService } from '../../../server/services/med.js'
 import type { Mutable, Natureza, Transaction } from '../../../server/store/state.js'
 import { addAccount, addReceived, engine, T0 } from './harness.js'
+import { Lifecycles } from '../../../server/store/lifecycle.js'
 
 // MedService alone: a memory store, the clock, the events it emits recorded, and fakes for its three
 // neighbours: the received payment a MED names (ReceivedPayments), the account it belongs to
@@ -156,7 +157,7 @@ t.test('list: the account\'s MEDs newest first, by status and by São Paulo date
   t.same(service.all().map(m => m.id), [first.id, second.id, third.id, 4])
 })
 
-t.test('the list rate limit: a sliding minute of sandbox time per account, dropped by afterReset', async t => {
+t.test('the list rate limit: a sliding minute of sandbox time per account, dropped by a reset', async t => {
   const { service, clock } = await med(t, { medRateLimit: 2 })
   t.same(service.takeListSlot(1), { ok: true })
   clock.set(clock.now() + 10_000)
@@ -166,17 +167,19 @@ t.test('the list rate limit: a sliding minute of sandbox time per account, dropp
   clock.set(clock.now() + 50_000)
   t.same(service.takeListSlot(1), { ok: true }, 'the first request is out of the window')
   t.same(service.takeListSlot(1).ok, false)
-  service.afterReset()
+  new Lifecycles([service]).reset()
   t.same(service.takeListSlot(1), { ok: true }, 'a reset forgets every count')
 })
 
-t.test('forgetAccount removes the account\'s MEDs and its rate-limit count, and no one else\'s', async t => {
+t.test('an account\'s removal removes its MEDs and its rate-limit count, and no one else\'s', async t => {
   const { service, store, open } = await med(t, { medRateLimit: 1 })
+  const lifecycle = new Lifecycles([service])
+  store.onAccountRemoved((id, removed) => lifecycle.accountRemoved(id, removed))
   open()
   service.open({ endToEndId: addReceived(store, { accountId: 2, amountCents: 100 }).endToEndId!, reason: 'REFUND_REQUEST' }, none)
   service.takeListSlot(1)
   service.takeListSlot(2)
-  store.transact(() => service.forgetAccount(1))
+  store.transact(() => store.removeAccount(1))
   t.same(service.all(1), [])
   t.equal(service.all(2).length, 1)
   t.same(service.takeListSlot(1), { ok: true })

@@ -11,6 +11,7 @@ import { PayoutService } from '../../../server/services/payouts.js'
 import { Store } from '../../../server/store/store.js'
 import type { WebhookEvent } from '../../../server/webhooks/types.js'
 import { accountRecord } from './harness.js'
+import { Lifecycles } from '../../../server/store/lifecycle.js'
 
 // PayoutService alone: a memory store, the sandbox clock and scheduler, and fakes for its neighbours
 // (charges it never reaches here, and the events it emits, recorded as the gateway's notifier makes
@@ -59,19 +60,21 @@ t.test('a cash-out reserves value + fee, settles on the scheduler and emits cash
   t.same(emitted.map(e => [e.eventType, e.transactionId]), [['cash_out', tx.id]])
 })
 
-t.test('the daily limit counts the day in São Paulo, rebuilt by afterLoad and dropped by afterReset', async t => {
-  const { service, cashOut } = await payouts(t)
+t.test('the daily limit counts the day in São Paulo, rebuilt by a load and dropped by a reset', async t => {
+  const { service, store, cashOut } = await payouts(t)
+  const lifecycle = new Lifecycles([service])
   cashOut(1000, 'a')
   t.throws(() => cashOut(600, 'b'), { code: 'PIX_DAILY_LIMIT_EXCEEDED' })
-  service.afterLoad()
+  store.transact(() => lifecycle.load())
   t.throws(() => cashOut(600, 'c'), { code: 'PIX_DAILY_LIMIT_EXCEEDED' }, 'the running total comes back from the records')
-  service.afterReset()
+  lifecycle.reset()
   t.doesNotThrow(() => cashOut(600, 'd'), 'a reset forgets it')
 })
 
 t.test('after a rollback the daily total and the settlements follow the pay-outs put back, and nothing else', async t => {
   const { service, store, scheduler, cashOut } = await payouts(t)
-  store.onRestored(restored => service.afterRestore(restored))
+  const lifecycle = new Lifecycles([service])
+  store.onRestored(restored => lifecycle.restored(restored))
   const kept = cashOut(100, 'kept')
   const jobs = scheduler.pending()
   t.throws(() => store.transact(() => {

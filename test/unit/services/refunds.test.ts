@@ -5,6 +5,7 @@ import { REFUND_DEADLINE_DAYS, RefundService, refundData } from '../../../server
 import { addAccount, addPayout, addReceived, DAY_MS, engine } from './harness.js'
 import { devolucaoView, devolucoesOf } from '../../../server/dialects/shared/bacen.js'
 import { refundInView } from '../../../server/dialects/gateway/views.js'
+import { Lifecycles } from '../../../server/store/lifecycle.js'
 
 // RefundService alone: a memory store, the clock and scheduler, the events it emits recorded, and a
 // fake for what it asks of its neighbours (the received payment a refund names). Account 1 starts
@@ -187,13 +188,13 @@ t.test('receiveReturn: the destination bank returns part of a pay-out, credited 
   t.throws(() => service.receiveReturn(store.transaction(tx.id)!, {}, []), { code: 'REFUND_NOT_ALLOWED' }, 'only a liquidated pay-out')
 })
 
-t.test('lifecycle: afterLoad reschedules a pending settlement the scheduler lost', async t => {
+t.test('lifecycle: a load reschedules a pending settlement the scheduler lost', async t => {
   const { service, store, scheduler, original } = await refunds(t)
   const tx = service.refundIn(store.account(1)!, original.id, { refundValue: 10 }, [])
   scheduler.clear() // what a restart, an import or a rollback leaves: the records, no jobs
   await scheduler.advance(DELAY)
   t.equal(store.transaction(tx.id)!.status, 'PENDING', 'no job, no settlement')
-  store.transact(() => service.afterLoad())
+  store.transact(() => new Lifecycles([service]).load())
   await scheduler.runDue()
   t.equal(store.transaction(tx.id)!.status, 'CONFIRMED', 'its due time had passed: settled at once')
 })

@@ -94,11 +94,11 @@ t.test('arm without a count stays until disarmed, and arming checks names, endpo
   t.same(service.armed(), [])
 })
 
-t.test('forgetAccount disarms the account\'s scenarios only', async t => {
+t.test('an account\'s removal disarms the account\'s scenarios only', async t => {
   const { service, store } = await scenarios(t)
   service.arm({ accountId: 1, scenario: 'INSUFFICIENT_FUNDS' })
   service.arm({ accountId: 2, scenario: 'INSUFFICIENT_FUNDS' })
-  store.transact(() => service.forgetAccount(1))
+  store.transact(() => store.removeAccount(1))
   t.same(service.armed(1), [])
   t.equal(service.armed(2).length, 1)
 })

@@ -7,6 +7,7 @@ import { nextSplitRun, SplitService } from '../../../server/services/splits.js'
 import { Store } from '../../../server/store/store.js'
 import type { Mutable, SplitFrequency, SplitRecord, Transaction } from '../../../server/store/state.js'
 import { accountRecord } from './harness.js'
+import { Lifecycles } from '../../../server/store/lifecycle.js'
 
 // SplitService alone: a memory store, the sandbox clock and scheduler, and a paid cash-in put in the
 // store by hand (what the charge service hands it through ChargeSplits).
@@ -102,16 +103,17 @@ t.test('a split the balance no longer covers fails, recorded as an ERROR transac
   t.equal(store.account(1)!.balance.availableCents, 400)
 })
 
-t.test('afterLoad schedules again the splits still due (a restart, an import); a paid one is never paid twice', async t => {
+t.test('a load schedules again the splits still due (a restart, an import); a paid one is never paid twice', async t => {
   const { service, store, scheduler, run, splitsOf } = await splits(t, 'DAILY', [split(1_000)])
   run()
   t.equal(splitsOf()[0].status, 'SCHEDULED')
   // As a restart: the jobs are gone, the records stay.
   scheduler.clear()
-  store.transact(() => service.afterLoad())
+  const lifecycle = new Lifecycles([service])
+  store.transact(() => lifecycle.load())
   await scheduler.advance(NEXT_MIDNIGHT - T0)
   t.equal(splitsOf()[0].status, 'PAID')
-  store.transact(() => service.afterLoad())
+  store.transact(() => lifecycle.load())
   await scheduler.advance(24 * 3_600_000)
   t.equal(store.account(1)!.balance.availableCents, 9_000)
 })

@@ -9,6 +9,7 @@ import type { Resolve } from '../../../server/webhooks/own-address.js'
 import { GATEWAY_EVENT_TYPES, type FailedAttempt, type GaveUp } from '../../../server/webhooks/types.js'
 import { addAccount, engine } from './harness.js'
 import { examplePayload } from '../../helpers/webhooks.js'
+import { Lifecycles } from '../../../server/store/lifecycle.js'
 
 // WebhookService alone: a memory store, the frozen sandbox clock and its scheduler, and a real receiver
 // on 127.0.0.1 whose answer each test chooses. Retries wait for sandbox time: nothing is retried until
@@ -233,16 +234,18 @@ t.test('afterReset forgets what was pending and registers SANDBOX_WEBHOOK_URL ag
   t.equal(r.received.length, 1, 'no retry of a delivery of the state that is gone')
 })
 
-t.test('forgetAccount removes the account\'s registrations and deliveries, and cancels its retries', async t => {
+t.test('an account\'s removal removes its registrations and deliveries, and cancels its retries', async t => {
   const r = await receiver(t)
   const { service, emit, register, scheduler, store } = await webhooks(t)
+  const lifecycle = new Lifecycles([service])
+  store.onAccountRemoved((id, removed) => lifecycle.accountRemoved(id, removed))
   r.answer(500)
   await register(r.url, 1)
   await register(r.url, 2)
   emit(1)
   emit(2)
   await service.idle()
-  store.transact(() => service.forgetAccount(1))
+  store.transact(() => store.removeAccount(1))
   t.same(service.registrations.list(1), [])
   t.same(service.deliveries({ accountId: 1 }), [])
   t.equal(service.deliveries({ accountId: 2 }).length, 1)

@@ -1,0 +1,215 @@
+import t, { type Test } from 'tap'
+import { Cache, DueJobs, KeyIndex, RecordLists, type Derived } from '../../server/store/derived.js'
+import { Lifecycles } from '../../server/store/lifecycle.js'
+import { emptyState, type CobVBatch, type PayloadLocation, type TransactionOf } from '../../server/store/state.js'
+import { addAccount, engine, T0 } from './services/harness.js'
+
+/**
+ * What a service keeps derived from the records (store/derived.ts), and the one lifecycle that keeps
+ * it in line: rebuilt from the state after a load or a reset, mended for exactly the records a rollback
+ * put back or an account's removal took away, each record as it is now.
+ */
+const AT = new Date(T0).toISOString()
+
+const location = (id: number, accountId: number, chargeId?: string): PayloadLocation =>
+  ({ id, accountId, tipoCob: 'cob', location: `pix.example.com/qr/v2/token${id}`, createdAt: AT, ...(chargeId !== undefined ? { chargeId } : {}) })
+
+const batch = (accountId: number, id: number, txids: string[], dueAt?: string): CobVBatch =>
+  ({ key: `${accountId}:${id}`, id, accountId, descricao: 'lote', createdAt: AT, host: 'pix.example.com', items: txids.map(txid => ({ txid, status: 'EM_PROCESSAMENTO' as const })), ...(dueAt !== undefined ? { dueAt } : {}) })
+
+const cashOut = (id: string, accountId: number, seq: number, dueAt?: string): TransactionOf<'CASH_OUT'> =>
+  ({ id, seq, accountId, kind: 'CASH_OUT', direction: 'OUT', status: 'PENDING', amountCents: 1, feeCents: 0, data: { keyType: 'EMAIL', name: 'N', document: '52998224725' }, createdAt: AT, updatedAt: AT, history: [], ...(dueAt !== undefined ? { dueAt } : {}) })
+
+/** A store with accounts 1 and 2, and a lifecycle of one service that keeps `derived`, wired as createSandbox wires it. */
+async function keeping<K extends Record<string, Derived>> (t: Test, build: (e: Awaited<ReturnType<typeof engine>>) => K) {
+  const e = await engine(t)
+  addAccount(e.store, 1)
+  addAccount(e.store, 2)
+  const kept = build(e)
+  const lifecycle = new Lifecycles([{ derived: Object.values(kept) }])
+  e.store.onRestored(restored => {
+    if (!restored.whole) lifecycle.restored(restored)
+    else lifecycle.load()
+  })
+  e.store.onAccountRemoved((id, removed) => lifecycle.accountRemoved(id, removed))
+  return { ...e, lifecycle, ...kept }
+}
+
+const fails = (t: Test, fn: () => void): void => { t.throws(fn, { message: 'a late step fails' }) }
+const late = (): never => { throw new Error('a late step fails') }
+
+t.test('a key index: followed on each write, built anew from the state on a load, and only while its record holds', async t => {
+  const { store, lifecycle, byToken, bound } = await keeping(t, ({ store }) => ({
+    byToken: new KeyIndex(store, 'locations', { keys: loc => loc.location.split('/').pop() }),
+    bound: new KeyIndex(store, 'locations', { keys: loc => loc.chargeId, holds: loc => loc.accountId === 1 }),
+  }))
+  store.transact(() => {
+    byToken.follow(store.add('locations', location(1, 1, 'c1')))
+    bound.follow(store.data.locations[1])
+    byToken.follow(store.add('locations', location(2, 2, 'c2')))
+    bound.follow(store.data.locations[2])
+  })
+  t.equal(byToken.record('token1')?.id, 1)
+  t.equal(byToken.get('token2'), 2, 'the key of the record it names')
+  t.equal(bound.get('c1'), 1)
+  t.equal(bound.get('c2'), undefined, 'a record that does not hold is not indexed')
+  store.transact(() => store.remove('locations', 1))
+  t.equal(byToken.record('token1'), undefined, 'a record gone is not handed out, even before the index follows')
+  store.transact(() => store.replace({ ...emptyState(), accounts: store.data.accounts, locations: { 3: location(3, 1, 'c3') } }))
+  lifecycle.load()
+  t.same([byToken.get('token2'), byToken.get('token3'), bound.get('c3')], [undefined, 3, 3], 'a load builds it anew from the records')
+})
+
+t.test('a key index mended after a rollback: a record the unit added leaves, one it changed comes back, one another took the key of is left alone', async t => {
+  const { store, inFlight } = await keeping(t, ({ store }) => ({
+    inFlight: new KeyIndex(store, 'transactions', { keys: tx => tx.externalId, holds: tx => tx.status === 'PENDING' }),
+  }))
+  // externalId stands for a key the record never changes (the charge a QR cash-out pays).
+  store.transact(() => inFlight.follow(store.addTransaction({ ...cashOut('a', 1, 1), externalId: 'charge-1' })))
+  t.equal(inFlight.get('charge-1'), 'a')
+  fails(t, () => store.transact(() => {
+    store.patch('transactions', 'a', d => { d.status = 'CONFIRMED' })
+    inFlight.follow(store.transaction('a')!)
+    inFlight.follow(store.addTransaction({ ...cashOut('b', 1, 2), externalId: 'charge-2' }))
+    late()
+  }))
+  t.equal(inFlight.get('charge-1'), 'a', 'the pay-out put back to PENDING is in flight again')
+  t.equal(inFlight.get('charge-2'), undefined, 'the pay-out the unit added is not')
+  store.transact(() => {
+    store.patch('transactions', 'a', d => { d.status = 'CONFIRMED' })
+    inFlight.follow(store.transaction('a')!)
+    inFlight.follow(store.addTransaction({ ...cashOut('c', 2, 3), externalId: 'charge-1' }))
+  })
+  fails(t, () => store.transact(() => {
+    store.patch('transactions', 'a', d => { d.status = 'ERROR' })
+    late()
+  }))
+  t.equal(inFlight.get('charge-1'), 'c', 'a record put back that does not hold leaves alone the key another took')
+})
+
+t.test('a key index of a record replaced under its key: the one put back keeps the keys it shares with its successor', async t => {
+  const { store, byTxid } = await keeping(t, ({ store }) => ({
+    byTxid: new KeyIndex(store, 'cobvBatches', { keys: b => b.items.map(i => i.txid), scope: b => b.accountId }),
+  }))
+  store.transact(() => byTxid.follow(store.add('cobvBatches', batch(1, 7, ['T1', 'T2']))))
+  store.transact(() => byTxid.follow(store.add('cobvBatches', batch(2, 7, ['T1']))))
+  t.same([byTxid.get('T1', 1), byTxid.get('T2', 1), byTxid.get('T1', 2), byTxid.get('T3', 1)], ['1:7', '1:7', '2:7', undefined], 'keys are unique within their scope')
+  fails(t, () => store.transact(() => {
+    byTxid.follow(store.put('cobvBatches', batch(1, 7, ['T1', 'T2'], AT)))
+    late()
+  }))
+  t.same([byTxid.get('T1', 1), byTxid.get('T2', 1)], ['1:7', '1:7'], 'the batch put back is still found by its txids')
+  t.equal(byTxid.record('T1', 1), store.data.cobvBatches['1:7'])
+  store.transact(() => store.removeAccount(1))
+  t.same([byTxid.get('T1', 1), byTxid.get('T1', 2)], [undefined, '2:7'], 'an account\'s removal takes its entries, and only its')
+})
+
+t.test('record lists keep the store\'s order through rollbacks and removals', async t => {
+  const { store, byAccount } = await keeping(t, ({ store }) => ({
+    byAccount: new RecordLists(store, 'locations', loc => ['all', String(loc.accountId)]),
+  }))
+  store.transact(() => { for (const [id, accountId] of [[1, 1], [2, 2], [3, 1], [4, 1]]) byAccount.add(store.add('locations', location(id, accountId))) })
+  t.same([byAccount.of('all'), byAccount.of('1'), byAccount.of('2')], [[1, 2, 3, 4], [1, 3, 4], [2]])
+  fails(t, () => store.transact(() => {
+    byAccount.add(store.add('locations', location(5, 2)))
+    late()
+  }))
+  t.same([byAccount.of('all'), byAccount.of('2')], [[1, 2, 3, 4], [2]], 'a record the failed unit added leaves its lists')
+  fails(t, () => store.transact(() => {
+    store.removeAccount(1)
+    t.same([byAccount.of('all'), byAccount.of('1')], [[2], []], 'an account\'s removal takes its records from every list')
+    late()
+  }))
+  t.same([byAccount.of('all'), byAccount.of('1'), byAccount.of('2')], [[1, 2, 3, 4], [1, 3, 4], [2]], 'put back, each at its place')
+})
+
+t.test('due jobs: one per record and purpose, following the record, run with the record as it is then, never for one gone', async t => {
+  const ran: string[] = []
+  const { store, scheduler, lifecycle, settlements } = await keeping(t, ({ store, scheduler }) => ({
+    settlements: new DueJobs(store, scheduler, 'transactions', {
+      purpose: 'settle',
+      dueAt: tx => tx.status === 'PENDING' && tx.dueAt !== undefined ? Date.parse(tx.dueAt) : undefined,
+      run: tx => {
+        ran.push(tx.id)
+        store.patch('transactions', tx.id, d => { d.status = 'CONFIRMED' })
+      },
+    }),
+  }))
+  const at = (ms: number) => new Date(T0 + ms).toISOString()
+  store.transact(() => {
+    for (const [id, ms] of [['a', 100], ['b', 200], ['c', 300]] as const) settlements.follow(store.addTransaction(cashOut(id, 1, ms, at(ms))))
+    store.addTransaction(cashOut('no-due', 1, 4))
+  })
+  t.equal(scheduler.pending(), 3)
+  store.transact(() => {
+    store.patch('transactions', 'a', d => { d.dueAt = at(250) })
+    settlements.follow(store.transaction('a')!)
+  })
+  t.equal(scheduler.pending(), 3, 'a later schedule takes the place of the one before')
+  fails(t, () => store.transact(() => {
+    store.patch('transactions', 'b', d => { d.status = 'ERROR' })
+    settlements.follow(store.transaction('b')!)
+    t.equal(scheduler.pending(), 2, 'a record with nothing due has no job')
+    late()
+  }))
+  t.equal(scheduler.pending(), 3, 'a rollback puts back the job of the record it put back')
+  store.transact(() => store.removeAccount(2))
+  fails(t, () => store.transact(() => {
+    store.removeAccount(1)
+    t.equal(scheduler.pending(), 0, 'an account\'s removal cancels the jobs of its records')
+    late()
+  }))
+  await scheduler.advance(260)
+  t.same(ran, ['b', 'a'], 'each at its due time, the records put back due again')
+  scheduler.clear()
+  lifecycle.load()
+  t.equal(scheduler.pending(), 1, 'a load schedules what is still due, and only that')
+  store.transact(() => store.replace({ ...emptyState(), accounts: store.data.accounts }))
+  await scheduler.advance(100)
+  t.same(ran, ['b', 'a'], 'a job whose record is gone does not run')
+})
+
+t.test('a cache is dropped when a record of its collection changes under it, and only then', async t => {
+  let drops = 0
+  const { store, lifecycle } = await keeping(t, () => ({ signers: new Cache('signingKeys', () => { drops++ }) }))
+  fails(t, () => store.transact(() => {
+    store.add('locations', location(1, 1))
+    late()
+  }))
+  t.equal(drops, 0, 'a rollback of other records leaves it')
+  fails(t, () => store.transact(() => {
+    store.add('signingKeys', { id: 'k', alg: 'ES256', privateJwk: { kty: 'EC', crv: 'P-256', x: 'x', y: 'y', d: 'd' }, createdAt: AT })
+    late()
+  }))
+  t.equal(drops, 1, 'a rollback of one of its records drops it')
+  lifecycle.reset()
+  t.equal(drops, 2, 'so does a reset')
+})
+
+t.test('one order for all: each service\'s derived state before its own hook, service after service', async t => {
+  const e = await engine(t)
+  addAccount(e.store, 1)
+  const steps: string[] = []
+  const derived = (name: string) => [{ collection: 'locations' as const, rebuild: () => { steps.push(`${name}.rebuild`) }, mend: () => { steps.push(`${name}.mend`) } }]
+  const lifecycle = new Lifecycles([
+    { derived: derived('a'), afterLoad: () => { steps.push('a.afterLoad') }, afterReset: () => { steps.push('a.afterReset') }, forgetAccount: () => { steps.push('a.forgetAccount') } },
+    { derived: derived('b'), afterRestore: () => { steps.push('b.afterRestore') } },
+  ])
+  e.store.onRestored(restored => lifecycle.restored(restored))
+  e.store.onAccountRemoved((id, removed) => lifecycle.accountRemoved(id, removed))
+  lifecycle.load()
+  lifecycle.reset()
+  t.same(steps.splice(0), ['a.rebuild', 'a.afterLoad', 'b.rebuild', 'a.rebuild', 'a.afterReset', 'b.rebuild'])
+  fails(t, () => e.store.transact(() => {
+    e.store.add('locations', location(1, 1))
+    late()
+  }))
+  t.same(steps.splice(0), ['a.mend', 'b.mend', 'b.afterRestore'], 'mended for the records put back')
+  fails(t, () => e.store.transact(() => {
+    e.store.add('meds', { id: 1, accountId: 1, endToEnd: 'E', status: 'OPEN', reason: 'REFUND_REQUEST', cause: null, description: null, analysisResult: null, analysisDetails: null, requestingBank: { ispb: '1', name: 'B' }, contestedBank: { ispb: '2', name: 'C' }, originalTransaction: null, isReconciled: false, originalTransactionId: null, createdAt: AT, updatedAt: AT })
+    late()
+  }))
+  t.same(steps.splice(0), ['b.afterRestore'], 'a derived state whose collection the rollback did not touch is left alone')
+  e.store.transact(() => e.store.removeAccount(1))
+  t.same(steps.splice(0), ['a.forgetAccount'], 'an account with no records of its collection: its hooks only')
+})
