@@ -109,6 +109,20 @@ module.exports = {
       to: { path: '^server/schemas/webhooks\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'core-speaks-no-dialect',
+      severity: 'error',
+      comment: 'The core (domain, store, engine, services, the delivery machinery, the domain events, the ports, the errors, the report and the journal) returns records and emits domain events (server/events.ts): it imports no dialect (server/dialects/), none of its views, payload builders, schemas or error shapes. The app, the control plane and the tools that list the dialects may.',
+      from: { path: ['^server/(domain|store|engine|services|webhooks|errors|report|journal)/', '^server/(events|ports|sandbox)\\.ts$', '^scenarios/'] },
+      to: { path: '^server/dialects/' },
+    },
+    {
+      name: 'dialects-apart',
+      severity: 'error',
+      comment: 'A dialect is whole in its folder: it imports no other dialect (BACEN\'s shapes that two of them answer in are in server/dialects/shared/).',
+      from: { path: '^server/dialects/([^/]+)/' },
+      to: { path: '^server/dialects/', pathNot: ['^server/dialects/$1/', '^server/dialects/shared/', '^server/dialects/types\\.ts$'] },
+    },
+    {
       name: 'webhooks-below-services',
       severity: 'error',
       comment: 'Webhooks (their delivery and the pure envelope builders) sit below the services that emit them: never an import of a service.',

@@ -1,7 +1,9 @@
 import type { Static, TSchema } from '@sinclair/typebox'
 import type { TokenRequest, TokenResponse } from '../server/schemas/auth.js'
-import type { CentralBankBalances, StandardBalance } from '../server/schemas/balance.js'
-import type { ApiPixProblem, ExtendedError, OAuthError, SandboxError, SimpleError } from '../server/schemas/common.js'
+import type { CentralBankBalances, StandardBalance } from '../server/dialects/gateway/schemas/balance.js'
+import type { SandboxError } from '../server/schemas/common.js'
+import type { ExtendedError, SimpleError } from '../server/dialects/gateway/errors.js'
+import type { ApiPixProblem, OAuthError } from '../server/dialects/api-pix/errors.js'
 import type { CobList as CobListSchema, CobListQuery, PixList, PixListQuery } from '../server/schemas/central-bank.js'
 import type {
   CashInBody, CashInResponse, CobBody, CobPatchBody, CobResponse, PixView, DevolucaoBody, DevolucaoView, MedListQuery, MedListResponse,
@@ -23,17 +25,17 @@ import type {
 } from '../server/schemas/webhooks.js'
 import type { ClearedRequests, ClearRequestsQuery, RequestCount, RequestEntry, RequestList, RequestListQuery, RequestMatcher, Verified, VerifyBody } from '../server/schemas/journal.js'
 import type { ReportProbeBody, ReportQuery, ReportView } from '../server/schemas/report.js'
-import type { OAuthTokenBody, OAuthTokenResponse } from '../server/schemas/api-pix/oauth.js'
-import type { ApiPixCob as ApiPixCobSchema, ApiPixCobBody, ApiPixCobList as ApiPixCobListSchema, ApiPixCobListQuery, ApiPixCobPatchBody } from '../server/schemas/api-pix/cob.js'
-import type { LocRecList, LocRecListQuery, LocRecView, RecCompleta, RecGerada, RecList, RecListQuery, SolicRecView } from '../server/schemas/api-pix/rec.js'
-import type { LocBody, LocList, LocListQuery, LocView, SandboxLocList } from '../server/schemas/api-pix/loc.js'
-import type { ApiPixDevolucao as ApiPixDevolucaoSchema, ApiPixDevolucaoBody, ApiPixPix as ApiPixPixSchema, ApiPixPixList as ApiPixPixListSchema, ApiPixPixListQuery } from '../server/schemas/api-pix/pix.js'
-import type { AccountWebhookBody, AccountWebhookView, ApiPixWebhook as ApiPixWebhookSchema, ApiPixWebhookBody, ApiPixWebhookList as ApiPixWebhookListSchema, ApiPixWebhookListQuery, SandboxApiPixWebhookList } from '../server/schemas/api-pix/webhook.js'
-import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody, SandboxCobVList } from '../server/schemas/api-pix/cobv.js'
-import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView, SandboxLoteCobVList } from '../server/schemas/api-pix/lotecobv.js'
+import type { OAuthTokenBody, OAuthTokenResponse } from '../server/dialects/api-pix/schemas/oauth.js'
+import type { ApiPixCob as ApiPixCobSchema, ApiPixCobBody, ApiPixCobList as ApiPixCobListSchema, ApiPixCobListQuery, ApiPixCobPatchBody } from '../server/dialects/api-pix/schemas/cob.js'
+import type { LocRecList, LocRecListQuery, LocRecView, RecCompleta, RecGerada, RecList, RecListQuery, SolicRecView } from '../server/dialects/api-pix/schemas/rec.js'
+import type { LocBody, LocList, LocListQuery, LocView, SandboxLocList } from '../server/dialects/api-pix/schemas/loc.js'
+import type { ApiPixDevolucao as ApiPixDevolucaoSchema, ApiPixDevolucaoBody, ApiPixPix as ApiPixPixSchema, ApiPixPixList as ApiPixPixListSchema, ApiPixPixListQuery } from '../server/dialects/api-pix/schemas/pix.js'
+import type { AccountWebhookBody, AccountWebhookView, ApiPixWebhook as ApiPixWebhookSchema, ApiPixWebhookBody, ApiPixWebhookList as ApiPixWebhookListSchema, ApiPixWebhookListQuery, SandboxApiPixWebhookList } from '../server/dialects/api-pix/schemas/webhook.js'
+import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody, SandboxCobVList } from '../server/dialects/api-pix/schemas/cobv.js'
+import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView, SandboxLoteCobVList } from '../server/dialects/api-pix/schemas/lotecobv.js'
 import type {
   CobRBody, CobRList, CobRListQuery, CobRPatchBody, CobRSummaryView, CobRView, NextDebitBody, NextDebitView, NextDueView, SandboxRecurrenceListQuery,
-} from '../server/schemas/api-pix/cobr.js'
+} from '../server/dialects/api-pix/schemas/cobr.js'
 
 /**
  * Every operation of the sandbox's API, by its OpenAPI operationId: method, path and how it

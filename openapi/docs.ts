@@ -1,7 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { catalogueMarkdown } from '../scenarios/catalogue.js'
-import { checksMarkdown } from '../server/report/checks.js'
+import { catalogueOf, checksMarkdown } from '../server/report/checks.js'
+import { dialects } from '../server/dialects/index.js'
+import { apiPix } from '../server/dialects/api-pix/index.js'
 import { defaultConfig, settingsMarkdown } from '../server/config.js'
 import { scenarioTableMarkdown, type Operation } from '../scenarios/operations.js'
 import { packageRoot } from '../server/paths.js'
@@ -42,12 +44,12 @@ export const generatedPages: Record<string, Record<string, () => string>> = {
   },
   'docs/api-pix.md': {
     'examples/pix-automatico-year.test.ts': example('pix-automatico-year.test.ts', 'ts'),
-    scenarios: () => scenarioTableMarkdown(apiPixOperations()),
+    scenarios: () => scenarioTableMarkdown(apiPixOperations(), apiPix.scenarioEndpoints),
   },
   'docs/docker.md': { 'examples/docker-compose.yml': example('docker-compose.yml', 'yaml') },
   'docs/scenarios.md': { scenarios: catalogueMarkdown },
   'docs/configuration.md': { settings: settingsMarkdown },
-  'docs/report.md': { checks: checksMarkdown },
+  'docs/report.md': { checks: () => checksMarkdown(catalogueOf(dialects.map(d => d.report ?? {})), Object.fromEntries(dialects.flatMap(d => d.report ? [[d.name, d.report.title]] : []))) },
 }
 
 /** The page with its generated sections rewritten; a page that lacks a section's markers throws. */

@@ -2,106 +2,23 @@ import { catalogue, scenariosFor } from './catalogue.js'
 import type { Endpoint, ScenarioDefinition } from './types.js'
 
 /**
- * Where the scenarios of each operation of the gateway's two families and of API Pix apply: its scenario
- * endpoint, by the operation's OpenAPI operationId (null: it takes none). The transport faults (server/faults.ts) bend every such operation,
+ * Where the scenarios of the dialects' operations apply: the OpenAPI tags of the dialects' operations,
+ * and the scenario endpoint of each operation by its operationId (null: it takes none), each dialect's
+ * rows its own (server/dialects/). The transport faults (server/faults.ts) bend every such operation,
  * and the statuses they add are declared in its answers (server/schemas/declared.ts).
  */
-const ENDPOINT_OF: Record<string, Endpoint | null> = {
-  createToken: 'token',
-  getBalance: 'balance',
-  getApiBalance: 'balance',
-  getBalances: 'balances',
-  cashOut: 'cash-out',
-  cashOutQrCode: 'cash-out-qrcode',
-  dictTransfer: 'dict-pix',
-  cashIn: 'cash-in',
-  createCob: 'cob',
-  createCobWithGeneratedTxid: 'cob',
-  getCob: 'cob-query',
-  listCobs: 'cob-query',
-  // PATCH /cob/{txid}: a revision, a cancellation among them
-  reviseCob: 'cob-cancel',
-  getReceivedPix: 'pix-query',
-  listReceivedPix: 'pix-query',
-  refundIn: 'refund-in',
-  createDevolucao: 'devolucao',
-  getDevolucao: 'devolucao-query',
-  listMed: 'med-list',
-  registerWebhook: 'webhook-config',
-  listWebhooks: 'webhook-config',
-  // BACEN's API Pix (docs/api-pix.md): its token and its cob as the gateway's, its locations the
-  // transport faults; the payloads and their key, documents a payer's PSP reads without a token and
-  // no account's operations, take none (null).
-  apiPixToken: 'token',
-  apiPixCreateCob: 'cob',
-  apiPixCreateCobWithGeneratedTxid: 'cob',
-  apiPixGetCob: 'cob-query',
-  apiPixListCobs: 'cob-query',
-  apiPixReviseCob: 'cob-cancel',
-  apiPixCreateLoc: 'loc',
-  apiPixGetLoc: 'loc',
-  apiPixListLocs: 'loc',
-  apiPixUnbindLoc: 'loc',
-  apiPixPayload: null,
-  apiPixJwks: null,
-  // Pix Automático (docs/api-pix.md, Pix Automático): a recurrence's creation takes the payer's PSP
-  // scenarios; its reads, revisions and confirmation requests the transport faults; its locations as
-  // loc's, its webhook as the gateway's registrations; its payload, read without a token, none.
-  apiPixCreateRec: 'rec',
-  apiPixGetRec: 'rec-query',
-  apiPixListRecs: 'rec-query',
-  apiPixReviseRec: 'rec-revise',
-  apiPixCreateSolicRec: 'rec-revise',
-  apiPixGetSolicRec: 'rec-query',
-  apiPixReviseSolicRec: 'rec-revise',
-  apiPixCreateLocRec: 'loc',
-  apiPixGetLocRec: 'loc',
-  apiPixListLocRecs: 'loc',
-  apiPixUnbindLocRec: 'loc',
-  apiPixRecPayload: null,
-  apiPixPutWebhookRec: 'webhook-config',
-  apiPixGetWebhookRec: 'webhook-config',
-  apiPixDeleteWebhookRec: 'webhook-config',
-  // Its recurring charges: a creation and a retry decide how their attempts' debits go; the reads and revisions the transport faults.
-  apiPixCreateCobR: 'cobr',
-  apiPixCreateCobRWithGeneratedTxid: 'cobr',
-  apiPixRetryCobR: 'cobr-retry',
-  apiPixReviseCobR: 'cobr-query',
-  apiPixGetCobR: 'cobr-query',
-  apiPixListCobRs: 'cobr-query',
-  apiPixPutWebhookCobR: 'webhook-config',
-  apiPixGetWebhookCobR: 'webhook-config',
-  apiPixDeleteWebhookCobR: 'webhook-config',
-  // API Pix's received PIX and devoluções as the root family's; its webhooks per key as the gateway's registrations.
-  apiPixGetPix: 'pix-query',
-  apiPixListPix: 'pix-query',
-  apiPixCreateDevolucao: 'devolucao',
-  apiPixGetDevolucao: 'devolucao-query',
-  apiPixPutWebhook: 'webhook-config',
-  apiPixGetWebhook: 'webhook-config',
-  apiPixDeleteWebhook: 'webhook-config',
-  apiPixListWebhooks: 'webhook-config',
-  // API Pix's due charges and their batches: as its cobs (a batch's scenarios go to each cobv it creates).
-  apiPixCreateCobV: 'cob',
-  apiPixGetCobV: 'cob-query',
-  apiPixListCobVs: 'cob-query',
-  apiPixReviseCobV: 'cob-cancel',
-  apiPixCobVPayload: null,
-  apiPixPutLoteCobV: 'cob',
-  apiPixReviseLoteCobV: 'cob-cancel',
-  apiPixGetLoteCobV: 'cob-query',
-  apiPixListLoteCobV: 'cob-query',
+export interface ScenarioEndpoints {
+  readonly tags: ReadonlySet<string>
+  readonly endpoints: Readonly<Record<string, Endpoint | null>>
 }
 
-const GATEWAY_TAGS = ['Standard', 'Central bank', 'API Pix']
-
-/** The scenario endpoint of a gateway route (its schema's tags and operationId), or null for the control plane and the pages. */
-export function gatewayEndpointOf (route: { schema?: unknown, url: string }): Endpoint | null {
+/** The scenario endpoint of a dialect's route (its schema's tags and operationId), or null for the control plane and the pages. */
+export function endpointOf (route: { schema?: unknown, url: string }, table: ScenarioEndpoints): Endpoint | null {
   const schema = route.schema as { tags?: string[], operationId?: string, hide?: boolean } | undefined
-  if (!schema || schema.hide || !schema.tags?.some(t => GATEWAY_TAGS.includes(t))) return null
-  const endpoint = schema.operationId === undefined ? undefined : ENDPOINT_OF[schema.operationId]
-  // A new gateway route must say where its faults apply, or it would silently escape them.
-  if (endpoint === undefined) throw new Error(`gateway route ${route.url} (${schema.operationId ?? 'no operationId'}) has no scenario endpoint in scenarios/operations.ts`)
+  if (!schema || schema.hide || !schema.tags?.some(t => table.tags.has(t))) return null
+  const endpoint = schema.operationId === undefined ? undefined : table.endpoints[schema.operationId]
+  // A new route of a dialect must say where its faults apply, or it would silently escape them.
+  if (endpoint === undefined) throw new Error(`route ${route.url} (${schema.operationId ?? 'no operationId'}) has no scenario endpoint in its dialect's scenarioEndpoints`)
   return endpoint
 }
 
@@ -109,15 +26,15 @@ export function gatewayEndpointOf (route: { schema?: unknown, url: string }): En
 export interface Operation { method: string, path: string, operationId: string }
 
 /**
- * docs/api-pix.md's table of where `X-Sandbox-Scenario` applies on API Pix, from this file's table and
+ * docs/api-pix.md's table of where `X-Sandbox-Scenario` applies on API Pix, from its dialect's table and
  * the catalogue (a test fails when the page drifts): the operations of each scenario endpoint, in the
  * order they come, and the scenarios of that endpoint, the delivery and transport faults by family.
  */
-export function scenarioTableMarkdown (operations: readonly Operation[]): string {
+export function scenarioTableMarkdown (operations: readonly Operation[], endpoints: Readonly<Record<string, Endpoint | null>>): string {
   const groups = new Map<Endpoint | null, string[]>()
   for (const op of operations) {
-    const endpoint = Object.hasOwn(ENDPOINT_OF, op.operationId) ? ENDPOINT_OF[op.operationId] : undefined
-    if (endpoint === undefined) throw new Error(`${op.operationId} has no scenario endpoint in scenarios/operations.ts`)
+    const endpoint = Object.hasOwn(endpoints, op.operationId) ? endpoints[op.operationId] : undefined
+    if (endpoint === undefined) throw new Error(`${op.operationId} has no scenario endpoint in its dialect's scenarioEndpoints`)
     groups.set(endpoint, [...groups.get(endpoint) ?? [], `\`${op.method} ${op.path}\``])
   }
   // A family is named as one when each of its scenarios applies.

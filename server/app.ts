@@ -5,32 +5,32 @@ import swaggerUi from '@fastify/swagger-ui'
 import { randomUUID } from 'node:crypto'
 import { VERSION } from './version.js'
 import type { Config } from './config.js'
-import { ConfigError, defaultConfig } from './config.js'
+import { defaultConfig } from './config.js'
 import { gatewayCnpjForm } from './domain/documents.js'
-import { API_PIX_SCOPES, type ApiPixScope } from './domain/scopes.js'
+import type { ApiPixScope } from './domain/scopes.js'
 import type { Fixtures } from './fixtures.js'
 import type { StoreOptions } from './store/store.js'
 import { createSandbox, type Sandbox } from './sandbox.js'
 import type { Account } from './store/state.js'
 import type { TokenClaims } from './auth/tokens.js'
 import type { AppliedScenario } from '../scenarios/types.js'
-import type { ApiPixRoute } from './routes/api-pix/route.js'
 import captureRequests from './journal/capture.js'
 import { webhookLines } from './journal/console.js'
-import { frameworkErrorHandler, registerErrorHandlers, storageUnavailable } from './errors/handler.js'
+import { errorHandling } from './errors/handler.js'
+import type { RouteUrl } from './errors/families.js'
 import { declareErrorResponses, toOpenApi30 } from './schemas/declared.js'
-import { sharedSchemas } from './schemas/common.js'
+import { SandboxError } from './schemas/common.js'
 import { buildSerializer, validatorCompiler } from './schemas/compilers.js'
 import authPlugin from './auth/plugin.js'
 import faultsPlugin from './faults.js'
-import standardRoutes from './routes/standard/index.js'
-import centralBankRoutes from './routes/central-bank/index.js'
 import sandboxRoutes from './routes/sandbox/index.js'
-import apiPixRoutes, { apiPixRoutingUrl, baseCollision } from './routes/api-pix/index.js'
-import apiPixToken from './routes/api-pix/oauth.js'
-import apiPixPayloads from './routes/api-pix/payload.js'
-import type { ReadOnlyReplies } from './routes/plugin.js'
-import { named } from './routes/named.js'
+import { CONTROL_PLANE } from './routes/sandbox/errors.js'
+import type { ReadOnlyReplies } from './route-plugin.js'
+import { named } from './named-plugins.js'
+import { dialects as registry } from './dialects/index.js'
+import type { Dialect } from './dialects/types.js'
+import { endpointOf, type ScenarioEndpoints } from '../scenarios/operations.js'
+import { catalogueOf } from './report/checks.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -51,13 +51,11 @@ declare module 'fastify' {
     /** Routes that need `Authorization: Bearer`. */
     auth?: boolean
     /**
-     * A gateway route that an API Pix scope covers (the root family's cob, pix and devolução): a token
+     * A gateway route that an API Pix scope covers (the gateway's cob, pix and devolução): a token
      * of /oauth/token needs it there as on API Pix (docs/api-pix.md, Scopes). API Pix's routes name
-     * theirs in `apiPix`.
+     * theirs in `apiPix` (server/dialects/api-pix/routes/route.ts).
      */
     scope?: ApiPixScope
-    /** A route of BACEN's API Pix (docs/api-pix.md): its errors are problem details, its scope is checked. */
-    apiPix?: ApiPixRoute
   }
 }
 
@@ -72,11 +70,20 @@ export interface BuildOptions {
   https?: import('node:https').ServerOptions
   /** Store tuning for tests (a compaction floor, a file system that fails on cue). */
   store?: Omit<StoreOptions, 'file'>
+  /** The dialects the app speaks, in order (server/dialects/index.ts's unless given: a test adds one). */
+  dialects?: readonly Dialect[]
 }
 
 /** Builds the whole sandbox without listening: tests call this; main.ts adds the process around it. */
 export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstance> {
   const config = defaultConfig(opts.config)
+  const dialects = opts.dialects ?? registry
+  // The control plane's errors first, then each dialect's families, in order.
+  const errors = errorHandling([CONTROL_PLANE, ...dialects.flatMap(d => d.families)], config)
+  const scenarioEndpoints: ScenarioEndpoints = {
+    tags: new Set(dialects.flatMap(d => d.tags(config).map(t => t.name))),
+    endpoints: Object.assign({}, ...dialects.map(d => d.scenarioEndpoints)),
+  }
   // The logger exists only once the app does; failures no request sees go to it from then on.
   let log: FastifyInstance['log'] | undefined
   const sandbox = createSandbox(config, VERSION, {
@@ -85,6 +92,13 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     store: opts.store,
     logError: (err, message, context) => log?.error({ err, ...context }, message),
     webhookLines: webhookLines({ warn: (obj, msg) => log?.warn(obj, msg), error: (obj, msg) => log?.error(obj, msg) }),
+    // Each domain event goes to every dialect's notifier, in the registry's order.
+    notifiers: sb => dialects.flatMap(d => d.notifier === undefined ? [] : [d.notifier(sb)]),
+    deliveries: sb => dialects.flatMap(d => d.deliveries === undefined ? [] : [d.deliveries(sb)]),
+    report: {
+      dialects: dialects.flatMap(d => d.report === undefined ? [] : [{ name: d.name, title: d.report.title, grades: (method: string, route: string) => d.report!.grades(method, route, config) }]),
+      checks: catalogueOf(dialects.map(d => d.report ?? {})),
+    },
   })
   const { clock, store } = sandbox
 
@@ -101,20 +115,26 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     // One log line per request, written by the onResponse hook below, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     // A bad percent-encoding or an over-long path parameter is answered in the family's error shape too.
-    frameworkErrors: frameworkErrorHandler,
-    rewriteUrl: (req) => apiPixRoutingUrl(config.apiPixBasePath, req.url ?? '/'),
+    frameworkErrors: errors.frameworkErrorHandler,
+    // Each dialect may read its URLs its own way (API Pix ignores a trailing slash under its base path).
+    rewriteUrl: (req) => dialects.reduce((url, d) => d.routingUrl?.(url, config) ?? url, req.url ?? '/'),
     schemaController: { compilersFactory: { buildSerializer } },
   }).withTypeProvider<ReadOnlyReplies>()
 
   // Every body is JSON: text/plain would otherwise reach the schema as a string (a 400 instead of 415).
   app.removeContentTypeParser('text/plain')
 
-  // Every route of the sandbox, so that API Pix's base path is refused when it would take one over.
-  const routes: Array<{ method: string, url: string }> = []
-  app.addHook('onRoute', route => { for (const method of [route.method].flat()) routes.push({ method, url: route.url }) })
+  // Every route of the sandbox, with its family: a dialect refuses settings that would take one over, a 404 tells a wrong prefix.
+  const routes: RouteUrl[] = []
+  app.addHook('onRoute', route => {
+    const family = errors.familyOfRoute(route).name
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, family })
+  })
 
+  // The schemas the routes `$ref` (the error bodies): each dialect's, then the control plane's.
+  const sharedSchemas = [...dialects.flatMap(d => d.schemas ?? []), SandboxError]
   for (const s of sharedSchemas) app.addSchema(s)
-  app.setValidatorCompiler(validatorCompiler(gatewayCnpjForm(config.alphanumericCnpj)))
+  app.setValidatorCompiler(validatorCompiler(gatewayCnpjForm(config.alphanumericCnpj), sharedSchemas))
 
   log = app.log
   // A plugin of its own, so the plugins that use `app.sandbox` can name it in their dependencies.
@@ -126,8 +146,8 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     reply.header('x-sandbox-version', VERSION)
     done()
   })
-  registerErrorHandlers(app, routes)
-  app.addHook('onRoute', declareErrorResponses)
+  errors.register(app, routes)
+  app.addHook('onRoute', declareErrorResponses(route => errors.familyOfRoute(route), route => endpointOf(route, scenarioEndpoints)))
 
   if (store.persistent) {
     /*
@@ -141,7 +161,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
       if (!store.hasUndurableChanges() || request.routeOptions.url === '/__sandbox/health') return done(null, payload)
       store.commit().then(() => done(null, payload), (err: unknown) => {
         request.log.error({ err }, 'the data file could not be written; the change was rolled back')
-        const failure = storageUnavailable(request, err)
+        const failure = errors.storageUnavailable(request, err)
         void reply.code(failure.status).headers(failure.headers).header('retry-after', '1')
         done(null, failure.body)
       })
@@ -156,6 +176,8 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   await app.register(captureRequests, {
     journal: sandbox.journal,
     now: () => clock.now(),
+    // The code of an error, whichever family's shape rendered it (the simple shape has no `code`).
+    answerFor: errors.answerFor,
     // A token's account even once it expired: its 401 belongs to the integration that sent it (the report reads that).
     token: (token) => { const c = sandbox.tokens.signed(token); return c ? { id: c.jti, accountId: accountOfClaims(c) } : null },
     accountOfClaims,
@@ -182,18 +204,12 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           sandboxAdmin: { type: 'apiKey', in: 'header', name: 'X-Sandbox-Admin-Token', description: 'Needed only when the sandbox runs with SANDBOX_ADMIN_TOKEN; `Authorization: Bearer <admin token>` works too' },
-          oauth2: {
-            type: 'oauth2',
-            description: 'BACEN\'s API Pix: client credentials with HTTP Basic and the client certificate (POST /oauth/token); a token of POST /api/auth/token carries the account\'s whole grant',
-            flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: Object.fromEntries(API_PIX_SCOPES.map(s => [s, `API Pix: ${s.endsWith('.read') ? 'read' : 'change'} ${s.slice(0, s.lastIndexOf('.'))}`])) } },
-          },
+          ...Object.assign({}, ...dialects.map(d => d.securitySchemes?.(config) ?? {})),
         },
       },
       tags: [
-        { name: 'Standard', description: 'Standard family (/api), extended error shape' },
-        { name: 'Central bank', description: 'Central-bank-compatible family, simple error shape' },
+        ...dialects.flatMap(d => d.tags(config)),
         { name: 'Sandbox', description: 'Control plane: state, clock, scenarios, webhooks (sandbox only)' },
-        { name: 'API Pix', description: `BACEN's API Pix 2.9.0 under its base path (${config.apiPixBasePath} here), with OAuth; problem details on errors` },
       ],
     },
   })
@@ -201,19 +217,19 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 
   await app.register(authPlugin)
-  await app.register(faultsPlugin)
-  await app.register(named('standard', standardRoutes))
-  await app.register(named('central-bank', centralBankRoutes))
+  await app.register(faultsPlugin, { endpointOf: route => endpointOf(route, scenarioEndpoints) })
+  // The sandbox's own routes, then each dialect's, in the registry's order: a dialect sees every route
+  // registered before it (API Pix refuses a base path that would take one over).
   await app.register(named('sandbox-control-plane', sandboxRoutes), { prefix: '/__sandbox' })
   await app.register(named('dashboard', (await import('./routes/dashboard.js')).default))
-  await app.register(named('api-pix-oauth', apiPixToken))
-  await app.register(named('api-pix-payloads', apiPixPayloads))
-  const collision = baseCollision(config.apiPixBasePath, routes)
-  if (collision !== undefined) {
-    await app.close()
-    throw new ConfigError([`apiPixBasePath (--api-pix-base-path / SANDBOX_API_PIX_BASE_PATH): ${JSON.stringify(config.apiPixBasePath)} would take over the route ${collision}: choose a path no route of the sandbox is at or under, such as /v2`])
+  for (const dialect of dialects) {
+    try {
+      await dialect.register(app, { config, routes })
+    } catch (err) {
+      await app.close()
+      throw err
+    }
   }
-  await app.register(named('api-pix', apiPixRoutes), { prefix: config.apiPixBasePath })
 
   // Where the server really listens (port 0 becomes a real port, `localhost` two addresses): the
   // webhook rules refuse receivers that would reach the sandbox itself.

@@ -1,15 +1,14 @@
 import fp from 'fastify-plugin'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import type { Socket } from 'node:net'
 import { Refusal, tooManyRequests } from './errors/refusal.js'
-import { gatewayEndpointOf } from '../scenarios/operations.js'
 import { TIMEOUT_MAX_MS } from '../scenarios/transport.js'
 import type { AppliedScenario, Endpoint } from '../scenarios/types.js'
 import { appliedScenarios } from './applied-scenarios.js'
 
 /**
  * Transport faults (scenarios/transport.ts): LATENCY, TIMEOUT, CONNECTION_RESET, RATE_LIMITED and
- * SERVICE_UNAVAILABLE, on every operation of the gateway. Each gateway route gets a preHandler that
+ * SERVICE_UNAVAILABLE, on every operation of the dialects. Each such route gets a preHandler that
  * resolves the request's scenarios (header or armed, once: the route reuses them) and carries out the
  * faults that come before the operation, and an onSend hook, after the commit point of app.ts, for those
  * that come after it (a delayed answer, a reset once the change is durable).
@@ -39,7 +38,12 @@ function reset (request: FastifyRequest, reply: FastifyReply): void {
   else reply.raw.destroy()
 }
 
-async function faultsPlugin (app: FastifyInstance): Promise<void> {
+export interface FaultOptions {
+  /** The scenario endpoint of a route of a dialect; null for a route that takes no scenarios (scenarios/operations.ts). */
+  endpointOf (route: RouteOptions): Endpoint | null
+}
+
+async function faultsPlugin (app: FastifyInstance, opts: FaultOptions): Promise<void> {
   const sb = app.sandbox
   app.decorateRequest('scenarios', undefined)
   /** What ends each held request now: TIMEOUT connections and LATENCY answers in flight. */
@@ -123,7 +127,7 @@ async function faultsPlugin (app: FastifyInstance): Promise<void> {
   }
 
   app.addHook('onRoute', (route) => {
-    const endpoint = gatewayEndpointOf(route)
+    const endpoint = opts.endpointOf(route)
     if (!endpoint) return
     route.preHandler = [before(endpoint), ...[route.preHandler ?? []].flat()]
     route.onSend = [...[route.onSend ?? []].flat(), after]

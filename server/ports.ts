@@ -10,11 +10,12 @@ import type { SeededRng } from './domain/ids.js'
 import type { Clock } from './engine/clock.js'
 import type { Scheduler } from './engine/scheduler.js'
 import type { Fixtures } from './fixtures.js'
+import type { DomainEvents } from './events.js'
 import type { Store } from './store/store.js'
-import type { Account, CobVBatchItemStatus, CobVData, Counterpart, DeepReadonly, Natureza, Payer, PayloadLocation, Recurrence, Transaction, TransactionKind, TransactionOf } from './store/state.js'
+import type { Account, CobVBatchItemStatus, CobVData, Counterpart, DeepReadonly, Payer, PayloadLocation, Transaction, TransactionKind, TransactionOf } from './store/state.js'
 import type { JournalEntry, JournalFilter, Since } from './journal/journal.js'
 import type { DeliveryFilter } from './webhooks/delivery-log.js'
-import type { ApiPixCallback, Delivery, DeliveryEventType, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
+import type { ApiPixCallback, Delivery, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
 
 /**
  * The ports: what a service may be given. Each service declares the few it uses
@@ -29,12 +30,8 @@ export interface Ports {
   rng: SeededRng
   store: Store
   fixtures: Fixtures
-  /** Where a capability sends the webhooks of its outcomes (WebhookService.emit). */
-  events: Events
-}
-
-export interface Events {
-  emit<E extends EventType> (event: WebhookEvent<E>): void
+  /** Where a capability says what happened (server/events.ts); the dialects' notifiers turn it into webhooks. */
+  events: DomainEvents
 }
 
 /**
@@ -108,7 +105,7 @@ export interface LocatedCharges {
 }
 
 /**
- * What API Pix asks of the cobs it shares with the root family (the same records): create one served
+ * What API Pix asks of the cobs it shares with the gateway (the same records): create one served
  * at one of its payload locations, revise it, find it.
  */
 export interface CobWrites {
@@ -196,7 +193,7 @@ export interface PayloadLocations {
   bind (id: number, chargeId: string): void
   /** The location a charge is served at, while it is bound to it. */
   ofCharge (charge: Transaction): PayloadLocation | undefined
-  /** Whether a charge's loc.id is one of the locations (bound to it or not), rather than the root family's own URL. */
+  /** Whether a charge's loc.id is one of the locations (bound to it or not), rather than the gateway's own URL. */
   isLocated (charge: Transaction): boolean
   /** The location of a token, whatever host a payer used to reach it. */
   byTokenOf (token: string): PayloadLocation | undefined
@@ -221,25 +218,8 @@ export interface ReceivedPayments {
   findReceived (idOrEndToEndId: string): Transaction | undefined
 }
 
-/** A devolução as the central-bank family shows it (GET /pix/:e2eid/devolucao/:id, and inside a cob's pix[]). */
-export interface DevolucaoView {
-  id: string
-  rtrId: string
-  valor: string
-  natureza: Natureza
-  descricao?: string
-  horario: { solicitacao: string, liquidacao?: string }
-  status: 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO'
-  motivo?: string
-}
-
-/** What a cob's view asks of refunds: the devoluções of its payment. */
-export interface Devolucoes {
-  devolucoesOf (original: Transaction): DevolucaoView[]
-}
-
-/** What the central-bank reads ask of refunds: the refunds of a received payment, and their devoluções. */
-export interface RefundReads extends Devolucoes {
+/** What the reads of received PIX ask of refunds: the refunds of a received payment (its devoluções). */
+export interface RefundReads {
   refundsOf (original: Transaction): Transaction[]
 }
 
@@ -261,11 +241,10 @@ export interface DevolucaoRules {
   retirada: boolean
 }
 
-/** What API Pix's devoluções ask of refunds: the same records and settlement as the root family's, on API Pix's rules. */
-export interface DevolucaoWrites extends Devolucoes {
+/** What API Pix's devoluções ask of refunds: the same records and settlement as the gateway's, on API Pix's rules. */
+export interface DevolucaoWrites {
   devolucao (account: Account, e2eid: string, id: string, body: { valor: string, natureza?: 'ORIGINAL' | 'RETIRADA', descricao?: string }, scenarios: AppliedScenario[], rules: DevolucaoRules): Transaction
   devolucaoOf (account: Account, e2eid: string, id: string): Transaction
-  devolucaoView (tx: Transaction): DevolucaoView
 }
 
 /**
@@ -288,17 +267,6 @@ export interface Callbacks {
   deliver<E extends ApiPixCallback> (event: WebhookEvent<E>, url: string): Delivery
 }
 
-/**
- * What Pix Automático asks of API Pix's webhooks: a callback posted to the account's webhook of the
- * whole account for it (`/webhookcobr` for `cobr`, `/webhookrec` for `rec`), inside the caller's unit;
- * nothing without one. Whether the account had one.
- */
-export interface AccountCallbacks {
-  notify<E extends ApiPixCallback> (event: WebhookEvent<E>): boolean
-  /** Where the account's webhooks of a callback post it: none, one for a webhook of the whole account, one per key for `pix`. */
-  callbackUrls (accountId: number, callback: ApiPixCallback): string[]
-}
-
 /** What the central-bank reads ask of charges: a cob as BACEN's API shows it (`V`, the view's type). */
 export interface CobViews<V> {
   cobView (charge: TransactionOf<'COB'>): V
@@ -309,7 +277,6 @@ export interface CobViews<V> {
 /** What MED asks of refunds: to return what is left of a disputed payment. */
 export interface MedReturns {
   medReturn (original: Transaction, natureza: 'MED_FRAUDE' | 'MED_OPERACIONAL', descricao: string): Transaction | null
-  devolucaoView (tx: Transaction): DevolucaoView
 }
 
 /** What MED asks of accounts: the account a record belongs to. */
@@ -344,7 +311,7 @@ export interface WebhookReads {
   readonly log: { query (f: DeliveryFilter, limit: number): Delivery[] }
   readonly registrations: { activeFor (accountId: number, eventType: EventType): WebhookRegistration[] }
   /** Sends an event now to the account's active receivers of its type and to the given URLs of webhooks of API Pix; the deliveries it started. */
-  publishTo<E extends DeliveryEventType> (event: WebhookEvent<E>, callbackUrls: readonly string[]): Delivery[]
+  publishTo<E extends string> (event: WebhookEvent<E>, callbackUrls: readonly string[]): Delivery[]
 }
 
 // ---- Pix Automático: what recurring charges ask of recurrences (docs/api-pix.md, Pix Automático) ----
@@ -390,11 +357,6 @@ export type DebitAnswer = 'PAGA' | 'REJEITADA_SALDO' | 'REJEITADA' | 'SEM_RESPOS
 /** What recurring charges ask of the payer's simulation: the answer to a debit of the recurrence `idRec` of account `accountId`. */
 export interface SimulatedPayers {
   debitAnswer (accountId: number, idRec: string, dueDate: IsoDate): DebitAnswer
-}
-
-/** What recurrences ask of the receiver's webhook of recurrences (`/webhookrec`): word that a recurrence's status changed. */
-export interface RecNotifications {
-  recChanged (rec: Recurrence): void
 }
 
 /**

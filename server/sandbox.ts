@@ -6,13 +6,13 @@ import { createRng, type SeededRng } from './domain/ids.js'
 import { parseInstant, SANDBOX_TIME_MAX, SANDBOX_TIME_MIN, SANDBOX_TIME_RANGE } from './domain/instant.js'
 import { StartupError } from './errors/startup.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
-import type { CobVBatchHold, ContractCodes, Events } from './ports.js'
+import type { CobVBatchHold, ContractCodes } from './ports.js'
+import type { DomainEvents, Notifier } from './events.js'
 import { Lifecycles } from './store/lifecycle.js'
 import { Store, type StoreOptions } from './store/store.js'
 import { emptyState, type ClockRecord, type RngState, type State } from './store/state.js'
 import { TokenService } from './auth/tokens.js'
 import { AccountService } from './services/accounts.js'
-import { CentralBankReads, rootPixViews } from './services/central-bank-reads.js'
 import { ApiPixCobs } from './services/api-pix-cobs.js'
 import { ApiPixPixService } from './services/api-pix-pix.js'
 import { ApiPixWebhookService } from './services/api-pix-webhooks.js'
@@ -21,14 +21,13 @@ import { CobVBatchService } from './services/cobv-batches.js'
 import { LocationService } from './services/locations.js'
 import { RecurrenceService } from './services/recurrences.js'
 import { PayerSimulation } from './services/simulated-payers.js'
-import { RecWebhooks } from './services/rec-webhooks.js'
 import { PayloadSigner } from './services/payload-signing.js'
 import { ChargeService } from './services/charges.js'
 import { CobRService } from './services/cobrs.js'
 import { DirectoryService } from './services/directory.js'
 import { RequestJournal } from './journal/journal.js'
 import { transactionLookup } from './journal/transactions.js'
-import { ReportService } from './report/service.js'
+import { ReportService, type ReportDeps } from './report/service.js'
 import { MedService } from './services/med.js'
 import { PayoutService } from './services/payouts.js'
 import { RefundService } from './services/refunds.js'
@@ -36,6 +35,7 @@ import { ScenarioService } from './services/scenarios.js'
 import { SplitService } from './services/splits.js'
 import { TransactionService } from './services/transactions.js'
 import { WebhookService, type WebhookServiceOptions } from './webhooks/service.js'
+import { DeliveryTypes, type DeliveryType } from './webhooks/samples.js'
 
 export interface SandboxOptions {
   /** Wall-clock source; tests may pass a fake. */
@@ -47,6 +47,15 @@ export interface SandboxOptions {
   logError?: (err: unknown, message: string, context?: Record<string, unknown>) => void
   /** The console's lines for a failed webhook attempt and a delivery given up. */
   webhookLines?: Pick<WebhookServiceOptions, 'onAttemptFailed' | 'onGaveUp'>
+  /**
+   * The dialects' notifiers (server/dialects/), in the registry's order: each domain event a service
+   * emits goes to every one of them, in the emitting unit. None: nothing is notified.
+   */
+  notifiers?: (sandbox: Sandbox) => Notifier[]
+  /** The dialects' delivery event types, in the registry's order (their samples, their receivers). None: none. */
+  deliveries?: (sandbox: Sandbox) => ReadonlyArray<Readonly<Record<string, DeliveryType>>>
+  /** What the integration report grades: each dialect's requests, and the catalogue of checks (server/report/). None: no check. */
+  report?: Pick<ReportDeps, 'dialects' | 'checks'>
 }
 
 /** Where a full reset starts the clock instead of the settings' --clock-start and --clock: `POST /__sandbox/reset` with `clockStart`, `clock`. */
@@ -82,6 +91,8 @@ export interface Sandbox {
   readonly journal: RequestJournal
   readonly scenarios: ScenarioService
   readonly webhooks: WebhookService
+  /** The delivery event types of the app's dialects: their samples and their receivers besides the registrations. */
+  readonly deliveries: DeliveryTypes
   readonly transactions: TransactionService
   readonly directory: DirectoryService
   readonly payouts: PayoutService
@@ -89,13 +100,10 @@ export interface Sandbox {
   readonly splits: SplitService
   readonly refunds: RefundService
   readonly med: MedService
-  /** BACEN's reads (GET /cob, GET /pix, GET /pix/:e2eid) over the charges and refunds. */
-  readonly centralBankReads: CentralBankReads<ReturnType<ChargeService['cobView']>, ReturnType<ReturnType<typeof rootPixViews>['view']>>
-  /** API Pix's payload locations, the key that signs their payloads, its cobs and its reads (docs/api-pix.md). */
+  /** API Pix's payload locations, the key that signs their payloads and its cobs (docs/api-pix.md). */
   readonly locations: LocationService
   readonly signer: PayloadSigner
-  readonly apiPixCobs: ApiPixCobs<ReturnType<ChargeService['cobView']>, ReturnType<ApiPixPixService['view']>>
-  readonly apiPixReads: CentralBankReads<ReturnType<Sandbox['apiPixCobs']['view']>, ReturnType<ApiPixPixService['view']>>
+  readonly apiPixCobs: ApiPixCobs
   /** API Pix's received PIX and their devoluções, and its webhooks per key (docs/api-pix.md). */
   readonly apiPixPix: ApiPixPixService
   readonly apiPixWebhooks: ApiPixWebhookService
@@ -168,14 +176,14 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const accounts = new AccountService(store, fixtures, clock, rng)
   const journal = new RequestJournal(config.journalSize, transactionLookup(store), id => store.account(id) !== undefined)
   const scenarios = new ScenarioService(store, clock)
-  const webhooks = new WebhookService({ ...engine, version }, { onError: err => logError(err, 'webhook bookkeeping failed'), ...opts.webhookLines })
-  // The capabilities send their webhooks through `events`: to the webhook service itself (so a test that
-  // wraps webhooks.emit sees every event), then to API Pix's webhooks, which follow the PIX received on
-  // a key with a webhook (docs/api-pix.md, webhook), in the same unit.
-  const events: Events = {
+  const deliveries = new DeliveryTypes()
+  const webhooks = new WebhookService({ ...engine, version }, { onError: err => logError(err, 'webhook bookkeeping failed'), ...opts.webhookLines, types: deliveries })
+  // The capabilities say what happened through `events`; each dialect's notifier (given below, once
+  // every service exists) turns it into its webhooks, in the registry's order, in the same unit.
+  const notifiers: Notifier[] = []
+  const events: DomainEvents = {
     emit: event => {
-      webhooks.emit(event)
-      apiPixWebhooks.follow(event)
+      for (const notifier of notifiers) notifier.notify(event)
     },
   }
   const transactions = new TransactionService(engine)
@@ -186,37 +194,35 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   // A charge paid through a composite code activates its recurrence (journeys 3 and 4), built below.
   // The static code of a contract pays the account its recurrence's location names (journey 4).
   const contractCodes: ContractCodes = { receiverOf: (recLocation, key) => recurrences.contractCodes.receiverOf(recLocation, key), paid: payment => recurrences.contractCodes.paid(payment) }
-  const charges = new ChargeService({ ...engine, events, refunds, splits, locations, recurrences: { chargePaid: payment => recurrences.activations.chargePaid(payment) }, contractCodes })
+  const charges = new ChargeService({ ...engine, events, splits, locations, recurrences: { chargePaid: payment => recurrences.activations.chargePaid(payment) }, contractCodes })
   const payouts = new PayoutService({ ...engine, events, charges: charges.payments, directory: directory.holders, contractCodes: charges.contractPayments })
   const med = new MedService({ ...engine, events, received: transactions, refunds, accounts })
-  const centralBankReads = new CentralBankReads({ store, charges, refunds, pix: rootPixViews(refunds) })
   const signer = new PayloadSigner(engine)
   const apiPixPix = new ApiPixPixService({ store, refunds })
-  const apiPixCobs = new ApiPixCobs({ store, clock, cobs: charges, locations, signer, pix: apiPixPix })
-  const apiPixReads = new CentralBankReads({ store, charges: apiPixCobs, refunds, pix: apiPixPix })
-  const apiPixWebhooks = new ApiPixWebhookService({ store, clock, callbacks: webhooks, keys: directory.keys, pix: apiPixPix })
+  const apiPixCobs = new ApiPixCobs({ store, clock, cobs: charges, locations, signer })
+  const apiPixWebhooks = new ApiPixWebhookService({ store, clock, callbacks: webhooks, keys: directory.keys })
   // The batches process their requests through the cobvs, which ask the batches which txids they hold.
-  const apiPixCobVs = new ApiPixCobVs({ store, clock, fixtures, cobvs: charges, locations, signer, refunds, batches: { holding: (accountId, txid, except): CobVBatchHold | undefined => cobvBatches.holding(accountId, txid, except) } })
+  const apiPixCobVs = new ApiPixCobVs({ store, clock, cobvs: charges, locations, signer, batches: { holding: (accountId, txid, except): CobVBatchHold | undefined => cobvBatches.holding(accountId, txid, except) } })
   const cobvBatches = new CobVBatchService({ store, clock, scheduler, config, cobvs: apiPixCobVs })
-  const report = new ReportService({ store, clock, rng, accounts, journal, webhooks, apiPixBasePath: config.apiPixBasePath, callbacks: apiPixWebhooks })
+  const report = new ReportService({ store, clock, rng, accounts, journal, webhooks, deliveries, dialects: opts.report?.dialects ?? [], checks: opts.report?.checks ?? [] })
   const payers = new PayerSimulation(engine)
   const recurrences = new RecurrenceService({
     ...engine,
+    events,
     payers,
     charges: {
+      // The cob's or cobv's BR Code while it shows a location (a cob made on the gateway always does).
       chargeCode: (account, txid) => {
         const charge = charges.cobOrCobV(account, txid)
         if (charge === undefined) return undefined
-        const view = charge.kind === 'COB' ? apiPixCobs.view(charge) : apiPixCobVs.view(charge)
-        return { kind: charge.kind, pixCopiaECola: 'pixCopiaECola' in view && typeof view.pixCopiaECola === 'string' ? view.pixCopiaECola : null }
+        const located = charge.kind === 'COB' ? apiPixCobs.locationOf(charge) !== null : locations.ofCharge(charge) !== undefined
+        return { kind: charge.kind, pixCopiaECola: located ? charge.data.pixCode : null }
       },
     },
     merchantCity: fixtures.institution.city,
     keys: directory.keys,
   })
-  // A recurrence's status changes go to its account's /webhookrec (an API Pix webhook, as /webhookcobr) and to the registrations of event type rec.
-  recurrences.notify(new RecWebhooks({ webhooks, callbacks: apiPixWebhooks }))
-  const cobrs = new CobRService({ ...engine, recurrences, payers, incoming: charges.incoming, refunds, callbacks: apiPixWebhooks })
+  const cobrs = new CobRService({ ...engine, events, recurrences, payers, incoming: charges.incoming })
   transactions.register(payouts.pendingOperations)
   transactions.register(refunds.pendingOperations)
 
@@ -240,6 +246,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     journal,
     scenarios,
     webhooks,
+    deliveries,
     transactions,
     directory,
     payouts,
@@ -247,11 +254,9 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     splits,
     refunds,
     med,
-    centralBankReads,
     locations,
     signer,
     apiPixCobs,
-    apiPixReads,
     apiPixPix,
     apiPixWebhooks,
     apiPixCobVs,
@@ -327,5 +332,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
       return { ...snapshot, accounts }
     },
   }
+  notifiers.push(...opts.notifiers?.(sandbox) ?? [])
+  for (const types of opts.deliveries?.(sandbox) ?? []) deliveries.add(types)
   return sandbox
 }

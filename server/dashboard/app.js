@@ -1135,7 +1135,7 @@ function setupScenarioForm () {
 
 const rawRecord = (key, record) => el('details', { 'data-key': `raw-${key}` }, el('summary', {}, 'Raw record'), el('pre', {}, json(record)))
 
-/** Where a cob is paid now: the payload location bound to it; none once unbound; else the root family's own URL. */
+/** Where a cob is paid now: the payload location bound to it; none once unbound; else the gateway's own URL. */
 function cobLocation (tx, locs) {
   const bound = locs.find(l => l.chargeId === tx.id)
   if (bound) return { url: bound.location, id: bound.id }

@@ -8,6 +8,8 @@ import { randomHex, type Rng } from './ids.js'
 
 /** The path every location of the sandbox has after its host. */
 export const PAYLOAD_PATH = '/qr/v2'
+/** Where payers' PSPs read the key that signs API Pix's payloads (each at `<host>/qr/v2/<token>`). */
+export const JWKS_PATH = '/.well-known/jwks.json'
 /** The path of a recurrence's locations: API Pix's `/rec/{recUrlAccessToken}` under PAYLOAD_PATH (`pix.example.com/qr/v2/rec/...`). */
 export const REC_PAYLOAD_PATH = `${PAYLOAD_PATH}/rec`
 /** The path of a due charge's (cobv) locations: API Pix's `/cobv/{pixUrlAccessToken}` under PAYLOAD_PATH. */

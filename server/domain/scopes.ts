@@ -3,6 +3,10 @@
  * a receiver's integration may do. An account is granted some (every one unless its creation says
  * otherwise) and a token carries a part of its grant; each route of the dialect needs one.
  */
+
+/** Where API Pix's clients ask for a token of some of these scopes (docs/api-pix.md): at the root, whatever the base path. */
+export const OAUTH_TOKEN_PATH = '/oauth/token'
+
 export const API_PIX_SCOPES = [
   'cob.write', 'cob.read',
   'cobr.write', 'cobr.read',
@@ -48,7 +52,7 @@ export function requestedScopes (requested: string | undefined, grant: readonly 
  * where none does; `apiPix` says whether the route is API Pix's.
  * - On API Pix a token needs the route's scope; the gateway's token carries the account's grant.
  * - On the gateway a token of /oauth/token keeps to its scopes: where a scope covers the route (the
- *   root family's cob, pix and devolução, BACEN's own operations) it needs that scope; where none does,
+ *   gateway's cob, pix and devolução, BACEN's own operations) it needs that scope; where none does,
  *   only a token of the account's whole grant acts, as the account. The gateway's own token has no
  *   scopes (docs/gateway.md §5) and acts on every route of the gateway.
  */

@@ -5,10 +5,50 @@
  * entities not found, which a route names in its config (`apiPix.problems`). The error handler and the
  * route plugins read it, and a service that reports a refusal inside a record (a request of a batch).
  */
-import { statusOf } from './families.js'
-import type { Refusal } from './refusal.js'
+import type { Code, Refusal } from './refusal.js'
 
 export const PROBLEM_TYPE_BASE = 'https://pix.bcb.gov.br/api/v2/error/'
+
+/**
+ * API Pix's column of the error table: the status of each outcome it can meet (the API Pix dialect's
+ * error family, server/dialects/api-pix/errors.ts). Here, beside its problem types, because the
+ * batches of due charges record the problem of each request they refuse (`refusalProblem`).
+ */
+export const API_PIX_STATUSES: Readonly<Partial<Record<Code, number>>> = {
+  INVALID_REQUEST: 400,
+  // API Pix's OAuth token (RFC 6749 §5.2, RFC 8705 §2): both are the client failing to authenticate, 401 invalid_client.
+  INVALID_CREDENTIALS: 401,
+  CERTIFICATE_NOT_LINKED: 401,
+  // API Pix's OAuth token: RFC 6749 §5.2's unsupported_grant_type and invalid_scope.
+  UNSUPPORTED_GRANT_TYPE: 400,
+  INVALID_SCOPE: 400,
+  ROUTE_NOT_FOUND: 404,
+  BODY_TOO_LARGE: 413,
+  URI_TOO_LONG: 414,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNAUTHORIZED: 401,
+  // A token without the scope the route needs (AcessoNegado, docs/api-pix.md, Scopes).
+  ACCESS_DENIED: 403,
+  // The transport faults (server/faults.ts) answer API Pix's operations too.
+  RATE_LIMITED: 429,
+  SERVICE_UNAVAILABLE: 503,
+  STORAGE_UNAVAILABLE: 503,
+  INTERNAL_ERROR: 500,
+  NOT_FOUND: 404,
+  // API Pix's devolução answers PixDevolucaoInvalida (400).
+  PIX_INSUFFICIENT_BALANCE: 400,
+  // API Pix answers both as CobOperacaoInvalida (400): a txid in use, a charge no longer ATIVA.
+  COB_TXID_EXISTS: 400,
+  COB_NOT_ACTIVE: 400,
+  // API Pix's payload location that showed a charge and will not show it again (CobPayloadNaoEncontrado, 410).
+  PAYLOAD_GONE: 410,
+  // API Pix's devolução answers both a late request and an id in use as PixDevolucaoInvalida (400).
+  REFUND_DEADLINE_EXCEEDED: 400,
+  REFUND_AMOUNT_EXCEEDS_ORIGINAL: 400,
+  DEVOLUCAO_ID_EXISTS: 400,
+  UNKNOWN_SCENARIO: 400,
+  INVALID_SCENARIO_PARAMETER: 400,
+}
 
 /** Each type API Pix 2.9.0 lists, with the title the sandbox gives it. */
 const TITLES = {
@@ -117,7 +157,7 @@ export function violationsOf (refusal: Refusal): Violation[] | undefined {
  * A code API Pix never meets is an internal error, as the handler answers it.
  */
 export function refusalProblem (refusal: Refusal, route: ProblemRoute): Problem {
-  const status = statusOf(refusal.code, 'api-pix')
+  const status = API_PIX_STATUSES[refusal.code]
   if (status === undefined) return problemOf(500, route, 'Erro interno do servidor')
   return problemOf(status, route, refusal.messages.join('; '), violationsOf(refusal))
 }

@@ -4,7 +4,7 @@
  * and maps the code to that family's status and body shape through one table (errors/families.ts).
  * A leaf: services import it without knowing HTTP or Fastify.
  */
-export type Code =
+export type CoreCode =
   // Generic refusals: the gateway reports each as HTTP_ERROR (docs/gateway.md §7); the code says which.
   | 'INVALID_REQUEST'
   | 'INVALID_CREDENTIALS'
@@ -89,6 +89,16 @@ export type Code =
   | 'TRANSACTION_NOT_PENDING'
   | 'VERIFICATION_FAILED'
   | 'WAIT_TIMEOUT'
+
+/**
+ * The codes a dialect adds for refusals of its own, by declaration merging in its folder
+ * (`declare module '../../errors/refusal.js' { interface DialectCodes { PAYMENT_NOT_FOUND: true } }`):
+ * they answer in that dialect's families, whose columns give them a status.
+ */
+export interface DialectCodes {}
+
+/** Every outcome a refusal can name: the core's, and those the dialects add. */
+export type Code = CoreCode | Extract<keyof DialectCodes, string>
 
 export interface RefusalOptions {
   details?: Record<string, unknown>

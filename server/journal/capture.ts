@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { answerFor } from '../errors/handler.js'
+import type { ErrorAnswer } from '../errors/families.js'
 import { targetPath } from '../errors/families.js'
 import { accountIdOf, type RequestJournal } from './journal.js'
 import { maskHeaders, maskJsonText, maskValue, secretValues } from './redact.js'
@@ -12,6 +12,8 @@ import { jsonLength } from './size.js'
  */
 export interface CapturePorts {
   journal: RequestJournal
+  /** How the request's family answers an error (errors/handler.ts): the journal keeps its code. */
+  answerFor: (err: unknown, request: FastifyRequest) => Pick<ErrorAnswer, 'code'>
   /** Sandbox time, ms. */
   now: () => number
   /** The id (jti) and account of a token whose signature checks, else null. */
@@ -80,7 +82,7 @@ async function capture (app: FastifyInstance, ports: CapturePorts): Promise<void
 
   // The code an error carried, whichever family's shape rendered it (the simple shape has no `code`).
   app.addHook('onError', (request, _reply, error, done) => {
-    request.journalCode = answerFor(error, request).code
+    request.journalCode = ports.answerFor(error, request).code
     done()
   })
   app.addHook('onSend', (request, _reply, payload, done) => {

@@ -2,7 +2,7 @@ import { parseAmount, parseDecimalString } from '../domain/money.js'
 import type { CobR, Delivery, Recurrence, Transaction } from '../store/state.js'
 import type { JournalEntry } from '../journal/journal.js'
 import { isToolToken } from '../auth/tokens.js'
-import { OAUTH_TOKEN_PATH } from '../errors/families.js'
+import { OAUTH_TOKEN_PATH } from '../domain/scopes.js'
 
 /**
  * What the integration report reads: what an integration did, as facts. The checks (checks.ts) see
@@ -10,9 +10,19 @@ import { OAUTH_TOKEN_PATH } from '../errors/families.js'
  * not depend on its shape.
  */
 
-/** The two APIs an integration speaks: the gateway's two families (docs/gateway.md), BACEN's API Pix (docs/api-pix.md). */
-export type Dialect = 'gateway' | 'api-pix'
-export const DIALECTS: readonly Dialect[] = ['gateway', 'api-pix']
+/** The API a request went to: a dialect's name (server/dialects/: `gateway`, `api-pix`). */
+export type Dialect = string
+
+/**
+ * A dialect's part of the report (server/dialects/types.ts): how it is named, and the route of a
+ * request of its as the report names it (API Pix's without its base path), with how much of the path
+ * it recognises: the longest claim wins (API Pix's base `/api/v2` over the gateway's `/api/`).
+ */
+export interface GradedDialect {
+  readonly name: Dialect
+  readonly title: string
+  grades (method: string, route: string): { route: string, claim: number } | undefined
+}
 
 /** A list answer of API Pix (`parametros.paginacao`): which list it is, the page it answered and how many there are. */
 export interface ListPage {
@@ -112,7 +122,7 @@ const NO_FIELDS: RequestFields = { externalId: null, idempotencyKey: null, amoun
 const chargeOfTxid = (r: RequestSource): RequestFields => ({ externalId: text(field(r.params, 'txid')), idempotencyKey: null, amountCents: cents(field(r.body, 'valor', 'original')), target: null })
 const readOfTxid = (r: RequestSource): RequestFields => ({ ...NO_FIELDS, externalId: text(field(r.params, 'txid')) })
 
-/** Which fields each money route carries, and where (docs/gateway.md §2.3 to 2.9; API Pix's cob as the root family's, docs/api-pix.md). */
+/** Which fields each money route carries, and where (docs/gateway.md §2.3 to 2.9; API Pix's cob as the gateway's, docs/api-pix.md). */
 const EXTRACTORS: Record<string, (r: RequestSource) => RequestFields> = {
   'POST /api/pix/cash-out': r => ({ externalId: text(field(r.body, 'externalId')), idempotencyKey: null, amountCents: cents(field(r.body, 'value')), target: text(field(r.body, 'details', 'key')) }),
   'POST /api/pix/cash-out-qrcode': r => ({ externalId: text(field(r.body, 'externalId')), idempotencyKey: null, amountCents: cents(field(r.body, 'value')), target: text(field(r.body, 'qrCode')) }),
@@ -160,19 +170,18 @@ export function payoutTarget (tx: Transaction): string | null {
 export const isPayout = (tx: Transaction): boolean => tx.kind === 'CASH_OUT' || tx.kind === 'CASH_OUT_QRCODE' || tx.kind === 'DICT_TRANSFER'
 
 /**
- * What the report grades, and as which API: the gateway's two families (docs/gateway.md §4), API Pix
- * under its base path and its token (docs/api-pix.md; its route without the base path), and the control
- * plane's transaction query. Not the payload locations and their key, which payers' PSPs read, not the
- * integration. Null for anything else.
+ * What the report grades, and as which API: the requests each dialect grades (its routes; API Pix's
+ * without its base path), and the control plane's transaction query. Not the payload locations and
+ * their key, which payers' PSPs read, not the integration. Null for anything else.
  */
-export function gradedAs (method: string, route: string, apiPixBase: string): { family: RequestFact['family'], route: string } | null {
-  if (route === OAUTH_TOKEN_PATH) return { family: 'api-pix', route }
-  // Before the gateway's `/api/`: the base may be `/api/v2`, which no gateway route is under.
-  if (route === apiPixBase || route.startsWith(`${apiPixBase}/`)) return { family: 'api-pix', route: route.slice(apiPixBase.length) || '/' }
+export function gradedAs (method: string, route: string, dialects: readonly GradedDialect[]): { family: RequestFact['family'], route: string } | null {
   if (route.startsWith('/__sandbox/')) return method === 'GET' && route.startsWith('/__sandbox/transactions') ? { family: 'control', route } : null
-  const gateway = route.startsWith('/api/') || route === '/balance' || route === '/accounts/balances' || route === '/dict/pix' ||
-    route === '/cob' || route.startsWith('/cob/') || route === '/pix' || route.startsWith('/pix/')
-  return gateway ? { family: 'gateway', route } : null
+  let best: { family: string, route: string, claim: number } | null = null
+  for (const d of dialects) {
+    const graded = d.grades(method, route)
+    if (graded !== undefined && (best === null || graded.claim > best.claim)) best = { family: d.name, ...graded }
+  }
+  return best === null ? null : { family: best.family, route: best.route }
 }
 
 /** The path parameters a route's pattern names (`/cob/:txid` and `/cob/abc` give { txid: 'abc' }). */
@@ -223,8 +232,8 @@ function violationsOf (answer: unknown): string[] {
  * `--journal-bodies false` the bodies are gone: amount, destination, scopes, violacoes and pages are
  * then unknown, and the checks that compare them compare nothing.
  */
-export function requestFact (e: JournalEntry, apiPixBase: string): RequestFact | null {
-  const as = e.route === null ? null : gradedAs(e.method, e.route, apiPixBase)
+export function requestFact (e: JournalEntry, dialects: readonly GradedDialect[]): RequestFact | null {
+  const as = e.route === null ? null : gradedAs(e.method, e.route, dialects)
   if (e.route === null || as === null) return null
   const route = as.route
   const operation = `${e.method} ${route}`

@@ -1,9 +1,9 @@
-import type { AccountCallbacks, AccountLookup, JournalReads, Ports, WebhookReads } from '../ports.js'
+import type { AccountLookup, JournalReads, Ports, WebhookReads } from '../ports.js'
 import { Refusal } from '../errors/refusal.js'
-import { samplePayload } from '../webhooks/samples.js'
-import { DELIVERY_EVENT_TYPES, isApiPixCallback, isEventType, type Delivery, type DeliveryEventType } from '../webhooks/types.js'
-import { BAD_SIGNATURE, checks, DIALECT_NAMES, type CheckDefinition, type CheckResult, type CheckStatus } from './checks.js'
-import { requestFact, type Dialect, type IntegrationFacts, type RequestFact } from './facts.js'
+import type { DeliveryTypes } from '../webhooks/samples.js'
+import { isEventType, type Delivery } from '../webhooks/types.js'
+import { BAD_SIGNATURE, type CheckDefinition, type CheckResult, type CheckStatus } from './checks.js'
+import { requestFact, type Dialect, type GradedDialect, type IntegrationFacts, type RequestFact } from './facts.js'
 
 /**
  * The integration report (a PSP's homologation, automated): every check of the catalogue graded on
@@ -36,23 +36,25 @@ export interface Report {
 }
 
 export type ReportDeps = Pick<Ports, 'store' | 'clock' | 'rng'> & {
-  /** Where API Pix is served (`--api-pix-base-path`): its requests are graded as that dialect's. */
-  apiPixBasePath: string
+  /** The dialects whose requests are graded, each its own (server/dialects/: a descriptor's report part). */
+  dialects: readonly GradedDialect[]
+  /** The catalogue: the checks of more than one dialect, then each dialect's (checks.ts, catalogueOf). */
+  checks: readonly CheckDefinition[]
   accounts: AccountLookup
   journal: JournalReads
   webhooks: WebhookReads
-  /** The account's webhooks of API Pix, which the probe reaches too. */
-  callbacks: Pick<AccountCallbacks, 'callbackUrls'>
+  /** The dialects' delivery event types: the probe's sample, and the account's own webhooks of a type (API Pix's), which it reaches too. */
+  deliveries: Pick<DeliveryTypes, 'types' | 'sample' | 'receivers'>
 }
 
 /**
  * A check graded; one its integration never exercised, of APIs it made no request to, does not apply
  * to it (an integration of API Pix alone is not asked for the gateway's pay-outs, nor the reverse).
  */
-function grade (check: CheckDefinition, facts: IntegrationFacts, used: ReadonlySet<string>): CheckResult {
+function grade (check: CheckDefinition, facts: IntegrationFacts, used: ReadonlySet<string>, titleOf: (dialect: Dialect) => string): CheckResult {
   const result = check.evaluate(facts)
   if (result.status !== 'not_exercised' || check.dialects.some(d => used.has(d))) return result
-  return { status: 'not_applicable', summary: `the integration made no request to ${check.dialects.map(d => DIALECT_NAMES[d]).join(' or ')}`, evidence: [] }
+  return { status: 'not_applicable', summary: `the integration made no request to ${check.dialects.map(titleOf).join(' or ')}`, evidence: [] }
 }
 
 export class ReportService {
@@ -63,7 +65,7 @@ export class ReportService {
     const entries = this.deps.journal.list({ accountId }, { limit: Number.MAX_SAFE_INTEGER })
     const facts: RequestFact[] = []
     for (let i = entries.length - 1; i >= 0; i--) {
-      const fact = requestFact(entries[i], this.deps.apiPixBasePath)
+      const fact = requestFact(entries[i], this.deps.dialects)
       if (fact) facts.push(fact)
     }
     return facts
@@ -80,7 +82,8 @@ export class ReportService {
       cobrs: Object.values(this.deps.store.data.cobrs).filter(c => c.accountId === accountId).sort((a, b) => a.id - b.id),
     }
     const used = new Set(facts.requests.filter(r => r.accountId === accountId).map(r => r.family))
-    const graded = checks.map(c => ({ id: c.id, title: c.title, section: c.section, docs: `docs/${c.page}${c.anchor}`, dialects: [...c.dialects], ...grade(c, facts, used) }))
+    const titleOf = (d: Dialect): string => this.deps.dialects.find(x => x.name === d)?.title ?? d
+    const graded = this.deps.checks.map(c => ({ id: c.id, title: c.title, section: c.section, docs: `docs/${c.page}${c.anchor}`, dialects: [...c.dialects], ...grade(c, facts, used, titleOf) }))
     const counts: Record<CheckStatus, number> = { passed: 0, failed: 0, not_exercised: 0, not_applicable: 0 }
     for (const c of graded) counts[c.status]++
     return {
@@ -98,16 +101,16 @@ export class ReportService {
    * given one, else the first that has a receiver): its registrations and, for a callback of API Pix,
    * the account's webhooks of it. A receiver that checks signatures refuses it.
    */
-  probe (accountId: number, eventType?: DeliveryEventType): Delivery[] {
+  probe (accountId: number, eventType?: string): Delivery[] {
     const account = this.deps.accounts.require(accountId)
-    const callbackUrls = (t: DeliveryEventType): string[] => isApiPixCallback(t) ? this.deps.callbacks.callbackUrls(accountId, t) : []
-    const received = (t: DeliveryEventType): boolean => (isEventType(t) && this.deps.webhooks.registrations.activeFor(accountId, t).length > 0) || callbackUrls(t).length > 0
-    const type = eventType ?? DELIVERY_EVENT_TYPES.find(received)
+    const callbackUrls = (t: string): string[] => this.deps.deliveries.receivers(t, accountId)
+    const received = (t: string): boolean => (isEventType(t) && this.deps.webhooks.registrations.activeFor(accountId, t).length > 0) || callbackUrls(t).length > 0
+    const type = eventType ?? this.deps.deliveries.types.find(received)
     if (type === undefined || !received(type)) {
       throw new Refusal('NO_RECEIVER', `Account ${accountId} has no active webhook${eventType ? ` for ${eventType}` : ''}: register one (POST /__sandbox/webhooks), or configure a webhook of API Pix, before sending the probe`)
     }
     const transactionId = this.deps.rng.uuid()
-    const payload = samplePayload(type, { account, transactionId, nowMs: this.deps.clock.now(), rng: this.deps.rng })
-    return this.deps.webhooks.publishTo({ accountId, eventType: type, transactionId, payload, scenarios: [{ name: BAD_SIGNATURE, params: {} }] }, callbackUrls(type))
+    const payload = this.deps.deliveries.sample(type, { account, transactionId, nowMs: this.deps.clock.now(), rng: this.deps.rng })
+    return this.deps.webhooks.publishTo<string>({ accountId, eventType: type, transactionId, payload, scenarios: [{ name: BAD_SIGNATURE, params: {} }] }, callbackUrls(type))
   }
 }

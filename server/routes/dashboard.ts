@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from './plugin.js'
+import type { RoutesPlugin } from '../route-plugin.js'
 import { Type } from '@sinclair/typebox'
 import { readdirSync, readFileSync } from 'node:fs'
 import { extname, join } from 'node:path'

@@ -3,7 +3,7 @@ import { Ajv, type Options as AjvOptions } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
 import { isValidDocument, type CnpjForm } from '../domain/documents.js'
-import { sharedSchemas } from './common.js'
+import type { TSchema } from '@sinclair/typebox'
 import { DOCUMENT_FORMAT } from '../domain/documents.js'
 
 /*
@@ -41,16 +41,21 @@ function validators (cnpj: CnpjForm): Validators {
     // so a bad document is one entry of the validation error (docs/gateway.md §7) rather than an answer of its own.
     // The gateway's families take the alphanumeric CNPJ only with --alphanumeric-cnpj enabled (docs/assumptions.md).
     ajv.addFormat(DOCUMENT_FORMAT, { type: 'string', validate: s => isValidDocument(s, cnpj) })
-    for (const s of sharedSchemas) ajv.addSchema(s)
   }
   v = { body, coercing, compiled: new Map() }
   validatorsByCnpj.set(cnpj, v)
   return v
 }
 
-/** The validator compiler of an app whose gateway families take the CNPJ in the given form. */
-export function validatorCompiler (cnpj: CnpjForm): FastifySchemaCompiler<unknown> {
+/**
+ * The validator compiler of an app whose gateway families take the CNPJ in the given form, over the
+ * schemas its routes `$ref` (each added once: the same `$id` is the same schema in every app).
+ */
+export function validatorCompiler (cnpj: CnpjForm, shared: readonly TSchema[]): FastifySchemaCompiler<unknown> {
   const v = validators(cnpj)
+  for (const s of shared) {
+    for (const ajv of [v.body, v.coercing]) if (s.$id === undefined || ajv.getSchema(s.$id) === undefined) ajv.addSchema(s)
+  }
   return ({ schema, httpPart }) => {
     const coerced = httpPart !== 'body'
     let compiled: Validate | undefined
@@ -76,8 +81,8 @@ type RouteSerializer = Parameters<ReturnType<typeof defaultSerializers>>[0]
 const serializers = new Map<string, (data: unknown) => string>()
 
 /**
- * The serializer factory of every app. Every app adds the same shared schemas (`sharedSchemas`),
- * so a serializer depends on nothing but the answer schema.
+ * The serializer factory of every app. The shared schemas an app adds are the same wherever their
+ * `$id` is (its dialects' error bodies), so a serializer depends on nothing but the answer schema.
  */
 export function buildSerializer (...args: Parameters<typeof defaultSerializers>) {
   const compile = defaultSerializers(...args)

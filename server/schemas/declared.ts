@@ -1,7 +1,7 @@
 import type { RouteOptions } from 'fastify'
 import { errorResponses } from './common.js'
-import { errorShapeOf, familyOf, type ErrorShape, type Family } from '../errors/families.js'
-import { gatewayEndpointOf } from '../../scenarios/operations.js'
+import type { ErrorFamily } from '../errors/families.js'
+import type { Endpoint } from '../../scenarios/types.js'
 import { FAULT_STATUSES } from '../../scenarios/transport.js'
 
 /**
@@ -12,12 +12,11 @@ import { FAULT_STATUSES } from '../../scenarios/transport.js'
  *   content type (Fastify parses a body on every method but GET and HEAD, with or without a schema);
  * - a schema on the body, query, path or headers: 400 with one message per invalid field;
  * - a path parameter: 400 for a malformed percent-encoding, 414 above the router's length limit;
- * - a route behind a bearer token: 401, and on the gateway 403 (a token of some scopes of API Pix);
- * - the control plane, but health: 401 when SANDBOX_ADMIN_TOKEN is set;
- * - an operation of the gateway's families: 400 for an unknown X-Sandbox-Scenario, 429 and 503 from
- *   the transport faults;
- * - an operation of API Pix: 503 (ServicoIndisponivel, as BACEN declares on every operation: a data
- *   file that cannot be written), and 403 (AcessoNegado) where the route needs a scope.
+ * - a route behind a bearer token: 401;
+ * - an operation with a scenario endpoint: 429 and 503 from the transport faults;
+ * - what the route's family says any of its routes can answer (ErrorFamily.declare: the control
+ *   plane's admin token, a dialect's unknown X-Sandbox-Scenario, API Pix's ServicoIndisponivel and
+ *   AcessoNegado, the gateway's token of narrower scopes).
  * Each in the shape of the route's family.
  */
 interface RouteSchema {
@@ -30,32 +29,24 @@ interface RouteSchema {
   security?: Array<Record<string, string[]>>
 }
 
-export function declareErrorResponses (route: RouteOptions): void {
-  const schema = route.schema as RouteSchema | undefined
-  if (!schema || schema.hide) return
-  const codes = new Set<number>()
-  const methods = [route.method].flat()
-  if (methods.some(m => m !== 'GET' && m !== 'HEAD')) codes.add(400).add(413).add(415)
-  if (schema.body || schema.querystring || schema.params || schema.headers) codes.add(400)
-  if (route.url.includes(':')) codes.add(400).add(414)
-  const config = route.config as { auth?: boolean, apiPix?: { scope?: string } } | undefined
-  if (config?.auth) codes.add(401)
-  // A token of /oauth/token issued for scopes that do not cover a route of the gateway (docs/api-pix.md, Scopes).
-  if (config?.auth && config.apiPix === undefined) codes.add(403)
-  if (gatewayEndpointOf(route)) for (const c of FAULT_STATUSES) codes.add(c)
-  const family: Family = config?.apiPix !== undefined ? 'api-pix' : familyOf(route.url)
-  if (family !== 'sandbox') codes.add(400)
-  if (family === 'api-pix') codes.add(503)
-  if (config?.apiPix?.scope !== undefined) codes.add(403)
-  if (family === 'sandbox' && route.url !== '/__sandbox/health') {
-    codes.add(401)
-    // Optional: only a sandbox started with an admin token asks for it.
-    schema.security ??= [{ sandboxAdmin: [] }, {}]
+/** The onRoute hook that declares them, over the app's families and the scenario endpoint of each operation. */
+export function declareErrorResponses (familyOfRoute: (route: RouteOptions) => ErrorFamily, endpointOf: (route: RouteOptions) => Endpoint | null) {
+  return (route: RouteOptions): void => {
+    const schema = route.schema as RouteSchema | undefined
+    if (!schema || schema.hide) return
+    const codes = new Set<number>()
+    const methods = [route.method].flat()
+    if (methods.some(m => m !== 'GET' && m !== 'HEAD')) codes.add(400).add(413).add(415)
+    if (schema.body || schema.querystring || schema.params || schema.headers) codes.add(400)
+    if (route.url.includes(':')) codes.add(400).add(414)
+    if ((route.config as { auth?: boolean } | undefined)?.auth) codes.add(401)
+    if (endpointOf(route)) for (const c of FAULT_STATUSES) codes.add(c)
+    const family = familyOfRoute(route)
+    for (const c of family.declare?.(route, schema) ?? []) codes.add(c)
+    const declared = schema.response ?? {}
+    const missing = [...codes].filter(c => declared[c] === undefined && declared[String(c)] === undefined)
+    schema.response = { ...declared, ...errorResponses(family.shapeOf(route.url), missing) }
   }
-  const declared = schema.response ?? {}
-  const missing = [...codes].filter(c => declared[c] === undefined && declared[String(c)] === undefined)
-  const shape: ErrorShape = family === 'api-pix' && errorShapeOf(route.url) !== 'oauth' ? 'api-pix' : errorShapeOf(route.url)
-  schema.response = { ...declared, ...errorResponses(shape, missing) }
 }
 
 /**

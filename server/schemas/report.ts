@@ -26,7 +26,7 @@ export const ReportView = Type.Object({
     title: Type.String(),
     section: Type.String({ description: 'The section of docs/gateway.md or docs/api-pix.md the check comes from' }),
     docs: Type.String({ description: 'The page (docs/gateway.md, docs/api-pix.md) and the section\'s anchor' }),
-    dialects: Type.Array(StringEnum(['gateway', 'api-pix'] as const), { description: 'The APIs whose use the check grades: the gateway\'s families, BACEN\'s API Pix' }),
+    dialects: Type.Array(Type.String(), { description: 'The APIs whose use the check grades, by the name of their dialect (gateway: the gateway\'s families; api-pix: BACEN\'s API Pix)' }),
     status: CheckStatusSchema,
     summary: Type.String(),
     evidence: Type.Array(Evidence),

@@ -1,8 +1,8 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { RecordId, StringEnum } from './common.js'
 import { MedRecordSchema, MedRefund } from './payins.js'
-import { ApiPixPix } from './api-pix/pix.js'
-import { CobRNotificationView } from './api-pix/cobr.js'
+import { ApiPixPix } from '../dialects/api-pix/schemas/pix.js'
+import { CobRNotificationView } from '../dialects/api-pix/schemas/cobr.js'
 import { DELIVERY_EVENT_TYPES, EVENT_TYPES, GATEWAY_EVENT_TYPES, type DeliveryEventType } from '../store/state.js'
 
 /** Webhook registrations (docs/gateway.md §2.11) and the delivery log of the control plane. */
@@ -210,7 +210,7 @@ export const DeliveryView = Type.Object({
   id: Type.String({ description: 'Also the X-Sandbox-Delivery-Id header, the same on every attempt' }),
   seq: Type.Integer(),
   accountId: Type.Integer(),
-  eventType: DeliveryEventTypeSchema,
+  eventType: Type.String({ description: 'Event type (spec 6.1); pix, cobr and rec: API Pix\'s callbacks to {webhookUrl}/pix, {webhookUrl}/cobr and {webhookUrl}/rec (rec is also an event type of the control plane\'s registrations); or an event type of another dialect\'s notifications' }),
   eventId: Type.String({ description: 'One event fans out to one delivery per active URL' }),
   transactionId: Type.Union([Type.String(), Type.Null()]),
   webhookId: Type.Union([Type.Integer(), Type.Null()], { description: 'The registration it goes to; null without one (no receiver, or a callback of API Pix)' }),

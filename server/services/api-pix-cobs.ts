@@ -1,36 +1,17 @@
 import { cobFieldProblems, type CobRequest, type CobRevision } from '../domain/cob.js'
-import { hostOf } from '../domain/payload-locations.js'
-import { JWKS_PATH } from '../errors/families.js'
+import { hostOf, JWKS_PATH } from '../domain/payload-locations.js'
 import { invalidRequest } from '../errors/refusal.js'
 import type { Account, PayloadLocation, TransactionOf } from '../store/state.js'
-import type { CobViews, CobWrites, PayloadLocations, PayloadSigning, Ports, ReceivedPixViews } from '../ports.js'
+import type { CobWrites, PayloadLocations, PayloadSigning, Ports } from '../ports.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import { chargeData, receivedOf, txidInUse } from './charge-records.js'
-import { iso } from './history.js'
+import { chargeData, txidInUse } from './charge-records.js'
 
 /**
- * BACEN's API Pix over the cobs the root family keeps too (docs/api-pix.md, cob): the same records,
+ * BACEN's API Pix over the cobs the gateway keeps too (docs/api-pix.md, cob): the same records,
  * shown as API Pix shows them. A cob made here is served at a payload location of its own (`location`
  * is that URL, at most 77 characters, and `pixCopiaECola` the BR Code that carries it); one made on the
- * root family keeps its own URL. A location unbound from its cob leaves the cob without one.
+ * gateway keeps its own URL. A location unbound from its cob leaves the cob without one.
  */
-
-/** What the root family's view of a cob has that API Pix shows otherwise (charges.ts, cobView). */
-interface GatewayCobView {
-  calendario: { criacao: string, expiracao: number }
-  txid: string
-  revisao: number
-  loc: unknown
-  location: string
-  pixCopiaECola: string
-  status: string
-  devedor?: unknown
-  valor: unknown
-  chave: string
-  solicitacaoPagador?: string
-  infoAdicionais?: unknown
-  pix?: unknown
-}
 
 /** A cob as API Pix asks for it: its chave is required, its calendario is not, and it may name the location it takes. */
 export type ApiPixNewCob = Omit<CobRequest, 'calendario'> & { calendario?: CobRequest['calendario'], chave: string, loc?: { id: number } }
@@ -46,10 +27,10 @@ export type PayloadAnswer =
   | { status: 'served', jws: string }
   | { status: 'not-found' | 'gone' }
 
-export type ApiPixCobDeps<V, P> = Pick<Ports, 'store' | 'clock'> & { cobs: CobWrites & CobViews<V>, locations: PayloadLocations, signer: PayloadSigning, pix: ReceivedPixViews<P> }
+export type ApiPixCobDeps = Pick<Ports, 'store' | 'clock'> & { cobs: CobWrites, locations: PayloadLocations, signer: PayloadSigning }
 
-export class ApiPixCobs<V extends GatewayCobView, P> implements CobViews<ReturnType<ApiPixCobs<V, P>['view']>> {
-  constructor (private readonly deps: ApiPixCobDeps<V, P>) {}
+export class ApiPixCobs {
+  constructor (private readonly deps: ApiPixCobDeps) {}
 
   /**
    * PUT /cob/{txid} and POST /cob (txid null): the charge, at the location `loc.id` names or at a new
@@ -72,7 +53,7 @@ export class ApiPixCobs<V extends GatewayCobView, P> implements CobViews<ReturnT
   }
 
   /**
-   * PATCH /cob/{txid}: the root family's revision, but API Pix refuses a cancellation that changes
+   * PATCH /cob/{txid}: the gateway's revision, but API Pix refuses a cancellation that changes
    * something else too (nothing of it would be used).
    */
   revise (account: Account, txid: string, body: CobRevision): Cob {
@@ -94,8 +75,8 @@ export class ApiPixCobs<V extends GatewayCobView, P> implements CobViews<ReturnT
     return charge
   }
 
-  /** The location a cob shows: its payload location while bound; the root family's own URL for a cob made there. */
-  private locationOf (charge: Cob): { id: number, location: string, criacao: string } | null {
+  /** The location a cob shows: its payload location while bound; the gateway's own URL for a cob made there. */
+  locationOf (charge: Cob): { id: number, location: string, criacao: string } | null {
     const loc = this.deps.locations.ofCharge(charge)
     if (loc !== undefined) return { id: loc.id, location: loc.location, criacao: loc.createdAt }
     if (this.deps.locations.isLocated(charge)) return null
@@ -103,59 +84,23 @@ export class ApiPixCobs<V extends GatewayCobView, P> implements CobViews<ReturnT
     return { id: d.cob!.locId, location: d.location!, criacao: charge.createdAt }
   }
 
-  /** CobViews: whether the cob still shows a location (GET /cob's locationPresente). */
+  /** Whether the cob still shows a location (GET /cob's locationPresente). */
   hasLocation (charge: Cob): boolean {
     return this.locationOf(charge) !== null
   }
 
   /**
-   * A cob as API Pix shows it (CobGerada, CobCompleta): location, loc and pixCopiaECola only while it
-   * has a location; its `pix` as GET /pix/{e2eid} shows them.
+   * GET <location>: the signed payload (CobPayload, as `payloadOf` renders it) of the charge a location
+   * serves. A location that serves none is not found; one whose charge can no longer be paid (paid,
+   * removed, expired) is gone for good (410): API Pix lets the PSP choose, and a payer's app then says
+   * the charge is over.
    */
-  view (charge: Cob) {
-    const { loc: _loc, location: _location, pixCopiaECola, pix: _pix, ...own } = this.deps.cobs.cobView(charge)
-    const rest = { ...own, ...(receivedOf(charge) !== undefined ? { pix: [this.deps.pix.view(charge)] } : {}) }
-    const at = this.locationOf(charge)
-    if (at === null) return rest
-    return {
-      ...rest,
-      loc: { id: at.id, location: at.location, tipoCob: 'cob' as const, criacao: at.criacao, txid: rest.txid },
-      location: at.location,
-      pixCopiaECola,
-    }
-  }
-
-  cobView (charge: Cob) {
-    return this.view(charge)
-  }
-
-  /**
-   * GET <location>: the signed payload (CobPayload) of the charge a location serves. A location that
-   * serves none is not found; one whose charge can no longer be paid (paid, removed, expired) is gone
-   * for good (410): API Pix lets the PSP choose, and a payer's app then says the charge is over.
-   */
-  payload (token: string, fetch: PayloadFetch): PayloadAnswer {
+  payload (token: string, fetch: PayloadFetch, payloadOf: (charge: Cob) => Record<string, unknown>): PayloadAnswer {
     const loc = this.deps.locations.byTokenOf(token)
     const charge = loc === undefined ? undefined : this.deps.locations.charge(loc)
     if (loc === undefined || charge === undefined || charge.kind !== 'COB') return { status: 'not-found' }
     if (charge.status !== 'ATIVA' || (charge.dueAt !== undefined && Date.parse(charge.dueAt) <= this.deps.clock.now())) return { status: 'gone' }
-    return { status: 'served', jws: this.deps.signer.sign(this.payloadOf(charge), jkuOf(loc, fetch)) }
-  }
-
-  /** The payload of a cob (CobPayload): what a payer's app shows, as of when it is read (`apresentacao`). */
-  private payloadOf (charge: Cob): Record<string, unknown> {
-    const { calendario, txid, revisao, status, devedor, valor, chave, solicitacaoPagador, infoAdicionais } = this.deps.cobs.cobView(charge)
-    return {
-      calendario: { criacao: calendario.criacao, apresentacao: iso(this.deps.clock.now()), expiracao: calendario.expiracao },
-      txid,
-      revisao,
-      status,
-      ...(devedor !== undefined ? { devedor } : {}),
-      valor,
-      chave,
-      ...(solicitacaoPagador !== undefined ? { solicitacaoPagador } : {}),
-      ...(infoAdicionais !== undefined ? { infoAdicionais } : {}),
-    }
+    return { status: 'served', jws: this.deps.signer.sign(payloadOf(charge), jkuOf(loc, fetch)) }
   }
 }
 

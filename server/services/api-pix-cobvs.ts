@@ -1,16 +1,13 @@
 import { cobFieldProblems } from '../domain/cob.js'
 import { saoPauloTime } from '../domain/calendar.js'
-import { cobvDue, cobvLastPayableDate, cobvPayloadValor, parseCobVTerms, reviseCobVTerms, type Violacao } from '../domain/cobv.js'
-import { documentKind } from '../domain/documents.js'
+import { cobvDue, cobvLastPayableDate, cobvPayloadValor, parseCobVTerms, reviseCobVTerms, type CobVAmounts, type Violacao } from '../domain/cobv.js'
 import { isIsoDate } from '../domain/instant.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, DeepReadonly, TransactionOf } from '../store/state.js'
-import type { CobVBatchHolds, CobVFields, CobVRequest, CobVRequester, CobVRequests, CobVRevisionRequest, CobVWrites, PayloadLocations, PayloadSigning, Ports, RefundReads } from '../ports.js'
+import type { CobVBatchHolds, CobVFields, CobVRequest, CobVRequester, CobVRequests, CobVRevisionRequest, CobVWrites, PayloadLocations, PayloadSigning, Ports } from '../ports.js'
 import { jkuOf, type PayloadAnswer, type PayloadFetch } from './api-pix-cobs.js'
 import { chargeList, type CobListFilter } from './central-bank-reads.js'
-import { receivedOf, txidInUse, txidKind } from './charge-records.js'
-import { iso } from './history.js'
-import { receivedPixView } from './received-pix.js'
+import { txidInUse, txidKind } from './charge-records.js'
 
 /**
  * BACEN's API Pix due charges (tag CobV; docs/api-pix.md, cobv) over the charges service, which keeps
@@ -33,16 +30,10 @@ export interface CobVPayloadFetch extends PayloadFetch {
   DPP?: string
 }
 
-/**
- * The address every receiver shows in `recebedor` (DadosRecebedor requires one): the sandbox keeps
- * no address of its accounts (docs/assumptions.md, API Pix).
- */
-const RECEIVER_ADDRESS = { logradouro: 'ENDERECO NAO INFORMADO', uf: 'SP', cep: '01001000' }
-
 /** IBGE's codes of the states, the first two digits of a municipality's code. */
 const UF_CODES = new Set(['11', '12', '13', '14', '15', '16', '17', '21', '22', '23', '24', '25', '26', '27', '28', '29', '31', '32', '33', '35', '41', '42', '43', '50', '51', '52', '53'])
 
-export type ApiPixCobVDeps = Pick<Ports, 'store' | 'clock' | 'fixtures'> & { cobvs: CobVWrites, locations: PayloadLocations, signer: PayloadSigning, refunds: RefundReads, batches: CobVBatchHolds }
+export type ApiPixCobVDeps = Pick<Ports, 'store' | 'clock'> & { cobvs: CobVWrites, locations: PayloadLocations, signer: PayloadSigning, batches: CobVBatchHolds }
 
 export class ApiPixCobVs implements CobVRequests {
   constructor (private readonly deps: ApiPixCobVDeps) {}
@@ -118,7 +109,7 @@ export class ApiPixCobVs implements CobVRequests {
     return charge
   }
 
-  /** GET /cobv: the account's cobvs created within [inicio, fim], oldest first, paged; filters as GET /cob's, and the batch. */
+  /** GET /cobv: the account's cobvs created within [inicio, fim], oldest first, paged; filters as GET /cob's, and the batch (their records: API Pix's views show them). */
   list (account: Account, q: CobVListFilter) {
     const list = chargeList(this.deps.store, account, q, 'COBV', {
       devedor: tx => tx.data.cobv.devedor,
@@ -127,39 +118,17 @@ export class ApiPixCobVs implements CobVRequests {
     })
     return {
       parametros: { ...list.parametros, ...(q.loteCobVId !== undefined ? { loteCobVId: q.loteCobVId } : {}) },
-      cobs: list.items.map(tx => this.view(tx)),
-    }
-  }
-
-  /** A cobv as API Pix shows it (CobVGerada, CobVCompleta): location, loc and pixCopiaECola while it has a location; pix once paid. */
-  view (charge: CobV) {
-    const d = charge.data
-    const cobv = d.cobv
-    const loc = this.deps.locations.ofCharge(charge)
-    return {
-      calendario: { criacao: charge.createdAt, ...cobv.calendario },
-      txid: d.txid,
-      revisao: cobv.revisao,
-      ...(loc !== undefined ? { loc: { id: loc.id, location: loc.location, tipoCob: 'cobv' as const, criacao: loc.createdAt, txid: d.txid }, location: loc.location } : {}),
-      status: charge.status,
-      devedor: cobv.devedor,
-      recebedor: this.recebedor(charge.accountId),
-      valor: cobv.valor,
-      chave: cobv.chave,
-      ...(cobv.solicitacaoPagador !== undefined ? { solicitacaoPagador: cobv.solicitacaoPagador } : {}),
-      ...(cobv.infoAdicionais !== undefined ? { infoAdicionais: cobv.infoAdicionais } : {}),
-      ...(loc !== undefined ? { pixCopiaECola: d.pixCode } : {}),
-      ...(receivedOf(charge) !== undefined ? { pix: [receivedPixView(this.deps.refunds, charge)] } : {}),
+      cobs: list.items,
     }
   }
 
   /**
-   * GET <location>?codMun=&DPP= of a cobv: its payload (CobVPayload), signed, with the amount due on
+   * GET <location>?codMun=&DPP= of a cobv: its payload (CobVPayload, as `payloadOf` renders it), signed, with the amount due on
    * DPP (today in São Paulo when absent). A location serving no cobv is not found; one whose cobv can
    * no longer be paid (paid, removed, past its last payable day) is gone (410). A codMun that is no
    * IBGE code of a municipality, a DPP before today or after the last payable day: 400.
    */
-  payload (token: string, fetch: CobVPayloadFetch): PayloadAnswer {
+  payload (token: string, fetch: CobVPayloadFetch, payloadOf: (charge: CobV, amounts: CobVAmounts) => Record<string, unknown>): PayloadAnswer {
     const loc = this.deps.locations.byTokenOf(token)
     const charge = loc === undefined ? undefined : this.deps.locations.charge(loc)
     if (loc === undefined || charge === undefined || charge.kind !== 'COBV') return { status: 'not-found' }
@@ -176,31 +145,18 @@ export class ApiPixCobVs implements CobVRequests {
     else if (!due.payable && due.reason === 'VENCIDA') violations.push({ razao: `O parâmetro DPP é superior à validade da cobrança: ela pode ser paga até ${due.lastPayableDate}.`, propriedade: 'DPP', valor: date })
     else if (!due.payable) violations.push({ razao: 'O valor devido na data DPP excede 9999999999.99, o maior que a API Pix escreve.', propriedade: 'DPP', valor: date })
     if (due === undefined || !due.payable || violations.length > 0) throw violationsRefusal(violations)
-    const { calendario, txid, revisao, status, devedor, recebedor, chave, solicitacaoPagador, infoAdicionais } = this.view(charge)
-    const payload = {
-      calendario: { criacao: calendario.criacao, apresentacao: iso(this.deps.clock.now()), dataDeVencimento: calendario.dataDeVencimento, validadeAposVencimento: calendario.validadeAposVencimento },
-      txid,
-      revisao,
-      status,
-      devedor,
-      recebedor,
-      valor: cobvPayloadValor(due.amounts),
-      chave,
-      ...(solicitacaoPagador !== undefined ? { solicitacaoPagador } : {}),
-      ...(infoAdicionais !== undefined ? { infoAdicionais } : {}),
-    }
-    return { status: 'served', jws: this.deps.signer.sign(payload, jkuOf(loc, fetch)) }
+    return { status: 'served', jws: this.deps.signer.sign(payloadOf(charge, due.amounts), jkuOf(loc, fetch)) }
   }
 
-  /** Every cobv, of every account or one, newest first, for the control plane: with the amount due today (null when it cannot be paid today). */
-  all (accountId?: number) {
+  /** Every cobv, of every account or one, newest first, for the control plane: with the amount due today in cents (null when it cannot be paid today). */
+  all (accountId?: number): Array<{ charge: CobV, valorHoje: string | null }> {
     const today = this.today()
     const accounts = accountId === undefined ? Object.values(this.deps.store.data.accounts).map(a => a.id) : [accountId]
     const cobvs = accounts.flatMap(id => this.deps.store.transactionsOf(id)).filter((tx): tx is CobV => tx.kind === 'COBV')
       .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.seq - a.seq)
     return cobvs.map(charge => {
       const due = charge.status === 'ATIVA' ? cobvDue(charge.data.cobv, today) : undefined
-      return { ...this.view(charge), accountId: charge.accountId, chargeId: charge.id, valorHoje: due?.payable === true ? cobvPayloadValor(due.amounts).final : null }
+      return { charge, valorHoje: due?.payable === true ? cobvPayloadValor(due.amounts).final : null }
     })
   }
 
@@ -235,20 +191,6 @@ export class ApiPixCobVs implements CobVRequests {
     const held = this.deps.batches.holding(account.id, txid, by.batch)
     if (held !== undefined && held.status !== 'CRIADA') {
       throw invalidRequest(`Este txid está associado ao lote ${held.batchId} e, no referido lote, o status desta cobrança está atribuído como ${held.status}`, { fields: ['cobv.txid'] })
-    }
-  }
-
-  /** DadosRecebedor of an account: its name and document, at the sandbox's one address. */
-  private recebedor (accountId: number) {
-    const account = this.deps.store.account(accountId)
-    const document = account?.document ?? ''
-    return {
-      ...(documentKind(document) === 'CPF' ? { cpf: document } : { cnpj: document }),
-      nome: account?.name ?? '',
-      logradouro: RECEIVER_ADDRESS.logradouro,
-      cidade: this.deps.fixtures.institution.city,
-      uf: RECEIVER_ADDRESS.uf,
-      cep: RECEIVER_ADDRESS.cep,
     }
   }
 

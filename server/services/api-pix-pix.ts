@@ -1,15 +1,15 @@
 import { isValidTxid } from '../domain/ids.js'
-import { centsToString } from '../domain/money.js'
 import type { Account, Transaction } from '../store/state.js'
-import type { DevolucaoWrites, Ports, ReceivedPixViews } from '../ports.js'
+import type { DevolucaoWrites, Ports } from '../ports.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import { chargeData, cobChave, receivedOf } from './charge-records.js'
+import { chargeData, cobChave } from './charge-records.js'
 import { API_PIX_DEVOLUCAO } from './refunds.js'
 
 /**
- * BACEN's API Pix over the PIX an account received (docs/api-pix.md, pix): how it shows them (its
- * `Pix`), and their devoluções, the same records and settlement as the root family's, on API Pix's
- * rules. The reads and the list are the central-bank reads (central-bank-reads.ts) with these views.
+ * BACEN's API Pix over the PIX an account received (docs/api-pix.md, pix): which txid and key it shows
+ * for them (its `Pix`, server/dialects/api-pix/views/), and their devoluções, the same records and
+ * settlement as the gateway's, on API Pix's rules. The reads and the list are the central-bank
+ * reads (central-bank-reads.ts) with API Pix's views.
  *
  * Which PIX carry a txid on API Pix: one that paid a charge of API Pix (a cob of either dialect, whose
  * txid has 26 to 35 characters), or a static code of a contract (Pix Automático) with a txid (1 to 25
@@ -20,7 +20,7 @@ import { API_PIX_DEVOLUCAO } from './refunds.js'
 
 export type ApiPixPixDeps = Pick<Ports, 'store'> & { refunds: DevolucaoWrites }
 
-export class ApiPixPixService implements ReceivedPixViews<ReturnType<ApiPixPixService['view']>> {
+export class ApiPixPixService {
   constructor (private readonly deps: ApiPixPixDeps) {}
 
   /** The txid a received PIX carries on API Pix: its charge's, when that is a txid of API Pix, or the static code's it paid to a key. */
@@ -35,24 +35,6 @@ export class ApiPixPixService implements ReceivedPixViews<ReturnType<ApiPixPixSe
     return this.txidOf(tx) === null ? undefined : cobChave(tx, this.deps.store.account(tx.accountId))
   }
 
-  /** A received PIX as API Pix shows it (Pix): GET /pix/{e2eid}, GET /pix, a paid cob's `pix[]` and the callback. */
-  view (tx: Transaction) {
-    const received = receivedOf(tx)!
-    const txid = this.txidOf(tx)
-    const chave = this.chaveOf(tx)
-    const valor = centsToString(received.amountCents)
-    return {
-      endToEndId: received.endToEndId,
-      ...(txid !== null ? { txid } : {}),
-      valor,
-      // An immediate charge is paid its value as it is: no interest, fine, rebate or discount.
-      ...(tx.kind === 'COB' ? { componentesValor: { original: { valor } } } : {}),
-      ...(chave !== undefined ? { chave } : {}),
-      horario: received.at,
-      devolucoes: this.deps.refunds.devolucoesOf(tx),
-    }
-  }
-
   /** PUT /pix/{e2eid}/devolucao/{id}: the refunds service's devolução, within 90 days and natureza ORIGINAL. */
   devolucao (account: Account, e2eid: string, id: string, body: { valor: string, natureza?: 'ORIGINAL' | 'RETIRADA', descricao?: string }, scenarios: AppliedScenario[]): Transaction {
     return this.deps.refunds.devolucao(account, e2eid, id, body, scenarios, API_PIX_DEVOLUCAO)
@@ -60,9 +42,5 @@ export class ApiPixPixService implements ReceivedPixViews<ReturnType<ApiPixPixSe
 
   devolucaoOf (account: Account, e2eid: string, id: string): Transaction {
     return this.deps.refunds.devolucaoOf(account, e2eid, id)
-  }
-
-  devolucaoView (tx: Transaction) {
-    return this.deps.refunds.devolucaoView(tx)
   }
 }

@@ -1,10 +1,6 @@
 import { Refusal, invalidRequest } from '../errors/refusal.js'
-import { isKind, REFUND_KINDS, type Account, type ApiPixCallback, type ApiPixWebhook, type Transaction } from '../store/state.js'
-import type { WebhookEvent } from '../webhooks/types.js'
-import { pixCallback } from '../webhooks/envelopes/api-pix.js'
-import type { PixCallback } from '../schemas/webhooks.js'
-import type { AccountCallbacks, AccountKeys, Callbacks, Ports, ReceivedPixViews } from '../ports.js'
-import { receivedOf } from './charge-records.js'
+import type { Account, ApiPixCallback, ApiPixWebhook } from '../store/state.js'
+import type { AccountKeys, Callbacks, Ports } from '../ports.js'
 import { page, windowOf, within } from './central-bank-reads.js'
 import { iso } from './history.js'
 
@@ -15,12 +11,11 @@ import { iso } from './history.js'
  * devoluções reaches DEVOLVIDO or NAO_REALIZADO.
  *
  * Apart from the gateway's registrations (per event type, /api/webhooks): a record kind of its own
- * (`apiPixWebhooks`), one URL per key, and the URL rules of the registrations. The callbacks follow
- * the events the capabilities emit (a paid charge's `cash_in`, a settled refund's `refund_in`, an
- * approved MED's `med_accepted`) and go out through the same delivery machinery: signed, retried,
- * logged, bent by the delivery faults the event carries. A webhook of the whole account (Pix
- * Automático's `/webhookrec`, `/webhookcobr`) is the same record without a key, of its own callback
- * (`rec`, `cobr`), under the same URL rules.
+ * (`apiPixWebhooks`), one URL per key, and the URL rules of the registrations. What the callbacks
+ * carry and when is API Pix's notifier's (server/dialects/api-pix/notifier.ts): it asks this service
+ * where they go, and they go out through the same delivery machinery as every event. A webhook of the
+ * whole account (Pix Automático's `/webhookrec`, `/webhookcobr`) is the same record without a key, of
+ * its own callback (`rec`, `cobr`), under the same URL rules.
  */
 
 /** What a webhook is found by: its callback, and its key in canonical form (none for a webhook of the whole account). */
@@ -37,12 +32,7 @@ export interface WebhookFilter {
   'paginacao.itensPorPagina'?: number
 }
 
-/** The received PIX as the callback carries them, and the key each was paid to. */
-export interface KeyedPixViews extends ReceivedPixViews<PixCallback['pix'][number]> {
-  chaveOf (tx: Transaction): string | undefined
-}
-
-export type ApiPixWebhookDeps = Pick<Ports, 'store' | 'clock'> & { callbacks: Callbacks, keys: AccountKeys, pix: KeyedPixViews }
+export type ApiPixWebhookDeps = Pick<Ports, 'store' | 'clock'> & { callbacks: Callbacks, keys: AccountKeys }
 
 /** Where a callback is posted: `{webhookUrl}/<callback>`, one slash between, the URL's query kept. */
 export function callbackUrl (webhookUrl: string, callback: ApiPixCallback): string {
@@ -51,7 +41,7 @@ export function callbackUrl (webhookUrl: string, callback: ApiPixCallback): stri
   return url.href
 }
 
-export class ApiPixWebhookService implements AccountCallbacks {
+export class ApiPixWebhookService {
   constructor (private readonly deps: ApiPixWebhookDeps) {}
 
   private get store () { return this.deps.store }
@@ -163,64 +153,24 @@ export class ApiPixWebhookService implements AccountCallbacks {
     return undefined
   }
 
-  // ---- the callback ---------------------------------------------------------------------------
+  // ---- where the callbacks go --------------------------------------------------------------------
 
-  /**
-   * An event a capability emitted: when it is about a PIX with a txid received on a key with a webhook
-   * (paid, or one of its devoluções ended), the PIX goes to `{webhookUrl}/pix`, in the emitting unit.
-   */
-  follow (event: WebhookEvent): void {
-    if (event.transactionId == null || !this.anyWebhook()) return
-    const tx = this.pixOf(event, event.transactionId)
-    const chave = tx && this.deps.pix.chaveOf(tx)
-    if (tx === undefined || chave === undefined) return
-    const webhook = this.find(tx.accountId, { callback: 'pix', chave: this.keyOf(chave) })
-    if (webhook === undefined) return
-    this.deps.callbacks.deliver({
-      accountId: tx.accountId,
-      eventType: 'pix',
-      transactionId: tx.id,
-      payload: pixCallback([this.deps.pix.view(tx)]),
-      ...(event.scenarios !== undefined ? { scenarios: event.scenarios } : {}),
-    }, callbackUrl(webhook.webhookUrl, 'pix'))
+  /** Whether any account has a webhook at all: most events then need no lookup. */
+  hasWebhooks (): boolean {
+    return Object.keys(this.store.data.apiPixWebhooks).length > 0
   }
 
-  /** AccountCallbacks: a callback to the account's webhook of the whole account for it (`/webhookcobr`, `/webhookrec`), when it has one. */
-  notify<E extends ApiPixCallback> (event: WebhookEvent<E>): boolean {
-    const webhook = this.find(event.accountId, { callback: event.eventType })
-    if (webhook === undefined) return false
-    this.deps.callbacks.deliver(event, callbackUrl(webhook.webhookUrl, event.eventType))
-    return true
+  /** Where the webhook of an account's key posts its `pix` callback, when the key has one. */
+  pixCallbackUrl (accountId: number, chave: string): string | undefined {
+    const webhook = this.find(accountId, { callback: 'pix', chave: this.keyOf(chave) })
+    return webhook === undefined ? undefined : callbackUrl(webhook.webhookUrl, 'pix')
   }
 
-  /** AccountCallbacks: the URLs the account's webhooks of a callback post it to, oldest webhook first. */
+  /** The URLs the account's webhooks of a callback post it to, oldest webhook first (`/webhookcobr`, `/webhookrec`: one at most). */
   callbackUrls (accountId: number, callback: ApiPixCallback): string[] {
     return Object.values(this.store.data.apiPixWebhooks)
       .filter(w => w.accountId === accountId && w.callback === callback)
       .sort((a, b) => a.id - b.id)
       .map(w => callbackUrl(w.webhookUrl, callback))
-  }
-
-  private anyWebhook (): boolean {
-    return Object.keys(this.store.data.apiPixWebhooks).length > 0
-  }
-
-  /** The received PIX an event is about: paid (`cash_in`), or one of its devoluções ended (`refund_in`, an approved MED's). */
-  private pixOf (event: WebhookEvent, transactionId: string): Transaction | undefined {
-    const tx = this.store.transaction(transactionId)
-    if (tx === undefined) return undefined
-    switch (event.eventType) {
-      case 'cash_in': return receivedOf(tx) !== undefined ? tx : undefined
-      case 'refund_in': {
-        const original = isKind(tx, REFUND_KINDS) ? this.store.transaction(tx.data.originalId) : undefined
-        return original !== undefined && receivedOf(original) !== undefined ? original : undefined
-      }
-      case 'med_accepted': {
-        const payload = event.payload
-        const refunded = 'type' in payload && payload.type === 'MED' && payload.data.refund != null
-        return refunded && receivedOf(tx) !== undefined ? tx : undefined
-      }
-      default: return undefined
-    }
   }
 }

@@ -1,8 +1,7 @@
 import { parseInstant } from '../domain/instant.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, Transaction, TransactionOf } from '../store/state.js'
-import { chargeData, receivedOf } from './charge-records.js'
-import { receivedPixView } from './received-pix.js'
+import { receivedOf } from './charge-records.js'
 import type { CobViews, Ports, ReceivedPixViews, RefundReads } from '../ports.js'
 
 /**
@@ -39,12 +38,6 @@ export interface PixListFilter extends ListFilter {
 }
 
 export type CentralBankReadDeps<Cob, Pix> = Pick<Ports, 'store'> & { charges: CobViews<Cob>, refunds: RefundReads, pix: ReceivedPixViews<Pix> }
-
-/** The root family's received PIX: the charge's txid, whatever it is, and its `Pix` with the payer. */
-export const rootPixViews = (refunds: RefundReads): ReceivedPixViews<ReturnType<typeof receivedPixView>> => ({
-  txidOf: tx => chargeData(tx).txid,
-  view: tx => receivedPixView(refunds, tx),
-})
 
 export interface Window { from: number, to: number }
 

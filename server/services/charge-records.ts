@@ -57,7 +57,7 @@ export function txidKind (charge: ChargeOfTxid): keyof typeof NAMED {
 /**
  * A txid another charge of the account holds, whatever its kind (docs/api-pix.md, "One txid, one
  * charge"). On API Pix, `entity` names the field as its violations do (`cob.txid`, `cobv.txid`, in
- * the words of the YAML's `cobr.txid` "encontra-se em uso"); the root family has no violations.
+ * the words of the YAML's `cobr.txid` "encontra-se em uso"); the gateway has no violations.
  */
 export function txidInUse (txid: string, holder: ChargeOfTxid, entity?: 'cob' | 'cobv'): Refusal {
   const why = `o txid ${txid} é de ${NAMED[txidKind(holder)]} desta conta`

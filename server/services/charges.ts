@@ -8,14 +8,12 @@ import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, pa
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import { type Account, type ChargeData, type ChargeKind, type CobData, type CobVData, type Counterpart, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData, type TransactionOf, type TransactionStatus } from '../store/state.js'
 import { cobFieldProblems, revisedCob, type CnpjForm, type CobFields, type CobRequest, type CobRevision } from '../domain/cob.js'
-import { receivedPixView } from './received-pix.js'
-import { chargeData, chargeDraft, cobChave, receivedOf, txidInUse } from './charge-records.js'
-import { receiveEnvelope } from '../webhooks/envelopes/pay-in.js'
+import { chargeData, chargeDraft, receivedOf, txidInUse } from './charge-records.js'
 import { percentageExcess } from '../domain/splits.js'
 import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSplits, CobVFields, CobVWrites, ContractCodeArrival, ContractCodePayments, ContractCodes, Devolucoes, IncomingPix, Lifecycle, LocatedCharges, Ports, RecurrenceActivations } from '../ports.js'
+import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSplits, CobVFields, CobVWrites, ContractCodeArrival, ContractCodePayments, ContractCodes, IncomingPix, Lifecycle, LocatedCharges, Ports, RecurrenceActivations } from '../ports.js'
 import { DueJobs, type Derived } from '../store/derived.js'
 import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
@@ -66,7 +64,6 @@ export interface PayByCodeInput {
 
 export type ChargeDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'fixtures' | 'events'> & {
   config: Pick<Config, 'settlementDelayMs' | 'alphanumericCnpj'>
-  refunds: Devolucoes
   splits: ChargeSplits
   /** API Pix's payload locations, whose codes a pay-out may pay too; without them, only the charges' own locations count. */
   locations?: LocatedCharges
@@ -227,20 +224,6 @@ export class ChargeService implements Lifecycle, CobVWrites {
     return { charge, ...(qrCodeImage !== undefined ? { qrCodeImage } : {}) }
   }
 
-  cashInView (charge: Transaction, qrCodeImage?: string) {
-    const d = chargeData(charge)
-    return {
-      transactionId: charge.id,
-      correlationId: d.correlationId!,
-      externalId: charge.externalId!,
-      status: charge.status,
-      pixCode: d.pixCode!,
-      generateTime: charge.createdAt,
-      expirationDate: charge.dueAt ?? charge.createdAt,
-      ...(qrCodeImage !== undefined ? { qrCodeImage } : {}),
-    }
-  }
-
   // ---- cob --------------------------------------------------------------------------------------
 
   /** PUT /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7), and POST /cob (BACEN) with a txid generated here when `txid` is null. */
@@ -349,28 +332,6 @@ export class ChargeService implements Lifecycle, CobVWrites {
     return this.cob(account, txid)
   }
 
-  cobView (charge: Cob) {
-    const d = chargeData(charge)
-    const cob = d.cob!
-    const received = receivedOf(charge)
-    return {
-      calendario: { criacao: charge.createdAt, expiracao: cob.expiracao },
-      txid: d.txid!,
-      revisao: cob.revisao ?? 0,
-      loc: { id: cob.locId, location: d.pixCode!, tipoCob: 'cob', criacao: charge.createdAt, txid: d.txid! },
-      location: d.pixCode!,
-      status: charge.status,
-      ...(cob.devedor ? { devedor: { ...cob.devedor } } : {}),
-      valor: { original: cob.original, modalidadeAlteracao: cob.modalidadeAlteracao },
-      // BACEN's answer always names the receiver's key: without one in the request, the account's document key.
-      chave: cobChave(charge, this.store.account(charge.accountId)),
-      ...(cob.solicitacaoPagador !== undefined ? { solicitacaoPagador: cob.solicitacaoPagador } : {}),
-      ...(cob.infoAdicionais ? { infoAdicionais: cob.infoAdicionais } : {}),
-      pixCopiaECola: d.pixCode!,
-      ...(received ? { pix: [receivedPixView(this.deps.refunds, charge)] } : {}),
-    }
-  }
-
   // ---- cobv (API Pix's due charges) -------------------------------------------------------------
 
   /** The account's cob or cobv of a txid (none when the txid is a cobr's: a txid names one charge of its account, whatever its kind). */
@@ -473,7 +434,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
 
   /**
    * Pays a payable charge now: cash-in CONFIRMED, cob CONCLUIDA, the account credited, `cash_in`
-   * (V2 RECEIVE) emitted, splits run. With PAYMENT_ERROR armed on the charge the provider fails the
+   * said (`pix-received`), splits run. With PAYMENT_ERROR armed on the charge the provider fails the
    * confirmation instead: the charge ends ERROR (cob REMOVIDA_PELO_PSP), nothing is credited, and the
    * webhook reports the error. Throws 422 QRCODE_ALREADY_PAID / QRCODE_NOT_AVAILABLE, 400 on a wrong amount.
    */
@@ -667,20 +628,6 @@ export class ChargeService implements Lifecycle, CobVWrites {
     return tx
   }
 
-  receivedView (tx: Transaction) {
-    const d = chargeData(tx)
-    return {
-      transactionId: tx.id,
-      endToEndId: tx.endToEndId!,
-      accountId: tx.accountId,
-      kind: tx.kind as 'CASH_IN',
-      status: tx.status,
-      amount: centsToNumber(d.received?.amountCents ?? tx.amountCents),
-      txid: d.txid,
-      errorCode: tx.errorCode ?? null,
-    }
-  }
-
   // ---- timers -----------------------------------------------------------------------------------
 
   /** A new charge: its AUTO_PAY instant kept on it, and its expiry and AUTO_PAY on the scheduler. Both jobs look the charge up again and do nothing if it moved on. */
@@ -741,23 +688,9 @@ export class ChargeService implements Lifecycle, CobVWrites {
     return ispb === institution.ispb ? institution.name : ispb === DEFAULT_PAYER.ispb ? DEFAULT_PAYER.bankName : `INSTITUICAO ${ispb}`
   }
 
+  /** The payment of a charge (or its refusal) and a PIX received without one, said once: the dialects notify it. */
   private emitReceive (tx: Transaction, scenarios: readonly AppliedScenario[]): void {
-    const d = chargeData(tx)
-    const received = d.received!
-    this.deps.events.emit({
-      accountId: tx.accountId,
-      eventType: 'cash_in',
-      transactionId: tx.id,
-      payload: receiveEnvelope({
-        id: tx.seq,
-        txId: d.txid,
-        amountCents: received.amountCents,
-        endToEndId: received.endToEndId,
-        debtor: { name: received.payer.name, document: received.payer.document },
-        ...(tx.errorCode ? { failure: { code: tx.errorCode, message: tx.errorMessage ?? tx.errorCode } } : {}),
-      }),
-      scenarios,
-    })
+    this.deps.events.emit({ kind: 'pix-received', accountId: tx.accountId, transactionId: tx.id, scenarios })
   }
 
   private newTransaction<K extends ChargeKind> (account: Account, what: NewKind<K>, status: TransactionStatus<K>, amountCents: number, now: number, scenarios: AppliedScenario[], id = this.deps.rng.uuid()): Mutable<TransactionOf<K>> {

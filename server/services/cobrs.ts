@@ -15,15 +15,13 @@ import {
   type Ator, type CobREncerramento,
 } from '../domain/rec-lifecycle.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
-import type { Account, CobR, Draft, Mutable, Tentativa, Transaction } from '../store/state.js'
+import type { Account, CobR, Draft, Mutable, Tentativa } from '../store/state.js'
 import { DueJobs, RecordLists, type Derived } from '../store/derived.js'
-import type { AccountCallbacks, Devolucoes, IncomingPix, Lifecycle, Ports, Recurrences, RecurrenceView, SimulatedPayers } from '../ports.js'
-import { cobrCallback } from '../webhooks/envelopes/api-pix.js'
+import type { IncomingPix, Lifecycle, Ports, Recurrences, RecurrenceView, SimulatedPayers } from '../ports.js'
 import { hasScenario } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { page, windowOf, within, type ListFilter } from './central-bank-reads.js'
 import { iso } from './history.js'
-import { receivedPixView } from './received-pix.js'
 
 /**
  * API Pix's recurring charges of Pix Automático (tag CobR; docs/api-pix.md, "Recurring charges"): a
@@ -42,7 +40,7 @@ import { receivedPixView } from './received-pix.js'
  * - after a failed attempt, the charge waits for a retry (`POST /cobr/{txid}/retentativa/{data}`) while
  *   its recurrence's policy and window allow one, and expires the day after the window closes.
  * Every status change of a charge or of one of its attempts after its creation is notified to the
- * receiver (`CobRNotifications`, `/webhookcobr`).
+ * receiver (the domain event `recurring-charge-changed`: API Pix's notifier posts it to `/webhookcobr`).
  */
 
 /** What an attempt's debit comes to (the payer's PSP's answer on its date). */
@@ -75,14 +73,10 @@ export interface NextDebit {
   at: string
 }
 
-export type CobRDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng'> & {
+export type CobRDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'events'> & {
   recurrences: Recurrences
   payers: SimulatedPayers
   incoming: IncomingPix
-  /** The devoluções of the received PIX a paid charge shows (`pix[].devolucoes`). */
-  refunds: Devolucoes
-  /** The receiver's `/webhookcobr`, told of each change. */
-  callbacks: AccountCallbacks
 }
 
 const dayStart = (date: IsoDate): number => parseLocalBound(date, 'start')!
@@ -219,7 +213,7 @@ export class CobRService implements Lifecycle {
     })
   }
 
-  /** GET /cobr: the account's charges created within [inicio, fim], oldest first, filtered and paged. */
+  /** GET /cobr: the account's charges created within [inicio, fim], oldest first, filtered and paged (their records: API Pix's views show them). */
   list (account: Account, q: CobRFilter) {
     const w = windowOf(q)
     const cobrs = Object.values(this.store.data.cobrs).filter(c => {
@@ -246,13 +240,13 @@ export class CobRService implements Lifecycle {
         ...(q.convenio !== undefined ? { recebedor: { convenio: q.convenio } } : {}),
         paginacao,
       },
-      cobsr: items.map(c => this.view(c)),
+      cobsr: items,
     }
   }
 
-  /** A recurrence's charges, oldest first, as API Pix shows them: for the control plane. */
-  ofRecurrence (accountId: number, idRec: string) {
-    return this.ofRec(accountId, idRec).map(c => this.view(c))
+  /** A recurrence's charges, oldest first: for the control plane. */
+  ofRecurrence (accountId: number, idRec: string): CobR[] {
+    return this.ofRec(accountId, idRec)
   }
 
   /** How many charges a recurrence has, in all and by status: what the control plane's list shows of them. */
@@ -261,43 +255,6 @@ export class CobRService implements Lifecycle {
     const charges = this.ofRec(accountId, idRec)
     for (const c of charges) byStatus[c.status] = (byStatus[c.status] ?? 0) + 1
     return { total: charges.length, byStatus }
-  }
-
-  // ---- views -------------------------------------------------------------------------------------
-
-  /** A charge as API Pix shows it (CobRGerada, CobRCompleta): the receiver named by the account, the PIX once paid. */
-  view (cobr: CobR) {
-    const account = this.store.account(cobr.accountId)
-    const pix = cobr.pixId === undefined ? undefined : this.store.transaction(cobr.pixId)
-    return {
-      idRec: cobr.idRec,
-      txid: cobr.txid,
-      ...(cobr.infoAdicional !== undefined ? { infoAdicional: cobr.infoAdicional } : {}),
-      calendario: { criacao: cobr.criacao, dataDeVencimento: cobr.calendario.dataDeVencimento },
-      valor: { original: cobr.valor.original },
-      ajusteDiaUtil: cobr.ajusteDiaUtil,
-      status: cobr.status,
-      politicaRetentativa: cobr.politicaRetentativa,
-      ...(cobr.devedor !== undefined ? { devedor: { ...cobr.devedor } } : {}),
-      // CobRGerada's recebedor is the receiver too: its CNPJ and name, beside its account.
-      recebedor: { cnpj: account?.document ?? '', nome: account?.name ?? '', ...cobr.recebedor },
-      ...(pix !== undefined ? { pix: [this.pixView(pix, cobr.txid)] } : {}),
-      ...(cobr.tentativas.length > 0 ? { tentativas: cobr.tentativas.map(tentativaView) } : {}),
-      atualizacao: cobr.atualizacao.map(a => ({ status: a.status, data: a.data })),
-      ...(cobr.encerramento !== undefined ? { encerramento: cobr.encerramento } : {}),
-    }
-  }
-
-  /** The received PIX as a charge shows it (PixAutomatico). */
-  private pixView (tx: Transaction, txid: string) {
-    const { endToEndId: e2e, valor, horario, devolucoes } = receivedPixView(this.deps.refunds, tx)
-    return { endToEndId: e2e, txid, valor, horario, devolucoes }
-  }
-
-  /** What `/webhookcobr` sends of a charge (CobRNotification). */
-  notification (cobr: CobR): CobRNotification {
-    const { idRec, txid, status, atualizacao, encerramento, tentativas, pix } = this.view(cobr)
-    return { idRec, txid, status, atualizacao, ...(encerramento !== undefined ? { encerramento } : {}), ...(tentativas !== undefined ? { tentativas } : {}), ...(pix !== undefined ? { pix } : {}) }
   }
 
   // ---- the control plane -------------------------------------------------------------------------
@@ -491,7 +448,7 @@ export class CobRService implements Lifecycle {
     const now = this.store.data.cobrs[id]
     if (changesOf(now) === before) return now
     // The charge's txid names its deliveries in the log (`transactionId`); its creation's delivery faults bend them.
-    this.deps.callbacks.notify({ accountId: now.accountId, eventType: 'cobr', transactionId: now.txid, payload: cobrCallback([this.notification(now)]), ...(now.scenarios !== undefined ? { scenarios: now.scenarios } : {}) })
+    this.deps.events.emit({ kind: 'recurring-charge-changed', accountId: now.accountId, id: now.id, txid: now.txid, ...(now.scenarios !== undefined ? { scenarios: now.scenarios } : {}) })
     return now
   }
 
@@ -630,21 +587,6 @@ export class CobRService implements Lifecycle {
 function changesOf (cobr: CobR): number {
   return cobr.tentativas.reduce((n, t) => n + t.atualizacao.length, cobr.atualizacao.length)
 }
-
-/** An attempt as API Pix shows it (CobRTentativas' items). */
-function tentativaView (t: Tentativa) {
-  return {
-    dataLiquidacao: t.dataLiquidacao,
-    tipo: t.tipo,
-    endToEndId: t.endToEndId,
-    status: t.status,
-    atualizacao: t.atualizacao.map(a => ({ status: a.status, data: a.data })),
-    ...(t.rejeicao !== undefined ? { rejeicao: { codigo: t.rejeicao.codigo, descricao: t.rejeicao.descricao } } : {}),
-  }
-}
-
-/** CobRNotification: what `/webhookcobr` sends of a charge. */
-export type CobRNotification = Pick<ReturnType<CobRService['view']>, 'idRec' | 'txid' | 'status' | 'atualizacao' | 'encerramento' | 'tentativas' | 'pix'>
 
 /** The rejection code a scenario names (`COBR_DEBIT_REFUSED;codigo=AC05`), if any. */
 function scenarioCodigo (scenarios: readonly AppliedScenario[] | undefined, name: 'COBR_DEBIT_REFUSED' | 'COBR_RETRY_REFUSED'): CobRRejeicaoCodigo | undefined {

@@ -2,11 +2,9 @@ import { maskDocument } from '../domain/documents.js'
 import { centsToNumber } from '../domain/money.js'
 import { parseLocalBound } from '../domain/calendar.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
-import { medEnvelope, type MedRefundSummary } from '../webhooks/envelopes/pay-in.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { receivedOf } from './charge-records.js'
 import type { MedRecord, MedStatus, Transaction } from '../store/state.js'
-import { refundData } from './refunds.js'
 import type { AccountLookup, Lifecycle, MedReturns, Ports, ReceivedPayments } from '../ports.js'
 import type { Config } from '../config.js'
 
@@ -76,7 +74,7 @@ export class MedService implements Lifecycle {
     const scenarios = scenariosOf(account.id)
     return this.deps.store.transact(() => {
       const record = this.deps.store.add('meds', this.newRecord(account.id, input, original, received))
-      this.deps.events.emit({ accountId: account.id, eventType: 'med_created', transactionId: original.id, payload: medEnvelope(record), scenarios })
+      this.deps.events.emit({ kind: 'med-changed', accountId: account.id, medId: record.id, transition: 'created', transactionId: original.id, scenarios })
       return record
     })
   }
@@ -121,7 +119,7 @@ export class MedService implements Lifecycle {
   }
 
   /** POST /__sandbox/med/:id/transition. Returns the record and, on approval, the devolução made. */
-  transition (id: number, input: { status: MedStatus, analysisResult?: 'APPROVED' | 'REJECTED', analysisDetails?: string }, scenariosOf: (accountId: number) => AppliedScenario[]): { record: MedRecord, refund: MedRefundSummary | null } {
+  transition (id: number, input: { status: MedStatus, analysisResult?: 'APPROVED' | 'REJECTED', analysisDetails?: string }, scenariosOf: (accountId: number) => AppliedScenario[]): { record: MedRecord, refund: Transaction | null } {
     const record = this.get(id)
     if (!NEXT[record.status].includes(input.status)) {
       throw new Refusal('MED_INVALID_TRANSITION', `Invalid transition: ${record.status} -> ${input.status}`, { details: { from: record.status, to: input.status, allowed: [...NEXT[record.status]] } })
@@ -133,7 +131,7 @@ export class MedService implements Lifecycle {
     return this.deps.store.transact(() => this.move(record, input, scenarios))
   }
 
-  private move (record: MedRecord, input: { status: MedStatus, analysisResult?: 'APPROVED' | 'REJECTED', analysisDetails?: string }, scenarios: AppliedScenario[]): { record: MedRecord, refund: MedRefundSummary | null } {
+  private move (record: MedRecord, input: { status: MedStatus, analysisResult?: 'APPROVED' | 'REJECTED', analysisDetails?: string }, scenarios: AppliedScenario[]): { record: MedRecord, refund: Transaction | null } {
     const updatedAt = new Date(this.now()).toISOString()
     this.deps.store.patch('meds', record.id, m => {
       m.status = input.status
@@ -145,22 +143,21 @@ export class MedService implements Lifecycle {
 
     const transactionId = record.originalTransactionUuid ?? null
     if (record.analysisResult === 'REJECTED') {
-      this.deps.events.emit({ accountId: record.accountId, eventType: 'med_rejected', transactionId, payload: medEnvelope(record), scenarios })
+      this.deps.events.emit({ kind: 'med-changed', accountId: record.accountId, medId: record.id, transition: 'rejected', transactionId, scenarios })
       return { record, refund: null }
     }
     // Only a refund request moves money; an approved REFUND_CANCELLATION just closes the dispute.
     const original = transactionId ? this.deps.store.transaction(transactionId) : undefined
-    let refund: MedRefundSummary | null = null
+    let refund: Transaction | null = null
     if (record.reason === 'REFUND_REQUEST' && original) {
       const natureza = record.cause !== null && FRAUD_CAUSES.includes(record.cause) ? 'MED_FRAUDE' : 'MED_OPERACIONAL'
-      const tx = this.deps.refunds.medReturn(original, natureza, `MED ${record.id}`)
-      if (tx) {
-        this.deps.store.patch('meds', record.id, m => { m.refundTransactionId = tx.id })
-        const view = this.deps.refunds.devolucaoView(tx)
-        refund = { id: view.id, rtrId: refundData(tx).rtrId, valor: view.valor, natureza: view.natureza, status: view.status, motivo: view.motivo ?? null }
+      refund = this.deps.refunds.medReturn(original, natureza, `MED ${record.id}`)
+      if (refund) {
+        const refundId = refund.id
+        this.deps.store.patch('meds', record.id, m => { m.refundTransactionId = refundId })
       }
     }
-    this.deps.events.emit({ accountId: record.accountId, eventType: 'med_accepted', transactionId, payload: medEnvelope(record, refund), scenarios })
+    this.deps.events.emit({ kind: 'med-changed', accountId: record.accountId, medId: record.id, transition: 'accepted', transactionId, ...(refund ? { refundId: refund.id } : {}), scenarios })
     return { record, refund }
   }
 

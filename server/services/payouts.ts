@@ -11,7 +11,6 @@ import { amountMessage, centsToNumber, centsToString, parseAmount } from '../dom
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import { intern } from '../store/intern.js'
 import { isKind, PAYOUT_KINDS, type Account, type Counterpart, type DictTransferResponse, type Mutable, type Patch, type PayoutKind, type Transaction, type TransactionData, type TransactionOf, type TransactionStatus } from '../store/state.js'
-import { cashOutNotification, transferEnvelope } from '../webhooks/envelopes/cash-out.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { iso, recordTransition } from './history.js'
@@ -479,7 +478,7 @@ export class PayoutService implements Lifecycle {
         d.errorMessage = null
       })
       this.release(tx)
-      this.notify(tx, now)
+      this.notify(tx)
     })
   }
 
@@ -581,7 +580,7 @@ export class PayoutService implements Lifecycle {
       })
       this.addDaily(tx, -1)
       this.release(tx)
-      this.notify(tx, now)
+      this.notify(tx)
     })
   }
 
@@ -599,9 +598,9 @@ export class PayoutService implements Lifecycle {
     this.chargesInFlight.follow(tx)
   }
 
-  private notify (tx: Payout, now: number): void {
-    const payload = tx.kind === 'DICT_TRANSFER' ? transferEnvelope(tx) : cashOutNotification(tx, now)
-    this.deps.events.emit({ accountId: tx.accountId, eventType: 'cash_out', transactionId: tx.id, payload, scenarios: tx.scenarios })
+  /** A pay-out ended (settled or failed): the dialects notify it. */
+  private notify (tx: Payout): void {
+    this.deps.events.emit({ kind: 'payout-changed', accountId: tx.accountId, transactionId: tx.id, scenarios: tx.scenarios })
   }
 
   // ---- state kept in memory -----------------------------------------------------------------------------

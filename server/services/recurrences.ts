@@ -8,14 +8,13 @@ import { contractCode, recurrenceCode, withRecurrence } from '../domain/rec-code
 import { CANCELAMENTO, moveRec, moveSolicRec, recAfterSolicRec, type Ator, type RecEncerramento } from '../domain/rec-lifecycle.js'
 import { checkSolicRecForRec, formatSolicRecId, parseSolicRecRequest, parseSolicRecRevision, SOLICREC_ACTIVE_STATUSES, solicRecExpiresAt, type SolicRecStatus } from '../domain/solicrec.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
-import type { AccountKeys, CompositePayment, ContractCodePayment, ContractCodes, Lifecycle, Ports, RecNotifications, RecPagador, RecurrenceActivations, RecurrenceCharges, Recurrences, RecurrenceView } from '../ports.js'
+import type { AccountKeys, CompositePayment, ContractCodePayment, ContractCodes, Lifecycle, Ports, RecPagador, RecurrenceActivations, RecurrenceCharges, Recurrences, RecurrenceView } from '../ports.js'
 import type { Account, RecLocation, Recurrence, SolicRec } from '../store/state.js'
 import { DueJobs, KeyIndex, RecordLists, type Derived } from '../store/derived.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import { COB_FILTERS, givenFilters, page, windowOf, within, type Paging } from './central-bank-reads.js'
 import { iso } from './history.js'
-import { recCompleta, recGerada, recLocationView, recPayload, solicRecView } from './rec-views.js'
 import type { PayerSimulation } from './simulated-payers.js'
 
 /**
@@ -62,7 +61,7 @@ export interface Approval {
   valorMaximoCents?: number
 }
 
-export type RecurrenceDeps = Pick<Ports, 'store' | 'clock' | 'rng' | 'scheduler'> & {
+export type RecurrenceDeps = Pick<Ports, 'store' | 'clock' | 'rng' | 'scheduler' | 'events'> & {
   payers: PayerSimulation
   /** The charges journeys 3 and 4 compose with. */
   charges: RecurrenceCharges
@@ -81,7 +80,6 @@ const today = (ms: number) => saoPauloTime(ms).day
 
 export class RecurrenceService implements Recurrences, Lifecycle {
   private readonly endedListeners: Array<(ended: RecurrenceView) => void> = []
-  private readonly notifications: RecNotifications[] = []
   /** Token (the last segment of a recurrence's location) to location id. */
   private readonly byToken: KeyIndex<'recLocations'>
   /** The recurrences in the order they were made, of every account (`all`) and of each (its id): what the control plane pages through. */
@@ -142,11 +140,6 @@ export class RecurrenceService implements Recurrences, Lifecycle {
 
   onEnded (listener: (ended: RecurrenceView) => void): void {
     this.endedListeners.push(listener)
-  }
-
-  /** Who hears of every status change (the receiver's `/webhookrec`). */
-  notify (to: RecNotifications): void {
-    this.notifications.push(to)
   }
 
   // ---- /rec ------------------------------------------------------------------------------------
@@ -213,7 +206,8 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     return loc?.idRec === rec.idRec ? loc : undefined
   }
 
-  private solicitacoesOf (rec: Recurrence): SolicRec[] {
+  /** A recurrence's confirmation requests, oldest first. */
+  solicitacoesOf (rec: Recurrence): SolicRec[] {
     const found: SolicRec[] = []
     for (const id of this.requestsOf.of(rec.idRec)) {
       const s = this.store.data.solicRecs[id]
@@ -222,20 +216,14 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     return found.sort((a, b) => a.createdAt.localeCompare(b.createdAt))
   }
 
-  /** RecGerada. */
-  generated (rec: Recurrence) {
-    return recGerada(rec, this.account(rec), this.locationOf(rec))
-  }
-
   /**
-   * GET /rec/{idRec} (RecCompleta): with `txid`, the code that composes the recurrence with that
-   * immediate charge (journey 3) or due charge (journey 4); without, the recurrence's own code
-   * (journey 2) while it has a location.
+   * The code of GET /rec/{idRec}'s `dadosQR`: with `txid`, the one that composes the recurrence with
+   * that immediate charge (journey 3) or due charge (journey 4); without, the recurrence's own code
+   * (journey 2) while it has a location; none without a location.
    */
-  complete (rec: Recurrence, txid?: string) {
+  codeOf (rec: Recurrence, txid?: string): { jornada: 'JORNADA_2' | 'JORNADA_3' | 'JORNADA_4', pixCopiaECola: string } | undefined {
     const account = this.account(rec)
     const loc = this.locationOf(rec)
-    const view = recCompleta(rec, account, loc, this.solicitacoesOf(rec))
     if (txid !== undefined) {
       if (loc === undefined) throw invalidRequest(`A recorrência ${rec.idRec} não tem location: nenhum QR composto pode carregá-la`, { fields: ['txid'] })
       const charge = this.deps.charges.chargeCode(account, txid)
@@ -248,14 +236,13 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       if ((tipo === 'JORNADA_3' || tipo === 'JORNADA_4') && tipo !== jornada) throw invalidRequest(`O parâmetro txid não corresponde a uma cobrança compatível com ativacao.tipoJornada ${tipo}`, { fields: ['txid'] })
       const named = rec.terms.ativacao?.dadosJornada.txid
       if (charge.kind === 'COB' && named !== undefined && named !== txid) throw invalidRequest(`O parâmetro txid corresponde a uma cobrança imediata diferente da informada em ativacao.dadosJornada.txid (${named})`, { fields: ['txid'] })
-      return { ...view, dadosQR: { jornada, pixCopiaECola: withRecurrence(charge.pixCopiaECola, loc.location) } }
+      return { jornada, pixCopiaECola: withRecurrence(charge.pixCopiaECola, loc.location) }
     }
-    if (loc === undefined) return view
-    const pixCopiaECola = recurrenceCode({ recLocation: loc.location, merchantName: account.name, merchantCity: this.deps.merchantCity })
-    return { ...view, dadosQR: { jornada: 'JORNADA_2' as const, pixCopiaECola } }
+    if (loc === undefined) return undefined
+    return { jornada: 'JORNADA_2', pixCopiaECola: recurrenceCode({ recLocation: loc.location, merchantName: account.name, merchantCity: this.deps.merchantCity }) }
   }
 
-  /** GET /rec: the account's recurrences created within [inicio, fim], oldest first, paged. */
+  /** GET /rec: the account's recurrences created within [inicio, fim], oldest first, paged (their records: API Pix's views show them). */
   list (account: Account, q: RecFilter) {
     const w = windowOf(q)
     const recs = Object.values(this.store.data.recurrences).filter(rec => {
@@ -276,7 +263,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
         ...(q.convenio !== undefined ? { recebedor: { convenio: q.convenio } } : {}),
         paginacao,
       },
-      recs: items.map(rec => recCompleta(rec, account, this.locationOf(rec), this.solicitacoesOf(rec))),
+      recs: items,
     }
   }
 
@@ -367,8 +354,9 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     this.changed(after)
   }
 
+  /** A recurrence was created or moved: the dialects notify it. */
   private changed (rec: Recurrence): void {
-    for (const n of this.notifications) n.recChanged(rec)
+    this.deps.events.emit({ kind: 'recurrence-changed', accountId: rec.accountId, idRec: rec.idRec, ...(rec.scenarios !== undefined ? { scenarios: rec.scenarios } : {}) })
   }
 
   private account (rec: Recurrence | RecLocation | SolicRec): Account {
@@ -394,17 +382,13 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     return loc
   }
 
-  locationView (loc: RecLocation) {
-    return recLocationView(this.served(loc) === undefined ? { ...loc, idRec: undefined } : loc)
-  }
-
   /** The recurrence a location serves, when it serves one that is still there. */
-  private served (loc: RecLocation): Recurrence | undefined {
+  served (loc: RecLocation): Recurrence | undefined {
     const rec = loc.idRec === undefined ? undefined : this.store.data.recurrences[loc.idRec]
     return rec !== undefined && rec.accountId === loc.accountId && rec.terms.loc === loc.id ? rec : undefined
   }
 
-  /** GET /locrec. */
+  /** GET /locrec (the locations' records: API Pix's views show them). */
   listLocations (account: Account, q: RecLocationFilter) {
     const w = windowOf(q)
     const locs = Object.values(this.store.data.recLocations).filter(loc => {
@@ -422,7 +406,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
         ...(q.convenio !== undefined ? { recebedor: { convenio: q.convenio } } : {}),
         paginacao,
       },
-      loc: items.map(loc => this.locationView(loc)),
+      loc: items,
     }
   }
 
@@ -439,11 +423,11 @@ export class RecurrenceService implements Recurrences, Lifecycle {
   }
 
   /** GET <host>/qr/v2/rec/<token>: the recurrence a location serves, as RecPayload, while it can still be approved or is in force. */
-  payload (token: string): { status: 'served', payload: Record<string, unknown>, loc: RecLocation } | { status: 'not-found' } {
+  payload (token: string): { status: 'served', rec: Recurrence, loc: RecLocation } | { status: 'not-found' } {
     const loc = this.byToken.record(token)
     const rec = loc === undefined ? undefined : this.served(loc)
     if (loc === undefined || rec === undefined || (rec.status !== 'CRIADA' && rec.status !== 'APROVADA')) return { status: 'not-found' }
-    return { status: 'served', payload: recPayload(rec, this.account(rec)), loc }
+    return { status: 'served', rec, loc }
   }
 
   // ---- /solicrec -------------------------------------------------------------------------------
@@ -483,11 +467,6 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     const s = this.store.data.solicRecs[idSolicRec]
     if (s === undefined || s.accountId !== account.id) throw new Refusal('NOT_FOUND', `Solicitação ${idSolicRec} não encontrada`)
     return s
-  }
-
-  solicitationView (s: SolicRec) {
-    const rec = this.store.data.recurrences[s.idRec]
-    return solicRecView(s, rec, this.account(rec))
   }
 
   /** PATCH /solicrec/{idSolicRec}: the receiver cancels a request still waiting. */

@@ -3,13 +3,12 @@ import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, parseAmount, parseDecimalString } from '../domain/money.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import { isKind, REFUND_KINDS, type Account, type DeepReadonly, type Draft, type Mutable, type Natureza, type RefundData, type RefundKind, type Transaction, type TransactionOf } from '../store/state.js'
-import { refundEnvelope, refundOutEnvelope } from '../webhooks/envelopes/pay-in.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { cannotReceive, type ReceivedPayment } from './charges.js'
 import { chargeData, receivedOf } from './charge-records.js'
 import { iso, recordTransition } from './history.js'
-import type { DevolucaoRules, DevolucaoView, DevolucaoWrites, Lifecycle, MedReturns, PendingOperations, Ports, ReceivedPayments } from '../ports.js'
+import type { DevolucaoRules, DevolucaoWrites, Lifecycle, MedReturns, PendingOperations, Ports, ReceivedPayments } from '../ports.js'
 import { DueJobs, type Derived } from '../store/derived.js'
 import type { Config } from '../config.js'
 
@@ -22,7 +21,7 @@ import type { Config } from '../config.js'
 export const REFUND_DEADLINE_DAYS = 89
 const DAY_MS = 86_400_000
 
-/** The root family's devolução (docs/gateway.md §2.9, 7.8): within 89 days, RETIRADA taken as any natureza. */
+/** The gateway's devolução (docs/gateway.md §2.9, 7.8): within 89 days, RETIRADA taken as any natureza. */
 export const GATEWAY_DEVOLUCAO: DevolucaoRules = { deadlineDays: REFUND_DEADLINE_DAYS, retirada: true }
 /**
  * API Pix's (tag Pix, PixDevolucaoInvalida): within 90 days of the PIX's settlement; RETIRADA returns
@@ -53,6 +52,11 @@ type Phase = 'pending' | 'done' | 'failed'
 function phaseOf (tx: Transaction): Phase {
   const s = STATUS[tx.kind as 'REFUND_IN' | 'DEVOLUCAO']
   return tx.status === s.pending ? 'pending' : tx.status === s.done ? 'done' : 'failed'
+}
+
+/** A refund's status in the words of a kind: a refund-in read as a devolução shows EM_PROCESSAMENTO, DEVOLVIDO or NAO_REALIZADO. */
+export function refundStatusAs<K extends RefundKind> (kind: K, tx: Transaction): typeof STATUS[K][Phase] {
+  return STATUS[kind][phaseOf(tx)] as typeof STATUS[K][Phase]
 }
 
 export type RefundDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'events'> & {
@@ -133,18 +137,6 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
     })
   }
 
-  refundInView (tx: Transaction) {
-    const d = refundData(tx)
-    return {
-      transactionId: tx.id,
-      externalId: d.devolucaoId,
-      status: STATUS.REFUND_IN[phaseOf(tx)],
-      refundValue: centsToNumber(tx.amountCents),
-      providerTransactionId: d.rtrId,
-      generateTime: tx.createdAt,
-    }
-  }
-
   // ---- devolução (central-bank family) ----------------------------------------------------------
 
   /** PUT /pix/:e2eid/devolucao/:id (docs/gateway.md §2.9, 3.3, 7.8), and API Pix's on its own `rules`. */
@@ -177,25 +169,6 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
     const tx = this.store.transactionByRef(`devolucao:${e2eid}:${id}`)
     if (!tx || tx.accountId !== account.id) throw new Refusal('NOT_FOUND', `Devolução ${id} do PIX ${e2eid} não encontrada`)
     return tx
-  }
-
-  /** Either kind in the central bank's words (a refund-in made with an externalId is readable here too). */
-  devolucaoView (tx: Transaction): DevolucaoView {
-    const d = refundData(tx)
-    return {
-      id: d.devolucaoId,
-      rtrId: d.rtrId,
-      valor: centsToString(tx.amountCents),
-      natureza: d.natureza,
-      ...(d.descricao !== undefined ? { descricao: d.descricao } : {}),
-      horario: { solicitacao: d.requestedAt, ...(d.settledAt !== undefined ? { liquidacao: d.settledAt } : {}) },
-      status: STATUS.DEVOLUCAO[phaseOf(tx)],
-      ...(d.motivo !== null ? { motivo: d.motivo } : {}),
-    }
-  }
-
-  devolucoesOf (original: Transaction): DevolucaoView[] {
-    return this.refundsOf(original).map(r => this.devolucaoView(r))
   }
 
   // ---- MED ----------------------------------------------------------------------------------------
@@ -333,19 +306,7 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
     }
     this.store.addTransaction(tx)
     this.store.ledger(account.id, a => ledger.creditIncoming(a, cents))
-    this.deps.events.emit({
-      accountId: account.id,
-      eventType: 'refund_out',
-      transactionId: tx.id,
-      payload: refundOutEnvelope({
-        id: original.seq,
-        txId: null,
-        originalAmountCents: original.amountCents,
-        originalEndToEndId: original.endToEndId!,
-        refund: { amountCents: cents, endToEndId: rtrId, eventDate: at, information: reason ?? '' },
-      }),
-      scenarios,
-    })
+    this.deps.events.emit({ kind: 'refund-changed', accountId: account.id, transactionId: tx.id, direction: 'out', scenarios })
     return tx
   }
 
@@ -391,25 +352,12 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
     return true
   }
 
+  /** A refund of a received payment ended (settled or failed): the dialects notify it. */
   private emit (tx: Transaction): void {
-    const d = refundData(tx)
-    const original = this.store.transaction(d.originalId)
-    const received = original ? chargeData(original).received : undefined
-    if (!original || !received) return
-    this.deps.events.emit({
-      accountId: tx.accountId,
-      eventType: 'refund_in',
-      transactionId: tx.id,
-      payload: refundEnvelope({
-        id: original.seq,
-        txId: chargeData(original).txid,
-        originalAmountCents: received.amountCents,
-        originalEndToEndId: received.endToEndId,
-        refund: { amountCents: tx.amountCents, endToEndId: d.rtrId, eventDate: iso(this.now()), information: d.descricao ?? d.reason ?? '' },
-        ...(tx.errorCode ? { failure: { code: tx.errorCode, message: tx.errorMessage ?? tx.errorCode } } : {}),
-      }),
-      scenarios: tx.scenarios,
-    })
+    const original = this.store.transaction(refundData(tx).originalId)
+    // Only a refund of a payment that arrived is one a receiver can be told of.
+    if (!original || !chargeData(original).received) return
+    this.deps.events.emit({ kind: 'refund-changed', accountId: tx.accountId, transactionId: tx.id, direction: 'in', scenarios: tx.scenarios })
   }
 
   private transition<T extends Draft<Transaction>> (tx: T, status: T['status'], reason?: string): void {

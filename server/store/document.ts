@@ -183,7 +183,7 @@ function references (state: State, add: (problem: string) => void): void {
     if (other !== undefined) add(`apiPixWebhooks/${w.id}: account ${w.accountId} has webhook ${other} for ${w.callback}${w.chave !== undefined ? ` on key ${w.chave}` : ''} already`)
     webhooks.set(at, w.id)
   }
-  // The root family's cobs draw their loc.id from the sequence of API Pix's locations (collection `locations`).
+  // The gateway's cobs draw their loc.id from the sequence of API Pix's locations (collection `locations`).
   for (const tx of Object.values(state.transactions)) {
     if (tx.kind === 'COB' && tx.data.cob.locId > (state.seq.loc ?? 0)) state.seq.loc = tx.data.cob.locId
   }

@@ -7,10 +7,11 @@ import { Registrations, sendableHeaders } from './registrations.js'
 import { lookup } from 'node:dns/promises'
 import { reachesListener, resolvesToListener, type Listener, type Resolve } from './own-address.js'
 import type { SendResult } from './sender.js'
+import type { DeliveryTypes } from './samples.js'
 import { SenderThread, type Attempt } from './sender-thread.js'
 import { signDelivery } from './signature.js'
 import {
-  GATEWAY_EVENT_TYPES, isApiPixCallback, isEventType, type ApiPixCallback, type AttemptKind, type Delivery, type DeliveryEventType, type EventType, type FailedAttempt, type GaveUp, type WebhookEvent,
+  GATEWAY_EVENT_TYPES, isEventType, isGatewayEvent, type AttemptKind, type Delivery, type EventType, type FailedAttempt, type GaveUp, type WebhookEvent,
 } from './types.js'
 import type { Mutable } from '../store/state.js'
 import { DELIVERY_FAULTS } from '../../scenarios/delivery.js'
@@ -36,6 +37,8 @@ export interface WebhookServiceOptions {
   resolve?: Resolve
   /** How long a registration waits for its URL's name to resolve (3 s); a name that does not by then is accepted (own-address.ts). */
   resolveTimeoutMs?: number
+  /** The headers of its own each delivery event type adds to an attempt (a dialect's signature). */
+  types?: Pick<DeliveryTypes, 'signs' | 'headers'>
 }
 
 const RESOLVE_TIMEOUT_MS = 3000
@@ -70,10 +73,10 @@ interface Target {
 
 /**
  * WEBHOOK_OUT_OF_ORDER holds an event until the next one of its transaction: the gateway's events of a
- * transaction among themselves, each callback of API Pix among its own.
+ * transaction among themselves, every other type (API Pix's callbacks, another dialect's) among its own.
  */
-function heldKeyOf (accountId: number, transactionId: string, eventType: DeliveryEventType): string {
-  return isApiPixCallback(eventType) ? `${accountId}:${transactionId}:${eventType}` : `${accountId}:${transactionId}`
+function heldKeyOf (accountId: number, transactionId: string, eventType: string): string {
+  return isGatewayEvent(eventType) ? `${accountId}:${transactionId}` : `${accountId}:${transactionId}:${eventType}`
 }
 
 /** The scheduler's key of a delivery's next attempt: one per delivery, which a redelivery, an eviction or a rollback cancels. */
@@ -121,6 +124,7 @@ export class WebhookService implements Lifecycle, Callbacks {
   private readonly selfUrls = new Map<string, boolean>()
   private readonly resolve: Resolve
   private readonly resolveTimeoutMs: number
+  private readonly types?: Pick<DeliveryTypes, 'signs' | 'headers'>
   /**
    * The receivers (URLs) whose latest attempt failed: the pending cap counts only their deliveries. A
    * fact about the receiver, not about the state: a rollback of the attempt's record leaves it.
@@ -130,6 +134,7 @@ export class WebhookService implements Lifecycle, Callbacks {
   constructor (private readonly deps: WebhookDeps, opts: WebhookServiceOptions = {}) {
     this.resolve = opts.resolve ?? resolveAll
     this.resolveTimeoutMs = opts.resolveTimeoutMs ?? RESOLVE_TIMEOUT_MS
+    this.types = opts.types
     this.registrations = new Registrations(deps.store, deps.clock, { isSandbox: url => this.isSandbox(url), resolvesToSandbox: url => this.resolvesToSandbox(url) })
     this.log = new DeliveryLog(deps.store, () => deps.config.deliveryLogSize)
     this.onError = opts.onError ?? (err => process.emitWarning(`webhook bookkeeping failed: ${String(err)}`))
@@ -200,7 +205,7 @@ export class WebhookService implements Lifecycle, Callbacks {
    * to the URLs of webhooks of API Pix its callback is posted to, as one event: one eventId, and
    * WEBHOOK_OUT_OF_ORDER holding it back at every receiver alike. `no_receiver` only with neither.
    */
-  publishTo<E extends DeliveryEventType> (event: WebhookEvent<E>, callbackUrls: readonly string[]): Delivery[] {
+  publishTo<E extends string> (event: WebhookEvent<E>, callbackUrls: readonly string[]): Delivery[] {
     return this.deps.store.transact(() => {
       const registered = isEventType(event.eventType) ? this.registrations.activeFor(event.accountId, event.eventType) : []
       const targets: Target[] = [
@@ -217,14 +222,14 @@ export class WebhookService implements Lifecycle, Callbacks {
   }
 
   /**
-   * A callback of API Pix (docs/api-pix.md, webhook) to the URL its webhook names: one delivery, signed,
-   * retried, logged and bent by the delivery faults as an event of the gateway is.
+   * A callback to the URL a dialect's webhook names (API Pix's, docs/api-pix.md, webhook): one delivery,
+   * signed, retried, logged and bent by the delivery faults as an event of the gateway is.
    */
-  deliver<E extends ApiPixCallback> (event: WebhookEvent<E>, url: string): Delivery {
+  deliver<E extends string> (event: WebhookEvent<E>, url: string): Delivery {
     return this.deps.store.transact(() => this.createDeliveries(event, [{ webhookId: null, url, headers: {} }])[0])
   }
 
-  private createDeliveries (event: WebhookEvent<DeliveryEventType>, targets: readonly Target[]): Delivery[] {
+  private createDeliveries (event: WebhookEvent<string>, targets: readonly Target[]): Delivery[] {
     const now = this.deps.clock.now()
     const iso = new Date(now).toISOString()
     const eventId = this.deps.rng.uuid()
@@ -386,7 +391,8 @@ export class WebhookService implements Lifecycle, Callbacks {
     const timestamp = Math.floor(this.deps.clock.now() / 1000)
     const body = JSON.stringify(d.body ?? null)
     // WEBHOOK_BAD_SIGNATURE: a well-formed signature made with another secret, as a forger would send.
-    const secret = hasFault(d, 'WEBHOOK_BAD_SIGNATURE') ? `forged:${this.deps.config.webhookSecret}` : this.deps.config.webhookSecret
+    const forged = hasFault(d, 'WEBHOOK_BAD_SIGNATURE')
+    const secret = forged ? `forged:${this.deps.config.webhookSecret}` : this.deps.config.webhookSecret
     const webhook = d.webhookId !== null ? this.registrations.get(d.webhookId) : undefined
     // The registration's current headers (a PATCH applies to retries too), then the sender's own.
     const headers: Record<string, string> = {
@@ -397,6 +403,8 @@ export class WebhookService implements Lifecycle, Callbacks {
       'x-sandbox-event-type': d.eventType,
       'x-sandbox-timestamp': String(timestamp),
       'x-sandbox-signature': signDelivery(secret, timestamp, body),
+      // A dialect's own headers for its event type (a PSP's signature); none for the built-in ones.
+      ...(this.types?.signs(d.eventType) === true ? this.types.headers({ deliveryId: d.id, accountId: d.accountId, eventType: d.eventType, transactionId: d.transactionId, body, timestamp, forged }) : {}),
     }
     const at = new Date(this.deps.clock.now()).toISOString()
     this.log.update(d.id, x => {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { startSandbox, type CreatedAccount, type RunningSandbox } from '../../server/index.js'
 import type { IntegrationReport } from '../../client/index.js'
 import { buildBrCode } from '../../server/domain/brcode.js'
-import { checks } from '../../server/report/checks.js'
+import { checks } from '../helpers/report.js'
 
 /**
  * Two whole integrations, written as an integrator would write them, graded by the report: one that

@@ -11,6 +11,7 @@ import { recBody } from '../helpers/rec.js'
 import { oauthToken } from '../helpers/api-pix.js'
 import { request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { apiPixViews } from '../../server/dialects/api-pix/views/index.js'
 
 /**
  * Every scenario of the catalogue really runs (docs/scenarios.md): each is triggered the way an integrator
@@ -26,7 +27,7 @@ const START = 1000
 const header = (scenario: string): Record<string, string> => ({ 'x-sandbox-scenario': scenario })
 const tx = (app: FastifyInstance, id: string) => app.sandbox.store.transaction(id)!
 /** A recurrence as API Pix shows it (RecCompleta), read without a token that the clock would expire. */
-const recView = (app: FastifyInstance, idRec: string) => app.sandbox.recurrences.complete(app.sandbox.recurrences.find(idRec))
+const recView = (app: FastifyInstance, idRec: string) => apiPixViews(app.sandbox).recCompleta(app.sandbox.recurrences.find(idRec))
 
 /** Sync refusal of a pay-out: the code, and nothing reserved. */
 const refusesCashOut = (code: string): Proof => async (t, { app, acc }, scenario) => {

@@ -8,7 +8,9 @@ import type { AddressInfo } from 'node:net'
 import { balanceOf, bearer, buildTestApp, certHeader, documentedOperations, newAccount, type CreatedAccount } from '../helpers/app.js'
 import { cashOutBody } from '../helpers/payouts.js'
 import { Store } from '../../server/store/store.js'
-import { gatewayEndpointOf } from '../../scenarios/operations.js'
+import { endpointOf } from '../../scenarios/operations.js'
+import { dialects } from '../../server/dialects/index.js'
+import { defaultConfig } from '../../server/config.js'
 import { sleep } from '../helpers/reliability.js'
 
 /**
@@ -214,13 +216,19 @@ t.test('armed faults apply to the account\'s next requests, the token included, 
   t.equal((await balanceOf(app, a.accountId)).available, 90, 'only the last pay-out was performed')
 })
 
+/** Where the scenarios of the dialects' operations apply, as the app reads them from the registry. */
+const scenarioEndpoints = {
+  tags: new Set(dialects.flatMap(d => d.tags(defaultConfig()).map(t => t.name))),
+  endpoints: Object.assign({}, ...dialects.map(d => d.scenarioEndpoints)),
+}
+
 t.test('every gateway operation takes the faults, and bad parameters are a clear 400', async t => {
   const app = await buildTestApp(t)
   const a = await newAccount(app)
   const doc = app.swagger() as unknown as Parameters<typeof documentedOperations>[0] & { paths: Record<string, Record<string, { tags?: string[] }>> }
   // The operations of the gateway's families and of API Pix; not the payloads and their key, which a
   // payer's PSP reads without a token (scenarios/operations.ts).
-  const gateway = documentedOperations(doc).filter(op => gatewayEndpointOf({ url: op.path, schema: doc.paths[op.path][op.method.toLowerCase()] }) !== null)
+  const gateway = documentedOperations(doc).filter(op => endpointOf({ url: op.path, schema: doc.paths[op.path][op.method.toLowerCase()] }, scenarioEndpoints) !== null)
   t.ok(gateway.length >= 17, 'every operation of both families')
   for (const op of gateway) {
     const url = op.path.replace('{txid}', 'a'.repeat(26)).replace('{e2eid}', 'E'.repeat(32)).replace(/\{\w+\}/g, 'x1')

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { buildTestApp } from '../helpers/app.js'
 import { createServer, type AddressInfo, type Socket } from 'node:net'
 import { deadUrl, startReceiver } from '../helpers/receiver.js'
-import { samplePayload } from '../../server/webhooks/samples.js'
+import { gatewaySamples } from '../../server/dialects/gateway/samples.js'
 
 /**
  * Deliveries still pending are bounded (docs/reliability.md); untrimmed, 20,000 events to a dead receiver with a
@@ -95,7 +95,7 @@ t.test('a receiver that answers is owed every delivery: a burst far beyond the c
   const sb = app.sandbox
   const account = sb.accounts.require(1)
   const made = sb.store.transact(() => Array.from({ length: events }, (_, i) => {
-    const payload = samplePayload('cash_in', { account, transactionId: `tx-${i}`, nowMs: sb.clock.now(), rng: sb.rng })
+    const payload = gatewaySamples.cash_in({ account, transactionId: `tx-${i}`, nowMs: sb.clock.now(), rng: sb.rng })
     return sb.webhooks.publish({ accountId: 1, eventType: 'cash_in', transactionId: `tx-${i}`, payload })[0].id
   }))
   await sb.scheduler.runDue()

@@ -6,7 +6,7 @@ import { loadBacen } from './bacen.js'
 /**
  * Helpers of the API Pix tests (docs/api-pix.md): its OAuth token, and the check every answer of the
  * dialect goes through, against BACEN's API Pix 2.9.0 with the reference's defects corrected (and
- * none of the root family's departures: test/helpers/bacen.ts).
+ * none of the gateway's departures: test/helpers/bacen.ts).
  */
 export const apiPixBacen = loadBacen({ dialect: 'api-pix' })
 

@@ -89,7 +89,7 @@ export const CORRECTIONS = [
 ] as const
 
 /**
- * Where the gateway's own interface departs from BACEN, so the root family follows the gateway (the
+ * Where the gateway's own interface departs from BACEN, so the gateway follows the gateway (the
  * source of truth) and the validator is relaxed there, and only there (never for the API Pix dialect,
  * `loadBacen({ dialect: 'api-pix' })`, which serves BACEN's own 77-character locations):
  * - docs/gateway.md §2.8: `location` and `loc.location` are the EMV copy-and-paste code, longer than BACEN's

@@ -5,7 +5,6 @@ import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { Agent, request, type Dispatcher } from 'undici'
-import type { ErrorShape } from '../../server/errors/families.js'
 
 /**
  * Helpers of the reliability tests (test/reliability): the error shapes of docs/gateway.md §7 as key sets, a real
@@ -29,8 +28,8 @@ const OAUTH_ALLOWED = new Set([...OAUTH_REQUIRED, 'error_description'])
 
 export type ErrorFamily = 'extended' | 'simple' | 'sandbox' | 'problem' | 'oauth'
 
-/** The shape of each error body (the gateway token's is the simple one: errorShapeOf). */
-export const SHAPE_OF: Record<ErrorShape, ErrorFamily> = { standard: 'extended', 'central-bank': 'simple', sandbox: 'sandbox', 'api-pix': 'problem', oauth: 'oauth' }
+/** The shape of an error body by the name the app gives it (the gateway token's is the simple one: test/helpers/errors.ts, errorShapeOf). */
+export const SHAPE_OF: Record<string, ErrorFamily> = { extended: 'extended', simple: 'simple', sandbox: 'sandbox', problem: 'problem', oauth: 'oauth' }
 
 const REQUIRED: Record<ErrorFamily, string[]> = { extended: EXTENDED_REQUIRED, simple: SIMPLE_REQUIRED, sandbox: SANDBOX_REQUIRED, problem: PROBLEM_REQUIRED, oauth: OAUTH_REQUIRED }
 const ALLOWED: Record<ErrorFamily, Set<string>> = { extended: EXTENDED_ALLOWED, simple: SIMPLE_ALLOWED, sandbox: SANDBOX_ALLOWED, problem: PROBLEM_ALLOWED, oauth: OAUTH_ALLOWED }

@@ -1,7 +1,8 @@
 import { createRng } from '../../server/domain/ids.js'
 import type { WebhookPayload } from '../../server/schemas/webhooks.js'
 import type { EventType } from '../../server/store/state.js'
-import { samplePayload } from '../../server/webhooks/samples.js'
+import { gatewaySamples } from '../../server/dialects/gateway/samples.js'
+import { apiPixSamples } from '../../server/dialects/api-pix/samples.js'
 import { accountRecord, T0 } from '../unit/services/harness.js'
 
 /**
@@ -9,5 +10,6 @@ import { accountRecord, T0 } from '../unit/services/harness.js'
  * delivery machinery that emit events themselves.
  */
 export function examplePayload<E extends EventType> (eventType: E, transactionId = '00000000-0000-4000-8000-000000000001'): WebhookPayload<E> {
-  return samplePayload(eventType, { account: accountRecord(1), transactionId, nowMs: T0, rng: createRng('example') })
+  const ctx = { account: accountRecord(1), transactionId, nowMs: T0, rng: createRng('example') }
+  return (eventType === 'rec' ? apiPixSamples.rec(ctx) : gatewaySamples[eventType as Exclude<E, 'rec'>](ctx)) as WebhookPayload<E>
 }

@@ -69,7 +69,7 @@ t.test('an API Pix path under another prefix is 404 in problem details naming th
     t.same(Object.keys(res.json()).sort(), keys, url)
     t.notMatch(res.body, 'api-pix-base-path', url)
   }
-  t.equal((await app.inject({ method: 'DELETE', url: `/cob/${aTxid(2)}` })).headers['content-type'], 'application/json; charset=utf-8', 'the root family has /cob: its own 404')
+  t.equal((await app.inject({ method: 'DELETE', url: `/cob/${aTxid(2)}` })).headers['content-type'], 'application/json; charset=utf-8', 'the gateway has /cob: its own 404')
 })
 
 t.test('a trailing slash under the base path names the same operation, as PSPs serve it (Efí\'s SDKs list due charges at GET /v2/cobv/)', async t => {

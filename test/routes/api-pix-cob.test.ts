@@ -6,7 +6,7 @@ import { apiPixClient as client, checkAnswer, checkProblems, listedTxids, oauthT
 
 /**
  * API Pix's immediate charges under /v2 (docs/api-pix.md, cob): PUT, POST, PATCH, GET and the list,
- * over the same records as the root family's /cob, every answer (success or error) validated against
+ * over the same records as the gateway's /cob, every answer (success or error) validated against
  * BACEN's API Pix 2.9.0; `location` a URL of at most 77 characters, `pixCopiaECola` the BR Code that
  * carries it; scopes enforced.
  */
@@ -84,16 +84,16 @@ t.test('one charge, two dialects: a cob made on either is visible on both, each 
   const call = client(app, token)
   const apiPix = (await call('PUT', `/v2/cob/${aTxid(1)}`, cobBody())).json()
   const rootView = (await call('GET', `/cob/${aTxid(1)}`)).json()
-  t.equal(rootView.location, apiPix.pixCopiaECola, 'the root family shows the copy-and-paste code as location, as the gateway describes')
+  t.equal(rootView.location, apiPix.pixCopiaECola, 'the gateway shows the copy-and-paste code as location, as the gateway describes')
   t.equal(rootView.txid, apiPix.txid)
-  // The root family's cob keeps its own URL, and API Pix shows it as it is.
+  // The gateway's cob keeps its own URL, and API Pix shows it as it is.
   await call('PUT', `/cob/${aTxid(2)}`, { calendario: {}, valor: { original: '5.00' } })
   const fromRoot = await call('GET', `/v2/cob/${aTxid(2)}`)
   checkAnswer(t, fromRoot, 'GET', '/cob/{txid}')
   t.match(fromRoot.json().location, /^pix\.sandbox\.local\/qr\/v2\/cob\/\d+\//)
   t.equal(fromRoot.json().pixCopiaECola, (await call('GET', `/cob/${aTxid(2)}`)).json().pixCopiaECola)
   t.equal((await call('GET', `/v2/cob?${WINDOW}`)).json().cobs.length, 2, 'both listed on API Pix')
-  t.equal((await call('GET', `/cob?${WINDOW}`)).json().cobs.length, 2, 'both listed on the root family')
+  t.equal((await call('GET', `/cob?${WINDOW}`)).json().cobs.length, 2, 'both listed on the gateway')
 })
 
 t.test('a cob takes the location loc.id names: the account\'s, of tipoCob cob, serving no other charge', async t => {
@@ -174,7 +174,7 @@ t.test('scopes: each route needs its own, a token without it is 403 AcessoNegado
   t.equal((await client(app, reader)('PUT', `/v2/cob/${aTxid(1)}`, { nonsense: true })).statusCode, 403)
 })
 
-t.test('X-Sandbox-Scenario applies on API Pix\'s cob as on the root family\'s: AUTO_PAY pays it', async t => {
+t.test('X-Sandbox-Scenario applies on API Pix\'s cob as on the gateway\'s: AUTO_PAY pays it', async t => {
   const app = await buildTestApp(t)
   const token = await oauthToken(app)
   const res = await app.inject({ method: 'PUT', url: `/v2/cob/${aTxid(1)}`, headers: { ...bearer(token), 'x-sandbox-scenario': 'AUTO_PAY;ms=100' }, payload: cobBody() })
@@ -197,7 +197,7 @@ t.test('X-Sandbox-Scenario applies on API Pix\'s cob as on the root family\'s: A
   t.equal((await client(app, token)('GET', `/v2/cob/${aTxid(3)}`)).statusCode, 404, 'the rate-limited creation did nothing')
 })
 
-t.test('devedor.cnpj as API Pix writes it: the alphanumeric CNPJ too, with its check digits, where the root family takes digits only', async t => {
+t.test('devedor.cnpj as API Pix writes it: the alphanumeric CNPJ too, with its check digits, where the gateway takes digits only', async t => {
   const app = await buildTestApp(t)
   const token = await oauthToken(app)
   const call = client(app, token)
@@ -213,5 +213,5 @@ t.test('devedor.cnpj as API Pix writes it: the alphanumeric CNPJ too, with its c
   t.equal(wrong.statusCode, 400, 'wrong check digits')
   t.match(wrong.json().violacoes, [{ razao: /devedor\.cnpj inválido/ }])
   const root = await app.inject({ method: 'PUT', url: `/cob/${aTxid(3)}`, headers: bearer(token), payload: cobBody({ devedor: { cnpj: alnum, nome: 'EMPRESA' } }) })
-  t.equal(root.statusCode, 400, 'the root family keeps docs/gateway.md §7.7\'s digits')
+  t.equal(root.statusCode, 400, 'the gateway keeps docs/gateway.md §7.7\'s digits')
 })

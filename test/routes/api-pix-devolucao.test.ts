@@ -127,7 +127,7 @@ t.test('errors in problem details: PixDevolucaoInvalida, 404, and the scopes', a
   t.equal(cannotRead.statusCode, 403)
   checkAnswer(t, cannotRead, 'GET', DEVOLUCAO)
 
-  // API Pix's 90 days of the PIX's settlement (the root family's devolução stops at 89).
+  // API Pix's 90 days of the PIX's settlement (the gateway's devolução stops at 89).
   await advance(app, 89 * 86_400_000 + 1)
   const fresh = client(app, await oauthToken(app, acc))
   t.equal((await fresh('PUT', url('day89'), { valor: '1.00' })).statusCode, 201, 'still refundable after 89 days')

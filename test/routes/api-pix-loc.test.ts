@@ -30,7 +30,7 @@ function client (app: FastifyInstance, token: string) {
 /** The token of a location (its last segment), which GET /qr/v2/:token serves. */
 const pathOf = (location: string) => location.slice(location.indexOf('/'))
 
-t.test('the API Pix dialect is validated with the reference\'s corrections only: none of the root family\'s departures', async t => {
+t.test('the API Pix dialect is validated with the reference\'s corrections only: none of the gateway\'s departures', async t => {
   t.same([...apiPixBacen.applied].sort(), [...CORRECTIONS].sort())
   t.same(apiPixBacen.departures, [])
 })

@@ -55,7 +55,7 @@ t.test('GET /pix/{e2eid}: a paid cob shows its txid, chave and componentesValor;
   }
   t.equal((await call('GET', `/v2/pix/${e2eOfCashIn}`)).json().valor, '100.00')
   t.equal((await call('GET', `/v2/pix/${e2eOfIncoming}`)).json().valor, '5.00')
-  // The root family keeps its own shape of the same PIX: the cash-in's reference as txid.
+  // The gateway keeps its own shape of the same PIX: the cash-in's reference as txid.
   const root = await call('GET', `/pix/${e2eOfCashIn}`)
   t.match(root.json().txid, /^[a-zA-Z0-9]{25}$/)
 })

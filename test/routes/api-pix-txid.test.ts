@@ -10,7 +10,7 @@ import { txid as drawTxid } from '../../server/domain/ids.js'
 /**
  * A txid names one charge of its receiver, whatever its kind (docs/api-pix.md, "One txid, one
  * charge"; BACEN's YAML: the txid "é único por CPF/CNPJ do usuário recebedor"): a cob (API Pix's or
- * the root family's), a cobv, a batch's cobv and a cobr each refuse a txid another kind of the same
+ * the gateway's), a cobv, a batch's cobv and a cobr each refuse a txid another kind of the same
  * account holds, in their family's words, and change nothing; concurrent creations of one txid make
  * one charge; a snapshot with two charges of one txid in one account is refused.
  */
@@ -81,7 +81,7 @@ t.test('each kind refuses a txid another charge of the account holds, in its fam
         t.equal(refused.json().type, PROBLEM_TYPE + expected.type, `${second} after ${first}`)
         t.ok(refused.json().violacoes.some((v: { propriedade?: string }) => v.propriedade === expected.propriedade), `${second} after ${first}: ${expected.propriedade} in use`)
       } else {
-        t.match(refused.json(), { statusCode: 409, message: /txid/ }, `${second} after ${first}: the root family's own shape`)
+        t.match(refused.json(), { statusCode: 409, message: /txid/ }, `${second} after ${first}: the gateway's own shape`)
       }
       t.same(await snapshotOf(app), before, `${second} after ${first}: nothing changed`)
       t.equal((await read(first, txid)).statusCode, 200, `${first} ${txid} is still there`)
@@ -123,7 +123,7 @@ t.test('a batch (lotecobv) refuses a txid a cobr holds; a cobr made while the ba
   t.equal((await read('cobr', aTxid(3))).statusCode, 200)
 })
 
-t.test('a txid the sandbox draws (POST /v2/cob, the root family\'s POST /cob, POST /v2/cobr) is drawn again while a charge of another kind holds it', async t => {
+t.test('a txid the sandbox draws (POST /v2/cob, the gateway\'s POST /cob, POST /v2/cobr) is drawn again while a charge of another kind holds it', async t => {
   const { app, acc, call, create, body } = await setup(t)
   const rng = app.sandbox.rng
   /** The txid the sandbox's next draw gives, the random stream left where it was. */
@@ -144,7 +144,7 @@ t.test('a txid the sandbox draws (POST /v2/cob, the root family\'s POST /cob, PO
   t.equal((await create('cobr', second)).statusCode, 201)
   const root = await app.inject({ method: 'POST', url: '/cob', headers: bearer(acc.token), payload: rootCobBody })
   t.equal(root.statusCode, 201, root.body)
-  t.not(root.json().txid, second, 'the root family\'s POST /cob drew again')
+  t.not(root.json().txid, second, 'the gateway\'s POST /cob drew again')
 
   // A cob holds the next draw: the random stream goes back to before its creation (which drew more).
   const at = rng.state()

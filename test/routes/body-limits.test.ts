@@ -1,6 +1,6 @@
 import t from 'tap'
 import { constants } from 'node:buffer'
-import { errorShapeOf } from '../../server/errors/families.js'
+import { errorShapeOf } from '../helpers/errors.js'
 import { SNAPSHOT_BODY_LIMIT } from '../../server/routes/sandbox/system.js'
 import { bearer, buildTestApp, documentedOperations, tokenFor } from '../helpers/app.js'
 import { shapeProblem, SHAPE_OF } from '../helpers/reliability.js'

@@ -75,7 +75,7 @@ async function everyKind (t: Test, app: FastifyInstance): Promise<Made[]> {
   const cashIn = await createCashIn(app, acc.token, cashInBody({ value: 42.1 }))
   made.push({ what: 'a cash-in (gateway 2.6)', code: cashIn.pixCode, like: 'the manual\'s dynamic example', type: 'DYNAMIC', location: location(cashIn.pixCode) })
   const root = await ok(app.inject({ method: 'PUT', url: `/cob/${aTxid(1)}`, headers: bearer(acc.token), payload: { calendario: { expiracao: 3600 }, valor: { original: '10.00', modalidadeAlteracao: 0 } } }))
-  made.push({ what: 'a cob of the root family (gateway 2.8)', code: root.location, like: 'the manual\'s dynamic example', type: 'DYNAMIC', location: location(root.location) })
+  made.push({ what: 'a cob of the gateway (gateway 2.8)', code: root.location, like: 'the manual\'s dynamic example', type: 'DYNAMIC', location: location(root.location) })
   const cob = await ok(call('PUT', `/v2/cob/${aTxid(2)}`, { calendario: { expiracao: 3600 }, valor: { original: '35.00' }, chave: 'padaria@example.com' }))
   made.push({ what: 'a cob of API Pix', code: cob.pixCopiaECola, like: 'the manual\'s dynamic example', type: 'DYNAMIC', location: cob.location })
   const chosen = await ok(call('PUT', `/v2/cob/${aTxid(3)}`, { calendario: {}, valor: { original: '5.00', modalidadeAlteracao: 1 }, chave: 'padaria@example.com' }))

@@ -68,7 +68,7 @@ t.test('the gateway\'s cash-out by QR code pays a root-family cob\'s code shown 
   const txid = aTxid(2)
   const shown = (await app.inject({ method: 'PUT', url: `/cob/${txid}`, headers: bearer(receiving.token), payload: { calendario: { expiracao: 3600 }, valor: { original: '10.00', modalidadeAlteracao: 0 } } })).json()
   const code = parseBrCode(shown.location)
-  t.ok(code.ok && code.value.amountCents === undefined, 'the root family\'s code (its location) carries no amount either')
+  t.ok(code.ok && code.value.amountCents === undefined, 'the gateway\'s code (its location) carries no amount either')
   t.equal((await app.inject({ method: 'PATCH', url: `/cob/${txid}`, headers: bearer(receiving.token), payload: { valor: { original: '12.00' } } })).statusCode, 200)
 
   const cashOut = (value: number, externalId: string) =>

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { cashOutNotification, transferEnvelope } from '../../server/webhooks/envelopes/cash-out.js'
+import { cashOutNotification, transferEnvelope } from '../../server/dialects/gateway/payloads/cash-out.js'
 import { isNight, saoPauloTime } from '../../server/services/payouts.js'
 import type { TransactionOf } from '../../server/store/state.js'
 

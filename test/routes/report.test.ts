@@ -4,7 +4,7 @@ import { advance, bearer, buildTestApp, newAccount, tokenFor } from '../helpers/
 import { cashOut, cashOutBody, JOAO } from '../helpers/payouts.js'
 import { aTxid, receiveIncoming } from '../helpers/payins.js'
 import { buildBrCode } from '../../server/domain/brcode.js'
-import { checks } from '../../server/report/checks.js'
+import { checks } from '../helpers/report.js'
 import { oauthToken } from '../helpers/api-pix.js'
 import { startReceiver } from '../helpers/receiver.js'
 import { recBody } from '../helpers/rec.js'

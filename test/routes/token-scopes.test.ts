@@ -8,7 +8,7 @@ import { shapeProblem } from '../helpers/reliability.js'
 
 /**
  * A token's scopes mean the same on every route (docs/api-pix.md, Scopes): a token of POST /oauth/token
- * issued for some scopes acts within them on the gateway's routes too. The root family's operations
+ * issued for some scopes acts within them on the gateway's routes too. The gateway's operations
  * that are BACEN's own (cob, pix, devolução) need the scope API Pix gives them; the gateway's other
  * operations are in no scope, so only a token of the account's whole grant (or the gateway's own token,
  * which has no scopes: docs/gateway.md §5) acts there.

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../../server/app.js'
-import { statusOf } from '../../server/errors/families.js'
+import { statusOf } from '../helpers/errors.js'
 import { bearer, buildTestApp, newAccount, tokenFor } from '../helpers/app.js'
 import { examplePayload } from '../helpers/webhooks.js'
 

@@ -3,8 +3,8 @@ import type { FastifyRequest } from 'fastify'
 import { Clock } from '../../server/engine/clock.js'
 import { Scheduler } from '../../server/engine/scheduler.js'
 import { createRng } from '../../server/domain/ids.js'
-import { ANSWERS, errorShapeOf, FAMILIES, familyOf, httpReason, reportedCode, statusOf, targetPath, unroutedPath } from '../../server/errors/families.js'
-import { answerOf, errorBody } from '../../server/errors/handler.js'
+import { httpReason, OUTCOMES, reportedCode, targetPath, unroutedPath } from '../../server/errors/families.js'
+import { answerOf, errorBody, errorShapeOf, FAMILIES, familyOf, statusOf } from '../helpers/errors.js'
 import { Refusal, type Code } from '../../server/errors/refusal.js'
 import { loadFixtures } from '../../server/fixtures.js'
 import { DirectoryService } from '../../server/services/directory.js'
@@ -13,7 +13,7 @@ import { Store } from '../../server/store/store.js'
 import { accountRecord } from './services/harness.js'
 
 const T0 = Date.parse('2026-03-10T15:00:00.000Z')
-const codes = Object.keys(ANSWERS) as Code[]
+const codes = Object.keys(OUTCOMES) as Code[]
 
 t.test('every outcome answers in at least one family, with an error status the handler can name', async t => {
   for (const code of codes) {
@@ -46,8 +46,8 @@ t.test('the family of a path, and the shape its errors take', async t => {
   t.same(['/api/pix/cash-out', '/balance', '/cob/abc', '/dict/pix', '/__sandbox/accounts', '/nowhere', '/api/auth/token'].map(p => familyOf(p)),
     ['standard', 'standard', 'central-bank', 'central-bank', 'sandbox', 'central-bank', 'standard'])
   // docs/gateway.md §7: the token, a route of the standard family, answers in the simple shape.
-  t.equal(errorShapeOf('/api/auth/token'), 'central-bank')
-  t.equal(errorShapeOf('/api/pix/cash-out?x=1'), 'standard')
+  t.equal(errorShapeOf('/api/auth/token'), 'simple')
+  t.equal(errorShapeOf('/api/pix/cash-out?x=1'), 'extended')
 })
 
 t.test('API Pix: its base path (whatever it is set to), its token and its payload locations are its family; the token answers as OAuth 2.0', async t => {
@@ -59,7 +59,7 @@ t.test('API Pix: its base path (whatever it is set to), its token and its payloa
     t.equal(familyOf(path, base), family, `${path} under ${base}`)
   }
   t.equal(errorShapeOf('/oauth/token', '/v2'), 'oauth')
-  t.equal(errorShapeOf('/v2/cob?x=1', '/v2'), 'api-pix')
+  t.equal(errorShapeOf('/v2/cob?x=1', '/v2'), 'problem')
   // BACEN's general statuses, and the API Pix rows where the table differs from the gateway's.
   t.equal(statusOf('ACCESS_DENIED', 'api-pix'), 403)
   t.equal(statusOf('COB_TXID_EXISTS', 'api-pix'), 400)

@@ -11,6 +11,7 @@ async function bare (t: Test) {
   const app = Fastify()
   await app.register(captureRequests, {
     journal,
+    answerFor: () => ({ code: 'HTTP_ERROR' }),
     now: () => 0,
     token: () => null,
     accountOfClaims: () => null,

@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { generatedPages, renderPage } from '../../openapi/docs.js'
 import { catalogue } from '../../scenarios/catalogue.js'
-import { checks } from '../../server/report/checks.js'
+import { checks } from '../helpers/report.js'
 import { packageRoot } from '../../server/paths.js'
 
 /**

@@ -1,5 +1,6 @@
 import t from 'tap'
-import { checks, checksMarkdown, MAX_EVIDENCE, type CheckResult } from '../../server/report/checks.js'
+import { checksMarkdown, MAX_EVIDENCE, type CheckResult } from '../../server/report/checks.js'
+import { checks, graded, TITLES } from '../helpers/report.js'
 import { canonical, gradedAs, paramsOf, payoutTarget, requestFact, requestFields, type IntegrationFacts, type RequestFact } from '../../server/report/facts.js'
 import type { JournalEntry } from '../../server/journal/journal.js'
 import type { Delivery, DeliveryAttempt, Transaction } from '../../server/store/state.js'
@@ -111,7 +112,7 @@ t.test('the catalogue: unique ids, a cited section that exists in docs/gateway.m
     for (const words of [c.title, c.passes, c.fails, c.exercise]) t.ok(words.length > 15, `${c.id}: described`)
   }
   t.ok(checks.some(c => c.dialects.length === 1 && c.dialects[0] === 'api-pix'), 'checks of API Pix alone')
-  t.equal(checksMarkdown().split('\n').length, checks.length + 2, 'one row per check')
+  t.equal(checksMarkdown(checks, TITLES).split('\n').length, checks.length + 2, 'one row per check')
 })
 
 t.test('token-reused', async t => {
@@ -297,7 +298,7 @@ t.test('charge-external-id-unique: API Pix\'s cob creations; the same PUT sent a
   const other = put({ ...inUse, sent: canonical({ valor: { original: '99.00' }, chave: 'k' }) })
   t.match(grade('charge-external-id-unique', { requests: [put(), other] }), { status: 'failed', evidence: [{ note: `API Pix PUT /cob/:txid with ${'t'.repeat(26)} refused COB_TXID_EXISTS`, requestIds: [other.id] }] }, 'another charge under a txid in use')
   const rootAgain = req({ method: 'PUT', route: '/cob/:txid', status: 409, errorCode: 'COB_TXID_EXISTS', externalId: 't'.repeat(26), sent: body })
-  t.match(grade('charge-external-id-unique', { requests: [put(), rootAgain] }), { status: 'failed' }, 'a txid of API Pix used again on the root family is not a retry of the same request')
+  t.match(grade('charge-external-id-unique', { requests: [put(), rootAgain] }), { status: 'failed' }, 'a txid of API Pix used again on the gateway is not a retry of the same request')
 })
 
 t.test('requests-valid grades the gateway alone; api-pix-requests-valid API Pix, with its violacoes', async t => {
@@ -337,7 +338,7 @@ t.test('cob-creation-resolved', async t => {
   const B = 'b'.repeat(26)
   t.match(grade('cob-creation-resolved', { requests: [put(A), post()] }), { status: 'not_exercised', summary: /CONNECTION_RESET;after=commit/ })
   t.match(grade('cob-creation-resolved', { requests: [req({ method: 'PUT', route: '/cob/:txid', status: null, externalId: A, sent: body }), req({ method: 'POST', route: '/cob', status: 201, sent: body })] }),
-    { status: 'not_exercised' }, 'the root family\'s cob is not graded here')
+    { status: 'not_exercised' }, 'the gateway\'s cob is not graded here')
   t.match(grade('cob-creation-resolved', { requests: [put(A, { status: null }), put(A, { status: 400, errorCode: 'COB_TXID_EXISTS' })] }),
     { status: 'passed', summary: '1 charge creation without an answer, none created again under another txid' }, 'the same PUT again')
   t.match(grade('cob-creation-resolved', { requests: [put(A, { status: null }), read(A), put(B)] }), { status: 'passed' }, 'read first (say it was not found), then created anew')
@@ -429,7 +430,7 @@ t.test('a journal entry as facts: what the report grades, the path\'s parameters
     response: { headers: {}, body: null },
     ...fields,
   })
-  t.same(requestFact(entry({}), '/v2'), {
+  t.same(requestFact(entry({}), graded('/v2')), {
     id: 'rq',
     at: T,
     method: 'PUT',
@@ -451,7 +452,7 @@ t.test('a journal entry as facts: what the report grades, the path\'s parameters
     listPage: null,
     idRec: null,
   })
-  const fact = (fields: Partial<JournalEntry>, base = '/v2') => requestFact(entry(fields), base)
+  const fact = (fields: Partial<JournalEntry>, base = '/v2') => requestFact(entry(fields), graded(base))
   t.match(fact({ status: 0 }), { status: null }, 'no answer went out')
   t.match(fact({ status: 401, errorCode: 'UNAUTHORIZED' }), { expiredToken: true }, 'a 401 for a token the sandbox signed')
   t.match(fact({ status: 401, tokenId: null }), { expiredToken: false }, 'a 401 for no token, or a forged one')
@@ -459,17 +460,17 @@ t.test('a journal entry as facts: what the report grades, the path\'s parameters
   t.match(fact({ method: 'POST', route: '/dict/pix', path: '/dict/pix', idempotencyKey: 'k', request: { headers: {}, body: { pixKey: 'p', payment: { amount: 2 } } } }), { idempotencyKey: 'k', amountCents: 200, target: 'p' })
   t.equal(fact({ route: null }), null, 'no route answered')
   t.equal(fact({ method: 'POST', route: '/__sandbox/webhooks', path: '/__sandbox/webhooks' }), null, 'the control plane is not graded')
-  t.same(gradedAs('GET', '/__sandbox/transactions/:id', '/v2'), { family: 'control', route: '/__sandbox/transactions/:id' }, 'but its transaction query is')
-  t.equal(gradedAs('POST', '/__sandbox/transactions/:id/settle', '/v2'), null)
-  for (const route of ['/balance', '/accounts/balances', '/dict/pix', '/cob/:txid', '/cob', '/pix', '/api/med']) t.match(gradedAs('GET', route, '/v2'), { family: 'gateway', route }, route)
+  t.same(gradedAs('GET', '/__sandbox/transactions/:id', graded('/v2')), { family: 'control', route: '/__sandbox/transactions/:id' }, 'but its transaction query is')
+  t.equal(gradedAs('POST', '/__sandbox/transactions/:id/settle', graded('/v2')), null)
+  for (const route of ['/balance', '/accounts/balances', '/dict/pix', '/cob/:txid', '/cob', '/pix', '/api/med']) t.match(gradedAs('GET', route, graded('/v2')), { family: 'gateway', route }, route)
 
   // API Pix: its routes without the base path, whatever the base; its token; not the payloads payers read.
-  t.same(gradedAs('PUT', '/v2/cob/:txid', '/v2'), { family: 'api-pix', route: '/cob/:txid' })
-  t.same(gradedAs('PUT', '/api/v2/cob/:txid', '/api/v2'), { family: 'api-pix', route: '/cob/:txid' }, 'a base under /api/ is not the standard family')
-  t.same(gradedAs('GET', '/pix/v2/loc', '/pix/v2'), { family: 'api-pix', route: '/loc' }, 'a base under /pix/ is not the root family')
-  t.same(gradedAs('POST', '/oauth/token', '/v2'), { family: 'api-pix', route: '/oauth/token' })
-  t.equal(gradedAs('GET', '/qr/v2/:token', '/v2'), null, 'a payload location')
-  t.equal(gradedAs('GET', '/.well-known/jwks.json', '/v2'), null, 'the key')
+  t.same(gradedAs('PUT', '/v2/cob/:txid', graded('/v2')), { family: 'api-pix', route: '/cob/:txid' })
+  t.same(gradedAs('PUT', '/api/v2/cob/:txid', graded('/api/v2')), { family: 'api-pix', route: '/cob/:txid' }, 'a base under /api/ is not the standard family')
+  t.same(gradedAs('GET', '/pix/v2/loc', graded('/pix/v2')), { family: 'api-pix', route: '/loc' }, 'a base under /pix/ is not the gateway')
+  t.same(gradedAs('POST', '/oauth/token', graded('/v2')), { family: 'api-pix', route: '/oauth/token' })
+  t.equal(gradedAs('GET', '/qr/v2/:token', graded('/v2')), null, 'a payload location')
+  t.equal(gradedAs('GET', '/.well-known/jwks.json', graded('/v2')), null, 'the key')
   const cob = { calendario: { expiracao: 3600 }, valor: { original: '10.00' }, chave: 'k' }
   t.match(fact({ route: '/v2/cob/:txid', path: '/v2/cob/t1', errorCode: 'HTTP_ERROR', request: { headers: {}, body: cob }, response: { headers: {}, body: { type: 'x', violacoes: [{ razao: 'inválido', propriedade: 'cob.chave' }, { razao: 'sem propriedade' }] } } }),
     { family: 'api-pix', route: '/cob/:txid', externalId: 't1', amountCents: 1000, violations: ['cob.chave: inválido', 'sem propriedade'], sent: canonical(cob) })

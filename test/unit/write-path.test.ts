@@ -3,7 +3,7 @@ import { Store } from '../../server/store/store.js'
 import * as ledger from '../../server/domain/ledger.js'
 import { recordTransition } from '../../server/services/history.js'
 import type { TSchema } from '@sinclair/typebox'
-import type { ReadOnlyReplies } from '../../server/routes/plugin.js'
+import type { ReadOnlyReplies } from '../../server/route-plugin.js'
 import type { DeliveryView } from '../../server/schemas/webhooks.js'
 import type { Account, Delivery, Transaction } from '../../server/store/state.js'
 
@@ -45,7 +45,7 @@ type ReplyOf<S extends TSchema> = (ReadOnlyReplies & { schema: S })['serializer'
 /**
  * Nor is a reply a way around it: a stored record is a reply as it is, so no route needs a writable view
  * of one (`asReply` made one, and `asReply(store.account(1)!).name = 'x'` compiled), and what a route
- * answers is typed read-only all the way down (server/routes/plugin.ts).
+ * answers is typed read-only all the way down (server/route-plugin.ts).
  */
 function repliesAroundTheApi (delivery: Delivery): void {
   const reply: ReplyOf<typeof DeliveryView> = delivery

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../plugin.js'
+import type { RoutesPlugin } from '../../route-plugin.js'
 import { Type } from '@sinclair/typebox'
 import { Refusal, invalidRequest } from '../../errors/refusal.js'
 import { amountMessage, centsToString, MAX_CENTS, parseAmount } from '../../domain/money.js'
@@ -7,6 +7,7 @@ import { TokenResponse } from '../../schemas/auth.js'
 import { TOKEN_LIFETIME_SECONDS, toolTokenId } from '../../auth/tokens.js'
 import { AccountList, AccountSettingsBody, AccountView, BalanceChangeBody, CreatedAccountView, NumericIdParams } from '../../schemas/sandbox.js'
 import { accountView } from './views.js'
+import { SANDBOX_SHAPE } from './errors.js'
 
 /** In `u` mode a surrogate pair is one code point; only an unpaired half is a code point of category Cs. */
 const LONE_SURROGATE = /\p{Cs}/u
@@ -21,7 +22,7 @@ const accountRoutes: RoutesPlugin = async (app) => {
       tags: ['Sandbox'],
       summary: 'Create a fresh isolated account with its own credentials and client certificate',
       body: Type.Optional(AccountSettingsBody),
-      response: { 201: CreatedAccountView, ...errorResponses('sandbox', [400]) },
+      response: { 201: CreatedAccountView, ...errorResponses(SANDBOX_SHAPE, [400]) },
     },
   }, async (request, reply) => {
     // Amounts become integer cents: refuse 10.005 rather than round it silently.
@@ -47,7 +48,7 @@ const accountRoutes: RoutesPlugin = async (app) => {
   }, async () => ({ accounts: sb.store.accounts().map(accountView) }))
 
   app.get('/accounts/:id', {
-    schema: { operationId: 'sandboxGetAccount', tags: ['Sandbox'], summary: 'One account: settings, credentials, balances and ledger totals', params: NumericIdParams, response: { 200: AccountView, ...errorResponses('sandbox', [404]) } },
+    schema: { operationId: 'sandboxGetAccount', tags: ['Sandbox'], summary: 'One account: settings, credentials, balances and ledger totals', params: NumericIdParams, response: { 200: AccountView, ...errorResponses(SANDBOX_SHAPE, [404]) } },
   }, async (request) => accountView(sb.accounts.require(request.params.id)))
 
   app.post('/accounts/:id/token', {
@@ -57,7 +58,7 @@ const accountRoutes: RoutesPlugin = async (app) => {
       summary: 'Issue an access token for an account, for a tool (the CLI\'s token): the integration report does not grade it',
       description: 'The token works as one from POST /api/auth/token does, for 1800 s of sandbox time. The integration report grades the tokens an integration requests itself; these are not among them, and neither is a 401 for one of these once it has expired.',
       params: NumericIdParams,
-      response: { 201: TokenResponse, ...errorResponses('sandbox', [404]) },
+      response: { 201: TokenResponse, ...errorResponses(SANDBOX_SHAPE, [404]) },
     },
   }, async (request, reply) => {
     const account = sb.accounts.require(request.params.id)
@@ -73,7 +74,7 @@ const accountRoutes: RoutesPlugin = async (app) => {
       description: 'Body `{ "set": 100.00 }` or `{ "credit": 50.00 }`. Recorded as an adjustment, so the ledger invariant still holds.',
       params: NumericIdParams,
       body: BalanceChangeBody,
-      response: { 200: AccountView, ...errorResponses('sandbox', [400, 404]) },
+      response: { 200: AccountView, ...errorResponses(SANDBOX_SHAPE, [400, 404]) },
     },
   }, async (request) => {
     const account = sb.accounts.require(request.params.id)

@@ -1,8 +1,9 @@
-import type { RoutesPlugin } from '../plugin.js'
-import { SandboxCobVList } from '../../schemas/api-pix/cobv.js'
-import { SandboxLoteCobVList } from '../../schemas/api-pix/lotecobv.js'
-import { SandboxApiPixWebhookList } from '../../schemas/api-pix/webhook.js'
+import type { RoutesPlugin } from '../../route-plugin.js'
+import { SandboxCobVList } from '../../dialects/api-pix/schemas/cobv.js'
+import { SandboxLoteCobVList } from '../../dialects/api-pix/schemas/lotecobv.js'
+import { SandboxApiPixWebhookList } from '../../dialects/api-pix/schemas/webhook.js'
 import { AccountFilterQuery } from '../../schemas/sandbox.js'
+import { apiPixViews } from '../../dialects/api-pix/views/index.js'
 
 /**
  * /__sandbox/cobvs, /__sandbox/cobv-batches and /__sandbox/api-pix-webhooks: API Pix's due charges, their
@@ -11,6 +12,7 @@ import { AccountFilterQuery } from '../../schemas/sandbox.js'
  */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
+  const views = apiPixViews(sb)
 
   app.get('/cobvs', {
     schema: {
@@ -21,7 +23,7 @@ const routes: RoutesPlugin = async (app) => {
       querystring: AccountFilterQuery,
       response: { 200: SandboxCobVList },
     },
-  }, async (request) => ({ cobvs: sb.apiPixCobVs.all(request.query.accountId) }))
+  }, async (request) => ({ cobvs: sb.apiPixCobVs.all(request.query.accountId).map(({ charge, valorHoje }) => ({ ...views.cobv(charge), accountId: charge.accountId, chargeId: charge.id, valorHoje })) }))
 
   app.get('/cobv-batches', {
     schema: {

@@ -14,7 +14,7 @@ import report from './report.js'
 import recurrences from './recurrences.js'
 import locations from './locations.js'
 import apiPix from './api-pix.js'
-import { registerNamed } from '../named.js'
+import { registerNamed } from '../../named-plugins.js'
 
 /**
  * The control plane under /__sandbox. With an admin token configured (a sandbox exposed on a shared

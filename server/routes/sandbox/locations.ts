@@ -1,5 +1,5 @@
-import type { RoutesPlugin } from '../plugin.js'
-import { SandboxLocList } from '../../schemas/api-pix/loc.js'
+import type { RoutesPlugin } from '../../route-plugin.js'
+import { SandboxLocList } from '../../dialects/api-pix/schemas/loc.js'
 import { AccountFilterQuery } from '../../schemas/sandbox.js'
 
 /**

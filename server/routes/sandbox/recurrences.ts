@@ -1,13 +1,15 @@
 import { Type } from '@sinclair/typebox'
-import type { RoutesPlugin } from '../plugin.js'
+import type { RoutesPlugin } from '../../route-plugin.js'
 import { hundredths } from '../../domain/api-pix-fields.js'
 import { JORNADAS, REC_REJEICAO_CODIGOS } from '../../domain/rec-types.js'
 import { errorResponses, RecordId, StringEnum } from '../../schemas/common.js'
 import { AccountFilterQuery, NumericIdParams } from '../../schemas/sandbox.js'
-import { SandboxRecurrenceDetail, SandboxRecurrenceList, SandboxRecurrenceListQuery } from '../../schemas/api-pix/cobr.js'
+import { SandboxRecurrenceDetail, SandboxRecurrenceList, SandboxRecurrenceListQuery } from '../../dialects/api-pix/schemas/cobr.js'
 import { AUTHORIZATION_ANSWERS, DEBIT_ANSWERS, type PayerBehaviour, type Recurrence } from '../../store/state.js'
 import { centsToString } from '../../domain/money.js'
 import { invalidRequest } from '../../errors/refusal.js'
+import { apiPixViews } from '../../dialects/api-pix/views/index.js'
+import { SANDBOX_SHAPE } from './errors.js'
 
 const Valor = Type.String({ pattern: '^\\d{1,10}\\.\\d{2}$', description: 'BRL, as API Pix writes amounts ("50.00")' })
 const IdRecParams = Type.Object({ idRec: Type.String({ minLength: 1, maxLength: 64 }) })
@@ -79,14 +81,15 @@ const cents = (valor: string | undefined, field = 'valorMaximo'): number | undef
  */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
-  const view = (rec: Recurrence) => ({ accountId: rec.accountId, ...sb.recurrences.complete(rec) })
+  const views = apiPixViews(sb)
+  const view = (rec: Recurrence) => ({ accountId: rec.accountId, ...views.recCompleta(rec) })
   const action = (name: string, summary: string, description: string) => ({
     operationId: `sandboxRecurrence${name}`,
     tags: ['Sandbox'],
     summary,
     description,
     params: IdRecParams,
-    response: { 200: Loose, ...errorResponses('sandbox', [400, 404, 409]) },
+    response: { 200: Loose, ...errorResponses(SANDBOX_SHAPE, [400, 404, 409]) },
   })
 
   app.get('/recurrences', {
@@ -115,11 +118,11 @@ const routes: RoutesPlugin = async (app) => {
       summary: 'One recurrence of any account, with its recurring charges',
       description: 'As GET /rec/{idRec} shows it, with its account, and cobsr: its recurring charges as GET /cobr/{txid} shows them (their attempts in tentativas), oldest first. 404 for an unknown idRec.',
       params: IdRecParams,
-      response: { 200: SandboxRecurrenceDetail, ...errorResponses('sandbox', [404]) },
+      response: { 200: SandboxRecurrenceDetail, ...errorResponses(SANDBOX_SHAPE, [404]) },
     },
   }, async (request) => {
     const rec = sb.recurrences.find(request.params.idRec)
-    return { ...view(rec), cobsr: sb.cobrs.ofRecurrence(rec.accountId, rec.idRec) }
+    return { ...view(rec), cobsr: sb.cobrs.ofRecurrence(rec.accountId, rec.idRec).map(views.cobr) }
   })
 
   app.post('/recurrences/:idRec/approve', {
@@ -158,7 +161,7 @@ const routes: RoutesPlugin = async (app) => {
       description: 'A static BR Code to a key of the receiving account carrying the recurrence\'s location (tag 80), of the amount valor when given (else the payer names it). Paid (POST /__sandbox/pix/pay, or a cash-out by QR code), it is a PIX received on the key, and the payer answers the recurrence while CRIADA: APROVADA by JORNADA_4, or REJEITADA. 400 for a key the account does not hold or a bad valor; 404 for an unknown idRec; 409 for a recurrence without a location, or no longer CRIADA or APROVADA.',
       params: IdRecParams,
       body: StaticCodeBody,
-      response: { 200: StaticCode, ...errorResponses('sandbox', [400, 404, 409]) },
+      response: { 200: StaticCode, ...errorResponses(SANDBOX_SHAPE, [400, 404, 409]) },
     },
   }, async (request) => {
     const { chave, valor } = request.body
@@ -173,7 +176,7 @@ const routes: RoutesPlugin = async (app) => {
       summary: 'How simulated payers answer when nobody steers them',
       description: 'Per account (every debtor of its recurrences) or per debtor document, the document first. authorization: APPROVE (the default with nothing set), REJECT or NO_ANSWER (the request expires); debit: PAGA (default), REJEITADA_SALDO, REJEITADA or SEM_RESPOSTA. Replaces what was set for the same account and document.',
       body: BehaviourBody,
-      response: { 200: BehaviourView, ...errorResponses('sandbox', [400, 404]) },
+      response: { 200: BehaviourView, ...errorResponses(SANDBOX_SHAPE, [400, 404]) },
     },
   }, async (request) => {
     const { valorMaximo, debit, ...rest } = request.body
@@ -186,7 +189,7 @@ const routes: RoutesPlugin = async (app) => {
   }, async (request) => ({ behaviours: sb.payers.list(request.query.accountId).map(behaviourView) }))
 
   app.delete('/payer-behaviours/:id', {
-    schema: { operationId: 'sandboxDeletePayerBehaviour', tags: ['Sandbox'], summary: 'Forget a behaviour: its payers answer as the account\'s (or the default) again', params: NumericIdParams, response: { 204: Type.Null(), ...errorResponses('sandbox', [404]) } },
+    schema: { operationId: 'sandboxDeletePayerBehaviour', tags: ['Sandbox'], summary: 'Forget a behaviour: its payers answer as the account\'s (or the default) again', params: NumericIdParams, response: { 204: Type.Null(), ...errorResponses(SANDBOX_SHAPE, [404]) } },
   }, async (request, reply) => {
     sb.payers.remove(request.params.id)
     return reply.status(204).send(null)

@@ -1,7 +1,8 @@
-import type { RoutesPlugin } from '../plugin.js'
+import type { RoutesPlugin } from '../../route-plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { ReportProbeBody, ReportQuery, ReportView } from '../../schemas/report.js'
 import { WebhookTestAnswer } from '../../schemas/webhooks.js'
+import { SANDBOX_SHAPE } from './errors.js'
 
 /** /__sandbox/report: the integration report and its bad-signature probe. */
 const routes: RoutesPlugin = async (app) => {
@@ -14,7 +15,7 @@ const routes: RoutesPlugin = async (app) => {
       summary: 'Grade an account\'s integration against a PSP\'s homologation checks',
       description: 'Each check is passed, failed (with the request, delivery and transaction ids that show why) or not_exercised, and names the section of docs/gateway.md it comes from. Reads what the account did: its requests (the newest 1,000), the delivery log and its transactions. Changes nothing.',
       querystring: ReportQuery,
-      response: { 200: ReportView, ...errorResponses('sandbox', [404]) },
+      response: { 200: ReportView, ...errorResponses(SANDBOX_SHAPE, [404]) },
     },
   }, async (request) => sb.report.report(request.query.accountId))
 
@@ -25,7 +26,7 @@ const routes: RoutesPlugin = async (app) => {
       summary: 'Send the account\'s receivers a webhook with a bad signature (the report checks that it is refused)',
       description: 'A sample event of eventType (default: the first type with an active webhook) carrying the WEBHOOK_BAD_SIGNATURE fault, to the registrations of its type and, for a callback of API Pix (pix, cobr, rec), to the account\'s webhooks of it: sent once, not retried. 409 when the account has neither for it.',
       body: ReportProbeBody,
-      response: { 202: WebhookTestAnswer, ...errorResponses('sandbox', [404, 409]) },
+      response: { 202: WebhookTestAnswer, ...errorResponses(SANDBOX_SHAPE, [404, 409]) },
     },
   }, async (request, reply) => {
     const deliveries = sb.report.probe(request.body.accountId, request.body.eventType)

@@ -1,9 +1,10 @@
-import type { RoutesPlugin } from '../plugin.js'
+import type { RoutesPlugin } from '../../route-plugin.js'
 import { Refusal, invalidRequest } from '../../errors/refusal.js'
 import { parseInstant } from '../../domain/instant.js'
 import { errorResponses } from '../../schemas/common.js'
 import { ClearedRequests, ClearRequestsQuery, RequestCount, RequestEntry, RequestIdParams, RequestList, RequestListQuery, RequestMatcher, Verified, VerifyBody } from '../../schemas/journal.js'
 import type { Since } from '../../journal/journal.js'
+import { SANDBOX_SHAPE } from './errors.js'
 
 /** The request journal: list, one entry, count, verify (WireMock's verify with near misses), clear. */
 const requestRoutes: RoutesPlugin = async (app) => {
@@ -27,7 +28,7 @@ const requestRoutes: RoutesPlugin = async (app) => {
         '`path` may end in `*` (a prefix); `status` takes 201 or 4xx. Kept per account (--journal-size, default 1,000; the oldest go first); ' +
         'the dashboard\'s refreshes, health checks and reads of the journal are not kept.',
       querystring: RequestListQuery,
-      response: { 200: RequestList, ...errorResponses('sandbox', [400]) },
+      response: { 200: RequestList, ...errorResponses(SANDBOX_SHAPE, [400]) },
     },
   }, async (request) => {
     const { since, limit, ...filter } = request.query
@@ -40,7 +41,7 @@ const requestRoutes: RoutesPlugin = async (app) => {
       tags: ['Sandbox'],
       summary: 'One journal entry',
       params: RequestIdParams,
-      response: { 200: RequestEntry, ...errorResponses('sandbox', [404]) },
+      response: { 200: RequestEntry, ...errorResponses(SANDBOX_SHAPE, [404]) },
     },
   }, async (request) => {
     const entry = journal.get(request.params.id)
@@ -54,7 +55,7 @@ const requestRoutes: RoutesPlugin = async (app) => {
       tags: ['Sandbox'],
       summary: 'How many journal entries match',
       body: RequestMatcher,
-      response: { 200: RequestCount, ...errorResponses('sandbox', [400]) },
+      response: { 200: RequestCount, ...errorResponses(SANDBOX_SHAPE, [400]) },
     },
   }, async (request) => ({ count: journal.count(request.body) }))
 
@@ -66,7 +67,7 @@ const requestRoutes: RoutesPlugin = async (app) => {
       description: 'With `times`: exactly that many; `atLeast` / `atMost` bound the count; with none of them: at least one. ' +
         'A 409 lists in details.nearMisses the entries closest to the matcher (fewest fields apart, newest first), each with the fields that differed.',
       body: VerifyBody,
-      response: { 200: Verified, ...errorResponses('sandbox', [400, 409]) },
+      response: { 200: Verified, ...errorResponses(SANDBOX_SHAPE, [400, 409]) },
     },
   }, async (request) => {
     const { times, atLeast, atMost, ...matcher } = request.body

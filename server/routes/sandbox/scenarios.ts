@@ -1,9 +1,10 @@
-import type { RoutesPlugin } from '../plugin.js'
+import type { RoutesPlugin } from '../../route-plugin.js'
 import { Type } from '@sinclair/typebox'
 import { Refusal } from '../../errors/refusal.js'
 import { errorResponses } from '../../schemas/common.js'
 import { AccountFilterQuery, ArmedScenario, ArmedScenarioList, ArmScenarioBody, NumericIdParams, ScenarioCatalogue } from '../../schemas/sandbox.js'
 import { catalogue } from '../../../scenarios/catalogue.js'
+import { SANDBOX_SHAPE } from './errors.js'
 
 /** The scenario catalogue and the scenarios armed per account. */
 const scenarioRoutes: RoutesPlugin = async (app) => {
@@ -25,7 +26,7 @@ const scenarioRoutes: RoutesPlugin = async (app) => {
       summary: 'Arm a scenario for an account, for clients that cannot send X-Sandbox-Scenario',
       description: 'The scenario uses the header syntax (`NAME;ms=5000`, comma-separated). It applies to the account\'s next matching requests (all endpoints it fits, or only `endpoint`), `times` times or until disarmed. A request with the header ignores armed scenarios.',
       body: ArmScenarioBody,
-      response: { 201: ArmedScenario, ...errorResponses('sandbox', [400, 404]) },
+      response: { 201: ArmedScenario, ...errorResponses(SANDBOX_SHAPE, [400, 404]) },
     },
   }, async (request, reply) => {
     sb.accounts.require(request.body.accountId)
@@ -49,7 +50,7 @@ const scenarioRoutes: RoutesPlugin = async (app) => {
       tags: ['Sandbox'],
       summary: 'Disarm a scenario',
       params: NumericIdParams,
-      response: { 204: Type.Null(), ...errorResponses('sandbox', [404]) },
+      response: { 204: Type.Null(), ...errorResponses(SANDBOX_SHAPE, [404]) },
     },
   }, async (request, reply) => {
     if (!sb.scenarios.disarm(request.params.id)) throw new Refusal('SCENARIO_NOT_FOUND', `Armed scenario ${request.params.id} not found`)

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../plugin.js'
+import type { RoutesPlugin } from '../../route-plugin.js'
 import { constants } from 'node:buffer'
 import { getHeapStatistics } from 'node:v8'
 import { Type } from '@sinclair/typebox'
@@ -8,8 +8,9 @@ import { errorResponses } from '../../schemas/common.js'
 import { readDocument } from '../../store/document.js'
 import { STATE_FORMAT, STATE_FORMAT_VERSION } from '../../store/state.js'
 import { ClockAdvanceBody, ClockSetBody, ClockView, HealthUnavailable, HealthView, ResetBody, ResetView, SnapshotBody, SnapshotImported, SnapshotView } from '../../schemas/sandbox.js'
-import { NextDebitBody, NextDebitParams, NextDebitView, NextDueBody, NextDueView } from '../../schemas/api-pix/cobr.js'
+import { NextDebitBody, NextDebitParams, NextDebitView, NextDueBody, NextDueView } from '../../dialects/api-pix/schemas/cobr.js'
 import { mayControl } from './admin.js'
+import { SANDBOX_SHAPE } from './errors.js'
 
 /**
  * The largest snapshot import, in bytes (every other body: 1 MB, app.ts). A body is read into one
@@ -63,7 +64,7 @@ const systemRoutes: RoutesPlugin = async (app) => {
       description: 'A full reset starts the clock where --clock-start and --clock say, or where `clockStart` and `clock` say for this reset alone: ' +
         'the way back to an earlier date, since the clock otherwise only moves forward (POST /clock/set refuses an earlier instant with CLOCK_BACKWARDS).',
       body: Type.Optional(ResetBody),
-      response: { 200: ResetView, ...errorResponses('sandbox', [400, 404]) },
+      response: { 200: ResetView, ...errorResponses(SANDBOX_SHAPE, [400, 404]) },
     },
   }, async (request) => {
     const { accountId, clockStart, clock } = request.body ?? {}
@@ -94,7 +95,7 @@ const systemRoutes: RoutesPlugin = async (app) => {
       tags: ['Sandbox'],
       summary: 'Move the clock forward, running every timed effect due on the way, in order, before answering',
       body: ClockAdvanceBody,
-      response: { 200: ClockView, ...errorResponses('sandbox', [400]) },
+      response: { 200: ClockView, ...errorResponses(SANDBOX_SHAPE, [400]) },
     },
   }, async (request) => sb.scheduler.move(async () => {
     const target = sb.clock.now() + request.body.ms
@@ -109,7 +110,7 @@ const systemRoutes: RoutesPlugin = async (app) => {
       tags: ['Sandbox'],
       summary: 'Move the clock to an instant (forward only), running what falls due',
       body: ClockSetBody,
-      response: { 200: ClockView, ...errorResponses('sandbox', [400]) },
+      response: { 200: ClockView, ...errorResponses(SANDBOX_SHAPE, [400]) },
     },
   }, async (request) => {
     const target = parseInstant(request.body.now)
@@ -150,7 +151,7 @@ const systemRoutes: RoutesPlugin = async (app) => {
       tags: ['Sandbox'],
       summary: 'Move the clock to the next debit of a live recurring charge (of one account, when given), running it and everything due before it',
       body: NextDueBody,
-      response: { 200: NextDueView, ...errorResponses('sandbox', [400]) },
+      response: { 200: NextDueView, ...errorResponses(SANDBOX_SHAPE, [400]) },
     },
   }, async (request) => sb.scheduler.move(async () => {
     const next = sb.cobrs.nextDebit(request.body.accountId)
@@ -169,7 +170,7 @@ const systemRoutes: RoutesPlugin = async (app) => {
       summary: 'Force what the next debit of a live recurring charge comes to, whatever its scenarios and the payer\'s simulation say',
       params: NextDebitParams,
       body: NextDebitBody,
-      response: { 200: NextDebitView, ...errorResponses('sandbox', [400, 404, 409]) },
+      response: { 200: NextDebitView, ...errorResponses(SANDBOX_SHAPE, [400, 404, 409]) },
     },
   }, async (request) => {
     const { id, txid } = request.params
@@ -192,7 +193,7 @@ const systemRoutes: RoutesPlugin = async (app) => {
         'an export of the previous format, schemaVersion 1, is read too), the shape of every record and the references between them. ' +
         'A refused document answers 400 with the problems listed in details.problems and changes nothing. The clock goes back to the exported instant.',
       body: SnapshotBody,
-      response: { 200: SnapshotImported, ...errorResponses('sandbox', [400]) },
+      response: { 200: SnapshotImported, ...errorResponses(SANDBOX_SHAPE, [400]) },
     },
   }, async (request) => {
     const read = await readDocument(request.body)

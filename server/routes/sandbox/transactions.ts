@@ -1,10 +1,11 @@
-import type { RoutesPlugin } from '../plugin.js'
+import type { RoutesPlugin } from '../../route-plugin.js'
 import { Refusal } from '../../errors/refusal.js'
 import { centsToNumber } from '../../domain/money.js'
 import { errorResponses } from '../../schemas/common.js'
 import { FailTransactionBody, RefundReceivedBody, TransactionIdParams, TransactionList, TransactionListQuery, TransactionView } from '../../schemas/payouts.js'
 import type { Transaction } from '../../store/state.js'
 import { appliedScenarios } from '../../applied-scenarios.js'
+import { SANDBOX_SHAPE } from './errors.js'
 
 /**
  * The full record as the control plane shows it: amounts in BRL, everything else as stored, and the
@@ -46,7 +47,7 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['Sandbox'],
       summary: 'Transactions, newest first, filtered by account, kind and status',
       querystring: TransactionListQuery,
-      response: { 200: TransactionList, ...errorResponses('sandbox', [400]) },
+      response: { 200: TransactionList, ...errorResponses(SANDBOX_SHAPE, [400]) },
     },
   }, async (request) => ({ transactions: sb.transactions.list(request.query).map(view) }))
 
@@ -56,7 +57,7 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['Sandbox'],
       summary: 'One transaction with its history of states (the transaction query)',
       params: TransactionIdParams,
-      response: { 200: TransactionView, ...errorResponses('sandbox', [404]) },
+      response: { 200: TransactionView, ...errorResponses(SANDBOX_SHAPE, [404]) },
     },
   }, async (request) => view(find(request.params.id)))
 
@@ -66,7 +67,7 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['Sandbox'],
       summary: 'Liquidate a pending operation now (a forced success, with its webhooks)',
       params: TransactionIdParams,
-      response: { 200: TransactionView, ...errorResponses('sandbox', [404, 409]) },
+      response: { 200: TransactionView, ...errorResponses(SANDBOX_SHAPE, [404, 409]) },
     },
   }, async (request) => {
     const tx = find(request.params.id)
@@ -82,7 +83,7 @@ const routes: RoutesPlugin = async (app) => {
       description: 'For CONFIRMED cash-outs and directory transfers. `amount` defaults to what is left to return. Delivery-fault scenarios apply (X-Sandbox-Scenario).',
       params: TransactionIdParams,
       body: RefundReceivedBody,
-      response: { 201: TransactionView, ...errorResponses('sandbox', [400, 404, 409, 422]) },
+      response: { 201: TransactionView, ...errorResponses(SANDBOX_SHAPE, [400, 404, 409, 422]) },
     },
   }, async (request, reply) => {
     const original = find(request.params.id)
@@ -98,7 +99,7 @@ const routes: RoutesPlugin = async (app) => {
       summary: 'End a pending operation now with an asynchronous error of spec 6.4',
       params: TransactionIdParams,
       body: FailTransactionBody,
-      response: { 200: TransactionView, ...errorResponses('sandbox', [400, 404, 409]) },
+      response: { 200: TransactionView, ...errorResponses(SANDBOX_SHAPE, [400, 404, 409]) },
     },
   }, async (request) => {
     const tx = find(request.params.id)

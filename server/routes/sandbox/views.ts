@@ -1,6 +1,7 @@
 import { centsToNumber } from '../../domain/money.js'
 import { invariantHolds } from '../../domain/ledger.js'
-import type { Account } from '../../store/state.js'
+import type { Account, Transaction } from '../../store/state.js'
+import { chargeData } from '../../services/charge-records.js'
 import { grantedScopes } from '../../domain/scopes.js'
 
 /** The control plane's view of an account: settings in BRL, balances, and whether the ledger adds up. */
@@ -38,5 +39,20 @@ export function accountView (a: Account) {
     },
     invariantHolds: invariantHolds(a),
     createdAt: a.createdAt,
+  }
+}
+
+/** POST /__sandbox/pix/pay and /pix/incoming: the payment received, as the control plane shows it. */
+export function receivedView (tx: Transaction) {
+  const d = chargeData(tx)
+  return {
+    transactionId: tx.id,
+    endToEndId: tx.endToEndId!,
+    accountId: tx.accountId,
+    kind: tx.kind as 'CASH_IN',
+    status: tx.status,
+    amount: centsToNumber(d.received?.amountCents ?? tx.amountCents),
+    txid: d.txid,
+    errorCode: tx.errorCode ?? null,
   }
 }

@@ -1,4 +1,4 @@
-import type { RoutesPlugin } from '../plugin.js'
+import type { RoutesPlugin } from '../../route-plugin.js'
 import { Type } from '@sinclair/typebox'
 import { Refusal, invalidRequest } from '../../errors/refusal.js'
 import { parseInstant } from '../../domain/instant.js'
@@ -8,10 +8,9 @@ import {
   DeliveryIdParams, DeliveryList, DeliveryListQuery, DeliveryView, DeliveryWaitQuery, WebhookList, WebhookPatchBody,
   WebhookRegistrationBody, WebhookTestAnswer, WebhookTestBody, WebhookView,
 } from '../../schemas/webhooks.js'
-import { samplePayload } from '../../webhooks/samples.js'
-import { isApiPixCallback } from '../../webhooks/types.js'
 import { nearMissSentence } from '../../webhooks/delivery-log.js'
 import { appliedScenarios } from '../../applied-scenarios.js'
+import { SANDBOX_SHAPE } from './errors.js'
 
 /**
  * /__sandbox/webhooks: registrations where the real service has them (the dashboard and its API),
@@ -31,7 +30,7 @@ const routes: RoutesPlugin = async (app) => {
       summary: 'Register a URL for an event type of an account (http:// allowed here)',
       description: 'Rules of spec 2.11 and 4.1: up to 3 active URLs per event type; the same URL for the same event updates its headers, bumps its version and reactivates it (201 on creation, 200 on update); at most 5 custom headers; host, content-length, connection, transfer-encoding, content-type and user-agent are refused in any case, and so are hop-by-hop names and X-Sandbox-*. The URL is stored normalised; the sandbox\'s own address is refused unless SANDBOX_SELF_WEBHOOKS=enabled, as written or by any address its host name resolves to.',
       body: WebhookRegistrationBody,
-      response: { 200: WebhookView, 201: WebhookView, ...errorResponses('sandbox', [400, 404]) },
+      response: { 200: WebhookView, 201: WebhookView, ...errorResponses(SANDBOX_SHAPE, [400, 404]) },
     },
   }, async (request, reply) => {
     const { accountId, eventType, url, headers } = request.body
@@ -59,7 +58,7 @@ const routes: RoutesPlugin = async (app) => {
       summary: 'Activate or deactivate a registration, or replace its headers',
       params: NumericIdParams,
       body: WebhookPatchBody,
-      response: { 200: WebhookView, ...errorResponses('sandbox', [400, 404]) },
+      response: { 200: WebhookView, ...errorResponses(SANDBOX_SHAPE, [400, 404]) },
     },
   }, async (request) => {
     const webhook = sb.webhooks.registrations.update(request.params.id, request.body)
@@ -72,7 +71,7 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['Sandbox'],
       summary: 'Remove a registration (deliveries already made stay in the log)',
       params: NumericIdParams,
-      response: { 204: Type.Null(), ...errorResponses('sandbox', [404]) },
+      response: { 204: Type.Null(), ...errorResponses(SANDBOX_SHAPE, [404]) },
     },
   }, async (request, reply) => {
     if (!sb.webhooks.registrations.remove(request.params.id)) throw new Refusal('WEBHOOK_NOT_FOUND', `Webhook ${request.params.id} not found`)
@@ -86,16 +85,16 @@ const routes: RoutesPlugin = async (app) => {
       summary: 'Emit a sample event of a type to the account\'s receivers, to check parsing and signatures',
       description: 'Moves no money. The sample goes to the active registrations of its type (POST /__sandbox/webhooks) and, for a callback of API Pix, to the account\'s webhooks of that callback in its own shape: `rec` to /webhookrec\'s URL + `/rec` (`{ recs: [...] }`), `cobr` to /webhookcobr\'s + `/cobr` (`{ cobsr: [...] }`), `pix` to each /webhook/{chave}\'s + `/pix` (`{ pix: [...] }`); with none, one `no_receiver` delivery. Delivery faults apply through X-Sandbox-Scenario (endpoint `webhook-test`), e.g. `WEBHOOK_DUPLICATE`. Give the same transactionId to two calls to see WEBHOOK_OUT_OF_ORDER at work.',
       body: WebhookTestBody,
-      response: { 202: WebhookTestAnswer, ...errorResponses('sandbox', [400, 404]) },
+      response: { 202: WebhookTestAnswer, ...errorResponses(SANDBOX_SHAPE, [400, 404]) },
     },
   }, async (request, reply) => {
     const { accountId, eventType } = request.body
     const account = sb.accounts.require(accountId)
     const scenarios = appliedScenarios(request, reply, 'webhook-test', accountId)
     const transactionId = request.body.transactionId ?? sb.rng.uuid()
-    const payload = samplePayload(eventType, { account, transactionId, nowMs: sb.clock.now(), rng: sb.rng })
-    const callbackUrls = isApiPixCallback(eventType) ? sb.apiPixWebhooks.callbackUrls(accountId, eventType) : []
-    const deliveries = sb.webhooks.publishTo({ accountId, eventType, transactionId, payload, scenarios }, callbackUrls)
+    const payload = sb.deliveries.sample(eventType, { account, transactionId, nowMs: sb.clock.now(), rng: sb.rng })
+    const callbackUrls = sb.deliveries.receivers(eventType, accountId)
+    const deliveries = sb.webhooks.publishTo<string>({ accountId, eventType, transactionId, payload, scenarios }, callbackUrls)
     return reply.status(202).send({ eventId: deliveries[0].eventId, deliveries })
   })
 
@@ -130,7 +129,7 @@ const routes: RoutesPlugin = async (app) => {
         'its message saying what became of the closest delivery (no receiver, pending after a failed attempt, ...) and details.nearMisses listing up to 5, fewest fields apart first, each with the fields that differed. ' +
         '`since` (a delivery id, or an instant of sandbox time) leaves out older deliveries, so a wait without a transaction id never answers with an earlier test\'s delivery.',
       querystring: DeliveryWaitQuery,
-      response: { 200: DeliveryView, ...errorResponses('sandbox', [400, 408]) },
+      response: { 200: DeliveryView, ...errorResponses(SANDBOX_SHAPE, [400, 408]) },
     },
   }, async (request, reply) => {
     const { timeoutMs = 10_000, since, ...rest } = request.query
@@ -174,7 +173,7 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['Sandbox'],
       summary: 'One delivery with every attempt',
       params: DeliveryIdParams,
-      response: { 200: DeliveryView, ...errorResponses('sandbox', [404]) },
+      response: { 200: DeliveryView, ...errorResponses(SANDBOX_SHAPE, [404]) },
     },
   }, async (request) => {
     const d = sb.webhooks.delivery(request.params.id)
@@ -189,7 +188,7 @@ const routes: RoutesPlugin = async (app) => {
       summary: 'Send a delivery again now, whatever its status (same id, fresh timestamp and signature)',
       description: 'Answers 202 at once; the attempt appears in the log (kind redeliver) when it ends. A 2xx marks the delivery delivered; a failure marks a finished delivery failed and leaves a pending one to its retry policy.',
       params: DeliveryIdParams,
-      response: { 202: DeliveryView, ...errorResponses('sandbox', [404, 409]) },
+      response: { 202: DeliveryView, ...errorResponses(SANDBOX_SHAPE, [404, 409]) },
     },
   }, async (request, reply) => {
     const d = sb.webhooks.redeliver(request.params.id)

@@ -5,7 +5,7 @@ import { Instant, Id, Text, Open, OneOf } from './schema.js'
 
 /**
  * A payload location of API Pix: the URL (without scheme) where payers' PSPs read a charge's signed
- * payload, `<host>/qr/v2/<token>`. Its id comes from the `loc` sequence the root family's cobs also draw
+ * payload, `<host>/qr/v2/<token>`. Its id comes from the `loc` sequence the gateway's cobs also draw
  * their loc.id from; it serves the charge it is bound to, when it is.
  */
 export const PayloadLocationSchema = Open({

@@ -24,7 +24,7 @@ export type EventType = typeof EVENT_TYPES[number]
  */
 export const API_PIX_CALLBACKS = ['pix', 'cobr', 'rec'] as const
 export type ApiPixCallback = typeof API_PIX_CALLBACKS[number]
-/** What a delivery of the log carries: an event of the gateway, or a callback of API Pix (`rec` is both). */
+/** What a delivery of the log carries from the built-in dialects: an event of the gateway, or a callback of API Pix (`rec` is both). */
 export const DELIVERY_EVENT_TYPES = [...GATEWAY_EVENT_TYPES, ...API_PIX_CALLBACKS] as const
 export type DeliveryEventType = typeof DELIVERY_EVENT_TYPES[number]
 
@@ -74,7 +74,12 @@ export const DeliverySchema = Open({
   /** Creation order across the whole sandbox (several deliveries share a frozen instant). */
   seq: Id,
   accountId: Id,
-  eventType: OneOf(DELIVERY_EVENT_TYPES),
+  /**
+   * One of DELIVERY_EVENT_TYPES (the built-in dialects'), or one another dialect's notifier names
+   * (server/dialects/, its descriptor's `deliveries`): the log keeps whatever the registered dialects
+   * deliver, so a data file of one build loads in another.
+   */
+  eventType: Type.String({ minLength: 1 }),
   /** The event this delivery carries; one event fans out to one delivery per active URL. */
   eventId: Text,
   transactionId: Nullable(Text),

@@ -1,12 +1,14 @@
 import t, { type Test } from 'tap'
 import type { RefundReads } from '../../../server/ports.js'
-import { CentralBankReads, rootPixViews } from '../../../server/services/central-bank-reads.js'
+import { CentralBankReads } from '../../../server/services/central-bank-reads.js'
+import { receivedPixViews } from '../../../server/dialects/gateway/views.js'
 import type { CobData, Mutable, Transaction } from '../../../server/store/state.js'
 import type { Store } from '../../../server/store/store.js'
 import { addAccount, addReceived, engine, T0 } from './harness.js'
 
 // CentralBankReads alone: the store holds the records, and fakes stand for the charge service (a cob's
-// view: here its txid and status) and the refund service (the refunds of a payment).
+// view: here its txid and status) and the refund service (the refunds of a payment), with the gateway's
+// view of a received PIX.
 
 const HOUR = 3_600_000
 
@@ -35,12 +37,11 @@ async function reads (t: Test) {
   addAccount(e.store, 1)
   addAccount(e.store, 2)
   const refunded = new Set<string>()
-  const refunds: RefundReads = {
-    refundsOf: tx => refunded.has(tx.id) ? [tx] : [],
-    devolucoesOf: tx => refunded.has(tx.id) ? [{ id: 'd1', rtrId: 'D1', valor: '1.00', natureza: 'ORIGINAL', horario: { solicitacao: tx.createdAt }, status: 'DEVOLVIDO' }] : [],
-  }
+  // A settled devolução d1 of each refunded payment.
+  const devolucao = (tx: Transaction) => ({ ...tx, id: `d1-of-${tx.id}`, kind: 'DEVOLUCAO', status: 'DEVOLVIDO', amountCents: 100, data: { originalId: tx.id, rtrId: 'D1', devolucaoId: 'd1', natureza: 'ORIGINAL', motivo: null, requestedAt: tx.createdAt } }) as Mutable<Transaction> as Transaction
+  const refunds: RefundReads = { refundsOf: tx => refunded.has(tx.id) ? [devolucao(tx)] : [] }
   const charges = { cobView: (tx: Transaction) => ({ txid: (tx.data as { txid: string }).txid, status: tx.status }) }
-  const service = new CentralBankReads({ store: e.store, charges, refunds, pix: rootPixViews(refunds) })
+  const service = new CentralBankReads({ store: e.store, charges, refunds, pix: receivedPixViews(refunds) })
   return { ...e, service, refunded, account: (id: number) => e.store.account(id)! }
 }
 

@@ -2,7 +2,9 @@ import t, { type Test } from 'tap'
 import { parseBrCode } from '../../../server/domain/brcode.js'
 import { invariantHolds } from '../../../server/domain/ledger.js'
 import { MAX_CENTS } from '../../../server/domain/money.js'
-import type { ChargeSplits, Devolucoes } from '../../../server/ports.js'
+import type { ChargeSplits } from '../../../server/ports.js'
+import { cashInView, cobView } from '../../../server/dialects/gateway/views.js'
+import { receivedView } from '../../../server/routes/sandbox/views.js'
 import { ChargeService, type CashInInput } from '../../../server/services/charges.js'
 import { chargeData } from '../../../server/services/charge-records.js'
 import { SplitService } from '../../../server/services/splits.js'
@@ -27,17 +29,18 @@ async function charges (t: Test, splitFrequency: 'IMMEDIATE' | 'HOURLY' | 'DAILY
   const e = await engine(t)
   addAccount(e.store, 1, { splitFrequency })
   addAccount(e.store, 2)
-  const refunds: Devolucoes = { devolucoesOf: () => [] }
   // A fake split service records what a paid charge hands it; the tests that follow splits through to
   // their payment take the real one (itself built alone in splits.test.ts).
   const handed: Array<{ chargeId: string, accountId: number }> = []
   const realSplits = opts.realSplits ? new SplitService(e) : null
   const splits: ChargeSplits = realSplits ?? { runSplits: (charge, account) => { handed.push({ chargeId: charge.id, accountId: account.id }) } }
-  const service = new ChargeService({ ...e, config: { settlementDelayMs: DELAY, alphanumericCnpj: 'disabled' }, refunds, splits })
+  const service = new ChargeService({ ...e, config: { settlementDelayMs: DELAY, alphanumericCnpj: 'disabled' }, splits })
   const account = () => e.store.account(1)!
   const cashIn = (value: number, externalId: string, more: Partial<CashInInput> = {}, scenarios: AppliedScenario[] = []) =>
     service.createCashIn(account(), { transaction: { value, description: 'pedido', externalId }, payer: { fullName: 'CLIENTE', document: '52998224725' }, ...more }, scenarios)
-  return { ...e, service, account, cashIn, handed, realSplits }
+  // The gateway's view of a cob reads the account and the devoluções of its payment (none here).
+  const views = { store: e.store, refunds: { refundsOf: () => [] } }
+  return { ...e, service, account, cashIn, handed, realSplits, views }
 }
 
 t.test('a cash-in is a PENDING charge with a BR Code that leads back to it, payable for its amount', async t => {
@@ -50,7 +53,7 @@ t.test('a cash-in is a PENDING charge with a BR Code that leads back to it, paya
   if (!code.ok) return
   t.equal(code.value.amountCents, undefined, 'the amount is the charge\'s, not in the code')
   t.same(service.chargeForCode(code.value), { status: 'payable', charge, amountCents: 2_550 })
-  t.same(service.cashInView(charge), {
+  t.same(cashInView(charge), {
     transactionId: charge.id,
     correlationId: chargeData(charge).correlationId,
     externalId: 'pedido-1',
@@ -215,7 +218,7 @@ t.test('an unsolicited PIX (PIX_IN) is credited at once with cash_in; money past
   t.match(tx, { kind: 'PIX_IN', status: 'CONFIRMED', amountCents: 1_234 })
   t.equal(account().balance.availableCents, 501_234)
   t.same(emitted.map(e => e.eventType), ['cash_in'])
-  t.same(service.receivedView(tx), { transactionId: tx.id, endToEndId: tx.endToEndId, accountId: 1, kind: 'PIX_IN', status: 'CONFIRMED', amount: 12.34, txid: null, errorCode: null })
+  t.same(receivedView(tx), { transactionId: tx.id, endToEndId: tx.endToEndId, accountId: 1, kind: 'PIX_IN', status: 'CONFIRMED', amount: 12.34, txid: null, errorCode: null })
   t.throws(() => service.receiveUnsolicited(account(), 1, { name: 'X', document: '1' }, []), /payer.document/)
   store.transact(() => store.ledger(1, a => { a.balance.availableCents = MAX_CENTS; a.totals.adjustmentsCents += MAX_CENTS - 501_234 }))
   t.throws(() => service.receiveUnsolicited(account(), 0.01, undefined, []), { code: 'ACCOUNT_LIMIT_REACHED' })
@@ -234,21 +237,21 @@ t.test('payByCode: what a payer\'s bank app does with the copy-and-paste code', 
 })
 
 t.test('cob: created ATIVA with its txid, revised (revisao + 1), cancelled, and expired by the scheduler', async t => {
-  const { service, store, scheduler, account } = await charges(t)
+  const { service, store, scheduler, account, views } = await charges(t)
   const body = { calendario: { expiracao: 3600 }, valor: { original: '15.00' }, devedor: { cpf: '52998224725', nome: 'MARIA' } }
   const cob = service.createCob(account(), 'txid0123456789012345678901', body, [])
   t.equal(cob.status, 'ATIVA')
   t.equal(service.cob(account(), 'txid0123456789012345678901'), cob)
   t.throws(() => service.createCob(account(), 'txid0123456789012345678901', body, []), { code: 'COB_TXID_EXISTS' })
   t.throws(() => service.cob(store.account(2)!, 'txid0123456789012345678901'), { code: 'NOT_FOUND' }, 'txids are per account')
-  const view = service.cobView(cob)
+  const view = cobView(views, cob)
   t.match(view, { txid: 'txid0123456789012345678901', revisao: 0, status: 'ATIVA', valor: { original: '15.00', modalidadeAlteracao: 0 }, chave: account().document, calendario: { expiracao: 3600 } })
 
   const revised = service.reviseCob(account(), 'txid0123456789012345678901', { valor: { original: '20.00' } })
   t.equal(revised.amountCents, 2_000)
-  t.equal(service.cobView(revised).revisao, 1)
+  t.equal(cobView(views, revised).revisao, 1)
   t.equal(service.reviseCob(account(), 'txid0123456789012345678901', { valor: { original: '20.00' } }).amountCents, 2_000, 'no change, no new revision')
-  t.equal(service.cobView(service.cob(account(), 'txid0123456789012345678901')).revisao, 1)
+  t.equal(cobView(views, service.cob(account(), 'txid0123456789012345678901')).revisao, 1)
 
   const generated = service.createCob(account(), null, body, [])
   t.match(chargeData(generated).txid, /^[A-Za-z0-9]{32}$/, 'POST /cob: a txid made here')
@@ -261,13 +264,13 @@ t.test('cob: created ATIVA with its txid, revised (revisao + 1), cancelled, and 
 })
 
 t.test('a paid cob shows its payment in pix[], with the devoluções its neighbour lists', async t => {
-  const { service, account } = await charges(t)
+  const { service, account, views } = await charges(t)
   const cob = service.createCob(account(), 'txidpaid456789012345678901', { calendario: {}, valor: { original: '5.00', modalidadeAlteracao: 1 } }, [])
   const code = parseBrCode(chargeData(cob).pixCode!)
   t.ok(code.ok && code.value.amountCents === undefined, 'the payer chooses the amount: none in the code')
   t.same(lookup(service, cob), { status: 'payable', charge: cob, amountCents: null })
   service.payCharge(cob, { amountCents: 777, payer: PAYER })
-  const view = service.cobView(service.cob(account(), 'txidpaid456789012345678901'))
+  const view = cobView(views, service.cob(account(), 'txidpaid456789012345678901'))
   t.equal(view.status, 'CONCLUIDA')
   t.match(view.pix, [{ valor: '7.77', txid: 'txidpaid456789012345678901', devolucoes: [] }])
 })

@@ -4,7 +4,8 @@ import { Scheduler } from '../../../server/engine/scheduler.js'
 import { createRng } from '../../../server/domain/ids.js'
 import * as ledger from '../../../server/domain/ledger.js'
 import { loadFixtures } from '../../../server/fixtures.js'
-import type { Events } from '../../../server/ports.js'
+import type { DomainEvent, DomainEvents } from '../../../server/events.js'
+import { GatewayNotifier } from '../../../server/dialects/gateway/notifier.js'
 import { Store } from '../../../server/store/store.js'
 import type { Account, Mutable, Payer, Transaction, TransactionData } from '../../../server/store/state.js'
 import type { WebhookEvent } from '../../../server/webhooks/types.js'
@@ -12,7 +13,9 @@ import type { WebhookEvent } from '../../../server/webhooks/types.js'
 /*
  * What a unit test of one service builds instead of createSandbox: a memory store, the sandbox clock
  * (frozen at T0) and its scheduler, a seeded random stream, the built-in fixtures, and an events port
- * that records what the service emits. Neighbours are faked in each test file.
+ * that records what the service emits: the domain events (`said`), and the gateway's webhooks the
+ * gateway's notifier makes of them (`emitted`), the payloads an integrator would receive. Neighbours are
+ * faked in each test file.
  */
 
 /** 12:00 in São Paulo on a Tuesday. */
@@ -27,8 +30,15 @@ export async function engine (t: Test, now = T0) {
   const scheduler = new Scheduler({ clock, runJob: run => { store.unit(run) } })
   t.teardown(() => scheduler.close())
   const emitted: WebhookEvent[] = []
-  const events: Events = { emit: e => { emitted.push(e) } }
-  return { clock, store, scheduler, rng: createRng('unit'), fixtures: loadFixtures(), events, emitted }
+  const said: DomainEvent[] = []
+  const notifier = new GatewayNotifier({ store, clock, webhooks: { emit: e => { emitted.push(e) } } })
+  const events: DomainEvents = {
+    emit: e => {
+      said.push(e)
+      notifier.notify(e)
+    },
+  }
+  return { clock, store, scheduler, rng: createRng('unit'), fixtures: loadFixtures(), events, emitted, said }
 }
 
 /** An account record as AccountService builds one: R$ 5.000,00 available, fee R$ 0,10. */

@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap'
-import type { AccountLookup, DevolucaoView, MedReturns, ReceivedPayments } from '../../../server/ports.js'
+import type { AccountLookup, MedReturns, ReceivedPayments } from '../../../server/ports.js'
 import { MedService } from '../../../server/services/med.js'
 import type { Mutable, Natureza, Transaction } from '../../../server/store/state.js'
 import { addAccount, addReceived, engine, T0 } from './harness.js'
@@ -30,15 +30,16 @@ async function med (t: Test, config = { medRateLimit: 3 }) {
     medReturn: (tx, natureza, descricao) => {
       returns.push({ original: tx.id, natureza, descricao })
       if (!returnable) return null
-      return {
+      // Stored, as the refunds service stores it: its webhook reads it back.
+      return e.store.addTransaction({
         ...tx,
         id: `return-of-${tx.id}`,
+        seq: e.store.nextSeq('transaction'),
         kind: 'DEVOLUCAO',
         status: 'DEVOLVIDO',
         data: { originalId: tx.id, rtrId: 'D99999004202603101500abcdefghijk', devolucaoId: 'MED1', natureza, motivo: null, requestedAt: tx.createdAt },
-      } as Mutable<Transaction> as Transaction
+      } as Mutable<Transaction> as Transaction)
     },
-    devolucaoView: (tx): DevolucaoView => ({ id: 'MED1', rtrId: 'D99999004202603101500abcdefghijk', valor: '100.00', natureza: 'MED_FRAUDE', horario: { solicitacao: tx.createdAt }, status: 'DEVOLVIDO' }),
   }
   const service = new MedService({ ...e, config, received, refunds, accounts })
   const open = (more: { cause?: string, reason?: 'REFUND_REQUEST' | 'REFUND_CANCELLATION' } = {}) =>
@@ -90,7 +91,7 @@ t.test('an approved refund request returns the money (MED_FRAUDE for a fraud cau
   service.transition(record.id, { status: 'RECEIVED' }, none)
   const { record: after, refund } = service.transition(record.id, { status: 'ANALYZED', analysisResult: 'APPROVED', analysisDetails: 'golpe confirmado' }, () => [{ name: 'WEBHOOK_DELAY', params: { ms: '10' } }])
   t.same(returns, [{ original: original.id, natureza: 'MED_FRAUDE', descricao: `MED ${record.id}` }])
-  t.match(refund, { id: 'MED1', rtrId: 'D99999004202603101500abcdefghijk', valor: '100.00', natureza: 'MED_FRAUDE', status: 'DEVOLVIDO', motivo: null })
+  t.match(refund, { id: `return-of-${original.id}`, kind: 'DEVOLUCAO' })
   t.equal(service.get(record.id).refundTransactionId, `return-of-${original.id}`)
   t.equal(service.get(record.id).analysisResult, 'APPROVED')
   t.equal(service.get(record.id).analysisDetails, 'golpe confirmado')
@@ -98,7 +99,7 @@ t.test('an approved refund request returns the money (MED_FRAUDE for a fraud cau
   const accepted = emitted.at(-1)!
   t.equal(accepted.eventType, 'med_accepted')
   t.same(accepted.scenarios, [{ name: 'WEBHOOK_DELAY', params: { ms: '10' } }], 'the account\'s scenarios bend its delivery')
-  t.match(accepted.payload, { type: 'MED', data: { refund: { id: 'MED1' } } })
+  t.match(accepted.payload, { type: 'MED', data: { refund: { id: 'MED1', rtrId: 'D99999004202603101500abcdefghijk', valor: '100.00', natureza: 'MED_FRAUDE', status: 'DEVOLVIDO', motivo: null } } })
 })
 
 t.test('an operational cause returns as MED_OPERACIONAL; a cancellation request or a rejection moves no money', async t => {

@@ -3,7 +3,9 @@ import { Clock } from '../../../server/engine/clock.js'
 import { Scheduler } from '../../../server/engine/scheduler.js'
 import { createRng } from '../../../server/domain/ids.js'
 import { loadFixtures } from '../../../server/fixtures.js'
-import type { ChargePayments, Events } from '../../../server/ports.js'
+import type { ChargePayments } from '../../../server/ports.js'
+import type { DomainEvents } from '../../../server/events.js'
+import { GatewayNotifier } from '../../../server/dialects/gateway/notifier.js'
 import { DirectoryService } from '../../../server/services/directory.js'
 import { PayoutService } from '../../../server/services/payouts.js'
 import { Store } from '../../../server/store/store.js'
@@ -12,7 +14,8 @@ import { accountRecord } from './harness.js'
 import { Lifecycles } from '../../../server/store/lifecycle.js'
 
 // PayoutService alone: a memory store, the sandbox clock and scheduler, and fakes for its neighbours
-// (charges it never reaches here, and the events it emits, recorded).
+// (charges it never reaches here, and the events it emits, recorded as the gateway's notifier makes
+// webhooks of them).
 
 const T0 = Date.parse('2026-03-10T15:00:00.000Z') // 12:00 in São Paulo
 
@@ -24,7 +27,8 @@ async function payouts (t: Test) {
   const scheduler = new Scheduler({ clock, runJob: run => { store.unit(run) } })
   t.teardown(() => scheduler.close())
   const emitted: WebhookEvent[] = []
-  const events: Events = { emit: e => { emitted.push(e) } }
+  const notifier = new GatewayNotifier({ store, clock, webhooks: { emit: e => { emitted.push(e) } } })
+  const events: DomainEvents = { emit: e => notifier.notify(e) }
   const charges: ChargePayments = {
     chargeForCode: () => undefined,
     arrive: () => { throw new Error('no charge is paid in these tests') },

@@ -1,7 +1,7 @@
 import t from 'tap'
-import type { Devolucoes } from '../../../server/ports.js'
+import type { RefundReads } from '../../../server/ports.js'
 import { chargeData, receivedOf } from '../../../server/services/charge-records.js'
-import { receivedPixView } from '../../../server/services/received-pix.js'
+import { receivedPixView } from '../../../server/dialects/shared/bacen.js'
 import type { Transaction } from '../../../server/store/state.js'
 import { addAccount, addPayout, addReceived, engine, T0 } from './harness.js'
 
@@ -12,7 +12,7 @@ t.test('receivedPixView: valor, horario, the payer as cpf or cnpj, txid only whe
   const { store } = await engine(t)
   addAccount(store, 1)
   const asked: string[] = []
-  const refunds: Devolucoes = { devolucoesOf: tx => { asked.push(tx.id); return [] } }
+  const refunds: RefundReads = { refundsOf: tx => { asked.push(tx.id); return [] } }
   const person = addReceived(store, { accountId: 1, amountCents: 1_050 })
   t.same(receivedPixView(refunds, person), {
     endToEndId: person.endToEndId,

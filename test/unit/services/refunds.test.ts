@@ -3,6 +3,8 @@ import { invariantHolds } from '../../../server/domain/ledger.js'
 import type { ReceivedPayments } from '../../../server/ports.js'
 import { REFUND_DEADLINE_DAYS, RefundService, refundData } from '../../../server/services/refunds.js'
 import { addAccount, addPayout, addReceived, DAY_MS, engine } from './harness.js'
+import { devolucaoView, devolucoesOf } from '../../../server/dialects/shared/bacen.js'
+import { refundInView } from '../../../server/dialects/gateway/views.js'
 import { Lifecycles } from '../../../server/store/lifecycle.js'
 
 // RefundService alone: a memory store, the clock and scheduler, the events it emits recorded, and a
@@ -41,7 +43,7 @@ t.test('refund-in reserves at once, settles on the scheduler and emits refund_in
   t.equal(emitted[0].eventType, 'refund_in')
   t.equal(emitted[0].transactionId, tx.id)
   t.match(JSON.stringify(emitted[0].payload), original.endToEndId!, 'the webhook names the refunded payment')
-  t.same(service.refundInView(settled), { transactionId: tx.id, externalId: 'r-1', status: 'CONFIRMED', refundValue: 30, providerTransactionId: refundData(settled).rtrId, generateTime: settled.createdAt })
+  t.same(refundInView(settled), { transactionId: tx.id, externalId: 'r-1', status: 'CONFIRMED', refundValue: 30, providerTransactionId: refundData(settled).rtrId, generateTime: settled.createdAt })
 })
 
 t.test('what is left to refund: refunds add up to the original amount, and a failed one gives its share back', async t => {
@@ -125,7 +127,7 @@ t.test('pendingOperations: settle and fail a pending refund now, and nothing els
   const failed = store.transaction(b.id)!
   t.equal(failed.status, 'NAO_REALIZADO')
   t.equal(failed.errorCode, 'ACCOUNT_CLOSED')
-  t.equal(service.devolucaoView(failed).motivo, 'Devolução não realizada (ACCOUNT_CLOSED)')
+  t.equal(devolucaoView(failed).motivo, 'Devolução não realizada (ACCOUNT_CLOSED)')
   t.same(balance(), { availableCents: available - 1_000, blockedCents: 0 })
   t.notOk(ops.isPending(store.transaction(a.id)!))
   t.equal(service.settleNow(store.transaction(a.id)!), false, 'a settled refund is not settled twice')
@@ -137,7 +139,7 @@ t.test('devolução: the central bank\'s view, its id unique per payment, found 
   const { service, store, scheduler, original } = await refunds(t)
   const e2e = original.endToEndId!
   const tx = service.devolucao(store.account(1)!, e2e, 'dev-1', { valor: '12.34', descricao: 'troca' }, [])
-  t.match(service.devolucaoView(tx), { id: 'dev-1', valor: '12.34', natureza: 'ORIGINAL', descricao: 'troca', status: 'EM_PROCESSAMENTO', horario: { solicitacao: tx.createdAt } })
+  t.match(devolucaoView(tx), { id: 'dev-1', valor: '12.34', natureza: 'ORIGINAL', descricao: 'troca', status: 'EM_PROCESSAMENTO', horario: { solicitacao: tx.createdAt } })
   t.throws(() => service.devolucao(store.account(1)!, e2e, 'dev-1', { valor: '1.00' }, []), { code: 'DEVOLUCAO_ID_EXISTS' })
   t.throws(() => service.devolucao(store.account(1)!, e2e, 'dev-2', { valor: '1.0' }, []), /valor/, 'two decimals exactly')
   t.throws(() => service.devolucao(store.account(1)!, e2e, 'dev-2', { valor: '87.67' }, []), { code: 'REFUND_AMOUNT_EXCEEDS_ORIGINAL' })
@@ -146,10 +148,10 @@ t.test('devolução: the central bank\'s view, its id unique per payment, found 
   t.equal(service.devolucaoOf(store.account(1)!, e2e, 'dev-1').id, tx.id)
   t.throws(() => service.devolucaoOf(store.account(2)!, e2e, 'dev-1'), { code: 'NOT_FOUND' }, 'not another account\'s')
   await scheduler.advance(DELAY)
-  const view = service.devolucaoView(store.transaction(tx.id)!)
+  const view = devolucaoView(store.transaction(tx.id)!)
   t.equal(view.status, 'DEVOLVIDO')
   t.ok(view.horario.liquidacao)
-  t.same(service.devolucoesOf(original).map(d => d.id), ['dev-1'])
+  t.same(devolucoesOf(service, original).map(d => d.id), ['dev-1'])
 })
 
 t.test('medReturn: what is left of the payment leaves at once; NAO_REALIZADO when the balance does not cover it', async t => {
@@ -157,8 +159,8 @@ t.test('medReturn: what is left of the payment leaves at once; NAO_REALIZADO whe
   service.refundIn(store.account(1)!, original.id, { refundValue: 30 }, [])
   const ret = service.medReturn(original, 'MED_FRAUDE', 'MED 1')!
   t.equal(ret.amountCents, 7_000, 'the rest after the refund')
-  t.equal(service.devolucaoView(ret).status, 'DEVOLVIDO')
-  t.equal(service.devolucaoView(ret).natureza, 'MED_FRAUDE')
+  t.equal(devolucaoView(ret).status, 'DEVOLVIDO')
+  t.equal(devolucaoView(ret).natureza, 'MED_FRAUDE')
   t.equal(store.account(1)!.balance.blockedCents, 3_000, 'debited directly, not reserved (only the refund-in is blocked)')
   t.equal(service.medReturn(original, 'MED_FRAUDE', 'again'), null, 'nothing left')
 

@@ -1,11 +1,15 @@
 import t, { type Test } from 'tap'
 import { RequestJournal, type RecordedRequest } from '../../../server/journal/journal.js'
 import type { AccountLookup, WebhookReads } from '../../../server/ports.js'
-import { checks } from '../../../server/report/checks.js'
+import { checks, graded } from '../../helpers/report.js'
 import { ReportService } from '../../../server/report/service.js'
 import type { Delivery, Mutable, WebhookRegistration } from '../../../server/store/state.js'
 import type { WebhookEvent } from '../../../server/webhooks/types.js'
 import { addAccount, engine, T0 } from './harness.js'
+import { DeliveryTypes } from '../../../server/webhooks/samples.js'
+import { gatewaySamples } from '../../../server/dialects/gateway/samples.js'
+import { apiPixSamples } from '../../../server/dialects/api-pix/samples.js'
+import { API_PIX_CALLBACKS, GATEWAY_EVENT_TYPES } from '../../../server/store/state.js'
 
 // ReportService alone: the store and clock, an in-memory request journal fed by hand, and fakes for its
 // other neighbours (the account lookup, and the webhooks: their log, registrations and publish).
@@ -81,7 +85,11 @@ async function report (t: Test) {
     registrations: { activeFor: (accountId, eventType) => active.filter(w => w.accountId === accountId && w.eventType === eventType) },
     publishTo: event => { published.push(event as WebhookEvent); return [delivery(event.accountId, 400, ['WEBHOOK_BAD_SIGNATURE'])] },
   }
-  const service = new ReportService({ ...e, accounts, journal, webhooks, apiPixBasePath: '/v2', callbacks: { callbackUrls: () => [] } })
+  // The gateway's events and API Pix's callbacks, with their samples; no webhook of API Pix here.
+  const types = new DeliveryTypes()
+  types.add(Object.fromEntries(GATEWAY_EVENT_TYPES.map(t => [t, { sample: gatewaySamples[t] }])))
+  types.add(Object.fromEntries(API_PIX_CALLBACKS.map(t => [t, { sample: apiPixSamples[t] }])))
+  const service = new ReportService({ ...e, accounts, journal, webhooks, dialects: graded('/v2'), checks, deliveries: types })
   return { ...e, service, journal, deliveries, active, published }
 }
 
