@@ -293,7 +293,7 @@ t.test('wait prints the delivery it waited for; one that never came exits 1 with
   t.teardown(() => receiver.close())
   await app.inject({ method: 'POST', url: '/__sandbox/webhooks', payload: { accountId: 1, eventType: 'cash_out', url: receiver.url } })
   await cli(url, ['trigger', 'cash_out', '--account', '1', '--transaction', 'tx-wait'])
-  const got = await cli(url, ['wait', 'cash_out', '--transaction', 'tx-wait', '--status', 'delivered', '--timeout', '5s'])
+  const got = await cli(url, ['wait', 'cash_out', '--transaction', 'tx-wait', '--status', 'delivered', '--timeout', '15s'])
   t.equal(got.code, 0, got.stderr)
   t.match(got.stdout, new RegExp(`^\\S+ +webhook cash_out -> ${receiver.url.replace(/[.]/g, '\\.')} +delivered, attempt 1 first: 200 +account 1 +delivery \\S+\\n$`))
   t.match(JSON.parse((await cli(url, ['wait', 'cash_out', '--account', '1', '--json'])).stdout), { eventType: 'cash_out', transactionId: 'tx-wait', status: 'delivered' })

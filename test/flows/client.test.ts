@@ -234,7 +234,7 @@ t.test('a tour of every operation through the typed client', async t => {
   const out = await client.cashOut(cashOut('tour-1'))
   const clock = await plane.advanceClock(100)
   t.equal(clock.pendingJobs >= 0, true)
-  const delivered = await plane.waitForDelivery({ transactionId: out.transactionId, status: 'delivered', timeoutMs: 5000 })
+  const delivered = await plane.waitForDelivery({ transactionId: out.transactionId, status: 'delivered', timeoutMs: 15000 })
   t.equal((await plane.delivery(delivered.id)).id, delivered.id)
   t.equal((await plane.redeliver(delivered.id)).id, delivered.id)
   t.ok((await plane.deliveries({ accountId: acct.accountId })).total >= 1)

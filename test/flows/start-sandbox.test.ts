@@ -69,7 +69,7 @@ t.test('advanceClock runs what falls due: a cash-out settles and its CashOut web
   t.equal((await sandbox.client.sandbox.transaction(out.transactionId)).status, 'PENDING')
   await sandbox.advanceClock(1)
   t.equal((await sandbox.client.sandbox.transaction(out.transactionId)).status, 'CONFIRMED')
-  const delivery = await sandbox.waitForDelivery({ accountId: acct.accountId, eventType: 'cash_out', transactionId: out.transactionId, status: 'delivered', timeoutMs: 5000 })
+  const delivery = await sandbox.waitForDelivery({ accountId: acct.accountId, eventType: 'cash_out', transactionId: out.transactionId, status: 'delivered', timeoutMs: 15000 })
   t.match(delivery.body, { transactionId: out.transactionId, status: 'CONFIRMED' })
   t.equal(receiver.requests.length, 1)
   t.match(await acct.client.balance(), { netBalance: 89.5, blockedBalance: 0 })
