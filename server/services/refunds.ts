@@ -112,12 +112,12 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
   // ---- refund-in (standard family) --------------------------------------------------------------
 
   /** POST /api/pix/refund-in/:id, `id` the received payment's transactionId or endToEndId (docs/gateway.md §2.7, 7.5). */
-  refundIn (account: Account, id: string, body: { refundValue: number, reason?: string, externalId?: string }, scenarios: AppliedScenario[]): Transaction {
+  refundIn (account: Account, id: string, body: { refundValue: number, reason?: string, externalId?: string }, scenarios: AppliedScenario[], deadlineDays = REFUND_DEADLINE_DAYS): Transaction {
     const original = this.deps.received.findReceived(id)
     if (!original || original.accountId !== account.id) throw new Refusal('TRANSACTION_NOT_FOUND', `Transação original ${id} não encontrada`)
     const received = receivedOf(original)
     if (!received) throw new Refusal('REFUND_NOT_ALLOWED', `A transação ${id} não é um pagamento recebido e liquidado`)
-    if (this.deadlinePassed(received)) throw new Refusal('REFUND_DEADLINE_EXCEEDED', `O prazo de ${REFUND_DEADLINE_DAYS} dias para devolução expirou`)
+    if (this.deadlinePassed(received, deadlineDays)) throw new Refusal('REFUND_DEADLINE_EXCEEDED', `O prazo de ${deadlineDays} dias para devolução expirou`)
     const amount = parseAmount(body.refundValue)
     if (!amount.ok) throw new Refusal('PIX_INVALID_AMOUNT', amountMessage('refundValue', amount.reason))
     const remaining = this.remainingCents(original)
