@@ -175,6 +175,7 @@ export const operations = {
   apiPixPutLoteCobV: ['PUT', '/v2/lotecobv/{id}'],
   // Mercado Pago's payments API for Pix (docs/mercado-pago.md): its own SDK is the client; listed so the table is whole.
   mercadoPagoCreatePayment: ['POST', '/v1/payments'],
+  sandboxSetMercadoPagoWebhook: ['PUT', '/__sandbox/accounts/{id}/mercado-pago/webhook'],
   mercadoPagoSearchPayments: ['GET', '/v1/payments/search'],
   mercadoPagoGetPayment: ['GET', '/v1/payments/{id}'],
   mercadoPagoUpdatePayment: ['PUT', '/v1/payments/{id}'],

@@ -99,7 +99,7 @@ export const MERCADO_PAGO_SHAPE: ErrorShape = {
 
 export const PAYMENTS_PREFIX = '/v1/payments'
 
-/** Its family: every path under /v1 (the payments API's host), its column of the error table. */
+/** Its family: every path under /v1/payments and its ticket pages, its column of the error table. */
 export const MERCADO_PAGO_FAMILY: ErrorFamily = {
   name: 'mercado-pago',
   answers: {
@@ -121,7 +121,7 @@ export const MERCADO_PAGO_FAMILY: ErrorFamily = {
   },
   claim: path => path.startsWith(`${PAYMENTS_PREFIX}/`) || path === PAYMENTS_PREFIX
     ? PAYMENTS_PREFIX.length
-    : path === '/v1' || path.startsWith('/v1/') ? 3 : path.startsWith('/mercadopago/') ? '/mercadopago'.length : undefined,
+    : path.startsWith('/mercadopago/') ? '/mercadopago'.length : undefined,
   shapeOf: () => MERCADO_PAGO_SHAPE,
   // Its token on every route (401), an unknown X-Sandbox-Scenario and invalid input (400).
   declare: route => typeof route.url === 'string' && route.url.startsWith('/mercadopago/') ? [400] : [400, 401],

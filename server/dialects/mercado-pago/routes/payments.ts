@@ -31,6 +31,7 @@ const SearchAnswer = Type.Object({
   results: Type.Array(PaymentObject),
 })
 const AnyBody = Type.Unknown()
+const SEARCH_PARAMETERS = ['sort', 'criteria', 'range', 'begin_date', 'end_date', 'limit', 'offset', 'external_reference', 'status', 'status_detail', 'id']
 const IDEMPOTENCY_KEY_MAX = 128
 /** Refunds within 180 days of the approval (docs/assumptions.md, Mercado Pago). */
 const REFUND_DEADLINE_DAYS = 180
@@ -84,7 +85,7 @@ const routes: RoutesPlugin = async (app) => {
   const one = async (request: FastifyRequest, account: Account, tx: Transaction) => (await paymentViews(sb, request, account, [tx], refundsOf))[0]
 
   app.post('/v1/payments', {
-    schema: { operationId: 'mercadoPagoCreatePayment', tags: TAGS, summary: 'Create a Pix payment', body: AnyBody, response: { 201: PaymentObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 409, 500, 503]) } },
+    schema: { operationId: 'mercadoPagoCreatePayment', tags: TAGS, summary: 'Create a Pix payment', body: AnyBody, response: { 201: PaymentObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 409, 413, 415, 500, 503]) } },
   }, async (request, reply) => {
     const account = accountOf(request)
     const key = idempotencyKey(request)
@@ -147,7 +148,7 @@ const routes: RoutesPlugin = async (app) => {
       operationId: 'mercadoPagoSearchPayments',
       tags: TAGS,
       summary: 'Search the account\'s payments',
-      querystring: Type.Record(Type.String(), Type.String({ maxLength: 200 })),
+      querystring: Type.Object(Object.fromEntries(SEARCH_PARAMETERS.map(name => [name, Type.Optional(Type.String({ maxLength: 200 }))])), { additionalProperties: true }),
       response: { 200: SearchAnswer, ...errorResponses(MERCADO_PAGO_SHAPE, [400]) },
     },
   }, async (request, reply) => {
@@ -178,7 +179,7 @@ const routes: RoutesPlugin = async (app) => {
   })
 
   app.put('/v1/payments/:id', {
-    schema: { operationId: 'mercadoPagoUpdatePayment', tags: TAGS, summary: 'Cancel a pending payment ({"status":"cancelled"})', params: Id, body: AnyBody, response: { 200: PaymentObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 404]) } },
+    schema: { operationId: 'mercadoPagoUpdatePayment', tags: TAGS, summary: 'Cancel a pending payment ({"status":"cancelled"})', params: Id, body: AnyBody, response: { 200: PaymentObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 404, 413, 415]) } },
   }, async (request, reply) => {
     const account = accountOf(request)
     const tx = findPayment(sb, account, request.params.id)
@@ -235,7 +236,7 @@ const routes: RoutesPlugin = async (app) => {
   }
 
   app.post('/v1/payments/:id/refunds', {
-    schema: { operationId: 'mercadoPagoCreateRefund', tags: TAGS, summary: 'Refund a payment, in full (no amount) or in part', params: Id, body: AnyBody, response: { 201: RefundObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 404, 409]) } },
+    schema: { operationId: 'mercadoPagoCreateRefund', tags: TAGS, summary: 'Refund a payment, in full (no amount) or in part', params: Id, body: AnyBody, response: { 201: RefundObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 404, 409, 413, 415]) } },
   }, createRefund)
 
   app.get('/v1/payments/:id/refunds', {
