@@ -431,6 +431,8 @@ export class SandboxApi {
   createAccount (settings: T.AccountSettings = {}, options?: RequestOptions): Promise<T.CreatedAccount> { return this.client.call('sandboxCreateAccount', { body: settings, options }) }
   accounts (options?: RequestOptions): Promise<T.Accounts> { return this.client.call('sandboxListAccounts', { options }) }
   account (id: number, options?: RequestOptions): Promise<T.Account> { return this.client.call('sandboxGetAccount', { params: { id }, options }) }
+  /** The account's Mercado Pago notification URL ("Your integrations", docs/mercado-pago.md); null removes it. */
+  setMercadoPagoWebhook (id: number, url: string | null, options?: RequestOptions): Promise<T.Account> { return this.client.call('sandboxSetMercadoPagoWebhook', { params: { id }, body: { url }, options }) }
   /** An access token of the account for a tool such as a script or the CLI, which the integration report does not grade. */
   issueToken (id: number, options?: RequestOptions): Promise<T.AccessToken> { return this.client.call('sandboxIssueToken', { params: { id }, options }) }
   /** `{ set: 100 }` or `{ credit: 50 }` (a negative credit debits). */

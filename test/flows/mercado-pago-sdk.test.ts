@@ -67,6 +67,7 @@ t.test('the SDK creates, reads, searches, cancels and refunds; its notifications
   const other = await new Payment(configured()).create({ body: { ...body, external_reference: 'order-8' } })
   const cancelled = await new Payment(configured()).cancel({ id: other.id! })
   t.match(cancelled, { status: 'cancelled', status_detail: 'by_collector' })
+  t.match(await reads.get({ id: other.id! }), { status: 'cancelled' }, 'read back, as after each notification')
 
   const partial = await refunds().create({ payment_id: created.id!, body: { amount: 5.5 } })
   t.match(partial, { amount: 5.5, status: 'approved', payment_id: created.id })
@@ -80,4 +81,20 @@ t.test('the SDK creates, reads, searches, cancels and refunds; its notifications
   await t.rejects(reads.get({ id: '999' }), { message: 'Payment not found' })
   const balance = await sandbox.client.sandbox.account(account.accountId)
   t.match(balance, { balance: { available: 0, blocked: 0 }, invariantHolds: true })
+
+  // The integration report grades what this test did: the payment read back after each notification
+  // (passed), a key reused for another intent (the 409 above: failed), and, once the probe is sent to a
+  // receiver that answers 200 to anything, a badly signed notification accepted (failed).
+  const graded = (report: { checks: Array<{ id: string, status: string }> }, id: string) => report.checks.find(c => c.id === id)?.status
+  const before = await sandbox.client.sandbox.report(account.accountId)
+  t.equal(graded(before, 'mercado-pago-payment-read-back'), 'passed')
+  t.equal(graded(before, 'mercado-pago-idempotency-per-intent'), 'failed')
+  t.equal(graded(before, 'mercado-pago-signature-checked'), 'not_exercised')
+  await sandbox.client.sandbox.setMercadoPagoWebhook(account.accountId, `${receiver.url}/mp/account`)
+  const seen = receiver.requests.length
+  await sandbox.client.sandbox.reportProbe({ accountId: account.accountId })
+  const probe = await receiver.nth(seen + 1)
+  t.throws(() => verify(probe), InvalidWebhookSignatureError, 'the probe\'s signature does not verify')
+  for (let i = 0; i < 50 && graded(await sandbox.client.sandbox.report(account.accountId), 'mercado-pago-signature-checked') === 'not_exercised'; i++) await new Promise(resolve => setTimeout(resolve, 20))
+  t.equal(graded(await sandbox.client.sandbox.report(account.accountId), 'mercado-pago-signature-checked'), 'failed', 'a receiver that accepts it is flagged')
 })

@@ -4,6 +4,7 @@ import payments from './routes/payments.js'
 import ticket from './routes/ticket.js'
 import { MERCADO_PAGO_FAMILY, MercadoPagoError, PAYMENTS_PREFIX } from './errors.js'
 import { MercadoPagoNotifier, mercadoPagoDeliveries } from './notifier.js'
+import { mercadoPagoChecks } from './report.js'
 
 /**
  * Mercado Pago's payments API for Pix (docs/mercado-pago.md): its routes under /v1/payments with the
@@ -44,5 +45,6 @@ export const mercadoPago: Dialect = {
   report: {
     title: 'Mercado Pago',
     grades: (_method, route) => route === PAYMENTS_PREFIX || route.startsWith(`${PAYMENTS_PREFIX}/`) ? { route, claim: PAYMENTS_PREFIX.length } : undefined,
+    checks: mercadoPagoChecks,
   },
 }
