@@ -60,3 +60,27 @@ t.test('scenarios: AUTO_PAY pays a payment (credit, approved); REFUND_DELAY keep
   t.equal(limited.headers['retry-after'], '3')
   t.same(limited.json(), { message: 'Too many requests', error: 'too_many_requests', status: 429, cause: [] })
 })
+
+t.test('scenarios: PAYMENT_ERROR rejects the payment when paid (nothing credited), REFUND_FAILED gives the money back, PROVIDER_UNAVAILABLE makes nothing', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app, { balance: 0 }) as unknown as MpAccount
+  const refused = (await mp(app, acc, 'POST', '/v1/payments', pix('err', 5), { 'x-sandbox-scenario': 'PAYMENT_ERROR' })).json()
+  await app.inject({ method: 'POST', url: '/__sandbox/pix/pay', payload: { pixCode: refused.point_of_interaction.transaction_data.qr_code } })
+  t.match((await mp(app, acc, 'GET', `/v1/payments/${refused.id}`)).json(), { status: 'rejected', status_detail: 'rejected_by_bank' })
+  t.match((await app.inject({ method: 'GET', url: `/__sandbox/accounts/${acc.accountId}` })).json(), { balance: { available: 0 }, invariantHolds: true })
+
+  const p = (await mp(app, acc, 'POST', '/v1/payments', pix('ok', 8))).json()
+  await app.inject({ method: 'POST', url: '/__sandbox/pix/pay', payload: { pixCode: p.point_of_interaction.transaction_data.qr_code } })
+  const refund = await mp(app, acc, 'POST', `/v1/payments/${p.id}/refunds`, { amount: 3 }, { 'x-sandbox-scenario': 'REFUND_FAILED' })
+  t.match(refund.json(), { status: 'in_process' })
+  await advance(app, 60_000)
+  t.match((await mp(app, acc, 'GET', `/v1/payments/${p.id}/refunds/${refund.json().id}`)).json(), { status: 'rejected', amount_refunded_to_payer: 0 })
+  t.match((await mp(app, acc, 'GET', `/v1/payments/${p.id}`)).json(), { status: 'approved', status_detail: 'accredited', transaction_amount_refunded: 0 })
+  t.match((await app.inject({ method: 'GET', url: `/__sandbox/accounts/${acc.accountId}` })).json(), { balance: { available: 8, blocked: 0 }, invariantHolds: true })
+
+  const before = app.sandbox.store.transactionsOf(acc.accountId).length
+  const down = await mp(app, acc, 'POST', '/v1/payments', pix('down'), { 'x-sandbox-scenario': 'PROVIDER_UNAVAILABLE' })
+  t.equal(down.statusCode, 500)
+  t.same(down.json(), { message: 'Internal server error', error: 'internal_server_error', status: 500, cause: [] })
+  t.equal(app.sandbox.store.transactionsOf(acc.accountId).length, before, 'nothing made')
+})
