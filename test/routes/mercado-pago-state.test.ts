@@ -66,3 +66,14 @@ t.test('WEBHOOK_BAD_SIGNATURE: the attempt carries an x-signature made with anot
   t.ok(valid(good.id), 'the signature verifies with the account\'s secret')
   t.notOk(valid(bad.id), 'the forged one does not')
 })
+
+t.test('a snapshot where two accounts share an access token is refused, and changes nothing', async t => {
+  const app = await buildTestApp(t)
+  const a = (await app.inject({ method: 'POST', url: '/__sandbox/accounts', payload: {} })).json()
+  const snapshot = (await app.inject({ method: 'GET', url: '/__sandbox/snapshot' })).json()
+  snapshot.accounts[String(a.accountId)].mercadoPago.accessToken = snapshot.accounts['1'].mercadoPago.accessToken
+  const res = await app.inject({ method: 'PUT', url: '/__sandbox/snapshot', payload: snapshot })
+  t.equal(res.statusCode, 400)
+  t.match(res.json().details.problems, [`accounts/${a.accountId}: mercadoPago.accessToken is also account 1's`])
+  t.equal((await create(app, a.mercadoPago.accessToken, 'still')).statusCode, 201, 'the account keeps its own token')
+})
