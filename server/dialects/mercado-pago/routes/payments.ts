@@ -5,9 +5,8 @@ import { centsToNumber, parseAmount } from '../../../domain/money.js'
 import { Refusal } from '../../../errors/refusal.js'
 import type { RoutesPlugin } from '../../../route-plugin.js'
 import { errorResponses } from '../../../schemas/common.js'
-import { isKind, REFUND_KINDS, type Account, type Transaction } from '../../../store/state.js'
+import type { Account, Transaction } from '../../../store/state.js'
 import { receivedOf } from '../../../services/charge-records.js'
-import { refundData } from '../../../services/refunds.js'
 import { hasScenario } from '../../../../scenarios/resolver.js'
 import { badRequest, idempotencyConflict, invalidToken, MERCADO_PAGO_SHAPE, missingIdempotencyKey, missingToken, refundNotFound } from '../errors.js'
 import { guestPayerId, readPaymentRequest, requestDigest } from '../payments.js'
@@ -80,7 +79,7 @@ const routes: RoutesPlugin = async (app) => {
     done()
   })
 
-  /** A payment's refunds, in the order made (one pass over the account's records). */
+  /** A payment's refunds, in the order made (the refunds' own index). */
   const refundsOf = (tx: Transaction): Transaction[] => sb.refunds.refundsOf(tx)
   const one = async (request: FastifyRequest, account: Account, tx: Transaction) => (await paymentViews(sb, request, account, [tx], refundsOf))[0]
 
@@ -154,20 +153,10 @@ const routes: RoutesPlugin = async (app) => {
   }, async (request, reply) => {
     const account = accountOf(request)
     appliedScenarios(request, reply, 'cob-query', account.id)
-    // One pass over the account's records: its payments, and each one's refunds.
-    const payments: Transaction[] = []
-    const refunds = new Map<string, Transaction[]>()
-    for (const tx of sb.store.transactionsOf(account.id)) {
-      if (paymentOf(tx) !== undefined) payments.push(tx)
-      else if (isKind(tx, REFUND_KINDS)) {
-        const list = refunds.get(refundData(tx).originalId)
-        if (list === undefined) refunds.set(refundData(tx).originalId, [tx])
-        else list.push(tx)
-      }
-    }
-    const refundsOfPayment = (tx: Transaction): Transaction[] => refunds.get(tx.id) ?? []
-    const found = searchPayments(payments, refundsOfPayment, request.query as SearchQuery, sb.clock.now(), account.mercadoPago?.userId ?? 0)
-    return { paging: { total: found.total, limit: found.limit, offset: found.offset }, results: await paymentViews(sb, request, account, found.results, refundsOfPayment) }
+    // The account's records (the store's index by account), its payments among them; each one's refunds from the refunds' index.
+    const payments = sb.store.transactionsOf(account.id).filter(tx => paymentOf(tx) !== undefined)
+    const found = searchPayments(payments, refundsOf, request.query as SearchQuery, sb.clock.now(), account.mercadoPago?.userId ?? 0)
+    return { paging: { total: found.total, limit: found.limit, offset: found.offset }, results: await paymentViews(sb, request, account, found.results, refundsOf) }
   })
 
   app.get('/v1/payments/:id', {
