@@ -84,3 +84,17 @@ t.test('scenarios: PAYMENT_ERROR rejects the payment when paid (nothing credited
   t.same(down.json(), { message: 'Internal server error', error: 'internal_server_error', status: 500, cause: [] })
   t.equal(app.sandbox.store.transactionsOf(acc.accountId).length, before, 'nothing made')
 })
+
+t.test('a scenario armed for the account bends its next Mercado Pago request, and only the account\'s', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app) as unknown as MpAccount
+  const other = await newAccount(app) as unknown as MpAccount
+  const armed = await app.inject({ method: 'POST', url: '/__sandbox/scenarios/arm', payload: { accountId: acc.accountId, scenario: 'RATE_LIMITED', times: 1 } })
+  t.equal(armed.statusCode, 201, armed.body)
+  t.equal((await mp(app, other, 'GET', '/v1/payments/search')).statusCode, 200, 'another account\'s request is not bent')
+  const limited = await mp(app, acc, 'POST', '/v1/payments', pix('armed'))
+  t.equal(limited.statusCode, 429)
+  t.equal(limited.headers['x-sandbox-scenario-applied'], 'RATE_LIMITED')
+  t.equal(app.sandbox.store.transactionsOf(acc.accountId).length, 0, 'nothing made')
+  t.equal((await mp(app, acc, 'POST', '/v1/payments', pix('armed'))).statusCode, 201, 'armed once')
+})
