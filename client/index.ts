@@ -96,6 +96,8 @@ function authOf (path: string): Auth {
   if (path === '/oauth/token') return 'basic'
   // What a payer's PSP reads is open to anyone with the URL.
   if (path.startsWith('/qr/') || path.startsWith('/.well-known/')) return 'none'
+  // Mercado Pago's routes take the account's own access token (MercadoPagoApi), its ticket pages none.
+  if (path.startsWith('/v1/payments') || path.startsWith('/mercadopago/')) return 'none'
   return path === '/api/auth/token' ? 'certificate' : 'bearer'
 }
 
@@ -147,6 +149,8 @@ export class PixClient {
     return this.renewing
   }
 
+  /** Mercado Pago's payments API (docs/mercado-pago.md) with an account's `mercadoPago.accessToken`; its own SDK is the usual client. */
+  mercadoPago (accessToken: string): MercadoPagoApi { return new MercadoPagoApi(this, accessToken) }
   balance (options?: RequestOptions): Promise<T.Balance> { return this.call('getBalance', { options }) }
   cashOut (body: T.CashOutRequest, options?: RequestOptions): Promise<T.PayoutAccepted> { return this.call('cashOut', { body, options }) }
   cashOutQrCode (body: T.CashOutQrCodeRequest, options?: RequestOptions): Promise<T.PayoutAccepted> { return this.call('cashOutQrCode', { body, options }) }
@@ -203,8 +207,9 @@ export class PixClient {
       res = await send()
     }
     const text = await res.text()
-    // A payload location answers a JWS, which is text, not JSON.
-    const body: unknown = text === '' ? undefined : res.headers.get('content-type')?.startsWith('application/jose') === true ? text : parse(text)
+    // A payload location answers a JWS, and a ticket page HTML: text, not JSON.
+    const type = res.headers.get('content-type') ?? ''
+    const body: unknown = text === '' ? undefined : type.startsWith('application/jose') || type.startsWith('text/html') ? text : parse(text)
     if (res.status >= 400) throw new PixApiError(res.status, (body ?? {}) as T.ErrorBody, operationId, method, url)
     return body as R
   }
@@ -431,6 +436,8 @@ export class SandboxApi {
   createAccount (settings: T.AccountSettings = {}, options?: RequestOptions): Promise<T.CreatedAccount> { return this.client.call('sandboxCreateAccount', { body: settings, options }) }
   accounts (options?: RequestOptions): Promise<T.Accounts> { return this.client.call('sandboxListAccounts', { options }) }
   account (id: number, options?: RequestOptions): Promise<T.Account> { return this.client.call('sandboxGetAccount', { params: { id }, options }) }
+  /** The account's Mercado Pago notification URL ("Your integrations", docs/mercado-pago.md); null removes it. */
+  setMercadoPagoWebhook (id: number, url: string | null, options?: RequestOptions): Promise<T.Account> { return this.client.call('sandboxSetMercadoPagoWebhook', { params: { id }, body: { url }, options }) }
   /** An access token of the account for a tool such as a script or the CLI, which the integration report does not grade. */
   issueToken (id: number, options?: RequestOptions): Promise<T.AccessToken> { return this.client.call('sandboxIssueToken', { params: { id }, options }) }
   /** `{ set: 100 }` or `{ credit: 50 }` (a negative credit debits). */
@@ -511,4 +518,57 @@ export class SandboxApi {
 /** A client of the sandbox at `baseUrl`; give an account's credentials to call the gateway API. */
 export function createClient (options: ClientOptions): PixClient {
   return new PixClient(options)
+}
+
+/** A Mercado Pago payment as the client reads it: the fields a test checks first, every other key as answered. */
+export interface MercadoPagoPayment {
+  id: number
+  status: string
+  status_detail: string
+  transaction_amount: number
+  transaction_amount_refunded: number
+  point_of_interaction: { transaction_data: { qr_code: string, qr_code_base64: string, ticket_url: string } }
+  [field: string]: unknown
+}
+/** A refund of a Mercado Pago payment. */
+export interface MercadoPagoRefund { id: number, payment_id: number, amount: number, status: string, [field: string]: unknown }
+type MercadoPagoBody = Record<string, unknown>
+
+/**
+ * Mercado Pago's payments API with an account's access token (docs/mercado-pago.md), for a test that
+ * does without its SDK: `X-Idempotency-Key` generated on the POSTs unless given. Paying a payment is
+ * the control plane's (`sandbox.pay(payment.point_of_interaction.transaction_data.qr_code)`), and
+ * waiting for its notification too (`sandbox.waitForDelivery({ eventType: 'mercado_pago_payment' })`).
+ */
+export class MercadoPagoApi {
+  constructor (private readonly client: PixClient, private readonly accessToken: string) {}
+
+  private headers (idempotencyKey?: string): Record<string, string> {
+    return { authorization: `Bearer ${this.accessToken}`, ...(idempotencyKey !== undefined ? { 'x-idempotency-key': idempotencyKey } : {}) }
+  }
+
+  createPayment (body: MercadoPagoBody, options: RequestOptions & { idempotencyKey?: string } = {}): Promise<MercadoPagoPayment> {
+    return this.client.call('mercadoPagoCreatePayment', { body, headers: this.headers(options.idempotencyKey ?? crypto.randomUUID()), options })
+  }
+
+  payment (id: number, options?: RequestOptions): Promise<MercadoPagoPayment> { return this.client.call('mercadoPagoGetPayment', { params: { id }, headers: this.headers(), options }) }
+  /** GET /v1/payments/search: `{ paging, results }`. */
+  searchPayments (query: Record<string, string | number> = {}, options?: RequestOptions): Promise<{ paging: { total: number, limit: number, offset: number }, results: MercadoPagoPayment[] }> {
+    return this.client.call('mercadoPagoSearchPayments', { query, headers: this.headers(), options })
+  }
+
+  /** PUT /v1/payments/{id} `{"status":"cancelled"}`. */
+  cancelPayment (id: number, options?: RequestOptions): Promise<MercadoPagoPayment> { return this.client.call('mercadoPagoUpdatePayment', { params: { id }, body: { status: 'cancelled' }, headers: this.headers(), options }) }
+  /** POST /v1/payments/{id}/refunds: `amount` for a partial refund, none for what is left. */
+  refund (id: number, amount?: number, options: RequestOptions & { idempotencyKey?: string } = {}): Promise<MercadoPagoRefund> {
+    return this.client.call('mercadoPagoCreateRefund', { params: { id }, body: amount === undefined ? {} : { amount }, headers: this.headers(options.idempotencyKey ?? crypto.randomUUID()), options })
+  }
+
+  refunds (id: number, options?: RequestOptions): Promise<MercadoPagoRefund[]> { return this.client.call('mercadoPagoListRefunds', { params: { id }, headers: this.headers(), options }) }
+  refundOf (id: number, refundId: number, options?: RequestOptions): Promise<MercadoPagoRefund> { return this.client.call('mercadoPagoGetRefund', { params: { id, refundId }, headers: this.headers(), options }) }
+  /** The ticket page of a payment (its `ticket_url`), as HTML. */
+  ticket (payment: MercadoPagoPayment, options?: RequestOptions): Promise<string> {
+    const url = new URL(payment.point_of_interaction.transaction_data.ticket_url)
+    return this.client.call('mercadoPagoTicket', { params: { id: payment.id }, query: Object.fromEntries(url.searchParams), options })
+  }
 }

@@ -11,6 +11,11 @@ import type { AppliedScenario } from '../scenarios/types.js'
 export type DomainEvent =
   /** Money arrived for a charge (cash-in, cob, cobv: paid, or its confirmation refused by PAYMENT_ERROR) or without one (PIX_IN). */
   | { kind: 'pix-received', accountId: number, transactionId: string, scenarios?: readonly AppliedScenario[] }
+  /**
+   * A charge was created, or ended unpaid: expired, or cancelled by its receiver (the ones a dialect
+   * announces, such as Mercado Pago's payment.created and payment.updated).
+   */
+  | { kind: 'charge-changed', accountId: number, transactionId: string, transition: 'created' | 'expired' | 'cancelled', scenarios?: readonly AppliedScenario[] }
   /** A pay-out ended: settled or failed (its record says which). */
   | { kind: 'payout-changed', accountId: number, transactionId: string, scenarios?: readonly AppliedScenario[] }
   /**

@@ -3,7 +3,7 @@ import { amount, brl, UsageError, type Command } from '../command.js'
 /** `account create`: a fresh isolated account, its credentials and a first access token. */
 export const account: Command = {
   name: 'account',
-  summary: 'create an isolated account: prints its credentials, client certificate, private key and an access token',
+  summary: 'create an isolated account: prints its credentials (Mercado Pago\'s too), client certificate, private key and an access token',
   usage: ['account create [--balance BRL] [--name NAME]'],
   details: [
     'Options:',
@@ -29,6 +29,15 @@ export const account: Command = {
       `  clientSecret   ${created.clientSecret}`,
       `  access token   ${token.access_token}`,
       `                 (${token.token_type}, expires in ${token.expires_in} s of sandbox time; pix-sandbox token --account ${created.accountId} issues another)`,
+      ...(created.mercadoPago === undefined
+        ? []
+        : [
+            'Mercado Pago (docs/mercado-pago.md):',
+            `  accessToken    ${created.mercadoPago.accessToken}`,
+            `  publicKey      ${created.mercadoPago.publicKey}`,
+            `  userId         ${created.mercadoPago.userId}`,
+            `  webhookSecret  ${created.mercadoPago.webhookSecret}`,
+          ]),
       '',
       'Client certificate (send it percent-encoded in X-SSL-Client-Cert):',
       created.certificate.trimEnd(),

@@ -268,7 +268,7 @@ function renderAccounts () {
 function renderBalance () {
   const section = $('#balance')
   const account = state.accounts.find(a => a.accountId === state.accountId)
-  const sig = JSON.stringify(state.accountId ? account?.balance ?? null : state.accounts.map(a => [a.accountId, a.name, a.balance, a.invariantHolds])) + (account?.invariantHolds ?? '')
+  const sig = JSON.stringify(state.accountId ? [account?.balance ?? null, account?.mercadoPago ?? null] : state.accounts.map(a => [a.accountId, a.name, a.balance, a.invariantHolds])) + (account?.invariantHolds ?? '')
   if (section.dataset.sig === sig) return
   section.dataset.sig = sig
   clear(section)
@@ -283,7 +283,14 @@ function renderBalance () {
       el('h2', { class: 'visually-hidden' }, 'Balance'),
       figure('Available', 'available'), figure('Blocked', 'blocked'), figure('Gross', 'gross'),
       el('p', { class: account.invariantHolds ? 'invariant ok' : 'invariant broken' },
-        account.invariantHolds ? 'Ledger adds up' : 'Ledger invariant broken')
+        account.invariantHolds ? 'Ledger adds up' : 'Ledger invariant broken'),
+      // Mercado Pago's credentials of the account (docs/mercado-pago.md): what its SDK is configured with.
+      ...(account.mercadoPago
+        ? [el('details', { class: 'credentials', 'data-testid': 'mercado-pago-credentials' },
+            el('summary', {}, 'Mercado Pago credentials'),
+            el('dl', {}, [['Access token', 'accessToken'], ['Public key', 'publicKey'], ['User id', 'userId'], ['Webhook secret', 'webhookSecret'], ['Webhook URL', 'webhookUrl']]
+              .flatMap(([label, key]) => [el('dt', {}, label), el('dd', { 'data-credential': key }, String(account.mercadoPago[key] ?? 'none'))])))]
+        : [])
     )
     return
   }

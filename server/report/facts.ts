@@ -138,6 +138,10 @@ const EXTRACTORS: Record<string, (r: RequestSource) => RequestFields> = {
   'POST /cobr': r => ({ ...NO_FIELDS, amountCents: cents(field(r.body, 'valor', 'original')) }),
   'POST /cobr/:txid/retentativa/:data': readOfTxid,
   'PUT /pix/:e2eid/devolucao/:id': r => ({ externalId: text(field(r.params, 'id')), idempotencyKey: null, amountCents: cents(field(r.body, 'valor')), target: text(field(r.params, 'e2eid')) }),
+  // Mercado Pago's (docs/mercado-pago.md): a payment's own id is the one in its path.
+  'POST /v1/payments': r => ({ externalId: text(field(r.body, 'external_reference')), idempotencyKey: text(r.headers['x-idempotency-key']), amountCents: cents(field(r.body, 'transaction_amount')), target: null }),
+  'GET /v1/payments/:id': r => ({ ...NO_FIELDS, externalId: text(field(r.params, 'id')) }),
+  'POST /v1/payments/:id/refunds': r => ({ externalId: null, idempotencyKey: text(r.headers['x-idempotency-key']), amountCents: cents(field(r.body, 'amount')), target: text(field(r.params, 'id')) }),
 }
 
 export function requestFields (method: string, r: RequestSource): RequestFields {

@@ -29,6 +29,21 @@ export const AccountSettingsBody = Type.Object({
   cashInMinExpirationSeconds: Type.Optional(Type.Integer({ minimum: 30, maximum: 604800 })),
   splitFrequency: Type.Optional(SplitFrequencySchema),
   scopes: Type.Optional(ApiPixScopes('the scopes of BACEN\'s API Pix granted to the account (docs/api-pix.md); every one when absent')),
+  mercadoPago: Type.Optional(Type.Object({
+    accessToken: Type.Optional(Type.String({ minLength: 8, maxLength: 200, description: 'TEST-... or APP_USR-...; unique in the sandbox' })),
+    publicKey: Type.Optional(Type.String({ minLength: 8, maxLength: 200 })),
+    userId: Type.Optional(Type.Integer({ minimum: 1, maximum: 9_999_999_999 })),
+    webhookSecret: Type.Optional(Type.String({ minLength: 8, maxLength: 200 })),
+  }, { additionalProperties: false, description: 'Mercado Pago credentials (docs/mercado-pago.md); each generated when absent' })),
+})
+
+/** An account's Mercado Pago credentials (docs/mercado-pago.md); absent for an account of a data file written before them. */
+export const MercadoPagoCredentialsView = Type.Object({
+  accessToken: Type.String({ description: 'Authorization: Bearer <accessToken> on /v1/payments' }),
+  publicKey: Type.String(),
+  userId: Type.Integer({ description: 'the collector_id of its payments' }),
+  webhookSecret: Type.String({ description: 'the key of the x-signature HMAC of its notifications' }),
+  webhookUrl: Type.Union([Type.String(), Type.Null()], { description: 'the account-level notification URL ("Your integrations"); null: none' }),
 })
 
 export const AccountView = Type.Object({
@@ -58,6 +73,7 @@ export const AccountView = Type.Object({
   }),
   invariantHolds: Type.Boolean({ description: 'available + blocked = opening + adjustments + settledIn - settledOut - fees, both >= 0' }),
   createdAt: Type.String({ format: 'date-time' }),
+  mercadoPago: Type.Optional(MercadoPagoCredentialsView),
 })
 
 export const CreatedAccountView = Type.Object({

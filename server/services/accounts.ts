@@ -1,15 +1,15 @@
 import { generateClientCertificate, fingerprintOf } from '../auth/certificates.js'
-import { randomAlnum, type SeededRng } from '../domain/ids.js'
+import { randomAlnum, randomHex, randomInt, randomUuid, type SeededRng } from '../domain/ids.js'
 import { secretRng } from '../auth/secrets.js'
 import { generateCnpj } from '../domain/documents.js'
 import * as ledger from '../domain/ledger.js'
 import { brlToCents } from '../domain/money.js'
 import type { Clock } from '../engine/clock.js'
 import type { AccountDefaults, Fixtures, FixtureAccount } from '../fixtures.js'
-import type { Account, ProviderGroup, SplitFrequency } from '../store/state.js'
+import type { Account, MercadoPagoCredentials, ProviderGroup, SplitFrequency } from '../store/state.js'
 import type { ApiPixScope } from '../domain/scopes.js'
 import type { Store } from '../store/store.js'
-import { Refusal } from '../errors/refusal.js'
+import { Refusal, invalidRequest } from '../errors/refusal.js'
 
 /**
  * An account's incarnation (store/state.ts). From the system's random source, as credentials are: a
@@ -33,6 +33,26 @@ export interface AccountSettings {
   splitFrequency?: SplitFrequency
   /** The scopes of API Pix it is granted; every one when absent. */
   scopes?: ApiPixScope[]
+  /** Its Mercado Pago credentials, each generated when absent (docs/mercado-pago.md, Credentials). */
+  mercadoPago?: Partial<Omit<MercadoPagoCredentials, 'webhookUrl'>>
+}
+
+/**
+ * Mercado Pago credentials shaped as its test ones (docs/assumptions.md, Mercado Pago): the access
+ * token `TEST-<16 digits>-<MMDDHH>-<32 hex>-<user id>`, the public key `TEST-<uuid>`, a 64-hex webhook
+ * secret; what is given is kept. From the system's random source, as every credential.
+ */
+function mercadoPagoCredentials (given: AccountSettings['mercadoPago'] = {}, nowMs: number): MercadoPagoCredentials {
+  const userId = given.userId ?? 100_000_000 + randomInt(secretRng, 1_900_000_000)
+  const at = new Date(nowMs)
+  const issued = [at.getUTCMonth() + 1, at.getUTCDate(), at.getUTCHours()].map(n => String(n).padStart(2, '0')).join('')
+  const digits = (n: number): string => Array.from({ length: n }, () => String(randomInt(secretRng, 10))).join('')
+  return {
+    accessToken: given.accessToken ?? `TEST-${digits(16)}-${issued}-${randomHex(secretRng, 32)}-${userId}`,
+    publicKey: given.publicKey ?? `TEST-${randomUuid(secretRng)}`,
+    userId,
+    webhookSecret: given.webhookSecret ?? randomHex(secretRng, 64),
+  }
 }
 
 export interface CreatedAccount {
@@ -79,6 +99,7 @@ export class AccountService {
       createdAt: new Date(this.clock.now()).toISOString(),
       incarnation: newIncarnation(),
       ...(s.scopes !== undefined ? { scopes: [...new Set(s.scopes)] } : {}),
+      mercadoPago: mercadoPagoCredentials(s.mercadoPago, this.clock.now()),
     }
   }
 
@@ -108,12 +129,19 @@ export class AccountService {
    * fails uses up no id. Creations racing for the same id make their certificate again with the next.
    */
   async create (settings: AccountSettings = {}): Promise<CreatedAccount> {
+    const token = settings.mercadoPago?.accessToken
+    const tokenTaken = (): void => {
+      // An access token names one account: it never acts for another.
+      if (token !== undefined && this.store.accountByAccessToken(token) !== undefined) throw invalidRequest('mercadoPago.accessToken is already the access token of another account', { en: 'mercadoPago.accessToken is already the access token of another account' })
+    }
+    tokenTaken()
     for (;;) {
       const id = this.store.peekSeq('account')
       const name = settings.name ?? `CONTA SANDBOX ${id}`
       const cert = await generateClientCertificate(name, id, this.clock.now())
       const account = this.store.transact(() => {
         if (this.store.peekSeq('account') !== id) return null
+        tokenTaken()
         this.store.nextSeq('account')
         return this.store.addAccount(this.build(id, {
           ...settings,
@@ -154,6 +182,18 @@ export class AccountService {
   renewIncarnations (): void {
     this.store.transact(() => {
       for (const account of this.store.accounts()) this.store.patch('accounts', account.id, a => { a.incarnation = newIncarnation() })
+    })
+  }
+
+  /** The account-level webhook URL of its Mercado Pago credentials ("Your integrations"); null removes it. */
+  setMercadoPagoWebhookUrl (account: Account, url: string | null): Account {
+    return this.store.transact(() => {
+      this.store.update('accounts', account.id, a => {
+        if (a.mercadoPago === undefined) return
+        if (url === null) a.mercadoPago.webhookUrl = undefined
+        else a.mercadoPago.webhookUrl = url
+      })
+      return this.store.account(account.id)!
     })
   }
 

@@ -6,7 +6,7 @@ import { isValidSplitKey } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, parseDecimalString, percentOf } from '../domain/money.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
-import { type Account, type ChargeData, type ChargeKind, type CobData, type CobVData, type Counterpart, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData, type TransactionOf, type TransactionStatus } from '../store/state.js'
+import { type Account, type DeepReadonly, type MercadoPagoPayment, type ChargeData, type ChargeKind, type CobData, type CobVData, type Counterpart, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData, type TransactionOf, type TransactionStatus } from '../store/state.js'
 import { cobFieldProblems, revisedCob, type CnpjForm, type CobFields, type CobRequest, type CobRevision } from '../domain/cob.js'
 import { chargeData, chargeDraft, receivedOf, txidInUse } from './charge-records.js'
 import { percentageExcess } from '../domain/splits.js'
@@ -54,6 +54,22 @@ export interface CashInInput {
   payer: { fullName: string, document: string }
   additionalInfo?: Record<string, string>
   splits?: Array<Pick<SplitRecord, 'pixKey' | 'pixKeyType' | 'name' | 'document' | 'type' | 'value'> & { immediate?: boolean }>
+}
+
+/** A charge of a static-style code (createCodeCharge). */
+export interface CodeChargeInput {
+  amountCents: number
+  /** When it expires unpaid (sandbox ms). */
+  dueAt: number
+  description?: string
+  /** The receiver's key its code names. */
+  key: string
+  /** Its txid (1 to 25 alphanumerics) and the dialect's data, from the record's seq. */
+  of (seq: number): { txid: string, mercadoPago?: DeepReadonly<MercadoPagoPayment> }
+  /** Other names it is found by (the store's refs: a dialect's idempotency key). */
+  refs?: readonly string[]
+  /** Throws when the charge must not be made after all (checked in the unit that makes it). */
+  duplicate? (): void
 }
 
 export interface PayByCodeInput {
@@ -222,6 +238,54 @@ export class ChargeService implements Lifecycle, CobVWrites {
       return added
     })
     return { charge, ...(qrCodeImage !== undefined ? { qrCodeImage } : {}) }
+  }
+
+  // ---- a charge of a static-style code (Mercado Pago's payments) --------------------------------
+
+  /**
+   * A PENDING charge (kind CASH_IN) whose code names the receiver's key, its amount and its txid, as
+   * Mercado Pago's Pix codes do (docs/mercado-pago.md): found by that txid when it is paid. The txid
+   * and the dialect's own data are made once the record's seq is known (a PSP numbers its payments).
+   * `duplicate` runs in the unit before anything is written (an idempotency key taken meanwhile).
+   */
+  createCodeCharge (account: Account, input: CodeChargeInput, scenarios: AppliedScenario[]): Transaction {
+    return this.store.transact(() => {
+      const live = this.store.account(account.id)
+      if (live === undefined || live.incarnation !== account.incarnation) throw new Refusal('UNAUTHORIZED', 'The account was reset or replaced during the request')
+      input.duplicate?.()
+      const now = this.now()
+      const draft = this.newTransaction(account, { kind: 'CASH_IN', data: { txid: null, location: null, pixCode: null, splits: [] } }, 'PENDING', input.amountCents, now, scenarios)
+      const { txid, mercadoPago } = input.of(draft.seq)
+      const data = draft.data as ChargeData
+      data.txid = txid
+      data.pixCode = buildBrCode({ key: input.key, amountCents: input.amountCents, txid, merchantName: this.merchantName(account), merchantCity: this.deps.fixtures.institution.city })
+      if (mercadoPago !== undefined) data.mercadoPago = structuredClone(mercadoPago) as ChargeData['mercadoPago']
+      if (input.description !== undefined) draft.description = input.description
+      draft.dueAt = iso(input.dueAt)
+      const added = this.store.addTransaction(draft, undefined, [`txid:${txid}`, ...(input.refs ?? [])])
+      this.scheduleTimers(added)
+      this.deps.events.emit({ kind: 'charge-changed', accountId: account.id, transactionId: added.id, transition: 'created', scenarios })
+      return this.store.transaction(added.id)!
+    })
+  }
+
+  /** The receiver cancels an unpaid cash-in (Mercado Pago's PUT status cancelled): ERROR with errorCode CANCELLED, no longer payable. */
+  cancelCharge (charge: Transaction): Transaction {
+    if (charge.kind !== 'CASH_IN' || !this.isOpen(charge)) throw new Refusal('QRCODE_NOT_AVAILABLE', `This charge cannot be cancelled (${charge.status})`)
+    return this.store.transact(() => {
+      this.store.update('transactions', charge.id, d => {
+        d.dueAt = undefined
+        chargeDraft(d).autoPayAt = undefined
+        d.errorCode = 'CANCELLED'
+        d.errorMessage = 'Cobrança cancelada pelo recebedor'
+        this.transition(d, 'ERROR', 'cancelled by receiver')
+      })
+      const cancelled = this.store.transaction(charge.id)!
+      this.expiry.follow(cancelled)
+      this.autoPayment.follow(cancelled)
+      this.deps.events.emit({ kind: 'charge-changed', accountId: charge.accountId, transactionId: charge.id, transition: 'cancelled', scenarios: charge.scenarios })
+      return cancelled
+    })
   }
 
   // ---- cob --------------------------------------------------------------------------------------
@@ -658,6 +722,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
         d.errorMessage = 'Cobrança expirada sem pagamento'
         this.transition(d, 'ERROR', 'expired')
       }
+      this.deps.events.emit({ kind: 'charge-changed', accountId: charge.accountId, transactionId: id, transition: 'expired', scenarios: charge.scenarios })
     }))
   }
 

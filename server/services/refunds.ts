@@ -9,7 +9,7 @@ import { cannotReceive, type ReceivedPayment } from './charges.js'
 import { chargeData, receivedOf } from './charge-records.js'
 import { iso, recordTransition } from './history.js'
 import type { DevolucaoRules, DevolucaoWrites, Lifecycle, MedReturns, PendingOperations, Ports, ReceivedPayments } from '../ports.js'
-import { DueJobs, type Derived } from '../store/derived.js'
+import { DueJobs, RecordLists, type Derived } from '../store/derived.js'
 import type { Config } from '../config.js'
 
 /**
@@ -67,6 +67,8 @@ export type RefundDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | '
 export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
   /** A pending refund's settlement, at its `dueAt`. */
   private readonly settlements: DueJobs<'transactions'>
+  /** Each received payment's refunds, oldest first: what is left to refund, and a payment's refunds, without a pass over its account's records. */
+  private readonly byOriginal: RecordLists<'transactions'>
   readonly derived: readonly Derived[]
 
   constructor (private readonly deps: RefundDeps) {
@@ -79,7 +81,8 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
         else this.settleNow(tx)
       },
     })
-    this.derived = [this.settlements]
+    this.byOriginal = new RecordLists(deps.store, 'transactions', tx => isKind(tx, REFUND_KINDS) ? [tx.data.originalId] : [])
+    this.derived = [this.settlements, this.byOriginal]
   }
 
   /** POST /__sandbox/transactions/:id/settle and /fail on a refund. */
@@ -102,7 +105,7 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
   }
 
   refundsOf (original: Transaction): Transaction[] {
-    return this.store.transactionsOf(original.accountId).filter(t => isKind(t, REFUND_KINDS) && refundData(t).originalId === original.id)
+    return this.byOriginal.of(original.id).map(id => this.store.transaction(String(id))!)
   }
 
   private deadlinePassed (received: DeepReadonly<ReceivedPayment>, days = REFUND_DEADLINE_DAYS): boolean {
@@ -112,12 +115,12 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
   // ---- refund-in (standard family) --------------------------------------------------------------
 
   /** POST /api/pix/refund-in/:id, `id` the received payment's transactionId or endToEndId (docs/gateway.md §2.7, 7.5). */
-  refundIn (account: Account, id: string, body: { refundValue: number, reason?: string, externalId?: string }, scenarios: AppliedScenario[]): Transaction {
+  refundIn (account: Account, id: string, body: { refundValue: number, reason?: string, externalId?: string }, scenarios: AppliedScenario[], deadlineDays = REFUND_DEADLINE_DAYS): Transaction {
     const original = this.deps.received.findReceived(id)
     if (!original || original.accountId !== account.id) throw new Refusal('TRANSACTION_NOT_FOUND', `Transação original ${id} não encontrada`)
     const received = receivedOf(original)
     if (!received) throw new Refusal('REFUND_NOT_ALLOWED', `A transação ${id} não é um pagamento recebido e liquidado`)
-    if (this.deadlinePassed(received)) throw new Refusal('REFUND_DEADLINE_EXCEEDED', `O prazo de ${REFUND_DEADLINE_DAYS} dias para devolução expirou`)
+    if (this.deadlinePassed(received, deadlineDays)) throw new Refusal('REFUND_DEADLINE_EXCEEDED', `O prazo de ${deadlineDays} dias para devolução expirou`)
     const amount = parseAmount(body.refundValue)
     if (!amount.ok) throw new Refusal('PIX_INVALID_AMOUNT', amountMessage('refundValue', amount.reason))
     const remaining = this.remainingCents(original)
@@ -250,6 +253,7 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
       tx.dueAt = iso(now + delay)
     }
     const added = this.store.addTransaction(tx, undefined, [`devolucao:${received.endToEndId}:${refId}`, `rtr:${rtrId}`])
+    this.byOriginal.add(added)
     if (added.dueAt) this.settlements.follow(added)
     return added
   }

@@ -199,6 +199,8 @@ export class RecordLists<C extends Collection> extends Over<C> {
     // Each list loses what went from it in one pass (an account's removal takes many records from one list).
     const gone = new Map<string, Set<RecordKey>>()
     for (const record of records) {
+      // A record with no key is in no list (a pay-out among the transactions a list of refunds keeps).
+      if (this.keysOf(record).length === 0) continue
       const at = this.keyOf(record)
       if (this.isLive(record)) {
         putBack ||= this.shortestList(record).lastIndexOf(at) < 0

@@ -157,10 +157,16 @@ interface Checks {
 
 function references (state: State, add: (problem: string) => void): void {
   const clientIds = new Map<string, number>()
+  // A Mercado Pago access token names one account, as a clientId does.
+  const accessTokens = new Map<string, number>()
   for (const a of Object.values(state.accounts)) {
     const other = clientIds.get(a.clientId)
     if (other !== undefined) add(`accounts/${a.id}: clientId ${JSON.stringify(a.clientId)} is also account ${other}'s`)
     clientIds.set(a.clientId, a.id)
+    const token = a.mercadoPago?.accessToken
+    const holder = token === undefined ? undefined : accessTokens.get(token)
+    if (holder !== undefined) add(`accounts/${a.id}: mercadoPago.accessToken is also account ${holder}'s`)
+    if (token !== undefined) accessTokens.set(token, a.id)
   }
   for (const collection of COLLECTIONS) {
     const about: Checks = COLLECTION_RECORDS[collection]

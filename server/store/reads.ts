@@ -16,6 +16,8 @@ export class StoreReads {
   account (id: number): Account | undefined { return this.repo.account(id) }
   accounts (): Account[] { return this.repo.accounts() }
   accountByClientId (clientId: string): Account | undefined { return this.repo.accountByClientId(clientId) }
+  /** The account whose Mercado Pago credentials carry this access token. */
+  accountByAccessToken (token: string): Account | undefined { return this.repo.accountByAccessToken(token) }
   accountByFingerprint (fingerprint: string): Account | undefined { return this.repo.accountByFingerprint(fingerprint) }
   transaction (id: string): Transaction | undefined { return this.repo.transaction(id) }
   transactionsOf (accountId: number): readonly Transaction[] { return this.repo.transactionsOf(accountId) }

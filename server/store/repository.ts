@@ -42,6 +42,8 @@ export class Repository {
   state: State = emptyState()
 
   private readonly byClientId = new Map<string, Account>()
+  /** Accounts by the access token of their Mercado Pago credentials. */
+  private readonly byAccessToken = new Map<string, Account>()
   private readonly byFingerprint = new Map<string, Account>()
   private readonly txByAccount = new Map<number, Transaction[]>()
   /**
@@ -67,6 +69,10 @@ export class Repository {
 
   accountByClientId (clientId: string): Account | undefined {
     return this.byClientId.get(clientId)
+  }
+
+  accountByAccessToken (token: string): Account | undefined {
+    return this.byAccessToken.get(token)
   }
 
   accountByFingerprint (fingerprint: string): Account | undefined {
@@ -110,6 +116,7 @@ export class Repository {
   /** Every index anew from the state (a load, a replaced state). */
   reindex (): void {
     this.byClientId.clear()
+    this.byAccessToken.clear()
     this.byFingerprint.clear()
     this.txByAccount.clear()
     this.txByExternalId.clear()
@@ -197,6 +204,7 @@ export class Repository {
 
   private accountKeys (account: Account, add: boolean): void {
     keep(this.byClientId, account.clientId, account, add)
+    if (account.mercadoPago !== undefined) keep(this.byAccessToken, account.mercadoPago.accessToken, account, add)
     for (const fp of account.certificateFingerprints) keep(this.byFingerprint, fp, account, add)
   }
 

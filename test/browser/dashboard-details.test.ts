@@ -107,6 +107,16 @@ t.test('a holder the sandbox invented is marked as generated; a directory holder
   t.equal(await txRow(ids.joao).locator('[data-testid="counterpart"]').textContent(), 'JOAO SOUZA')
 })
 
+t.test('one account\'s view shows its Mercado Pago credentials', async t => {
+  await open('?account=1')
+  const block = page.locator('[data-testid="mercado-pago-credentials"]')
+  await block.locator('summary').click()
+  const credentials = app.sandbox.store.account(1)!.mercadoPago!
+  t.equal(await block.locator('[data-credential="accessToken"]').textContent(), credentials.accessToken)
+  t.equal(await block.locator('[data-credential="webhookSecret"]').textContent(), credentials.webhookSecret)
+  t.equal(await block.locator('[data-credential="userId"]').textContent(), String(credentials.userId))
+})
+
 for (const [width, height] of [[1400, 900], [1280, 800], [1024, 768]]) {
   t.test(`at ${width} px every row fits on one line, toggle included, for one account and for all`, async t => {
     await page.setViewportSize({ width, height })

@@ -113,6 +113,8 @@ t.test('account create prints credentials, certificate, private key and a workin
   const account = app.sandbox.store.account(id)!
   t.match(human.stdout, `clientId       ${account.clientId}`)
   t.match(human.stdout, `clientSecret   ${account.clientSecret}`)
+  t.match(human.stdout, `accessToken    ${account.mercadoPago!.accessToken}`)
+  t.match(human.stdout, `webhookSecret  ${account.mercadoPago!.webhookSecret}`)
   t.match(human.stdout, 'balance 250.50 BRL')
   t.match(human.stdout, /-----BEGIN CERTIFICATE-----[\s\S]+-----BEGIN PRIVATE KEY-----/)
   const token = /access token {3}(\S+)/.exec(human.stdout)![1]

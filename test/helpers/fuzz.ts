@@ -73,7 +73,7 @@ const API_PIX = '/v2'
 /** Scenarios whose effect is a 500. */
 const SERVER_ERROR_SCENARIOS = new Set(['INTERNAL_ERROR', 'PROVIDER_UNAVAILABLE'])
 
-interface FuzzAccount { accountId: number, clientId: string, clientSecret: string, certificate: string, token: string, apiPixToken: string }
+interface FuzzAccount { accountId: number, clientId: string, clientSecret: string, certificate: string, token: string, apiPixToken: string, mercadoPagoToken: string }
 
 /** An id an answer returned, and the account it is of (undefined when the answer did not say: the control plane's). */
 interface Owned<T> { value: T, accountId: number | undefined }
@@ -109,6 +109,9 @@ interface Pools {
   /** The paths of signed payloads (`/qr/v2/...`), from the locations' `location`. */
   payloads: string[]
   behaviours: number[]
+  /** Mercado Pago's payment ids (and, apart, its refund ids). */
+  mpPayments: Array<Owned<number>>
+  mpRefunds: number[]
 }
 
 interface World {
@@ -205,10 +208,13 @@ function harvest (pools: Pools, url: string, value: unknown, owner: number | und
         const kind = chargeKindOf(path, record)
         if (kind !== undefined && record.status !== 'NEGADA') rememberOwned(pools.txids[kind], v, of)
       }
-      if ((key === 'pixCode' || key === 'pixCopiaECola') && v.startsWith('000201')) remember(pools.pixCodes, v)
+      if ((key === 'pixCode' || key === 'pixCopiaECola' || key === 'qr_code') && v.startsWith('000201')) remember(pools.pixCodes, v)
       if (key === 'idRec' && /^R[RN]/.test(v)) rememberOwned(pools.idRecs, v, of)
       if (key === 'idSolicRec') rememberOwned(pools.idSolicRecs, v, of)
       if (key === 'location' && v.includes(`${PAYLOAD_PATH}/`)) remember(pools.payloads, v.slice(v.indexOf(`${PAYLOAD_PATH}/`)))
+    } else if (typeof v === 'number' && key === 'id' && path.startsWith('/v1/payments')) {
+      if (typeof record.payment_id === 'number') remember(pools.mpRefunds, v)
+      else if (parent === '' || parent === 'results' || /^\d+$/.test(parent)) rememberOwned(pools.mpPayments, v, of)
     } else if (typeof v === 'number' && key === 'id') {
       // A recurrence's `loc` is a location of recurrences; a charge's, a location of charges.
       if (path.startsWith(`${API_PIX}/locrec`) || (parent === 'loc' && path.startsWith(`${API_PIX}/rec`))) rememberOwned(pools.locrecs, v, of)
@@ -225,8 +231,8 @@ function harvest (pools: Pools, url: string, value: unknown, owner: number | und
 
 // ---- endpoints ------------------------------------------------------------------------------------
 
-/** `api-pix`: a token of /oauth/token, or now and then the gateway's (both dialects take either). */
-type Auth = 'token' | 'api-pix' | 'none'
+/** `api-pix`: a token of /oauth/token, or now and then the gateway's (both dialects take either); `mercado-pago`: the account's access token. */
+type Auth = 'token' | 'api-pix' | 'mercado-pago' | 'none'
 
 interface Request { method: string, url: string, payload: Payload, headers: Record<string, string>, auth: Auth, account: number }
 
@@ -237,7 +243,7 @@ interface Endpoint {
   body?: (w: Draw) => fc.Arbitrary<Payload>
   query?: fc.Arbitrary<string>
   headers?: fc.Arbitrary<Record<string, string>> | ((w: Draw) => fc.Arbitrary<Record<string, string>>)
-  auth?: boolean | 'api-pix'
+  auth?: boolean | 'api-pix' | 'mercado-pago'
   weight?: number
 }
 
@@ -393,6 +399,15 @@ function endpoints (): Endpoint[] {
       { method: 'DELETE', path: fixed(`${API_PIX}/${hook}`), auth: 'api-pix', weight: 0.3 },
     ]),
 
+    // ---- Mercado Pago (docs/mercado-pago.md) ----
+    { method: 'POST', path: fixed('/v1/payments'), auth: 'mercado-pago', weight: 3, headers: fc.tuple(idempotency, someHeaders).map(([a, b]) => ({ ...b, ...a })), body: body(() => ({ transaction_amount: [1.5, 10, 999999999.99][unique % 3], payment_method_id: 'pix', description: 'fuzz', external_reference: uniq('mp'), notification_url: 'http://127.0.0.1:9/mp', metadata: { orderId: unique }, payer: { email: 'p@example.com', identification: { type: 'CPF', number: '19119119100' } } })) },
+    { method: 'GET', path: w => segment((x, i) => drawn(x, x.pools.mpPayments, i, 140000000001))(w).map(id => `/v1/payments/${id}`), auth: 'mercado-pago' },
+    { method: 'GET', path: fixed('/v1/payments/search'), auth: 'mercado-pago', query: fc.oneof(queryArb, fc.constantFrom('?sort=id&criteria=asc&limit=5', '?begin_date=NOW-1DAYS&end_date=NOW', '?status=approved', '?offset=20000', '?begin_date=NOW-9999DAYS')) },
+    { method: 'PUT', path: w => segment((x, i) => drawn(x, x.pools.mpPayments, i, 140000000001))(w).map(id => `/v1/payments/${id}`), auth: 'mercado-pago', body: body(() => ({ status: 'cancelled' })) },
+    { method: 'POST', path: w => segment((x, i) => drawn(x, x.pools.mpPayments, i, 140000000001))(w).map(id => `/v1/payments/${id}/refunds`), auth: 'mercado-pago', weight: 2, headers: fc.tuple(idempotency, someHeaders).map(([a, b]) => ({ ...b, ...a })), body: body(() => unique % 2 === 0 ? {} : { amount: [0.01, 1, 1e15][unique % 3] }) },
+    { method: 'GET', path: w => segment((x, i) => drawn(x, x.pools.mpPayments, i, 140000000001))(w).map(id => `/v1/payments/${id}/refunds${unique % 2 === 0 ? '/' : ''}`), auth: 'mercado-pago' },
+    { method: 'GET', path: w => fc.tuple(segment((x, i) => drawn(x, x.pools.mpPayments, i, 140000000001))(w), segment((x, i) => pick(x.pools.mpRefunds, i, 1200000001))(w)).map(([id, r]) => `/v1/payments/${id}/refunds/${r}`), auth: 'mercado-pago' },
+
     // ---- the control plane ----
     { method: 'GET', path: fixed('/__sandbox/health') },
     { method: 'POST', path: fixed('/__sandbox/reset'), body: w => fc.oneof(fc.nat().map(i => ({ accountId: accountId(w, i) })), weird.map(v => ({ accountId: v }))).map(b => ({ text: JSON.stringify(b), contentType: 'application/json' })) },
@@ -458,7 +473,7 @@ function requestArb (w: World, list: Endpoint[]): fc.Arbitrary<Request> {
         query: ep.query ?? fc.oneof({ weight: 5, arbitrary: fc.constant('') }, { weight: 1, arbitrary: queryArb }),
         payload: ep.body ? fc.constant(null).chain(() => ep.body!(d)) : fc.oneof({ weight: 5, arbitrary: fc.constant<Payload>({}) }, { weight: 1, arbitrary: bodyArb(() => ({})) }),
         headers: fc.tuple(typeof ep.headers === 'function' ? ep.headers(d) : ep.headers ?? someHeaders, fc.oneof({ weight: 4, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: oddHeaders })).map(([a, b]) => ({ ...b, ...a })),
-      }).map(r => ({ method: ep.method, url: r.path + r.query, payload: r.payload, headers: r.headers, auth: ep.auth === 'api-pix' ? 'api-pix' as const : ep.auth === true ? 'token' as const : 'none' as const, account }))
+      }).map(r => ({ method: ep.method, url: r.path + r.query, payload: r.payload, headers: r.headers, auth: ep.auth === 'api-pix' || ep.auth === 'mercado-pago' ? ep.auth : ep.auth === true ? 'token' as const : 'none' as const, account }))
     }),
   })))
 }
@@ -467,16 +482,16 @@ function requestArb (w: World, list: Endpoint[]): fc.Arbitrary<Request> {
 
 async function setUp (seed: number): Promise<World> {
   const app = await buildApp({ config: { seed: `fuzz-${seed}`, clock: 'frozen', clockStart: T0, settlementDelayMs: 50, medRateLimit: 1_000_000, maxPendingDeliveries: 1000 } })
-  const accounts: FuzzAccount[] = [{ accountId: 1, clientId: 'pix-sandbox-client', clientSecret: 'pix-sandbox-secret-2026', certificate: app.sandbox.store.account(1)!.certificatePem, token: '', apiPixToken: '' }]
+  const accounts: FuzzAccount[] = [{ accountId: 1, clientId: 'pix-sandbox-client', clientSecret: 'pix-sandbox-secret-2026', certificate: app.sandbox.store.account(1)!.certificatePem, token: '', apiPixToken: '', mercadoPagoToken: app.sandbox.store.account(1)!.mercadoPago!.accessToken }]
   for (const settings of [{ balance: 1_000_000, fee: 0.5 }, { balance: 10, providerGroup: 'A' }, { balance: 0, splitFrequency: 'IMMEDIATE' }]) {
     const res = await app.inject({ method: 'POST', url: '/__sandbox/accounts', payload: settings })
     if (res.statusCode !== 201) throw new Error(`fuzz set-up: ${res.statusCode} ${res.body}`)
     const a = res.json()
-    accounts.push({ accountId: a.accountId, clientId: a.clientId, clientSecret: a.clientSecret, certificate: a.certificate, token: '', apiPixToken: '' })
+    accounts.push({ accountId: a.accountId, clientId: a.clientId, clientSecret: a.clientSecret, certificate: a.certificate, token: '', apiPixToken: '', mercadoPagoToken: a.mercadoPago.accessToken })
   }
   if (app.sandbox.config.apiPixBasePath !== API_PIX) throw new Error(`fuzz set-up: API Pix under ${app.sandbox.config.apiPixBasePath}, not ${API_PIX}`)
   const keys = Object.keys(app.sandbox.store.data.directory)
-  const pools: Pools = { transactions: [], endToEndIds: [], txids: { cob: [], cobv: [], cobr: [] }, pixCodes: [], meds: [], webhooks: [], deliveries: [], armed: [], keys, ownKeys: [], locs: { cob: [], cobv: [] }, locrecs: [], idRecs: [], idSolicRecs: [], payloads: [], behaviours: [] }
+  const pools: Pools = { transactions: [], endToEndIds: [], txids: { cob: [], cobv: [], cobr: [] }, pixCodes: [], meds: [], webhooks: [], deliveries: [], armed: [], keys, ownKeys: [], locs: { cob: [], cobv: [] }, locrecs: [], idRecs: [], idSolicRecs: [], payloads: [], behaviours: [], mpPayments: [], mpRefunds: [] }
   for (const a of accounts) {
     const { name, document, ispb } = app.sandbox.store.account(a.accountId)!
     const key = `fuzz${a.accountId}@example.com`
@@ -519,7 +534,7 @@ export async function fuzz (opts: FuzzOptions): Promise<FuzzReport> {
     const arb = fc.constant(null).chain(() => requestArb(w, list)).chain(req => {
       if (req.auth === 'none') return fc.constant({ req, authorization: null as string | null })
       const account = pick(w.accounts, req.account, w.accounts[0])
-      const token = req.auth === 'api-pix' && req.account % 5 !== 0 ? account.apiPixToken : account.token
+      const token = req.auth === 'mercado-pago' ? account.mercadoPagoToken : req.auth === 'api-pix' && req.account % 5 !== 0 ? account.apiPixToken : account.token
       return authArb(token).map(authorization => ({ req, authorization }))
     })
     const property = fc.asyncProperty(arb, async ({ req, authorization }) => {

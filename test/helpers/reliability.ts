@@ -25,14 +25,18 @@ const PROBLEM_REQUIRED = ['type', 'title', 'status']
 const PROBLEM_ALLOWED = new Set([...PROBLEM_REQUIRED, 'detail', 'violacoes', 'correlationId'])
 const OAUTH_REQUIRED = ['error']
 const OAUTH_ALLOWED = new Set([...OAUTH_REQUIRED, 'error_description'])
+// Mercado Pago's: `message`, `error`, `status` and the `cause` list of its codes; its unknown-resource
+// 404 has no `status`, as production's (docs/assumptions.md, Mercado Pago).
+const MERCADO_PAGO_REQUIRED = ['message', 'error']
+const MERCADO_PAGO_ALLOWED = new Set([...MERCADO_PAGO_REQUIRED, 'status', 'cause'])
 
-export type ErrorFamily = 'extended' | 'simple' | 'sandbox' | 'problem' | 'oauth'
+export type ErrorFamily = 'extended' | 'simple' | 'sandbox' | 'problem' | 'oauth' | 'mercado-pago'
 
 /** The shape of an error body by the name the app gives it (the gateway token's is the simple one: test/helpers/errors.ts, errorShapeOf). */
-export const SHAPE_OF: Record<string, ErrorFamily> = { extended: 'extended', simple: 'simple', sandbox: 'sandbox', problem: 'problem', oauth: 'oauth' }
+export const SHAPE_OF: Record<string, ErrorFamily> = { extended: 'extended', simple: 'simple', sandbox: 'sandbox', problem: 'problem', oauth: 'oauth', 'mercado-pago': 'mercado-pago' }
 
-const REQUIRED: Record<ErrorFamily, string[]> = { extended: EXTENDED_REQUIRED, simple: SIMPLE_REQUIRED, sandbox: SANDBOX_REQUIRED, problem: PROBLEM_REQUIRED, oauth: OAUTH_REQUIRED }
-const ALLOWED: Record<ErrorFamily, Set<string>> = { extended: EXTENDED_ALLOWED, simple: SIMPLE_ALLOWED, sandbox: SANDBOX_ALLOWED, problem: PROBLEM_ALLOWED, oauth: OAUTH_ALLOWED }
+const REQUIRED: Record<ErrorFamily, string[]> = { extended: EXTENDED_REQUIRED, simple: SIMPLE_REQUIRED, sandbox: SANDBOX_REQUIRED, problem: PROBLEM_REQUIRED, oauth: OAUTH_REQUIRED, 'mercado-pago': MERCADO_PAGO_REQUIRED }
+const ALLOWED: Record<ErrorFamily, Set<string>> = { extended: EXTENDED_ALLOWED, simple: SIMPLE_ALLOWED, sandbox: SANDBOX_ALLOWED, problem: PROBLEM_ALLOWED, oauth: OAUTH_ALLOWED, 'mercado-pago': MERCADO_PAGO_ALLOWED }
 
 /** Why `body` is not an error of the family's shape with this status, or null when it is. */
 export function shapeProblem (family: ErrorFamily, status: number, raw: string): string | null {
@@ -53,6 +57,7 @@ export function shapeProblem (family: ErrorFamily, status: number, raw: string):
     return typeof b.type === 'string' && b.type.startsWith('https://pix.bcb.gov.br/api/v2/error/') && typeof b.title === 'string' ? null : 'type or title is not API Pix\'s'
   }
   if (family === 'oauth') return typeof b.error === 'string' ? null : 'error is not a string'
+  if (family === 'mercado-pago') return (b.status === status || (status === 404 && !('status' in b))) && typeof b.message === 'string' ? null : `status ${String(b.status)} in the body, ${status} on the wire`
   if (b.statusCode !== status) return `statusCode ${String(b.statusCode)} in the body, ${status} on the wire`
   if (family === 'extended') {
     if (!(typeof b.message === 'string' || (Array.isArray(b.message) && b.message.every(m => typeof m === 'string')))) return 'message is neither a string nor a list of strings'

@@ -22,7 +22,7 @@ const report = async (app: FastifyInstance, accountId: number) => {
 }
 const statusOf = (r: { checks: Array<{ id: string, status: string }> }, id: string) => r.checks.find(c => c.id === id)?.status
 
-t.test('a fresh account: every check of the catalogue, each not exercised but requests-valid, those of API Pix alone not applicable, naming its section', async t => {
+t.test('a fresh account: every check of the catalogue, each not exercised but requests-valid, those of API Pix or Mercado Pago alone not applicable, naming its section', async t => {
   const app = await buildTestApp(t)
   const acc = await newAccount(app)
   const r = await report(app, acc.accountId)
@@ -36,8 +36,9 @@ t.test('a fresh account: every check of the catalogue, each not exercised but re
   for (const c of r.checks) {
     const gateway = c.dialects.includes('gateway')
     t.equal(c.status, c.id === 'requests-valid' ? 'passed' : gateway ? 'not_exercised' : 'not_applicable', `${c.id}: ${c.summary}`)
-    t.match(c.section, gateway ? /^gateway \d/ : /^api-pix /, `${c.id} cites a section`)
-    t.match(c.docs, gateway ? /^docs\/gateway\.md#\d/ : /^docs\/api-pix\.md#[a-z]/, `${c.id} links to it`)
+    const page = gateway ? 'gateway' : c.dialects.includes('mercado-pago') ? 'mercado-pago' : 'api-pix'
+    t.match(c.section, gateway ? /^gateway \d/ : new RegExp(`^${page} `), `${c.id} cites a section`)
+    t.match(c.docs, gateway ? /^docs\/gateway\.md#\d/ : new RegExp(`^docs/${page}\\.md#[a-z]`), `${c.id} links to it`)
     t.same(c.evidence, [])
   }
   t.match(r.read, { requests: 1, transactions: 0 }, 'the token request of newAccount')

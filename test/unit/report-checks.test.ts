@@ -102,11 +102,11 @@ t.test('the catalogue: unique ids, a cited section that exists in docs/gateway.m
   const { readFileSync } = await import('node:fs')
   const anchorsOf = (page: string) => new Set([...readFileSync(new URL(`../../docs/${page}`, import.meta.url), 'utf8').matchAll(/^#+ (.+)$/gm)]
     .map(m => '#' + m[1].toLowerCase().replace(/[^\p{L}\p{N} -]/gu, '').replace(/ /g, '-')))
-  const anchors = { 'gateway.md': anchorsOf('gateway.md'), 'api-pix.md': anchorsOf('api-pix.md') }
+  const anchors = { 'gateway.md': anchorsOf('gateway.md'), 'api-pix.md': anchorsOf('api-pix.md'), 'mercado-pago.md': anchorsOf('mercado-pago.md') }
   t.equal(new Set(checks.map(c => c.id)).size, checks.length)
   for (const c of checks) {
     t.match(c.id, /^[a-z]+(-[a-z]+)*$/)
-    t.match(c.section, c.page === 'gateway.md' ? /^gateway \d/ : /^api-pix [A-Za-z]/, `${c.id}: cites its page's section`)
+    t.match(c.section, c.page === 'gateway.md' ? /^gateway \d/ : c.page === 'mercado-pago.md' ? /^mercado-pago [A-Za-z]/ : /^api-pix [A-Za-z]/, `${c.id}: cites its page's section`)
     t.ok(anchors[c.page].has(c.anchor), `${c.id}: ${c.anchor} is a heading of docs/${c.page}`)
     t.ok(c.dialects.length > 0, `${c.id}: grades a dialect`)
     for (const words of [c.title, c.passes, c.fails, c.exercise]) t.ok(words.length > 15, `${c.id}: described`)

@@ -39,6 +39,7 @@ export function accountView (a: Account) {
     },
     invariantHolds: invariantHolds(a),
     createdAt: a.createdAt,
+    ...(a.mercadoPago !== undefined ? { mercadoPago: { accessToken: a.mercadoPago.accessToken, publicKey: a.mercadoPago.publicKey, userId: a.mercadoPago.userId, webhookSecret: a.mercadoPago.webhookSecret, webhookUrl: a.mercadoPago.webhookUrl ?? null } } : {}),
   }
 }
 

@@ -20,6 +20,15 @@ const AccountLimitsSchema = Open({
 })
 export type AccountLimits = Static<typeof AccountLimitsSchema>
 
+const MercadoPagoCredentialsSchema = Open({
+  accessToken: Text,
+  publicKey: Text,
+  userId: Id,
+  webhookSecret: Text,
+  webhookUrl: Type.Optional(Text),
+})
+export type MercadoPagoCredentials = Static<typeof MercadoPagoCredentialsSchema>
+
 export const AccountSchema = Open({
   id: Id,
   name: Text,
@@ -66,5 +75,12 @@ export const AccountSchema = Open({
    * absent: every one (an account created without a list, or in a document written before scopes).
    */
   scopes: Type.Optional(Type.Array(OneOf(API_PIX_SCOPES))),
+  /**
+   * The account's credentials at Mercado Pago (docs/mercado-pago.md): its access token (found by
+   * `accountByAccessToken`, unique in the sandbox), public key, user id (the collector) and the secret
+   * its notifications are signed with, and the webhook URL of its "Your integrations" setting. Absent
+   * in documents written before them: such an account has no Mercado Pago credentials.
+   */
+  mercadoPago: Type.Optional(MercadoPagoCredentialsSchema),
 })
 export type AccountRecord = Static<typeof AccountSchema>

@@ -96,6 +96,37 @@ const Indexed = {
 }
 export type IndexedData = Static<TObject<typeof Indexed>>
 
+/**
+ * A Mercado Pago payment (docs/mercado-pago.md): a CASH_IN charge created through POST /v1/payments keeps
+ * what that request said and its answers show, which the charge itself does not hold.
+ */
+const MercadoPagoPaymentSchema = Open({
+  /** Its `id` (a JSON number), also in its code's txid `mpqrinter<id>`. */
+  paymentId: Id,
+  payer: Open({
+    /** Guest payer id Mercado Pago shows as `payer.id` (digits, as a string). */
+    id: Text,
+    email: Text,
+    firstName: Type.Optional(Text),
+    lastName: Type.Optional(Text),
+    identification: Type.Optional(Open({ type: Text, number: Text })),
+  }),
+  externalReference: Type.Optional(Text),
+  notificationUrl: Type.Optional(Text),
+  statementDescriptor: Type.Optional(Text),
+  metadata: Type.Record(Type.String(), Type.Unknown()),
+  additionalInfo: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  trackingId: Text,
+  /** The `hash` of its ticket_url. */
+  ticketHash: Text,
+  /** The X-Idempotency-Key it was created with, and a digest of the request's body (a key reused for another body is refused). */
+  idempotencyKey: Text,
+  requestDigest: Text,
+  /** Its `date_of_expiration`, as it was created (the charge's `dueAt` goes once it ends). */
+  expiresAt: Instant,
+})
+export type MercadoPagoPayment = Static<typeof MercadoPagoPaymentSchema>
+
 /** CASH_IN, COB and PIX_IN: a charge, which becomes the received payment when it is paid. */
 const chargeData = <T extends { txid: TSchema, location: TSchema, pixCode: TSchema, received: TSchema, cob: TSchema }>(fields: T) => Open({
   ...Indexed,
@@ -105,6 +136,7 @@ const chargeData = <T extends { txid: TSchema, location: TSchema, pixCode: TSche
   additionalInfo: Type.Optional(Strings),
   splits: Type.Array(SplitRecordSchema),
   autoPayAt: Type.Optional(Instant),
+  mercadoPago: Type.Optional(MercadoPagoPaymentSchema),
 })
 /** What every charge kind's `data` is at least: a COB always has its txid and cob, a PIX_IN its payment. */
 const ChargeDataSchema = chargeData({

@@ -105,7 +105,7 @@ t.test('an account that did nothing: no check applies (it used neither dialect),
   t.same(r.read, { requests: 0, deliveries: 0, transactions: 0 })
   t.same(r.checks.map(c => c.id), checks.map(c => c.id), 'every check of the catalogue, in its order')
   for (const c of r.checks) {
-    t.match(c.docs, c.dialects.includes('gateway') ? /^docs\/gateway\.md#/ : /^docs\/api-pix\.md#/, `${c.id} links its section`)
+    t.match(c.docs, c.dialects.includes('gateway') ? /^docs\/gateway\.md#/ : c.dialects.includes('mercado-pago') ? /^docs\/mercado-pago\.md#/ : /^docs\/api-pix\.md#/, `${c.id} links its section`)
     t.match(c.summary, /^the integration made no request to /)
   }
   t.throws(() => service.report(42), { code: 'ACCOUNT_NOT_FOUND' })
@@ -157,7 +157,8 @@ t.test('API Pix\'s requests, under the base path the service is given, are grade
   }
   t.match(check(r, 'webhooks-acknowledged'), { status: 'not_exercised' }, 'a check of both dialects applies')
   t.equal(r.verdict, 'incomplete')
-  t.equal(r.counts.not_applicable, 5)
+  // The gateway's five, and Mercado Pago's three: neither was used.
+  t.equal(r.counts.not_applicable, 5 + checks.filter(c => c.dialects.length === 1 && c.dialects[0] === 'mercado-pago').length)
 
   journal.record(request(1, '/balance', 200, T0 + 3_000, { method: 'GET' }))
   t.equal(check(service.report(1), 'requests-valid').status, 'passed', 'once it used the gateway, its checks apply')

@@ -1,0 +1,252 @@
+import { Type } from '@sinclair/typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { appliedScenarios } from '../../../applied-scenarios.js'
+import { centsToNumber, parseAmount } from '../../../domain/money.js'
+import { Refusal } from '../../../errors/refusal.js'
+import type { RoutesPlugin } from '../../../route-plugin.js'
+import { errorResponses } from '../../../schemas/common.js'
+import type { Account, Transaction } from '../../../store/state.js'
+import { receivedOf } from '../../../services/charge-records.js'
+import { hasScenario } from '../../../../scenarios/resolver.js'
+import { badRequest, idempotencyConflict, invalidToken, MERCADO_PAGO_SHAPE, missingIdempotencyKey, missingToken, refundNotFound } from '../errors.js'
+import { guestPayerId, readPaymentRequest, requestDigest } from '../payments.js'
+import { searchPayments, type SearchQuery } from '../search.js'
+import { paymentOf, REFUND_ID_BASE, refundView } from '../views.js'
+import { findPayment, paymentIdOfSeq, paymentViews, txidOfPayment } from '../context.js'
+
+/**
+ * Mercado Pago's payments API for Pix (docs/mercado-pago.md): its routes under /v1/payments, each
+ * authenticated by the account's access token, thin over the charge and refund services.
+ */
+
+const TAGS = ['Mercado Pago']
+const Id = Type.Object({ id: Type.String({ maxLength: 40 }) })
+const RefundParams = Type.Object({ id: Type.String({ maxLength: 40 }), refundId: Type.String({ maxLength: 40 }) })
+/** The payment object and the refund object (docs/mercado-pago.md): open objects, every key production answers. */
+const PaymentObject = Type.Object({}, { additionalProperties: true, description: 'The payment object (docs/mercado-pago.md, "The payment object")' })
+const RefundObject = Type.Object({}, { additionalProperties: true, description: 'The refund object (docs/mercado-pago.md, "Refunds")' })
+const SearchAnswer = Type.Object({
+  paging: Type.Object({ total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }),
+  results: Type.Array(PaymentObject),
+})
+const AnyBody = Type.Unknown()
+const SEARCH_PARAMETERS = ['sort', 'criteria', 'range', 'begin_date', 'end_date', 'limit', 'offset', 'external_reference', 'status', 'status_detail', 'id']
+const IDEMPOTENCY_KEY_MAX = 128
+/** Refunds within 180 days of the approval (docs/assumptions.md, Mercado Pago). */
+const REFUND_DEADLINE_DAYS = 180
+
+/** The account of a request's token (set by the onRequest hook). */
+const accountOf = (request: FastifyRequest): Account => request.account!
+
+/** The X-Idempotency-Key of a POST: required, 1 to 128 characters. */
+function idempotencyKey (request: FastifyRequest): string {
+  const key = request.headers['x-idempotency-key']
+  const value = typeof key === 'string' ? key.trim() : ''
+  if (value === '' || value.length > IDEMPOTENCY_KEY_MAX) throw missingIdempotencyKey()
+  return value
+}
+
+/** The account's token: `Authorization: Bearer <accessToken>` only (a query access_token is not read). */
+function tokenAccount (request: FastifyRequest): Account | Refusal {
+  const header = request.headers.authorization
+  const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null
+  if (match === null) return /^Bearer\s*$/i.test(header ?? '') || header === undefined || header === '' ? missingToken() : invalidToken()
+  return request.server.sandbox.store.accountByAccessToken(match[1]) ?? invalidToken()
+}
+
+const routes: RoutesPlugin = async (app) => {
+  const sb = app.sandbox
+
+  // Both SDKs send Content-Type: application/json on every request, a refund with no body included:
+  // an empty body is no body.
+  const json = app.getDefaultJsonParser(app.initialConfig.onProtoPoisoning ?? 'error', app.initialConfig.onConstructorPoisoning ?? 'error')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined)
+    json(request, body as string, done)
+  })
+
+  app.addHook('onRequest', (request, _reply, done) => {
+    const account = tokenAccount(request)
+    if (account instanceof Refusal) return done(account)
+    request.account = account
+    done()
+  })
+  // Once the body is in: a reset or an import meanwhile may have replaced the account the token named.
+  app.addHook('preHandler', (request, _reply, done) => {
+    const account = tokenAccount(request)
+    if (account instanceof Refusal) return done(account)
+    request.account = account
+    done()
+  })
+
+  /** A payment's refunds, in the order made (the refunds' own index). */
+  const refundsOf = (tx: Transaction): Transaction[] => sb.refunds.refundsOf(tx)
+  const one = async (request: FastifyRequest, account: Account, tx: Transaction) => (await paymentViews(sb, request, account, [tx], refundsOf))[0]
+
+  app.post('/v1/payments', {
+    schema: { operationId: 'mercadoPagoCreatePayment', tags: TAGS, summary: 'Create a Pix payment', body: AnyBody, response: { 201: PaymentObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 409, 413, 415, 500, 503]) } },
+  }, async (request, reply) => {
+    const account = accountOf(request)
+    const key = idempotencyKey(request)
+    const digest = requestDigest(request.body)
+    const ref = `mp-idempotency:${account.id}:${key}`
+    const replay = (): Transaction | undefined => {
+      const earlier = sb.store.transactionByRef(ref)
+      if (earlier === undefined) return undefined
+      if (paymentOf(earlier)?.requestDigest !== digest) throw idempotencyConflict()
+      return earlier
+    }
+    // The same key and body: the same payment, nothing made again and nothing notified.
+    const earlier = replay()
+    if (earlier !== undefined) return reply.status(201).send(await one(request, account, earlier))
+    const scenarios = appliedScenarios(request, reply, 'cash-in', account.id)
+    const input = readPaymentRequest(request.body, sb.clock.now())
+    if (hasScenario(scenarios, 'PROVIDER_UNAVAILABLE')) throw new Refusal('INTERNAL_ERROR', 'Internal server error')
+    if (hasScenario(scenarios, 'PROVIDER_EXPIRATION_BELOW_MINIMUM')) throw badRequest(7523, 'Invalid expiration date.')
+    const trackingId = request.headers['x-tracking-id']
+    const charge = sb.charges.createCodeCharge(account, {
+      amountCents: input.amountCents,
+      dueAt: input.expiresAt,
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      // The account's key: its document, as API Pix's charges name it by default.
+      key: account.document,
+      refs: [ref],
+      duplicate: () => { replay() },
+      of: seq => {
+        const paymentId = paymentIdOfSeq(seq)
+        return {
+          txid: txidOfPayment(paymentId),
+          mercadoPago: {
+            paymentId,
+            payer: {
+              id: guestPayerId(account.id, input.email),
+              email: input.email,
+              ...(input.firstName !== undefined ? { firstName: input.firstName } : {}),
+              ...(input.lastName !== undefined ? { lastName: input.lastName } : {}),
+              ...(input.identification !== undefined ? { identification: input.identification } : {}),
+            },
+            ...(input.externalReference !== undefined ? { externalReference: input.externalReference } : {}),
+            ...(input.notificationUrl !== undefined ? { notificationUrl: input.notificationUrl } : {}),
+            ...(input.statementDescriptor !== undefined ? { statementDescriptor: input.statementDescriptor } : {}),
+            metadata: input.metadata,
+            ...(input.additionalInfo !== undefined ? { additionalInfo: input.additionalInfo } : {}),
+            trackingId: typeof trackingId === 'string' ? trackingId.slice(0, 200) : 'platform:v1-whitelabel,so:ALL,type:N/A,security:none',
+            ticketHash: sb.rng.uuid(),
+            idempotencyKey: key,
+            requestDigest: digest,
+            expiresAt: new Date(input.expiresAt).toISOString(),
+          },
+        }
+      },
+    }, scenarios)
+    return reply.status(201).send(await one(request, account, charge))
+  })
+
+  app.get('/v1/payments/search', {
+    schema: {
+      operationId: 'mercadoPagoSearchPayments',
+      tags: TAGS,
+      summary: 'Search the account\'s payments',
+      querystring: Type.Object(Object.fromEntries(SEARCH_PARAMETERS.map(name => [name, Type.Optional(Type.String({ maxLength: 200 }))])), { additionalProperties: true }),
+      response: { 200: SearchAnswer, ...errorResponses(MERCADO_PAGO_SHAPE, [400]) },
+    },
+  }, async (request, reply) => {
+    const account = accountOf(request)
+    appliedScenarios(request, reply, 'cob-query', account.id)
+    // The account's records (the store's index by account), its payments among them; each one's refunds from the refunds' index.
+    const payments = sb.store.transactionsOf(account.id).filter(tx => paymentOf(tx) !== undefined)
+    const found = searchPayments(payments, refundsOf, request.query as SearchQuery, sb.clock.now(), account.mercadoPago?.userId ?? 0)
+    return { paging: { total: found.total, limit: found.limit, offset: found.offset }, results: await paymentViews(sb, request, account, found.results, refundsOf) }
+  })
+
+  app.get('/v1/payments/:id', {
+    schema: { operationId: 'mercadoPagoGetPayment', tags: TAGS, summary: 'A payment', params: Id, response: { 200: PaymentObject, ...errorResponses(MERCADO_PAGO_SHAPE, [404]) } },
+  }, async (request, reply) => {
+    const account = accountOf(request)
+    appliedScenarios(request, reply, 'cob-query', account.id)
+    return one(request, account, findPayment(sb, account, request.params.id))
+  })
+
+  app.put('/v1/payments/:id', {
+    schema: { operationId: 'mercadoPagoUpdatePayment', tags: TAGS, summary: 'Cancel a pending payment ({"status":"cancelled"})', params: Id, body: AnyBody, response: { 200: PaymentObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 404, 413, 415]) } },
+  }, async (request, reply) => {
+    const account = accountOf(request)
+    const tx = findPayment(sb, account, request.params.id)
+    appliedScenarios(request, reply, 'cob-cancel', account.id)
+    const body = request.body
+    const status = typeof body === 'object' && body !== null ? (body as { status?: unknown }).status : undefined
+    if (status === undefined || status === null) throw badRequest(4017, 'Status attribute can\'t be null.')
+    if (status !== 'cancelled' || tx.status !== 'PENDING') throw badRequest(2018, 'The action requested is not valid for the current payment state.')
+    return one(request, account, sb.charges.cancelCharge(tx))
+  })
+
+  const createRefund = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
+    const account = accountOf(request)
+    const key = idempotencyKey(request)
+    const tx = findPayment(sb, account, request.params.id)
+    const body = request.body
+    const asked = typeof body === 'object' && body !== null ? (body as { amount?: unknown }).amount : undefined
+    let askedCents: number | undefined
+    if (asked !== undefined && asked !== null) {
+      if (typeof asked !== 'number') throw badRequest(4041, 'amount attribute must be numeric')
+      if (asked <= 0) throw badRequest(4040, 'amount attribute must be positive')
+      const parsed = parseAmount(asked)
+      if (!parsed.ok) throw badRequest(4041, 'amount attribute must be numeric')
+      askedCents = parsed.cents
+    }
+    const received = receivedOf(tx)
+    const refId = `mp:${key}`
+    // The same key on the same payment: the same refund, if it asked the same.
+    const earlier = received === undefined ? undefined : sb.store.transactionByRef(`devolucao:${received.endToEndId}:${refId}`)
+    if (earlier !== undefined) {
+      if (askedCents !== undefined && askedCents !== earlier.amountCents) throw idempotencyConflict()
+      return reply.status(201).send(refundView(earlier, paymentOf(tx)!, account))
+    }
+    const remaining = received === undefined ? 0 : sb.refunds.remainingCents(tx)
+    if (received === undefined || remaining === 0) throw badRequest(2063, 'The action requested is not valid for the current payment state')
+    const cents = askedCents ?? remaining
+    if (cents > remaining) throw badRequest(4042, 'Refund amount exceeds the refundable amount')
+    const scenarios = appliedScenarios(request, reply, 'refund-in', account.id)
+    let refund: Transaction
+    try {
+      refund = sb.store.transact(() => {
+        const made = sb.refunds.refundIn(account, tx.id, { refundValue: centsToNumber(cents), externalId: refId }, scenarios, REFUND_DEADLINE_DAYS)
+        // A Pix refund is approved at once, unless a scenario holds (REFUND_DELAY) or refuses (REFUND_FAILED) it: then in_process.
+        if (!hasScenario(scenarios, 'REFUND_DELAY') && !hasScenario(scenarios, 'REFUND_FAILED')) sb.refunds.settleNow(made)
+        return made
+      })
+    } catch (err) {
+      if (err instanceof Refusal && err.code === 'PIX_INSUFFICIENT_BALANCE') throw badRequest(4043, 'Insufficient balance to refund')
+      if (err instanceof Refusal && err.code === 'REFUND_DEADLINE_EXCEEDED') throw badRequest(2024, 'Payment too old to be refunded')
+      if (err instanceof Refusal && err.code === 'REFUND_AMOUNT_EXCEEDS_ORIGINAL') throw badRequest(4042, 'Refund amount exceeds the refundable amount')
+      throw err
+    }
+    return reply.status(201).send(refundView(sb.store.transaction(refund.id)!, paymentOf(tx)!, account))
+  }
+
+  app.post('/v1/payments/:id/refunds', {
+    schema: { operationId: 'mercadoPagoCreateRefund', tags: TAGS, summary: 'Refund a payment, in full (no amount) or in part', params: Id, body: AnyBody, response: { 201: RefundObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 404, 409, 413, 415]) } },
+  }, createRefund)
+
+  app.get('/v1/payments/:id/refunds', {
+    schema: { operationId: 'mercadoPagoListRefunds', tags: TAGS, summary: 'A payment\'s refunds, oldest first (also with a trailing slash)', params: Id, response: { 200: Type.Array(RefundObject), ...errorResponses(MERCADO_PAGO_SHAPE, [404]) } },
+  }, async (request, reply) => {
+    const account = accountOf(request)
+    const tx = findPayment(sb, account, request.params.id)
+    appliedScenarios(request, reply, 'devolucao-query', account.id)
+    return refundsOf(tx).map(r => refundView(r, paymentOf(tx)!, account))
+  })
+
+  app.get('/v1/payments/:id/refunds/:refundId', {
+    schema: { operationId: 'mercadoPagoGetRefund', tags: TAGS, summary: 'One refund of a payment', params: RefundParams, response: { 200: RefundObject, ...errorResponses(MERCADO_PAGO_SHAPE, [404]) } },
+  }, async (request, reply) => {
+    const account = accountOf(request)
+    const tx = findPayment(sb, account, request.params.id)
+    appliedScenarios(request, reply, 'devolucao-query', account.id)
+    const refund = refundsOf(tx).find(r => String(REFUND_ID_BASE + r.seq) === request.params.refundId)
+    if (refund === undefined) throw refundNotFound()
+    return refundView(refund, paymentOf(tx)!, account)
+  })
+}
+
+export default routes

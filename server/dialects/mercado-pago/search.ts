@@ -1,0 +1,102 @@
+import { parseInstant } from '../../domain/instant.js'
+import type { Transaction } from '../../store/state.js'
+import { badRequest } from './errors.js'
+import { paymentOf, statusOf } from './views.js'
+
+/**
+ * GET /v1/payments/search (docs/mercado-pago.md, Search): exact filters, a date range (`NOW-1DAYS`
+ * forms on the sandbox clock), sort and criteria, limit (clamped to 50) and offset (at most 10000).
+ * Over the account's own records only (the store's index by account).
+ */
+
+const SORTS = ['date_created', 'date_last_updated', 'date_approved', 'id', 'money_release_date'] as const
+const RANGES = ['date_created', 'date_last_updated', 'date_approved', 'money_release_date'] as const
+const UNITS: Record<string, { ms: number, max: number }> = {
+  MINUTE: { ms: 60_000, max: 60 },
+  HOUR: { ms: 3_600_000, max: 24 },
+  DAY: { ms: 86_400_000, max: 365 },
+  WEEK: { ms: 7 * 86_400_000, max: 8 },
+  MONTH: { ms: 30 * 86_400_000, max: 12 },
+}
+const DAY_MS = 86_400_000
+export const MAX_LIMIT = 50
+const MAX_OFFSET = 10_000
+const dateRefusal = () => badRequest(1001, 'Date format must be yyyy-MM-dd\'T\'HH:mm:ss.SSSZ.')
+
+/** `NOW`, `NOW-<n><UNIT>` (singular or plural, any case) or an ISO 8601 instant. */
+export function readSearchDate (value: string, now: number): number {
+  const relative = /^NOW(?:-(\d{1,4})(MINUTE|HOUR|DAY|WEEK|MONTH)S?)?$/i.exec(value.trim())
+  if (relative !== null) {
+    if (relative[1] === undefined) return now
+    const n = Number(relative[1])
+    const unit = UNITS[relative[2].toUpperCase()]
+    if (n < 1 || n > unit.max) throw dateRefusal()
+    return now - n * unit.ms
+  }
+  const at = parseInstant(value)
+  if (at === null) throw dateRefusal()
+  return at
+}
+
+export interface SearchQuery { [name: string]: string | undefined }
+export interface Found { total: number, limit: number, offset: number, results: Transaction[] }
+
+/** The instant a payment's field holds (undefined: it has none). */
+function instantOf (tx: Transaction, field: typeof SORTS[number]): number | undefined {
+  const received = tx.kind === 'CASH_IN' ? tx.data.received : undefined
+  switch (field) {
+    case 'date_created': return Date.parse(tx.createdAt)
+    case 'date_last_updated': return Date.parse(tx.updatedAt)
+    case 'id': return paymentOf(tx)!.paymentId
+    default: return tx.status === 'CONFIRMED' && received !== undefined ? Date.parse(received.at) : undefined
+  }
+}
+
+/** The filters a client may give, each read from a record and its refunds' status. */
+const FILTERS: Record<string, (tx: Transaction, refunds: readonly Transaction[]) => string | undefined> = {
+  external_reference: tx => paymentOf(tx)!.externalReference,
+  status: (tx, refunds) => statusOf(tx, refunds).status,
+  status_detail: (tx, refunds) => statusOf(tx, refunds).detail,
+  payment_method_id: () => 'pix',
+  payment_type_id: () => 'bank_transfer',
+  operation_type: () => 'regular_payment',
+  processing_mode: () => 'aggregator',
+  installments: () => '1',
+  'payer.id': tx => paymentOf(tx)!.payer.id,
+  'payer.email': tx => paymentOf(tx)!.payer.email,
+  id: tx => String(paymentOf(tx)!.paymentId),
+}
+
+/**
+ * The page of an account's payments a query asks for. `payments` are the account's (its records in
+ * the order made), `refundsOf` a payment's refunds.
+ */
+export function searchPayments (payments: readonly Transaction[], refundsOf: (tx: Transaction) => readonly Transaction[], query: SearchQuery, now: number, collectorId: number): Found {
+  const sort = query.sort ?? 'date_created'
+  if (!(SORTS as readonly string[]).includes(sort)) throw badRequest(1003, 'Invalid sort value.')
+  const criteria = (query.criteria ?? 'desc').toLowerCase()
+  if (criteria !== 'asc' && criteria !== 'desc') throw badRequest(1004, 'Invalid criteria value.')
+  const range = query.range ?? 'date_created'
+  if (!(RANGES as readonly string[]).includes(range)) throw badRequest(1001, 'Date format must be yyyy-MM-dd\'T\'HH:mm:ss.SSSZ.')
+  const begin = readSearchDate(query.begin_date ?? 'NOW-3MONTHS', now)
+  const end = readSearchDate(query.end_date ?? 'NOW', now)
+  if (end - begin > 365 * DAY_MS) throw badRequest(9062, 'Invalid range interval - Must be less than 365 days.')
+  const limitAsked = query.limit === undefined ? 30 : Number(query.limit)
+  const offset = query.offset === undefined ? 0 : Number(query.offset)
+  if (!Number.isSafeInteger(limitAsked) || !Number.isSafeInteger(offset) || offset < 0) throw badRequest(1000, 'Number of rows exceeded the limits.')
+  if (offset > MAX_OFFSET) throw badRequest(1000, 'Number of rows exceeded the limits.')
+  const limit = Math.min(MAX_LIMIT, Math.max(1, limitAsked))
+  if (query['collector.id'] !== undefined && query['collector.id'] !== String(collectorId)) return { total: 0, limit, offset, results: [] }
+  const filters = Object.entries(FILTERS).filter(([name]) => query[name] !== undefined)
+  const field = sort as typeof SORTS[number]
+  const matched = payments.filter(tx => {
+    const at = instantOf(tx, range as typeof SORTS[number])
+    if (at === undefined || at < begin || at > end) return false
+    if (filters.length === 0) return true
+    const refunds = refundsOf(tx)
+    return filters.every(([name, read]) => read(tx, refunds) === query[name])
+  })
+  const sign = criteria === 'asc' ? 1 : -1
+  matched.sort((a, b) => sign * (((instantOf(a, field) ?? -Infinity) - (instantOf(b, field) ?? -Infinity)) || (paymentOf(a)!.paymentId - paymentOf(b)!.paymentId)))
+  return { total: matched.length, limit, offset, results: matched.slice(offset, offset + limit) }
+}

@@ -1,0 +1,100 @@
+import t from 'tap'
+import type { FastifyInstance } from 'fastify'
+import { advance, buildTestApp, newAccount } from '../helpers/app.js'
+
+/** GET /v1/payments/search and the scenarios that apply to Mercado Pago's routes (docs/mercado-pago.md). */
+
+interface MpAccount { accountId: number, mercadoPago: { accessToken: string } }
+let keys = 0
+const mp = (app: FastifyInstance, acc: MpAccount, method: 'GET' | 'POST', url: string, payload?: unknown, headers: Record<string, string> = {}) =>
+  app.inject({ method, url, headers: { authorization: `Bearer ${acc.mercadoPago.accessToken}`, 'content-type': 'application/json', ...(method === 'POST' ? { 'x-idempotency-key': `k${++keys}` } : {}), ...headers }, ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}) })
+const pix = (ref: string, amount = 10) => ({ transaction_amount: amount, payment_method_id: 'pix', external_reference: ref, payer: { email: 'p@example.com' } })
+
+t.test('search: the account\'s own payments, filtered, sorted, paged, in a NOW-<n>UNIT range', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app) as unknown as MpAccount
+  const other = await newAccount(app) as unknown as MpAccount
+  await mp(app, other, 'POST', '/v1/payments', pix('theirs'))
+  const ids: number[] = []
+  for (const ref of ['a', 'b', 'c']) {
+    ids.push((await mp(app, acc, 'POST', '/v1/payments', pix(ref))).json().id)
+    await advance(app, 3_600_000)
+  }
+  const all = (await mp(app, acc, 'GET', '/v1/payments/search')).json()
+  t.same(all.paging, { total: 3, limit: 30, offset: 0 })
+  t.same(all.results.map((p: { id: number }) => p.id), [...ids].reverse(), 'date_created desc by default; another account\'s not among them')
+  const asc = (await mp(app, acc, 'GET', '/v1/payments/search?sort=id&criteria=asc&limit=2&offset=1')).json()
+  t.same(asc.results.map((p: { id: number }) => p.id), ids.slice(1))
+  t.same(asc.paging, { total: 3, limit: 2, offset: 1 })
+  t.equal((await mp(app, acc, 'GET', '/v1/payments/search?limit=500')).json().paging.limit, 50, 'limit clamped to 50')
+  const byRef = (await mp(app, acc, 'GET', '/v1/payments/search?external_reference=b')).json()
+  t.same(byRef.results.map((p: { id: number }) => p.id), [ids[1]])
+  const recent = (await mp(app, acc, 'GET', '/v1/payments/search?range=date_created&begin_date=NOW-2HOURS&end_date=NOW')).json()
+  t.equal(recent.paging.total, 2, 'the last two hours of the sandbox clock')
+  t.equal((await mp(app, acc, 'GET', '/v1/payments/search?begin_date=NOW-1DAYS')).json().paging.total, 3)
+  t.equal((await mp(app, acc, 'GET', '/v1/payments/search?status=approved')).json().paging.total, 0)
+  for (const [query, code] of [['sort=amount', 1003], ['criteria=up', 1004], ['begin_date=yesterday', 1001], ['begin_date=NOW-400DAYS', 1001], ['offset=10001', 1000], ['begin_date=2025-01-01T00:00:00Z&end_date=NOW', 9062]] as const) {
+    const res = await mp(app, acc, 'GET', `/v1/payments/search?${query}`)
+    t.equal(res.statusCode, 400, query)
+    t.match(res.json(), { cause: [{ code }] }, query)
+  }
+})
+
+t.test('scenarios: AUTO_PAY pays a payment (credit, approved); REFUND_DELAY keeps a refund in_process until it settles; RATE_LIMITED in Mercado Pago\'s shape', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app, { balance: 0 }) as unknown as MpAccount
+  const p = (await mp(app, acc, 'POST', '/v1/payments', pix('auto', 12), { 'x-sandbox-scenario': 'AUTO_PAY;ms=1000' })).json()
+  t.equal(p.status, 'pending')
+  await advance(app, 1000)
+  t.match((await mp(app, acc, 'GET', `/v1/payments/${p.id}`)).json(), { status: 'approved', status_detail: 'accredited' })
+  const refund = await mp(app, acc, 'POST', `/v1/payments/${p.id}/refunds`, { amount: 2 }, { 'x-sandbox-scenario': 'REFUND_DELAY;ms=5000' })
+  t.equal(refund.statusCode, 201)
+  t.match(refund.json(), { status: 'in_process', amount: 2 })
+  t.match((await app.inject({ method: 'GET', url: `/__sandbox/accounts/${acc.accountId}` })).json().balance, { available: 10, blocked: 2 })
+  t.equal((await mp(app, acc, 'GET', `/v1/payments/${p.id}`)).json().transaction_amount_refunded, 0)
+  await advance(app, 5000)
+  t.match((await mp(app, acc, 'GET', `/v1/payments/${p.id}/refunds`)).json(), [{ status: 'approved' }])
+  t.match((await mp(app, acc, 'GET', `/v1/payments/${p.id}`)).json(), { status_detail: 'partially_refunded', transaction_amount_refunded: 2 })
+  const limited = await mp(app, acc, 'GET', '/v1/payments/search', undefined, { 'x-sandbox-scenario': 'RATE_LIMITED;retryAfter=3' })
+  t.equal(limited.statusCode, 429)
+  t.equal(limited.headers['retry-after'], '3')
+  t.same(limited.json(), { message: 'Too many requests', error: 'too_many_requests', status: 429, cause: [] })
+})
+
+t.test('scenarios: PAYMENT_ERROR rejects the payment when paid (nothing credited), REFUND_FAILED gives the money back, PROVIDER_UNAVAILABLE makes nothing', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app, { balance: 0 }) as unknown as MpAccount
+  const refused = (await mp(app, acc, 'POST', '/v1/payments', pix('err', 5), { 'x-sandbox-scenario': 'PAYMENT_ERROR' })).json()
+  await app.inject({ method: 'POST', url: '/__sandbox/pix/pay', payload: { pixCode: refused.point_of_interaction.transaction_data.qr_code } })
+  t.match((await mp(app, acc, 'GET', `/v1/payments/${refused.id}`)).json(), { status: 'rejected', status_detail: 'rejected_by_bank' })
+  t.match((await app.inject({ method: 'GET', url: `/__sandbox/accounts/${acc.accountId}` })).json(), { balance: { available: 0 }, invariantHolds: true })
+
+  const p = (await mp(app, acc, 'POST', '/v1/payments', pix('ok', 8))).json()
+  await app.inject({ method: 'POST', url: '/__sandbox/pix/pay', payload: { pixCode: p.point_of_interaction.transaction_data.qr_code } })
+  const refund = await mp(app, acc, 'POST', `/v1/payments/${p.id}/refunds`, { amount: 3 }, { 'x-sandbox-scenario': 'REFUND_FAILED' })
+  t.match(refund.json(), { status: 'in_process' })
+  await advance(app, 60_000)
+  t.match((await mp(app, acc, 'GET', `/v1/payments/${p.id}/refunds/${refund.json().id}`)).json(), { status: 'rejected', amount_refunded_to_payer: 0 })
+  t.match((await mp(app, acc, 'GET', `/v1/payments/${p.id}`)).json(), { status: 'approved', status_detail: 'accredited', transaction_amount_refunded: 0 })
+  t.match((await app.inject({ method: 'GET', url: `/__sandbox/accounts/${acc.accountId}` })).json(), { balance: { available: 8, blocked: 0 }, invariantHolds: true })
+
+  const before = app.sandbox.store.transactionsOf(acc.accountId).length
+  const down = await mp(app, acc, 'POST', '/v1/payments', pix('down'), { 'x-sandbox-scenario': 'PROVIDER_UNAVAILABLE' })
+  t.equal(down.statusCode, 500)
+  t.same(down.json(), { message: 'Internal server error', error: 'internal_server_error', status: 500, cause: [] })
+  t.equal(app.sandbox.store.transactionsOf(acc.accountId).length, before, 'nothing made')
+})
+
+t.test('a scenario armed for the account bends its next Mercado Pago request, and only the account\'s', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app) as unknown as MpAccount
+  const other = await newAccount(app) as unknown as MpAccount
+  const armed = await app.inject({ method: 'POST', url: '/__sandbox/scenarios/arm', payload: { accountId: acc.accountId, scenario: 'RATE_LIMITED', times: 1 } })
+  t.equal(armed.statusCode, 201, armed.body)
+  t.equal((await mp(app, other, 'GET', '/v1/payments/search')).statusCode, 200, 'another account\'s request is not bent')
+  const limited = await mp(app, acc, 'POST', '/v1/payments', pix('armed'))
+  t.equal(limited.statusCode, 429)
+  t.equal(limited.headers['x-sandbox-scenario-applied'], 'RATE_LIMITED')
+  t.equal(app.sandbox.store.transactionsOf(acc.accountId).length, 0, 'nothing made')
+  t.equal((await mp(app, acc, 'POST', '/v1/payments', pix('armed'))).statusCode, 201, 'armed once')
+})
