@@ -203,8 +203,9 @@ export class PixClient {
       res = await send()
     }
     const text = await res.text()
-    // A payload location answers a JWS, which is text, not JSON.
-    const body: unknown = text === '' ? undefined : res.headers.get('content-type')?.startsWith('application/jose') === true ? text : parse(text)
+    // A payload location answers a JWS, and the webhooks' CA a PEM file: text, not JSON.
+    const type = res.headers.get('content-type') ?? ''
+    const body: unknown = text === '' ? undefined : type.startsWith('application/jose') || type.startsWith('application/x-pem-file') ? text : parse(text)
     if (res.status >= 400) throw new PixApiError(res.status, (body ?? {}) as T.ErrorBody, operationId, method, url)
     return body as R
   }
@@ -467,6 +468,8 @@ export class SandboxApi {
 
   delivery (id: string, options?: RequestOptions): Promise<T.Delivery> { return this.client.call('sandboxGetDelivery', { params: { id }, options }) }
   redeliver (id: string, options?: RequestOptions): Promise<T.Delivery> { return this.client.call('sandboxRedeliver', { params: { id }, options }) }
+  /** The CA (PEM) a webhook receiver trusts to accept the sandbox's client certificate (docs/webhooks.md, mutual TLS). */
+  webhookCa (options?: RequestOptions): Promise<string> { return this.client.call('sandboxWebhookCa', { options }) }
 
   /** The integration report of an account: each homologation check passed, failed (with evidence) or not exercised. */
   report (accountId: number, options?: RequestOptions): Promise<T.IntegrationReport> { return this.client.call('sandboxReport', { query: { accountId }, options }) }
