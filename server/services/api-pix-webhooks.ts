@@ -79,7 +79,8 @@ export class ApiPixWebhookService {
     }
     // The receiver's mutual TLS, as Efí checks it (--webhook-mtls-check enabled): before the unit, like the name.
     const refused = await this.deps.callbacks.checkMutualTls(checked, opts.skipMtlsChecking === true)
-    if (refused !== null) throw invalidRequest(refused, { fields: ['webhook.webhookUrl'] })
+    // Efí's `nome` and `mensagem` ride along, for clients written for Efí's errors (docs/assumptions.md, Webhooks).
+    if (refused !== null) throw invalidRequest(refused.mensagem, { fields: ['webhook.webhookUrl'], details: refused })
     const url = checked.href
     const now = iso(this.deps.clock.now())
     // The lookup and the insert in one unit with no await: concurrent PUTs of one key make one webhook.

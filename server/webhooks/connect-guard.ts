@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns'
 import { isIP } from 'node:net'
 import * as nodeTls from 'node:tls'
+import { readFileSync } from 'node:fs'
 import { Agent, Pool, buildConnector } from 'undici'
 import { addressReaches, type Listener } from './own-address.js'
 import type { ClientIdentity } from './identity.js'
@@ -66,10 +67,21 @@ export interface SenderTls {
   client?: ClientIdentity
 }
 
-/** Node's default CAs (with NODE_EXTRA_CA_CERTS where this Node can list them: 22.15 and later). */
+/**
+ * Node's default CAs, NODE_EXTRA_CA_CERTS included: a context given its own `ca` trusts only those, so
+ * they are listed (Node lists them itself from 22.15; before, the file is read here, once per agent).
+ */
 function defaultCas (): readonly string[] {
   const listing = nodeTls as { getCACertificates?: (which: 'default') => string[] }
-  return listing.getCACertificates?.('default') ?? nodeTls.rootCertificates
+  const listed = listing.getCACertificates?.('default')
+  if (listed !== undefined) return listed
+  const extra = process.env.NODE_EXTRA_CA_CERTS
+  if (extra === undefined || extra === '') return nodeTls.rootCertificates
+  try {
+    return [...nodeTls.rootCertificates, readFileSync(extra, 'utf8')]
+  } catch {
+    return nodeTls.rootCertificates // Node warned of it at start, and trusts none of it either
+  }
 }
 
 /**

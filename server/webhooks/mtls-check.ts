@@ -18,6 +18,9 @@ export const MTLS_MESSAGES = {
   status: (status: number) => `A URL informada respondeu com o código HTTP ${status}`,
 } as const
 
+/** Efí's `nome` of each refusal: the URL's form is `valor_invalido`, what its receiver did `webhook_invalido`. */
+export const efiName = (message: string): 'valor_invalido' | 'webhook_invalido' => message === MTLS_MESSAGES.https ? 'valor_invalido' : 'webhook_invalido'
+
 /** How long each request of the check waits (Efí publishes none for registration). */
 export const PROBE_TIMEOUT_MS = 10_000
 

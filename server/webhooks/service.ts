@@ -11,7 +11,7 @@ import type { DeliveryTypes } from './samples.js'
 import { SenderThread, type Attempt } from './sender-thread.js'
 import { signDelivery } from './signature.js'
 import type { ClientIdentity, WebhookIdentity } from './identity.js'
-import { MTLS_MESSAGES, PROBE_TIMEOUT_MS, firstProbe, secondProbe } from './mtls-check.js'
+import { MTLS_MESSAGES, PROBE_TIMEOUT_MS, efiName, firstProbe, secondProbe } from './mtls-check.js'
 import { isIP } from 'node:net'
 import {
   GATEWAY_EVENT_TYPES, isEventType, isGatewayEvent, type AttemptKind, type Delivery, type EventType, type FailedAttempt, type GaveUp, type WebhookEvent,
@@ -248,7 +248,12 @@ export class WebhookService implements Lifecycle, Callbacks {
    * Efí's reason. A plain http receiver on this machine passes unchecked; elsewhere it must be https.
    * `skipFirst` (`x-skip-mtls-checking: true`) skips the request without a certificate.
    */
-  async checkMutualTls (url: URL, skipFirst: boolean): Promise<string | null> {
+  async checkMutualTls (url: URL, skipFirst: boolean): Promise<{ nome: string, mensagem: string } | null> {
+    const mensagem = await this.mutualTlsRefusal(url, skipFirst)
+    return mensagem === null ? null : { nome: efiName(mensagem), mensagem }
+  }
+
+  private async mutualTlsRefusal (url: URL, skipFirst: boolean): Promise<string | null> {
     if (this.deps.config.webhookMtlsCheck !== 'enabled') return null
     if (url.protocol !== 'https:') return onLoopback(url) ? null : MTLS_MESSAGES.https
     const body = JSON.stringify({ evento: 'teste_webhook', data_criacao: new Date(this.deps.clock.now()).toISOString() })

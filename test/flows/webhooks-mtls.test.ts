@@ -180,7 +180,9 @@ t.test('with the check: a receiver that asks for no client certificate is refuse
     type: 'https://pix.bcb.gov.br/api/v2/error/WebhookOperacaoInvalida',
     detail: 'A autenticação de TLS mútuo não está configurada na URL informada',
     violacoes: [{ razao: 'A autenticação de TLS mútuo não está configurada na URL informada', propriedade: 'webhook.webhookUrl' }],
-  })
+    nome: 'webhook_invalido',
+    mensagem: 'A autenticação de TLS mútuo não está configurada na URL informada',
+  }, 'BACEN\'s problem, with Efí\'s nome and mensagem')
   t.equal((await webhook()).statusCode, 404, 'no webhook was configured')
   t.equal(r.arrivals.length, 1, 'one request: without a certificate, answered 200')
   t.match(r.arrivals[0], { path: '/hook', peer: null })
@@ -260,7 +262,7 @@ t.test('with the check: plain http is accepted on this machine, unchecked, and r
   t.same(seen, [], 'no request was made to check it')
   const elsewhere = await configure('http://192.0.2.10/hook')
   t.equal(elsewhere.statusCode, 400)
-  t.equal(elsewhere.json().detail, 'A URL do webhook deve usar o protocolo HTTPS')
+  t.match(elsewhere.json(), { detail: 'A URL do webhook deve usar o protocolo HTTPS', nome: 'valor_invalido', mensagem: 'A URL do webhook deve usar o protocolo HTTPS' })
 })
 
 t.test('?ignorar=: /pix is appended to the URL as configured, so the path stays; the check posts to the URL as configured', async t => {
