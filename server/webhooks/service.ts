@@ -109,7 +109,8 @@ function onLoopback (url: URL): boolean {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase()
   if (host === 'localhost' || host.endsWith('.localhost')) return true
   if (isIP(host) === 4) return host.startsWith('127.')
-  return host === '::1' || host.startsWith('::ffff:127.')
+  // ::1, and 127.0.0.0/8 mapped to IPv6 as the URL parser writes it (`::ffff:7f00:1`).
+  return host === '::1' || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host)
 }
 
 export class WebhookService implements Lifecycle, Callbacks {
@@ -267,6 +268,7 @@ export class WebhookService implements Lifecycle, Callbacks {
 
   /** One request of the check; cancelled, like any attempt, when the sandbox closes or resets. */
   private async probe (url: string, headers: Record<string, string>, body: string, clientCertificate: boolean): Promise<SendResult> {
+    if (this.closed) return { statusCode: null, latencyMs: 0, error: 'CANCELLED', responseBody: null, cancelled: true }
     const attempt = this.sender.send(url, headers, body, PROBE_TIMEOUT_MS, undefined, clientCertificate)
     this.cancellers.add(attempt.cancel)
     try {

@@ -258,7 +258,8 @@ t.test('with the check: plain http is accepted on this machine, unchecked, and r
   await once(plain, 'listening')
   t.teardown(() => plain.close())
   const { configure } = await keyHolder(app)
-  t.equal((await configure(`http://127.0.0.1:${(plain.address() as AddressInfo).port}/hook`)).statusCode, 200)
+  const port = (plain.address() as AddressInfo).port
+  for (const host of ['127.0.0.1', 'localhost', '[::1]', '[::ffff:127.0.0.1]']) t.equal((await configure(`http://${host}:${port}/hook`)).statusCode, 200, host)
   t.same(seen, [], 'no request was made to check it')
   const elsewhere = await configure('http://192.0.2.10/hook')
   t.equal(elsewhere.statusCode, 400)
