@@ -207,9 +207,10 @@ export class PixClient {
       res = await send()
     }
     const text = await res.text()
-    // A payload location answers a JWS, and a ticket page HTML: text, not JSON.
+    // A payload location answers a JWS, a ticket page HTML, the webhooks' CA a PEM file: text, not JSON.
     const type = res.headers.get('content-type') ?? ''
-    const body: unknown = text === '' ? undefined : type.startsWith('application/jose') || type.startsWith('text/html') ? text : parse(text)
+    const isText = ['application/jose', 'text/html', 'application/x-pem-file'].some(t => type.startsWith(t))
+    const body: unknown = text === '' ? undefined : isText ? text : parse(text)
     if (res.status >= 400) throw new PixApiError(res.status, (body ?? {}) as T.ErrorBody, operationId, method, url)
     return body as R
   }
@@ -474,6 +475,8 @@ export class SandboxApi {
 
   delivery (id: string, options?: RequestOptions): Promise<T.Delivery> { return this.client.call('sandboxGetDelivery', { params: { id }, options }) }
   redeliver (id: string, options?: RequestOptions): Promise<T.Delivery> { return this.client.call('sandboxRedeliver', { params: { id }, options }) }
+  /** The CA (PEM) a webhook receiver trusts to accept the sandbox's client certificate (docs/webhooks.md, mutual TLS). */
+  webhookCa (options?: RequestOptions): Promise<string> { return this.client.call('sandboxWebhookCa', { options }) }
 
   /** The integration report of an account: each homologation check passed, failed (with evidence) or not exercised. */
   report (accountId: number, options?: RequestOptions): Promise<T.IntegrationReport> { return this.client.call('sandboxReport', { query: { accountId }, options }) }

@@ -99,6 +99,7 @@ export const operations = {
   sandboxWaitForDelivery: ['GET', '/__sandbox/webhooks/deliveries/wait'],
   sandboxGetDelivery: ['GET', '/__sandbox/webhooks/deliveries/{id}'],
   sandboxRedeliver: ['POST', '/__sandbox/webhooks/deliveries/{id}/redeliver'],
+  sandboxWebhookCa: ['GET', '/__sandbox/webhooks/ca.pem'],
   sandboxListTransactions: ['GET', '/__sandbox/transactions'],
   sandboxGetTransaction: ['GET', '/__sandbox/transactions/{id}'],
   sandboxSettleTransaction: ['POST', '/__sandbox/transactions/{id}/settle'],

@@ -264,6 +264,8 @@ export interface AccountKeys {
 export interface Callbacks {
   /** Resolves the URL's host name (no unit may be open across it). */
   checkReceiver (url: string): Promise<URL>
+  /** The receiver's mutual TLS as a PSP checks it at registration: null when it passes (or the check is off), else why not, in Efí's words. */
+  checkMutualTls (url: URL, skipFirst: boolean): Promise<{ nome: string, mensagem: string } | null>
   deliver<E extends ApiPixCallback> (event: WebhookEvent<E>, url: string): Delivery
 }
 

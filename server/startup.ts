@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import type { NetworkInterfaceInfo } from 'node:os'
 import type { Config } from './config.js'
 import { StartupError } from './errors/startup.js'
+import type { WebhookTls } from './webhooks/identity.js'
 
 /**
  * What the process says at start, kept apart from main.ts so it can be tested without spawning:
@@ -35,27 +36,62 @@ export function failureLines (err: unknown, logLevel: string | undefined): strin
   return [`pix-sandbox: failed to start: ${what.replace(/\s*\n\s*/g, ' ')}${withStack ? '' : ' (LOG_LEVEL=debug prints the stack trace)'}`, ...stack(err)]
 }
 
+/** A PEM file of a setting, read and checked before anything starts: a start-up error names the setting. */
+function readPem (path: string, setting: string, check: (pem: Buffer) => unknown, what: string): Buffer {
+  let pem: Buffer
+  try {
+    pem = readFileSync(path)
+  } catch (err) {
+    throw new StartupError(`${setting}: cannot read ${path}: ${describeFsError(err)}`)
+  }
+  try {
+    check(pem)
+  } catch {
+    throw new StartupError(`${setting}: ${path} is not ${what}`)
+  }
+  return pem
+}
+
 /** The server certificate and key of --tls-cert / --tls-key, read and checked before anything starts. */
 export function readTls (config: Pick<Config, 'tlsCert' | 'tlsKey'>): { cert: Buffer, key: Buffer } | undefined {
   if (!config.tlsCert || !config.tlsKey) return undefined
-  const read = (path: string, setting: string, check: (pem: Buffer) => unknown, what: string): Buffer => {
-    let pem: Buffer
-    try {
-      pem = readFileSync(path)
-    } catch (err) {
-      throw new StartupError(`${setting}: cannot read ${path}: ${describeFsError(err)}`)
-    }
-    try {
-      check(pem)
-    } catch {
-      throw new StartupError(`${setting}: ${path} is not ${what}`)
-    }
-    return pem
-  }
   return {
-    cert: read(config.tlsCert, 'tlsCert (--tls-cert / SANDBOX_TLS_CERT)', pem => new X509Certificate(pem), 'a PEM certificate'),
-    key: read(config.tlsKey, 'tlsKey (--tls-key / SANDBOX_TLS_KEY)', pem => createPrivateKey(pem), 'a PEM private key'),
+    cert: readPem(config.tlsCert, 'tlsCert (--tls-cert / SANDBOX_TLS_CERT)', pem => new X509Certificate(pem), 'a PEM certificate'),
+    key: readPem(config.tlsKey, 'tlsKey (--tls-key / SANDBOX_TLS_KEY)', pem => createPrivateKey(pem), 'a PEM private key'),
   }
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g
+
+/** Every certificate of a PEM file, each checked; none is an error. */
+function certificatesOf (pem: Buffer): string[] {
+  const found = pem.toString('utf8').match(PEM_CERTIFICATE) ?? []
+  if (found.length === 0) throw new Error('no certificate')
+  for (const c of found) void new X509Certificate(c)
+  return found.map(c => `${c}\n`)
+}
+
+/**
+ * The sandbox's TLS towards webhook receivers (docs/webhooks.md, mutual TLS): its client certificate
+ * and key (the CA a receiver trusts is what follows the certificate in its file, or the certificate
+ * itself when it is alone, self-signed) and the CAs receivers' server certificates may chain to.
+ */
+export function readWebhookTls (config: Pick<Config, 'webhookClientCert' | 'webhookClientKey' | 'webhookReceiverCa'>): WebhookTls {
+  const tls: WebhookTls = {}
+  if (config.webhookClientCert && config.webhookClientKey) {
+    const certSetting = 'webhookClientCert (--webhook-client-cert / SANDBOX_WEBHOOK_CLIENT_CERT)'
+    const chain = certificatesOf(readPem(config.webhookClientCert, certSetting, certificatesOf, 'a PEM certificate'))
+    const key = readPem(config.webhookClientKey, 'webhookClientKey (--webhook-client-key / SANDBOX_WEBHOOK_CLIENT_KEY)', pem => createPrivateKey(pem), 'a PEM private key')
+    if (!new X509Certificate(chain[0]).checkPrivateKey(createPrivateKey(key))) {
+      throw new StartupError(`${certSetting}: the key of --webhook-client-key ${config.webhookClientKey} is not the key of the certificate in ${config.webhookClientCert}`)
+    }
+    tls.client = { certificate: chain.join(''), privateKey: key.toString('utf8'), ca: (chain.length > 1 ? chain.slice(1) : chain).join('') }
+  }
+  if (config.webhookReceiverCa) {
+    const setting = 'webhookReceiverCa (--webhook-receiver-ca / SANDBOX_WEBHOOK_RECEIVER_CA)'
+    tls.receiverCa = certificatesOf(readPem(config.webhookReceiverCa, setting, certificatesOf, 'a PEM file of CA certificates')).join('')
+  }
+  return tls
 }
 
 export function describeFsError (err: unknown): string {

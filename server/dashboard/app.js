@@ -784,6 +784,8 @@ function buildDelivery (d) {
       el('p', {},
         el('strong', {}, `#${i + 1}`), ' ', el('span', { class: 'muted' }, a.kind ?? ''), ' ', timeEl(a.at), ' · ',
         a.statusCode === null || a.statusCode === undefined ? 'no answer' : `HTTP ${a.statusCode}`,
+        // An API Pix callback to an https receiver: the sandbox presented its client certificate (docs/webhooks.md).
+        a.clientCertificate ? el('span', { class: 'badge', title: 'over mutual TLS: the sandbox presented its client certificate (GET /__sandbox/webhooks/ca.pem)' }, 'mTLS') : '',
         typeof a.latencyMs === 'number' ? ` · ${Math.round(a.latencyMs)} ms` : '',
         a.error ? el('span', { class: 'error-text' }, ` · ${a.error}`) : ''),
       a.requestHeaders ? el('details', { 'data-key': `req-${key}-${i}` }, el('summary', {}, 'Request headers'), el('pre', {}, json(a.requestHeaders))) : null,

@@ -204,6 +204,7 @@ const Attempt = Type.Object({
   error: Type.Union([Type.String(), Type.Null()], { description: 'Why the attempt failed (non-2xx, network error, timeout); null on success' }),
   responseBody: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'First kilobyte of the answer' })),
   requestHeaders: Type.Optional(HeaderMap),
+  clientCertificate: Type.Optional(Type.Boolean({ description: 'true: the attempt went over mutual TLS, presenting the sandbox\'s client certificate (GET /__sandbox/webhooks/ca.pem); absent: without it (plain http, or an event type that does not present it)' })),
 })
 
 export const DeliveryView = Type.Object({

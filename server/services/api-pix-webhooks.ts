@@ -34,9 +34,15 @@ export interface WebhookFilter {
 
 export type ApiPixWebhookDeps = Pick<Ports, 'store' | 'clock'> & { callbacks: Callbacks, keys: AccountKeys }
 
-/** Where a callback is posted: `{webhookUrl}/<callback>`, one slash between, the URL's query kept. */
+/**
+ * Where a callback is posted: `{webhookUrl}/<callback>`, as BACEN's callback writes it and Efí does it:
+ * `/pix` appended to the URL as configured, so a URL ending in a query (`?ignorar=`, Efí's documented
+ * way to keep one route) keeps its path and gets `/pix` in its query. A URL without a query gets one
+ * slash between (a trailing slash is not doubled).
+ */
 export function callbackUrl (webhookUrl: string, callback: ApiPixCallback): string {
   const url = new URL(webhookUrl)
+  if (url.search !== '' || url.hash !== '') return `${webhookUrl}/${callback}`
   url.pathname = `${url.pathname.replace(/\/+$/, '')}/${callback}`
   return url.href
 }
@@ -63,14 +69,19 @@ export class ApiPixWebhookService {
    * PUT /webhook/{chave} (and its kin): the slot's webhook, created, or given the new URL (its `criacao`
    * kept). The URL's name is resolved first, before the unit.
    */
-  async configure (account: Account, slot: WebhookSlot, webhookUrl: string): Promise<ApiPixWebhook> {
-    let url: string
+  async configure (account: Account, slot: WebhookSlot, webhookUrl: string, opts: { skipMtlsChecking?: boolean } = {}): Promise<ApiPixWebhook> {
+    let checked: URL
     try {
-      url = (await this.deps.callbacks.checkReceiver(webhookUrl)).href
+      checked = await this.deps.callbacks.checkReceiver(webhookUrl)
     } catch (err) {
       if (err instanceof Refusal) throw invalidRequest(err.messages, { fields: err.messages.map(() => 'webhook.webhookUrl') })
       throw err
     }
+    // The receiver's mutual TLS, as Efí checks it (--webhook-mtls-check enabled): before the unit, like the name.
+    const refused = await this.deps.callbacks.checkMutualTls(checked, opts.skipMtlsChecking === true)
+    // Efí's `nome` and `mensagem` ride along, for clients written for Efí's errors (docs/assumptions.md, Webhooks).
+    if (refused !== null) throw invalidRequest(refused.mensagem, { fields: ['webhook.webhookUrl'], details: refused })
+    const url = checked.href
     const now = iso(this.deps.clock.now())
     // The lookup and the insert in one unit with no await: concurrent PUTs of one key make one webhook.
     return this.store.transact(() => {

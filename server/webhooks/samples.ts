@@ -36,6 +36,8 @@ export interface DeliveryType {
   receivers? (accountId: number): string[]
   /** Headers of its own on each attempt (a PSP's signature), beside the sandbox's (X-Sandbox-Signature and the rest). */
   headers? (attempt: AttemptToSign): Record<string, string>
+  /** Its attempts to an https receiver present the sandbox's client certificate (a PSP's mutual TLS, docs/webhooks.md). */
+  clientCertificate?: boolean
 }
 
 /** The app's delivery event types, in the registry's order (the gateway's events, then API Pix's callbacks). */
@@ -67,6 +69,11 @@ export class DeliveryTypes {
   /** Whether the type adds headers of its own (the built-in ones do not: an attempt of theirs builds nothing more). */
   signs (type: string): boolean {
     return this.byType.get(type)?.headers !== undefined
+  }
+
+  /** Whether the type's attempts to an https receiver present the sandbox's client certificate. */
+  presentsCertificate (type: string): boolean {
+    return this.byType.get(type)?.clientCertificate === true
   }
 
   headers (attempt: AttemptToSign): Record<string, string> {

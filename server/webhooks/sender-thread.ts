@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads'
 import type { SendResult } from './sender.js'
 import type { Listener } from './own-address.js'
+import type { ClientIdentity, WebhookIdentity } from './identity.js'
 
 /**
  * Webhook attempts go out from a worker thread. Every settlement with a receiver makes at least one
@@ -24,9 +25,15 @@ export interface AttemptRequest {
   timeoutMs: number
   /** Attempts of the same order go one after another, in the order they were handed over (send-queue.ts). */
   order?: string
+  /** Present the sandbox's client certificate (sent to the thread before the first such attempt). */
+  clientCertificate?: true
 }
 
-export type WorkerMessage = AttemptRequest | { type: 'cancel', id: number } | { type: 'listeners', listeners: readonly Listener[] | null }
+export type WorkerMessage =
+  | AttemptRequest
+  | { type: 'cancel', id: number }
+  | { type: 'listeners', listeners: readonly Listener[] | null }
+  | { type: 'identity', identity: ClientIdentity }
 
 export interface SenderOptions {
   connections: number
@@ -36,7 +43,12 @@ export interface SenderOptions {
    * SANDBOX_SELF_WEBHOOKS allows its own address.
    */
   listeners: readonly Listener[] | null
+  /** --webhook-receiver-ca: trusted for receivers' server certificates besides Node's own. */
+  receiverCa?: string
 }
+
+/** The sender thread's settings, and the identity its attempts present when asked to (not part of the thread's data; none: never presented). */
+export type SenderThreadOptions = SenderOptions & { identity?: WebhookIdentity }
 
 const CANCELLED: SendResult = { statusCode: null, latencyMs: 0, error: 'CANCELLED', responseBody: null, cancelled: true }
 
@@ -45,8 +57,12 @@ export class SenderThread {
   private readonly waiting = new Map<number, (result: SendResult) => void>()
   private outbox: WorkerMessage[] = []
   private seq = 0
+  /** Attempts that present the client certificate, waiting for it to be made (the first ones only). */
+  private readonly deferred = new Set<number>()
+  /** Whether the thread running now was given the identity: once per thread, never per attempt. */
+  private identityGiven = false
 
-  constructor (private readonly options: SenderOptions) {}
+  constructor (private readonly options: SenderThreadOptions) {}
 
   /** Where the sandbox listens now (once it does): the thread's connections keep away from it. */
   listeningOn (listeners: readonly Listener[] | null): void {
@@ -54,18 +70,61 @@ export class SenderThread {
     if (this.worker) this.post({ type: 'listeners', listeners })
   }
 
-  send (url: string, headers: Record<string, string>, body: string, timeoutMs: number, order?: string): Attempt {
+  /**
+   * One attempt; with `clientCertificate`, the connection presents the sandbox's client certificate
+   * (made on first use: the first such attempts wait for it, in the order they came).
+   */
+  send (url: string, headers: Record<string, string>, body: string, timeoutMs: number, order?: string, clientCertificate = false): Attempt {
     const id = ++this.seq
     const result = new Promise<SendResult>(resolve => this.waiting.set(id, resolve))
-    this.post({ type: 'send', id, url, headers, body, timeoutMs, ...(order !== undefined ? { order } : {}) })
-    return { result, cancel: () => { if (this.waiting.has(id)) this.post({ type: 'cancel', id }) } }
+    const message: AttemptRequest = { type: 'send', id, url, headers, body, timeoutMs, ...(order !== undefined ? { order } : {}), ...(clientCertificate && this.options.identity !== undefined ? { clientCertificate: true } : {}) }
+    const identities = clientCertificate ? this.options.identity : undefined
+    const identity = identities?.current ?? null
+    if (identities === undefined) {
+      this.post(message)
+    } else if (identity !== null) {
+      this.offer(identity)
+      this.post(message)
+    } else {
+      this.deferred.add(id)
+      identities.get().then(made => {
+        if (!this.deferred.delete(id)) return // cancelled meanwhile
+        this.offer(made)
+        this.post(message)
+      }, err => {
+        this.deferred.delete(id)
+        this.settle(id, { statusCode: null, latencyMs: 0, error: `CLIENT_CERTIFICATE: the sandbox's client certificate could not be made (${String(err)})`, responseBody: null, cancelled: false })
+      })
+    }
+    return {
+      result,
+      cancel: () => {
+        if (this.deferred.delete(id)) this.settle(id, CANCELLED)
+        else if (this.waiting.has(id)) this.post({ type: 'cancel', id })
+      },
+    }
+  }
+
+  /** The identity goes to the thread once, before the first attempt that presents it. */
+  private offer (identity: ClientIdentity): void {
+    if (this.identityGiven) return
+    this.identityGiven = true
+    this.post({ type: 'identity', identity })
+  }
+
+  private settle (id: number, result: SendResult): void {
+    const resolve = this.waiting.get(id)
+    this.waiting.delete(id)
+    resolve?.(result)
   }
 
   async close (): Promise<void> {
     this.settleAll(CANCELLED)
+    this.deferred.clear()
     const worker = this.worker
     this.worker = null
     this.outbox = []
+    this.identityGiven = false
     if (worker) await worker.terminate()
   }
 
@@ -84,18 +143,16 @@ export class SenderThread {
   /** Started on the first attempt, so a sandbox that never delivers never starts a thread. */
   private thread (): Worker {
     if (this.worker) return this.worker
-    const worker = startWorker(this.options)
+    const { connections, connectTimeoutMs, listeners, receiverCa } = this.options
+    const worker = startWorker({ connections, connectTimeoutMs, listeners, ...(receiverCa !== undefined ? { receiverCa } : {}) } satisfies SenderOptions)
     worker.unref()
     worker.on('message', (results: Array<[number, SendResult]>) => {
-      for (const [id, result] of results) {
-        const resolve = this.waiting.get(id)
-        this.waiting.delete(id)
-        resolve?.(result)
-      }
+      for (const [id, result] of results) this.settle(id, result)
     })
     const lost = (reason: string): void => {
       if (this.worker !== worker) return
       this.worker = null
+      this.identityGiven = false
       // Whatever was out is reported failed, so the retry policy sends it again: nothing is lost.
       this.settleAll({ statusCode: null, latencyMs: 0, error: `SENDER_FAILED: ${reason}`, responseBody: null, cancelled: false })
     }

@@ -117,10 +117,26 @@ export function sendAttempt (url: string, headers: Record<string, string>, body:
   })
 }
 
-/** `CODE: message` of the innermost cause, e.g. `ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9`. */
+/**
+ * The codes with which an https receiver's server certificate fails the sandbox's check (OpenSSL's
+ * verification errors as Node names them, and a name the certificate does not cover).
+ */
+export const SERVER_CERTIFICATE_ERRORS: ReadonlySet<string> = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN', 'CERT_UNTRUSTED', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'CERT_SIGNATURE_FAILURE', 'CERT_REVOKED',
+  'INVALID_CA', 'PATH_LENGTH_EXCEEDED', 'INVALID_PURPOSE', 'CERT_REJECTED', 'HOSTNAME_MISMATCH', 'ERR_TLS_CERT_ALTNAME_INVALID',
+])
+
+/**
+ * `CODE: message` of the innermost cause, e.g. `ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9`; a
+ * server certificate the sandbox does not trust says so, and what makes it trusted.
+ */
 function describe (err: unknown): string {
   let e = err as { code?: string, message?: string, cause?: unknown }
   while (e.cause && typeof e.cause === 'object') e = e.cause as typeof e
   const code = e.code ?? (err as { code?: string }).code ?? 'NETWORK_ERROR'
-  return `${code}: ${e.message ?? String(err)}`
+  const reason = `${code}: ${e.message ?? String(err)}`
+  return SERVER_CERTIFICATE_ERRORS.has(code)
+    ? `${reason} (o certificado TLS do receptor não foi aceito: o sandbox confia nas CAs do Node, em NODE_EXTRA_CA_CERTS e em --webhook-receiver-ca)`
+    : reason
 }

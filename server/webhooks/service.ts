@@ -10,6 +10,9 @@ import type { SendResult } from './sender.js'
 import type { DeliveryTypes } from './samples.js'
 import { SenderThread, type Attempt } from './sender-thread.js'
 import { signDelivery } from './signature.js'
+import type { ClientIdentity, WebhookIdentity } from './identity.js'
+import { MTLS_MESSAGES, PROBE_TIMEOUT_MS, efiName, firstProbe, secondProbe } from './mtls-check.js'
+import { isIP } from 'node:net'
 import {
   GATEWAY_EVENT_TYPES, isEventType, isGatewayEvent, type AttemptKind, type Delivery, type EventType, type FailedAttempt, type GaveUp, type WebhookEvent,
 } from './types.js'
@@ -37,8 +40,8 @@ export interface WebhookServiceOptions {
   resolve?: Resolve
   /** How long a registration waits for its URL's name to resolve (3 s); a name that does not by then is accepted (own-address.ts). */
   resolveTimeoutMs?: number
-  /** The headers of its own each delivery event type adds to an attempt (a dialect's signature). */
-  types?: Pick<DeliveryTypes, 'signs' | 'headers'>
+  /** The headers of its own each delivery event type adds to an attempt (a dialect's signature), and whether it presents the client certificate. */
+  types?: Pick<DeliveryTypes, 'signs' | 'headers' | 'presentsCertificate'>
 }
 
 const RESOLVE_TIMEOUT_MS = 3000
@@ -92,9 +95,22 @@ const faultMs = (d: Delivery, fault: Fault, fallback: number): number => scenari
 const bentByFault = (d: Delivery): boolean => hasFault(d, 'WEBHOOK_RECEIVER_TIMEOUT') || hasFault(d, 'WEBHOOK_BAD_SIGNATURE')
 
 export type WebhookDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng'> & {
-  config: Pick<Config, 'deliveryLogSize' | 'webhookTimeoutMs' | 'selfWebhooks' | 'host' | 'port' | 'maxPendingDeliveries' | 'webhookSecret' | 'webhookMaxAttempts' | 'webhookBackoffMs' | 'webhookUrl'>
+  config: Pick<Config, 'deliveryLogSize' | 'webhookTimeoutMs' | 'selfWebhooks' | 'host' | 'port' | 'maxPendingDeliveries' | 'webhookSecret' | 'webhookMaxAttempts' | 'webhookBackoffMs' | 'webhookUrl' | 'webhookMtlsCheck'>
   /** Sent as the user-agent of every attempt. */
   version: string
+  /** The client certificate presented to https receivers of the event types that ask for it (identity.ts); none: never presented. */
+  identity?: WebhookIdentity
+  /** --webhook-receiver-ca: trusted for receivers' server certificates besides Node's own. */
+  receiverCa?: string
+}
+
+/** A plain http receiver the mTLS check lets through: on this machine (docs/assumptions.md, Webhooks). */
+function onLoopback (url: URL): boolean {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase()
+  if (host === 'localhost' || host.endsWith('.localhost')) return true
+  if (isIP(host) === 4) return host.startsWith('127.')
+  // ::1, and 127.0.0.0/8 mapped to IPv6 as the URL parser writes it (`::ffff:7f00:1`).
+  return host === '::1' || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host)
 }
 
 export class WebhookService implements Lifecycle, Callbacks {
@@ -124,7 +140,7 @@ export class WebhookService implements Lifecycle, Callbacks {
   private readonly selfUrls = new Map<string, boolean>()
   private readonly resolve: Resolve
   private readonly resolveTimeoutMs: number
-  private readonly types?: Pick<DeliveryTypes, 'signs' | 'headers'>
+  private readonly types?: Pick<DeliveryTypes, 'signs' | 'headers' | 'presentsCertificate'>
   /**
    * The receivers (URLs) whose latest attempt failed: the pending cap counts only their deliveries. A
    * fact about the receiver, not about the state: a rollback of the attempt's record leaves it.
@@ -140,7 +156,13 @@ export class WebhookService implements Lifecycle, Callbacks {
     this.onError = opts.onError ?? (err => process.emitWarning(`webhook bookkeeping failed: ${String(err)}`))
     this.onAttemptFailed = opts.onAttemptFailed
     this.onGaveUp = opts.onGaveUp
-    this.sender = new SenderThread({ connections: MAX_CONNECTIONS_PER_ORIGIN, connectTimeoutMs: deps.config.webhookTimeoutMs, listeners: this.ownListeners() })
+    this.sender = new SenderThread({
+      connections: MAX_CONNECTIONS_PER_ORIGIN,
+      connectTimeoutMs: deps.config.webhookTimeoutMs,
+      listeners: this.ownListeners(),
+      ...(deps.identity !== undefined ? { identity: deps.identity } : {}),
+      ...(deps.receiverCa !== undefined ? { receiverCa: deps.receiverCa } : {}),
+    })
   }
 
   // ---- the sandbox's own address ----------------------------------------------------------------
@@ -219,6 +241,47 @@ export class WebhookService implements Lifecycle, Callbacks {
   /** Callbacks: the URL rules of the gateway's registrations (http or https), for a webhook of API Pix. */
   checkReceiver (url: string): Promise<URL> {
     return this.registrations.checkReceiver(url, { httpsOnly: false })
+  }
+
+  /**
+   * Callbacks: the check of a receiver's mutual TLS as Efí makes it when a webhook is configured
+   * (mtls-check.ts), with --webhook-mtls-check enabled: null when it passes (or the check is off), else
+   * Efí's reason. A plain http receiver on this machine passes unchecked; elsewhere it must be https.
+   * `skipFirst` (`x-skip-mtls-checking: true`) skips the request without a certificate.
+   */
+  async checkMutualTls (url: URL, skipFirst: boolean): Promise<{ nome: string, mensagem: string } | null> {
+    const mensagem = await this.mutualTlsRefusal(url, skipFirst)
+    return mensagem === null ? null : { nome: efiName(mensagem), mensagem }
+  }
+
+  private async mutualTlsRefusal (url: URL, skipFirst: boolean): Promise<string | null> {
+    if (this.deps.config.webhookMtlsCheck !== 'enabled') return null
+    if (url.protocol !== 'https:') return onLoopback(url) ? null : MTLS_MESSAGES.https
+    const body = JSON.stringify({ evento: 'teste_webhook', data_criacao: new Date(this.deps.clock.now()).toISOString() })
+    const headers = { 'content-type': 'application/json', 'user-agent': `pix-sandbox/${this.deps.version}` }
+    if (!skipFirst) {
+      const refused = firstProbe(await this.probe(url.href, headers, body, false))
+      if (refused !== null) return refused
+    }
+    return secondProbe(await this.probe(url.href, headers, body, true))
+  }
+
+  /** One request of the check; cancelled, like any attempt, when the sandbox closes or resets. */
+  private async probe (url: string, headers: Record<string, string>, body: string, clientCertificate: boolean): Promise<SendResult> {
+    if (this.closed) return { statusCode: null, latencyMs: 0, error: 'CANCELLED', responseBody: null, cancelled: true }
+    const attempt = this.sender.send(url, headers, body, PROBE_TIMEOUT_MS, undefined, clientCertificate)
+    this.cancellers.add(attempt.cancel)
+    try {
+      return await attempt.result
+    } finally {
+      this.cancellers.delete(attempt.cancel)
+    }
+  }
+
+  /** The sandbox's client identity (made now if it was not yet): its CA is what receivers trust. */
+  clientIdentity (): Promise<ClientIdentity> {
+    if (this.deps.identity === undefined) return Promise.reject(new Error('this sandbox has no client identity for its webhooks'))
+    return this.deps.identity.get()
   }
 
   /**
@@ -415,15 +478,17 @@ export class WebhookService implements Lifecycle, Callbacks {
     const generation = this.generation
     const url = d.url
     const id = d.id
+    // The PSP's client certificate, to an https receiver of an event type that presents it (API Pix's callbacks).
+    const clientCertificate = url.startsWith('https:') && this.deps.identity !== undefined && this.types?.presentsCertificate(d.eventType) === true
     const attempt: Attempt = this.pointsAtSandbox(url)
       ? { result: Promise.resolve(SELF_ADDRESS_REFUSED), cancel: () => {} }
-      : this.sender.send(url, headers, body, this.deps.config.webhookTimeoutMs, d.transactionId !== null ? `${url}\n${d.transactionId}` : undefined)
+      : this.sender.send(url, headers, body, this.deps.config.webhookTimeoutMs, d.transactionId !== null ? `${url}\n${d.transactionId}` : undefined, clientCertificate)
     const cancel = attempt.cancel
     this.cancellers.add(cancel)
     const scheduled = kind === 'first' || kind === 'retry'
     if (scheduled) this.attemptOf.set(id, cancel)
     const p = attempt.result
-      .then(result => this.finish(id, generation, kind, at, headers, result))
+      .then(result => this.finish(id, generation, kind, at, headers, clientCertificate, result))
       .catch(this.onError)
       .finally(() => {
         this.inFlight.delete(p)
@@ -433,14 +498,14 @@ export class WebhookService implements Lifecycle, Callbacks {
     this.inFlight.add(p)
   }
 
-  private finish (id: string, generation: number, kind: AttemptKind, at: string, headers: Record<string, string>, result: SendResult): void {
+  private finish (id: string, generation: number, kind: AttemptKind, at: string, headers: Record<string, string>, clientCertificate: boolean, result: SendResult): void {
     if (result.cancelled || generation !== this.generation) return
     if (!this.log.get(id)) return // evicted or its account removed while the request was out
     // The result of an attempt is a unit of its own, written like a scheduled job's.
-    this.deps.store.unit(() => this.recordAttempt(id, kind, at, headers, result))
+    this.deps.store.unit(() => this.recordAttempt(id, kind, at, headers, clientCertificate, result))
   }
 
-  private recordAttempt (id: string, kind: AttemptKind, at: string, headers: Record<string, string>, result: SendResult): void {
+  private recordAttempt (id: string, kind: AttemptKind, at: string, headers: Record<string, string>, clientCertificate: boolean, result: SendResult): void {
     const d = this.log.get(id)!
     let { statusCode, error } = result
     if (kind === 'first' && hasFault(d, 'WEBHOOK_RECEIVER_TIMEOUT')) {
@@ -451,7 +516,7 @@ export class WebhookService implements Lifecycle, Callbacks {
       error = `HTTP ${statusCode}`
     }
     const ok = error === null
-    const attempt = { at, kind, statusCode, latencyMs: result.latencyMs, error, responseBody: result.responseBody, requestHeaders: headers }
+    const attempt = { at, kind, statusCode, latencyMs: result.latencyMs, error, responseBody: result.responseBody, requestHeaders: headers, ...(clientCertificate ? { clientCertificate } : {}) }
     const updatedAt = new Date(this.deps.clock.now()).toISOString()
     let retryAt: number | null = null
     let duplicate = false

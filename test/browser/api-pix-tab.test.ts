@@ -1,4 +1,6 @@
 import t from 'tap'
+import { once } from 'node:events'
+import { createServer } from 'node:net'
 import { T0, bearer } from '../helpers/app.js'
 import { oauthToken } from '../helpers/api-pix.js'
 import { dashboardSession, screenshotPath, type DashboardSession } from './helpers.js'
@@ -281,5 +283,34 @@ t.test('the API Pix tab shows the last 50 recurrences made, and older ones a pag
   await more.click()
   await page.locator(`#ap-rec-list > li[data-key="${made[0]}"]`).waitFor()
   t.equal(await rows.count(), Math.min(all, 100), 'two pages')
+  t.same(pageErrors, [])
+})
+
+t.test('the delivery log marks an attempt of a callback that went over mutual TLS (the sandbox\'s client certificate presented)', async (t) => {
+  t.setTimeout(60_000)
+  const { app, base, page, pageErrors } = session
+  const { document } = (await app.inject({ method: 'GET', url: '/__sandbox/accounts/1' })).json()
+  const token = await oauthToken(app)
+  // An https receiver nothing listens at: the attempt is refused, and made with the certificate all the same.
+  const closed = createServer().listen(0, '127.0.0.1')
+  await once(closed, 'listening')
+  const port = (closed.address() as import('node:net').AddressInfo).port
+  closed.close()
+  await once(closed, 'close')
+  const put = await app.inject({ method: 'PUT', url: `/v2/webhook/${document}`, headers: bearer(token), payload: { webhookUrl: `https://127.0.0.1:${port}/mtls` } })
+  t.equal(put.statusCode, 200, put.body)
+  const cob = await app.inject({ method: 'PUT', url: `/v2/cob/${txidOf(9)}`, headers: bearer(token), payload: { calendario: {}, valor: { original: '3.21' }, chave: document } })
+  t.equal(cob.statusCode, 201, cob.body)
+  t.equal((await app.inject({ method: 'POST', url: '/__sandbox/pix/pay', payload: { pixCode: cob.json().pixCopiaECola } })).statusCode, 201)
+  await app.sandbox.webhooks.idle()
+
+  await page.goto(`${base}/dashboard?account=1#deliveries`)
+  await page.locator('body[data-view="deliveries"] #live[data-state="live"]').waitFor()
+  const row = page.locator('#dl-list > li').filter({ hasText: `127.0.0.1:${port}/mtls/pix` }).first()
+  await row.locator('.row-summary').click()
+  const attempt = row.locator('.attempt').first()
+  await attempt.waitFor()
+  t.equal(await attempt.locator('.badge', { hasText: 'mTLS' }).count(), 1, 'the attempt is marked mTLS')
+  t.match(await attempt.textContent(), /ECONNREFUSED/)
   t.same(pageErrors, [])
 })

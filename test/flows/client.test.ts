@@ -238,6 +238,7 @@ t.test('a tour of every operation through the typed client', async t => {
   t.equal((await plane.delivery(delivered.id)).id, delivered.id)
   t.equal((await plane.redeliver(delivered.id)).id, delivered.id)
   t.ok((await plane.deliveries({ accountId: acct.accountId })).total >= 1)
+  t.match(await plane.webhookCa(), /^-----BEGIN CERTIFICATE-----\n[\s\S]+-----END CERTIFICATE-----\n$/, 'the webhooks\' CA, as PEM text')
   t.equal((await plane.transaction(out.transactionId)).status, 'CONFIRMED')
   t.ok((await plane.transactions({ accountId: acct.accountId, kind: 'CASH_OUT' })).transactions.length === 1)
   t.equal((await plane.refundReceived(out.transactionId, { amount: 1 })).kind, 'REFUND_RECEIVED')

@@ -147,6 +147,8 @@ t.test('an invalid value is reported with the values or the form allowed', async
   const problem = (env: Record<string, string>, argv: string[] = []): string => configError(() => loadConfig(env, argv)).problems[0]
   t.equal(problem({ SANDBOX_CLOCK: 'sometimes' }), 'clock (--clock / SANDBOX_CLOCK): "sometimes" is invalid: expected one of running, frozen')
   t.equal(problem({ LOG_LEVEL: 'loud' }), 'logLevel (--log-level / LOG_LEVEL): "loud" is invalid: expected one of fatal, error, warn, info, debug, trace, silent')
+  t.equal(problem({}, ['--webhook-client-cert', 'c.pem']), 'webhookClientCert and webhookClientKey (--webhook-client-cert / --webhook-client-key): give both or neither')
+  t.equal(problem({ SANDBOX_WEBHOOK_MTLS_CHECK: 'on' }), 'webhookMtlsCheck (--webhook-mtls-check / SANDBOX_WEBHOOK_MTLS_CHECK): "on" is invalid: expected one of disabled, enabled')
   t.equal(problem({ SANDBOX_PUBLIC_WEBHOOKS: 'yes' }), 'publicWebhooks (--public-webhooks / SANDBOX_PUBLIC_WEBHOOKS): "yes" is invalid: expected one of disabled, enabled')
   t.equal(problem({}, ['--port', '70000']), 'port (--port / PORT): "70000" is invalid: expected a whole number from 0 to 65535')
   t.equal(problem({}, ['--webhook-max-attempts=1.5']), 'webhookMaxAttempts (--webhook-max-attempts / SANDBOX_WEBHOOK_MAX_ATTEMPTS): "1.5" is invalid: expected a whole number from 1 to 20')

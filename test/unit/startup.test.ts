@@ -1,13 +1,14 @@
 import t, { type Test } from 'tap'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import type { NetworkInterfaceInfo } from 'node:os'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { StartupError } from '../../server/errors/startup.js'
+import { generateClientCertificate } from '../../server/auth/certificates.js'
 import { loadFixtures } from '../../server/fixtures.js'
-import { announcement, describeFsError, failureLines, listenFailure, listenedAddresses, readTls, shows, startupLines } from '../../server/startup.js'
+import { announcement, describeFsError, failureLines, listenFailure, listenedAddresses, readTls, readWebhookTls, shows, startupLines } from '../../server/startup.js'
 
 /**
  * What the process prints at start (server/startup.ts): a failed start in one line, the addresses
@@ -83,6 +84,36 @@ t.test('the TLS certificate and key are read and checked before the start', asyn
   t.throws(() => readTls({ tlsCert: join(certs, 'default-client.crt.pem'), tlsKey: join(dir, 'junk.pem') }),
     new StartupError(`tlsKey (--tls-key / SANDBOX_TLS_KEY): ${join(dir, 'junk.pem')} is not a PEM private key`))
   t.throws(() => readTls({ tlsCert: dir, tlsKey: join(dir, 'junk.pem') }), { message: /cannot read .*: it is a folder, not a file$/, exitCode: 2 })
+})
+
+t.test('the webhooks\' client certificate, its key and the receivers\' CA are read and checked before the start', async t => {
+  t.same(readWebhookTls({}), {}, 'none given: the sandbox makes its own identity on first use')
+  const certs = fileURLToPath(new URL('../../fixtures/certs/', import.meta.url))
+  const cert = join(certs, 'default-client.crt.pem')
+  const key = join(certs, 'default-client.key.pem')
+  const given = readWebhookTls({ webhookClientCert: cert, webhookClientKey: key, webhookReceiverCa: cert })
+  const pem = readFileSync(cert, 'utf8').trim()
+  t.equal(given.client?.certificate.trim(), pem)
+  t.equal(given.client?.ca.trim(), pem, 'a certificate alone (self-signed) is its own CA')
+  t.match(given.client?.privateKey, 'PRIVATE KEY')
+  t.equal(given.receiverCa?.trim(), pem)
+
+  const dir = scratch(t)
+  writeFileSync(join(dir, 'junk.pem'), 'not a pem')
+  writeFileSync(join(dir, 'chain.pem'), `${pem}\n${pem}\n`)
+  t.equal(readWebhookTls({ webhookClientCert: join(dir, 'chain.pem'), webhookClientKey: key }).client?.ca.trim(), pem, 'what follows the certificate is its CA')
+  const other = (await generateClientCertificate('OTHER', 2, Date.now())).privateKey
+  writeFileSync(join(dir, 'other.key'), other)
+  t.throws(() => readWebhookTls({ webhookClientCert: cert, webhookClientKey: join(dir, 'other.key') }),
+    new StartupError(`webhookClientCert (--webhook-client-cert / SANDBOX_WEBHOOK_CLIENT_CERT): the key of --webhook-client-key ${join(dir, 'other.key')} is not the key of the certificate in ${cert}`))
+  t.throws(() => readWebhookTls({ webhookClientCert: join(dir, 'junk.pem'), webhookClientKey: key }),
+    new StartupError(`webhookClientCert (--webhook-client-cert / SANDBOX_WEBHOOK_CLIENT_CERT): ${join(dir, 'junk.pem')} is not a PEM certificate`))
+  t.throws(() => readWebhookTls({ webhookClientCert: cert, webhookClientKey: join(dir, 'junk.pem') }),
+    new StartupError(`webhookClientKey (--webhook-client-key / SANDBOX_WEBHOOK_CLIENT_KEY): ${join(dir, 'junk.pem')} is not a PEM private key`))
+  t.throws(() => readWebhookTls({ webhookReceiverCa: join(dir, 'missing.pem') }),
+    new StartupError(`webhookReceiverCa (--webhook-receiver-ca / SANDBOX_WEBHOOK_RECEIVER_CA): cannot read ${join(dir, 'missing.pem')}: no such file or folder`))
+  t.throws(() => readWebhookTls({ webhookReceiverCa: join(dir, 'junk.pem') }),
+    new StartupError(`webhookReceiverCa (--webhook-receiver-ca / SANDBOX_WEBHOOK_RECEIVER_CA): ${join(dir, 'junk.pem')} is not a PEM file of CA certificates`))
 })
 
 t.test('file errors in words', async t => {

@@ -26,6 +26,8 @@ export const ApiPixProblem = Type.Object({
     propriedade: Type.Optional(Type.String()),
     valor: Type.Optional(Type.String()),
   }))),
+  nome: Type.Optional(Type.String({ description: 'Efí\'s name of the error, beside BACEN\'s members (RFC 7807 extension): on a webhook refused by the check of its receiver\'s mutual TLS (docs/webhooks.md)' })),
+  mensagem: Type.Optional(Type.String({ description: 'Efí\'s message of the error, the same as detail, where nome is' })),
 }, { $id: 'ApiPixProblem', description: 'Error of BACEN\'s API Pix (RFC 7807 problem details, application/problem+json)' })
 
 export const OAuthError = Type.Object({
@@ -49,7 +51,9 @@ export const PROBLEM: ErrorShape = {
     const route = request.routeOptions.config?.apiPix
     const entity = answer.part === 'body' ? route?.entity : undefined
     const violacoes = answer.violations?.map(v => entity !== undefined && v.propriedade !== undefined ? { ...v, propriedade: `${entity}.${v.propriedade}` } : v)
-    return { ...problemOf(answer.status, route, answer.messages.join('; '), violacoes) }
+    // A refusal in Efí's words (a webhook's mutual TLS) also carries its `nome` and `mensagem`, as Efí answers them.
+    const efi = typeof answer.details?.nome === 'string' && typeof answer.details.mensagem === 'string' ? { nome: answer.details.nome, mensagem: answer.details.mensagem } : {}
+    return { ...problemOf(answer.status, route, answer.messages.join('; '), violacoes), ...efi }
   },
 }
 

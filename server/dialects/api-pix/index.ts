@@ -107,7 +107,8 @@ export const apiPix: Dialect = {
     await app.register(named('api-pix', apiPixRoutes), { prefix: config.apiPixBasePath })
   },
   // Its callbacks go to the account's webhooks of them (`rec` to the registrations of its type too).
-  deliveries: sb => Object.fromEntries(API_PIX_CALLBACKS.map(t => [t, { sample: apiPixSamples[t], receivers: (accountId: number) => sb.apiPixWebhooks.callbackUrls(accountId, t) }])),
+  // Its callbacks go over mutual TLS to an https receiver, as BACEN's API Pix says of them (docs/webhooks.md).
+  deliveries: sb => Object.fromEntries(API_PIX_CALLBACKS.map(t => [t, { sample: apiPixSamples[t], receivers: (accountId: number) => sb.apiPixWebhooks.callbackUrls(accountId, t), clientCertificate: true }])),
   notifier: sb => new ApiPixNotifier({ store: sb.store, webhooks: sb.webhooks, webhookUrls: sb.apiPixWebhooks, views: chargeViewDeps(sb) }),
   report: {
     title: 'API Pix',

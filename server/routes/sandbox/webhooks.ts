@@ -78,6 +78,19 @@ const routes: RoutesPlugin = async (app) => {
     return reply.status(204).send(null)
   })
 
+  app.get('/webhooks/ca.pem', {
+    schema: {
+      operationId: 'sandboxWebhookCa',
+      tags: ['Sandbox'],
+      summary: 'The CA of the client certificate the sandbox presents to webhook receivers (PEM)',
+      description: 'API Pix\'s callbacks to an https receiver present the sandbox\'s client certificate, as a PSP\'s do (docs/webhooks.md, mutual TLS): a receiver that trusts this CA (requestCert, ca) accepts them and nobody else. The CA of --webhook-client-cert, or the one the sandbox made at start (a new one each start without that flag).',
+      response: { 200: { description: 'PEM certificates', content: { 'application/x-pem-file': { schema: Type.String() } } } },
+    },
+  }, async (_request, reply) => {
+    const { ca } = await sb.webhooks.clientIdentity()
+    return reply.type('application/x-pem-file').header('cache-control', 'no-store').send(ca)
+  })
+
   app.post('/webhooks/test', {
     schema: {
       operationId: 'sandboxTestWebhook',

@@ -62,6 +62,8 @@ const DeliveryAttemptSchema = Open({
   responseBody: Type.Optional(Nullable(Text)),
   /** The headers sent on this attempt (timestamp and signature change per attempt). */
   requestHeaders: Type.Optional(Strings),
+  /** The sandbox's client certificate was presented (mutual TLS to an https receiver); absent otherwise. */
+  clientCertificate: Type.Optional(Type.Boolean()),
 })
 export type DeliveryAttempt = Static<typeof DeliveryAttemptSchema>
 

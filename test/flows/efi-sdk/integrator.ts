@@ -382,10 +382,12 @@ for (const sdk of SDKS) {
       await refused(t, pix.pixDetailDevolution({ e2eId: endToEndId, id: 'D9' }), { type: /\/(PixDevolucaoNaoEncontrada|NaoEncontrado)$/, status: 404 }, 'an unknown return')
     })
 
-    t.test('webhook: configure for a key, read, list, receive a paid charge at {webhookUrl}/pix, delete', async t => {
+    t.test('webhook: configure for a key, read, list, receive a paid charge at {webhookUrl}/pix over mutual TLS, delete', async t => {
       const deliveries: Array<{ url: string, body: { pix: Array<Record<string, unknown>> } }> = []
       let delivered: () => void = () => {}
-      const receiver = createServer({ cert: readFileSync(join(dir, 'server.crt')), key: readFileSync(join(dir, 'server.key')) }, (req, res) => {
+      // As Efí asks of a receiver: only a client presenting a certificate of the PSP's CA gets through (docs/webhooks.md, mutual TLS).
+      const pspCa = await sandbox.client.sandbox.webhookCa()
+      const receiver = createServer({ cert: readFileSync(join(dir, 'server.crt')), key: readFileSync(join(dir, 'server.key')), requestCert: true, rejectUnauthorized: true, ca: pspCa }, (req, res) => {
         let body = ''
         req.on('data', (chunk: Buffer) => { body += chunk.toString('utf8') })
         req.on('end', () => {

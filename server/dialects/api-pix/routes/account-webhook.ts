@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import type { RoutesPlugin } from '../../../route-plugin.js'
 import { errorResponses } from '../../../schemas/common.js'
-import { AccountWebhookBody, AccountWebhookView } from '../schemas/webhook.js'
+import { AccountWebhookBody, AccountWebhookView, MtlsCheckHeaders, skipsMtlsChecking } from '../schemas/webhook.js'
 import type { WebhookSlot } from '../../../services/api-pix-webhooks.js'
 import type { ApiPixRoute } from './route.js'
 import { PROBLEM } from '../errors.js'
@@ -38,14 +38,15 @@ export function accountWebhookRoutes ({ callback, tag, of, told }: AccountWebhoo
         operationId: `apiPixPutWebhook${tag}`,
         tags: ['API Pix'],
         summary: `Configurar o Webhook de ${of}`,
-        description: `webhookUrl http(s), not the sandbox itself unless --self-webhooks enabled; a new URL replaces the account's. ${told[0].toUpperCase()}${told.slice(1)} is posted to {webhookUrl}/${callback}, signed and retried as every webhook of the sandbox. 200 with no body.`,
+        description: `webhookUrl http(s), not the sandbox itself unless --self-webhooks enabled; with --webhook-mtls-check enabled, its receiver's mutual TLS is checked as Efí does (docs/webhooks.md); a new URL replaces the account's. ${told[0].toUpperCase()}${told.slice(1)} is posted to {webhookUrl}/${callback}, signed and retried as every webhook of the sandbox. 200 with no body.`,
         security: [{ oauth2: [WRITE.scope!] }],
+        headers: MtlsCheckHeaders,
         body: AccountWebhookBody(callback, told),
         // API Pix's 200 has no body: answered empty, declared without content.
         response: { 200: Type.Unsafe<undefined>({ type: 'null', description: 'configured' }), ...errorResponses(PROBLEM, [400, 403]) },
       },
     }, async (request, reply) => {
-      await sb.apiPixWebhooks.configure(request.account!, slot, request.body.webhookUrl)
+      await sb.apiPixWebhooks.configure(request.account!, slot, request.body.webhookUrl, { skipMtlsChecking: skipsMtlsChecking(request.headers) })
       return reply.status(200).send()
     })
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import type { RoutesPlugin } from '../../../route-plugin.js'
 import { errorResponses } from '../../../schemas/common.js'
-import { ApiPixWebhook, ApiPixWebhookBody, ApiPixWebhookList, ApiPixWebhookListQuery, ApiPixWebhookParams } from '../schemas/webhook.js'
+import { ApiPixWebhook, ApiPixWebhookBody, ApiPixWebhookList, ApiPixWebhookListQuery, ApiPixWebhookParams, MtlsCheckHeaders, skipsMtlsChecking } from '../schemas/webhook.js'
 import type { ApiPixRoute } from './route.js'
 import { PROBLEM } from '../errors.js'
 
@@ -22,9 +22,10 @@ const routes: RoutesPlugin = async (app) => {
       operationId: 'apiPixPutWebhook',
       tags: ['API Pix'],
       summary: 'Configurar o Webhook Pix',
-      description: 'The key must be one the account holds (its document, or a key of the directory held with its document at its institution); webhookUrl http(s), not the sandbox itself unless --self-webhooks enabled. A new URL replaces the key\'s. 200 with no body.',
+      description: 'The key must be one the account holds (its document, or a key of the directory held with its document at its institution); webhookUrl http(s), not the sandbox itself unless --self-webhooks enabled; with --webhook-mtls-check enabled, its receiver\'s mutual TLS is checked as Efí does (docs/webhooks.md). A new URL replaces the key\'s. 200 with no body.',
       security: [{ oauth2: ['webhook.write'] }],
       params: ApiPixWebhookParams,
+      headers: MtlsCheckHeaders,
       body: ApiPixWebhookBody,
       // API Pix's 200 has no body: answered empty, declared without content.
       response: { 200: Type.Unsafe<undefined>({ type: 'null', description: 'configured' }), ...errorResponses(PROBLEM, [400, 403]) },
@@ -32,7 +33,7 @@ const routes: RoutesPlugin = async (app) => {
   }, async (request, reply) => {
     const account = request.account!
     const chave = sb.apiPixWebhooks.heldKey(account, request.params.chave)
-    await sb.apiPixWebhooks.configure(account, { callback: 'pix', chave }, request.body.webhookUrl)
+    await sb.apiPixWebhooks.configure(account, { callback: 'pix', chave }, request.body.webhookUrl, { skipMtlsChecking: skipsMtlsChecking(request.headers) })
     return reply.status(200).send()
   })
 

@@ -9,6 +9,14 @@ import { Instant, Paginacao, paging } from '../../../schemas/central-bank.js'
  * (schemas/webhooks.ts).
  */
 
+/** Efí's header on the routes that configure a webhook (docs/webhooks.md, mutual TLS). */
+export const MtlsCheckHeaders = Type.Object({
+  'x-skip-mtls-checking': Type.Optional(Type.String({ description: 'true (any case): with --webhook-mtls-check enabled, the request without a client certificate is not made (Efí\'s skip-mTLS), the one with it still is; any other value: the whole check' })),
+})
+
+/** Whether a request asks for Efí's skip-mTLS. */
+export const skipsMtlsChecking = (headers: { 'x-skip-mtls-checking'?: string }): boolean => headers['x-skip-mtls-checking']?.trim().toLowerCase() === 'true'
+
 export const ApiPixWebhookParams = Type.Object({ chave: Type.String({ minLength: 1, maxLength: 77, description: 'a key the account holds: its document, or a key of the directory held with its document at its institution' }) })
 
 /** WebhookSolicitado. */
