@@ -110,6 +110,20 @@ export class KeyIndex<C extends Collection> extends Over<C> {
     return this.get(key, scope) !== undefined
   }
 
+  /**
+   * The records indexed within `scope`, or within every scope when none is given (no particular
+   * order; a record once per key): what holds now, without a walk of the whole collection.
+   */
+  * indexed (scope?: number | string): Iterable<Collections[C]> {
+    const maps = scope === undefined ? this.byScope.values() : [this.byScope.get(scope) ?? new Map<string, RecordKey>()]
+    for (const map of maps) {
+      for (const at of map.values()) {
+        const record = this.recordAt(at)
+        if (record !== undefined) yield record
+      }
+    }
+  }
+
   /** After a write: the record is indexed exactly while it is in the state and holds. */
   follow (record: Collections[C]): void {
     const keys = this.keys(record)
@@ -172,6 +186,32 @@ export class RecordLists<C extends Collection> extends Over<C> {
   /** The keys of the records listed under `key`, oldest first. */
   of (key: string): readonly RecordKey[] {
     return this.lists.get(key) ?? []
+  }
+
+  /**
+   * A page of the records listed under `key`, the last made first: at most `limit` of those made
+   * before the `cursor`-th (the `nextCursor` of the page before), and the cursor of the page after
+   * while older ones remain. Its cost is the page's, whatever the length of the list.
+   */
+  newestFirst (key: string, limit: number, cursor?: number): { records: Array<Collections[C]>, nextCursor?: number } {
+    const list = this.of(key)
+    const end = Math.min(cursor ?? list.length, list.length)
+    const start = Math.max(0, end - limit)
+    return { records: this.recordsAt(list.slice(start, end).reverse()), ...(start > 0 ? { nextCursor: start } : {}) }
+  }
+
+  /** The records listed under `key`, oldest first. */
+  listed (key: string): Array<Collections[C]> {
+    return this.recordsAt(this.of(key))
+  }
+
+  private recordsAt (keys: readonly RecordKey[]): Array<Collections[C]> {
+    const records: Array<Collections[C]> = []
+    for (const at of keys) {
+      const record = this.recordAt(at)
+      if (record !== undefined) records.push(record)
+    }
+    return records
   }
 
   /** A record just made, the newest of its collection: last of its lists. */

@@ -7,7 +7,7 @@ import { ApiPixCob, ApiPixCobBody, ApiPixCobList, ApiPixCobListQuery, ApiPixCobP
 import type { ApiPixRoute } from './route.js'
 import { locationHost } from './host.js'
 import { apiPixViews } from '../views/index.js'
-import { CentralBankReads } from '../../../services/central-bank-reads.js'
+import { CentralBankReads } from '../../shared/central-bank-reads.js'
 import { PROBLEM } from '../errors.js'
 
 const WRITE: ApiPixRoute = { scope: 'cob.write', problems: { 400: 'CobOperacaoInvalida', 404: 'CobNaoEncontrado' }, entity: 'cob' }

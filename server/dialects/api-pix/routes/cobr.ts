@@ -5,6 +5,7 @@ import { CobRBody, CobRList, CobRListQuery, CobRParams, CobRPatchBody, CobRRetry
 import type { ApiPixRoute } from './route.js'
 import { apiPixViews } from '../views/index.js'
 import { PROBLEM } from '../errors.js'
+import { apiPixLists } from '../lists.js'
 
 const WRITE: ApiPixRoute = { scope: 'cobr.write', problems: { 400: 'CobROperacaoInvalida', 404: 'CobRNaoEncontrado' }, entity: 'cobr' }
 const READ: ApiPixRoute = { scope: 'cobr.read', problems: { 400: 'CobRConsultaInvalida', 404: 'CobRNaoEncontrado' } }
@@ -16,6 +17,7 @@ const READ: ApiPixRoute = { scope: 'cobr.read', problems: { 400: 'CobRConsultaIn
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
   const views = apiPixViews(sb)
+  const lists = apiPixLists(sb)
 
   app.put('/cobr/:txid', {
     config: { auth: true, apiPix: WRITE },
@@ -91,8 +93,8 @@ const routes: RoutesPlugin = async (app) => {
       response: { 200: CobRList, ...errorResponses(PROBLEM, [400, 403]) },
     },
   }, async (request) => {
-    const { parametros, cobsr } = sb.cobrs.list(request.account!, request.query)
-    return { parametros, cobsr: cobsr.map(views.cobr) }
+    const { parametros, items } = lists.cobrs(request.account!, request.query)
+    return { parametros, cobsr: items.map(views.cobr) }
   })
 
   app.post('/cobr/:txid/retentativa/:data', {

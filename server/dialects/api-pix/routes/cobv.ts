@@ -6,6 +6,7 @@ import type { ApiPixRoute } from './route.js'
 import { locationHost } from './host.js'
 import { apiPixViews } from '../views/index.js'
 import { PROBLEM } from '../errors.js'
+import { apiPixLists } from '../lists.js'
 
 const WRITE: ApiPixRoute = { scope: 'cobv.write', problems: { 400: 'CobVOperacaoInvalida', 404: 'CobVNaoEncontrada' }, entity: 'cobv' }
 const READ: ApiPixRoute = { scope: 'cobv.read', problems: { 400: 'CobVConsultaInvalida', 404: 'CobVNaoEncontrada' } }
@@ -17,6 +18,7 @@ const READ: ApiPixRoute = { scope: 'cobv.read', problems: { 400: 'CobVConsultaIn
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
   const views = apiPixViews(sb)
+  const lists = apiPixLists(sb)
 
   app.put('/cobv/:txid', {
     config: { auth: true, apiPix: WRITE },
@@ -77,8 +79,8 @@ const routes: RoutesPlugin = async (app) => {
       response: { 200: ApiPixCobVList, ...errorResponses(PROBLEM, [400, 403]) },
     },
   }, async (request) => {
-    const { parametros, cobs } = sb.apiPixCobVs.list(request.account!, request.query)
-    return { parametros, cobs: cobs.map(views.cobv) }
+    const { parametros, items } = lists.cobvs(request.account!, request.query)
+    return { parametros, cobs: items.map(views.cobv) }
   })
 }
 

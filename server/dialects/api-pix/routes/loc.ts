@@ -4,6 +4,7 @@ import { LocBody, LocList, LocListQuery, LocParams, LocView } from '../schemas/l
 import type { ApiPixRoute } from './route.js'
 import { locationHost } from './host.js'
 import { PROBLEM } from '../errors.js'
+import { apiPixLists } from '../lists.js'
 
 const WRITE: ApiPixRoute = { scope: 'payloadlocation.write', problems: { 400: 'PayloadLocationOperacaoInvalida', 404: 'PayloadLocationNaoEncontrado' }, entity: 'loc' }
 const READ: ApiPixRoute = { scope: 'payloadlocation.read', problems: { 400: 'PayloadLocationConsultaInvalida', 404: 'PayloadLocationNaoEncontrado' } }
@@ -11,6 +12,7 @@ const READ: ApiPixRoute = { scope: 'payloadlocation.read', problems: { 400: 'Pay
 /** API Pix's payload locations (tag PayloadLocation; docs/api-pix.md, loc). */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
+  const lists = apiPixLists(sb)
 
   app.post('/loc', {
     config: { auth: true, apiPix: WRITE },
@@ -53,7 +55,10 @@ const routes: RoutesPlugin = async (app) => {
       querystring: LocListQuery,
       response: { 200: LocList, ...errorResponses(PROBLEM, [400, 403]) },
     },
-  }, async (request) => sb.locations.list(request.account!, request.query))
+  }, async (request) => {
+    const { parametros, items } = lists.locations(request.account!, request.query)
+    return { parametros, loc: items.map(loc => sb.locations.view(loc)) }
+  })
 
   app.delete('/loc/:id/txid', {
     config: { auth: true, apiPix: WRITE },

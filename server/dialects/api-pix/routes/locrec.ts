@@ -5,6 +5,7 @@ import type { ApiPixRoute } from './route.js'
 import { locationHost } from './host.js'
 import { apiPixViews } from '../views/index.js'
 import { PROBLEM } from '../errors.js'
+import { apiPixLists } from '../lists.js'
 
 const WRITE: ApiPixRoute = { scope: 'payloadlocationrec.write', problems: { 404: 'PayloadLocationRecNaoEncontrado' } }
 const READ: ApiPixRoute = { scope: 'payloadlocationrec.read', problems: { 400: 'PayloadLocationRecConsultaInvalida', 404: 'PayloadLocationRecNaoEncontrado' } }
@@ -13,6 +14,7 @@ const READ: ApiPixRoute = { scope: 'payloadlocationrec.read', problems: { 400: '
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
   const views = apiPixViews(sb)
+  const lists = apiPixLists(sb)
 
   app.post('/locrec', {
     config: { auth: true, apiPix: WRITE },
@@ -54,8 +56,8 @@ const routes: RoutesPlugin = async (app) => {
       response: { 200: LocRecList, ...errorResponses(PROBLEM, [400, 403]) },
     },
   }, async (request) => {
-    const { parametros, loc } = sb.recurrences.listLocations(request.account!, request.query)
-    return { parametros, loc: loc.map(views.recLocation) }
+    const { parametros, items } = lists.recLocations(request.account!, request.query)
+    return { parametros, loc: items.map(views.recLocation) }
   })
 
   app.delete('/locrec/:id/idRec', {

@@ -5,6 +5,7 @@ import { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVParams, LoteCobV
 import type { ApiPixRoute } from './route.js'
 import { locationHost } from './host.js'
 import { PROBLEM } from '../errors.js'
+import { apiPixLists } from '../lists.js'
 
 const WRITE: ApiPixRoute = { scope: 'lotecobv.write', problems: { 400: 'LoteCobVOperacaoInvalida', 404: 'LoteCobVNaoEncontrado' }, entity: 'loteCobV' }
 const READ: ApiPixRoute = { scope: 'lotecobv.read', problems: { 400: 'LoteCobVConsultaInvalida', 404: 'LoteCobVNaoEncontrado' } }
@@ -15,6 +16,7 @@ const READ: ApiPixRoute = { scope: 'lotecobv.read', problems: { 400: 'LoteCobVCo
  */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
+  const lists = apiPixLists(sb)
 
   app.put('/lotecobv/:id', {
     config: { auth: true, apiPix: WRITE },
@@ -76,7 +78,10 @@ const routes: RoutesPlugin = async (app) => {
       querystring: LoteCobVListQuery,
       response: { 200: LoteCobVList, ...errorResponses(PROBLEM, [400, 403]) },
     },
-  }, async (request) => sb.cobvBatches.list(request.account!, request.query))
+  }, async (request) => {
+    const { parametros, items } = lists.batches(request.account!, request.query)
+    return { parametros, lotes: items.map(b => sb.cobvBatches.view(b)) }
+  })
 }
 
 export default routes

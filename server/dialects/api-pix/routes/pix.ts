@@ -3,7 +3,7 @@ import { errorResponses } from '../../../schemas/common.js'
 import { ApiPixPix, ApiPixPixList, ApiPixPixListQuery, ApiPixPixParams } from '../schemas/pix.js'
 import type { ApiPixRoute } from './route.js'
 import { apiPixViews } from '../views/index.js'
-import { CentralBankReads } from '../../../services/central-bank-reads.js'
+import { CentralBankReads } from '../../shared/central-bank-reads.js'
 import { PROBLEM } from '../errors.js'
 
 const READ: ApiPixRoute = { scope: 'pix.read', problems: { 400: 'PixConsultaInvalida', 404: 'PixNaoEncontrado' } }

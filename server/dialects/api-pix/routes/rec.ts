@@ -5,6 +5,7 @@ import { RecBody, RecCompleta, RecGerada, RecList, RecListQuery, RecParams, RecP
 import type { ApiPixRoute } from './route.js'
 import { apiPixViews } from '../views/index.js'
 import { PROBLEM } from '../errors.js'
+import { apiPixLists } from '../lists.js'
 
 const WRITE: ApiPixRoute = { scope: 'rec.write', problems: { 400: 'RecOperacaoInvalida', 404: 'RecNaoEncontrada' }, entity: 'rec' }
 const READ: ApiPixRoute = { scope: 'rec.read', problems: { 400: 'RecConsultaInvalida', 404: 'RecNaoEncontrada' } }
@@ -13,6 +14,7 @@ const READ: ApiPixRoute = { scope: 'rec.read', problems: { 400: 'RecConsultaInva
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
   const views = apiPixViews(sb)
+  const lists = apiPixLists(sb)
 
   app.post('/rec', {
     config: { auth: true, apiPix: WRITE },
@@ -71,8 +73,8 @@ const routes: RoutesPlugin = async (app) => {
       response: { 200: RecList, ...errorResponses(PROBLEM, [400, 403]) },
     },
   }, async (request) => {
-    const { parametros, recs } = sb.recurrences.list(request.account!, request.query)
-    return { parametros, recs: recs.map(views.recListed) }
+    const { parametros, items } = lists.recs(request.account!, request.query)
+    return { parametros, recs: items.map(views.recListed) }
   })
 }
 

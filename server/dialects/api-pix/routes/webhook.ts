@@ -4,6 +4,7 @@ import { errorResponses } from '../../../schemas/common.js'
 import { ApiPixWebhook, ApiPixWebhookBody, ApiPixWebhookList, ApiPixWebhookListQuery, ApiPixWebhookParams } from '../schemas/webhook.js'
 import type { ApiPixRoute } from './route.js'
 import { PROBLEM } from '../errors.js'
+import { apiPixLists } from '../lists.js'
 
 const WRITE: ApiPixRoute = { scope: 'webhook.write', problems: { 400: 'WebhookOperacaoInvalida', 404: 'WebhookNaoEncontrado' }, entity: 'webhook' }
 const READ: ApiPixRoute = { scope: 'webhook.read', problems: { 400: 'WebhookConsultaInvalida', 404: 'WebhookNaoEncontrado' } }
@@ -15,6 +16,7 @@ const READ: ApiPixRoute = { scope: 'webhook.read', problems: { 400: 'WebhookCons
  */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
+  const lists = apiPixLists(sb)
 
   app.put('/webhook/:chave', {
     config: { auth: true, apiPix: WRITE },
@@ -76,7 +78,10 @@ const routes: RoutesPlugin = async (app) => {
       querystring: ApiPixWebhookListQuery,
       response: { 200: ApiPixWebhookList, ...errorResponses(PROBLEM, [400, 403]) },
     },
-  }, async (request) => sb.apiPixWebhooks.list(request.account!, 'pix', request.query))
+  }, async (request) => {
+    const { parametros, items } = lists.webhooks(request.account!, 'pix', request.query)
+    return { parametros, webhooks: items.map(w => sb.apiPixWebhooks.view(w)) }
+  })
 }
 
 export default routes

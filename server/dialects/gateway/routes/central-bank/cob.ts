@@ -4,7 +4,7 @@ import { CobBody, CobParams, CobPatchBody, CobResponse } from '../../../../schem
 import { CobList, CobListQuery } from '../../../../schemas/central-bank.js'
 import { appliedScenarios } from '../../../../applied-scenarios.js'
 import { cobView, receivedPixViews } from '../../views.js'
-import { CentralBankReads } from '../../../../services/central-bank-reads.js'
+import { CentralBankReads } from '../../../shared/central-bank-reads.js'
 import type { TransactionOf } from '../../../../store/state.js'
 import { SIMPLE } from '../../errors.js'
 
