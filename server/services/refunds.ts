@@ -9,7 +9,7 @@ import { cannotReceive, type ReceivedPayment } from './charges.js'
 import { chargeData, receivedOf } from './charge-records.js'
 import { iso, recordTransition } from './history.js'
 import type { DevolucaoRules, DevolucaoWrites, Lifecycle, MedReturns, PendingOperations, Ports, ReceivedPayments } from '../ports.js'
-import { DueJobs, type Derived } from '../store/derived.js'
+import { DueJobs, RecordLists, type Derived } from '../store/derived.js'
 import type { Config } from '../config.js'
 
 /**
@@ -67,6 +67,8 @@ export type RefundDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | '
 export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
   /** A pending refund's settlement, at its `dueAt`. */
   private readonly settlements: DueJobs<'transactions'>
+  /** The refunds (refund-in, devolução) and returns (REFUND_RECEIVED) of each payment, by its id: what is left of it is counted from them, not from the account's every transaction. */
+  private readonly byOriginal: RecordLists<'transactions'>
   readonly derived: readonly Derived[]
 
   constructor (private readonly deps: RefundDeps) {
@@ -79,7 +81,8 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
         else this.settleNow(tx)
       },
     })
-    this.derived = [this.settlements]
+    this.byOriginal = new RecordLists(deps.store, 'transactions', tx => isKind(tx, REFUND_KINDS) ? refundData(tx).originalId : tx.kind === 'REFUND_RECEIVED' ? tx.data.originalId : [])
+    this.derived = [this.settlements, this.byOriginal]
   }
 
   /** POST /__sandbox/transactions/:id/settle and /fail on a refund. */
@@ -102,7 +105,7 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
   }
 
   refundsOf (original: Transaction): Transaction[] {
-    return this.store.transactionsOf(original.accountId).filter(t => isKind(t, REFUND_KINDS) && refundData(t).originalId === original.id)
+    return this.byOriginal.listed(original.id).filter(t => t.accountId === original.accountId && isKind(t, REFUND_KINDS))
   }
 
   private deadlinePassed (received: DeepReadonly<ReceivedPayment>, days = REFUND_DEADLINE_DAYS): boolean {
@@ -250,6 +253,7 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
       tx.dueAt = iso(now + delay)
     }
     const added = this.store.addTransaction(tx, undefined, [`devolucao:${received.endToEndId}:${refId}`, `rtr:${rtrId}`])
+    this.byOriginal.add(added)
     if (added.dueAt) this.settlements.follow(added)
     return added
   }
@@ -304,14 +308,14 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
       updatedAt: at,
       history: [{ status: 'CONFIRMED', at, reason: 'returned by the destination bank' }],
     }
-    this.store.addTransaction(tx)
+    this.byOriginal.add(this.store.addTransaction(tx))
     this.store.ledger(account.id, a => ledger.creditIncoming(a, cents))
     this.deps.events.emit({ kind: 'refund-changed', accountId: account.id, transactionId: tx.id, direction: 'out', scenarios })
     return tx
   }
 
   private returnsOf (original: Transaction): Transaction[] {
-    return this.store.transactionsOf(original.accountId).filter(t => t.kind === 'REFUND_RECEIVED' && t.data.originalId === original.id)
+    return this.byOriginal.listed(original.id).filter(t => t.accountId === original.accountId && t.kind === 'REFUND_RECEIVED')
   }
 
   /**

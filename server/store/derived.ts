@@ -240,6 +240,8 @@ export class RecordLists<C extends Collection> extends Over<C> {
     const gone = new Map<string, Set<RecordKey>>()
     for (const record of records) {
       const at = this.keyOf(record)
+      // A record listed under no key (a transaction of a kind the lists leave out) is in none of them, whatever happened to it.
+      if (this.keysOf(record).length === 0) continue
       if (this.isLive(record)) {
         putBack ||= this.shortestList(record).lastIndexOf(at) < 0
         continue
