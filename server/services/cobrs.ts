@@ -16,7 +16,7 @@ import {
 } from '../domain/rec-lifecycle.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, CobR, Draft, Mutable, Tentativa } from '../store/state.js'
-import { DueJobs, KeyIndex, RecordLists, type Derived } from '../store/derived.js'
+import { DueJobs, KeyIndex, RecordLists, type Derived, type InstantRange } from '../store/derived.js'
 import type { IncomingPix, Lifecycle, Ports, Recurrences, RecurrenceView, SimulatedPayers } from '../ports.js'
 import { hasScenario } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
@@ -98,7 +98,7 @@ export class CobRService implements Lifecycle {
   constructor (private readonly deps: CobRDeps) {
     deps.recurrences.onEnded(rec => this.recEnded(rec))
     this.byRec = new RecordLists(deps.store, 'cobrs', cobr => cobr.idRec)
-    this.made = new RecordLists(deps.store, 'cobrs', cobr => String(cobr.accountId))
+    this.made = new RecordLists(deps.store, 'cobrs', cobr => String(cobr.accountId), cobr => cobr.createdAt)
     this.debiting = new KeyIndex(deps.store, 'cobrs', { keys: cobr => String(cobr.id), scope: cobr => cobr.accountId, holds: cobr => this.debitAt(cobr) !== null })
     this.steps = new DueJobs(deps.store, deps.scheduler, 'cobrs', {
       purpose: 'cobr-step',
@@ -212,9 +212,9 @@ export class CobRService implements Lifecycle {
     })
   }
 
-  /** The account's charges, oldest first (GET /cobr lists them). */
-  ofAccount (accountId: number): CobR[] {
-    return this.made.listed(String(accountId))
+  /** The account's charges created within the range, oldest first (GET /cobr lists them). */
+  ofAccount (accountId: number, created: InstantRange): CobR[] {
+    return this.made.within(String(accountId), created)
   }
 
   /** A recurrence's charges, oldest first: for the control plane. */

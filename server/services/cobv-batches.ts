@@ -2,7 +2,7 @@ import { refusalProblem } from '../errors/problems.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, CobVBatch, CobVBatchRecord, Mutable } from '../store/state.js'
 import type { CobVBatchHold, CobVBatchHolds, CobVRequest, CobVRequests, CobVRevisionRequest, Lifecycle, Ports } from '../ports.js'
-import { DueJobs, KeyIndex, RecordLists, type Derived } from '../store/derived.js'
+import { DueJobs, KeyIndex, RecordLists, type Derived, type InstantRange } from '../store/derived.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import type { Config } from '../config.js'
 import { iso } from './history.js'
@@ -58,7 +58,7 @@ export class CobVBatchService implements CobVBatchHolds, Lifecycle {
 
   constructor (private readonly deps: CobVBatchDeps) {
     this.byTxid = new KeyIndex(deps.store, 'cobvBatches', { keys: batch => batch.items.map(i => i.txid), scope: batch => batch.accountId })
-    this.made = new RecordLists(deps.store, 'cobvBatches', batch => ['all', String(batch.accountId)])
+    this.made = new RecordLists(deps.store, 'cobvBatches', batch => ['all', String(batch.accountId)], batch => batch.createdAt)
     this.processing = new DueJobs(deps.store, deps.scheduler, 'cobvBatches', {
       purpose: 'cobv-batch',
       dueAt: batch => batch.dueAt === undefined ? undefined : Date.parse(batch.dueAt),
@@ -154,9 +154,9 @@ export class CobVBatchService implements CobVBatchHolds, Lifecycle {
     })
   }
 
-  /** The account's batches, in the order they were made (GET /lotecobv lists them). */
-  ofAccount (accountId: number): CobVBatch[] {
-    return this.made.listed(String(accountId))
+  /** The account's batches created within the range, in the order they were made (GET /lotecobv lists them). */
+  ofAccount (accountId: number, created: InstantRange): CobVBatch[] {
+    return this.made.within(String(accountId), created)
   }
 
   /** The control plane's page of batches, of every account or one, the last made first (`RecordLists.newestFirst`, with the same account). */

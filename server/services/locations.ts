@@ -2,7 +2,7 @@ import { locationAt, newLocationToken, tokenOf, type TipoCob } from '../domain/p
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, PayloadLocation, Transaction } from '../store/state.js'
 import type { Lifecycle, LocatedCharges, Ports } from '../ports.js'
-import { KeyIndex, RecordLists, type Derived } from '../store/derived.js'
+import { KeyIndex, RecordLists, type Derived, type InstantRange } from '../store/derived.js'
 import { chargeData, locIdOf } from './charge-records.js'
 import { iso } from './history.js'
 
@@ -25,7 +25,7 @@ export class LocationService implements Lifecycle, LocatedCharges {
 
   constructor (private readonly deps: LocationDeps) {
     this.byToken = new KeyIndex(deps.store, 'locations', { keys: loc => tokenOf(loc.location) ?? undefined })
-    this.made = new RecordLists(deps.store, 'locations', loc => ['all', String(loc.accountId)])
+    this.made = new RecordLists(deps.store, 'locations', loc => ['all', String(loc.accountId)], loc => loc.createdAt)
     this.derived = [this.byToken, this.made]
   }
 
@@ -139,8 +139,8 @@ export class LocationService implements Lifecycle, LocatedCharges {
       })
   }
 
-  /** The account's locations, in the order they were made (GET /loc lists them). */
-  ofAccount (accountId: number): PayloadLocation[] {
-    return this.made.listed(String(accountId))
+  /** The account's locations created within the range, in the order they were made (GET /loc lists them). */
+  ofAccount (accountId: number, created: InstantRange): PayloadLocation[] {
+    return this.made.within(String(accountId), created)
   }
 }

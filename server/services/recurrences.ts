@@ -10,7 +10,7 @@ import { checkSolicRecForRec, formatSolicRecId, parseSolicRecRequest, parseSolic
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { AccountKeys, CompositePayment, ContractCodePayment, ContractCodes, Lifecycle, Ports, RecPagador, RecurrenceActivations, RecurrenceCharges, Recurrences, RecurrenceView } from '../ports.js'
 import type { Account, RecLocation, Recurrence, SolicRec } from '../store/state.js'
-import { DueJobs, KeyIndex, RecordLists, type Derived } from '../store/derived.js'
+import { DueJobs, KeyIndex, RecordLists, type Derived, type InstantRange } from '../store/derived.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import { iso } from './history.js'
@@ -79,8 +79,8 @@ export class RecurrenceService implements Recurrences, Lifecycle {
   constructor (private readonly deps: RecurrenceDeps) {
     const { store, scheduler } = deps
     this.byToken = new KeyIndex(store, 'recLocations', { keys: loc => recTokenOf(loc.location) ?? undefined })
-    this.locationsMade = new RecordLists(store, 'recLocations', loc => String(loc.accountId))
-    this.made = new RecordLists(store, 'recurrences', rec => ['all', String(rec.accountId)])
+    this.locationsMade = new RecordLists(store, 'recLocations', loc => String(loc.accountId), loc => loc.createdAt)
+    this.made = new RecordLists(store, 'recurrences', rec => ['all', String(rec.accountId)], rec => rec.createdAt)
     this.requestsOf = new RecordLists(store, 'solicRecs', s => s.idRec)
     this.payerCancels = new DueJobs(store, scheduler, 'recurrences', {
       purpose: 'rec-payer-cancels',
@@ -225,9 +225,9 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     return { jornada: 'JORNADA_2', pixCopiaECola: recurrenceCode({ recLocation: loc.location, merchantName: account.name, merchantCity: this.deps.merchantCity }) }
   }
 
-  /** The account's recurrences, in the order they were made (GET /rec lists them). */
-  ofAccount (accountId: number): Recurrence[] {
-    return this.made.listed(String(accountId))
+  /** The account's recurrences created within the range, in the order they were made (GET /rec lists them). */
+  ofAccount (accountId: number, created: InstantRange): Recurrence[] {
+    return this.made.within(String(accountId), created)
   }
 
   /**
@@ -345,9 +345,9 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     return rec !== undefined && rec.accountId === loc.accountId && rec.terms.loc === loc.id ? rec : undefined
   }
 
-  /** The account's locations of recurrences, in the order they were made (GET /locrec lists them). */
-  locationsOf (accountId: number): RecLocation[] {
-    return this.locationsMade.listed(String(accountId))
+  /** The account's locations of recurrences created within the range, in the order they were made (GET /locrec lists them). */
+  locationsOf (accountId: number, created: InstantRange): RecLocation[] {
+    return this.locationsMade.within(String(accountId), created)
   }
 
   /** DELETE /locrec/{id}/idRec: the location serves no recurrence, and the recurrence shows no location (its status unchanged). */

@@ -166,6 +166,18 @@ export class KeyIndex<C extends Collection> extends Over<C> {
   }
 }
 
+/** The first index of [from, to) where `before` no longer holds (it holds on a prefix of the range): a binary search. */
+function upTo (from: number, to: number, before: (i: number) => boolean): number {
+  let lo = from
+  let hi = to
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (before(mid)) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
 function keep (map: Map<string, RecordKey>, key: string, at: RecordKey, add: boolean): void {
   if (add) map.set(key, at)
   else if (map.get(key) === at) map.delete(key)
@@ -178,8 +190,15 @@ function keep (map: Map<string, RecordKey>, key: string, at: RecordKey, add: boo
  */
 export class RecordLists<C extends Collection> extends Over<C> {
   private readonly lists = new Map<string, RecordKey[]>()
+  /** The lists whose records are not in the order of their instants (an imported document may hold them so): `within` reads those whole. */
+  private readonly unordered = new Set<string>()
 
-  constructor (store: StateReader, collection: C, private readonly keys: (record: Collections[C]) => string | readonly string[]) {
+  /**
+   * `instant`, when given, is what a record's lists are read by (`within`): an instant it never
+   * changes, its creation. Records are made in its order (the clock moves forward only), so a list
+   * is searched, not walked.
+   */
+  constructor (store: StateReader, collection: C, private readonly keys: (record: Collections[C]) => string | readonly string[], private readonly instant?: (record: Collections[C]) => string) {
     super(store, collection)
   }
 
@@ -205,6 +224,21 @@ export class RecordLists<C extends Collection> extends Over<C> {
     return this.recordsAt(this.of(key))
   }
 
+  /**
+   * The records listed under `key` whose instant is within the range, oldest
+   * first: found by a binary search of the list, so what it costs is what it answers, whatever the
+   * length of the list.
+   */
+  within (key: string, { from, to }: InstantRange): Array<Collections[C]> {
+    const at = this.instant
+    if (at === undefined) throw new Error(`the lists of ${this.collection} are not read by instant`)
+    const list = this.of(key)
+    const ms = (i: number): number => { const record = this.recordAt(list[i]); return record === undefined ? NaN : Date.parse(at(record)) }
+    if (this.unordered.has(key)) return this.listed(key).filter(r => { const t = Date.parse(at(r)); return t >= from && t <= to })
+    const lo = upTo(0, list.length, i => ms(i) < from)
+    return this.recordsAt(list.slice(lo, upTo(lo, list.length, i => ms(i) <= to)))
+  }
+
   private recordsAt (keys: readonly RecordKey[]): Array<Collections[C]> {
     const records: Array<Collections[C]> = []
     for (const at of keys) {
@@ -220,12 +254,17 @@ export class RecordLists<C extends Collection> extends Over<C> {
     for (const key of this.keysOf(record)) {
       const list = this.lists.get(key)
       if (list === undefined) this.lists.set(key, [at])
-      else list.push(at)
+      else {
+        const last = this.instant === undefined || this.unordered.has(key) ? undefined : this.recordAt(list[list.length - 1])
+        if (last !== undefined && Date.parse(this.instant!(last)) > Date.parse(this.instant!(record))) this.unordered.add(key)
+        list.push(at)
+      }
     }
   }
 
   rebuild (): void {
     this.lists.clear()
+    this.unordered.clear()
     for (const record of this.records()) this.add(record)
   }
 
@@ -260,7 +299,10 @@ export class RecordLists<C extends Collection> extends Over<C> {
         const i = list.lastIndexOf(ats.values().next().value!)
         if (i >= 0) list.splice(i, 1)
       }
-      if (list.length === 0) this.lists.delete(key)
+      if (list.length === 0) {
+        this.lists.delete(key)
+        this.unordered.delete(key)
+      }
     }
     if (putBack) this.rebuild()
   }
@@ -282,6 +324,9 @@ export class RecordLists<C extends Collection> extends Over<C> {
     return shortest
   }
 }
+
+/** A range of instants (ms since the epoch, both included): what a list read by instant answers (`RecordLists.within`). */
+export interface InstantRange { from: number, to: number }
 
 export interface DueJob<R> {
   /** What the job is for; its key is `<purpose>:<record key>`, one job per record and purpose. */

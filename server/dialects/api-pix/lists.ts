@@ -101,13 +101,13 @@ export function apiPixLists (sb: ListSources) {
   }
 
   return {
-    cobvs: (account: Account, q: Static<typeof ApiPixCobVListQuery>) => bacenList(q, transactionsOfKind(sb.store, account.id, 'COBV'), cobvs),
-    batches: (account: Account, q: Static<typeof LoteCobVListQuery>) => bacenList(q, sb.cobvBatches.ofAccount(account.id), batches),
-    webhooks: (account: Account, callback: ApiPixCallback, q: Static<typeof ApiPixWebhookListQuery>) => bacenList(q, sb.apiPixWebhooks.ofAccount(account.id, callback), webhooks),
-    recs: (account: Account, q: Static<typeof RecListQuery>) => bacenList(q, sb.recurrences.ofAccount(account.id), recs),
-    recLocations: (account: Account, q: Static<typeof LocRecListQuery>) => bacenList(q, sb.recurrences.locationsOf(account.id), recLocations),
-    cobrs: (account: Account, q: Static<typeof CobRListQuery>) => bacenList(q, sb.cobrs.ofAccount(account.id), cobrs),
-    locations: (account: Account, q: Static<typeof LocListQuery>) => bacenList(q, sb.locations.ofAccount(account.id), locations),
+    cobvs: (account: Account, q: Static<typeof ApiPixCobVListQuery>) => bacenList(q, () => transactionsOfKind(sb.store, account.id, 'COBV'), cobvs),
+    batches: (account: Account, q: Static<typeof LoteCobVListQuery>) => bacenList(q, w => sb.cobvBatches.ofAccount(account.id, w), batches),
+    webhooks: (account: Account, callback: ApiPixCallback, q: Static<typeof ApiPixWebhookListQuery>) => bacenList(q, () => sb.apiPixWebhooks.ofAccount(account.id, callback), webhooks),
+    recs: (account: Account, q: Static<typeof RecListQuery>) => bacenList(q, w => sb.recurrences.ofAccount(account.id, w), recs),
+    recLocations: (account: Account, q: Static<typeof LocRecListQuery>) => bacenList(q, w => sb.recurrences.locationsOf(account.id, w), recLocations),
+    cobrs: (account: Account, q: Static<typeof CobRListQuery>) => bacenList(q, w => sb.cobrs.ofAccount(account.id, w), cobrs),
+    locations: (account: Account, q: Static<typeof LocListQuery>) => bacenList(q, w => sb.locations.ofAccount(account.id, w), locations),
   }
 }
 

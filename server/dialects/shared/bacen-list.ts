@@ -88,12 +88,17 @@ export type Paginacao = ReturnType<typeof page>['paginacao']
 export type Parametros<Q extends WindowQuery> =
   Pick<Q, 'inicio' | 'fim'> & Partial<Omit<Q, 'inicio' | 'fim' | 'convenio' | keyof Paging>> & { recebedor?: { convenio: string }, paginacao: Paginacao }
 
-/** One list's answer: its `parametros` (the query echoed, with `paginacao`), and the page of records (a dialect's view shows each). */
-export function bacenList<R, Q extends WindowQuery> (q: Q, records: Iterable<R>, list: BacenList<R, Q>): { parametros: Parametros<Q>, items: R[] } {
+/**
+ * One list's answer: its `parametros` (the query echoed, with `paginacao`), and the page of records
+ * (a dialect's view shows each). `records` are the candidates of the window, from the core's indexed
+ * query (the account's records created within it, or the account's all where no index reads the
+ * instant the list is of); each is checked against the window again.
+ */
+export function bacenList<R, Q extends WindowQuery> (q: Q, records: (window: Window) => Iterable<R>, list: BacenList<R, Q>): { parametros: Parametros<Q>, items: R[] } {
   const w = windowOf(q)
   const asked = Object.entries(list.filters).filter(([field, test]) => test !== undefined && q[field as keyof Q] !== undefined) as Array<[keyof Q, (record: R, value: unknown) => boolean]>
   const kept: R[] = []
-  for (const record of records) {
+  for (const record of records(w)) {
     const at = list.at(record)
     if (at === undefined || !within(at, w)) continue
     if (asked.every(([field, test]) => test(record, q[field]))) kept.push(record)

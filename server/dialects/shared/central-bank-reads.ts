@@ -85,13 +85,13 @@ export class CentralBankReads<Cob, Pix> {
 
   /** GET /cob: the account's charges created within [inicio, fim], oldest first, paged. */
   cobs (account: Account, q: CobListFilter) {
-    const { parametros, items } = bacenList(q, transactionsOfKind(this.deps.store, account.id, 'COB'), this.cobList)
+    const { parametros, items } = bacenList(q, () => transactionsOfKind(this.deps.store, account.id, 'COB'), this.cobList)
     return { parametros, cobs: items.map(tx => this.deps.charges.cobView(tx)) }
   }
 
   /** GET /pix: the PIX the account received within [inicio, fim] (by `horario`), oldest first, paged. */
   receivedList (account: Account, q: PixListFilter) {
-    const { parametros, items } = bacenList(q, this.deps.store.transactionsOf(account.id), this.pixList)
+    const { parametros, items } = bacenList(q, () => this.deps.store.transactionsOf(account.id), this.pixList)
     return { parametros, pix: items.map(tx => this.deps.pix.view(tx)) }
   }
 
