@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox'
 import type { Sandbox } from '../../sandbox.js'
 import type { Account, ApiPixCallback, ApiPixWebhook, CobR, CobVBatch, PayloadLocation, RecLocation, Recurrence, TransactionOf } from '../../store/state.js'
 import { bacenList, type BacenList } from '../shared/bacen-list.js'
-import { chargeList, COB_FILTERS, transactionsOfKind } from '../shared/central-bank-reads.js'
+import { chargeList, COB_FILTERS } from '../shared/central-bank-reads.js'
 import type { ApiPixCobVListQuery } from './schemas/cobv.js'
 import type { CobRListQuery } from './schemas/cobr.js'
 import type { LocListQuery } from './schemas/loc.js'
@@ -11,7 +11,7 @@ import type { LoteCobVListQuery } from './schemas/lotecobv.js'
 import type { ApiPixWebhookListQuery } from './schemas/webhook.js'
 
 /** What API Pix's lists read: the services' indexed queries of an account's records, and the records. */
-export type ListSources = Pick<Sandbox, 'store' | 'locations' | 'recurrences' | 'cobrs' | 'cobvBatches' | 'apiPixWebhooks'>
+export type ListSources = Pick<Sandbox, 'store' | 'charges' | 'locations' | 'recurrences' | 'cobrs' | 'cobvBatches' | 'apiPixWebhooks'>
 
 type Devedor = { readonly cpf?: string, readonly cnpj?: string } | undefined
 
@@ -101,7 +101,7 @@ export function apiPixLists (sb: ListSources) {
   }
 
   return {
-    cobvs: (account: Account, q: Static<typeof ApiPixCobVListQuery>) => bacenList(q, () => transactionsOfKind(sb.store, account.id, 'COBV'), cobvs),
+    cobvs: (account: Account, q: Static<typeof ApiPixCobVListQuery>) => bacenList(q, w => sb.charges.chargesOf(account.id, 'COBV', w), cobvs),
     batches: (account: Account, q: Static<typeof LoteCobVListQuery>) => bacenList(q, w => sb.cobvBatches.ofAccount(account.id, w), batches),
     webhooks: (account: Account, callback: ApiPixCallback, q: Static<typeof ApiPixWebhookListQuery>) => bacenList(q, () => sb.apiPixWebhooks.ofAccount(account.id, callback), webhooks),
     recs: (account: Account, q: Static<typeof RecListQuery>) => bacenList(q, w => sb.recurrences.ofAccount(account.id, w), recs),

@@ -85,7 +85,7 @@ export class CentralBankReads<Cob, Pix> {
 
   /** GET /cob: the account's charges created within [inicio, fim], oldest first, paged. */
   cobs (account: Account, q: CobListFilter) {
-    const { parametros, items } = bacenList(q, () => transactionsOfKind(this.deps.store, account.id, 'COB'), this.cobList)
+    const { parametros, items } = bacenList(q, w => this.deps.charges.cobsOf?.(account.id, w) ?? transactionsOfKind(this.deps.store, account.id, 'COB'), this.cobList)
     return { parametros, cobs: items.map(tx => this.deps.charges.cobView(tx)) }
   }
 
