@@ -4,7 +4,7 @@
 
 // Served by the dashboard route from the server's lists (domain/async-errors.ts; the event types a
 // webhook registration takes, store/records.ts).
-import { ASYNC_ERROR_CODES, EVENT_TYPES } from './lists.js'
+import { ASYNC_ERROR_CODES, DELIVERY_TYPES, EVENT_TYPES } from './lists.js'
 
 const POLL_MS = 1000
 const ADMIN_KEY = 'pix-sandbox-admin-token'
@@ -712,6 +712,11 @@ async function refreshWebhooks () {
     if (!list.length) frag.append(el('p', { class: 'empty' }, 'No webhook registered for this account.'))
     return frag
   })
+}
+
+/** The Deliveries tab filters by any delivery event type of the sandbox's dialects (the gateway's events, API Pix's callbacks, any other's). */
+function setupDeliveryFilters () {
+  for (const t of DELIVERY_TYPES) $('#dl-event').append(el('option', { value: t }, t))
 }
 
 function setupWebhookForm () {
@@ -1579,6 +1584,7 @@ function schedule () {
 function start () {
   readLocation()
   setupWebhookForm()
+  setupDeliveryFilters()
   setupMedForm()
   setupApiPix()
   setupClock()

@@ -1,0 +1,24 @@
+import t from 'tap'
+import { buildTestApp } from '../helpers/app.js'
+import { dialects } from '../../server/dialects/index.js'
+import { exampleDialect } from '../helpers/example-dialect/index.js'
+
+/**
+ * The dashboard knows the sandbox's dialects from the registry, not from a list of its own: the
+ * delivery event types it filters the Deliveries tab by are every dialect's (their descriptors'
+ * `deliveries`), so a new dialect's show up with no edit of the page (docs/dashboard.md).
+ */
+
+const typesOf = async (app: Awaited<ReturnType<typeof buildTestApp>>): Promise<string[]> => {
+  const res = await app.inject({ method: 'GET', url: '/dashboard/assets/lists.js' })
+  t.equal(res.statusCode, 200)
+  const line = res.body.split('\n').find(l => l.startsWith('export const DELIVERY_TYPES = '))
+  return line === undefined ? [] : JSON.parse(line.slice('export const DELIVERY_TYPES = '.length))
+}
+
+t.test('the page\'s delivery event types are the registry\'s dialects\', a new dialect\'s included', async t => {
+  const builtIn = await typesOf(await buildTestApp(t))
+  t.same(builtIn, ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected', 'pix', 'cobr', 'rec'], 'the gateway\'s events, then API Pix\'s callbacks')
+  const withExample = await typesOf(await buildTestApp(t, {}, { dialects: [...dialects, exampleDialect()] }))
+  t.same(withExample, [...builtIn, 'example_pix'], 'the example dialect\'s, with no edit of the page')
+})
