@@ -151,7 +151,7 @@ export class ApiPixWebhookService implements Lifecycle {
 
   /** Whether any account has a webhook at all: most events then need no lookup. */
   hasWebhooks (): boolean {
-    return Object.keys(this.store.data.apiPixWebhooks).length > 0
+    return !this.bySlot.empty()
   }
 
   /** Where the webhook of an account's key posts its `pix` callback, when the key has one. */

@@ -110,6 +110,11 @@ export class KeyIndex<C extends Collection> extends Over<C> {
     return this.get(key, scope) !== undefined
   }
 
+  /** Whether no record is indexed at all (a check that costs nothing, whatever the collection holds). */
+  empty (): boolean {
+    return this.byScope.size === 0
+  }
+
   /**
    * The records indexed within `scope`, or within every scope when none is given (no particular
    * order; a record once per key): what holds now, without a walk of the whole collection.

@@ -65,6 +65,8 @@ t.test('every list of API Pix answers the account\'s records through an index, g
     t.match((await call('GET', `/v2/cobv?${WINDOW}&loteCobVId=10`)).json(), { parametros: { loteCobVId: 10 }, cobs: [{ txid: aTxid(12) }] }, 'the batch\'s cobv')
     t.match((await call('GET', `/v2/cobr?${WINDOW}&cpf=52998224725`)).json(), { parametros: { cpf: '52998224725' }, cobsr: [{ txid: aTxid(13) }] }, 'the recurrence\'s debtor')
     t.equal((await call('GET', '/v2/cob?inicio=2026-03-11T00:00:00Z&fim=2026-03-10T00:00:00Z')).statusCode, 400, 'a window that ends before it starts')
+    // A PIX received: API Pix's notifier asks whether any webhook is configured, and the key's, through the index.
+    await receiveIncoming(app, acc.accountId, 7)
   })
   t.same(counts, none, 'no collection gone through')
 })
