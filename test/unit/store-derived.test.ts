@@ -273,3 +273,18 @@ t.test('the records a key index holds now, of one scope or every one, and a page
   t.same([next.records.map(l => l.id), next.nextCursor], [[2, 1], undefined], 'the last page')
   t.same(made.listed('2').map(l => l.id), [2, 4, 6])
 })
+
+t.test('lists that leave some records out: a rollback of one of those mends nothing and rebuilds nothing', async t => {
+  const { store, some } = await keeping(t, ({ store }) => ({
+    some: new RecordLists(store, 'locations', loc => loc.accountId === 1 ? String(loc.accountId) : []),
+  }))
+  store.transact(() => {
+    for (const [id, accountId] of [[1, 1], [2, 2]]) some.add(store.add('locations', location(id, accountId)))
+  })
+  let rebuilt = 0
+  const rebuild = some.rebuild.bind(some)
+  some.rebuild = () => { rebuilt++; rebuild() }
+  t.throws(() => store.transact(() => { store.patch('locations', 2, l => { l.chargeId = 'c2' }); late() }))
+  t.equal(rebuilt, 0, 'a record listed under no key was put back: no list to mend')
+  t.same(some.listed('1').map(l => l.id), [1])
+})
