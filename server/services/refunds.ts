@@ -67,8 +67,10 @@ export type RefundDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | '
 export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
   /** A pending refund's settlement, at its `dueAt`. */
   private readonly settlements: DueJobs<'transactions'>
-  /** The refunds (refund-in, devolução) and returns (REFUND_RECEIVED) of each payment, by its id: what is left of it is counted from them, not from the account's every transaction. */
+  /** Each received payment's refunds, oldest first: what is left to refund, and a payment's refunds, without a pass over its account's records. */
   private readonly byOriginal: RecordLists<'transactions'>
+  /** Each pay-out's returns (REFUND_RECEIVED), oldest first: what is left of it to come back. */
+  private readonly returned: RecordLists<'transactions'>
   readonly derived: readonly Derived[]
 
   constructor (private readonly deps: RefundDeps) {
@@ -81,8 +83,9 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
         else this.settleNow(tx)
       },
     })
-    this.byOriginal = new RecordLists(deps.store, 'transactions', tx => isKind(tx, REFUND_KINDS) ? refundData(tx).originalId : tx.kind === 'REFUND_RECEIVED' ? tx.data.originalId : [])
-    this.derived = [this.settlements, this.byOriginal]
+    this.byOriginal = new RecordLists(deps.store, 'transactions', tx => isKind(tx, REFUND_KINDS) ? [tx.data.originalId] : [])
+    this.returned = new RecordLists(deps.store, 'transactions', tx => tx.kind === 'REFUND_RECEIVED' ? [tx.data.originalId] : [])
+    this.derived = [this.settlements, this.byOriginal, this.returned]
   }
 
   /** POST /__sandbox/transactions/:id/settle and /fail on a refund. */
@@ -105,7 +108,7 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
   }
 
   refundsOf (original: Transaction): Transaction[] {
-    return this.byOriginal.listed(original.id).filter(t => t.accountId === original.accountId && isKind(t, REFUND_KINDS))
+    return this.byOriginal.of(original.id).map(id => this.store.transaction(String(id))!)
   }
 
   private deadlinePassed (received: DeepReadonly<ReceivedPayment>, days = REFUND_DEADLINE_DAYS): boolean {
@@ -308,14 +311,14 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
       updatedAt: at,
       history: [{ status: 'CONFIRMED', at, reason: 'returned by the destination bank' }],
     }
-    this.byOriginal.add(this.store.addTransaction(tx))
+    this.returned.add(this.store.addTransaction(tx))
     this.store.ledger(account.id, a => ledger.creditIncoming(a, cents))
     this.deps.events.emit({ kind: 'refund-changed', accountId: account.id, transactionId: tx.id, direction: 'out', scenarios })
     return tx
   }
 
   private returnsOf (original: Transaction): Transaction[] {
-    return this.byOriginal.listed(original.id).filter(t => t.accountId === original.accountId && t.kind === 'REFUND_RECEIVED')
+    return this.returned.listed(original.id)
   }
 
   /**

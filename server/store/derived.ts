@@ -283,9 +283,9 @@ export class RecordLists<C extends Collection> extends Over<C> {
     // Each list loses what went from it in one pass (an account's removal takes many records from one list).
     const gone = new Map<string, Set<RecordKey>>()
     for (const record of records) {
-      const at = this.keyOf(record)
-      // A record listed under no key (a transaction of a kind the lists leave out) is in none of them, whatever happened to it.
+      // A record with no key is in no list (a pay-out among the transactions a list of refunds keeps).
       if (this.keysOf(record).length === 0) continue
+      const at = this.keyOf(record)
       if (this.isLive(record)) {
         putBack ||= this.shortestList(record).lastIndexOf(at) < 0
         continue
