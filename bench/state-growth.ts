@@ -3,7 +3,8 @@
  * recurrences (docs/api-pix.md, lotecobv and "The payer's side"):
  *
  *   node --expose-gc --max-old-space-size=8192 --import tsx bench/state-growth.ts [--batches 300]
- *     [--batch-size 1000] [--recurrences 10000] [--charges 12] [--reads 20] [--only lotecobv|recurrences]
+ *     [--batch-size 1000] [--recurrences 10000] [--charges 12] [--steps 5000] [--reads 20]
+ *     [--only lotecobv|recurrences|lists]
  *
  * One sandbox in this process (its sources through tsx, logging off, the clock frozen), every request
  * through `app.inject`, one at a time. Each figure is the CPU time of this process (user + system,
@@ -23,6 +24,13 @@
  *   `GET /__sandbox/recurrences` (100, and the dashboard's 50 of one account) and
  *   `GET /__sandbox/recurrences/{idRec}` with 400 recurrences made against with all of them, each the
  *   median of `--reads` (20) after as many left out.
+ * - lists: `--steps` steps of a second of sandbox time, each making one record of every kind a list of
+ *   API Pix shows (a cob, a cobv, a batch of one, a location of each kind, a recurrence approved and
+ *   its recurring charge, a PIX received), opening a MED on that PIX and asking a devolução of it. The
+ *   MED's opening and the devolução of steps 301 to 400 against the last 100; each list with a window
+ *   of the last ten steps (`GET /v2/cob`, `/cobv`, `/lotecobv`, `/loc`, `/locrec`, `/rec`, `/cobr`)
+ *   and the dashboard's page of batches (`GET /__sandbox/cobv-batches?accountId=N&limit=50`) after
+ *   400 steps against the end, each the median of `--reads` after as many left out.
  *
  * Not part of `npm test`; bench/README.md has the figures.
  */
@@ -39,6 +47,7 @@ const BATCH_SIZE = option('batch-size', 1000)
 const RECURRENCES = option('recurrences', 10_000)
 const CHARGES = option('charges', 12)
 const READS = option('reads', 20)
+const STEPS = option('steps', 5000)
 
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined
 const SETTLE_MS = 10
@@ -48,18 +57,23 @@ const EARLY = 100
 
 const app = await buildApp({ config: { seed: 'bench', logLevel: 'silent', clock: 'frozen', clockStart: '2026-03-10T15:00:00.000Z', settlementDelayMs: SETTLE_MS } })
 const account = (await app.inject({ method: 'POST', url: '/__sandbox/accounts', payload: { name: 'BENCH LTDA' } })).json()
-const oauth = await app.inject({
-  method: 'POST',
-  url: '/oauth/token',
-  headers: {
-    authorization: `Basic ${Buffer.from(`${account.clientId}:${account.clientSecret}`).toString('base64')}`,
-    'x-ssl-client-cert': encodeURIComponent(account.certificate),
-    'content-type': 'application/x-www-form-urlencoded',
-  },
-  payload: 'grant_type=client_credentials',
-})
-const token = oauth.json().access_token as string
-if (typeof token !== 'string') throw new Error(`token: ${oauth.statusCode} ${oauth.body}`)
+/** A token of the account (the lists' fill moves the clock past a token's lifetime, and takes a new one). */
+async function newToken (): Promise<string> {
+  const oauth = await app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${account.clientId}:${account.clientSecret}`).toString('base64')}`,
+      'x-ssl-client-cert': encodeURIComponent(account.certificate),
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    payload: 'grant_type=client_credentials',
+  })
+  const token = oauth.json().access_token as string
+  if (typeof token !== 'string') throw new Error(`token: ${oauth.statusCode} ${oauth.body}`)
+  return token
+}
+let token = await newToken()
 
 /** The collector's pauses of the main thread, to tell a request's own work from a collection of a large heap that fell during it. */
 const pauses: Array<{ start: number, end: number }> = []
@@ -144,6 +158,19 @@ async function lotecobv (): Promise<void> {
   rows.push({ figure: 'its processing (a cobv created per request of the batch), the same batches', unit: 'µs of CPU per cobv (median of 5 batches)', early: processing.slice(2, 7), late: processing.slice(-5), summary: 'median', per: BATCH_SIZE, note: 'a batch' })
 }
 
+/** A monthly recurrence of a year (`POST /v2/rec`), approved on the control plane: its idRec. */
+async function approvedRecurrence (contrato: string): Promise<string> {
+  const rec = await timed('POST', '/v2/rec', {
+    vinculo: { contrato, devedor: { cpf: '52998224725', nome: 'MARIA PAGADORA' } },
+    calendario: { dataInicial: '2026-03-20', dataFinal: '2027-03-20', periodicidade: 'MENSAL' },
+    valor: { valorRec: '49.90' },
+    politicaRetentativa: 'PERMITE_3R_7D',
+  }, 201)
+  const idRec = rec.res.json().idRec as string
+  await timed('POST', `/__sandbox/recurrences/${idRec}/approve`, {}, 200, true)
+  return idRec
+}
+
 async function recurrences (): Promise<void> {
   const cobrPuts: Sample[] = []
   const reads = async () => {
@@ -163,14 +190,7 @@ async function recurrences (): Promise<void> {
   let early: Awaited<ReturnType<typeof reads>> | undefined
   const started = performance.now()
   for (let r = 1; r <= RECURRENCES; r++) {
-    const rec = await timed('POST', '/v2/rec', {
-      vinculo: { contrato: `BENCH-${r}`, devedor: { cpf: '52998224725', nome: 'MARIA PAGADORA' } },
-      calendario: { dataInicial: '2026-03-20', dataFinal: '2027-03-20', periodicidade: 'MENSAL' },
-      valor: { valorRec: '49.90' },
-      politicaRetentativa: 'PERMITE_3R_7D',
-    }, 201)
-    const idRec = rec.res.json().idRec as string
-    await timed('POST', `/__sandbox/recurrences/${idRec}/approve`, {}, 200, true)
+    const idRec = await approvedRecurrence(`BENCH-${r}`)
     // The windows of PUTs measured start on a settled heap.
     if (r === WARM + 1 || r === RECURRENCES - EARLY + 1) await settle()
     for (let c = 0; c < CHARGES; c++) {
@@ -207,8 +227,57 @@ async function recurrences (): Promise<void> {
   }
 }
 
+async function lists (): Promise<void> {
+  const opened: Sample[] = []
+  const devolucoes: Sample[] = []
+  const LISTS = ['cob', 'cobv', 'lotecobv', 'loc', 'locrec', 'rec', 'cobr'] as const
+  const reads = async () => {
+    const now = app.sandbox.clock.now()
+    const window = `inicio=${new Date(now - 10_000).toISOString()}&fim=${new Date(now).toISOString()}`
+    const samples = Object.fromEntries([...LISTS, 'batches'].map(k => [k, [] as Sample[]]))
+    await settle()
+    for (let i = 0; i < READS * 2; i++) {
+      for (const list of LISTS) samples[list].push(await timed('GET', `/v2/${list}?${window}`, undefined, 200))
+      samples.batches.push(await timed('GET', `/__sandbox/cobv-batches?accountId=${account.accountId}&limit=50`, undefined, 200, true))
+    }
+    // The first half warms up what the second measures.
+    return Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, xs.slice(READS)]))
+  }
+  let early: Awaited<ReturnType<typeof reads>> | undefined
+  const started = performance.now()
+  const due = { calendario: { dataDeVencimento: '2026-04-20' }, devedor: { cpf: '52998224725', nome: 'MARIA PAGADORA' }, valor: { original: '10.00' }, chave: 'recebedor@example.com' }
+  for (let n = 1; n <= STEPS; n++) {
+    await timed('PUT', `/v2/cob/${txid('cobr', 3 * n)}`, { calendario: { expiracao: 86_400 }, valor: { original: '10.00' }, chave: 'recebedor@example.com' }, 201)
+    await timed('PUT', `/v2/cobv/${txid('lote', 2 * n)}`, due, 201)
+    await timed('PUT', `/v2/lotecobv/${n}`, { descricao: `lote ${n}`, cobsv: [{ txid: txid('lote', 2 * n + 1), ...due }] }, 202)
+    await timed('POST', '/v2/loc', { tipoCob: 'cob' }, 201)
+    await timed('POST', '/v2/locrec', undefined, 201)
+    const idRec = await approvedRecurrence(`LISTS-${n}`)
+    await timed('PUT', `/v2/cobr/${txid('cobr', 3 * n + 1)}`, { idRec, calendario: { dataDeVencimento: '2026-03-20' }, valor: { original: '49.90' }, ajusteDiaUtil: true, recebedor: { conta: '012682', tipoConta: 'CORRENTE', agencia: '9708' } }, 201)
+    const pix = (await timed('POST', '/__sandbox/pix/incoming', { accountId: account.accountId, amount: 20 }, 201, true)).res.json()
+    if (n === WARM + 1 || n === STEPS - EARLY + 1) await settle()
+    opened.push(await timed('POST', '/__sandbox/med', { endToEndId: pix.endToEndId, reason: 'REFUND_REQUEST' }, 201, true))
+    devolucoes.push(await timed('PUT', `/v2/pix/${pix.endToEndId}/devolucao/d${n}`, { valor: '1.00' }, 201))
+    await app.sandbox.scheduler.advance(1000)
+    if (n === WARM + EARLY) early = await reads()
+    if (n % 1000 === 0) {
+      console.error(`lists: ${n} steps, ${Math.round((performance.now() - started) / 1000)} s`)
+      token = await newToken()
+    }
+  }
+  if (early === undefined) throw new Error(`fewer than ${WARM + EARLY} steps`)
+  const late = await reads()
+  const state = `${WARM + EARLY} steps against ${STEPS}`
+  for (const [figure, samples] of [[`POST /__sandbox/med, a MED opened on a PIX just received: steps ${WARM + 1}-${WARM + EARLY} against the last ${EARLY}`, opened], ['PUT /v2/pix/{e2eid}/devolucao/{id} of that PIX, the same steps', devolucoes]] as const) {
+    rows.push({ figure, unit: `µs of CPU per request (mean of ${EARLY})`, early: samples.slice(WARM, WARM + EARLY), late: samples.slice(-EARLY), summary: 'mean' })
+  }
+  for (const list of LISTS) rows.push({ figure: `GET /v2/${list}, a window of the last 10 steps: ${state}`, unit: `µs of CPU per GET (median of ${READS})`, early: early[list], late: late[list], summary: 'median' })
+  rows.push({ figure: `GET /__sandbox/cobv-batches?accountId=N&limit=50, the dashboard's page: ${state}`, unit: `µs of CPU per GET (median of ${READS})`, early: early.batches, late: late.batches, summary: 'median' })
+}
+
 if (only === undefined || only === 'lotecobv') await lotecobv()
 if (only === undefined || only === 'recurrences') await recurrences()
+if (only === undefined || only === 'lists') await lists()
 await app.close()
 // The collector's last entries are delivered after the requests that saw them.
 await new Promise(resolve => setTimeout(resolve, 100))

@@ -512,8 +512,8 @@ export class SandboxApi {
   locations (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxLocations> { return this.client.call('sandboxListLocations', { query, options }) }
   /** API Pix's due charges (cobv), newest first, each with `valorHoje`, what a payer pays today. */
   cobvs (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxCobVs> { return this.client.call('sandboxListCobVs', { query, options }) }
-  /** API Pix's batches of due charges (lotecobv), newest first, each request with its status. */
-  cobvBatches (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxCobVBatches> { return this.client.call('sandboxListCobVBatches', { query, options }) }
+  /** A page of API Pix's batches of due charges (lotecobv), the last made first, each request with its status; `nextCursor` while older ones remain. */
+  cobvBatches (query: T.CobVBatchFilter = {}, options?: RequestOptions): Promise<T.SandboxCobVBatches> { return this.client.call('sandboxListCobVBatches', { query, options }) }
   /** API Pix's webhooks per key (PUT /webhook/{chave}), newest first. */
   apiPixWebhooks (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxApiPixWebhooks> { return this.client.call('sandboxListApiPixWebhooks', { query, options }) }
 }

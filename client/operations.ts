@@ -32,7 +32,7 @@ import type { LocBody, LocList, LocListQuery, LocView, SandboxLocList } from '..
 import type { ApiPixDevolucao as ApiPixDevolucaoSchema, ApiPixDevolucaoBody, ApiPixPix as ApiPixPixSchema, ApiPixPixList as ApiPixPixListSchema, ApiPixPixListQuery } from '../server/dialects/api-pix/schemas/pix.js'
 import type { AccountWebhookBody, AccountWebhookView, ApiPixWebhook as ApiPixWebhookSchema, ApiPixWebhookBody, ApiPixWebhookList as ApiPixWebhookListSchema, ApiPixWebhookListQuery, SandboxApiPixWebhookList } from '../server/dialects/api-pix/schemas/webhook.js'
 import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody, SandboxCobVList } from '../server/dialects/api-pix/schemas/cobv.js'
-import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView, SandboxLoteCobVList } from '../server/dialects/api-pix/schemas/lotecobv.js'
+import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView, SandboxLoteCobVList, SandboxLoteCobVListQuery } from '../server/dialects/api-pix/schemas/lotecobv.js'
 import type {
   CobRBody, CobRList, CobRListQuery, CobRPatchBody, CobRSummaryView, CobRView, NextDebitBody, NextDebitView, NextDueView, SandboxRecurrenceListQuery,
 } from '../server/dialects/api-pix/schemas/cobr.js'
@@ -337,6 +337,8 @@ export type ApiPixLocList = S<typeof LocList>
 export type SandboxLocations = S<typeof SandboxLocList>
 export type SandboxCobVs = S<typeof SandboxCobVList>
 export type SandboxCobVBatches = S<typeof SandboxLoteCobVList>
+/** A page of the control plane's batches: of one account or every one, at most `limit`, before `cursor` (the `nextCursor` of the page before). */
+export type CobVBatchFilter = S<typeof SandboxLoteCobVListQuery>
 export type SandboxApiPixWebhooks = S<typeof SandboxApiPixWebhookList>
 export type ApiPixPix = S<typeof ApiPixPixSchema>
 export type ApiPixPixFilter = S<typeof ApiPixPixListQuery>

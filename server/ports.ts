@@ -274,6 +274,8 @@ export interface CobViews<V> {
   cobView (charge: TransactionOf<'COB'>): V
   /** Whether the cob still shows a payload location (API Pix's may be unbound from theirs); always, without it. */
   hasLocation? (charge: TransactionOf<'COB'>): boolean
+  /** The account's cobs created within a range of instants, in the order they were made (an index); the account's every transaction is read without it. */
+  cobsOf? (accountId: number, created: { from: number, to: number }): Iterable<TransactionOf<'COB'>>
 }
 
 /** What MED asks of refunds: to return what is left of a disputed payment. */

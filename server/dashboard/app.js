@@ -4,7 +4,7 @@
 
 // Served by the dashboard route from the server's lists (domain/async-errors.ts; the event types a
 // webhook registration takes, store/records.ts).
-import { ASYNC_ERROR_CODES, EVENT_TYPES } from './lists.js'
+import { ASYNC_ERROR_CODES, DELIVERY_TYPES, EVENT_TYPES } from './lists.js'
 
 const POLL_MS = 1000
 const ADMIN_KEY = 'pix-sandbox-admin-token'
@@ -222,9 +222,8 @@ const state = {
   txDeliveries: new Map(),
   /** The static code of each recurrence's contract last asked for, with the location it carries. */
   recStaticCodes: new Map(),
-  /** How many pages of recurrences the API Pix view shows (the last made first), and whether older ones remain. */
-  recPages: 1,
-  recOlder: false,
+  /** How many pages of each paged block the API Pix view shows (the last made first), and whether older ones remain. */
+  paging: { rec: { pages: 1, older: false }, lotecobv: { pages: 1, older: false } },
   /** The control plane's last refusal of an action of an API Pix block, until the next one. */
   apRefusals: {},
   rowSig: new WeakMap(),
@@ -240,8 +239,8 @@ function readLocation () {
 
 function writeAccount (id) {
   state.accountId = id
-  // Another account's recurrences start again from their last page.
-  state.recPages = 1
+  // Another account's recurrences and batches start again from their last page.
+  for (const paging of Object.values(state.paging)) paging.pages = 1
   const url = new URL(location.href)
   if (id) url.searchParams.set('account', String(id))
   else url.searchParams.delete('account')
@@ -720,6 +719,11 @@ async function refreshWebhooks () {
     if (!list.length) frag.append(el('p', { class: 'empty' }, 'No webhook registered for this account.'))
     return frag
   })
+}
+
+/** The Deliveries tab filters by any delivery event type of the sandbox's dialects (the gateway's events, API Pix's callbacks, any other's). */
+function setupDeliveryFilters () {
+  for (const t of DELIVERY_TYPES) $('#dl-event').append(el('option', { value: t }, t))
 }
 
 function setupWebhookForm () {
@@ -1296,7 +1300,8 @@ const API_PIX_BLOCKS = [
     title: 'Batches of due charges (lotecobv)',
     about: 'Due charges asked for in batches: each request with its status, and its problem when refused.',
     empty: 'No batch yet: PUT /v2/lotecobv/{id}.',
-    load: () => api('GET', `/__sandbox/cobv-batches${qs({ accountId: state.accountId })}`).then(d => listOf(d, 'batches')),
+    load: () => loadPages('/__sandbox/cobv-batches', 'batches', state.paging.lotecobv),
+    more: olderPages('Show older batches', state.paging.lotecobv),
     // A batch's id is its account's own choice: two accounts may use one.
     key: b => `${b.accountId}-${b.id}`,
     label: b => `lotecobv ${b.id}: ${b.cobsv.length} requests`,
@@ -1369,7 +1374,7 @@ const API_PIX_BLOCKS = [
     about: 'Pix Automático: each recurrence\'s status, periodicity, value rule and debtor, its recurring charges (cobr) and their attempts, and the codes a payer scans.',
     empty: 'No recurrence yet: POST /v2/rec.',
     load: loadRecurrences,
-    more: { label: 'Show older recurrences', onclick: () => { state.recPages++; tick(true) }, shown: () => state.recOlder },
+    more: olderPages('Show older recurrences', state.paging.rec),
     key: r => r.idRec,
     sig: r => [r, state.recStaticCodes.get(r.idRec) ?? null],
     label: r => `rec ${r.idRec} ${r.status}`,
@@ -1400,18 +1405,29 @@ const API_PIX_BLOCKS = [
   },
 ]
 
-/** Recurrences a page at a time: the pages shown, then the charges of each open row, read whole (the list counts them). */
-const REC_PAGE = 50
-async function loadRecurrences () {
-  const recs = []
+/** A list of the control plane paged the last made first (limit, nextCursor): the pages shown, and whether older ones remain. */
+const PAGE = 50
+async function loadPages (path, items, paging) {
+  const records = []
   let cursor
-  for (let page = 0; page < state.recPages; page++) {
-    const answer = await api('GET', `/__sandbox/recurrences${qs({ accountId: state.accountId, limit: REC_PAGE, cursor })}`)
-    recs.push(...listOf(answer, 'recurrences'))
+  for (let page = 0; page < paging.pages; page++) {
+    const answer = await api('GET', `${path}${qs({ accountId: state.accountId, limit: PAGE, cursor })}`)
+    records.push(...listOf(answer, items))
     cursor = answer.nextCursor
     if (cursor === undefined) break
   }
-  state.recOlder = cursor !== undefined
+  paging.older = cursor !== undefined
+  return records
+}
+
+/** A paged block's button that shows one more page, while older ones remain. */
+function olderPages (label, paging) {
+  return { label, onclick: () => { paging.pages++; tick(true) }, shown: () => paging.older }
+}
+
+/** Recurrences a page at a time, then the charges of each open row, read whole (the list counts them). */
+async function loadRecurrences () {
+  const recs = await loadPages('/__sandbox/recurrences', 'recurrences', state.paging.rec)
   const open = recs.filter(r => state.expanded['ap-rec'].has(r.idRec))
   await Promise.all(open.map(async (r) => {
     r.cobsr = (await api('GET', `/__sandbox/recurrences/${encodeURIComponent(r.idRec)}`)).cobsr
@@ -1577,6 +1593,7 @@ function schedule () {
 function start () {
   readLocation()
   setupWebhookForm()
+  setupDeliveryFilters()
   setupMedForm()
   setupApiPix()
   setupClock()

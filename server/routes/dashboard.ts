@@ -33,21 +33,25 @@ const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 's
 
 interface Asset { body: Buffer, type: string }
 
-/** Read once at start: the set of servable files is fixed, so no request path ever reaches the file system. */
-function loadAssets (): Map<string, Asset> {
+/**
+ * Read once at start: the set of servable files is fixed, so no request path ever reaches the file
+ * system. `deliveryTypes`: every delivery event type of the registry's dialects, in its order.
+ */
+function loadAssets (deliveryTypes: readonly string[]): Map<string, Asset> {
   const assets = new Map<string, Asset>()
   for (const name of readdirSync(DIR)) {
     const type = TYPES[extname(name)]
     if (type) assets.set(name, { body: readFileSync(join(DIR, name)), type })
   }
   // What the page needs from the server's own lists, as a module it imports: one list, never a copy.
-  const lists = { ASYNC_ERROR_CODES, EVENT_TYPES }
+  // The delivery event types are the dialects' (their descriptors' `deliveries`): a new dialect's show up with no edit of the page.
+  const lists = { ASYNC_ERROR_CODES, EVENT_TYPES, DELIVERY_TYPES: deliveryTypes }
   assets.set('lists.js', { body: Buffer.from(Object.entries(lists).map(([name, list]) => `export const ${name} = ${JSON.stringify(list)}\n`).join('')), type: TYPES['.js'] })
   return assets
 }
 
 const dashboardRoutes: RoutesPlugin = async (app) => {
-  const assets = loadAssets()
+  const assets = loadAssets(app.sandbox.deliveries.types)
   const page = assets.get('index.html')!
 
   const send = (reply: import('fastify').FastifyReply, asset: Asset) => reply

@@ -87,6 +87,16 @@ export const NumericIdParams = Type.Object({ id: RecordId() })
 /** `?accountId=`: one account's records, or everyone's when absent. */
 export const AccountFilterQuery = Type.Object({ accountId: Type.Optional(RecordId()) })
 
+/** The query of a control-plane list paged the last made first (`RecordLists.newestFirst`): of one account or every, `limit` at a time, from a cursor. */
+export const NewestFirstQuery = (what: string) => Type.Object({
+  accountId: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: `only this account's ${what}` })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: `at most this many ${what}` })),
+  cursor: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: `the nextCursor of the page before (with the same accountId): the ${what} made before those it showed` })),
+})
+
+/** A page of such a list: its `nextCursor` while older ones remain. */
+export const NextCursor = (what: string) => Type.Optional(Type.Integer({ description: `present while older ${what} remain: the cursor of the next page` }))
+
 export const AccountList = Type.Object({ accounts: Type.Array(AccountView) })
 
 export const BalanceChangeBody = Type.Object({

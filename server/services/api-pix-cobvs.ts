@@ -6,7 +6,6 @@ import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, DeepReadonly, TransactionOf } from '../store/state.js'
 import type { CobVBatchHolds, CobVFields, CobVRequest, CobVRequester, CobVRequests, CobVRevisionRequest, CobVWrites, PayloadLocations, PayloadSigning, Ports } from '../ports.js'
 import { jkuOf, type PayloadAnswer, type PayloadFetch } from './api-pix-cobs.js'
-import { chargeList, type CobListFilter } from './central-bank-reads.js'
 import { txidInUse, txidKind } from './charge-records.js'
 
 /**
@@ -18,11 +17,6 @@ import { txidInUse, txidKind } from './charge-records.js'
  */
 
 type CobV = TransactionOf<'COBV'>
-
-/** GET /cobv's parameters: GET /cob's and the batch. */
-export interface CobVListFilter extends CobListFilter {
-  loteCobVId?: number
-}
 
 /** What the payer's PSP asks at a cobv's location: the municipality (codMun) and the payment date it means (DPP). */
 export interface CobVPayloadFetch extends PayloadFetch {
@@ -107,19 +101,6 @@ export class ApiPixCobVs implements CobVRequests {
       throw invalidRequest(`A revisão ${revisao} não existe para esta cobrança: a atual é ${current}, a única que a sandbox guarda`, { fields: ['revisao'] })
     }
     return charge
-  }
-
-  /** GET /cobv: the account's cobvs created within [inicio, fim], oldest first, paged; filters as GET /cob's, and the batch (their records: API Pix's views show them). */
-  list (account: Account, q: CobVListFilter) {
-    const list = chargeList(this.deps.store, account, q, 'COBV', {
-      devedor: tx => tx.data.cobv.devedor,
-      hasLocation: tx => this.deps.locations.ofCharge(tx) !== undefined,
-      more: tx => q.loteCobVId === undefined || tx.data.cobv.loteCobVId === q.loteCobVId,
-    })
-    return {
-      parametros: { ...list.parametros, ...(q.loteCobVId !== undefined ? { loteCobVId: q.loteCobVId } : {}) },
-      cobs: list.items,
-    }
   }
 
   /**

@@ -1,7 +1,7 @@
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, ApiPixCallback, ApiPixWebhook } from '../store/state.js'
-import type { AccountKeys, Callbacks, Ports } from '../ports.js'
-import { page, windowOf, within } from './central-bank-reads.js'
+import type { AccountKeys, Callbacks, Lifecycle, Ports } from '../ports.js'
+import { KeyIndex, type Derived } from '../store/derived.js'
 import { iso } from './history.js'
 
 /**
@@ -24,14 +24,6 @@ export interface WebhookSlot {
   chave?: string
 }
 
-/** GET /webhook's parameters: both bounds optional (on `criacao`), and paging. */
-export interface WebhookFilter {
-  inicio?: string
-  fim?: string
-  'paginacao.paginaAtual'?: number
-  'paginacao.itensPorPagina'?: number
-}
-
 export type ApiPixWebhookDeps = Pick<Ports, 'store' | 'clock'> & { callbacks: Callbacks, keys: AccountKeys }
 
 /**
@@ -47,8 +39,18 @@ export function callbackUrl (webhookUrl: string, callback: ApiPixCallback): stri
   return url.href
 }
 
-export class ApiPixWebhookService {
-  constructor (private readonly deps: ApiPixWebhookDeps) {}
+/** What names a webhook within its account: its callback and its key (none for one of the whole account). */
+const slotKey = (slot: WebhookSlot): string => `${slot.callback}\u0000${slot.chave ?? ''}`
+
+export class ApiPixWebhookService implements Lifecycle {
+  /** Each account's webhooks by their slot: what a lookup, the account's list and its callbacks read, rather than every webhook. */
+  private readonly bySlot: KeyIndex<'apiPixWebhooks'>
+  readonly derived: readonly Derived[]
+
+  constructor (private readonly deps: ApiPixWebhookDeps) {
+    this.bySlot = new KeyIndex(deps.store, 'apiPixWebhooks', { keys: slotKey, scope: w => w.accountId })
+    this.derived = [this.bySlot]
+  }
 
   private get store () { return this.deps.store }
 
@@ -92,7 +94,7 @@ export class ApiPixWebhookService {
       }
       const existing = this.find(account.id, slot)
       if (existing === undefined) {
-        return this.store.add('apiPixWebhooks', {
+        const added = this.store.add('apiPixWebhooks', {
           id: this.store.nextSeq('apiPixWebhook'),
           accountId: account.id,
           callback: slot.callback,
@@ -101,6 +103,8 @@ export class ApiPixWebhookService {
           createdAt: now,
           updatedAt: now,
         })
+        this.bySlot.follow(added)
+        return added
       }
       if (existing.webhookUrl === url) return existing
       this.store.patch('apiPixWebhooks', existing.id, w => {
@@ -121,7 +125,10 @@ export class ApiPixWebhookService {
   /** DELETE /webhook/{chave}: no more callbacks to it (a delivery already made keeps its retries). */
   remove (account: Account, slot: WebhookSlot): void {
     const found = this.get(account, slot)
-    this.store.transact(() => this.store.remove('apiPixWebhooks', found.id))
+    this.store.transact(() => {
+      this.store.remove('apiPixWebhooks', found.id)
+      this.bySlot.follow(found)
+    })
   }
 
   /** A key as the account named it, in the form its webhook is kept under (any string: a lookup that finds nothing is 404). */
@@ -142,33 +149,20 @@ export class ApiPixWebhookService {
       .map(x => ({ ...this.view(x), accountId: x.accountId, callback: x.callback, callbackUrl: callbackUrl(x.webhookUrl, x.callback) }))
   }
 
-  /** GET /webhook (and its kin): the account's webhooks of a callback configured within [inicio, fim], oldest first, paged. */
-  list (account: Account, callback: ApiPixCallback, q: WebhookFilter) {
-    const w = windowOf(q)
-    const webhooks = Object.values(this.store.data.apiPixWebhooks)
-      .filter(x => x.accountId === account.id && x.callback === callback && within(x.createdAt, w))
-      .sort((a, b) => a.id - b.id)
-    const { items, paginacao } = page(webhooks, q)
-    return {
-      parametros: { ...(q.inicio !== undefined ? { inicio: q.inicio } : {}), ...(q.fim !== undefined ? { fim: q.fim } : {}), paginacao },
-      webhooks: items.map(x => this.view(x)),
-    }
+  /** The account's webhooks of a callback, oldest first (GET /webhook lists them). */
+  ofAccount (accountId: number, callback: ApiPixCallback): ApiPixWebhook[] {
+    return [...this.bySlot.indexed(accountId)].filter(w => w.callback === callback).sort((a, b) => a.id - b.id)
   }
 
   private find (accountId: number, slot: WebhookSlot): ApiPixWebhook | undefined {
-    const records = this.store.data.apiPixWebhooks
-    for (const id in records) {
-      const w = records[id]
-      if (w.accountId === accountId && w.callback === slot.callback && w.chave === slot.chave) return w
-    }
-    return undefined
+    return this.bySlot.record(slotKey(slot), accountId)
   }
 
   // ---- where the callbacks go --------------------------------------------------------------------
 
   /** Whether any account has a webhook at all: most events then need no lookup. */
   hasWebhooks (): boolean {
-    return Object.keys(this.store.data.apiPixWebhooks).length > 0
+    return !this.bySlot.empty()
   }
 
   /** Where the webhook of an account's key posts its `pix` callback, when the key has one. */
@@ -179,9 +173,6 @@ export class ApiPixWebhookService {
 
   /** The URLs the account's webhooks of a callback post it to, oldest webhook first (`/webhookcobr`, `/webhookrec`: one at most). */
   callbackUrls (accountId: number, callback: ApiPixCallback): string[] {
-    return Object.values(this.store.data.apiPixWebhooks)
-      .filter(w => w.accountId === accountId && w.callback === callback)
-      .sort((a, b) => a.id - b.id)
-      .map(w => callbackUrl(w.webhookUrl, callback))
+    return this.ofAccount(accountId, callback).map(w => callbackUrl(w.webhookUrl, callback))
   }
 }

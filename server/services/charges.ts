@@ -14,7 +14,7 @@ import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSplits, CobVFields, CobVWrites, ContractCodeArrival, ContractCodePayments, ContractCodes, IncomingPix, Lifecycle, LocatedCharges, Ports, RecurrenceActivations } from '../ports.js'
-import { DueJobs, type Derived } from '../store/derived.js'
+import { DueJobs, RecordLists, type Derived, type InstantRange } from '../store/derived.js'
 import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
 import { cobvDue, cobvDueDate, cobvLastPayableDate } from '../domain/cobv.js'
@@ -103,6 +103,8 @@ export class ChargeService implements Lifecycle, CobVWrites {
   private readonly expiry: DueJobs<'transactions'>
   /** AUTO_PAY: an open charge paid at its `autoPayAt`. */
   private readonly autoPayment: DueJobs<'transactions'>
+  /** Each account's cobs and cobvs (`<account>:<kind>`) in the order they were made: GET /cob and GET /cobv read those of their window. */
+  private readonly made: RecordLists<'transactions'>
   readonly derived: readonly Derived[]
 
   constructor (private readonly deps: ChargeDeps) {
@@ -119,8 +121,14 @@ export class ChargeService implements Lifecycle, CobVWrites {
       },
       run: tx => this.autoPay(tx.id),
     })
+    this.made = new RecordLists(deps.store, 'transactions', tx => tx.kind === 'COB' || tx.kind === 'COBV' ? `${tx.accountId}:${tx.kind}` : [], tx => tx.createdAt)
     // The splits of a paid charge are SplitService's.
-    this.derived = [this.expiry, this.autoPayment]
+    this.derived = [this.expiry, this.autoPayment, this.made]
+  }
+
+  /** The account's cobs or cobvs created within the range, in the order they were made (GET /cob and GET /cobv list them). */
+  chargesOf<K extends 'COB' | 'COBV'> (accountId: number, kind: K, created: InstantRange): Array<TransactionOf<K>> {
+    return this.made.within(`${accountId}:${kind}`, created) as Array<TransactionOf<K>>
   }
 
   /** What a pay-out sees of the charges (ChargePayments): which charge a code points at, and the hand-over of its payment. */
@@ -332,6 +340,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
     draft.dueAt = iso(now + expiracao * 1000)
     // An API Pix location finds its charge itself (it may be unbound, and bound to another charge later).
     const charge = this.store.addTransaction(draft, undefined, at ? [] : [`loc:${location}`])
+    this.made.add(charge)
     this.scheduleTimers(charge)
     return charge
   }
@@ -424,6 +433,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
       if (fields.solicitacaoPagador !== undefined) draft.description = fields.solicitacaoPagador
       draft.dueAt = iso(cobvRemovalAt(fields))
       const charge = this.store.addTransaction(draft)
+      this.made.add(charge)
       this.scheduleTimers(charge)
       return charge
     })

@@ -16,11 +16,10 @@ import {
 } from '../domain/rec-lifecycle.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, CobR, Draft, Mutable, Tentativa } from '../store/state.js'
-import { DueJobs, RecordLists, type Derived } from '../store/derived.js'
+import { DueJobs, KeyIndex, RecordLists, type Derived, type InstantRange } from '../store/derived.js'
 import type { IncomingPix, Lifecycle, Ports, Recurrences, RecurrenceView, SimulatedPayers } from '../ports.js'
 import { hasScenario } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import { page, windowOf, within, type ListFilter } from './central-bank-reads.js'
 import { iso } from './history.js'
 
 /**
@@ -52,13 +51,6 @@ type Debit =
 
 /** The next timed step of a charge, and when it is due. */
 type Step = { kind: 'instruction' | 'debit' | 'no-answer' | 'expiry', at: number }
-
-/** GET /cobr's parameters. */
-export interface CobRFilter extends ListFilter {
-  idRec?: string
-  status?: string
-  convenio?: string
-}
 
 /** A recurrence's charges counted, in all and by status (the control plane's list of recurrences). */
 export interface CobRSummary {
@@ -95,6 +87,10 @@ const OWN_AGENCIA = '0001'
 export class CobRService implements Lifecycle {
   /** Each recurrence's charges (their ids, oldest first): what a new charge is checked against, and what the control plane shows of a recurrence. */
   private readonly byRec: RecordLists<'cobrs'>
+  /** Each account's charges (their ids, oldest first): GET /cobr's list. */
+  private readonly made: RecordLists<'cobrs'>
+  /** The live charges with a debit ahead (by account): what the next debit is looked for among. */
+  private readonly debiting: KeyIndex<'cobrs'>
   /** A live charge's next step (the instruction, a debit, an expiry): one job per charge, whatever its step. */
   private readonly steps: DueJobs<'cobrs'>
   readonly derived: readonly Derived[]
@@ -102,13 +98,15 @@ export class CobRService implements Lifecycle {
   constructor (private readonly deps: CobRDeps) {
     deps.recurrences.onEnded(rec => this.recEnded(rec))
     this.byRec = new RecordLists(deps.store, 'cobrs', cobr => cobr.idRec)
+    this.made = new RecordLists(deps.store, 'cobrs', cobr => String(cobr.accountId), cobr => cobr.createdAt)
+    this.debiting = new KeyIndex(deps.store, 'cobrs', { keys: cobr => String(cobr.id), scope: cobr => cobr.accountId, holds: cobr => this.debitAt(cobr) !== null })
     this.steps = new DueJobs(deps.store, deps.scheduler, 'cobrs', {
       purpose: 'cobr-step',
       kind: cobr => `cobr-${this.stepOf(cobr)!.kind}`,
       dueAt: cobr => this.stepOf(cobr)?.at,
       run: cobr => this.run(cobr.id),
     })
-    this.derived = [this.byRec, this.steps]
+    this.derived = [this.byRec, this.made, this.debiting, this.steps]
   }
 
   private get store () { return this.deps.store }
@@ -164,6 +162,7 @@ export class CobRService implements Lifecycle {
       }
       const added = this.store.add('cobrs', record)
       this.byRec.add(added)
+      this.made.add(added)
       this.schedule(added)
       return this.store.data.cobrs[added.id]
     })
@@ -213,35 +212,9 @@ export class CobRService implements Lifecycle {
     })
   }
 
-  /** GET /cobr: the account's charges created within [inicio, fim], oldest first, filtered and paged (their records: API Pix's views show them). */
-  list (account: Account, q: CobRFilter) {
-    const w = windowOf(q)
-    const cobrs = Object.values(this.store.data.cobrs).filter(c => {
-      if (c.accountId !== account.id || !within(c.createdAt, w)) return false
-      if (q.idRec !== undefined && c.idRec !== q.idRec) return false
-      if (q.status !== undefined && c.status !== q.status) return false
-      if (q.cpf === undefined && q.cnpj === undefined && q.convenio === undefined) return true
-      // The debtor's document and the agreement are the recurrence's.
-      const terms = this.deps.recurrences.recurrence(c.accountId, c.idRec)?.terms
-      const devedor = terms?.vinculo.devedor as { cpf?: string, cnpj?: string } | undefined
-      if (q.cpf !== undefined && devedor?.cpf !== q.cpf) return false
-      if (q.cnpj !== undefined && devedor?.cnpj !== q.cnpj) return false
-      return q.convenio === undefined || terms?.recebedor?.convenio === q.convenio
-    }).sort((a, b) => a.id - b.id)
-    const { items, paginacao } = page(cobrs, q)
-    return {
-      parametros: {
-        inicio: q.inicio,
-        fim: q.fim,
-        ...(q.idRec !== undefined ? { idRec: q.idRec } : {}),
-        ...(q.cpf !== undefined ? { cpf: q.cpf } : {}),
-        ...(q.cnpj !== undefined ? { cnpj: q.cnpj } : {}),
-        ...(q.status !== undefined ? { status: q.status } : {}),
-        ...(q.convenio !== undefined ? { recebedor: { convenio: q.convenio } } : {}),
-        paginacao,
-      },
-      cobsr: items,
-    }
+  /** The account's charges created within the range, oldest first (GET /cobr lists them). */
+  ofAccount (accountId: number, created: InstantRange): CobR[] {
+    return this.made.within(String(accountId), created)
   }
 
   /** A recurrence's charges, oldest first: for the control plane. */
@@ -276,8 +249,7 @@ export class CobRService implements Lifecycle {
   /** The next debit of a live charge (of one account, when given): what `clock next-due` advances to. */
   nextDebit (accountId?: number): NextDebit | null {
     let next: { cobr: CobR, at: number } | null = null
-    for (const cobr of Object.values(this.store.data.cobrs)) {
-      if (accountId !== undefined && cobr.accountId !== accountId) continue
+    for (const cobr of this.debiting.indexed(accountId)) {
       const at = this.debitAt(cobr)
       if (at !== null && (next === null || at < next.at || (at === next.at && cobr.id < next.cobr.id))) next = { cobr, at }
     }
@@ -315,6 +287,7 @@ export class CobRService implements Lifecycle {
   private schedule (cobr: CobR): void {
     this.keepDueAt(cobr)
     this.steps.follow(cobr)
+    this.debiting.follow(cobr)
   }
 
   /** The charge keeps when its next step is due, so a restart reschedules it. */
@@ -559,12 +532,7 @@ export class CobRService implements Lifecycle {
 
   /** A recurrence's charges, oldest first (an idRec is unique across accounts; the account is checked all the same). */
   private ofRec (accountId: number, idRec: string): CobR[] {
-    const charges: CobR[] = []
-    for (const id of this.byRec.of(idRec)) {
-      const cobr = this.store.data.cobrs[id]
-      if (cobr !== undefined && cobr.accountId === accountId) charges.push(cobr)
-    }
-    return charges
+    return this.byRec.listed(idRec).filter(cobr => cobr.accountId === accountId)
   }
 
   // ---- lifecycle ---------------------------------------------------------------------------------

@@ -2,10 +2,9 @@ import { refusalProblem } from '../errors/problems.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, CobVBatch, CobVBatchRecord, Mutable } from '../store/state.js'
 import type { CobVBatchHold, CobVBatchHolds, CobVRequest, CobVRequests, CobVRevisionRequest, Lifecycle, Ports } from '../ports.js'
-import { DueJobs, KeyIndex, type Derived } from '../store/derived.js'
+import { DueJobs, KeyIndex, RecordLists, type Derived, type InstantRange } from '../store/derived.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import type { Config } from '../config.js'
-import { page, windowOf, within, type Paging } from './central-bank-reads.js'
 import { iso } from './history.js'
 
 /**
@@ -51,18 +50,21 @@ export class CobVBatchService implements CobVBatchHolds, Lifecycle {
    * look a txid up in, rather than in every request of every batch.
    */
   private readonly byTxid: KeyIndex<'cobvBatches'>
+  /** The batches in the order they were made, of every account (`all`) and of each: GET /lotecobv's list and the control plane's pages. */
+  private readonly made: RecordLists<'cobvBatches'>
   /** A batch's processing, at its `dueAt` while requests wait (a PUT or PATCH schedules it again, in place of the one before). */
   private readonly processing: DueJobs<'cobvBatches'>
   readonly derived: readonly Derived[]
 
   constructor (private readonly deps: CobVBatchDeps) {
     this.byTxid = new KeyIndex(deps.store, 'cobvBatches', { keys: batch => batch.items.map(i => i.txid), scope: batch => batch.accountId })
+    this.made = new RecordLists(deps.store, 'cobvBatches', batch => ['all', String(batch.accountId)], batch => batch.createdAt)
     this.processing = new DueJobs(deps.store, deps.scheduler, 'cobvBatches', {
       purpose: 'cobv-batch',
       dueAt: batch => batch.dueAt === undefined ? undefined : Date.parse(batch.dueAt),
       run: batch => this.process(batch.key),
     })
-    this.derived = [this.byTxid, this.processing]
+    this.derived = [this.byTxid, this.made, this.processing]
   }
 
   private get store () { return this.deps.store }
@@ -122,7 +124,10 @@ export class CobVBatchService implements CobVBatchHolds, Lifecycle {
         items,
       })
       const batch = this.store.data.cobvBatches[key]
-      if (existing === undefined) this.byTxid.follow(batch)
+      if (existing === undefined) {
+        this.byTxid.follow(batch)
+        this.made.add(batch)
+      }
       this.processing.follow(batch)
     })
   }
@@ -149,22 +154,15 @@ export class CobVBatchService implements CobVBatchHolds, Lifecycle {
     })
   }
 
-  /** GET /lotecobv: the account's batches created within [inicio, fim], oldest first, paged. */
-  list (account: Account, q: { inicio: string, fim: string } & Paging) {
-    const w = windowOf(q)
-    const batches = Object.values(this.store.data.cobvBatches)
-      .filter(b => b.accountId === account.id && within(b.createdAt, w))
-      .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id)
-    const { items, paginacao } = page(batches, q)
-    return { parametros: { inicio: q.inicio, fim: q.fim, paginacao }, lotes: items.map(b => this.view(b)) }
+  /** The account's batches created within the range, in the order they were made (GET /lotecobv lists them). */
+  ofAccount (accountId: number, created: InstantRange): CobVBatch[] {
+    return this.made.within(String(accountId), created)
   }
 
-  /** Every batch, of every account or one, newest first, for the control plane. */
-  all (accountId?: number) {
-    return Object.values(this.store.data.cobvBatches)
-      .filter(b => accountId === undefined || b.accountId === accountId)
-      .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.id - a.id)
-      .map(b => ({ ...this.view(b), accountId: b.accountId }))
+  /** The control plane's page of batches, of every account or one, the last made first (`RecordLists.newestFirst`, with the same account). */
+  page (accountId: number | undefined, limit: number, cursor?: number): { batches: CobVBatch[], nextCursor?: number } {
+    const { records, nextCursor } = this.made.newestFirst(accountId === undefined ? 'all' : String(accountId), limit, cursor)
+    return { batches: records, ...(nextCursor !== undefined ? { nextCursor } : {}) }
   }
 
   /** A batch as API Pix shows it (LoteCobVConsultado): each request's txid and status, its problem once refused. */

@@ -2,9 +2,8 @@ import { locationAt, newLocationToken, tokenOf, type TipoCob } from '../domain/p
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, PayloadLocation, Transaction } from '../store/state.js'
 import type { Lifecycle, LocatedCharges, Ports } from '../ports.js'
-import { KeyIndex, type Derived } from '../store/derived.js'
+import { KeyIndex, RecordLists, type Derived, type InstantRange } from '../store/derived.js'
 import { chargeData, locIdOf } from './charge-records.js'
-import { page, windowOf, within } from './central-bank-reads.js'
 import { iso } from './history.js'
 
 /**
@@ -15,26 +14,19 @@ import { iso } from './history.js'
 
 export type { TipoCob }
 
-/** GET /loc's parameters. */
-export interface LocationFilter {
-  inicio: string
-  fim: string
-  txIdPresente?: boolean
-  tipoCob?: TipoCob
-  'paginacao.paginaAtual'?: number
-  'paginacao.itensPorPagina'?: number
-}
-
 export type LocationDeps = Pick<Ports, 'store' | 'clock' | 'rng'>
 
 export class LocationService implements Lifecycle, LocatedCharges {
   /** Token (the last segment of a location) to location id. */
   private readonly byToken: KeyIndex<'locations'>
+  /** The locations in the order they were made, of every account (`all`) and of each: GET /loc's list and the control plane's. */
+  private readonly made: RecordLists<'locations'>
   readonly derived: readonly Derived[]
 
   constructor (private readonly deps: LocationDeps) {
     this.byToken = new KeyIndex(deps.store, 'locations', { keys: loc => tokenOf(loc.location) ?? undefined })
-    this.derived = [this.byToken]
+    this.made = new RecordLists(deps.store, 'locations', loc => ['all', String(loc.accountId)], loc => loc.createdAt)
+    this.derived = [this.byToken, this.made]
   }
 
   private get store () { return this.deps.store }
@@ -52,6 +44,7 @@ export class LocationService implements Lifecycle, LocatedCharges {
         createdAt: iso(this.deps.clock.now()),
       })
       this.byToken.follow(record)
+      this.made.add(record)
       return record
     })
   }
@@ -138,8 +131,7 @@ export class LocationService implements Lifecycle, LocatedCharges {
    * each with its account and the transaction of the charge it serves.
    */
   all (accountId?: number) {
-    return Object.values(this.store.data.locations)
-      .filter(loc => accountId === undefined || loc.accountId === accountId)
+    return this.made.listed(accountId === undefined ? 'all' : String(accountId))
       .sort((a, b) => b.id - a.id)
       .map(loc => {
         const charge = this.charge(loc)
@@ -147,24 +139,8 @@ export class LocationService implements Lifecycle, LocatedCharges {
       })
   }
 
-  /** GET /loc: the account's locations created within [inicio, fim], oldest first, paged. */
-  list (account: Account, q: LocationFilter) {
-    const w = windowOf(q)
-    const locations = Object.values(this.store.data.locations).filter(loc => {
-      if (loc.accountId !== account.id || !within(loc.createdAt, w)) return false
-      if (q.tipoCob !== undefined && loc.tipoCob !== q.tipoCob) return false
-      return q.txIdPresente === undefined || (this.charge(loc) !== undefined) === q.txIdPresente
-    }).sort((a, b) => a.id - b.id)
-    const { items, paginacao } = page(locations, q)
-    return {
-      parametros: {
-        inicio: q.inicio,
-        fim: q.fim,
-        ...(q.txIdPresente !== undefined ? { txIdPresente: q.txIdPresente } : {}),
-        ...(q.tipoCob !== undefined ? { tipoCob: q.tipoCob } : {}),
-        paginacao,
-      },
-      loc: items.map(loc => this.view(loc)),
-    }
+  /** The account's locations created within the range, in the order they were made (GET /loc lists them). */
+  ofAccount (accountId: number, created: InstantRange): PayloadLocation[] {
+    return this.made.within(String(accountId), created)
   }
 }

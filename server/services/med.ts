@@ -7,6 +7,7 @@ import { receivedOf } from './charge-records.js'
 import type { MedRecord, MedStatus, Transaction } from '../store/state.js'
 import type { AccountLookup, Lifecycle, MedReturns, Ports, ReceivedPayments } from '../ports.js'
 import type { Config } from '../config.js'
+import { KeyIndex, RecordLists, type Derived } from '../store/derived.js'
 
 /**
  * MED disputes (docs/gateway.md §2.10, 3.6; docs/assumptions.md, MED). The sandbox plays the requesting bank through
@@ -49,8 +50,17 @@ export type MedDeps = Pick<Ports, 'store' | 'clock' | 'events'> & {
 export class MedService implements Lifecycle {
   /** Sandbox instants of the accepted GET /api/med requests of the last minute, per account. */
   private readonly hits = new Map<number, number[]>()
+  /** The dispute still pending (OPEN or RECEIVED) of each disputed PIX, by its endToEndId: at most one at a time. */
+  private readonly pending: KeyIndex<'meds'>
+  /** The disputes in the order they were opened, of every account (`all`) and of each: GET /api/med and the control plane's list. */
+  private readonly opened: RecordLists<'meds'>
+  readonly derived: readonly Derived[]
 
-  constructor (private readonly deps: MedDeps) {}
+  constructor (private readonly deps: MedDeps) {
+    this.pending = new KeyIndex(deps.store, 'meds', { keys: m => m.endToEnd, holds: m => m.status === 'OPEN' || m.status === 'RECEIVED' })
+    this.opened = new RecordLists(deps.store, 'meds', m => ['all', String(m.accountId)])
+    this.derived = [this.pending, this.opened]
+  }
 
   // The rate limit counts requests, not records: an account's removal and a reset forget it, a load or an import keeps it.
   forgetAccount (accountId: number): void {
@@ -69,11 +79,13 @@ export class MedService implements Lifecycle {
     const received = original && original.endToEndId === input.endToEndId ? receivedOf(original) : undefined
     if (!original || !received) throw new Refusal('TRANSACTION_NOT_FOUND', `No received PIX with endToEndId ${input.endToEndId}`)
     const account = this.deps.accounts.require(original.accountId)
-    const pending = Object.values(this.deps.store.data.meds).find(m => m.endToEnd === input.endToEndId && (m.status === 'OPEN' || m.status === 'RECEIVED'))
+    const pending = this.pending.record(input.endToEndId)
     if (pending) throw new Refusal('MED_ALREADY_OPEN', `MED ${pending.id} is already open for this PIX`, { details: { medId: pending.id } })
     const scenarios = scenariosOf(account.id)
     return this.deps.store.transact(() => {
       const record = this.deps.store.add('meds', this.newRecord(account.id, input, original, received))
+      this.pending.follow(record)
+      this.opened.add(record)
       this.deps.events.emit({ kind: 'med-changed', accountId: account.id, medId: record.id, transition: 'created', transactionId: original.id, scenarios })
       return record
     })
@@ -139,6 +151,7 @@ export class MedService implements Lifecycle {
       if (input.analysisDetails !== undefined) m.analysisDetails = input.analysisDetails
       if (input.status === 'ANALYZED') m.analysisResult = input.analysisResult!
     })
+    this.pending.follow(record)
     if (input.status !== 'ANALYZED') return { record, refund: null }
 
     const transactionId = record.originalTransactionUuid ?? null
@@ -171,8 +184,7 @@ export class MedService implements Lifecycle {
     if (problems.length > 0) throw invalidRequest(problems)
     const page = f.page ?? 1
     const pageSize = f.pageSize ?? 20
-    const all = Object.values(this.deps.store.data.meds)
-      .filter(m => m.accountId === accountId)
+    const all = this.opened.listed(String(accountId))
       .filter(m => f.status === undefined || m.status === f.status)
       .filter(m => f.isReconciled === undefined || m.isReconciled === f.isReconciled)
       .filter(m => start == null || Date.parse(m.createdAt) >= start)
@@ -185,7 +197,7 @@ export class MedService implements Lifecycle {
   }
 
   all (accountId?: number): MedRecord[] {
-    return Object.values(this.deps.store.data.meds).filter(m => accountId === undefined || m.accountId === accountId).sort((a, b) => a.id - b.id)
+    return this.opened.listed(accountId === undefined ? 'all' : String(accountId)).sort((a, b) => a.id - b.id)
   }
 
   /**

@@ -10,10 +10,9 @@ import { checkSolicRecForRec, formatSolicRecId, parseSolicRecRequest, parseSolic
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { AccountKeys, CompositePayment, ContractCodePayment, ContractCodes, Lifecycle, Ports, RecPagador, RecurrenceActivations, RecurrenceCharges, Recurrences, RecurrenceView } from '../ports.js'
 import type { Account, RecLocation, Recurrence, SolicRec } from '../store/state.js'
-import { DueJobs, KeyIndex, RecordLists, type Derived } from '../store/derived.js'
+import { DueJobs, KeyIndex, RecordLists, type Derived, type InstantRange } from '../store/derived.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
-import { COB_FILTERS, givenFilters, page, windowOf, within, type Paging } from './central-bank-reads.js'
 import { iso } from './history.js'
 import type { PayerSimulation } from './simulated-payers.js'
 
@@ -33,25 +32,6 @@ export const SOLICREC_STEP_MS = 1000
 export const SIMULATED_PAYER_ISPB = '99999999'
 
 const DAY_MS = 86_400_000
-
-/** GET /rec's parameters. */
-export interface RecFilter extends Paging {
-  inicio: string
-  fim: string
-  cpf?: string
-  cnpj?: string
-  locationPresente?: boolean
-  status?: string
-  convenio?: string
-}
-
-/** GET /locrec's parameters. */
-export interface RecLocationFilter extends Paging {
-  inicio: string
-  fim: string
-  idRecPresente?: boolean
-  convenio?: string
-}
 
 /** How the control plane approves a recurrence for its payer. */
 export interface Approval {
@@ -82,6 +62,8 @@ export class RecurrenceService implements Recurrences, Lifecycle {
   private readonly endedListeners: Array<(ended: RecurrenceView) => void> = []
   /** Token (the last segment of a recurrence's location) to location id. */
   private readonly byToken: KeyIndex<'recLocations'>
+  /** Each account's locations in the order they were made: GET /locrec's list. */
+  private readonly locationsMade: RecordLists<'recLocations'>
   /** The recurrences in the order they were made, of every account (`all`) and of each (its id): what the control plane pages through. */
   private readonly made: RecordLists<'recurrences'>
   /** Each recurrence's confirmation requests (idSolicRec) in the order they were made. */
@@ -97,7 +79,8 @@ export class RecurrenceService implements Recurrences, Lifecycle {
   constructor (private readonly deps: RecurrenceDeps) {
     const { store, scheduler } = deps
     this.byToken = new KeyIndex(store, 'recLocations', { keys: loc => recTokenOf(loc.location) ?? undefined })
-    this.made = new RecordLists(store, 'recurrences', rec => ['all', String(rec.accountId)])
+    this.locationsMade = new RecordLists(store, 'recLocations', loc => String(loc.accountId), loc => loc.createdAt)
+    this.made = new RecordLists(store, 'recurrences', rec => ['all', String(rec.accountId)], rec => rec.createdAt)
     this.requestsOf = new RecordLists(store, 'solicRecs', s => s.idRec)
     this.payerCancels = new DueJobs(store, scheduler, 'recurrences', {
       purpose: 'rec-payer-cancels',
@@ -114,7 +97,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       dueAt: s => s.dueAt === undefined ? undefined : Date.parse(s.dueAt),
       run: s => this.stepSolic(s.idSolicRec),
     })
-    this.derived = [this.byToken, this.made, this.requestsOf, this.payerCancels, this.expiry, this.solicSteps]
+    this.derived = [this.byToken, this.locationsMade, this.made, this.requestsOf, this.payerCancels, this.expiry, this.solicSteps]
   }
 
   private get store () { return this.deps.store }
@@ -242,29 +225,9 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     return { jornada: 'JORNADA_2', pixCopiaECola: recurrenceCode({ recLocation: loc.location, merchantName: account.name, merchantCity: this.deps.merchantCity }) }
   }
 
-  /** GET /rec: the account's recurrences created within [inicio, fim], oldest first, paged (their records: API Pix's views show them). */
-  list (account: Account, q: RecFilter) {
-    const w = windowOf(q)
-    const recs = Object.values(this.store.data.recurrences).filter(rec => {
-      if (rec.accountId !== account.id || !within(rec.createdAt, w)) return false
-      const devedor = rec.terms.vinculo.devedor
-      if (q.cpf !== undefined && !('cpf' in devedor && devedor.cpf === q.cpf)) return false
-      if (q.cnpj !== undefined && !('cnpj' in devedor && devedor.cnpj === q.cnpj)) return false
-      if (q.status !== undefined && rec.status !== q.status) return false
-      if (q.convenio !== undefined && rec.terms.recebedor?.convenio !== q.convenio) return false
-      return q.locationPresente === undefined || (this.locationOf(rec) !== undefined) === q.locationPresente
-    }).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.idRec.localeCompare(b.idRec))
-    const { items, paginacao } = page(recs, q)
-    return {
-      parametros: {
-        inicio: q.inicio,
-        fim: q.fim,
-        ...givenFilters(q, COB_FILTERS),
-        ...(q.convenio !== undefined ? { recebedor: { convenio: q.convenio } } : {}),
-        paginacao,
-      },
-      recs: items,
-    }
+  /** The account's recurrences created within the range, in the order they were made (GET /rec lists them). */
+  ofAccount (accountId: number, created: InstantRange): Recurrence[] {
+    return this.made.within(String(accountId), created)
   }
 
   /**
@@ -274,15 +237,8 @@ export class RecurrenceService implements Recurrences, Lifecycle {
    * the number of recurrences.
    */
   page (accountId: number | undefined, limit: number, cursor?: number): { recurrences: Recurrence[], nextCursor?: number } {
-    const ids = this.made.of(accountId === undefined ? 'all' : String(accountId))
-    const end = Math.min(cursor ?? ids.length, ids.length)
-    const start = Math.max(0, end - limit)
-    const recurrences: Recurrence[] = []
-    for (let i = end - 1; i >= start; i--) {
-      const rec = this.store.data.recurrences[ids[i]]
-      if (rec !== undefined) recurrences.push(rec)
-    }
-    return { recurrences, ...(start > 0 ? { nextCursor: start } : {}) }
+    const { records, nextCursor } = this.made.newestFirst(accountId === undefined ? 'all' : String(accountId), limit, cursor)
+    return { recurrences: records, ...(nextCursor !== undefined ? { nextCursor } : {}) }
   }
 
   /** PATCH /rec/{idRec}: the receiver revises what RecRevisada allows, and may cancel. */
@@ -372,6 +328,7 @@ export class RecurrenceService implements Recurrences, Lifecycle {
       while (this.byToken.has(token)) token = newLocationToken(this.deps.rng)
       const loc = this.store.add('recLocations', { id: this.store.nextSeq('locrec'), accountId: account.id, location: recLocationAt(host, token), createdAt: iso(this.now()) })
       this.byToken.follow(loc)
+      this.locationsMade.add(loc)
       return loc
     })
   }
@@ -388,26 +345,9 @@ export class RecurrenceService implements Recurrences, Lifecycle {
     return rec !== undefined && rec.accountId === loc.accountId && rec.terms.loc === loc.id ? rec : undefined
   }
 
-  /** GET /locrec (the locations' records: API Pix's views show them). */
-  listLocations (account: Account, q: RecLocationFilter) {
-    const w = windowOf(q)
-    const locs = Object.values(this.store.data.recLocations).filter(loc => {
-      if (loc.accountId !== account.id || !within(loc.createdAt, w)) return false
-      const rec = this.served(loc)
-      if (q.convenio !== undefined && rec?.terms.recebedor?.convenio !== q.convenio) return false
-      return q.idRecPresente === undefined || (rec !== undefined) === q.idRecPresente
-    }).sort((a, b) => a.id - b.id)
-    const { items, paginacao } = page(locs, q)
-    return {
-      parametros: {
-        inicio: q.inicio,
-        fim: q.fim,
-        ...(q.idRecPresente !== undefined ? { idRecPresente: q.idRecPresente } : {}),
-        ...(q.convenio !== undefined ? { recebedor: { convenio: q.convenio } } : {}),
-        paginacao,
-      },
-      loc: items,
-    }
+  /** The account's locations of recurrences created within the range, in the order they were made (GET /locrec lists them). */
+  locationsOf (accountId: number, created: InstantRange): RecLocation[] {
+    return this.locationsMade.within(String(accountId), created)
   }
 
   /** DELETE /locrec/{id}/idRec: the location serves no recurrence, and the recurrence shows no location (its status unchanged). */

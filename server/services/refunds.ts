@@ -69,6 +69,8 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
   private readonly settlements: DueJobs<'transactions'>
   /** Each received payment's refunds, oldest first: what is left to refund, and a payment's refunds, without a pass over its account's records. */
   private readonly byOriginal: RecordLists<'transactions'>
+  /** Each pay-out's returns (REFUND_RECEIVED), oldest first: what is left of it to come back. */
+  private readonly returned: RecordLists<'transactions'>
   readonly derived: readonly Derived[]
 
   constructor (private readonly deps: RefundDeps) {
@@ -82,7 +84,8 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
       },
     })
     this.byOriginal = new RecordLists(deps.store, 'transactions', tx => isKind(tx, REFUND_KINDS) ? [tx.data.originalId] : [])
-    this.derived = [this.settlements, this.byOriginal]
+    this.returned = new RecordLists(deps.store, 'transactions', tx => tx.kind === 'REFUND_RECEIVED' ? [tx.data.originalId] : [])
+    this.derived = [this.settlements, this.byOriginal, this.returned]
   }
 
   /** POST /__sandbox/transactions/:id/settle and /fail on a refund. */
@@ -308,14 +311,14 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
       updatedAt: at,
       history: [{ status: 'CONFIRMED', at, reason: 'returned by the destination bank' }],
     }
-    this.store.addTransaction(tx)
+    this.returned.add(this.store.addTransaction(tx))
     this.store.ledger(account.id, a => ledger.creditIncoming(a, cents))
     this.deps.events.emit({ kind: 'refund-changed', accountId: account.id, transactionId: tx.id, direction: 'out', scenarios })
     return tx
   }
 
   private returnsOf (original: Transaction): Transaction[] {
-    return this.store.transactionsOf(original.accountId).filter(t => t.kind === 'REFUND_RECEIVED' && t.data.originalId === original.id)
+    return this.returned.listed(original.id)
   }
 
   /**

@@ -110,6 +110,25 @@ export class KeyIndex<C extends Collection> extends Over<C> {
     return this.get(key, scope) !== undefined
   }
 
+  /** Whether no record is indexed at all (a check that costs nothing, whatever the collection holds). */
+  empty (): boolean {
+    return this.byScope.size === 0
+  }
+
+  /**
+   * The records indexed within `scope`, or within every scope when none is given (no particular
+   * order; a record once per key): what holds now, without a walk of the whole collection.
+   */
+  * indexed (scope?: number | string): Iterable<Collections[C]> {
+    const maps = scope === undefined ? this.byScope.values() : [this.byScope.get(scope) ?? new Map<string, RecordKey>()]
+    for (const map of maps) {
+      for (const at of map.values()) {
+        const record = this.recordAt(at)
+        if (record !== undefined) yield record
+      }
+    }
+  }
+
   /** After a write: the record is indexed exactly while it is in the state and holds. */
   follow (record: Collections[C]): void {
     const keys = this.keys(record)
@@ -152,6 +171,18 @@ export class KeyIndex<C extends Collection> extends Over<C> {
   }
 }
 
+/** The first index of [from, to) where `before` no longer holds (it holds on a prefix of the range): a binary search. */
+function upTo (from: number, to: number, before: (i: number) => boolean): number {
+  let lo = from
+  let hi = to
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (before(mid)) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
 function keep (map: Map<string, RecordKey>, key: string, at: RecordKey, add: boolean): void {
   if (add) map.set(key, at)
   else if (map.get(key) === at) map.delete(key)
@@ -164,8 +195,15 @@ function keep (map: Map<string, RecordKey>, key: string, at: RecordKey, add: boo
  */
 export class RecordLists<C extends Collection> extends Over<C> {
   private readonly lists = new Map<string, RecordKey[]>()
+  /** The lists whose records are not in the order of their instants (an imported document may hold them so): `within` reads those whole. */
+  private readonly unordered = new Set<string>()
 
-  constructor (store: StateReader, collection: C, private readonly keys: (record: Collections[C]) => string | readonly string[]) {
+  /**
+   * `instant`, when given, is what a record's lists are read by (`within`): an instant it never
+   * changes, its creation. Records are made in its order (the clock moves forward only), so a list
+   * is searched, not walked.
+   */
+  constructor (store: StateReader, collection: C, private readonly keys: (record: Collections[C]) => string | readonly string[], private readonly instant?: (record: Collections[C]) => string) {
     super(store, collection)
   }
 
@@ -174,18 +212,64 @@ export class RecordLists<C extends Collection> extends Over<C> {
     return this.lists.get(key) ?? []
   }
 
+  /**
+   * A page of the records listed under `key`, the last made first: at most `limit` of those made
+   * before the `cursor`-th (the `nextCursor` of the page before), and the cursor of the page after
+   * while older ones remain. Its cost is the page's, whatever the length of the list.
+   */
+  newestFirst (key: string, limit: number, cursor?: number): { records: Array<Collections[C]>, nextCursor?: number } {
+    const list = this.of(key)
+    const end = Math.min(cursor ?? list.length, list.length)
+    const start = Math.max(0, end - limit)
+    return { records: this.recordsAt(list.slice(start, end).reverse()), ...(start > 0 ? { nextCursor: start } : {}) }
+  }
+
+  /** The records listed under `key`, oldest first. */
+  listed (key: string): Array<Collections[C]> {
+    return this.recordsAt(this.of(key))
+  }
+
+  /**
+   * The records listed under `key` whose instant is within the range, oldest
+   * first: found by a binary search of the list, so what it costs is what it answers, whatever the
+   * length of the list.
+   */
+  within (key: string, { from, to }: InstantRange): Array<Collections[C]> {
+    const at = this.instant
+    if (at === undefined) throw new Error(`the lists of ${this.collection} are not read by instant`)
+    const list = this.of(key)
+    const ms = (i: number): number => { const record = this.recordAt(list[i]); return record === undefined ? NaN : Date.parse(at(record)) }
+    if (this.unordered.has(key)) return this.listed(key).filter(r => { const t = Date.parse(at(r)); return t >= from && t <= to })
+    const lo = upTo(0, list.length, i => ms(i) < from)
+    return this.recordsAt(list.slice(lo, upTo(lo, list.length, i => ms(i) <= to)))
+  }
+
+  private recordsAt (keys: readonly RecordKey[]): Array<Collections[C]> {
+    const records: Array<Collections[C]> = []
+    for (const at of keys) {
+      const record = this.recordAt(at)
+      if (record !== undefined) records.push(record)
+    }
+    return records
+  }
+
   /** A record just made, the newest of its collection: last of its lists. */
   add (record: Collections[C]): void {
     const at = this.keyOf(record)
     for (const key of this.keysOf(record)) {
       const list = this.lists.get(key)
       if (list === undefined) this.lists.set(key, [at])
-      else list.push(at)
+      else {
+        const last = this.instant === undefined || this.unordered.has(key) ? undefined : this.recordAt(list[list.length - 1])
+        if (last !== undefined && Date.parse(this.instant!(last)) > Date.parse(this.instant!(record))) this.unordered.add(key)
+        list.push(at)
+      }
     }
   }
 
   rebuild (): void {
     this.lists.clear()
+    this.unordered.clear()
     for (const record of this.records()) this.add(record)
   }
 
@@ -220,7 +304,10 @@ export class RecordLists<C extends Collection> extends Over<C> {
         const i = list.lastIndexOf(ats.values().next().value!)
         if (i >= 0) list.splice(i, 1)
       }
-      if (list.length === 0) this.lists.delete(key)
+      if (list.length === 0) {
+        this.lists.delete(key)
+        this.unordered.delete(key)
+      }
     }
     if (putBack) this.rebuild()
   }
@@ -242,6 +329,9 @@ export class RecordLists<C extends Collection> extends Over<C> {
     return shortest
   }
 }
+
+/** A range of instants (ms since the epoch, both included): what a list read by instant answers (`RecordLists.within`). */
+export interface InstantRange { from: number, to: number }
 
 export interface DueJob<R> {
   /** What the job is for; its key is `<purpose>:<record key>`, one job per record and purpose. */

@@ -230,12 +230,22 @@ export class DeliveryLog {
     return list
   }
 
-  /** Newest first. */
+  /**
+   * Newest first. Each account's list is walked from its newest and left once it gave `limit` (no
+   * list gives more to the answer): a filter by status or event type costs what it answers, not the
+   * whole log (a long-poll's wait asks for 1).
+   */
   query (f: DeliveryFilter, limit: number): Delivery[] {
     const lists = f.accountId !== undefined ? [this.byAccount.get(f.accountId) ?? []] : [...this.byAccount.values()]
     const out: Delivery[] = []
     for (const list of lists) {
-      for (let i = list.length - 1; i >= 0; i--) if (matches(list[i], f)) out.push(list[i])
+      let taken = 0
+      for (let i = list.length - 1; i >= 0 && taken < limit; i--) {
+        if (matches(list[i], f)) {
+          out.push(list[i])
+          taken++
+        }
+      }
     }
     out.sort((a, b) => b.seq - a.seq)
     return out.slice(0, limit)

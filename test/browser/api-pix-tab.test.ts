@@ -260,6 +260,29 @@ t.test('the API Pix tab: a recurrence\'s codes a payer scans, its location\'s (j
   t.same(pageErrors, [])
 })
 
+t.test('the API Pix tab shows the last 50 batches made, and older ones a page at a time on demand', async (t) => {
+  t.setTimeout(60_000)
+  const { app, base, page, pageErrors } = session
+  const token = await oauthToken(app)
+  for (let id = 100; id <= 150; id++) {
+    const res = await app.inject({ method: 'PUT', url: `/v2/lotecobv/${id}`, headers: bearer(token), payload: { descricao: `lote ${id}`, cobsv: [{ txid: txidOf(7000 + id), calendario: { dataDeVencimento: '2026-04-20' }, devedor: { cpf: '52998224725', nome: 'MARIA' }, valor: { original: '40.00' }, chave: 'loja@example.com' }] } })
+    t.equal(res.statusCode, 202, res.body)
+  }
+  const all = (await app.inject({ method: 'GET', url: '/__sandbox/cobv-batches?accountId=1&limit=1000' })).json().batches.length
+  t.ok(all > 51, 'older batches of the tests before this one remain')
+
+  await page.goto(`${base}/dashboard?account=1#apipix`)
+  await page.locator('body[data-view="apipix"] #live[data-state="live"]').waitFor()
+  const rows = page.locator('#ap-lotecobv-list > li')
+  await page.locator('#ap-lotecobv-list > li[data-key="1-150"]').waitFor()
+  t.equal(await rows.count(), 50, 'one page: the last 50 made')
+  t.equal(await page.locator('#ap-lotecobv-list > li[data-key="1-100"]').count(), 0, 'the first of them is on the next page')
+  await page.getByRole('button', { name: 'Show older batches' }).click()
+  await page.locator('#ap-lotecobv-list > li[data-key="1-100"]').waitFor()
+  t.equal(await rows.count(), Math.min(all, 100), 'two pages')
+  t.same(pageErrors, [])
+})
+
 t.test('the API Pix tab shows the last 50 recurrences made, and older ones a page at a time on demand', async (t) => {
   t.setTimeout(60_000)
   const { app, base, page, pageErrors } = session

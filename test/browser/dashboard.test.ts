@@ -257,6 +257,19 @@ function walkThrough (t: Test, source: BrowserSource): void {
     await page.screenshot({ path: screenshotPath(source + '-deliveries'), fullPage: true })
   })
 
+  t.test('Deliveries: filtered by any delivery event type of the sandbox\'s dialects', async (t) => {
+    await open('deliveries')
+    const types = (await page.locator('#dl-event option').allTextContents()).slice(1)
+    t.same(types, app.sandbox.deliveries.types, 'every dialect\'s: the gateway\'s events, API Pix\'s callbacks')
+    await page.selectOption('#dl-event', 'cash_out')
+    await row('#dl-list', 'cash_out').first().waitFor()
+    await until('only cash_out deliveries', async () => {
+      const kinds = await page.locator('#dl-list > li .cell.kind').allTextContents()
+      return kinds.length > 0 && kinds.every(k => k === 'cash_out')
+    })
+    await page.selectOption('#dl-event', '')
+  })
+
   t.test('Charges: QR image and code, pay it from the page, balance and delivery follow; a hostile payer name is text', async (t) => {
     const created = await api('POST', '/api/pix/cash-in', {
       transaction: { value: 25.5, description: 'charge from the browser test', externalId: 'dash-in-1', expirationTime: 3600 },

@@ -213,3 +213,78 @@ t.test('one order for all: each service\'s derived state before its own hook, se
   e.store.transact(() => e.store.removeAccount(1))
   t.same(steps.splice(0), ['a.forgetAccount'], 'an account with no records of its collection: its hooks only')
 })
+
+/** A location made `minute` minutes after T0, for the lists read by instant. */
+const MIN = 60_000
+const madeAt = (id: number, accountId: number, minute: number): PayloadLocation =>
+  ({ ...location(id, accountId), createdAt: new Date(T0 + minute * MIN).toISOString() })
+
+t.test('an account\'s records within a range of instants: a binary search of its list, what it answers read', async t => {
+  let reads = 0
+  const { store, lifecycle, made } = await keeping(t, ({ store }) => ({
+    made: new RecordLists(store, 'locations', loc => String(loc.accountId), loc => { reads++; return loc.createdAt }),
+  }))
+  // Account 1: a location a minute for 1000 minutes; account 2: one between each.
+  store.transact(() => {
+    for (let m = 0; m < 1000; m++) {
+      made.add(store.add('locations', madeAt(2 * m + 1, 1, m)))
+      made.add(store.add('locations', madeAt(2 * m + 2, 2, m)))
+    }
+  })
+  reads = 0
+  const range = made.within('1', { from: T0 + 500 * MIN, to: T0 + 504 * MIN })
+  t.same(range.map(l => l.id), [1001, 1003, 1005, 1007, 1009], 'both ends included, oldest first, the account\'s own')
+  t.ok(reads <= 2 * 11 + 6, `a search (${reads} instants read of 1000)`)
+  t.same(made.within('1', { from: T0 + 2000 * MIN, to: T0 + 3000 * MIN }), [], 'after the last')
+  t.same(made.within('1', { from: -Infinity, to: T0 }).map(l => l.id), [1], 'an open bound')
+  t.same(made.within('3', { from: -Infinity, to: Infinity }), [], 'an account with none')
+
+  // An imported document may hold an account's records out of the order of their instants: read whole then.
+  store.transact(() => store.replace({ ...emptyState(), accounts: store.data.accounts, locations: { 1: madeAt(1, 1, 30), 2: madeAt(2, 1, 10), 3: madeAt(3, 1, 20) } }))
+  lifecycle.load()
+  t.same(made.within('1', { from: T0 + 15 * MIN, to: T0 + 30 * MIN }).map(l => l.id), [1, 3], 'the order they were made, those within')
+  // A rollback and an account's removal: the lists follow.
+  t.throws(() => store.transact(() => { made.add(store.add('locations', madeAt(4, 1, 40))); throw new Error('late') }))
+  t.same(made.within('1', { from: -Infinity, to: Infinity }).map(l => l.id), [1, 2, 3], 'what a rollback took away is gone')
+  store.transact(() => store.removeAccount(1))
+  t.same(made.within('1', { from: -Infinity, to: Infinity }), [], 'an account removed')
+})
+
+t.test('the records a key index holds now, of one scope or every one, and a page the last made first', async t => {
+  const { store, live, made } = await keeping(t, ({ store }) => ({
+    live: new KeyIndex(store, 'locations', { keys: loc => String(loc.id), scope: loc => loc.accountId, holds: loc => loc.chargeId === undefined }),
+    made: new RecordLists(store, 'locations', loc => ['all', String(loc.accountId)]),
+  }))
+  store.transact(() => {
+    for (let id = 1; id <= 6; id++) {
+      const loc = store.add('locations', madeAt(id, id % 2 === 0 ? 2 : 1, id))
+      live.follow(loc)
+      made.add(loc)
+    }
+    store.patch('locations', 3, l => { l.chargeId = 'c3' })
+    live.follow(store.data.locations[3])
+  })
+  t.same([...live.indexed(1)].map(l => l.id).sort(), [1, 5], 'of account 1: those that hold')
+  t.same([...live.indexed()].map(l => l.id).sort(), [1, 2, 4, 5, 6], 'of every account')
+  t.same([...live.indexed(9)], [], 'a scope with none')
+  const first = made.newestFirst('all', 4)
+  t.same(first.records.map(l => l.id), [6, 5, 4, 3])
+  const next = made.newestFirst('all', 4, first.nextCursor)
+  t.same([next.records.map(l => l.id), next.nextCursor], [[2, 1], undefined], 'the last page')
+  t.same(made.listed('2').map(l => l.id), [2, 4, 6])
+})
+
+t.test('lists that leave some records out: a rollback of one of those mends nothing and rebuilds nothing', async t => {
+  const { store, some } = await keeping(t, ({ store }) => ({
+    some: new RecordLists(store, 'locations', loc => loc.accountId === 1 ? String(loc.accountId) : []),
+  }))
+  store.transact(() => {
+    for (const [id, accountId] of [[1, 1], [2, 2]]) some.add(store.add('locations', location(id, accountId)))
+  })
+  let rebuilt = 0
+  const rebuild = some.rebuild.bind(some)
+  some.rebuild = () => { rebuilt++; rebuild() }
+  t.throws(() => store.transact(() => { store.patch('locations', 2, l => { l.chargeId = 'c2' }); late() }))
+  t.equal(rebuilt, 0, 'a record listed under no key was put back: no list to mend')
+  t.same(some.listed('1').map(l => l.id), [1])
+})

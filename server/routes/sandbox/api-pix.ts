@@ -1,6 +1,6 @@
 import type { RoutesPlugin } from '../../route-plugin.js'
 import { SandboxCobVList } from '../../dialects/api-pix/schemas/cobv.js'
-import { SandboxLoteCobVList } from '../../dialects/api-pix/schemas/lotecobv.js'
+import { SandboxLoteCobVList, SandboxLoteCobVListQuery } from '../../dialects/api-pix/schemas/lotecobv.js'
 import { SandboxApiPixWebhookList } from '../../dialects/api-pix/schemas/webhook.js'
 import { AccountFilterQuery } from '../../schemas/sandbox.js'
 import { apiPixViews } from '../../dialects/api-pix/views/index.js'
@@ -29,12 +29,17 @@ const routes: RoutesPlugin = async (app) => {
     schema: {
       operationId: 'sandboxListCobVBatches',
       tags: ['Sandbox'],
-      summary: 'API Pix\'s batches of due charges (lotecobv), of every account or one, newest first',
-      description: 'Each as GET /lotecobv/{id} shows it (each request\'s txid, its status EM_PROCESSAMENTO, CRIADA or NEGADA, its problem once refused), with its account.',
-      querystring: AccountFilterQuery,
+      summary: 'API Pix\'s batches of due charges (lotecobv), of every account or one, the last made first, a page at a time',
+      description: 'Each as GET /lotecobv/{id} shows it (each request\'s txid, its status EM_PROCESSAMENTO, CRIADA or NEGADA, its problem once refused), with its account. ' +
+        'At most limit (100 by default) per page; while older ones remain, nextCursor is the cursor of the next page (with the same accountId). A page costs the same whatever the number of batches.',
+      querystring: SandboxLoteCobVListQuery,
       response: { 200: SandboxLoteCobVList },
     },
-  }, async (request) => ({ batches: sb.cobvBatches.all(request.query.accountId) }))
+  }, async (request) => {
+    const { accountId, limit, cursor } = request.query
+    const { batches, nextCursor } = sb.cobvBatches.page(accountId, limit ?? 100, cursor)
+    return { batches: batches.map(b => ({ ...sb.cobvBatches.view(b), accountId: b.accountId })), ...(nextCursor !== undefined ? { nextCursor } : {}) }
+  })
 
   app.get('/api-pix-webhooks', {
     schema: {

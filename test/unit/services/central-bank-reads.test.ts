@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap'
 import type { RefundReads } from '../../../server/ports.js'
-import { CentralBankReads } from '../../../server/services/central-bank-reads.js'
+import { CentralBankReads } from '../../../server/dialects/shared/central-bank-reads.js'
 import { receivedPixViews } from '../../../server/dialects/gateway/views.js'
 import type { CobData, Mutable, Transaction } from '../../../server/store/state.js'
 import type { Store } from '../../../server/store/store.js'

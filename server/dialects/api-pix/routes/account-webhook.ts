@@ -39,7 +39,6 @@ export function accountWebhookRoutes ({ callback, tag, of, told }: AccountWebhoo
         tags: ['API Pix'],
         summary: `Configurar o Webhook de ${of}`,
         description: `webhookUrl http(s), not the sandbox itself unless --self-webhooks enabled; with --webhook-mtls-check enabled, its receiver's mutual TLS is checked as Efí does (docs/webhooks.md); a new URL replaces the account's. ${told[0].toUpperCase()}${told.slice(1)} is posted to {webhookUrl}/${callback}, signed and retried as every webhook of the sandbox. 200 with no body.`,
-        security: [{ oauth2: [WRITE.scope!] }],
         headers: MtlsCheckHeaders,
         body: AccountWebhookBody(callback, told),
         // API Pix's 200 has no body: answered empty, declared without content.
@@ -57,7 +56,6 @@ export function accountWebhookRoutes ({ callback, tag, of, told }: AccountWebhoo
         tags: ['API Pix'],
         summary: `Exibir informações acerca do Webhook de ${of}`,
         description: 'Its URL and when it was first configured; 404 NaoEncontrado without one.',
-        security: [{ oauth2: [READ.scope!] }],
         response: { 200: AccountWebhookView, ...errorResponses(PROBLEM, [403, 404]) },
       },
     }, async (request) => {
@@ -72,7 +70,6 @@ export function accountWebhookRoutes ({ callback, tag, of, told }: AccountWebhoo
         tags: ['API Pix'],
         summary: `Cancelar o Webhook de ${of}`,
         description: 'No more callbacks to it (a callback already sent keeps its retries); 404 NaoEncontrado without one.',
-        security: [{ oauth2: [WRITE.scope!] }],
         response: { 204: Type.Null({ description: 'removed' }), ...errorResponses(PROBLEM, [403, 404]) },
       },
     }, async (request, reply) => {

@@ -7,7 +7,7 @@ import { ApiPixCob, ApiPixCobBody, ApiPixCobList, ApiPixCobListQuery, ApiPixCobP
 import type { ApiPixRoute } from './route.js'
 import { locationHost } from './host.js'
 import { apiPixViews } from '../views/index.js'
-import { CentralBankReads } from '../../../services/central-bank-reads.js'
+import { CentralBankReads } from '../../shared/central-bank-reads.js'
 import { PROBLEM } from '../errors.js'
 
 const WRITE: ApiPixRoute = { scope: 'cob.write', problems: { 400: 'CobOperacaoInvalida', 404: 'CobNaoEncontrado' }, entity: 'cob' }
@@ -20,7 +20,7 @@ const READ: ApiPixRoute = { scope: 'cob.read', problems: { 400: 'CobConsultaInva
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
   const views = apiPixViews(sb)
-  const reads = new CentralBankReads({ store: sb.store, charges: { cobView: views.cob, hasLocation: charge => sb.apiPixCobs.hasLocation(charge) }, refunds: sb.refunds, pix: views.receivedPix })
+  const reads = new CentralBankReads({ store: sb.store, charges: { cobView: views.cob, hasLocation: charge => sb.apiPixCobs.hasLocation(charge), cobsOf: (accountId, created) => sb.charges.chargesOf(accountId, 'COB', created) }, refunds: sb.refunds, pix: views.receivedPix })
 
   /** PUT and POST: the charge, at the location its body names or at a new one, 201 as API Pix shows it. */
   const create = (request: FastifyRequest, reply: FastifyReply, txid: string | null, body: Static<typeof ApiPixCobBody>) => {
@@ -37,7 +37,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Criar cobrança imediata (the caller\'s txid)',
       description: 'CobSolicitada: valor and chave required (calendario too in the schema, but not in API Pix\'s own examples; expiracao 86400 when absent). Served at the location loc.id names (the account\'s, tipoCob cob, serving no other charge) or at a new one. 400 CobOperacaoInvalida for a txid in use.',
-      security: [{ oauth2: ['cob.write'] }],
       params: ApiPixCobParams,
       body: ApiPixCobBody,
       response: { 201: ApiPixCob, ...errorResponses(PROBLEM, [400, 403]) },
@@ -51,7 +50,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Criar cobrança imediata (a txid the sandbox chooses)',
       description: 'As PUT /cob/{txid}, with a 32-character txid chosen by the sandbox.',
-      security: [{ oauth2: ['cob.write'] }],
       body: ApiPixCobBody,
       response: { 201: ApiPixCob, ...errorResponses(PROBLEM, [400, 403]) },
     },
@@ -64,7 +62,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Revisar cobrança imediata',
       description: 'CobRevisada: any field; revisao goes up by 1 on a real change. status REMOVIDA_PELO_USUARIO_RECEBEDOR cancels, alone. 400 CobOperacaoInvalida when the charge is no longer ATIVA.',
-      security: [{ oauth2: ['cob.write'] }],
       params: ApiPixCobParams,
       body: ApiPixCobPatchBody,
       response: { 200: ApiPixCob, ...errorResponses(PROBLEM, [400, 403, 404]) },
@@ -78,7 +75,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Consultar cobrança imediata',
       description: 'Its status and, once CONCLUIDA, the PIX received (`pix`). `revisao`, when given, must be the current revision.',
-      security: [{ oauth2: ['cob.read'] }],
       params: ApiPixCobParams,
       querystring: ApiPixCobQuery,
       response: { 200: ApiPixCob, ...errorResponses(PROBLEM, [400, 403, 404]) },
@@ -92,7 +88,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Consultar lista de cobranças imediatas',
       description: 'Created between inicio and fim; filters cpf or cnpj (of the devedor), status, locationPresente; paging with paginacao.paginaAtual and paginacao.itensPorPagina. Oldest first. The cobs of the gateway are listed too.',
-      security: [{ oauth2: ['cob.read'] }],
       querystring: ApiPixCobListQuery,
       response: { 200: ApiPixCobList, ...errorResponses(PROBLEM, [400, 403]) },
     },

@@ -5,6 +5,7 @@ import { CobRBody, CobRList, CobRListQuery, CobRParams, CobRPatchBody, CobRRetry
 import type { ApiPixRoute } from './route.js'
 import { apiPixViews } from '../views/index.js'
 import { PROBLEM } from '../errors.js'
+import { apiPixLists } from '../lists.js'
 
 const WRITE: ApiPixRoute = { scope: 'cobr.write', problems: { 400: 'CobROperacaoInvalida', 404: 'CobRNaoEncontrado' }, entity: 'cobr' }
 const READ: ApiPixRoute = { scope: 'cobr.read', problems: { 400: 'CobRConsultaInvalida', 404: 'CobRNaoEncontrado' } }
@@ -16,6 +17,7 @@ const READ: ApiPixRoute = { scope: 'cobr.read', problems: { 400: 'CobRConsultaIn
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
   const views = apiPixViews(sb)
+  const lists = apiPixLists(sb)
 
   app.put('/cobr/:txid', {
     config: { auth: true, apiPix: WRITE },
@@ -24,7 +26,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Criar cobrança recorrente (the caller\'s txid)',
       description: 'CobRSolicitada: idRec (an APROVADA recurrence of the account), calendario.dataDeVencimento (at least 2 days ahead, within the recurrence\'s term, one charge per cycle), valor.original (the recurrence\'s valorRec when fixed), recebedor. CRIADA; the payer\'s PSP receives it 10 days before its due date and activates it. 400 CobROperacaoInvalida with every violation.',
-      security: [{ oauth2: ['cobr.write'] }],
       params: CobRParams,
       body: CobRBody,
       response: { 201: CobRView, ...errorResponses(PROBLEM, [400, 403]) },
@@ -42,7 +43,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Criar cobrança recorrente (a txid the sandbox chooses)',
       description: 'As PUT /cobr/{txid}, with a 32-character txid chosen by the sandbox.',
-      security: [{ oauth2: ['cobr.write'] }],
       body: CobRBody,
       response: { 201: CobRView, ...errorResponses(PROBLEM, [400, 403]) },
     },
@@ -59,7 +59,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Revisar cobrança recorrente',
       description: 'CobRRevisada: status CANCELADA cancels the charge and its pending attempt, before the date of its first attempt (400 CobROperacaoInvalida on or after it, or once the charge is closed).',
-      security: [{ oauth2: ['cobr.write'] }],
       params: CobRParams,
       body: CobRPatchBody,
       response: { 200: CobRView, ...errorResponses(PROBLEM, [400, 403, 404]) },
@@ -73,7 +72,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Consultar cobrança recorrente',
       description: 'Its status and history, its attempts (tentativas) and, once CONCLUIDA, the PIX received (pix).',
-      security: [{ oauth2: ['cobr.read'] }],
       params: CobRParams,
       response: { 200: CobRView, ...errorResponses(PROBLEM, [403, 404]) },
     },
@@ -86,13 +84,12 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Consultar lista de cobranças recorrentes',
       description: 'Created between inicio and fim; filters idRec, cpf or cnpj (the recurrence\'s debtor), status, convenio (the recurrence\'s); paging with paginacao.paginaAtual and paginacao.itensPorPagina. Oldest first.',
-      security: [{ oauth2: ['cobr.read'] }],
       querystring: CobRListQuery,
       response: { 200: CobRList, ...errorResponses(PROBLEM, [400, 403]) },
     },
   }, async (request) => {
-    const { parametros, cobsr } = sb.cobrs.list(request.account!, request.query)
-    return { parametros, cobsr: cobsr.map(views.cobr) }
+    const { parametros, items } = lists.cobrs(request.account!, request.query)
+    return { parametros, cobsr: items.map(views.cobr) }
   })
 
   app.post('/cobr/:txid/retentativa/:data', {
@@ -102,7 +99,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Solicitar retentativa de cobrança',
       description: 'A retry (NTAG) on data, after a failed attempt, when the recurrence\'s politicaRetentativa is PERMITE_3R_7D: at most 3, each on its own date, from the day after the first attempt\'s date up to 7 days after it and before the next cycle, none while an attempt is pending. 201 with the charge and its attempts.',
-      security: [{ oauth2: ['cobr.write'] }],
       params: CobRRetryParams,
       response: { 201: CobRView, ...errorResponses(PROBLEM, [400, 403, 404]) },
     },

@@ -6,6 +6,7 @@ import type { ApiPixRoute } from './route.js'
 import { locationHost } from './host.js'
 import { apiPixViews } from '../views/index.js'
 import { PROBLEM } from '../errors.js'
+import { apiPixLists } from '../lists.js'
 
 const WRITE: ApiPixRoute = { scope: 'cobv.write', problems: { 400: 'CobVOperacaoInvalida', 404: 'CobVNaoEncontrada' }, entity: 'cobv' }
 const READ: ApiPixRoute = { scope: 'cobv.read', problems: { 400: 'CobVConsultaInvalida', 404: 'CobVNaoEncontrada' } }
@@ -17,6 +18,7 @@ const READ: ApiPixRoute = { scope: 'cobv.read', problems: { 400: 'CobVConsultaIn
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
   const views = apiPixViews(sb)
+  const lists = apiPixLists(sb)
 
   app.put('/cobv/:txid', {
     config: { auth: true, apiPix: WRITE },
@@ -25,7 +27,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Criar cobrança com vencimento',
       description: 'CobVSolicitada: calendario.dataDeVencimento, devedor, valor.original and chave required; multa, juros, abatimento and desconto in every modalidade of API Pix. Served at <host>/qr/v2/cobv/<token>, or at the location loc.id names (the account\'s, tipoCob cobv, serving no other charge). On an existing ATIVA cobv, its fields are replaced (revisao + 1). 400 CobVOperacaoInvalida with every violation.',
-      security: [{ oauth2: ['cobv.write'] }],
       params: ApiPixCobVParams,
       body: ApiPixCobVBody,
       response: { 201: ApiPixCobV, ...errorResponses(PROBLEM, [400, 403]) },
@@ -44,7 +45,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Revisar cobrança com vencimento',
       description: 'CobVRevisada: each member given replaces the current one (calendario and valor member by member); revisao goes up by 1 on a real change. status REMOVIDA_PELO_USUARIO_RECEBEDOR removes the charge, alone. 400 CobVOperacaoInvalida when the charge is no longer ATIVA.',
-      security: [{ oauth2: ['cobv.write'] }],
       params: ApiPixCobVParams,
       body: ApiPixCobVPatchBody,
       response: { 200: ApiPixCobV, ...errorResponses(PROBLEM, [400, 403, 404]) },
@@ -58,7 +58,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Consultar cobrança com vencimento',
       description: 'Its status and, once CONCLUIDA, the PIX received (`pix`). `revisao`, when given, must be the current revision.',
-      security: [{ oauth2: ['cobv.read'] }],
       params: ApiPixCobVParams,
       querystring: ApiPixCobVQuery,
       response: { 200: ApiPixCobV, ...errorResponses(PROBLEM, [400, 403, 404]) },
@@ -72,13 +71,12 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Consultar lista de cobranças com vencimento',
       description: 'Created between inicio and fim; filters cpf or cnpj (of the devedor), status, locationPresente, loteCobVId; paging with paginacao.paginaAtual and paginacao.itensPorPagina. Oldest first.',
-      security: [{ oauth2: ['cobv.read'] }],
       querystring: ApiPixCobVListQuery,
       response: { 200: ApiPixCobVList, ...errorResponses(PROBLEM, [400, 403]) },
     },
   }, async (request) => {
-    const { parametros, cobs } = sb.apiPixCobVs.list(request.account!, request.query)
-    return { parametros, cobs: cobs.map(views.cobv) }
+    const { parametros, items } = lists.cobvs(request.account!, request.query)
+    return { parametros, cobs: items.map(views.cobv) }
   })
 }
 

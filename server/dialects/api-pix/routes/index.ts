@@ -14,6 +14,7 @@ import devolucao from './devolucao.js'
 import webhook from './webhook.js'
 import lotecobv from './lotecobv.js'
 import { registerNamed } from '../../../named-plugins.js'
+import { securityOfScope } from './route.js'
 
 /**
  * BACEN's API Pix 2.9.0 under its base path (docs/api-pix.md): one plugin per resource, each route
@@ -22,6 +23,8 @@ import { registerNamed } from '../../../named-plugins.js'
  */
 const apiPixRoutes: FastifyPluginAsync = async (app) => {
   // A token without the route's scope is 403 AcessoNegado: checked with the token (auth/plugin.ts, app-wide).
+  // The scope is named once, in the route's config; its OpenAPI security follows from it.
+  app.addHook('onRoute', securityOfScope)
 
   // An operation that takes no body ignores an empty one that names JSON as its type, as PSPs do
   // (gn-api-sdk-node sends Content-Type: application/json with Content-Length: 0 on DELETE); one that

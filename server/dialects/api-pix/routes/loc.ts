@@ -4,6 +4,7 @@ import { LocBody, LocList, LocListQuery, LocParams, LocView } from '../schemas/l
 import type { ApiPixRoute } from './route.js'
 import { locationHost } from './host.js'
 import { PROBLEM } from '../errors.js'
+import { apiPixLists } from '../lists.js'
 
 const WRITE: ApiPixRoute = { scope: 'payloadlocation.write', problems: { 400: 'PayloadLocationOperacaoInvalida', 404: 'PayloadLocationNaoEncontrado' }, entity: 'loc' }
 const READ: ApiPixRoute = { scope: 'payloadlocation.read', problems: { 400: 'PayloadLocationConsultaInvalida', 404: 'PayloadLocationNaoEncontrado' } }
@@ -11,6 +12,7 @@ const READ: ApiPixRoute = { scope: 'payloadlocation.read', problems: { 400: 'Pay
 /** API Pix's payload locations (tag PayloadLocation; docs/api-pix.md, loc). */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
+  const lists = apiPixLists(sb)
 
   app.post('/loc', {
     config: { auth: true, apiPix: WRITE },
@@ -19,7 +21,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Criar location do payload',
       description: 'A location serving no charge yet, for a cob (tipoCob cob) or a cobv to name by loc.id. Its URL is at the sandbox (--public-url, else the Host of this request).',
-      security: [{ oauth2: ['payloadlocation.write'] }],
       body: LocBody,
       response: { 201: LocView, ...errorResponses(PROBLEM, [400, 403]) },
     },
@@ -36,7 +37,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Recuperar location do payload',
       description: 'With the txid of the charge it serves, while it serves one.',
-      security: [{ oauth2: ['payloadlocation.read'] }],
       params: LocParams,
       response: { 200: LocView, ...errorResponses(PROBLEM, [403, 404]) },
     },
@@ -49,11 +49,13 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Consultar locations cadastradas',
       description: 'Created between inicio and fim; filters txIdPresente and tipoCob; paging with paginacao.paginaAtual and paginacao.itensPorPagina. Oldest first.',
-      security: [{ oauth2: ['payloadlocation.read'] }],
       querystring: LocListQuery,
       response: { 200: LocList, ...errorResponses(PROBLEM, [400, 403]) },
     },
-  }, async (request) => sb.locations.list(request.account!, request.query))
+  }, async (request) => {
+    const { parametros, items } = lists.locations(request.account!, request.query)
+    return { parametros, loc: items.map(loc => sb.locations.view(loc)) }
+  })
 
   app.delete('/loc/:id/txid', {
     config: { auth: true, apiPix: WRITE },
@@ -62,7 +64,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Desvincular uma cobrança de uma location',
       description: 'The location serves no charge any more, and the charge shows no location (its status does not change; its code no longer pays). A location serving none answers as it is.',
-      security: [{ oauth2: ['payloadlocation.write'] }],
       params: LocParams,
       response: { 200: LocView, ...errorResponses(PROBLEM, [403, 404]) },
     },

@@ -5,6 +5,7 @@ import type { ApiPixRoute } from './route.js'
 import { locationHost } from './host.js'
 import { apiPixViews } from '../views/index.js'
 import { PROBLEM } from '../errors.js'
+import { apiPixLists } from '../lists.js'
 
 const WRITE: ApiPixRoute = { scope: 'payloadlocationrec.write', problems: { 404: 'PayloadLocationRecNaoEncontrado' } }
 const READ: ApiPixRoute = { scope: 'payloadlocationrec.read', problems: { 400: 'PayloadLocationRecConsultaInvalida', 404: 'PayloadLocationRecNaoEncontrado' } }
@@ -13,6 +14,7 @@ const READ: ApiPixRoute = { scope: 'payloadlocationrec.read', problems: { 400: '
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
   const views = apiPixViews(sb)
+  const lists = apiPixLists(sb)
 
   app.post('/locrec', {
     config: { auth: true, apiPix: WRITE },
@@ -21,7 +23,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Criar location do payload de recorrência',
       description: 'A location <host>/qr/v2/rec/<token> serving no recurrence yet, for a recurrence to name by `loc` (POST or PATCH /rec).',
-      security: [{ oauth2: ['payloadlocationrec.write'] }],
       response: { 201: LocRecView, ...errorResponses(PROBLEM, [403]) },
     },
   }, async (request, reply) => {
@@ -36,7 +37,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Recuperar location do payload de recorrência',
       description: 'With the idRec of the recurrence it serves, while it serves one.',
-      security: [{ oauth2: ['payloadlocationrec.read'] }],
       params: LocRecParams,
       response: { 200: LocRecView, ...errorResponses(PROBLEM, [403, 404]) },
     },
@@ -49,13 +49,12 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Consultar locations de recorrência cadastradas',
       description: 'Created between inicio and fim; filters idRecPresente and convenio; paging. Oldest first.',
-      security: [{ oauth2: ['payloadlocationrec.read'] }],
       querystring: LocRecListQuery,
       response: { 200: LocRecList, ...errorResponses(PROBLEM, [400, 403]) },
     },
   }, async (request) => {
-    const { parametros, loc } = sb.recurrences.listLocations(request.account!, request.query)
-    return { parametros, loc: loc.map(views.recLocation) }
+    const { parametros, items } = lists.recLocations(request.account!, request.query)
+    return { parametros, loc: items.map(views.recLocation) }
   })
 
   app.delete('/locrec/:id/idRec', {
@@ -65,7 +64,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Desvincular uma recorrência de uma location',
       description: 'The location serves no recurrence any more, and the recurrence shows no location (its status does not change). A location serving none answers as it is.',
-      security: [{ oauth2: ['payloadlocationrec.write'] }],
       params: LocRecParams,
       response: { 200: LocRecView, ...errorResponses(PROBLEM, [403, 404]) },
     },

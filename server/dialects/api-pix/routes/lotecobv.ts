@@ -5,6 +5,7 @@ import { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVParams, LoteCobV
 import type { ApiPixRoute } from './route.js'
 import { locationHost } from './host.js'
 import { PROBLEM } from '../errors.js'
+import { apiPixLists } from '../lists.js'
 
 const WRITE: ApiPixRoute = { scope: 'lotecobv.write', problems: { 400: 'LoteCobVOperacaoInvalida', 404: 'LoteCobVNaoEncontrado' }, entity: 'loteCobV' }
 const READ: ApiPixRoute = { scope: 'lotecobv.read', problems: { 400: 'LoteCobVConsultaInvalida', 404: 'LoteCobVNaoEncontrado' } }
@@ -15,6 +16,7 @@ const READ: ApiPixRoute = { scope: 'lotecobv.read', problems: { 400: 'LoteCobVCo
  */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
+  const lists = apiPixLists(sb)
 
   app.put('/lotecobv/:id', {
     config: { auth: true, apiPix: WRITE },
@@ -23,7 +25,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Criar/Alterar lote de cobranças com vencimento',
       description: 'descricao and cobsv (CobVSolicitada with its txid, each). 202: the requests are EM_PROCESSAMENTO, then CRIADA or NEGADA (with the problem PUT /cobv/{txid} would answer) once processed, settlementDelayMs of sandbox time later. A new batch: none of its txids may be a charge already, nor in another batch. An existing batch: exactly the same txids, each request processed again. 400 LoteCobVOperacaoInvalida otherwise.',
-      security: [{ oauth2: ['lotecobv.write'] }],
       params: LoteCobVParams,
       body: LoteCobVBody,
       response: { 202: { description: 'accepted for processing', type: 'null' }, ...errorResponses(PROBLEM, [400, 403]) },
@@ -42,7 +43,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Revisar cobranças específicas de um lote de cobranças com vencimento',
       description: 'cobsv: CobVRevisada with its txid, for some of the batch\'s cobvs (no other). 202: each is EM_PROCESSAMENTO, then processed as PATCH /cobv/{txid} (a request whose cobv was never created is NEGADA, CobVNaoEncontrada).',
-      security: [{ oauth2: ['lotecobv.write'] }],
       params: LoteCobVParams,
       body: LoteCobVPatchBody,
       response: { 202: { description: 'accepted for processing', type: 'null' }, ...errorResponses(PROBLEM, [400, 403, 404]) },
@@ -59,7 +59,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Consultar um lote de cobranças com vencimento',
       description: 'Each request\'s txid and status (EM_PROCESSAMENTO, CRIADA, NEGADA), with its problema once refused.',
-      security: [{ oauth2: ['lotecobv.read'] }],
       params: LoteCobVParams,
       response: { 200: LoteCobVView, ...errorResponses(PROBLEM, [400, 403, 404]) },
     },
@@ -72,11 +71,13 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Consultar lotes de cobranças com vencimento',
       description: 'Created between inicio and fim; paging with paginacao.paginaAtual and paginacao.itensPorPagina. Oldest first.',
-      security: [{ oauth2: ['lotecobv.read'] }],
       querystring: LoteCobVListQuery,
       response: { 200: LoteCobVList, ...errorResponses(PROBLEM, [400, 403]) },
     },
-  }, async (request) => sb.cobvBatches.list(request.account!, request.query))
+  }, async (request) => {
+    const { parametros, items } = lists.batches(request.account!, request.query)
+    return { parametros, lotes: items.map(b => sb.cobvBatches.view(b)) }
+  })
 }
 
 export default routes

@@ -3,7 +3,7 @@ import { errorResponses } from '../../../schemas/common.js'
 import { ApiPixPix, ApiPixPixList, ApiPixPixListQuery, ApiPixPixParams } from '../schemas/pix.js'
 import type { ApiPixRoute } from './route.js'
 import { apiPixViews } from '../views/index.js'
-import { CentralBankReads } from '../../../services/central-bank-reads.js'
+import { CentralBankReads } from '../../shared/central-bank-reads.js'
 import { PROBLEM } from '../errors.js'
 
 const READ: ApiPixRoute = { scope: 'pix.read', problems: { 400: 'PixConsultaInvalida', 404: 'PixNaoEncontrado' } }
@@ -24,7 +24,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Consultar Pix',
       description: 'A PIX the account received (a paid cob, cash-in or a PIX without a charge) with its devoluções; txid and chave only for a PIX that paid a cob. 404 PixNaoEncontrado for any other e2eid.',
-      security: [{ oauth2: ['pix.read'] }],
       params: ApiPixPixParams,
       response: { 200: ApiPixPix, ...errorResponses(PROBLEM, [403, 404]) },
     },
@@ -37,7 +36,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Consultar Pix recebidos',
       description: 'Received between inicio and fim (horario); filters txid (26 to 35 characters), txIdPresente, devolucaoPresente, cpf or cnpj (of the payer); paging with paginacao.paginaAtual and paginacao.itensPorPagina. Oldest first.',
-      security: [{ oauth2: ['pix.read'] }],
       querystring: ApiPixPixListQuery,
       response: { 200: ApiPixPixList, ...errorResponses(PROBLEM, [400, 403]) },
     },

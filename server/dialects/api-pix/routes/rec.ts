@@ -5,6 +5,7 @@ import { RecBody, RecCompleta, RecGerada, RecList, RecListQuery, RecParams, RecP
 import type { ApiPixRoute } from './route.js'
 import { apiPixViews } from '../views/index.js'
 import { PROBLEM } from '../errors.js'
+import { apiPixLists } from '../lists.js'
 
 const WRITE: ApiPixRoute = { scope: 'rec.write', problems: { 400: 'RecOperacaoInvalida', 404: 'RecNaoEncontrada' }, entity: 'rec' }
 const READ: ApiPixRoute = { scope: 'rec.read', problems: { 400: 'RecConsultaInvalida', 404: 'RecNaoEncontrada' } }
@@ -13,6 +14,7 @@ const READ: ApiPixRoute = { scope: 'rec.read', problems: { 400: 'RecConsultaInva
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
   const views = apiPixViews(sb)
+  const lists = apiPixLists(sb)
 
   app.post('/rec', {
     config: { auth: true, apiPix: WRITE },
@@ -21,7 +23,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Criar recorrência',
       description: 'RecSolicitada: a recurrence CRIADA, waiting for its payer (journey 1 through /solicrec; 2 and 3 through its location and code). `loc` names a location of /locrec serving no other recurrence. 400 RecOperacaoInvalida lists every violation.',
-      security: [{ oauth2: ['rec.write'] }],
       body: RecBody,
       response: { 201: RecGerada, ...errorResponses(PROBLEM, [400, 403]) },
     },
@@ -38,7 +39,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Consultar recorrência',
       description: 'RecCompleta: its status and history, the payer once approved, its confirmation requests. dadosQR: the code of journey 2 while a location serves it; with `txid`, the composite code of journey 3 (the immediate charge\'s code carrying the recurrence).',
-      security: [{ oauth2: ['rec.read'] }],
       params: RecParams,
       querystring: RecQuery,
       response: { 200: RecCompleta, ...errorResponses(PROBLEM, [400, 403, 404]) },
@@ -52,7 +52,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Revisar recorrência',
       description: 'RecRevisada: loc and calendario.dataInicial while CRIADA, vinculo.devedor.nome, ativacao.dadosJornada.txid; status CANCELADA cancels (SLCR). Nothing on a recurrence REJEITADA, EXPIRADA or CANCELADA.',
-      security: [{ oauth2: ['rec.write'] }],
       params: RecParams,
       body: RecPatchBody,
       response: { 200: RecGerada, ...errorResponses(PROBLEM, [400, 403, 404]) },
@@ -66,13 +65,12 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Consultar lista de recorrências',
       description: 'Created between inicio and fim; filters cpf or cnpj (of the debtor), locationPresente, status, convenio; paging with paginacao.paginaAtual and paginacao.itensPorPagina. Oldest first.',
-      security: [{ oauth2: ['rec.read'] }],
       querystring: RecListQuery,
       response: { 200: RecList, ...errorResponses(PROBLEM, [400, 403]) },
     },
   }, async (request) => {
-    const { parametros, recs } = sb.recurrences.list(request.account!, request.query)
-    return { parametros, recs: recs.map(views.recListed) }
+    const { parametros, items } = lists.recs(request.account!, request.query)
+    return { parametros, recs: items.map(views.recListed) }
   })
 }
 

@@ -1,3 +1,4 @@
+import type { RouteOptions } from 'fastify'
 import type { ProblemRoute } from '../../../errors/problems.js'
 import type { ApiPixScope } from '../../../domain/scopes.js'
 
@@ -8,6 +9,20 @@ import type { ApiPixScope } from '../../../domain/scopes.js'
  */
 export interface ApiPixRoute extends ProblemRoute {
   readonly scope?: ApiPixScope
+}
+
+/**
+ * The onRoute hook that names a route's scope once: the OpenAPI security of a route of API Pix is
+ * the scope its config names (`config.apiPix.scope`, which the token is checked against), so the
+ * document and the check cannot disagree.
+ */
+export function securityOfScope (route: RouteOptions): void {
+  const scope = (route.config as { apiPix?: ApiPixRoute } | undefined)?.apiPix?.scope
+  const schema = route.schema as { security?: unknown } | undefined
+  // The HEAD route Fastify adds beside a GET shares the GET's schema, done already.
+  if (scope === undefined || schema === undefined || route.method === 'HEAD') return
+  if (schema.security !== undefined) throw new Error(`${[route.method].flat().join(',')} ${route.url}: the route's scope is named in config.apiPix.scope alone`)
+  schema.security = [{ oauth2: [scope] }]
 }
 
 declare module 'fastify' {

@@ -4,6 +4,7 @@ import { errorResponses } from '../../../schemas/common.js'
 import { ApiPixWebhook, ApiPixWebhookBody, ApiPixWebhookList, ApiPixWebhookListQuery, ApiPixWebhookParams, MtlsCheckHeaders, skipsMtlsChecking } from '../schemas/webhook.js'
 import type { ApiPixRoute } from './route.js'
 import { PROBLEM } from '../errors.js'
+import { apiPixLists } from '../lists.js'
 
 const WRITE: ApiPixRoute = { scope: 'webhook.write', problems: { 400: 'WebhookOperacaoInvalida', 404: 'WebhookNaoEncontrado' }, entity: 'webhook' }
 const READ: ApiPixRoute = { scope: 'webhook.read', problems: { 400: 'WebhookConsultaInvalida', 404: 'WebhookNaoEncontrado' } }
@@ -15,6 +16,7 @@ const READ: ApiPixRoute = { scope: 'webhook.read', problems: { 400: 'WebhookCons
  */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
+  const lists = apiPixLists(sb)
 
   app.put('/webhook/:chave', {
     config: { auth: true, apiPix: WRITE },
@@ -23,7 +25,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Configurar o Webhook Pix',
       description: 'The key must be one the account holds (its document, or a key of the directory held with its document at its institution); webhookUrl http(s), not the sandbox itself unless --self-webhooks enabled; with --webhook-mtls-check enabled, its receiver\'s mutual TLS is checked as Efí does (docs/webhooks.md). A new URL replaces the key\'s. 200 with no body.',
-      security: [{ oauth2: ['webhook.write'] }],
       params: ApiPixWebhookParams,
       headers: MtlsCheckHeaders,
       body: ApiPixWebhookBody,
@@ -44,7 +45,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Exibir informações acerca do Webhook Pix',
       description: 'The key\'s webhook: its URL, the key and when it was first configured; 404 WebhookNaoEncontrado without one.',
-      security: [{ oauth2: ['webhook.read'] }],
       params: ApiPixWebhookParams,
       response: { 200: ApiPixWebhook, ...errorResponses(PROBLEM, [403, 404]) },
     },
@@ -57,7 +57,6 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Cancelar o webhook Pix',
       description: 'No more callbacks to it (a callback already sent keeps its retries); 404 WebhookNaoEncontrado without one.',
-      security: [{ oauth2: ['webhook.write'] }],
       params: ApiPixWebhookParams,
       response: { 204: Type.Null({ description: 'removed' }), ...errorResponses(PROBLEM, [403, 404]) },
     },
@@ -73,11 +72,13 @@ const routes: RoutesPlugin = async (app) => {
       tags: ['API Pix'],
       summary: 'Consultar webhooks cadastrados',
       description: 'The account\'s webhooks per key, configured between inicio and fim (both optional); paging with paginacao.paginaAtual and paginacao.itensPorPagina. Oldest first.',
-      security: [{ oauth2: ['webhook.read'] }],
       querystring: ApiPixWebhookListQuery,
       response: { 200: ApiPixWebhookList, ...errorResponses(PROBLEM, [400, 403]) },
     },
-  }, async (request) => sb.apiPixWebhooks.list(request.account!, 'pix', request.query))
+  }, async (request) => {
+    const { parametros, items } = lists.webhooks(request.account!, 'pix', request.query)
+    return { parametros, webhooks: items.map(w => sb.apiPixWebhooks.view(w)) }
+  })
 }
 
 export default routes

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { IsoDate, StringEnum } from '../../../schemas/common.js'
 import { Instant, Paginacao, paging } from '../../../schemas/central-bank.js'
-import { ClockView } from '../../../schemas/sandbox.js'
+import { ClockView, NewestFirstQuery, NextCursor } from '../../../schemas/sandbox.js'
 import { COBR_REJEICAO_CODIGOS, COBR_STATUSES, TENTATIVA_STATUSES, TENTATIVA_TIPOS, TIPOS_CONTA } from '../../../domain/cobr.js'
 import { POLITICAS_RETENTATIVA } from '../../../domain/rec.js'
 import { COBR_CANCELAMENTO_CODIGOS } from '../../../domain/rec-lifecycle.js'
@@ -149,11 +149,7 @@ export const CobRList = Type.Object({
 
 // ---- the control plane ---------------------------------------------------------------------------
 
-export const SandboxRecurrenceListQuery = Type.Object({
-  accountId: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'only this account\'s recurrences' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'at most this many recurrences' })),
-  cursor: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'the nextCursor of the page before (with the same accountId): the recurrences made before those it showed' })),
-})
+export const SandboxRecurrenceListQuery = NewestFirstQuery('recurrences')
 
 /** A recurrence's recurring charges counted: what the list shows of them (GET /__sandbox/recurrences/{idRec} shows them whole). */
 export const CobRSummaryView = Type.Object({
@@ -166,7 +162,7 @@ export const SandboxRecurrenceSummary = Type.Object({ ...RecCompleta.properties,
 
 export const SandboxRecurrenceList = Type.Object({
   recurrences: Type.Array(SandboxRecurrenceSummary, { description: 'the last made first' }),
-  nextCursor: Type.Optional(Type.Integer({ description: 'present while older recurrences remain: the cursor of the next page' })),
+  nextCursor: NextCursor('recurrences'),
 })
 
 /** One recurrence for the control plane: as GET /rec/{idRec} shows it, with its account and its charges as GET /cobr/{txid} shows them, oldest first. */

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { IsoDate, StringEnum } from '../../../schemas/common.js'
 import { Instant, Paginacao, paging } from '../../../schemas/central-bank.js'
+import { NewestFirstQuery, NextCursor } from '../../../schemas/sandbox.js'
 import { ApiPixCobVBody, ApiPixCobVParams, ApiPixCobVPatchBody } from './cobv.js'
 
 /**
@@ -60,4 +61,6 @@ export const LoteCobVList = Type.Object({
 /** A batch as the control plane shows it (`GET /__sandbox/cobv-batches`): LoteCobVConsultado and its account. */
 export const SandboxLoteCobVView = Type.Object({ ...LoteCobVView.properties, accountId: Type.Integer() })
 
-export const SandboxLoteCobVList = Type.Object({ batches: Type.Array(SandboxLoteCobVView) })
+export const SandboxLoteCobVListQuery = NewestFirstQuery('batches')
+
+export const SandboxLoteCobVList = Type.Object({ batches: Type.Array(SandboxLoteCobVView, { description: 'the last made first' }), nextCursor: NextCursor('batches') })

@@ -4,7 +4,7 @@ import { CobBody, CobParams, CobPatchBody, CobResponse } from '../../../../schem
 import { CobList, CobListQuery } from '../../../../schemas/central-bank.js'
 import { appliedScenarios } from '../../../../applied-scenarios.js'
 import { cobView, receivedPixViews } from '../../views.js'
-import { CentralBankReads } from '../../../../services/central-bank-reads.js'
+import { CentralBankReads } from '../../../shared/central-bank-reads.js'
 import type { TransactionOf } from '../../../../store/state.js'
 import { SIMPLE } from '../../errors.js'
 
@@ -16,7 +16,7 @@ import { SIMPLE } from '../../errors.js'
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
   const view = (charge: TransactionOf<'COB'>) => cobView(sb, charge)
-  const reads = new CentralBankReads({ store: sb.store, charges: { cobView: view }, refunds: sb.refunds, pix: receivedPixViews(sb.refunds) })
+  const reads = new CentralBankReads({ store: sb.store, charges: { cobView: view, cobsOf: (accountId, created) => sb.charges.chargesOf(accountId, 'COB', created) }, refunds: sb.refunds, pix: receivedPixViews(sb.refunds) })
 
   app.put('/cob/:txid', {
     config: { auth: true, scope: 'cob.write' },

@@ -3,7 +3,7 @@ import { errorResponses } from '../../../../schemas/common.js'
 import { PixList, PixListQuery, PixParams } from '../../../../schemas/central-bank.js'
 import { PixView } from '../../../../schemas/payins.js'
 import { cobView, receivedPixViews } from '../../views.js'
-import { CentralBankReads } from '../../../../services/central-bank-reads.js'
+import { CentralBankReads } from '../../../shared/central-bank-reads.js'
 import { SIMPLE } from '../../errors.js'
 
 /** GET /pix/:e2eid and GET /pix (BACEN's API Pix): the PIX the account received, with their devoluções. */
