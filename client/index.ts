@@ -107,6 +107,8 @@ export class PixClient {
   readonly centralBank: CentralBankApi
   /** BACEN's API Pix (docs/api-pix.md): problem details on errors. */
   readonly apiPix: ApiPixApi
+  /** Efí's own routes beside API Pix (docs/efi.md), with API Pix's OAuth token. */
+  readonly efi: EfiApi
   /** The control plane, /__sandbox. */
   readonly sandbox: SandboxApi
   private token: { value: string, renewAt: number } | null
@@ -118,6 +120,7 @@ export class PixClient {
     this.token = options.token ? { value: options.token, renewAt: Infinity } : null
     this.centralBank = new CentralBankApi(this)
     this.apiPix = new ApiPixApi(this)
+    this.efi = new EfiApi(this)
     this.sandbox = new SandboxApi(this)
   }
 
@@ -213,7 +216,12 @@ export class PixClient {
   private urlOf (operationId: OperationId, call: Pick<Call, 'params' | 'query'> = {}): string {
     const operationPath = operations[operationId][1]
     const base = this.options.apiPixBasePath
-    const template = base !== undefined && operationPath.startsWith(`${API_PIX_DEFAULT_BASE}/`) ? base + operationPath.slice(API_PIX_DEFAULT_BASE.length) : operationPath
+    // Efí's /v3 is the base path's sibling (docs/efi.md).
+    const template = base === undefined
+      ? operationPath
+      : operationPath.startsWith(`${API_PIX_DEFAULT_BASE}/`)
+        ? base + operationPath.slice(API_PIX_DEFAULT_BASE.length)
+        : operationPath.startsWith('/v3/gn/') ? base.replace(/\/[^/]+$/, '/v3') + operationPath.slice(3) : operationPath
     const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(call.params?.[name])))
     const query = new URLSearchParams()
     for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) query.append(k, String(v))
@@ -228,6 +236,26 @@ function parse (text: string): unknown {
   } catch {
     return { message: text }
   }
+}
+
+/** Efí's own routes (docs/efi.md): its pay-outs and the reads of what was sent; errors in Efí's shapes. */
+export class EfiApi {
+  constructor (private readonly client: PixClient) {}
+
+  /** PUT /v3/gn/pix/{idEnvio}: from a key of the account (with a webhook) to a key or account data; EM_PROCESSAMENTO. */
+  pixSend (idEnvio: string, body: T.EfiPixSendRequest, options?: RequestOptions): Promise<T.EfiPixSent> { return this.client.call('efiPixSend', { params: { idEnvio }, body, options }) }
+  /** PUT /v2/gn/pix/{idEnvio}: the same, as gn-api-sdk-node calls it. */
+  pixSendV2 (idEnvio: string, body: T.EfiPixSendRequest, options?: RequestOptions): Promise<T.EfiPixSent> { return this.client.call('efiPixSendV2', { params: { idEnvio }, body, options }) }
+  pixSendSameOwnership (idEnvio: string, body: T.EfiPixSendRequest, options?: RequestOptions): Promise<T.EfiPixSent> {
+    return this.client.call('efiPixSendSameOwnership', { params: { idEnvio }, body, options })
+  }
+
+  /** PUT /v2/gn/pix/{idEnvio}/qrcode: pays a BR Code for its own amount. */
+  pixQrCodePay (idEnvio: string, body: T.EfiPixQrCodePayRequest, options?: RequestOptions): Promise<T.EfiPixSent> { return this.client.call('efiPixQrCodePay', { params: { idEnvio }, body, options }) }
+  pixSent (e2eId: string, options?: RequestOptions): Promise<T.EfiPixSentDetail> { return this.client.call('efiPixSentDetail', { params: { e2eId }, options }) }
+  pixSentByIdEnvio (idEnvio: string, options?: RequestOptions): Promise<T.EfiPixSentDetail> { return this.client.call('efiPixSentDetailByIdEnvio', { params: { idEnvio }, options }) }
+  /** GET /v2/gn/pix/enviados: `inicio` and `fim` (RFC 3339) are required. */
+  pixSentList (query: T.EfiPixSentFilter, options?: RequestOptions): Promise<T.EfiPixSentList> { return this.client.call('efiPixSentList', { query, options }) }
 }
 
 /** The central-bank-compatible family: BACEN-style payloads, simple error shape. */

@@ -33,6 +33,8 @@ import type { ApiPixDevolucao as ApiPixDevolucaoSchema, ApiPixDevolucaoBody, Api
 import type { AccountWebhookBody, AccountWebhookView, ApiPixWebhook as ApiPixWebhookSchema, ApiPixWebhookBody, ApiPixWebhookList as ApiPixWebhookListSchema, ApiPixWebhookListQuery, SandboxApiPixWebhookList } from '../server/dialects/api-pix/schemas/webhook.js'
 import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody, SandboxCobVList } from '../server/dialects/api-pix/schemas/cobv.js'
 import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView, SandboxLoteCobVList } from '../server/dialects/api-pix/schemas/lotecobv.js'
+import type { PixQrCodePayBody, PixSendBody, PixSent, PixSentDetail, PixSentList, PixSentListQuery } from '../server/dialects/efi/schemas.js'
+import type { EfiError } from '../server/dialects/efi/errors.js'
 import type {
   CobRBody, CobRList, CobRListQuery, CobRPatchBody, CobRSummaryView, CobRView, NextDebitBody, NextDebitView, NextDueView, SandboxRecurrenceListQuery,
 } from '../server/dialects/api-pix/schemas/cobr.js'
@@ -186,6 +188,14 @@ export const operations = {
   apiPixPutWebhookCobR: ['PUT', '/v2/webhookcobr'],
   apiPixGetWebhookCobR: ['GET', '/v2/webhookcobr'],
   apiPixDeleteWebhookCobR: ['DELETE', '/v2/webhookcobr'],
+  // Efí's own routes beside API Pix (docs/efi.md).
+  efiPixSend: ['PUT', '/v3/gn/pix/{idEnvio}'],
+  efiPixSendV2: ['PUT', '/v2/gn/pix/{idEnvio}'],
+  efiPixSendSameOwnership: ['PUT', '/v2/gn/pix/{idEnvio}/mesma-titularidade'],
+  efiPixQrCodePay: ['PUT', '/v2/gn/pix/{idEnvio}/qrcode'],
+  efiPixSentDetail: ['GET', '/v2/gn/pix/enviados/{e2eId}'],
+  efiPixSentDetailByIdEnvio: ['GET', '/v2/gn/pix/enviados/id-envio/{idEnvio}'],
+  efiPixSentList: ['GET', '/v2/gn/pix/enviados'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
 
 export type OperationId = keyof typeof operations
@@ -310,7 +320,8 @@ export type SimpleErrorBody = S<typeof SimpleError>
 export type SandboxErrorBody = S<typeof SandboxError>
 export type ApiPixProblemBody = S<typeof ApiPixProblem>
 export type OAuthErrorBody = S<typeof OAuthError>
-export type ErrorBody = ExtendedErrorBody | SimpleErrorBody | SandboxErrorBody | ApiPixProblemBody | OAuthErrorBody
+export type EfiErrorBody = S<typeof EfiError>
+export type ErrorBody = ExtendedErrorBody | SimpleErrorBody | SandboxErrorBody | ApiPixProblemBody | OAuthErrorBody | EfiErrorBody
 
 export type ApiPixTokenRequest = S<typeof OAuthTokenBody>
 export type ApiPixToken = S<typeof OAuthTokenResponse>
@@ -394,3 +405,11 @@ export interface PayerBehaviourInput {
   debit?: 'PAGA' | 'REJEITADA_SALDO' | 'REJEITADA' | 'SEM_RESPOSTA'
 }
 export type PayerBehaviour = Omit<PayerBehaviourInput, 'debit'> & { id: number, debit: string, createdAt: string, updatedAt: string }
+
+// ---- Efí's own routes (docs/efi.md) ----
+export type EfiPixSendRequest = S<typeof PixSendBody>
+export type EfiPixQrCodePayRequest = S<typeof PixQrCodePayBody>
+export type EfiPixSent = S<typeof PixSent>
+export type EfiPixSentDetail = S<typeof PixSentDetail>
+export type EfiPixSentFilter = S<typeof PixSentListQuery>
+export type EfiPixSentList = S<typeof PixSentList>

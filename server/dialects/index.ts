@@ -1,6 +1,7 @@
 import type { Dialect } from './types.js'
 import { gateway } from './gateway/index.js'
 import { apiPix } from './api-pix/index.js'
+import { efi } from './efi/index.js'
 
 /**
  * The dialects the sandbox speaks, in order: each a folder of server/dialects/ with one descriptor
@@ -10,4 +11,5 @@ import { apiPix } from './api-pix/index.js'
 export const dialects: readonly Dialect[] = [
   gateway,
   apiPix,
+  efi,
 ]

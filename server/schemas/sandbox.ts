@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox'
 import { RecordId, StringEnum } from './common.js'
-import { API_PIX_SCOPES } from '../domain/scopes.js'
+import { OAUTH_SCOPES } from '../domain/scopes.js'
 import { STATE_FORMAT, STATE_FORMAT_VERSION } from '../store/state.js'
 import { ENDPOINTS } from '../../scenarios/types.js'
 import type { ScenarioName } from '../../scenarios/catalogue.js'
 
-const ApiPixScopes = (description: string) => Type.Array(StringEnum(API_PIX_SCOPES), { maxItems: 100, description })
+const OAuthScopes = (description: string) => Type.Array(StringEnum(OAUTH_SCOPES), { maxItems: 100, description })
 
 export const ProviderGroupSchema = StringEnum(['A', 'B', 'C', 'D', 'E'] as const, { description: 'Settlement provider group (spec 2.4)' })
 export const SplitFrequencySchema = StringEnum(['IMMEDIATE', 'HOURLY', 'DAILY'] as const, { description: 'When non-immediate splits are paid out' })
@@ -28,7 +28,7 @@ export const AccountSettingsBody = Type.Object({
   limits: Type.Optional(Type.Partial(Limits)),
   cashInMinExpirationSeconds: Type.Optional(Type.Integer({ minimum: 30, maximum: 604800 })),
   splitFrequency: Type.Optional(SplitFrequencySchema),
-  scopes: Type.Optional(ApiPixScopes('the scopes of BACEN\'s API Pix granted to the account (docs/api-pix.md); every one when absent')),
+  scopes: Type.Optional(OAuthScopes('the OAuth scopes granted to the account: BACEN\'s API Pix (docs/api-pix.md) and Efí\'s own routes (docs/efi.md); every one when absent')),
 })
 
 export const AccountView = Type.Object({
@@ -47,7 +47,7 @@ export const AccountView = Type.Object({
   limits: Limits,
   cashInMinExpirationSeconds: Type.Integer(),
   splitFrequency: SplitFrequencySchema,
-  scopes: ApiPixScopes('the scopes of BACEN\'s API Pix granted to the account'),
+  scopes: OAuthScopes('the OAuth scopes granted to the account: API Pix\'s and Efí\'s'),
   balance: Type.Object({ available: Type.Number(), blocked: Type.Number(), gross: Type.Number() }),
   totals: Type.Object({
     opening: Type.Number(),

@@ -7,7 +7,7 @@ import { brlToCents } from '../domain/money.js'
 import type { Clock } from '../engine/clock.js'
 import type { AccountDefaults, Fixtures, FixtureAccount } from '../fixtures.js'
 import type { Account, ProviderGroup, SplitFrequency } from '../store/state.js'
-import type { ApiPixScope } from '../domain/scopes.js'
+import type { OAuthScope } from '../domain/scopes.js'
 import type { Store } from '../store/store.js'
 import { Refusal } from '../errors/refusal.js'
 
@@ -32,7 +32,7 @@ export interface AccountSettings {
   cashInMinExpirationSeconds?: number
   splitFrequency?: SplitFrequency
   /** The scopes of API Pix it is granted; every one when absent. */
-  scopes?: ApiPixScope[]
+  scopes?: OAuthScope[]
 }
 
 export interface CreatedAccount {

@@ -68,6 +68,8 @@ interface RecordFieldsOf<K extends PayoutKind> {
   data: TransactionData[K]
   errorCode?: string | null
   errorMessage?: string | null
+  /** Given at creation where the API answers it then (a PSP's pay-out: Efí's e2eId in its 201). */
+  endToEndId?: string
 }
 
 export interface CashOutInput {
@@ -78,12 +80,28 @@ export interface CashOutInput {
 }
 
 export interface QrCashOutInput {
-  value: number
+  /** Absent: the code's own amount (its tag 54, or its charge's). */
+  value?: number
   qrCode: string
   externalId: string
   description?: string
   name?: string
   document?: string
+  /** The account's own key it is sent from (a PSP's pay-out API): announced to that key's webhook, with its endToEndId from creation. */
+  senderKey?: string
+}
+
+/**
+ * A PSP's pay-out (Efí's PUT /v3/gn/pix/:idEnvio, docs/efi.md): from one of the account's keys, to a
+ * key the directory lists (its holder) or to account data, its endToEndId given at creation.
+ */
+export interface TransferInput {
+  /** The client's id of it (Efí's idEnvio): one namespace with the pay-outs' externalIds. */
+  externalId: string
+  amountCents: number
+  description?: string
+  senderKey: string
+  to: { key: string, keyType: CashOutKeyType, holder: Counterpart } | { account: Counterpart, accountType: string }
 }
 
 export interface DictTransferInput {
@@ -182,10 +200,40 @@ export class PayoutService implements Lifecycle {
     }))
   }
 
+  // ---- a PSP's pay-out to a key or to account data ------------------------------------------------------
+
+  createTransfer (account: Account, input: TransferInput, scenarios: AppliedScenario[]): TransactionOf<'CASH_OUT'> {
+    const existing = this.deps.store.transactionByExternalId(account.id, PAYOUT_SCOPE, input.externalId)
+    if (existing) {
+      throw new Refusal('PIX_DUPLICATE_EXTERNAL_ID', `O id de envio "${input.externalId}" já foi utilizado em outro pagamento`, {
+        details: { externalId: input.externalId, existingTransactionId: existing.seq },
+      })
+    }
+    if ('key' in input.to && hasScenario(scenarios, 'INVALID_KEY')) throw new Refusal('PIX_INVALID_PIX_KEY', `Chave PIX "${input.to.key}" inválida`)
+    this.checkLimits(account, input.amountCents, scenarios)
+    this.checkBalance(account, input.amountCents, scenarios)
+    const to = input.to
+    const counterpart = 'key' in to ? to.holder : to.account
+    const now = this.deps.clock.now()
+    return this.deps.store.transact(() => this.open(account, {
+      kind: 'CASH_OUT',
+      amountCents: input.amountCents,
+      externalId: input.externalId,
+      description: input.description,
+      ...('key' in to ? { pixKey: to.key } : {}),
+      counterpart,
+      scenarios,
+      endToEndId: endToEndId(account.ispb, now, this.deps.rng),
+      data: 'key' in to
+        ? { keyType: intern(to.keyType), name: intern(counterpart.name), document: intern(counterpart.document), directoryKey: intern(to.key), senderKey: intern(input.senderKey) }
+        : { keyType: 'ACCOUNT', name: intern(counterpart.name), document: intern(counterpart.document), accountType: intern(to.accountType), senderKey: intern(input.senderKey) },
+    }))
+  }
+
   // ---- POST /api/pix/cash-out-qrcode ----------------------------------------------------------------------
 
   createQrCashOut (account: Account, input: QrCashOutInput, scenarios: AppliedScenario[]): PayoutOutcome {
-    const cents = this.amountOf(input.value)
+    const asked = input.value === undefined ? undefined : this.amountOf(input.value)
     const parsed = parseBrCode(input.qrCode)
     if (!parsed.ok) throw invalidRequest([`qrCode inválido: ${parsed.reason}`])
     const keyProblem = staticCodeProblem(parsed.value)
@@ -194,7 +242,7 @@ export class PayoutService implements Lifecycle {
     const code = parsed.value
     // A static code's amount is its tag 54; a dynamic code's is its charge's, checked below.
     const stated = codeAmount(code)
-    if (stated !== undefined && stated !== cents) {
+    if (stated !== undefined && asked !== undefined && stated !== asked) {
       throw invalidRequest([`value deve ser igual ao valor do QR Code (${centsToString(stated)})`])
     }
     const existing = this.deps.store.transactionByExternalId(account.id, PAYOUT_SCOPE, input.externalId)
@@ -205,19 +253,23 @@ export class PayoutService implements Lifecycle {
     }
     const base: RecordFieldsOf<'CASH_OUT_QRCODE'> = {
       kind: 'CASH_OUT_QRCODE',
-      amountCents: cents,
+      amountCents: asked ?? stated ?? 0,
       externalId: input.externalId,
       description: input.description,
       pixKey: code.key ?? '',
       scenarios,
       data: { qrCode: input.qrCode, brCode: code, name: input.name ?? code.merchantName, document: input.document },
     }
+    if (input.senderKey !== undefined) {
+      base.data.senderKey = input.senderKey
+      base.endToEndId = endToEndId(account.ispb, this.deps.clock.now(), this.deps.rng)
+    }
     // One unit, and no await between the externalId check above and the insert: a concurrent duplicate
     // cannot slip in between.
-    return this.deps.store.transact(() => this.qrCashOut(account, base, code, cents, scenarios))
+    return this.deps.store.transact(() => this.qrCashOut(account, base, code, asked, scenarios))
   }
 
-  private qrCashOut (account: Account, base: RecordFieldsOf<'CASH_OUT_QRCODE'>, code: BrCode, cents: number, scenarios: AppliedScenario[]): PayoutOutcome {
+  private qrCashOut (account: Account, base: RecordFieldsOf<'CASH_OUT_QRCODE'>, code: BrCode, asked: number | undefined, scenarios: AppliedScenario[]): PayoutOutcome {
     if (hasScenario(scenarios, 'QRCODE_ALREADY_PAID')) return this.rejectQrCode(account, base, 'QRCODE_ALREADY_PAID')
     if (hasScenario(scenarios, 'QRCODE_NOT_AVAILABLE')) return this.rejectQrCode(account, base, 'QRCODE_NOT_AVAILABLE')
     if (hasScenario(scenarios, 'PROVIDER_REJECTED')) return this.rejectQrCode(account, base, null)
@@ -230,9 +282,10 @@ export class PayoutService implements Lifecycle {
     } else if (lookup) {
       if (lookup.status === 'paid' || this.chargesInFlight.has(lookup.charge.id)) return this.rejectQrCode(account, base, 'QRCODE_ALREADY_PAID')
       if (lookup.status === 'unavailable') return this.rejectQrCode(account, base, 'QRCODE_NOT_AVAILABLE')
-      if (lookup.amountCents !== null && lookup.amountCents !== cents) {
+      if (lookup.amountCents !== null && asked !== undefined && lookup.amountCents !== asked) {
         throw invalidRequest([`value deve ser igual ao valor da cobrança (${centsToString(lookup.amountCents)})`])
       }
+      if (asked === undefined && lookup.amountCents !== null) base.amountCents = lookup.amountCents
       base.data.chargeId = lookup.charge.id
       base.pixKey = lookup.charge.pixKey ?? base.pixKey
     } else if (code.location !== undefined) {
@@ -243,6 +296,8 @@ export class PayoutService implements Lifecycle {
       const directory = directoryKeyOf(code.key)
       if (directory) base.data.directoryKey = directory.key
     }
+    const cents = asked ?? base.amountCents
+    if (cents <= 0) throw invalidRequest(['O QR Code não informa o valor: informe o valor a pagar'])
     this.checkLimits(account, cents, scenarios)
     this.checkBalance(account, cents, scenarios)
     const tx = this.open(account, base)
@@ -400,6 +455,7 @@ export class PayoutService implements Lifecycle {
     if (f.pixKey !== undefined) tx.pixKey = intern(f.pixKey)
     if (f.idempotencyKey !== undefined) tx.idempotencyKey = f.idempotencyKey
     if (f.counterpart !== undefined) tx.counterpart = f.counterpart
+    if (f.endToEndId !== undefined) tx.endToEndId = f.endToEndId
     extra?.(tx)
     return this.deps.store.addTransaction(tx, f.externalId !== undefined ? PAYOUT_SCOPE : undefined)
   }
@@ -463,8 +519,9 @@ export class PayoutService implements Lifecycle {
     }
     this.deps.store.transact(() => {
       const now = this.deps.clock.now()
-      const e2e = endToEndId(account.ispb, now, this.deps.rng)
-      this.deps.store.patch('transactions', tx.id, d => { d.endToEndId = e2e })
+      // A pay-out answered with its endToEndId keeps it; the others get theirs as they settle.
+      const e2e = tx.endToEndId ?? endToEndId(account.ispb, now, this.deps.rng)
+      if (tx.endToEndId === undefined) this.deps.store.patch('transactions', tx.id, d => { d.endToEndId = e2e })
       const arrival = this.handOver(tx, outcome, account, e2e)
       if (arrival !== undefined && arrival !== 'taken') {
         this.fail(tx, 'ORDER_REJECTED', arrival === 'unavailable' ? NO_LONGER_PAYABLE : ASYNC_ERROR_MESSAGES.ORDER_REJECTED)

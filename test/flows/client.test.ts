@@ -322,6 +322,18 @@ t.test('a tour of every operation through the typed client', async t => {
   t.match(await client.apiPix.webhook(document), { webhookUrl: receiver.url, chave: document })
   t.equal((await client.apiPix.webhooks()).webhooks.length, 1)
   t.match((await plane.apiPixWebhooks({ accountId: acct.accountId })).webhooks, [{ chave: document, accountId: acct.accountId, callback: 'pix' }], 'the control plane lists them')
+  // Efí's pay-outs from that key (it has a webhook), and the reads of what was sent (docs/efi.md)
+  await plane.putDirectoryEntry('favtour@example.com', { name: 'FAVORECIDO', document: '52998224725', ispb: '60701190', bankName: 'ITAU' })
+  const toFav = { valor: '1.00', pagador: { chave: document }, favorecido: { chave: 'favtour@example.com' } }
+  const efiSent = await client.efi.pixSend('tourefi1', toFav)
+  t.match(efiSent, { idEnvio: 'tourefi1', valor: '1.00', status: 'EM_PROCESSAMENTO' })
+  t.match(await client.efi.pixSendV2('tourefi2', toFav), { idEnvio: 'tourefi2' })
+  const own = { nome: 'TOUR', ...(document.length === 11 ? { cpf: document } : { cnpj: document }), codigoBanco: '60701190', agencia: '1', conta: '123', tipoConta: 'cacc' as const }
+  t.match(await client.efi.pixSendSameOwnership('tourefi3', { ...toFav, favorecido: { contaBanco: own } }), { idEnvio: 'tourefi3' })
+  await t.rejects(client.efi.pixQrCodePay('tourefi4', { pagador: { chave: document }, pixCopiaECola: 'not a code' }), { name: 'PixApiError', statusCode: 400 })
+  t.match(await client.efi.pixSent(efiSent.e2eId), { idEnvio: 'tourefi1', chave: document })
+  t.match(await client.efi.pixSentByIdEnvio('tourefi2'), { idEnvio: 'tourefi2' })
+  t.equal((await client.efi.pixSentList(window)).pix.length, 3)
   await client.apiPix.deleteWebhook(document)
   // Pix Automático: this sandbox serves no recurrence, so a charge is refused for its idRec; its webhook is the account's.
   const cobr = { idRec: 'RR1234567820260310abcdefghijk', calendario: { dataDeVencimento: '2026-03-20' }, valor: { original: '9.90' }, recebedor: { conta: '1', tipoConta: 'CORRENTE' as const } }

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { API_PIX_SCOPES } from '../../domain/scopes.js'
+import { OAUTH_SCOPES } from '../../domain/scopes.js'
 import { TOTAL_LIMIT_CENTS } from '../../domain/money.js'
 import { Instant, Int, Id, Cents, Holding, Text, Open, OneOf } from './schema.js'
 
@@ -62,9 +62,9 @@ export const AccountSchema = Open({
    */
   incarnation: Type.Optional(Text),
   /**
-   * The scopes of BACEN's API Pix the account is granted (docs/api-pix.md), as its creation set them;
+   * The OAuth scopes the account is granted (API Pix's, docs/api-pix.md, and Efí's, docs/efi.md), as its creation set them;
    * absent: every one (an account created without a list, or in a document written before scopes).
    */
-  scopes: Type.Optional(Type.Array(OneOf(API_PIX_SCOPES))),
+  scopes: Type.Optional(Type.Array(OneOf(OAUTH_SCOPES))),
 })
 export type AccountRecord = Static<typeof AccountSchema>

@@ -1,0 +1,145 @@
+import { parseDecimalString } from '../../domain/money.js'
+import type { CashOutKeyType } from '../../domain/keys.js'
+import { Refusal, invalidRequest } from '../../errors/refusal.js'
+import type { Sandbox } from '../../sandbox.js'
+import { directoryKeyOf } from '../../services/directory.js'
+import { PAYOUT_SCOPE } from '../../services/payouts.js'
+import { page, windowOf, within } from '../../services/central-bank-reads.js'
+import type { Account, Counterpart } from '../../store/state.js'
+import type { AppliedScenario } from '../../../scenarios/types.js'
+import { envioOf, envioView, ENVIO_STATUS, type Envio } from './views.js'
+import type { PixQrCodePayBodyType, PixSendBodyType, PixSentListQueryType } from './schemas.js'
+
+/**
+ * Efí's pay-outs (docs/efi.md, Pay-outs) over the sandbox's pay-outs: the rules Efí adds before one is
+ * made (the payer's key is the account's and has a webhook; the idEnvio is new; the favorecido's key is
+ * in the directory and its holder's document the one sent), then the pay-out service's cash-out (to a
+ * key or to account data) or cash-out by QR code, with its ledger, limits, fees and scenarios; and the
+ * reads of what was sent.
+ */
+
+/** The route a pay-out came by: v3 and v2 differ only in how an unknown favorecido key is refused. */
+export type SendRoute = 'v3' | 'v2' | 'mesma-titularidade'
+
+const DIRECTORY_TO_CASH_OUT: Readonly<Record<string, CashOutKeyType>> = { CPF: 'DOCUMENT', CNPJ: 'DOCUMENT', EMAIL: 'EMAIL', PHONE: 'PHONE', EVP: 'RANDOM' }
+
+export class Envios {
+  constructor (private readonly sb: Sandbox) {}
+
+  /** `pagador.chave`: a key the account holds, in canonical form, whose API Pix webhook will hear the pay-out. */
+  private senderKey (account: Account, chave: string): string {
+    const key = this.sb.directory.keys.canonical(chave)
+    if (key === null || !this.sb.directory.keys.holds(account, key)) throw new Refusal('EFI_PAYER_KEY_INVALID', 'A chave informada não faz referência à conta Efí autenticada')
+    if (this.sb.apiPixWebhooks.pixCallbackUrl(account.id, key) === undefined) {
+      throw new Refusal('EFI_NO_WEBHOOK', `A chave Pix do pagador não possui um webhook associado: configure-o em PUT /v2/webhook/${chave}`)
+    }
+    return key
+  }
+
+  /** A reused idEnvio is refused whatever the body, and nothing is debited (the pay-out service checks it again in its unit). */
+  private fresh (account: Account, idEnvio: string): void {
+    if (this.sb.store.transactionByExternalId(account.id, PAYOUT_SCOPE, idEnvio) !== undefined) {
+      throw new Refusal('PIX_DUPLICATE_EXTERNAL_ID', 'O id de envio informado já foi utilizado em outro pagamento')
+    }
+  }
+
+  /** PUT /v3/gn/pix/:idEnvio, /v2/gn/pix/:idEnvio and /v2/gn/pix/:idEnvio/mesma-titularidade. */
+  send (account: Account, idEnvio: string, body: PixSendBodyType, route: SendRoute, scenarios: AppliedScenario[]): Envio {
+    this.fresh(account, idEnvio)
+    const amount = parseDecimalString(body.valor)
+    if (!amount.ok || amount.cents <= 0) throw invalidRequest(['Campo valor deve ser maior que zero'])
+    const { chave, contaBanco } = body.favorecido
+    if ((chave === undefined) === (contaBanco === undefined)) throw invalidRequest(['Informe favorecido.chave ou favorecido.contaBanco (um dos dois)'])
+    const senderKey = this.senderKey(account, body.pagador.chave)
+    const sameOwner = route === 'mesma-titularidade'
+    let to: Parameters<Sandbox['payouts']['createTransfer']>[1]['to']
+    if (chave !== undefined) {
+      const key = directoryKeyOf(chave)
+      if (key === null) throw new Refusal('PIX_INVALID_PIX_KEY', `A chave do favorecido "${chave}" não é uma chave Pix válida`)
+      const listed = this.sb.directory.holders.listed(key.key)
+      if (listed === undefined) {
+        throw route === 'v2'
+          ? new Refusal('PIX_INVALID_PIX_KEY', 'A chave do favorecido não foi encontrada')
+          : new Refusal('EFI_RECEIVER_KEY_NOT_FOUND', 'A chave do favorecido não foi encontrada')
+      }
+      const sent = body.favorecido.cpf ?? body.favorecido.cnpj
+      if (sent !== undefined && sent !== listed.counterpart.document) {
+        throw new Refusal('EFI_DOCUMENT_MISMATCH', `O ${body.favorecido.cpf !== undefined ? 'cpf' : 'cnpj'} do favorecido é diferente do documento em posse da chave`)
+      }
+      if (sameOwner && listed.counterpart.document !== account.document) throw new Refusal('EFI_DOCUMENT_MISMATCH', 'O favorecido não pertence ao mesmo titular da conta')
+      to = { key: key.key, keyType: DIRECTORY_TO_CASH_OUT[key.keyType], holder: listed.counterpart }
+    } else {
+      const bank = contaBanco!
+      const document = bank.cpf ?? bank.cnpj
+      if (document === undefined || (bank.cpf !== undefined && bank.cnpj !== undefined)) throw invalidRequest(['Informe favorecido.contaBanco.cpf ou favorecido.contaBanco.cnpj (um dos dois)'])
+      if (sameOwner && document !== account.document) throw new Refusal('EFI_DOCUMENT_MISMATCH', 'O favorecido não pertence ao mesmo titular da conta')
+      const holder: Counterpart = { name: bank.nome, document, ispb: bank.codigoBanco, bankName: `ISPB ${bank.codigoBanco}`, bankCode: null, accountBranch: bank.agencia, accountNumber: bank.conta }
+      to = { account: holder, accountType: bank.tipoConta }
+    }
+    return this.sb.payouts.createTransfer(account, {
+      externalId: idEnvio,
+      amountCents: amount.cents,
+      ...(body.pagador.infoPagador !== undefined ? { description: body.pagador.infoPagador } : {}),
+      senderKey,
+      to,
+    }, scenarios)
+  }
+
+  /** PUT /v2/gn/pix/:idEnvio/qrcode: the code's amount, paid as the gateway's cash-out by QR code pays it. */
+  payCode (account: Account, idEnvio: string, body: PixQrCodePayBodyType, scenarios: AppliedScenario[]): Envio {
+    this.fresh(account, idEnvio)
+    const senderKey = this.senderKey(account, body.pagador.chave)
+    const { tx, error } = this.sb.payouts.createQrCashOut(account, {
+      qrCode: body.pixCopiaECola,
+      externalId: idEnvio,
+      ...(body.pagador.infoPagador !== undefined ? { description: body.pagador.infoPagador } : {}),
+      senderKey,
+    }, scenarios)
+    if (error !== undefined) throw error
+    return tx
+  }
+
+  /** GET /v2/gn/pix/enviados/id-envio/:idEnvio. */
+  byIdEnvio (account: Account, idEnvio: string): Envio {
+    const tx = envioOf(this.sb.store.transactionByExternalId(account.id, PAYOUT_SCOPE, idEnvio))
+    if (tx === undefined) throw new Refusal('NOT_FOUND', 'Pix enviado não encontrado para o idEnvio informado.')
+    return tx
+  }
+
+  /** GET /v2/gn/pix/enviados/:e2eId: a pay-out of the account only. */
+  byEndToEndId (account: Account, e2eId: string): Envio {
+    const tx = envioOf(this.sb.store.transactionByEndToEndId(e2eId))
+    if (tx === undefined || tx.accountId !== account.id) throw new Refusal('NOT_FOUND', 'Pix enviado não encontrado para o e2eId informado.')
+    return tx
+  }
+
+  /** GET /v2/gn/pix/enviados: the account's pay-outs asked within [inicio, fim], oldest first, paged. */
+  list (account: Account, q: PixSentListQueryType) {
+    const w = windowOf(q)
+    const status = q.status === 'CONCLUIDA' ? 'REALIZADO' : q.status
+    const document = q.cpf ?? q.cnpj
+    const found: Envio[] = []
+    for (const t of this.sb.store.transactionsOf(account.id)) {
+      const tx = envioOf(t)
+      if (tx === undefined || !within(tx.createdAt, w)) continue
+      if (status !== undefined && ENVIO_STATUS[tx.status] !== status) continue
+      if (document !== undefined && (tx.counterpart?.document ?? tx.data.document) !== document) continue
+      // No devolução of a sent PIX is modelled yet: none has one.
+      if (q.devolucaoPresente === true) continue
+      found.push(tx)
+    }
+    found.sort((a, b) => a.seq - b.seq)
+    const { items, paginacao } = page(found, q)
+    return {
+      parametros: {
+        inicio: q.inicio,
+        fim: q.fim,
+        ...(q.status !== undefined ? { status: q.status } : {}),
+        ...(q.cpf !== undefined ? { cpf: q.cpf } : {}),
+        ...(q.cnpj !== undefined ? { cnpj: q.cnpj } : {}),
+        paginacao,
+      },
+      pix: items.map(envioView),
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import type { DomainEvent, Notifier } from '../../events.js'
+import type { Store } from '../../store/store.js'
+import type { WebhookService } from '../../webhooks/service.js'
+import type { ApiPixWebhookService } from '../../services/api-pix-webhooks.js'
+import { envioCallback, envioOf } from './views.js'
+
+/** The event type of Efí's callback of a sent PIX in the delivery log. */
+export const PIX_SENT_EVENT = 'efi_pix_enviado'
+
+export type EfiNotifierDeps = {
+  store: Pick<Store, 'transaction'>
+  webhooks: Pick<WebhookService, 'deliver'>
+  /** Where the payer key's webhook posts: API Pix's webhook of the key. */
+  webhookUrls: Pick<ApiPixWebhookService, 'pixCallbackUrl'>
+}
+
+/**
+ * Efí's callback of a sent PIX (docs/efi.md, Webhooks): a pay-out of its routes that settled or failed
+ * is posted once, in Efí's shape, to the webhook of the key it was sent from (`{webhookUrl}/pix`,
+ * API Pix's webhook of the key), through the one delivery machinery and bent by the delivery faults
+ * its scenarios name. A pay-out whose key lost its webhook meanwhile is announced to no one.
+ */
+export class EfiNotifier implements Notifier {
+  constructor (private readonly deps: EfiNotifierDeps) {}
+
+  notify (event: DomainEvent): void {
+    if (event.kind !== 'payout-changed') return
+    const tx = envioOf(this.deps.store.transaction(event.transactionId))
+    if (tx === undefined || tx.status === 'PENDING') return
+    const url = this.deps.webhookUrls.pixCallbackUrl(tx.accountId, tx.data.senderKey!)
+    if (url === undefined) return
+    this.deps.webhooks.deliver({ accountId: tx.accountId, eventType: PIX_SENT_EVENT, transactionId: tx.id, payload: envioCallback(tx), ...(event.scenarios !== undefined ? { scenarios: event.scenarios } : {}) }, url)
+  }
+}

@@ -1,0 +1,27 @@
+import type { FastifyPluginAsync } from 'fastify'
+import { Refusal } from '../../../errors/refusal.js'
+import { bodilessTolerantParsers } from '../../shared/bodies.js'
+import { Envios } from '../envios.js'
+import { v2Sends, v3Sends } from './pix-send.js'
+
+/** What every plugin of Efí's routes has: its body parsers, and Efí's 404 for a `/gn/` path that is none of its routes. */
+const common: FastifyPluginAsync = async (app) => {
+  // sdk-node-apis-efi sends bodiless POSTs and PUTs as empty forms; gn-api-sdk-node as empty JSON (shared/bodies.ts).
+  bodilessTolerantParsers(app, { emptyForms: true })
+  app.all('/gn/*', {
+    schema: { hide: true },
+    onRequest: (request, _reply, done) => { done(new Refusal('ROUTE_NOT_FOUND', `Rota ${request.method} ${request.url.split('?')[0]} não encontrada`)) },
+  }, async () => undefined)
+}
+
+/** Efí's routes under API Pix's base path (`/v2` at Efí): a plugin registered with that prefix. */
+export const efiV2Routes: FastifyPluginAsync = async (app) => {
+  await common(app, {})
+  await app.register(v2Sends(new Envios(app.sandbox)))
+}
+
+/** Efí's routes under its `/v3` (the base path's sibling). */
+export const efiV3Routes: FastifyPluginAsync = async (app) => {
+  await common(app, {})
+  await app.register(v3Sends(new Envios(app.sandbox)))
+}

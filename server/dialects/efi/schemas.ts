@@ -1,0 +1,132 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { StringEnum } from '../../schemas/common.js'
+
+/**
+ * The bodies, parameters and answers of Efí's own Pix routes (docs/efi.md), as Efí's documentation and
+ * its SDKs' schemas (sdk-node-apis-efi 2.0.1) describe them.
+ */
+
+const Valor = Type.String({ pattern: '^[0-9]{1,10}\\.[0-9]{2}$', description: 'BRL with two decimals, e.g. "12.34"' })
+const Key = Type.String({ minLength: 1, maxLength: 77 })
+const Instant = Type.String({ format: 'date-time' })
+
+export const EnvioParams = Type.Object({
+  idEnvio: Type.String({ pattern: '^[a-zA-Z0-9]{1,35}$', description: 'The client\'s id of the pay-out: unique per account among its pay-outs' }),
+})
+
+const Pagador = Type.Object({
+  chave: Type.String({ minLength: 1, maxLength: 77, description: 'A key of the authenticated account, with an API Pix webhook (PUT /v2/webhook/:chave)' }),
+  infoPagador: Type.Optional(Type.String({ maxLength: 140 })),
+})
+
+const ContaBanco = Type.Object({
+  nome: Type.String({ minLength: 1, maxLength: 200 }),
+  cpf: Type.Optional(Type.String({ pattern: '^[0-9]{11}$' })),
+  cnpj: Type.Optional(Type.String({ pattern: '^[0-9]{14}$' })),
+  codigoBanco: Type.String({ pattern: '^[0-9]{8}$', description: 'ISPB of the receiver\'s institution' }),
+  agencia: Type.String({ pattern: '^[0-9]{1,4}$', description: 'Branch, without its check digit' }),
+  conta: Type.String({ pattern: '^[0-9]{1,20}$', description: 'Account with its check digit, no hyphen' }),
+  tipoConta: StringEnum(['cacc', 'svgs'] as const),
+})
+
+export const PixSendBody = Type.Object({
+  valor: Valor,
+  pagador: Pagador,
+  favorecido: Type.Object({
+    chave: Type.Optional(Key),
+    cpf: Type.Optional(Type.String({ pattern: '^[0-9]{11}$', description: 'With chave: the key\'s holder must have this document' })),
+    cnpj: Type.Optional(Type.String({ pattern: '^[0-9]{14}$', description: 'With chave: the key\'s holder must have this document' })),
+    contaBanco: Type.Optional(ContaBanco),
+  }, { description: 'Exactly one of chave and contaBanco' }),
+})
+export type PixSendBodyType = Static<typeof PixSendBody>
+
+export const PixQrCodePayBody = Type.Object({
+  pagador: Pagador,
+  pixCopiaECola: Type.String({ minLength: 1, maxLength: 1000, description: 'The BR Code to pay: its amount is the code\'s (or its charge\'s)' }),
+})
+export type PixQrCodePayBodyType = Static<typeof PixQrCodePayBody>
+
+const EnvioStatus = StringEnum(['EM_PROCESSAMENTO', 'REALIZADO', 'NAO_REALIZADO'] as const)
+
+export const PixSent = Type.Object({
+  idEnvio: Type.String(),
+  e2eId: Type.String(),
+  endToEndId: Type.String({ description: 'The same as e2eId (sdk-node-apis-efi 2.0.1 reads this name)' }),
+  valor: Type.String(),
+  horario: Type.Object({ solicitacao: Instant }),
+  status: Type.Literal('EM_PROCESSAMENTO'),
+})
+
+const Identificacao = Type.Object({ nome: Type.String(), cpf: Type.Optional(Type.String()), cnpj: Type.Optional(Type.String()) })
+
+export const PixSentDetail = Type.Object({
+  endToEndId: Type.String(),
+  idEnvio: Type.String(),
+  valor: Type.String(),
+  chave: Type.String({ description: 'The payer\'s key (pagador.chave)' }),
+  status: EnvioStatus,
+  infoPagador: Type.Optional(Type.String()),
+  horario: Type.Object({ solicitacao: Instant, liquidacao: Type.Optional(Instant) }),
+  favorecido: Type.Object({
+    chave: Type.Optional(Type.String()),
+    identificacao: Type.Optional(Identificacao),
+    contaBanco: Type.Optional(Type.Object({
+      nome: Type.String(),
+      cpf: Type.Optional(Type.String()),
+      cnpj: Type.Optional(Type.String()),
+      codigoBanco: Type.String(),
+      agencia: Type.String(),
+      conta: Type.String(),
+      tipoConta: Type.String(),
+    })),
+  }),
+})
+export type PixSentDetailType = Static<typeof PixSentDetail>
+
+export const E2eParams = Type.Object({ e2eId: Type.String({ pattern: '^[a-zA-Z0-9]{32}$' }) })
+
+const Pagina = Type.Integer({ minimum: 0, maximum: 1_000_000 })
+const PorPagina = Type.Integer({ minimum: 1, maximum: 1000 })
+
+export const PixSentListQuery = Type.Object({
+  inicio: Type.String({ minLength: 1, maxLength: 40 }),
+  fim: Type.String({ minLength: 1, maxLength: 40 }),
+  status: Type.Optional(StringEnum(['EM_PROCESSAMENTO', 'REALIZADO', 'NAO_REALIZADO', 'CONCLUIDA'] as const, { description: 'CONCLUIDA (as Efí\'s page writes it) reads as REALIZADO' })),
+  devolucaoPresente: Type.Optional(Type.Boolean()),
+  cpf: Type.Optional(Type.String({ pattern: '^[0-9]{11}$' })),
+  cnpj: Type.Optional(Type.String({ pattern: '^[0-9]{14}$' })),
+  'paginacao.paginaAtual': Type.Optional(Pagina),
+  'paginacao.itensPorPagina': Type.Optional(PorPagina),
+})
+export type PixSentListQueryType = Static<typeof PixSentListQuery>
+
+export const PixSentList = Type.Object({
+  parametros: Type.Object({
+    inicio: Type.String(),
+    fim: Type.String(),
+    status: Type.Optional(Type.String()),
+    cpf: Type.Optional(Type.String()),
+    cnpj: Type.Optional(Type.String()),
+    paginacao: Type.Object({ paginaAtual: Type.Integer(), itensPorPagina: Type.Integer(), quantidadeDePaginas: Type.Integer(), quantidadeTotalDeItens: Type.Integer() }),
+  }),
+  pix: Type.Array(PixSentDetail),
+})
+
+/** The callback of a sent PIX, posted to the payer key's webhook (`{webhookUrl}/pix`) as it settles or fails. */
+export const PixSentCallback = Type.Object({
+  pix: Type.Array(Type.Object({
+    endToEndId: Type.String(),
+    chave: Type.String(),
+    tipo: Type.Literal('SOLICITACAO'),
+    status: StringEnum(['REALIZADO', 'NAO_REALIZADO'] as const),
+    valor: Type.String(),
+    horario: Type.Union([Instant, Type.Null()]),
+    infoPagador: Type.Optional(Type.String()),
+    gnExtras: Type.Object({
+      idEnvio: Type.String(),
+      erro: Type.Optional(Type.Object({ codigo: Type.String(), origem: Type.String(), motivo: Type.String() })),
+    }),
+  })),
+})
+export type PixSentCallbackType = Static<typeof PixSentCallback>
