@@ -26,6 +26,7 @@ const dir = process.env.EFI_SDK_DIR!
 const CHAVE = 'recebedor@example.com'
 const PROBLEM = 'https://pix.bcb.gov.br/api/v2/error/'
 const CPF = '12345678909'
+const FAVORECIDO = 'favorecido@example.com'
 
 type Params = Record<string, string | number | boolean>
 type Body = Record<string, unknown>
@@ -61,6 +62,15 @@ interface ApiPixCalls {
   pixDeleteWebhook (params: Params): Answer
 }
 
+/** Efí's own pay-out calls: both SDKs' pixSend (v3 in sdk-node-apis-efi, v2 in gn-api-sdk-node), and the rest where the SDK has them. */
+interface EfiPayoutCalls {
+  pixSend (params: Params, body: Body): Answer
+  pixSendList (params: Params): Answer
+  pixSendSameOwnership?: (params: Params, body: Body) => Answer
+  pixQrCodePay?: (params: Params, body: Body) => Answer
+  pixSendDetailId?: (params: Params) => Answer
+}
+
 interface Credentials { clientId: string, clientSecret: string, certificate: string, key: string }
 
 interface Sdk {
@@ -73,6 +83,10 @@ interface Sdk {
   refusedSignIn: Record<string, unknown>
   /** Groups the SDK has no calls for, each skipped saying so. */
   lacks?: Partial<Record<'lotecobv', string>>
+  /** GET /v2/gn/pix/enviados/:e2eId by the SDK's own parameter name (`e2eId` in sdk-node-apis-efi, `e2eid` in gn-api-sdk-node). */
+  sentDetail: (calls: EfiPayoutCalls, e2eId: string) => Answer
+  /** It has Efí's newer pay-out calls (mesma-titularidade, QR code, by idEnvio). */
+  efiOnly?: boolean
 }
 
 const sandbox = await startSandbox({ port: 0, tlsCert: join(dir, 'server.crt'), tlsKey: join(dir, 'server.key') })
@@ -97,6 +111,8 @@ const SDKS: Sdk[] = [
     payloadOf: (calls, pixCopiaECola) => (calls as unknown as EfiPay).pixQrCodeDetail({ pixCopiaECola }) as Promise<Record<string, unknown>>,
     // It throws the token endpoint's answer (RFC 6749 §5.2).
     refusedSignIn: { error: 'invalid_client' },
+    sentDetail: (calls, e2eId) => (calls as unknown as { pixSendDetail: (p: Params) => Answer }).pixSendDetail({ e2eId }),
+    efiOnly: true,
   },
   {
     name: 'gn-api-sdk-node 3.0.4',
@@ -114,6 +130,7 @@ const SDKS: Sdk[] = [
     // It swallows a refused sign-in and makes the call with no usable token.
     refusedSignIn: { type: `${PROBLEM}AcessoNegado`, status: 401 },
     lacks: { lotecobv: 'gn-api-sdk-node 3.0.4 has no calls of lotecobv' },
+    sentDetail: (calls, e2eid) => (calls as unknown as { pixSendDetail: (p: Params) => Answer }).pixSendDetail({ e2eid }),
   },
 ]
 
@@ -416,6 +433,63 @@ for (const sdk of SDKS) {
 
       await pix.pixDeleteWebhook({ chave: CHAVE })
       await refused(t, pix.pixDetailWebhook({ chave: CHAVE }), { type: /\/(WebhookNaoEncontrado|NaoEncontrado)$/, status: 404 }, 'the webhook is gone')
+    })
+
+    t.test('Efí\'s pay-outs: send from a key with a webhook, hear REALIZADO at {webhookUrl}/pix, read what was sent', async t => {
+      const deliveries: Array<{ url: string, body: { pix: Array<Record<string, unknown>> } }> = []
+      let delivered: () => void = () => {}
+      const receiver = createServer({ cert: readFileSync(join(dir, 'server.crt')), key: readFileSync(join(dir, 'server.key')) }, (req, res) => {
+        let body = ''
+        req.on('data', (chunk: Buffer) => { body += chunk.toString('utf8') })
+        req.on('end', () => {
+          deliveries.push({ url: req.url ?? '', body: JSON.parse(body) })
+          res.end()
+          delivered()
+        })
+      })
+      receiver.listen(0, '127.0.0.1')
+      await once(receiver, 'listening')
+      t.teardown(() => { receiver.close() })
+      const holder = await sandbox.client.sandbox.account(account.accountId)
+      await sandbox.client.sandbox.putDirectoryEntry(CHAVE, { name: 'RECEBEDOR', document: holder.document, ispb: holder.ispb, bankName: 'SANDBOX' })
+      await sandbox.client.sandbox.putDirectoryEntry(FAVORECIDO, { name: 'FAVORECIDO', document: CPF, ispb: '60701190', bankName: 'ITAU' })
+      const calls = pix as unknown as EfiPayoutCalls
+      const body = { valor: '2.50', pagador: { chave: CHAVE, infoPagador: 'Pedido 9' }, favorecido: { chave: FAVORECIDO } }
+      const idEnvio = `sdk${account.accountId}a`
+      await refused(t, calls.pixSend({ idEnvio }, body), { nome: 'webhook_nao_cadastrado' }, 'no webhook on the payer key yet')
+      await pix.pixConfigWebhook({ chave: CHAVE }, { webhookUrl: `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/efi` })
+
+      const before = await sandbox.client.sandbox.account(account.accountId)
+      const arrived = new Promise<void>(resolve => { delivered = resolve })
+      const sent = await calls.pixSend({ idEnvio }, body)
+      t.match(sent, { idEnvio, e2eId: /^E[0-9A-Za-z]{31}$/, valor: '2.50', horario: { solicitacao: String }, status: 'EM_PROCESSAMENTO' })
+      await refused(t, calls.pixSend({ idEnvio }, body), { nome: 'id_envio_duplicado' }, 'the idEnvio again')
+      await sandbox.advanceClock(60_000)
+      await arrived
+      t.equal(deliveries[0].url, '/efi/pix', 'at the payer key\'s webhook')
+      t.same(deliveries[0].body, { pix: [{ endToEndId: sent.e2eId, chave: CHAVE, tipo: 'SOLICITACAO', status: 'REALIZADO', valor: '2.50', horario: deliveries[0].body.pix[0].horario, infoPagador: 'Pedido 9', gnExtras: { idEnvio } }] })
+      const after = await sandbox.client.sandbox.account(account.accountId)
+      t.equal(cents(before.balance.available - after.balance.available), 250 + cents(after.fee), 'valor + fee debited')
+      t.ok(after.invariantHolds)
+
+      t.match(await sdk.sentDetail(calls, sent.e2eId), { endToEndId: sent.e2eId, idEnvio, valor: '2.50', chave: CHAVE, status: 'REALIZADO', favorecido: { chave: FAVORECIDO } })
+      const listed = await calls.pixSendList(await window())
+      t.same(listed.pix.map((p: { idEnvio: string }) => p.idEnvio), [idEnvio])
+      await refused(t, sdk.sentDetail(calls, `E${'0'.repeat(31)}`), { type: `${PROBLEM}PixEnviadoNaoEncontrado`, status: 404 }, 'an unknown e2eId')
+      await refused(t, calls.pixSend({ idEnvio: `sdk${account.accountId}b` }, { ...body, favorecido: { chave: 'ninguem@example.com' } }), { nome: /^chave_(favorecido_nao_encontrada|invalida)$/ }, 'a key the directory does not list')
+
+      if (sdk.efiOnly) {
+        const same = await calls.pixSendSameOwnership!({ idEnvio: `sdk${account.accountId}c` }, { ...body, favorecido: { contaBanco: { nome: 'RECEBEDOR', cnpj: holder.document, codigoBanco: '60701190', agencia: '1', conta: '12345', tipoConta: 'cacc' } } })
+        t.match(same, { status: 'EM_PROCESSAMENTO' })
+        t.match(await calls.pixSendDetailId!({ idEnvio: `sdk${account.accountId}c` }), { status: 'EM_PROCESSAMENTO', favorecido: { contaBanco: { nome: 'RECEBEDOR', conta: '12345' } } })
+        const txid = `efisdkqr${account.accountId}`.padEnd(30, '0')
+        const cob = await pix.pixCreateCharge({ txid }, { calendario: {}, valor: { original: '1.25' }, chave: CHAVE })
+        const paid = await calls.pixQrCodePay!({ idEnvio: `sdk${account.accountId}d` }, { pagador: { chave: CHAVE }, pixCopiaECola: cob.pixCopiaECola })
+        t.match(paid, { valor: '1.25', status: 'EM_PROCESSAMENTO' })
+        await sandbox.advanceClock(60_000)
+        t.match(await pix.pixDetailCharge({ txid }), { status: 'CONCLUIDA' }, 'the charge of this sandbox is paid')
+      }
+      await pix.pixDeleteWebhook({ chave: CHAVE })
     })
   })
 }
