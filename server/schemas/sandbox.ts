@@ -28,6 +28,7 @@ export const AccountSettingsBody = Type.Object({
   limits: Type.Optional(Type.Partial(Limits)),
   cashInMinExpirationSeconds: Type.Optional(Type.Integer({ minimum: 30, maximum: 604800 })),
   splitFrequency: Type.Optional(SplitFrequencySchema),
+  efiHomologacao: Type.Optional(Type.Boolean({ description: 'Efí\'s homologação profile (docs/efi.md): its pay-outs of up to R$ 10.00 are confirmed by webhook, R$ 10.01 to 20.00 rejected by webhook, above R$ 20.00 refused on the request; by key only to efipay@sejaefi.com.br. Default false: the sandbox\'s own rules' })),
   scopes: Type.Optional(OAuthScopes('the OAuth scopes granted to the account: BACEN\'s API Pix (docs/api-pix.md) and Efí\'s own routes (docs/efi.md); every one when absent')),
 })
 
@@ -47,6 +48,8 @@ export const AccountView = Type.Object({
   limits: Limits,
   cashInMinExpirationSeconds: Type.Integer(),
   splitFrequency: SplitFrequencySchema,
+  efiHomologacao: Type.Boolean({ description: 'Efí\'s homologação profile (docs/efi.md)' }),
+  accountNumber: Type.String({ description: 'The account number another account names it by (Efí\'s split favorecido, a payment\'s counterpart)' }),
   scopes: OAuthScopes('the OAuth scopes granted to the account: API Pix\'s and Efí\'s'),
   balance: Type.Object({ available: Type.Number(), blocked: Type.Number(), gross: Type.Number() }),
   totals: Type.Object({

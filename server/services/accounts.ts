@@ -31,6 +31,8 @@ export interface AccountSettings {
   limits?: Partial<AccountDefaults['limits']>
   cashInMinExpirationSeconds?: number
   splitFrequency?: SplitFrequency
+  /** Efí's homologação profile (docs/efi.md): its test rules for Efí's pay-outs. */
+  efiHomologacao?: boolean
   /** The scopes of API Pix it is granted; every one when absent. */
   scopes?: OAuthScope[]
 }
@@ -79,6 +81,7 @@ export class AccountService {
       createdAt: new Date(this.clock.now()).toISOString(),
       incarnation: newIncarnation(),
       ...(s.scopes !== undefined ? { scopes: [...new Set(s.scopes)] } : {}),
+      ...(s.efiHomologacao === true ? { efiHomologacao: true } : {}),
     }
   }
 

@@ -23,8 +23,8 @@ async function putDirectory (app: FastifyInstance, key: string, document: string
 }
 
 /** An account holding PAYER_KEY with an API Pix webhook on it, and FAV_KEY listed at another institution. */
-async function payer (app: FastifyInstance, opts: { webhook?: boolean, balance?: number, scope?: string, base?: string } = {}) {
-  const acc = await newAccount(app, { document: PAYER_DOC, balance: opts.balance ?? 100, fee: 0.5 })
+async function payer (app: FastifyInstance, opts: { webhook?: boolean, balance?: number, scope?: string, base?: string, homologacao?: boolean } = {}) {
+  const acc = await newAccount(app, { document: PAYER_DOC, balance: opts.balance ?? 100, fee: 0.5, ...(opts.homologacao === true ? { efiHomologacao: true } : {}) })
   const { ispb } = (await app.inject({ method: 'GET', url: `/__sandbox/accounts/${acc.accountId}` })).json()
   await putDirectory(app, PAYER_KEY, PAYER_DOC, ispb)
   await putDirectory(app, FAV_KEY, FAV_DOC, '60701190')
@@ -238,4 +238,38 @@ t.test('Efí\'s routes beside API Pix\'s: neither takes the other\'s paths, each
     t.equal(apiPix.statusCode, 404)
     t.match(apiPix.json(), { type: 'https://pix.bcb.gov.br/api/v2/error/NaoEncontrado' }, 'API Pix\'s own 404 elsewhere under its base path')
   }
+})
+
+t.test('Efí\'s homologação profile: by key only to its test key; up to R$ 10.00 confirmed, 10.01 to 20.00 rejected by webhook, above 20.00 refused on the request', async t => {
+  const app = await buildTestApp(t)
+  const { acc, call } = await payer(app, { homologacao: true })
+  const view = (await app.inject({ method: 'GET', url: `/__sandbox/accounts/${acc.accountId}` })).json()
+  t.match(view, { efiHomologacao: true, accountNumber: String(acc.accountId) })
+  const ordinary = await newAccount(app, {})
+  t.match((await app.inject({ method: 'GET', url: `/__sandbox/accounts/${ordinary.accountId}` })).json(), { efiHomologacao: false }, 'off unless asked')
+
+  const test = (valor: string) => ({ valor, pagador: { chave: PAYER_KEY }, favorecido: { chave: 'EfiPay@SejaEfi.com.br' } })
+  const other = await call('PUT', '/v3/gn/pix/h0', toKey('1.00'))
+  t.equal(other.statusCode, 400)
+  t.match(other.json(), { nome: 'chave_invalida', mensagem: /efipay@sejaefi\.com\.br/ })
+
+  const over = await call('PUT', '/v3/gn/pix/h3', test('20.01'))
+  t.equal(over.statusCode, 422)
+  t.same(over.json(), { nome: 'pagamento_negado', mensagem: 'Pagamento negado por análises (homologação: valores acima de R$ 20.00 são rejeitados na requisição)' })
+  t.same(await balanceOf(app, acc.accountId), { available: 100, blocked: 0, invariantHolds: true }, 'nothing reserved')
+
+  t.equal((await call('PUT', '/v3/gn/pix/h1', test('10.00'))).statusCode, 201)
+  t.equal((await call('PUT', '/v3/gn/pix/h2', test('10.01'))).statusCode, 201, 'accepted on the request')
+  t.equal((await call('PUT', '/v3/gn/pix/h3', test('20.00'))).statusCode, 201, 'the idEnvio refused above was not consumed')
+  const bank = { valor: '50.00', pagador: { chave: PAYER_KEY }, favorecido: { contaBanco: { nome: 'JOSE', cpf: '10519952057', codigoBanco: '09089356', agencia: '1', conta: '123453', tipoConta: 'svgs' } } }
+  t.equal((await call('PUT', '/v3/gn/pix/h4', bank)).statusCode, 201, 'by account data: no amount bands')
+  await advance(app, 1000)
+
+  const status = async (id: string) => (await call('GET', `/v2/gn/pix/enviados/id-envio/${id}`)).json().status
+  t.same([await status('h1'), await status('h2'), await status('h3'), await status('h4')], ['REALIZADO', 'NAO_REALIZADO', 'NAO_REALIZADO', 'REALIZADO'])
+  t.match(await balanceOf(app, acc.accountId), { available: 100 - 10.5 - 50.5, blocked: 0, invariantHolds: true }, 'only the confirmed ones debited')
+  const log = await sentDeliveries(app, acc.accountId)
+  t.same(log.map(d => [d.body.pix[0].gnExtras.idEnvio, d.body.pix[0].status]).sort(), [['h1', 'REALIZADO'], ['h2', 'NAO_REALIZADO'], ['h3', 'NAO_REALIZADO'], ['h4', 'REALIZADO']])
+  t.match(log.find(d => d.body.pix[0].gnExtras.idEnvio === 'h2').body.pix[0], { chave: PAYER_KEY, horario: null, gnExtras: { erro: { codigo: 'AB03', origem: 'PSP do usuário recebedor' } } })
+  t.match((await call('GET', '/v2/gn/pix/enviados/id-envio/h1')).json().favorecido, { chave: 'efipay@sejaefi.com.br', identificacao: { nome: /EFI/, cnpj: '**.089.356/0001-**' } })
 })

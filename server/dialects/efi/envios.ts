@@ -21,6 +21,15 @@ import type { PixQrCodePayBodyType, PixSendBodyType, PixSentListQueryType } from
 /** The route a pay-out came by: v3 and v2 differ only in how an unknown favorecido key is refused. */
 export type SendRoute = 'v3' | 'v2' | 'mesma-titularidade'
 
+/** Efí's test key (docs/efi.md, Homologação): the only key a pay-out by key reaches in homologação. */
+export const HOMOLOGACAO_KEY = 'efipay@sejaefi.com.br'
+
+/** Who holds it: Efí itself. */
+const HOMOLOGACAO_HOLDER: Counterpart = { name: 'EFI S.A. - INSTITUICAO DE PAGAMENTO', document: '09089356000118', ispb: '09089356', bankName: 'EFI S.A.', bankCode: '364', accountBranch: '0001', accountNumber: '1' }
+
+/** The scenario that fails a pay-out of R$ 10.01 to 20.00 in homologação (by webhook, after the 201). */
+const HOMOLOGACAO_REJECTION: AppliedScenario = { name: 'SETTLEMENT_TIMEOUT', params: {} }
+
 const DIRECTORY_TO_CASH_OUT: Readonly<Record<string, CashOutKeyType>> = { CPF: 'DOCUMENT', CNPJ: 'DOCUMENT', EMAIL: 'EMAIL', PHONE: 'PHONE', EVP: 'RANDOM' }
 
 export class Envios {
@@ -44,7 +53,8 @@ export class Envios {
   }
 
   /** PUT /v3/gn/pix/:idEnvio, /v2/gn/pix/:idEnvio and /v2/gn/pix/:idEnvio/mesma-titularidade. */
-  send (account: Account, idEnvio: string, body: PixSendBodyType, route: SendRoute, scenarios: AppliedScenario[]): Envio {
+  send (account: Account, idEnvio: string, body: PixSendBodyType, route: SendRoute, asked: AppliedScenario[]): Envio {
+    let scenarios = asked
     this.fresh(account, idEnvio)
     const amount = parseDecimalString(body.valor)
     if (!amount.ok || amount.cents <= 0) throw invalidRequest(['Campo valor deve ser maior que zero'])
@@ -53,7 +63,15 @@ export class Envios {
     const senderKey = this.senderKey(account, body.pagador.chave)
     const sameOwner = route === 'mesma-titularidade'
     let to: Parameters<Sandbox['payouts']['createTransfer']>[1]['to']
-    if (chave !== undefined) {
+    const homologacao = account.efiHomologacao === true && chave !== undefined
+    if (homologacao) {
+      // Efí's homologação (docs/efi.md): by key, only its test key; above R$ 20.00 refused on the request,
+      // R$ 10.01 to 20.00 accepted and then rejected by webhook, up to R$ 10.00 confirmed. By account data: no change.
+      if (chave.toLowerCase() !== HOMOLOGACAO_KEY) throw new Refusal('PIX_INVALID_PIX_KEY', `A chave informada é inválida: em homologação, envios por chave só são feitos para ${HOMOLOGACAO_KEY}`)
+      if (amount.cents > 2000) throw new Refusal('EFI_PAYMENT_DENIED', 'Pagamento negado por análises (homologação: valores acima de R$ 20.00 são rejeitados na requisição)')
+      if (amount.cents > 1000) scenarios = [...scenarios, HOMOLOGACAO_REJECTION]
+      to = { key: HOMOLOGACAO_KEY, keyType: 'EMAIL', holder: HOMOLOGACAO_HOLDER }
+    } else if (chave !== undefined) {
       const key = directoryKeyOf(chave)
       if (key === null) throw new Refusal('PIX_INVALID_PIX_KEY', `A chave do favorecido "${chave}" não é uma chave Pix válida`)
       const listed = this.sb.directory.holders.listed(key.key)

@@ -40,6 +40,11 @@ export const AccountSchema = Open({
   /** The provider's minimum cash-in expiration, in seconds (docs/gateway.md §2.6 "some providers require a higher minimum"). */
   cashInMinExpirationSeconds: Int({ minimum: 0 }),
   splitFrequency: OneOf(SPLIT_FREQUENCIES),
+  /**
+   * Efí's homologação (docs/efi.md, Homologação): its pay-outs follow Efí's test rules (by amount, and
+   * to its test key only). Absent: an ordinary account, under the sandbox's own rules.
+   */
+  efiHomologacao: Type.Optional(Type.Boolean()),
   balance: Open({ availableCents: Holding, blockedCents: Holding }),
   /**
    * Running totals that let anyone check the ledger invariant (docs/assumptions.md, Balances):
