@@ -256,6 +256,15 @@ export class EfiApi {
   pixSentByIdEnvio (idEnvio: string, options?: RequestOptions): Promise<T.EfiPixSentDetail> { return this.client.call('efiPixSentDetailByIdEnvio', { params: { idEnvio }, options }) }
   /** GET /v2/gn/pix/enviados: `inicio` and `fim` (RFC 3339) are required. */
   pixSentList (query: T.EfiPixSentFilter, options?: RequestOptions): Promise<T.EfiPixSentList> { return this.client.call('efiPixSentList', { query, options }) }
+  /** GET /v2/gn/saldo; with `bloqueios`, what open MED cases hold. */
+  balance (bloqueios?: boolean, options?: RequestOptions): Promise<T.EfiBalance> { return this.client.call('efiGetBalance', { query: bloqueios === undefined ? {} : { bloqueios }, options }) }
+  config (options?: RequestOptions): Promise<T.EfiAccountConfig> { return this.client.call('efiGetConfig', { options }) }
+  /** PUT /v2/gn/config: replaces the settings whole (204). */
+  putConfig (body: T.EfiAccountConfig, options?: RequestOptions): Promise<void> { return this.client.call('efiPutConfig', { body, options }) }
+  createEvp (options?: RequestOptions): Promise<T.EfiEvp> { return this.client.call('efiCreateEvp', { options }) }
+  evps (options?: RequestOptions): Promise<T.EfiEvpList> { return this.client.call('efiListEvp', { options }) }
+  deleteEvp (chave: string, options?: RequestOptions): Promise<void> { return this.client.call('efiDeleteEvp', { params: { chave }, options }) }
+  keyBuckets (options?: RequestOptions): Promise<T.EfiKeyBuckets> { return this.client.call('efiKeyBuckets', { options }) }
 }
 
 /** The central-bank-compatible family: BACEN-style payloads, simple error shape. */

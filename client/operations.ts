@@ -33,7 +33,9 @@ import type { ApiPixDevolucao as ApiPixDevolucaoSchema, ApiPixDevolucaoBody, Api
 import type { AccountWebhookBody, AccountWebhookView, ApiPixWebhook as ApiPixWebhookSchema, ApiPixWebhookBody, ApiPixWebhookList as ApiPixWebhookListSchema, ApiPixWebhookListQuery, SandboxApiPixWebhookList } from '../server/dialects/api-pix/schemas/webhook.js'
 import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody, SandboxCobVList } from '../server/dialects/api-pix/schemas/cobv.js'
 import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView, SandboxLoteCobVList } from '../server/dialects/api-pix/schemas/lotecobv.js'
-import type { PixQrCodePayBody, PixSendBody, PixSent, PixSentDetail, PixSentList, PixSentListQuery } from '../server/dialects/efi/schemas.js'
+import type {
+  AccountConfig, EvpCreated, EvpList, KeyBuckets, PixQrCodePayBody, PixSendBody, PixSent, PixSentDetail, PixSentList, PixSentListQuery, Saldo,
+} from '../server/dialects/efi/schemas.js'
 import type { EfiError } from '../server/dialects/efi/errors.js'
 import type {
   CobRBody, CobRList, CobRListQuery, CobRPatchBody, CobRSummaryView, CobRView, NextDebitBody, NextDebitView, NextDueView, SandboxRecurrenceListQuery,
@@ -196,6 +198,13 @@ export const operations = {
   efiPixSentDetail: ['GET', '/v2/gn/pix/enviados/{e2eId}'],
   efiPixSentDetailByIdEnvio: ['GET', '/v2/gn/pix/enviados/id-envio/{idEnvio}'],
   efiPixSentList: ['GET', '/v2/gn/pix/enviados'],
+  efiGetBalance: ['GET', '/v2/gn/saldo'],
+  efiGetConfig: ['GET', '/v2/gn/config'],
+  efiPutConfig: ['PUT', '/v2/gn/config'],
+  efiCreateEvp: ['POST', '/v2/gn/evp'],
+  efiListEvp: ['GET', '/v2/gn/evp'],
+  efiDeleteEvp: ['DELETE', '/v2/gn/evp/{chave}'],
+  efiKeyBuckets: ['GET', '/v2/gn/chaves/balde'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
 
 export type OperationId = keyof typeof operations
@@ -413,3 +422,8 @@ export type EfiPixSent = S<typeof PixSent>
 export type EfiPixSentDetail = S<typeof PixSentDetail>
 export type EfiPixSentFilter = S<typeof PixSentListQuery>
 export type EfiPixSentList = S<typeof PixSentList>
+export type EfiBalance = S<typeof Saldo>
+export type EfiAccountConfig = S<typeof AccountConfig>
+export type EfiEvp = S<typeof EvpCreated>
+export type EfiEvpList = S<typeof EvpList>
+export type EfiKeyBuckets = S<typeof KeyBuckets>

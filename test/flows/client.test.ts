@@ -334,6 +334,13 @@ t.test('a tour of every operation through the typed client', async t => {
   t.match(await client.efi.pixSent(efiSent.e2eId), { idEnvio: 'tourefi1', chave: document })
   t.match(await client.efi.pixSentByIdEnvio('tourefi2'), { idEnvio: 'tourefi2' })
   t.equal((await client.efi.pixSentList(window)).pix.length, 3)
+  t.match(await client.efi.balance(true), { saldo: String, bloqueios: { med: '0.00' } })
+  t.same(await client.efi.config(), { pix: { receberSemChave: true, chaves: {} } })
+  t.equal(await client.efi.putConfig({ pix: { receberSemChave: false } }), undefined, '204')
+  const evp = await client.efi.createEvp()
+  t.same((await client.efi.evps()).chaves, [evp.chave])
+  t.equal(await client.efi.deleteEvp(evp.chave), undefined)
+  t.match(await client.efi.keyBuckets(), { baldeA: { capacidade: 100 } })
   await client.apiPix.deleteWebhook(document)
   // Pix Automático: this sandbox serves no recurrence, so a charge is refused for its idRec; its webhook is the account's.
   const cobr = { idRec: 'RR1234567820260310abcdefghijk', calendario: { dataDeVencimento: '2026-03-20' }, valor: { original: '9.90' }, recebedor: { conta: '1', tipoConta: 'CORRENTE' as const } }

@@ -25,6 +25,8 @@ declare module '../../errors/refusal.js' {
     EFI_RECEIVER_KEY_NOT_FOUND: true
     /** A pay-out refused on the request (the homologação profile above R$ 20.00). */
     EFI_PAYMENT_DENIED: true
+    /** DELETE /v2/gn/evp/:chave of a key that is no random key of the account. */
+    EFI_KEY_NOT_FOUND: true
   }
 }
 
@@ -87,6 +89,8 @@ const NAMES: Readonly<Partial<Record<Code, string>>> = {
   NOT_FOUND: 'nao_encontrado',
   RATE_LIMITED: 'balde_fichas_vazio',
   INTERNAL_ERROR: 'erro_aplicacao',
+  EFI_KEY_NOT_FOUND: 'chave_nao_encontrada',
+  ACCOUNT_LIMIT_REACHED: 'limite_criacao_chave_atingido',
 }
 
 /** Outcomes Efí answers `{ nome, mensagem }` even on a route of problem details (its pay-outs' rules, docs/efi.md). */
@@ -150,6 +154,8 @@ export const EFI: ErrorFamily = {
     QRCODE_NOT_AVAILABLE: 400,
     PROVIDER_REJECTED: 422,
     EFI_PAYMENT_DENIED: 422,
+    EFI_KEY_NOT_FOUND: 400,
+    ACCOUNT_LIMIT_REACHED: 400,
     UNKNOWN_SCENARIO: 400,
     INVALID_SCENARIO_PARAMETER: 400,
     UNAUTHORIZED: 401,

@@ -35,6 +35,14 @@ export const efi: Dialect = {
     efiPixSentDetail: null,
     efiPixSentDetailByIdEnvio: null,
     efiPixSentList: null,
+    // The balance as the gateway's; settings, keys and the bucket none.
+    efiGetBalance: 'balance',
+    efiGetConfig: null,
+    efiPutConfig: null,
+    efiCreateEvp: null,
+    efiListEvp: null,
+    efiDeleteEvp: null,
+    efiKeyBuckets: null,
   },
   register: async (app, { config, routes }) => {
     const { v2, v3 } = efiPrefixes(config.apiPixBasePath)
@@ -48,7 +56,7 @@ export const efi: Dialect = {
   },
   // Its callback of a sent PIX goes to the payer key's API Pix webhook.
   deliveries: sb => ({ [PIX_SENT_EVENT]: { sample: pixSentSample, receivers: (accountId: number) => sb.apiPixWebhooks.callbackUrls(accountId, 'pix') } }),
-  notifier: sb => new EfiNotifier({ store: sb.store, webhooks: sb.webhooks, webhookUrls: sb.apiPixWebhooks }),
+  notifier: sb => new EfiNotifier({ store: sb.store, webhooks: sb.webhooks, webhookUrls: sb.apiPixWebhooks, settings: sb.pspSettings }),
   report: {
     title: 'Efí',
     // Its `/gn/` routes, named without the prefix (a longer claim than API Pix's base path).

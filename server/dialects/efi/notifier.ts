@@ -2,7 +2,10 @@ import type { DomainEvent, Notifier } from '../../events.js'
 import type { Store } from '../../store/store.js'
 import type { WebhookService } from '../../webhooks/service.js'
 import type { ApiPixWebhookService } from '../../services/api-pix-webhooks.js'
-import { envioCallback, envioOf } from './views.js'
+import type { PspSettingsService } from '../../services/psp-settings.js'
+import { envioCallback, envioOf, type SentNotification } from './views.js'
+import type { AccountConfigType } from './schemas.js'
+import { EFI_SETTINGS } from './account.js'
 
 /** The event type of Efí's callback of a sent PIX in the delivery log. */
 export const PIX_SENT_EVENT = 'efi_pix_enviado'
@@ -12,6 +15,8 @@ export type EfiNotifierDeps = {
   webhooks: Pick<WebhookService, 'deliver'>
   /** Where the payer key's webhook posts: API Pix's webhook of the key. */
   webhookUrls: Pick<ApiPixWebhookService, 'pixCallbackUrl'>
+  /** The account's settings (PUT /v2/gn/config): what the payer key's callbacks add. */
+  settings: Pick<PspSettingsService, 'get'>
 }
 
 /**
@@ -29,6 +34,8 @@ export class EfiNotifier implements Notifier {
     if (tx === undefined || tx.status === 'PENDING') return
     const url = this.deps.webhookUrls.pixCallbackUrl(tx.accountId, tx.data.senderKey!)
     if (url === undefined) return
-    this.deps.webhooks.deliver({ accountId: tx.accountId, eventType: PIX_SENT_EVENT, transactionId: tx.id, payload: envioCallback(tx), ...(event.scenarios !== undefined ? { scenarios: event.scenarios } : {}) }, url)
+    const config = this.deps.settings.get(tx.accountId, EFI_SETTINGS) as AccountConfigType | undefined
+    const notify: SentNotification | undefined = config?.pix.chaves?.[tx.data.senderKey!]?.envio?.webhook.notificacao
+    this.deps.webhooks.deliver({ accountId: tx.accountId, eventType: PIX_SENT_EVENT, transactionId: tx.id, payload: envioCallback(tx, notify), ...(event.scenarios !== undefined ? { scenarios: event.scenarios } : {}) }, url)
   }
 }

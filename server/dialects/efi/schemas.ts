@@ -125,8 +125,61 @@ export const PixSentCallback = Type.Object({
     infoPagador: Type.Optional(Type.String()),
     gnExtras: Type.Object({
       idEnvio: Type.String(),
+      tarifa: Type.Optional(Type.String()),
+      favorecido: Type.Optional(Type.Object({ nome: Type.String(), cpf: Type.Optional(Type.String()), cnpj: Type.Optional(Type.String()), codigoBanco: Type.String() })),
       erro: Type.Optional(Type.Object({ codigo: Type.String(), origem: Type.String(), motivo: Type.String() })),
     }),
   })),
 })
 export type PixSentCallbackType = Static<typeof PixSentCallback>
+
+// ---- the account: balance, settings, random keys, key bucket ----
+
+export const SaldoQuery = Type.Object({
+  bloqueios: Type.Optional(Type.String({ maxLength: 10, description: 'true: also the amounts blocked (by MED and by court order)' })),
+})
+
+export const Saldo = Type.Object({
+  saldo: Type.String(),
+  bloqueios: Type.Optional(Type.Object({ judicial: Type.String(), med: Type.String(), total: Type.String() })),
+})
+
+const Flag = Type.Boolean()
+const KeySettings = Type.Object({
+  recebimento: Type.Optional(Type.Object({
+    txidObrigatorio: Flag,
+    recusarTipoPessoa: Type.Optional(StringEnum(['PF', 'PJ'] as const)),
+    qrCodeEstatico: Type.Optional(Type.Object({ recusarTodos: Flag }, { additionalProperties: false })),
+    documentoPagadorIgualDevedor: Type.Optional(Flag),
+    webhook: Type.Optional(Type.Object({
+      notificacao: Type.Optional(Type.Object({ tarifa: Flag, pagador: Flag }, { additionalProperties: false })),
+      notificar: Type.Optional(Type.Object({ pixSemTxid: Flag }, { additionalProperties: false })),
+    }, { additionalProperties: false })),
+  }, { additionalProperties: false })),
+  envio: Type.Optional(Type.Object({
+    webhook: Type.Object({
+      notificacao: Type.Object({ tarifa: Flag, favorecido: Flag }, { additionalProperties: false }),
+    }, { additionalProperties: false }),
+  }, { additionalProperties: false })),
+}, { additionalProperties: false })
+
+export const AccountConfig = Type.Object({
+  pix: Type.Object({
+    receberSemChave: Flag,
+    chaves: Type.Optional(Type.Record(Type.String({ pattern: '^[a-zA-Z0-9\\-.@_+]{1,77}$' }), KeySettings)),
+  }, { additionalProperties: false }),
+}, { additionalProperties: false })
+export type AccountConfigType = Static<typeof AccountConfig>
+
+export const EvpCreated = Type.Object({ chave: Type.String() })
+export const EvpList = Type.Object({ chaves: Type.Array(Type.String()) })
+export const EvpParams = Type.Object({ chave: Type.String({ minLength: 1, maxLength: 77 }) })
+
+const Balde = Type.Object({
+  tiposChave: Type.Array(Type.String()),
+  capacidade: Type.Integer(),
+  fichasDisponiveis: Type.Integer(),
+  taxaDeReposicaoFichas: Type.Integer(),
+  periodoReposicaoEmSegundos: Type.Integer(),
+})
+export const KeyBuckets = Type.Object({ baldeA: Balde, baldeB: Balde })

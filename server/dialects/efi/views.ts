@@ -78,9 +78,13 @@ const PACS002: Readonly<Record<string, string>> = {
   SETTLEMENT_TIMEOUT: 'AB03',
 }
 
+/** What the payer key's settings add to the callback (PUT /v2/gn/config, `chaves{key}.envio.webhook.notificacao`). */
+export interface SentNotification { tarifa?: boolean, favorecido?: boolean }
+
 /** Efí's callback of a sent PIX that settled (REALIZADO) or failed (NAO_REALIZADO, with `gnExtras.erro`). */
-export function envioCallback (tx: Envio): PixSentCallbackType {
+export function envioCallback (tx: Envio, notify: SentNotification = {}): PixSentCallbackType {
   const done = tx.status === 'CONFIRMED'
+  const c = tx.counterpart
   return {
     pix: [{
       endToEndId: tx.endToEndId ?? '',
@@ -92,6 +96,8 @@ export function envioCallback (tx: Envio): PixSentCallbackType {
       ...(tx.description !== undefined ? { infoPagador: tx.description } : {}),
       gnExtras: {
         idEnvio: tx.externalId ?? '',
+        ...(notify.tarifa === true ? { tarifa: centsToString(tx.feeCents) } : {}),
+        ...(notify.favorecido === true && c !== undefined ? { favorecido: { nome: c.name, ...maskedDocument(c.document), codigoBanco: c.ispb } } : {}),
         ...(done ? {} : { erro: { codigo: PACS002[tx.errorCode ?? ''] ?? 'AB03', origem: 'PSP do usuário recebedor', motivo: tx.errorMessage ?? 'Pagamento não realizado' } }),
       },
     }],

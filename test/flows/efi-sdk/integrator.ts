@@ -71,6 +71,17 @@ interface EfiPayoutCalls {
   pixSendDetailId?: (params: Params) => Answer
 }
 
+/** Efí's own calls over the account, in both SDKs (the key bucket in sdk-node-apis-efi only). */
+interface EfiAccountCalls {
+  getAccountBalance (params: Params): Answer
+  updateAccountConfig (params: Params, body: Body): Answer
+  listAccountConfig (): Answer
+  pixCreateEvp (): Answer
+  pixListEvp (): Answer
+  pixDeleteEvp (params: Params): Answer
+  pixKeysBucket?: () => Answer
+}
+
 interface Credentials { clientId: string, clientSecret: string, certificate: string, key: string }
 
 interface Sdk {
@@ -490,6 +501,22 @@ for (const sdk of SDKS) {
         t.match(await pix.pixDetailCharge({ txid }), { status: 'CONCLUIDA' }, 'the charge of this sandbox is paid')
       }
       await pix.pixDeleteWebhook({ chave: CHAVE })
+    })
+
+    t.test('Efí\'s account routes: balance, settings, random keys (an empty POST body as each SDK sends it), key bucket', async t => {
+      const calls = pix as unknown as EfiAccountCalls
+      const holder = await sandbox.client.sandbox.account(account.accountId)
+      t.same(await calls.getAccountBalance({ bloqueios: true }), { saldo: holder.balance.available.toFixed(2), bloqueios: { judicial: '0.00', med: '0.00', total: '0.00' } })
+      const config = { pix: { receberSemChave: true, chaves: { [holder.document]: { recebimento: { txidObrigatorio: false, qrCodeEstatico: { recusarTodos: false } } } } } }
+      t.equal(await calls.updateAccountConfig({}, config), '', '204, no body')
+      t.same(await calls.listAccountConfig(), config)
+      const { chave } = await calls.pixCreateEvp()
+      t.match(chave, /^[0-9a-f-]{36}$/)
+      t.ok((await calls.pixListEvp()).chaves.includes(chave))
+      await calls.pixDeleteEvp({ chave })
+      t.notOk((await calls.pixListEvp()).chaves.includes(chave))
+      await refused(t, calls.pixDeleteEvp({ chave }), { nome: 'chave_nao_encontrada' }, 'a key already removed')
+      if (sdk.efiOnly) t.match(await calls.pixKeysBucket!(), { baldeA: { capacidade: 100 }, baldeB: { capacidade: 100 } })
     })
   })
 }

@@ -3,6 +3,9 @@ import { Refusal } from '../../../errors/refusal.js'
 import { bodilessTolerantParsers } from '../../shared/bodies.js'
 import { Envios } from '../envios.js'
 import { v2Sends, v3Sends } from './pix-send.js'
+import { accountRoutes } from './account.js'
+import { EfiAccount } from '../account.js'
+import { named } from '../../../named-plugins.js'
 
 /** What every plugin of Efí's routes has: its body parsers, and Efí's 404 for a `/gn/` path that is none of its routes. */
 const common: FastifyPluginAsync = async (app) => {
@@ -17,11 +20,12 @@ const common: FastifyPluginAsync = async (app) => {
 /** Efí's routes under API Pix's base path (`/v2` at Efí): a plugin registered with that prefix. */
 export const efiV2Routes: FastifyPluginAsync = async (app) => {
   await common(app, {})
-  await app.register(v2Sends(new Envios(app.sandbox)))
+  await app.register(named('efi-pix-send', v2Sends(new Envios(app.sandbox))))
+  await app.register(named('efi-account', accountRoutes(new EfiAccount(app.sandbox))))
 }
 
 /** Efí's routes under its `/v3` (the base path's sibling). */
 export const efiV3Routes: FastifyPluginAsync = async (app) => {
   await common(app, {})
-  await app.register(v3Sends(new Envios(app.sandbox)))
+  await app.register(named('efi-pix-send-v3', v3Sends(new Envios(app.sandbox))))
 }
