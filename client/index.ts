@@ -265,6 +265,9 @@ export class EfiApi {
   evps (options?: RequestOptions): Promise<T.EfiEvpList> { return this.client.call('efiListEvp', { options }) }
   deleteEvp (chave: string, options?: RequestOptions): Promise<void> { return this.client.call('efiDeleteEvp', { params: { chave }, options }) }
   keyBuckets (options?: RequestOptions): Promise<T.EfiKeyBuckets> { return this.client.call('efiKeyBuckets', { options }) }
+  /** GET /v2/loc/{id}/qrcode: the code of the charge a location serves, its SVG image and a page that shows them. */
+  locQrCode (id: number, options?: RequestOptions): Promise<T.EfiLocQrCode> { return this.client.call('efiLocQrCode', { params: { id }, options }) }
+  qrCodeDetail (body: T.EfiQrCodeDetailRequest, options?: RequestOptions): Promise<T.EfiQrCodeDetail> { return this.client.call('efiQrCodeDetail', { body, options }) }
 }
 
 /** The central-bank-compatible family: BACEN-style payloads, simple error shape. */

@@ -34,7 +34,7 @@ import type { AccountWebhookBody, AccountWebhookView, ApiPixWebhook as ApiPixWeb
 import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody, SandboxCobVList } from '../server/dialects/api-pix/schemas/cobv.js'
 import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView, SandboxLoteCobVList } from '../server/dialects/api-pix/schemas/lotecobv.js'
 import type {
-  AccountConfig, EvpCreated, EvpList, KeyBuckets, PixQrCodePayBody, PixSendBody, PixSent, PixSentDetail, PixSentList, PixSentListQuery, Saldo,
+  AccountConfig, EvpCreated, EvpList, KeyBuckets, LocQrCode, QrCodeDetail, QrCodeDetailBody, PixQrCodePayBody, PixSendBody, PixSent, PixSentDetail, PixSentList, PixSentListQuery, Saldo,
 } from '../server/dialects/efi/schemas.js'
 import type { EfiError } from '../server/dialects/efi/errors.js'
 import type {
@@ -205,6 +205,8 @@ export const operations = {
   efiListEvp: ['GET', '/v2/gn/evp'],
   efiDeleteEvp: ['DELETE', '/v2/gn/evp/{chave}'],
   efiKeyBuckets: ['GET', '/v2/gn/chaves/balde'],
+  efiLocQrCode: ['GET', '/v2/loc/{id}/qrcode'],
+  efiQrCodeDetail: ['POST', '/v2/gn/qrcodes/detalhar'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
 
 export type OperationId = keyof typeof operations
@@ -427,3 +429,6 @@ export type EfiAccountConfig = S<typeof AccountConfig>
 export type EfiEvp = S<typeof EvpCreated>
 export type EfiEvpList = S<typeof EvpList>
 export type EfiKeyBuckets = S<typeof KeyBuckets>
+export type EfiLocQrCode = S<typeof LocQrCode>
+export type EfiQrCodeDetailRequest = S<typeof QrCodeDetailBody>
+export type EfiQrCodeDetail = S<typeof QrCodeDetail>

@@ -341,6 +341,9 @@ t.test('a tour of every operation through the typed client', async t => {
   t.same((await client.efi.evps()).chaves, [evp.chave])
   t.equal(await client.efi.deleteEvp(evp.chave), undefined)
   t.match(await client.efi.keyBuckets(), { baldeA: { capacidade: 100 } })
+  const efiCob = await client.apiPix.createCobWithGeneratedTxid({ calendario: {}, valor: { original: '3.00' }, chave: 'tour@example.com' })
+  t.match(await client.efi.locQrCode(efiCob.loc!.id), { qrcode: efiCob.pixCopiaECola, imagemQrcode: /^data:image\/svg\+xml;base64,/ })
+  t.match(await client.efi.qrCodeDetail({ pixCopiaECola: efiCob.pixCopiaECola! }), { tipoCob: 'cob', txid: efiCob.txid, valor: { original: '3.00' } })
   await client.apiPix.deleteWebhook(document)
   // Pix Automático: this sandbox serves no recurrence, so a charge is refused for its idRec; its webhook is the account's.
   const cobr = { idRec: 'RR1234567820260310abcdefghijk', calendario: { dataDeVencimento: '2026-03-20' }, valor: { original: '9.90' }, recebedor: { conta: '1', tipoConta: 'CORRENTE' as const } }

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import type { ErrorAnswer, ErrorFamily, ErrorShape } from '../../errors/families.js'
 import { PROBLEM_TYPE_BASE } from '../../errors/problems.js'
 import type { Code } from '../../errors/refusal.js'
-import type { EfiScope } from '../../domain/scopes.js'
+import type { OAuthScope } from '../../domain/scopes.js'
 
 /**
  * Efí's errors on its own routes (docs/efi.md, Errors): not BACEN's problem details everywhere, but
@@ -27,12 +27,18 @@ declare module '../../errors/refusal.js' {
     EFI_PAYMENT_DENIED: true
     /** DELETE /v2/gn/evp/:chave of a key that is no random key of the account. */
     EFI_KEY_NOT_FOUND: true
+    /** GET /v2/loc/:id/qrcode of a location the account does not have. */
+    EFI_LOCATION_NOT_FOUND: true
+    /** GET /v2/loc/:id/qrcode of a location that serves no charge. */
+    EFI_LOCATION_EMPTY: true
+    /** A pixCopiaECola that is no BR Code. */
+    EFI_QRCODE_UNREADABLE: true
   }
 }
 
 /** What an Efí route says in its config (`config.efi`): its scope, and the problem type of each status it answers as a problem. */
 export interface EfiRoute {
-  readonly scope: EfiScope
+  readonly scope: OAuthScope
   readonly problems?: Readonly<Partial<Record<number, EfiProblemType>>>
 }
 
@@ -91,6 +97,8 @@ const NAMES: Readonly<Partial<Record<Code, string>>> = {
   INTERNAL_ERROR: 'erro_aplicacao',
   EFI_KEY_NOT_FOUND: 'chave_nao_encontrada',
   ACCOUNT_LIMIT_REACHED: 'limite_criacao_chave_atingido',
+  EFI_LOCATION_NOT_FOUND: 'location_nao_encontrada',
+  EFI_LOCATION_EMPTY: 'location_sem_cobranca',
 }
 
 /** Outcomes Efí answers `{ nome, mensagem }` even on a route of problem details (its pay-outs' rules, docs/efi.md). */
@@ -156,6 +164,10 @@ export const EFI: ErrorFamily = {
     EFI_PAYMENT_DENIED: 422,
     EFI_KEY_NOT_FOUND: 400,
     ACCOUNT_LIMIT_REACHED: 400,
+    EFI_LOCATION_NOT_FOUND: 400,
+    EFI_LOCATION_EMPTY: 400,
+    EFI_QRCODE_UNREADABLE: 422,
+    INVALID_PIX_CODE: 400,
     UNKNOWN_SCENARIO: 400,
     INVALID_SCENARIO_PARAMETER: 400,
     UNAUTHORIZED: 401,

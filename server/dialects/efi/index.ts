@@ -43,6 +43,9 @@ export const efi: Dialect = {
     efiListEvp: null,
     efiDeleteEvp: null,
     efiKeyBuckets: null,
+    // A location's image as API Pix's locations; reading a code as the gateway's cash-out by QR code reads it.
+    efiLocQrCode: 'loc',
+    efiQrCodeDetail: null,
   },
   register: async (app, { config, routes }) => {
     const { v2, v3 } = efiPrefixes(config.apiPixBasePath)

@@ -183,3 +183,33 @@ const Balde = Type.Object({
   periodoReposicaoEmSegundos: Type.Integer(),
 })
 export const KeyBuckets = Type.Object({ baldeA: Balde, baldeB: Balde })
+
+// ---- QR codes ----
+
+export const LocParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) })
+export const LocQrCode = Type.Object({
+  qrcode: Type.String({ description: 'The BR Code (copia e cola)' }),
+  imagemQrcode: Type.String({ description: 'Its image: data:image/svg+xml;base64,...' }),
+  linkVisualizacao: Type.String({ description: 'A page of this sandbox showing the charge, its image and its code' }),
+})
+export const ViewTokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 77 }) })
+export const QrCodeDetailBody = Type.Object({ pixCopiaECola: Type.String({ minLength: 1, maxLength: 1000 }) })
+const Masked = Type.Object({ nome: Type.String(), cpf: Type.Optional(Type.String()), cnpj: Type.Optional(Type.String()) })
+export const QrCodeDetail = Type.Object({
+  tipoCob: StringEnum(['cob', 'cobv'] as const),
+  txid: Type.String(),
+  revisao: Type.Integer(),
+  calendario: Type.Object({
+    criacao: Type.String(),
+    apresentacao: Type.String(),
+    expiracao: Type.Optional(Type.Integer()),
+    dataDeVencimento: Type.Optional(Type.String()),
+    validadeAposVencimento: Type.Optional(Type.Integer()),
+  }),
+  status: Type.String(),
+  devedor: Type.Optional(Masked),
+  recebedor: Masked,
+  valor: Type.Object({ original: Type.String(), final: Type.Optional(Type.String({ description: 'What it asks to be paid now (a cobv\'s after fines or discounts); absent once it can no longer be paid' })) }),
+  chave: Type.Optional(Type.String()),
+  solicitacaoPagador: Type.Optional(Type.String()),
+})

@@ -312,6 +312,11 @@ for (const sdk of SDKS) {
       t.equal(cob.location, loc.location, 'the charge is served at the location')
       checkBrCode(t, cob.pixCopiaECola, loc.location)
       t.same(await pix.pixDetailLocation({ id: loc.id }), { ...loc, txid })
+      const image = await pix.pixGenerateQRCode({ id: loc.id })
+      t.match(image, { qrcode: cob.pixCopiaECola, imagemQrcode: /^data:image\/svg\+xml;base64,/, linkVisualizacao: /\/v2\/gn\/visualizar\// }, 'Efí\'s image of the location (GET /v2/loc/{id}/qrcode)')
+      const page = await fetch(image.linkVisualizacao)
+      t.equal(page.status, 200, 'the page of linkVisualizacao answers without a token')
+      t.ok((await page.text()).includes('7.50'))
 
       const listed = await pix.pixLocationList({ ...await window(), txIdPresente: true })
       t.ok(listed.loc.some((l: { id: number, txid?: string }) => l.id === loc.id && l.txid === txid))
@@ -325,7 +330,7 @@ for (const sdk of SDKS) {
 
       await refused(t, pix.pixDetailLocation({ id: 999999 }), problem('PayloadLocationNaoEncontrado', 404), 'an unknown location')
       await refused(t, pix.pixCreateLocation({ tipoCob: 'boleto' }), problem('PayloadLocationOperacaoInvalida', 400), 'a tipoCob API Pix does not have')
-      await refused(t, pix.pixGenerateQRCode({ id: loc.id }), problem('NaoEncontrado', 404), 'Efí\'s own image of a location (GET /v2/loc/{id}/qrcode) is not API Pix\'s')
+      await refused(t, pix.pixGenerateQRCode({ id: loc.id }), { nome: 'location_sem_cobranca' }, 'Efí\'s image of a location serving no charge (GET /v2/loc/{id}/qrcode)')
     })
 
     t.test('cobv: create, revise, read, list', async t => {

@@ -3,7 +3,7 @@ import { appliedScenarios } from '../../../applied-scenarios.js'
 import { errorResponses } from '../../../schemas/common.js'
 import { ApiPixCobV, ApiPixCobVBody, ApiPixCobVList, ApiPixCobVListQuery, ApiPixCobVParams, ApiPixCobVPatchBody, ApiPixCobVQuery } from '../schemas/cobv.js'
 import type { ApiPixRoute } from './route.js'
-import { locationHost } from './host.js'
+import { locationHost } from '../../shared/host.js'
 import { apiPixViews } from '../views/index.js'
 import { PROBLEM } from '../errors.js'
 

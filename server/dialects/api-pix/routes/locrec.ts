@@ -2,7 +2,7 @@ import type { RoutesPlugin } from '../../../route-plugin.js'
 import { errorResponses } from '../../../schemas/common.js'
 import { LocRecList, LocRecListQuery, LocRecParams, LocRecView } from '../schemas/rec.js'
 import type { ApiPixRoute } from './route.js'
-import { locationHost } from './host.js'
+import { locationHost } from '../../shared/host.js'
 import { apiPixViews } from '../views/index.js'
 import { PROBLEM } from '../errors.js'
 

@@ -5,6 +5,9 @@ import { Envios } from '../envios.js'
 import { v2Sends, v3Sends } from './pix-send.js'
 import { accountRoutes } from './account.js'
 import { EfiAccount } from '../account.js'
+import { qrCodeRoutes } from './qrcodes.js'
+import { EfiQrCodes } from '../qrcodes.js'
+import { efiPrefixes } from '../errors.js'
 import { named } from '../../../named-plugins.js'
 
 /** What every plugin of Efí's routes has: its body parsers, and Efí's 404 for a `/gn/` path that is none of its routes. */
@@ -22,6 +25,7 @@ export const efiV2Routes: FastifyPluginAsync = async (app) => {
   await common(app, {})
   await app.register(named('efi-pix-send', v2Sends(new Envios(app.sandbox))))
   await app.register(named('efi-account', accountRoutes(new EfiAccount(app.sandbox))))
+  await app.register(named('efi-qrcodes', qrCodeRoutes(new EfiQrCodes(app.sandbox), efiPrefixes(app.sandbox.config.apiPixBasePath).v2)))
 }
 
 /** Efí's routes under its `/v3` (the base path's sibling). */
