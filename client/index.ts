@@ -267,6 +267,10 @@ export class EfiApi {
   keyBuckets (options?: RequestOptions): Promise<T.EfiKeyBuckets> { return this.client.call('efiKeyBuckets', { options }) }
   /** GET /v2/loc/{id}/qrcode: the code of the charge a location serves, its SVG image and a page that shows them. */
   locQrCode (id: number, options?: RequestOptions): Promise<T.EfiLocQrCode> { return this.client.call('efiLocQrCode', { params: { id }, options }) }
+  /** GET /v2/gn/infracoes: `inicio` and `fim` (RFC 3339) are required. */
+  infracoes (query: T.EfiInfracoesFilter, options?: RequestOptions): Promise<T.EfiInfracoes> { return this.client.call('efiListInfracoes', { query, options }) }
+  /** POST /v2/gn/infracoes/{idInfracao}/defesa: once per infração (201, no body). */
+  defendInfracao (idInfracao: string, body: T.EfiDefesaRequest, options?: RequestOptions): Promise<void> { return this.client.call('efiDefendInfracao', { params: { idInfracao }, body, options }) }
   qrCodeDetail (body: T.EfiQrCodeDetailRequest, options?: RequestOptions): Promise<T.EfiQrCodeDetail> { return this.client.call('efiQrCodeDetail', { body, options }) }
 }
 

@@ -34,7 +34,7 @@ import type { AccountWebhookBody, AccountWebhookView, ApiPixWebhook as ApiPixWeb
 import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody, SandboxCobVList } from '../server/dialects/api-pix/schemas/cobv.js'
 import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView, SandboxLoteCobVList } from '../server/dialects/api-pix/schemas/lotecobv.js'
 import type {
-  AccountConfig, EvpCreated, EvpList, KeyBuckets, LocQrCode, QrCodeDetail, QrCodeDetailBody, PixQrCodePayBody, PixSendBody, PixSent, PixSentDetail, PixSentList, PixSentListQuery, Saldo,
+  AccountConfig, DefesaBody, EvpCreated, InfracoesList, InfracoesQuery, EvpList, KeyBuckets, LocQrCode, QrCodeDetail, QrCodeDetailBody, PixQrCodePayBody, PixSendBody, PixSent, PixSentDetail, PixSentList, PixSentListQuery, Saldo,
 } from '../server/dialects/efi/schemas.js'
 import type { EfiError } from '../server/dialects/efi/errors.js'
 import type {
@@ -207,6 +207,8 @@ export const operations = {
   efiKeyBuckets: ['GET', '/v2/gn/chaves/balde'],
   efiLocQrCode: ['GET', '/v2/loc/{id}/qrcode'],
   efiQrCodeDetail: ['POST', '/v2/gn/qrcodes/detalhar'],
+  efiListInfracoes: ['GET', '/v2/gn/infracoes'],
+  efiDefendInfracao: ['POST', '/v2/gn/infracoes/{idInfracao}/defesa'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
 
 export type OperationId = keyof typeof operations
@@ -432,3 +434,6 @@ export type EfiKeyBuckets = S<typeof KeyBuckets>
 export type EfiLocQrCode = S<typeof LocQrCode>
 export type EfiQrCodeDetailRequest = S<typeof QrCodeDetailBody>
 export type EfiQrCodeDetail = S<typeof QrCodeDetail>
+export type EfiInfracoesFilter = S<typeof InfracoesQuery>
+export type EfiInfracoes = S<typeof InfracoesList>
+export type EfiDefesaRequest = S<typeof DefesaBody>

@@ -33,6 +33,8 @@ declare module '../../errors/refusal.js' {
     EFI_LOCATION_EMPTY: true
     /** A pixCopiaECola that is no BR Code. */
     EFI_QRCODE_UNREADABLE: true
+    /** A defence after the case's deadline. */
+    MED_DEFENCE_LATE: true
   }
 }
 
@@ -168,6 +170,9 @@ export const EFI: ErrorFamily = {
     EFI_LOCATION_EMPTY: 400,
     EFI_QRCODE_UNREADABLE: 422,
     INVALID_PIX_CODE: 400,
+    MED_NOT_FOUND: 404,
+    MED_INVALID_TRANSITION: 409,
+    MED_DEFENCE_LATE: 422,
     UNKNOWN_SCENARIO: 400,
     INVALID_SCENARIO_PARAMETER: 400,
     UNAUTHORIZED: 401,

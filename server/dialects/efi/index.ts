@@ -46,6 +46,9 @@ export const efi: Dialect = {
     // A location's image as API Pix's locations; reading a code as the gateway's cash-out by QR code reads it.
     efiLocQrCode: 'loc',
     efiQrCodeDetail: null,
+    // The list as the gateway's GET /api/med; a defence none.
+    efiListInfracoes: 'med-list',
+    efiDefendInfracao: null,
   },
   register: async (app, { config, routes }) => {
     const { v2, v3 } = efiPrefixes(config.apiPixBasePath)

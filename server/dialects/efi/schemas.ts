@@ -213,3 +213,49 @@ export const QrCodeDetail = Type.Object({
   chave: Type.Optional(Type.String()),
   solicitacaoPagador: Type.Optional(Type.String()),
 })
+
+// ---- MED ----
+
+export const InfracoesQuery = Type.Object({
+  inicio: Type.String({ minLength: 1, maxLength: 40 }),
+  fim: Type.String({ minLength: 1, maxLength: 40 }),
+  'paginacao.paginaAtual': Type.Optional(Pagina),
+  'paginacao.itensPorPagina': Type.Optional(PorPagina),
+})
+export type InfracoesQueryType = Static<typeof InfracoesQuery>
+
+const Participante = Type.Object({ nomeParticipante: Type.String(), conta: Type.Optional(Type.Number()), nome: Type.String(), documento: Type.String() })
+export const Infracao = Type.Object({
+  idInfracao: Type.String(),
+  endToEndId: Type.String(),
+  protocolo: Type.Number(),
+  dataTransacao: Type.String(),
+  valor: Type.Number(),
+  status: StringEnum(['ABERTA', 'ACEITA', 'CANCELADA_EFI', 'EM_DEFESA', 'REJEITADA'] as const),
+  razao: Type.String(),
+  tipoSituacao: Type.Optional(Type.String()),
+  comentario: Type.Optional(Type.String()),
+  defesa: Type.Optional(Type.String()),
+  justificativaAnalista: Type.Optional(Type.String()),
+  dadosAnalise: Type.Object({ abertura: Type.String(), prazoFinalizacao: Type.String(), recebimentoDefesa: Type.Optional(Type.String()), finalizacao: Type.Optional(Type.String()) }),
+  origem: Participante,
+  destino: Participante,
+  criadoEm: Type.String(),
+  atualizadoEm: Type.String(),
+})
+export type InfracaoType = Static<typeof Infracao>
+
+export const InfracoesList = Type.Object({
+  parametros: Type.Object({
+    inicio: Type.String(),
+    fim: Type.String(),
+    paginacao: Type.Object({ paginaAtual: Type.Integer(), itensPorPagina: Type.Integer(), quantidadeDePaginas: Type.Integer(), quantidadeTotalDeItens: Type.Integer() }),
+  }),
+  infracoes: Type.Array(Infracao),
+})
+
+export const InfracaoParams = Type.Object({ idInfracao: Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' }) })
+export const DefesaBody = Type.Object({
+  analise: StringEnum(['aceito', 'rejeitado'] as const, { description: 'aceito: the account accepts the claim and the money goes back; rejeitado: it contests it' }),
+  justificativa: Type.String({ minLength: 1, maxLength: 1000 }),
+})

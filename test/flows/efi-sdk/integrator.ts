@@ -523,5 +523,17 @@ for (const sdk of SDKS) {
       await refused(t, calls.pixDeleteEvp({ chave }), { nome: 'chave_nao_encontrada' }, 'a key already removed')
       if (sdk.efiOnly) t.match(await calls.pixKeysBucket!(), { baldeA: { capacidade: 100 }, baldeB: { capacidade: 100 } })
     })
+
+    t.test('Efí\'s MED: list the infrações of a MED case, defend one once', { skip: sdk.efiOnly === true ? undefined : `${sdk.name} has no MED calls` }, async t => {
+      const calls = pix as unknown as { medList: (p: Params) => Answer, medDefense: (p: Params, b: Body) => Answer }
+      const { endToEndId } = await receivedPix('med', '11.00')
+      await sandbox.client.sandbox.openMed({ endToEndId, reason: 'REFUND_REQUEST' })
+      const { infracoes } = await calls.medList(await window())
+      const infracao = infracoes.find((i: { endToEndId: string }) => i.endToEndId === endToEndId)
+      t.match(infracao, { idInfracao: String, valor: 11, status: 'ABERTA' })
+      t.equal(await calls.medDefense({ idInfracao: infracao.idInfracao }, { analise: 'rejeitado', justificativa: 'Produto entregue' }), '', '201, no body')
+      t.match((await calls.medList(await window())).infracoes.find((i: { endToEndId: string }) => i.endToEndId === endToEndId), { status: 'EM_DEFESA', defesa: 'Produto entregue' })
+      await refused(t, calls.medDefense({ idInfracao: infracao.idInfracao }, { analise: 'rejeitado', justificativa: 'De novo' }), { type: `${PROBLEM}InfracaoOperacaoInvalida`, status: 409 }, 'a second defence')
+    })
   })
 }

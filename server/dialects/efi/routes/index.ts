@@ -6,6 +6,8 @@ import { v2Sends, v3Sends } from './pix-send.js'
 import { accountRoutes } from './account.js'
 import { EfiAccount } from '../account.js'
 import { qrCodeRoutes } from './qrcodes.js'
+import { medRoutes } from './med.js'
+import { EfiMed } from '../med.js'
 import { EfiQrCodes } from '../qrcodes.js'
 import { efiPrefixes } from '../errors.js'
 import { named } from '../../../named-plugins.js'
@@ -25,6 +27,7 @@ export const efiV2Routes: FastifyPluginAsync = async (app) => {
   await common(app, {})
   await app.register(named('efi-pix-send', v2Sends(new Envios(app.sandbox))))
   await app.register(named('efi-account', accountRoutes(new EfiAccount(app.sandbox))))
+  await app.register(named('efi-med', medRoutes(new EfiMed(app.sandbox))))
   await app.register(named('efi-qrcodes', qrCodeRoutes(new EfiQrCodes(app.sandbox), efiPrefixes(app.sandbox.config.apiPixBasePath).v2)))
 }
 
