@@ -198,7 +198,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   // The static code of a contract pays the account its recurrence's location names (journey 4).
   const contractCodes: ContractCodes = { receiverOf: (recLocation, key) => recurrences.contractCodes.receiverOf(recLocation, key), paid: payment => recurrences.contractCodes.paid(payment) }
   const charges = new ChargeService({ ...engine, events, splits, locations, recurrences: { chargePaid: payment => recurrences.activations.chargePaid(payment) }, contractCodes })
-  const payouts = new PayoutService({ ...engine, events, charges: charges.payments, directory: directory.holders, contractCodes: charges.contractPayments })
+  const payouts = new PayoutService({ ...engine, events, charges: charges.payments, directory: directory.holders, contractCodes: charges.contractPayments, returns: refunds })
   const med = new MedService({ ...engine, events, received: transactions, refunds, accounts })
   const signer = new PayloadSigner(engine)
   const apiPixPix = new ApiPixPixService({ store, refunds })

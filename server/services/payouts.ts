@@ -15,7 +15,7 @@ import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { iso, recordTransition } from './history.js'
 import { directoryKeyOf } from './directory.js'
-import type { Arrival, ChargePayments, ContractCodePayments, KeyHolders, Lifecycle, PendingOperations, Ports } from '../ports.js'
+import type { Arrival, ChargePayments, ContractCodePayments, KeyHolders, Lifecycle, PayoutReturns, PendingOperations, Ports } from '../ports.js'
 import type { Restored } from '../store/store.js'
 import { DueJobs, KeyIndex, type Derived } from '../store/derived.js'
 import type { Config } from '../config.js'
@@ -135,6 +135,8 @@ export type PayoutDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | '
   directory: KeyHolders
   /** The static codes of a contract of this sandbox's accounts (Pix Automático, journey 4), paid to their account. */
   contractCodes?: ContractCodePayments
+  /** Where a settled pay-out returned by its destination arrives (PAYOUT_RETURNED). */
+  returns?: PayoutReturns
 }
 
 export class PayoutService implements Lifecycle {
@@ -536,7 +538,31 @@ export class PayoutService implements Lifecycle {
       })
       this.release(tx)
       this.notify(tx)
+      if (hasScenario(tx.scenarios, 'PAYOUT_RETURNED')) this.returnAll(tx)
     })
+  }
+
+  /**
+   * PAYOUT_RETURNED: the settled pay-out comes back whole, in `parts` equal devoluções received (the last
+   * takes the cents left over), in the unit that settled it.
+   */
+  private returnAll (tx: Payout): void {
+    const settled = this.deps.store.transaction(tx.id)
+    if (settled === undefined || this.deps.returns === undefined) return
+    const parts = scenarioParam(tx.scenarios, 'PAYOUT_RETURNED', 'parts', 1)
+    const each = Math.floor(tx.amountCents / parts)
+    const scenarios = (tx.scenarios ?? []).filter(s => s.name !== 'PAYOUT_RETURNED')
+    for (let i = 0; i < parts; i++) {
+      const cents = i === parts - 1 ? tx.amountCents - each * (parts - 1) : each
+      if (cents <= 0) continue
+      try {
+        this.deps.returns.receiveReturn(settled, { amount: centsToNumber(cents), reason: 'Devolução pelo recebedor (cenário PAYOUT_RETURNED)' }, scenarios)
+      } catch (err) {
+        // An account that cannot hold more (its balance cap) takes no more of it; the pay-out stays settled.
+        if (err instanceof Refusal) return
+        throw err
+      }
+    }
   }
 
   /**

@@ -273,3 +273,22 @@ t.test('Efí\'s homologação profile: by key only to its test key; up to R$ 10.
   t.match(log.find(d => d.body.pix[0].gnExtras.idEnvio === 'h2').body.pix[0], { chave: PAYER_KEY, horario: null, gnExtras: { erro: { codigo: 'AB03', origem: 'PSP do usuário recebedor' } } })
   t.match((await call('GET', '/v2/gn/pix/enviados/id-envio/h1')).json().favorecido, { chave: 'efipay@sejaefi.com.br', identificacao: { nome: /EFI/, cnpj: '**.089.356/0001-**' } })
 })
+
+t.test('Efí\'s homologação: R$ 4.00 comes back as two devoluções of R$ 2.00, R$ 5.00 as one of R$ 5.00, each credited and announced', async t => {
+  const app = await buildTestApp(t)
+  const { acc, call } = await payer(app, { homologacao: true })
+  const test = (valor: string) => ({ valor, pagador: { chave: PAYER_KEY }, favorecido: { chave: 'efipay@sejaefi.com.br' } })
+  t.equal((await call('PUT', '/v3/gn/pix/d4', test('4.00'))).statusCode, 201)
+  t.equal((await call('PUT', '/v3/gn/pix/d5', test('5.00'))).statusCode, 201)
+  t.equal((await call('PUT', '/v3/gn/pix/d6', test('6.00'))).statusCode, 201)
+  await advance(app, 1000)
+  t.match(await balanceOf(app, acc.accountId), { available: 100 - 3 * 0.5 - 6, blocked: 0, invariantHolds: true }, 'the 4.00 and the 5.00 came back; the fees and the 6.00 did not')
+  const status = async (id: string) => (await call('GET', `/v2/gn/pix/enviados/id-envio/${id}`)).json().status
+  t.same([await status('d4'), await status('d5'), await status('d6')], ['REALIZADO', 'REALIZADO', 'REALIZADO'])
+  const log = await sentDeliveries(app, acc.accountId)
+  const returned = (id: string) => log.filter(d => d.body.pix[0].gnExtras.idEnvio === id && d.body.pix[0].devolucoes !== undefined).map(d => d.body.pix[0].devolucoes[0])
+  t.match(returned('d4'), [{ rtrId: /^D/, valor: '2.00', status: 'DEVOLVIDO' }, { valor: '2.00', status: 'DEVOLVIDO' }])
+  t.match(returned('d5'), [{ valor: '5.00', status: 'DEVOLVIDO' }])
+  t.same(returned('d6'), [])
+  t.equal(log.filter(d => d.body.pix[0].devolucoes === undefined).length, 3, 'and one callback each as it settled')
+})

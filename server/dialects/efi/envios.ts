@@ -70,6 +70,8 @@ export class Envios {
       if (chave.toLowerCase() !== HOMOLOGACAO_KEY) throw new Refusal('PIX_INVALID_PIX_KEY', `A chave informada é inválida: em homologação, envios por chave só são feitos para ${HOMOLOGACAO_KEY}`)
       if (amount.cents > 2000) throw new Refusal('EFI_PAYMENT_DENIED', 'Pagamento negado por análises (homologação: valores acima de R$ 20.00 são rejeitados na requisição)')
       if (amount.cents > 1000) scenarios = [...scenarios, HOMOLOGACAO_REJECTION]
+      // R$ 4.00 comes back as two devoluções of R$ 2.00, R$ 5.00 as one of R$ 5.00.
+      if (amount.cents === 400 || amount.cents === 500) scenarios = [...scenarios, { name: 'PAYOUT_RETURNED', params: { parts: amount.cents === 400 ? '2' : '1' } }]
       to = { key: HOMOLOGACAO_KEY, keyType: 'EMAIL', holder: HOMOLOGACAO_HOLDER }
     } else if (chave !== undefined) {
       const key = directoryKeyOf(chave)

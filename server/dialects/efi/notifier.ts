@@ -3,7 +3,7 @@ import type { Store } from '../../store/store.js'
 import type { WebhookService } from '../../webhooks/service.js'
 import type { ApiPixWebhookService } from '../../services/api-pix-webhooks.js'
 import type { PspSettingsService } from '../../services/psp-settings.js'
-import { envioCallback, envioOf, type SentNotification } from './views.js'
+import { devolucaoOf, envioCallback, envioOf, type SentNotification } from './views.js'
 import type { AccountConfigType } from './schemas.js'
 import { EFI_SETTINGS } from './account.js'
 
@@ -29,6 +29,7 @@ export class EfiNotifier implements Notifier {
   constructor (private readonly deps: EfiNotifierDeps) {}
 
   notify (event: DomainEvent): void {
+    if (event.kind === 'refund-changed' && event.direction === 'out') return this.returned(event)
     if (event.kind !== 'payout-changed') return
     const tx = envioOf(this.deps.store.transaction(event.transactionId))
     if (tx === undefined || tx.status === 'PENDING') return
@@ -37,5 +38,17 @@ export class EfiNotifier implements Notifier {
     const config = this.deps.settings.get(tx.accountId, EFI_SETTINGS) as AccountConfigType | undefined
     const notify: SentNotification | undefined = config?.pix.chaves?.[tx.data.senderKey!]?.envio?.webhook.notificacao
     this.deps.webhooks.deliver({ accountId: tx.accountId, eventType: PIX_SENT_EVENT, transactionId: tx.id, payload: envioCallback(tx, notify), ...(event.scenarios !== undefined ? { scenarios: event.scenarios } : {}) }, url)
+  }
+
+  /** A devolução received on a pay-out of Efí's routes: the sent PIX again, with that devolução. */
+  private returned (event: Extract<DomainEvent, { kind: 'refund-changed' }>): void {
+    const refund = this.deps.store.transaction(event.transactionId)
+    if (refund === undefined || refund.kind !== 'REFUND_RECEIVED') return
+    const tx = envioOf(this.deps.store.transaction(refund.data.originalId))
+    const url = tx === undefined ? undefined : this.deps.webhookUrls.pixCallbackUrl(tx.accountId, tx.data.senderKey!)
+    if (tx === undefined || url === undefined) return
+    const payload = envioCallback(tx)
+    payload.pix[0].devolucoes = [devolucaoOf(refund)]
+    this.deps.webhooks.deliver({ accountId: tx.accountId, eventType: PIX_SENT_EVENT, transactionId: refund.id, payload, ...(event.scenarios !== undefined ? { scenarios: event.scenarios } : {}) }, url)
   }
 }

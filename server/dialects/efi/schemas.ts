@@ -123,6 +123,13 @@ export const PixSentCallback = Type.Object({
     valor: Type.String(),
     horario: Type.Union([Instant, Type.Null()]),
     infoPagador: Type.Optional(Type.String()),
+    devolucoes: Type.Optional(Type.Array(Type.Object({
+      id: Type.String(),
+      rtrId: Type.String(),
+      valor: Type.String(),
+      horario: Type.Object({ solicitacao: Instant, liquidacao: Instant }),
+      status: Type.Literal('DEVOLVIDO'),
+    }))),
     gnExtras: Type.Object({
       idEnvio: Type.String(),
       tarifa: Type.Optional(Type.String()),

@@ -103,3 +103,8 @@ export function envioCallback (tx: Envio, notify: SentNotification = {}): PixSen
     }],
   }
 }
+
+/** A devolução received on a sent PIX, as the callback lists it (API Pix's devolução, its rtrId as its id). */
+export function devolucaoOf (refund: Transaction): NonNullable<PixSentCallbackType['pix'][number]['devolucoes']>[number] {
+  return { id: refund.endToEndId ?? '', rtrId: refund.endToEndId ?? '', valor: centsToString(refund.amountCents), horario: { solicitacao: refund.createdAt, liquidacao: refund.createdAt }, status: 'DEVOLVIDO' }
+}
