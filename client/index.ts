@@ -271,6 +271,8 @@ export class EfiApi {
   infracoes (query: T.EfiInfracoesFilter, options?: RequestOptions): Promise<T.EfiInfracoes> { return this.client.call('efiListInfracoes', { query, options }) }
   /** POST /v2/gn/infracoes/{idInfracao}/defesa: once per infração (201, no body). */
   defendInfracao (idInfracao: string, body: T.EfiDefesaRequest, options?: RequestOptions): Promise<void> { return this.client.call('efiDefendInfracao', { params: { idInfracao }, body, options }) }
+  /** POST /v2/gn/webhook/reenviar: the last callback of each e2eid, once more (202). */
+  resendWebhook (body: T.EfiResendRequest, options?: RequestOptions): Promise<void> { return this.client.call('efiResendWebhook', { body, options }) }
   qrCodeDetail (body: T.EfiQrCodeDetailRequest, options?: RequestOptions): Promise<T.EfiQrCodeDetail> { return this.client.call('efiQrCodeDetail', { body, options }) }
 }
 

@@ -49,6 +49,8 @@ export const efi: Dialect = {
     // The list as the gateway's GET /api/med; a defence none.
     efiListInfracoes: 'med-list',
     efiDefendInfracao: null,
+    // A resend as a webhook's configuration.
+    efiResendWebhook: 'webhook-config',
   },
   register: async (app, { config, routes }) => {
     const { v2, v3 } = efiPrefixes(config.apiPixBasePath)

@@ -266,3 +266,10 @@ export const DefesaBody = Type.Object({
   analise: StringEnum(['aceito', 'rejeitado'] as const, { description: 'aceito: the account accepts the claim and the money goes back; rejeitado: it contests it' }),
   justificativa: Type.String({ minLength: 1, maxLength: 1000 }),
 })
+
+// ---- webhook resend ----
+
+export const ResendBody = Type.Object({
+  tipo: StringEnum(['PIX_RECEBIDO', 'PIX_ENVIADO', 'DEVOLUCAO_RECEBIDA', 'DEVOLUCAO_ENVIADA'] as const),
+  e2eids: Type.Array(Type.String({ pattern: '^[a-zA-Z0-9]{32}$' }), { minItems: 1, maxItems: 1000 }),
+}, { additionalProperties: false })

@@ -7,6 +7,8 @@ import { accountRoutes } from './account.js'
 import { EfiAccount } from '../account.js'
 import { qrCodeRoutes } from './qrcodes.js'
 import { medRoutes } from './med.js'
+import { resendRoutes } from './resend.js'
+import { EfiResend } from '../resend.js'
 import { EfiMed } from '../med.js'
 import { EfiQrCodes } from '../qrcodes.js'
 import { efiPrefixes } from '../errors.js'
@@ -28,6 +30,7 @@ export const efiV2Routes: FastifyPluginAsync = async (app) => {
   await app.register(named('efi-pix-send', v2Sends(new Envios(app.sandbox))))
   await app.register(named('efi-account', accountRoutes(new EfiAccount(app.sandbox))))
   await app.register(named('efi-med', medRoutes(new EfiMed(app.sandbox))))
+  await app.register(named('efi-resend', resendRoutes(new EfiResend(app.sandbox))))
   await app.register(named('efi-qrcodes', qrCodeRoutes(new EfiQrCodes(app.sandbox), efiPrefixes(app.sandbox.config.apiPixBasePath).v2)))
 }
 
