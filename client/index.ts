@@ -245,7 +245,7 @@ export class EfiApi {
   /** PUT /v3/gn/pix/{idEnvio}: from a key of the account (with a webhook) to a key or account data; EM_PROCESSAMENTO. */
   pixSend (idEnvio: string, body: T.EfiPixSendRequest, options?: RequestOptions): Promise<T.EfiPixSent> { return this.client.call('efiPixSend', { params: { idEnvio }, body, options }) }
   /** PUT /v2/gn/pix/{idEnvio}: the same, as gn-api-sdk-node calls it. */
-  pixSendV2 (idEnvio: string, body: T.EfiPixSendRequest, options?: RequestOptions): Promise<T.EfiPixSent> { return this.client.call('efiPixSendV2', { params: { idEnvio }, body, options }) }
+  pixSendV2 (idEnvio: string, body: T.EfiPixSendRequest, options?: RequestOptions): Promise<T.EfiPixSent> { return this.client.call('efiPixSendLegacy', { params: { idEnvio }, body, options }) }
   pixSendSameOwnership (idEnvio: string, body: T.EfiPixSendRequest, options?: RequestOptions): Promise<T.EfiPixSent> {
     return this.client.call('efiPixSendSameOwnership', { params: { idEnvio }, body, options })
   }

@@ -192,7 +192,7 @@ export const operations = {
   apiPixDeleteWebhookCobR: ['DELETE', '/v2/webhookcobr'],
   // Efí's own routes beside API Pix (docs/efi.md).
   efiPixSend: ['PUT', '/v3/gn/pix/{idEnvio}'],
-  efiPixSendV2: ['PUT', '/v2/gn/pix/{idEnvio}'],
+  efiPixSendLegacy: ['PUT', '/v2/gn/pix/{idEnvio}'],
   efiPixSendSameOwnership: ['PUT', '/v2/gn/pix/{idEnvio}/mesma-titularidade'],
   efiPixQrCodePay: ['PUT', '/v2/gn/pix/{idEnvio}/qrcode'],
   efiPixSentDetail: ['GET', '/v2/gn/pix/enviados/{e2eId}'],

@@ -4,7 +4,7 @@ import { Refusal, invalidRequest } from '../../errors/refusal.js'
 import type { Sandbox } from '../../sandbox.js'
 import { directoryKeyOf } from '../../services/directory.js'
 import { PAYOUT_SCOPE } from '../../services/payouts.js'
-import { page, windowOf, within } from '../../services/central-bank-reads.js'
+import { givenFilters, page, windowOf, within } from '../../services/central-bank-reads.js'
 import type { Account, Counterpart } from '../../store/state.js'
 import type { AppliedScenario } from '../../../scenarios/types.js'
 import { envioOf, envioView, ENVIO_STATUS, type Envio } from './views.js'
@@ -151,14 +151,7 @@ export class Envios {
     found.sort((a, b) => a.seq - b.seq)
     const { items, paginacao } = page(found, q)
     return {
-      parametros: {
-        inicio: q.inicio,
-        fim: q.fim,
-        ...(q.status !== undefined ? { status: q.status } : {}),
-        ...(q.cpf !== undefined ? { cpf: q.cpf } : {}),
-        ...(q.cnpj !== undefined ? { cnpj: q.cnpj } : {}),
-        paginacao,
-      },
+      parametros: { inicio: q.inicio, fim: q.fim, ...givenFilters(q, ['status', 'cpf', 'cnpj'] as const), paginacao },
       pix: items.map(envioView),
     }
   }

@@ -29,7 +29,7 @@ export const efi: Dialect = {
   // A pay-out takes the gateway's cash-out scenarios (by QR code: the cash-out by QR code's); the reads none.
   scenarioEndpoints: {
     efiPixSend: 'cash-out',
-    efiPixSendV2: 'cash-out',
+    efiPixSendLegacy: 'cash-out',
     efiPixSendSameOwnership: 'cash-out',
     efiPixQrCodePay: 'cash-out-qrcode',
     efiPixSentDetail: null,

@@ -6,7 +6,7 @@ import { StringEnum } from '../../schemas/common.js'
  * its SDKs' schemas (sdk-node-apis-efi 2.0.1) describe them.
  */
 
-const Valor = Type.String({ pattern: '^[0-9]{1,10}\\.[0-9]{2}$', description: 'BRL with two decimals, e.g. "12.34"' })
+const Valor = Type.String({ pattern: '^\\d{1,10}\\.\\d{2}$', description: 'BRL with two decimals, e.g. "12.34"' })
 const Key = Type.String({ minLength: 1, maxLength: 77 })
 const Instant = Type.String({ format: 'date-time' })
 
@@ -86,6 +86,9 @@ export type PixSentDetailType = Static<typeof PixSentDetail>
 
 export const E2eParams = Type.Object({ e2eId: Type.String({ pattern: '^[a-zA-Z0-9]{32}$' }) })
 
+/** BACEN's Paginacao, as Efí's lists answer it. */
+const Paginacao = Type.Object({ paginaAtual: Type.Integer(), itensPorPagina: Type.Integer(), quantidadeDePaginas: Type.Integer(), quantidadeTotalDeItens: Type.Integer() })
+
 const Pagina = Type.Integer({ minimum: 0, maximum: 1_000_000 })
 const PorPagina = Type.Integer({ minimum: 1, maximum: 1000 })
 
@@ -108,7 +111,7 @@ export const PixSentList = Type.Object({
     status: Type.Optional(Type.String()),
     cpf: Type.Optional(Type.String()),
     cnpj: Type.Optional(Type.String()),
-    paginacao: Type.Object({ paginaAtual: Type.Integer(), itensPorPagina: Type.Integer(), quantidadeDePaginas: Type.Integer(), quantidadeTotalDeItens: Type.Integer() }),
+    paginacao: Paginacao,
   }),
   pix: Type.Array(PixSentDetail),
 })
@@ -256,12 +259,12 @@ export const InfracoesList = Type.Object({
   parametros: Type.Object({
     inicio: Type.String(),
     fim: Type.String(),
-    paginacao: Type.Object({ paginaAtual: Type.Integer(), itensPorPagina: Type.Integer(), quantidadeDePaginas: Type.Integer(), quantidadeTotalDeItens: Type.Integer() }),
+    paginacao: Paginacao,
   }),
   infracoes: Type.Array(Infracao),
 })
 
-export const InfracaoParams = Type.Object({ idInfracao: Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' }) })
+export const InfracaoParams = Type.Object({ idInfracao: Type.String({ format: 'uuid' }) })
 export const DefesaBody = Type.Object({
   analise: StringEnum(['aceito', 'rejeitado'] as const, { description: 'aceito: the account accepts the claim and the money goes back; rejeitado: it contests it' }),
   justificativa: Type.String({ minLength: 1, maxLength: 1000 }),

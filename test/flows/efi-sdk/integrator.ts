@@ -201,6 +201,30 @@ async function refused (t: Test, call: Promise<unknown>, wanted: object, message
   t.match(outcome, wanted, message)
 }
 
+/** A receiver of the account's webhooks over HTTPS (the sandbox's server certificate), keeping what arrives. */
+async function webhookReceiver (t: Test) {
+  const deliveries: Array<{ url: string, body: { pix: Array<Record<string, unknown>> } }> = []
+  let delivered: () => void = () => {}
+  const receiver = createServer({ cert: readFileSync(join(dir, 'server.crt')), key: readFileSync(join(dir, 'server.key')) }, (req, res) => {
+    let body = ''
+    req.on('data', (chunk: Buffer) => { body += chunk.toString('utf8') })
+    req.on('end', () => {
+      deliveries.push({ url: req.url ?? '', body: JSON.parse(body) })
+      res.end()
+      delivered()
+    })
+  })
+  receiver.listen(0, '127.0.0.1')
+  await once(receiver, 'listening')
+  t.teardown(() => { receiver.close() })
+  return {
+    url: `https://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
+    deliveries,
+    /** Resolves at the next delivery after which `until` holds (any delivery by default). */
+    next: (until: () => boolean = () => true) => new Promise<void>(resolve => { delivered = () => { if (until()) resolve() } }),
+  }
+}
+
 for (const sdk of SDKS) {
   t.test(sdk.name, async t => {
     const account = await signedUp(sdk.name.split(' ')[0])
@@ -416,21 +440,9 @@ for (const sdk of SDKS) {
     })
 
     t.test('webhook: configure for a key, read, list, receive a paid charge at {webhookUrl}/pix, delete', async t => {
-      const deliveries: Array<{ url: string, body: { pix: Array<Record<string, unknown>> } }> = []
-      let delivered: () => void = () => {}
-      const receiver = createServer({ cert: readFileSync(join(dir, 'server.crt')), key: readFileSync(join(dir, 'server.key')) }, (req, res) => {
-        let body = ''
-        req.on('data', (chunk: Buffer) => { body += chunk.toString('utf8') })
-        req.on('end', () => {
-          deliveries.push({ url: req.url ?? '', body: JSON.parse(body) })
-          res.end()
-          delivered()
-        })
-      })
-      receiver.listen(0, '127.0.0.1')
-      await once(receiver, 'listening')
-      t.teardown(() => { receiver.close() })
-      const webhookUrl = `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/efi`
+      const receiver = await webhookReceiver(t)
+      const { deliveries } = receiver
+      const webhookUrl = `${receiver.url}/efi`
 
       // API Pix's webhook is for a key the account holds: CHAVE, registered in the directory with the
       // account's document at its institution (each SDK's account in turn).
@@ -441,7 +453,7 @@ for (const sdk of SDKS) {
       const listed = await pix.pixListWebhook(await window())
       t.ok(listed.webhooks.some((w: { chave: string }) => w.chave === CHAVE))
 
-      const arrived = new Promise<void>(resolve => { delivered = resolve })
+      const arrived = receiver.next()
       const { txid, endToEndId } = await receivedPix('hook', '9.90')
       await arrived
       t.equal(deliveries[0].url, '/efi/pix', 'API Pix posts to {webhookUrl}/pix')
@@ -452,20 +464,8 @@ for (const sdk of SDKS) {
     })
 
     t.test('Efí\'s pay-outs: send from a key with a webhook, hear REALIZADO at {webhookUrl}/pix, read what was sent', async t => {
-      const deliveries: Array<{ url: string, body: { pix: Array<Record<string, unknown>> } }> = []
-      let delivered: () => void = () => {}
-      const receiver = createServer({ cert: readFileSync(join(dir, 'server.crt')), key: readFileSync(join(dir, 'server.key')) }, (req, res) => {
-        let body = ''
-        req.on('data', (chunk: Buffer) => { body += chunk.toString('utf8') })
-        req.on('end', () => {
-          deliveries.push({ url: req.url ?? '', body: JSON.parse(body) })
-          res.end()
-          delivered()
-        })
-      })
-      receiver.listen(0, '127.0.0.1')
-      await once(receiver, 'listening')
-      t.teardown(() => { receiver.close() })
+      const receiver = await webhookReceiver(t)
+      const { deliveries } = receiver
       const holder = await sandbox.client.sandbox.account(account.accountId)
       await sandbox.client.sandbox.putDirectoryEntry(CHAVE, { name: 'RECEBEDOR', document: holder.document, ispb: holder.ispb, bankName: 'SANDBOX' })
       await sandbox.client.sandbox.putDirectoryEntry(FAVORECIDO, { name: 'FAVORECIDO', document: CPF, ispb: '60701190', bankName: 'ITAU' })
@@ -473,10 +473,10 @@ for (const sdk of SDKS) {
       const body = { valor: '2.50', pagador: { chave: CHAVE, infoPagador: 'Pedido 9' }, favorecido: { chave: FAVORECIDO } }
       const idEnvio = `sdk${account.accountId}a`
       await refused(t, calls.pixSend({ idEnvio }, body), { nome: 'webhook_nao_cadastrado' }, 'no webhook on the payer key yet')
-      await pix.pixConfigWebhook({ chave: CHAVE }, { webhookUrl: `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/efi` })
+      await pix.pixConfigWebhook({ chave: CHAVE }, { webhookUrl: `${receiver.url}/efi` })
 
       const before = await sandbox.client.sandbox.account(account.accountId)
-      const arrived = new Promise<void>(resolve => { delivered = resolve })
+      const arrived = receiver.next()
       const sent = await calls.pixSend({ idEnvio }, body)
       t.match(sent, { idEnvio, e2eId: /^E[0-9A-Za-z]{31}$/, valor: '2.50', horario: { solicitacao: String }, status: 'EM_PROCESSAMENTO' })
       await refused(t, calls.pixSend({ idEnvio }, body), { nome: 'id_envio_duplicado' }, 'the idEnvio again')
@@ -506,7 +506,7 @@ for (const sdk of SDKS) {
         t.match(await pix.pixDetailCharge({ txid }), { status: 'CONCLUIDA' }, 'the charge of this sandbox is paid')
         // The first pay-out's callback, once more (the others' may still be arriving).
         const ofFirst = () => deliveries.filter(d => (d.body.pix[0].gnExtras as { idEnvio?: string } | undefined)?.idEnvio === idEnvio)
-        const resent = new Promise<void>(resolve => { delivered = () => { if (ofFirst().length >= 2) resolve() } })
+        const resent = receiver.next(() => ofFirst().length >= 2)
         t.equal(await (pix as unknown as { pixResendWebhook: (p: Params, b: Body) => Answer }).pixResendWebhook({}, { tipo: 'PIX_ENVIADO', e2eids: [sent.e2eId] }), '', '202, no body')
         await resent
         t.same(ofFirst()[1].body, ofFirst()[0].body, 'the same callback')

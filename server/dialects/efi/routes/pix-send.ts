@@ -55,7 +55,7 @@ export const v3Sends = (envios: Envios): RoutesPlugin => sendRoute(envios, '/gn/
 
 /** Efí's pay-outs under /v2 (docs/efi.md, Pay-outs): v2 (gn-api-sdk-node), same ownership, QR code; and the reads of what was sent. */
 export const v2Sends = (envios: Envios): RoutesPlugin => async (app) => {
-  await app.register(sendRoute(envios, '/gn/pix/:idEnvio', 'v2', 'efiPixSendV2', 'Requisitar envio de Pix (v2, as gn-api-sdk-node calls it)'))
+  await app.register(sendRoute(envios, '/gn/pix/:idEnvio', 'v2', 'efiPixSendLegacy', 'Requisitar envio de Pix (v2, as gn-api-sdk-node calls it)'))
   await app.register(sendRoute(envios, '/gn/pix/:idEnvio/mesma-titularidade', 'mesma-titularidade', 'efiPixSendSameOwnership', 'Requisitar envio de Pix de mesma titularidade'))
 
   app.put('/gn/pix/:idEnvio/qrcode', {
