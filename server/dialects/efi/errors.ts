@@ -52,6 +52,9 @@ export interface EfiProblemType {
   readonly propriedade?: string
 }
 
+/** The config of a route of Efí's: a token (API Pix's sign-in) with the route's scope, Efí's error shapes. */
+export const efiConfig = (route: EfiRoute) => ({ auth: true, scope: route.scope, efi: route })
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** A route of Efí's own (docs/efi.md): its errors are Efí's shapes. */

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox'
 import type { RoutesPlugin } from '../../../route-plugin.js'
 import { AccountConfig, EvpCreated, EvpList, EvpParams, KeyBuckets, Saldo, SaldoQuery } from '../schemas.js'
-import type { EfiRoute } from '../errors.js'
+import { efiConfig, type EfiRoute } from '../errors.js'
 import { wantsBlocks, type EfiAccount } from '../account.js'
 
-const route = (scope: EfiRoute['scope']) => ({ auth: true, scope, efi: { scope } })
+const route = (scope: EfiRoute['scope']) => efiConfig({ scope })
 
 /** Efí's routes over the account (docs/efi.md, Account and keys): balance, settings, random keys, key bucket. */
 export const accountRoutes = (efi: EfiAccount): RoutesPlugin => async (app) => {

@@ -5,7 +5,7 @@ import { appliedScenarios } from '../../../applied-scenarios.js'
 import { Refusal } from '../../../errors/refusal.js'
 import { hasScenario } from '../../../../scenarios/resolver.js'
 import { DefesaBody, InfracaoParams, InfracoesList, InfracoesQuery } from '../schemas.js'
-import { EFI_SHAPE, type EfiRoute } from '../errors.js'
+import { EFI_SHAPE, efiConfig, type EfiRoute } from '../errors.js'
 import type { EfiMed } from '../med.js'
 
 const LIST: EfiRoute = {
@@ -29,7 +29,7 @@ const DEFENCE: EfiRoute = {
 /** Efí's MED routes (docs/efi.md, MED) over the sandbox's MED cases. */
 export const medRoutes = (med: EfiMed): RoutesPlugin => async (app) => {
   app.get('/gn/infracoes', {
-    config: { auth: true, scope: LIST.scope, efi: LIST },
+    config: efiConfig(LIST),
     schema: {
       operationId: 'efiListInfracoes',
       tags: ['Efí'],
@@ -46,7 +46,7 @@ export const medRoutes = (med: EfiMed): RoutesPlugin => async (app) => {
   })
 
   app.post('/gn/infracoes/:idInfracao/defesa', {
-    config: { auth: true, scope: DEFENCE.scope, efi: DEFENCE },
+    config: efiConfig(DEFENCE),
     schema: {
       operationId: 'efiDefendInfracao',
       tags: ['Efí'],

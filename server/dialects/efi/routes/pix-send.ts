@@ -3,7 +3,7 @@ import { errorResponses } from '../../../schemas/common.js'
 import { appliedScenarios } from '../../../applied-scenarios.js'
 import { centsToString } from '../../../domain/money.js'
 import { E2eParams, EnvioParams, PixQrCodePayBody, PixSendBody, PixSent, PixSentDetail, PixSentList, PixSentListQuery } from '../schemas.js'
-import { EFI_SHAPE, type EfiRoute } from '../errors.js'
+import { EFI_SHAPE, efiConfig, type EfiRoute } from '../errors.js'
 import { envioView, type Envio } from '../views.js'
 import type { Envios, SendRoute } from '../envios.js'
 
@@ -32,7 +32,7 @@ const SEND_ERRORS = errorResponses(EFI_SHAPE, [404, 409, 422])
 /** One pay-out route of a key or account data: `route` says how it differs. */
 const sendRoute = (envios: Envios, url: string, route: SendRoute, operationId: string, summary: string): RoutesPlugin => async (app) => {
   app.put(url, {
-    config: { auth: true, scope: route === 'mesma-titularidade' ? SAME_OWNER.scope : SEND.scope, efi: route === 'mesma-titularidade' ? SAME_OWNER : SEND },
+    config: efiConfig(route === 'mesma-titularidade' ? SAME_OWNER : SEND),
     schema: {
       operationId,
       tags: ['Efí'],
@@ -59,7 +59,7 @@ export const v2Sends = (envios: Envios): RoutesPlugin => async (app) => {
   await app.register(sendRoute(envios, '/gn/pix/:idEnvio/mesma-titularidade', 'mesma-titularidade', 'efiPixSendSameOwnership', 'Requisitar envio de Pix de mesma titularidade'))
 
   app.put('/gn/pix/:idEnvio/qrcode', {
-    config: { auth: true, scope: QR_PAY.scope, efi: QR_PAY },
+    config: efiConfig(QR_PAY),
     schema: {
       operationId: 'efiPixQrCodePay',
       tags: ['Efí'],
@@ -78,7 +78,7 @@ export const v2Sends = (envios: Envios): RoutesPlugin => async (app) => {
   })
 
   app.get('/gn/pix/enviados/:e2eId', {
-    config: { auth: true, scope: SENT_READ.scope, efi: SENT_READ },
+    config: efiConfig(SENT_READ),
     schema: {
       operationId: 'efiPixSentDetail',
       tags: ['Efí'],
@@ -91,7 +91,7 @@ export const v2Sends = (envios: Envios): RoutesPlugin => async (app) => {
   }, async (request) => envioView(envios.byEndToEndId(request.account!, request.params.e2eId)))
 
   app.get('/gn/pix/enviados/id-envio/:idEnvio', {
-    config: { auth: true, scope: SENT_READ.scope, efi: SENT_READ },
+    config: efiConfig(SENT_READ),
     schema: {
       operationId: 'efiPixSentDetailByIdEnvio',
       tags: ['Efí'],
@@ -104,7 +104,7 @@ export const v2Sends = (envios: Envios): RoutesPlugin => async (app) => {
   }, async (request) => envioView(envios.byIdEnvio(request.account!, request.params.idEnvio)))
 
   app.get('/gn/pix/enviados', {
-    config: { auth: true, scope: SENT_READ.scope, efi: SENT_READ },
+    config: efiConfig(SENT_READ),
     schema: {
       operationId: 'efiPixSentList',
       tags: ['Efí'],

@@ -2,7 +2,7 @@ import type { RoutesPlugin } from '../../../route-plugin.js'
 import { errorResponses } from '../../../schemas/common.js'
 import { locationHost, payerScheme } from '../../shared/host.js'
 import { LocParams, LocQrCode, QrCodeDetail, QrCodeDetailBody, ViewTokenParams } from '../schemas.js'
-import { EFI_SHAPE, type EfiRoute } from '../errors.js'
+import { EFI_SHAPE, efiConfig, type EfiRoute } from '../errors.js'
 import { chargePage, svgDataUri, type EfiQrCodes } from '../qrcodes.js'
 
 const LOC_QRCODE: EfiRoute = { scope: 'payloadlocation.read' }
@@ -19,7 +19,7 @@ export const qrCodeRoutes = (qr: EfiQrCodes, prefix: string): RoutesPlugin => as
   const sb = app.sandbox
 
   app.get('/loc/:id/qrcode', {
-    config: { auth: true, scope: LOC_QRCODE.scope, efi: LOC_QRCODE },
+    config: efiConfig(LOC_QRCODE),
     schema: {
       operationId: 'efiLocQrCode',
       tags: ['Efí'],
@@ -45,7 +45,7 @@ export const qrCodeRoutes = (qr: EfiQrCodes, prefix: string): RoutesPlugin => as
   })
 
   app.post('/gn/qrcodes/detalhar', {
-    config: { auth: true, scope: DETAIL.scope, efi: DETAIL },
+    config: efiConfig(DETAIL),
     schema: {
       operationId: 'efiQrCodeDetail',
       tags: ['Efí'],

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import type { RoutesPlugin } from '../../../route-plugin.js'
 import { ResendBody } from '../schemas.js'
-import type { EfiRoute } from '../errors.js'
+import { efiConfig, type EfiRoute } from '../errors.js'
 import type { EfiResend } from '../resend.js'
 
 const RESEND: EfiRoute = {
@@ -12,7 +12,7 @@ const RESEND: EfiRoute = {
 /** POST /v2/gn/webhook/reenviar (docs/efi.md, Webhook resend). */
 export const resendRoutes = (resend: EfiResend): RoutesPlugin => async (app) => {
   app.post('/gn/webhook/reenviar', {
-    config: { auth: true, scope: RESEND.scope, efi: RESEND },
+    config: efiConfig(RESEND),
     schema: {
       operationId: 'efiResendWebhook',
       tags: ['Efí'],
