@@ -205,6 +205,8 @@ export class PixClient {
       this.token = null
       res = await send()
     }
+    // A receipt is a PDF: its bytes as they are.
+    if (res.status < 400 && res.headers.get('content-type')?.startsWith('application/pdf') === true) return await res.arrayBuffer() as R
     const text = await res.text()
     // A payload location answers a JWS, which is text, not JSON.
     const body: unknown = text === '' ? undefined : res.headers.get('content-type')?.startsWith('application/jose') === true ? text : parse(text)
@@ -273,6 +275,8 @@ export class EfiApi {
   defendInfracao (idInfracao: string, body: T.EfiDefesaRequest, options?: RequestOptions): Promise<void> { return this.client.call('efiDefendInfracao', { params: { idInfracao }, body, options }) }
   /** POST /v2/gn/webhook/reenviar: the last callback of each e2eid, once more (202). */
   resendWebhook (body: T.EfiResendRequest, options?: RequestOptions): Promise<void> { return this.client.call('efiResendWebhook', { body, options }) }
+  /** GET /v2/gn/pix/comprovantes: the receipt, a PDF, as its bytes. */
+  receipt (query: T.EfiReceiptQuery, options?: RequestOptions): Promise<ArrayBuffer> { return this.client.call('efiGetReceipt', { query, options }) }
   qrCodeDetail (body: T.EfiQrCodeDetailRequest, options?: RequestOptions): Promise<T.EfiQrCodeDetail> { return this.client.call('efiQrCodeDetail', { body, options }) }
 }
 

@@ -34,7 +34,7 @@ import type { AccountWebhookBody, AccountWebhookView, ApiPixWebhook as ApiPixWeb
 import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody, SandboxCobVList } from '../server/dialects/api-pix/schemas/cobv.js'
 import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView, SandboxLoteCobVList } from '../server/dialects/api-pix/schemas/lotecobv.js'
 import type {
-  AccountConfig, DefesaBody, ResendBody, EvpCreated, InfracoesList, InfracoesQuery, EvpList, KeyBuckets, LocQrCode, QrCodeDetail, QrCodeDetailBody, PixQrCodePayBody, PixSendBody, PixSent, PixSentDetail, PixSentList, PixSentListQuery, Saldo,
+  AccountConfig, DefesaBody, ReceiptQuery, ResendBody, EvpCreated, InfracoesList, InfracoesQuery, EvpList, KeyBuckets, LocQrCode, QrCodeDetail, QrCodeDetailBody, PixQrCodePayBody, PixSendBody, PixSent, PixSentDetail, PixSentList, PixSentListQuery, Saldo,
 } from '../server/dialects/efi/schemas.js'
 import type { EfiError } from '../server/dialects/efi/errors.js'
 import type {
@@ -210,6 +210,7 @@ export const operations = {
   efiListInfracoes: ['GET', '/v2/gn/infracoes'],
   efiDefendInfracao: ['POST', '/v2/gn/infracoes/{idInfracao}/defesa'],
   efiResendWebhook: ['POST', '/v2/gn/webhook/reenviar'],
+  efiGetReceipt: ['GET', '/v2/gn/pix/comprovantes'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
 
 export type OperationId = keyof typeof operations
@@ -439,3 +440,4 @@ export type EfiInfracoesFilter = S<typeof InfracoesQuery>
 export type EfiInfracoes = S<typeof InfracoesList>
 export type EfiDefesaRequest = S<typeof DefesaBody>
 export type EfiResendRequest = S<typeof ResendBody>
+export type EfiReceiptQuery = S<typeof ReceiptQuery>

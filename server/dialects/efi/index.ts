@@ -51,6 +51,7 @@ export const efi: Dialect = {
     efiDefendInfracao: null,
     // A resend as a webhook's configuration.
     efiResendWebhook: 'webhook-config',
+    efiGetReceipt: null,
   },
   register: async (app, { config, routes }) => {
     const { v2, v3 } = efiPrefixes(config.apiPixBasePath)

@@ -276,3 +276,14 @@ export const ResendBody = Type.Object({
   tipo: StringEnum(['PIX_RECEBIDO', 'PIX_ENVIADO', 'DEVOLUCAO_RECEBIDA', 'DEVOLUCAO_ENVIADA'] as const),
   e2eids: Type.Array(Type.String({ pattern: '^[a-zA-Z0-9]{32}$' }), { minItems: 1, maxItems: 1000 }),
 }, { additionalProperties: false })
+
+// ---- receipts ----
+
+const ReceiptId = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 40, description }))
+export const ReceiptQuery = Type.Object({
+  e2eid: ReceiptId('A PIX sent or received, by its endToEndId'),
+  e2eId: ReceiptId('The same as e2eid, as sdk-node-apis-efi names it'),
+  idEnvio: ReceiptId('A PIX sent through Efí\'s pay-out routes, by its idEnvio'),
+  rtrId: ReceiptId('A devolução received on a pay-out, by its rtrId'),
+  txid: ReceiptId('The PIX that paid a charge, by the charge\'s txid'),
+})

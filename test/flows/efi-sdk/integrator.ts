@@ -510,6 +510,8 @@ for (const sdk of SDKS) {
         t.equal(await (pix as unknown as { pixResendWebhook: (p: Params, b: Body) => Answer }).pixResendWebhook({}, { tipo: 'PIX_ENVIADO', e2eids: [sent.e2eId] }), '', '202, no body')
         await resent
         t.same(ofFirst()[1].body, ofFirst()[0].body, 'the same callback')
+        const receipt = Buffer.from(await (pix as unknown as { pixGetReceipt: (p: Params) => Answer }).pixGetReceipt({ e2eid: sent.e2eId }))
+        t.equal(receipt.subarray(0, 5).toString('latin1'), '%PDF-', 'the receipt, a PDF (pixGetReceipt)')
       }
       await pix.pixDeleteWebhook({ chave: CHAVE })
     })
