@@ -208,6 +208,8 @@ export class PixClient {
     // A receipt is a PDF: its bytes as they are.
     if (res.status < 400 && res.headers.get('content-type')?.startsWith('application/pdf') === true) return await res.arrayBuffer() as R
     const text = await res.text()
+    // A report is a CSV: its text.
+    if (res.status < 400 && res.headers.get('content-type')?.startsWith('text/csv') === true) return text as R
     // A payload location answers a JWS, which is text, not JSON.
     const body: unknown = text === '' ? undefined : res.headers.get('content-type')?.startsWith('application/jose') === true ? text : parse(text)
     if (res.status >= 400) throw new PixApiError(res.status, (body ?? {}) as T.ErrorBody, operationId, method, url)
@@ -277,6 +279,10 @@ export class EfiApi {
   resendWebhook (body: T.EfiResendRequest, options?: RequestOptions): Promise<void> { return this.client.call('efiResendWebhook', { body, options }) }
   /** GET /v2/gn/pix/comprovantes: the receipt, a PDF, as its bytes. */
   receipt (query: T.EfiReceiptQuery, options?: RequestOptions): Promise<ArrayBuffer> { return this.client.call('efiGetReceipt', { query, options }) }
+  /** POST /v2/gn/relatorios/extrato-conciliacao (202). */
+  requestReport (body: T.EfiReportRequest, options?: RequestOptions): Promise<T.EfiReportStatus> { return this.client.call('efiRequestReport', { body, options }) }
+  /** GET /v2/gn/relatorios/{id}: the CSV once made, its status before. */
+  report (id: string, options?: RequestOptions): Promise<T.EfiReportStatus | string> { return this.client.call('efiGetReport', { params: { id }, options }) }
   qrCodeDetail (body: T.EfiQrCodeDetailRequest, options?: RequestOptions): Promise<T.EfiQrCodeDetail> { return this.client.call('efiQrCodeDetail', { body, options }) }
 }
 

@@ -34,7 +34,7 @@ import type { AccountWebhookBody, AccountWebhookView, ApiPixWebhook as ApiPixWeb
 import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody, SandboxCobVList } from '../server/dialects/api-pix/schemas/cobv.js'
 import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView, SandboxLoteCobVList } from '../server/dialects/api-pix/schemas/lotecobv.js'
 import type {
-  AccountConfig, DefesaBody, ReceiptQuery, ResendBody, EvpCreated, InfracoesList, InfracoesQuery, EvpList, KeyBuckets, LocQrCode, QrCodeDetail, QrCodeDetailBody, PixQrCodePayBody, PixSendBody, PixSent, PixSentDetail, PixSentList, PixSentListQuery, Saldo,
+  AccountConfig, DefesaBody, ReceiptQuery, ReportRequestBody, ReportStatus, ResendBody, EvpCreated, InfracoesList, InfracoesQuery, EvpList, KeyBuckets, LocQrCode, QrCodeDetail, QrCodeDetailBody, PixQrCodePayBody, PixSendBody, PixSent, PixSentDetail, PixSentList, PixSentListQuery, Saldo,
 } from '../server/dialects/efi/schemas.js'
 import type { EfiError } from '../server/dialects/efi/errors.js'
 import type {
@@ -211,6 +211,8 @@ export const operations = {
   efiDefendInfracao: ['POST', '/v2/gn/infracoes/{idInfracao}/defesa'],
   efiResendWebhook: ['POST', '/v2/gn/webhook/reenviar'],
   efiGetReceipt: ['GET', '/v2/gn/pix/comprovantes'],
+  efiRequestReport: ['POST', '/v2/gn/relatorios/extrato-conciliacao'],
+  efiGetReport: ['GET', '/v2/gn/relatorios/{id}'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
 
 export type OperationId = keyof typeof operations
@@ -441,3 +443,5 @@ export type EfiInfracoes = S<typeof InfracoesList>
 export type EfiDefesaRequest = S<typeof DefesaBody>
 export type EfiResendRequest = S<typeof ResendBody>
 export type EfiReceiptQuery = S<typeof ReceiptQuery>
+export type EfiReportRequest = S<typeof ReportRequestBody>
+export type EfiReportStatus = S<typeof ReportStatus>

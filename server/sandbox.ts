@@ -207,7 +207,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   // The batches process their requests through the cobvs, which ask the batches which txids they hold.
   const apiPixCobVs = new ApiPixCobVs({ store, clock, cobvs: charges, locations, signer, batches: { holding: (accountId, txid, except): CobVBatchHold | undefined => cobvBatches.holding(accountId, txid, except) } })
   const cobvBatches = new CobVBatchService({ store, clock, scheduler, config, cobvs: apiPixCobVs })
-  const pspSettings = new PspSettingsService({ store, clock })
+  const pspSettings = new PspSettingsService({ store, clock, rng })
   const report = new ReportService({ store, clock, rng, accounts, journal, webhooks, deliveries, dialects: opts.report?.dialects ?? [], checks: opts.report?.checks ?? [] })
   const payers = new PayerSimulation(engine)
   const recurrences = new RecurrenceService({

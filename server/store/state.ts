@@ -95,6 +95,8 @@ export type ApiPixWebhook = Collections['apiPixWebhooks']
 export type CobVBatch = Collections['cobvBatches']
 /** What a PSP's own API keeps of an account's settings (Efí's /v2/gn/config, docs/efi.md). */
 export type PspSettings = Collections['pspSettings']
+/** A report a PSP's own API was asked for (Efí's reconciliation report). */
+export type PspReport = Collections['pspReports']
 
 // ---- the document ---------------------------------------------------------------------------------
 

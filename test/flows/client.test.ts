@@ -334,6 +334,8 @@ t.test('a tour of every operation through the typed client', async t => {
   t.match(await client.efi.pixSent(efiSent.e2eId), { idEnvio: 'tourefi1', chave: document })
   t.match(await client.efi.pixSentByIdEnvio('tourefi2'), { idEnvio: 'tourefi2' })
   t.equal((await client.efi.pixSentList(window)).pix.length, 3)
+  const efiReport = await client.efi.requestReport({ dataMovimento: '2026-03-09', tipoRegistros: { pixRecebido: true } })
+  t.match(await client.efi.report(efiReport.id), { status: 'AGUARDANDO_PROCESSAMENTO' })
   await t.rejects(client.efi.receipt({ idEnvio: 'tourefi1' }), { name: 'PixApiError', statusCode: 404 }, 'no receipt before it settles')
   await t.rejects(client.efi.resendWebhook({ tipo: 'PIX_ENVIADO', e2eids: [efiSent.e2eId] }), { name: 'PixApiError', statusCode: 400 }, 'not settled yet: no callback to resend')
   t.match(await client.efi.balance(true), { saldo: String, bloqueios: { med: '0.00' } })

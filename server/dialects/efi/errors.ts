@@ -45,6 +45,7 @@ export interface EfiRoute {
 }
 
 export interface EfiProblemType {
+  /** BACEN's error name (under https://pix.bcb.gov.br/api/v2/error/), or a whole URL where Efí uses another (its reports'). */
   readonly type: string
   readonly title: string
   /** A fixed `detail`, the refusal's text then going to `violacoes[0].razao` under `propriedade`. */
@@ -127,7 +128,7 @@ function bodyOf (answer: ErrorAnswer, request: FastifyRequest): Record<string, u
     const nome = (answer.outcome !== undefined ? NAMES[answer.outcome] : undefined) ?? (answer.status >= 500 ? 'erro_aplicacao' : 'valor_invalido')
     return { nome, mensagem: text }
   }
-  const base = { type: `${PROBLEM_TYPE_BASE}${problem.type}`, title: problem.title, status: answer.status }
+  const base = { type: problem.type.startsWith('https://') ? problem.type : `${PROBLEM_TYPE_BASE}${problem.type}`, title: problem.title, status: answer.status }
   if (problem.detail === undefined) return { ...base, detail: text }
   return { ...base, detail: problem.detail, violacoes: answer.messages.map(razao => ({ razao, ...(problem.propriedade !== undefined ? { propriedade: problem.propriedade } : {}) })) }
 }

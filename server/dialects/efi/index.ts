@@ -52,6 +52,8 @@ export const efi: Dialect = {
     // A resend as a webhook's configuration.
     efiResendWebhook: 'webhook-config',
     efiGetReceipt: null,
+    efiRequestReport: null,
+    efiGetReport: null,
   },
   register: async (app, { config, routes }) => {
     const { v2, v3 } = efiPrefixes(config.apiPixBasePath)

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox'
+import { Type, type Static, type TBoolean, type TOptional } from '@sinclair/typebox'
 import { StringEnum } from '../../schemas/common.js'
 
 /**
@@ -287,3 +287,40 @@ export const ReceiptQuery = Type.Object({
   rtrId: ReceiptId('A devolução received on a pay-out, by its rtrId'),
   txid: ReceiptId('The PIX that paid a charge, by the charge\'s txid'),
 })
+
+// ---- reconciliation report ----
+
+/** The record types of Efí's reconciliation report (layout v4.0), by the name `tipoRegistros` gives each. */
+export const REPORT_TYPES = {
+  saldoDiaAnterior: 'SD0',
+  saldoDia: 'SD1',
+  pixRecebido: 'PR',
+  pixEnviadoChave: 'PEC',
+  pixEnviadoDadosBancarios: 'PEB',
+  pixDevolucaoEnviada: 'PDE',
+  pixDevolucaoRecebida: 'PDR',
+  estornoPixEnviado: 'EPE',
+  tarifaPixRecebido: 'TPR',
+  tarifaPixEnviado: 'TPE',
+  estornoTarifaPixRecebido: 'ETPR',
+  estornoTarifaPixEnviado: 'ETPE',
+  transferenciaRecebida: 'TFR',
+  transferenciaEnviada: 'TFE',
+  tarifaTransferenciaEnviada: 'TTFE',
+  estornoTransferenciaEnviada: 'ETFE',
+  estornoTarifaTransferenciaEnviada: 'ETTFE',
+} as const
+
+export const ReportRequestBody = Type.Object({
+  dataMovimento: Type.String({ format: 'date', description: 'The São Paulo day it covers, before today' }),
+  tipoRegistros: Type.Object(Object.fromEntries(Object.keys(REPORT_TYPES).map(k => [k, Type.Optional(Type.Boolean())])) as Record<keyof typeof REPORT_TYPES, TOptional<TBoolean>>, { additionalProperties: false }),
+  dadosAdicionais: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Accepted and ignored (not in layout v4.0)' })),
+}, { additionalProperties: false })
+export type ReportRequestBodyType = Static<typeof ReportRequestBody>
+
+export const ReportStatus = Type.Object({
+  id: Type.String(),
+  dataSolicitacao: Type.String(),
+  status: StringEnum(['AGUARDANDO_PROCESSAMENTO', 'EM_PROCESSAMENTO', 'CONCLUIDO'] as const),
+})
+export const ReportParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) })

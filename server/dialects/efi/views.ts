@@ -19,7 +19,7 @@ export function envioOf (tx: Transaction | undefined): Envio | undefined {
 export const ENVIO_STATUS = { PENDING: 'EM_PROCESSAMENTO', CONFIRMED: 'REALIZADO', ERROR: 'NAO_REALIZADO' } as const
 
 /** When it settled, if it did. */
-function settledAt (tx: Envio): string | undefined {
+export function settledAt (tx: Envio): string | undefined {
   if (tx.status !== 'CONFIRMED') return undefined
   const history: ReadonlyArray<{ status: string, at: string }> = tx.history
   for (let i = history.length - 1; i >= 0; i--) if (history[i].status === 'CONFIRMED') return history[i].at

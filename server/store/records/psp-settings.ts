@@ -14,3 +14,20 @@ export const PspSettingsSchema = Type.Object({
   updatedAt: Instant,
 })
 export type PspSettingsRecord = Static<typeof PspSettingsSchema>
+
+/**
+ * A report a PSP's own API was asked for (Efí's reconciliation report, POST
+ * /v2/gn/relatorios/extrato-conciliacao, docs/efi.md), owned by PspSettingsService: what was asked and
+ * when; the file is made from the records when it is read.
+ */
+export const PspReportSchema = Type.Object({
+  id: Text,
+  accountId: Id,
+  psp: Text,
+  /** The São Paulo day it covers, YYYY-MM-DD. */
+  day: Text,
+  /** The record types asked for, as the PSP names them. */
+  types: Type.Array(Text),
+  requestedAt: Instant,
+})
+export type PspReportRecord = Static<typeof PspReportSchema>

@@ -530,6 +530,13 @@ for (const sdk of SDKS) {
       t.notOk((await calls.pixListEvp()).chaves.includes(chave))
       await refused(t, calls.pixDeleteEvp({ chave }), { nome: 'chave_nao_encontrada' }, 'a key already removed')
       if (sdk.efiOnly) t.match(await calls.pixKeysBucket!(), { baldeA: { capacidade: 100 }, baldeB: { capacidade: 100 } })
+
+      const reports = pix as unknown as { createReport: (p: Params, b: Body) => Answer, detailReport: (p: Params) => Answer }
+      const asked = await reports.createReport({}, { dataMovimento: await sandboxDate(-1), tipoRegistros: { pixRecebido: true, pixEnviadoChave: true } })
+      t.match(asked, { id: String, status: 'AGUARDANDO_PROCESSAMENTO' }, 'createReport')
+      await sandbox.advanceClock(30_000)
+      const csv = await reports.detailReport({ id: asked.id })
+      t.match(csv, /^CA;.*;Extrato de Conciliação API Pix;1\.0\n(.*\n)*T;\d+(;\d+){11}\n$/, 'detailReport: the CSV')
     })
 
     t.test('Efí\'s MED: list the infrações of a MED case, defend one once', { skip: sdk.efiOnly === true ? undefined : `${sdk.name} has no MED calls` }, async t => {

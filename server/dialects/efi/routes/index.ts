@@ -9,6 +9,8 @@ import { qrCodeRoutes } from './qrcodes.js'
 import { medRoutes } from './med.js'
 import { resendRoutes } from './resend.js'
 import { receiptRoutes } from './receipts.js'
+import { extratoRoutes } from './extrato.js'
+import { EfiExtrato } from '../extrato.js'
 import { EfiReceipts } from '../receipts.js'
 import { EfiResend } from '../resend.js'
 import { EfiMed } from '../med.js'
@@ -34,6 +36,7 @@ export const efiV2Routes: FastifyPluginAsync = async (app) => {
   await app.register(named('efi-med', medRoutes(new EfiMed(app.sandbox))))
   await app.register(named('efi-resend', resendRoutes(new EfiResend(app.sandbox))))
   await app.register(named('efi-receipts', receiptRoutes(new EfiReceipts(app.sandbox))))
+  await app.register(named('efi-extrato', extratoRoutes(new EfiExtrato(app.sandbox))))
   await app.register(named('efi-qrcodes', qrCodeRoutes(new EfiQrCodes(app.sandbox), efiPrefixes(app.sandbox.config.apiPixBasePath).v2)))
 }
 
