@@ -25,7 +25,7 @@ export const receiptRoutes = (receipts: EfiReceipts): RoutesPlugin => async (app
       security: [{ efiOAuth2: [RECEIPT.scope] }],
       querystring: ReceiptQuery,
       response: {
-        200: Type.Unsafe<Buffer>({ description: 'The receipt', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } }),
+        200: Type.Unsafe<Buffer>({ description: 'The receipt', content: { 'application/pdf': { schema: { type: 'string', description: 'the bytes of a PDF' } } } }),
         ...errorResponses(EFI_SHAPE, [404]),
       },
     },
