@@ -109,6 +109,8 @@ export class PixClient {
   readonly centralBank: CentralBankApi
   /** BACEN's API Pix (docs/api-pix.md): problem details on errors. */
   readonly apiPix: ApiPixApi
+  /** Efí's own routes beside API Pix (docs/efi.md), with API Pix's OAuth token. */
+  readonly efi: EfiApi
   /** The control plane, /__sandbox. */
   readonly sandbox: SandboxApi
   private token: { value: string, renewAt: number } | null
@@ -120,6 +122,7 @@ export class PixClient {
     this.token = options.token ? { value: options.token, renewAt: Infinity } : null
     this.centralBank = new CentralBankApi(this)
     this.apiPix = new ApiPixApi(this)
+    this.efi = new EfiApi(this)
     this.sandbox = new SandboxApi(this)
   }
 
@@ -206,7 +209,11 @@ export class PixClient {
       this.token = null
       res = await send()
     }
+    // A receipt is a PDF: its bytes as they are.
+    if (res.status < 400 && res.headers.get('content-type')?.startsWith('application/pdf') === true) return await res.arrayBuffer() as R
     const text = await res.text()
+    // A report is a CSV: its text.
+    if (res.status < 400 && res.headers.get('content-type')?.startsWith('text/csv') === true) return text as R
     // A payload location answers a JWS, a ticket page HTML, the webhooks' CA a PEM file: text, not JSON.
     const type = res.headers.get('content-type') ?? ''
     const isText = ['application/jose', 'text/html', 'application/x-pem-file'].some(t => type.startsWith(t))
@@ -219,7 +226,12 @@ export class PixClient {
   private urlOf (operationId: OperationId, call: Pick<Call, 'params' | 'query'> = {}): string {
     const operationPath = operations[operationId][1]
     const base = this.options.apiPixBasePath
-    const template = base !== undefined && operationPath.startsWith(`${API_PIX_DEFAULT_BASE}/`) ? base + operationPath.slice(API_PIX_DEFAULT_BASE.length) : operationPath
+    // Efí's /v3 is the base path's sibling (docs/efi.md).
+    const template = base === undefined
+      ? operationPath
+      : operationPath.startsWith(`${API_PIX_DEFAULT_BASE}/`)
+        ? base + operationPath.slice(API_PIX_DEFAULT_BASE.length)
+        : operationPath.startsWith('/v3/gn/') ? base.replace(/\/[^/]+$/, '/v3') + operationPath.slice(3) : operationPath
     const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(call.params?.[name])))
     const query = new URLSearchParams()
     for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) query.append(k, String(v))
@@ -234,6 +246,50 @@ function parse (text: string): unknown {
   } catch {
     return { message: text }
   }
+}
+
+/** Efí's own routes (docs/efi.md): its pay-outs and the reads of what was sent; errors in Efí's shapes. */
+export class EfiApi {
+  constructor (private readonly client: PixClient) {}
+
+  /** PUT /v3/gn/pix/{idEnvio}: from a key of the account (with a webhook) to a key or account data; EM_PROCESSAMENTO. */
+  pixSend (idEnvio: string, body: T.EfiPixSendRequest, options?: RequestOptions): Promise<T.EfiPixSent> { return this.client.call('efiPixSend', { params: { idEnvio }, body, options }) }
+  /** PUT /v2/gn/pix/{idEnvio}: the same, as gn-api-sdk-node calls it. */
+  pixSendV2 (idEnvio: string, body: T.EfiPixSendRequest, options?: RequestOptions): Promise<T.EfiPixSent> { return this.client.call('efiPixSendLegacy', { params: { idEnvio }, body, options }) }
+  pixSendSameOwnership (idEnvio: string, body: T.EfiPixSendRequest, options?: RequestOptions): Promise<T.EfiPixSent> {
+    return this.client.call('efiPixSendSameOwnership', { params: { idEnvio }, body, options })
+  }
+
+  /** PUT /v2/gn/pix/{idEnvio}/qrcode: pays a BR Code for its own amount. */
+  pixQrCodePay (idEnvio: string, body: T.EfiPixQrCodePayRequest, options?: RequestOptions): Promise<T.EfiPixSent> { return this.client.call('efiPixQrCodePay', { params: { idEnvio }, body, options }) }
+  pixSent (e2eId: string, options?: RequestOptions): Promise<T.EfiPixSentDetail> { return this.client.call('efiPixSentDetail', { params: { e2eId }, options }) }
+  pixSentByIdEnvio (idEnvio: string, options?: RequestOptions): Promise<T.EfiPixSentDetail> { return this.client.call('efiPixSentDetailByIdEnvio', { params: { idEnvio }, options }) }
+  /** GET /v2/gn/pix/enviados: `inicio` and `fim` (RFC 3339) are required. */
+  pixSentList (query: T.EfiPixSentFilter, options?: RequestOptions): Promise<T.EfiPixSentList> { return this.client.call('efiPixSentList', { query, options }) }
+  /** GET /v2/gn/saldo; with `bloqueios`, what open MED cases hold. */
+  balance (bloqueios?: boolean, options?: RequestOptions): Promise<T.EfiBalance> { return this.client.call('efiGetBalance', { query: bloqueios === undefined ? {} : { bloqueios }, options }) }
+  config (options?: RequestOptions): Promise<T.EfiAccountConfig> { return this.client.call('efiGetConfig', { options }) }
+  /** PUT /v2/gn/config: replaces the settings whole (204). */
+  putConfig (body: T.EfiAccountConfig, options?: RequestOptions): Promise<void> { return this.client.call('efiPutConfig', { body, options }) }
+  createEvp (options?: RequestOptions): Promise<T.EfiEvp> { return this.client.call('efiCreateEvp', { options }) }
+  evps (options?: RequestOptions): Promise<T.EfiEvpList> { return this.client.call('efiListEvp', { options }) }
+  deleteEvp (chave: string, options?: RequestOptions): Promise<void> { return this.client.call('efiDeleteEvp', { params: { chave }, options }) }
+  keyBuckets (options?: RequestOptions): Promise<T.EfiKeyBuckets> { return this.client.call('efiKeyBuckets', { options }) }
+  /** GET /v2/loc/{id}/qrcode: the code of the charge a location serves, its SVG image and a page that shows them. */
+  locQrCode (id: number, options?: RequestOptions): Promise<T.EfiLocQrCode> { return this.client.call('efiLocQrCode', { params: { id }, options }) }
+  /** GET /v2/gn/infracoes: `inicio` and `fim` (RFC 3339) are required. */
+  infracoes (query: T.EfiInfracoesFilter, options?: RequestOptions): Promise<T.EfiInfracoes> { return this.client.call('efiListInfracoes', { query, options }) }
+  /** POST /v2/gn/infracoes/{idInfracao}/defesa: once per infração (201, no body). */
+  defendInfracao (idInfracao: string, body: T.EfiDefesaRequest, options?: RequestOptions): Promise<void> { return this.client.call('efiDefendInfracao', { params: { idInfracao }, body, options }) }
+  /** POST /v2/gn/webhook/reenviar: the last callback of each e2eid, once more (202). */
+  resendWebhook (body: T.EfiResendRequest, options?: RequestOptions): Promise<void> { return this.client.call('efiResendWebhook', { body, options }) }
+  /** GET /v2/gn/pix/comprovantes: the receipt, a PDF, as its bytes. */
+  receipt (query: T.EfiReceiptQuery, options?: RequestOptions): Promise<ArrayBuffer> { return this.client.call('efiGetReceipt', { query, options }) }
+  /** POST /v2/gn/relatorios/extrato-conciliacao (202). */
+  requestReport (body: T.EfiReportRequest, options?: RequestOptions): Promise<T.EfiReportStatus> { return this.client.call('efiRequestReport', { body, options }) }
+  /** GET /v2/gn/relatorios/{id}: the CSV once made, its status before. */
+  report (id: string, options?: RequestOptions): Promise<T.EfiReportStatus | string> { return this.client.call('efiGetReport', { params: { id }, options }) }
+  qrCodeDetail (body: T.EfiQrCodeDetailRequest, options?: RequestOptions): Promise<T.EfiQrCodeDetail> { return this.client.call('efiQrCodeDetail', { body, options }) }
 }
 
 /** The central-bank-compatible family: BACEN-style payloads, simple error shape. */

@@ -34,6 +34,10 @@ import type { AccountWebhookBody, AccountWebhookView, ApiPixWebhook as ApiPixWeb
 import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody, SandboxCobVList } from '../server/dialects/api-pix/schemas/cobv.js'
 import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView, SandboxLoteCobVList, SandboxLoteCobVListQuery } from '../server/dialects/api-pix/schemas/lotecobv.js'
 import type {
+  AccountConfig, DefesaBody, ReceiptQuery, ReportRequestBody, ReportStatus, ResendBody, EvpCreated, InfracoesList, InfracoesQuery, EvpList, KeyBuckets, LocQrCode, QrCodeDetail, QrCodeDetailBody, PixQrCodePayBody, PixSendBody, PixSent, PixSentDetail, PixSentList, PixSentListQuery, Saldo,
+} from '../server/dialects/efi/schemas.js'
+import type { EfiError } from '../server/dialects/efi/errors.js'
+import type {
   CobRBody, CobRList, CobRListQuery, CobRPatchBody, CobRSummaryView, CobRView, NextDebitBody, NextDebitView, NextDueView, SandboxRecurrenceListQuery,
 } from '../server/dialects/api-pix/schemas/cobr.js'
 
@@ -197,6 +201,29 @@ export const operations = {
   apiPixPutWebhookCobR: ['PUT', '/v2/webhookcobr'],
   apiPixGetWebhookCobR: ['GET', '/v2/webhookcobr'],
   apiPixDeleteWebhookCobR: ['DELETE', '/v2/webhookcobr'],
+  // Efí's own routes beside API Pix (docs/efi.md).
+  efiPixSend: ['PUT', '/v3/gn/pix/{idEnvio}'],
+  efiPixSendLegacy: ['PUT', '/v2/gn/pix/{idEnvio}'],
+  efiPixSendSameOwnership: ['PUT', '/v2/gn/pix/{idEnvio}/mesma-titularidade'],
+  efiPixQrCodePay: ['PUT', '/v2/gn/pix/{idEnvio}/qrcode'],
+  efiPixSentDetail: ['GET', '/v2/gn/pix/enviados/{e2eId}'],
+  efiPixSentDetailByIdEnvio: ['GET', '/v2/gn/pix/enviados/id-envio/{idEnvio}'],
+  efiPixSentList: ['GET', '/v2/gn/pix/enviados'],
+  efiGetBalance: ['GET', '/v2/gn/saldo'],
+  efiGetConfig: ['GET', '/v2/gn/config'],
+  efiPutConfig: ['PUT', '/v2/gn/config'],
+  efiCreateEvp: ['POST', '/v2/gn/evp'],
+  efiListEvp: ['GET', '/v2/gn/evp'],
+  efiDeleteEvp: ['DELETE', '/v2/gn/evp/{chave}'],
+  efiKeyBuckets: ['GET', '/v2/gn/chaves/balde'],
+  efiLocQrCode: ['GET', '/v2/loc/{id}/qrcode'],
+  efiQrCodeDetail: ['POST', '/v2/gn/qrcodes/detalhar'],
+  efiListInfracoes: ['GET', '/v2/gn/infracoes'],
+  efiDefendInfracao: ['POST', '/v2/gn/infracoes/{idInfracao}/defesa'],
+  efiResendWebhook: ['POST', '/v2/gn/webhook/reenviar'],
+  efiGetReceipt: ['GET', '/v2/gn/pix/comprovantes'],
+  efiRequestReport: ['POST', '/v2/gn/relatorios/extrato-conciliacao'],
+  efiGetReport: ['GET', '/v2/gn/relatorios/{id}'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
 
 export type OperationId = keyof typeof operations
@@ -321,7 +348,8 @@ export type SimpleErrorBody = S<typeof SimpleError>
 export type SandboxErrorBody = S<typeof SandboxError>
 export type ApiPixProblemBody = S<typeof ApiPixProblem>
 export type OAuthErrorBody = S<typeof OAuthError>
-export type ErrorBody = ExtendedErrorBody | SimpleErrorBody | SandboxErrorBody | ApiPixProblemBody | OAuthErrorBody
+export type EfiErrorBody = S<typeof EfiError>
+export type ErrorBody = ExtendedErrorBody | SimpleErrorBody | SandboxErrorBody | ApiPixProblemBody | OAuthErrorBody | EfiErrorBody
 
 export type ApiPixTokenRequest = S<typeof OAuthTokenBody>
 export type ApiPixToken = S<typeof OAuthTokenResponse>
@@ -407,3 +435,26 @@ export interface PayerBehaviourInput {
   debit?: 'PAGA' | 'REJEITADA_SALDO' | 'REJEITADA' | 'SEM_RESPOSTA'
 }
 export type PayerBehaviour = Omit<PayerBehaviourInput, 'debit'> & { id: number, debit: string, createdAt: string, updatedAt: string }
+
+// ---- Efí's own routes (docs/efi.md) ----
+export type EfiPixSendRequest = S<typeof PixSendBody>
+export type EfiPixQrCodePayRequest = S<typeof PixQrCodePayBody>
+export type EfiPixSent = S<typeof PixSent>
+export type EfiPixSentDetail = S<typeof PixSentDetail>
+export type EfiPixSentFilter = S<typeof PixSentListQuery>
+export type EfiPixSentList = S<typeof PixSentList>
+export type EfiBalance = S<typeof Saldo>
+export type EfiAccountConfig = S<typeof AccountConfig>
+export type EfiEvp = S<typeof EvpCreated>
+export type EfiEvpList = S<typeof EvpList>
+export type EfiKeyBuckets = S<typeof KeyBuckets>
+export type EfiLocQrCode = S<typeof LocQrCode>
+export type EfiQrCodeDetailRequest = S<typeof QrCodeDetailBody>
+export type EfiQrCodeDetail = S<typeof QrCodeDetail>
+export type EfiInfracoesFilter = S<typeof InfracoesQuery>
+export type EfiInfracoes = S<typeof InfracoesList>
+export type EfiDefesaRequest = S<typeof DefesaBody>
+export type EfiResendRequest = S<typeof ResendBody>
+export type EfiReceiptQuery = S<typeof ReceiptQuery>
+export type EfiReportRequest = S<typeof ReportRequestBody>
+export type EfiReportStatus = S<typeof ReportStatus>

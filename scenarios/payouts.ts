@@ -43,6 +43,13 @@ export const payoutScenarios = scenarioDefinitions([
     effect: 'Settlement happens ms milliseconds of sandbox time after creation instead of the configured delay. On /dict/pix with priority NORM, a delay longer than `expiration` cancels the transfer (ERROR PAYMENT_EXPIRED) when it expires.',
     params: [{ name: 'ms', description: 'settlement delay in sandbox milliseconds', required: true }],
   },
+  {
+    name: 'PAYOUT_RETURNED',
+    endpoints: STANDARD,
+    timing: 'async',
+    effect: 'The pay-out settles as usual, then its destination returns all of it at once in `parts` equal devoluções (the last takes the cents left over): each a REFUND_RECEIVED credited to the account, with its refund_out webhook (and, for a pay-out of Efí\'s routes, Efí\'s callback of the sent PIX with the devolução). Efí\'s homologação answers R$ 4.00 with two and R$ 5.00 with one.',
+    params: [{ name: 'parts', description: 'how many devoluções, 1 (the default) to 10', required: false, integer: { min: 1, max: 10 } }],
+  },
   { name: 'QRCODE_ALREADY_PAID', endpoints: ['cash-out-qrcode'], timing: 'sync', effect: 'Answers 422 with errorCode QRCODE_ALREADY_PAID (final); the transaction is recorded as ERROR and nothing is reserved.' },
   { name: 'QRCODE_NOT_AVAILABLE', endpoints: ['cash-out-qrcode'], timing: 'sync', effect: 'Answers 422 with errorCode QRCODE_NOT_AVAILABLE (final); the transaction is recorded as ERROR and nothing is reserved.' },
   { name: 'PROVIDER_REJECTED', endpoints: ['cash-out-qrcode'], timing: 'sync', effect: 'Answers 422 without a QR Code errorCode (the provider declined); the transaction is recorded as ERROR, visible through /__sandbox/transactions, and nothing is reserved.' },

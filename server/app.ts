@@ -7,7 +7,7 @@ import { VERSION } from './version.js'
 import type { Config } from './config.js'
 import { defaultConfig } from './config.js'
 import { gatewayCnpjForm } from './domain/documents.js'
-import type { ApiPixScope } from './domain/scopes.js'
+import type { OAuthScope } from './domain/scopes.js'
 import type { Fixtures } from './fixtures.js'
 import type { StoreOptions } from './store/store.js'
 import { createSandbox, type Sandbox } from './sandbox.js'
@@ -51,11 +51,11 @@ declare module 'fastify' {
     /** Routes that need `Authorization: Bearer`. */
     auth?: boolean
     /**
-     * A gateway route that an API Pix scope covers (the gateway's cob, pix and devolução): a token
-     * of /oauth/token needs it there as on API Pix (docs/api-pix.md, Scopes). API Pix's routes name
-     * theirs in `apiPix` (server/dialects/api-pix/routes/route.ts).
+     * A route outside API Pix that an OAuth scope covers (the gateway's cob, pix and devolução; Efí's
+     * own routes, docs/efi.md): a token of /oauth/token needs it there as on API Pix (docs/api-pix.md,
+     * Scopes). API Pix's routes name theirs in `apiPix` (server/dialects/api-pix/routes/route.ts).
      */
-    scope?: ApiPixScope
+    scope?: OAuthScope
   }
 }
 

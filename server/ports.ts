@@ -457,3 +457,11 @@ export interface ContractCodePayments {
   receiverOf (pixCode: string): number | undefined
   arrive (payment: ContractCodeArrival): Arrival
 }
+
+/**
+ * What pay-outs ask of refunds: a settled pay-out returned by its destination (the scenario
+ * PAYOUT_RETURNED), received as the control plane's refund-received is (RefundService.receiveReturn).
+ */
+export interface PayoutReturns {
+  receiveReturn (original: Transaction, body: { amount?: number, reason?: string }, scenarios: AppliedScenario[]): Transaction
+}

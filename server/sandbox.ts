@@ -21,6 +21,7 @@ import { ApiPixPixService } from './services/api-pix-pix.js'
 import { ApiPixWebhookService } from './services/api-pix-webhooks.js'
 import { ApiPixCobVs } from './services/api-pix-cobvs.js'
 import { CobVBatchService } from './services/cobv-batches.js'
+import { PspSettingsService } from './services/psp-settings.js'
 import { LocationService } from './services/locations.js'
 import { RecurrenceService } from './services/recurrences.js'
 import { PayerSimulation } from './services/simulated-payers.js'
@@ -113,6 +114,8 @@ export interface Sandbox {
   /** API Pix's due charges (cobv) over the charges, and its batches of them (lotecobv). */
   readonly apiPixCobVs: ApiPixCobVs
   readonly cobvBatches: CobVBatchService
+  /** The settings a PSP's own API keeps per account (Efí's /v2/gn/config). */
+  readonly pspSettings: PspSettingsService
   /** API Pix's recurring charges of Pix Automático (docs/api-pix.md, "Recurring charges"). */
   readonly cobrs: CobRService
   /** The integration report: what each account's integration did, graded (server/report/). */
@@ -201,7 +204,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   // The static code of a contract pays the account its recurrence's location names (journey 4).
   const contractCodes: ContractCodes = { receiverOf: (recLocation, key) => recurrences.contractCodes.receiverOf(recLocation, key), paid: payment => recurrences.contractCodes.paid(payment) }
   const charges = new ChargeService({ ...engine, events, splits, locations, recurrences: { chargePaid: payment => recurrences.activations.chargePaid(payment) }, contractCodes })
-  const payouts = new PayoutService({ ...engine, events, charges: charges.payments, directory: directory.holders, contractCodes: charges.contractPayments })
+  const payouts = new PayoutService({ ...engine, events, charges: charges.payments, directory: directory.holders, contractCodes: charges.contractPayments, returns: refunds })
   const med = new MedService({ ...engine, events, received: transactions, refunds, accounts })
   const signer = new PayloadSigner(engine)
   const apiPixPix = new ApiPixPixService({ store, refunds })
@@ -210,6 +213,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   // The batches process their requests through the cobvs, which ask the batches which txids they hold.
   const apiPixCobVs = new ApiPixCobVs({ store, clock, cobvs: charges, locations, signer, batches: { holding: (accountId, txid, except): CobVBatchHold | undefined => cobvBatches.holding(accountId, txid, except) } })
   const cobvBatches = new CobVBatchService({ store, clock, scheduler, config, cobvs: apiPixCobVs })
+  const pspSettings = new PspSettingsService({ store, clock, rng })
   const report = new ReportService({ store, clock, rng, accounts, journal, webhooks, deliveries, dialects: opts.report?.dialects ?? [], checks: opts.report?.checks ?? [] })
   const payers = new PayerSimulation(engine)
   const recurrences = new RecurrenceService({
@@ -267,6 +271,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     apiPixWebhooks,
     apiPixCobVs,
     cobvBatches,
+    pspSettings,
     cobrs,
     report,
     recurrences,

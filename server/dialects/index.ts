@@ -2,6 +2,7 @@ import type { Dialect } from './types.js'
 import { gateway } from './gateway/index.js'
 import { apiPix } from './api-pix/index.js'
 import { mercadoPago } from './mercado-pago/index.js'
+import { efi } from './efi/index.js'
 
 /**
  * The dialects the sandbox speaks, in order: each a folder of server/dialects/ with one descriptor
@@ -12,4 +13,5 @@ export const dialects: readonly Dialect[] = [
   gateway,
   apiPix,
   mercadoPago,
+  efi,
 ]

@@ -24,25 +24,42 @@ export const API_PIX_SCOPES = [
 
 export type ApiPixScope = typeof API_PIX_SCOPES[number]
 
-const KNOWN: ReadonlySet<string> = new Set(API_PIX_SCOPES)
+/**
+ * The scopes of Efí's own Pix routes (docs/efi.md, Scopes): signed in through the same OAuth token as
+ * API Pix's, with the same client credentials, so one account's grant holds both lists.
+ */
+export const EFI_SCOPES = [
+  'pix.send', 'gn.pix.send.read', 'gn.pix.sameownership.send', 'gn.qrcodes.pay', 'gn.qrcodes.read',
+  'gn.balance.read', 'gn.settings.read', 'gn.settings.write', 'gn.pix.evp.read', 'gn.pix.evp.write',
+  'gn.keys.bucket.read', 'gn.infractions.read', 'gn.infractions.write', 'gn.split.read', 'gn.split.write',
+  'gn.reports.read', 'gn.reports.write', 'gn.receipts.read',
+] as const
 
-export const isApiPixScope = (s: string): s is ApiPixScope => KNOWN.has(s)
+export type EfiScope = typeof EFI_SCOPES[number]
+
+/** Every scope an account may be granted and a token of POST /oauth/token may carry: API Pix's, then Efí's. */
+export const OAUTH_SCOPES = [...API_PIX_SCOPES, ...EFI_SCOPES] as const
+export type OAuthScope = typeof OAUTH_SCOPES[number]
+
+const KNOWN: ReadonlySet<string> = new Set(OAUTH_SCOPES)
+
+export const isOAuthScope = (s: string): s is OAuthScope => KNOWN.has(s)
 
 /** An account's grant: the scopes it was created with, every one when it was created without a list. */
-export function grantedScopes (account: { readonly scopes?: readonly string[] }): readonly ApiPixScope[] {
-  return account.scopes === undefined ? API_PIX_SCOPES : account.scopes.filter(isApiPixScope)
+export function grantedScopes (account: { readonly scopes?: readonly string[] }): readonly OAuthScope[] {
+  return account.scopes === undefined ? OAUTH_SCOPES : account.scopes.filter(isOAuthScope)
 }
 
 /**
  * The scopes a token request asks for (RFC 6749 §3.3: space-separated, in any order), checked against
  * the grant: the grant itself when none is asked, else the ones asked, or the first that is not granted.
  */
-export function requestedScopes (requested: string | undefined, grant: readonly ApiPixScope[]): { ok: true, scopes: readonly ApiPixScope[] } | { ok: false, refused: string } {
+export function requestedScopes (requested: string | undefined, grant: readonly OAuthScope[]): { ok: true, scopes: readonly OAuthScope[] } | { ok: false, refused: string } {
   if (requested === undefined || requested.trim() === '') return { ok: true, scopes: grant }
   const asked = [...new Set(requested.trim().split(/ +/))]
   const refused = asked.find(s => !(grant as readonly string[]).includes(s))
   if (refused !== undefined) return { ok: false, refused }
-  return { ok: true, scopes: asked as ApiPixScope[] }
+  return { ok: true, scopes: asked as OAuthScope[] }
 }
 
 /**
@@ -56,7 +73,7 @@ export function requestedScopes (requested: string | undefined, grant: readonly 
  *   only a token of the account's whole grant acts, as the account. The gateway's own token has no
  *   scopes (docs/gateway.md §5) and acts on every route of the gateway.
  */
-export function scopeRefusal (tokenScopes: string | undefined, grant: readonly ApiPixScope[], needed: ApiPixScope | undefined, apiPix: boolean): string | null {
+export function scopeRefusal (tokenScopes: string | undefined, grant: readonly OAuthScope[], needed: OAuthScope | undefined, apiPix: boolean): string | null {
   if (tokenScopes === undefined && !apiPix) return null
   const held: readonly string[] = tokenScopes === undefined ? grant : tokenScopes.split(' ')
   if (needed !== undefined) return held.includes(needed) ? null : `O token de acesso não tem o escopo ${needed}, que esta operação exige`

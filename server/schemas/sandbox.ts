@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox'
 import { RecordId, StringEnum } from './common.js'
-import { API_PIX_SCOPES } from '../domain/scopes.js'
+import { OAUTH_SCOPES } from '../domain/scopes.js'
 import { STATE_FORMAT, STATE_FORMAT_VERSION } from '../store/state.js'
 import { ENDPOINTS } from '../../scenarios/types.js'
 import type { ScenarioName } from '../../scenarios/catalogue.js'
 
-const ApiPixScopes = (description: string) => Type.Array(StringEnum(API_PIX_SCOPES), { maxItems: 100, description })
+const OAuthScopes = (description: string) => Type.Array(StringEnum(OAUTH_SCOPES), { maxItems: 100, description })
 
 export const ProviderGroupSchema = StringEnum(['A', 'B', 'C', 'D', 'E'] as const, { description: 'Settlement provider group (spec 2.4)' })
 export const SplitFrequencySchema = StringEnum(['IMMEDIATE', 'HOURLY', 'DAILY'] as const, { description: 'When non-immediate splits are paid out' })
@@ -28,7 +28,8 @@ export const AccountSettingsBody = Type.Object({
   limits: Type.Optional(Type.Partial(Limits)),
   cashInMinExpirationSeconds: Type.Optional(Type.Integer({ minimum: 30, maximum: 604800 })),
   splitFrequency: Type.Optional(SplitFrequencySchema),
-  scopes: Type.Optional(ApiPixScopes('the scopes of BACEN\'s API Pix granted to the account (docs/api-pix.md); every one when absent')),
+  efiHomologacao: Type.Optional(Type.Boolean({ description: 'Efí\'s homologação profile (docs/efi.md): its pay-outs of up to R$ 10.00 are confirmed by webhook, R$ 10.01 to 20.00 rejected by webhook, above R$ 20.00 refused on the request; by key only to efipay@sejaefi.com.br. Default false: the sandbox\'s own rules' })),
+  scopes: Type.Optional(OAuthScopes('the OAuth scopes granted to the account: BACEN\'s API Pix (docs/api-pix.md) and Efí\'s own routes (docs/efi.md); every one when absent')),
   mercadoPago: Type.Optional(Type.Object({
     accessToken: Type.Optional(Type.String({ minLength: 8, maxLength: 200, description: 'TEST-... or APP_USR-...; unique in the sandbox' })),
     publicKey: Type.Optional(Type.String({ minLength: 8, maxLength: 200 })),
@@ -62,7 +63,9 @@ export const AccountView = Type.Object({
   limits: Limits,
   cashInMinExpirationSeconds: Type.Integer(),
   splitFrequency: SplitFrequencySchema,
-  scopes: ApiPixScopes('the scopes of BACEN\'s API Pix granted to the account'),
+  efiHomologacao: Type.Boolean({ description: 'Efí\'s homologação profile (docs/efi.md)' }),
+  accountNumber: Type.String({ description: 'The account number another account names it by (Efí\'s split favorecido, a payment\'s counterpart)' }),
+  scopes: OAuthScopes('the OAuth scopes granted to the account: API Pix\'s and Efí\'s'),
   balance: Type.Object({ available: Type.Number(), blocked: Type.Number(), gross: Type.Number() }),
   totals: Type.Object({
     opening: Type.Number(),

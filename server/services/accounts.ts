@@ -7,7 +7,7 @@ import { brlToCents } from '../domain/money.js'
 import type { Clock } from '../engine/clock.js'
 import type { AccountDefaults, Fixtures, FixtureAccount } from '../fixtures.js'
 import type { Account, MercadoPagoCredentials, ProviderGroup, SplitFrequency } from '../store/state.js'
-import type { ApiPixScope } from '../domain/scopes.js'
+import type { OAuthScope } from '../domain/scopes.js'
 import type { Store } from '../store/store.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 
@@ -31,8 +31,10 @@ export interface AccountSettings {
   limits?: Partial<AccountDefaults['limits']>
   cashInMinExpirationSeconds?: number
   splitFrequency?: SplitFrequency
+  /** Efí's homologação profile (docs/efi.md): its test rules for Efí's pay-outs. */
+  efiHomologacao?: boolean
   /** The scopes of API Pix it is granted; every one when absent. */
-  scopes?: ApiPixScope[]
+  scopes?: OAuthScope[]
   /** Its Mercado Pago credentials, each generated when absent (docs/mercado-pago.md, Credentials). */
   mercadoPago?: Partial<Omit<MercadoPagoCredentials, 'webhookUrl'>>
 }
@@ -100,6 +102,7 @@ export class AccountService {
       incarnation: newIncarnation(),
       ...(s.scopes !== undefined ? { scopes: [...new Set(s.scopes)] } : {}),
       mercadoPago: mercadoPagoCredentials(s.mercadoPago, this.clock.now()),
+      ...(s.efiHomologacao === true ? { efiHomologacao: true } : {}),
     }
   }
 

@@ -174,6 +174,28 @@ export class MedService implements Lifecycle {
     return { record, refund }
   }
 
+  /**
+   * The receiving account answers the claim, once (Efí's defence, docs/efi.md): accepting it closes the
+   * case as approved and returns the money, as an approval does; contesting it leaves the case to the
+   * requesting bank's analysis. A second answer, or one to a closed case, is MED_INVALID_TRANSITION.
+   */
+  defend (accountId: number, id: number, input: { analysis: 'ACCEPTED' | 'CONTESTED', justification: string }, scenariosOf: (accountId: number) => AppliedScenario[]): { record: MedRecord, refund: Transaction | null } {
+    const record = this.deps.store.data.meds[id]
+    if (record === undefined || record.accountId !== accountId) throw new Refusal('MED_NOT_FOUND', 'Infração não encontrada.')
+    if (record.defence !== undefined) throw new Refusal('MED_INVALID_TRANSITION', 'A defesa para essa infração já foi criada.')
+    if (record.status !== 'OPEN' && record.status !== 'RECEIVED') throw new Refusal('MED_INVALID_TRANSITION', 'A infração já foi encerrada.')
+    const scenarios = scenariosOf(accountId)
+    const at = new Date(this.now()).toISOString()
+    return this.deps.store.transact(() => {
+      this.deps.store.patch('meds', id, m => { m.defence = { analysis: input.analysis, justification: input.justification, at } })
+      if (input.analysis === 'CONTESTED') {
+        this.deps.store.patch('meds', id, m => { m.updatedAt = at })
+        return { record: this.deps.store.data.meds[id], refund: null }
+      }
+      return this.move(this.deps.store.data.meds[id], { status: 'ANALYZED', analysisResult: 'APPROVED', analysisDetails: input.justification }, scenarios)
+    })
+  }
+
   /** GET /api/med: the account's disputes, newest first, filtered and paged (docs/gateway.md §4.1 row 11). */
   list (accountId: number, f: MedListFilters): { data: MedRecord[], metadata: { total: number, page: number, pageSize: number, totalPages: number } } {
     const problems: string[] = []

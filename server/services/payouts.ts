@@ -15,7 +15,7 @@ import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { iso, recordTransition } from './history.js'
 import { directoryKeyOf } from './directory.js'
-import type { Arrival, ChargePayments, ContractCodePayments, KeyHolders, Lifecycle, PendingOperations, Ports } from '../ports.js'
+import type { Arrival, ChargePayments, ContractCodePayments, KeyHolders, Lifecycle, PayoutReturns, PendingOperations, Ports } from '../ports.js'
 import type { Restored } from '../store/store.js'
 import { DueJobs, KeyIndex, type Derived } from '../store/derived.js'
 import type { Config } from '../config.js'
@@ -68,6 +68,8 @@ interface RecordFieldsOf<K extends PayoutKind> {
   data: TransactionData[K]
   errorCode?: string | null
   errorMessage?: string | null
+  /** Given at creation where the API answers it then (a PSP's pay-out: Efí's e2eId in its 201). */
+  endToEndId?: string
 }
 
 export interface CashOutInput {
@@ -78,12 +80,28 @@ export interface CashOutInput {
 }
 
 export interface QrCashOutInput {
-  value: number
+  /** Absent: the code's own amount (its tag 54, or its charge's). */
+  value?: number
   qrCode: string
   externalId: string
   description?: string
   name?: string
   document?: string
+  /** The account's own key it is sent from (a PSP's pay-out API): announced to that key's webhook, with its endToEndId from creation. */
+  senderKey?: string
+}
+
+/**
+ * A PSP's pay-out (Efí's PUT /v3/gn/pix/:idEnvio, docs/efi.md): from one of the account's keys, to a
+ * key the directory lists (its holder) or to account data, its endToEndId given at creation.
+ */
+export interface TransferInput {
+  /** The client's id of it (Efí's idEnvio): one namespace with the pay-outs' externalIds. */
+  externalId: string
+  amountCents: number
+  description?: string
+  senderKey: string
+  to: { key: string, keyType: CashOutKeyType, holder: Counterpart } | { account: Counterpart, accountType: string }
 }
 
 export interface DictTransferInput {
@@ -117,6 +135,8 @@ export type PayoutDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | '
   directory: KeyHolders
   /** The static codes of a contract of this sandbox's accounts (Pix Automático, journey 4), paid to their account. */
   contractCodes?: ContractCodePayments
+  /** Where a settled pay-out returned by its destination arrives (PAYOUT_RETURNED). */
+  returns?: PayoutReturns
 }
 
 export class PayoutService implements Lifecycle {
@@ -182,10 +202,40 @@ export class PayoutService implements Lifecycle {
     }))
   }
 
+  // ---- a PSP's pay-out to a key or to account data ------------------------------------------------------
+
+  createTransfer (account: Account, input: TransferInput, scenarios: AppliedScenario[]): TransactionOf<'CASH_OUT'> {
+    const existing = this.deps.store.transactionByExternalId(account.id, PAYOUT_SCOPE, input.externalId)
+    if (existing) {
+      throw new Refusal('PIX_DUPLICATE_EXTERNAL_ID', `O id de envio "${input.externalId}" já foi utilizado em outro pagamento`, {
+        details: { externalId: input.externalId, existingTransactionId: existing.seq },
+      })
+    }
+    if ('key' in input.to && hasScenario(scenarios, 'INVALID_KEY')) throw new Refusal('PIX_INVALID_PIX_KEY', `Chave PIX "${input.to.key}" inválida`)
+    this.checkLimits(account, input.amountCents, scenarios)
+    this.checkBalance(account, input.amountCents, scenarios)
+    const to = input.to
+    const counterpart = 'key' in to ? to.holder : to.account
+    const now = this.deps.clock.now()
+    return this.deps.store.transact(() => this.open(account, {
+      kind: 'CASH_OUT',
+      amountCents: input.amountCents,
+      externalId: input.externalId,
+      description: input.description,
+      ...('key' in to ? { pixKey: to.key } : {}),
+      counterpart,
+      scenarios,
+      endToEndId: endToEndId(account.ispb, now, this.deps.rng),
+      data: 'key' in to
+        ? { keyType: intern(to.keyType), name: intern(counterpart.name), document: intern(counterpart.document), directoryKey: intern(to.key), senderKey: intern(input.senderKey) }
+        : { keyType: 'ACCOUNT', name: intern(counterpart.name), document: intern(counterpart.document), accountType: intern(to.accountType), senderKey: intern(input.senderKey) },
+    }))
+  }
+
   // ---- POST /api/pix/cash-out-qrcode ----------------------------------------------------------------------
 
   createQrCashOut (account: Account, input: QrCashOutInput, scenarios: AppliedScenario[]): PayoutOutcome {
-    const cents = this.amountOf(input.value)
+    const asked = input.value === undefined ? undefined : this.amountOf(input.value)
     const parsed = parseBrCode(input.qrCode)
     if (!parsed.ok) throw invalidRequest([`qrCode inválido: ${parsed.reason}`])
     const keyProblem = staticCodeProblem(parsed.value)
@@ -194,7 +244,7 @@ export class PayoutService implements Lifecycle {
     const code = parsed.value
     // A static code's amount is its tag 54; a dynamic code's is its charge's, checked below.
     const stated = codeAmount(code)
-    if (stated !== undefined && stated !== cents) {
+    if (stated !== undefined && asked !== undefined && stated !== asked) {
       throw invalidRequest([`value deve ser igual ao valor do QR Code (${centsToString(stated)})`])
     }
     const existing = this.deps.store.transactionByExternalId(account.id, PAYOUT_SCOPE, input.externalId)
@@ -205,19 +255,23 @@ export class PayoutService implements Lifecycle {
     }
     const base: RecordFieldsOf<'CASH_OUT_QRCODE'> = {
       kind: 'CASH_OUT_QRCODE',
-      amountCents: cents,
+      amountCents: asked ?? stated ?? 0,
       externalId: input.externalId,
       description: input.description,
       pixKey: code.key ?? '',
       scenarios,
       data: { qrCode: input.qrCode, brCode: code, name: input.name ?? code.merchantName, document: input.document },
     }
+    if (input.senderKey !== undefined) {
+      base.data.senderKey = input.senderKey
+      base.endToEndId = endToEndId(account.ispb, this.deps.clock.now(), this.deps.rng)
+    }
     // One unit, and no await between the externalId check above and the insert: a concurrent duplicate
     // cannot slip in between.
-    return this.deps.store.transact(() => this.qrCashOut(account, base, code, cents, scenarios))
+    return this.deps.store.transact(() => this.qrCashOut(account, base, code, asked, scenarios))
   }
 
-  private qrCashOut (account: Account, base: RecordFieldsOf<'CASH_OUT_QRCODE'>, code: BrCode, cents: number, scenarios: AppliedScenario[]): PayoutOutcome {
+  private qrCashOut (account: Account, base: RecordFieldsOf<'CASH_OUT_QRCODE'>, code: BrCode, asked: number | undefined, scenarios: AppliedScenario[]): PayoutOutcome {
     if (hasScenario(scenarios, 'QRCODE_ALREADY_PAID')) return this.rejectQrCode(account, base, 'QRCODE_ALREADY_PAID')
     if (hasScenario(scenarios, 'QRCODE_NOT_AVAILABLE')) return this.rejectQrCode(account, base, 'QRCODE_NOT_AVAILABLE')
     if (hasScenario(scenarios, 'PROVIDER_REJECTED')) return this.rejectQrCode(account, base, null)
@@ -230,9 +284,10 @@ export class PayoutService implements Lifecycle {
     } else if (lookup) {
       if (lookup.status === 'paid' || this.chargesInFlight.has(lookup.charge.id)) return this.rejectQrCode(account, base, 'QRCODE_ALREADY_PAID')
       if (lookup.status === 'unavailable') return this.rejectQrCode(account, base, 'QRCODE_NOT_AVAILABLE')
-      if (lookup.amountCents !== null && lookup.amountCents !== cents) {
+      if (lookup.amountCents !== null && asked !== undefined && lookup.amountCents !== asked) {
         throw invalidRequest([`value deve ser igual ao valor da cobrança (${centsToString(lookup.amountCents)})`])
       }
+      if (asked === undefined && lookup.amountCents !== null) base.amountCents = lookup.amountCents
       base.data.chargeId = lookup.charge.id
       base.pixKey = lookup.charge.pixKey ?? base.pixKey
     } else if (code.location !== undefined) {
@@ -243,6 +298,8 @@ export class PayoutService implements Lifecycle {
       const directory = directoryKeyOf(code.key)
       if (directory) base.data.directoryKey = directory.key
     }
+    const cents = asked ?? base.amountCents
+    if (cents <= 0) throw invalidRequest(['O QR Code não informa o valor: informe o valor a pagar'])
     this.checkLimits(account, cents, scenarios)
     this.checkBalance(account, cents, scenarios)
     const tx = this.open(account, base)
@@ -400,6 +457,7 @@ export class PayoutService implements Lifecycle {
     if (f.pixKey !== undefined) tx.pixKey = intern(f.pixKey)
     if (f.idempotencyKey !== undefined) tx.idempotencyKey = f.idempotencyKey
     if (f.counterpart !== undefined) tx.counterpart = f.counterpart
+    if (f.endToEndId !== undefined) tx.endToEndId = f.endToEndId
     extra?.(tx)
     return this.deps.store.addTransaction(tx, f.externalId !== undefined ? PAYOUT_SCOPE : undefined)
   }
@@ -463,8 +521,9 @@ export class PayoutService implements Lifecycle {
     }
     this.deps.store.transact(() => {
       const now = this.deps.clock.now()
-      const e2e = endToEndId(account.ispb, now, this.deps.rng)
-      this.deps.store.patch('transactions', tx.id, d => { d.endToEndId = e2e })
+      // A pay-out answered with its endToEndId keeps it; the others get theirs as they settle.
+      const e2e = tx.endToEndId ?? endToEndId(account.ispb, now, this.deps.rng)
+      if (tx.endToEndId === undefined) this.deps.store.patch('transactions', tx.id, d => { d.endToEndId = e2e })
       const arrival = this.handOver(tx, outcome, account, e2e)
       if (arrival !== undefined && arrival !== 'taken') {
         this.fail(tx, 'ORDER_REJECTED', arrival === 'unavailable' ? NO_LONGER_PAYABLE : ASYNC_ERROR_MESSAGES.ORDER_REJECTED)
@@ -479,7 +538,31 @@ export class PayoutService implements Lifecycle {
       })
       this.release(tx)
       this.notify(tx)
+      if (hasScenario(tx.scenarios, 'PAYOUT_RETURNED')) this.returnAll(tx)
     })
+  }
+
+  /**
+   * PAYOUT_RETURNED: the settled pay-out comes back whole, in `parts` equal devoluções received (the last
+   * takes the cents left over), in the unit that settled it.
+   */
+  private returnAll (tx: Payout): void {
+    const settled = this.deps.store.transaction(tx.id)
+    if (settled === undefined || this.deps.returns === undefined) return
+    const parts = scenarioParam(tx.scenarios, 'PAYOUT_RETURNED', 'parts', 1)
+    const each = Math.floor(tx.amountCents / parts)
+    const scenarios = (tx.scenarios ?? []).filter(s => s.name !== 'PAYOUT_RETURNED')
+    for (let i = 0; i < parts; i++) {
+      const cents = i === parts - 1 ? tx.amountCents - each * (parts - 1) : each
+      if (cents <= 0) continue
+      try {
+        this.deps.returns.receiveReturn(settled, { amount: centsToNumber(cents), reason: 'Devolução pelo recebedor (cenário PAYOUT_RETURNED)' }, scenarios)
+      } catch (err) {
+        // An account that cannot hold more (its balance cap) takes no more of it; the pay-out stays settled.
+        if (err instanceof Refusal) return
+        throw err
+      }
+    }
   }
 
   /**

@@ -5,6 +5,7 @@ import { CobRSchema } from './records/cobrs.js'
 import { DirectoryEntrySchema } from './records/directory.js'
 import { PayloadLocationSchema, SigningKeySchema } from './records/locations.js'
 import { MedSchema } from './records/med.js'
+import { PspReportSchema, PspSettingsSchema } from './records/psp-settings.js'
 import { PayerBehaviourSchema, RecLocationSchema, RecurrenceSchema, SolicRecSchema } from './records/recurrences.js'
 import { ArmedScenarioSchema } from './records/scenarios.js'
 import { Instant } from './records/schema.js'
@@ -40,6 +41,7 @@ export * from './records/locations.js'
 export * from './records/recurrences.js'
 export * from './records/cobrs.js'
 export * from './records/batches.js'
+export * from './records/psp-settings.js'
 
 // ---- the collections of the document ------------------------------------------------------------------
 
@@ -81,6 +83,8 @@ export const COLLECTION_RECORDS = {
   cobrs: collection(CobRSchema, { sequence: { name: 'cobr', field: 'id' }, owned: true }),
   apiPixWebhooks: collection(ApiPixWebhookSchema, { sequence: { name: 'apiPixWebhook', field: 'id' }, owned: true }),
   cobvBatches: collection(CobVBatchSchema, { key: 'key', owned: true }),
+  pspSettings: collection(PspSettingsSchema, { key: 'key', owned: true }),
+  pspReports: collection(PspReportSchema, { owned: true }),
 }
 
 export type Collection = keyof typeof COLLECTION_RECORDS

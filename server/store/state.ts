@@ -93,6 +93,10 @@ export type ChargeOfTxid = Transaction | CobR
 export type ApiPixWebhook = Collections['apiPixWebhooks']
 /** API Pix's batches of due charges (lotecobv), each request with its own status (docs/api-pix.md). */
 export type CobVBatch = Collections['cobvBatches']
+/** What a PSP's own API keeps of an account's settings (Efí's /v2/gn/config, docs/efi.md). */
+export type PspSettings = Collections['pspSettings']
+/** A report a PSP's own API was asked for (Efí's reconciliation report). */
+export type PspReport = Collections['pspReports']
 
 // ---- the document ---------------------------------------------------------------------------------
 

@@ -170,6 +170,19 @@ const proofs: Record<string, Proof> = {
     t.same(await balanceOf(app, acc.accountId), { available: START - 10, blocked: 0, invariantHolds: true }, 'debited at the delay')
     return res.statusCode
   },
+  PAYOUT_RETURNED: async (t, { app, acc }, scenario) => {
+    t.equal(scenario, 'PAYOUT_RETURNED')
+    const res = await cashOut(app, acc.token, cashOutBody({ value: 10 }), 'PAYOUT_RETURNED;parts=3')
+    t.equal(res.statusCode, 201)
+    await advance(app, 1000)
+    t.match(tx(app, res.json().transactionId), { status: 'CONFIRMED' }, 'it settled')
+    t.same(await balanceOf(app, acc.accountId), { available: START, blocked: 0, invariantHolds: true }, 'and all of it came back')
+    const returns = app.sandbox.store.transactionsOf(acc.accountId).filter(r => r.kind === 'REFUND_RECEIVED')
+    t.same(returns.map(r => r.amountCents), [333, 333, 334], 'in three devoluções, the last with the cents left over')
+    const log = (await app.inject({ method: 'GET', url: `/__sandbox/webhooks/deliveries?accountId=${acc.accountId}&eventType=refund_out` })).json().deliveries
+    t.equal(log.length, 3, 'a refund_out webhook each')
+    return res.statusCode
+  },
   QRCODE_ALREADY_PAID: refusesQrCode('QRCODE_ALREADY_PAID'),
   QRCODE_NOT_AVAILABLE: refusesQrCode('QRCODE_NOT_AVAILABLE'),
   PROVIDER_REJECTED: refusesQrCode(null),

@@ -59,3 +59,34 @@ export function quietZoneModules (png: PNG): number {
   while (dark(offset + run, offset)) run++
   return offset / (run / 7)
 }
+
+/**
+ * The image of an SVG QR code as the `qrcode` package draws it (a white square, then one path of
+ * horizontal black runs, `M x y.5 h n m dx dy h n ...`, one unit a module), painted at `scale` pixels a
+ * module: so the decoders above read what an SVG data URI shows. Any other SVG throws.
+ */
+export function pngOfSvg (svg: string, scale = 4): PNG {
+  const size = /viewBox="0 0 (\d+) (\d+)"/.exec(svg)
+  const path = /<path stroke="#000000" d="([^"]+)"/.exec(svg)
+  if (size === null || path === null) throw new Error('not an SVG of the qrcode package')
+  const modules = Number(size[1])
+  const png = new PNG({ width: modules * scale, height: modules * scale })
+  png.data.fill(255)
+  let x = 0
+  let y = 0
+  for (const [, command, a, b] of path[1].matchAll(/([MmHh])(-?[\d.]+)(?:[ ,](-?[\d.]+))?/g)) {
+    if (command === 'M') { x = Number(a); y = Math.floor(Number(b)) } else if (command === 'm') { x += Number(a); y += Math.round(Number(b)) } else {
+      const run = command === 'h' ? Number(a) : Number(a) - x
+      for (let i = 0; i < run; i++) {
+        for (let dy = 0; dy < scale; dy++) {
+          for (let dx = 0; dx < scale; dx++) {
+            const at = (((y * scale) + dy) * png.width + ((x + i) * scale) + dx) * 4
+            png.data[at] = png.data[at + 1] = png.data[at + 2] = 0
+          }
+        }
+      }
+      x += run
+    }
+  }
+  return png
+}

@@ -30,13 +30,16 @@ const OAUTH_ALLOWED = new Set([...OAUTH_REQUIRED, 'error_description'])
 const MERCADO_PAGO_REQUIRED = ['message', 'error']
 const MERCADO_PAGO_ALLOWED = new Set([...MERCADO_PAGO_REQUIRED, 'status', 'cause'])
 
-export type ErrorFamily = 'extended' | 'simple' | 'sandbox' | 'problem' | 'oauth' | 'mercado-pago'
+export type ErrorFamily = 'extended' | 'simple' | 'sandbox' | 'problem' | 'oauth' | 'mercado-pago' | 'efi'
 
 /** The shape of an error body by the name the app gives it (the gateway token's is the simple one: test/helpers/errors.ts, errorShapeOf). */
-export const SHAPE_OF: Record<string, ErrorFamily> = { extended: 'extended', simple: 'simple', sandbox: 'sandbox', problem: 'problem', oauth: 'oauth', 'mercado-pago': 'mercado-pago' }
+export const SHAPE_OF: Record<string, ErrorFamily> = { extended: 'extended', simple: 'simple', sandbox: 'sandbox', problem: 'problem', oauth: 'oauth', 'mercado-pago': 'mercado-pago', efi: 'efi' }
 
-const REQUIRED: Record<ErrorFamily, string[]> = { extended: EXTENDED_REQUIRED, simple: SIMPLE_REQUIRED, sandbox: SANDBOX_REQUIRED, problem: PROBLEM_REQUIRED, oauth: OAUTH_REQUIRED, 'mercado-pago': MERCADO_PAGO_REQUIRED }
-const ALLOWED: Record<ErrorFamily, Set<string>> = { extended: EXTENDED_ALLOWED, simple: SIMPLE_ALLOWED, sandbox: SANDBOX_ALLOWED, problem: PROBLEM_ALLOWED, oauth: OAUTH_ALLOWED, 'mercado-pago': MERCADO_PAGO_ALLOWED }
+// Efí's own routes (docs/efi.md, Errors): { nome, mensagem }, or problem details, or OAuth's insufficient_scope.
+const EFI_NAMED = ['nome', 'mensagem']
+
+const REQUIRED: Record<Exclude<ErrorFamily, 'efi'>, string[]> = { extended: EXTENDED_REQUIRED, simple: SIMPLE_REQUIRED, sandbox: SANDBOX_REQUIRED, problem: PROBLEM_REQUIRED, oauth: OAUTH_REQUIRED, 'mercado-pago': MERCADO_PAGO_REQUIRED }
+const ALLOWED: Record<Exclude<ErrorFamily, 'efi'>, Set<string>> = { extended: EXTENDED_ALLOWED, simple: SIMPLE_ALLOWED, sandbox: SANDBOX_ALLOWED, problem: PROBLEM_ALLOWED, oauth: OAUTH_ALLOWED, 'mercado-pago': MERCADO_PAGO_ALLOWED }
 
 /** Why `body` is not an error of the family's shape with this status, or null when it is. */
 export function shapeProblem (family: ErrorFamily, status: number, raw: string): string | null {
@@ -49,6 +52,11 @@ export function shapeProblem (family: ErrorFamily, status: number, raw: string):
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return `not an object: ${raw.slice(0, 120)}`
   const b = body as Record<string, unknown>
   const keys = Object.keys(b)
+  if (family === 'efi') {
+    if (keys.length === 2 && EFI_NAMED.every(k => typeof b[k] === 'string')) return null
+    if ('type' in b) return shapeProblem('problem', status, raw) === null || (typeof b.type === 'string' && b.type.startsWith('https://api-pix.gerencianet.com.br/v2/gn/') && b.status === status) ? null : `not Efí's problem details: ${raw.slice(0, 200)}`
+    return status === 403 && b.error === 'insufficient_scope' ? null : `not an error of Efí's: ${raw.slice(0, 200)}`
+  }
   const missing = REQUIRED[family].filter(k => !(k in b))
   const extra = keys.filter(k => !ALLOWED[family].has(k))
   if (missing.length > 0 || extra.length > 0) return `${family} shape: missing [${missing}] extra [${extra}] in ${raw.slice(0, 200)}`

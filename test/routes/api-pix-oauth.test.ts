@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { API_PIX_SCOPES } from '../../server/domain/scopes.js'
+import { OAUTH_SCOPES } from '../../server/domain/scopes.js'
 import { bearer, buildTestApp, certHeader, fixtureAccount, newAccount } from '../helpers/app.js'
 
 /**
@@ -26,7 +26,7 @@ t.test('form-encoded client credentials with Basic: 200 with OAuth 2.0\'s answer
   t.equal(res.statusCode, 200, res.body)
   t.same(Object.keys(res.json()).sort(), ['access_token', 'expires_in', 'scope', 'token_type'])
   t.match(res.json(), { token_type: 'Bearer', expires_in: 1800 })
-  t.same(res.json().scope.split(' ').sort(), [...API_PIX_SCOPES].sort())
+  t.same(res.json().scope.split(' ').sort(), [...OAUTH_SCOPES].sort(), 'API Pix\'s scopes and Efí\'s (docs/efi.md)')
   t.equal(res.headers['cache-control'], 'no-store')
   t.equal(res.headers.pragma, 'no-cache')
   // The token works on the gateway as the gateway's own does.
@@ -95,7 +95,7 @@ t.test('an account created with some scopes gets tokens of those only, and its g
   t.same(view.scopes, ['cob.read', 'pix.read'], 'persisted on the account, once each')
   const res = await tokenRequest(app, { authorization: basic(limited.clientId, limited.clientSecret), certificate: limited.certificate, form: 'grant_type=client_credentials' })
   t.equal(res.json().scope, 'cob.read pix.read')
-  t.same((await app.inject({ method: 'GET', url: '/__sandbox/accounts/1' })).json().scopes, [...API_PIX_SCOPES], 'every scope by default')
+  t.same((await app.inject({ method: 'GET', url: '/__sandbox/accounts/1' })).json().scopes, [...OAUTH_SCOPES], 'every scope by default')
   const bad = await app.inject({ method: 'POST', url: '/__sandbox/accounts', payload: { scopes: ['cob.delete'] } })
   t.equal(bad.statusCode, 400, 'a scope API Pix does not have is refused at creation')
 })

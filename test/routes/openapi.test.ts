@@ -110,7 +110,7 @@ t.test('every operation that takes a body declares 400, 413 and 415 in its famil
       if (!op) continue
       const shape = path.startsWith('/__sandbox')
         ? 'SandboxError'
-        : path.startsWith('/v1/payments') ? 'MercadoPagoError' : path === '/oauth/token' ? 'OAuthError' : path.startsWith('/v2/') ? 'ApiPixProblem' : path === '/api/auth/token' || !(path.startsWith('/api/') || path === '/balance') ? 'SimpleError' : 'ExtendedError'
+        : path.startsWith('/v1/payments') ? 'MercadoPagoError' : path === '/oauth/token' ? 'OAuthError' : /^\/v[23]\/gn\//.test(path) ? 'EfiError' : path.startsWith('/v2/') ? 'ApiPixProblem' : path === '/api/auth/token' || !(path.startsWith('/api/') || path === '/balance') ? 'SimpleError' : 'ExtendedError'
       for (const status of ['400', '413', '415']) {
         t.match(JSON.stringify(op.responses?.[status]), `#/components/schemas/${shape}`, `${m.toUpperCase()} ${path} declares ${status} as ${shape}`)
       }

@@ -28,6 +28,8 @@ export function accountView (a: Account) {
     },
     cashInMinExpirationSeconds: a.cashInMinExpirationSeconds,
     splitFrequency: a.splitFrequency,
+    efiHomologacao: a.efiHomologacao === true,
+    accountNumber: String(a.id),
     scopes: [...grantedScopes(a)],
     balance: { available: centsToNumber(b.availableCents), blocked: centsToNumber(b.blockedCents), gross: centsToNumber(b.availableCents + b.blockedCents) },
     totals: {

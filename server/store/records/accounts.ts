@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { API_PIX_SCOPES } from '../../domain/scopes.js'
+import { OAUTH_SCOPES } from '../../domain/scopes.js'
 import { TOTAL_LIMIT_CENTS } from '../../domain/money.js'
 import { Instant, Int, Id, Cents, Holding, Text, Open, OneOf } from './schema.js'
 
@@ -49,6 +49,11 @@ export const AccountSchema = Open({
   /** The provider's minimum cash-in expiration, in seconds (docs/gateway.md §2.6 "some providers require a higher minimum"). */
   cashInMinExpirationSeconds: Int({ minimum: 0 }),
   splitFrequency: OneOf(SPLIT_FREQUENCIES),
+  /**
+   * Efí's homologação (docs/efi.md, Homologação): its pay-outs follow Efí's test rules (by amount, and
+   * to its test key only). Absent: an ordinary account, under the sandbox's own rules.
+   */
+  efiHomologacao: Type.Optional(Type.Boolean()),
   balance: Open({ availableCents: Holding, blockedCents: Holding }),
   /**
    * Running totals that let anyone check the ledger invariant (docs/assumptions.md, Balances):
@@ -71,10 +76,10 @@ export const AccountSchema = Open({
    */
   incarnation: Type.Optional(Text),
   /**
-   * The scopes of BACEN's API Pix the account is granted (docs/api-pix.md), as its creation set them;
+   * The OAuth scopes the account is granted (API Pix's, docs/api-pix.md, and Efí's, docs/efi.md), as its creation set them;
    * absent: every one (an account created without a list, or in a document written before scopes).
    */
-  scopes: Type.Optional(Type.Array(OneOf(API_PIX_SCOPES))),
+  scopes: Type.Optional(Type.Array(OneOf(OAUTH_SCOPES))),
   /**
    * The account's credentials at Mercado Pago (docs/mercado-pago.md): its access token (found by
    * `accountByAccessToken`, unique in the sandbox), public key, user id (the collector) and the secret

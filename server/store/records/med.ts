@@ -26,6 +26,11 @@ export const MedSchema = Open({
   /** Sandbox bookkeeping: the received payment disputed and, once approved, the devolução that returned it. */
   originalTransactionUuid: Type.Optional(Text),
   refundTransactionId: Type.Optional(Nullable(Text)),
+  /**
+   * The receiving account's defence (Efí's POST /v2/gn/infracoes/:id/defesa, docs/efi.md): it accepted
+   * the claim (the devolução ran) or contested it, once, with its justification.
+   */
+  defence: Type.Optional(Open({ analysis: OneOf(['ACCEPTED', 'CONTESTED']), justification: Text, at: Instant })),
   createdAt: Instant,
   updatedAt: Instant,
 })

@@ -176,10 +176,15 @@ export type RefundData = Static<typeof RefundDataSchema>
 const RefundReceivedDataSchema = Open({ ...Indexed, originalId: Text, reason: Nullable(Text) })
 export type RefundReceivedData = Static<typeof RefundReceivedDataSchema>
 
-/** What every pay-out keeps: the São Paulo day its amount counts towards, and the directory key it pays. */
-const Payout = { ...Indexed, limitDay: Type.Optional(Text), directoryKey: Type.Optional(Text) }
+/**
+ * What every pay-out keeps: the São Paulo day its amount counts towards, the directory key it pays, and
+ * the account's own key a PSP's pay-out API sends it from (Efí's `pagador.chave`, docs/efi.md), whose
+ * webhook hears how it ends.
+ */
+const Payout = { ...Indexed, limitDay: Type.Optional(Text), directoryKey: Type.Optional(Text), senderKey: Type.Optional(Text) }
 
-const CashOutDataSchema = Open({ ...Payout, keyType: Text, name: Text, document: Text })
+/** CASH_OUT: to a key (`keyType` the gateway's), or to account data (`keyType` ACCOUNT, the account's type in `accountType`: cacc, svgs). */
+const CashOutDataSchema = Open({ ...Payout, keyType: Text, name: Text, document: Text, accountType: Type.Optional(Text) })
 export type CashOutData = Static<typeof CashOutDataSchema>
 
 const BrCodeSchema = describes<BrCode>()(Open({

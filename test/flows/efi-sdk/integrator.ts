@@ -26,6 +26,7 @@ const dir = process.env.EFI_SDK_DIR!
 const CHAVE = 'recebedor@example.com'
 const PROBLEM = 'https://pix.bcb.gov.br/api/v2/error/'
 const CPF = '12345678909'
+const FAVORECIDO = 'favorecido@example.com'
 
 type Params = Record<string, string | number | boolean>
 type Body = Record<string, unknown>
@@ -61,6 +62,26 @@ interface ApiPixCalls {
   pixDeleteWebhook (params: Params): Answer
 }
 
+/** Efí's own pay-out calls: both SDKs' pixSend (v3 in sdk-node-apis-efi, v2 in gn-api-sdk-node), and the rest where the SDK has them. */
+interface EfiPayoutCalls {
+  pixSend (params: Params, body: Body): Answer
+  pixSendList (params: Params): Answer
+  pixSendSameOwnership?: (params: Params, body: Body) => Answer
+  pixQrCodePay?: (params: Params, body: Body) => Answer
+  pixSendDetailId?: (params: Params) => Answer
+}
+
+/** Efí's own calls over the account, in both SDKs (the key bucket in sdk-node-apis-efi only). */
+interface EfiAccountCalls {
+  getAccountBalance (params: Params): Answer
+  updateAccountConfig (params: Params, body: Body): Answer
+  listAccountConfig (): Answer
+  pixCreateEvp (): Answer
+  pixListEvp (): Answer
+  pixDeleteEvp (params: Params): Answer
+  pixKeysBucket?: () => Answer
+}
+
 interface Credentials { clientId: string, clientSecret: string, certificate: string, key: string }
 
 interface Sdk {
@@ -73,6 +94,10 @@ interface Sdk {
   refusedSignIn: Record<string, unknown>
   /** Groups the SDK has no calls for, each skipped saying so. */
   lacks?: Partial<Record<'lotecobv', string>>
+  /** GET /v2/gn/pix/enviados/:e2eId by the SDK's own parameter name (`e2eId` in sdk-node-apis-efi, `e2eid` in gn-api-sdk-node). */
+  sentDetail: (calls: EfiPayoutCalls, e2eId: string) => Answer
+  /** It has Efí's newer pay-out calls (mesma-titularidade, QR code, by idEnvio). */
+  efiOnly?: boolean
 }
 
 const sandbox = await startSandbox({ port: 0, tlsCert: join(dir, 'server.crt'), tlsKey: join(dir, 'server.key') })
@@ -97,6 +122,8 @@ const SDKS: Sdk[] = [
     payloadOf: (calls, pixCopiaECola) => (calls as unknown as EfiPay).pixQrCodeDetail({ pixCopiaECola }) as Promise<Record<string, unknown>>,
     // It throws the token endpoint's answer (RFC 6749 §5.2).
     refusedSignIn: { error: 'invalid_client' },
+    sentDetail: (calls, e2eId) => (calls as unknown as { pixSendDetail: (p: Params) => Answer }).pixSendDetail({ e2eId }),
+    efiOnly: true,
   },
   {
     name: 'gn-api-sdk-node 3.0.4',
@@ -114,6 +141,7 @@ const SDKS: Sdk[] = [
     // It swallows a refused sign-in and makes the call with no usable token.
     refusedSignIn: { type: `${PROBLEM}AcessoNegado`, status: 401 },
     lacks: { lotecobv: 'gn-api-sdk-node 3.0.4 has no calls of lotecobv' },
+    sentDetail: (calls, e2eid) => (calls as unknown as { pixSendDetail: (p: Params) => Answer }).pixSendDetail({ e2eid }),
   },
 ]
 
@@ -171,6 +199,32 @@ const problem = (type: string, status: number) => ({ type: `${PROBLEM}${type}`, 
 async function refused (t: Test, call: Promise<unknown>, wanted: object, message: string): Promise<void> {
   const outcome = await call.then(answer => ({ answered: answer }), (reason: unknown) => reason)
   t.match(outcome, wanted, message)
+}
+
+/** A receiver of the account's webhooks over HTTPS (the sandbox's server certificate), keeping what arrives. */
+async function webhookReceiver (t: Test) {
+  const deliveries: Array<{ url: string, body: { pix: Array<Record<string, unknown>> } }> = []
+  let delivered: () => void = () => {}
+  // As Efí asks of a receiver: only a client presenting a certificate of the PSP's CA gets through (docs/webhooks.md, mutual TLS).
+  const pspCa = await sandbox.client.sandbox.webhookCa()
+  const receiver = createServer({ cert: readFileSync(join(dir, 'server.crt')), key: readFileSync(join(dir, 'server.key')), requestCert: true, rejectUnauthorized: true, ca: pspCa }, (req, res) => {
+    let body = ''
+    req.on('data', (chunk: Buffer) => { body += chunk.toString('utf8') })
+    req.on('end', () => {
+      deliveries.push({ url: req.url ?? '', body: JSON.parse(body) })
+      res.end()
+      delivered()
+    })
+  })
+  receiver.listen(0, '127.0.0.1')
+  await once(receiver, 'listening')
+  t.teardown(() => { receiver.close() })
+  return {
+    url: `https://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
+    deliveries,
+    /** Resolves at the next delivery after which `until` holds (any delivery by default). */
+    next: (until: () => boolean = () => true) => new Promise<void>(resolve => { delivered = () => { if (until()) resolve() } }),
+  }
 }
 
 for (const sdk of SDKS) {
@@ -284,6 +338,11 @@ for (const sdk of SDKS) {
       t.equal(cob.location, loc.location, 'the charge is served at the location')
       checkBrCode(t, cob.pixCopiaECola, loc.location)
       t.same(await pix.pixDetailLocation({ id: loc.id }), { ...loc, txid })
+      const image = await pix.pixGenerateQRCode({ id: loc.id })
+      t.match(image, { qrcode: cob.pixCopiaECola, imagemQrcode: /^data:image\/svg\+xml;base64,/, linkVisualizacao: /\/v2\/gn\/visualizar\// }, 'Efí\'s image of the location (GET /v2/loc/{id}/qrcode)')
+      const page = await fetch(image.linkVisualizacao)
+      t.equal(page.status, 200, 'the page of linkVisualizacao answers without a token')
+      t.ok((await page.text()).includes('7.50'))
 
       const listed = await pix.pixLocationList({ ...await window(), txIdPresente: true })
       t.ok(listed.loc.some((l: { id: number, txid?: string }) => l.id === loc.id && l.txid === txid))
@@ -297,7 +356,7 @@ for (const sdk of SDKS) {
 
       await refused(t, pix.pixDetailLocation({ id: 999999 }), problem('PayloadLocationNaoEncontrado', 404), 'an unknown location')
       await refused(t, pix.pixCreateLocation({ tipoCob: 'boleto' }), problem('PayloadLocationOperacaoInvalida', 400), 'a tipoCob API Pix does not have')
-      await refused(t, pix.pixGenerateQRCode({ id: loc.id }), problem('NaoEncontrado', 404), 'Efí\'s own image of a location (GET /v2/loc/{id}/qrcode) is not API Pix\'s')
+      await refused(t, pix.pixGenerateQRCode({ id: loc.id }), { nome: 'location_sem_cobranca' }, 'Efí\'s image of a location serving no charge (GET /v2/loc/{id}/qrcode)')
     })
 
     t.test('cobv: create, revise, read, list', async t => {
@@ -383,23 +442,9 @@ for (const sdk of SDKS) {
     })
 
     t.test('webhook: configure for a key, read, list, receive a paid charge at {webhookUrl}/pix over mutual TLS, delete', async t => {
-      const deliveries: Array<{ url: string, body: { pix: Array<Record<string, unknown>> } }> = []
-      let delivered: () => void = () => {}
-      // As Efí asks of a receiver: only a client presenting a certificate of the PSP's CA gets through (docs/webhooks.md, mutual TLS).
-      const pspCa = await sandbox.client.sandbox.webhookCa()
-      const receiver = createServer({ cert: readFileSync(join(dir, 'server.crt')), key: readFileSync(join(dir, 'server.key')), requestCert: true, rejectUnauthorized: true, ca: pspCa }, (req, res) => {
-        let body = ''
-        req.on('data', (chunk: Buffer) => { body += chunk.toString('utf8') })
-        req.on('end', () => {
-          deliveries.push({ url: req.url ?? '', body: JSON.parse(body) })
-          res.end()
-          delivered()
-        })
-      })
-      receiver.listen(0, '127.0.0.1')
-      await once(receiver, 'listening')
-      t.teardown(() => { receiver.close() })
-      const webhookUrl = `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/efi`
+      const receiver = await webhookReceiver(t)
+      const { deliveries } = receiver
+      const webhookUrl = `${receiver.url}/efi`
 
       // API Pix's webhook is for a key the account holds: CHAVE, registered in the directory with the
       // account's document at its institution (each SDK's account in turn).
@@ -410,7 +455,7 @@ for (const sdk of SDKS) {
       const listed = await pix.pixListWebhook(await window())
       t.ok(listed.webhooks.some((w: { chave: string }) => w.chave === CHAVE))
 
-      const arrived = new Promise<void>(resolve => { delivered = resolve })
+      const arrived = receiver.next()
       const { txid, endToEndId } = await receivedPix('hook', '9.90')
       await arrived
       t.equal(deliveries[0].url, '/efi/pix', 'API Pix posts to {webhookUrl}/pix')
@@ -418,6 +463,94 @@ for (const sdk of SDKS) {
 
       await pix.pixDeleteWebhook({ chave: CHAVE })
       await refused(t, pix.pixDetailWebhook({ chave: CHAVE }), { type: /\/(WebhookNaoEncontrado|NaoEncontrado)$/, status: 404 }, 'the webhook is gone')
+    })
+
+    t.test('Efí\'s pay-outs: send from a key with a webhook, hear REALIZADO at {webhookUrl}/pix, read what was sent', async t => {
+      const receiver = await webhookReceiver(t)
+      const { deliveries } = receiver
+      const holder = await sandbox.client.sandbox.account(account.accountId)
+      await sandbox.client.sandbox.putDirectoryEntry(CHAVE, { name: 'RECEBEDOR', document: holder.document, ispb: holder.ispb, bankName: 'SANDBOX' })
+      await sandbox.client.sandbox.putDirectoryEntry(FAVORECIDO, { name: 'FAVORECIDO', document: CPF, ispb: '60701190', bankName: 'ITAU' })
+      const calls = pix as unknown as EfiPayoutCalls
+      const body = { valor: '2.50', pagador: { chave: CHAVE, infoPagador: 'Pedido 9' }, favorecido: { chave: FAVORECIDO } }
+      const idEnvio = `sdk${account.accountId}a`
+      await refused(t, calls.pixSend({ idEnvio }, body), { nome: 'webhook_nao_cadastrado' }, 'no webhook on the payer key yet')
+      await pix.pixConfigWebhook({ chave: CHAVE }, { webhookUrl: `${receiver.url}/efi` })
+
+      const before = await sandbox.client.sandbox.account(account.accountId)
+      const arrived = receiver.next()
+      const sent = await calls.pixSend({ idEnvio }, body)
+      t.match(sent, { idEnvio, e2eId: /^E[0-9A-Za-z]{31}$/, valor: '2.50', horario: { solicitacao: String }, status: 'EM_PROCESSAMENTO' })
+      await refused(t, calls.pixSend({ idEnvio }, body), { nome: 'id_envio_duplicado' }, 'the idEnvio again')
+      await sandbox.advanceClock(60_000)
+      await arrived
+      t.equal(deliveries[0].url, '/efi/pix', 'at the payer key\'s webhook')
+      t.same(deliveries[0].body, { pix: [{ endToEndId: sent.e2eId, chave: CHAVE, tipo: 'SOLICITACAO', status: 'REALIZADO', valor: '2.50', horario: deliveries[0].body.pix[0].horario, infoPagador: 'Pedido 9', gnExtras: { idEnvio } }] })
+      const after = await sandbox.client.sandbox.account(account.accountId)
+      t.equal(cents(before.balance.available - after.balance.available), 250 + cents(after.fee), 'valor + fee debited')
+      t.ok(after.invariantHolds)
+
+      t.match(await sdk.sentDetail(calls, sent.e2eId), { endToEndId: sent.e2eId, idEnvio, valor: '2.50', chave: CHAVE, status: 'REALIZADO', favorecido: { chave: FAVORECIDO } })
+      const listed = await calls.pixSendList(await window())
+      t.same(listed.pix.map((p: { idEnvio: string }) => p.idEnvio), [idEnvio])
+      await refused(t, sdk.sentDetail(calls, `E${'0'.repeat(31)}`), { type: `${PROBLEM}PixEnviadoNaoEncontrado`, status: 404 }, 'an unknown e2eId')
+      await refused(t, calls.pixSend({ idEnvio: `sdk${account.accountId}b` }, { ...body, favorecido: { chave: 'ninguem@example.com' } }), { nome: /^chave_(favorecido_nao_encontrada|invalida)$/ }, 'a key the directory does not list')
+
+      if (sdk.efiOnly) {
+        const same = await calls.pixSendSameOwnership!({ idEnvio: `sdk${account.accountId}c` }, { ...body, favorecido: { contaBanco: { nome: 'RECEBEDOR', cnpj: holder.document, codigoBanco: '60701190', agencia: '1', conta: '12345', tipoConta: 'cacc' } } })
+        t.match(same, { status: 'EM_PROCESSAMENTO' })
+        t.match(await calls.pixSendDetailId!({ idEnvio: `sdk${account.accountId}c` }), { status: /^(EM_PROCESSAMENTO|REALIZADO)$/, favorecido: { contaBanco: { nome: 'RECEBEDOR', conta: '12345' } } })
+        const txid = `efisdkqr${account.accountId}`.padEnd(30, '0')
+        const cob = await pix.pixCreateCharge({ txid }, { calendario: {}, valor: { original: '1.25' }, chave: CHAVE })
+        const paid = await calls.pixQrCodePay!({ idEnvio: `sdk${account.accountId}d` }, { pagador: { chave: CHAVE }, pixCopiaECola: cob.pixCopiaECola })
+        t.match(paid, { valor: '1.25', status: 'EM_PROCESSAMENTO' })
+        await sandbox.advanceClock(60_000)
+        t.match(await pix.pixDetailCharge({ txid }), { status: 'CONCLUIDA' }, 'the charge of this sandbox is paid')
+        // The first pay-out's callback, once more (the others' may still be arriving).
+        const ofFirst = () => deliveries.filter(d => (d.body.pix[0].gnExtras as { idEnvio?: string } | undefined)?.idEnvio === idEnvio)
+        const resent = receiver.next(() => ofFirst().length >= 2)
+        t.equal(await (pix as unknown as { pixResendWebhook: (p: Params, b: Body) => Answer }).pixResendWebhook({}, { tipo: 'PIX_ENVIADO', e2eids: [sent.e2eId] }), '', '202, no body')
+        await resent
+        t.same(ofFirst()[1].body, ofFirst()[0].body, 'the same callback')
+        const receipt = Buffer.from(await (pix as unknown as { pixGetReceipt: (p: Params) => Answer }).pixGetReceipt({ e2eid: sent.e2eId }))
+        t.equal(receipt.subarray(0, 5).toString('latin1'), '%PDF-', 'the receipt, a PDF (pixGetReceipt)')
+      }
+      await pix.pixDeleteWebhook({ chave: CHAVE })
+    })
+
+    t.test('Efí\'s account routes: balance, settings, random keys (an empty POST body as each SDK sends it), key bucket', async t => {
+      const calls = pix as unknown as EfiAccountCalls
+      const holder = await sandbox.client.sandbox.account(account.accountId)
+      t.same(await calls.getAccountBalance({ bloqueios: true }), { saldo: holder.balance.available.toFixed(2), bloqueios: { judicial: '0.00', med: '0.00', total: '0.00' } })
+      const config = { pix: { receberSemChave: true, chaves: { [holder.document]: { recebimento: { txidObrigatorio: false, qrCodeEstatico: { recusarTodos: false } } } } } }
+      t.equal(await calls.updateAccountConfig({}, config), '', '204, no body')
+      t.same(await calls.listAccountConfig(), config)
+      const { chave } = await calls.pixCreateEvp()
+      t.match(chave, /^[0-9a-f-]{36}$/)
+      t.ok((await calls.pixListEvp()).chaves.includes(chave))
+      await calls.pixDeleteEvp({ chave })
+      t.notOk((await calls.pixListEvp()).chaves.includes(chave))
+      await refused(t, calls.pixDeleteEvp({ chave }), { nome: 'chave_nao_encontrada' }, 'a key already removed')
+      if (sdk.efiOnly) t.match(await calls.pixKeysBucket!(), { baldeA: { capacidade: 100 }, baldeB: { capacidade: 100 } })
+
+      const reports = pix as unknown as { createReport: (p: Params, b: Body) => Answer, detailReport: (p: Params) => Answer }
+      const asked = await reports.createReport({}, { dataMovimento: await sandboxDate(-1), tipoRegistros: { pixRecebido: true, pixEnviadoChave: true } })
+      t.match(asked, { id: String, status: 'AGUARDANDO_PROCESSAMENTO' }, 'createReport')
+      await sandbox.advanceClock(30_000)
+      const csv = await reports.detailReport({ id: asked.id })
+      t.match(csv, /^CA;.*;Extrato de Conciliação API Pix;1\.0\n(.*\n)*T;\d+(;\d+){11}\n$/, 'detailReport: the CSV')
+    })
+
+    t.test('Efí\'s MED: list the infrações of a MED case, defend one once', { skip: sdk.efiOnly === true ? undefined : `${sdk.name} has no MED calls` }, async t => {
+      const calls = pix as unknown as { medList: (p: Params) => Answer, medDefense: (p: Params, b: Body) => Answer }
+      const { endToEndId } = await receivedPix('med', '11.00')
+      await sandbox.client.sandbox.openMed({ endToEndId, reason: 'REFUND_REQUEST' })
+      const { infracoes } = await calls.medList(await window())
+      const infracao = infracoes.find((i: { endToEndId: string }) => i.endToEndId === endToEndId)
+      t.match(infracao, { idInfracao: String, valor: 11, status: 'ABERTA' })
+      t.equal(await calls.medDefense({ idInfracao: infracao.idInfracao }, { analise: 'rejeitado', justificativa: 'Produto entregue' }), '', '201, no body')
+      t.match((await calls.medList(await window())).infracoes.find((i: { endToEndId: string }) => i.endToEndId === endToEndId), { status: 'EM_DEFESA', defesa: 'Produto entregue' })
+      await refused(t, calls.medDefense({ idInfracao: infracao.idInfracao }, { analise: 'rejeitado', justificativa: 'De novo' }), { type: `${PROBLEM}InfracaoOperacaoInvalida`, status: 409 }, 'a second defence')
     })
   })
 }

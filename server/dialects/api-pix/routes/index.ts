@@ -15,6 +15,7 @@ import webhook from './webhook.js'
 import lotecobv from './lotecobv.js'
 import { registerNamed } from '../../../named-plugins.js'
 import { securityOfScope } from './route.js'
+import { bodilessTolerantParsers } from '../../shared/bodies.js'
 
 /**
  * BACEN's API Pix 2.9.0 under its base path (docs/api-pix.md): one plugin per resource, each route
@@ -26,14 +27,8 @@ const apiPixRoutes: FastifyPluginAsync = async (app) => {
   // The scope is named once, in the route's config; its OpenAPI security follows from it.
   app.addHook('onRoute', securityOfScope)
 
-  // An operation that takes no body ignores an empty one that names JSON as its type, as PSPs do
-  // (gn-api-sdk-node sends Content-Type: application/json with Content-Length: 0 on DELETE); one that
-  // takes a body still refuses it empty.
-  const json = app.getDefaultJsonParser(app.initialConfig.onProtoPoisoning ?? 'error', app.initialConfig.onConstructorPoisoning ?? 'error')
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '' && request.routeOptions.schema?.body === undefined) return done(null, undefined)
-    json(request, body as string, done)
-  })
+  // An operation that takes no body ignores an empty JSON body (shared/bodies.ts).
+  bodilessTolerantParsers(app)
 
   await registerNamed(app, { cob, loc, cobv, lotecobv, pix, devolucao, webhook, rec, solicrec, locrec, webhookrec, cobr, webhookcobr })
 

@@ -2,7 +2,7 @@ import type { RoutesPlugin } from '../../../route-plugin.js'
 import { errorResponses } from '../../../schemas/common.js'
 import { LocBody, LocList, LocListQuery, LocParams, LocView } from '../schemas/loc.js'
 import type { ApiPixRoute } from './route.js'
-import { locationHost } from './host.js'
+import { locationHost } from '../../shared/host.js'
 import { PROBLEM } from '../errors.js'
 import { apiPixLists } from '../lists.js'
 

@@ -3,7 +3,7 @@ import { appliedScenarios } from '../../../applied-scenarios.js'
 import { errorResponses } from '../../../schemas/common.js'
 import { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVParams, LoteCobVPatchBody, LoteCobVView } from '../schemas/lotecobv.js'
 import type { ApiPixRoute } from './route.js'
-import { locationHost } from './host.js'
+import { locationHost } from '../../shared/host.js'
 import { PROBLEM } from '../errors.js'
 import { apiPixLists } from '../lists.js'
 

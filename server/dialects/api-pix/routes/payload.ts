@@ -6,7 +6,7 @@ import { Refusal } from '../../../errors/refusal.js'
 import type { PayloadAnswer } from '../../../services/api-pix-cobs.js'
 import { errorResponses } from '../../../schemas/common.js'
 import { jkuOf } from '../../../services/api-pix-cobs.js'
-import { payerScheme } from './host.js'
+import { payerScheme } from '../../shared/host.js'
 import { apiPixViews } from '../views/index.js'
 import { PROBLEM } from '../errors.js'
 

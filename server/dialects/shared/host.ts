@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify'
-import { isLocationHost } from '../../../domain/payload-locations.js'
+import { isLocationHost } from '../../domain/payload-locations.js'
 
 /**
- * Where payers reach the sandbox, for the payload locations it creates and the `jku` of their
+ * Where payers reach the sandbox (API Pix's and Efí's dialects), for the payload locations it creates and the `jku` of their
  * signatures (docs/assumptions.md, API Pix): --public-url when set, else the Host the request was sent
  * to (the address a client used, which a payer on the same machine can use too), else `localhost` and
  * the port the sandbox listens on.
