@@ -15,7 +15,7 @@ const NOTHING_MOVED = new Set(['ERROR', 'NAO_REALIZADO', 'REMOVIDA_PELO_USUARIO_
 /** Statuses of a charge that can still be paid. */
 const PENDING = new Set(['PENDING', 'EM_PROCESSAMENTO', 'ATIVA'])
 const CHARGE_KINDS = new Set(['CASH_IN', 'COB', 'COBV'])
-const VIEWS = ['transactions', 'webhooks', 'deliveries', 'requests', 'med', 'apipix', 'clock', 'scenarios', 'report']
+const VIEWS = ['transactions', 'webhooks', 'deliveries', 'requests', 'med', 'apipix', 'mercadopago', 'clock', 'scenarios', 'report']
 const CHECK_STATUS = { passed: 'passed', failed: 'failed', not_exercised: 'not exercised', not_applicable: 'not applicable' }
 
 // ---------------------------------------------------------------------------------------------------
@@ -215,7 +215,7 @@ const state = {
   accounts: [],
   clock: null,
   catalogue: null,
-  expanded: { tx: new Set(), dl: new Set(), rq: new Set(), med: new Set(), 'ap-cob': new Set(), 'ap-cobv': new Set(), 'ap-lotecobv': new Set(), 'ap-webhook': new Set(), 'ap-loc': new Set(), 'ap-rec': new Set() },
+  expanded: { tx: new Set(), dl: new Set(), rq: new Set(), med: new Set(), 'ap-cob': new Set(), 'ap-cobv': new Set(), 'ap-lotecobv': new Set(), 'ap-webhook': new Set(), 'ap-loc': new Set(), 'ap-rec': new Set(), mp: new Set() },
   /** Registration ids whose header editor is open / whose delete awaits confirmation. */
   editing: new Set(),
   confirmingDelete: new Set(),
@@ -225,6 +225,11 @@ const state = {
   /** How many pages of recurrences the API Pix view shows (the last made first), and whether older ones remain. */
   recPages: 1,
   recOlder: false,
+  /** How many pages of Mercado Pago payments are shown (the last made first), and whether older ones remain. */
+  mpPages: 1,
+  mpOlder: false,
+  /** The deliveries of each open Mercado Pago payment, by its transaction. */
+  mpDeliveries: new Map(),
   /** The control plane's last refusal of an action of an API Pix block, until the next one. */
   apRefusals: {},
   rowSig: new WeakMap(),
@@ -240,8 +245,9 @@ function readLocation () {
 
 function writeAccount (id) {
   state.accountId = id
-  // Another account's recurrences start again from their last page.
+  // Another account's recurrences and payments start again from their last page.
   state.recPages = 1
+  state.mpPages = 1
   const url = new URL(location.href)
   if (id) url.searchParams.set('account', String(id))
   else url.searchParams.delete('account')
@@ -1460,6 +1466,101 @@ async function refreshApiPix () {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Mercado Pago (docs/mercado-pago.md): the selected account's payments as GET /v1/payments/{id} shows
+// them, read from the control plane a page at a time; an open one's notifications from its deliveries.
+
+const MP_PAGE = 50
+
+async function loadMercadoPago () {
+  const payments = []
+  let cursor
+  for (let page = 0; page < state.mpPages; page++) {
+    const answer = await api('GET', `/__sandbox/mercado-pago/payments${qs({ accountId: state.accountId, limit: MP_PAGE, cursor })}`)
+    payments.push(...listOf(answer, 'payments'))
+    cursor = answer.nextCursor
+    if (cursor === undefined) break
+  }
+  state.mpOlder = cursor !== undefined
+  await Promise.all(payments.filter(p => state.expanded.mp.has(String(p.id))).map(async (p) => {
+    const d = await api('GET', `/__sandbox/webhooks/deliveries${qs({ transactionId: p.transactionId })}`).catch(() => null)
+    state.mpDeliveries.set(p.transactionId, d ? listOf(d, 'deliveries', 'data') : [])
+  }))
+  return payments
+}
+
+const mpStatus = (p) => `${p.status}/${p.status_detail}`
+
+function buildMercadoPagoPayment (p) {
+  const key = String(p.id)
+  const summary = toggler('mp', key, `Payment ${p.id} ${mpStatus(p)}; show details`, [
+    el('span', { class: 'cell when' }, when(p.date_created)),
+    el('span', { class: 'cell kind', 'data-testid': 'payment-id' }, String(p.id)),
+    el('span', { class: 'badge', 'data-status': p.status, 'data-testid': 'status' }, mpStatus(p)),
+    el('span', { class: 'cell amount' }, money(p.transaction_amount)),
+    el('span', { class: 'cell fee', 'data-testid': 'refunded' }, p.transaction_amount_refunded ? `refunded ${money(p.transaction_amount_refunded)}` : ''),
+    el('span', { class: 'cell who', 'data-testid': 'external-reference', title: p.external_reference ?? undefined }, p.external_reference ?? ''),
+  ])
+  if (!state.expanded.mp.has(key)) return [summary]
+  const error = el('p', { class: 'error', role: 'alert' })
+  const detail = el('div', { class: 'row-detail', id: `mp-detail-${key}` })
+  const code = p.point_of_interaction?.transaction_data?.qr_code
+  detail.append(facts([
+    ['id', el('code', {}, String(p.id))],
+    ['status / status_detail', el('span', { class: 'badge', 'data-status': p.status }, mpStatus(p))],
+    ['transaction_amount', money(p.transaction_amount)],
+    ['transaction_amount_refunded', money(p.transaction_amount_refunded)],
+    ['date_of_expiration', el('span', { 'data-testid': 'date-of-expiration' }, p.date_of_expiration)],
+    ['date_approved', p.date_approved],
+    ['external_reference', p.external_reference],
+    ['description', p.description],
+    ['notification_url', p.notification_url],
+    ['Transaction', el('code', {}, p.transactionId)],
+  ]))
+  // Paid as any charge of the sandbox: POST /__sandbox/pix/pay with its qr_code.
+  if (code) detail.append(buildCharge({ id: p.transactionId, status: p.status === 'pending' ? 'PENDING' : p.status, amount: p.transaction_amount, data: { qrCodeBase64: p.point_of_interaction.transaction_data.qr_code_base64 } }, code, error))
+  detail.append(error)
+  detail.append(el('h4', {}, 'Refunds'))
+  detail.append(p.refunds?.length
+    ? el('ul', { class: 'mini', 'aria-label': `Refunds of payment ${p.id}` }, p.refunds.map(r => el('li', { 'data-refund': String(r.id) },
+      el('code', {}, String(r.id)), ' ', badge(r.status), ` ${money(r.amount)} · `, r.date_created)))
+    : el('p', { class: 'muted' }, 'No refund.'))
+  detail.append(el('h4', {}, 'Notifications'))
+  const deliveries = state.mpDeliveries.get(p.transactionId)
+  if (!deliveries) detail.append(el('p', { class: 'muted' }, 'Loading…'))
+  else if (!deliveries.length) detail.append(el('p', { class: 'muted' }, 'No notification: no notification_url, nor a webhook URL of the account.'))
+  else {
+    detail.append(el('ul', { class: 'mini', 'aria-label': `Notifications of payment ${p.id}` }, deliveries.map(d => el('li', { 'data-delivery': d.id },
+      el('code', {}, d.eventType), ' ', el('span', { class: 'muted' }, d.body?.action ?? ''), ' ', badge(d.status), ' ', el('span', { class: 'url' }, d.url ?? '(no receiver)'),
+      el('span', { class: 'muted' }, ` · ${d.attempts?.length ?? 0} attempt(s)${lastAttempt(d)}`), ' ',
+      el('a', { href: '#deliveries', onclick: () => { $('#dl-tx').value = p.transactionId; state.expanded.dl.add(d.id) } }, 'Open in Deliveries')))))
+  }
+  detail.append(rawRecord(`mp-${key}`, p))
+  return [summary, detail]
+}
+
+async function refreshMercadoPago () {
+  $('#mp-no-account').hidden = !!state.accountId
+  if (!state.accountId) {
+    $('#mp-empty').hidden = true
+    $('#mp-more').hidden = true
+    clear($('#mp-list'))
+    return
+  }
+  let list
+  try {
+    list = await loadMercadoPago()
+    $('#mp-error').textContent = ''
+  } catch (err) {
+    $('#mp-error').textContent = err.message
+    return
+  }
+  $('#mp-empty').hidden = list.length > 0
+  $('#mp-more').hidden = !state.mpOlder
+  renderRows($('#mp-list'), list, p => p.id, buildMercadoPagoPayment,
+    p => JSON.stringify([p, state.expanded.mp.has(String(p.id)), state.expanded.mp.has(String(p.id)) ? state.mpDeliveries.get(p.transactionId) : null]))
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Report
 
 function buildCheck (c) {
@@ -1516,6 +1617,7 @@ const refreshers = {
   requests: refreshRequests,
   med: refreshMed,
   apipix: refreshApiPix,
+  mercadopago: refreshMercadoPago,
   clock: async () => renderClock(),
   scenarios: refreshScenarios,
   report: refreshReport,
@@ -1582,6 +1684,7 @@ function start () {
   setupClock()
   setupScenarioForm()
   setupReport()
+  $('#mp-older').addEventListener('click', () => { state.mpPages++; tick(true) })
   $('#account').addEventListener('change', (e) => {
     writeAccount(e.target.value ? Number(e.target.value) : null)
     webhooksSig = ''

@@ -14,7 +14,7 @@ import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSplits, CobVFields, CobVWrites, ContractCodeArrival, ContractCodePayments, ContractCodes, IncomingPix, Lifecycle, LocatedCharges, Ports, RecurrenceActivations } from '../ports.js'
-import { DueJobs, type Derived } from '../store/derived.js'
+import { DueJobs, RecordLists, type Derived } from '../store/derived.js'
 import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
 import { cobvDue, cobvDueDate, cobvLastPayableDate } from '../domain/cobv.js'
@@ -103,6 +103,8 @@ export class ChargeService implements Lifecycle, CobVWrites {
   private readonly expiry: DueJobs<'transactions'>
   /** AUTO_PAY: an open charge paid at its `autoPayAt`. */
   private readonly autoPayment: DueJobs<'transactions'>
+  /** The charges of static-style codes (a dialect's payments: Mercado Pago's) of each account, in the order made. */
+  private readonly codeCharges: RecordLists<'transactions'>
   readonly derived: readonly Derived[]
 
   constructor (private readonly deps: ChargeDeps) {
@@ -119,8 +121,9 @@ export class ChargeService implements Lifecycle, CobVWrites {
       },
       run: tx => this.autoPay(tx.id),
     })
+    this.codeCharges = new RecordLists(deps.store, 'transactions', tx => tx.kind === 'CASH_IN' && tx.data.mercadoPago !== undefined ? [String(tx.accountId)] : [])
     // The splits of a paid charge are SplitService's.
-    this.derived = [this.expiry, this.autoPayment]
+    this.derived = [this.expiry, this.autoPayment, this.codeCharges]
   }
 
   /** What a pay-out sees of the charges (ChargePayments): which charge a code points at, and the hand-over of its payment. */
@@ -264,9 +267,32 @@ export class ChargeService implements Lifecycle, CobVWrites {
       draft.dueAt = iso(input.dueAt)
       const added = this.store.addTransaction(draft, undefined, [`txid:${txid}`, ...(input.refs ?? [])])
       this.scheduleTimers(added)
+      this.codeCharges.add(added)
       this.deps.events.emit({ kind: 'charge-changed', accountId: account.id, transactionId: added.id, transition: 'created', scenarios })
       return this.store.transaction(added.id)!
     })
+  }
+
+  /** An account's charges of static-style codes, oldest first: what costs their number, not the account's every record. */
+  codeChargesOf (accountId: number): Transaction[] {
+    return this.codeCharges.of(String(accountId)).map(id => this.store.transaction(String(id))).filter(tx => tx !== undefined)
+  }
+
+  /**
+   * A page of an account's charges of static-style codes, the last made first: at most `limit` of those
+   * made before the `cursor`-th (the `nextCursor` of the page before), and the cursor of the page after
+   * while there is one. The cost is the page's, whatever the number of records.
+   */
+  codeChargePage (accountId: number, limit: number, cursor?: number): { charges: Transaction[], nextCursor?: number } {
+    const ids = this.codeCharges.of(String(accountId))
+    const end = Math.min(cursor ?? ids.length, ids.length)
+    const start = Math.max(0, end - limit)
+    const charges: Transaction[] = []
+    for (let i = end - 1; i >= start; i--) {
+      const tx = this.store.transaction(String(ids[i]))
+      if (tx !== undefined) charges.push(tx)
+    }
+    return { charges, ...(start > 0 ? { nextCursor: start } : {}) }
   }
 
   /** The receiver cancels an unpaid cash-in (Mercado Pago's PUT status cancelled): ERROR with errorCode CANCELLED, no longer payable. */

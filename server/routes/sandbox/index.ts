@@ -14,6 +14,7 @@ import report from './report.js'
 import recurrences from './recurrences.js'
 import locations from './locations.js'
 import apiPix from './api-pix.js'
+import mercadoPago from './mercado-pago.js'
 import { registerNamed } from '../../named-plugins.js'
 
 /**
@@ -43,7 +44,7 @@ const sandboxRoutes: FastifyPluginAsync = async (app) => {
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined && (request.method === 'POST' || request.method === 'PUT' || request.method === 'PATCH')) request.body = {}
   })
-  await registerNamed(app, { system, requests, accounts, scenarios, webhooks, transactions, directory, pix, med, report, locations, apiPix, recurrences })
+  await registerNamed(app, { system, requests, accounts, scenarios, webhooks, transactions, directory, pix, med, report, locations, apiPix, mercadoPago, recurrences })
 }
 
 export default sandboxRoutes

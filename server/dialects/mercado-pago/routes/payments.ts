@@ -153,8 +153,8 @@ const routes: RoutesPlugin = async (app) => {
   }, async (request, reply) => {
     const account = accountOf(request)
     appliedScenarios(request, reply, 'cob-query', account.id)
-    // The account's records (the store's index by account), its payments among them; each one's refunds from the refunds' index.
-    const payments = sb.store.transactionsOf(account.id).filter(tx => paymentOf(tx) !== undefined)
+    // The account's payments (the charges' index of them, not every record of the account); each one's refunds from the refunds' index.
+    const payments = sb.charges.codeChargesOf(account.id)
     const found = searchPayments(payments, refundsOf, request.query as SearchQuery, sb.clock.now(), account.mercadoPago?.userId ?? 0)
     return { paging: { total: found.total, limit: found.limit, offset: found.offset }, results: await paymentViews(sb, request, account, found.results, refundsOf) }
   })
