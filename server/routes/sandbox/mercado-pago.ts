@@ -1,18 +1,8 @@
-import { Type } from '@sinclair/typebox'
 import type { RoutesPlugin } from '../../route-plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { SANDBOX_SHAPE } from './errors.js'
 import { paymentViews } from '../../dialects/mercado-pago/context.js'
-
-const Query = Type.Object({
-  accountId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'the account whose payments are listed' }),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'at most this many payments' })),
-  cursor: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'the nextCursor of the page before (with the same accountId): the payments made before those it showed' })),
-})
-const Answer = Type.Object({
-  payments: Type.Array(Type.Object({ accountId: Type.Integer(), transactionId: Type.String() }, { additionalProperties: true, description: 'As GET /v1/payments/{id} shows it (docs/mercado-pago.md), with its account and its transaction' }), { description: 'the last made first' }),
-  nextCursor: Type.Optional(Type.Integer({ description: 'present while older payments remain: the cursor of the next page' })),
-})
+import { SandboxMercadoPagoPaymentList, SandboxMercadoPagoPaymentsQuery } from '../../dialects/mercado-pago/schemas.js'
 
 /**
  * /__sandbox/mercado-pago/payments: an account's Mercado Pago payments (docs/mercado-pago.md), each
@@ -28,8 +18,8 @@ const routes: RoutesPlugin = async (app) => {
       summary: 'An account\'s Mercado Pago payments, the last made first, a page at a time',
       description: 'Each as GET /v1/payments/{id} shows it (its refunds included), with its account and transaction (the deliveries of its notifications: GET /__sandbox/webhooks/deliveries?transactionId=). ' +
         'At most limit (50 by default) per page; while older ones remain, nextCursor is the cursor of the next page. A page costs the same whatever the number of the account\'s records.',
-      querystring: Query,
-      response: { 200: Answer, ...errorResponses(SANDBOX_SHAPE, [404]) },
+      querystring: SandboxMercadoPagoPaymentsQuery,
+      response: { 200: SandboxMercadoPagoPaymentList, ...errorResponses(SANDBOX_SHAPE, [404]) },
     },
   }, async (request) => {
     const { accountId, limit, cursor } = request.query
