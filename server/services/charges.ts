@@ -314,6 +314,25 @@ export class ChargeService implements Lifecycle, CobVWrites {
     })
   }
 
+  /**
+   * The receiver moves an unpaid cash-in's expiry (Mercado Pago's PUT date_of_expiration): its expiry
+   * job follows the new instant, on the virtual clock. Nothing is announced (docs/assumptions.md, Mercado Pago).
+   */
+  moveExpiry (charge: Transaction, dueAt: number): Transaction {
+    if (charge.kind !== 'CASH_IN' || !this.isOpen(charge)) throw new Refusal('QRCODE_NOT_AVAILABLE', `This charge's expiry cannot be moved (${charge.status})`)
+    return this.store.transact(() => {
+      this.store.update('transactions', charge.id, d => {
+        d.dueAt = iso(dueAt)
+        // The dialect's own record of the expiry it shows, kept with the one the scheduler reads.
+        const mp = chargeDraft(d).mercadoPago
+        if (mp !== undefined) mp.expiresAt = iso(dueAt)
+      })
+      const moved = this.store.transaction(charge.id)!
+      this.expiry.follow(moved)
+      return moved
+    })
+  }
+
   // ---- cob --------------------------------------------------------------------------------------
 
   /** PUT /cob/:txid (docs/gateway.md §2.8, 3.2, 7.7), and POST /cob (BACEN) with a txid generated here when `txid` is null. */

@@ -445,7 +445,7 @@ t.test('Mercado Pago through the typed client: its notification waited for by it
   const receiver = await startReceiver()
   t.teardown(() => receiver.close())
   const created = await sandbox.client.sandbox.createAccount()
-  const mp = sandbox.client.mercadoPago(created.mercadoPago.accessToken)
+  const mp = sandbox.client.mercadoPago(created.mercadoPago!.accessToken)
   const payment = await mp.createPayment({ transaction_amount: 25, payment_method_id: 'pix', payer: { email: 'p@example.com' }, notification_url: `${receiver.url}/mp` })
   await sandbox.client.sandbox.pay(payment.point_of_interaction.transaction_data.qr_code)
   const delivery = await sandbox.waitForDelivery({ accountId: created.accountId, eventType: 'mercado_pago_payment', status: 'delivered' })

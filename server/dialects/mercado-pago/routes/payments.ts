@@ -9,7 +9,7 @@ import type { Account, Transaction } from '../../../store/state.js'
 import { receivedOf } from '../../../services/charge-records.js'
 import { hasScenario } from '../../../../scenarios/resolver.js'
 import { badRequest, idempotencyConflict, invalidToken, MERCADO_PAGO_SHAPE, missingIdempotencyKey, missingToken, refundNotFound } from '../errors.js'
-import { guestPayerId, readPaymentRequest, requestDigest } from '../payments.js'
+import { guestPayerId, readExpiration, readPaymentRequest, requestDigest } from '../payments.js'
 import { searchPayments, type SearchQuery } from '../search.js'
 import { paymentOf, REFUND_ID_BASE, refundView } from '../views.js'
 import { findPayment, paymentIdOfSeq, paymentViews, txidOfPayment } from '../context.js'
@@ -168,13 +168,19 @@ const routes: RoutesPlugin = async (app) => {
   })
 
   app.put('/v1/payments/:id', {
-    schema: { operationId: 'mercadoPagoUpdatePayment', tags: TAGS, summary: 'Cancel a pending payment ({"status":"cancelled"})', params: Id, body: AnyBody, response: { 200: PaymentObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 404, 413, 415]) } },
+    schema: { operationId: 'mercadoPagoUpdatePayment', tags: TAGS, summary: 'Cancel a pending payment ({"status":"cancelled"}), or move its expiry ({"date_of_expiration": ...})', params: Id, body: AnyBody, response: { 200: PaymentObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 404, 413, 415]) } },
   }, async (request, reply) => {
     const account = accountOf(request)
     const tx = findPayment(sb, account, request.params.id)
     appliedScenarios(request, reply, 'cob-cancel', account.id)
     const body = request.body
-    const status = typeof body === 'object' && body !== null ? (body as { status?: unknown }).status : undefined
+    const { status, date_of_expiration: expiration } = typeof body === 'object' && body !== null ? body as { status?: unknown, date_of_expiration?: unknown } : {}
+    // A new date_of_expiration alone moves a pending payment's expiry; with a status, the status decides.
+    if ((status === undefined || status === null) && expiration !== undefined && expiration !== null) {
+      const expiresAt = readExpiration(expiration, sb.clock.now())
+      if (tx.status !== 'PENDING') throw badRequest(2018, 'The action requested is not valid for the current payment state.')
+      return one(request, account, sb.charges.moveExpiry(tx, expiresAt))
+    }
     if (status === undefined || status === null) throw badRequest(4017, 'Status attribute can\'t be null.')
     if (status !== 'cancelled' || tx.status !== 'PENDING') throw badRequest(2018, 'The action requested is not valid for the current payment state.')
     return one(request, account, sb.charges.cancelCharge(tx))
