@@ -243,6 +243,48 @@ t.test('PUT date_of_expiration moves a pending payment\'s expiry on the clock, e
   t.match((await mp(app, acc, 'PUT', `/v1/payments/${open.id}`, { status: 'cancelled', date_of_expiration: '2026-03-13T12:00:00.000-03:00' })).json(), { status: 'cancelled', status_detail: 'by_collector' })
 })
 
+t.test('the same idempotency key while its first request is under way: 423 resource_locked, nothing made twice; then replayed', async t => {
+  const app = await buildTestApp(t)
+  const acc = await mpAccount(app)
+  const body = { ...PIX, notification_url: 'http://127.0.0.1:9/mp' }
+  const headers = { 'x-idempotency-key': 'held-key' }
+  const payments = () => Object.values(app.sandbox.store.data.transactions).filter(tx => tx.accountId === acc.accountId && tx.kind === 'CASH_IN')
+  const deliveries = () => Object.values(app.sandbox.store.data.deliveries).filter(d => d.accountId === acc.accountId)
+  // The first answer is held (LATENCY, real time) once the payment is made: a retry meanwhile is locked out.
+  const first = mp(app, acc, 'POST', '/v1/payments', body, { ...headers, 'x-sandbox-scenario': 'LATENCY;ms=1500' })
+  const deadline = Date.now() + 10_000
+  while (payments().length === 0 && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 10))
+  t.equal(payments().length, 1, 'the first request made its payment')
+  for (const retry of [body, { ...body, transaction_amount: 99 }]) {
+    const locked = await mp(app, acc, 'POST', '/v1/payments', retry, headers)
+    t.equal(locked.statusCode, 423, locked.body)
+    t.same(locked.json(), { message: 'resource locked', error: 'resource_locked', status: 423, cause: [] })
+  }
+  const answered = await first
+  t.equal(answered.statusCode, 201, answered.body)
+  t.equal(payments().length, 1, 'one payment')
+  t.equal(deliveries().length, 1, 'one notification (payment.created)')
+  // Once answered, the key replays the payment.
+  const replay = await mp(app, acc, 'POST', '/v1/payments', body, headers)
+  t.equal(replay.statusCode, 201)
+  t.equal(replay.json().id, answered.json().id)
+  t.equal(payments().length, 1)
+
+  // A refund's key alike: one refund, the money moved once.
+  await app.inject({ method: 'POST', url: '/__sandbox/pix/pay', payload: { pixCode: answered.json().point_of_interaction.transaction_data.qr_code } })
+  const paidBalance = await balanceOf(app, acc.accountId)
+  const refundHeaders = { 'x-idempotency-key': 'held-refund' }
+  const refund = mp(app, acc, 'POST', `/v1/payments/${answered.json().id}/refunds`, { amount: 5 }, { ...refundHeaders, 'x-sandbox-scenario': 'LATENCY;ms=1500' })
+  while (app.sandbox.refunds.refundsOf(payments()[0]).length === 0 && Date.now() < deadline + 10_000) await new Promise(resolve => setTimeout(resolve, 10))
+  const lockedRefund = await mp(app, acc, 'POST', `/v1/payments/${answered.json().id}/refunds`, { amount: 5 }, refundHeaders)
+  t.equal(lockedRefund.statusCode, 423, lockedRefund.body)
+  t.equal((await refund).statusCode, 201)
+  t.equal(app.sandbox.refunds.refundsOf(payments()[0]).length, 1, 'one refund')
+  t.equal((await balanceOf(app, acc.accountId)).available, paidBalance.available - 5, 'debited once')
+  t.equal((await mp(app, acc, 'POST', `/v1/payments/${answered.json().id}/refunds`, { amount: 5 }, refundHeaders)).statusCode, 201, 'then replayed')
+  t.equal(app.sandbox.refunds.refundsOf(payments()[0]).length, 1)
+})
+
 t.test('refunds: partial then the rest (empty body with a JSON type), listed with and without the trailing slash, read one by one', async t => {
   const app = await buildTestApp(t)
   const acc = await mpAccount(app, { balance: 0 })

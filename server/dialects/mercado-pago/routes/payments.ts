@@ -8,7 +8,7 @@ import { errorResponses } from '../../../schemas/common.js'
 import type { Account, Transaction } from '../../../store/state.js'
 import { receivedOf } from '../../../services/charge-records.js'
 import { hasScenario } from '../../../../scenarios/resolver.js'
-import { badRequest, idempotencyConflict, invalidToken, MERCADO_PAGO_SHAPE, missingIdempotencyKey, missingToken, refundNotFound } from '../errors.js'
+import { badRequest, idempotencyConflict, invalidToken, MERCADO_PAGO_SHAPE, missingIdempotencyKey, missingToken, refundNotFound, resourceLocked } from '../errors.js'
 import { guestPayerId, readExpiration, readPaymentRequest, requestDigest } from '../payments.js'
 import { searchPayments, type SearchQuery } from '../search.js'
 import { paymentOf, REFUND_ID_BASE, refundView } from '../views.js'
@@ -79,17 +79,30 @@ const routes: RoutesPlugin = async (app) => {
     done()
   })
 
+  /**
+   * Idempotency keys whose first request is still under way (an answer held by LATENCY, say): requests
+   * in flight, not state. Another request with one meanwhile is 423 `resource_locked`, nothing made or replayed.
+   */
+  const inFlight = new Set<string>()
+  const hold = (scope: string, reply: FastifyReply): void => {
+    if (inFlight.has(scope)) throw resourceLocked()
+    inFlight.add(scope)
+    // Its answer sent, or its connection gone (a TIMEOUT, a reset): the key is free.
+    reply.raw.once('close', () => inFlight.delete(scope))
+  }
+
   /** A payment's refunds, in the order made (the refunds' own index). */
   const refundsOf = (tx: Transaction): Transaction[] => sb.refunds.refundsOf(tx)
   const one = async (request: FastifyRequest, account: Account, tx: Transaction) => (await paymentViews(sb, request, account, [tx], refundsOf))[0]
 
   app.post('/v1/payments', {
-    schema: { operationId: 'mercadoPagoCreatePayment', tags: TAGS, summary: 'Create a Pix payment', body: AnyBody, response: { 201: PaymentObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 409, 413, 415, 500, 503]) } },
+    schema: { operationId: 'mercadoPagoCreatePayment', tags: TAGS, summary: 'Create a Pix payment', body: AnyBody, response: { 201: PaymentObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 409, 413, 415, 423, 500, 503]) } },
   }, async (request, reply) => {
     const account = accountOf(request)
     const key = idempotencyKey(request)
     const digest = requestDigest(request.body)
     const ref = `mp-idempotency:${account.id}:${key}`
+    hold(ref, reply)
     const replay = (): Transaction | undefined => {
       const earlier = sb.store.transactionByRef(ref)
       if (earlier === undefined) return undefined
@@ -190,6 +203,7 @@ const routes: RoutesPlugin = async (app) => {
     const account = accountOf(request)
     const key = idempotencyKey(request)
     const tx = findPayment(sb, account, request.params.id)
+    hold(`mp-refund:${tx.id}:${key}`, reply)
     const body = request.body
     const asked = typeof body === 'object' && body !== null ? (body as { amount?: unknown }).amount : undefined
     let askedCents: number | undefined
@@ -231,7 +245,7 @@ const routes: RoutesPlugin = async (app) => {
   }
 
   app.post('/v1/payments/:id/refunds', {
-    schema: { operationId: 'mercadoPagoCreateRefund', tags: TAGS, summary: 'Refund a payment, in full (no amount) or in part', params: Id, body: AnyBody, response: { 201: RefundObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 404, 409, 413, 415]) } },
+    schema: { operationId: 'mercadoPagoCreateRefund', tags: TAGS, summary: 'Refund a payment, in full (no amount) or in part', params: Id, body: AnyBody, response: { 201: RefundObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 404, 409, 413, 415, 423]) } },
   }, createRefund)
 
   app.get('/v1/payments/:id/refunds', {
