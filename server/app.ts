@@ -96,7 +96,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     notifiers: sb => dialects.flatMap(d => d.notifier === undefined ? [] : [d.notifier(sb)]),
     deliveries: sb => dialects.flatMap(d => d.deliveries === undefined ? [] : [d.deliveries(sb)]),
     report: {
-      dialects: dialects.flatMap(d => d.report === undefined ? [] : [{ name: d.name, title: d.report.title, grades: (method: string, route: string) => d.report!.grades(method, route, config) }]),
+      dialects: dialects.flatMap(d => d.report === undefined ? [] : [{ name: d.name, title: d.report.title, grades: (method: string, route: string) => d.report!.grades(method, route, config), ...(d.report.fields !== undefined ? { fields: d.report.fields } : {}) }]),
       checks: catalogueOf(dialects.map(d => d.report ?? {})),
     },
   })
@@ -220,7 +220,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   await app.register(faultsPlugin, { endpointOf: route => endpointOf(route, scenarioEndpoints) })
   // The sandbox's own routes, then each dialect's, in the registry's order: a dialect sees every route
   // registered before it (API Pix refuses a base path that would take one over).
-  await app.register(named('sandbox-control-plane', sandboxRoutes), { prefix: '/__sandbox' })
+  await app.register(named('sandbox-control-plane', sandboxRoutes), { prefix: '/__sandbox', dialects })
   await app.register(named('dashboard', (await import('./routes/dashboard.js')).default))
   for (const dialect of dialects) {
     try {

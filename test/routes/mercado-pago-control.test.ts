@@ -63,3 +63,16 @@ t.test('an unknown account is a 404; a bad query a 400; nothing changes', async 
   t.equal((await list(app, 'accountId=1&limit=0')).statusCode, 400)
   t.equal((await list(app, 'accountId=1&cursor=-1')).statusCode, 400)
 })
+
+t.test('Mercado Pago\'s part of the control plane stands behind its admin token, as the rest of it', async t => {
+  const app = await buildTestApp(t, { adminToken: 'the-admin-token' })
+  const admin = { 'x-sandbox-admin-token': 'the-admin-token' }
+  const a = (await app.inject({ method: 'POST', url: '/__sandbox/accounts', headers: admin, payload: {} })).json()
+  for (const [method, url, payload] of [['GET', `/__sandbox/mercado-pago/payments?accountId=${a.accountId}`, undefined], ['PUT', `/__sandbox/accounts/${a.accountId}/mercado-pago/webhook`, { url: 'http://127.0.0.1:9/mp' }]] as const) {
+    const refused = await app.inject({ method, url, ...(payload ? { payload } : {}) })
+    t.equal(refused.statusCode, 401, refused.body)
+    t.equal(refused.json().code, 'ADMIN_TOKEN_REQUIRED')
+    const allowed = await app.inject({ method, url, headers: admin, ...(payload ? { payload } : {}) })
+    t.equal(allowed.statusCode, 200, allowed.body)
+  }
+})
