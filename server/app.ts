@@ -84,6 +84,8 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     tags: new Set(dialects.flatMap(d => d.tags(config).map(t => t.name))),
     endpoints: Object.assign({}, ...dialects.map(d => d.scenarioEndpoints)),
   }
+  /** Each operation's dialect, by operationId: a scenario of one dialect alone bends its operations only. */
+  const dialectOfOperation = new Map(dialects.flatMap(d => Object.keys(d.scenarioEndpoints).map(id => [id, d.name] as const)))
   // The logger exists only once the app does; failures no request sees go to it from then on.
   let log: FastifyInstance['log'] | undefined
   const sandbox = createSandbox(config, VERSION, {
@@ -217,7 +219,10 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 
   await app.register(authPlugin)
-  await app.register(faultsPlugin, { endpointOf: route => endpointOf(route, scenarioEndpoints) })
+  await app.register(faultsPlugin, {
+    endpointOf: route => endpointOf(route, scenarioEndpoints),
+    dialectOf: route => dialectOfOperation.get((route.schema as { operationId?: string } | undefined)?.operationId ?? '') ?? null,
+  })
   // The sandbox's own routes, then each dialect's, in the registry's order: a dialect sees every route
   // registered before it (API Pix refuses a base path that would take one over).
   await app.register(named('sandbox-control-plane', sandboxRoutes), { prefix: '/__sandbox', dialects })

@@ -8,7 +8,7 @@ import { errorResponses } from '../../../schemas/common.js'
 import type { Account, Transaction } from '../../../store/state.js'
 import { receivedOf } from '../../../services/charge-records.js'
 import { hasScenario } from '../../../../scenarios/resolver.js'
-import { badRequest, idempotencyConflict, invalidToken, MERCADO_PAGO_SHAPE, missingIdempotencyKey, missingToken, refundNotFound, resourceLocked } from '../errors.js'
+import { badRequest, idempotencyConflict, invalidToken, MERCADO_PAGO_SHAPE, missingIdempotencyKey, missingToken, policyUnauthorized, refundNotFound, resourceLocked } from '../errors.js'
 import { guestPayerId, readExpiration, readPaymentRequest, requestDigest } from '../payments.js'
 import { searchPayments, type SearchQuery } from '../search.js'
 import { paymentOf, REFUND_ID_BASE, refundView } from '../views.js'
@@ -96,9 +96,12 @@ const routes: RoutesPlugin = async (app) => {
   const one = async (request: FastifyRequest, account: Account, tx: Transaction) => (await paymentViews(sb, request, account, [tx], refundsOf))[0]
 
   app.post('/v1/payments', {
-    schema: { operationId: 'mercadoPagoCreatePayment', tags: TAGS, summary: 'Create a Pix payment', body: AnyBody, response: { 201: PaymentObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 409, 413, 415, 423, 500, 503]) } },
+    schema: { operationId: 'mercadoPagoCreatePayment', tags: TAGS, summary: 'Create a Pix payment', body: AnyBody, response: { 201: PaymentObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 403, 409, 413, 415, 423, 500, 503]) } },
   }, async (request, reply) => {
     const account = accountOf(request)
+    // Its PolicyAgent refuses before anything else is read.
+    const scenarios = appliedScenarios(request, reply, 'cash-in', account.id)
+    if (hasScenario(scenarios, 'POLICY_AGENT_UNAUTHORIZED')) throw policyUnauthorized()
     const key = idempotencyKey(request)
     const digest = requestDigest(request.body)
     const ref = `mp-idempotency:${account.id}:${key}`
@@ -112,7 +115,6 @@ const routes: RoutesPlugin = async (app) => {
     // The same key and body: the same payment, nothing made again and nothing notified.
     const earlier = replay()
     if (earlier !== undefined) return reply.status(201).send(await one(request, account, earlier))
-    const scenarios = appliedScenarios(request, reply, 'cash-in', account.id)
     const input = readPaymentRequest(request.body, sb.clock.now())
     if (hasScenario(scenarios, 'PROVIDER_UNAVAILABLE')) throw new Refusal('INTERNAL_ERROR', 'Internal server error')
     if (hasScenario(scenarios, 'PROVIDER_EXPIRATION_BELOW_MINIMUM')) throw badRequest(7523, 'Invalid expiration date.')
@@ -201,6 +203,8 @@ const routes: RoutesPlugin = async (app) => {
 
   const createRefund = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
     const account = accountOf(request)
+    const scenarios = appliedScenarios(request, reply, 'refund-in', account.id)
+    if (hasScenario(scenarios, 'POLICY_AGENT_UNAUTHORIZED')) throw policyUnauthorized()
     const key = idempotencyKey(request)
     const tx = findPayment(sb, account, request.params.id)
     hold(`mp-refund:${tx.id}:${key}`, reply)
@@ -226,7 +230,6 @@ const routes: RoutesPlugin = async (app) => {
     if (received === undefined || remaining === 0) throw badRequest(2063, 'The action requested is not valid for the current payment state')
     const cents = askedCents ?? remaining
     if (cents > remaining) throw badRequest(4042, 'Refund amount exceeds the refundable amount')
-    const scenarios = appliedScenarios(request, reply, 'refund-in', account.id)
     let refund: Transaction
     try {
       refund = sb.store.transact(() => {
@@ -245,7 +248,7 @@ const routes: RoutesPlugin = async (app) => {
   }
 
   app.post('/v1/payments/:id/refunds', {
-    schema: { operationId: 'mercadoPagoCreateRefund', tags: TAGS, summary: 'Refund a payment, in full (no amount) or in part', params: Id, body: AnyBody, response: { 201: RefundObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 404, 409, 413, 415, 423]) } },
+    schema: { operationId: 'mercadoPagoCreateRefund', tags: TAGS, summary: 'Refund a payment, in full (no amount) or in part', params: Id, body: AnyBody, response: { 201: RefundObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 403, 404, 409, 413, 415, 423]) } },
   }, createRefund)
 
   app.get('/v1/payments/:id/refunds', {
