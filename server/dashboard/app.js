@@ -228,8 +228,6 @@ const state = {
   /** How many pages of Mercado Pago payments are shown (the last made first), and whether older ones remain. */
   mpPages: 1,
   mpOlder: false,
-  /** The deliveries of each open Mercado Pago payment, by its transaction. */
-  mpDeliveries: new Map(),
   /** The control plane's last refusal of an action of an API Pix block, until the next one. */
   apRefusals: {},
   rowSig: new WeakMap(),
@@ -491,21 +489,26 @@ function buildTxDetail (tx) {
     ? el('ol', { class: 'history' }, history.map(h => el('li', {}, badge(h.status), ' ', timeEl(h.at), h.reason ? el('span', { class: 'muted' }, ` · ${h.reason}`) : null)))
     : el('p', { class: 'muted' }, 'No history.'))
 
-  detail.append(el('h4', {}, 'Webhooks'))
-  const deliveries = state.txDeliveries.get(tx.id)
-  if (!deliveries) detail.append(el('p', { class: 'muted' }, 'Loading…'))
-  else if (!deliveries.length) detail.append(el('p', { class: 'muted' }, 'No webhook for this transaction.'))
-  else {
-    detail.append(el('ul', { class: 'mini' }, deliveries.map(d => el('li', {},
-      el('code', {}, d.eventType), ' ', badge(d.status), ' ', el('span', { class: 'url' }, d.url ?? '(no receiver)'),
-      el('span', { class: 'muted' }, ` · ${d.attempts?.length ?? 0} attempt(s)${lastAttempt(d)}`), ' ',
-      el('a', { href: '#deliveries', onclick: () => { $('#dl-tx').value = tx.id; state.expanded.dl.add(d.id) } }, 'Open in Deliveries')
-    ))))
-  }
+  detail.append(el('h4', {}, 'Webhooks'), deliveryList(tx.id, 'No webhook for this transaction.', `Webhooks of transaction ${tx.id}`))
   detail.append(el('h4', {}, 'Requests'))
   detail.append(el('p', {}, el('a', { href: '#requests', 'data-key': `requests-${tx.id}`, onclick: () => { $('#rq-tx').value = tx.id } }, 'Show the requests that made and read it')))
   detail.append(el('details', { 'data-key': `raw-${tx.id}` }, el('summary', {}, 'Raw record'), el('pre', {}, json(tx))))
   return detail
+}
+
+/**
+ * A transaction's deliveries as loaded (state.txDeliveries), each linked to the Deliveries view, with
+ * its body's `action` where it has one (Mercado Pago's); `none` says why there are none.
+ */
+function deliveryList (transactionId, none, label) {
+  const deliveries = state.txDeliveries.get(transactionId)
+  if (!deliveries) return el('p', { class: 'muted' }, 'Loading…')
+  if (!deliveries.length) return el('p', { class: 'muted' }, none)
+  return el('ul', { class: 'mini', 'aria-label': label }, deliveries.map(d => el('li', { 'data-delivery': d.id },
+    el('code', {}, d.eventType), ' ', typeof d.body?.action === 'string' ? [el('span', { class: 'muted' }, d.body.action), ' '] : null,
+    badge(d.status), ' ', el('span', { class: 'url' }, d.url ?? '(no receiver)'),
+    el('span', { class: 'muted' }, ` · ${d.attempts?.length ?? 0} attempt(s)${lastAttempt(d)}`), ' ',
+    el('a', { href: '#deliveries', onclick: () => { $('#dl-tx').value = transactionId; state.expanded.dl.add(d.id) } }, 'Open in Deliveries'))))
 }
 
 function lastAttempt (d) {
@@ -575,11 +578,16 @@ async function loadTransactions () {
   const data = await api('GET', `/__sandbox/transactions${qs({ accountId: state.accountId, kind: form.kind.value, status: form.status.value, limit: 200 })}`)
   const list = listOf(data, 'transactions', 'data')
   for (const tx of list) state.seenStatuses.add(tx.status)
-  await Promise.all([...state.expanded.tx].filter(id => list.some(tx => tx.id === id)).map(async (id) => {
+  await loadDeliveries([...state.expanded.tx].filter(id => list.some(tx => tx.id === id)))
+  return list
+}
+
+/** The deliveries of these transactions (the open rows), into state.txDeliveries. */
+async function loadDeliveries (transactionIds) {
+  await Promise.all(transactionIds.map(async (id) => {
     const d = await api('GET', `/__sandbox/webhooks/deliveries${qs({ transactionId: id })}`).catch(() => null)
     state.txDeliveries.set(id, d ? listOf(d, 'deliveries', 'data') : [])
   }))
-  return list
 }
 
 function renderStatusOptions () {
@@ -1481,10 +1489,7 @@ async function loadMercadoPago () {
     if (cursor === undefined) break
   }
   state.mpOlder = cursor !== undefined
-  await Promise.all(payments.filter(p => state.expanded.mp.has(String(p.id))).map(async (p) => {
-    const d = await api('GET', `/__sandbox/webhooks/deliveries${qs({ transactionId: p.transactionId })}`).catch(() => null)
-    state.mpDeliveries.set(p.transactionId, d ? listOf(d, 'deliveries', 'data') : [])
-  }))
+  await loadDeliveries(payments.filter(p => state.expanded.mp.has(String(p.id))).map(p => p.transactionId))
   return payments
 }
 
@@ -1524,16 +1529,7 @@ function buildMercadoPagoPayment (p) {
     ? el('ul', { class: 'mini', 'aria-label': `Refunds of payment ${p.id}` }, p.refunds.map(r => el('li', { 'data-refund': String(r.id) },
       el('code', {}, String(r.id)), ' ', badge(r.status), ` ${money(r.amount)} · `, r.date_created)))
     : el('p', { class: 'muted' }, 'No refund.'))
-  detail.append(el('h4', {}, 'Notifications'))
-  const deliveries = state.mpDeliveries.get(p.transactionId)
-  if (!deliveries) detail.append(el('p', { class: 'muted' }, 'Loading…'))
-  else if (!deliveries.length) detail.append(el('p', { class: 'muted' }, 'No notification: no notification_url, nor a webhook URL of the account.'))
-  else {
-    detail.append(el('ul', { class: 'mini', 'aria-label': `Notifications of payment ${p.id}` }, deliveries.map(d => el('li', { 'data-delivery': d.id },
-      el('code', {}, d.eventType), ' ', el('span', { class: 'muted' }, d.body?.action ?? ''), ' ', badge(d.status), ' ', el('span', { class: 'url' }, d.url ?? '(no receiver)'),
-      el('span', { class: 'muted' }, ` · ${d.attempts?.length ?? 0} attempt(s)${lastAttempt(d)}`), ' ',
-      el('a', { href: '#deliveries', onclick: () => { $('#dl-tx').value = p.transactionId; state.expanded.dl.add(d.id) } }, 'Open in Deliveries')))))
-  }
+  detail.append(el('h4', {}, 'Notifications'), deliveryList(p.transactionId, 'No notification: no notification_url, nor a webhook URL of the account.', `Notifications of payment ${p.id}`))
   detail.append(rawRecord(`mp-${key}`, p))
   return [summary, detail]
 }
@@ -1557,7 +1553,7 @@ async function refreshMercadoPago () {
   $('#mp-empty').hidden = list.length > 0
   $('#mp-more').hidden = !state.mpOlder
   renderRows($('#mp-list'), list, p => p.id, buildMercadoPagoPayment,
-    p => JSON.stringify([p, state.expanded.mp.has(String(p.id)), state.expanded.mp.has(String(p.id)) ? state.mpDeliveries.get(p.transactionId) : null]))
+    p => JSON.stringify([p, state.expanded.mp.has(String(p.id)), state.expanded.mp.has(String(p.id)) ? state.txDeliveries.get(p.transactionId) : null]))
 }
 
 // ---------------------------------------------------------------------------------------------------
