@@ -1503,6 +1503,7 @@ function buildMercadoPagoPayment (p) {
     el('span', { class: 'badge', 'data-status': p.status, 'data-testid': 'status' }, mpStatus(p)),
     el('span', { class: 'cell amount' }, money(p.transaction_amount)),
     el('span', { class: 'cell fee', 'data-testid': 'refunded' }, p.transaction_amount_refunded ? `refunded ${money(p.transaction_amount_refunded)}` : ''),
+    el('span', { class: 'cell when', 'data-testid': 'expires', title: `date_of_expiration ${p.date_of_expiration}` }, p.status === 'pending' ? `expires ${when(p.date_of_expiration)}` : ''),
     el('span', { class: 'cell who', 'data-testid': 'external-reference', title: p.external_reference ?? undefined }, p.external_reference ?? ''),
   ])
   if (!state.expanded.mp.has(key)) return [summary]

@@ -51,6 +51,9 @@ t.test('the Mercado Pago tab: payments with status, amounts, expiry and referenc
   t.match(await row(paid.id).locator('[data-testid="refunded"]').textContent(), /refunded R\$\s30,00/)
   t.equal(await row(paid.id).locator('[data-testid="external-reference"]').textContent(), 'order-paid')
   t.equal(await row(pending.id).locator('[data-testid="status"]').textContent(), 'pending/pending_waiting_transfer')
+  // T0 is 12:00 in São Paulo: 24 h later by default.
+  t.equal(await row(pending.id).locator('[data-testid="expires"]').textContent(), 'expires 2026-03-11 12:00:00 -03:00')
+  t.equal(await row(paid.id).locator('[data-testid="expires"]').textContent(), '', 'a paid one no longer expires')
 
   // The paid one's detail: its expiry, its refund, and its notifications as delivered to its notification_url.
   await row(paid.id).locator('.row-summary').click()
