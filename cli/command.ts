@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from 'node:util'
-import type { PixClient } from '../client/index.js'
+import { PixApiError, type PixClient } from '../client/index.js'
 import { saoPauloInstant } from '../server/domain/calendar.js'
 import { closest } from '../server/domain/names.js'
 
@@ -66,6 +66,21 @@ export interface Command {
 export class UsageError extends Error {
   constructor (message: string, readonly command?: Command) {
     super(message)
+  }
+}
+
+/**
+ * An event type the CLI does not know among the built-in ones may be one of another dialect of the
+ * sandbox (Mercado Pago's `mercado_pago_payment`): it is sent, and the sandbox's refusal of a name none
+ * of its dialects makes (400, naming the ones it takes) is a usage error.
+ */
+export async function asEventType<T> (eventType: string, command: Command, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call()
+  } catch (err) {
+    const message = err instanceof PixApiError && err.statusCode === 400 ? (err.body as { message?: unknown }).message : undefined
+    if (typeof message === 'string' && message.startsWith('eventType')) throw new UsageError(`unknown event "${eventType}": ${message}`, command)
+    throw err
   }
 }
 

@@ -495,6 +495,11 @@ export class SandboxApi {
   account (id: number, options?: RequestOptions): Promise<T.Account> { return this.client.call('sandboxGetAccount', { params: { id }, options }) }
   /** The account's Mercado Pago notification URL ("Your integrations", docs/mercado-pago.md); null removes it. */
   setMercadoPagoWebhook (id: number, url: string | null, options?: RequestOptions): Promise<T.Account> { return this.client.call('sandboxSetMercadoPagoWebhook', { params: { id }, body: { url }, options }) }
+  /** An account's Mercado Pago payments, the last made first, a page at a time (`nextCursor`), each with its `transactionId`. */
+  mercadoPagoPayments (query: T.MercadoPagoPaymentFilter, options?: RequestOptions): Promise<{ payments: Array<MercadoPagoPayment & { accountId: number, transactionId: string }>, nextCursor?: number }> {
+    return this.client.call('sandboxListMercadoPagoPayments', { query, options })
+  }
+
   /** An access token of the account for a tool such as a script or the CLI, which the integration report does not grade. */
   issueToken (id: number, options?: RequestOptions): Promise<T.AccessToken> { return this.client.call('sandboxIssueToken', { params: { id }, options }) }
   /** `{ set: 100 }` or `{ credit: 50 }` (a negative credit debits). */
@@ -509,12 +514,12 @@ export class SandboxApi {
   webhooks (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.Webhooks> { return this.client.call('sandboxListWebhooks', { query, options }) }
   updateWebhook (id: number, update: T.WebhookUpdate, options?: RequestOptions): Promise<T.Webhook> { return this.client.call('sandboxUpdateWebhook', { params: { id }, body: update, options }) }
   deleteWebhook (id: number, options?: RequestOptions): Promise<void> { return this.client.call('sandboxDeleteWebhook', { params: { id }, options }) }
-  testWebhook<E extends T.DeliveryEventType> (test: T.WebhookTest & { eventType: E }, options?: RequestOptions): Promise<T.WebhookTestResult<E>> {
+  testWebhook<E extends T.DeliveryEventType | T.DialectEventType> (test: T.WebhookTest & { eventType: E }, options?: RequestOptions): Promise<T.WebhookTestResult<E>> {
     return this.client.call('sandboxTestWebhook', { body: test, options })
   }
 
   /** The delivery log, newest first; with `eventType`, each delivery's body is typed as that event's payload. */
-  deliveries<E extends T.DeliveryEventType = T.DeliveryEventType> (filter: T.DeliveryFilter & { eventType?: E } = {}, options?: RequestOptions): Promise<T.Deliveries<E>> {
+  deliveries<E extends T.DeliveryEventType | T.DialectEventType = T.DeliveryEventType> (filter: T.DeliveryFilter & { eventType?: E } = {}, options?: RequestOptions): Promise<T.Deliveries<E>> {
     return this.client.call('sandboxListDeliveries', { query: filter, options })
   }
 
@@ -525,7 +530,7 @@ export class SandboxApi {
    * and whose `body.details.nearMisses` lists up to five, each with the fields that differed.
    * With `eventType`, the delivery's body is typed as that event's payload.
    */
-  waitForDelivery<E extends T.DeliveryEventType = T.DeliveryEventType> (filter: T.DeliveryWait & { eventType?: E }, options?: RequestOptions): Promise<T.Delivery<E>> {
+  waitForDelivery<E extends T.DeliveryEventType | T.DialectEventType = T.DeliveryEventType> (filter: T.DeliveryWait & { eventType?: E }, options?: RequestOptions): Promise<T.Delivery<E>> {
     return this.client.call('sandboxWaitForDelivery', { query: filter, options })
   }
 

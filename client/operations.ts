@@ -4,6 +4,7 @@ import type { CentralBankBalances, StandardBalance } from '../server/dialects/ga
 import type { SandboxError } from '../server/schemas/common.js'
 import type { ExtendedError, SimpleError } from '../server/dialects/gateway/errors.js'
 import type { ApiPixProblem, OAuthError } from '../server/dialects/api-pix/errors.js'
+import type { SandboxMercadoPagoPaymentsQuery } from '../server/dialects/mercado-pago/schemas.js'
 import type { CobList as CobListSchema, CobListQuery, PixList, PixListQuery } from '../server/schemas/central-bank.js'
 import type {
   CashInBody, CashInResponse, CobBody, CobPatchBody, CobResponse, PixView, DevolucaoBody, DevolucaoView, MedListQuery, MedListResponse,
@@ -181,6 +182,7 @@ export const operations = {
   // Mercado Pago's payments API for Pix (docs/mercado-pago.md): its own SDK is the client; listed so the table is whole.
   mercadoPagoCreatePayment: ['POST', '/v1/payments'],
   sandboxSetMercadoPagoWebhook: ['PUT', '/__sandbox/accounts/{id}/mercado-pago/webhook'],
+  sandboxListMercadoPagoPayments: ['GET', '/__sandbox/mercado-pago/payments'],
   mercadoPagoSearchPayments: ['GET', '/v1/payments/search'],
   mercadoPagoGetPayment: ['GET', '/v1/payments/{id}'],
   mercadoPagoUpdatePayment: ['PUT', '/v1/payments/{id}'],
@@ -295,20 +297,27 @@ export type SandboxWebhookRegistration = S<typeof WebhookRegistrationBody>
 export type Webhook = S<typeof WebhookView>
 export type Webhooks = S<typeof WebhookList>
 export type WebhookUpdate = S<typeof WebhookPatchBody>
-export type WebhookTest = S<typeof WebhookTestBody>
+export type WebhookTest = WithEventType<S<typeof WebhookTestBody>>
 export type EventType = S<typeof EventTypeSchema>
 /** What the delivery log holds: the event types a registration takes, and API Pix's `pix` callback to `{webhookUrl}/pix`. */
 export type DeliveryEventType = S<typeof DeliveryEventTypeSchema>
+/**
+ * An event type of a dialect of the app beyond the built-in ones (Mercado Pago's `mercado_pago_payment`):
+ * the control plane takes each (its descriptor's `deliveries`), a delivery of one has an untyped body.
+ */
+export type DialectEventType = string & Record<never, never>
+/** A control-plane body or query whose eventType may be a dialect's own. */
+type WithEventType<T extends { eventType?: unknown }> = Omit<T, 'eventType'> & (undefined extends T['eventType'] ? { eventType?: DeliveryEventType | DialectEventType } : { eventType: DeliveryEventType | DialectEventType })
 /**
  * A webhook delivery of the log, a union on `eventType` whose `body` is that event's payload:
  * `Delivery<'cash_in'>` has the V2 RECEIVE envelope as its body, `Delivery<'pix'>` API Pix's
  * `{ pix: [...] }`; `Delivery` is any of them, and checking `delivery.eventType` narrows it.
  */
-export type Delivery<E extends DeliveryEventType = DeliveryEventType> = DeliveryOf<E>
-export type WebhookTestResult<E extends DeliveryEventType = DeliveryEventType> = Omit<S<typeof WebhookTestAnswer>, 'deliveries'> & { deliveries: Array<Delivery<E>> }
-export type DeliveryFilter = S<typeof DeliveryListQuery>
-export type Deliveries<E extends DeliveryEventType = DeliveryEventType> = Omit<S<typeof DeliveryList>, 'deliveries'> & { deliveries: Array<Delivery<E>> }
-export type DeliveryWait = S<typeof DeliveryWaitQuery>
+export type Delivery<E extends DeliveryEventType | DialectEventType = DeliveryEventType> = DeliveryOf<E>
+export type WebhookTestResult<E extends DeliveryEventType | DialectEventType = DeliveryEventType> = Omit<S<typeof WebhookTestAnswer>, 'deliveries'> & { deliveries: Array<Delivery<E>> }
+export type DeliveryFilter = WithEventType<S<typeof DeliveryListQuery>>
+export type Deliveries<E extends DeliveryEventType | DialectEventType = DeliveryEventType> = Omit<S<typeof DeliveryList>, 'deliveries'> & { deliveries: Array<Delivery<E>> }
+export type DeliveryWait = WithEventType<S<typeof DeliveryWaitQuery>>
 /** The payload of each event type, as the sandbox's schemas define it (`WebhookPayloads` maps one to the other). */
 export type {
   CashOutNotification, MedEnvelope, PixCallback, ReceiveEnvelope, RefundInEnvelope, RefundOutEnvelope, TransferEnvelope, WebhookPayload, WebhookPayloads,
@@ -340,7 +349,7 @@ export type ResetRequest = S<typeof ResetBody>
 export type ReportRequest = S<typeof ReportQuery>
 export type IntegrationReport = S<typeof ReportView>
 export type ReportCheck = IntegrationReport['checks'][number]
-export type ReportProbe = S<typeof ReportProbeBody>
+export type ReportProbe = WithEventType<S<typeof ReportProbeBody>>
 
 /** The error bodies of the three families (docs/gateway.md §7; the control plane's adds `code`). */
 export type ExtendedErrorBody = S<typeof ExtendedError>
@@ -422,6 +431,8 @@ export type SandboxRecurrenceWithCharges = SandboxRecurrence & { cobsr: ApiPixCo
 export type SandboxRecurrenceSummary = SandboxRecurrence & { charges: S<typeof CobRSummaryView> }
 /** A page of the control plane's recurrences: of one account or every one, at most `limit`, before `cursor` (the `nextCursor` of the page before). */
 export type RecurrenceFilter = S<typeof SandboxRecurrenceListQuery>
+/** A page of an account's Mercado Pago payments (GET /__sandbox/mercado-pago/payments). */
+export type MercadoPagoPaymentFilter = S<typeof SandboxMercadoPagoPaymentsQuery>
 export interface SandboxRecurrenceList { recurrences: SandboxRecurrenceSummary[], nextCursor?: number }
 /** The static code of a recurrence's contract (journey 4): to `chave` (a key the account holds; its document when absent), of `valor` when given. */
 export interface RecurrenceStaticCodeRequest { chave?: string, valor?: string }

@@ -1,6 +1,6 @@
 import { closest } from '../server/domain/names.js'
 import { catalogue, scenariosFor, type ScenarioName } from './catalogue.js'
-import type { AppliedScenario, Endpoint } from './types.js'
+import type { AppliedScenario, Endpoint, ScenarioCaller } from './types.js'
 
 /**
  * Resolution order for a request (docs/scenarios.md): the X-Sandbox-Scenario header, then scenarios
@@ -25,14 +25,14 @@ export function didYouMean (meant: string | undefined): { pt: string, en: string
 }
 
 /** Parses `NAME;ms=5000, OTHER` into applied scenarios, checking each against the endpoint. */
-export function parseScenarioHeader (header: string, endpoint: Endpoint): AppliedScenario[] {
-  const valid = scenariosFor(endpoint).map(s => s.name)
+export function parseScenarioHeader (header: string, endpoint: Endpoint, caller?: ScenarioCaller): AppliedScenario[] {
+  const valid = scenariosFor(endpoint, caller).map(s => s.name)
   const applied: AppliedScenario[] = []
   for (const part of header.split(',').map(p => p.trim()).filter(Boolean)) {
     const [rawName, ...rawParams] = part.split(';').map(p => p.trim())
     const name = rawName.toUpperCase()
     // By name and endpoint: two families may define the same name for their own endpoints (INTERNAL_ERROR).
-    const def = scenariosFor(endpoint).find(s => s.name === name)
+    const def = scenariosFor(endpoint, caller).find(s => s.name === name)
     if (!def) {
       const meant = closest(name, valid)
       const hint = didYouMean(meant)

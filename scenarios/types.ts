@@ -56,7 +56,18 @@ export interface ScenarioDefinition<N extends string = string> {
   timing: 'sync' | 'async' | 'delivery' | 'transport'
   effect: string
   params?: readonly ScenarioParam[]
+  /**
+   * Only the operations of these dialects take it (a behaviour of one provider's API: Mercado Pago's
+   * PolicyAgent); every dialect's operations at its endpoints when absent.
+   */
+  dialects?: readonly string[]
 }
+
+/**
+ * Whose operation a request is, as the scenarios see it: a dialect's name; null for one of no dialect
+ * (the control plane); undefined for any (what a scenario may ever apply to: arming, the docs).
+ */
+export type ScenarioCaller = string | null | undefined
 
 /**
  * A family's entries of the catalogue, their names kept as the literals they are, so that the union of

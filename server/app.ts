@@ -84,6 +84,8 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     tags: new Set(dialects.flatMap(d => d.tags(config).map(t => t.name))),
     endpoints: Object.assign({}, ...dialects.map(d => d.scenarioEndpoints)),
   }
+  /** Each operation's dialect, by operationId: a scenario of one dialect alone bends its operations only. */
+  const dialectOfOperation = new Map(dialects.flatMap(d => Object.keys(d.scenarioEndpoints).map(id => [id, d.name] as const)))
   // The logger exists only once the app does; failures no request sees go to it from then on.
   let log: FastifyInstance['log'] | undefined
   const sandbox = createSandbox(config, VERSION, {
@@ -96,7 +98,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     notifiers: sb => dialects.flatMap(d => d.notifier === undefined ? [] : [d.notifier(sb)]),
     deliveries: sb => dialects.flatMap(d => d.deliveries === undefined ? [] : [d.deliveries(sb)]),
     report: {
-      dialects: dialects.flatMap(d => d.report === undefined ? [] : [{ name: d.name, title: d.report.title, grades: (method: string, route: string) => d.report!.grades(method, route, config) }]),
+      dialects: dialects.flatMap(d => d.report === undefined ? [] : [{ name: d.name, title: d.report.title, grades: (method: string, route: string) => d.report!.grades(method, route, config), ...(d.report.fields !== undefined ? { fields: d.report.fields } : {}) }]),
       checks: catalogueOf(dialects.map(d => d.report ?? {})),
     },
   })
@@ -217,10 +219,13 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 
   await app.register(authPlugin)
-  await app.register(faultsPlugin, { endpointOf: route => endpointOf(route, scenarioEndpoints) })
+  await app.register(faultsPlugin, {
+    endpointOf: route => endpointOf(route, scenarioEndpoints),
+    dialectOf: route => dialectOfOperation.get((route.schema as { operationId?: string } | undefined)?.operationId ?? '') ?? null,
+  })
   // The sandbox's own routes, then each dialect's, in the registry's order: a dialect sees every route
   // registered before it (API Pix refuses a base path that would take one over).
-  await app.register(named('sandbox-control-plane', sandboxRoutes), { prefix: '/__sandbox' })
+  await app.register(named('sandbox-control-plane', sandboxRoutes), { prefix: '/__sandbox', dialects })
   await app.register(named('dashboard', (await import('./routes/dashboard.js')).default))
   for (const dialect of dialects) {
     try {

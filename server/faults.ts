@@ -41,6 +41,8 @@ function reset (request: FastifyRequest, reply: FastifyReply): void {
 export interface FaultOptions {
   /** The scenario endpoint of a route of a dialect; null for a route that takes no scenarios (scenarios/operations.ts). */
   endpointOf (route: RouteOptions): Endpoint | null
+  /** The dialect whose operation a route is (its scenarios of its own apply there only). */
+  dialectOf (route: RouteOptions): string | null
 }
 
 async function faultsPlugin (app: FastifyInstance, opts: FaultOptions): Promise<void> {
@@ -56,12 +58,12 @@ async function faultsPlugin (app: FastifyInstance, opts: FaultOptions): Promise<
   const journalUnanswered = (request: FastifyRequest, reply: FastifyReply): void => app.journalUnanswered(request, reply)
 
   /** Faults that come before the operation: nothing of it is performed. */
-  const before = (endpoint: Endpoint) => (request: FastifyRequest, reply: FastifyReply, done: Done): void => {
+  const before = (endpoint: Endpoint, dialect: string | null) => (request: FastifyRequest, reply: FastifyReply, done: Done): void => {
     let applied: AppliedScenario[]
     try {
       // A token request carries no bearer token: its account is the client it names.
       const accountId = request.account?.id ?? (endpoint === 'token' ? clientAccount(request) : null)
-      applied = appliedScenarios(request, reply, endpoint, accountId)
+      applied = appliedScenarios(request, reply, endpoint, accountId, dialect)
     } catch (err) {
       return done(err as Error)
     }
@@ -129,7 +131,7 @@ async function faultsPlugin (app: FastifyInstance, opts: FaultOptions): Promise<
   app.addHook('onRoute', (route) => {
     const endpoint = opts.endpointOf(route)
     if (!endpoint) return
-    route.preHandler = [before(endpoint), ...[route.preHandler ?? []].flat()]
+    route.preHandler = [before(endpoint, opts.dialectOf(route)), ...[route.preHandler ?? []].flat()]
     route.onSend = [...[route.onSend ?? []].flat(), after]
   })
 }

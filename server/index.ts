@@ -1,4 +1,4 @@
-import { createClient, type AccountSettings, type Clock, type CreatedAccount, type Delivery, type DeliveryEventType, type DeliveryWait, type PixClient, type RequestVerification, type ResetRequest, type RequestsVerified } from '../client/index.js'
+import { createClient, type AccountSettings, type Clock, type CreatedAccount, type Delivery, type DeliveryEventType, type DeliveryWait, type DialectEventType, type PixClient, type RequestVerification, type ResetRequest, type RequestsVerified } from '../client/index.js'
 import { configFromOptions, type Config } from './config.js'
 import { serve } from './serve.js'
 
@@ -50,7 +50,7 @@ export interface RunningSandbox {
    * (10 s) a PixApiError WAIT_TIMEOUT whose message says what became of the closest delivery (no
    * receiver, pending after a refused connection) and whose `body.details.nearMisses` lists up to five.
    */
-  waitForDelivery: <E extends DeliveryEventType = DeliveryEventType>(filter: DeliveryWait & { eventType?: E }) => Promise<Delivery<E>>
+  waitForDelivery: <E extends DeliveryEventType | DialectEventType = DeliveryEventType>(filter: DeliveryWait & { eventType?: E }) => Promise<Delivery<E>>
   /** Resolves when the request journal holds the expected matches; else rejects with a PixApiError (409) listing the near misses in `body.details.nearMisses`. */
   verifyRequests: (verification: RequestVerification) => Promise<RequestsVerified>
   /**

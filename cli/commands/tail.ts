@@ -1,4 +1,4 @@
-import type { Delivery, Requests } from '../../client/index.js'
+import type { Delivery, DialectEventType, Requests } from '../../client/index.js'
 import { localTime, positiveInteger, UsageError, type Command, type Context } from '../command.js'
 
 type JournalEntry = Requests['requests'][number]
@@ -16,7 +16,7 @@ export function requestLine (r: JournalEntry): string {
   ].join('')
 }
 
-export function deliveryLine (d: Delivery): string {
+export function deliveryLine (d: Delivery | Delivery<DialectEventType>): string {
   const last = d.attempts.at(-1)
   const attempt = last ? `, attempt ${d.attempts.length} ${last.kind}: ${last.statusCode ?? last.error ?? 'no answer'}` : ''
   return `${last ? localTime(last.at) : '-'}  webhook ${d.eventType} -> ${d.url ?? '(no receiver)'}  ${d.status}${attempt}  account ${d.accountId}  delivery ${d.id}`

@@ -1,6 +1,6 @@
 import { DELIVERY_EVENT_TYPES, type DeliveryEventType } from '../../server/store/state.js'
 import type { WebhookTest } from '../../client/index.js'
-import { positiveInteger, UsageError, type Command } from '../command.js'
+import { asEventType, positiveInteger, UsageError, type Command } from '../command.js'
 
 /** How an account gets a receiver of an event type: the control plane's registrations, or a webhook of API Pix for its callbacks. */
 const HOW_TO_RECEIVE: Partial<Record<DeliveryEventType, string>> = {
@@ -15,7 +15,7 @@ export const trigger: Command = {
   summary: 'send a sample webhook of an event type to the account\'s registered URLs and webhooks of API Pix, signed as real ones',
   usage: ['trigger <event> --account N [--transaction ID]'],
   details: [
-    `Events: ${DELIVERY_EVENT_TYPES.join(', ')} (pix, cobr and rec, API Pix's callbacks, to the account's /webhook/{chave}, /webhookcobr and /webhookrec; rec to its registrations too).`,
+    `Events: ${DELIVERY_EVENT_TYPES.join(', ')} (pix, cobr and rec, API Pix's callbacks, to the account's /webhook/{chave}, /webhookcobr and /webhookrec; rec to its registrations too), and the sandbox's other dialects' (mercado_pago_payment, to the account's Mercado Pago notification URL).`,
     'Options:',
     '  --transaction ID   the transactionId the sample carries (default: a made-up one)',
     '',
@@ -25,13 +25,12 @@ export const trigger: Command = {
   async run (ctx, positionals, values) {
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `trigger needs an event: ${DELIVERY_EVENT_TYPES.join(', ')}` : `unexpected "${positionals.slice(1).join(' ')}"`, this)
     const eventType = positionals[0]
-    if (!(DELIVERY_EVENT_TYPES as readonly string[]).includes(eventType)) throw new UsageError(`unknown event "${eventType}": ${DELIVERY_EVENT_TYPES.join(', ')}`, this)
     const accountId = positiveInteger(values.account, '--account', this)
-    const sent = await ctx.sandbox.sandbox.testWebhook({
+    const sent = await asEventType(eventType, this, () => ctx.sandbox.sandbox.testWebhook({
       accountId,
       eventType: eventType as WebhookTest['eventType'],
       ...(typeof values.transaction === 'string' ? { transactionId: values.transaction } : {}),
-    })
+    }))
     const sentTo = sent.deliveries.filter(d => d.url !== null)
     ctx.print(sent, () => sentTo.length === 0
       ? [`Event ${sent.eventId} (${eventType}): account ${accountId} has no active webhook for ${eventType}, so nothing was sent (${HOW_TO_RECEIVE[eventType as DeliveryEventType] ?? 'register one in the dashboard or with POST /__sandbox/webhooks'})`]

@@ -1,5 +1,5 @@
-import { DELIVERY_EVENT_TYPES, DELIVERY_STATUSES, type DeliveryEventType, type DeliveryStatus } from '../../server/store/state.js'
-import { positiveInteger, UsageError, type Command } from '../command.js'
+import { DELIVERY_EVENT_TYPES, DELIVERY_STATUSES, type DeliveryStatus } from '../../server/store/state.js'
+import { asEventType, positiveInteger, UsageError, type Command } from '../command.js'
 import { DURATION, parseDuration } from './clock.js'
 import { deliveryLine } from './tail.js'
 
@@ -16,7 +16,7 @@ export const wait: Command = {
   summary: 'wait for a webhook delivery of an event type (delivered, or any status), print it, or say why none came',
   usage: ['wait <event> [--account N] [--transaction ID] [--status STATUS] [--since ID|TIME] [--timeout DURATION]'],
   details: [
-    `Events: ${DELIVERY_EVENT_TYPES.join(', ')}.`,
+    `Events: ${DELIVERY_EVENT_TYPES.join(', ')}, and the sandbox's other dialects' (mercado_pago_payment).`,
     'Options:',
     '  --account N          only this account\'s deliveries',
     '  --transaction ID     only the deliveries of this transaction (its transactionId, a txid or idRec for API Pix)',
@@ -31,8 +31,7 @@ export const wait: Command = {
   options: { account: { type: 'string' }, transaction: { type: 'string' }, status: { type: 'string' }, since: { type: 'string' }, timeout: { type: 'string' } },
   async run (ctx, positionals, values) {
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `wait needs an event: ${DELIVERY_EVENT_TYPES.join(', ')}` : `unexpected "${positionals.slice(1).join(' ')}"`, this)
-    const eventType = positionals[0] as DeliveryEventType
-    if (!DELIVERY_EVENT_TYPES.includes(eventType)) throw new UsageError(`unknown event "${eventType}": ${DELIVERY_EVENT_TYPES.join(', ')}`, this)
+    const eventType = positionals[0]
     const status = values.status as DeliveryStatus | undefined
     if (status !== undefined && !DELIVERY_STATUSES.includes(status)) throw new UsageError(`--status needs one of ${DELIVERY_STATUSES.join(', ')}, not "${String(status)}"`, this)
     let timeoutMs: number | undefined
@@ -47,14 +46,14 @@ export const wait: Command = {
       if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} needs a value`, this)
       return v
     }
-    const delivery = await ctx.sandbox.sandbox.waitForDelivery({
+    const delivery = await asEventType(eventType, this, () => ctx.sandbox.sandbox.waitForDelivery({
       eventType,
       ...(values.account === undefined ? {} : { accountId: positiveInteger(values.account, '--account', this) }),
       ...(text('transaction') === undefined ? {} : { transactionId: text('transaction') }),
       ...(status === undefined ? {} : { status }),
       ...(text('since') === undefined ? {} : { since: text('since') }),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    }, { signal: ctx.signal })
+    }, { signal: ctx.signal }))
     ctx.print(delivery, () => [deliveryLine(delivery)])
   },
 }

@@ -15,7 +15,7 @@ const NOTHING_MOVED = new Set(['ERROR', 'NAO_REALIZADO', 'REMOVIDA_PELO_USUARIO_
 /** Statuses of a charge that can still be paid. */
 const PENDING = new Set(['PENDING', 'EM_PROCESSAMENTO', 'ATIVA'])
 const CHARGE_KINDS = new Set(['CASH_IN', 'COB', 'COBV'])
-const VIEWS = ['transactions', 'webhooks', 'deliveries', 'requests', 'med', 'apipix', 'clock', 'scenarios', 'report']
+const VIEWS = ['transactions', 'webhooks', 'deliveries', 'requests', 'med', 'apipix', 'mercadopago', 'clock', 'scenarios', 'report']
 const CHECK_STATUS = { passed: 'passed', failed: 'failed', not_exercised: 'not exercised', not_applicable: 'not applicable' }
 
 // ---------------------------------------------------------------------------------------------------
@@ -215,15 +215,15 @@ const state = {
   accounts: [],
   clock: null,
   catalogue: null,
-  expanded: { tx: new Set(), dl: new Set(), rq: new Set(), med: new Set(), 'ap-cob': new Set(), 'ap-cobv': new Set(), 'ap-lotecobv': new Set(), 'ap-webhook': new Set(), 'ap-loc': new Set(), 'ap-rec': new Set() },
+  expanded: { tx: new Set(), dl: new Set(), rq: new Set(), med: new Set(), 'ap-cob': new Set(), 'ap-cobv': new Set(), 'ap-lotecobv': new Set(), 'ap-webhook': new Set(), 'ap-loc': new Set(), 'ap-rec': new Set(), mp: new Set() },
   /** Registration ids whose header editor is open / whose delete awaits confirmation. */
   editing: new Set(),
   confirmingDelete: new Set(),
   txDeliveries: new Map(),
   /** The static code of each recurrence's contract last asked for, with the location it carries. */
   recStaticCodes: new Map(),
-  /** How many pages of each paged block the API Pix view shows (the last made first), and whether older ones remain. */
-  paging: { rec: { pages: 1, older: false }, lotecobv: { pages: 1, older: false } },
+  /** How many pages of each paged block shows (the last made first: API Pix's recurrences and batches, Mercado Pago's payments), and whether older ones remain. */
+  paging: { rec: { pages: 1, older: false }, lotecobv: { pages: 1, older: false }, mp: { pages: 1, older: false } },
   /** The control plane's last refusal of an action of an API Pix block, until the next one. */
   apRefusals: {},
   rowSig: new WeakMap(),
@@ -239,7 +239,7 @@ function readLocation () {
 
 function writeAccount (id) {
   state.accountId = id
-  // Another account's recurrences and batches start again from their last page.
+  // Another account's recurrences, batches and payments start again from their last page.
   for (const paging of Object.values(state.paging)) paging.pages = 1
   const url = new URL(location.href)
   if (id) url.searchParams.set('account', String(id))
@@ -484,21 +484,26 @@ function buildTxDetail (tx) {
     ? el('ol', { class: 'history' }, history.map(h => el('li', {}, badge(h.status), ' ', timeEl(h.at), h.reason ? el('span', { class: 'muted' }, ` · ${h.reason}`) : null)))
     : el('p', { class: 'muted' }, 'No history.'))
 
-  detail.append(el('h4', {}, 'Webhooks'))
-  const deliveries = state.txDeliveries.get(tx.id)
-  if (!deliveries) detail.append(el('p', { class: 'muted' }, 'Loading…'))
-  else if (!deliveries.length) detail.append(el('p', { class: 'muted' }, 'No webhook for this transaction.'))
-  else {
-    detail.append(el('ul', { class: 'mini' }, deliveries.map(d => el('li', {},
-      el('code', {}, d.eventType), ' ', badge(d.status), ' ', el('span', { class: 'url' }, d.url ?? '(no receiver)'),
-      el('span', { class: 'muted' }, ` · ${d.attempts?.length ?? 0} attempt(s)${lastAttempt(d)}`), ' ',
-      el('a', { href: '#deliveries', onclick: () => { $('#dl-tx').value = tx.id; state.expanded.dl.add(d.id) } }, 'Open in Deliveries')
-    ))))
-  }
+  detail.append(el('h4', {}, 'Webhooks'), deliveryList(tx.id, 'No webhook for this transaction.', `Webhooks of transaction ${tx.id}`))
   detail.append(el('h4', {}, 'Requests'))
   detail.append(el('p', {}, el('a', { href: '#requests', 'data-key': `requests-${tx.id}`, onclick: () => { $('#rq-tx').value = tx.id } }, 'Show the requests that made and read it')))
   detail.append(el('details', { 'data-key': `raw-${tx.id}` }, el('summary', {}, 'Raw record'), el('pre', {}, json(tx))))
   return detail
+}
+
+/**
+ * A transaction's deliveries as loaded (state.txDeliveries), each linked to the Deliveries view, with
+ * its body's `action` where it has one (Mercado Pago's); `none` says why there are none.
+ */
+function deliveryList (transactionId, none, label) {
+  const deliveries = state.txDeliveries.get(transactionId)
+  if (!deliveries) return el('p', { class: 'muted' }, 'Loading…')
+  if (!deliveries.length) return el('p', { class: 'muted' }, none)
+  return el('ul', { class: 'mini', 'aria-label': label }, deliveries.map(d => el('li', { 'data-delivery': d.id },
+    el('code', {}, d.eventType), ' ', typeof d.body?.action === 'string' ? [el('span', { class: 'muted' }, d.body.action), ' '] : null,
+    badge(d.status), ' ', el('span', { class: 'url' }, d.url ?? '(no receiver)'),
+    el('span', { class: 'muted' }, ` · ${d.attempts?.length ?? 0} attempt(s)${lastAttempt(d)}`), ' ',
+    el('a', { href: '#deliveries', onclick: () => { $('#dl-tx').value = transactionId; state.expanded.dl.add(d.id) } }, 'Open in Deliveries'))))
 }
 
 function lastAttempt (d) {
@@ -568,11 +573,16 @@ async function loadTransactions () {
   const data = await api('GET', `/__sandbox/transactions${qs({ accountId: state.accountId, kind: form.kind.value, status: form.status.value, limit: 200 })}`)
   const list = listOf(data, 'transactions', 'data')
   for (const tx of list) state.seenStatuses.add(tx.status)
-  await Promise.all([...state.expanded.tx].filter(id => list.some(tx => tx.id === id)).map(async (id) => {
+  await loadDeliveries([...state.expanded.tx].filter(id => list.some(tx => tx.id === id)))
+  return list
+}
+
+/** The deliveries of these transactions (the open rows), into state.txDeliveries. */
+async function loadDeliveries (transactionIds) {
+  await Promise.all(transactionIds.map(async (id) => {
     const d = await api('GET', `/__sandbox/webhooks/deliveries${qs({ transactionId: id })}`).catch(() => null)
     state.txDeliveries.set(id, d ? listOf(d, 'deliveries', 'data') : [])
   }))
-  return list
 }
 
 function renderStatusOptions () {
@@ -1476,6 +1486,80 @@ async function refreshApiPix () {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Mercado Pago (docs/mercado-pago.md): the selected account's payments as GET /v1/payments/{id} shows
+// them, read from the control plane a page at a time; an open one's notifications from its deliveries.
+
+async function loadMercadoPago () {
+  const payments = await loadPages('/__sandbox/mercado-pago/payments', 'payments', state.paging.mp)
+  await loadDeliveries(payments.filter(p => state.expanded.mp.has(String(p.id))).map(p => p.transactionId))
+  return payments
+}
+
+const mpStatus = (p) => `${p.status}/${p.status_detail}`
+
+function buildMercadoPagoPayment (p) {
+  const key = String(p.id)
+  const summary = toggler('mp', key, `Payment ${p.id} ${mpStatus(p)}; show details`, [
+    el('span', { class: 'cell when' }, when(p.date_created)),
+    el('span', { class: 'cell kind', 'data-testid': 'payment-id' }, String(p.id)),
+    el('span', { class: 'badge', 'data-status': p.status, 'data-testid': 'status' }, mpStatus(p)),
+    el('span', { class: 'cell amount' }, money(p.transaction_amount)),
+    el('span', { class: 'cell fee', 'data-testid': 'refunded' }, p.transaction_amount_refunded ? `refunded ${money(p.transaction_amount_refunded)}` : ''),
+    el('span', { class: 'cell when', 'data-testid': 'expires', title: `date_of_expiration ${p.date_of_expiration}` }, p.status === 'pending' ? `expires ${when(p.date_of_expiration)}` : ''),
+    el('span', { class: 'cell who', 'data-testid': 'external-reference', title: p.external_reference ?? undefined }, p.external_reference ?? ''),
+  ])
+  if (!state.expanded.mp.has(key)) return [summary]
+  const error = el('p', { class: 'error', role: 'alert' })
+  const detail = el('div', { class: 'row-detail', id: `mp-detail-${key}` })
+  const code = p.point_of_interaction?.transaction_data?.qr_code
+  detail.append(facts([
+    ['id', el('code', {}, String(p.id))],
+    ['status / status_detail', el('span', { class: 'badge', 'data-status': p.status }, mpStatus(p))],
+    ['transaction_amount', money(p.transaction_amount)],
+    ['transaction_amount_refunded', money(p.transaction_amount_refunded)],
+    ['date_of_expiration', el('span', { 'data-testid': 'date-of-expiration' }, p.date_of_expiration)],
+    ['date_approved', p.date_approved],
+    ['external_reference', p.external_reference],
+    ['description', p.description],
+    ['notification_url', p.notification_url],
+    ['Transaction', el('code', {}, p.transactionId)],
+  ]))
+  // Paid as any charge of the sandbox: POST /__sandbox/pix/pay with its qr_code.
+  if (code) detail.append(buildCharge({ id: p.transactionId, status: p.status === 'pending' ? 'PENDING' : p.status, amount: p.transaction_amount, data: { qrCodeBase64: p.point_of_interaction.transaction_data.qr_code_base64 } }, code, error))
+  detail.append(error)
+  detail.append(el('h4', {}, 'Refunds'))
+  detail.append(p.refunds?.length
+    ? el('ul', { class: 'mini', 'aria-label': `Refunds of payment ${p.id}` }, p.refunds.map(r => el('li', { 'data-refund': String(r.id) },
+      el('code', {}, String(r.id)), ' ', badge(r.status), ` ${money(r.amount)} · `, r.date_created)))
+    : el('p', { class: 'muted' }, 'No refund.'))
+  detail.append(el('h4', {}, 'Notifications'), deliveryList(p.transactionId, 'No notification: no notification_url, nor a webhook URL of the account.', `Notifications of payment ${p.id}`))
+  detail.append(rawRecord(`mp-${key}`, p))
+  return [summary, detail]
+}
+
+async function refreshMercadoPago () {
+  $('#mp-no-account').hidden = !!state.accountId
+  if (!state.accountId) {
+    $('#mp-empty').hidden = true
+    $('#mp-more').hidden = true
+    clear($('#mp-list'))
+    return
+  }
+  let list
+  try {
+    list = await loadMercadoPago()
+    $('#mp-error').textContent = ''
+  } catch (err) {
+    $('#mp-error').textContent = err.message
+    return
+  }
+  $('#mp-empty').hidden = list.length > 0
+  $('#mp-more').hidden = !state.paging.mp.older
+  renderRows($('#mp-list'), list, p => p.id, buildMercadoPagoPayment,
+    p => JSON.stringify([p, state.expanded.mp.has(String(p.id)), state.expanded.mp.has(String(p.id)) ? state.txDeliveries.get(p.transactionId) : null]))
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Report
 
 function buildCheck (c) {
@@ -1532,6 +1616,7 @@ const refreshers = {
   requests: refreshRequests,
   med: refreshMed,
   apipix: refreshApiPix,
+  mercadopago: refreshMercadoPago,
   clock: async () => renderClock(),
   scenarios: refreshScenarios,
   report: refreshReport,
@@ -1599,6 +1684,7 @@ function start () {
   setupClock()
   setupScenarioForm()
   setupReport()
+  $('#mp-older').addEventListener('click', () => { state.paging.mp.pages++; tick(true) })
   $('#account').addEventListener('change', (e) => {
     writeAccount(e.target.value ? Number(e.target.value) : null)
     webhooksSig = ''

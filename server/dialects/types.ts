@@ -1,10 +1,12 @@
 import type { TSchema } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
+import type { RoutesPlugin } from '../route-plugin.js'
 import type { Config } from '../config.js'
 import type { ErrorFamily, RouteUrl } from '../errors/families.js'
 import type { Notifier } from '../events.js'
 import type { Sandbox } from '../sandbox.js'
 import type { CheckDefinition } from '../report/checks.js'
+import type { FieldsOf } from '../report/facts.js'
 import type { DeliveryType } from '../webhooks/samples.js'
 import type { Endpoint } from '../../scenarios/types.js'
 
@@ -46,6 +48,12 @@ export interface Dialect {
    */
   register (app: FastifyInstance, context: DialectContext): Promise<void>
   /**
+   * Its part of the control plane, registered under /__sandbox behind the control plane's admin token,
+   * body parsing and error shape: its settings of an account, and the reads of its records the
+   * dashboard and tools make without its credentials (Mercado Pago's notification URL and payments).
+   */
+  readonly controlPlane?: RoutesPlugin
+  /**
    * The delivery event types its notifier makes, in order, each with a sample payload (`POST
    * /__sandbox/webhooks/test`, the report's probe) and the URLs of the account's own webhooks of it.
    */
@@ -73,4 +81,9 @@ export interface ReportPart {
   grades (method: string, route: string, config: Config): { route: string, claim: number } | undefined
   /** Its own checks, graded only for an integration that made requests to it, after the checks of more than one dialect. */
   readonly checks?: readonly CheckDefinition[]
+  /**
+   * How the report reads its money requests, by `METHOD route` as `grades` names it: their own id, their
+   * idempotency key, their amount and where their money goes (what the checks of several dialects compare).
+   */
+  readonly fields?: Readonly<Record<string, FieldsOf>>
 }

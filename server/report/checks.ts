@@ -30,7 +30,7 @@ export interface CheckDefinition {
   /** The section it comes from as the report shows it (`gateway 5 item 5`, `api-pix Scopes`). */
   section: string
   /** The page of docs/ that section is in. */
-  page: 'gateway.md' | 'api-pix.md' | 'mercado-pago.md'
+  page: `${string}.md`
   /** Its heading's anchor in that page. */
   anchor: string
   /**

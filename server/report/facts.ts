@@ -22,7 +22,12 @@ export interface GradedDialect {
   readonly name: Dialect
   readonly title: string
   grades (method: string, route: string): { route: string, claim: number } | undefined
+  /** The fields of its own money requests, by `METHOD route` (its ReportPart's `fields`); the built-in dialects' are EXTRACTORS below. */
+  readonly fields?: Readonly<Record<string, FieldsOf>>
 }
+
+/** How the report reads a request's fields (its own id, its idempotency key, its amount, where its money goes). */
+export type FieldsOf = (r: RequestSource) => RequestFields
 
 /** A list answer of API Pix (`parametros.paginacao`): which list it is, the page it answered and how many there are. */
 export interface ListPage {
@@ -101,13 +106,14 @@ export interface RequestSource {
 /** The report's fields of a request: its own id, its amount, where its money goes. */
 export type RequestFields = Pick<RequestFact, 'externalId' | 'idempotencyKey' | 'amountCents' | 'target'>
 
-const field = (value: unknown, ...path: string[]): unknown => {
+/** A value at a path of an object, or undefined; what a dialect's `fields` read requests with, as EXTRACTORS do. */
+export const field = (value: unknown, ...path: string[]): unknown => {
   let v = value
   for (const key of path) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined
   return v
 }
-const text = (v: unknown): string | null => typeof v === 'string' && v.length > 0 ? v : null
-const cents = (v: unknown): number | null => {
+export const text = (v: unknown): string | null => typeof v === 'string' && v.length > 0 ? v : null
+export const cents = (v: unknown): number | null => {
   if (typeof v === 'string') {
     const parsed = parseDecimalString(v, 'up-to-2')
     return parsed.ok ? parsed.cents : null
@@ -116,7 +122,7 @@ const cents = (v: unknown): number | null => {
   return parsed.ok ? parsed.cents : null
 }
 
-const NO_FIELDS: RequestFields = { externalId: null, idempotencyKey: null, amountCents: null, target: null }
+export const NO_FIELDS: RequestFields = { externalId: null, idempotencyKey: null, amountCents: null, target: null }
 
 /** A charge created under the caller's txid (cob, cobv): the txid is its own id. */
 const chargeOfTxid = (r: RequestSource): RequestFields => ({ externalId: text(field(r.params, 'txid')), idempotencyKey: null, amountCents: cents(field(r.body, 'valor', 'original')), target: null })
@@ -138,14 +144,12 @@ const EXTRACTORS: Record<string, (r: RequestSource) => RequestFields> = {
   'POST /cobr': r => ({ ...NO_FIELDS, amountCents: cents(field(r.body, 'valor', 'original')) }),
   'POST /cobr/:txid/retentativa/:data': readOfTxid,
   'PUT /pix/:e2eid/devolucao/:id': r => ({ externalId: text(field(r.params, 'id')), idempotencyKey: null, amountCents: cents(field(r.body, 'valor')), target: text(field(r.params, 'e2eid')) }),
-  // Mercado Pago's (docs/mercado-pago.md): a payment's own id is the one in its path.
-  'POST /v1/payments': r => ({ externalId: text(field(r.body, 'external_reference')), idempotencyKey: text(r.headers['x-idempotency-key']), amountCents: cents(field(r.body, 'transaction_amount')), target: null }),
-  'GET /v1/payments/:id': r => ({ ...NO_FIELDS, externalId: text(field(r.params, 'id')) }),
-  'POST /v1/payments/:id/refunds': r => ({ externalId: null, idempotencyKey: text(r.headers['x-idempotency-key']), amountCents: cents(field(r.body, 'amount')), target: text(field(r.params, 'id')) }),
 }
 
-export function requestFields (method: string, r: RequestSource): RequestFields {
-  return EXTRACTORS[`${method} ${r.route}`]?.(r) ?? NO_FIELDS
+/** The fields of a request: its dialect's own reading of it where it has one, else the built-in one. */
+export function requestFields (method: string, r: RequestSource, own?: Readonly<Record<string, FieldsOf>>): RequestFields {
+  const operation = `${method} ${r.route}`
+  return (own?.[operation] ?? EXTRACTORS[operation])?.(r) ?? NO_FIELDS
 }
 
 export const PAYOUT_ROUTES: ReadonlySet<string> = new Set(['/api/pix/cash-out', '/api/pix/cash-out-qrcode', '/dict/pix'])
@@ -241,7 +245,8 @@ export function requestFact (e: JournalEntry, dialects: readonly GradedDialect[]
   if (e.route === null || as === null) return null
   const route = as.route
   const operation = `${e.method} ${route}`
-  const fields = requestFields(e.method, { route, params: paramsOf(e.route, e.path), headers: { 'x-idempotency-key': e.idempotencyKey ?? undefined }, body: e.request.body })
+  const own = dialects.find(d => d.name === as.family)?.fields
+  const fields = requestFields(e.method, { route, params: paramsOf(e.route, e.path), headers: { 'x-idempotency-key': e.idempotencyKey ?? undefined }, body: e.request.body }, own)
   const answer = e.response.body
   return {
     id: e.requestId,

@@ -107,7 +107,7 @@ export class ReportService {
     const received = (t: string): boolean => (isEventType(t) && this.deps.webhooks.registrations.activeFor(accountId, t).length > 0) || callbackUrls(t).length > 0
     const type = eventType ?? this.deps.deliveries.types.find(received)
     if (type === undefined || !received(type)) {
-      throw new Refusal('NO_RECEIVER', `Account ${accountId} has no active webhook${eventType ? ` for ${eventType}` : ''}: register one (POST /__sandbox/webhooks), or configure a webhook of API Pix, before sending the probe`)
+      throw new Refusal('NO_RECEIVER', `Account ${accountId} has no active webhook${eventType ? ` for ${eventType}` : ''}: register one (POST /__sandbox/webhooks), or configure a webhook of its dialect (API Pix's, Mercado Pago's notification URL), before sending the probe`)
     }
     const transactionId = this.deps.rng.uuid()
     const payload = this.deps.deliveries.sample(type, { account, transactionId, nowMs: this.deps.clock.now(), rng: this.deps.rng })

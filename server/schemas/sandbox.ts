@@ -174,6 +174,7 @@ export const ScenarioCatalogue = Type.Object({
     timing: Type.String(),
     effect: Type.String(),
     params: Type.Array(Type.Object({ name: Type.String(), description: Type.String(), required: Type.Boolean() })),
+    dialects: Type.Optional(Type.Array(Type.String(), { description: 'present when only the operations of these dialects take it (at its endpoints)' })),
   })),
 })
 

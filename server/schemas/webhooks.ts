@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox'
 import { RecordId, StringEnum } from './common.js'
 import { MedRecordSchema, MedRefund } from './payins.js'
 import { ApiPixPix } from '../dialects/api-pix/schemas/pix.js'
@@ -8,7 +8,22 @@ import { DELIVERY_EVENT_TYPES, EVENT_TYPES, GATEWAY_EVENT_TYPES, type DeliveryEv
 /** Webhook registrations (docs/gateway.md §2.11) and the delivery log of the control plane. */
 export const EventTypeSchema = StringEnum(EVENT_TYPES, { description: 'Event type (spec 6.1)' })
 /** What the delivery log holds: the gateway's event types, and API Pix's callbacks (docs/api-pix.md, webhook). */
-export const DeliveryEventTypeSchema = StringEnum(DELIVERY_EVENT_TYPES, { description: 'Event type (spec 6.1), or pix, cobr and rec: API Pix\'s callbacks to {webhookUrl}/pix, {webhookUrl}/cobr and {webhookUrl}/rec (rec is also an event type of the control plane\'s registrations)' })
+const DELIVERY_EVENT_TYPE_ABOUT = 'Event type (spec 6.1), or pix, cobr and rec: API Pix\'s callbacks to {webhookUrl}/pix, {webhookUrl}/cobr and {webhookUrl}/rec (rec is also an event type of the control plane\'s registrations)'
+export const DeliveryEventTypeSchema = StringEnum(DELIVERY_EVENT_TYPES, { description: DELIVERY_EVENT_TYPE_ABOUT })
+
+/**
+ * `schema` with its `eventType` taking every delivery event type of the app (`types`: its dialects'
+ * `deliveries`, Mercado Pago's `mercado_pago_payment` among them), as the control plane's routes check
+ * it and their OpenAPI document lists it. Its TypeScript type still names the built-in ones (the typed
+ * client's): a dialect's own type reaches the handlers as the string it is, which is all they use.
+ */
+export function withDeliveryEventTypes<T extends TObject> (schema: T, types: readonly string[]): T {
+  const extra = types.filter(type => !(DELIVERY_EVENT_TYPES as readonly string[]).includes(type))
+  const eventType = StringEnum(types, { description: extra.length === 0 ? DELIVERY_EVENT_TYPE_ABOUT : `${DELIVERY_EVENT_TYPE_ABOUT}; or a dialect's own: ${extra.join(', ')}` })
+  const required = schema.required?.includes('eventType') === true
+  const { properties, required: _required, type: _type, ...options } = schema
+  return Type.Object({ ...properties, eventType: required ? eventType : Type.Optional(eventType) }, options) as unknown as T
+}
 
 export const HeaderItem = Type.Object({
   key: Type.String({ minLength: 1, maxLength: 100, description: 'Header name (RFC 9110 token); host, content-length, connection, transfer-encoding, content-type and user-agent are reserved, and so are hop-by-hop names (Expect, Upgrade, Keep-Alive, TE, Trailer, Proxy-*) and X-Sandbox-*' }),
@@ -282,6 +297,7 @@ export const DeliveryWaitQuery = Type.Object({
  * `delivery.eventType === 'cash_in'` (or waiting for one event type) types `delivery.body`. The route
  * schema above keeps `body` open: the log serves what was sent, whatever version of the sandbox sent it.
  */
-export type DeliveryOf<E extends DeliveryEventType = DeliveryEventType> = E extends DeliveryEventType
+export type DeliveryOf<E extends string = DeliveryEventType> = E extends DeliveryEventType
   ? Omit<Static<typeof DeliveryView>, 'eventType' | 'body'> & { eventType: E, body: WebhookPayload<E> }
-  : never
+  // A type of another dialect of the app (Mercado Pago's mercado_pago_payment): its body as that dialect sends it.
+  : Omit<Static<typeof DeliveryView>, 'eventType' | 'body'> & { eventType: E, body: unknown }

@@ -105,6 +105,8 @@ export class ChargeService implements Lifecycle, CobVWrites {
   private readonly autoPayment: DueJobs<'transactions'>
   /** Each account's cobs and cobvs (`<account>:<kind>`) in the order they were made: GET /cob and GET /cobv read those of their window. */
   private readonly made: RecordLists<'transactions'>
+  /** The charges of static-style codes (a dialect's payments: Mercado Pago's) of each account, in the order made. */
+  private readonly codeCharges: RecordLists<'transactions'>
   readonly derived: readonly Derived[]
 
   constructor (private readonly deps: ChargeDeps) {
@@ -122,8 +124,9 @@ export class ChargeService implements Lifecycle, CobVWrites {
       run: tx => this.autoPay(tx.id),
     })
     this.made = new RecordLists(deps.store, 'transactions', tx => tx.kind === 'COB' || tx.kind === 'COBV' ? `${tx.accountId}:${tx.kind}` : [], tx => tx.createdAt)
+    this.codeCharges = new RecordLists(deps.store, 'transactions', tx => tx.kind === 'CASH_IN' && tx.data.mercadoPago !== undefined ? [String(tx.accountId)] : [])
     // The splits of a paid charge are SplitService's.
-    this.derived = [this.expiry, this.autoPayment, this.made]
+    this.derived = [this.expiry, this.autoPayment, this.made, this.codeCharges]
   }
 
   /** The account's cobs or cobvs created within the range, in the order they were made (GET /cob and GET /cobv list them). */
@@ -272,9 +275,32 @@ export class ChargeService implements Lifecycle, CobVWrites {
       draft.dueAt = iso(input.dueAt)
       const added = this.store.addTransaction(draft, undefined, [`txid:${txid}`, ...(input.refs ?? [])])
       this.scheduleTimers(added)
+      this.codeCharges.add(added)
       this.deps.events.emit({ kind: 'charge-changed', accountId: account.id, transactionId: added.id, transition: 'created', scenarios })
       return this.store.transaction(added.id)!
     })
+  }
+
+  /** An account's charges of static-style codes, oldest first: what costs their number, not the account's every record. */
+  codeChargesOf (accountId: number): Transaction[] {
+    return this.codeCharges.of(String(accountId)).map(id => this.store.transaction(String(id))).filter(tx => tx !== undefined)
+  }
+
+  /**
+   * A page of an account's charges of static-style codes, the last made first: at most `limit` of those
+   * made before the `cursor`-th (the `nextCursor` of the page before), and the cursor of the page after
+   * while there is one. The cost is the page's, whatever the number of records.
+   */
+  codeChargePage (accountId: number, limit: number, cursor?: number): { charges: Transaction[], nextCursor?: number } {
+    const ids = this.codeCharges.of(String(accountId))
+    const end = Math.min(cursor ?? ids.length, ids.length)
+    const start = Math.max(0, end - limit)
+    const charges: Transaction[] = []
+    for (let i = end - 1; i >= start; i--) {
+      const tx = this.store.transaction(String(ids[i]))
+      if (tx !== undefined) charges.push(tx)
+    }
+    return { charges, ...(start > 0 ? { nextCursor: start } : {}) }
   }
 
   /** The receiver cancels an unpaid cash-in (Mercado Pago's PUT status cancelled): ERROR with errorCode CANCELLED, no longer payable. */
@@ -293,6 +319,25 @@ export class ChargeService implements Lifecycle, CobVWrites {
       this.autoPayment.follow(cancelled)
       this.deps.events.emit({ kind: 'charge-changed', accountId: charge.accountId, transactionId: charge.id, transition: 'cancelled', scenarios: charge.scenarios })
       return cancelled
+    })
+  }
+
+  /**
+   * The receiver moves an unpaid cash-in's expiry (Mercado Pago's PUT date_of_expiration): its expiry
+   * job follows the new instant, on the virtual clock. Nothing is announced (docs/assumptions.md, Mercado Pago).
+   */
+  moveExpiry (charge: Transaction, dueAt: number): Transaction {
+    if (charge.kind !== 'CASH_IN' || !this.isOpen(charge)) throw new Refusal('QRCODE_NOT_AVAILABLE', `This charge's expiry cannot be moved (${charge.status})`)
+    return this.store.transact(() => {
+      this.store.update('transactions', charge.id, d => {
+        d.dueAt = iso(dueAt)
+        // The dialect's own record of the expiry it shows, kept with the one the scheduler reads.
+        const mp = chargeDraft(d).mercadoPago
+        if (mp !== undefined) mp.expiresAt = iso(dueAt)
+      })
+      const moved = this.store.transaction(charge.id)!
+      this.expiry.follow(moved)
+      return moved
     })
   }
 

@@ -5,7 +5,7 @@ import { didYouMean, parseScenarioHeader, ScenarioError } from '../../scenarios/
 import type { ArmedScenario } from '../store/state.js'
 import { catalogue, scenarioNamed } from '../../scenarios/catalogue.js'
 import { closest } from '../domain/names.js'
-import type { AppliedScenario, Endpoint } from '../../scenarios/types.js'
+import type { AppliedScenario, Endpoint, ScenarioCaller } from '../../scenarios/types.js'
 
 /**
  * What most requests apply: one shared, frozen empty list rather than a new one kept on every record
@@ -26,9 +26,9 @@ export class ScenarioService {
    * `accountId` null: the account is not known (a token request for an unknown client), only the header counts.
    * The edge resolves each request once and echoes what applied (applied-scenarios.ts).
    */
-  resolve (header: string | undefined, endpoint: Endpoint, accountId: number | null): AppliedScenario[] {
-    if (header !== undefined && header.trim() !== '') return this.parseHeader(header, endpoint)
-    return accountId === null ? NONE : this.takeArmed(accountId, endpoint)
+  resolve (header: string | undefined, endpoint: Endpoint, accountId: number | null, caller?: ScenarioCaller): AppliedScenario[] {
+    if (header !== undefined && header.trim() !== '') return this.parseHeader(header, endpoint, endpoint, caller)
+    return accountId === null ? NONE : this.takeArmed(accountId, endpoint, caller)
   }
 
   /**
@@ -36,13 +36,13 @@ export class ScenarioService {
    * token), where every name is unknown. Throws the 400 UNKNOWN_SCENARIO listing the valid names (and
    * the closest one), or INVALID_SCENARIO_PARAMETER for a known scenario's parameter.
    */
-  parseHeader (header: string, endpoint: Endpoint | null, operation: string = endpoint ?? ''): AppliedScenario[] {
+  parseHeader (header: string, endpoint: Endpoint | null, operation: string = endpoint ?? '', caller?: ScenarioCaller): AppliedScenario[] {
     try {
       if (endpoint === null) {
         const name = header.split(',')[0].split(';')[0].trim()
         throw new ScenarioError(`Cenário desconhecido para ${operation}: ${name}`, [], `Unknown scenario for ${operation}: ${name}`)
       }
-      return parseScenarioHeader(header, endpoint)
+      return parseScenarioHeader(header, endpoint, caller)
     } catch (err) {
       if (!(err instanceof ScenarioError)) throw err
       if (err.problem === 'parameter') throw new Refusal('INVALID_SCENARIO_PARAMETER', err.reason, { details: { endpoint: operation }, en: err.english })
@@ -54,16 +54,16 @@ export class ScenarioService {
     }
   }
 
-  private takeArmed (accountId: number, endpoint: Endpoint): AppliedScenario[] {
+  private takeArmed (accountId: number, endpoint: Endpoint, caller: ScenarioCaller): AppliedScenario[] {
     const armed = this.store.data.armedScenarios
     for (const a of Object.values(armed)) {
       if (a.accountId !== accountId) continue
       if (a.endpoint !== null && a.endpoint !== endpoint) continue
       let applied: AppliedScenario[]
       try {
-        applied = parseScenarioHeader(a.scenario, endpoint)
+        applied = parseScenarioHeader(a.scenario, endpoint, caller)
       } catch {
-        continue // armed for other endpoints only
+        continue // armed for other endpoints (or another dialect's operations) only
       }
       if (a.remaining !== null) {
         // Used up by this request whatever happens next: an armed scenario counts requests, not successes.

@@ -289,6 +289,25 @@ t.test('trigger sends a signed sample webhook to the account\'s receivers', asyn
   t.equal((await cli(url, ['trigger', 'cash_out', '--account', '999'])).code, 1)
 })
 
+t.test('trigger and wait take another dialect\'s event type (Mercado Pago\'s), which the sandbox names; a name none makes is a usage error naming those it takes', async t => {
+  const { app, url } = await sandbox(t)
+  const receiver = await startReceiver()
+  t.teardown(() => receiver.close())
+  t.equal((await app.inject({ method: 'PUT', url: '/__sandbox/accounts/1/mercado-pago/webhook', payload: { url: receiver.url } })).statusCode, 200)
+  const sent = await cli(url, ['trigger', 'mercado_pago_payment', '--account', '1', '--transaction', 'tx-mp'])
+  t.equal(sent.code, 0, sent.stderr)
+  t.match(sent.stdout, '(mercado_pago_payment) sent to 1 webhook(s):')
+  t.match((await receiver.nth(1)).json(), { type: 'payment', action: 'payment.updated' })
+  const got = await cli(url, ['wait', 'mercado_pago_payment', '--transaction', 'tx-mp', '--status', 'delivered', '--timeout', '15s'])
+  t.equal(got.code, 0, got.stderr)
+  t.match(got.stdout, 'webhook mercado_pago_payment -> ')
+  for (const argv of [['trigger', 'cash_sideways', '--account', '1'], ['wait', 'cash_sideways']]) {
+    const bad = await cli(url, argv)
+    t.equal(bad.code, 2, argv.join(' '))
+    t.match(bad.stderr, /unknown event "cash_sideways": eventType must be one of: .*mercado_pago_payment/)
+  }
+})
+
 t.test('wait prints the delivery it waited for; one that never came exits 1 with the closest deliveries and what became of them', async t => {
   const { app, url } = await sandbox(t)
   const receiver = await startReceiver()

@@ -454,6 +454,7 @@ t.test('a tour of every operation through the typed client', async t => {
   t.equal((await mp.refundOf(payment.id, mpRefund.id)).amount, 2)
   const other = await mp.createPayment({ transaction_amount: 1, payment_method_id: 'pix', payer: { email: 'p@example.com' } })
   t.match(await mp.cancelPayment(other.id), { status: 'cancelled', status_detail: 'by_collector' })
+  t.same((await plane.mercadoPagoPayments({ accountId: acct.accountId })).payments.map(p => [p.id, p.status]), [[other.id, 'cancelled'], [payment.id, 'approved']])
   t.equal((await plane.setMercadoPagoWebhook(acct.accountId, null)).mercadoPago?.webhookUrl, null)
   await t.rejects(mp.payment(1), { name: 'PixApiError', statusCode: 404 })
 
@@ -466,4 +467,24 @@ t.test('a tour of every operation through the typed client', async t => {
   await client.sandbox.health()
 
   t.same([...Object.keys(operations)].filter(id => !called.has(id as OperationId)), [], 'every operation was called')
+})
+
+t.test('Mercado Pago through the typed client: its notification waited for by its own event type, its payments listed, its sample sent', async t => {
+  const sandbox = await started(t)
+  const receiver = await startReceiver()
+  t.teardown(() => receiver.close())
+  const created = await sandbox.client.sandbox.createAccount()
+  const mp = sandbox.client.mercadoPago(created.mercadoPago!.accessToken)
+  const payment = await mp.createPayment({ transaction_amount: 25, payment_method_id: 'pix', payer: { email: 'p@example.com' }, notification_url: `${receiver.url}/mp` })
+  await sandbox.client.sandbox.pay(payment.point_of_interaction.transaction_data.qr_code)
+  const delivery = await sandbox.waitForDelivery({ accountId: created.accountId, eventType: 'mercado_pago_payment', status: 'delivered' })
+  t.equal(delivery.eventType, 'mercado_pago_payment')
+  t.match(delivery.body, { type: 'payment', data: { id: String(payment.id) } })
+  const listed = await sandbox.client.sandbox.mercadoPagoPayments({ accountId: created.accountId })
+  t.same(listed.payments.map(p => [p.id, p.status]), [[payment.id, 'approved']])
+  t.equal(listed.payments[0].transactionId, delivery.transactionId)
+  const filtered = await sandbox.client.sandbox.deliveries({ accountId: created.accountId, eventType: 'mercado_pago_payment' })
+  t.ok(filtered.deliveries.length >= 2 && filtered.deliveries.every(d => d.eventType === 'mercado_pago_payment'))
+  const sample = await sandbox.client.sandbox.testWebhook({ accountId: created.accountId, eventType: 'mercado_pago_payment' })
+  t.same(sample.deliveries.map(d => [d.eventType, d.status]), [['mercado_pago_payment', 'no_receiver']], 'no account-level URL: no receiver')
 })

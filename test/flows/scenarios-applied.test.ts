@@ -207,6 +207,16 @@ const proofs: Record<string, Proof> = {
     t.same(app.sandbox.store.transactionsOf(acc.accountId), [], 'no charge created')
     return res.statusCode
   },
+  // Mercado Pago's alone: its PolicyAgent's 403 on a creation, nothing made.
+  POLICY_AGENT_UNAUTHORIZED: async (t, { app, acc }, scenario) => {
+    const token = (acc as unknown as { mercadoPago: { accessToken: string } }).mercadoPago.accessToken
+    const res = await app.inject({ method: 'POST', url: '/v1/payments', headers: { ...bearer(token), ...header(scenario), 'x-idempotency-key': 'policy-1' }, payload: { transaction_amount: 10, payment_method_id: 'pix', payer: { email: 'p@example.com' } } })
+    t.equal(res.statusCode, 403)
+    t.equal(res.json().blocked_by, 'PolicyAgent')
+    t.same(app.sandbox.store.transactionsOf(acc.accountId), [], 'no payment created')
+    t.same(await balanceOf(app, acc.accountId), { available: START, blocked: 0, invariantHolds: true })
+    return res.statusCode
+  },
   PROVIDER_EXPIRATION_BELOW_MINIMUM: async (t, { app, acc }, scenario) => {
     const res = await app.inject({ method: 'POST', url: '/api/pix/cash-in', headers: { ...bearer(acc.token), ...header(scenario) }, payload: cashInBody({ value: 10 }) })
     t.equal(res.json().errorCode, 'PROVIDER_EXPIRATION_BELOW_MINIMUM')

@@ -230,9 +230,11 @@ t.test('every gateway operation takes the faults, and bad parameters are a clear
   // payer's PSP reads without a token (scenarios/operations.ts).
   const gateway = documentedOperations(doc).filter(op => endpointOf({ url: op.path, schema: doc.paths[op.path][op.method.toLowerCase()] }, scenarioEndpoints) !== null)
   t.ok(gateway.length >= 17, 'every operation of both families')
+  // Mercado Pago's routes take the account's own access token.
+  const tokenOf = (path: string): string => path.startsWith('/v1/payments') ? (a as unknown as { mercadoPago: { accessToken: string } }).mercadoPago.accessToken : a.token
   for (const op of gateway) {
     const url = op.path.replace('{txid}', 'a'.repeat(26)).replace('{e2eid}', 'E'.repeat(32)).replace(/\{\w+\}/g, 'x1')
-    const res = await app.inject({ method: op.method as 'GET', url, headers: { ...bearer(a.token), 'x-sandbox-scenario': 'SERVICE_UNAVAILABLE' }, ...(op.method === 'GET' ? {} : { payload: {} }) })
+    const res = await app.inject({ method: op.method as 'GET', url, headers: { ...bearer(tokenOf(op.path)), 'x-sandbox-scenario': 'SERVICE_UNAVAILABLE' }, ...(op.method === 'GET' ? {} : { payload: {} }) })
     // A body the route refuses is a 400 before any fault: what matters is that none answers as if no fault were asked.
     t.ok([503, 400].includes(res.statusCode), `${op.method} ${op.path}: ${res.statusCode}`)
     t.ok(op.statuses.has('429') && op.statuses.has('503'), `${op.method} ${op.path} declares 429 and 503`)
@@ -240,7 +242,7 @@ t.test('every gateway operation takes the faults, and bad parameters are a clear
   for (const op of gateway.filter(o => o.method === 'GET' && o.params === 0)) {
     // The central-bank lists and API Pix's require their period (BACEN's inicio and fim): a valid request but for the fault.
     const query = op.path === '/cob' || op.path === '/pix' || op.path.startsWith('/v2/') ? '?inicio=2020-01-01T00:00:00Z&fim=2030-01-01T00:00:00Z' : ''
-    const res = await app.inject({ method: 'GET', url: op.path + query, headers: { ...bearer(a.token), 'x-sandbox-scenario': 'SERVICE_UNAVAILABLE' } })
+    const res = await app.inject({ method: 'GET', url: op.path + query, headers: { ...bearer(tokenOf(op.path)), 'x-sandbox-scenario': 'SERVICE_UNAVAILABLE' } })
     t.equal(res.statusCode, 503, `${op.path}: the fault applies`)
   }
   const bad = async (scenario: string, message: RegExp) => {

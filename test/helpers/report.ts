@@ -13,5 +13,5 @@ export const TITLES: Readonly<Record<string, string>> = Object.fromEntries(diale
 
 export function graded (apiPixBasePath = '/v2'): GradedDialect[] {
   const config = defaultConfig({ apiPixBasePath })
-  return dialects.flatMap(d => d.report === undefined ? [] : [{ name: d.name, title: d.report.title, grades: (method: string, route: string) => d.report!.grades(method, route, config) }])
+  return dialects.flatMap(d => d.report === undefined ? [] : [{ name: d.name, title: d.report.title, grades: (method: string, route: string) => d.report!.grades(method, route, config), ...(d.report.fields !== undefined ? { fields: d.report.fields } : {}) }])
 }

@@ -192,6 +192,99 @@ t.test('expiry at date_of_expiration on the clock: cancelled/expired, no longer 
   t.equal(unpaid.statusCode, 422)
 })
 
+t.test('PUT date_of_expiration moves a pending payment\'s expiry on the clock, earlier or later, within 30 minutes to 30 days from now; nothing notified', async t => {
+  const app = await buildTestApp(t)
+  const acc = await mpAccount(app)
+  const withUrl = { ...PIX, notification_url: 'http://127.0.0.1:9/mp' }
+  const deliveriesOf = () => Object.values(app.sandbox.store.data.deliveries).filter(d => d.accountId === acc.accountId).length
+  // Later: a payment of 1 h moved to 48 h (T0 is 12:00 in São Paulo) is still payable after its first hour.
+  const later = (await mp(app, acc, 'POST', '/v1/payments', { ...withUrl, date_of_expiration: '2026-03-10T13:00:00.000-03:00' })).json()
+  const sent = deliveriesOf()
+  const moved = await mp(app, acc, 'PUT', `/v1/payments/${later.id}`, { date_of_expiration: '2026-03-12T12:00:00.000-03:00' })
+  t.equal(moved.statusCode, 200, moved.body)
+  t.match(moved.json(), { status: 'pending', status_detail: 'pending_waiting_transfer', date_of_expiration: '2026-03-12T11:00:00.000-04:00' })
+  t.equal((await mp(app, acc, 'GET', `/v1/payments/${later.id}`)).json().date_of_expiration, '2026-03-12T11:00:00.000-04:00')
+  await advance(app, 2 * 60 * 60_000)
+  t.equal((await mp(app, acc, 'GET', `/v1/payments/${later.id}`)).json().status, 'pending', 'not expired at its first date')
+  // Earlier: a payment of 24 h moved to an hour from now expires then, and no longer pays.
+  const earlier = (await mp(app, acc, 'POST', '/v1/payments', withUrl)).json()
+  const created = deliveriesOf()
+  const balance = await balanceOf(app, acc.accountId)
+  t.equal((await mp(app, acc, 'PUT', `/v1/payments/${earlier.id}`, { date_of_expiration: '2026-03-10T15:00:00.000-03:00' })).statusCode, 200)
+  t.equal(deliveriesOf(), created, 'moving the expiry notifies nothing')
+  await advance(app, 59 * 60_000)
+  t.equal((await mp(app, acc, 'GET', `/v1/payments/${earlier.id}`)).json().status, 'pending')
+  await advance(app, 60_000)
+  t.match((await mp(app, acc, 'GET', `/v1/payments/${earlier.id}`)).json(), { status: 'cancelled', status_detail: 'expired', date_of_expiration: '2026-03-10T14:00:00.000-04:00' })
+  const late = await app.inject({ method: 'POST', url: '/__sandbox/pix/pay', payload: { pixCode: earlier.point_of_interaction.transaction_data.qr_code } })
+  t.equal(late.statusCode, 422)
+  t.same(await balanceOf(app, acc.accountId), balance, 'no money moved')
+  // The one moved later still pays before its new date, and expires at it otherwise.
+  await advance(app, 44 * 60 * 60_000)
+  t.equal((await mp(app, acc, 'GET', `/v1/payments/${later.id}`)).json().status, 'pending')
+  await advance(app, 60 * 60_000)
+  t.match((await mp(app, acc, 'GET', `/v1/payments/${later.id}`)).json(), { status: 'cancelled', status_detail: 'expired' })
+  t.ok(deliveriesOf() > sent, 'the expiry itself is notified')
+
+  // Refused, changing nothing (now is 2026-03-12 12:00 in São Paulo): out of bounds from now (7523), not a date (23), a payment no longer pending (2018).
+  const open = (await mp(app, acc, 'POST', '/v1/payments', PIX)).json()
+  const before = (await mp(app, acc, 'GET', `/v1/payments/${open.id}`)).json()
+  for (const [date, code] of [['2026-03-12T12:20:00.000-03:00', 7523], ['2026-04-12T12:00:00.000-03:00', 7523], ['tomorrow', 23], [12, 23]] as const) {
+    const res = await mp(app, acc, 'PUT', `/v1/payments/${open.id}`, { date_of_expiration: date })
+    t.equal(res.statusCode, 400, `${date}: ${res.body}`)
+    t.match(res.json(), { error: 'bad_request', status: 400, cause: [{ code }] })
+  }
+  t.same((await mp(app, acc, 'GET', `/v1/payments/${open.id}`)).json(), before)
+  const gone = await mp(app, acc, 'PUT', `/v1/payments/${earlier.id}`, { date_of_expiration: '2026-03-13T12:00:00.000-03:00' })
+  t.equal(gone.statusCode, 400)
+  t.match(gone.json(), { cause: [{ code: 2018 }] })
+  t.equal((await mp(app, acc, 'GET', `/v1/payments/${earlier.id}`)).json().status, 'cancelled')
+  // With a status, the status decides: a cancellation cancels.
+  t.match((await mp(app, acc, 'PUT', `/v1/payments/${open.id}`, { status: 'cancelled', date_of_expiration: '2026-03-13T12:00:00.000-03:00' })).json(), { status: 'cancelled', status_detail: 'by_collector' })
+})
+
+t.test('the same idempotency key while its first request is under way: 423 resource_locked, nothing made twice; then replayed', async t => {
+  const app = await buildTestApp(t)
+  const acc = await mpAccount(app)
+  const body = { ...PIX, notification_url: 'http://127.0.0.1:9/mp' }
+  const headers = { 'x-idempotency-key': 'held-key' }
+  const payments = () => Object.values(app.sandbox.store.data.transactions).filter(tx => tx.accountId === acc.accountId && tx.kind === 'CASH_IN')
+  const deliveries = () => Object.values(app.sandbox.store.data.deliveries).filter(d => d.accountId === acc.accountId)
+  // The first answer is held (LATENCY, real time) once the payment is made: a retry meanwhile is locked out.
+  const first = mp(app, acc, 'POST', '/v1/payments', body, { ...headers, 'x-sandbox-scenario': 'LATENCY;ms=1500' })
+  const deadline = Date.now() + 10_000
+  while (payments().length === 0 && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 10))
+  t.equal(payments().length, 1, 'the first request made its payment')
+  for (const retry of [body, { ...body, transaction_amount: 99 }]) {
+    const locked = await mp(app, acc, 'POST', '/v1/payments', retry, headers)
+    t.equal(locked.statusCode, 423, locked.body)
+    t.same(locked.json(), { message: 'resource locked', error: 'resource_locked', status: 423, cause: [] })
+  }
+  const answered = await first
+  t.equal(answered.statusCode, 201, answered.body)
+  t.equal(payments().length, 1, 'one payment')
+  t.equal(deliveries().length, 1, 'one notification (payment.created)')
+  // Once answered, the key replays the payment.
+  const replay = await mp(app, acc, 'POST', '/v1/payments', body, headers)
+  t.equal(replay.statusCode, 201)
+  t.equal(replay.json().id, answered.json().id)
+  t.equal(payments().length, 1)
+
+  // A refund's key alike: one refund, the money moved once.
+  await app.inject({ method: 'POST', url: '/__sandbox/pix/pay', payload: { pixCode: answered.json().point_of_interaction.transaction_data.qr_code } })
+  const paidBalance = await balanceOf(app, acc.accountId)
+  const refundHeaders = { 'x-idempotency-key': 'held-refund' }
+  const refund = mp(app, acc, 'POST', `/v1/payments/${answered.json().id}/refunds`, { amount: 5 }, { ...refundHeaders, 'x-sandbox-scenario': 'LATENCY;ms=1500' })
+  while (app.sandbox.refunds.refundsOf(payments()[0]).length === 0 && Date.now() < deadline + 10_000) await new Promise(resolve => setTimeout(resolve, 10))
+  const lockedRefund = await mp(app, acc, 'POST', `/v1/payments/${answered.json().id}/refunds`, { amount: 5 }, refundHeaders)
+  t.equal(lockedRefund.statusCode, 423, lockedRefund.body)
+  t.equal((await refund).statusCode, 201)
+  t.equal(app.sandbox.refunds.refundsOf(payments()[0]).length, 1, 'one refund')
+  t.equal((await balanceOf(app, acc.accountId)).available, paidBalance.available - 5, 'debited once')
+  t.equal((await mp(app, acc, 'POST', `/v1/payments/${answered.json().id}/refunds`, { amount: 5 }, refundHeaders)).statusCode, 201, 'then replayed')
+  t.equal(app.sandbox.refunds.refundsOf(payments()[0]).length, 1)
+})
+
 t.test('refunds: partial then the rest (empty body with a JSON type), listed with and without the trailing slash, read one by one', async t => {
   const app = await buildTestApp(t)
   const acc = await mpAccount(app, { balance: 0 })

@@ -1,6 +1,7 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { advance, buildTestApp, newAccount } from '../helpers/app.js'
+import { cashInBody } from '../helpers/payins.js'
 
 /** GET /v1/payments/search and the scenarios that apply to Mercado Pago's routes (docs/mercado-pago.md). */
 
@@ -97,4 +98,51 @@ t.test('a scenario armed for the account bends its next Mercado Pago request, an
   t.equal(limited.headers['x-sandbox-scenario-applied'], 'RATE_LIMITED')
   t.equal(app.sandbox.store.transactionsOf(acc.accountId).length, 0, 'nothing made')
   t.equal((await mp(app, acc, 'POST', '/v1/payments', pix('armed'))).statusCode, 201, 'armed once')
+})
+
+t.test('POLICY_AGENT_UNAUTHORIZED: Mercado Pago\'s PolicyAgent 403 on a payment or a refund, nothing made, moved or notified; the other dialects\' operations do not take it', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app) as unknown as MpAccount & { token: string }
+  await app.inject({ method: 'PUT', url: `/__sandbox/accounts/${acc.accountId}/mercado-pago/webhook`, payload: { url: 'http://127.0.0.1:9/mp' } })
+  const POLICY = { message: 'At least one policy returned UNAUTHORIZED.', code: 'PA_UNAUTHORIZED_RESULT_FROM_POLICIES', status: 403, blocked_by: 'PolicyAgent' }
+  const deliveries = () => Object.values(app.sandbox.store.data.deliveries).filter(d => d.accountId === acc.accountId).length
+  const records = () => Object.values(app.sandbox.store.data.transactions).filter(tx => tx.accountId === acc.accountId).length
+  const balance = async () => (await app.inject({ method: 'GET', url: `/__sandbox/accounts/${acc.accountId}` })).json().balance
+
+  const refused = await mp(app, acc, 'POST', '/v1/payments', pix('blocked'), { 'x-sandbox-scenario': 'POLICY_AGENT_UNAUTHORIZED' })
+  t.equal(refused.statusCode, 403, refused.body)
+  t.same(refused.json(), POLICY)
+  t.equal(records(), 0, 'no payment')
+  t.equal(deliveries(), 0, 'nothing notified')
+  t.equal((await mp(app, acc, 'GET', '/v1/payments/search')).json().paging.total, 0)
+
+  const p = (await mp(app, acc, 'POST', '/v1/payments', pix('paid', 20))).json()
+  t.equal((await app.inject({ method: 'POST', url: '/__sandbox/pix/pay', payload: { pixCode: p.point_of_interaction.transaction_data.qr_code } })).statusCode, 201)
+  const [before, sent, made] = [await balance(), deliveries(), records()]
+  const noRefund = await mp(app, acc, 'POST', `/v1/payments/${p.id}/refunds`, { amount: 5 }, { 'x-sandbox-scenario': 'POLICY_AGENT_UNAUTHORIZED' })
+  t.equal(noRefund.statusCode, 403, noRefund.body)
+  t.same(noRefund.json(), POLICY)
+  t.same(await balance(), before, 'no money moved')
+  t.equal(deliveries(), sent, 'nothing notified')
+  t.equal(records(), made, 'no refund')
+  t.same((await mp(app, acc, 'GET', `/v1/payments/${p.id}/refunds`)).json(), [])
+
+  // The gateway's cash-in and refund-in share the endpoints, not the scenario: by header it is unknown there.
+  const gateway = await app.inject({ method: 'POST', url: '/api/pix/cash-in', headers: { authorization: `Bearer ${acc.token}`, 'x-sandbox-scenario': 'POLICY_AGENT_UNAUTHORIZED' }, payload: cashInBody({ value: 1 }) })
+  t.equal(gateway.statusCode, 400, gateway.body)
+  t.equal(gateway.json().errorCode ?? gateway.json().code, 'UNKNOWN_SCENARIO')
+  // Armed for the account at cash-in: the gateway's cash-in leaves it armed, Mercado Pago's next payment takes it.
+  const armed = await app.inject({ method: 'POST', url: '/__sandbox/scenarios/arm', payload: { accountId: acc.accountId, scenario: 'POLICY_AGENT_UNAUTHORIZED', endpoint: 'cash-in', times: 1 } })
+  t.equal(armed.statusCode, 201, armed.body)
+  const cashIn = await app.inject({ method: 'POST', url: '/api/pix/cash-in', headers: { authorization: `Bearer ${acc.token}` }, payload: cashInBody({ value: 1 }) })
+  t.equal(cashIn.statusCode, 201, cashIn.body)
+  t.equal((await mp(app, acc, 'POST', '/v1/payments', pix('armed'))).statusCode, 403)
+  t.equal((await mp(app, acc, 'POST', '/v1/payments', pix('after'))).statusCode, 201, 'used up')
+})
+
+t.test('the catalogue lists POLICY_AGENT_UNAUTHORIZED with the dialect that takes it', async t => {
+  const app = await buildTestApp(t)
+  const listed = (await app.inject({ method: 'GET', url: '/__sandbox/scenarios' })).json().scenarios
+  t.match(listed.find((s: { name: string }) => s.name === 'POLICY_AGENT_UNAUTHORIZED'), { endpoints: ['cash-in', 'refund-in'], dialects: ['mercado-pago'], timing: 'sync' })
+  t.notOk(listed.find((s: { name: string }) => s.name === 'AUTO_PAY').dialects, 'a scenario of every dialect names none')
 })

@@ -28,10 +28,14 @@ declare module '../../errors/refusal.js' {
     MP_NOT_FOUND: true
     /** An idempotency key reused for another request (409). */
     MP_IDEMPOTENCY_CONFLICT: true
+    /** An idempotency key whose first request is still under way (423). */
+    MP_RESOURCE_LOCKED: true
+    /** Its PolicyAgent's refusal (403, the scenario POLICY_AGENT_UNAUTHORIZED). */
+    MP_POLICY_UNAUTHORIZED: true
   }
 }
 
-type MpCode = 'MP_BAD_REQUEST' | 'MP_NOT_FOUND' | 'MP_IDEMPOTENCY_CONFLICT' | 'UNAUTHORIZED'
+type MpCode = 'MP_BAD_REQUEST' | 'MP_NOT_FOUND' | 'MP_IDEMPOTENCY_CONFLICT' | 'MP_RESOURCE_LOCKED' | 'MP_POLICY_UNAUTHORIZED' | 'UNAUTHORIZED'
 
 /** A refusal answered with exactly this body. */
 function refusal (code: MpCode, status: number, body: Record<string, unknown>): Refusal {
@@ -61,6 +65,13 @@ export const invalidToken = (): Refusal => refusal('UNAUTHORIZED', 401, { messag
 /** The same idempotency key with another request. */
 export const idempotencyConflict = (): Refusal =>
   refusal('MP_IDEMPOTENCY_CONFLICT', 409, { message: 'Idempotency key already used with a different request', error: 'idempotency_key_already_used', cause: [] })
+
+/** The same idempotency key while its first request is still under way (the research's reading of the Orders API's 423, docs/assumptions.md). */
+export const resourceLocked = (): Refusal => refusal('MP_RESOURCE_LOCKED', 423, { message: 'resource locked', error: 'resource_locked', cause: [] })
+
+/** Its PolicyAgent's 403, in its own keys (no `error`, no `cause`: both SDKs read `message`). */
+export const policyUnauthorized = (): Refusal =>
+  refusal('MP_POLICY_UNAUTHORIZED', 403, { message: 'At least one policy returned UNAUTHORIZED.', code: 'PA_UNAUTHORIZED_RESULT_FROM_POLICIES', blocked_by: 'PolicyAgent' })
 
 /** The header is required on the POSTs (U+2019 in "can’t", as production writes it). */
 export const missingIdempotencyKey = (): Refusal => badRequest(4292, 'Header X-Idempotency-Key can’t be null')
@@ -118,6 +129,8 @@ export const MERCADO_PAGO_FAMILY: ErrorFamily = {
     MP_BAD_REQUEST: 400,
     MP_NOT_FOUND: 404,
     MP_IDEMPOTENCY_CONFLICT: 409,
+    MP_RESOURCE_LOCKED: 423,
+    MP_POLICY_UNAUTHORIZED: 403,
   },
   claim: path => path.startsWith(`${PAYMENTS_PREFIX}/`) || path === PAYMENTS_PREFIX
     ? PAYMENTS_PREFIX.length

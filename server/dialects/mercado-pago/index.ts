@@ -2,9 +2,10 @@ import type { Dialect } from '../types.js'
 import { named } from '../../named-plugins.js'
 import payments from './routes/payments.js'
 import ticket from './routes/ticket.js'
+import control from './routes/control.js'
 import { MERCADO_PAGO_FAMILY, MercadoPagoError, PAYMENTS_PREFIX } from './errors.js'
 import { MercadoPagoNotifier, mercadoPagoDeliveries } from './notifier.js'
-import { mercadoPagoChecks } from './report.js'
+import { mercadoPagoChecks, mercadoPagoFields } from './report.js'
 
 /**
  * Mercado Pago's payments API for Pix (docs/mercado-pago.md): its routes under /v1/payments with the
@@ -40,11 +41,13 @@ export const mercadoPago: Dialect = {
     await app.register(named('mercado-pago', payments))
     await app.register(named('mercado-pago-ticket', ticket))
   },
+  controlPlane: control,
   deliveries: sb => mercadoPagoDeliveries(sb),
   notifier: sb => new MercadoPagoNotifier(sb),
   report: {
     title: 'Mercado Pago',
     grades: (_method, route) => route === PAYMENTS_PREFIX || route.startsWith(`${PAYMENTS_PREFIX}/`) ? { route, claim: PAYMENTS_PREFIX.length } : undefined,
     checks: mercadoPagoChecks,
+    fields: mercadoPagoFields,
   },
 }

@@ -77,13 +77,7 @@ export function readPaymentRequest (body: unknown, now: number): PaymentRequest 
     if (!valid) throw badRequest(2067, 'Invalid user identification number.')
     identification = { type: type as string, number: digits }
   }
-  let expiresAt = now + DEFAULT_EXPIRATION_MS
-  if (body.date_of_expiration !== undefined && body.date_of_expiration !== null) {
-    const at = typeof body.date_of_expiration === 'string' ? parseInstant(body.date_of_expiration) : null
-    if (at === null) throw badRequest(23, 'The following parameters must be valid date and format (yyyy-MM-dd\'T\'HH:mm:ssz) date_of_expiration')
-    if (at - now < MIN_EXPIRATION_MS || at - now > MAX_EXPIRATION_MS) throw badRequest(7523, 'Invalid expiration date.')
-    expiresAt = at
-  }
+  const expiresAt = body.date_of_expiration !== undefined && body.date_of_expiration !== null ? readExpiration(body.date_of_expiration, now) : now + DEFAULT_EXPIRATION_MS
   let notificationUrl: string | undefined
   if (body.notification_url !== undefined && body.notification_url !== null) {
     const url = body.notification_url
@@ -107,6 +101,14 @@ export function readPaymentRequest (body: unknown, now: number): PaymentRequest 
     metadata: snakeKeys(metadata) as Record<string, unknown>,
     ...(isObject(body.additional_info) ? { additionalInfo: body.additional_info } : {}),
   }
+}
+
+/** A date_of_expiration given (at creation, or to move a pending payment's): 30 minutes to 30 days from `now`. */
+export function readExpiration (value: unknown, now: number): number {
+  const at = typeof value === 'string' ? parseInstant(value) : null
+  if (at === null) throw badRequest(23, 'The following parameters must be valid date and format (yyyy-MM-dd\'T\'HH:mm:ssz) date_of_expiration')
+  if (at - now < MIN_EXPIRATION_MS || at - now > MAX_EXPIRATION_MS) throw badRequest(7523, 'Invalid expiration date.')
+  return at
 }
 
 function isHttpUrl (value: string): boolean {

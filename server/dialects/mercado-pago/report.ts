@@ -1,5 +1,6 @@
 import type { DeliveryAttempt } from '../../store/state.js'
 import { evidence, failed, is2xx, notExercised, passed, plural, receiverAttempts, signed, type CheckDefinition, type Evidence } from '../../report/checks.js'
+import { cents, field, NO_FIELDS, text, type FieldsOf } from '../../report/facts.js'
 import { EVENT_TYPE } from './notifier.js'
 
 /**
@@ -10,6 +11,13 @@ import { EVENT_TYPE } from './notifier.js'
 
 const CREATE = '/v1/payments'
 const READ = '/v1/payments/:id'
+
+/** What the report reads of its money requests (docs/mercado-pago.md): a payment's own id is the one in its path. */
+export const mercadoPagoFields: Readonly<Record<string, FieldsOf>> = {
+  [`POST ${CREATE}`]: r => ({ externalId: text(field(r.body, 'external_reference')), idempotencyKey: text(r.headers['x-idempotency-key']), amountCents: cents(field(r.body, 'transaction_amount')), target: null }),
+  [`GET ${READ}`]: r => ({ ...NO_FIELDS, externalId: text(field(r.params, 'id')) }),
+  'POST /v1/payments/:id/refunds': r => ({ externalId: null, idempotencyKey: text(r.headers['x-idempotency-key']), amountCents: cents(field(r.body, 'amount')), target: text(field(r.params, 'id')) }),
+}
 
 const idempotencyPerIntent: CheckDefinition = {
   id: 'mercado-pago-idempotency-per-intent',

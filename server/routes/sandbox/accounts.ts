@@ -66,22 +66,6 @@ const accountRoutes: RoutesPlugin = async (app) => {
     return reply.status(201).send({ access_token: accessToken, token_type: 'Bearer' as const, expires_in: TOKEN_LIFETIME_SECONDS })
   })
 
-  app.put('/accounts/:id/mercado-pago/webhook', {
-    schema: {
-      operationId: 'sandboxSetMercadoPagoWebhook',
-      tags: ['Sandbox'],
-      summary: 'Set (or, with url null, remove) the account\'s Mercado Pago notification URL ("Your integrations")',
-      description: 'Payments without a notification_url notify it (docs/mercado-pago.md, Notifications).',
-      params: NumericIdParams,
-      body: Type.Object({ url: Type.Union([Type.String({ minLength: 1, maxLength: 2000 }), Type.Null()]) }),
-      response: { 200: AccountView, ...errorResponses(SANDBOX_SHAPE, [400, 404]) },
-    },
-  }, async (request) => {
-    const account = sb.accounts.require(request.params.id)
-    const url = request.body.url === null ? null : (await sb.webhooks.checkReceiver(request.body.url)).href
-    return accountView(sb.accounts.setMercadoPagoWebhookUrl(account, url))
-  })
-
   app.post('/accounts/:id/balance', {
     schema: {
       operationId: 'sandboxChangeBalance',

@@ -14,14 +14,15 @@ import report from './report.js'
 import recurrences from './recurrences.js'
 import locations from './locations.js'
 import apiPix from './api-pix.js'
-import { registerNamed } from '../../named-plugins.js'
+import { named, registerNamed } from '../../named-plugins.js'
+import type { Dialect } from '../../dialects/types.js'
 
 /**
  * The control plane under /__sandbox. With an admin token configured (a sandbox exposed on a shared
  * network), every control-plane request must carry it; health stays open for container probes (the seed
  * it shows only to those who may use the control plane).
  */
-const sandboxRoutes: FastifyPluginAsync = async (app) => {
+const sandboxRoutes: FastifyPluginAsync<{ dialects?: readonly Dialect[] }> = async (app, opts) => {
   const adminToken = app.sandbox.config.adminToken
   if (adminToken) {
     app.addHook('onRequest', async (request) => {
@@ -44,6 +45,8 @@ const sandboxRoutes: FastifyPluginAsync = async (app) => {
     if (request.body === undefined && (request.method === 'POST' || request.method === 'PUT' || request.method === 'PATCH')) request.body = {}
   })
   await registerNamed(app, { system, requests, accounts, scenarios, webhooks, transactions, directory, pix, med, report, locations, apiPix, recurrences })
+  // Each dialect's own part, under the same token and parsers.
+  for (const dialect of opts.dialects ?? []) if (dialect.controlPlane !== undefined) await app.register(named(`${dialect.name}-control-plane`, dialect.controlPlane))
 }
 
 export default sandboxRoutes

@@ -1,7 +1,7 @@
 import type { RoutesPlugin } from '../../route-plugin.js'
 import { errorResponses } from '../../schemas/common.js'
 import { ReportProbeBody, ReportQuery, ReportView } from '../../schemas/report.js'
-import { WebhookTestAnswer } from '../../schemas/webhooks.js'
+import { WebhookTestAnswer, withDeliveryEventTypes } from '../../schemas/webhooks.js'
 import { SANDBOX_SHAPE } from './errors.js'
 
 /** /__sandbox/report: the integration report and its bad-signature probe. */
@@ -24,8 +24,8 @@ const routes: RoutesPlugin = async (app) => {
       operationId: 'sandboxReportProbe',
       tags: ['Sandbox'],
       summary: 'Send the account\'s receivers a webhook with a bad signature (the report checks that it is refused)',
-      description: 'A sample event of eventType (default: the first type with an active webhook) carrying the WEBHOOK_BAD_SIGNATURE fault, to the registrations of its type and, for a callback of API Pix (pix, cobr, rec), to the account\'s webhooks of it: sent once, not retried. 409 when the account has neither for it.',
-      body: ReportProbeBody,
+      description: 'A sample event of eventType (default: the first type with an active webhook) carrying the WEBHOOK_BAD_SIGNATURE fault, to the registrations of its type and, for a dialect\'s own type, to the account\'s webhooks of it (API Pix\'s callbacks pix, cobr, rec; Mercado Pago\'s mercado_pago_payment to its notification URL): sent once, not retried. 409 when the account has neither for it.',
+      body: withDeliveryEventTypes(ReportProbeBody, sb.deliveries.types),
       response: { 202: WebhookTestAnswer, ...errorResponses(SANDBOX_SHAPE, [404, 409]) },
     },
   }, async (request, reply) => {

@@ -6,7 +6,7 @@ import { errorResponses } from '../../schemas/common.js'
 import { AccountFilterQuery, NumericIdParams } from '../../schemas/sandbox.js'
 import {
   DeliveryIdParams, DeliveryList, DeliveryListQuery, DeliveryView, DeliveryWaitQuery, WebhookList, WebhookPatchBody,
-  WebhookRegistrationBody, WebhookTestAnswer, WebhookTestBody, WebhookView,
+  WebhookRegistrationBody, WebhookTestAnswer, WebhookTestBody, WebhookView, withDeliveryEventTypes,
 } from '../../schemas/webhooks.js'
 import { nearMissSentence } from '../../webhooks/delivery-log.js'
 import { appliedScenarios } from '../../applied-scenarios.js'
@@ -96,8 +96,8 @@ const routes: RoutesPlugin = async (app) => {
       operationId: 'sandboxTestWebhook',
       tags: ['Sandbox'],
       summary: 'Emit a sample event of a type to the account\'s receivers, to check parsing and signatures',
-      description: 'Moves no money. The sample goes to the active registrations of its type (POST /__sandbox/webhooks) and, for a callback of API Pix, to the account\'s webhooks of that callback in its own shape: `rec` to /webhookrec\'s URL + `/rec` (`{ recs: [...] }`), `cobr` to /webhookcobr\'s + `/cobr` (`{ cobsr: [...] }`), `pix` to each /webhook/{chave}\'s + `/pix` (`{ pix: [...] }`); with none, one `no_receiver` delivery. Delivery faults apply through X-Sandbox-Scenario (endpoint `webhook-test`), e.g. `WEBHOOK_DUPLICATE`. Give the same transactionId to two calls to see WEBHOOK_OUT_OF_ORDER at work.',
-      body: WebhookTestBody,
+      description: 'Moves no money. The sample goes to the active registrations of its type (POST /__sandbox/webhooks) and, for a callback of API Pix, to the account\'s webhooks of that callback in its own shape: `rec` to /webhookrec\'s URL + `/rec` (`{ recs: [...] }`), `cobr` to /webhookcobr\'s + `/cobr` (`{ cobsr: [...] }`), `pix` to each /webhook/{chave}\'s + `/pix` (`{ pix: [...] }`); for Mercado Pago\'s `mercado_pago_payment`, to the account\'s notification URL (PUT /__sandbox/accounts/{id}/mercado-pago/webhook), signed with x-signature; with none, one `no_receiver` delivery. Delivery faults apply through X-Sandbox-Scenario (endpoint `webhook-test`), e.g. `WEBHOOK_DUPLICATE`. Give the same transactionId to two calls to see WEBHOOK_OUT_OF_ORDER at work.',
+      body: withDeliveryEventTypes(WebhookTestBody, sb.deliveries.types),
       response: { 202: WebhookTestAnswer, ...errorResponses(SANDBOX_SHAPE, [400, 404]) },
     },
   }, async (request, reply) => {
@@ -116,7 +116,7 @@ const routes: RoutesPlugin = async (app) => {
       operationId: 'sandboxListDeliveries',
       tags: ['Sandbox'],
       summary: 'The delivery log, newest first, with every attempt, the request headers and the body',
-      querystring: DeliveryListQuery,
+      querystring: withDeliveryEventTypes(DeliveryListQuery, sb.deliveries.types),
       response: { 200: DeliveryList },
     },
   }, async (request) => {
@@ -141,7 +141,7 @@ const routes: RoutesPlugin = async (app) => {
       description: 'Answers at once when the log already holds a match (the newest), else as soon as a delivery is created or changes into a match, e.g. `status=delivered`. 408 after timeoutMs of real time, ' +
         'its message saying what became of the closest delivery (no receiver, pending after a failed attempt, ...) and details.nearMisses listing up to 5, fewest fields apart first, each with the fields that differed. ' +
         '`since` (a delivery id, or an instant of sandbox time) leaves out older deliveries, so a wait without a transaction id never answers with an earlier test\'s delivery.',
-      querystring: DeliveryWaitQuery,
+      querystring: withDeliveryEventTypes(DeliveryWaitQuery, sb.deliveries.types),
       response: { 200: DeliveryView, ...errorResponses(SANDBOX_SHAPE, [400, 408]) },
     },
   }, async (request, reply) => {

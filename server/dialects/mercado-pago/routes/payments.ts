@@ -8,8 +8,8 @@ import { errorResponses } from '../../../schemas/common.js'
 import type { Account, Transaction } from '../../../store/state.js'
 import { receivedOf } from '../../../services/charge-records.js'
 import { hasScenario } from '../../../../scenarios/resolver.js'
-import { badRequest, idempotencyConflict, invalidToken, MERCADO_PAGO_SHAPE, missingIdempotencyKey, missingToken, refundNotFound } from '../errors.js'
-import { guestPayerId, readPaymentRequest, requestDigest } from '../payments.js'
+import { badRequest, idempotencyConflict, invalidToken, MERCADO_PAGO_SHAPE, missingIdempotencyKey, missingToken, policyUnauthorized, refundNotFound, resourceLocked } from '../errors.js'
+import { guestPayerId, readExpiration, readPaymentRequest, requestDigest } from '../payments.js'
 import { searchPayments, type SearchQuery } from '../search.js'
 import { paymentOf, REFUND_ID_BASE, refundView } from '../views.js'
 import { findPayment, paymentIdOfSeq, paymentViews, txidOfPayment } from '../context.js'
@@ -79,17 +79,33 @@ const routes: RoutesPlugin = async (app) => {
     done()
   })
 
+  /**
+   * Idempotency keys whose first request is still under way (an answer held by LATENCY, say): requests
+   * in flight, not state. Another request with one meanwhile is 423 `resource_locked`, nothing made or replayed.
+   */
+  const inFlight = new Set<string>()
+  const hold = (scope: string, reply: FastifyReply): void => {
+    if (inFlight.has(scope)) throw resourceLocked()
+    inFlight.add(scope)
+    // Its answer sent, or its connection gone (a TIMEOUT, a reset): the key is free.
+    reply.raw.once('close', () => inFlight.delete(scope))
+  }
+
   /** A payment's refunds, in the order made (the refunds' own index). */
   const refundsOf = (tx: Transaction): Transaction[] => sb.refunds.refundsOf(tx)
   const one = async (request: FastifyRequest, account: Account, tx: Transaction) => (await paymentViews(sb, request, account, [tx], refundsOf))[0]
 
   app.post('/v1/payments', {
-    schema: { operationId: 'mercadoPagoCreatePayment', tags: TAGS, summary: 'Create a Pix payment', body: AnyBody, response: { 201: PaymentObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 409, 413, 415, 500, 503]) } },
+    schema: { operationId: 'mercadoPagoCreatePayment', tags: TAGS, summary: 'Create a Pix payment', body: AnyBody, response: { 201: PaymentObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 403, 409, 413, 415, 423, 500, 503]) } },
   }, async (request, reply) => {
     const account = accountOf(request)
+    // Its PolicyAgent refuses before anything else is read.
+    const scenarios = appliedScenarios(request, reply, 'cash-in', account.id)
+    if (hasScenario(scenarios, 'POLICY_AGENT_UNAUTHORIZED')) throw policyUnauthorized()
     const key = idempotencyKey(request)
     const digest = requestDigest(request.body)
     const ref = `mp-idempotency:${account.id}:${key}`
+    hold(ref, reply)
     const replay = (): Transaction | undefined => {
       const earlier = sb.store.transactionByRef(ref)
       if (earlier === undefined) return undefined
@@ -99,7 +115,6 @@ const routes: RoutesPlugin = async (app) => {
     // The same key and body: the same payment, nothing made again and nothing notified.
     const earlier = replay()
     if (earlier !== undefined) return reply.status(201).send(await one(request, account, earlier))
-    const scenarios = appliedScenarios(request, reply, 'cash-in', account.id)
     const input = readPaymentRequest(request.body, sb.clock.now())
     if (hasScenario(scenarios, 'PROVIDER_UNAVAILABLE')) throw new Refusal('INTERNAL_ERROR', 'Internal server error')
     if (hasScenario(scenarios, 'PROVIDER_EXPIRATION_BELOW_MINIMUM')) throw badRequest(7523, 'Invalid expiration date.')
@@ -153,8 +168,8 @@ const routes: RoutesPlugin = async (app) => {
   }, async (request, reply) => {
     const account = accountOf(request)
     appliedScenarios(request, reply, 'cob-query', account.id)
-    // The account's records (the store's index by account), its payments among them; each one's refunds from the refunds' index.
-    const payments = sb.store.transactionsOf(account.id).filter(tx => paymentOf(tx) !== undefined)
+    // The account's payments (the charges' index of them, not every record of the account); each one's refunds from the refunds' index.
+    const payments = sb.charges.codeChargesOf(account.id)
     const found = searchPayments(payments, refundsOf, request.query as SearchQuery, sb.clock.now(), account.mercadoPago?.userId ?? 0)
     return { paging: { total: found.total, limit: found.limit, offset: found.offset }, results: await paymentViews(sb, request, account, found.results, refundsOf) }
   })
@@ -168,13 +183,19 @@ const routes: RoutesPlugin = async (app) => {
   })
 
   app.put('/v1/payments/:id', {
-    schema: { operationId: 'mercadoPagoUpdatePayment', tags: TAGS, summary: 'Cancel a pending payment ({"status":"cancelled"})', params: Id, body: AnyBody, response: { 200: PaymentObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 404, 413, 415]) } },
+    schema: { operationId: 'mercadoPagoUpdatePayment', tags: TAGS, summary: 'Cancel a pending payment ({"status":"cancelled"}), or move its expiry ({"date_of_expiration": ...})', params: Id, body: AnyBody, response: { 200: PaymentObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 404, 413, 415]) } },
   }, async (request, reply) => {
     const account = accountOf(request)
     const tx = findPayment(sb, account, request.params.id)
     appliedScenarios(request, reply, 'cob-cancel', account.id)
     const body = request.body
-    const status = typeof body === 'object' && body !== null ? (body as { status?: unknown }).status : undefined
+    const { status, date_of_expiration: expiration } = typeof body === 'object' && body !== null ? body as { status?: unknown, date_of_expiration?: unknown } : {}
+    // A new date_of_expiration alone moves a pending payment's expiry; with a status, the status decides.
+    if ((status === undefined || status === null) && expiration !== undefined && expiration !== null) {
+      const expiresAt = readExpiration(expiration, sb.clock.now())
+      if (tx.status !== 'PENDING') throw badRequest(2018, 'The action requested is not valid for the current payment state.')
+      return one(request, account, sb.charges.moveExpiry(tx, expiresAt))
+    }
     if (status === undefined || status === null) throw badRequest(4017, 'Status attribute can\'t be null.')
     if (status !== 'cancelled' || tx.status !== 'PENDING') throw badRequest(2018, 'The action requested is not valid for the current payment state.')
     return one(request, account, sb.charges.cancelCharge(tx))
@@ -182,8 +203,11 @@ const routes: RoutesPlugin = async (app) => {
 
   const createRefund = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
     const account = accountOf(request)
+    const scenarios = appliedScenarios(request, reply, 'refund-in', account.id)
+    if (hasScenario(scenarios, 'POLICY_AGENT_UNAUTHORIZED')) throw policyUnauthorized()
     const key = idempotencyKey(request)
     const tx = findPayment(sb, account, request.params.id)
+    hold(`mp-refund:${tx.id}:${key}`, reply)
     const body = request.body
     const asked = typeof body === 'object' && body !== null ? (body as { amount?: unknown }).amount : undefined
     let askedCents: number | undefined
@@ -206,7 +230,6 @@ const routes: RoutesPlugin = async (app) => {
     if (received === undefined || remaining === 0) throw badRequest(2063, 'The action requested is not valid for the current payment state')
     const cents = askedCents ?? remaining
     if (cents > remaining) throw badRequest(4042, 'Refund amount exceeds the refundable amount')
-    const scenarios = appliedScenarios(request, reply, 'refund-in', account.id)
     let refund: Transaction
     try {
       refund = sb.store.transact(() => {
@@ -225,7 +248,7 @@ const routes: RoutesPlugin = async (app) => {
   }
 
   app.post('/v1/payments/:id/refunds', {
-    schema: { operationId: 'mercadoPagoCreateRefund', tags: TAGS, summary: 'Refund a payment, in full (no amount) or in part', params: Id, body: AnyBody, response: { 201: RefundObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 404, 409, 413, 415]) } },
+    schema: { operationId: 'mercadoPagoCreateRefund', tags: TAGS, summary: 'Refund a payment, in full (no amount) or in part', params: Id, body: AnyBody, response: { 201: RefundObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 403, 404, 409, 413, 415, 423]) } },
   }, createRefund)
 
   app.get('/v1/payments/:id/refunds', {
