@@ -302,10 +302,14 @@ export type EventType = S<typeof EventTypeSchema>
 /** What the delivery log holds: the event types a registration takes, and API Pix's `pix` callback to `{webhookUrl}/pix`. */
 export type DeliveryEventType = S<typeof DeliveryEventTypeSchema>
 /**
- * An event type of a dialect of the app beyond the built-in ones (Mercado Pago's `mercado_pago_payment`):
- * the control plane takes each (its descriptor's `deliveries`), a delivery of one has an untyped body.
+ * The event types of the PSPs' dialects the sandbox ships (Mercado Pago's notifications, Efí's sent
+ * PIX), beyond the gateway's and API Pix's: the control plane takes each (its descriptor's
+ * `deliveries`), a delivery of one has an untyped body. Listed here because the client carries no
+ * server code; test/routes/delivery-event-types.test.ts holds it to the app's list, so a typo still
+ * does not compile.
  */
-export type DialectEventType = string & Record<never, never>
+export const DIALECT_EVENT_TYPES = ['mercado_pago_payment', 'efi_pix_enviado'] as const
+export type DialectEventType = typeof DIALECT_EVENT_TYPES[number]
 /** A control-plane body or query whose eventType may be a dialect's own. */
 type WithEventType<T extends { eventType?: unknown }> = Omit<T, 'eventType'> & (undefined extends T['eventType'] ? { eventType?: DeliveryEventType | DialectEventType } : { eventType: DeliveryEventType | DialectEventType })
 /**

@@ -1,5 +1,6 @@
 import { DELIVERY_EVENT_TYPES, DELIVERY_STATUSES, type DeliveryStatus } from '../../server/store/state.js'
 import { asEventType, positiveInteger, UsageError, type Command } from '../command.js'
+import type { DeliveryWait } from '../../client/index.js'
 import { DURATION, parseDuration } from './clock.js'
 import { deliveryLine } from './tail.js'
 
@@ -47,7 +48,8 @@ export const wait: Command = {
       return v
     }
     const delivery = await asEventType(eventType, this, () => ctx.sandbox.sandbox.waitForDelivery({
-      eventType,
+      // The running sandbox knows its dialects' types: a name it does not take comes back a usage error (asEventType).
+      eventType: eventType as DeliveryWait['eventType'],
       ...(values.account === undefined ? {} : { accountId: positiveInteger(values.account, '--account', this) }),
       ...(text('transaction') === undefined ? {} : { transactionId: text('transaction') }),
       ...(status === undefined ? {} : { status }),

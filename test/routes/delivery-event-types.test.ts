@@ -5,6 +5,8 @@ import { buildTestApp } from '../helpers/app.js'
 import { startReceiver } from '../helpers/receiver.js'
 import { dialects } from '../../server/dialects/index.js'
 import { exampleDialect } from '../helpers/example-dialect/index.js'
+import { DIALECT_EVENT_TYPES } from '../../client/operations.js'
+import { DELIVERY_EVENT_TYPES } from '../../server/store/state.js'
 
 /**
  * The control plane's eventType takes every delivery event type of the app's dialects (each
@@ -89,6 +91,8 @@ t.test('a type no dialect makes is a 400 that sends nothing; the OpenAPI documen
   const queryEnum = (path: string) => doc.paths[path].get.parameters.find((p: any) => p.name === 'eventType').schema.enum
   const types = app.sandbox.deliveries.types
   t.ok(types.includes('mercado_pago_payment') && types.includes('cash_in') && types.includes('pix'))
+  // The typed client lists the shipped dialects' own types (it carries no server code): the same, so a typo does not compile and no type is missing.
+  t.same([...types].sort(), [...DELIVERY_EVENT_TYPES, ...DIALECT_EVENT_TYPES].sort(), 'the client\'s DIALECT_EVENT_TYPES are the app\'s types beyond the built-in ones')
   t.same(bodyEnum('/__sandbox/webhooks/test'), types)
   t.same(bodyEnum('/__sandbox/report/probe'), types)
   t.same(queryEnum('/__sandbox/webhooks/deliveries'), types)
