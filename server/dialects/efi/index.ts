@@ -66,7 +66,7 @@ export const efi: Dialect = {
     await app.register(named('efi-v3', efiV3Routes), { prefix: v3 })
   },
   // Its callback of a sent PIX goes to the payer key's API Pix webhook.
-  deliveries: sb => ({ [PIX_SENT_EVENT]: { sample: pixSentSample, receivers: (accountId: number) => sb.apiPixWebhooks.callbackUrls(accountId, 'pix') } }),
+  deliveries: sb => ({ [PIX_SENT_EVENT]: { sample: pixSentSample, receivers: (accountId: number) => sb.apiPixWebhooks.callbackUrls(accountId, 'pix'), clientCertificate: true } }),
   notifier: sb => new EfiNotifier({ store: sb.store, webhooks: sb.webhooks, webhookUrls: sb.apiPixWebhooks, settings: sb.pspSettings }),
   report: {
     title: 'Efí',
