@@ -32,6 +32,8 @@ const SearchAnswer = Type.Object({
 const AnyBody = Type.Unknown()
 const SEARCH_PARAMETERS = ['sort', 'criteria', 'range', 'begin_date', 'end_date', 'limit', 'offset', 'external_reference', 'status', 'status_detail', 'id']
 const IDEMPOTENCY_KEY_MAX = 128
+/** An idempotency key names its first result for 24 h of the clock, then makes a new one (docs/assumptions.md, Mercado Pago). */
+const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000
 /** Refunds within 180 days of the approval (docs/assumptions.md, Mercado Pago). */
 const REFUND_DEADLINE_DAYS = 180
 
@@ -126,6 +128,7 @@ const routes: RoutesPlugin = async (app) => {
       // The account's key: its document, as API Pix's charges name it by default.
       key: account.document,
       refs: [ref],
+      refsUntil: sb.clock.now() + IDEMPOTENCY_KEY_LIFETIME_MS,
       duplicate: () => { replay() },
       of: seq => {
         const paymentId = paymentIdOfSeq(seq)
