@@ -17,6 +17,7 @@ import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSpli
 import { DueJobs, RecordLists, type Derived, type InstantRange } from '../store/derived.js'
 import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
+import type { ExpiringRefs, ExpiringRefsInput } from './expiring-refs.js'
 import { cobvDue, cobvDueDate, cobvLastPayableDate } from '../domain/cobv.js'
 import { readRecurrenceCode } from '../domain/rec-codes.js'
 import { codeAmount } from '../domain/qrcode-payment.js'
@@ -66,10 +67,8 @@ export interface CodeChargeInput {
   key: string
   /** Its txid (1 to 25 alphanumerics) and the dialect's data, from the record's seq. */
   of (seq: number): { txid: string, mercadoPago?: DeepReadonly<MercadoPagoPayment> }
-  /** Other names it is found by (the store's refs: a dialect's idempotency key). */
-  refs?: readonly string[]
-  /** When `refs` stop naming it (sandbox ms): a dialect's idempotency key kept for a while. None: kept for good. */
-  refsUntil?: number
+  /** Other names it is found by for a while only (a dialect's idempotency key, `ExpiringRefs`). */
+  expiringRefs?: ExpiringRefsInput
   /** Throws when the charge must not be made after all (checked in the unit that makes it). */
   duplicate? (): void
 }
@@ -83,6 +82,8 @@ export interface PayByCodeInput {
 export type ChargeDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'fixtures' | 'events'> & {
   config: Pick<Config, 'settlementDelayMs' | 'alphanumericCnpj'>
   splits: ChargeSplits
+  /** A dialect's idempotency key on a charge, kept for a while. */
+  expiringRefs: ExpiringRefs
   /** API Pix's payload locations, whose codes a pay-out may pay too; without them, only the charges' own locations count. */
   locations?: LocatedCharges
   /** Pix Automático's recurrences, which a cob or cobv paid through a composite code activates (journeys 3 and 4). */
@@ -105,8 +106,6 @@ export class ChargeService implements Lifecycle, CobVWrites {
   private readonly expiry: DueJobs<'transactions'>
   /** AUTO_PAY: an open charge paid at its `autoPayAt`. */
   private readonly autoPayment: DueJobs<'transactions'>
-  /** A charge's expiring refs (a dialect's idempotency key), dropped at their instant whatever the charge's status. */
-  private readonly refExpiry: DueJobs<'transactions'>
   /** Each account's cobs and cobvs (`<account>:<kind>`) in the order they were made: GET /cob and GET /cobv read those of their window. */
   private readonly made: RecordLists<'transactions'>
   /** The charges of static-style codes (a dialect's payments: Mercado Pago's) of each account, in the order made. */
@@ -127,15 +126,10 @@ export class ChargeService implements Lifecycle, CobVWrites {
       },
       run: tx => this.autoPay(tx.id),
     })
-    this.refExpiry = new DueJobs(deps.store, deps.scheduler, 'transactions', {
-      purpose: 'ref-expiry',
-      dueAt: tx => tx.data.refsExpiring === undefined ? undefined : Date.parse(tx.data.refsExpiring.at),
-      run: tx => this.store.dropExpiringRefs(tx.id),
-    })
     this.made = new RecordLists(deps.store, 'transactions', tx => tx.kind === 'COB' || tx.kind === 'COBV' ? `${tx.accountId}:${tx.kind}` : [], tx => tx.createdAt)
     this.codeCharges = new RecordLists(deps.store, 'transactions', tx => tx.kind === 'CASH_IN' && tx.data.mercadoPago !== undefined ? [String(tx.accountId)] : [])
     // The splits of a paid charge are SplitService's.
-    this.derived = [this.expiry, this.autoPayment, this.refExpiry, this.made, this.codeCharges]
+    this.derived = [this.expiry, this.autoPayment, this.made, this.codeCharges]
   }
 
   /** The account's cobs or cobvs created within the range, in the order they were made (GET /cob and GET /cobv list them). */
@@ -282,10 +276,9 @@ export class ChargeService implements Lifecycle, CobVWrites {
       if (mercadoPago !== undefined) data.mercadoPago = structuredClone(mercadoPago) as ChargeData['mercadoPago']
       if (input.description !== undefined) draft.description = input.description
       draft.dueAt = iso(input.dueAt)
-      if (input.refsUntil !== undefined && input.refs !== undefined && input.refs.length > 0) data.refsExpiring = { refs: [...input.refs], at: iso(input.refsUntil) }
-      const added = this.store.addTransaction(draft, undefined, [`txid:${txid}`, ...(input.refs ?? [])])
+      const added = this.store.addTransaction(draft, undefined, [`txid:${txid}`, ...this.deps.expiringRefs.mark(data, input.expiringRefs)])
       this.scheduleTimers(added)
-      this.refExpiry.follow(added)
+      this.deps.expiringRefs.follow(added)
       this.codeCharges.add(added)
       this.deps.events.emit({ kind: 'charge-changed', accountId: account.id, transactionId: added.id, transition: 'created', scenarios })
       return this.store.transaction(added.id)!

@@ -268,6 +268,26 @@ t.test('an idempotency key lives 24 h of the clock from its first use: then it m
   t.equal((await mp(app, acc, 'GET', `/v1/payments/${first.id}`)).json().status, 'cancelled')
 })
 
+t.test('a refund\'s idempotency key lives 24 h of the clock too: then the same key makes another refund', async t => {
+  const app = await buildTestApp(t)
+  const acc = await mpAccount(app)
+  const p = (await mp(app, acc, 'POST', '/v1/payments', PIX)).json()
+  await app.inject({ method: 'POST', url: '/__sandbox/pix/pay', payload: { pixCode: p.point_of_interaction.transaction_data.qr_code } })
+  const paid = (await balanceOf(app, acc.accountId)).available
+  const headers = { 'x-idempotency-key': 'refund-day' }
+  const first = (await mp(app, acc, 'POST', `/v1/payments/${p.id}/refunds`, { amount: 10 }, headers)).json()
+  await advance(app, 24 * 60 * 60_000 - 1000)
+  t.same((await mp(app, acc, 'POST', `/v1/payments/${p.id}/refunds`, { amount: 10 }, headers)).json(), first, 'within 24 h: the same refund')
+  await advance(app, 1000)
+  t.notOk(Object.values(app.sandbox.store.data.transactions).some(tx => tx.data.refs?.some(ref => ref.endsWith(':refund-day'))), 'no record names the key any more')
+  const second = await mp(app, acc, 'POST', `/v1/payments/${p.id}/refunds`, { amount: 20 }, headers)
+  t.equal(second.statusCode, 201, second.body)
+  t.not(second.json().id, first.id)
+  t.equal(second.json().amount, 20)
+  t.match((await mp(app, acc, 'GET', `/v1/payments/${p.id}`)).json(), { status_detail: 'partially_refunded', transaction_amount_refunded: 30 })
+  t.match(await balanceOf(app, acc.accountId), { available: paid - 30, invariantHolds: true })
+})
+
 t.test('the same idempotency key while its first request is under way: 423 resource_locked, nothing made twice; then replayed', async t => {
   const app = await buildTestApp(t)
   const acc = await mpAccount(app)

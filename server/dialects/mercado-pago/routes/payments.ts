@@ -127,8 +127,7 @@ const routes: RoutesPlugin = async (app) => {
       ...(input.description !== undefined ? { description: input.description } : {}),
       // The account's key: its document, as API Pix's charges name it by default.
       key: account.document,
-      refs: [ref],
-      refsUntil: sb.clock.now() + IDEMPOTENCY_KEY_LIFETIME_MS,
+      expiringRefs: { refs: [ref], until: sb.clock.now() + IDEMPOTENCY_KEY_LIFETIME_MS },
       duplicate: () => { replay() },
       of: seq => {
         const paymentId = paymentIdOfSeq(seq)
@@ -210,7 +209,8 @@ const routes: RoutesPlugin = async (app) => {
     if (hasScenario(scenarios, 'POLICY_AGENT_UNAUTHORIZED')) throw policyUnauthorized()
     const key = idempotencyKey(request)
     const tx = findPayment(sb, account, request.params.id)
-    hold(`mp-refund:${tx.id}:${key}`, reply)
+    const ref = `mp-refund:${tx.id}:${key}`
+    hold(ref, reply)
     const body = request.body
     const asked = typeof body === 'object' && body !== null ? (body as { amount?: unknown }).amount : undefined
     let askedCents: number | undefined
@@ -222,9 +222,8 @@ const routes: RoutesPlugin = async (app) => {
       askedCents = parsed.cents
     }
     const received = receivedOf(tx)
-    const refId = `mp:${key}`
-    // The same key on the same payment: the same refund, if it asked the same.
-    const earlier = received === undefined ? undefined : sb.store.transactionByRef(`devolucao:${received.endToEndId}:${refId}`)
+    // The same key on the same payment within its 24 h: the same refund, if it asked the same.
+    const earlier = sb.store.transactionByRef(ref)
     if (earlier !== undefined) {
       if (askedCents !== undefined && askedCents !== earlier.amountCents) throw idempotencyConflict()
       return reply.status(201).send(refundView(earlier, paymentOf(tx)!, account))
@@ -236,7 +235,7 @@ const routes: RoutesPlugin = async (app) => {
     let refund: Transaction
     try {
       refund = sb.store.transact(() => {
-        const made = sb.refunds.refundIn(account, tx.id, { refundValue: centsToNumber(cents), externalId: refId }, scenarios, REFUND_DEADLINE_DAYS)
+        const made = sb.refunds.refundIn(account, tx.id, { refundValue: centsToNumber(cents) }, scenarios, REFUND_DEADLINE_DAYS, { refs: [ref], until: sb.clock.now() + IDEMPOTENCY_KEY_LIFETIME_MS })
         // A Pix refund is approved at once, unless a scenario holds (REFUND_DELAY) or refuses (REFUND_FAILED) it: then in_process.
         if (!hasScenario(scenarios, 'REFUND_DELAY') && !hasScenario(scenarios, 'REFUND_FAILED')) sb.refunds.settleNow(made)
         return made
