@@ -8,10 +8,10 @@ import { errorResponses } from '../../../schemas/common.js'
 import type { Account, Transaction } from '../../../store/state.js'
 import { receivedOf } from '../../../services/charge-records.js'
 import { hasScenario } from '../../../../scenarios/resolver.js'
-import { badRequest, idempotencyConflict, invalidToken, MERCADO_PAGO_SHAPE, missingIdempotencyKey, missingToken, policyUnauthorized, refundNotFound, resourceLocked } from '../errors.js'
+import { badRequest, idempotencyConflict, invalidToken, MERCADO_PAGO_SHAPE, missingIdempotencyKey, missingToken, policyUnauthorized, refundInProcess, refundNotFound, resourceLocked } from '../errors.js'
 import { guestPayerId, readExpiration, readPaymentRequest, requestDigest } from '../payments.js'
 import { searchPayments, type SearchQuery } from '../search.js'
-import { paymentOf, REFUND_ID_BASE, refundView } from '../views.js'
+import { isRefundInProcess, paymentOf, REFUND_ID_BASE, refundView } from '../views.js'
 import { findPayment, paymentIdOfSeq, paymentViews, txidOfPayment } from '../context.js'
 
 /**
@@ -36,6 +36,15 @@ const IDEMPOTENCY_KEY_MAX = 128
 const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000
 /** Refunds within 180 days of the approval (docs/assumptions.md, Mercado Pago). */
 const REFUND_DEADLINE_DAYS = 180
+
+/**
+ * Whether the client asked to see refunds in process (`X-Render-In-Process-Refunds: true`, docs/mercado-pago.md):
+ * without it, a refund held in process answers its creation with a 400 and is left out of the refund reads.
+ */
+const rendersInProcess = (request: FastifyRequest): boolean => {
+  const value = request.headers['x-render-in-process-refunds']
+  return typeof value === 'string' && value.trim().toLowerCase() === 'true'
+}
 
 /** The account of a request's token (set by the onRequest hook). */
 const accountOf = (request: FastifyRequest): Account => request.account!
@@ -226,7 +235,7 @@ const routes: RoutesPlugin = async (app) => {
     const earlier = sb.store.transactionByRef(ref)
     if (earlier !== undefined) {
       if (askedCents !== undefined && askedCents !== earlier.amountCents) throw idempotencyConflict()
-      return reply.status(201).send(refundView(earlier, paymentOf(tx)!, account))
+      return answerRefund(request, reply, earlier, tx, account)
     }
     const remaining = received === undefined ? 0 : sb.refunds.remainingCents(tx)
     if (received === undefined || remaining === 0) throw badRequest(2063, 'The action requested is not valid for the current payment state')
@@ -246,8 +255,18 @@ const routes: RoutesPlugin = async (app) => {
       if (err instanceof Refusal && err.code === 'REFUND_AMOUNT_EXCEEDS_ORIGINAL') throw badRequest(4042, 'Refund amount exceeds the refundable amount')
       throw err
     }
-    return reply.status(201).send(refundView(sb.store.transaction(refund.id)!, paymentOf(tx)!, account))
+    return answerRefund(request, reply, sb.store.transaction(refund.id)!, tx, account)
   }
+
+  /** A refund made or replayed: 201 with it, or, held in process for a client that did not ask to see that, the 400 production answers (the refund goes on). */
+  const answerRefund = (request: FastifyRequest, reply: FastifyReply, refund: Transaction, payment: Transaction, account: Account) => {
+    if (isRefundInProcess(refund) && !rendersInProcess(request)) throw refundInProcess()
+    return reply.status(201).send(refundView(refund, paymentOf(payment)!, account))
+  }
+
+  /** A payment's refunds as the request may see them: without the header, those in process are hidden. */
+  const shownRefunds = (request: FastifyRequest, tx: Transaction): Transaction[] =>
+    rendersInProcess(request) ? refundsOf(tx) : refundsOf(tx).filter(r => !isRefundInProcess(r))
 
   app.post('/v1/payments/:id/refunds', {
     schema: { operationId: 'mercadoPagoCreateRefund', tags: TAGS, summary: 'Refund a payment, in full (no amount) or in part', params: Id, body: AnyBody, response: { 201: RefundObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 403, 404, 409, 413, 415, 423]) } },
@@ -259,7 +278,7 @@ const routes: RoutesPlugin = async (app) => {
     const account = accountOf(request)
     const tx = findPayment(sb, account, request.params.id)
     appliedScenarios(request, reply, 'devolucao-query', account.id)
-    return refundsOf(tx).map(r => refundView(r, paymentOf(tx)!, account))
+    return shownRefunds(request, tx).map(r => refundView(r, paymentOf(tx)!, account))
   })
 
   app.get('/v1/payments/:id/refunds/:refundId', {
@@ -268,7 +287,7 @@ const routes: RoutesPlugin = async (app) => {
     const account = accountOf(request)
     const tx = findPayment(sb, account, request.params.id)
     appliedScenarios(request, reply, 'devolucao-query', account.id)
-    const refund = refundsOf(tx).find(r => String(REFUND_ID_BASE + r.seq) === request.params.refundId)
+    const refund = shownRefunds(request, tx).find(r => String(REFUND_ID_BASE + r.seq) === request.params.refundId)
     if (refund === undefined) throw refundNotFound()
     return refundView(refund, paymentOf(tx)!, account)
   })
