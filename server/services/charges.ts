@@ -101,6 +101,9 @@ export interface CobLocation {
   location: string
 }
 
+/** The list of an account's charges of one external reference (a dialect's `external_reference`). */
+const codeChargeRefKey = (accountId: number, reference: string): string => `${accountId}\u0000${reference}`
+
 export class ChargeService implements Lifecycle, CobVWrites {
   /** An open charge's expiry, at its `dueAt`. */
   private readonly expiry: DueJobs<'transactions'>
@@ -127,7 +130,11 @@ export class ChargeService implements Lifecycle, CobVWrites {
       run: tx => this.autoPay(tx.id),
     })
     this.made = new RecordLists(deps.store, 'transactions', tx => tx.kind === 'COB' || tx.kind === 'COBV' ? `${tx.accountId}:${tx.kind}` : [], tx => tx.createdAt)
-    this.codeCharges = new RecordLists(deps.store, 'transactions', tx => tx.kind === 'CASH_IN' && tx.data.mercadoPago !== undefined ? [String(tx.accountId)] : [])
+    this.codeCharges = new RecordLists(deps.store, 'transactions', tx => {
+      if (tx.kind !== 'CASH_IN' || tx.data.mercadoPago === undefined) return []
+      const reference = tx.data.mercadoPago.externalReference
+      return reference === undefined ? [String(tx.accountId)] : [String(tx.accountId), codeChargeRefKey(tx.accountId, reference)]
+    }, tx => tx.createdAt)
     // The splits of a paid charge are SplitService's.
     this.derived = [this.expiry, this.autoPayment, this.made, this.codeCharges]
   }
@@ -285,9 +292,19 @@ export class ChargeService implements Lifecycle, CobVWrites {
     })
   }
 
-  /** An account's charges of static-style codes, oldest first: what costs their number, not the account's every record. */
-  codeChargesOf (accountId: number): Transaction[] {
-    return this.codeCharges.of(String(accountId)).map(id => this.store.transaction(String(id))).filter(tx => tx !== undefined)
+  /** An account's charges of static-style codes (those of one external reference), oldest first: what costs their number, not the account's every record. */
+  codeChargesOf (accountId: number, externalReference?: string): Transaction[] {
+    return this.codeCharges.listed(externalReference === undefined ? String(accountId) : codeChargeRefKey(accountId, externalReference))
+  }
+
+  /**
+   * How many of an account's charges of static-style codes (those of one external reference) were made
+   * within the range, and `limit` of them from the `offset`-th, the last made first when `newestFirst`:
+   * what costs the page, whatever their number. Undefined when their list is out of order (an import): then `codeChargesOf`.
+   */
+  codeChargesMade (accountId: number, externalReference: string | undefined, created: InstantRange, offset: number, limit: number, newestFirst: boolean): { total: number, charges: Transaction[] } | undefined {
+    const page = this.codeCharges.pageWithin(externalReference === undefined ? String(accountId) : codeChargeRefKey(accountId, externalReference), created, offset, limit, newestFirst)
+    return page === undefined ? undefined : { total: page.total, charges: page.records }
   }
 
   /**

@@ -10,7 +10,7 @@ import { receivedOf } from '../../../services/charge-records.js'
 import { hasScenario } from '../../../../scenarios/resolver.js'
 import { badRequest, idempotencyConflict, invalidToken, MERCADO_PAGO_SHAPE, missingIdempotencyKey, missingToken, policyUnauthorized, refundInProcess, refundNotFound, resourceLocked } from '../errors.js'
 import { guestPayerId, readExpiration, readPaymentRequest, requestDigest } from '../payments.js'
-import { searchPayments, type SearchQuery } from '../search.js'
+import { searchPayments, type PaymentSource, type SearchQuery } from '../search.js'
 import { isRefundInProcess, paymentOf, REFUND_ID_BASE, refundView } from '../views.js'
 import { findPayment, paymentIdOfSeq, paymentViews, txidOfPayment } from '../context.js'
 
@@ -179,9 +179,16 @@ const routes: RoutesPlugin = async (app) => {
   }, async (request, reply) => {
     const account = accountOf(request)
     appliedScenarios(request, reply, 'cob-query', account.id)
-    // The account's payments (the charges' index of them, not every record of the account); each one's refunds from the refunds' index.
-    const payments = sb.charges.codeChargesOf(account.id)
-    const found = searchPayments(payments, refundsOf, request.query as SearchQuery, sb.clock.now(), account.mercadoPago?.userId ?? 0)
+    // The account's payments from the charges' lists of them (by account, by external_reference), a page read as one where it can; each one's refunds from the refunds' index.
+    const source: PaymentSource = {
+      all: reference => sb.charges.codeChargesOf(account.id, reference),
+      page: (reference, created, offset, limit, newestFirst) => {
+        const page = sb.charges.codeChargesMade(account.id, reference, created, offset, limit, newestFirst)
+        return page === undefined ? undefined : { total: page.total, results: page.charges }
+      },
+      refundsOf,
+    }
+    const found = searchPayments(source, request.query as SearchQuery, sb.clock.now(), account.mercadoPago?.userId ?? 0)
     return { paging: { total: found.total, limit: found.limit, offset: found.offset }, results: await paymentViews(sb, request, account, found.results, refundsOf) }
   })
 
