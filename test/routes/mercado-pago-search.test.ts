@@ -41,6 +41,30 @@ t.test('search: the account\'s own payments, filtered, sorted, paged, in a NOW-<
   }
 })
 
+t.test('search read as a page of the lists answers what a pass over the payments answers, whatever the range, reference, sort and page', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app) as unknown as MpAccount
+  // Twelve payments an hour apart, two at the same instant, references repeating, some without one.
+  for (let n = 0; n < 12; n++) {
+    const body = n % 4 === 3 ? { transaction_amount: 1, payment_method_id: 'pix', payer: { email: 'p@example.com' } } : pix(`r${n % 3}`, n + 1)
+    await mp(app, acc, 'POST', '/v1/payments', body)
+    if (n !== 5) await advance(app, 3_600_000)
+  }
+  const ids = (query: string) => mp(app, acc, 'GET', `/v1/payments/search?${query}`).then(r => { t.equal(r.statusCode, 200, query); return r.json() })
+  for (const range of ['', 'begin_date=NOW-5HOURS&end_date=NOW-2HOURS&']) {
+    for (const ref of ['', 'external_reference=r1&', 'external_reference=none&']) {
+      for (const order of ['', 'sort=id&criteria=asc&', 'sort=date_created&criteria=asc&']) {
+        for (const page of ['', 'limit=3&offset=2', 'limit=5&offset=9']) {
+          const query = `${range}${ref}${order}${page}`
+          // payment_method_id=pix matches every payment, and sends the query down the pass over them.
+          t.same(await ids(query), await ids(`${query}&payment_method_id=pix`), query)
+        }
+      }
+    }
+  }
+  t.equal((await ids('external_reference=r1')).paging.total, 3)
+})
+
 t.test('scenarios: AUTO_PAY pays a payment (credit, approved); REFUND_DELAY keeps a refund in_process until it settles; RATE_LIMITED in Mercado Pago\'s shape', async t => {
   const app = await buildTestApp(t)
   const acc = await newAccount(app, { balance: 0 }) as unknown as MpAccount
