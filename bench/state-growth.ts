@@ -4,7 +4,7 @@
  *
  *   node --expose-gc --max-old-space-size=8192 --import tsx bench/state-growth.ts [--batches 300]
  *     [--batch-size 1000] [--recurrences 10000] [--charges 12] [--steps 5000] [--reads 20]
- *     [--only lotecobv|recurrences|lists]
+ *     [--payments 20000] [--only lotecobv|recurrences|lists|mercado-pago]
  *
  * One sandbox in this process (its sources through tsx, logging off, the clock frozen), every request
  * through `app.inject`, one at a time. Each figure is the CPU time of this process (user + system,
@@ -31,6 +31,11 @@
  *   of the last ten steps (`GET /v2/cob`, `/cobv`, `/lotecobv`, `/loc`, `/locrec`, `/rec`, `/cobr`)
  *   and the dashboard's page of batches (`GET /__sandbox/cobv-batches?accountId=N&limit=50`) after
  *   400 steps against the end, each the median of `--reads` after as many left out.
+ * - mercado-pago: `--payments` Mercado Pago payments (`POST /v1/payments`, docs/mercado-pago.md), each
+ *   with its own `external_reference`, a second of sandbox time apart. The creations of payments 301 to
+ *   400 against the last 100; `GET /v1/payments/search` as a client asks it by default (the newest 30),
+ *   by `external_reference`, a page deep (`offset=300`), and by `status` (read by a pass over the
+ *   account's payments: no index), after 400 payments against the end, each the median of `--reads`.
  *
  * Not part of `npm test`; bench/README.md has the figures.
  */
@@ -48,6 +53,7 @@ const RECURRENCES = option('recurrences', 10_000)
 const CHARGES = option('charges', 12)
 const READS = option('reads', 20)
 const STEPS = option('steps', 5000)
+const PAYMENTS = option('payments', 20_000)
 
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined
 const SETTLE_MS = 10
@@ -275,9 +281,53 @@ async function lists (): Promise<void> {
   rows.push({ figure: `GET /__sandbox/cobv-batches?accountId=N&limit=50, the dashboard's page: ${state}`, unit: `µs of CPU per GET (median of ${READS})`, early: early.batches, late: late.batches, summary: 'median' })
 }
 
+async function mercadoPago (): Promise<void> {
+  const mpToken = account.mercadoPago.accessToken as string
+  /** One request with the account's Mercado Pago token, timed as `timed` does. */
+  const timedMp = async (method: Method, url: string, payload: unknown, expected: number, key?: string) => {
+    const cpu = process.cpuUsage()
+    const t0 = performance.now()
+    const res = await app.inject({ method, url, headers: { authorization: `Bearer ${mpToken}`, ...(key !== undefined ? { 'x-idempotency-key': key } : {}) }, ...(payload !== undefined ? { payload: payload as object } : {}) })
+    const t1 = performance.now()
+    const used = process.cpuUsage(cpu)
+    if (res.statusCode !== expected) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body.slice(0, 500)}`)
+    return { cpuUs: used.user + used.system, ms: t1 - t0, t0, t1, bytes: res.rawPayload.length, res }
+  }
+  const created: Sample[] = []
+  const SEARCHES = { newest: '', reference: 'external_reference=order-42', deep: 'offset=300&limit=30', status: 'status=pending&limit=30' } as const
+  const reads = async () => {
+    const samples = Object.fromEntries(Object.keys(SEARCHES).map(k => [k, [] as Sample[]]))
+    await settle()
+    for (let i = 0; i < READS * 2; i++) {
+      for (const [k, q] of Object.entries(SEARCHES)) samples[k].push(await timedMp('GET', `/v1/payments/search?${q}`, undefined, 200))
+    }
+    return Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, xs.slice(READS)]))
+  }
+  let early: Awaited<ReturnType<typeof reads>> | undefined
+  const started = performance.now()
+  for (let n = 1; n <= PAYMENTS; n++) {
+    if (n === WARM + 1 || n === PAYMENTS - EARLY + 1) await settle()
+    created.push(await timedMp('POST', '/v1/payments', { transaction_amount: 10, payment_method_id: 'pix', external_reference: `order-${n}`, payer: { email: 'p@example.com' } }, 201, `bench-${n}`))
+    await app.sandbox.scheduler.advance(1000)
+    if (n === WARM + EARLY) early = await reads()
+    if (n % 5000 === 0) console.error(`mercado-pago: ${n} payments, ${Math.round((performance.now() - started) / 1000)} s`)
+  }
+  if (early === undefined) throw new Error(`fewer than ${WARM + EARLY} payments`)
+  const late = await reads()
+  const state = `${WARM + EARLY} payments against ${PAYMENTS}`
+  rows.push({ figure: `POST /v1/payments: payments ${WARM + 1}-${WARM + EARLY} against the last ${EARLY} (${PAYMENTS} payments)`, unit: `µs of CPU per POST (mean of ${EARLY})`, early: created.slice(WARM, WARM + EARLY), late: created.slice(-EARLY), summary: 'mean' })
+  for (const [figure, key] of [
+    [`GET /v1/payments/search, the default (the newest 30): ${state}`, 'newest'],
+    [`GET /v1/payments/search?external_reference=order-42: ${state}`, 'reference'],
+    [`GET /v1/payments/search?offset=300&limit=30, a page deep: ${state}`, 'deep'],
+    [`GET /v1/payments/search?status=pending&limit=30 (no index: a pass over the account's payments): ${state}`, 'status'],
+  ] as const) rows.push({ figure, unit: `µs of CPU per GET (median of ${READS})`, early: early[key], late: late[key], summary: 'median' })
+}
+
 if (only === undefined || only === 'lotecobv') await lotecobv()
 if (only === undefined || only === 'recurrences') await recurrences()
 if (only === undefined || only === 'lists') await lists()
+if (only === undefined || only === 'mercado-pago') await mercadoPago()
 await app.close()
 // The collector's last entries are delivered after the requests that saw them.
 await new Promise(resolve => setTimeout(resolve, 100))

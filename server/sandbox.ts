@@ -35,6 +35,7 @@ import { ReportService, type ReportDeps } from './report/service.js'
 import { MedService } from './services/med.js'
 import { PayoutService } from './services/payouts.js'
 import { RefundService } from './services/refunds.js'
+import { ExpiringRefs } from './services/expiring-refs.js'
 import { ScenarioService } from './services/scenarios.js'
 import { SplitService } from './services/splits.js'
 import { TransactionService } from './services/transactions.js'
@@ -197,13 +198,14 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   }
   const transactions = new TransactionService(engine)
   const directory = new DirectoryService(engine)
-  const refunds = new RefundService({ ...engine, events, received: transactions })
+  const expiringRefs = new ExpiringRefs(engine)
+  const refunds = new RefundService({ ...engine, events, received: transactions, expiringRefs })
   const splits = new SplitService(engine)
   const locations = new LocationService(engine)
   // A charge paid through a composite code activates its recurrence (journeys 3 and 4), built below.
   // The static code of a contract pays the account its recurrence's location names (journey 4).
   const contractCodes: ContractCodes = { receiverOf: (recLocation, key) => recurrences.contractCodes.receiverOf(recLocation, key), paid: payment => recurrences.contractCodes.paid(payment) }
-  const charges = new ChargeService({ ...engine, events, splits, locations, recurrences: { chargePaid: payment => recurrences.activations.chargePaid(payment) }, contractCodes })
+  const charges = new ChargeService({ ...engine, events, splits, locations, expiringRefs, recurrences: { chargePaid: payment => recurrences.activations.chargePaid(payment) }, contractCodes })
   const payouts = new PayoutService({ ...engine, events, charges: charges.payments, directory: directory.holders, contractCodes: charges.contractPayments, returns: refunds })
   const med = new MedService({ ...engine, events, received: transactions, refunds, accounts })
   const signer = new PayloadSigner(engine)
@@ -238,7 +240,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
 
   // One order for every lifecycle step (the order the services were wired in before, which due jobs
   // of the same instant keep); the journal is memory only and starts over with a reset.
-  const lifecycle = new Lifecycles([webhooks, charges, splits, payouts, refunds, med, locations, signer, cobvBatches, recurrences, cobrs, apiPixWebhooks, { afterReset: () => journal.clear() }])
+  const lifecycle = new Lifecycles([webhooks, charges, splits, payouts, refunds, med, locations, signer, cobvBatches, recurrences, cobrs, apiPixWebhooks, expiringRefs, { afterReset: () => journal.clear() }])
   store.onAccountRemoved((id, removed) => lifecycle.accountRemoved(id, removed))
   const afterLoad = (): void => lifecycle.load()
 

@@ -17,6 +17,7 @@ import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSpli
 import { DueJobs, RecordLists, type Derived, type InstantRange } from '../store/derived.js'
 import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
+import type { ExpiringRefs, ExpiringRefsInput } from './expiring-refs.js'
 import { cobvDue, cobvDueDate, cobvLastPayableDate } from '../domain/cobv.js'
 import { readRecurrenceCode } from '../domain/rec-codes.js'
 import { codeAmount } from '../domain/qrcode-payment.js'
@@ -66,8 +67,8 @@ export interface CodeChargeInput {
   key: string
   /** Its txid (1 to 25 alphanumerics) and the dialect's data, from the record's seq. */
   of (seq: number): { txid: string, mercadoPago?: DeepReadonly<MercadoPagoPayment> }
-  /** Other names it is found by (the store's refs: a dialect's idempotency key). */
-  refs?: readonly string[]
+  /** Other names it is found by for a while only (a dialect's idempotency key, `ExpiringRefs`). */
+  expiringRefs?: ExpiringRefsInput
   /** Throws when the charge must not be made after all (checked in the unit that makes it). */
   duplicate? (): void
 }
@@ -81,6 +82,8 @@ export interface PayByCodeInput {
 export type ChargeDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'fixtures' | 'events'> & {
   config: Pick<Config, 'settlementDelayMs' | 'alphanumericCnpj'>
   splits: ChargeSplits
+  /** A dialect's idempotency key on a charge, kept for a while. */
+  expiringRefs: ExpiringRefs
   /** API Pix's payload locations, whose codes a pay-out may pay too; without them, only the charges' own locations count. */
   locations?: LocatedCharges
   /** Pix Automático's recurrences, which a cob or cobv paid through a composite code activates (journeys 3 and 4). */
@@ -97,6 +100,9 @@ export interface CobLocation {
   locId: number
   location: string
 }
+
+/** The list of an account's charges of one external reference (a dialect's `external_reference`). */
+const codeChargeRefKey = (accountId: number, reference: string): string => `${accountId}\u0000${reference}`
 
 export class ChargeService implements Lifecycle, CobVWrites {
   /** An open charge's expiry, at its `dueAt`. */
@@ -124,7 +130,11 @@ export class ChargeService implements Lifecycle, CobVWrites {
       run: tx => this.autoPay(tx.id),
     })
     this.made = new RecordLists(deps.store, 'transactions', tx => tx.kind === 'COB' || tx.kind === 'COBV' ? `${tx.accountId}:${tx.kind}` : [], tx => tx.createdAt)
-    this.codeCharges = new RecordLists(deps.store, 'transactions', tx => tx.kind === 'CASH_IN' && tx.data.mercadoPago !== undefined ? [String(tx.accountId)] : [])
+    this.codeCharges = new RecordLists(deps.store, 'transactions', tx => {
+      if (tx.kind !== 'CASH_IN' || tx.data.mercadoPago === undefined) return []
+      const reference = tx.data.mercadoPago.externalReference
+      return reference === undefined ? [String(tx.accountId)] : [String(tx.accountId), codeChargeRefKey(tx.accountId, reference)]
+    }, tx => tx.createdAt)
     // The splits of a paid charge are SplitService's.
     this.derived = [this.expiry, this.autoPayment, this.made, this.codeCharges]
   }
@@ -273,17 +283,28 @@ export class ChargeService implements Lifecycle, CobVWrites {
       if (mercadoPago !== undefined) data.mercadoPago = structuredClone(mercadoPago) as ChargeData['mercadoPago']
       if (input.description !== undefined) draft.description = input.description
       draft.dueAt = iso(input.dueAt)
-      const added = this.store.addTransaction(draft, undefined, [`txid:${txid}`, ...(input.refs ?? [])])
+      const added = this.store.addTransaction(draft, undefined, [`txid:${txid}`, ...this.deps.expiringRefs.mark(data, input.expiringRefs)])
       this.scheduleTimers(added)
+      this.deps.expiringRefs.follow(added)
       this.codeCharges.add(added)
       this.deps.events.emit({ kind: 'charge-changed', accountId: account.id, transactionId: added.id, transition: 'created', scenarios })
       return this.store.transaction(added.id)!
     })
   }
 
-  /** An account's charges of static-style codes, oldest first: what costs their number, not the account's every record. */
-  codeChargesOf (accountId: number): Transaction[] {
-    return this.codeCharges.of(String(accountId)).map(id => this.store.transaction(String(id))).filter(tx => tx !== undefined)
+  /** An account's charges of static-style codes (those of one external reference), oldest first: what costs their number, not the account's every record. */
+  codeChargesOf (accountId: number, externalReference?: string): Transaction[] {
+    return this.codeCharges.listed(externalReference === undefined ? String(accountId) : codeChargeRefKey(accountId, externalReference))
+  }
+
+  /**
+   * How many of an account's charges of static-style codes (those of one external reference) were made
+   * within the range, and `limit` of them from the `offset`-th, the last made first when `newestFirst`:
+   * what costs the page, whatever their number. Undefined when their list is out of order (an import): then `codeChargesOf`.
+   */
+  codeChargesMade (accountId: number, externalReference: string | undefined, created: InstantRange, offset: number, limit: number, newestFirst: boolean): { total: number, charges: Transaction[] } | undefined {
+    const page = this.codeCharges.pageWithin(externalReference === undefined ? String(accountId) : codeChargeRefKey(accountId, externalReference), created, offset, limit, newestFirst)
+    return page === undefined ? undefined : { total: page.total, charges: page.records }
   }
 
   /**

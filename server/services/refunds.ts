@@ -8,6 +8,7 @@ import type { AppliedScenario } from '../../scenarios/types.js'
 import { cannotReceive, type ReceivedPayment } from './charges.js'
 import { chargeData, receivedOf } from './charge-records.js'
 import { iso, recordTransition } from './history.js'
+import type { ExpiringRefs, ExpiringRefsInput } from './expiring-refs.js'
 import type { DevolucaoRules, DevolucaoWrites, Lifecycle, MedReturns, PendingOperations, Ports, ReceivedPayments } from '../ports.js'
 import { DueJobs, RecordLists, type Derived } from '../store/derived.js'
 import type { Config } from '../config.js'
@@ -62,6 +63,8 @@ export function refundStatusAs<K extends RefundKind> (kind: K, tx: Transaction):
 export type RefundDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'events'> & {
   config: Pick<Config, 'settlementDelayMs'>
   received: ReceivedPayments
+  /** A dialect's idempotency key on a refund, kept for a while. */
+  expiringRefs: ExpiringRefs
 }
 
 export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
@@ -118,7 +121,10 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
   // ---- refund-in (standard family) --------------------------------------------------------------
 
   /** POST /api/pix/refund-in/:id, `id` the received payment's transactionId or endToEndId (docs/gateway.md §2.7, 7.5). */
-  refundIn (account: Account, id: string, body: { refundValue: number, reason?: string, externalId?: string }, scenarios: AppliedScenario[], deadlineDays = REFUND_DEADLINE_DAYS): Transaction {
+  refundIn (
+    account: Account, id: string, body: { refundValue: number, reason?: string, externalId?: string }, scenarios: AppliedScenario[], deadlineDays = REFUND_DEADLINE_DAYS,
+    expiringRefs?: ExpiringRefsInput
+  ): Transaction {
     const original = this.deps.received.findReceived(id)
     if (!original || original.accountId !== account.id) throw new Refusal('TRANSACTION_NOT_FOUND', `Transação original ${id} não encontrada`)
     const received = receivedOf(original)
@@ -139,7 +145,7 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
     if (account.balance.availableCents < amount.cents) throw new Refusal('PIX_INSUFFICIENT_BALANCE', 'Saldo disponível insuficiente para a devolução')
     return this.store.transact(() => {
       this.store.ledger(account.id, a => ledger.reserve(a, amount.cents))
-      return this.open(account, original, received, 'REFUND_IN', amount.cents, refId, 'ORIGINAL', { reason: body.reason }, scenarios)
+      return this.open(account, original, received, 'REFUND_IN', amount.cents, refId, 'ORIGINAL', { reason: body.reason }, scenarios, true, expiringRefs)
     })
   }
 
@@ -213,7 +219,8 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
 
   private open (
     account: Account, original: Transaction, received: DeepReadonly<ReceivedPayment>, kind: 'REFUND_IN' | 'DEVOLUCAO', amountCents: number,
-    refId: string, natureza: Natureza, text: { reason?: string, descricao?: string }, scenarios: AppliedScenario[], settleLater = true
+    refId: string, natureza: Natureza, text: { reason?: string, descricao?: string }, scenarios: AppliedScenario[], settleLater = true,
+    expiringRefs?: ExpiringRefsInput
   ): Transaction {
     const now = this.now()
     const at = iso(now)
@@ -255,9 +262,10 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
       const delay = hasScenario(scenarios, 'REFUND_DELAY') ? scenarioParam(scenarios, 'REFUND_DELAY', 'ms', this.deps.config.settlementDelayMs) : this.deps.config.settlementDelayMs
       tx.dueAt = iso(now + delay)
     }
-    const added = this.store.addTransaction(tx, undefined, [`devolucao:${received.endToEndId}:${refId}`, `rtr:${rtrId}`])
+    const added = this.store.addTransaction(tx, undefined, [`devolucao:${received.endToEndId}:${refId}`, `rtr:${rtrId}`, ...this.deps.expiringRefs.mark(data, expiringRefs)])
     this.byOriginal.add(added)
     if (added.dueAt) this.settlements.follow(added)
+    this.deps.expiringRefs.follow(added)
     return added
   }
 

@@ -234,14 +234,35 @@ export class RecordLists<C extends Collection> extends Over<C> {
    * first: found by a binary search of the list, so what it costs is what it answers, whatever the
    * length of the list.
    */
-  within (key: string, { from, to }: InstantRange): Array<Collections[C]> {
+  within (key: string, range: InstantRange): Array<Collections[C]> {
     const at = this.instant
     if (at === undefined) throw new Error(`the lists of ${this.collection} are not read by instant`)
+    if (this.unordered.has(key)) return this.listed(key).filter(r => { const t = Date.parse(at(r)); return t >= range.from && t <= range.to })
+    const [lo, hi] = this.bounds(key, range)
+    return this.recordsAt(this.of(key).slice(lo, hi))
+  }
+
+  /**
+   * How many records listed under `key` have their instant within the range, and `limit` of them
+   * from the `offset`-th, counted from the newest when `newestFirst`: a binary search and the page,
+   * whatever the length of the list. Undefined for a list out of its instants' order (then `within`).
+   */
+  pageWithin (key: string, range: InstantRange, offset: number, limit: number, newestFirst: boolean): { total: number, records: Array<Collections[C]> } | undefined {
+    if (this.instant === undefined) throw new Error(`the lists of ${this.collection} are not read by instant`)
+    if (this.unordered.has(key)) return undefined
+    const [lo, hi] = this.bounds(key, range)
+    const list = this.of(key)
+    const keys = newestFirst ? list.slice(Math.max(lo, hi - offset - limit), Math.max(lo, hi - offset)).reverse() : list.slice(Math.min(hi, lo + offset), Math.min(hi, lo + offset + limit))
+    return { total: hi - lo, records: this.recordsAt(keys) }
+  }
+
+  /** The first and past-the-last positions of the range in an ordered list (binary searches). */
+  private bounds (key: string, { from, to }: InstantRange): [number, number] {
+    const at = this.instant!
     const list = this.of(key)
     const ms = (i: number): number => { const record = this.recordAt(list[i]); return record === undefined ? NaN : Date.parse(at(record)) }
-    if (this.unordered.has(key)) return this.listed(key).filter(r => { const t = Date.parse(at(r)); return t >= from && t <= to })
     const lo = upTo(0, list.length, i => ms(i) < from)
-    return this.recordsAt(list.slice(lo, upTo(lo, list.length, i => ms(i) <= to)))
+    return [lo, upTo(lo, list.length, i => ms(i) <= to)]
   }
 
   private recordsAt (keys: readonly RecordKey[]): Array<Collections[C]> {

@@ -152,6 +152,11 @@ export class Repository {
     this.txByRef.set(ref, tx)
   }
 
+  /** The ref names the transaction `txId` no longer (an expiring ref, `Store.dropExpiringRefs`). */
+  unindexRef (ref: string, txId: string): void {
+    if (this.txByRef.get(ref)?.id === txId) this.txByRef.delete(ref)
+  }
+
   /** A cobr was added (or replaced) or removed: its txid names it, or no longer does. */
   indexCobR (cobr: CobR, add: boolean): void {
     this.cobrKeys(cobr, add)

@@ -347,6 +347,17 @@ export class Store extends StoreReads {
     this.repo.indexRef(ref, this.repo.state.transactions[txId])
   }
 
+  /** Its expiring refs (`data.refsExpiring`) name it no longer: gone from the record and from the index. */
+  dropExpiringRefs (txId: string): void {
+    const dropped = this.update('transactions', txId, tx => {
+      const expiring = tx.data.refsExpiring?.refs ?? []
+      tx.data.refs = (tx.data.refs ?? []).filter(ref => !expiring.includes(ref))
+      delete tx.data.refsExpiring
+      return [...expiring]
+    })
+    for (const ref of dropped) this.repo.unindexRef(ref, txId)
+  }
+
   /**
    * The whole state as one document (a snapshot export), detached from the live records. Without the
    * random stream: an export describes the state, and exporting it again after any request that drew

@@ -98,3 +98,27 @@ t.test('the SDK creates, reads, searches, cancels and refunds; its notifications
   for (let i = 0; i < 50 && graded(await sandbox.client.sandbox.report(account.accountId), 'mercado-pago-signature-checked') === 'not_exercised'; i++) await new Promise(resolve => setTimeout(resolve, 20))
   t.equal(graded(await sandbox.client.sandbox.report(account.accountId), 'mercado-pago-signature-checked'), 'failed', 'a receiver that accepts it is flagged')
 })
+
+t.test('the SDK\'s refund held in process (REFUND_DELAY armed): a 400 without X-Render-In-Process-Refunds, in_process with it', async t => {
+  const sandbox = await startSandbox({ port: 0, clock: 'frozen', clockStart: T0 })
+  t.teardown(() => sandbox.close())
+  const original = AppConfig.BASE_URL
+  ;(AppConfig as { BASE_URL: string }).BASE_URL = sandbox.url
+  t.teardown(() => { (AppConfig as { BASE_URL: string }).BASE_URL = original })
+  const account = await sandbox.client.sandbox.createAccount({ balance: 0 }) as unknown as { accountId: number, mercadoPago: { accessToken: string } }
+  const token = account.mercadoPago.accessToken
+  const configured = () => new MercadoPagoConfig({ accessToken: token, options: { maxRetries: 0 } })
+  const created = await new Payment(configured()).create({ body: { transaction_amount: 10, payment_method_id: 'pix', payer: { email: 'comprador@example.com' } } })
+  const paid = await fetch(`${sandbox.url}/__sandbox/pix/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pixCode: created.point_of_interaction!.transaction_data!.qr_code }) })
+  t.equal(paid.status, 201)
+  await sandbox.client.sandbox.armScenario({ accountId: account.accountId, scenario: 'REFUND_DELAY;ms=5000', endpoint: 'refund-in', times: 2 })
+
+  await t.rejects(new PaymentRefund(configured()).create({ payment_id: created.id!, body: { amount: 4 } }), { message: 'The refund is in process' })
+  // The SDK has no option of its own for the header: its request options' `headers` replace its own, the token included.
+  const render = { headers: { Authorization: `Bearer ${token}`, 'X-Render-In-Process-Refunds': 'true' } } as Record<string, unknown>
+  const shown = await new PaymentRefund(configured()).create({ payment_id: created.id!, body: { amount: 3 }, requestOptions: render })
+  t.match(shown, { status: 'in_process', amount: 3, labels: ['hidden', 'contingency'] })
+  t.same((await new PaymentRefund(configured()).list({ payment_id: created.id! })).map(r => r.status), [], 'both hidden from a list without the header')
+  t.same((await new PaymentRefund(configured()).list({ payment_id: created.id!, requestOptions: render })).map(r => r.amount), [4, 3])
+  t.match(await sandbox.client.sandbox.account(account.accountId), { balance: { available: 3, blocked: 7 }, invariantHolds: true })
+})

@@ -243,6 +243,51 @@ t.test('PUT date_of_expiration moves a pending payment\'s expiry on the clock, e
   t.match((await mp(app, acc, 'PUT', `/v1/payments/${open.id}`, { status: 'cancelled', date_of_expiration: '2026-03-13T12:00:00.000-03:00' })).json(), { status: 'cancelled', status_detail: 'by_collector' })
 })
 
+t.test('an idempotency key lives 24 h of the clock from its first use: then it makes a new payment, and the store keeps it no longer', async t => {
+  const app = await buildTestApp(t)
+  const acc = await mpAccount(app)
+  const headers = { 'x-idempotency-key': 'day-key' }
+  const keyRef = `mp-idempotency:${acc.accountId}:day-key`
+  const first = (await mp(app, acc, 'POST', '/v1/payments', PIX, headers)).json()
+  await advance(app, 24 * 60 * 60_000 - 1000)
+  const replay = await mp(app, acc, 'POST', '/v1/payments', PIX, headers)
+  t.equal(replay.json().id, first.id, 'a second short of 24 h: the same payment')
+  t.equal(app.sandbox.store.transactionByRef(keyRef)?.id, app.sandbox.store.transactionsOf(acc.accountId)[0].id)
+  await advance(app, 1000)
+  // The key is gone from the record and the index, the payment itself kept (expired unpaid, as its own 24 h ran out).
+  t.equal(app.sandbox.store.transactionByRef(keyRef), undefined)
+  const kept = app.sandbox.store.transactionsOf(acc.accountId)
+  t.equal(kept.length, 1)
+  t.notOk(kept[0].data.refs?.includes(keyRef), 'the record no longer names the key')
+  t.equal(kept[0].data.refsExpiring, undefined)
+  const fresh = await mp(app, acc, 'POST', '/v1/payments', { ...PIX, transaction_amount: 3 }, headers)
+  t.equal(fresh.statusCode, 201, fresh.body)
+  t.not(fresh.json().id, first.id, 'a new payment, not a 409: the key is free again')
+  t.equal(fresh.json().transaction_amount, 3)
+  t.equal(app.sandbox.store.transactionsOf(acc.accountId).length, 2)
+  t.equal((await mp(app, acc, 'GET', `/v1/payments/${first.id}`)).json().status, 'cancelled')
+})
+
+t.test('a refund\'s idempotency key lives 24 h of the clock too: then the same key makes another refund', async t => {
+  const app = await buildTestApp(t)
+  const acc = await mpAccount(app)
+  const p = (await mp(app, acc, 'POST', '/v1/payments', PIX)).json()
+  await app.inject({ method: 'POST', url: '/__sandbox/pix/pay', payload: { pixCode: p.point_of_interaction.transaction_data.qr_code } })
+  const paid = (await balanceOf(app, acc.accountId)).available
+  const headers = { 'x-idempotency-key': 'refund-day' }
+  const first = (await mp(app, acc, 'POST', `/v1/payments/${p.id}/refunds`, { amount: 10 }, headers)).json()
+  await advance(app, 24 * 60 * 60_000 - 1000)
+  t.same((await mp(app, acc, 'POST', `/v1/payments/${p.id}/refunds`, { amount: 10 }, headers)).json(), first, 'within 24 h: the same refund')
+  await advance(app, 1000)
+  t.notOk(Object.values(app.sandbox.store.data.transactions).some(tx => tx.data.refs?.some(ref => ref.endsWith(':refund-day'))), 'no record names the key any more')
+  const second = await mp(app, acc, 'POST', `/v1/payments/${p.id}/refunds`, { amount: 20 }, headers)
+  t.equal(second.statusCode, 201, second.body)
+  t.not(second.json().id, first.id)
+  t.equal(second.json().amount, 20)
+  t.match((await mp(app, acc, 'GET', `/v1/payments/${p.id}`)).json(), { status_detail: 'partially_refunded', transaction_amount_refunded: 30 })
+  t.match(await balanceOf(app, acc.accountId), { available: paid - 30, invariantHolds: true })
+})
+
 t.test('the same idempotency key while its first request is under way: 423 resource_locked, nothing made twice; then replayed', async t => {
   const app = await buildTestApp(t)
   const acc = await mpAccount(app)

@@ -41,6 +41,30 @@ t.test('search: the account\'s own payments, filtered, sorted, paged, in a NOW-<
   }
 })
 
+t.test('search read as a page of the lists answers what a pass over the payments answers, whatever the range, reference, sort and page', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app) as unknown as MpAccount
+  // Twelve payments an hour apart, two at the same instant, references repeating, some without one.
+  for (let n = 0; n < 12; n++) {
+    const body = n % 4 === 3 ? { transaction_amount: 1, payment_method_id: 'pix', payer: { email: 'p@example.com' } } : pix(`r${n % 3}`, n + 1)
+    await mp(app, acc, 'POST', '/v1/payments', body)
+    if (n !== 5) await advance(app, 3_600_000)
+  }
+  const ids = (query: string) => mp(app, acc, 'GET', `/v1/payments/search?${query}`).then(r => { t.equal(r.statusCode, 200, query); return r.json() })
+  for (const range of ['', 'begin_date=NOW-5HOURS&end_date=NOW-2HOURS&']) {
+    for (const ref of ['', 'external_reference=r1&', 'external_reference=none&']) {
+      for (const order of ['', 'sort=id&criteria=asc&', 'sort=date_created&criteria=asc&']) {
+        for (const page of ['', 'limit=3&offset=2', 'limit=5&offset=9']) {
+          const query = `${range}${ref}${order}${page}`
+          // payment_method_id=pix matches every payment, and sends the query down the pass over them.
+          t.same(await ids(query), await ids(`${query}&payment_method_id=pix`), query)
+        }
+      }
+    }
+  }
+  t.equal((await ids('external_reference=r1')).paging.total, 3)
+})
+
 t.test('scenarios: AUTO_PAY pays a payment (credit, approved); REFUND_DELAY keeps a refund in_process until it settles; RATE_LIMITED in Mercado Pago\'s shape', async t => {
   const app = await buildTestApp(t)
   const acc = await newAccount(app, { balance: 0 }) as unknown as MpAccount
@@ -48,11 +72,17 @@ t.test('scenarios: AUTO_PAY pays a payment (credit, approved); REFUND_DELAY keep
   t.equal(p.status, 'pending')
   await advance(app, 1000)
   t.match((await mp(app, acc, 'GET', `/v1/payments/${p.id}`)).json(), { status: 'approved', status_detail: 'accredited' })
-  const refund = await mp(app, acc, 'POST', `/v1/payments/${p.id}/refunds`, { amount: 2 }, { 'x-sandbox-scenario': 'REFUND_DELAY;ms=5000' })
+  const render = { 'x-render-in-process-refunds': 'true' }
+  const refund = await mp(app, acc, 'POST', `/v1/payments/${p.id}/refunds`, { amount: 2 }, { 'x-sandbox-scenario': 'REFUND_DELAY;ms=5000', ...render })
   t.equal(refund.statusCode, 201)
-  t.match(refund.json(), { status: 'in_process', amount: 2 })
+  t.match(refund.json(), { status: 'in_process', amount: 2, labels: ['hidden', 'contingency'] })
   t.match((await app.inject({ method: 'GET', url: `/__sandbox/accounts/${acc.accountId}` })).json().balance, { available: 10, blocked: 2 })
   t.equal((await mp(app, acc, 'GET', `/v1/payments/${p.id}`)).json().transaction_amount_refunded, 0)
+  // The refunds' reads show one in process only to a client that sends the header.
+  t.match((await mp(app, acc, 'GET', `/v1/payments/${p.id}/refunds`, undefined, render)).json(), [{ id: refund.json().id, status: 'in_process' }])
+  t.same((await mp(app, acc, 'GET', `/v1/payments/${p.id}/refunds`)).json(), [])
+  t.equal((await mp(app, acc, 'GET', `/v1/payments/${p.id}/refunds/${refund.json().id}`)).statusCode, 404)
+  t.equal((await mp(app, acc, 'GET', `/v1/payments/${p.id}/refunds/${refund.json().id}`, undefined, render)).json().status, 'in_process')
   await advance(app, 5000)
   t.match((await mp(app, acc, 'GET', `/v1/payments/${p.id}/refunds`)).json(), [{ status: 'approved' }])
   t.match((await mp(app, acc, 'GET', `/v1/payments/${p.id}`)).json(), { status_detail: 'partially_refunded', transaction_amount_refunded: 2 })
@@ -60,6 +90,33 @@ t.test('scenarios: AUTO_PAY pays a payment (credit, approved); REFUND_DELAY keep
   t.equal(limited.statusCode, 429)
   t.equal(limited.headers['retry-after'], '3')
   t.same(limited.json(), { message: 'Too many requests', error: 'too_many_requests', status: 429, cause: [] })
+})
+
+t.test('X-Render-In-Process-Refunds: a refund held in process answers 400 without it (the refund goes on), 201 in_process with it; once settled, 201 either way', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app, { balance: 0 }) as unknown as MpAccount
+  const p = (await mp(app, acc, 'POST', '/v1/payments', pix('contingency', 10))).json()
+  await app.inject({ method: 'POST', url: '/__sandbox/pix/pay', payload: { pixCode: p.point_of_interaction.transaction_data.qr_code } })
+  const key = { 'x-idempotency-key': 'held' }
+  const hidden = await mp(app, acc, 'POST', `/v1/payments/${p.id}/refunds`, { amount: 4 }, { 'x-sandbox-scenario': 'REFUND_DELAY;ms=5000', ...key })
+  t.equal(hidden.statusCode, 400, hidden.body)
+  t.same(hidden.json(), { message: 'The refund is in process', error: 'bad_request', status: 400, cause: [] })
+  // The refund was made all the same: the money is held for it.
+  t.match((await app.inject({ method: 'GET', url: `/__sandbox/accounts/${acc.accountId}` })).json(), { balance: { available: 6, blocked: 4 }, invariantHolds: true })
+  // The same key, now with the header: the same refund, in process (nothing made twice).
+  const shown = await mp(app, acc, 'POST', `/v1/payments/${p.id}/refunds`, { amount: 4 }, { 'x-render-in-process-refunds': 'true', ...key })
+  t.equal(shown.statusCode, 201, shown.body)
+  t.match(shown.json(), { status: 'in_process', amount: 4, amount_refunded_to_payer: 0 })
+  t.equal(app.sandbox.refunds.refundsOf(app.sandbox.store.transactionsOf(acc.accountId).find(tx => tx.kind === 'CASH_IN')!).length, 1)
+  await advance(app, 5000)
+  const settled = await mp(app, acc, 'POST', `/v1/payments/${p.id}/refunds`, { amount: 4 }, key)
+  t.equal(settled.statusCode, 201, 'settled: the replay without the header is the approved refund')
+  t.match(settled.json(), { id: shown.json().id, status: 'approved', labels: [] })
+  t.match((await app.inject({ method: 'GET', url: `/__sandbox/accounts/${acc.accountId}` })).json(), { balance: { available: 6, blocked: 0 }, invariantHolds: true })
+  // A refund approved at once answers 201 with or without the header.
+  const direct = await mp(app, acc, 'POST', `/v1/payments/${p.id}/refunds`, { amount: 1 })
+  t.equal(direct.statusCode, 201)
+  t.equal(direct.json().status, 'approved')
 })
 
 t.test('scenarios: PAYMENT_ERROR rejects the payment when paid (nothing credited), REFUND_FAILED gives the money back, PROVIDER_UNAVAILABLE makes nothing', async t => {
@@ -72,7 +129,7 @@ t.test('scenarios: PAYMENT_ERROR rejects the payment when paid (nothing credited
 
   const p = (await mp(app, acc, 'POST', '/v1/payments', pix('ok', 8))).json()
   await app.inject({ method: 'POST', url: '/__sandbox/pix/pay', payload: { pixCode: p.point_of_interaction.transaction_data.qr_code } })
-  const refund = await mp(app, acc, 'POST', `/v1/payments/${p.id}/refunds`, { amount: 3 }, { 'x-sandbox-scenario': 'REFUND_FAILED' })
+  const refund = await mp(app, acc, 'POST', `/v1/payments/${p.id}/refunds`, { amount: 3 }, { 'x-sandbox-scenario': 'REFUND_FAILED', 'x-render-in-process-refunds': 'true' })
   t.match(refund.json(), { status: 'in_process' })
   await advance(app, 60_000)
   t.match((await mp(app, acc, 'GET', `/v1/payments/${p.id}/refunds/${refund.json().id}`)).json(), { status: 'rejected', amount_refunded_to_payer: 0 })

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../../server/app.js'
-import { buildTestApp, T0 } from '../helpers/app.js'
+import { advance, buildTestApp, T0 } from '../helpers/app.js'
 
 /** Mercado Pago's credentials and payments through a restart with --data and a snapshot import; its signature on each attempt. */
 
@@ -30,6 +30,31 @@ t.test('credentials and payments survive a restart with --data; the token still 
   t.equal(got.json().status, 'pending')
   const replay = await create(second, given.accessToken, 'k1')
   t.equal(replay.json().id, payment.id, 'the idempotency key is kept with the payment')
+})
+
+t.test('an idempotency key\'s 24 h run on through a restart and a snapshot import: the key is then freed', async t => {
+  const dir = mkdtempSync(join(tmpdir(), 'pix-mp-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const config = { data: join(dir, 'state.json'), seed: 'mp-seed', clock: 'frozen' as const, clockStart: T0 }
+  const first = await buildApp({ config })
+  const acc = (await first.inject({ method: 'POST', url: '/__sandbox/accounts', payload: {} })).json()
+  const token: string = acc.mercadoPago.accessToken
+  const payment = (await create(first, token, 'k-day')).json()
+  await advance(first, 12 * 60 * 60_000)
+  const snapshot = (await first.inject({ method: 'GET', url: '/__sandbox/snapshot' })).json()
+  await first.close()
+  const second = await buildApp({ config })
+  t.teardown(() => second.close())
+  t.equal((await create(second, token, 'k-day')).json().id, payment.id, '12 h on, after a restart: the same payment')
+  await advance(second, 12 * 60 * 60_000)
+  const fresh = (await create(second, token, 'k-day')).json()
+  t.not(fresh.id, payment.id, '24 h after its first use: a new payment')
+  // The snapshot taken at 12 h, imported when the clock says 24 h have passed: the key is freed on the first tick.
+  const put = await second.inject({ method: 'PUT', url: '/__sandbox/snapshot', payload: snapshot })
+  t.equal(put.statusCode, 200, put.body)
+  await advance(second, 12 * 60 * 60_000)
+  t.equal(second.sandbox.store.transactionByRef(`mp-idempotency:${acc.accountId}:k-day`), undefined, 'gone from the index')
+  t.notOk(Object.values(second.sandbox.store.data.transactions).some(tx => tx.data.refs?.includes(`mp-idempotency:${acc.accountId}:k-day`)), 'and from every record')
 })
 
 t.test('a snapshot import brings the credentials back; a token of an account the import removed no longer authenticates', async t => {

@@ -250,6 +250,28 @@ t.test('an account\'s records within a range of instants: a binary search of its
   t.same(made.within('1', { from: -Infinity, to: Infinity }), [], 'an account removed')
 })
 
+t.test('a page of the records within a range, counted and read from either end: what it costs is the page\'s', async t => {
+  let reads = 0
+  const { store, lifecycle, made } = await keeping(t, ({ store }) => ({
+    made: new RecordLists(store, 'locations', loc => String(loc.accountId), loc => { reads++; return loc.createdAt }),
+  }))
+  store.transact(() => { for (let m = 0; m < 1000; m++) made.add(store.add('locations', madeAt(m + 1, 1, m))) })
+  reads = 0
+  const range = { from: T0 + 100 * MIN, to: T0 + 199 * MIN }
+  const newest = made.pageWithin('1', range, 10, 3, true)!
+  t.same([newest.total, newest.records.map(l => l.id)], [100, [190, 189, 188]], 'the 11th to 13th newest of the 100 within')
+  t.ok(reads <= 2 * 11 + 6, `a search (${reads} instants read of 1000)`)
+  t.same(made.pageWithin('1', range, 0, 2, false)!.records.map(l => l.id), [101, 102], 'the oldest first')
+  t.same(made.pageWithin('1', range, 98, 5, true)!.records.map(l => l.id), [102, 101], 'a page cut at the range\'s start')
+  t.same(made.pageWithin('1', range, 98, 5, false)!.records.map(l => l.id), [199, 200], 'and at its end')
+  t.same(made.pageWithin('1', range, 100, 5, true), { total: 100, records: [] }, 'past the last')
+  t.same(made.pageWithin('2', range, 0, 5, true), { total: 0, records: [] }, 'a key with none')
+  // Out of order (an import): no page, the caller reads the list whole.
+  store.transact(() => store.replace({ ...emptyState(), accounts: store.data.accounts, locations: { 1: madeAt(1, 1, 30), 2: madeAt(2, 1, 10) } }))
+  lifecycle.load()
+  t.equal(made.pageWithin('1', { from: -Infinity, to: Infinity }, 0, 5, true), undefined)
+})
+
 t.test('the records a key index holds now, of one scope or every one, and a page the last made first', async t => {
   const { store, live, made } = await keeping(t, ({ store }) => ({
     live: new KeyIndex(store, 'locations', { keys: loc => String(loc.id), scope: loc => loc.accountId, holds: loc => loc.chargeId === undefined }),

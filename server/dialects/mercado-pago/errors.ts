@@ -73,6 +73,14 @@ export const resourceLocked = (): Refusal => refusal('MP_RESOURCE_LOCKED', 423, 
 export const policyUnauthorized = (): Refusal =>
   refusal('MP_POLICY_UNAUTHORIZED', 403, { message: 'At least one policy returned UNAUTHORIZED.', code: 'PA_UNAUTHORIZED_RESULT_FROM_POLICIES', blocked_by: 'PolicyAgent' })
 
+/**
+ * A Pix refund held in process (contingency) answered to a client that did not send
+ * `X-Render-In-Process-Refunds: true`: the refund goes on, the answer is a 400 whose body the docs do not
+ * give (docs/assumptions.md, Mercado Pago).
+ */
+export const refundInProcess = (): Refusal =>
+  refusal('MP_BAD_REQUEST', 400, { message: 'The refund is in process', error: 'bad_request', cause: [] })
+
 /** The header is required on the POSTs (U+2019 in "can’t", as production writes it). */
 export const missingIdempotencyKey = (): Refusal => badRequest(4292, 'Header X-Idempotency-Key can’t be null')
 

@@ -67,11 +67,23 @@ const FILTERS: Record<string, (tx: Transaction, refunds: readonly Transaction[])
   id: tx => String(paymentOf(tx)!.paymentId),
 }
 
+/** Where a search reads an account's payments (the charges' lists of them, in the order made). */
+export interface PaymentSource {
+  /** The account's payments, or those of one external_reference, oldest first. */
+  all (externalReference?: string): readonly Transaction[]
+  /** How many of those were created within the range, and a page of them, the newest first when asked: undefined when it cannot be read so. */
+  page (externalReference: string | undefined, created: { from: number, to: number }, offset: number, limit: number, newestFirst: boolean): { total: number, results: Transaction[] } | undefined
+  /** A payment's refunds. */
+  refundsOf (tx: Transaction): readonly Transaction[]
+}
+
 /**
- * The page of an account's payments a query asks for. `payments` are the account's (its records in
- * the order made), `refundsOf` a payment's refunds.
+ * The page of an account's payments a query asks for. Created within a range and sorted by creation
+ * or id (the order made), by external_reference or not, it is read from the lists as a page (the
+ * default query: the newest 30 of the last 3 months); any other filter or sort reads the payments the
+ * lists give (all of the account's, or those of the external_reference) and sorts what matched.
  */
-export function searchPayments (payments: readonly Transaction[], refundsOf: (tx: Transaction) => readonly Transaction[], query: SearchQuery, now: number, collectorId: number): Found {
+export function searchPayments (source: PaymentSource, query: SearchQuery, now: number, collectorId: number): Found {
   const sort = query.sort ?? 'date_created'
   if (!(SORTS as readonly string[]).includes(sort)) throw badRequest(1003, 'Invalid sort value.')
   const criteria = (query.criteria ?? 'desc').toLowerCase()
@@ -88,12 +100,17 @@ export function searchPayments (payments: readonly Transaction[], refundsOf: (tx
   const limit = Math.min(MAX_LIMIT, Math.max(1, limitAsked))
   if (query['collector.id'] !== undefined && query['collector.id'] !== String(collectorId)) return { total: 0, limit, offset, results: [] }
   const filters = Object.entries(FILTERS).filter(([name]) => query[name] !== undefined)
+  const reference = query.external_reference
+  if (range === 'date_created' && (sort === 'date_created' || sort === 'id') && filters.every(([name]) => name === 'external_reference')) {
+    const page = source.page(reference, { from: begin, to: end }, offset, limit, criteria === 'desc')
+    if (page !== undefined) return { total: page.total, limit, offset, results: page.results }
+  }
   const field = sort as typeof SORTS[number]
-  const matched = payments.filter(tx => {
+  const matched = source.all(reference).filter(tx => {
     const at = instantOf(tx, range as typeof SORTS[number])
     if (at === undefined || at < begin || at > end) return false
     if (filters.length === 0) return true
-    const refunds = refundsOf(tx)
+    const refunds = source.refundsOf(tx)
     return filters.every(([name, read]) => read(tx, refunds) === query[name])
   })
   const sign = criteria === 'asc' ? 1 : -1

@@ -59,6 +59,9 @@ export interface PaymentViewContext {
   version: string
 }
 
+/** A refund held in process (`REFUND_DELAY`, `REFUND_FAILED` until it fails): Mercado Pago's contingency. */
+export const isRefundInProcess = (refund: Transaction): boolean => refundStatusAs('REFUND_IN', refund) === 'PENDING'
+
 /** The refund object (docs/mercado-pago.md, Refunds). */
 export function refundView (refund: Transaction, payment: DeepReadonly<MercadoPagoPayment>, account: Account | undefined) {
   const amount = centsToNumber(refund.amountCents)
@@ -75,7 +78,8 @@ export function refundView (refund: Transaction, payment: DeepReadonly<MercadoPa
     adjustment_amount: 0,
     status: phase === 'CONFIRMED' ? 'approved' : phase === 'PENDING' ? 'in_process' : 'rejected',
     reason: null,
-    labels: [] as string[],
+    // As the docs' example of a refund in contingency labels it.
+    labels: phase === 'PENDING' ? ['hidden', 'contingency'] : [] as string[],
     amount_refunded_to_payer: phase === 'CONFIRMED' ? amount : 0,
     partition_details: [] as unknown[],
   }

@@ -93,6 +93,8 @@ const Indexed = {
   externalIdScope: Type.Optional(Text),
   /** Other names it is found by (`transactionByRef`): a cob's txid, a charge's QR location, an rtrId. */
   refs: Type.Optional(Type.Array(Text)),
+  /** Those of its refs that stop naming it at `at` (a dialect's idempotency key, kept 24 h of the clock): dropped then (`Store.dropRefs`). */
+  refsExpiring: Type.Optional(Type.Object({ refs: Type.Array(Text), at: Text })),
 }
 export type IndexedData = Static<TObject<typeof Indexed>>
 

@@ -12,6 +12,7 @@ import type { AppliedScenario } from '../../../scenarios/types.js'
 import type { Transaction } from '../../../server/store/state.js'
 import { addAccount, engine, PAYER } from './harness.js'
 import { Lifecycles } from '../../../server/store/lifecycle.js'
+import { ExpiringRefs } from '../../../server/services/expiring-refs.js'
 
 /** What the charge service finds for the BR Code of a charge, as a payer's bank would read it. */
 function lookup (service: ChargeService, charge: Transaction) {
@@ -34,7 +35,7 @@ async function charges (t: Test, splitFrequency: 'IMMEDIATE' | 'HOURLY' | 'DAILY
   const handed: Array<{ chargeId: string, accountId: number }> = []
   const realSplits = opts.realSplits ? new SplitService(e) : null
   const splits: ChargeSplits = realSplits ?? { runSplits: (charge, account) => { handed.push({ chargeId: charge.id, accountId: account.id }) } }
-  const service = new ChargeService({ ...e, config: { settlementDelayMs: DELAY, alphanumericCnpj: 'disabled' }, splits })
+  const service = new ChargeService({ ...e, config: { settlementDelayMs: DELAY, alphanumericCnpj: 'disabled' }, splits, expiringRefs: new ExpiringRefs(e) })
   const account = () => e.store.account(1)!
   const cashIn = (value: number, externalId: string, more: Partial<CashInInput> = {}, scenarios: AppliedScenario[] = []) =>
     service.createCashIn(account(), { transaction: { value, description: 'pedido', externalId }, payer: { fullName: 'CLIENTE', document: '52998224725' }, ...more }, scenarios)

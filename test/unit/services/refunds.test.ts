@@ -6,6 +6,7 @@ import { addAccount, addPayout, addReceived, DAY_MS, engine } from './harness.js
 import { devolucaoView, devolucoesOf } from '../../../server/dialects/shared/bacen.js'
 import { refundInView } from '../../../server/dialects/gateway/views.js'
 import { Lifecycles } from '../../../server/store/lifecycle.js'
+import { ExpiringRefs } from '../../../server/services/expiring-refs.js'
 
 // RefundService alone: a memory store, the clock and scheduler, the events it emits recorded, and a
 // fake for what it asks of its neighbours (the received payment a refund names). Account 1 starts
@@ -20,7 +21,7 @@ async function refunds (t: Test) {
   const original = addReceived(e.store, { accountId: 1, amountCents: 10_000 })
   const lookups: string[] = []
   const received: ReceivedPayments = { findReceived: id => { lookups.push(id); return e.store.transaction(id) ?? e.store.transactionByRef(`e2e-in:${id}`) } }
-  const service = new RefundService({ ...e, config: { settlementDelayMs: DELAY }, received })
+  const service = new RefundService({ ...e, config: { settlementDelayMs: DELAY }, received, expiringRefs: new ExpiringRefs(e) })
   const balance = () => e.store.account(1)!.balance
   return { ...e, service, original, lookups, balance }
 }

@@ -8,10 +8,10 @@ import { errorResponses } from '../../../schemas/common.js'
 import type { Account, Transaction } from '../../../store/state.js'
 import { receivedOf } from '../../../services/charge-records.js'
 import { hasScenario } from '../../../../scenarios/resolver.js'
-import { badRequest, idempotencyConflict, invalidToken, MERCADO_PAGO_SHAPE, missingIdempotencyKey, missingToken, policyUnauthorized, refundNotFound, resourceLocked } from '../errors.js'
+import { badRequest, idempotencyConflict, invalidToken, MERCADO_PAGO_SHAPE, missingIdempotencyKey, missingToken, policyUnauthorized, refundInProcess, refundNotFound, resourceLocked } from '../errors.js'
 import { guestPayerId, readExpiration, readPaymentRequest, requestDigest } from '../payments.js'
-import { searchPayments, type SearchQuery } from '../search.js'
-import { paymentOf, REFUND_ID_BASE, refundView } from '../views.js'
+import { searchPayments, type PaymentSource, type SearchQuery } from '../search.js'
+import { isRefundInProcess, paymentOf, REFUND_ID_BASE, refundView } from '../views.js'
 import { findPayment, paymentIdOfSeq, paymentViews, txidOfPayment } from '../context.js'
 
 /**
@@ -32,8 +32,19 @@ const SearchAnswer = Type.Object({
 const AnyBody = Type.Unknown()
 const SEARCH_PARAMETERS = ['sort', 'criteria', 'range', 'begin_date', 'end_date', 'limit', 'offset', 'external_reference', 'status', 'status_detail', 'id']
 const IDEMPOTENCY_KEY_MAX = 128
+/** An idempotency key names its first result for 24 h of the clock, then makes a new one (docs/assumptions.md, Mercado Pago). */
+const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000
 /** Refunds within 180 days of the approval (docs/assumptions.md, Mercado Pago). */
 const REFUND_DEADLINE_DAYS = 180
+
+/**
+ * Whether the client asked to see refunds in process (`X-Render-In-Process-Refunds: true`, docs/mercado-pago.md):
+ * without it, a refund held in process answers its creation with a 400 and is left out of the refund reads.
+ */
+const rendersInProcess = (request: FastifyRequest): boolean => {
+  const value = request.headers['x-render-in-process-refunds']
+  return typeof value === 'string' && value.trim().toLowerCase() === 'true'
+}
 
 /** The account of a request's token (set by the onRequest hook). */
 const accountOf = (request: FastifyRequest): Account => request.account!
@@ -125,7 +136,7 @@ const routes: RoutesPlugin = async (app) => {
       ...(input.description !== undefined ? { description: input.description } : {}),
       // The account's key: its document, as API Pix's charges name it by default.
       key: account.document,
-      refs: [ref],
+      expiringRefs: { refs: [ref], until: sb.clock.now() + IDEMPOTENCY_KEY_LIFETIME_MS },
       duplicate: () => { replay() },
       of: seq => {
         const paymentId = paymentIdOfSeq(seq)
@@ -168,9 +179,16 @@ const routes: RoutesPlugin = async (app) => {
   }, async (request, reply) => {
     const account = accountOf(request)
     appliedScenarios(request, reply, 'cob-query', account.id)
-    // The account's payments (the charges' index of them, not every record of the account); each one's refunds from the refunds' index.
-    const payments = sb.charges.codeChargesOf(account.id)
-    const found = searchPayments(payments, refundsOf, request.query as SearchQuery, sb.clock.now(), account.mercadoPago?.userId ?? 0)
+    // The account's payments from the charges' lists of them (by account, by external_reference), a page read as one where it can; each one's refunds from the refunds' index.
+    const source: PaymentSource = {
+      all: reference => sb.charges.codeChargesOf(account.id, reference),
+      page: (reference, created, offset, limit, newestFirst) => {
+        const page = sb.charges.codeChargesMade(account.id, reference, created, offset, limit, newestFirst)
+        return page === undefined ? undefined : { total: page.total, results: page.charges }
+      },
+      refundsOf,
+    }
+    const found = searchPayments(source, request.query as SearchQuery, sb.clock.now(), account.mercadoPago?.userId ?? 0)
     return { paging: { total: found.total, limit: found.limit, offset: found.offset }, results: await paymentViews(sb, request, account, found.results, refundsOf) }
   })
 
@@ -207,7 +225,8 @@ const routes: RoutesPlugin = async (app) => {
     if (hasScenario(scenarios, 'POLICY_AGENT_UNAUTHORIZED')) throw policyUnauthorized()
     const key = idempotencyKey(request)
     const tx = findPayment(sb, account, request.params.id)
-    hold(`mp-refund:${tx.id}:${key}`, reply)
+    const ref = `mp-refund:${tx.id}:${key}`
+    hold(ref, reply)
     const body = request.body
     const asked = typeof body === 'object' && body !== null ? (body as { amount?: unknown }).amount : undefined
     let askedCents: number | undefined
@@ -219,12 +238,11 @@ const routes: RoutesPlugin = async (app) => {
       askedCents = parsed.cents
     }
     const received = receivedOf(tx)
-    const refId = `mp:${key}`
-    // The same key on the same payment: the same refund, if it asked the same.
-    const earlier = received === undefined ? undefined : sb.store.transactionByRef(`devolucao:${received.endToEndId}:${refId}`)
+    // The same key on the same payment within its 24 h: the same refund, if it asked the same.
+    const earlier = sb.store.transactionByRef(ref)
     if (earlier !== undefined) {
       if (askedCents !== undefined && askedCents !== earlier.amountCents) throw idempotencyConflict()
-      return reply.status(201).send(refundView(earlier, paymentOf(tx)!, account))
+      return answerRefund(request, reply, earlier, tx, account)
     }
     const remaining = received === undefined ? 0 : sb.refunds.remainingCents(tx)
     if (received === undefined || remaining === 0) throw badRequest(2063, 'The action requested is not valid for the current payment state')
@@ -233,7 +251,7 @@ const routes: RoutesPlugin = async (app) => {
     let refund: Transaction
     try {
       refund = sb.store.transact(() => {
-        const made = sb.refunds.refundIn(account, tx.id, { refundValue: centsToNumber(cents), externalId: refId }, scenarios, REFUND_DEADLINE_DAYS)
+        const made = sb.refunds.refundIn(account, tx.id, { refundValue: centsToNumber(cents) }, scenarios, REFUND_DEADLINE_DAYS, { refs: [ref], until: sb.clock.now() + IDEMPOTENCY_KEY_LIFETIME_MS })
         // A Pix refund is approved at once, unless a scenario holds (REFUND_DELAY) or refuses (REFUND_FAILED) it: then in_process.
         if (!hasScenario(scenarios, 'REFUND_DELAY') && !hasScenario(scenarios, 'REFUND_FAILED')) sb.refunds.settleNow(made)
         return made
@@ -244,8 +262,18 @@ const routes: RoutesPlugin = async (app) => {
       if (err instanceof Refusal && err.code === 'REFUND_AMOUNT_EXCEEDS_ORIGINAL') throw badRequest(4042, 'Refund amount exceeds the refundable amount')
       throw err
     }
-    return reply.status(201).send(refundView(sb.store.transaction(refund.id)!, paymentOf(tx)!, account))
+    return answerRefund(request, reply, sb.store.transaction(refund.id)!, tx, account)
   }
+
+  /** A refund made or replayed: 201 with it, or, held in process for a client that did not ask to see that, the 400 production answers (the refund goes on). */
+  const answerRefund = (request: FastifyRequest, reply: FastifyReply, refund: Transaction, payment: Transaction, account: Account) => {
+    if (isRefundInProcess(refund) && !rendersInProcess(request)) throw refundInProcess()
+    return reply.status(201).send(refundView(refund, paymentOf(payment)!, account))
+  }
+
+  /** A payment's refunds as the request may see them: without the header, those in process are hidden. */
+  const shownRefunds = (request: FastifyRequest, tx: Transaction): Transaction[] =>
+    rendersInProcess(request) ? refundsOf(tx) : refundsOf(tx).filter(r => !isRefundInProcess(r))
 
   app.post('/v1/payments/:id/refunds', {
     schema: { operationId: 'mercadoPagoCreateRefund', tags: TAGS, summary: 'Refund a payment, in full (no amount) or in part', params: Id, body: AnyBody, response: { 201: RefundObject, ...errorResponses(MERCADO_PAGO_SHAPE, [400, 403, 404, 409, 413, 415, 423]) } },
@@ -257,7 +285,7 @@ const routes: RoutesPlugin = async (app) => {
     const account = accountOf(request)
     const tx = findPayment(sb, account, request.params.id)
     appliedScenarios(request, reply, 'devolucao-query', account.id)
-    return refundsOf(tx).map(r => refundView(r, paymentOf(tx)!, account))
+    return shownRefunds(request, tx).map(r => refundView(r, paymentOf(tx)!, account))
   })
 
   app.get('/v1/payments/:id/refunds/:refundId', {
@@ -266,7 +294,7 @@ const routes: RoutesPlugin = async (app) => {
     const account = accountOf(request)
     const tx = findPayment(sb, account, request.params.id)
     appliedScenarios(request, reply, 'devolucao-query', account.id)
-    const refund = refundsOf(tx).find(r => String(REFUND_ID_BASE + r.seq) === request.params.refundId)
+    const refund = shownRefunds(request, tx).find(r => String(REFUND_ID_BASE + r.seq) === request.params.refundId)
     if (refund === undefined) throw refundNotFound()
     return refundView(refund, paymentOf(tx)!, account)
   })
