@@ -487,4 +487,11 @@ t.test('Mercado Pago through the typed client: its notification waited for by it
   t.ok(filtered.deliveries.length >= 2 && filtered.deliveries.every(d => d.eventType === 'mercado_pago_payment'))
   const sample = await sandbox.client.sandbox.testWebhook({ accountId: created.accountId, eventType: 'mercado_pago_payment' })
   t.same(sample.deliveries.map(d => [d.eventType, d.status]), [['mercado_pago_payment', 'no_receiver']], 'no account-level URL: no receiver')
+  // A refund held in process: a 400 unless the request asks to see it (X-Render-In-Process-Refunds).
+  await t.rejects(mp.refund(payment.id, 1, { scenario: 'REFUND_DELAY;ms=60000' }), { name: 'PixApiError', statusCode: 400 })
+  const held = await mp.refund(payment.id, 2, { scenario: 'REFUND_DELAY;ms=60000', renderInProcess: true })
+  t.equal(held.status, 'in_process')
+  t.same((await mp.refunds(payment.id)).map(r => r.id).includes(held.id), false, 'hidden from the list without the header')
+  t.equal((await mp.refundOf(payment.id, held.id, { renderInProcess: true })).status, 'in_process')
+  t.ok((await mp.refunds(payment.id, { renderInProcess: true })).some(r => r.id === held.id))
 })
