@@ -10,7 +10,7 @@ import type { SendResult } from './sender.js'
 import type { DeliveryTypes } from './samples.js'
 import { SenderThread, type Attempt } from './sender-thread.js'
 import { signDelivery } from './signature.js'
-import type { ClientIdentity, WebhookIdentity } from './identity.js'
+import type { ClientIdentity } from './identity.js'
 import { MTLS_MESSAGES, PROBE_TIMEOUT_MS, efiName, firstProbe, secondProbe } from './mtls-check.js'
 import { isIP } from 'node:net'
 import {
@@ -99,7 +99,7 @@ export type WebhookDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng'> &
   /** Sent as the user-agent of every attempt. */
   version: string
   /** The client certificate presented to https receivers of the event types that ask for it (identity.ts); none: never presented. */
-  identity?: WebhookIdentity
+  identity?: ClientIdentity
   /** --webhook-receiver-ca: trusted for receivers' server certificates besides Node's own. */
   receiverCa?: string
 }
@@ -278,10 +278,9 @@ export class WebhookService implements Lifecycle, Callbacks {
     }
   }
 
-  /** The sandbox's client identity (made now if it was not yet): its CA is what receivers trust. */
-  clientIdentity (): Promise<ClientIdentity> {
-    if (this.deps.identity === undefined) return Promise.reject(new Error('this sandbox has no client identity for its webhooks'))
-    return this.deps.identity.get()
+  /** The sandbox's client identity (docs/webhooks.md, mutual TLS): its CA is what receivers trust; none when the sandbox was given none. */
+  get clientIdentity (): ClientIdentity | undefined {
+    return this.deps.identity
   }
 
   /**

@@ -145,6 +145,23 @@ t.test('a callback to an https receiver that requires a client certificate of th
   t.match(await deliveries(), [{ status: 'delivered', attempts: [{ statusCode: 200, clientCertificate: true }] }], 'the log says the attempt went over mutual TLS')
 })
 
+t.test('without --webhook-client-cert, the identity is the one shipped in fixtures/certs/: a receiver trusts its CA ahead of time, across starts', async t => {
+  const shipped = readFileSync(new URL('../../fixtures/certs/webhook-ca.crt.pem', import.meta.url), 'utf8')
+  // The receiver is set up with the repository's file before any sandbox exists.
+  const r = await httpsReceiver(t, { requireCa: shipped, inHandshake: true })
+  for (const n of [1, 2]) {
+    const app = await buildTestApp(t, TRUSTED)
+    t.equal(await caOf(t, app), shipped, `start ${n}: GET /__sandbox/webhooks/ca.pem is fixtures/certs/webhook-ca.crt.pem`)
+    const { configure, pay } = await keyHolder(app)
+    t.equal((await configure(r.url)).statusCode, 200)
+    const arrived = r.arrived()
+    await pay(n)
+    await arrived
+    t.match(r.arrivals.at(-1), { path: '/hook/pix', authorized: true, peer: 'pix-sandbox webhooks' }, `start ${n}: the callback was accepted over mutual TLS`)
+    await app.close()
+  }
+})
+
 t.test('the certificate of --webhook-client-cert/--webhook-client-key is the one presented, and its CA the one served', async t => {
   const app = await buildTestApp(t, { ...TRUSTED, webhookClientCert: file('psp-client-chain.crt'), webhookClientKey: file('psp-client.key') })
   t.equal((await caOf(t, app)).trim(), read('psp-ca.crt').trim())
