@@ -267,7 +267,7 @@ function renderAccounts () {
 function renderBalance () {
   const section = $('#balance')
   const account = state.accounts.find(a => a.accountId === state.accountId)
-  const sig = JSON.stringify(state.accountId ? [account?.balance ?? null, account?.mercadoPago ?? null] : state.accounts.map(a => [a.accountId, a.name, a.balance, a.invariantHolds])) + (account?.invariantHolds ?? '')
+  const sig = JSON.stringify(state.accountId ? [account?.balance ?? null, account?.mercadoPago ?? null, account?.webhookMtlsCheck ?? null] : state.accounts.map(a => [a.accountId, a.name, a.balance, a.invariantHolds])) + (account?.invariantHolds ?? '')
   if (section.dataset.sig === sig) return
   section.dataset.sig = sig
   clear(section)
@@ -283,6 +283,9 @@ function renderBalance () {
       figure('Available', 'available'), figure('Blocked', 'blocked'), figure('Gross', 'gross'),
       el('p', { class: account.invariantHolds ? 'invariant ok' : 'invariant broken' },
         account.invariantHolds ? 'Ledger adds up' : 'Ledger invariant broken'),
+      // The account's switch of the mutual TLS check of its API Pix webhooks (docs/webhooks.md, mutual TLS).
+      el('p', { class: 'muted', 'data-testid': 'webhook-mtls-check', title: 'PATCH /__sandbox/accounts/{id} { "webhookMtlsCheck": true | false }' },
+        account.webhookMtlsCheck === false ? 'API Pix webhooks: mTLS check off' : 'API Pix webhooks: mTLS checked'),
       // Mercado Pago's credentials of the account (docs/mercado-pago.md): what its SDK is configured with.
       ...(account.mercadoPago
         ? [el('details', { class: 'credentials', 'data-testid': 'mercado-pago-credentials' },

@@ -79,8 +79,8 @@ export class ApiPixWebhookService implements Lifecycle {
       if (err instanceof Refusal) throw invalidRequest(err.messages, { fields: err.messages.map(() => 'webhook.webhookUrl') })
       throw err
     }
-    // The receiver's mutual TLS, as Efí checks it (--webhook-mtls-check enabled): before the unit, like the name.
-    const refused = await this.deps.callbacks.checkMutualTls(checked, opts.skipMtlsChecking === true)
+    // The receiver's mutual TLS, as Efí checks it, unless the account's switch is off (docs/webhooks.md): before the unit, like the name.
+    const refused = account.webhookMtlsCheck === false ? null : await this.deps.callbacks.checkMutualTls(checked, opts.skipMtlsChecking === true)
     // Efí's `nome` and `mensagem` ride along, for clients written for Efí's errors (docs/assumptions.md, Webhooks).
     if (refused !== null) throw invalidRequest(refused.mensagem, { fields: ['webhook.webhookUrl'], details: refused })
     const url = checked.href

@@ -217,6 +217,21 @@ t.test('with the check: x-skip-mtls-checking: true makes only the request with t
   t.equal((await configure(r.url, { 'x-skip-mtls-checking': 'false' })).statusCode, 400, 'false is the whole check')
 })
 
+t.test('the account\'s switch: with webhookMtlsCheck false its receivers are kept unchecked; PATCH turns the check back on', async t => {
+  const app = await buildTestApp(t, CHECKED)
+  const r = await httpsReceiver(t)
+  const { acc, configure, webhook } = await keyHolder(app)
+  const patch = (webhookMtlsCheck: boolean) => app.inject({ method: 'PATCH', url: `/__sandbox/accounts/${acc.accountId}`, payload: { webhookMtlsCheck } })
+  t.equal((await patch(false)).statusCode, 200)
+  t.equal((await configure(r.url)).statusCode, 200, 'a receiver that asks for no certificate is accepted')
+  t.same(r.arrivals, [], 'no request was made to check it')
+  t.equal((await patch(true)).statusCode, 200)
+  const res = await configure(`${r.url}/again`)
+  t.equal(res.statusCode, 400)
+  t.equal(res.json().detail, 'A autenticação de TLS mútuo não está configurada na URL informada')
+  t.match((await webhook()).json(), { webhookUrl: r.url }, 'the webhook kept its URL')
+})
+
 t.test('with the check: a receiver that requires the sandbox\'s certificate passes, for /webhook/{chave}, /webhookrec and /webhookcobr', async t => {
   const app = await buildTestApp(t, CHECKED)
   const r = await httpsReceiver(t, { requireCa: await caOf(t, app) })
