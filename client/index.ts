@@ -504,6 +504,8 @@ export class SandboxApi {
   issueToken (id: number, options?: RequestOptions): Promise<T.AccessToken> { return this.client.call('sandboxIssueToken', { params: { id }, options }) }
   /** `{ set: 100 }` or `{ credit: 50 }` (a negative credit debits). */
   changeBalance (id: number, change: T.BalanceChange, options?: RequestOptions): Promise<T.Account> { return this.client.call('sandboxChangeBalance', { params: { id }, body: change, options }) }
+  /** The settings that may change after creation: `{ webhookMtlsCheck: false }` (docs/webhooks.md, mutual TLS). */
+  changeAccount (id: number, change: T.AccountChange, options?: RequestOptions): Promise<T.Account> { return this.client.call('sandboxChangeAccount', { params: { id }, body: change, options }) }
 
   scenarios (options?: RequestOptions): Promise<T.Scenarios> { return this.client.call('sandboxListScenarios', { options }) }
   armScenario (arming: T.ScenarioArming, options?: RequestOptions): Promise<T.Armed> { return this.client.call('sandboxArmScenario', { body: arming, options }) }

@@ -16,7 +16,7 @@ import type {
   PayoutCreated, QrCashOutBody, RefundReceivedBody, TransactionList, TransactionListQuery, TransactionView,
 } from '../server/schemas/payouts.js'
 import type {
-  AccountFilterQuery, AccountList, AccountSettingsBody, AccountView, ArmedScenario, ArmedScenarioList, ArmScenarioBody, BalanceChangeBody,
+  AccountChangeBody, AccountFilterQuery, AccountList, AccountSettingsBody, AccountView, ArmedScenario, ArmedScenarioList, ArmScenarioBody, BalanceChangeBody,
   ClockAdvanceBody, ClockSetBody, ClockView, CreatedAccountView, HealthView, ResetBody, ResetView,
   ScenarioCatalogue, ScenarioSpec, SnapshotBody, SnapshotImported, SnapshotView,
 } from '../server/schemas/sandbox.js'
@@ -90,6 +90,7 @@ export const operations = {
   sandboxListAccounts: ['GET', '/__sandbox/accounts'],
   sandboxGetAccount: ['GET', '/__sandbox/accounts/{id}'],
   sandboxChangeBalance: ['POST', '/__sandbox/accounts/{id}/balance'],
+  sandboxChangeAccount: ['PATCH', '/__sandbox/accounts/{id}'],
   sandboxIssueToken: ['POST', '/__sandbox/accounts/{id}/token'],
   sandboxListScenarios: ['GET', '/__sandbox/scenarios'],
   sandboxArmScenario: ['POST', '/__sandbox/scenarios/arm'],
@@ -283,6 +284,7 @@ export type Account = S<typeof AccountView>
 export type CreatedAccount = S<typeof CreatedAccountView>
 export type Accounts = S<typeof AccountList>
 export type BalanceChange = S<typeof BalanceChangeBody>
+export type AccountChange = S<typeof AccountChangeBody>
 export type Scenarios = S<typeof ScenarioCatalogue>
 /**
  * A scenario of the catalogue (`GET /__sandbox/scenarios`) by its name, and what X-Sandbox-Scenario takes

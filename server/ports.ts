@@ -12,7 +12,7 @@ import type { Scheduler } from './engine/scheduler.js'
 import type { Fixtures } from './fixtures.js'
 import type { DomainEvents } from './events.js'
 import type { Store } from './store/store.js'
-import type { Account, CobVBatchItemStatus, CobVData, Counterpart, DeepReadonly, Payer, PayloadLocation, Transaction, TransactionKind, TransactionOf } from './store/state.js'
+import type { Account, CobVBatchItemStatus, CobVData, Counterpart, DeepReadonly, MtlsCheck, Payer, PayloadLocation, Transaction, TransactionKind, TransactionOf } from './store/state.js'
 import type { JournalEntry, JournalFilter, Since } from './journal/journal.js'
 import type { DeliveryFilter } from './webhooks/delivery-log.js'
 import type { ApiPixCallback, Delivery, EventType, WebhookEvent, WebhookRegistration } from './webhooks/types.js'
@@ -264,8 +264,11 @@ export interface AccountKeys {
 export interface Callbacks {
   /** Resolves the URL's host name (no unit may be open across it). */
   checkReceiver (url: string): Promise<URL>
-  /** The receiver's mutual TLS as a PSP checks it at registration: null when it passes (or the check is off), else why not, in Efí's words. */
-  checkMutualTls (url: URL, skipFirst: boolean): Promise<{ nome: string, mensagem: string } | null>
+  /**
+   * The receiver's mutual TLS as a PSP checks it at registration (`skipFirst`: x-skip-mtls-checking;
+   * `off`: the account's switch): how it was checked, or why it is refused, in Efí's words.
+   */
+  checkMutualTls (url: URL, opts: { skipFirst: boolean, off: boolean }): Promise<{ mtlsCheck: MtlsCheck } | { refused: { nome: string, mensagem: string } }>
   deliver<E extends ApiPixCallback> (event: WebhookEvent<E>, url: string): Delivery
 }
 

@@ -6,8 +6,6 @@ import { createRng, type SeededRng } from './domain/ids.js'
 import { parseInstant, SANDBOX_TIME_MAX, SANDBOX_TIME_MIN, SANDBOX_TIME_RANGE } from './domain/instant.js'
 import { StartupError } from './errors/startup.js'
 import { readWebhookTls } from './startup.js'
-import { generateWebhookIdentity } from './auth/certificates.js'
-import { WebhookIdentity } from './webhooks/identity.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
 import type { CobVBatchHold, ContractCodes } from './ports.js'
 import type { DomainEvents, Notifier } from './events.js'
@@ -185,9 +183,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const scenarios = new ScenarioService(store, clock)
   const deliveries = new DeliveryTypes()
   const webhookTls = readWebhookTls(config)
-  // Its validity is checked by receivers against their own clocks: real time, not the sandbox's.
-  const identity = new WebhookIdentity(webhookTls.client, () => generateWebhookIdentity(Date.now()))
-  const webhooks = new WebhookService({ ...engine, version, identity, ...(webhookTls.receiverCa !== undefined ? { receiverCa: webhookTls.receiverCa } : {}) }, { onError: err => logError(err, 'webhook bookkeeping failed'), ...opts.webhookLines, types: deliveries })
+  const webhooks = new WebhookService({ ...engine, version, identity: webhookTls.client, ...(webhookTls.receiverCa !== undefined ? { receiverCa: webhookTls.receiverCa } : {}) }, { onError: err => logError(err, 'webhook bookkeeping failed'), ...opts.webhookLines, types: deliveries })
   // The capabilities say what happened through `events`; each dialect's notifier (given below, once
   // every service exists) turns it into its webhooks, in the registry's order, in the same unit.
   const notifiers: Notifier[] = []

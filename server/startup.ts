@@ -1,10 +1,12 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
 import type { NetworkInterfaceInfo } from 'node:os'
 import type { Config } from './config.js'
 import { StartupError } from './errors/startup.js'
-import type { WebhookTls } from './webhooks/identity.js'
+import type { ClientIdentity, WebhookTls } from './webhooks/identity.js'
+import { packageRoot } from './paths.js'
 
 /**
  * What the process says at start, kept apart from main.ts so it can be tested without spawning:
@@ -72,20 +74,37 @@ function certificatesOf (pem: Buffer): string[] {
 }
 
 /**
+ * The sandbox's own PSP identity towards webhook receivers, shipped with the package (and the image):
+ * made once with openssl and committed, so a receiver can trust its CA ahead of time
+ * (docs/webhooks.md, mutual TLS). The certificate file holds the client certificate, then its CA.
+ */
+export const SHIPPED_WEBHOOK_IDENTITY = {
+  cert: join(packageRoot, 'fixtures', 'certs', 'webhook-client.crt.pem'),
+  key: join(packageRoot, 'fixtures', 'certs', 'webhook-client.key.pem'),
+  ca: join(packageRoot, 'fixtures', 'certs', 'webhook-ca.crt.pem'),
+}
+
+/** A client certificate file (the certificate, then the CA certificates that issued it) and its key, read and checked. */
+function readClientIdentity (certPath: string, keyPath: string): ClientIdentity {
+  const certSetting = 'webhookClientCert (--webhook-client-cert / SANDBOX_WEBHOOK_CLIENT_CERT)'
+  const chain = certificatesOf(readPem(certPath, certSetting, certificatesOf, 'a PEM certificate'))
+  const key = readPem(keyPath, 'webhookClientKey (--webhook-client-key / SANDBOX_WEBHOOK_CLIENT_KEY)', pem => createPrivateKey(pem), 'a PEM private key')
+  if (!new X509Certificate(chain[0]).checkPrivateKey(createPrivateKey(key))) {
+    throw new StartupError(`${certSetting}: the key of --webhook-client-key ${keyPath} is not the key of the certificate in ${certPath}`)
+  }
+  return { certificate: chain.join(''), privateKey: key.toString('utf8'), ca: (chain.length > 1 ? chain.slice(1) : chain).join('') }
+}
+
+/**
  * The sandbox's TLS towards webhook receivers (docs/webhooks.md, mutual TLS): its client certificate
- * and key (the CA a receiver trusts is what follows the certificate in its file, or the certificate
- * itself when it is alone, self-signed) and the CAs receivers' server certificates may chain to.
+ * and key, given by --webhook-client-cert/--webhook-client-key or else the one shipped with the
+ * package (the CA a receiver trusts is what follows the certificate in its file, or the certificate
+ * itself when it is alone, self-signed), and the CAs receivers' server certificates may chain to.
  */
 export function readWebhookTls (config: Pick<Config, 'webhookClientCert' | 'webhookClientKey' | 'webhookReceiverCa'>): WebhookTls {
-  const tls: WebhookTls = {}
-  if (config.webhookClientCert && config.webhookClientKey) {
-    const certSetting = 'webhookClientCert (--webhook-client-cert / SANDBOX_WEBHOOK_CLIENT_CERT)'
-    const chain = certificatesOf(readPem(config.webhookClientCert, certSetting, certificatesOf, 'a PEM certificate'))
-    const key = readPem(config.webhookClientKey, 'webhookClientKey (--webhook-client-key / SANDBOX_WEBHOOK_CLIENT_KEY)', pem => createPrivateKey(pem), 'a PEM private key')
-    if (!new X509Certificate(chain[0]).checkPrivateKey(createPrivateKey(key))) {
-      throw new StartupError(`${certSetting}: the key of --webhook-client-key ${config.webhookClientKey} is not the key of the certificate in ${config.webhookClientCert}`)
-    }
-    tls.client = { certificate: chain.join(''), privateKey: key.toString('utf8'), ca: (chain.length > 1 ? chain.slice(1) : chain).join('') }
+  const given = Boolean(config.webhookClientCert) && Boolean(config.webhookClientKey)
+  const tls: WebhookTls = {
+    client: readClientIdentity(given ? config.webhookClientCert! : SHIPPED_WEBHOOK_IDENTITY.cert, given ? config.webhookClientKey! : SHIPPED_WEBHOOK_IDENTITY.key),
   }
   if (config.webhookReceiverCa) {
     const setting = 'webhookReceiverCa (--webhook-receiver-ca / SANDBOX_WEBHOOK_RECEIVER_CA)'

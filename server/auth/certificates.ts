@@ -1,5 +1,4 @@
 import { X509Certificate, webcrypto } from 'node:crypto'
-import type { ClientIdentity } from '../webhooks/identity.js'
 
 /**
  * Client certificates: generated per account with a maintained X.509 library (ECDSA P-256, so an
@@ -49,54 +48,6 @@ export async function generateClientCertificate (commonName: string, serial: num
   const certificate = cert.toString('pem') + '\n'
   const privateKey = toPem(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey), 'PRIVATE KEY')
   return { certificate, privateKey, fingerprint: fingerprintOf(certificate) }
-}
-
-/**
- * The sandbox's PSP identity for its webhooks (docs/webhooks.md, mutual TLS): a CA of its own and a
- * client certificate it issues (EKU clientAuth), as a PSP such as Efí presents to its receivers. ECDSA
- * P-256 like the accounts' certificates: made in milliseconds once the library is loaded.
- */
-export async function generateWebhookIdentity (now: number): Promise<ClientIdentity> {
-  const x509 = await loadX509()
-  const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' }
-  const crypto = webcrypto as unknown as Crypto
-  const validity = { notBefore: new Date(now - 86_400_000), notAfter: new Date(now + 10 * 365 * 86_400_000) }
-  const caKeys = await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify']) as CryptoKeyPair
-  const caName = 'CN=pix-sandbox webhook CA, O=pix-sandbox'
-  const ca = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: '01',
-    name: caName,
-    ...validity,
-    signingAlgorithm: alg,
-    keys: caKeys,
-    extensions: [
-      new x509.BasicConstraintsExtension(true, 0, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-      await x509.SubjectKeyIdentifierExtension.create(caKeys.publicKey, false, crypto),
-    ],
-  }, crypto)
-  const keys = await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify']) as CryptoKeyPair
-  const leaf = await x509.X509CertificateGenerator.create({
-    serialNumber: '02',
-    subject: 'CN=pix-sandbox webhooks, O=pix-sandbox',
-    issuer: caName,
-    ...validity,
-    signingAlgorithm: alg,
-    publicKey: keys.publicKey,
-    signingKey: caKeys.privateKey,
-    extensions: [
-      new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth]),
-      await x509.AuthorityKeyIdentifierExtension.create(caKeys.publicKey, false, crypto),
-    ],
-  }, crypto)
-  const caPem = ca.toString('pem') + '\n'
-  return {
-    certificate: leaf.toString('pem') + '\n' + caPem,
-    privateKey: toPem(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey), 'PRIVATE KEY'),
-    ca: caPem,
-  }
 }
 
 /** SHA-256 fingerprint as node:crypto prints it (upper-case hex pairs joined by colons). */

@@ -267,7 +267,7 @@ function renderAccounts () {
 function renderBalance () {
   const section = $('#balance')
   const account = state.accounts.find(a => a.accountId === state.accountId)
-  const sig = JSON.stringify(state.accountId ? [account?.balance ?? null, account?.mercadoPago ?? null] : state.accounts.map(a => [a.accountId, a.name, a.balance, a.invariantHolds])) + (account?.invariantHolds ?? '')
+  const sig = JSON.stringify(state.accountId ? [account?.balance ?? null, account?.mercadoPago ?? null, account?.webhookMtlsCheck ?? null] : state.accounts.map(a => [a.accountId, a.name, a.balance, a.invariantHolds])) + (account?.invariantHolds ?? '')
   if (section.dataset.sig === sig) return
   section.dataset.sig = sig
   clear(section)
@@ -283,6 +283,9 @@ function renderBalance () {
       figure('Available', 'available'), figure('Blocked', 'blocked'), figure('Gross', 'gross'),
       el('p', { class: account.invariantHolds ? 'invariant ok' : 'invariant broken' },
         account.invariantHolds ? 'Ledger adds up' : 'Ledger invariant broken'),
+      // The account's switch of the mutual TLS check of its API Pix webhooks (docs/webhooks.md, mutual TLS).
+      el('p', { class: 'muted', 'data-testid': 'webhook-mtls-check', title: 'PATCH /__sandbox/accounts/{id} { "webhookMtlsCheck": true | false }' },
+        account.webhookMtlsCheck === false ? 'API Pix webhooks: mTLS check off' : 'API Pix webhooks: mTLS checked'),
       // Mercado Pago's credentials of the account (docs/mercado-pago.md): what its SDK is configured with.
       ...(account.mercadoPago
         ? [el('details', { class: 'credentials', 'data-testid': 'mercado-pago-credentials' },
@@ -800,6 +803,8 @@ function buildDelivery (d) {
         a.statusCode === null || a.statusCode === undefined ? 'no answer' : `HTTP ${a.statusCode}`,
         // An API Pix callback to an https receiver: the sandbox presented its client certificate (docs/webhooks.md).
         a.clientCertificate ? el('span', { class: 'badge', title: 'over mutual TLS: the sandbox presented its client certificate (GET /__sandbox/webhooks/ca.pem)' }, 'mTLS') : '',
+        // Such a callback to a plain http receiver: neither TLS nor the certificate, as a PSP would not post it.
+        a.plainHttp ? el('span', { class: 'badge', title: 'plain http: without TLS or the sandbox\'s client certificate, which a PSP presents (docs/webhooks.md)' }, 'no TLS') : '',
         typeof a.latencyMs === 'number' ? ` · ${Math.round(a.latencyMs)} ms` : '',
         a.error ? el('span', { class: 'error-text' }, ` · ${a.error}`) : ''),
       a.requestHeaders ? el('details', { 'data-key': `req-${key}-${i}` }, el('summary', {}, 'Request headers'), el('pre', {}, json(a.requestHeaders))) : null,
@@ -1229,6 +1234,14 @@ function recCodes (r) {
       : null)
 }
 
+/** How an API Pix webhook's receiver was checked when configured (docs/webhooks.md, mutual TLS). */
+const MTLS_CHECKS = {
+  checked: 'checked: refused without the sandbox\'s client certificate, accepted with it',
+  'certificate-only': 'accepted with the client certificate (x-skip-mtls-checking: true skipped the request without)',
+  unchecked: 'not checked (the account\'s webhookMtlsCheck or --webhook-mtls-check off)',
+  'plain-http': 'plain http: posted to without TLS or the client certificate',
+}
+
 /** What each callback of API Pix posts to its webhook's URL. */
 const CALLBACK_POSTED = { pix: 'Received PIX posted to', rec: 'Changes of recurrences posted to', cobr: 'Changes of recurring charges posted to' }
 
@@ -1352,6 +1365,7 @@ const API_PIX_BLOCKS = [
       w.chave ? ['Key (chave)', el('code', {}, w.chave)] : ['Of', `the whole account (/webhook${w.callback})`],
       ['webhookUrl', el('code', {}, w.webhookUrl)],
       [CALLBACK_POSTED[w.callback] ?? 'Posted to', el('code', {}, w.callbackUrl)],
+      ['mTLS check', w.mtlsCheck ? el('span', { 'data-testid': 'mtls-check' }, MTLS_CHECKS[w.mtlsCheck] ?? w.mtlsCheck) : null],
       ['Configured', timeEl(w.criacao)],
     ],
   },

@@ -18,6 +18,13 @@ export const Limits = Type.Object({
   nightly: Brl('largest single pay-out from 20:00 to 06:00 (America/Sao_Paulo), BRL'),
 })
 
+const WebhookMtlsCheck = Type.Boolean({ description: 'Whether configuring an API Pix webhook (PUT /webhook/{chave}, /webhookrec, /webhookcobr) with an https URL checks its receiver\'s mutual TLS as Efí does (docs/webhooks.md, mutual TLS); default true. false: the URL is kept unchecked (its callbacks still present the sandbox\'s client certificate). --webhook-mtls-check disabled turns it off for every account' })
+
+/** PATCH /__sandbox/accounts/{id}: the settings that may change after the account is created. */
+export const AccountChangeBody = Type.Object({
+  webhookMtlsCheck: Type.Optional(WebhookMtlsCheck),
+}, { additionalProperties: false, minProperties: 1 })
+
 export const AccountSettingsBody = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   document: Type.Optional(Type.String({ pattern: '^([0-9]{11}|[0-9A-Z]{12}[0-9]{2})$', description: 'CPF or CNPJ of the holder; generated when absent' })),
@@ -29,6 +36,7 @@ export const AccountSettingsBody = Type.Object({
   cashInMinExpirationSeconds: Type.Optional(Type.Integer({ minimum: 30, maximum: 604800 })),
   splitFrequency: Type.Optional(SplitFrequencySchema),
   efiHomologacao: Type.Optional(Type.Boolean({ description: 'Efí\'s homologação profile (docs/efi.md): its pay-outs of up to R$ 10.00 are confirmed by webhook, R$ 10.01 to 20.00 rejected by webhook, above R$ 20.00 refused on the request; by key only to efipay@sejaefi.com.br. Default false: the sandbox\'s own rules' })),
+  webhookMtlsCheck: Type.Optional(WebhookMtlsCheck),
   scopes: Type.Optional(OAuthScopes('the OAuth scopes granted to the account: BACEN\'s API Pix (docs/api-pix.md) and Efí\'s own routes (docs/efi.md); every one when absent')),
   mercadoPago: Type.Optional(Type.Object({
     accessToken: Type.Optional(Type.String({ minLength: 8, maxLength: 200, description: 'TEST-... or APP_USR-...; unique in the sandbox' })),
@@ -64,6 +72,7 @@ export const AccountView = Type.Object({
   cashInMinExpirationSeconds: Type.Integer(),
   splitFrequency: SplitFrequencySchema,
   efiHomologacao: Type.Boolean({ description: 'Efí\'s homologação profile (docs/efi.md)' }),
+  webhookMtlsCheck: WebhookMtlsCheck,
   accountNumber: Type.String({ description: 'The account number another account names it by (Efí\'s split favorecido, a payment\'s counterpart)' }),
   scopes: OAuthScopes('the OAuth scopes granted to the account: API Pix\'s and Efí\'s'),
   balance: Type.Object({ available: Type.Number(), blocked: Type.Number(), gross: Type.Number() }),

@@ -220,6 +220,7 @@ const Attempt = Type.Object({
   responseBody: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'First kilobyte of the answer' })),
   requestHeaders: Type.Optional(HeaderMap),
   clientCertificate: Type.Optional(Type.Boolean({ description: 'true: the attempt went over mutual TLS, presenting the sandbox\'s client certificate (GET /__sandbox/webhooks/ca.pem); absent: without it (plain http, or an event type that does not present it)' })),
+  plainHttp: Type.Optional(Type.Boolean({ description: 'true: a callback the sandbox presents its client certificate with (API Pix\'s) went to a plain http receiver, without TLS or the certificate (docs/webhooks.md, mutual TLS); absent otherwise' })),
 })
 
 export const DeliveryView = Type.Object({

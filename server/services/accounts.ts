@@ -33,6 +33,8 @@ export interface AccountSettings {
   splitFrequency?: SplitFrequency
   /** Efí's homologação profile (docs/efi.md): its test rules for Efí's pay-outs. */
   efiHomologacao?: boolean
+  /** Whether its API Pix webhooks' https receivers are checked for mutual TLS when configured (docs/webhooks.md); default on. */
+  webhookMtlsCheck?: boolean
   /** The scopes of API Pix it is granted; every one when absent. */
   scopes?: OAuthScope[]
   /** Its Mercado Pago credentials, each generated when absent (docs/mercado-pago.md, Credentials). */
@@ -103,6 +105,7 @@ export class AccountService {
       ...(s.scopes !== undefined ? { scopes: [...new Set(s.scopes)] } : {}),
       mercadoPago: mercadoPagoCredentials(s.mercadoPago, this.clock.now()),
       ...(s.efiHomologacao === true ? { efiHomologacao: true } : {}),
+      ...(s.webhookMtlsCheck !== undefined ? { webhookMtlsCheck: s.webhookMtlsCheck } : {}),
     }
   }
 
@@ -201,6 +204,14 @@ export class AccountService {
   }
 
   /** Credits (or debits, when negative) the available balance, or sets it to an exact value; null when done. */
+  /** PATCH /__sandbox/accounts/{id}: the settings that may change after creation; the account as it now is. */
+  changeSettings (account: Account, change: Pick<AccountSettings, 'webhookMtlsCheck'>): Account {
+    this.store.transact(() => this.store.patch('accounts', account.id, a => {
+      if (change.webhookMtlsCheck !== undefined) a.webhookMtlsCheck = change.webhookMtlsCheck
+    }))
+    return this.require(account.id)
+  }
+
   changeBalance (account: Account, change: { credit?: number, set?: number }): ledger.AdjustProblem | null {
     const delta = change.set !== undefined
       ? brlToCents(change.set) - account.balance.availableCents

@@ -79,10 +79,11 @@ export class ApiPixWebhookService implements Lifecycle {
       if (err instanceof Refusal) throw invalidRequest(err.messages, { fields: err.messages.map(() => 'webhook.webhookUrl') })
       throw err
     }
-    // The receiver's mutual TLS, as Efí checks it (--webhook-mtls-check enabled): before the unit, like the name.
-    const refused = await this.deps.callbacks.checkMutualTls(checked, opts.skipMtlsChecking === true)
+    // The receiver's mutual TLS, as Efí checks it, unless the account's switch is off (docs/webhooks.md): before the unit, like the name.
+    const check = await this.deps.callbacks.checkMutualTls(checked, { skipFirst: opts.skipMtlsChecking === true, off: account.webhookMtlsCheck === false })
     // Efí's `nome` and `mensagem` ride along, for clients written for Efí's errors (docs/assumptions.md, Webhooks).
-    if (refused !== null) throw invalidRequest(refused.mensagem, { fields: ['webhook.webhookUrl'], details: refused })
+    if ('refused' in check) throw invalidRequest(check.refused.mensagem, { fields: ['webhook.webhookUrl'], details: check.refused })
+    const { mtlsCheck } = check
     const url = checked.href
     const now = iso(this.deps.clock.now())
     // The lookup and the insert in one unit with no await: concurrent PUTs of one key make one webhook.
@@ -100,15 +101,17 @@ export class ApiPixWebhookService implements Lifecycle {
           callback: slot.callback,
           ...(slot.chave !== undefined ? { chave: slot.chave } : {}),
           webhookUrl: url,
+          mtlsCheck,
           createdAt: now,
           updatedAt: now,
         })
         this.bySlot.follow(added)
         return added
       }
-      if (existing.webhookUrl === url) return existing
+      if (existing.webhookUrl === url && existing.mtlsCheck === mtlsCheck) return existing
       this.store.patch('apiPixWebhooks', existing.id, w => {
         w.webhookUrl = url
+        w.mtlsCheck = mtlsCheck
         w.updatedAt = now
       })
       return this.store.data.apiPixWebhooks[existing.id]
@@ -146,7 +149,7 @@ export class ApiPixWebhookService implements Lifecycle {
     return Object.values(this.store.data.apiPixWebhooks)
       .filter(x => accountId === undefined || x.accountId === accountId)
       .sort((a, b) => b.id - a.id)
-      .map(x => ({ ...this.view(x), accountId: x.accountId, callback: x.callback, callbackUrl: callbackUrl(x.webhookUrl, x.callback) }))
+      .map(x => ({ ...this.view(x), accountId: x.accountId, callback: x.callback, callbackUrl: callbackUrl(x.webhookUrl, x.callback), ...(x.mtlsCheck !== undefined ? { mtlsCheck: x.mtlsCheck } : {}) }))
   }
 
   /** The account's webhooks of a callback, oldest first (GET /webhook lists them). */

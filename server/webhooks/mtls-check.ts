@@ -10,16 +10,12 @@ import { SERVER_CERTIFICATE_ERRORS } from './sender.js'
  * the requests go out through the sender thread (service.ts). The messages are Efí's, word for word.
  */
 export const MTLS_MESSAGES = {
-  https: 'A URL do webhook deve usar o protocolo HTTPS',
   notMutual: 'A autenticação de TLS mútuo não está configurada na URL informada',
   unreachable: 'A URL informada está inacessível',
   timeout: 'A URL informada atingiu o tempo limite de resposta',
   failed: (code: string) => `A requisição na URL informada falhou com o erro: ${code}`,
   status: (status: number) => `A URL informada respondeu com o código HTTP ${status}`,
 } as const
-
-/** Efí's `nome` of each refusal: the URL's form is `valor_invalido`, what its receiver did `webhook_invalido`. */
-export const efiName = (message: string): 'valor_invalido' | 'webhook_invalido' => message === MTLS_MESSAGES.https ? 'valor_invalido' : 'webhook_invalido'
 
 /** How long each request of the check waits (Efí publishes none for registration). */
 export const PROBE_TIMEOUT_MS = 10_000

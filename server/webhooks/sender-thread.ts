@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads'
 import type { SendResult } from './sender.js'
 import type { Listener } from './own-address.js'
-import type { ClientIdentity, WebhookIdentity } from './identity.js'
+import type { ClientIdentity } from './identity.js'
 
 /**
  * Webhook attempts go out from a worker thread. Every settlement with a receiver makes at least one
@@ -48,7 +48,7 @@ export interface SenderOptions {
 }
 
 /** The sender thread's settings, and the identity its attempts present when asked to (not part of the thread's data; none: never presented). */
-export type SenderThreadOptions = SenderOptions & { identity?: WebhookIdentity }
+export type SenderThreadOptions = SenderOptions & { identity?: ClientIdentity }
 
 const CANCELLED: SendResult = { statusCode: null, latencyMs: 0, error: 'CANCELLED', responseBody: null, cancelled: true }
 
@@ -57,8 +57,6 @@ export class SenderThread {
   private readonly waiting = new Map<number, (result: SendResult) => void>()
   private outbox: WorkerMessage[] = []
   private seq = 0
-  /** Attempts that present the client certificate, waiting for it to be made (the first ones only). */
-  private readonly deferred = new Set<number>()
   /** Whether the thread running now was given the identity: once per thread, never per attempt. */
   private identityGiven = false
 
@@ -70,37 +68,17 @@ export class SenderThread {
     if (this.worker) this.post({ type: 'listeners', listeners })
   }
 
-  /**
-   * One attempt; with `clientCertificate`, the connection presents the sandbox's client certificate
-   * (made on first use: the first such attempts wait for it, in the order they came).
-   */
+  /** One attempt; with `clientCertificate`, the connection presents the sandbox's client certificate. */
   send (url: string, headers: Record<string, string>, body: string, timeoutMs: number, order?: string, clientCertificate = false): Attempt {
     const id = ++this.seq
     const result = new Promise<SendResult>(resolve => this.waiting.set(id, resolve))
-    const message: AttemptRequest = { type: 'send', id, url, headers, body, timeoutMs, ...(order !== undefined ? { order } : {}), ...(clientCertificate && this.options.identity !== undefined ? { clientCertificate: true } : {}) }
-    const identities = clientCertificate ? this.options.identity : undefined
-    const identity = identities?.current ?? null
-    if (identities === undefined) {
-      this.post(message)
-    } else if (identity !== null) {
-      this.offer(identity)
-      this.post(message)
-    } else {
-      this.deferred.add(id)
-      identities.get().then(made => {
-        if (!this.deferred.delete(id)) return // cancelled meanwhile
-        this.offer(made)
-        this.post(message)
-      }, err => {
-        this.deferred.delete(id)
-        this.settle(id, { statusCode: null, latencyMs: 0, error: `CLIENT_CERTIFICATE: the sandbox's client certificate could not be made (${String(err)})`, responseBody: null, cancelled: false })
-      })
-    }
+    const identity = clientCertificate ? this.options.identity : undefined
+    if (identity !== undefined) this.offer(identity)
+    this.post({ type: 'send', id, url, headers, body, timeoutMs, ...(order !== undefined ? { order } : {}), ...(identity !== undefined ? { clientCertificate: true } : {}) })
     return {
       result,
       cancel: () => {
-        if (this.deferred.delete(id)) this.settle(id, CANCELLED)
-        else if (this.waiting.has(id)) this.post({ type: 'cancel', id })
+        if (this.waiting.has(id)) this.post({ type: 'cancel', id })
       },
     }
   }
@@ -120,7 +98,6 @@ export class SenderThread {
 
   async close (): Promise<void> {
     this.settleAll(CANCELLED)
-    this.deferred.clear()
     const worker = this.worker
     this.worker = null
     this.outbox = []

@@ -10,13 +10,12 @@ import type { SendResult } from './sender.js'
 import type { DeliveryTypes } from './samples.js'
 import { SenderThread, type Attempt } from './sender-thread.js'
 import { signDelivery } from './signature.js'
-import type { ClientIdentity, WebhookIdentity } from './identity.js'
-import { MTLS_MESSAGES, PROBE_TIMEOUT_MS, efiName, firstProbe, secondProbe } from './mtls-check.js'
-import { isIP } from 'node:net'
+import type { ClientIdentity } from './identity.js'
+import { PROBE_TIMEOUT_MS, firstProbe, secondProbe } from './mtls-check.js'
 import {
   GATEWAY_EVENT_TYPES, isEventType, isGatewayEvent, type AttemptKind, type Delivery, type EventType, type FailedAttempt, type GaveUp, type WebhookEvent,
 } from './types.js'
-import type { Mutable } from '../store/state.js'
+import type { MtlsCheck, Mutable } from '../store/state.js'
 import { DELIVERY_FAULTS } from '../../scenarios/delivery.js'
 import { formatScenario, hasScenario, readScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
@@ -99,19 +98,13 @@ export type WebhookDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng'> &
   /** Sent as the user-agent of every attempt. */
   version: string
   /** The client certificate presented to https receivers of the event types that ask for it (identity.ts); none: never presented. */
-  identity?: WebhookIdentity
+  identity?: ClientIdentity
   /** --webhook-receiver-ca: trusted for receivers' server certificates besides Node's own. */
   receiverCa?: string
 }
 
-/** A plain http receiver the mTLS check lets through: on this machine (docs/assumptions.md, Webhooks). */
-function onLoopback (url: URL): boolean {
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase()
-  if (host === 'localhost' || host.endsWith('.localhost')) return true
-  if (isIP(host) === 4) return host.startsWith('127.')
-  // ::1, and 127.0.0.0/8 mapped to IPv6 as the URL parser writes it (`::ffff:7f00:1`).
-  return host === '::1' || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host)
-}
+/** How an attempt went, as its record says: over mutual TLS, or a callback that asks for it over plain http (neither: say nothing). */
+type Transport = { clientCertificate?: true, plainHttp?: true }
 
 export class WebhookService implements Lifecycle, Callbacks {
   readonly registrations: Registrations
@@ -245,18 +238,21 @@ export class WebhookService implements Lifecycle, Callbacks {
 
   /**
    * Callbacks: the check of a receiver's mutual TLS as Efí makes it when a webhook is configured
-   * (mtls-check.ts), with --webhook-mtls-check enabled: null when it passes (or the check is off), else
-   * Efí's reason. A plain http receiver on this machine passes unchecked; elsewhere it must be https.
-   * `skipFirst` (`x-skip-mtls-checking: true`) skips the request without a certificate.
+   * (mtls-check.ts), unless --webhook-mtls-check disabled or the account's switch (`off`) says not to:
+   * how it was checked, or Efí's reason to refuse it. `skipFirst` (`x-skip-mtls-checking: true`) skips
+   * the request without a certificate. A plain http receiver is accepted unchecked wherever it is, as
+   * the sandbox's receivers are the developer's (docs/assumptions.md, Webhooks), and marked so.
    */
-  async checkMutualTls (url: URL, skipFirst: boolean): Promise<{ nome: string, mensagem: string } | null> {
-    const mensagem = await this.mutualTlsRefusal(url, skipFirst)
-    return mensagem === null ? null : { nome: efiName(mensagem), mensagem }
+  async checkMutualTls (url: URL, opts: { skipFirst: boolean, off: boolean }): Promise<{ mtlsCheck: MtlsCheck } | { refused: { nome: string, mensagem: string } }> {
+    if (url.protocol !== 'https:') return { mtlsCheck: 'plain-http' }
+    if (opts.off || this.deps.config.webhookMtlsCheck !== 'enabled') return { mtlsCheck: 'unchecked' }
+    const mensagem = await this.mutualTlsRefusal(url, opts.skipFirst)
+    // Efí's `nome` of every refusal of what the receiver did.
+    if (mensagem !== null) return { refused: { nome: 'webhook_invalido', mensagem } }
+    return { mtlsCheck: opts.skipFirst ? 'certificate-only' : 'checked' }
   }
 
   private async mutualTlsRefusal (url: URL, skipFirst: boolean): Promise<string | null> {
-    if (this.deps.config.webhookMtlsCheck !== 'enabled') return null
-    if (url.protocol !== 'https:') return onLoopback(url) ? null : MTLS_MESSAGES.https
     const body = JSON.stringify({ evento: 'teste_webhook', data_criacao: new Date(this.deps.clock.now()).toISOString() })
     const headers = { 'content-type': 'application/json', 'user-agent': `pix-sandbox/${this.deps.version}` }
     if (!skipFirst) {
@@ -278,10 +274,9 @@ export class WebhookService implements Lifecycle, Callbacks {
     }
   }
 
-  /** The sandbox's client identity (made now if it was not yet): its CA is what receivers trust. */
-  clientIdentity (): Promise<ClientIdentity> {
-    if (this.deps.identity === undefined) return Promise.reject(new Error('this sandbox has no client identity for its webhooks'))
-    return this.deps.identity.get()
+  /** The sandbox's client identity (docs/webhooks.md, mutual TLS): its CA is what receivers trust; none when the sandbox was given none. */
+  get clientIdentity (): ClientIdentity | undefined {
+    return this.deps.identity
   }
 
   /**
@@ -478,8 +473,11 @@ export class WebhookService implements Lifecycle, Callbacks {
     const generation = this.generation
     const url = d.url
     const id = d.id
-    // The PSP's client certificate, to an https receiver of an event type that presents it (API Pix's callbacks).
-    const clientCertificate = url.startsWith('https:') && this.deps.identity !== undefined && this.types?.presentsCertificate(d.eventType) === true
+    // The PSP's client certificate, to an https receiver of an event type that presents it (API Pix's
+    // callbacks); to a plain http one, such a callback goes without TLS, and its attempt says so.
+    const presents = this.types?.presentsCertificate(d.eventType) === true
+    const clientCertificate = url.startsWith('https:') && this.deps.identity !== undefined && presents
+    const transport: Transport = clientCertificate ? { clientCertificate: true } : presents && url.startsWith('http:') ? { plainHttp: true } : {}
     const attempt: Attempt = this.pointsAtSandbox(url)
       ? { result: Promise.resolve(SELF_ADDRESS_REFUSED), cancel: () => {} }
       : this.sender.send(url, headers, body, this.deps.config.webhookTimeoutMs, d.transactionId !== null ? `${url}\n${d.transactionId}` : undefined, clientCertificate)
@@ -488,7 +486,7 @@ export class WebhookService implements Lifecycle, Callbacks {
     const scheduled = kind === 'first' || kind === 'retry'
     if (scheduled) this.attemptOf.set(id, cancel)
     const p = attempt.result
-      .then(result => this.finish(id, generation, kind, at, headers, clientCertificate, result))
+      .then(result => this.finish(id, generation, kind, at, headers, transport, result))
       .catch(this.onError)
       .finally(() => {
         this.inFlight.delete(p)
@@ -498,14 +496,14 @@ export class WebhookService implements Lifecycle, Callbacks {
     this.inFlight.add(p)
   }
 
-  private finish (id: string, generation: number, kind: AttemptKind, at: string, headers: Record<string, string>, clientCertificate: boolean, result: SendResult): void {
+  private finish (id: string, generation: number, kind: AttemptKind, at: string, headers: Record<string, string>, transport: Transport, result: SendResult): void {
     if (result.cancelled || generation !== this.generation) return
     if (!this.log.get(id)) return // evicted or its account removed while the request was out
     // The result of an attempt is a unit of its own, written like a scheduled job's.
-    this.deps.store.unit(() => this.recordAttempt(id, kind, at, headers, clientCertificate, result))
+    this.deps.store.unit(() => this.recordAttempt(id, kind, at, headers, transport, result))
   }
 
-  private recordAttempt (id: string, kind: AttemptKind, at: string, headers: Record<string, string>, clientCertificate: boolean, result: SendResult): void {
+  private recordAttempt (id: string, kind: AttemptKind, at: string, headers: Record<string, string>, transport: Transport, result: SendResult): void {
     const d = this.log.get(id)!
     let { statusCode, error } = result
     if (kind === 'first' && hasFault(d, 'WEBHOOK_RECEIVER_TIMEOUT')) {
@@ -516,7 +514,7 @@ export class WebhookService implements Lifecycle, Callbacks {
       error = `HTTP ${statusCode}`
     }
     const ok = error === null
-    const attempt = { at, kind, statusCode, latencyMs: result.latencyMs, error, responseBody: result.responseBody, requestHeaders: headers, ...(clientCertificate ? { clientCertificate } : {}) }
+    const attempt = { at, kind, statusCode, latencyMs: result.latencyMs, error, responseBody: result.responseBody, requestHeaders: headers, ...transport }
     const updatedAt = new Date(this.deps.clock.now()).toISOString()
     let retryAt: number | null = null
     let duplicate = false

@@ -121,6 +121,7 @@ t.test('npm pack builds dist/ and ships dist, fixtures, the dashboard, bin, READ
   t.same(unexpected, [], 'nothing but what the package needs')
   for (const needed of ['dist/server/index.js', 'dist/server/index.d.ts', 'dist/client/index.js', 'dist/client/index.d.ts', 'dist/server/main.js',
     'dist/server/healthcheck.js', 'dist/server/webhooks/sender-worker.js', 'fixtures/default.json', 'fixtures/certs/default-client.crt.pem',
+    'fixtures/certs/webhook-ca.crt.pem', 'fixtures/certs/webhook-client.crt.pem', 'fixtures/certs/webhook-client.key.pem',
     'server/dashboard/index.html', 'LICENSE', 'README.md']) {
     t.ok(paths.includes(needed), `ships ${needed}`)
   }

@@ -125,6 +125,8 @@ t.test('the API Pix tab: the webhooks per key and of the whole account (webhookr
   const { app, base, page, pageErrors } = session
   const { document } = (await app.inject({ method: 'GET', url: '/__sandbox/accounts/1' })).json()
   const token = await oauthToken(app)
+  // Its receivers are example domains nobody runs: the account's mTLS check is off, as a user without a receiver turns it.
+  t.equal((await app.inject({ method: 'PATCH', url: '/__sandbox/accounts/1', payload: { webhookMtlsCheck: false } })).statusCode, 200)
   for (const [url, webhookUrl] of [[`/v2/webhook/${document}`, 'https://erp.example.com/hooks'], ['/v2/webhookrec', 'https://erp.example.com/recs/'], ['/v2/webhookcobr', 'https://erp.example.com/cobrs']]) {
     const put = await app.inject({ method: 'PUT', url, headers: bearer(token), payload: { webhookUrl } })
     t.equal(put.statusCode, 200, put.body)
@@ -137,6 +139,9 @@ t.test('the API Pix tab: the webhooks per key and of the whole account (webhookr
     t.equal(await row.locator('[data-testid="callback-url"]').textContent(), callbackUrl)
     t.equal(await row.locator('.badge').textContent(), callback)
   }
+  const perKey = page.locator(`#ap-webhook-list > li[data-key="1-${document}"]`)
+  await perKey.locator('.row-summary').click()
+  t.match(await perKey.locator('[data-testid="mtls-check"]').textContent(), /^not checked/, 'the webhook says its receiver was not checked')
   t.match(await page.locator('#ap-webhook-list > li[data-key="1-rec"] .cell.kind').textContent(), '/webhookrec')
   t.same(pageErrors, [])
 })
@@ -309,11 +314,13 @@ t.test('the API Pix tab shows the last 50 recurrences made, and older ones a pag
   t.same(pageErrors, [])
 })
 
-t.test('the delivery log marks an attempt of a callback that went over mutual TLS (the sandbox\'s client certificate presented)', async (t) => {
+t.test('the delivery log marks an attempt of a callback that went over mutual TLS (the sandbox\'s client certificate presented), and one that went over plain http', async (t) => {
   t.setTimeout(60_000)
   const { app, base, page, pageErrors } = session
   const { document } = (await app.inject({ method: 'GET', url: '/__sandbox/accounts/1' })).json()
   const token = await oauthToken(app)
+  // No receiver listens: the account's mTLS check is off, as a user without a receiver turns it.
+  t.equal((await app.inject({ method: 'PATCH', url: '/__sandbox/accounts/1', payload: { webhookMtlsCheck: false } })).statusCode, 200)
   // An https receiver nothing listens at: the attempt is refused, and made with the certificate all the same.
   const closed = createServer().listen(0, '127.0.0.1')
   await once(closed, 'listening')
@@ -335,5 +342,17 @@ t.test('the delivery log marks an attempt of a callback that went over mutual TL
   await attempt.waitFor()
   t.equal(await attempt.locator('.badge', { hasText: 'mTLS' }).count(), 1, 'the attempt is marked mTLS')
   t.match(await attempt.textContent(), /ECONNREFUSED/)
+  t.equal(await attempt.locator('.badge', { hasText: 'no TLS' }).count(), 0)
+
+  t.equal((await app.inject({ method: 'PUT', url: `/v2/webhook/${document}`, headers: bearer(token), payload: { webhookUrl: `http://127.0.0.1:${port}/plain` } })).statusCode, 200)
+  const cob2 = await app.inject({ method: 'PUT', url: `/v2/cob/${txidOf(97)}`, headers: bearer(token), payload: { calendario: {}, valor: { original: '3.22' }, chave: document } })
+  t.equal((await app.inject({ method: 'POST', url: '/__sandbox/pix/pay', payload: { pixCode: cob2.json().pixCopiaECola } })).statusCode, 201)
+  await app.sandbox.webhooks.idle()
+  const plainRow = page.locator('#dl-list > li').filter({ hasText: `127.0.0.1:${port}/plain/pix` }).first()
+  await plainRow.locator('.row-summary').click()
+  const plainAttempt = plainRow.locator('.attempt').first()
+  await plainAttempt.waitFor()
+  t.equal(await plainAttempt.locator('.badge', { hasText: 'no TLS' }).count(), 1, 'the attempt is marked: without TLS')
+  t.equal(await plainAttempt.locator('.badge', { hasText: 'mTLS' }).count(), 0)
   t.same(pageErrors, [])
 })

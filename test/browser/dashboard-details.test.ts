@@ -117,6 +117,16 @@ t.test('one account\'s view shows its Mercado Pago credentials', async t => {
   t.equal(await block.locator('[data-credential="userId"]').textContent(), String(credentials.userId))
 })
 
+t.test('one account\'s view says whether its API Pix webhooks\' mutual TLS is checked (PATCH /__sandbox/accounts/{id})', async t => {
+  await open('?account=1')
+  const line = page.locator('[data-testid="webhook-mtls-check"]')
+  t.equal(await line.textContent(), 'API Pix webhooks: mTLS checked')
+  t.equal((await app.inject({ method: 'PATCH', url: '/__sandbox/accounts/1', payload: { webhookMtlsCheck: false } })).statusCode, 200)
+  await open('?account=1')
+  t.equal(await line.textContent(), 'API Pix webhooks: mTLS check off')
+  await app.inject({ method: 'PATCH', url: '/__sandbox/accounts/1', payload: { webhookMtlsCheck: true } })
+})
+
 for (const [width, height] of [[1400, 900], [1280, 800], [1024, 768]]) {
   t.test(`at ${width} px every row fits on one line, toggle included, for one account and for all`, async t => {
     await page.setViewportSize({ width, height })

@@ -218,6 +218,8 @@ t.test('a tour of every operation through the typed client', async t => {
   t.match(await client.call('getApiBalance'), { netBalance: 1000 }, 'any operation by its id: /api/balance, the alias of /balance')
   t.match(await plane.accounts(), { accounts: [{ accountId: 1 }, { accountId: acct.accountId }] })
   t.equal((await plane.changeBalance(acct.accountId, { credit: 500 })).balance.available, 1500)
+  // Its API Pix webhooks below name an example domain nobody runs: the check of their receivers off.
+  t.equal((await plane.changeAccount(acct.accountId, { webhookMtlsCheck: false })).webhookMtlsCheck, false)
   t.equal((await plane.account(acct.accountId)).invariantHolds, true)
   const tool = await plane.issueToken(acct.accountId)
   t.match(await createClient({ baseUrl: sandbox.url, token: tool.access_token }).balance(), { netBalance: 1500 }, 'a tool\'s token of the account')

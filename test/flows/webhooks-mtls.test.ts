@@ -18,9 +18,11 @@ import { oauthToken } from '../helpers/api-pix.js'
  * API Pix's callbacks over mutual TLS, as a PSP posts them (docs/webhooks.md, mutual TLS): real TLS on
  * 127.0.0.1, certificates made here with openssl as a user makes them. The sandbox presents its client
  * certificate (its CA served at GET /__sandbox/webhooks/ca.pem, or the one given by
- * --webhook-client-cert), verifies the receiver's server certificate against --webhook-receiver-ca,
- * and with --webhook-mtls-check enabled checks a receiver's mutual TLS when a webhook is configured,
- * as Efí does, unless x-skip-mtls-checking: true.
+ * --webhook-client-cert, else the one shipped in fixtures/certs/), verifies the receiver's server
+ * certificate against --webhook-receiver-ca, and checks an https receiver's mutual TLS when a webhook
+ * is configured, as Efí does (by default: --webhook-mtls-check disabled or the account's
+ * webhookMtlsCheck false turn it off; x-skip-mtls-checking: true skips its first request). A plain
+ * http receiver is accepted unchecked and marked so.
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'pix-sandbox-webhooks-mtls-'))
@@ -53,7 +55,8 @@ ca('other-ca')
 
 const read = (name: string) => readFileSync(file(name), 'utf8')
 const TRUSTED: Partial<Config> = { webhookReceiverCa: file('receiver-ca.crt') }
-const CHECKED: Partial<Config> = { ...TRUSTED, webhookMtlsCheck: 'enabled' }
+/** The check is on by default: no setting asks for it. */
+const CHECKED: Partial<Config> = TRUSTED
 
 interface Arrival {
   path: string
@@ -118,8 +121,15 @@ async function keyHolder (app: FastifyInstance) {
     if (paid.statusCode !== 201) throw new Error(paid.body)
   }
   const webhook = () => app.inject({ method: 'GET', url: `/v2/webhook/${KEY}`, headers: bearer(token) })
+  /** How the control plane says the key's webhook was checked. */
+  const checkedAs = async () => (await app.inject({ method: 'GET', url: `/__sandbox/api-pix-webhooks?accountId=${acc.accountId}` })).json().webhooks.find((w: { chave?: string }) => w.chave === KEY)?.mtlsCheck
+  /** The account's switch of the check (PATCH /__sandbox/accounts/{id}). */
+  const mtlsCheck = async (webhookMtlsCheck: boolean) => {
+    const res = await app.inject({ method: 'PATCH', url: `/__sandbox/accounts/${acc.accountId}`, payload: { webhookMtlsCheck } })
+    if (res.statusCode !== 200) throw new Error(res.body)
+  }
   const deliveries = async () => (await app.inject({ method: 'GET', url: `/__sandbox/webhooks/deliveries?accountId=${acc.accountId}&eventType=pix` })).json().deliveries as any[]
-  return { acc, configure, pay, webhook, deliveries }
+  return { acc, configure, pay, webhook, deliveries, checkedAs, mtlsCheck }
 }
 
 const caOf = async (t: Test, app: FastifyInstance) => {
@@ -140,9 +150,27 @@ t.test('a callback to an https receiver that requires a client certificate of th
   const arrived = r.arrived()
   await pay(1)
   await arrived
-  t.match(r.arrivals, [{ path: '/hook/pix', authorized: true, peer: 'pix-sandbox webhooks' }], 'the receiver verified the sandbox\'s certificate against its CA')
+  t.match(r.arrivals, [{ path: '/hook', authorized: false, peer: null }, { path: '/hook', authorized: true }, { path: '/hook/pix', authorized: true, peer: 'pix-sandbox webhooks' }],
+    'the check at registration (refused without the certificate, accepted with it), then the callback; the receiver verified the sandbox\'s certificate against its CA')
   await app.sandbox.webhooks.idle()
   t.match(await deliveries(), [{ status: 'delivered', attempts: [{ statusCode: 200, clientCertificate: true }] }], 'the log says the attempt went over mutual TLS')
+})
+
+t.test('without --webhook-client-cert, the identity is the one shipped in fixtures/certs/: a receiver trusts its CA ahead of time, across starts', async t => {
+  const shipped = readFileSync(new URL('../../fixtures/certs/webhook-ca.crt.pem', import.meta.url), 'utf8')
+  // The receiver is set up with the repository's file before any sandbox exists.
+  const r = await httpsReceiver(t, { requireCa: shipped, inHandshake: true })
+  for (const n of [1, 2]) {
+    const app = await buildTestApp(t, TRUSTED)
+    t.equal(await caOf(t, app), shipped, `start ${n}: GET /__sandbox/webhooks/ca.pem is fixtures/certs/webhook-ca.crt.pem`)
+    const { configure, pay } = await keyHolder(app)
+    t.equal((await configure(r.url)).statusCode, 200)
+    const arrived = r.arrived()
+    await pay(n)
+    await arrived
+    t.match(r.arrivals.at(-1), { path: '/hook/pix', authorized: true, peer: 'pix-sandbox webhooks' }, `start ${n}: the callback was accepted over mutual TLS`)
+    await app.close()
+  }
 })
 
 t.test('the certificate of --webhook-client-cert/--webhook-client-key is the one presented, and its CA the one served', async t => {
@@ -154,14 +182,15 @@ t.test('the certificate of --webhook-client-cert/--webhook-client-key is the one
   const arrived = r.arrived()
   await pay(1)
   await arrived
-  t.match(r.arrivals, [{ path: '/hook/pix', authorized: true, peer: 'my PSP webhooks' }])
+  t.match(r.arrivals, [{ path: '/hook', authorized: false }, { path: '/hook', authorized: true, peer: 'my PSP webhooks' }, { path: '/hook/pix', authorized: true, peer: 'my PSP webhooks' }])
 })
 
 t.test('a receiver whose server certificate the sandbox does not trust: the delivery fails, and the log says why and what trusts it', async t => {
   const app = await buildTestApp(t) // no --webhook-receiver-ca: the receiver's CA is nobody's Node trusts
   const r = await httpsReceiver(t)
-  const { configure, pay, deliveries } = await keyHolder(app)
-  t.equal((await configure(r.url)).statusCode, 200, 'without the check, the URL is kept as it is')
+  const { configure, pay, deliveries, mtlsCheck } = await keyHolder(app)
+  await mtlsCheck(false)
+  t.equal((await configure(r.url)).statusCode, 200, 'without the check (the account\'s switch off), the URL is kept as it is')
   await pay(1)
   await app.sandbox.webhooks.idle()
   const [delivery] = await deliveries()
@@ -192,12 +221,28 @@ t.test('with the check: a receiver that asks for no client certificate is refuse
 t.test('with the check: x-skip-mtls-checking: true makes only the request with the certificate, which must be answered', async t => {
   const app = await buildTestApp(t, CHECKED)
   const r = await httpsReceiver(t)
-  const { configure, webhook } = await keyHolder(app)
+  const { configure, webhook, checkedAs } = await keyHolder(app)
   const res = await configure(r.url, { 'x-skip-mtls-checking': 'TRUE' })
   t.equal(res.statusCode, 200, res.body)
   t.match((await webhook()).json(), { webhookUrl: r.url })
+  t.equal(await checkedAs(), 'certificate-only', 'the control plane says only the request with the certificate was made')
   t.equal(r.arrivals.length, 1, 'the request without a certificate was not made')
   t.equal((await configure(r.url, { 'x-skip-mtls-checking': 'false' })).statusCode, 400, 'false is the whole check')
+})
+
+t.test('the account\'s switch: with webhookMtlsCheck false its receivers are kept unchecked; PATCH turns the check back on', async t => {
+  const app = await buildTestApp(t, CHECKED)
+  const r = await httpsReceiver(t)
+  const { acc, configure, webhook } = await keyHolder(app)
+  const patch = (webhookMtlsCheck: boolean) => app.inject({ method: 'PATCH', url: `/__sandbox/accounts/${acc.accountId}`, payload: { webhookMtlsCheck } })
+  t.equal((await patch(false)).statusCode, 200)
+  t.equal((await configure(r.url)).statusCode, 200, 'a receiver that asks for no certificate is accepted')
+  t.same(r.arrivals, [], 'no request was made to check it')
+  t.equal((await patch(true)).statusCode, 200)
+  const res = await configure(`${r.url}/again`)
+  t.equal(res.statusCode, 400)
+  t.equal(res.json().detail, 'A autenticação de TLS mútuo não está configurada na URL informada')
+  t.match((await webhook()).json(), { webhookUrl: r.url }, 'the webhook kept its URL')
 })
 
 t.test('with the check: a receiver that requires the sandbox\'s certificate passes, for /webhook/{chave}, /webhookrec and /webhookcobr', async t => {
@@ -237,7 +282,7 @@ t.test('with the check: a receiver that does not accept the sandbox\'s certifica
 })
 
 t.test('with the check: a receiver whose server certificate is not trusted, or that nothing answers, is refused with Efí\'s words', async t => {
-  const app = await buildTestApp(t, { webhookMtlsCheck: 'enabled' })
+  const app = await buildTestApp(t) // the check on by default, no --webhook-receiver-ca
   const r = await httpsReceiver(t)
   const { configure } = await keyHolder(app)
   t.equal((await configure(r.url)).json().detail, 'A requisição na URL informada falhou com o erro: UNABLE_TO_VERIFY_LEAF_SIGNATURE')
@@ -250,20 +295,49 @@ t.test('with the check: a receiver whose server certificate is not trusted, or t
   t.equal((await configure(`https://127.0.0.1:${port}/hook`)).json().detail, 'A URL informada está inacessível')
 })
 
-t.test('with the check: plain http is accepted on this machine, unchecked, and refused elsewhere', async t => {
-  const app = await buildTestApp(t, CHECKED)
+t.test('plain http is accepted unchecked wherever it points, marked plain-http, and its callbacks marked plainHttp', async t => {
+  const app = await buildTestApp(t)
   const seen: string[] = []
   const plain = createHttpServer((req, res) => { seen.push(req.url ?? ''); res.end() })
   plain.listen(0, '127.0.0.1')
   await once(plain, 'listening')
   t.teardown(() => plain.close())
-  const { configure } = await keyHolder(app)
+  const { configure, checkedAs, pay, deliveries } = await keyHolder(app)
   const port = (plain.address() as AddressInfo).port
-  for (const host of ['127.0.0.1', 'localhost', '[::1]', '[::ffff:127.0.0.1]']) t.equal((await configure(`http://${host}:${port}/hook`)).statusCode, 200, host)
+  for (const host of ['192.0.2.10', 'host.docker.internal', 'localhost', '[::1]', '127.0.0.1']) {
+    t.equal((await configure(`http://${host}:${port}/hook`)).statusCode, 200, host)
+    t.equal(await checkedAs(), 'plain-http', `${host}: marked plain-http`)
+  }
   t.same(seen, [], 'no request was made to check it')
-  const elsewhere = await configure('http://192.0.2.10/hook')
-  t.equal(elsewhere.statusCode, 400)
-  t.match(elsewhere.json(), { detail: 'A URL do webhook deve usar o protocolo HTTPS', nome: 'valor_invalido', mensagem: 'A URL do webhook deve usar o protocolo HTTPS' })
+  await pay(1)
+  await app.sandbox.webhooks.idle()
+  const [delivery] = await deliveries()
+  t.match(delivery, { status: 'delivered', attempts: [{ statusCode: 200, plainHttp: true }] }, 'the attempt says it went without TLS')
+  t.notOk('clientCertificate' in delivery.attempts[0])
+  t.same(seen, ['/hook/pix'])
+})
+
+t.test('by default an https receiver is checked and marked checked; --webhook-mtls-check disabled keeps any one unchecked, marked unchecked', async t => {
+  const app = await buildTestApp(t, TRUSTED)
+  const open = await httpsReceiver(t)
+  const { configure, checkedAs, pay, deliveries } = await keyHolder(app)
+  t.equal((await configure(open.url)).json().detail, 'A autenticação de TLS mútuo não está configurada na URL informada', 'no setting: the check is on')
+  const strict = await httpsReceiver(t, { requireCa: await caOf(t, app) })
+  t.equal((await configure(strict.url)).statusCode, 200)
+  t.equal(await checkedAs(), 'checked')
+  const arrived = strict.arrived()
+  await pay(1)
+  await arrived
+  await app.sandbox.webhooks.idle()
+  const [delivery] = await deliveries()
+  t.match(delivery.attempts, [{ statusCode: 200, clientCertificate: true }])
+  t.notOk('plainHttp' in delivery.attempts[0], 'over mutual TLS: not marked plain http')
+
+  const off = await buildTestApp(t, { ...TRUSTED, webhookMtlsCheck: 'disabled' })
+  const other = await keyHolder(off)
+  t.equal((await other.configure(open.url)).statusCode, 200, 'disabled: accepted as it is')
+  t.equal(await other.checkedAs(), 'unchecked')
+  t.equal(open.arrivals.length, 1, 'only the first sandbox\'s check reached the receiver')
 })
 
 t.test('?ignorar=: /pix is appended to the URL as configured, so the path stays; the check posts to the URL as configured', async t => {

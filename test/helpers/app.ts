@@ -112,6 +112,17 @@ export async function newAccount (app: FastifyInstance, settings: Record<string,
 
 export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` })
 
+/**
+ * For an account whose API Pix webhooks name receivers nobody runs (example domains): its check of a
+ * receiver's mutual TLS is off, as a user without a receiver turns it (docs/webhooks.md, mutual TLS).
+ * `NO_MTLS_CHECK` at creation; `noMtlsCheck` for an account that exists (the fixture account).
+ */
+export const NO_MTLS_CHECK = { webhookMtlsCheck: false } as const
+export async function noMtlsCheck (app: FastifyInstance, accountId: number): Promise<void> {
+  const res = await app.inject({ method: 'PATCH', url: `/__sandbox/accounts/${accountId}`, payload: NO_MTLS_CHECK })
+  if (res.statusCode !== 200) throw new Error(`PATCH /__sandbox/accounts/${accountId} failed: ${res.statusCode} ${res.body}`)
+}
+
 /** Available and blocked balance in BRL, read through the control plane. */
 export async function balanceOf (app: FastifyInstance, accountId: number): Promise<{ available: number, blocked: number, invariantHolds: boolean }> {
   const res = await app.inject({ method: 'GET', url: `/__sandbox/accounts/${accountId}` })

@@ -421,6 +421,7 @@ function endpoints (): Endpoint[] {
     { method: 'GET', path: fixed('/__sandbox/requests'), query: fc.oneof(queryArb, fc.constantFrom('?limit=5', '?accountId=1', '?limit=0', '?limit=1e9')) },
     { method: 'POST', path: fixed('/__sandbox/accounts'), body: body(() => ({ name: 'Fuzz', balance: 100, providerGroup: 'A', documentCheck: true, fee: 0.1, limits: { perTransaction: 1000, daily: 5000, nightly: 100 }, cashInMinExpirationSeconds: 60, splitFrequency: 'HOURLY' })) },
     { method: 'GET', path: fixed('/__sandbox/accounts') },
+    { method: 'PATCH', path: w => fc.nat().map(i => `/__sandbox/accounts/${accountId(w, i)}`), weight: 0.3, body: body(() => ({ webhookMtlsCheck: true })) },
     { method: 'GET', path: w => segment(accountId)(w).map(id => `/__sandbox/accounts/${id}`) },
     { method: 'POST', path: w => segment(accountId)(w).map(id => `/__sandbox/accounts/${id}/balance`), weight: 2, body: body(() => ({ credit: [10, MAX, -MAX, 0.01][unique++ % 4] })) },
     { method: 'GET', path: fixed('/__sandbox/scenarios') },
@@ -483,7 +484,8 @@ function requestArb (w: World, list: Endpoint[]): fc.Arbitrary<Request> {
 async function setUp (seed: number): Promise<World> {
   const app = await buildApp({ config: { seed: `fuzz-${seed}`, clock: 'frozen', clockStart: T0, settlementDelayMs: 50, medRateLimit: 1_000_000, maxPendingDeliveries: 1000 } })
   const accounts: FuzzAccount[] = [{ accountId: 1, clientId: 'pix-sandbox-client', clientSecret: 'pix-sandbox-secret-2026', certificate: app.sandbox.store.account(1)!.certificatePem, token: '', apiPixToken: '', mercadoPagoToken: app.sandbox.store.account(1)!.mercadoPago!.accessToken }]
-  for (const settings of [{ balance: 1_000_000, fee: 0.5 }, { balance: 10, providerGroup: 'A' }, { balance: 0, splitFrequency: 'IMMEDIATE' }]) {
+  // Two of them with the mTLS check of their API Pix webhooks off, so their example receivers are kept (the fixture account's are checked, and refused).
+  for (const settings of [{ balance: 1_000_000, fee: 0.5, webhookMtlsCheck: false }, { balance: 10, providerGroup: 'A', webhookMtlsCheck: false }, { balance: 0, splitFrequency: 'IMMEDIATE' }]) {
     const res = await app.inject({ method: 'POST', url: '/__sandbox/accounts', payload: settings })
     if (res.statusCode !== 201) throw new Error(`fuzz set-up: ${res.statusCode} ${res.body}`)
     const a = res.json()

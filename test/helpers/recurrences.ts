@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { Test } from 'tap'
-import { advance, bearer, buildTestApp, newAccount } from './app.js'
+import { advance, bearer, buildTestApp, newAccount, NO_MTLS_CHECK } from './app.js'
 import { oauthToken } from './api-pix.js'
 import type { DebitAnswer } from '../../server/ports.js'
 
@@ -34,7 +34,7 @@ export const cobrBody = (idRec: string, over: Record<string, unknown> = {}) => (
  */
 export async function cobrApp (t: Test) {
   const app = await buildTestApp(t)
-  const acc = await newAccount(app, { name: 'STREAMING LTDA' })
+  const acc = await newAccount(app, { name: 'STREAMING LTDA', ...NO_MTLS_CHECK })
   // A token each call: the virtual clock moves days ahead, past a token's lifetime.
   const call = async (method: 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = {}) =>
     app.inject({ method, url, headers: { ...bearer(await oauthToken(app, acc)), ...headers }, ...(payload !== undefined ? { payload: payload as object } : {}) })

@@ -22,7 +22,8 @@ const SANDBOX_REQUIRED = ['statusCode', 'message', 'code']
 const SANDBOX_ALLOWED = new Set([...SANDBOX_REQUIRED, 'error', 'details'])
 // API Pix: RFC 7807 problem details; its OAuth token: RFC 6749's error.
 const PROBLEM_REQUIRED = ['type', 'title', 'status']
-const PROBLEM_ALLOWED = new Set([...PROBLEM_REQUIRED, 'detail', 'violacoes', 'correlationId'])
+// `nome` and `mensagem`: Efí's words on a refusal of a webhook's receiver, members the problem declares (docs/assumptions.md, Webhooks).
+const PROBLEM_ALLOWED = new Set([...PROBLEM_REQUIRED, 'detail', 'violacoes', 'correlationId', 'nome', 'mensagem'])
 const OAUTH_REQUIRED = ['error']
 const OAUTH_ALLOWED = new Set([...OAUTH_REQUIRED, 'error_description'])
 // Mercado Pago's: `message`, `error`, `status` and the `cause` list of its codes; its unknown-resource
@@ -62,6 +63,7 @@ export function shapeProblem (family: ErrorFamily, status: number, raw: string):
   if (missing.length > 0 || extra.length > 0) return `${family} shape: missing [${missing}] extra [${extra}] in ${raw.slice(0, 200)}`
   if (family === 'problem') {
     if (b.status !== status) return `status ${String(b.status)} in the body, ${status} on the wire`
+    if (('nome' in b || 'mensagem' in b) && (typeof b.nome !== 'string' || b.mensagem !== b.detail)) return `nome and mensagem go together, mensagem as detail: ${raw.slice(0, 200)}`
     return typeof b.type === 'string' && b.type.startsWith('https://pix.bcb.gov.br/api/v2/error/') && typeof b.title === 'string' ? null : 'type or title is not API Pix\'s'
   }
   if (family === 'oauth') return typeof b.error === 'string' ? null : 'error is not a string'

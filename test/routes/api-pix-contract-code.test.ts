@@ -4,7 +4,7 @@ import { parseTLV } from 'pix-qr-code-detail'
 import { tagOf as tag } from '../helpers/brcode-readers.js'
 import { crc16 } from '../../server/domain/brcode.js'
 import { payCode } from '../helpers/payins.js'
-import { advance, balanceOf, bearer, buildTestApp, newAccount } from '../helpers/app.js'
+import { advance, balanceOf, bearer, buildTestApp, newAccount, NO_MTLS_CHECK } from '../helpers/app.js'
 import { checkAnswer, oauthToken } from '../helpers/api-pix.js'
 import { client, control, recBody } from '../helpers/rec.js'
 
@@ -22,7 +22,7 @@ const CONTRACT = '63100862'
 
 /** A receiving account whose document is DOCUMENT, holding KEY in the directory, with a recurrence served at a location. */
 async function receiver (app: FastifyInstance, over: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-  const acc = await newAccount(app, { document: DOCUMENT, balance: 0 })
+  const acc = await newAccount(app, { document: DOCUMENT, balance: 0, ...NO_MTLS_CHECK })
   const { ispb } = (await app.inject({ method: 'GET', url: `/__sandbox/accounts/${acc.accountId}` })).json()
   const put = await app.inject({ method: 'PUT', url: `/__sandbox/directory/${KEY}`, payload: { name: 'LOJA', document: DOCUMENT, ispb, bankName: 'SANDBOX' } })
   if (put.statusCode >= 300) throw new Error(put.body)

@@ -3,7 +3,7 @@ import { createPublicKey } from 'node:crypto'
 import { createVerifier } from 'fast-jwt'
 import { readRecurrenceCode } from '../../server/domain/rec-codes.js'
 import { aTxid } from '../helpers/payins.js'
-import { advance, bearer, buildTestApp, fixtureAccount, newAccount, T0 } from '../helpers/app.js'
+import { advance, bearer, buildTestApp, fixtureAccount, newAccount, noMtlsCheck, T0 } from '../helpers/app.js'
 import { apiPixBacen, checkAnswer, jwsPart, oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
 import { client, control, recBody } from '../helpers/rec.js'
 
@@ -19,6 +19,7 @@ const pathOf = (location: string) => location.slice(location.indexOf('/'))
 
 t.test('locrec: create, bind by a recurrence\'s loc, read, list, unbind; every answer validates', async t => {
   const app = await buildTestApp(t)
+  await noMtlsCheck(app, fixtureAccount.id) // its webhooks name example domains
   const call = client(app, await oauthToken(app))
   const created = await call('POST', '/v2/locrec')
   t.equal(created.statusCode, 201, created.body)
@@ -75,6 +76,7 @@ t.test('locrec: create, bind by a recurrence\'s loc, read, list, unbind; every a
 
 t.test('journey 2: the recurrence\'s code carries its location, which answers the signed RecPayload', async t => {
   const app = await buildTestApp(t)
+  await noMtlsCheck(app, fixtureAccount.id) // its webhooks name example domains
   const call = client(app, await oauthToken(app))
   const loc = (await call('POST', '/v2/locrec')).json()
   const rec = (await call('POST', '/v2/rec', recBody({ loc: loc.id }))).json()
@@ -110,6 +112,7 @@ t.test('journey 2: the recurrence\'s code carries its location, which answers th
 
 t.test('journey 3: GET /rec/{idRec}?txid= composes the immediate charge\'s code with the recurrence; the payer approves it (control plane)', async t => {
   const app = await buildTestApp(t)
+  await noMtlsCheck(app, fixtureAccount.id) // its webhooks name example domains
   const call = client(app, await oauthToken(app))
   const txid = aTxid(7)
   const cob = (await call('PUT', `/v2/cob/${txid}`, { calendario: { expiracao: 3600 }, valor: { original: '35.00' }, chave: 'recebedor@example.com' })).json()
@@ -149,6 +152,7 @@ const payCode = (app: Awaited<ReturnType<typeof buildTestApp>>, pixCode: string,
 
 t.test('journey 3: paying the composite code at /__sandbox/pix/pay pays the cob and the payer approves the recurrence (JORNADA_3, /webhookrec told)', async t => {
   const app = await buildTestApp(t)
+  await noMtlsCheck(app, fixtureAccount.id) // its webhooks name example domains
   const call = client(app, await oauthToken(app))
   t.equal((await call('PUT', '/v2/webhookrec', { webhookUrl: 'https://usuario.recebedor.com/api/webhookrec' })).statusCode, 200)
   const txid = aTxid(7)
@@ -182,6 +186,7 @@ t.test('journey 3: paying the composite code at /__sandbox/pix/pay pays the cob 
 
 t.test('journey 3: a cash-out by QR code of another account pays the composite code; the recurrence names the payer\'s PSP', async t => {
   const app = await buildTestApp(t)
+  await noMtlsCheck(app, fixtureAccount.id) // its webhooks name example domains
   const call = client(app, await oauthToken(app))
   const txid = aTxid(7)
   await call('PUT', `/v2/cob/${txid}`, cobBody)
@@ -198,6 +203,7 @@ t.test('journey 3: a cash-out by QR code of another account pays the composite c
 
 t.test('journey 3: a payer who rejects, or a payer\'s PSP that does (REC_PAYER_PSP_REJECTS), pays the cob and rejects the recurrence', async t => {
   const app = await buildTestApp(t)
+  await noMtlsCheck(app, fixtureAccount.id) // its webhooks name example domains
   const call = client(app, await oauthToken(app))
   const behaved = await app.inject({ method: 'PUT', url: '/__sandbox/payer-behaviours', payload: { accountId: fixtureAccount.id, document: '45164632481', authorization: 'REJECT' } })
   t.equal(behaved.statusCode, 200, behaved.body)
@@ -220,6 +226,7 @@ t.test('journey 3: a payer who rejects, or a payer\'s PSP that does (REC_PAYER_P
 
 t.test('journey 4: a cobv\'s composite code paid on or before its due date approves the recurrence (JORNADA_4); paid late, the cobv only', async t => {
   const app = await buildTestApp(t)
+  await noMtlsCheck(app, fixtureAccount.id) // its webhooks name example domains
   const call = client(app, await oauthToken(app))
   // T0 is Tuesday 2026-03-10; the cobvs are due on Thursday.
   const cobv = (txid: string) => call('PUT', `/v2/cobv/${txid}`, { calendario: { dataDeVencimento: '2026-03-12', validadeAposVencimento: 5 }, devedor: { cpf: '52998224725', nome: 'Fulano de Tal' }, valor: { original: '35.00' }, chave: 'recebedor@example.com' })

@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { advance, buildTestApp, newAccount } from '../helpers/app.js'
+import { advance, buildTestApp, newAccount, NO_MTLS_CHECK } from '../helpers/app.js'
 import { apiPixClient, checkAnswer, oauthToken } from '../helpers/api-pix.js'
 import { bacenAsWritten, correctedForRequests, examples, REQUEST_CORRECTIONS, requestValidator } from '../helpers/api-pix-schemas.js'
 import { payCode } from '../helpers/payins.js'
@@ -112,7 +112,7 @@ function substituted (example: Record<string, unknown>, values: Record<string, u
 
 async function setup (t: Test, clock?: keyof typeof CLOCK_STARTS): Promise<{ app: FastifyInstance, call: ReturnType<typeof apiPixClient>, accountId: number }> {
   const app = await buildTestApp(t, clock === undefined ? {} : { clockStart: CLOCK_STARTS[clock][0] })
-  const acc = await newAccount(app, { name: 'EMPRESA DE SERVICOS SA', balance: 0 })
+  const acc = await newAccount(app, { name: 'EMPRESA DE SERVICOS SA', balance: 0, ...NO_MTLS_CHECK })
   return { app, call: apiPixClient(app, await oauthToken(app, acc)), accountId: acc.accountId }
 }
 

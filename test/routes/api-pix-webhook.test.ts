@@ -1,7 +1,7 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { aTxid, payCode, receiveIncoming } from '../helpers/payins.js'
-import { bearer, buildTestApp, newAccount, T0 } from '../helpers/app.js'
+import { bearer, buildTestApp, newAccount, NO_MTLS_CHECK, T0 } from '../helpers/app.js'
 import { checkAnswer, oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
 
 /**
@@ -22,7 +22,7 @@ function client (app: FastifyInstance, token: string) {
 
 /** An account whose document is DOCUMENT and which holds KEY in the directory (same document, same institution). */
 async function keyHolder (app: FastifyInstance) {
-  const acc = await newAccount(app, { document: DOCUMENT, balance: 0 })
+  const acc = await newAccount(app, { document: DOCUMENT, balance: 0, ...NO_MTLS_CHECK })
   const { ispb } = (await app.inject({ method: 'GET', url: `/__sandbox/accounts/${acc.accountId}` })).json()
   const put = await app.inject({ method: 'PUT', url: `/__sandbox/directory/${KEY}`, payload: { name: 'LOJA', document: DOCUMENT, ispb, bankName: 'SANDBOX' } })
   if (put.statusCode !== 201) throw new Error(put.body)
@@ -161,16 +161,16 @@ t.test('errors in problem details: a key the account does not hold, a bad URL, n
 
 t.test('the control plane lists every account\'s webhooks without a token, newest first (GET /__sandbox/api-pix-webhooks)', async t => {
   const app = await buildTestApp(t)
-  const one = await newAccount(app, { document: DOCUMENT })
-  const other = await newAccount(app, { document: '52998224725' })
+  const one = await newAccount(app, { document: DOCUMENT, ...NO_MTLS_CHECK })
+  const other = await newAccount(app, { document: '52998224725', ...NO_MTLS_CHECK })
   for (const [acc, chave] of [[one, DOCUMENT], [other, '52998224725']] as const) {
     const put = await app.inject({ method: 'PUT', url: `/v2/webhook/${chave}`, headers: bearer(await oauthToken(app, acc)), payload: { webhookUrl: HOOK } })
     t.equal(put.statusCode, 200, put.body)
   }
   const list = async (query = '') => (await app.inject({ method: 'GET', url: `/__sandbox/api-pix-webhooks${query}` })).json().webhooks
   t.same(await list(), [
-    { webhookUrl: HOOK, chave: '52998224725', criacao: T0, accountId: other.accountId, callback: 'pix', callbackUrl: `${HOOK}/pix` },
-    { webhookUrl: HOOK, chave: DOCUMENT, criacao: T0, accountId: one.accountId, callback: 'pix', callbackUrl: `${HOOK}/pix` },
+    { webhookUrl: HOOK, chave: '52998224725', criacao: T0, accountId: other.accountId, callback: 'pix', callbackUrl: `${HOOK}/pix`, mtlsCheck: 'unchecked' },
+    { webhookUrl: HOOK, chave: DOCUMENT, criacao: T0, accountId: one.accountId, callback: 'pix', callbackUrl: `${HOOK}/pix`, mtlsCheck: 'unchecked' },
   ])
   t.same((await list(`?accountId=${one.accountId}`)).map((w: { chave: string }) => w.chave), [DOCUMENT], 'one account\'s')
 })

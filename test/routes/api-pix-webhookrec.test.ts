@@ -1,5 +1,5 @@
 import t from 'tap'
-import { advance, buildTestApp, fixtureAccount, T0 } from '../helpers/app.js'
+import { advance, buildTestApp, fixtureAccount, noMtlsCheck, T0 } from '../helpers/app.js'
 import { apiPixBacen, checkAnswer, oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
 import { schemaValidator } from '../helpers/api-pix-schemas.js'
 import { startReceiver } from '../helpers/receiver.js'
@@ -16,6 +16,7 @@ const recNotification = schemaValidator(apiPixBacen.doc.components)('RecNotifica
 
 t.test('webhookrec: configure, read, replace, delete; every answer validates', async t => {
   const app = await buildTestApp(t)
+  await noMtlsCheck(app, fixtureAccount.id) // its webhooks name example domains
   const call = client(app, await oauthToken(app))
   const none = await call('GET', '/v2/webhookrec')
   t.equal(none.statusCode, 404)
@@ -28,7 +29,7 @@ t.test('webhookrec: configure, read, replace, delete; every answer validates', a
   checkAnswer(t, got, 'GET', '/webhookrec')
   t.same(got.json(), { webhookUrl: 'https://usuario.recebedor.com/api/webhookrec/', criacao: T0 })
   const kept = async () => (await app.inject({ method: 'GET', url: `/__sandbox/api-pix-webhooks?accountId=${fixtureAccount.id}` })).json().webhooks
-  t.same(await kept(), [{ webhookUrl: 'https://usuario.recebedor.com/api/webhookrec/', criacao: T0, accountId: fixtureAccount.id, callback: 'rec', callbackUrl: 'https://usuario.recebedor.com/api/webhookrec/rec' }], 'a webhook of API Pix of the whole account, of callback rec')
+  t.same(await kept(), [{ webhookUrl: 'https://usuario.recebedor.com/api/webhookrec/', criacao: T0, accountId: fixtureAccount.id, callback: 'rec', callbackUrl: 'https://usuario.recebedor.com/api/webhookrec/rec', mtlsCheck: 'unchecked' }], 'a webhook of API Pix of the whole account, of callback rec')
   t.same(app.sandbox.webhooks.registrations.list(fixtureAccount.id).filter(w => w.eventType === 'rec'), [], 'no registration of the gateway')
 
   await call('PUT', '/v2/webhookrec', { webhookUrl: 'https://outro.example.com/hooks' })
@@ -56,6 +57,7 @@ t.test('webhookrec: each status change is POSTed to {webhookUrl}/rec as API Pix\
   const receiver = await startReceiver()
   t.teardown(() => receiver.close())
   const app = await buildTestApp(t)
+  await noMtlsCheck(app, fixtureAccount.id) // its webhooks name example domains
   const call = client(app, await oauthToken(app))
   t.equal((await call('PUT', '/v2/webhookrec', { webhookUrl: receiver.url })).statusCode, 200)
 
@@ -85,6 +87,7 @@ t.test('webhookrec: a failing receiver is retried; a delivery scenario on POST /
   t.teardown(() => receiver.close())
   receiver.script([500])
   const app = await buildTestApp(t)
+  await noMtlsCheck(app, fixtureAccount.id) // its webhooks name example domains
   const call = client(app, await oauthToken(app))
   await call('PUT', '/v2/webhookrec', { webhookUrl: receiver.url })
   const rec = (await call('POST', '/v2/rec', recBody())).json()
@@ -109,6 +112,7 @@ t.test('webhookrec: a failing receiver is retried; a delivery scenario on POST /
 
 t.test('webhookrec and webhookcobr: the same URL rules, each URL accepted or refused by both alike', async t => {
   const app = await buildTestApp(t)
+  await noMtlsCheck(app, fixtureAccount.id) // its webhooks name example domains
   const call = client(app, await oauthToken(app))
   const cases: Array<[string, number]> = [
     ['http://erp.example.com/hooks', 200],
@@ -134,6 +138,7 @@ t.test('webhookrec: a registration of event type rec on the control plane still 
   const receiver = await startReceiver()
   t.teardown(() => receiver.close())
   const app = await buildTestApp(t)
+  await noMtlsCheck(app, fixtureAccount.id) // its webhooks name example domains
   const call = client(app, await oauthToken(app))
   const registered = await app.inject({ method: 'POST', url: '/__sandbox/webhooks', payload: { accountId: fixtureAccount.id, eventType: 'rec', url: `${receiver.url}/gateway` } })
   t.equal(registered.statusCode, 201, registered.body)
@@ -151,6 +156,7 @@ t.test('webhookrec: a registration of event type rec on the control plane still 
 
 t.test('webhookrec: with no receiver at all, each change is still logged once (no_receiver)', async t => {
   const app = await buildTestApp(t)
+  await noMtlsCheck(app, fixtureAccount.id) // its webhooks name example domains
   const call = client(app, await oauthToken(app))
   await call('POST', '/v2/rec', recBody())
   const log = (await app.inject({ method: 'GET', url: `/__sandbox/webhooks/deliveries?accountId=${fixtureAccount.id}&eventType=rec` })).json().deliveries
@@ -162,6 +168,7 @@ t.test('webhookrec: a snapshot holding a registration of event type rec (the for
   const receiver = await startReceiver()
   t.teardown(() => receiver.close())
   const app = await buildTestApp(t)
+  await noMtlsCheck(app, fixtureAccount.id) // its webhooks name example domains
   const snapshot = (await app.inject({ method: 'GET', url: '/__sandbox/snapshot' })).json()
   const id = Math.max(0, ...Object.keys(snapshot.webhooks).map(Number)) + 1
   snapshot.webhooks[id] = { id, accountId: fixtureAccount.id, eventType: 'rec', url: `${receiver.url}/rec`, headers: {}, isActive: true, version: 1, createdAt: T0, updatedAt: T0 }
@@ -179,6 +186,7 @@ t.test('webhookrec: the idRec names a recurrence\'s notifications in the log, to
   const receiver = await startReceiver()
   t.teardown(() => receiver.close())
   const app = await buildTestApp(t)
+  await noMtlsCheck(app, fixtureAccount.id) // its webhooks name example domains
   const token = await oauthToken(app)
   const call = client(app, token)
   t.equal((await call('PUT', '/v2/webhookrec', { webhookUrl: receiver.url })).statusCode, 200)

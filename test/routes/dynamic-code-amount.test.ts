@@ -2,7 +2,7 @@ import t, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { buildBrCode, parseBrCode } from '../../server/domain/brcode.js'
 import { aTxid, cashInBody, createCashIn, payCode } from '../helpers/payins.js'
-import { advance, balanceOf, bearer, buildTestApp, newAccount, recordEmits } from '../helpers/app.js'
+import { advance, balanceOf, bearer, buildTestApp, newAccount, NO_MTLS_CHECK, recordEmits } from '../helpers/app.js'
 import { checkAnswer, jwsPart, oauthToken } from '../helpers/api-pix.js'
 import { client, recBody } from '../helpers/rec.js'
 import { tagOf } from '../helpers/brcode-readers.js'
@@ -20,7 +20,7 @@ const HOOK = 'https://erp.example.com/api/webhook'
 
 /** An account whose document is DOCUMENT, holding KEY, with API Pix's webhook on KEY. */
 async function receiver (t: Test, app: FastifyInstance) {
-  const acc = await newAccount(app, { document: DOCUMENT, balance: 0 })
+  const acc = await newAccount(app, { document: DOCUMENT, balance: 0, ...NO_MTLS_CHECK })
   const { ispb } = (await app.inject({ method: 'GET', url: `/__sandbox/accounts/${acc.accountId}` })).json()
   t.equal((await app.inject({ method: 'PUT', url: `/__sandbox/directory/${KEY}`, payload: { name: 'LOJA', document: DOCUMENT, ispb, bankName: 'SANDBOX' } })).statusCode, 201)
   const call = client(app, await oauthToken(app, acc))

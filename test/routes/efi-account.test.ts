@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { advance, bearer, buildTestApp, newAccount } from '../helpers/app.js'
+import { advance, bearer, buildTestApp, newAccount, NO_MTLS_CHECK } from '../helpers/app.js'
 import { oauthToken } from '../helpers/api-pix.js'
 import { receiveIncoming } from '../helpers/payins.js'
 
@@ -15,7 +15,7 @@ const KEY = 'conta@example.com'
 const HOOK = 'https://erp.example.com/efi'
 
 async function account (app: FastifyInstance, settings: Record<string, unknown> = {}) {
-  const acc = await newAccount(app, { document: DOC, balance: 100, fee: 0.25, ...settings })
+  const acc = await newAccount(app, { document: DOC, balance: 100, fee: 0.25, ...NO_MTLS_CHECK, ...settings })
   const view = (await app.inject({ method: 'GET', url: `/__sandbox/accounts/${acc.accountId}` })).json()
   await app.inject({ method: 'PUT', url: `/__sandbox/directory/${KEY}`, payload: { name: 'CONTA', document: view.document, ispb: view.ispb, bankName: 'SANDBOX' } })
   const token = await oauthToken(app, acc)

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { advance, bearer, buildTestApp, newAccount } from '../helpers/app.js'
+import { advance, bearer, buildTestApp, newAccount, NO_MTLS_CHECK } from '../helpers/app.js'
 import { oauthToken } from '../helpers/api-pix.js'
 import { receiveIncoming } from '../helpers/payins.js'
 
@@ -13,7 +13,7 @@ const DOC = '11222333000181'
 
 t.test('POST and GET /v2/gn/relatorios: 202 while it is made, then the day\'s records in Efí\'s CSV', async t => {
   const app = await buildTestApp(t)
-  const acc = await newAccount(app, { document: DOC, name: 'LOJA', balance: 100, fee: 0.5, efiHomologacao: true })
+  const acc = await newAccount(app, { document: DOC, name: 'LOJA', balance: 100, fee: 0.5, efiHomologacao: true, ...NO_MTLS_CHECK })
   const { ispb } = (await app.inject({ method: 'GET', url: `/__sandbox/accounts/${acc.accountId}` })).json()
   await app.inject({ method: 'PUT', url: '/__sandbox/directory/loja@example.com', payload: { name: 'LOJA', document: DOC, ispb, bankName: 'SANDBOX' } })
   let token = await oauthToken(app, acc)

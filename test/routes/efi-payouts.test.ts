@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { advance, balanceOf, bearer, buildTestApp, newAccount, T0 } from '../helpers/app.js'
+import { advance, balanceOf, bearer, buildTestApp, newAccount, NO_MTLS_CHECK, T0 } from '../helpers/app.js'
 import { oauthToken } from '../helpers/api-pix.js'
 
 /**
@@ -24,7 +24,7 @@ async function putDirectory (app: FastifyInstance, key: string, document: string
 
 /** An account holding PAYER_KEY with an API Pix webhook on it, and FAV_KEY listed at another institution. */
 async function payer (app: FastifyInstance, opts: { webhook?: boolean, balance?: number, scope?: string, base?: string, homologacao?: boolean } = {}) {
-  const acc = await newAccount(app, { document: PAYER_DOC, balance: opts.balance ?? 100, fee: 0.5, ...(opts.homologacao === true ? { efiHomologacao: true } : {}) })
+  const acc = await newAccount(app, { document: PAYER_DOC, balance: opts.balance ?? 100, fee: 0.5, ...NO_MTLS_CHECK, ...(opts.homologacao === true ? { efiHomologacao: true } : {}) })
   const { ispb } = (await app.inject({ method: 'GET', url: `/__sandbox/accounts/${acc.accountId}` })).json()
   await putDirectory(app, PAYER_KEY, PAYER_DOC, ispb)
   await putDirectory(app, FAV_KEY, FAV_DOC, '60701190')

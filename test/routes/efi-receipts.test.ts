@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { advance, bearer, buildTestApp, newAccount } from '../helpers/app.js'
+import { advance, bearer, buildTestApp, newAccount, NO_MTLS_CHECK } from '../helpers/app.js'
 import { oauthToken } from '../helpers/api-pix.js'
 import { receiveIncoming } from '../helpers/payins.js'
 
@@ -29,7 +29,7 @@ function pdfText (pdf: Buffer): string | null {
 
 t.test('receipts of a PIX sent, received and a devolução received, read back by pdftotext', async t => {
   const app = await buildTestApp(t)
-  const acc = await newAccount(app, { document: '11222333000181', name: 'LOJA DO ZÉ', balance: 100, efiHomologacao: true })
+  const acc = await newAccount(app, { document: '11222333000181', name: 'LOJA DO ZÉ', balance: 100, efiHomologacao: true, ...NO_MTLS_CHECK })
   const { ispb } = (await app.inject({ method: 'GET', url: `/__sandbox/accounts/${acc.accountId}` })).json()
   await app.inject({ method: 'PUT', url: '/__sandbox/directory/loja@example.com', payload: { name: 'LOJA', document: '11222333000181', ispb, bankName: 'SANDBOX' } })
   const token = await oauthToken(app, acc)

@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap'
-import { advance, newAccount } from '../helpers/app.js'
+import { advance, newAccount, noMtlsCheck } from '../helpers/app.js'
 import { apiPixClient, oauthToken, type ApiPixCall } from '../helpers/api-pix.js'
 import { enumerations } from '../helpers/enumerations.js'
 import { aTxid, receiveIncoming } from '../helpers/payins.js'
@@ -22,6 +22,7 @@ const cobv = (txid: string) => ({ txid, calendario: { dataDeVencimento: '2026-03
 /** One of each record a list of API Pix shows (a cob, a cobv, a batch of one, a location of each kind, a webhook, a PIX received, a recurring charge), for the account `call` acts for (`n` sets its txids apart). */
 async function fill (t: Test, app: FastifyInstance, call: ApiPixCall, accountId: number, n: number, idRec?: string): Promise<void> {
   const ok = async (res: Promise<{ statusCode: number, body: string }>, status: number) => { const r = await res; t.equal(r.statusCode, status, r.body) }
+  await noMtlsCheck(app, accountId) // its webhook names an example domain
   await ok(call('PUT', `/v2/cob/${aTxid(n)}`, { calendario: { expiracao: 3600 }, valor: { original: '10.00' }, chave: 'recebedor@example.com' }), 201)
   await ok(call('PUT', `/v2/cobv/${aTxid(n + 1)}`, cobv(aTxid(n + 1))), 201)
   await ok(call('PUT', `/v2/lotecobv/${n}`, { descricao: 'lote', cobsv: [cobv(aTxid(n + 2))] }), 202)

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { MTLS_MESSAGES, efiName, firstProbe, secondProbe } from '../../server/webhooks/mtls-check.js'
+import { MTLS_MESSAGES, firstProbe, secondProbe } from '../../server/webhooks/mtls-check.js'
 import type { SendResult } from '../../server/webhooks/sender.js'
 
 /**
@@ -39,10 +39,4 @@ t.test('with the certificate: only a 2xx passes; anything else is its reason in 
   t.equal(secondProbe(failed('ECONNRESET: read ECONNRESET')), 'A requisição na URL informada falhou com o erro: ECONNRESET')
   t.equal(secondProbe(failed('TIMEOUT: nenhuma conexão com o receptor em 10000 ms')), MTLS_MESSAGES.timeout)
   t.equal(secondProbe(failed('EHOSTUNREACH: connect EHOSTUNREACH')), MTLS_MESSAGES.unreachable)
-})
-
-t.test('Efí\'s nome: the URL\'s form is valor_invalido, what the receiver did webhook_invalido', async t => {
-  t.equal(efiName(MTLS_MESSAGES.https), 'valor_invalido')
-  t.equal(efiName(MTLS_MESSAGES.notMutual), 'webhook_invalido')
-  t.equal(efiName(MTLS_MESSAGES.status(401)), 'webhook_invalido')
 })

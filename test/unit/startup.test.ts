@@ -87,8 +87,10 @@ t.test('the TLS certificate and key are read and checked before the start', asyn
 })
 
 t.test('the webhooks\' client certificate, its key and the receivers\' CA are read and checked before the start', async t => {
-  t.same(readWebhookTls({}), {}, 'none given: the sandbox makes its own identity on first use')
   const certs = fileURLToPath(new URL('../../fixtures/certs/', import.meta.url))
+  const shipped = readWebhookTls({})
+  t.same(shipped, { client: { certificate: readFileSync(join(certs, 'webhook-client.crt.pem'), 'utf8'), privateKey: readFileSync(join(certs, 'webhook-client.key.pem'), 'utf8'), ca: readFileSync(join(certs, 'webhook-ca.crt.pem'), 'utf8') } },
+    'none given: the identity shipped in fixtures/certs/, whose CA is webhook-ca.crt.pem')
   const cert = join(certs, 'default-client.crt.pem')
   const key = join(certs, 'default-client.key.pem')
   const given = readWebhookTls({ webhookClientCert: cert, webhookClientKey: key, webhookReceiverCa: cert })

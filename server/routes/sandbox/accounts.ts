@@ -5,7 +5,7 @@ import { amountMessage, centsToString, MAX_CENTS, parseAmount } from '../../doma
 import { errorResponses } from '../../schemas/common.js'
 import { TokenResponse } from '../../schemas/auth.js'
 import { TOKEN_LIFETIME_SECONDS, toolTokenId } from '../../auth/tokens.js'
-import { AccountList, AccountSettingsBody, AccountView, BalanceChangeBody, CreatedAccountView, NumericIdParams } from '../../schemas/sandbox.js'
+import { AccountChangeBody, AccountList, AccountSettingsBody, AccountView, BalanceChangeBody, CreatedAccountView, NumericIdParams } from '../../schemas/sandbox.js'
 import { accountView } from './views.js'
 import { SANDBOX_SHAPE } from './errors.js'
 
@@ -50,6 +50,18 @@ const accountRoutes: RoutesPlugin = async (app) => {
   app.get('/accounts/:id', {
     schema: { operationId: 'sandboxGetAccount', tags: ['Sandbox'], summary: 'One account: settings, credentials, balances and ledger totals', params: NumericIdParams, response: { 200: AccountView, ...errorResponses(SANDBOX_SHAPE, [404]) } },
   }, async (request) => accountView(sb.accounts.require(request.params.id)))
+
+  app.patch('/accounts/:id', {
+    schema: {
+      operationId: 'sandboxChangeAccount',
+      tags: ['Sandbox'],
+      summary: 'Change an account\'s settings after its creation: webhookMtlsCheck',
+      description: 'Body `{ "webhookMtlsCheck": false }`: configuring an API Pix webhook of the account no longer checks its https receiver\'s mutual TLS (docs/webhooks.md); `true` checks it again. The account as it now is.',
+      params: NumericIdParams,
+      body: AccountChangeBody,
+      response: { 200: AccountView, ...errorResponses(SANDBOX_SHAPE, [400, 404]) },
+    },
+  }, async (request) => accountView(sb.accounts.changeSettings(sb.accounts.require(request.params.id), request.body)))
 
   app.post('/accounts/:id/token', {
     schema: {

@@ -29,6 +29,7 @@ export function accountView (a: Account) {
     cashInMinExpirationSeconds: a.cashInMinExpirationSeconds,
     splitFrequency: a.splitFrequency,
     efiHomologacao: a.efiHomologacao === true,
+    webhookMtlsCheck: a.webhookMtlsCheck !== false,
     accountNumber: String(a.id),
     scopes: [...grantedScopes(a)],
     balance: { available: centsToNumber(b.availableCents), blocked: centsToNumber(b.blockedCents), gross: centsToNumber(b.availableCents + b.blockedCents) },

@@ -83,11 +83,12 @@ const routes: RoutesPlugin = async (app) => {
       operationId: 'sandboxWebhookCa',
       tags: ['Sandbox'],
       summary: 'The CA of the client certificate the sandbox presents to webhook receivers (PEM)',
-      description: 'API Pix\'s callbacks to an https receiver present the sandbox\'s client certificate, as a PSP\'s do (docs/webhooks.md, mutual TLS): a receiver that trusts this CA (requestCert, ca) accepts them and nobody else. The CA of --webhook-client-cert, or the one the sandbox made at start (a new one each start without that flag).',
+      description: 'API Pix\'s callbacks to an https receiver present the sandbox\'s client certificate, as a PSP\'s do (docs/webhooks.md, mutual TLS): a receiver that trusts this CA (requestCert, ca) accepts them and nobody else. The CA of --webhook-client-cert, or else the one shipped with the sandbox, fixtures/certs/webhook-ca.crt.pem (the same at every start, in the npm package and the image).',
       response: { 200: { description: 'PEM certificates', content: { 'application/x-pem-file': { schema: Type.String() } } } },
     },
   }, async (_request, reply) => {
-    const { ca } = await sb.webhooks.clientIdentity()
+    // A sandbox always has one (given, or the shipped one: server/startup.ts).
+    const ca = sb.webhooks.clientIdentity!.ca
     return reply.type('application/x-pem-file').header('cache-control', 'no-store').send(ca)
   })
 

@@ -54,6 +54,11 @@ export const AccountSchema = Open({
    * to its test key only). Absent: an ordinary account, under the sandbox's own rules.
    */
   efiHomologacao: Type.Optional(Type.Boolean()),
+  /**
+   * Whether configuring an API Pix webhook with an https URL checks the receiver's mutual TLS as Efí
+   * does (docs/webhooks.md, mutual TLS). Absent: on (as in documents written before it).
+   */
+  webhookMtlsCheck: Type.Optional(Type.Boolean()),
   balance: Open({ availableCents: Holding, blockedCents: Holding }),
   /**
    * Running totals that let anyone check the ledger invariant (docs/assumptions.md, Balances):

@@ -64,6 +64,8 @@ const DeliveryAttemptSchema = Open({
   requestHeaders: Type.Optional(Strings),
   /** The sandbox's client certificate was presented (mutual TLS to an https receiver); absent otherwise. */
   clientCertificate: Type.Optional(Type.Boolean()),
+  /** A callback a PSP posts over mutual TLS went to a plain http receiver: neither TLS nor the certificate; absent otherwise. */
+  plainHttp: Type.Optional(Type.Boolean()),
 })
 export type DeliveryAttempt = Static<typeof DeliveryAttemptSchema>
 
@@ -107,6 +109,16 @@ export const DeliverySchema = Open({
 })
 
 /**
+ * How an API Pix webhook's receiver was checked when it was configured (docs/webhooks.md, mutual TLS):
+ * `checked`, refused without the sandbox's client certificate and accepted with it, as Efí checks;
+ * `certificate-only`, accepted with it (`x-skip-mtls-checking: true` skipped the request without);
+ * `unchecked`, an https receiver kept without a check (the account's webhookMtlsCheck or
+ * --webhook-mtls-check off); `plain-http`, a plain http receiver, posted to without TLS.
+ */
+export const MTLS_CHECKS = ['checked', 'certificate-only', 'unchecked', 'plain-http'] as const
+export type MtlsCheck = typeof MTLS_CHECKS[number]
+
+/**
  * A webhook of API Pix: where one of its callbacks (`callback`) is posted, `{webhookUrl}/<callback>`.
  * Apart from the gateway's registrations (`webhooks`): API Pix configures one URL per key (PUT
  * /webhook/{chave}), with no event types, custom headers or activation, and its deliveries carry API
@@ -121,6 +133,8 @@ export const ApiPixWebhookSchema = Open({
   chave: Type.Optional(Type.String({ minLength: 1, maxLength: 77 })),
   /** As the sandbox's URL rules left it (the parser's canonical form, without a fragment). */
   webhookUrl: Type.String({ minLength: 1 }),
+  /** How its receiver was checked when its URL was last configured; absent in documents written before it. */
+  mtlsCheck: Type.Optional(OneOf(MTLS_CHECKS)),
   /** API Pix's `criacao`: when the webhook was first configured (a new URL keeps it). */
   createdAt: Instant,
   updatedAt: Instant,

@@ -204,6 +204,8 @@ async function refused (t: Test, call: Promise<unknown>, wanted: object, message
 /** A receiver of the account's webhooks over HTTPS (the sandbox's server certificate), keeping what arrives. */
 async function webhookReceiver (t: Test) {
   const deliveries: Array<{ url: string, body: { pix: Array<Record<string, unknown>> } }> = []
+  /** Efí's test notification when the webhook is configured, `{"evento":"teste_webhook"}`, answered and set apart as integrators do. */
+  const pings: Array<{ url: string }> = []
   let delivered: () => void = () => {}
   // As Efí asks of a receiver: only a client presenting a certificate of the PSP's CA gets through (docs/webhooks.md, mutual TLS).
   const pspCa = await sandbox.client.sandbox.webhookCa()
@@ -211,8 +213,13 @@ async function webhookReceiver (t: Test) {
     let body = ''
     req.on('data', (chunk: Buffer) => { body += chunk.toString('utf8') })
     req.on('end', () => {
-      deliveries.push({ url: req.url ?? '', body: JSON.parse(body) })
+      const parsed = JSON.parse(body)
       res.end()
+      if (parsed.evento === 'teste_webhook') {
+        pings.push({ url: req.url ?? '' })
+        return
+      }
+      deliveries.push({ url: req.url ?? '', body: parsed })
       delivered()
     })
   })
@@ -222,6 +229,7 @@ async function webhookReceiver (t: Test) {
   return {
     url: `https://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
     deliveries,
+    pings,
     /** Resolves at the next delivery after which `until` holds (any delivery by default). */
     next: (until: () => boolean = () => true) => new Promise<void>(resolve => { delivered = () => { if (until()) resolve() } }),
   }
@@ -451,6 +459,8 @@ for (const sdk of SDKS) {
       const holder = await sandbox.client.sandbox.account(account.accountId)
       await sandbox.client.sandbox.putDirectoryEntry(CHAVE, { name: 'RECEBEDOR', document: holder.document, ispb: holder.ispb, bankName: 'SANDBOX' })
       await pix.pixConfigWebhook({ chave: CHAVE }, { webhookUrl })
+      // The check as Efí makes it: the request without the certificate died in the handshake, the one with it arrived at the URL as configured.
+      t.same(receiver.pings, [{ url: '/efi' }], 'the receiver\'s mutual TLS was checked at registration')
       t.match(await pix.pixDetailWebhook({ chave: CHAVE }), { webhookUrl, chave: CHAVE, criacao: String })
       const listed = await pix.pixListWebhook(await window())
       t.ok(listed.webhooks.some((w: { chave: string }) => w.chave === CHAVE))

@@ -38,7 +38,7 @@ export function accountWebhookRoutes ({ callback, tag, of, told }: AccountWebhoo
         operationId: `apiPixPutWebhook${tag}`,
         tags: ['API Pix'],
         summary: `Configurar o Webhook de ${of}`,
-        description: `webhookUrl http(s), not the sandbox itself unless --self-webhooks enabled; with --webhook-mtls-check enabled, its receiver's mutual TLS is checked as Efí does (docs/webhooks.md); a new URL replaces the account's. ${told[0].toUpperCase()}${told.slice(1)} is posted to {webhookUrl}/${callback}, signed and retried as every webhook of the sandbox. 200 with no body.`,
+        description: `webhookUrl http(s), not the sandbox itself unless --self-webhooks enabled; an https receiver's mutual TLS is checked as Efí does, unless the account's webhookMtlsCheck is false or --webhook-mtls-check disabled (docs/webhooks.md); a new URL replaces the account's. ${told[0].toUpperCase()}${told.slice(1)} is posted to {webhookUrl}/${callback}, signed and retried as every webhook of the sandbox. 200 with no body.`,
         headers: MtlsCheckHeaders,
         body: AccountWebhookBody(callback, told),
         // API Pix's 200 has no body: answered empty, declared without content.

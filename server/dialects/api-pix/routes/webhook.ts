@@ -24,7 +24,7 @@ const routes: RoutesPlugin = async (app) => {
       operationId: 'apiPixPutWebhook',
       tags: ['API Pix'],
       summary: 'Configurar o Webhook Pix',
-      description: 'The key must be one the account holds (its document, or a key of the directory held with its document at its institution); webhookUrl http(s), not the sandbox itself unless --self-webhooks enabled; with --webhook-mtls-check enabled, its receiver\'s mutual TLS is checked as Efí does (docs/webhooks.md). A new URL replaces the key\'s. 200 with no body.',
+      description: 'The key must be one the account holds (its document, or a key of the directory held with its document at its institution); webhookUrl http(s), not the sandbox itself unless --self-webhooks enabled; an https receiver\'s mutual TLS is checked as Efí does, unless the account\'s webhookMtlsCheck is false or --webhook-mtls-check disabled (docs/webhooks.md). A new URL replaces the key\'s. 200 with no body.',
       params: ApiPixWebhookParams,
       headers: MtlsCheckHeaders,
       body: ApiPixWebhookBody,

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox'
-import { IsoDate } from '../../../schemas/common.js'
+import { IsoDate, StringEnum } from '../../../schemas/common.js'
+import { MTLS_CHECKS } from '../../../store/state.js'
 import { Instant, Paginacao, paging } from '../../../schemas/central-bank.js'
 
 /**
@@ -11,7 +12,7 @@ import { Instant, Paginacao, paging } from '../../../schemas/central-bank.js'
 
 /** Efí's header on the routes that configure a webhook (docs/webhooks.md, mutual TLS). */
 export const MtlsCheckHeaders = Type.Object({
-  'x-skip-mtls-checking': Type.Optional(Type.String({ description: 'true (any case): with --webhook-mtls-check enabled, the request without a client certificate is not made (Efí\'s skip-mTLS), the one with it still is; any other value: the whole check' })),
+  'x-skip-mtls-checking': Type.Optional(Type.String({ description: 'true (any case): the request without a client certificate is not made (Efí\'s skip-mTLS), the one with it still is; any other value: the whole check' })),
 })
 
 /** Whether a request asks for Efí's skip-mTLS. */
@@ -59,6 +60,7 @@ export const SandboxApiPixWebhook = Type.Object({
   accountId: Type.Integer(),
   callback: Type.String({ description: 'what is posted to it: pix, the received PIX on its key, at {webhookUrl}/pix; rec, the changes of the account\'s recurrences, at {webhookUrl}/rec (no key); cobr, those of its recurring charges, at {webhookUrl}/cobr (no key)' }),
   callbackUrl: Type.String({ description: 'where its callback is posted: {webhookUrl}/<callback>' }),
+  mtlsCheck: Type.Optional(StringEnum(MTLS_CHECKS, { description: 'how its receiver was checked when its URL was configured (docs/webhooks.md, mutual TLS): checked, refused without the sandbox\'s client certificate and accepted with it; certificate-only, accepted with it (x-skip-mtls-checking: true); unchecked, an https receiver kept without the check (the account\'s webhookMtlsCheck or --webhook-mtls-check off); plain-http, a plain http receiver, posted to without TLS or the certificate. Absent for a webhook configured before it was recorded' })),
 })
 
 export const SandboxApiPixWebhookList = Type.Object({ webhooks: Type.Array(SandboxApiPixWebhook) })
