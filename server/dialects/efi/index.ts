@@ -54,6 +54,10 @@ export const efi: Dialect = {
     efiGetReceipt: null,
     efiRequestReport: null,
     efiGetReport: null,
+    // Split configurations none.
+    efiCreateSplitConfig: null,
+    efiPutSplitConfig: null,
+    efiGetSplitConfig: null,
   },
   register: async (app, { config, routes }) => {
     const { v2, v3 } = efiPrefixes(config.apiPixBasePath)

@@ -324,3 +324,49 @@ export const ReportStatus = Type.Object({
   status: StringEnum(['AGUARDANDO_PROCESSAMENTO', 'EM_PROCESSAMENTO', 'CONCLUIDO'] as const),
 })
 export const ReportParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) })
+
+// ---- Split ----
+
+const Parte = Type.Object({
+  tipo: StringEnum(['porcentagem', 'fixo'] as const),
+  valor: Type.String({ pattern: '^\\d{1,10}\\.\\d{2}$', description: 'porcentagem: a percentage, e.g. "60.00"; fixo: BRL' }),
+}, { additionalProperties: false })
+
+const Repasse = Type.Object({
+  tipo: StringEnum(['porcentagem', 'fixo'] as const),
+  valor: Type.String({ pattern: '^\\d{1,10}\\.\\d{2}$' }),
+  favorecido: Type.Object({
+    cpf: Type.Optional(Type.String({ pattern: '^[0-9]{11}$' })),
+    cnpj: Type.Optional(Type.String({ pattern: '^[0-9]{14}$' })),
+    conta: Type.String({ pattern: '^[0-9]{1,20}$', description: 'The accountNumber of another account of this sandbox (its view shows it)' }),
+  }, { additionalProperties: false, description: 'conta with cpf or cnpj, the account\'s document' }),
+}, { additionalProperties: false })
+
+export const SplitConfigBody = Type.Object({
+  descricao: Type.Optional(Type.String({ maxLength: 80 })),
+  txid: Type.Optional(Type.String({ pattern: '^[a-zA-Z0-9]{1,35}$' })),
+  lancamento: Type.Object({ imediato: Type.Boolean() }, { additionalProperties: false }),
+  split: Type.Object({
+    divisaoTarifa: StringEnum(['assumir_total', 'proporcional'] as const),
+    minhaParte: Parte,
+    repasses: Type.Array(Repasse, { minItems: 1, maxItems: 20 }),
+  }, { additionalProperties: false }),
+}, { additionalProperties: false })
+export type SplitConfigBodyType = Static<typeof SplitConfigBody>
+
+export const SplitConfigParams = Type.Object({ id: Type.String({ pattern: '^[a-zA-Z0-9]{1,35}$' }) })
+export const SplitConfigQuery = Type.Object({ revisao: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$' })) })
+
+export const SplitConfigView = Type.Object({
+  id: Type.String(),
+  revisao: Type.Integer({ description: 'From 0; each PUT adds one' }),
+  status: Type.Literal('ATIVA'),
+  descricao: Type.Optional(Type.String()),
+  txid: Type.Optional(Type.String()),
+  lancamento: Type.Object({ imediato: Type.Boolean() }),
+  split: Type.Object({
+    divisaoTarifa: Type.String(),
+    minhaParte: Type.Object({ tipo: Type.String(), valor: Type.String() }),
+    repasses: Type.Array(Type.Object({ tipo: Type.String(), valor: Type.String(), favorecido: Type.Object({ cpf: Type.Optional(Type.String()), cnpj: Type.Optional(Type.String()), conta: Type.String() }) })),
+  }),
+})
