@@ -9,7 +9,7 @@ import { readWebhookTls } from './startup.js'
 import { generateWebhookIdentity } from './auth/certificates.js'
 import { WebhookIdentity } from './webhooks/identity.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
-import type { CobVBatchHold, ContractCodes } from './ports.js'
+import type { CobVBatchHold, ContractCodes, IncomingPix } from './ports.js'
 import type { DomainEvents, Notifier } from './events.js'
 import { Lifecycles } from './store/lifecycle.js'
 import { Store, type StoreOptions } from './store/store.js'
@@ -198,7 +198,9 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const transactions = new TransactionService(engine)
   const directory = new DirectoryService(engine)
   const refunds = new RefundService({ ...engine, events, received: transactions })
-  const splits = new SplitService(engine)
+  // A split to an account of this sandbox arrives there as a received PIX (the charges, built below).
+  const splitArrivals: IncomingPix = { receive: (accountId, payment) => charges.incoming.receive(accountId, payment) }
+  const splits = new SplitService({ ...engine, incoming: splitArrivals })
   const locations = new LocationService(engine)
   // A charge paid through a composite code activates its recurrence (journeys 3 and 4), built below.
   // The static code of a contract pays the account its recurrence's location names (journey 4).

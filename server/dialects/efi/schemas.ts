@@ -370,3 +370,20 @@ export const SplitConfigView = Type.Object({
     repasses: Type.Array(Type.Object({ tipo: Type.String(), valor: Type.String(), favorecido: Type.Object({ cpf: Type.Optional(Type.String()), cnpj: Type.Optional(Type.String()), conta: Type.String() }) })),
   }),
 })
+
+const Txid = Type.String({ pattern: '^[a-zA-Z0-9]{26,35}$' })
+export const SplitLinkParams = Type.Object({ txid: Txid, splitConfigId: Type.String({ pattern: '^[a-zA-Z0-9]{1,35}$' }) })
+/** The unlink's path as sdk-node-apis-efi sends it: its placeholder left literal (`…/vinculo/:splitConfigId`). */
+export const SplitUnlinkParams = Type.Object({ txid: Txid })
+export const SplitChargeParams = Type.Object({ txid: Txid })
+export const SplitCharge = Type.Object({
+  txid: Type.String(),
+  status: Type.String({ description: 'The charge\'s, as GET /v2/cob(v)/:txid shows it' }),
+  valor: Type.Object({ original: Type.String() }),
+  config: Type.Object({ id: Type.String(), revisao: Type.Integer(), status: Type.Literal('ATIVA'), descricao: Type.Optional(Type.String()) }),
+  repasses: Type.Array(Type.Object({
+    favorecido: Type.Object({ conta: Type.String() }),
+    valor: Type.String({ description: 'What the repasse is of this charge' }),
+    status: Type.String({ description: 'WAITING until the charge is paid; PAID (credited to the favorecido as a received PIX) or FAILED' }),
+  }), { description: 'The sandbox\'s: each repasse of the linked revision, in BRL, and whether it was paid' }),
+})

@@ -1,6 +1,8 @@
 import { Refusal, invalidRequest } from '../../errors/refusal.js'
 import type { Sandbox } from '../../sandbox.js'
-import type { Account, PspSplitConfig } from '../../store/state.js'
+import { centsToString } from '../../domain/money.js'
+import { chargeData } from '../../services/charge-records.js'
+import type { Account, PspSplitConfig, Transaction } from '../../store/state.js'
 import type { SplitConfigBodyType } from './schemas.js'
 
 /**
@@ -14,6 +16,12 @@ import type { SplitConfigBodyType } from './schemas.js'
 export const EFI_SPLIT = 'efi'
 
 const HUNDRED_PERCENT = 10_000
+
+/** The unlink's last segment as sdk-node-apis-efi sends it, its placeholder unfilled (docs/efi.md, Split). */
+const UNFILLED_CONFIG_ID = ':splitConfigId'
+
+/** The charges a configuration links to. */
+export type SplitChargeKind = 'COB' | 'COBV'
 
 /** A value `"60.00"` in hundredths (cents, or hundredths of a percent). */
 const hundredths = (valor: string): number => Math.round(Number(valor) * 100)
@@ -47,6 +55,79 @@ export class EfiSplit {
     const config = this.sb.pspSettings.splitConfig(account.id, EFI_SPLIT, id)
     if (config === undefined) throw new Refusal('NOT_FOUND', 'Configuração de split não encontrada para o id informado.')
     return config
+  }
+
+  /**
+   * PUT /v2/gn/split/{cob|cobv}/:txid/vinculo/:splitConfigId: an ATIVA charge takes the configuration's
+   * newest revision, its repasses in cents of the charge's value, paid to their accounts when it is paid
+   * (the sandbox's splits). A link replaces any link the charge had.
+   */
+  link (account: Account, kind: SplitChargeKind, txid: string, configId: string): void {
+    const charge = this.charge(account, kind, txid, 'Cobrança não encontrada.')
+    const config = this.sb.pspSettings.splitConfig(account.id, EFI_SPLIT, configId)
+    if (config === undefined) throw new Refusal('NOT_FOUND', 'Configuração de Split não encontrada.')
+    if (charge.status !== 'ATIVA') throw invalidRequest('A cobrança já existe, não está ATIVA, e a presente requisição busca vinculá-la.')
+    const revisao = config.revisions.length - 1
+    const { split } = config.revisions[revisao].config as SplitConfigBodyType
+    if (split.minhaParte.tipo === 'fixo' && [split.minhaParte, ...split.repasses].reduce((sum, p) => sum + hundredths(p.valor), 0) !== charge.amountCents) {
+      throw invalidRequest('O valor da cobrança não corresponde à soma dos valores fixos da configuração de split.')
+    }
+    const splits = split.repasses.map(r => {
+      const document = r.favorecido.cpf ?? r.favorecido.cnpj ?? ''
+      const amountCents = r.tipo === 'fixo' ? hundredths(r.valor) : Math.floor(charge.amountCents * hundredths(r.valor) / HUNDRED_PERCENT)
+      const favorecido = this.sb.store.account(Number(r.favorecido.conta))
+      return {
+        pixKey: document,
+        pixKeyType: r.favorecido.cpf !== undefined ? 'CPF' as const : 'CNPJ' as const,
+        name: favorecido?.name ?? '',
+        document,
+        type: r.tipo === 'fixo' ? 'FIXED' as const : 'PERCENTAGE' as const,
+        value: Number(r.valor),
+        immediate: true,
+        amountCents,
+        ...(favorecido !== undefined ? { accountId: favorecido.id } : {}),
+      }
+    })
+    this.sb.store.transact(() => {
+      this.sb.splits.setSplits(charge, splits, { id: configId, revisao })
+      this.sb.pspSettings.linkSplit(account, EFI_SPLIT, txid, configId, revisao)
+    })
+  }
+
+  /** DELETE /v2/gn/split/{cob|cobv}/:txid/vinculo: an ATIVA charge's link removed, and its splits. */
+  unlink (account: Account, kind: SplitChargeKind, txid: string, configId?: string): void {
+    const charge = this.charge(account, kind, txid, 'Cobrança não encontrada.')
+    const link = this.sb.pspSettings.splitLink(account.id, EFI_SPLIT, txid)
+    // sdk-node-apis-efi leaves its placeholder in the path; any other id must be the linked configuration's.
+    if (link === undefined || (configId !== undefined && configId !== UNFILLED_CONFIG_ID && configId !== link.configId)) throw new Refusal('NOT_FOUND', 'A cobrança informada não possui configuração de split vinculada.')
+    if (charge.status !== 'ATIVA') throw invalidRequest('A cobrança não está ATIVA, invalidando a presente operação.')
+    this.sb.store.transact(() => {
+      this.sb.splits.setSplits(charge, [])
+      this.sb.pspSettings.unlinkSplit(account, EFI_SPLIT, txid)
+    })
+  }
+
+  /** GET /v2/gn/split/{cob|cobv}/:txid: the charge with the configuration it is linked to. */
+  linked (account: Account, kind: SplitChargeKind, txid: string) {
+    const charge = this.charge(account, kind, txid, 'Cobrança não encontrada.')
+    const link = this.sb.pspSettings.splitLink(account.id, EFI_SPLIT, txid)
+    const config = link === undefined ? undefined : this.sb.pspSettings.splitConfig(account.id, EFI_SPLIT, link.configId)
+    if (link === undefined || config === undefined) throw new Refusal('NOT_FOUND', 'A cobrança informada não possui configuração de split vinculada.')
+    const body = config.revisions[link.revisao].config as SplitConfigBodyType
+    return {
+      txid,
+      status: charge.status,
+      valor: { original: centsToString(charge.amountCents) },
+      config: { id: config.id, revisao: link.revisao, status: 'ATIVA' as const, ...(body.descricao !== undefined ? { descricao: body.descricao } : {}) },
+      repasses: chargeData(charge).splits.map(s => ({ favorecido: { conta: s.accountId === undefined ? '' : String(s.accountId) }, valor: centsToString(s.amountCents), status: s.status })),
+    }
+  }
+
+  /** The account's cob or cobv of this txid; 404 for any other. */
+  private charge (account: Account, kind: SplitChargeKind, txid: string, notFound: string): Transaction {
+    const charge = this.sb.store.chargeOfTxid(account.id, txid)
+    if (charge === undefined || !('kind' in charge) || charge.kind !== kind) throw new Refusal('NOT_FOUND', notFound)
+    return charge
   }
 
   /** A configuration as Efí shows it: a revision's body with its id, number and status. */
