@@ -82,6 +82,19 @@ interface EfiAccountCalls {
   pixKeysBucket?: () => Answer
 }
 
+/** Efí's split calls, in both SDKs (gn-api-sdk-node's unlink sends its path's placeholder unfilled). */
+interface EfiSplitCalls {
+  pixSplitConfig (params: Params, body: Body): Answer
+  pixSplitConfigId (params: Params, body: Body): Answer
+  pixSplitDetailConfig (params: Params): Answer
+  pixSplitLinkCharge (params: Params): Answer
+  pixSplitUnlinkCharge (params: Params): Answer
+  pixSplitDetailCharge (params: Params): Answer
+  pixSplitLinkDueCharge (params: Params): Answer
+  pixSplitUnlinkDueCharge (params: Params): Answer
+  pixSplitDetailDueCharge (params: Params): Answer
+}
+
 interface Credentials { clientId: string, clientSecret: string, certificate: string, key: string }
 
 interface Sdk {
@@ -551,6 +564,44 @@ for (const sdk of SDKS) {
       t.equal(await calls.medDefense({ idInfracao: infracao.idInfracao }, { analise: 'rejeitado', justificativa: 'Produto entregue' }), '', '201, no body')
       t.match((await calls.medList(await window())).infracoes.find((i: { endToEndId: string }) => i.endToEndId === endToEndId), { status: 'EM_DEFESA', defesa: 'Produto entregue' })
       await refused(t, calls.medDefense({ idInfracao: infracao.idInfracao }, { analise: 'rejeitado', justificativa: 'De novo' }), { type: `${PROBLEM}InfracaoOperacaoInvalida`, status: 409 }, 'a second defence')
+    })
+
+    t.test('Efí\'s split: a configuration and its revisions, linked to a cob and a cobv, a paid cob paying the favorecido account', async t => {
+      const calls = pix as unknown as EfiSplitCalls
+      const holder = await sandbox.client.sandbox.account(account.accountId)
+      await sandbox.client.sandbox.putDirectoryEntry(CHAVE, { name: 'RECEBEDOR', document: holder.document, ispb: holder.ispb, bankName: 'SANDBOX' })
+      const favorecido = await sandbox.client.sandbox.account((await sandbox.client.sandbox.createAccount({})).accountId)
+      const repasse = (valor: string) => ({ tipo: 'porcentagem', valor, favorecido: { [favorecido.document.length === 11 ? 'cpf' : 'cnpj']: favorecido.document, conta: favorecido.accountNumber } })
+      const body = (minha: string, dele: string) => ({ descricao: 'Loja e parceiro', lancamento: { imediato: true }, split: { divisaoTarifa: 'assumir_total', minhaParte: { tipo: 'porcentagem', valor: minha }, repasses: [repasse(dele)] } })
+
+      const created = await calls.pixSplitConfig({}, body('70.00', '30.00'))
+      t.match(created, { id: /^[0-9a-f]{32}$/, revisao: 0, status: 'ATIVA' }, 'pixSplitConfig')
+      const id = `sdk${account.accountId}cfg`
+      t.match(await calls.pixSplitConfigId({ id }, body('70.00', '30.00')), { id, revisao: 0 }, 'pixSplitConfigId: a new id')
+      t.match(await calls.pixSplitConfigId({ id }, body('50.00', '50.00')), { id, revisao: 1 }, 'and its next revision')
+      t.match(await calls.pixSplitDetailConfig({ id, revisao: 0 }), { id, revisao: 0, split: { minhaParte: { valor: '70.00' } } }, 'pixSplitDetailConfig of revision 0')
+      await refused(t, calls.pixSplitConfig({}, body('70.00', '40.00')), { type: `${PROBLEM}SplitConfigOperacaoInvalida`, status: 400 }, 'percentages above 100')
+
+      const txid = `efisdksplit${account.accountId}`.padEnd(30, '0')
+      const cob = await pix.pixCreateCharge({ txid }, { calendario: {}, valor: { original: '10.00' }, chave: CHAVE })
+      t.equal(await calls.pixSplitLinkCharge({ txid, splitConfigId: created.id }), '', 'pixSplitLinkCharge: 204')
+      t.match(await calls.pixSplitDetailCharge({ txid }), { txid, status: 'ATIVA', config: { id: created.id, revisao: 0 } }, 'pixSplitDetailCharge')
+      const before = (await sandbox.client.sandbox.account(favorecido.accountId)).balance.available
+      await sandbox.client.sandbox.pay(cob.pixCopiaECola)
+      t.equal(cents((await sandbox.client.sandbox.account(favorecido.accountId)).balance.available - before), 300, 'the favorecido account is paid its 30 %')
+
+      const other = `efisdksplitb${account.accountId}`.padEnd(30, '0')
+      await pix.pixCreateCharge({ txid: other }, { calendario: {}, valor: { original: '10.00' }, chave: CHAVE })
+      await calls.pixSplitLinkCharge({ txid: other, splitConfigId: id })
+      await calls.pixSplitUnlinkCharge({ txid: other })
+      await refused(t, calls.pixSplitDetailCharge({ txid: other }), { type: `${PROBLEM}CobrancaSplitNaoEncontrada`, status: 404 }, 'pixSplitUnlinkCharge: no longer linked')
+
+      const due = `efisdksplitv${account.accountId}`.padEnd(30, '0')
+      await pix.pixCreateDueCharge({ txid: due }, { calendario: { dataDeVencimento: await sandboxDate(5) }, devedor: { cpf: CPF, nome: 'PAGADOR' }, valor: { original: '20.00' }, chave: CHAVE })
+      t.equal(await calls.pixSplitLinkDueCharge({ txid: due, splitConfigId: id }), '', 'pixSplitLinkDueCharge: 204')
+      t.match(await calls.pixSplitDetailDueCharge({ txid: due }), { txid: due, config: { id, revisao: 1 }, repasses: [{ valor: '10.00' }] }, 'pixSplitDetailDueCharge: the newest revision')
+      await calls.pixSplitUnlinkDueCharge({ txid: due })
+      await refused(t, calls.pixSplitDetailDueCharge({ txid: due }), { type: `${PROBLEM}CobrancaSplitNaoEncontrada`, status: 404 }, 'pixSplitUnlinkDueCharge: no longer linked')
     })
   })
 }
