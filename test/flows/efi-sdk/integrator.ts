@@ -566,6 +566,47 @@ for (const sdk of SDKS) {
       await refused(t, calls.medDefense({ idInfracao: infracao.idInfracao }, { analise: 'rejeitado', justificativa: 'De novo' }), { type: `${PROBLEM}InfracaoOperacaoInvalida`, status: 409 }, 'a second defence')
     })
 
+    t.test('Pix Automático: locrec, rec, solicrec, cobr and their webhooks', { skip: sdk.efiOnly === true ? undefined : `${sdk.name} has no Pix Automático calls` }, async t => {
+      const calls = pix as unknown as Record<string, (params?: Params, body?: Body) => Answer>
+      const receiver = await webhookReceiver(t)
+      t.equal(await calls.pixConfigWebhookRecurrenceAutomatic({}, { webhookUrl: `${receiver.url}/rec` }), '', 'pixConfigWebhookRecurrenceAutomatic')
+      t.match(await calls.pixListWebhookRecurrenceAutomatic(), { webhookUrl: `${receiver.url}/rec` })
+      t.equal(await calls.pixConfigWebhookAutomaticCharge({}, { webhookUrl: `${receiver.url}/cobr` }), '', 'pixConfigWebhookAutomaticCharge')
+      t.match(await calls.pixListWebhookAutomaticCharge(), { webhookUrl: `${receiver.url}/cobr` })
+
+      const loc = await calls.pixCreateLocationRecurrenceAutomatic()
+      t.match(loc, { id: Number, location: String }, 'pixCreateLocationRecurrenceAutomatic')
+      const devedor = { cpf: CPF, nome: 'PAGADOR' }
+      const terms = { vinculo: { contrato: `C${account.accountId}`, devedor, objeto: 'Assinatura' }, calendario: { dataInicial: await sandboxDate(10), periodicidade: 'MENSAL' }, valor: { valorRec: '19.90' }, politicaRetentativa: 'NAO_PERMITE' }
+      const rec = await calls.pixCreateRecurrenceAutomatic({}, { ...terms, loc: loc.id })
+      t.match(rec, { idRec: String, status: 'CRIADA', loc: { id: loc.id } }, 'pixCreateRecurrenceAutomatic')
+      t.match(await calls.pixDetailLocationRecurrenceAutomatic({ id: loc.id }), { id: loc.id, idRec: rec.idRec })
+      t.ok((await calls.pixListLocationRecurrenceAutomatic(await window())).loc.some((l: { id: number }) => l.id === loc.id), 'pixListLocationRecurrenceAutomatic')
+      t.notOk('idRec' in await calls.pixUnlinkLocationRecurrenceAutomatic({ id: loc.id }), 'pixUnlinkLocationRecurrenceAutomatic')
+      t.match(await calls.pixDetailRecurrenceAutomatic({ idRec: rec.idRec }), { idRec: rec.idRec, status: 'CRIADA' })
+      t.ok((await calls.pixListRecurrenceAutomatic(await window())).recs.some((r: { idRec: string }) => r.idRec === rec.idRec), 'pixListRecurrenceAutomatic')
+
+      const solicitacao = await calls.pixCreateRequestRecurrenceAutomatic({}, { idRec: rec.idRec, calendario: { dataExpiracaoSolicitacao: new Date(Date.parse((await sandbox.client.sandbox.clock()).now) + 86_400_000).toISOString().slice(0, 19) + 'Z' }, destinatario: { conta: '1', cpf: CPF, ispbParticipante: '60701190' } })
+      t.match(solicitacao, { idSolicRec: String, idRec: rec.idRec }, 'pixCreateRequestRecurrenceAutomatic')
+      t.match(await calls.pixDetailRequestRecurrenceAutomatic({ idSolicRec: solicitacao.idSolicRec }), { idSolicRec: solicitacao.idSolicRec })
+      t.match(await calls.pixUpdateRequestRecurrenceAutomatic({ idSolicRec: solicitacao.idSolicRec }, { status: 'CANCELADA' }), { status: 'CANCELADA' }, 'pixUpdateRequestRecurrenceAutomatic')
+
+      await sandbox.client.sandbox.approveRecurrence(rec.idRec, { pagador: { ispbParticipante: '60701190', cpf: CPF } })
+      const charge = { idRec: rec.idRec, infoAdicional: 'Mensalidade', calendario: { dataDeVencimento: await sandboxDate(12) }, valor: { original: '19.90' }, ajusteDiaUtil: true, recebedor: { conta: '012682', tipoConta: 'CORRENTE', agencia: '9708' } }
+      const txid = `efisdkcobr${account.accountId}`.padEnd(30, '0')
+      t.match(await calls.pixCreateAutomaticChargeTxid({ txid }, charge), { txid, idRec: rec.idRec, status: 'CRIADA' }, 'pixCreateAutomaticChargeTxid')
+      const other = await calls.pixCreateAutomaticCharge({}, { ...charge, calendario: { dataDeVencimento: await sandboxDate(45) } })
+      t.match(other, { txid: String, idRec: rec.idRec }, 'pixCreateAutomaticCharge')
+      t.match(await calls.pixDetailAutomaticCharge({ txid }), { txid, valor: { original: '19.90' } })
+      t.ok((await calls.pixListAutomaticCharge(await window())).cobsr.some((c: { txid: string }) => c.txid === txid), 'pixListAutomaticCharge')
+      t.match(await calls.pixUpdateAutomaticCharge({ txid: other.txid }, { status: 'CANCELADA' }), { status: 'CANCELADA' }, 'pixUpdateAutomaticCharge')
+      await refused(t, calls.pixRetryRequestAutomatic({ txid, data: await sandboxDate(13) }), { type: /\/CobROperacaoInvalida$/, status: 400 }, 'pixRetryRequestAutomatic: no failed attempt to retry')
+      t.match(await calls.pixUpdateRecurrenceAutomatic({ idRec: rec.idRec }, { status: 'CANCELADA' }), { idRec: rec.idRec, status: 'CANCELADA' }, 'pixUpdateRecurrenceAutomatic')
+
+      t.equal(await calls.pixDeleteWebhookRecurrenceAutomatic(), '', 'pixDeleteWebhookRecurrenceAutomatic')
+      t.equal(await calls.pixDeleteWebhookAutomaticCharge(), '', 'pixDeleteWebhookAutomaticCharge')
+    })
+
     t.test('Efí\'s split: a configuration and its revisions, linked to a cob and a cobv, a paid cob paying the favorecido account', async t => {
       const calls = pix as unknown as EfiSplitCalls
       const holder = await sandbox.client.sandbox.account(account.accountId)
