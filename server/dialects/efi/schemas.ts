@@ -58,6 +58,15 @@ export const PixSent = Type.Object({
   status: Type.Literal('EM_PROCESSAMENTO'),
 })
 
+/** A devolução received on a sent PIX (API Pix's devolução, its rtrId as its id). */
+const Devolucao = Type.Object({
+  id: Type.String(),
+  rtrId: Type.String(),
+  valor: Type.String(),
+  horario: Type.Object({ solicitacao: Instant, liquidacao: Instant }),
+  status: Type.Literal('DEVOLVIDO'),
+})
+
 const Identificacao = Type.Object({ nome: Type.String(), cpf: Type.Optional(Type.String()), cnpj: Type.Optional(Type.String()) })
 
 export const PixSentDetail = Type.Object({
@@ -81,6 +90,7 @@ export const PixSentDetail = Type.Object({
       tipoConta: Type.String(),
     })),
   }),
+  devolucoes: Type.Optional(Type.Array(Devolucao, { description: 'The devoluções received on it, when any' })),
 })
 export type PixSentDetailType = Static<typeof PixSentDetail>
 
@@ -126,13 +136,7 @@ export const PixSentCallback = Type.Object({
     valor: Type.String(),
     horario: Type.Union([Instant, Type.Null()]),
     infoPagador: Type.Optional(Type.String()),
-    devolucoes: Type.Optional(Type.Array(Type.Object({
-      id: Type.String(),
-      rtrId: Type.String(),
-      valor: Type.String(),
-      horario: Type.Object({ solicitacao: Instant, liquidacao: Instant }),
-      status: Type.Literal('DEVOLVIDO'),
-    }))),
+    devolucoes: Type.Optional(Type.Array(Devolucao)),
     gnExtras: Type.Object({
       idEnvio: Type.String(),
       tarifa: Type.Optional(Type.String()),
