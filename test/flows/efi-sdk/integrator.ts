@@ -82,18 +82,9 @@ interface EfiAccountCalls {
   pixKeysBucket?: () => Answer
 }
 
-/** Efí's split calls, in both SDKs (gn-api-sdk-node's unlink sends its path's placeholder unfilled). */
-interface EfiSplitCalls {
-  pixSplitConfig (params: Params, body: Body): Answer
-  pixSplitConfigId (params: Params, body: Body): Answer
-  pixSplitDetailConfig (params: Params): Answer
-  pixSplitLinkCharge (params: Params): Answer
-  pixSplitUnlinkCharge (params: Params): Answer
-  pixSplitDetailCharge (params: Params): Answer
-  pixSplitLinkDueCharge (params: Params): Answer
-  pixSplitUnlinkDueCharge (params: Params): Answer
-  pixSplitDetailDueCharge (params: Params): Answer
-}
+/** Efí's split calls, in both SDKs (gn-api-sdk-node's unlink sends its path's placeholder unfilled); the writes of a configuration take a body. */
+type EfiSplitCalls = Record<'pixSplitConfig' | 'pixSplitConfigId' | 'pixSplitDetailConfig' | 'pixSplitLinkCharge' | 'pixSplitUnlinkCharge' | 'pixSplitDetailCharge' |
+  'pixSplitLinkDueCharge' | 'pixSplitUnlinkDueCharge' | 'pixSplitDetailDueCharge', (params: Params, body?: Body) => Answer>
 
 interface Credentials { clientId: string, clientSecret: string, certificate: string, key: string }
 
