@@ -128,7 +128,7 @@ export const splitChargeRoutes = (split: EfiSplit): RoutesPlugin => async (app) 
         ...unlink.schema,
         operationId: `efiSplitUnlink${name}ById`,
         description: `As DELETE /gn/split/${path}/:txid/vinculo: sdk-node-apis-efi sends this path with its placeholder unfilled (the literal ":splitConfigId"), which is accepted; any other id must be the linked configuration's.`,
-        params: Type.Object({ txid: SplitLinkParams.properties.txid, splitConfigId: Type.String({ pattern: '^(:splitConfigId|[a-zA-Z0-9]{1,35})$' }) }),
+        params: Type.Object({ txid: SplitLinkParams.properties.txid, splitConfigId: Type.String({ minLength: 1, maxLength: 35, description: 'The linked configuration\'s id, or the literal ":splitConfigId"' }) }),
       },
     }, async (request, reply) => {
       split.unlink(request.account!, kind, request.params.txid, request.params.splitConfigId)
