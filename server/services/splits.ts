@@ -104,7 +104,9 @@ export class SplitService implements ChargeSplits, Lifecycle {
     this.store.transact(() => {
       const at = iso(this.deps.clock.now())
       // A refund may have used the money meanwhile: then the split fails rather than overdraw the account.
-      const paid = this.store.ledger(account.id, a => ledger.debitImmediately(a, split.amountCents))
+      // A favorecido account of this sandbox removed since the link takes nothing: the split fails, nothing debited.
+      const gone = split.accountId !== undefined && this.store.account(split.accountId) === undefined
+      const paid = !gone && this.store.ledger(account.id, a => ledger.debitImmediately(a, split.amountCents))
       const favorecido = split.accountId !== undefined ? this.store.account(split.accountId) : undefined
       const entry = favorecido !== undefined
         ? { ispb: favorecido.ispb, bankName: favorecido.bankName, bankCode: null, accountBranch: null, accountNumber: String(favorecido.id) }
@@ -120,8 +122,8 @@ export class SplitService implements ChargeSplits, Lifecycle {
         status,
         amountCents: split.amountCents,
         feeCents: 0,
-        errorCode: paid ? null : 'PIX_INSUFFICIENT_BALANCE',
-        errorMessage: paid ? null : 'Saldo disponível insuficiente para pagar o split',
+        errorCode: paid ? null : gone ? 'ACCOUNT_CLOSED' : 'PIX_INSUFFICIENT_BALANCE',
+        errorMessage: paid ? null : gone ? 'A conta do favorecido não existe mais' : 'Saldo disponível insuficiente para pagar o split',
         createdAt: at,
         updatedAt: at,
         history: [{ status, at }],

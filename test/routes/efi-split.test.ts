@@ -89,6 +89,13 @@ t.test('Efí\'s rules: each refused with its razão, in its problem type, changi
   t.equal((await call('GET', '/v2/gn/split/config/cfg1')).statusCode, 404, 'nothing was kept')
 })
 
+/** Requests with a fresh token of the account (an import keeps no token issued before it). */
+async function caller (app: FastifyInstance, acc: Parameters<typeof oauthToken>[1]) {
+  const token = await oauthToken(app, acc)
+  return (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
+    app.inject({ method, url, headers: bearer(token), ...(payload !== undefined ? { payload: payload as string } : {}) })
+}
+
 const available = async (app: FastifyInstance, accountId: number) => (await app.inject({ method: 'GET', url: `/__sandbox/accounts/${accountId}` })).json().balance.available
 
 t.test('a cob linked to a configuration: paid, each repasse credited to its favorecido account, the /pix callback naming the configuration', async t => {
@@ -153,4 +160,32 @@ t.test('link and unlink a cob and a cobv (the SDK\'s literal :splitConfigId too)
   const gone = await call('GET', `/v2/gn/split/cobv/${dueTxid}`)
   t.equal(gone.statusCode, 404)
   t.match(gone.json(), { type: 'https://pix.bcb.gov.br/api/v2/error/CobrancaSplitNaoEncontrada' })
+})
+
+t.test('a favorecido account removed: a link is refused; one linked before fails its repasse and debits nothing', async t => {
+  const app = await buildTestApp(t)
+  const made = await accounts(app)
+  const { acc, fav, conta } = made
+  let call = made.call
+  const { id } = (await call('POST', '/v2/gn/split/config', config(conta))).json()
+  const linked = aTxid(4)
+  const cob = (await call('PUT', `/v2/cob/${linked}`, { calendario: { expiracao: 3600 }, valor: { original: '100.00' }, chave: KEY })).json()
+  t.equal((await call('PUT', `/v2/gn/split/cob/${linked}/vinculo/${id}`)).statusCode, 204)
+  // The control plane removes no account; an imported snapshot without it does.
+  const snapshot = (await app.inject({ method: 'GET', url: '/__sandbox/snapshot' })).json()
+  delete snapshot.accounts[String(fav.accountId)]
+  const imported = await app.inject({ method: 'PUT', url: '/__sandbox/snapshot', payload: snapshot })
+  t.equal(imported.statusCode, 200, imported.body.slice(0, 300))
+  call = await caller(app, acc)
+
+  const later = aTxid(5)
+  await call('PUT', `/v2/cob/${later}`, { calendario: { expiracao: 3600 }, valor: { original: '100.00' }, chave: KEY })
+  const refused = await call('PUT', `/v2/gn/split/cob/${later}/vinculo/${id}`)
+  t.equal(refused.statusCode, 400)
+  t.match(refused.json(), { violacoes: [{ razao: /não existe/ }] })
+
+  t.equal((await payCode(app, cob.pixCopiaECola)).statusCode < 300, true)
+  t.equal(await available(app, acc.accountId), 100, 'the receiver keeps the whole payment')
+  t.match((await call('GET', `/v2/gn/split/cob/${linked}`)).json(), { repasses: [{ status: 'FAILED' }] })
+  t.equal((await app.inject({ method: 'GET', url: `/__sandbox/accounts/${acc.accountId}` })).json().invariantHolds, true)
 })

@@ -76,16 +76,18 @@ export class EfiSplit {
       const document = r.favorecido.cpf ?? r.favorecido.cnpj ?? ''
       const amountCents = r.tipo === 'fixo' ? hundredths(r.valor) : Math.floor(charge.amountCents * hundredths(r.valor) / HUNDRED_PERCENT)
       const favorecido = this.sb.store.account(Number(r.favorecido.conta))
+      // An account removed since the configuration was made.
+      if (favorecido === undefined) throw invalidRequest('Uma das contas informadas na configuração dos repasses não existe.')
       return {
         pixKey: document,
         pixKeyType: r.favorecido.cpf !== undefined ? 'CPF' as const : 'CNPJ' as const,
-        name: favorecido?.name ?? '',
+        name: favorecido.name,
         document,
         type: r.tipo === 'fixo' ? 'FIXED' as const : 'PERCENTAGE' as const,
         value: Number(r.valor),
         immediate: true,
         amountCents,
-        ...(favorecido !== undefined ? { accountId: favorecido.id } : {}),
+        accountId: favorecido.id,
       }
     })
     this.sb.store.transact(() => {
