@@ -407,8 +407,8 @@ export interface ScheduledPayment {
   payer: { name: string, document: string, ispb: string }
   /** The paid attempt's. */
   endToEndId: string
-  /** The recurring charge's. */
-  txid: string
+  /** The recurring charge's; null for a PIX no charge of the receiver's asked for (a split's repasse). */
+  txid: string | null
   /** The charge's scenarios, whose delivery faults bend the received PIX's webhook too. */
   scenarios: readonly AppliedScenario[]
 }

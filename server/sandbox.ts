@@ -7,7 +7,7 @@ import { parseInstant, SANDBOX_TIME_MAX, SANDBOX_TIME_MIN, SANDBOX_TIME_RANGE } 
 import { StartupError } from './errors/startup.js'
 import { readWebhookTls } from './startup.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
-import type { CobVBatchHold, ContractCodes } from './ports.js'
+import type { CobVBatchHold, ContractCodes, IncomingPix } from './ports.js'
 import type { DomainEvents, Notifier } from './events.js'
 import { Lifecycles } from './store/lifecycle.js'
 import { Store, type StoreOptions } from './store/store.js'
@@ -196,7 +196,9 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const directory = new DirectoryService(engine)
   const expiringRefs = new ExpiringRefs(engine)
   const refunds = new RefundService({ ...engine, events, received: transactions, expiringRefs })
-  const splits = new SplitService(engine)
+  // A split to an account of this sandbox arrives there as a received PIX (the charges, built below).
+  const splitArrivals: IncomingPix = { receive: (accountId, payment) => charges.incoming.receive(accountId, payment) }
+  const splits = new SplitService({ ...engine, incoming: splitArrivals })
   const locations = new LocationService(engine)
   // A charge paid through a composite code activates its recurrence (journeys 3 and 4), built below.
   // The static code of a contract pays the account its recurrence's location names (journey 4).
@@ -236,7 +238,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
 
   // One order for every lifecycle step (the order the services were wired in before, which due jobs
   // of the same instant keep); the journal is memory only and starts over with a reset.
-  const lifecycle = new Lifecycles([webhooks, charges, splits, payouts, refunds, med, locations, signer, cobvBatches, recurrences, cobrs, apiPixWebhooks, expiringRefs, { afterReset: () => journal.clear() }])
+  const lifecycle = new Lifecycles([webhooks, directory, charges, splits, payouts, refunds, med, locations, signer, cobvBatches, recurrences, cobrs, apiPixWebhooks, expiringRefs, { afterReset: () => journal.clear() }])
   store.onAccountRemoved((id, removed) => lifecycle.accountRemoved(id, removed))
   const afterLoad = (): void => lifecycle.load()
 

@@ -2,7 +2,8 @@ import { generateCpf, isValidCnpj, isValidCpf, isValidDocument } from '../domain
 import { randomInt, type Rng } from '../domain/ids.js'
 import { detectDirectoryKeyType, normalizeKey, type DirectoryKeyType } from '../domain/keys.js'
 import { Refusal } from '../errors/refusal.js'
-import type { AccountKeys, KeyHolders, Ports } from '../ports.js'
+import type { AccountKeys, KeyHolders, Lifecycle, Ports } from '../ports.js'
+import { RecordLists, type Derived } from '../store/derived.js'
 import { intern } from '../store/intern.js'
 import type { Counterpart, DirectoryEntry } from '../store/state.js'
 
@@ -86,14 +87,36 @@ export type DirectoryDeps = Pick<Ports, 'store' | 'rng'>
 const INVENTED_KEPT = 10_000
 
 /** The key directory: the control plane's edits (/__sandbox/directory), and who holds a key, as a payment to it asks. */
-export class DirectoryService {
+export class DirectoryService implements Lifecycle {
   /**
    * Invented holders by payer institution, key, document and name: every pay-out to one destination shares
    * one frozen record instead of keeping a copy of its own.
    */
   private readonly inventedHolders = new Map<string, Counterpart>()
 
-  constructor (private readonly deps: DirectoryDeps) {}
+  /** The keys by holder (document and institution): an account's keys are read without the whole directory. */
+  private readonly byHolder: RecordLists<'directory'>
+  readonly derived: readonly Derived[]
+
+  constructor (private readonly deps: DirectoryDeps) {
+    this.byHolder = new RecordLists(deps.store, 'directory', e => holderOf(e.document, e.ispb))
+    this.derived = [this.byHolder]
+  }
+
+  /**
+   * The keys of the holder of `document` at `ispb`, oldest first. A list may still name a key removed
+   * or moved to another holder since (a removal does not walk the lists): what is listed is checked.
+   */
+  heldBy (document: string, ispb: string): DirectoryEntry[] {
+    const held: DirectoryEntry[] = []
+    const seen = new Set<string>()
+    for (const entry of this.byHolder.listed(holderOf(document, ispb))) {
+      if (seen.has(entry.key) || entry.document !== document || entry.ispb !== ispb) continue
+      seen.add(entry.key)
+      held.push(entry)
+    }
+    return held
+  }
 
   /** What a pay-out asks of the directory (KeyHolders): the holder of the key it pays. */
   readonly holders: KeyHolders = {
@@ -145,9 +168,10 @@ export class DirectoryService {
     }
     if (!isValidDocument(fields.document)) throw new Refusal('INVALID_DOCUMENT', 'document must be a valid CPF or CNPJ')
     const canonical = normalizeKey(keyType, key)
-    const created = this.deps.store.directoryEntry(canonical) === undefined
+    const before = this.deps.store.directoryEntry(canonical)
     const entry = this.deps.store.transact(() => this.deps.store.put('directory', { ...fields, key: canonical, keyType }))
-    return { entry, created }
+    if (before === undefined || before.document !== entry.document || before.ispb !== entry.ispb) this.byHolder.add(entry)
+    return { entry, created: before === undefined }
   }
 
   remove (key: string): boolean {
@@ -155,3 +179,6 @@ export class DirectoryService {
     return this.deps.store.transact(() => this.deps.store.remove('directory', canonical))
   }
 }
+
+/** A holder's list in the directory's index: its document at its institution. */
+const holderOf = (document: string, ispb: string): string => `${ispb}:${document}`

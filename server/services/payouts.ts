@@ -17,7 +17,7 @@ import { iso, recordTransition } from './history.js'
 import { directoryKeyOf } from './directory.js'
 import type { Arrival, ChargePayments, ContractCodePayments, KeyHolders, Lifecycle, PayoutReturns, PendingOperations, Ports } from '../ports.js'
 import type { Restored } from '../store/store.js'
-import { DueJobs, KeyIndex, type Derived } from '../store/derived.js'
+import { DueJobs, KeyIndex, RecordLists, type Derived, type InstantRange } from '../store/derived.js'
 import type { Config } from '../config.js'
 
 /**
@@ -146,6 +146,8 @@ export class PayoutService implements Lifecycle {
   private readonly chargesInFlight: KeyIndex<'transactions'>
   /** A pending pay-out's one settlement job, at its `dueAt` (a later schedule replaces it). */
   private readonly settlements: DueJobs<'transactions'>
+  /** The pay-outs a PSP's own API sent from a key of the account (Efí's), by creation: that API's list of what was sent reads them. */
+  private readonly sentFromKeys: RecordLists<'transactions'>
   readonly derived: readonly Derived[]
 
   constructor (private readonly deps: PayoutDeps) {
@@ -158,7 +160,13 @@ export class PayoutService implements Lifecycle {
       dueAt: tx => tx.status === 'PENDING' && tx.dueAt !== undefined && isKind(tx, PAYOUT_KINDS) ? Date.parse(tx.dueAt) : undefined,
       run: tx => this.onDue(tx.id),
     })
-    this.derived = [this.chargesInFlight, this.settlements]
+    this.sentFromKeys = new RecordLists(deps.store, 'transactions', tx => isKind(tx, PAYOUT_KINDS) && tx.data.senderKey !== undefined ? [String(tx.accountId)] : [], tx => tx.createdAt)
+    this.derived = [this.chargesInFlight, this.settlements, this.sentFromKeys]
+  }
+
+  /** The account's pay-outs sent from one of its keys (a PSP's own API) created within the window, oldest first. */
+  sentFromKeysOf (accountId: number, created: InstantRange): Payout[] {
+    return this.sentFromKeys.within(String(accountId), created) as Payout[]
   }
 
   /** POST /__sandbox/transactions/:id/settle and /fail on a pay-out. */
@@ -459,7 +467,9 @@ export class PayoutService implements Lifecycle {
     if (f.counterpart !== undefined) tx.counterpart = f.counterpart
     if (f.endToEndId !== undefined) tx.endToEndId = f.endToEndId
     extra?.(tx)
-    return this.deps.store.addTransaction(tx, f.externalId !== undefined ? PAYOUT_SCOPE : undefined)
+    const added = this.deps.store.addTransaction(tx, f.externalId !== undefined ? PAYOUT_SCOPE : undefined)
+    this.sentFromKeys.add(added)
+    return added
   }
 
   /**

@@ -325,7 +325,8 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
     return tx
   }
 
-  private returnsOf (original: Transaction): Transaction[] {
+  /** What the destination bank returned of a pay-out (REFUND_RECEIVED), oldest first. */
+  returnsOf (original: Transaction): Transaction[] {
     return this.returned.listed(original.id)
   }
 

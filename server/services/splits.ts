@@ -1,8 +1,9 @@
 import { nextMidnight } from '../domain/calendar.js'
 import { normalizeKey } from '../domain/keys.js'
 import * as ledger from '../domain/ledger.js'
-import type { Account, Mutable, Transaction } from '../store/state.js'
-import type { ChargeSplits, Lifecycle, Ports } from '../ports.js'
+import { endToEndId } from '../domain/ids.js'
+import type { Account, Mutable, SplitRecord, Transaction } from '../store/state.js'
+import type { ChargeSplits, IncomingPix, Lifecycle, Ports } from '../ports.js'
 import { DueJobs, type Derived } from '../store/derived.js'
 import { chargeData, chargeDraft } from './charge-records.js'
 import { iso } from './history.js'
@@ -19,7 +20,10 @@ export function nextSplitRun (nowMs: number, frequency: 'IMMEDIATE' | 'HOURLY' |
   return nextMidnight(nowMs)
 }
 
-export type SplitDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng'>
+export type SplitDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng'> & {
+  /** Where a split to an account of this sandbox arrives (Efí's split): a received PIX of that account. */
+  incoming?: IncomingPix
+}
 
 /**
  * The splits of a paid cash-in (docs/gateway.md §2.6): each is paid out of the receiving account's
@@ -47,6 +51,18 @@ export class SplitService implements ChargeSplits, Lifecycle {
   }
 
   private get store () { return this.deps.store }
+
+  /**
+   * The splits of an open charge replaced (Efí's split linked to a cob or cobv, or unlinked: none), paid
+   * when it is: each named by its favorecido's key or, for an account of this sandbox, by its accountId.
+   */
+  setSplits (charge: Transaction, splits: ReadonlyArray<Omit<SplitRecord, 'status'>>, from?: { id: string, revisao: number }): void {
+    this.store.transact(() => this.store.update('transactions', charge.id, d => {
+      const data = chargeDraft(d)
+      data.splits = splits.map(split => ({ ...split, status: 'WAITING' as const }))
+      data.pspSplit = from
+    }))
+  }
 
   runSplits (charge: Transaction, account: Account): void {
     const now = this.deps.clock.now()
@@ -88,8 +104,13 @@ export class SplitService implements ChargeSplits, Lifecycle {
     this.store.transact(() => {
       const at = iso(this.deps.clock.now())
       // A refund may have used the money meanwhile: then the split fails rather than overdraw the account.
-      const paid = this.store.ledger(account.id, a => ledger.debitImmediately(a, split.amountCents))
-      const entry = this.store.directoryEntry(normalizeKey(split.pixKeyType, split.pixKey))
+      // A favorecido account of this sandbox removed since the link takes nothing: the split fails, nothing debited.
+      const gone = split.accountId !== undefined && this.store.account(split.accountId) === undefined
+      const paid = !gone && this.store.ledger(account.id, a => ledger.debitImmediately(a, split.amountCents))
+      const favorecido = split.accountId !== undefined ? this.store.account(split.accountId) : undefined
+      const entry = favorecido !== undefined
+        ? { ispb: favorecido.ispb, bankName: favorecido.bankName, bankCode: null, accountBranch: null, accountNumber: String(favorecido.id) }
+        : this.store.directoryEntry(normalizeKey(split.pixKeyType, split.pixKey))
       const status = paid ? 'CONFIRMED' : 'ERROR'
       const tx: Mutable<Transaction> = {
         id: this.deps.rng.uuid(),
@@ -101,8 +122,8 @@ export class SplitService implements ChargeSplits, Lifecycle {
         status,
         amountCents: split.amountCents,
         feeCents: 0,
-        errorCode: paid ? null : 'PIX_INSUFFICIENT_BALANCE',
-        errorMessage: paid ? null : 'Saldo disponível insuficiente para pagar o split',
+        errorCode: paid ? null : gone ? 'ACCOUNT_CLOSED' : 'PIX_INSUFFICIENT_BALANCE',
+        errorMessage: paid ? null : gone ? 'A conta do favorecido não existe mais' : 'Saldo disponível insuficiente para pagar o split',
         createdAt: at,
         updatedAt: at,
         history: [{ status, at }],
@@ -120,6 +141,12 @@ export class SplitService implements ChargeSplits, Lifecycle {
         },
       }
       this.store.addTransaction(tx)
+      // To an account of this sandbox: it receives the split as a PIX from the charge's receiver.
+      if (paid && split.accountId !== undefined && this.deps.incoming !== undefined) {
+        const e2e = endToEndId(account.ispb, this.deps.clock.now(), this.deps.rng)
+        this.deps.incoming.receive(split.accountId, { amountCents: split.amountCents, payer: { name: account.name, document: account.document, ispb: account.ispb }, endToEndId: e2e, txid: null, scenarios: [] })
+        this.store.update('transactions', tx.id, d => { d.endToEndId = e2e })
+      }
       this.store.update('transactions', chargeId, d => {
         const s = chargeDraft(d).splits[index]
         s.status = paid ? 'PAID' : 'FAILED'

@@ -5,7 +5,7 @@ import { CobRSchema } from './records/cobrs.js'
 import { DirectoryEntrySchema } from './records/directory.js'
 import { PayloadLocationSchema, SigningKeySchema } from './records/locations.js'
 import { MedSchema } from './records/med.js'
-import { PspReportSchema, PspSettingsSchema } from './records/psp-settings.js'
+import { PspReportSchema, PspSettingsSchema, PspSplitConfigSchema, PspSplitLinkSchema } from './records/psp-settings.js'
 import { PayerBehaviourSchema, RecLocationSchema, RecurrenceSchema, SolicRecSchema } from './records/recurrences.js'
 import { ArmedScenarioSchema } from './records/scenarios.js'
 import { Instant } from './records/schema.js'
@@ -85,6 +85,8 @@ export const COLLECTION_RECORDS = {
   cobvBatches: collection(CobVBatchSchema, { key: 'key', owned: true }),
   pspSettings: collection(PspSettingsSchema, { key: 'key', owned: true }),
   pspReports: collection(PspReportSchema, { owned: true }),
+  pspSplitConfigs: collection(PspSplitConfigSchema, { key: 'key', owned: true }),
+  pspSplitLinks: collection(PspSplitLinkSchema, { key: 'key', owned: true }),
 }
 
 export type Collection = keyof typeof COLLECTION_RECORDS

@@ -97,6 +97,10 @@ export type CobVBatch = Collections['cobvBatches']
 export type PspSettings = Collections['pspSettings']
 /** A report a PSP's own API was asked for (Efí's reconciliation report). */
 export type PspReport = Collections['pspReports']
+/** A split configuration of a PSP's own API, with its revisions (Efí's /v2/gn/split/config). */
+export type PspSplitConfig = Collections['pspSplitConfigs']
+/** A charge linked to a split configuration (Efí's /v2/gn/split/cob/:txid/vinculo). */
+export type PspSplitLink = Collections['pspSplitLinks']
 
 // ---- the document ---------------------------------------------------------------------------------
 

@@ -106,6 +106,26 @@ t.test('DICT\'s limit of keys: 5 for a CPF account (the e-mail key counts), then
   t.equal((await call('GET', '/v2/gn/evp')).json().chaves.length, 4)
 })
 
+t.test('the account\'s random keys follow the directory: a key moved to another holder, removed, put back, and a snapshot imported', async t => {
+  const app = await buildTestApp(t)
+  const { acc, view, call } = await account(app)
+  const first = (await call('POST', '/v2/gn/evp')).json().chave
+  const second = (await call('POST', '/v2/gn/evp')).json().chave
+  const entry = (chave: string, document: string) => app.inject({ method: 'PUT', url: `/__sandbox/directory/${chave}`, payload: { name: 'X', document, ispb: view.ispb, bankName: 'SANDBOX', keyType: 'EVP' } })
+  t.equal((await entry(first, '52998224725')).statusCode, 200, 'moved to another holder on the control plane')
+  t.same((await call('GET', '/v2/gn/evp')).json(), { chaves: [second] })
+  t.equal((await entry(first, view.document)).statusCode, 200, 'and back')
+  t.same((await call('GET', '/v2/gn/evp')).json().chaves.sort(), [first, second].sort(), 'listed once')
+  await app.inject({ method: 'DELETE', url: `/__sandbox/directory/${second}` })
+  t.same((await call('GET', '/v2/gn/evp')).json(), { chaves: [first] })
+
+  const snapshot = (await app.inject({ method: 'GET', url: '/__sandbox/snapshot' })).json()
+  t.equal((await call('POST', '/v2/gn/evp')).statusCode, 201, 'a key made after the snapshot')
+  t.equal((await app.inject({ method: 'PUT', url: '/__sandbox/snapshot', payload: snapshot })).statusCode, 200)
+  const read = async () => (await app.inject({ method: 'GET', url: '/v2/gn/evp', headers: bearer(await oauthToken(app, acc)) })).json()
+  t.same(await read(), { chaves: [first] }, 'the import\'s keys, the one made after it gone')
+})
+
 t.test('GET /v2/gn/chaves/balde, and each route\'s scope', async t => {
   const app = await buildTestApp(t)
   const { call } = await account(app)

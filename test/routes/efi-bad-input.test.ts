@@ -20,6 +20,9 @@ const BODIES: unknown[] = [
   { pixCopiaECola: '' },
   { analise: 'aceito', justificativa: 'x'.repeat(2000) },
   { tipo: 'PIX_ENVIADO', e2eids: Array.from({ length: 1001 }, () => 'E'.padEnd(32, '0')) },
+  { lancamento: { imediato: 'sim' }, split: { divisaoTarifa: 'metade', minhaParte: { tipo: 'porcentagem', valor: '-1' }, repasses: [] } },
+  { lancamento: { imediato: true }, split: { divisaoTarifa: 'proporcional', minhaParte: { tipo: 'porcentagem', valor: '50.00' }, repasses: [{ tipo: 'porcentagem', valor: '50.00', favorecido: { cpf: '52998224725', cnpj: '11222333000181', conta: '99999999999999999999' } }] } },
+  { lancamento: { imediato: true }, split: { divisaoTarifa: 'proporcional', minhaParte: { tipo: 'fixo', valor: '0.00' }, repasses: [{ tipo: 'fixo', valor: '1.00', favorecido: { cpf: '52998224725', conta: '1' } }] } },
 ]
 
 const PARAMS = ['x', 'a'.repeat(80), '%00', '..', '-1', 'E' + 'z'.repeat(31), '00000000-0000-4000-8000-zzzzzzzzzzzz']

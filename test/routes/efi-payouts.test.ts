@@ -291,4 +291,30 @@ t.test('Efí\'s homologação: R$ 4.00 comes back as two devoluções of R$ 2.00
   t.match(returned('d5'), [{ valor: '5.00', status: 'DEVOLVIDO' }])
   t.same(returned('d6'), [])
   t.equal(log.filter(d => d.body.pix[0].devolucoes === undefined).length, 3, 'and one callback each as it settled')
+
+  // The reads list them too, and the list filters on them.
+  t.match((await call('GET', '/v2/gn/pix/enviados/id-envio/d4')).json().devolucoes, [{ valor: '2.00', status: 'DEVOLVIDO' }, { valor: '2.00', status: 'DEVOLVIDO' }])
+  const d5 = (await call('GET', '/v2/gn/pix/enviados/id-envio/d5')).json()
+  t.same((await call('GET', `/v2/gn/pix/enviados/${d5.endToEndId}`)).json().devolucoes, d5.devolucoes)
+  t.notOk('devolucoes' in (await call('GET', '/v2/gn/pix/enviados/id-envio/d6')).json(), 'none came back')
+  const listed = async (present: boolean) => (await call('GET', `/v2/gn/pix/enviados?inicio=2026-03-10T00:00:00Z&fim=2026-03-11T00:00:00Z&devolucaoPresente=${present}`)).json().pix.map((p: { idEnvio: string }) => p.idEnvio)
+  t.same(await listed(true), ['d4', 'd5'])
+  t.same(await listed(false), ['d6'])
+})
+
+t.test('GET /v2/gn/pix/enviados lists the account\'s pay-outs only, after a snapshot import too', async t => {
+  const app = await buildTestApp(t)
+  // Another account of the same holder, its pay-out sent first.
+  const other = await payer(app)
+  t.equal((await other.call('PUT', '/v3/gn/pix/s2', toKey('2.00'))).statusCode, 201)
+  const { acc, call } = await payer(app)
+  t.equal((await call('PUT', '/v3/gn/pix/s1', toKey('1.00'))).statusCode, 201)
+  // A token each read: an import keeps the accounts, not the tokens issued before it.
+  const ids = async () => (await app.inject({ method: 'GET', url: '/v2/gn/pix/enviados?inicio=2026-03-10T00:00:00Z&fim=2026-03-11T00:00:00Z', headers: bearer(await oauthToken(app, acc)) })).json().pix.map((p: { idEnvio: string }) => p.idEnvio)
+  t.same(await ids(), ['s1'])
+  const snapshot = (await app.inject({ method: 'GET', url: '/__sandbox/snapshot' })).json()
+  t.equal((await call('PUT', '/v3/gn/pix/s3', toKey('3.00'))).statusCode, 201)
+  t.same(await ids(), ['s1', 's3'])
+  t.equal((await app.inject({ method: 'PUT', url: '/__sandbox/snapshot', payload: snapshot })).statusCode, 200)
+  t.same(await ids(), ['s1'], 'the import\'s pay-outs')
 })

@@ -3,7 +3,7 @@ import type { Store } from '../../store/store.js'
 import { isKind, REFUND_KINDS, type Transaction } from '../../store/state.js'
 import type { WebhookService } from '../../webhooks/service.js'
 import type { ApiPixWebhookService } from '../../services/api-pix-webhooks.js'
-import { receivedOf } from '../../services/charge-records.js'
+import { chargeData, receivedOf } from '../../services/charge-records.js'
 import type { RecWebhook } from '../../schemas/webhooks.js'
 import { cobrCallback, pixCallback } from './payloads.js'
 import { recNotification } from './views/rec.js'
@@ -52,7 +52,7 @@ export class ApiPixNotifier implements Notifier {
     const chave = this.deps.views.pix.chaveOf(tx)
     const url = chave === undefined ? undefined : this.deps.webhookUrls.pixCallbackUrl(tx.accountId, chave)
     if (url === undefined) return
-    this.deps.webhooks.deliver({ accountId: tx.accountId, eventType: 'pix', transactionId: tx.id, payload: pixCallback([pixView(this.deps.views, tx)]), ...(scenarios !== undefined ? { scenarios } : {}) }, url)
+    this.deps.webhooks.deliver({ accountId: tx.accountId, eventType: 'pix', transactionId: tx.id, payload: pixCallback([{ ...pixView(this.deps.views, tx), ...gnExtras(tx) }]), ...(scenarios !== undefined ? { scenarios } : {}) }, url)
   }
 
   /** The charge's txid names its deliveries in the log (`transactionId`); its creation's delivery faults bend them. */
@@ -78,4 +78,10 @@ export class ApiPixNotifier implements Notifier {
       ...(event.scenarios !== undefined ? { scenarios: event.scenarios } : {}),
     }, this.deps.webhookUrls.callbackUrls(event.accountId, 'rec'))
   }
+}
+
+/** Efí's extension of the /pix callback: a charge paid with a split names its configuration (docs/efi.md, Split). */
+function gnExtras (tx: Transaction) {
+  const split = chargeData(tx).pspSplit
+  return split === undefined ? {} : { gnExtras: { split: { id: split.id, revisao: split.revisao } } }
 }

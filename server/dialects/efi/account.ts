@@ -57,9 +57,9 @@ export class EfiAccount {
     return this.held(account).filter(e => e.keyType === 'EVP').map(e => e.key)
   }
 
-  /** The directory's keys the account holds. The directory is the control plane's DICT stand-in, read whole here (docs/efi.md). */
+  /** The directory's keys the account holds, read through the directory's index by holder. */
   private held (account: Account) {
-    return this.sb.directory.entries().filter(e => e.document === account.document && e.ispb === account.ispb)
+    return this.sb.directory.heldBy(account.document, account.ispb)
   }
 
   /** POST /v2/gn/evp: a new random key of the account in the directory. */

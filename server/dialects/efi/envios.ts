@@ -4,7 +4,7 @@ import { Refusal, invalidRequest } from '../../errors/refusal.js'
 import type { Sandbox } from '../../sandbox.js'
 import { directoryKeyOf } from '../../services/directory.js'
 import { PAYOUT_SCOPE } from '../../services/payouts.js'
-import { bacenList } from '../shared/bacen-list.js'
+import { bacenList, type Window } from '../shared/bacen-list.js'
 import type { Account, Counterpart } from '../../store/state.js'
 import type { AppliedScenario } from '../../../scenarios/types.js'
 import { envioOf, envioView, ENVIO_STATUS, type Envio } from './views.js'
@@ -119,6 +119,11 @@ export class Envios {
     return tx
   }
 
+  /** A pay-out as the reads show it, with the devoluções received on it. */
+  view (tx: Envio) {
+    return envioView(tx, this.sb.refunds.returnsOf(tx))
+  }
+
   /** GET /v2/gn/pix/enviados/id-envio/:idEnvio. */
   byIdEnvio (account: Account, idEnvio: string): Envio {
     const tx = envioOf(this.sb.store.transactionByExternalId(account.id, PAYOUT_SCOPE, idEnvio))
@@ -135,23 +140,23 @@ export class Envios {
 
   /** GET /v2/gn/pix/enviados: the account's pay-outs asked within [inicio, fim], oldest first, paged (one way with BACEN's lists: shared/bacen-list.ts). */
   list (account: Account, q: PixSentListQueryType) {
-    const { parametros, items } = bacenList(q, () => this.envios(account), {
+    const { parametros, items } = bacenList(q, w => this.envios(account, w), {
       at: tx => tx.createdAt,
       filters: {
         status: (tx, asked) => ENVIO_STATUS[tx.status] === (asked === 'CONCLUIDA' ? 'REALIZADO' : asked),
         cpf: (tx, document) => (tx.counterpart?.document ?? tx.data.document) === document,
         cnpj: (tx, document) => (tx.counterpart?.document ?? tx.data.document) === document,
-        // No devolução of a sent PIX is modelled yet: none has one.
-        devolucaoPresente: (_tx, present) => !present,
+        devolucaoPresente: (tx, present) => (this.sb.refunds.returnsOf(tx).length > 0) === present,
       },
       echo: ['status', 'cpf', 'cnpj'],
       order: (a, b) => a.seq - b.seq,
     })
-    return { parametros, pix: items.map(envioView) }
+    return { parametros, pix: items.map(tx => this.view(tx)) }
   }
 
-  private * envios (account: Account): Iterable<Envio> {
-    for (const t of this.sb.store.transactionsOf(account.id)) {
+  /** The account's pay-outs of these routes made within the window, from the pay-out service's index of them. */
+  private * envios (account: Account, created: Window): Iterable<Envio> {
+    for (const t of this.sb.payouts.sentFromKeysOf(account.id, created)) {
       const tx = envioOf(t)
       if (tx !== undefined) yield tx
     }

@@ -54,6 +54,18 @@ export const efi: Dialect = {
     efiGetReceipt: null,
     efiRequestReport: null,
     efiGetReport: null,
+    // Split configurations and links none.
+    efiCreateSplitConfig: null,
+    efiPutSplitConfig: null,
+    efiGetSplitConfig: null,
+    efiSplitLinkCharge: null,
+    efiSplitUnlinkCharge: null,
+    efiSplitUnlinkChargeById: null,
+    efiSplitDetailCharge: null,
+    efiSplitLinkDueCharge: null,
+    efiSplitUnlinkDueCharge: null,
+    efiSplitUnlinkDueChargeById: null,
+    efiSplitDetailDueCharge: null,
   },
   register: async (app, { config, routes }) => {
     const { v2, v3 } = efiPrefixes(config.apiPixBasePath)

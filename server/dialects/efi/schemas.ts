@@ -58,6 +58,15 @@ export const PixSent = Type.Object({
   status: Type.Literal('EM_PROCESSAMENTO'),
 })
 
+/** A devolução received on a sent PIX (API Pix's devolução, its rtrId as its id). */
+const Devolucao = Type.Object({
+  id: Type.String(),
+  rtrId: Type.String(),
+  valor: Type.String(),
+  horario: Type.Object({ solicitacao: Instant, liquidacao: Instant }),
+  status: Type.Literal('DEVOLVIDO'),
+})
+
 const Identificacao = Type.Object({ nome: Type.String(), cpf: Type.Optional(Type.String()), cnpj: Type.Optional(Type.String()) })
 
 export const PixSentDetail = Type.Object({
@@ -81,6 +90,7 @@ export const PixSentDetail = Type.Object({
       tipoConta: Type.String(),
     })),
   }),
+  devolucoes: Type.Optional(Type.Array(Devolucao, { description: 'The devoluções received on it, when any' })),
 })
 export type PixSentDetailType = Static<typeof PixSentDetail>
 
@@ -126,13 +136,7 @@ export const PixSentCallback = Type.Object({
     valor: Type.String(),
     horario: Type.Union([Instant, Type.Null()]),
     infoPagador: Type.Optional(Type.String()),
-    devolucoes: Type.Optional(Type.Array(Type.Object({
-      id: Type.String(),
-      rtrId: Type.String(),
-      valor: Type.String(),
-      horario: Type.Object({ solicitacao: Instant, liquidacao: Instant }),
-      status: Type.Literal('DEVOLVIDO'),
-    }))),
+    devolucoes: Type.Optional(Type.Array(Devolucao)),
     gnExtras: Type.Object({
       idEnvio: Type.String(),
       tarifa: Type.Optional(Type.String()),
@@ -324,3 +328,66 @@ export const ReportStatus = Type.Object({
   status: StringEnum(['AGUARDANDO_PROCESSAMENTO', 'EM_PROCESSAMENTO', 'CONCLUIDO'] as const),
 })
 export const ReportParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) })
+
+// ---- Split ----
+
+const Parte = Type.Object({
+  tipo: StringEnum(['porcentagem', 'fixo'] as const),
+  valor: Type.String({ pattern: '^\\d{1,10}\\.\\d{2}$', description: 'porcentagem: a percentage, e.g. "60.00"; fixo: BRL' }),
+}, { additionalProperties: false })
+
+const Repasse = Type.Object({
+  tipo: StringEnum(['porcentagem', 'fixo'] as const),
+  valor: Type.String({ pattern: '^\\d{1,10}\\.\\d{2}$' }),
+  favorecido: Type.Object({
+    cpf: Type.Optional(Type.String({ pattern: '^[0-9]{11}$' })),
+    cnpj: Type.Optional(Type.String({ pattern: '^[0-9]{14}$' })),
+    conta: Type.String({ pattern: '^[0-9]{1,20}$', description: 'The accountNumber of another account of this sandbox (its view shows it)' }),
+  }, { additionalProperties: false, description: 'conta with cpf or cnpj, the account\'s document' }),
+}, { additionalProperties: false })
+
+export const SplitConfigBody = Type.Object({
+  descricao: Type.Optional(Type.String({ maxLength: 80 })),
+  txid: Type.Optional(Type.String({ pattern: '^[a-zA-Z0-9]{1,35}$' })),
+  lancamento: Type.Object({ imediato: Type.Boolean() }, { additionalProperties: false }),
+  split: Type.Object({
+    divisaoTarifa: StringEnum(['assumir_total', 'proporcional'] as const),
+    minhaParte: Parte,
+    repasses: Type.Array(Repasse, { minItems: 1, maxItems: 20 }),
+  }, { additionalProperties: false }),
+}, { additionalProperties: false })
+export type SplitConfigBodyType = Static<typeof SplitConfigBody>
+
+export const SplitConfigParams = Type.Object({ id: Type.String({ pattern: '^[a-zA-Z0-9]{1,35}$' }) })
+export const SplitConfigQuery = Type.Object({ revisao: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$' })) })
+
+export const SplitConfigView = Type.Object({
+  id: Type.String(),
+  revisao: Type.Integer({ description: 'From 0; each PUT adds one' }),
+  status: Type.Literal('ATIVA'),
+  descricao: Type.Optional(Type.String()),
+  txid: Type.Optional(Type.String()),
+  lancamento: Type.Object({ imediato: Type.Boolean() }),
+  split: Type.Object({
+    divisaoTarifa: Type.String(),
+    minhaParte: Type.Object({ tipo: Type.String(), valor: Type.String() }),
+    repasses: Type.Array(Type.Object({ tipo: Type.String(), valor: Type.String(), favorecido: Type.Object({ cpf: Type.Optional(Type.String()), cnpj: Type.Optional(Type.String()), conta: Type.String() }) })),
+  }),
+})
+
+const Txid = Type.String({ pattern: '^[a-zA-Z0-9]{26,35}$' })
+export const SplitLinkParams = Type.Object({ txid: Txid, splitConfigId: Type.String({ pattern: '^[a-zA-Z0-9]{1,35}$' }) })
+/** The unlink's path as sdk-node-apis-efi sends it: its placeholder left literal (`…/vinculo/:splitConfigId`). */
+export const SplitUnlinkParams = Type.Object({ txid: Txid })
+export const SplitChargeParams = Type.Object({ txid: Txid })
+export const SplitCharge = Type.Object({
+  txid: Type.String(),
+  status: Type.String({ description: 'The charge\'s, as GET /v2/cob(v)/:txid shows it' }),
+  valor: Type.Object({ original: Type.String() }),
+  config: Type.Object({ id: Type.String(), revisao: Type.Integer(), status: Type.Literal('ATIVA'), descricao: Type.Optional(Type.String()) }),
+  repasses: Type.Array(Type.Object({
+    favorecido: Type.Object({ conta: Type.String() }),
+    valor: Type.String({ description: 'What the repasse is of this charge' }),
+    status: Type.String({ description: 'WAITING until the charge is paid; PAID (credited to the favorecido as a received PIX) or FAILED' }),
+  }), { description: 'The sandbox\'s: each repasse of the linked revision, in BRL, and whether it was paid' }),
+})

@@ -52,7 +52,7 @@ function favorecidoOf (tx: Envio): PixSentDetailType['favorecido'] {
 }
 
 /** GET /v2/gn/pix/enviados/:e2eId and /id-envio/:idEnvio, and each item of the list. */
-export function envioView (tx: Envio): PixSentDetailType {
+export function envioView (tx: Envio, devolucoes: readonly Transaction[] = []): PixSentDetailType {
   const liquidacao = settledAt(tx)
   return {
     endToEndId: tx.endToEndId ?? '',
@@ -63,6 +63,7 @@ export function envioView (tx: Envio): PixSentDetailType {
     ...(tx.description !== undefined ? { infoPagador: tx.description } : {}),
     horario: { solicitacao: tx.createdAt, ...(liquidacao !== undefined ? { liquidacao } : {}) },
     favorecido: favorecidoOf(tx),
+    ...(devolucoes.length > 0 ? { devolucoes: devolucoes.map(devolucaoOf) } : {}),
   }
 }
 

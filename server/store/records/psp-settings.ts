@@ -31,3 +31,34 @@ export const PspReportSchema = Type.Object({
   requestedAt: Instant,
 })
 export type PspReportRecord = Static<typeof PspReportSchema>
+
+/**
+ * A split configuration of a PSP's own API (Efí's `/v2/gn/split/config`, docs/efi.md), owned by
+ * PspSettingsService: every revision as that API took it, the newest last (a PUT adds one; a charge
+ * linked to it keeps the revision it was linked with).
+ */
+export const PspSplitConfigSchema = Type.Object({
+  /** `<accountId>:<psp>:<id>`: an id names a configuration of its account. */
+  key: Text,
+  accountId: Id,
+  psp: Text,
+  id: Text,
+  revisions: Type.Array(Type.Object({ config: Type.Record(Type.String(), Type.Unknown()), at: Instant })),
+})
+export type PspSplitConfigRecord = Static<typeof PspSplitConfigSchema>
+
+/**
+ * A charge of the account linked to a split configuration (Efí's `PUT /v2/gn/split/cob/:txid/vinculo/:id`),
+ * owned by PspSettingsService: the revision it was linked with.
+ */
+export const PspSplitLinkSchema = Type.Object({
+  /** `<accountId>:<psp>:<txid>`: one txid names one charge of its receiver. */
+  key: Text,
+  accountId: Id,
+  psp: Text,
+  txid: Text,
+  configId: Text,
+  revisao: Type.Integer({ minimum: 0 }),
+  linkedAt: Instant,
+})
+export type PspSplitLinkRecord = Static<typeof PspSplitLinkSchema>

@@ -25,6 +25,8 @@ const SplitRecordSchema = Open({
   status: OneOf(SPLIT_STATUSES),
   dueAt: Type.Optional(Instant),
   transactionId: Type.Optional(Text),
+  /** The favorecido when it is an account of this sandbox (Efí's split): the split is credited to it as a received PIX. */
+  accountId: Type.Optional(Id),
 })
 export type SplitRecord = Static<typeof SplitRecordSchema>
 
@@ -137,6 +139,8 @@ const chargeData = <T extends { txid: TSchema, location: TSchema, pixCode: TSche
   payer: Type.Optional(Open({ fullName: Text, document: Text })),
   additionalInfo: Type.Optional(Strings),
   splits: Type.Array(SplitRecordSchema),
+  /** The PSP split configuration its splits came from (Efí's, linked through its routes): the /pix callback names it. */
+  pspSplit: Type.Optional(Open({ id: Text, revisao: Int({ minimum: 0 }) })),
   autoPayAt: Type.Optional(Instant),
   mercadoPago: Type.Optional(MercadoPagoPaymentSchema),
 })

@@ -82,6 +82,10 @@ interface EfiAccountCalls {
   pixKeysBucket?: () => Answer
 }
 
+/** Efí's split calls, in both SDKs (gn-api-sdk-node's unlink sends its path's placeholder unfilled); the writes of a configuration take a body. */
+type EfiSplitCalls = Record<'pixSplitConfig' | 'pixSplitConfigId' | 'pixSplitDetailConfig' | 'pixSplitLinkCharge' | 'pixSplitUnlinkCharge' | 'pixSplitDetailCharge' |
+  'pixSplitLinkDueCharge' | 'pixSplitUnlinkDueCharge' | 'pixSplitDetailDueCharge', (params: Params, body?: Body) => Answer>
+
 interface Credentials { clientId: string, clientSecret: string, certificate: string, key: string }
 
 interface Sdk {
@@ -561,6 +565,85 @@ for (const sdk of SDKS) {
       t.equal(await calls.medDefense({ idInfracao: infracao.idInfracao }, { analise: 'rejeitado', justificativa: 'Produto entregue' }), '', '201, no body')
       t.match((await calls.medList(await window())).infracoes.find((i: { endToEndId: string }) => i.endToEndId === endToEndId), { status: 'EM_DEFESA', defesa: 'Produto entregue' })
       await refused(t, calls.medDefense({ idInfracao: infracao.idInfracao }, { analise: 'rejeitado', justificativa: 'De novo' }), { type: `${PROBLEM}InfracaoOperacaoInvalida`, status: 409 }, 'a second defence')
+    })
+
+    t.test('Pix Automático: locrec, rec, solicrec, cobr and their webhooks', { skip: sdk.efiOnly === true ? undefined : `${sdk.name} has no Pix Automático calls` }, async t => {
+      const calls = pix as unknown as Record<string, (params?: Params, body?: Body) => Answer>
+      const receiver = await webhookReceiver(t)
+      t.equal(await calls.pixConfigWebhookRecurrenceAutomatic({}, { webhookUrl: `${receiver.url}/rec` }), '', 'pixConfigWebhookRecurrenceAutomatic')
+      t.match(await calls.pixListWebhookRecurrenceAutomatic(), { webhookUrl: `${receiver.url}/rec` })
+      t.equal(await calls.pixConfigWebhookAutomaticCharge({}, { webhookUrl: `${receiver.url}/cobr` }), '', 'pixConfigWebhookAutomaticCharge')
+      t.match(await calls.pixListWebhookAutomaticCharge(), { webhookUrl: `${receiver.url}/cobr` })
+
+      const loc = await calls.pixCreateLocationRecurrenceAutomatic()
+      t.match(loc, { id: Number, location: String }, 'pixCreateLocationRecurrenceAutomatic')
+      const devedor = { cpf: CPF, nome: 'PAGADOR' }
+      const terms = { vinculo: { contrato: `C${account.accountId}`, devedor, objeto: 'Assinatura' }, calendario: { dataInicial: await sandboxDate(10), periodicidade: 'MENSAL' }, valor: { valorRec: '19.90' }, politicaRetentativa: 'NAO_PERMITE' }
+      const rec = await calls.pixCreateRecurrenceAutomatic({}, { ...terms, loc: loc.id })
+      t.match(rec, { idRec: String, status: 'CRIADA', loc: { id: loc.id } }, 'pixCreateRecurrenceAutomatic')
+      t.match(await calls.pixDetailLocationRecurrenceAutomatic({ id: loc.id }), { id: loc.id, idRec: rec.idRec })
+      t.ok((await calls.pixListLocationRecurrenceAutomatic(await window())).loc.some((l: { id: number }) => l.id === loc.id), 'pixListLocationRecurrenceAutomatic')
+      t.notOk('idRec' in await calls.pixUnlinkLocationRecurrenceAutomatic({ id: loc.id }), 'pixUnlinkLocationRecurrenceAutomatic')
+      t.match(await calls.pixDetailRecurrenceAutomatic({ idRec: rec.idRec }), { idRec: rec.idRec, status: 'CRIADA' })
+      t.ok((await calls.pixListRecurrenceAutomatic(await window())).recs.some((r: { idRec: string }) => r.idRec === rec.idRec), 'pixListRecurrenceAutomatic')
+
+      const solicitacao = await calls.pixCreateRequestRecurrenceAutomatic({}, { idRec: rec.idRec, calendario: { dataExpiracaoSolicitacao: new Date(Date.parse((await sandbox.client.sandbox.clock()).now) + 86_400_000).toISOString().slice(0, 19) + 'Z' }, destinatario: { conta: '1', cpf: CPF, ispbParticipante: '60701190' } })
+      t.match(solicitacao, { idSolicRec: String, idRec: rec.idRec }, 'pixCreateRequestRecurrenceAutomatic')
+      t.match(await calls.pixDetailRequestRecurrenceAutomatic({ idSolicRec: solicitacao.idSolicRec }), { idSolicRec: solicitacao.idSolicRec })
+      t.match(await calls.pixUpdateRequestRecurrenceAutomatic({ idSolicRec: solicitacao.idSolicRec }, { status: 'CANCELADA' }), { status: 'CANCELADA' }, 'pixUpdateRequestRecurrenceAutomatic')
+
+      await sandbox.client.sandbox.approveRecurrence(rec.idRec, { pagador: { ispbParticipante: '60701190', cpf: CPF } })
+      const charge = { idRec: rec.idRec, infoAdicional: 'Mensalidade', calendario: { dataDeVencimento: await sandboxDate(12) }, valor: { original: '19.90' }, ajusteDiaUtil: true, recebedor: { conta: '012682', tipoConta: 'CORRENTE', agencia: '9708' } }
+      const txid = `efisdkcobr${account.accountId}`.padEnd(30, '0')
+      t.match(await calls.pixCreateAutomaticChargeTxid({ txid }, charge), { txid, idRec: rec.idRec, status: 'CRIADA' }, 'pixCreateAutomaticChargeTxid')
+      const other = await calls.pixCreateAutomaticCharge({}, { ...charge, calendario: { dataDeVencimento: await sandboxDate(45) } })
+      t.match(other, { txid: String, idRec: rec.idRec }, 'pixCreateAutomaticCharge')
+      t.match(await calls.pixDetailAutomaticCharge({ txid }), { txid, valor: { original: '19.90' } })
+      t.ok((await calls.pixListAutomaticCharge(await window())).cobsr.some((c: { txid: string }) => c.txid === txid), 'pixListAutomaticCharge')
+      t.match(await calls.pixUpdateAutomaticCharge({ txid: other.txid }, { status: 'CANCELADA' }), { status: 'CANCELADA' }, 'pixUpdateAutomaticCharge')
+      await refused(t, calls.pixRetryRequestAutomatic({ txid, data: await sandboxDate(13) }), { type: /\/CobROperacaoInvalida$/, status: 400 }, 'pixRetryRequestAutomatic: no failed attempt to retry')
+      t.match(await calls.pixUpdateRecurrenceAutomatic({ idRec: rec.idRec }, { status: 'CANCELADA' }), { idRec: rec.idRec, status: 'CANCELADA' }, 'pixUpdateRecurrenceAutomatic')
+
+      t.equal(await calls.pixDeleteWebhookRecurrenceAutomatic(), '', 'pixDeleteWebhookRecurrenceAutomatic')
+      t.equal(await calls.pixDeleteWebhookAutomaticCharge(), '', 'pixDeleteWebhookAutomaticCharge')
+    })
+
+    t.test('Efí\'s split: a configuration and its revisions, linked to a cob and a cobv, a paid cob paying the favorecido account', async t => {
+      const calls = pix as unknown as EfiSplitCalls
+      const holder = await sandbox.client.sandbox.account(account.accountId)
+      await sandbox.client.sandbox.putDirectoryEntry(CHAVE, { name: 'RECEBEDOR', document: holder.document, ispb: holder.ispb, bankName: 'SANDBOX' })
+      const favorecido = await sandbox.client.sandbox.account((await sandbox.client.sandbox.createAccount({})).accountId)
+      const repasse = (valor: string) => ({ tipo: 'porcentagem', valor, favorecido: { [favorecido.document.length === 11 ? 'cpf' : 'cnpj']: favorecido.document, conta: favorecido.accountNumber } })
+      const body = (minha: string, dele: string) => ({ descricao: 'Loja e parceiro', lancamento: { imediato: true }, split: { divisaoTarifa: 'assumir_total', minhaParte: { tipo: 'porcentagem', valor: minha }, repasses: [repasse(dele)] } })
+
+      const created = await calls.pixSplitConfig({}, body('70.00', '30.00'))
+      t.match(created, { id: /^[0-9a-f]{32}$/, revisao: 0, status: 'ATIVA' }, 'pixSplitConfig')
+      const id = `sdk${account.accountId}cfg`
+      t.match(await calls.pixSplitConfigId({ id }, body('70.00', '30.00')), { id, revisao: 0 }, 'pixSplitConfigId: a new id')
+      t.match(await calls.pixSplitConfigId({ id }, body('50.00', '50.00')), { id, revisao: 1 }, 'and its next revision')
+      t.match(await calls.pixSplitDetailConfig({ id, revisao: 0 }), { id, revisao: 0, split: { minhaParte: { valor: '70.00' } } }, 'pixSplitDetailConfig of revision 0')
+      await refused(t, calls.pixSplitConfig({}, body('70.00', '40.00')), { type: `${PROBLEM}SplitConfigOperacaoInvalida`, status: 400 }, 'percentages above 100')
+
+      const txid = `efisdksplit${account.accountId}`.padEnd(30, '0')
+      const cob = await pix.pixCreateCharge({ txid }, { calendario: {}, valor: { original: '10.00' }, chave: CHAVE })
+      t.equal(await calls.pixSplitLinkCharge({ txid, splitConfigId: created.id }), '', 'pixSplitLinkCharge: 204')
+      t.match(await calls.pixSplitDetailCharge({ txid }), { txid, status: 'ATIVA', config: { id: created.id, revisao: 0 } }, 'pixSplitDetailCharge')
+      const before = (await sandbox.client.sandbox.account(favorecido.accountId)).balance.available
+      await sandbox.client.sandbox.pay(cob.pixCopiaECola)
+      t.equal(cents((await sandbox.client.sandbox.account(favorecido.accountId)).balance.available - before), 300, 'the favorecido account is paid its 30 %')
+
+      const other = `efisdksplitb${account.accountId}`.padEnd(30, '0')
+      await pix.pixCreateCharge({ txid: other }, { calendario: {}, valor: { original: '10.00' }, chave: CHAVE })
+      await calls.pixSplitLinkCharge({ txid: other, splitConfigId: id })
+      await calls.pixSplitUnlinkCharge({ txid: other })
+      await refused(t, calls.pixSplitDetailCharge({ txid: other }), { type: `${PROBLEM}CobrancaSplitNaoEncontrada`, status: 404 }, 'pixSplitUnlinkCharge: no longer linked')
+
+      const due = `efisdksplitv${account.accountId}`.padEnd(30, '0')
+      await pix.pixCreateDueCharge({ txid: due }, { calendario: { dataDeVencimento: await sandboxDate(5) }, devedor: { cpf: CPF, nome: 'PAGADOR' }, valor: { original: '20.00' }, chave: CHAVE })
+      t.equal(await calls.pixSplitLinkDueCharge({ txid: due, splitConfigId: id }), '', 'pixSplitLinkDueCharge: 204')
+      t.match(await calls.pixSplitDetailDueCharge({ txid: due }), { txid: due, config: { id, revisao: 1 }, repasses: [{ valor: '10.00' }] }, 'pixSplitDetailDueCharge: the newest revision')
+      await calls.pixSplitUnlinkDueCharge({ txid: due })
+      await refused(t, calls.pixSplitDetailDueCharge({ txid: due }), { type: `${PROBLEM}CobrancaSplitNaoEncontrada`, status: 404 }, 'pixSplitUnlinkDueCharge: no longer linked')
     })
   })
 }

@@ -27,8 +27,9 @@ const apiPixRoutes: FastifyPluginAsync = async (app) => {
   // The scope is named once, in the route's config; its OpenAPI security follows from it.
   app.addHook('onRoute', securityOfScope)
 
-  // An operation that takes no body ignores an empty JSON body (shared/bodies.ts).
-  bodilessTolerantParsers(app)
+  // An operation that takes no body ignores an empty JSON body, or an empty form as sdk-node-apis-efi sends
+  // on its bodiless POST /locrec (shared/bodies.ts).
+  bodilessTolerantParsers(app, { emptyForms: true })
 
   await registerNamed(app, { cob, loc, cobv, lotecobv, pix, devolucao, webhook, rec, solicrec, locrec, webhookrec, cobr, webhookcobr })
 

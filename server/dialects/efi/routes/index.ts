@@ -16,6 +16,8 @@ import { EfiResend } from '../resend.js'
 import { EfiMed } from '../med.js'
 import { EfiQrCodes } from '../qrcodes.js'
 import { efiPrefixes } from '../errors.js'
+import { splitChargeRoutes, splitRoutes } from './split.js'
+import { EfiSplit } from '../split.js'
 import { named } from '../../../named-plugins.js'
 
 /** What every plugin of Efí's routes has: its body parsers, and Efí's 404 for a `/gn/` path that is none of its routes. */
@@ -37,6 +39,9 @@ export const efiV2Routes: FastifyPluginAsync = async (app) => {
   await app.register(named('efi-resend', resendRoutes(new EfiResend(app.sandbox))))
   await app.register(named('efi-receipts', receiptRoutes(new EfiReceipts(app.sandbox))))
   await app.register(named('efi-extrato', extratoRoutes(new EfiExtrato(app.sandbox))))
+  const split = new EfiSplit(app.sandbox)
+  await app.register(named('efi-split', splitRoutes(split)))
+  await app.register(named('efi-split-charges', splitChargeRoutes(split)))
   await app.register(named('efi-qrcodes', qrCodeRoutes(new EfiQrCodes(app.sandbox), efiPrefixes(app.sandbox.config.apiPixBasePath).v2)))
 }
 

@@ -4,7 +4,7 @@ import { appliedScenarios } from '../../../applied-scenarios.js'
 import { centsToString } from '../../../domain/money.js'
 import { E2eParams, EnvioParams, PixQrCodePayBody, PixSendBody, PixSent, PixSentDetail, PixSentList, PixSentListQuery } from '../schemas.js'
 import { EFI_SHAPE, efiConfig, type EfiRoute } from '../errors.js'
-import { envioView, type Envio } from '../views.js'
+import type { Envio } from '../views.js'
 import type { Envios, SendRoute } from '../envios.js'
 
 const SEND: EfiRoute = { scope: 'pix.send' }
@@ -88,7 +88,7 @@ export const v2Sends = (envios: Envios): RoutesPlugin => async (app) => {
       params: E2eParams,
       response: { 200: PixSentDetail, ...errorResponses(EFI_SHAPE, [404]) },
     },
-  }, async (request) => envioView(envios.byEndToEndId(request.account!, request.params.e2eId)))
+  }, async (request) => envios.view(envios.byEndToEndId(request.account!, request.params.e2eId)))
 
   app.get('/gn/pix/enviados/id-envio/:idEnvio', {
     config: efiConfig(SENT_READ),
@@ -101,7 +101,7 @@ export const v2Sends = (envios: Envios): RoutesPlugin => async (app) => {
       params: EnvioParams,
       response: { 200: PixSentDetail, ...errorResponses(EFI_SHAPE, [404]) },
     },
-  }, async (request) => envioView(envios.byIdEnvio(request.account!, request.params.idEnvio)))
+  }, async (request) => envios.view(envios.byIdEnvio(request.account!, request.params.idEnvio)))
 
   app.get('/gn/pix/enviados', {
     config: efiConfig(SENT_READ),
