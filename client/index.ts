@@ -290,6 +290,30 @@ export class EfiApi {
   /** GET /v2/gn/relatorios/{id}: the CSV once made, its status before. */
   report (id: string, options?: RequestOptions): Promise<T.EfiReportStatus | string> { return this.client.call('efiGetReport', { params: { id }, options }) }
   qrCodeDetail (body: T.EfiQrCodeDetailRequest, options?: RequestOptions): Promise<T.EfiQrCodeDetail> { return this.client.call('efiQrCodeDetail', { body, options }) }
+  /** POST /v2/gn/split/config: a split configuration, its id drawn by the sandbox (201). */
+  createSplitConfig (body: T.EfiSplitConfigRequest, options?: RequestOptions): Promise<T.EfiSplitConfig> { return this.client.call('efiCreateSplitConfig', { body, options }) }
+  /** PUT /v2/gn/split/config/{id}: creates it, or adds its next revision (201). */
+  putSplitConfig (id: string, body: T.EfiSplitConfigRequest, options?: RequestOptions): Promise<T.EfiSplitConfig> { return this.client.call('efiPutSplitConfig', { params: { id }, body, options }) }
+  /** GET /v2/gn/split/config/{id}: its last revision, or `revisao`. */
+  splitConfig (id: string, revisao?: number, options?: RequestOptions): Promise<T.EfiSplitConfig> {
+    return this.client.call('efiGetSplitConfig', { params: { id }, query: revisao === undefined ? {} : { revisao: String(revisao) }, options })
+  }
+
+  /** PUT /v2/gn/split/cob(v)/{txid}/vinculo/{splitConfigId}: links a cob (`cob`) or a cobv (`cobv`) to a configuration's last revision (204). */
+  linkSplit (kind: 'cob' | 'cobv', txid: string, splitConfigId: string, options?: RequestOptions): Promise<void> {
+    return this.client.call(kind === 'cob' ? 'efiSplitLinkCharge' : 'efiSplitLinkDueCharge', { params: { txid, splitConfigId }, options })
+  }
+
+  /** DELETE /v2/gn/split/cob(v)/{txid}/vinculo, or with the configuration's id after it as sdk-node-apis-efi sends it. */
+  unlinkSplit (kind: 'cob' | 'cobv', txid: string, splitConfigId?: string, options?: RequestOptions): Promise<void> {
+    if (splitConfigId !== undefined) return this.client.call(kind === 'cob' ? 'efiSplitUnlinkChargeById' : 'efiSplitUnlinkDueChargeById', { params: { txid, splitConfigId }, options })
+    return this.client.call(kind === 'cob' ? 'efiSplitUnlinkCharge' : 'efiSplitUnlinkDueCharge', { params: { txid }, options })
+  }
+
+  /** GET /v2/gn/split/cob(v)/{txid}: the charge, the revision it is linked to, and each repasse. */
+  splitCharge (kind: 'cob' | 'cobv', txid: string, options?: RequestOptions): Promise<T.EfiSplitCharge> {
+    return this.client.call(kind === 'cob' ? 'efiSplitDetailCharge' : 'efiSplitDetailDueCharge', { params: { txid }, options })
+  }
 }
 
 /** The central-bank-compatible family: BACEN-style payloads, simple error shape. */

@@ -35,7 +35,7 @@ import type { AccountWebhookBody, AccountWebhookView, ApiPixWebhook as ApiPixWeb
 import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody, SandboxCobVList } from '../server/dialects/api-pix/schemas/cobv.js'
 import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView, SandboxLoteCobVList, SandboxLoteCobVListQuery } from '../server/dialects/api-pix/schemas/lotecobv.js'
 import type {
-  AccountConfig, DefesaBody, ReceiptQuery, ReportRequestBody, ReportStatus, ResendBody, EvpCreated, InfracoesList, InfracoesQuery, EvpList, KeyBuckets, LocQrCode, QrCodeDetail, QrCodeDetailBody, PixQrCodePayBody, PixSendBody, PixSent, PixSentDetail, PixSentList, PixSentListQuery, Saldo,
+  AccountConfig, DefesaBody, SplitCharge, SplitConfigBody, SplitConfigView, ReceiptQuery, ReportRequestBody, ReportStatus, ResendBody, EvpCreated, InfracoesList, InfracoesQuery, EvpList, KeyBuckets, LocQrCode, QrCodeDetail, QrCodeDetailBody, PixQrCodePayBody, PixSendBody, PixSent, PixSentDetail, PixSentList, PixSentListQuery, Saldo,
 } from '../server/dialects/efi/schemas.js'
 import type { EfiError } from '../server/dialects/efi/errors.js'
 import type {
@@ -227,6 +227,17 @@ export const operations = {
   efiGetReceipt: ['GET', '/v2/gn/pix/comprovantes'],
   efiRequestReport: ['POST', '/v2/gn/relatorios/extrato-conciliacao'],
   efiGetReport: ['GET', '/v2/gn/relatorios/{id}'],
+  efiCreateSplitConfig: ['POST', '/v2/gn/split/config'],
+  efiPutSplitConfig: ['PUT', '/v2/gn/split/config/{id}'],
+  efiGetSplitConfig: ['GET', '/v2/gn/split/config/{id}'],
+  efiSplitLinkCharge: ['PUT', '/v2/gn/split/cob/{txid}/vinculo/{splitConfigId}'],
+  efiSplitUnlinkCharge: ['DELETE', '/v2/gn/split/cob/{txid}/vinculo'],
+  efiSplitUnlinkChargeById: ['DELETE', '/v2/gn/split/cob/{txid}/vinculo/{splitConfigId}'],
+  efiSplitDetailCharge: ['GET', '/v2/gn/split/cob/{txid}'],
+  efiSplitLinkDueCharge: ['PUT', '/v2/gn/split/cobv/{txid}/vinculo/{splitConfigId}'],
+  efiSplitUnlinkDueCharge: ['DELETE', '/v2/gn/split/cobv/{txid}/vinculo'],
+  efiSplitUnlinkDueChargeById: ['DELETE', '/v2/gn/split/cobv/{txid}/vinculo/{splitConfigId}'],
+  efiSplitDetailDueCharge: ['GET', '/v2/gn/split/cobv/{txid}'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
 
 export type OperationId = keyof typeof operations
@@ -475,3 +486,6 @@ export type EfiResendRequest = S<typeof ResendBody>
 export type EfiReceiptQuery = S<typeof ReceiptQuery>
 export type EfiReportRequest = S<typeof ReportRequestBody>
 export type EfiReportStatus = S<typeof ReportStatus>
+export type EfiSplitConfigRequest = S<typeof SplitConfigBody>
+export type EfiSplitConfig = S<typeof SplitConfigView>
+export type EfiSplitCharge = S<typeof SplitCharge>

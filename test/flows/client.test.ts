@@ -354,6 +354,21 @@ t.test('a tour of every operation through the typed client', async t => {
   const efiCob = await client.apiPix.createCobWithGeneratedTxid({ calendario: {}, valor: { original: '3.00' }, chave: 'tour@example.com' })
   t.match(await client.efi.locQrCode(efiCob.loc!.id), { qrcode: efiCob.pixCopiaECola, imagemQrcode: /^data:image\/svg\+xml;base64,/ })
   t.match(await client.efi.qrCodeDetail({ pixCopiaECola: efiCob.pixCopiaECola! }), { tipoCob: 'cob', txid: efiCob.txid, valor: { original: '3.00' } })
+  // Efí's split: a configuration and its next revision, linked to that cob and the cobv, read, unlinked (docs/efi.md, Split)
+  const favorecido = await plane.createAccount({ document: '52998224725' })
+  const conta = (await plane.account(favorecido.accountId)).accountNumber
+  const splitBody = { lancamento: { imediato: true }, split: { divisaoTarifa: 'assumir_total' as const, minhaParte: { tipo: 'porcentagem' as const, valor: '60.00' }, repasses: [{ tipo: 'porcentagem' as const, valor: '40.00', favorecido: { cpf: '52998224725', conta } }] } }
+  const splitConfig = await client.efi.createSplitConfig(splitBody)
+  t.equal((await client.efi.putSplitConfig(splitConfig.id, splitBody)).revisao, 1)
+  t.equal((await client.efi.splitConfig(splitConfig.id, 0)).revisao, 0)
+  for (const [kind, txid] of [['cob', efiCob.txid], ['cobv', cobvTxid]] as const) {
+    await client.efi.linkSplit(kind, txid, splitConfig.id)
+    t.match(await client.efi.splitCharge(kind, txid), { txid, config: { id: splitConfig.id, revisao: 1 }, repasses: [{ favorecido: { conta }, status: 'WAITING' }] })
+    await client.efi.unlinkSplit(kind, txid, splitConfig.id)
+    await client.efi.linkSplit(kind, txid, splitConfig.id)
+    await client.efi.unlinkSplit(kind, txid)
+    await t.rejects(client.efi.splitCharge(kind, txid), { name: 'PixApiError', statusCode: 404 }, `${kind}: unlinked`)
+  }
   await client.apiPix.deleteWebhook(document)
   // Pix Automático: this sandbox serves no recurrence, so a charge is refused for its idRec; its webhook is the account's.
   const cobr = { idRec: 'RR1234567820260310abcdefghijk', calendario: { dataDeVencimento: '2026-03-20' }, valor: { original: '9.90' }, recebedor: { conta: '1', tipoConta: 'CORRENTE' as const } }
@@ -462,7 +477,7 @@ t.test('a tour of every operation through the typed client', async t => {
 
   const snapshot = await plane.snapshot()
   await plane.reset(acct.accountId)
-  t.match(await plane.restoreSnapshot(snapshot as Parameters<typeof plane.restoreSnapshot>[0]), { accounts: 2 })
+  t.match(await plane.restoreSnapshot(snapshot as Parameters<typeof plane.restoreSnapshot>[0]), { accounts: 3 })
   t.equal((await plane.clearRequests(acct.accountId)).cleared >= 0, true)
   t.equal((await plane.reset()).reset, 'all')
   t.same(await plane.clearRequests(), { cleared: 1 }, 'a full reset empties the journal: only the reset itself was left')
