@@ -32,6 +32,7 @@ export const EFI_SCOPES = [
   'pix.send', 'gn.pix.send.read', 'gn.pix.sameownership.send', 'gn.qrcodes.pay', 'gn.qrcodes.read',
   'gn.balance.read', 'gn.settings.read', 'gn.settings.write', 'gn.pix.evp.read', 'gn.pix.evp.write',
   'gn.keys.bucket.read', 'gn.infractions.read', 'gn.infractions.write', 'gn.split.read', 'gn.split.write',
+  'gn.pix.write',
   'gn.reports.read', 'gn.reports.write', 'gn.receipts.read',
 ] as const
 

@@ -1,13 +1,13 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { bearer, buildTestApp, newAccount, NO_MTLS_CHECK } from '../helpers/app.js'
+import { balanceOf, bearer, buildTestApp, newAccount, NO_MTLS_CHECK } from '../helpers/app.js'
 import { oauthToken } from '../helpers/api-pix.js'
-import { aTxid, payCode } from '../helpers/payins.js'
+import { advance, aTxid, payCode, receiveIncoming } from '../helpers/payins.js'
 
 /**
  * Efí's split configurations (docs/efi.md, Split): POST /v2/gn/split/config, PUT and GET
  * /v2/gn/split/config/:id (revisions, ?revisao=), Efí's rules refused in its problem type and changing
- * nothing.
+ * nothing; links to cobs and cobvs, and PUT /v2/gn/split/pix/:e2eid/devolucao/:id.
  */
 
 async function accounts (app: FastifyInstance) {
@@ -189,4 +189,63 @@ t.test('a favorecido account removed: a link is refused; one linked before fails
   t.equal(await available(app, acc.accountId), 100, 'the receiver keeps the whole payment')
   t.match((await call('GET', `/v2/gn/split/cob/${linked}`)).json(), { repasses: [{ status: 'FAILED' }] })
   t.equal((await app.inject({ method: 'GET', url: `/__sandbox/accounts/${acc.accountId}` })).json().invariantHolds, true)
+})
+
+t.test('PUT /v2/gn/split/pix/:e2eid/devolucao/:id: API Pix\'s devolução of a linked charge\'s PIX, from the receiver\'s balance, repasses untouched', async t => {
+  const app = await buildTestApp(t)
+  const { acc, fav, conta, call } = await accounts(app)
+  const { id } = (await call('POST', '/v2/gn/split/config', config(conta))).json()
+  const txid = aTxid(6)
+  const cob = (await call('PUT', `/v2/cob/${txid}`, { calendario: { expiracao: 3600 }, valor: { original: '100.00' }, chave: KEY })).json()
+  t.equal((await call('PUT', `/v2/gn/split/cob/${txid}/vinculo/${id}`)).statusCode, 204)
+  const e2eid = (await payCode(app, cob.pixCopiaECola)).json().endToEndId as string
+  t.same(await balanceOf(app, acc.accountId), { available: 60, blocked: 0, invariantHolds: true })
+
+  const res = await call('PUT', `/v2/gn/split/pix/${e2eid}/devolucao/dev1`, { valor: '50.00', descricao: 'Devolução com split' })
+  t.equal(res.statusCode, 201, res.body)
+  t.match(res.json(), { id: 'dev1', valor: '50.00', natureza: 'ORIGINAL', descricao: 'Devolução com split', status: 'EM_PROCESSAMENTO' })
+  t.match(res.json().rtrId, /^D[a-zA-Z0-9]{31}$/)
+  t.same(await balanceOf(app, acc.accountId), { available: 10, blocked: 50, invariantHolds: true }, 'reserved from the receiver\'s own balance')
+  await advance(app, 50)
+  const read = await call('GET', `/v2/pix/${e2eid}/devolucao/dev1`)
+  t.match(read.json(), { id: 'dev1', valor: '50.00', status: 'DEVOLVIDO' }, 'API Pix reads the same devolução')
+  t.same(await balanceOf(app, acc.accountId), { available: 10, blocked: 0, invariantHolds: true })
+  t.same(await balanceOf(app, fav.accountId), { available: 40, blocked: 0, invariantHolds: true }, 'the repasse paid stays with the favorecido')
+  t.match((await call('GET', `/v2/gn/split/cob/${txid}`)).json(), { repasses: [{ valor: '40.00', status: 'PAID' }] })
+
+  // API Pix's rules, in its problem type, changing nothing.
+  const refusals: Array<[string, unknown, RegExp]> = [
+    ['dev1', { valor: '1.00' }, /já existe/],
+    ['dev2', { valor: '20.00' }, /Saldo disponível insuficiente/],
+    ['dev2', { valor: '60.00' }, /excede o valor ainda devolvível/],
+    ['dev2', { valor: '1' }, /decimal com 2 casas/],
+    ['dev2', { valor: '1.00', natureza: 'RETIRADA' }, /RETIRADA/],
+  ]
+  for (const [devId, body, detail] of refusals) {
+    const refused = await call('PUT', `/v2/gn/split/pix/${e2eid}/devolucao/${devId}`, body)
+    t.equal(refused.statusCode, 400, JSON.stringify(body))
+    t.match(refused.json(), { type: 'https://pix.bcb.gov.br/api/v2/error/PixDevolucaoInvalida', status: 400, detail })
+  }
+  t.same(await balanceOf(app, acc.accountId), { available: 10, blocked: 0, invariantHolds: true }, 'a refusal moves nothing')
+  t.equal((await call('GET', `/v2/pix/${e2eid}/devolucao/dev2`)).statusCode, 404)
+
+  // Any other PIX: 404 in Efí's split problem type.
+  const plainTxid = aTxid(7)
+  const plain = (await call('PUT', `/v2/cob/${plainTxid}`, { calendario: { expiracao: 3600 }, valor: { original: '30.00' }, chave: KEY })).json()
+  const plainE2e = (await payCode(app, plain.pixCopiaECola)).json().endToEndId as string
+  const { endToEndId: noCharge } = await receiveIncoming(app, acc.accountId, 5)
+  for (const other of [plainE2e, noCharge, `E${'9'.repeat(31)}`]) {
+    const refused = await call('PUT', `/v2/gn/split/pix/${other}/devolucao/dev3`, { valor: '1.00' })
+    t.equal(refused.statusCode, 404, other)
+    t.match(refused.json(), { type: 'https://pix.bcb.gov.br/api/v2/error/SplitNaoEncontrado', status: 404, detail: /não é de uma cobrança vinculada/ })
+  }
+  // The favorecido's repasse arrived as a PIX of no charge: not its split PIX.
+  const favCall = await caller(app, fav)
+  const repasse = (await favCall('GET', '/v2/pix?inicio=2026-01-01T00:00:00Z&fim=2099-01-01T00:00:00Z')).json().pix[0]
+  t.equal(repasse?.valor, '40.00', 'the favorecido received its repasse')
+  t.equal((await favCall('PUT', `/v2/gn/split/pix/${repasse.endToEndId}/devolucao/dev4`, { valor: '1.00' })).statusCode, 404)
+  // Nor the receiver's PIX for another account.
+  t.equal((await favCall('PUT', `/v2/gn/split/pix/${e2eid}/devolucao/dev5`, { valor: '1.00' })).statusCode, 404)
+  t.same(await balanceOf(app, acc.accountId), { available: 45, blocked: 0, invariantHolds: true }, '10 + 30 + 5 received, nothing taken by a refusal')
+  t.same(await balanceOf(app, fav.accountId), { available: 40, blocked: 0, invariantHolds: true })
 })

@@ -28,10 +28,10 @@ t.test('every outcome answers in at least one family, with an error status the h
 
 t.test('where the families answer one outcome differently, the table says so', async t => {
   const row = (code: Code) => Object.fromEntries(FAMILIES.flatMap(f => statusOf(code, f) === undefined ? [] : [[f, statusOf(code, f)]]))
-  // API Pix's devolução answers each as PixDevolucaoInvalida (docs/api-pix.md, devolução).
-  // Efí's pay-outs answer it 400 saldo_insuficiente (docs/efi.md, Errors).
+  // API Pix's devolução answers each as PixDevolucaoInvalida (docs/api-pix.md, devolução), and so does
+  // Efí's devolução of a split PIX (docs/efi.md, Split); Efí's pay-outs answer it 400 saldo_insuficiente (docs/efi.md, Errors).
   t.same(row('PIX_INSUFFICIENT_BALANCE'), { standard: 400, 'central-bank': 422, 'api-pix': 400, efi: 400 })
-  t.same(row('REFUND_DEADLINE_EXCEEDED'), { standard: 400, 'central-bank': 422, 'api-pix': 400 })
+  t.same(row('REFUND_DEADLINE_EXCEEDED'), { standard: 400, 'central-bank': 422, 'api-pix': 400, efi: 400 })
   t.same(row('KEY_NOT_FOUND'), { 'central-bank': 422, sandbox: 404 })
   t.same(row('REFUND_NOT_ALLOWED'), { standard: 400, sandbox: 409 })
   // One refusal, two statuses in one family: the cash-out by QR code's is an outcome of its own on the same wire code.

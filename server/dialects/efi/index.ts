@@ -66,6 +66,8 @@ export const efi: Dialect = {
     efiSplitUnlinkDueCharge: null,
     efiSplitUnlinkDueChargeById: null,
     efiSplitDetailDueCharge: null,
+    // The devolução of a split PIX as API Pix's devolução.
+    efiSplitDevolucao: 'devolucao',
   },
   register: async (app, { config, routes }) => {
     const { v2, v3 } = efiPrefixes(config.apiPixBasePath)

@@ -2,6 +2,7 @@ import { Refusal, invalidRequest } from '../../errors/refusal.js'
 import type { Sandbox } from '../../sandbox.js'
 import { centsToString } from '../../domain/money.js'
 import { chargeData } from '../../services/charge-records.js'
+import type { AppliedScenario } from '../../../scenarios/types.js'
 import type { Account, PspSplitConfig, Transaction } from '../../store/state.js'
 import type { SplitConfigBodyType } from './schemas.js'
 
@@ -123,6 +124,21 @@ export class EfiSplit {
       config: { id: config.id, revisao: link.revisao, status: 'ATIVA' as const, ...(body.descricao !== undefined ? { descricao: body.descricao } : {}) },
       repasses: chargeData(charge).splits.map(s => ({ favorecido: { conta: s.accountId === undefined ? '' : String(s.accountId) }, valor: centsToString(s.amountCents), status: s.status })),
     }
+  }
+
+  /**
+   * PUT /v2/gn/split/pix/:e2eid/devolucao/:id: API Pix's devolução (its rules, body and answer) of a PIX
+   * the account received paying a charge linked to a configuration; 404 SplitNaoEncontrado for any other.
+   * The receiver returns the amount from its own balance; the repasses already paid stay paid.
+   */
+  devolucao (account: Account, e2eid: string, id: string, body: { valor: string, natureza?: 'ORIGINAL' | 'RETIRADA', descricao?: string }, scenarios: AppliedScenario[]): Transaction {
+    const original = this.sb.transactions.findReceived(e2eid)
+    // A repasse credited to a favorecido is a PIX_IN of no charge: not a split PIX of its account.
+    const txid = original?.accountId === account.id && (original.kind === 'COB' || original.kind === 'COBV') ? chargeData(original).txid : null
+    if (txid === null || this.sb.pspSettings.splitLink(account.id, EFI_SPLIT, txid) === undefined) {
+      throw new Refusal('NOT_FOUND', `O PIX ${e2eid} não é de uma cobrança vinculada a uma configuração de split.`)
+    }
+    return this.sb.apiPixPix.devolucao(account, e2eid, id, body, scenarios)
   }
 
   /** The account's cob or cobv of this txid; 404 for any other. */

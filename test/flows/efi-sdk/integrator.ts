@@ -629,8 +629,18 @@ for (const sdk of SDKS) {
       t.equal(await calls.pixSplitLinkCharge({ txid, splitConfigId: created.id }), '', 'pixSplitLinkCharge: 204')
       t.match(await calls.pixSplitDetailCharge({ txid }), { txid, status: 'ATIVA', config: { id: created.id, revisao: 0 } }, 'pixSplitDetailCharge')
       const before = (await sandbox.client.sandbox.account(favorecido.accountId)).balance.available
-      await sandbox.client.sandbox.pay(cob.pixCopiaECola)
+      const { endToEndId } = await sandbox.client.sandbox.pay(cob.pixCopiaECola)
       t.equal(cents((await sandbox.client.sandbox.account(favorecido.accountId)).balance.available - before), 300, 'the favorecido account is paid its 30 %')
+      if (sdk.efiOnly) {
+        // sdk-node-apis-efi only: the receiver returns part of the split PIX, the repasse stays paid.
+        const sdkCalls = pix as unknown as { pixSplitDevolution: (p: Params, b: Body) => Answer }
+        const devolution = (params: Params, body: Body) => sdkCalls.pixSplitDevolution(params, body)
+        const receiverBefore = (await sandbox.client.sandbox.account(account.accountId)).balance.available
+        t.match(await devolution({ e2eid: endToEndId, id: `sdk${account.accountId}dev` }, { valor: '5.00' }), { id: `sdk${account.accountId}dev`, valor: '5.00', status: 'EM_PROCESSAMENTO' }, 'pixSplitDevolution: 201')
+        t.equal(cents(receiverBefore - (await sandbox.client.sandbox.account(account.accountId)).balance.available), 500, 'reserved from the receiver\'s balance')
+        t.equal(cents((await sandbox.client.sandbox.account(favorecido.accountId)).balance.available - before), 300, 'the repasse stays with the favorecido')
+        await refused(t, devolution({ e2eid: endToEndId, id: `sdk${account.accountId}dev2` }, { valor: '9.00' }), { type: `${PROBLEM}PixDevolucaoInvalida`, status: 400 }, 'beyond what is left of the PIX')
+      }
 
       const other = `efisdksplitb${account.accountId}`.padEnd(30, '0')
       await pix.pixCreateCharge({ txid: other }, { calendario: {}, valor: { original: '10.00' }, chave: CHAVE })

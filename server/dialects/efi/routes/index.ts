@@ -16,7 +16,7 @@ import { EfiResend } from '../resend.js'
 import { EfiMed } from '../med.js'
 import { EfiQrCodes } from '../qrcodes.js'
 import { efiPrefixes } from '../errors.js'
-import { splitChargeRoutes, splitRoutes } from './split.js'
+import { splitChargeRoutes, splitDevolucaoRoutes, splitRoutes } from './split.js'
 import { EfiSplit } from '../split.js'
 import { named } from '../../../named-plugins.js'
 
@@ -42,6 +42,7 @@ export const efiV2Routes: FastifyPluginAsync = async (app) => {
   const split = new EfiSplit(app.sandbox)
   await app.register(named('efi-split', splitRoutes(split)))
   await app.register(named('efi-split-charges', splitChargeRoutes(split)))
+  await app.register(named('efi-split-devolucao', splitDevolucaoRoutes(split)))
   await app.register(named('efi-qrcodes', qrCodeRoutes(new EfiQrCodes(app.sandbox), efiPrefixes(app.sandbox.config.apiPixBasePath).v2)))
 }
 

@@ -1,6 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox'
 import type { RoutesPlugin } from '../../../route-plugin.js'
+import { appliedScenarios } from '../../../applied-scenarios.js'
 import { errorResponses } from '../../../schemas/common.js'
+import { DevolucaoBody, DevolucaoParams, DevolucaoView } from '../../../schemas/payins.js'
+import { devolucaoView } from '../../shared/bacen.js'
 import { SplitCharge, SplitChargeParams, SplitConfigBody, SplitConfigParams, SplitConfigQuery, SplitConfigView, SplitLinkParams, SplitUnlinkParams } from '../schemas.js'
 import { EFI_SHAPE, efiConfig, type EfiRoute } from '../errors.js'
 import type { EfiSplit } from '../split.js'
@@ -148,4 +151,34 @@ export const splitChargeRoutes = (split: EfiSplit): RoutesPlugin => async (app) 
       },
     }, async (request) => split.linked(request.account!, kind, request.params.txid))
   }
+}
+
+const DEVOLUCAO: EfiRoute = {
+  scope: 'gn.pix.write',
+  problems: {
+    400: { type: 'PixDevolucaoInvalida', title: 'Devolução inválida' },
+    404: { type: 'SplitNaoEncontrado', title: 'Não encontrado.' },
+  },
+}
+
+/** Efí's devolução of a split PIX (docs/efi.md, Split): API Pix's devolução, of a PIX of a linked charge only. */
+export const splitDevolucaoRoutes = (split: EfiSplit): RoutesPlugin => async (app) => {
+  app.put('/gn/split/pix/:e2eid/devolucao/:id', {
+    config: efiConfig(DEVOLUCAO),
+    schema: {
+      operationId: 'efiSplitDevolucao',
+      tags: ['Efí'],
+      summary: 'Solicitar devolução de um Pix com split',
+      description: 'As PUT /v2/pix/:e2eid/devolucao/:id (its body, rules and answer: 201 EM_PROCESSAMENTO, then DEVOLVIDO or NAO_REALIZADO; 400 PixDevolucaoInvalida), of a PIX that paid a cob or cobv linked to a split configuration; any other PIX is 404 SplitNaoEncontrado. The receiver returns the amount from its own balance; the repasses already paid stay paid.',
+      security: [{ efiOAuth2: [DEVOLUCAO.scope] }],
+      params: DevolucaoParams,
+      body: DevolucaoBody,
+      response: { 201: DevolucaoView, ...errorResponses(EFI_SHAPE, [400, 404]) },
+    },
+  }, async (request, reply) => {
+    const account = request.account!
+    const scenarios = appliedScenarios(request, reply, 'devolucao', account.id)
+    const refund = split.devolucao(account, request.params.e2eid, request.params.id, request.body, scenarios)
+    return reply.status(201).send(devolucaoView(refund))
+  })
 }
