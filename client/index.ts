@@ -310,6 +310,11 @@ export class EfiApi {
     return this.client.call(kind === 'cob' ? 'efiSplitUnlinkCharge' : 'efiSplitUnlinkDueCharge', { params: { txid }, options })
   }
 
+  /** PUT /v2/gn/split/pix/{e2eid}/devolucao/{id}: API Pix's devolução, of a PIX that paid a charge linked to a split (201). */
+  splitDevolucao (e2eid: string, id: string, body: T.ApiPixDevolucaoRequest, options?: RequestOptions): Promise<T.ApiPixDevolucao> {
+    return this.client.call('efiSplitDevolucao', { params: { e2eid, id }, body, options })
+  }
+
   /** GET /v2/gn/split/cob(v)/{txid}: the charge, the revision it is linked to, and each repasse. */
   splitCharge (kind: 'cob' | 'cobv', txid: string, options?: RequestOptions): Promise<T.EfiSplitCharge> {
     return this.client.call(kind === 'cob' ? 'efiSplitDetailCharge' : 'efiSplitDetailDueCharge', { params: { txid }, options })

@@ -238,6 +238,7 @@ export const operations = {
   efiSplitUnlinkDueCharge: ['DELETE', '/v2/gn/split/cobv/{txid}/vinculo'],
   efiSplitUnlinkDueChargeById: ['DELETE', '/v2/gn/split/cobv/{txid}/vinculo/{splitConfigId}'],
   efiSplitDetailDueCharge: ['GET', '/v2/gn/split/cobv/{txid}'],
+  efiSplitDevolucao: ['PUT', '/v2/gn/split/pix/{e2eid}/devolucao/{id}'],
 } as const satisfies Record<string, readonly ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string]>
 
 export type OperationId = keyof typeof operations

@@ -369,6 +369,7 @@ t.test('a tour of every operation through the typed client', async t => {
     await client.efi.unlinkSplit(kind, txid)
     await t.rejects(client.efi.splitCharge(kind, txid), { name: 'PixApiError', statusCode: 404 }, `${kind}: unlinked`)
   }
+  await t.rejects(client.efi.splitDevolucao(received.endToEndId, 'tourspl1', { valor: '1.00' }), { name: 'PixApiError', statusCode: 404 }, 'a PIX of no split charge: no devolução of a split')
   await client.apiPix.deleteWebhook(document)
   // Pix Automático: this sandbox serves no recurrence, so a charge is refused for its idRec; its webhook is the account's.
   const cobr = { idRec: 'RR1234567820260310abcdefghijk', calendario: { dataDeVencimento: '2026-03-20' }, valor: { original: '9.90' }, recebedor: { conta: '1', tipoConta: 'CORRENTE' as const } }
