@@ -400,3 +400,21 @@ t.test('notifications: a payment without notification_url notifies the account\'
   const removed = await app.inject({ method: 'PUT', url: `/__sandbox/accounts/${acc.accountId}/mercado-pago/webhook`, payload: { url: null } })
   t.equal(removed.json().mercadoPago.webhookUrl, null)
 })
+
+t.test('a body nested deeper than any payment needs is a 400 in Mercado Pago\'s shape, not a 500, and makes nothing', async t => {
+  const app = await buildTestApp(t)
+  const acc = await mpAccount(app)
+  const before = app.sandbox.store.transactionsOf(acc.accountId).length
+  const raw = (payload: string, url = '/v1/payments') => app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${acc.mercadoPago.accessToken}`, 'content-type': 'application/json', 'x-idempotency-key': `deep-${++keys}` }, payload })
+  // As the fuzzer sent it: an array nested thousands deep (the idempotency digest and metadata's keys walk a body recursively).
+  for (const payload of ['['.repeat(20000) + ']'.repeat(20000), JSON.stringify({ ...PIX, metadata: { deep: 'DEEP' } }).replace('"DEEP"', '['.repeat(5000) + ']'.repeat(5000))]) {
+    const res = await raw(payload)
+    t.equal(res.statusCode, 400, res.body.slice(0, 200))
+    t.match(res.json(), { error: 'bad_request', status: 400, cause: [{ code: 1 }] })
+  }
+  const refund = await raw('['.repeat(20000) + ']'.repeat(20000), '/v1/payments/1/refunds')
+  t.equal(refund.statusCode, 400)
+  // What a payment needs nests far less deep, and is taken.
+  t.equal((await mp(app, acc, 'POST', '/v1/payments', { ...PIX, metadata: { a: { b: { c: [[{ d: 1 }]] } } } })).statusCode, 201)
+  t.equal(app.sandbox.store.transactionsOf(acc.accountId).length, before + 1, 'only the last one made a payment')
+})

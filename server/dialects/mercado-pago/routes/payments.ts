@@ -57,6 +57,21 @@ function idempotencyKey (request: FastifyRequest): string {
   return value
 }
 
+/** How deep a request body may nest: far more than a payment, its payer and its metadata need. */
+const MAX_BODY_DEPTH = 64
+
+/** Whether a parsed JSON value nests deeper than `max` arrays and objects, walked without recursion. */
+function nestedDeeperThan (value: unknown, max: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]]
+  while (pending.length > 0) {
+    const [v, depth] = pending.pop()!
+    if (typeof v !== 'object' || v === null) continue
+    if (depth >= max) return true
+    for (const child of Array.isArray(v) ? v : Object.values(v)) pending.push([child, depth + 1])
+  }
+  return false
+}
+
 /** The account's token: `Authorization: Bearer <accessToken>` only (a query access_token is not read). */
 function tokenAccount (request: FastifyRequest): Account | Refusal {
   const header = request.headers.authorization
@@ -73,7 +88,13 @@ const routes: RoutesPlugin = async (app) => {
   const json = app.getDefaultJsonParser(app.initialConfig.onProtoPoisoning ?? 'error', app.initialConfig.onConstructorPoisoning ?? 'error')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined)
-    json(request, body as string, done)
+    json(request, body as string, (err, parsed) => {
+      if (err !== null) return done(err)
+      // What reads a body walks it recursively (the idempotency digest, metadata's keys): a body nested
+      // deeper than any request needs is refused here rather than overflowing the stack there.
+      if (nestedDeeperThan(parsed, MAX_BODY_DEPTH)) return done(badRequest(1, `The request body is nested deeper than ${MAX_BODY_DEPTH} levels`))
+      done(null, parsed)
+    })
   })
 
   app.addHook('onRequest', (request, _reply, done) => {
