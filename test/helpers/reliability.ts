@@ -58,6 +58,10 @@ export function shapeProblem (family: ErrorFamily, status: number, raw: string):
     if ('type' in b) return shapeProblem('problem', status, raw) === null || (typeof b.type === 'string' && b.type.startsWith('https://api-pix.gerencianet.com.br/v2/gn/') && b.status === status) ? null : `not Efí's problem details: ${raw.slice(0, 200)}`
     return status === 403 && b.error === 'insufficient_scope' ? null : `not an error of Efí's: ${raw.slice(0, 200)}`
   }
+  // Mercado Pago's PolicyAgent answers its 403 in a shape of its own (docs/mercado-pago.md, POLICY_AGENT_UNAUTHORIZED).
+  if (family === 'mercado-pago' && status === 403 && b.blocked_by === 'PolicyAgent') {
+    return keys.length === 4 && typeof b.message === 'string' && b.status === 403 && typeof b.code === 'string' ? null : `not PolicyAgent's 403: ${raw.slice(0, 200)}`
+  }
   const missing = REQUIRED[family].filter(k => !(k in b))
   const extra = keys.filter(k => !ALLOWED[family].has(k))
   if (missing.length > 0 || extra.length > 0) return `${family} shape: missing [${missing}] extra [${extra}] in ${raw.slice(0, 200)}`
