@@ -209,6 +209,11 @@ export interface PayloadSigning {
  * What charges ask of splits: a charge was just paid and credited; pay its splits out now or at the
  * account's next split run (docs/gateway.md §2.6).
  */
+/** AUTO_PAY of the charges (charge-payments.ts): a charge made or changed keeps its instant, and its job follows it. */
+export interface ChargeAutoPay {
+  follow (charge: Transaction): void
+}
+
 export interface ChargeSplits {
   runSplits (charge: Transaction, account: Account): void
 }

@@ -7,7 +7,7 @@ import { parseInstant, SANDBOX_TIME_MAX, SANDBOX_TIME_MIN, SANDBOX_TIME_RANGE } 
 import { StartupError } from './errors/startup.js'
 import { readWebhookTls } from './startup.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
-import type { CobVBatchHold, ContractCodes, IncomingPix } from './ports.js'
+import type { CobVBatchHold, ContractCodes } from './ports.js'
 import type { DomainEvents, Notifier } from './events.js'
 import { Lifecycles } from './store/lifecycle.js'
 import { Store, type StoreOptions } from './store/store.js'
@@ -25,6 +25,8 @@ import { RecurrenceService } from './services/recurrences.js'
 import { PayerSimulation } from './services/simulated-payers.js'
 import { PayloadSigner } from './services/payload-signing.js'
 import { ChargeService } from './services/charges.js'
+import { ChargePaymentService } from './services/charge-payments.js'
+import { ReceivedPixService } from './services/received-pix.js'
 import { CobRService } from './services/cobrs.js'
 import { DirectoryService } from './services/directory.js'
 import { RequestJournal } from './journal/journal.js'
@@ -99,7 +101,10 @@ export interface Sandbox {
   readonly transactions: TransactionService
   readonly directory: DirectoryService
   readonly payouts: PayoutService
+  /** Charges as their receiver makes them, their payment, and a PIX received without one. */
   readonly charges: ChargeService
+  readonly chargePayments: ChargePaymentService
+  readonly receivedPix: ReceivedPixService
   readonly splits: SplitService
   readonly refunds: RefundService
   readonly med: MedService
@@ -196,15 +201,16 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const directory = new DirectoryService(engine)
   const expiringRefs = new ExpiringRefs(engine)
   const refunds = new RefundService({ ...engine, events, received: transactions, expiringRefs })
-  // A split to an account of this sandbox arrives there as a received PIX (the charges, built below).
-  const splitArrivals: IncomingPix = { receive: (accountId, payment) => charges.incoming.receive(accountId, payment) }
-  const splits = new SplitService({ ...engine, incoming: splitArrivals })
+  const receivedPix = new ReceivedPixService({ ...engine, events })
+  // A split to an account of this sandbox arrives there as a received PIX.
+  const splits = new SplitService({ ...engine, incoming: receivedPix.incoming })
   const locations = new LocationService(engine)
   // A charge paid through a composite code activates its recurrence (journeys 3 and 4), built below.
   // The static code of a contract pays the account its recurrence's location names (journey 4).
   const contractCodes: ContractCodes = { receiverOf: (recLocation, key) => recurrences.contractCodes.receiverOf(recLocation, key), paid: payment => recurrences.contractCodes.paid(payment) }
-  const charges = new ChargeService({ ...engine, events, splits, locations, expiringRefs, recurrences: { chargePaid: payment => recurrences.activations.chargePaid(payment) }, contractCodes })
-  const payouts = new PayoutService({ ...engine, events, charges: charges.payments, directory: directory.holders, contractCodes: charges.contractPayments, returns: refunds })
+  const chargePayments = new ChargePaymentService({ ...engine, events, splits, received: receivedPix, locations, recurrences: { chargePaid: payment => recurrences.activations.chargePaid(payment) }, contractCodes })
+  const charges = new ChargeService({ ...engine, events, expiringRefs, autoPay: chargePayments.autoPay })
+  const payouts = new PayoutService({ ...engine, events, charges: chargePayments.payments, directory: directory.holders, contractCodes: chargePayments.contractPayments, returns: refunds })
   const med = new MedService({ ...engine, events, received: transactions, refunds, accounts })
   const signer = new PayloadSigner(engine)
   const apiPixPix = new ApiPixPixService({ store, refunds })
@@ -232,13 +238,13 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     merchantCity: fixtures.institution.city,
     keys: directory.keys,
   })
-  const cobrs = new CobRService({ ...engine, events, recurrences, payers, incoming: charges.incoming })
+  const cobrs = new CobRService({ ...engine, events, recurrences, payers, incoming: receivedPix.incoming })
   transactions.register(payouts.pendingOperations)
   transactions.register(refunds.pendingOperations)
 
   // One order for every lifecycle step (the order the services were wired in before, which due jobs
   // of the same instant keep); the journal is memory only and starts over with a reset.
-  const lifecycle = new Lifecycles([webhooks, directory, charges, splits, payouts, refunds, med, locations, signer, cobvBatches, recurrences, cobrs, apiPixWebhooks, expiringRefs, { afterReset: () => journal.clear() }])
+  const lifecycle = new Lifecycles([webhooks, directory, charges, chargePayments, splits, payouts, refunds, med, locations, signer, cobvBatches, recurrences, cobrs, apiPixWebhooks, expiringRefs, { afterReset: () => journal.clear() }])
   store.onAccountRemoved((id, removed) => lifecycle.accountRemoved(id, removed))
   const afterLoad = (): void => lifecycle.load()
 
@@ -261,6 +267,8 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
     directory,
     payouts,
     charges,
+    chargePayments,
+    receivedPix,
     splits,
     refunds,
     med,

@@ -1,53 +1,38 @@
 import QRCode from 'qrcode'
-import { buildBrCode, parseBrCode, toMerchantText, type BrCode } from '../domain/brcode.js'
+import { buildBrCode, toMerchantText } from '../domain/brcode.js'
 import { gatewayCnpjForm, isValidDocument } from '../domain/documents.js'
-import { endToEndId, txid as newTxid } from '../domain/ids.js'
+import { txid as newTxid } from '../domain/ids.js'
 import { isValidSplitKey } from '../domain/keys.js'
-import * as ledger from '../domain/ledger.js'
-import { amountMessage, centsToNumber, centsToString, MAX_CENTS, parseAmount, parseDecimalString, percentOf } from '../domain/money.js'
+import { amountMessage, centsToNumber, centsToString, parseAmount, parseDecimalString, percentOf } from '../domain/money.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
-import { type Account, type DeepReadonly, type MercadoPagoPayment, type ChargeData, type ChargeKind, type CobData, type CobVData, type Counterpart, type Draft, type Mutable, type Payer, type ReceivedPayment, type SplitRecord, type SplitStatus, type Transaction, type TransactionData, type TransactionOf, type TransactionStatus } from '../store/state.js'
+import type { Account, DeepReadonly, MercadoPagoPayment, ChargeData, CobData, CobVData, Draft, SplitRecord, Transaction, TransactionOf } from '../store/state.js'
 import { cobFieldProblems, revisedCob, type CnpjForm, type CobFields, type CobRequest, type CobRevision } from '../domain/cob.js'
-import { chargeData, chargeDraft, receivedOf, txidInUse } from './charge-records.js'
+import { chargeData, chargeDraft, isOpenCharge, newChargeRecord, txidInUse } from './charge-records.js'
 import { percentageExcess } from '../domain/splits.js'
 import { QR_IMAGE_OPTIONS } from '../domain/qr-image.js'
-import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
+import { hasScenario } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import type { Arrival, ArrivingPayment, ChargeLookup, ChargePayments, ChargeSplits, CobVFields, CobVWrites, ContractCodeArrival, ContractCodePayments, ContractCodes, IncomingPix, Lifecycle, LocatedCharges, Ports, RecurrenceActivations } from '../ports.js'
+import type { ChargeAutoPay, CobVFields, CobVWrites, Lifecycle, Ports } from '../ports.js'
 import { DueJobs, RecordLists, type Derived, type InstantRange } from '../store/derived.js'
 import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
 import type { ExpiringRefs, ExpiringRefsInput } from './expiring-refs.js'
-import { cobvDue, cobvDueDate, cobvLastPayableDate } from '../domain/cobv.js'
-import { readRecurrenceCode } from '../domain/rec-codes.js'
-import { codeAmount } from '../domain/qrcode-payment.js'
+import { cobvLastPayableDate } from '../domain/cobv.js'
 import { addCalendarDays } from '../domain/business-days.js'
-import { parseLocalBound, saoPauloTime } from '../domain/calendar.js'
+import { parseLocalBound } from '../domain/calendar.js'
 
 /**
- * Charges (cash-in, cob and API Pix's cobv) and the payments that arrive for them or unsolicited (PIX_IN); a paid
- * cash-in hands its splits to SplitService (splits.ts). A charge is one transaction that becomes the received payment when it is
- * paid: it gets the payment's endToEndId, `data.received`, and the credit. So refund-in takes the
- * cash-in's transactionId and devolução / MED take the endToEndId of the same record.
+ * Charges as their receiver makes and changes them: the gateway's cash-in and cob, API Pix's cob and
+ * cobv, and a dialect's charge of a static-style code (Mercado Pago's payments); their lists and their
+ * expiry. A charge is one transaction that becomes the received payment when it is paid
+ * (charge-payments.ts): it gets the payment's endToEndId, `data.received`, and the credit. So
+ * refund-in takes the cash-in's transactionId and devolução / MED take the endToEndId of the same record.
  */
 export const LOCATION_HOST = 'pix.sandbox.local'
 export const DEFAULT_EXPIRATION_SECONDS = 86_400
-/** What a simulated payer looks like when none is given (AUTO_PAY, /__sandbox/pix/pay without payer). */
-export const DEFAULT_PAYER: Payer = { name: 'PAGADOR SANDBOX', document: '52998224725', ispb: '00000000', bankName: 'BANCO DO BRASIL S.A.' }
 
-export type { ChargeData, CobData, ReceivedPayment, SplitRecord, SplitStatus }
-
-/** A payment of a charge: how much, who pays, its endToEndId when the payer's side chose it, and the code paid when it was one. */
-type PaymentOf = { amountCents: number, payer: Payer, endToEndId?: string, pixCode?: string }
-
-/** The kind of a record this service creates, with the `data` of that kind. */
-type NewKind<K extends ChargeKind> = { kind: K, data: TransactionData[K] }
 type Cob = TransactionOf<'COB'>
 type CobV = TransactionOf<'COBV'>
-
-/** Money that would take an account past what it can hold (ledger.canReceive): nothing is credited. */
-export const cannotReceive = (): Refusal =>
-  new Refusal('ACCOUNT_LIMIT_REACHED', `The receiving account cannot hold more: its gross balance would exceed ${centsToString(MAX_CENTS)}, or its received total its limit`)
 
 /** A cash-in as POST /api/pix/cash-in asks for it (docs/gateway.md §2.6). */
 export interface CashInInput {
@@ -73,23 +58,12 @@ export interface CodeChargeInput {
   duplicate? (): void
 }
 
-export interface PayByCodeInput {
-  pixCode: string
-  amount?: number
-  payer?: { name: string, document: string, ispb?: string }
-}
-
 export type ChargeDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'fixtures' | 'events'> & {
-  config: Pick<Config, 'settlementDelayMs' | 'alphanumericCnpj'>
-  splits: ChargeSplits
+  config: Pick<Config, 'alphanumericCnpj'>
   /** A dialect's idempotency key on a charge, kept for a while. */
   expiringRefs: ExpiringRefs
-  /** API Pix's payload locations, whose codes a pay-out may pay too; without them, only the charges' own locations count. */
-  locations?: LocatedCharges
-  /** Pix Automático's recurrences, which a cob or cobv paid through a composite code activates (journeys 3 and 4). */
-  recurrences?: RecurrenceActivations
-  /** Pix Automático's static codes of a contract: the account one pays, and the recurrence it activates (journey 4). */
-  contractCodes?: ContractCodes
+  /** AUTO_PAY, which the payments keep (charge-payments.ts): told of each charge made or cancelled. */
+  autoPay: ChargeAutoPay
 }
 
 /**
@@ -107,8 +81,6 @@ const codeChargeRefKey = (accountId: number, reference: string): string => `${ac
 export class ChargeService implements Lifecycle, CobVWrites {
   /** An open charge's expiry, at its `dueAt`. */
   private readonly expiry: DueJobs<'transactions'>
-  /** AUTO_PAY: an open charge paid at its `autoPayAt`. */
-  private readonly autoPayment: DueJobs<'transactions'>
   /** Each account's cobs and cobvs (`<account>:<kind>`) in the order they were made: GET /cob and GET /cobv read those of their window. */
   private readonly made: RecordLists<'transactions'>
   /** The charges of static-style codes (a dialect's payments: Mercado Pago's) of each account, in the order made. */
@@ -118,16 +90,8 @@ export class ChargeService implements Lifecycle, CobVWrites {
   constructor (private readonly deps: ChargeDeps) {
     this.expiry = new DueJobs(deps.store, deps.scheduler, 'transactions', {
       purpose: 'charge-expiry',
-      dueAt: tx => this.isOpen(tx) && tx.dueAt ? Date.parse(tx.dueAt) : undefined,
+      dueAt: tx => isOpenCharge(tx) && tx.dueAt ? Date.parse(tx.dueAt) : undefined,
       run: tx => this.expire(tx.id),
-    })
-    this.autoPayment = new DueJobs(deps.store, deps.scheduler, 'transactions', {
-      purpose: 'charge-auto-pay',
-      dueAt: tx => {
-        const at = this.isOpen(tx) ? this.autoPayAtOf(tx) : undefined
-        return at === undefined ? undefined : Date.parse(at)
-      },
-      run: tx => this.autoPay(tx.id),
     })
     this.made = new RecordLists(deps.store, 'transactions', tx => tx.kind === 'COB' || tx.kind === 'COBV' ? `${tx.accountId}:${tx.kind}` : [], tx => tx.createdAt)
     this.codeCharges = new RecordLists(deps.store, 'transactions', tx => {
@@ -135,28 +99,12 @@ export class ChargeService implements Lifecycle, CobVWrites {
       const reference = tx.data.mercadoPago.externalReference
       return reference === undefined ? [String(tx.accountId)] : [String(tx.accountId), codeChargeRefKey(tx.accountId, reference)]
     }, tx => tx.createdAt)
-    // The splits of a paid charge are SplitService's.
-    this.derived = [this.expiry, this.autoPayment, this.made, this.codeCharges]
+    this.derived = [this.expiry, this.made, this.codeCharges]
   }
 
   /** The account's cobs or cobvs created within the range, in the order they were made (GET /cob and GET /cobv list them). */
   chargesOf<K extends 'COB' | 'COBV'> (accountId: number, kind: K, created: InstantRange): Array<TransactionOf<K>> {
     return this.made.within(`${accountId}:${kind}`, created) as Array<TransactionOf<K>>
-  }
-
-  /** What a pay-out sees of the charges (ChargePayments): which charge a code points at, and the hand-over of its payment. */
-  readonly payments: ChargePayments = {
-    chargeForCode: code => this.chargeForCode(code),
-    arrive: payment => this.arrive(payment),
-  }
-
-  /** What a pay-out sees of the static codes of a contract (ContractCodePayments): the account one pays, and the hand-over of its payment. */
-  readonly contractPayments: ContractCodePayments = {
-    receiverOf: pixCode => {
-      const parsed = parseBrCode(pixCode)
-      return parsed.ok ? this.contractOf(pixCode, parsed.value)?.receiverId : undefined
-    },
-    arrive: payment => this.arriveByContract(payment),
   }
 
   private get store () { return this.deps.store }
@@ -250,7 +198,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
         throw new Refusal('UNAUTHORIZED', 'A conta foi reiniciada ou substituída durante a requisição; solicite um novo token')
       }
       duplicate()
-      const draft = this.newTransaction(account, { kind: 'CASH_IN', data }, 'PENDING', value.cents, now, scenarios, id)
+      const draft = newChargeRecord(this.deps, account, { kind: 'CASH_IN', data }, 'PENDING', value.cents, now, scenarios, id)
       draft.externalId = t.externalId
       draft.description = t.description
       draft.dueAt = iso(now + expiration * 1000)
@@ -275,7 +223,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
       if (live === undefined || live.incarnation !== account.incarnation) throw new Refusal('UNAUTHORIZED', 'The account was reset or replaced during the request')
       input.duplicate?.()
       const now = this.now()
-      const draft = this.newTransaction(account, { kind: 'CASH_IN', data: { txid: null, location: null, pixCode: null, splits: [] } }, 'PENDING', input.amountCents, now, scenarios)
+      const draft = newChargeRecord(this.deps, account, { kind: 'CASH_IN', data: { txid: null, location: null, pixCode: null, splits: [] } }, 'PENDING', input.amountCents, now, scenarios)
       const { txid, mercadoPago } = input.of(draft.seq)
       const data = draft.data as ChargeData
       data.txid = txid
@@ -326,7 +274,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
 
   /** The receiver cancels an unpaid cash-in (Mercado Pago's PUT status cancelled): ERROR with errorCode CANCELLED, no longer payable. */
   cancelCharge (charge: Transaction): Transaction {
-    if (charge.kind !== 'CASH_IN' || !this.isOpen(charge)) throw new Refusal('QRCODE_NOT_AVAILABLE', `This charge cannot be cancelled (${charge.status})`)
+    if (charge.kind !== 'CASH_IN' || !isOpenCharge(charge)) throw new Refusal('QRCODE_NOT_AVAILABLE', `This charge cannot be cancelled (${charge.status})`)
     return this.store.transact(() => {
       this.store.update('transactions', charge.id, d => {
         d.dueAt = undefined
@@ -337,7 +285,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
       })
       const cancelled = this.store.transaction(charge.id)!
       this.expiry.follow(cancelled)
-      this.autoPayment.follow(cancelled)
+      this.deps.autoPay.follow(cancelled)
       this.deps.events.emit({ kind: 'charge-changed', accountId: charge.accountId, transactionId: charge.id, transition: 'cancelled', scenarios: charge.scenarios })
       return cancelled
     })
@@ -348,7 +296,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
    * job follows the new instant, on the virtual clock. Nothing is announced (docs/assumptions.md, Mercado Pago).
    */
   moveExpiry (charge: Transaction, dueAt: number): Transaction {
-    if (charge.kind !== 'CASH_IN' || !this.isOpen(charge)) throw new Refusal('QRCODE_NOT_AVAILABLE', `This charge's expiry cannot be moved (${charge.status})`)
+    if (charge.kind !== 'CASH_IN' || !isOpenCharge(charge)) throw new Refusal('QRCODE_NOT_AVAILABLE', `This charge's expiry cannot be moved (${charge.status})`)
     return this.store.transact(() => {
       this.store.update('transactions', charge.id, d => {
         d.dueAt = iso(dueAt)
@@ -401,7 +349,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
       ...(body.infoAdicionais ? { infoAdicionais: body.infoAdicionais.map(i => ({ ...i })) } : {}),
       locId,
     }
-    const draft = this.newTransaction(account, { kind: 'COB', data: { txid, location, pixCode, splits: [], cob } }, 'ATIVA', originalCents, now, scenarios)
+    const draft = newChargeRecord(this.deps, account, { kind: 'COB', data: { txid, location, pixCode, splits: [], cob } }, 'ATIVA', originalCents, now, scenarios)
     if (body.solicitacaoPagador !== undefined) draft.description = body.solicitacaoPagador
     draft.dueAt = iso(now + expiracao * 1000)
     // An API Pix location finds its charge itself (it may be unbound, and bound to another charge later).
@@ -495,7 +443,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
       if (holder !== undefined) throw txidInUse(txid, holder, 'cobv')
       const cobv: CobVData = { ...structuredClone(fields), locId: at.locId, revisao: 0 }
       const pixCode = this.dynamicCode(account, at.location)
-      const draft = this.newTransaction(account, { kind: 'COBV', data: { txid, location: at.location, pixCode, splits: [], cobv } }, 'ATIVA', originalCentsOf(fields), this.now(), scenarios)
+      const draft = newChargeRecord(this.deps, account, { kind: 'COBV', data: { txid, location: at.location, pixCode, splits: [], cobv } }, 'ATIVA', originalCentsOf(fields), this.now(), scenarios)
       if (fields.solicitacaoPagador !== undefined) draft.description = fields.solicitacaoPagador
       draft.dueAt = iso(cobvRemovalAt(fields))
       const charge = this.store.addTransaction(draft)
@@ -541,253 +489,17 @@ export class ChargeService implements Lifecycle, CobVWrites {
     return this.store.transaction(charge.id) as CobV
   }
 
-  // ---- paying a charge ---------------------------------------------------------------------------
-
-  /** The charge a parsed BR Code points at (by its location, else by its txid), of any account. */
-  chargeForCode (code: BrCode): ChargeLookup | undefined {
-    const charge = code.location !== undefined
-      ? this.store.transactionByRef(`loc:${code.location}`) ?? this.deps.locations?.chargeAt(code.location)
-      : code.txid !== undefined ? this.store.transactionByRef(`txid:${code.txid}`) : undefined
-    if (!charge || (charge.kind !== 'CASH_IN' && charge.kind !== 'COB' && charge.kind !== 'COBV')) return undefined
-    return this.lookupOf(charge)
-  }
-
-  private lookupOf (charge: Transaction): ChargeLookup {
-    if (charge.status === 'CONFIRMED' || charge.status === 'CONCLUIDA') return { status: 'paid', charge }
-    if (!this.isPayable(charge)) return { status: 'unavailable', charge }
-    // A cobv is paid the amount due on the day it is paid (São Paulo's day on the sandbox clock).
-    if (charge.kind === 'COBV') {
-      const due = cobvDue(charge.data.cobv, saoPauloTime(this.now()).day)
-      return due.payable ? { status: 'payable', charge, amountCents: due.amounts.final } : { status: 'unavailable', charge }
-    }
-    const cob = chargeData(charge).cob
-    return { status: 'payable', charge, amountCents: cob && cob.modalidadeAlteracao === 1 ? null : charge.amountCents }
-  }
-
-  private isOpen (charge: Transaction): boolean {
-    return (charge.kind === 'CASH_IN' && charge.status === 'PENDING') || ((charge.kind === 'COB' || charge.kind === 'COBV') && charge.status === 'ATIVA')
-  }
-
-  private isPayable (charge: Transaction): boolean {
-    return this.isOpen(charge) && (charge.dueAt === undefined || Date.parse(charge.dueAt) > this.now())
-  }
-
-  /**
-   * Pays a payable charge now: cash-in CONFIRMED, cob CONCLUIDA, the account credited, `cash_in`
-   * said (`pix-received`), splits run. With PAYMENT_ERROR armed on the charge the provider fails the
-   * confirmation instead: the charge ends ERROR (cob REMOVIDA_PELO_PSP), nothing is credited, and the
-   * webhook reports the error. Throws 422 QRCODE_ALREADY_PAID / QRCODE_NOT_AVAILABLE, 400 on a wrong amount.
-   */
-  payCharge (charge: Transaction, payment: PaymentOf, deliveryScenarios: readonly AppliedScenario[] = []): Transaction {
-    return this.store.transact(() => this.pay(charge, payment, deliveryScenarios))
-  }
-
-  private pay (charge: Transaction, payment: PaymentOf, deliveryScenarios: readonly AppliedScenario[]): Transaction {
-    const lookup = this.lookupOf(charge)
-    if (lookup.status === 'paid') throw new Refusal('QRCODE_ALREADY_PAID', 'This charge is already paid')
-    if (lookup.status === 'unavailable') throw new Refusal('QRCODE_NOT_AVAILABLE', `This charge cannot be paid (${charge.status})`)
-    if (!Number.isSafeInteger(payment.amountCents) || payment.amountCents < 1) throw new Refusal('PIX_INVALID_AMOUNT', 'The payment amount must be at least 0.01')
-    if (lookup.amountCents !== null && payment.amountCents !== lookup.amountCents) {
-      throw new Refusal('PIX_AMOUNT_MISMATCH', `The amount paid (${centsToString(payment.amountCents)}) differs from the charge's (${centsToString(lookup.amountCents)})`)
-    }
-    const account = this.store.account(charge.accountId)
-    if (!account) throw new Refusal('NOT_FOUND', 'Receiving account not found')
-    if (!ledger.canReceive(account, payment.amountCents)) throw cannotReceive()
-    const now = this.now()
-    const e2e = payment.endToEndId ?? endToEndId(payment.payer.ispb, now, this.deps.rng)
-    const failed = hasScenario(charge.scenarios, 'PAYMENT_ERROR')
-    this.store.update('transactions', charge.id, d => {
-      const data = chargeDraft(d)
-      data.received = { endToEndId: e2e, amountCents: payment.amountCents, payer: { ...payment.payer }, at: iso(now) }
-      data.autoPayAt = undefined
-      d.dueAt = undefined
-      d.endToEndId = e2e
-      d.counterpart = payerCounterpart(payment.payer)
-      if (failed) {
-        d.errorCode = 'PAYMENT_ERROR'
-        d.errorMessage = 'O provedor recusou a confirmação do pagamento'
-        this.transition(d, d.kind === 'COB' || d.kind === 'COBV' ? 'REMOVIDA_PELO_PSP' : 'ERROR', 'PAYMENT_ERROR')
-      } else {
-        this.transition(d, d.kind === 'COB' || d.kind === 'COBV' ? 'CONCLUIDA' : 'CONFIRMED', 'paid')
-      }
-    })
-    // A payer of this sandbox shares the endToEndId with its outgoing record; this ref always finds the receiving side.
-    this.store.addRef(charge.id, `e2e-in:${e2e}`)
-    const scenarios = [...(charge.scenarios ?? []), ...deliveryScenarios]
-    if (failed) {
-      this.emitReceive(charge, scenarios)
-      return charge
-    }
-    this.store.ledger(account.id, a => ledger.creditIncoming(a, payment.amountCents))
-    this.emitReceive(charge, scenarios)
-    this.deps.splits.runSplits(charge, account)
-    if (payment.pixCode !== undefined) this.paidWithRecurrence(charge, payment.pixCode, payment.payer, now)
-    return charge
-  }
-
-  /** A cob or cobv paid through a composite code: the recurrence its tag 80 carries hears of it (journeys 3 and 4). */
-  private paidWithRecurrence (charge: Transaction, pixCode: string, payer: Payer, now: number): void {
-    if (this.deps.recurrences === undefined || (charge.kind !== 'COB' && charge.kind !== 'COBV')) return
-    const code = readRecurrenceCode(pixCode)
-    if (!code.ok) return
-    const onTime = charge.kind === 'COB' || saoPauloTime(now).day <= cobvDueDate(charge.data.cobv.calendario.dataDeVencimento)
-    this.deps.recurrences.chargePaid({ accountId: charge.accountId, kind: charge.kind, txid: charge.data.txid, recLocation: code.recLocation, payer: { ispb: payer.ispb }, onTime })
-  }
-
-  /**
-   * A payment from an account of this sandbox (a QR cash-out settling) arrives at its charge. A refusal
-   * (a wrong amount, an account that cannot hold the money) rolls back with the payment's unit and
-   * credits nothing; PAYMENT_ERROR ends the charge in error, with its webhook, and the payer is refused too.
-   */
-  private arrive (payment: ArrivingPayment): Arrival {
-    const charge = this.store.transaction(payment.chargeId)
-    if (!charge || this.lookupOf(charge).status !== 'payable') return 'unavailable'
-    let paid: Transaction
-    try {
-      paid = this.payCharge(charge, payment)
-    } catch {
-      return 'refused'
-    }
-    return receivedOf(paid) !== undefined ? 'taken' : 'refused'
-  }
-
-  /** POST /__sandbox/pix/pay: what a payer's bank app does with a copy-and-paste code. */
-  payByCode (input: PayByCodeInput, scenariosOf: (accountId: number) => AppliedScenario[]): Transaction {
-    const parsed = parseBrCode(input.pixCode)
-    if (!parsed.ok) throw new Refusal('INVALID_PIX_CODE', `Invalid pixCode: ${parsed.english}`)
-    const contract = this.contractOf(input.pixCode, parsed.value)
-    if (contract !== undefined) {
-      const account = this.store.account(contract.receiverId)!
-      const scenarios = scenariosOf(account.id)
-      const amountCents = this.amountToPay(input, parsed.value, null)
-      if (!ledger.canReceive(account, amountCents)) throw cannotReceive()
-      const payer = this.payerFrom(input.payer)
-      return this.store.transact(() => this.receiveByContract(account, { amountCents, payer, endToEndId: endToEndId(payer.ispb, this.now(), this.deps.rng) }, parsed.value, contract.recLocation, scenarios))
-    }
-    const lookup = this.chargeForCode(parsed.value)
-    if (!lookup) throw new Refusal('CHARGE_NOT_FOUND', 'No charge of this sandbox matches this code')
-    const scenarios = scenariosOf(lookup.charge.accountId)
-    const amountCents = lookup.status === 'payable' ? this.amountToPay(input, parsed.value, lookup.amountCents) : this.amountToPay(input, parsed.value, null, lookup.charge.amountCents)
-    return this.payCharge(lookup.charge, { amountCents, payer: this.payerFrom(input.payer), pixCode: input.pixCode }, scenarios)
-  }
-
-  /**
-   * What the payer pays for a code: the amount given, else what the charge asks now (`due`, its
-   * payload's; null when the payer names it), else a static code's own (`codeAmount`), else `settled`
-   * (a charge no longer payable, which refuses the payment itself); never another amount than a static
-   * code's. A given amount other than the charge's is refused by the payment itself.
-   */
-  private amountToPay (input: PayByCodeInput, code: BrCode, due: number | null, settled?: number): number {
-    const stated = codeAmount(code)
-    let amountCents: number
-    if (input.amount !== undefined) {
-      const amount = parseAmount(input.amount)
-      if (!amount.ok) throw new Refusal('PIX_INVALID_AMOUNT', amountMessage('amount', amount.reason, 'en'))
-      amountCents = amount.cents
-    } else if (due !== null) {
-      amountCents = due
-    } else if (stated !== undefined) {
-      amountCents = stated
-    } else if (settled === undefined) {
-      throw new Refusal('PIX_INVALID_AMOUNT', 'The payer names the amount of this code: give amount')
-    } else {
-      amountCents = settled
-    }
-    if (stated !== undefined && amountCents !== stated) {
-      throw new Refusal('PIX_AMOUNT_MISMATCH', `The amount given (${centsToString(amountCents)}) differs from the code's (${centsToString(stated)})`)
-    }
-    return amountCents
-  }
-
-  // ---- the static code of a contract (Pix Automático, journey 4) -----------------------------------
-
-  /** The account of this sandbox a static code of a contract pays (its tag 80 a location of that account's recurrences, its key one the account holds), or undefined for any other code. */
-  private contractOf (pixCode: string, code: BrCode): { receiverId: number, recLocation: string } | undefined {
-    if (code.key === undefined || this.deps.contractCodes === undefined) return undefined
-    const rec = readRecurrenceCode(pixCode)
-    if (!rec.ok) return undefined
-    const receiverId = this.deps.contractCodes.receiverOf(rec.recLocation, code.key)
-    return receiverId === undefined ? undefined : { receiverId, recLocation: rec.recLocation }
-  }
-
-  /**
-   * A PIX paid through the static code of a contract: received on the code's key (its txid the code's,
-   * if any), credited and announced as any received PIX; then, in the same unit, the payer answers the
-   * recurrence the code carries (journey 4).
-   */
-  private receiveByContract (account: Account, payment: Required<Omit<PaymentOf, 'pixCode'>>, code: BrCode, recLocation: string, scenarios: AppliedScenario[]): Transaction {
-    const tx = this.receivePix(account, payment.amountCents, payment.payer, scenarios, { txid: code.txid ?? null, endToEndId: payment.endToEndId, chave: code.key })
-    this.deps.contractCodes?.paid({ accountId: account.id, recLocation, payer: { ispb: payment.payer.ispb } })
-    return tx
-  }
-
-  /** A cash-out by QR code of another account, settling, arrives at the account a static code of a contract pays. */
-  private arriveByContract (payment: ContractCodeArrival): Arrival {
-    const account = this.store.account(payment.receiverId)
-    const parsed = parseBrCode(payment.pixCode)
-    const contract = parsed.ok ? this.contractOf(payment.pixCode, parsed.value) : undefined
-    if (account === undefined || !parsed.ok || contract?.receiverId !== account.id) return 'unavailable'
-    if (!ledger.canReceive(account, payment.amountCents)) return 'refused'
-    this.store.transact(() => this.receiveByContract(account, payment, parsed.value, contract.recLocation, []))
-    return 'taken'
-  }
-
-  /** POST /__sandbox/pix/incoming: a PIX that arrives with no charge behind it (kind PIX_IN). */
-  receiveUnsolicited (account: Account, amount: number, payerInput: PayByCodeInput['payer'], scenarios: AppliedScenario[]): Transaction {
-    const parsed = parseAmount(amount)
-    if (!parsed.ok) throw new Refusal('PIX_INVALID_AMOUNT', amountMessage('amount', parsed.reason, 'en'))
-    if (!ledger.canReceive(account, parsed.cents)) throw cannotReceive()
-    const payer = this.payerFrom(payerInput)
-    return this.store.transact(() => this.receivePix(account, parsed.cents, payer, scenarios, { txid: null, endToEndId: endToEndId(payer.ispb, this.now(), this.deps.rng) }))
-  }
-
-  /** What recurring charges hand over (IncomingPix): the debit a payer's PSP paid, received as a PIX of its own. */
-  readonly incoming: IncomingPix = {
-    receive: (accountId, payment) => {
-      const account = this.store.account(accountId)
-      if (!account || !ledger.canReceive(account, payment.amountCents)) return null
-      const { name, document, ispb } = payment.payer
-      const payer: Payer = { name, document, ispb, bankName: this.bankNameOf(ispb) }
-      return this.store.transact(() => this.receivePix(account, payment.amountCents, payer, [...payment.scenarios], { txid: payment.txid, endToEndId: payment.endToEndId }))
-    },
-  }
-
-  /** A received PIX (kind PIX_IN, CONFIRMED): recorded, credited, and its cash_in sent. */
-  private receivePix (account: Account, cents: number, payer: Payer, scenarios: AppliedScenario[], ids: { txid: string | null, endToEndId: string, chave?: string }): Transaction {
-    const now = this.now()
-    const e2e = ids.endToEndId
-    const draft = this.newTransaction(account, {
-      kind: 'PIX_IN',
-      data: { txid: ids.txid, location: null, pixCode: null, splits: [], received: { endToEndId: e2e, amountCents: cents, payer, at: iso(now) }, ...(ids.chave !== undefined ? { chave: ids.chave } : {}) },
-    }, 'CONFIRMED', cents, now, scenarios)
-    draft.endToEndId = e2e
-    draft.counterpart = payerCounterpart(payer)
-    const tx = this.store.addTransaction(draft, undefined, [`e2e-in:${e2e}`])
-    this.store.ledger(account.id, a => ledger.creditIncoming(a, cents))
-    this.emitReceive(tx, scenarios)
-    return tx
-  }
-
   // ---- timers -----------------------------------------------------------------------------------
 
-  /** A new charge: its AUTO_PAY instant kept on it, and its expiry and AUTO_PAY on the scheduler. Both jobs look the charge up again and do nothing if it moved on. */
+  /** A new charge: its expiry on the scheduler, and its AUTO_PAY told to the payments. Both jobs look the charge up again and do nothing if it moved on. */
   private scheduleTimers (charge: Transaction): void {
-    const autoPayAt = this.isOpen(charge) && chargeData(charge).autoPayAt === undefined ? this.autoPayAtOf(charge) : undefined
-    if (autoPayAt !== undefined) this.store.update('transactions', charge.id, d => { chargeDraft(d).autoPayAt = autoPayAt })
     this.expiry.follow(charge)
-    this.autoPayment.follow(charge)
-  }
-
-  /** When AUTO_PAY pays a charge: as it keeps it, or, for a charge of a document written before it kept it, its delay from its creation. */
-  private autoPayAtOf (charge: Transaction): string | undefined {
-    const kept = chargeData(charge).autoPayAt
-    if (kept !== undefined || !hasScenario(charge.scenarios, 'AUTO_PAY')) return kept
-    return iso(Date.parse(charge.createdAt) + scenarioParam(charge.scenarios, 'AUTO_PAY', 'ms', this.deps.config.settlementDelayMs))
+    this.deps.autoPay.follow(charge)
   }
 
   private expire (id: string): void {
     const charge = this.store.transaction(id)
-    if (!charge || !this.isOpen(charge) || !charge.dueAt || Date.parse(charge.dueAt) > this.now()) return
+    if (!charge || !isOpenCharge(charge) || !charge.dueAt || Date.parse(charge.dueAt) > this.now()) return
     this.store.transact(() => this.store.update('transactions', id, d => {
       d.dueAt = undefined
       chargeDraft(d).autoPayAt = undefined
@@ -802,67 +514,15 @@ export class ChargeService implements Lifecycle, CobVWrites {
     }))
   }
 
-  private autoPay (id: string): void {
-    const charge = this.store.transaction(id)
-    if (!charge) return
-    const lookup = this.lookupOf(charge)
-    if (lookup.status !== 'payable') return
-    this.payCharge(charge, { amountCents: lookup.amountCents ?? charge.amountCents, payer: DEFAULT_PAYER })
-  }
-
   // ---- helpers ----------------------------------------------------------------------------------
 
   private merchantName (account: Account): string {
     return toMerchantText(account.name, 25) || 'RECEBEDOR PIX'
   }
 
-  private payerFrom (input: PayByCodeInput['payer']): Payer {
-    if (!input) return { ...DEFAULT_PAYER }
-    if (!isValidDocument(input.document)) throw invalidRequest('payer.document must be a valid CPF or CNPJ')
-    const ispb = input.ispb ?? DEFAULT_PAYER.ispb
-    return { name: input.name, document: input.document, ispb, bankName: this.bankNameOf(ispb) }
-  }
-
-  /** The name of a payer's institution: this sandbox's, the default payer's bank, or one named after its ISPB. */
-  private bankNameOf (ispb: string): string {
-    const institution = this.deps.fixtures.institution
-    return ispb === institution.ispb ? institution.name : ispb === DEFAULT_PAYER.ispb ? DEFAULT_PAYER.bankName : `INSTITUICAO ${ispb}`
-  }
-
-  /** The payment of a charge (or its refusal) and a PIX received without one, said once: the dialects notify it. */
-  private emitReceive (tx: Transaction, scenarios: readonly AppliedScenario[]): void {
-    this.deps.events.emit({ kind: 'pix-received', accountId: tx.accountId, transactionId: tx.id, scenarios })
-  }
-
-  private newTransaction<K extends ChargeKind> (account: Account, what: NewKind<K>, status: TransactionStatus<K>, amountCents: number, now: number, scenarios: AppliedScenario[], id = this.deps.rng.uuid()): Mutable<TransactionOf<K>> {
-    const at = iso(now)
-    // `kind`, `data` and `status` are one kind's, which the compiler cannot follow through a spread of a generic.
-    return {
-      id,
-      seq: this.store.nextSeq('transaction'),
-      accountId: account.id,
-      ...what,
-      direction: 'IN',
-      status,
-      amountCents,
-      feeCents: 0,
-      errorCode: null,
-      errorMessage: null,
-      ...(scenarios.length > 0 ? { scenarios } : {}),
-      createdAt: at,
-      updatedAt: at,
-      history: [{ status, at }],
-    } as unknown as Mutable<TransactionOf<K>>
-  }
-
   private transition<T extends Draft<Transaction>> (tx: T, status: T['status'], reason?: string): void {
     recordTransition(tx, status, iso(this.now()), reason)
   }
-}
-
-/** The counterpart of a received payment: its payer, whose branch and account the gateway does not show. */
-export function payerCounterpart (payer: Payer): Counterpart {
-  return { name: payer.name, document: payer.document, ispb: payer.ispb, bankName: payer.bankName, bankCode: null, accountBranch: null, accountNumber: null }
 }
 
 /** A cobv's `valor.original` in cents (checked by the domain before it reaches the service). */

@@ -51,7 +51,7 @@ export class EfiQrCodes {
     const parsed = parseBrCode(pixCopiaECola)
     if (!parsed.ok) throw new Refusal('EFI_QRCODE_UNREADABLE', 'O pixCopiaECola informado é inválido.')
     if (parsed.value.location === undefined) throw new Refusal('INVALID_PIX_CODE', 'O pixCopiaECola informado é referente a uma cobrança estática')
-    const lookup = this.sb.charges.payments.chargeForCode(parsed.value)
+    const lookup = this.sb.chargePayments.chargeForCode(parsed.value)
     const charge = lookup?.charge
     if (lookup === undefined || charge === undefined || !isKind(charge, ['COB', 'COBV'] as const)) throw new Refusal('INVALID_PIX_CODE', 'A chave do recebedor não foi encontrada')
     const receiver = this.sb.store.account(charge.accountId)

@@ -19,7 +19,7 @@ const routes: RoutesPlugin = async (app) => {
       response: { 201: ReceivedPixView, ...errorResponses(SANDBOX_SHAPE, [400, 404, 422]) },
     },
   }, async (request, reply) => {
-    const paid = sb.charges.payByCode(request.body, accountId => appliedScenarios(request, reply, 'pix-pay', accountId))
+    const paid = sb.chargePayments.payByCode(request.body, accountId => appliedScenarios(request, reply, 'pix-pay', accountId))
     return reply.status(201).send(receivedView(paid))
   })
 
@@ -35,7 +35,7 @@ const routes: RoutesPlugin = async (app) => {
   }, async (request, reply) => {
     const account = sb.accounts.require(request.body.accountId)
     const scenarios = appliedScenarios(request, reply, 'pix-incoming', account.id)
-    const tx = sb.charges.receiveUnsolicited(account, request.body.amount, request.body.payer, scenarios)
+    const tx = sb.receivedPix.receiveUnsolicited(account, request.body.amount, request.body.payer, scenarios)
     return reply.status(201).send(receivedView(tx))
   })
 }
