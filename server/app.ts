@@ -72,6 +72,8 @@ export interface BuildOptions {
   store?: Omit<StoreOptions, 'file'>
   /** The dialects the app speaks, in order (server/dialects/index.ts's unless given: a test adds one). */
   dialects?: readonly Dialect[]
+  /** A built webhook sender thread to run (SandboxOptions' `senderScript`). */
+  senderScript?: URL
 }
 
 /** Builds the whole sandbox without listening: tests call this; main.ts adds the process around it. */
@@ -92,6 +94,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
     realNow: opts.realNow,
     fixtures: opts.fixtures,
     store: opts.store,
+    ...(opts.senderScript !== undefined ? { senderScript: opts.senderScript } : {}),
     logError: (err, message, context) => log?.error({ err, ...context }, message),
     webhookLines: webhookLines({ warn: (obj, msg) => log?.warn(obj, msg), error: (obj, msg) => log?.error(obj, msg) }),
     // Each domain event goes to every dialect's notifier, in the registry's order.

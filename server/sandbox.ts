@@ -52,6 +52,8 @@ export interface SandboxOptions {
   logError?: (err: unknown, message: string, context?: Record<string, unknown>) => void
   /** The console's lines for a failed webhook attempt and a delivery given up. */
   webhookLines?: Pick<WebhookServiceOptions, 'onAttemptFailed' | 'onGaveUp'>
+  /** A built webhook sender thread to run (tests: the command bundle's), instead of the one beside the code. */
+  senderScript?: URL
   /**
    * The dialects' notifiers (server/dialects/), in the registry's order: each domain event a service
    * emits goes to every one of them, in the emitting unit. None: nothing is notified.
@@ -188,7 +190,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const scenarios = new ScenarioService(store, clock)
   const deliveries = new DeliveryTypes()
   const webhookTls = readWebhookTls(config)
-  const webhooks = new WebhookService({ ...engine, version, identity: webhookTls.client, ...(webhookTls.receiverCa !== undefined ? { receiverCa: webhookTls.receiverCa } : {}) }, { onError: err => logError(err, 'webhook bookkeeping failed'), ...opts.webhookLines, types: deliveries })
+  const webhooks = new WebhookService({ ...engine, version, identity: webhookTls.client, ...(webhookTls.receiverCa !== undefined ? { receiverCa: webhookTls.receiverCa } : {}), ...(opts.senderScript !== undefined ? { senderScript: opts.senderScript } : {}) }, { onError: err => logError(err, 'webhook bookkeeping failed'), ...opts.webhookLines, types: deliveries })
   // The capabilities say what happened through `events`; each dialect's notifier (given below, once
   // every service exists) turns it into its webhooks, in the registry's order, in the same unit.
   const notifiers: Notifier[] = []

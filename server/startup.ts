@@ -85,6 +85,9 @@ export const SHIPPED_WEBHOOK_IDENTITY = {
 }
 
 /** A client certificate file (the certificate, then the CA certificates that issued it) and its key, read and checked. */
+/** The shipped identity, read and checked once per process: its files are the package's own (the tests build hundreds of apps). */
+let shippedIdentity: ClientIdentity | undefined
+
 function readClientIdentity (certPath: string, keyPath: string): ClientIdentity {
   const certSetting = 'webhookClientCert (--webhook-client-cert / SANDBOX_WEBHOOK_CLIENT_CERT)'
   const chain = certificatesOf(readPem(certPath, certSetting, certificatesOf, 'a PEM certificate'))
@@ -104,7 +107,7 @@ function readClientIdentity (certPath: string, keyPath: string): ClientIdentity 
 export function readWebhookTls (config: Pick<Config, 'webhookClientCert' | 'webhookClientKey' | 'webhookReceiverCa'>): WebhookTls {
   const given = Boolean(config.webhookClientCert) && Boolean(config.webhookClientKey)
   const tls: WebhookTls = {
-    client: readClientIdentity(given ? config.webhookClientCert! : SHIPPED_WEBHOOK_IDENTITY.cert, given ? config.webhookClientKey! : SHIPPED_WEBHOOK_IDENTITY.key),
+    client: given ? readClientIdentity(config.webhookClientCert!, config.webhookClientKey!) : (shippedIdentity ??= readClientIdentity(SHIPPED_WEBHOOK_IDENTITY.cert, SHIPPED_WEBHOOK_IDENTITY.key)),
   }
   if (config.webhookReceiverCa) {
     const setting = 'webhookReceiverCa (--webhook-receiver-ca / SANDBOX_WEBHOOK_RECEIVER_CA)'

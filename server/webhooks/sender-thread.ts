@@ -47,8 +47,13 @@ export interface SenderOptions {
   receiverCa?: string
 }
 
-/** The sender thread's settings, and the identity its attempts present when asked to (not part of the thread's data; none: never presented). */
-export type SenderThreadOptions = SenderOptions & { identity?: ClientIdentity }
+/**
+ * The sender thread's settings, the identity its attempts present when asked to (not part of the
+ * thread's data; none: never presented), and the script it runs when the caller has one built (a
+ * bundle of sender-worker.ts, as the tests have: from the sources, a thread registers tsx first and
+ * spends about three times the CPU before its first attempt; none: startWorker's choice).
+ */
+export type SenderThreadOptions = SenderOptions & { identity?: ClientIdentity, script?: URL }
 
 const CANCELLED: SendResult = { statusCode: null, latencyMs: 0, error: 'CANCELLED', responseBody: null, cancelled: true }
 
@@ -121,7 +126,9 @@ export class SenderThread {
   private thread (): Worker {
     if (this.worker) return this.worker
     const { connections, connectTimeoutMs, listeners, receiverCa } = this.options
-    const worker = startWorker({ connections, connectTimeoutMs, listeners, ...(receiverCa !== undefined ? { receiverCa } : {}) } satisfies SenderOptions)
+    const data = { connections, connectTimeoutMs, listeners, ...(receiverCa !== undefined ? { receiverCa } : {}) } satisfies SenderOptions
+    // A built script needs none of the loaders the parent thread was started with.
+    const worker = this.options.script !== undefined ? new Worker(this.options.script, { workerData: data, execArgv: [] }) : startWorker(data)
     worker.unref()
     worker.on('message', (results: Array<[number, SendResult]>) => {
       for (const [id, result] of results) this.settle(id, result)
@@ -148,8 +155,9 @@ export class SenderThread {
 /**
  * Built, the thread runs webhooks/sender-worker.js beside the bundle this code is part of
  * (dist/server/main.js or index.js: scripts/bundle.mjs), or beside this file when tsc's output of it
- * runs unbundled. Run from source (npm start, tests), it is sender-worker.ts: a thread does not get
- * the parent's TypeScript loader, so a bootstrap registers tsx in it first.
+ * runs unbundled. Run from source (npm start), it is sender-worker.ts: a thread does not get the
+ * parent's TypeScript loader, so a bootstrap registers tsx in it first (the tests' apps are given a
+ * built one instead: SenderThreadOptions' `script`).
  */
 function startWorker (workerData: unknown): Worker {
   if (!import.meta.url.endsWith('.ts')) {

@@ -101,6 +101,8 @@ export type WebhookDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng'> &
   identity?: ClientIdentity
   /** --webhook-receiver-ca: trusted for receivers' server certificates besides Node's own. */
   receiverCa?: string
+  /** A built sender thread to run (SenderThreadOptions' `script`). */
+  senderScript?: URL
 }
 
 /** How an attempt went, as its record says: over mutual TLS, or a callback that asks for it over plain http (neither: say nothing). */
@@ -155,6 +157,7 @@ export class WebhookService implements Lifecycle, Callbacks {
       listeners: this.ownListeners(),
       ...(deps.identity !== undefined ? { identity: deps.identity } : {}),
       ...(deps.receiverCa !== undefined ? { receiverCa: deps.receiverCa } : {}),
+      ...(deps.senderScript !== undefined ? { script: deps.senderScript } : {}),
     })
   }
 

@@ -1,4 +1,5 @@
 import t from 'tap'
 import { runGroup } from '../loader/group.js'
+import { commandBundle } from '../helpers/command-bundle.js'
 
-runGroup(t, 'routes', 3, 3)
+runGroup(t, 'routes', 3, 3, { prepare: commandBundle })

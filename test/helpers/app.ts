@@ -8,6 +8,7 @@ import type { Config } from '../../server/config.js'
 import { Store } from '../../server/store/store.js'
 import type { DeepReadonly, State } from '../../server/store/state.js'
 import type { WebhookEvent } from '../../server/webhooks/types.js'
+import { senderWorkerScript } from './command-bundle.js'
 
 /**
  * Test harness: an app with a memory store, a frozen clock at a fixed daytime instant (so the night
@@ -31,6 +32,8 @@ export async function buildTestApp (t: Test, config: Partial<Config> = {}, opts:
   const persist = process.env.PIX_TEST_PERSIST === '1' && config.data === undefined
   const dir = persist ? mkdtempSync(join(tmpdir(), 'pix-persist-')) : undefined
   const app = await buildApp({
+    // Webhook attempts go out from the command bundle's sender thread: the sources' starts tsx in each thread.
+    senderScript: senderWorkerScript(),
     ...opts,
     ...(dir ? { store: { compactionFloorBytes: Infinity } } : {}),
     config: { seed: 'test-seed', clock: 'frozen', clockStart: T0, settlementDelayMs: 50, ...config, ...(dir ? { data: join(dir, 'state.json') } : {}) },
