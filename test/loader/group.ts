@@ -21,15 +21,17 @@ const groupRegistry = Symbol.for('pix-sandbox.tap-group')
 /**
  * `jobs` files of the part run at a time: files that wait on sockets, child processes or timers for
  * much of their run (test/flows, test/reliability) leave the process idle otherwise. `subfolders:
- * false` leaves the files of the folder's subfolders to run by themselves. `prepare` runs once, before
+ * false` leaves the files of the folder's subfolders to run by themselves; `skip` names files (from the
+ * repository's root) that run elsewhere. `prepare` runs once, before
  * any file: what blocks the thread (building the sandbox's command bundle, or waiting for another
  * process to build it) would otherwise stall the file running beside the first one to need it, and
  * its timers and sockets with it.
  */
-export function runGroup (t: Test, folder: string, part: number, parts: number, { jobs = 1, subfolders = true, prepare }: { jobs?: number, subfolders?: boolean, prepare?: () => unknown } = {}): void {
+export function runGroup (t: Test, folder: string, part: number, parts: number, { jobs = 1, subfolders = true, prepare, skip }: { jobs?: number, subfolders?: boolean, prepare?: () => unknown, skip?: ReadonlySet<string> } = {}): void {
   prepare?.()
   const dir = join(root, 'test', folder)
   const files = readdirSync(dir, { recursive: subfolders, encoding: 'utf8' }).filter(f => f.endsWith('.test.ts')).sort()
+    .filter(f => skip?.has(relative(root, join(dir, f)).replaceAll('\\', '/')) !== true)
     .filter((_, i) => i % parts === part - 1)
   const perFile = Number(process.env.TAP_TIMEOUT ?? 30) * 1000
   t.setTimeout(perFile * files.length)

@@ -5,13 +5,9 @@
  * and each test ends by reloading the file and its journal and comparing them with the live state,
  * record by record (test/helpers/app.ts, PIX_TEST_PERSIST). A change the API made without journaling
  * it (a removal, a sequence, a replaced state) shows up as a difference. Split by kind of record so
- * that they run side by side: pay-outs, the directory, charges and payments.
+ * that they run side by side: pay-outs, the directory, charges and payments. suites.ts lists them;
+ * the route and flow groups leave them to this folder.
  */
-process.env.PIX_TEST_PERSIST = '1'
+import { runJournaled } from './suites.js'
 
-await import('../../routes/payouts-scenarios.test.js')
-await import('../../routes/payouts-qrcode.test.js')
-await import('../../routes/dict.test.js')
-await import('../../routes/cash-in.test.js')
-await import('../../routes/cob.test.js')
-await import('../../routes/pix-pay.test.js')
+await runJournaled('payments')
