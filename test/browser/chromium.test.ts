@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap'
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { brotliCompressSync } from 'node:zlib'
@@ -87,6 +87,27 @@ t.test('the pack is unpacked once, whole, into a folder per version, even by two
   rmSync(join(bin, 'fonts.tar.br'))
   await t.rejects(unpackChromium(bin, cacheRoot, '9.9.9'), { code: 'ENOENT' })
   t.same(readdirSync(cacheRoot), ['1.2.3'], 'a failed unpack leaves nothing behind')
+})
+
+t.test('processes starting together unpack once: the others wait for the copy of the one holding the lock, and a stale lock is taken over', async t => {
+  const dir = scratch(t)
+  const bin = fakePack(dir)
+  const cacheRoot = join(dir, 'cache')
+  mkdirSync(join(cacheRoot, '1.2.3.lock'), { recursive: true })
+  let done = false
+  const waiting = unpackChromium(bin, cacheRoot, '1.2.3').then(folder => { done = true; return folder })
+  await new Promise(resolve => setTimeout(resolve, 400))
+  t.equal(done, false, 'it waits while another process holds the lock')
+  t.same(readdirSync(cacheRoot), ['1.2.3.lock'], 'and unpacks nothing meanwhile')
+  rmSync(join(cacheRoot, '1.2.3.lock'), { recursive: true })
+  t.equal(await waiting, join(cacheRoot, '1.2.3'), 'the lock released without a copy, it unpacks')
+  t.same(readdirSync(cacheRoot), ['1.2.3'])
+
+  mkdirSync(join(cacheRoot, '4.5.6.lock'))
+  const old = new Date(Date.now() - 180_000)
+  utimesSync(join(cacheRoot, '4.5.6.lock'), old, old)
+  t.equal(await unpackChromium(bin, cacheRoot, '4.5.6'), join(cacheRoot, '4.5.6'), 'a lock left by a process that died is taken over')
+  t.same(readdirSync(cacheRoot).sort(), ['1.2.3', '4.5.6'])
 })
 
 t.test('an archive entry outside the folder, or a link, is refused', async t => {

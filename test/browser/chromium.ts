@@ -1,5 +1,5 @@
 import { chromium, type Browser } from 'playwright-core'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join, normalize, sep } from 'node:path'
@@ -94,14 +94,37 @@ export async function launchChromium (source: BrowserSource, options: { systemPa
 
 /**
  * Unpacks the pack's Brotli files (`chromium.br`, `al2023.tar.br` with the libraries,
- * `swiftshader.tar.br`, `fonts.tar.br`) into `cacheRoot/version` once and returns that folder. Each
- * process unpacks into its own staging folder and renames it into place, so a folder that exists is
- * complete and two processes racing both end up using one whole copy.
+ * `swiftshader.tar.br`, `fonts.tar.br`) into `cacheRoot/version` once and returns that folder. The
+ * browser files start together on a fresh checkout: one process unpacks (2 s of CPU), holding
+ * `<version>.lock`, while the others wait for its copy; a lock older than two minutes is a process
+ * that died. The copy is made in a staging folder and renamed into place, so a folder that exists is
+ * complete.
  */
 export async function unpackChromium (binDir: string, cacheRoot: string, version: string): Promise<string> {
   const target = join(cacheRoot, version)
-  if (existsSync(join(target, 'chromium'))) return target
+  const lock = join(cacheRoot, `${version}.lock`)
   mkdirSync(cacheRoot, { recursive: true })
+  for (;;) {
+    if (existsSync(join(target, 'chromium'))) return target
+    try {
+      mkdirSync(lock)
+      break
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+      const held = statSync(lock, { throwIfNoEntry: false })
+      if (held !== undefined && Date.now() - held.mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true })
+      else await new Promise(resolve => setTimeout(resolve, 100))
+    }
+  }
+  try {
+    return await unpackInto(binDir, cacheRoot, target, version)
+  } finally {
+    rmSync(lock, { recursive: true, force: true })
+  }
+}
+
+async function unpackInto (binDir: string, cacheRoot: string, target: string, version: string): Promise<string> {
+  if (existsSync(join(target, 'chromium'))) return target
   const staging = mkdtempSync(join(cacheRoot, `.${version}-`))
   try {
     const unbrotli = promisify(brotliDecompress)
