@@ -58,7 +58,14 @@ function build (): string {
     try {
       const partial = join(cache, `${key}.${process.pid}`)
       execFileSync(process.execPath, [join(root, 'scripts', 'bundle.mjs'), '--command-only', partial], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
-      renameSync(partial, dir)
+      try {
+        renameSync(partial, dir)
+      } catch (err) {
+        // A process that took this one's lock for a dead one's (a build slower than a minute on a
+        // loaded machine) built the same sources first: its bundle serves.
+        rmSync(partial, { recursive: true, force: true })
+        if (!existsSync(main)) throw err
+      }
       // Bundles of earlier sources, once no run can still be starting one.
       for (const entry of readdirSync(cache)) {
         const path = join(cache, entry)
