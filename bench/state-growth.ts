@@ -28,7 +28,8 @@
  *   API Pix shows (a cob, a cobv, a batch of one, a location of each kind, a recurrence approved and
  *   its recurring charge, a PIX received), opening a MED on that PIX and asking a devolução of it. The
  *   MED's opening and the devolução of steps 301 to 400 against the last 100; each list with a window
- *   of the last ten steps (`GET /v2/cob`, `/cobv`, `/lotecobv`, `/loc`, `/locrec`, `/rec`, `/cobr`)
+ *   of the last ten steps (`GET /v2/cob`, `/cobv`, `/lotecobv`, `/loc`, `/locrec`, `/rec`, `/cobr`,
+ *   `/pix`)
  *   and the dashboard's page of batches (`GET /__sandbox/cobv-batches?accountId=N&limit=50`) after
  *   400 steps against the end, each the median of `--reads` after as many left out.
  * - mercado-pago: `--payments` Mercado Pago payments (`POST /v1/payments`, docs/mercado-pago.md), each
@@ -236,7 +237,7 @@ async function recurrences (): Promise<void> {
 async function lists (): Promise<void> {
   const opened: Sample[] = []
   const devolucoes: Sample[] = []
-  const LISTS = ['cob', 'cobv', 'lotecobv', 'loc', 'locrec', 'rec', 'cobr'] as const
+  const LISTS = ['cob', 'cobv', 'lotecobv', 'loc', 'locrec', 'rec', 'cobr', 'pix'] as const
   const reads = async () => {
     const now = app.sandbox.clock.now()
     const window = `inicio=${new Date(now - 10_000).toISOString()}&fim=${new Date(now).toISOString()}`

@@ -286,6 +286,12 @@ export interface CobViews<V> {
   cobsOf? (accountId: number, created: { from: number, to: number }): Iterable<TransactionOf<'COB'>>
 }
 
+/** What the central-bank reads ask of the PIX received (GET /pix): an account's, by the instant each arrived (an index). */
+export interface ReceivedPixReads {
+  /** The PIX the account received within a range of instants (by `received.at`), in the order they arrived. */
+  receivedWithin (accountId: number, arrived: { from: number, to: number }): Iterable<Transaction>
+}
+
 /** What MED asks of refunds: to return what is left of a disputed payment. */
 export interface MedReturns {
   medReturn (original: Transaction, natureza: 'MED_FRAUDE' | 'MED_OPERACIONAL', descricao: string): Transaction | null

@@ -246,7 +246,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
 
   // One order for every lifecycle step (the order the services were wired in before, which due jobs
   // of the same instant keep); the journal is memory only and starts over with a reset.
-  const lifecycle = new Lifecycles([webhooks, directory, charges, chargePayments, splits, payouts, refunds, med, locations, signer, cobvBatches, recurrences, cobrs, apiPixWebhooks, expiringRefs, { afterReset: () => journal.clear() }])
+  const lifecycle = new Lifecycles([webhooks, directory, charges, chargePayments, receivedPix, splits, payouts, refunds, med, locations, signer, cobvBatches, recurrences, cobrs, apiPixWebhooks, expiringRefs, { afterReset: () => journal.clear() }])
   store.onAccountRemoved((id, removed) => lifecycle.accountRemoved(id, removed))
   const afterLoad = (): void => lifecycle.load()
 

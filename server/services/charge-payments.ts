@@ -29,8 +29,8 @@ export interface PayByCodeInput {
 export type ChargePaymentDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | 'fixtures' | 'events'> & {
   config: Pick<Config, 'settlementDelayMs'>
   splits: ChargeSplits
-  /** A PIX received with no charge behind it: what a static code of a contract pays. */
-  received: Pick<ReceivedPixService, 'receive'>
+  /** A PIX received with no charge behind it (what a static code of a contract pays), and the list of those received, which a charge paid joins. */
+  received: Pick<ReceivedPixService, 'receive' | 'follow'>
   /** API Pix's payload locations, whose codes a pay-out may pay too; without them, only the charges' own locations count. */
   locations?: LocatedCharges
   /** Pix Automático's recurrences, which a cob or cobv paid through a composite code activates (journeys 3 and 4). */
@@ -156,6 +156,8 @@ export class ChargePaymentService implements Lifecycle {
     })
     // A payer of this sandbox shares the endToEndId with its outgoing record; this ref always finds the receiving side.
     this.store.addRef(charge.id, `e2e-in:${e2e}`)
+    // Paid, the charge is a PIX its account received (not when the provider refused it: PAYMENT_ERROR).
+    this.deps.received.follow(this.store.transaction(charge.id)!)
     const scenarios = [...(charge.scenarios ?? []), ...deliveryScenarios]
     if (!failed) this.store.ledger(account.id, a => ledger.creditIncoming(a, payment.amountCents))
     // The payment, or its refusal by the provider, said once: the dialects notify it.

@@ -4,8 +4,9 @@ import { amountMessage, parseAmount } from '../domain/money.js'
 import { Refusal } from '../errors/refusal.js'
 import type { Account, Payer, Transaction } from '../store/state.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
-import type { IncomingPix, Ports } from '../ports.js'
-import { bankNameOf, cannotReceive, newChargeRecord, payerCounterpart, simulatedPayer } from './charge-records.js'
+import type { IncomingPix, Lifecycle, Ports } from '../ports.js'
+import { StageLists, type Derived, type InstantRange } from '../store/derived.js'
+import { bankNameOf, cannotReceive, newChargeRecord, payerCounterpart, receivedOf, simulatedPayer } from './charge-records.js'
 import { iso } from './history.js'
 
 /** The ids of a received PIX: its endToEndId, and the txid and key of the code it paid when there was one. */
@@ -22,8 +23,36 @@ export type ReceivedPixDeps = Pick<Ports, 'store' | 'clock' | 'rng' | 'fixtures'
  * (`/__sandbox/pix/incoming`), a debit of Pix Automático or a split paid to an account of this sandbox
  * (`incoming`), and a payment through the static code of a contract (charge-payments.ts).
  */
-export class ReceivedPixService {
-  constructor (private readonly deps: ReceivedPixDeps) {}
+export class ReceivedPixService implements Lifecycle {
+  /**
+   * The PIX each account received (a PIX_IN, and a charge once paid: money that arrived, `receivedOf`),
+   * in the order they arrived (`received.at`, the `horario` GET /pix windows on). A charge is paid by
+   * charge-payments.ts, which tells it here (`follow`).
+   */
+  private readonly arrived: StageLists<'transactions'>
+  readonly derived: readonly Derived[]
+
+  constructor (private readonly deps: ReceivedPixDeps) {
+    this.arrived = new StageLists(deps.store, 'transactions', {
+      list: tx => String(tx.accountId),
+      reached: tx => {
+        const received = receivedOf(tx)
+        return received === undefined ? undefined : Date.parse(received.at)
+      },
+      tie: tx => tx.seq,
+    })
+    this.derived = [this.arrived]
+  }
+
+  /** The PIX the account received within the range (by `received.at`), in the order they arrived. */
+  receivedWithin (accountId: number, arrived: InstantRange): Transaction[] {
+    return this.arrived.within(String(accountId), arrived)
+  }
+
+  /** After a write that may have made it received (a charge paid): the record is listed while its money has arrived. */
+  follow (tx: Transaction): void {
+    this.arrived.follow(tx)
+  }
 
   /** POST /__sandbox/pix/incoming: a PIX from a payer outside the sandbox. */
   receiveUnsolicited (account: Account, amount: number, payerInput: { name: string, document: string, ispb?: string } | undefined, scenarios: AppliedScenario[]): Transaction {
@@ -60,6 +89,7 @@ export class ReceivedPixService {
     draft.endToEndId = e2e
     draft.counterpart = payerCounterpart(payer)
     const tx = store.addTransaction(draft, undefined, [`e2e-in:${e2e}`])
+    this.arrived.follow(tx)
     store.ledger(account.id, a => ledger.creditIncoming(a, cents))
     this.deps.events.emit({ kind: 'pix-received', accountId: tx.accountId, transactionId: tx.id, scenarios })
     return tx

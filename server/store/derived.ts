@@ -351,6 +351,126 @@ export class RecordLists<C extends Collection> extends Over<C> {
   }
 }
 
+export interface StageListsOptions<R> {
+  /** The list a record is under: read from what it never changes (its account). */
+  list: (record: R) => string
+  /**
+   * When the record reached the stage (ms since the epoch), as it stands now: undefined while it has
+   * not (or no longer has: a rollback put it back as it was before). Once reached, it never changes.
+   */
+  reached: (record: R) => number | undefined
+  /** What orders the records that reached it in the same millisecond: the order they were made (a transaction's `seq`). */
+  tie: (record: R) => number
+}
+
+/** A record in a stage's list: the instant it reached the stage and its tie, kept so that a list is searched without reading its records. */
+interface Reached { at: number, tie: number, key: RecordKey }
+
+const before = (a: Reached, b: { at: number, tie: number }): boolean => a.at < b.at || (a.at === b.at && a.tie < b.tie)
+
+/**
+ * Lists of the records that reached a stage (a PIX received: a charge once paid), by key, in the
+ * order of the instant each reached it, not of their making: a cob made first and paid last is
+ * last. A record enters its list when a write makes it reach the stage (`follow`), and leaves it
+ * when a rollback puts it back as it was before, or when it is taken away. The lists are sorted
+ * when they are built, whatever order the store (an imported document) holds the records in, so
+ * `within` is always a binary search.
+ */
+export class StageLists<C extends Collection> extends Over<C> {
+  private readonly lists = new Map<string, Reached[]>()
+  /** Where each listed record is (its list, and the entry searched there): how a record leaves without a walk. */
+  private readonly listed = new Map<RecordKey, { list: string, entry: Reached }>()
+
+  constructor (store: StateReader, collection: C, private readonly options: StageListsOptions<Collections[C]>) {
+    super(store, collection)
+  }
+
+  /**
+   * The records listed under `key` that reached the stage within the range, in the order they
+   * reached it: two binary searches and the answer, whatever the length of the list.
+   */
+  within (key: string, { from, to }: InstantRange): Array<Collections[C]> {
+    const list = this.lists.get(key) ?? []
+    const lo = upTo(0, list.length, i => list[i].at < from)
+    const hi = upTo(lo, list.length, i => list[i].at <= to)
+    const records: Array<Collections[C]> = []
+    for (let i = lo; i < hi; i++) {
+      const record = this.recordAt(list[i].key)
+      if (record !== undefined) records.push(record)
+    }
+    return records
+  }
+
+  /** After a write: the record is listed exactly while it is in the state and has reached the stage. */
+  follow (record: Collections[C]): void {
+    const key = this.keyOf(record)
+    const at = this.isLive(record) ? this.options.reached(record) : undefined
+    const was = this.listed.get(key)
+    if (was !== undefined && at === was.entry.at) return
+    if (was !== undefined) this.unlist(was.list, new Set([key]))
+    if (at !== undefined) this.insert(record, at)
+  }
+
+  rebuild (): void {
+    this.lists.clear()
+    this.listed.clear()
+    for (const record of this.records()) {
+      const at = this.options.reached(record)
+      if (at === undefined) continue
+      const list = this.options.list(record)
+      const entry = { at, tie: this.options.tie(record), key: this.keyOf(record) }
+      const entries = this.lists.get(list)
+      if (entries === undefined) this.lists.set(list, [entry])
+      else entries.push(entry)
+      this.listed.set(entry.key, { list, entry })
+    }
+    // A stable sort: records of the same instant and tie keep the store's order.
+    for (const entries of this.lists.values()) entries.sort((a, b) => a.at - b.at || a.tie - b.tie)
+  }
+
+  /** Every named record leaves first (each list in one pass: an account's removal takes many from one), then the live ones that reached the stage come back. */
+  mend (records: ReadonlyArray<Collections[C]>): void {
+    const gone = new Map<string, Set<RecordKey>>()
+    for (const record of records) {
+      const key = this.keyOf(record)
+      const was = this.listed.get(key)
+      if (was === undefined) continue
+      const keys = gone.get(was.list)
+      if (keys === undefined) gone.set(was.list, new Set([key]))
+      else keys.add(key)
+    }
+    for (const [list, keys] of gone) this.unlist(list, keys)
+    for (const record of records) {
+      const at = this.isLive(record) && !this.listed.has(this.keyOf(record)) ? this.options.reached(record) : undefined
+      if (at !== undefined) this.insert(record, at)
+    }
+  }
+
+  /** A record that reached the stage goes to its place: last, unless the clock or an import put others after it. */
+  private insert (record: Collections[C], at: number): void {
+    const list = this.options.list(record)
+    const entry = { at, tie: this.options.tie(record), key: this.keyOf(record) }
+    let entries = this.lists.get(list)
+    if (entries === undefined) this.lists.set(list, entries = [])
+    if (entries.length === 0 || !before(entry, entries[entries.length - 1])) entries.push(entry)
+    else entries.splice(upTo(0, entries.length, i => !before(entry, entries![i])), 0, entry)
+    this.listed.set(entry.key, { list, entry })
+  }
+
+  /** These records, listed under `list`, leave it: one found by a binary search, many in one pass. */
+  private unlist (list: string, keys: ReadonlySet<RecordKey>): void {
+    let entries = this.lists.get(list)
+    if (entries === undefined) return
+    if (keys.size === 1) {
+      const was = this.listed.get(keys.values().next().value!)
+      const i = was === undefined ? -1 : entries.indexOf(was.entry, upTo(0, entries.length, i => before(entries![i], was.entry)))
+      if (i >= 0) entries.splice(i, 1)
+    } else this.lists.set(list, entries = entries.filter(entry => !keys.has(entry.key)))
+    for (const key of keys) this.listed.delete(key)
+    if (entries.length === 0) this.lists.delete(list)
+  }
+}
+
 /** A range of instants (ms since the epoch, both included): what a list read by instant answers (`RecordLists.within`). */
 export interface InstantRange { from: number, to: number }
 

@@ -1,7 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { advance, aTxid, createCashIn, payCode, receiveIncoming } from '../helpers/payins.js'
-import { bearer, buildTestApp, newAccount } from '../helpers/app.js'
+import { bearer, buildTestApp, newAccount, tokenFor } from '../helpers/app.js'
 import { checkAnswer, oauthToken, PROBLEM_TYPE } from '../helpers/api-pix.js'
 
 /**
@@ -120,4 +123,31 @@ t.test('only the token\'s account: another account\'s PIX is 404, its list empty
     t.equal(res.json().type, PROBLEM_TYPE + 'AcessoNegado')
     checkAnswer(t, res, 'GET', path)
   }
+})
+
+t.test('GET /pix after a restart with --data: the PIX in the order they arrived, not the order they were made', async t => {
+  const dir = mkdtempSync(join(tmpdir(), 'pix-list-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const config = { data: join(dir, 'state.json') }
+  const first = await buildTestApp(t, config)
+  const acc = await newAccount(first, { balance: 0 })
+  const call = client(first, await oauthToken(first, acc))
+  const cob = (await call('PUT', `/v2/cob/${aTxid(1)}`, cobBody('12.34'))).json()
+  await advance(first, 1000)
+  const incoming = await receiveIncoming(first, acc.accountId, 5)
+  await advance(first, 1000)
+  const ofCob = (await payCode(first, cob.pixCopiaECola)).json().endToEndId as string
+  const expected = [incoming.endToEndId, ofCob]
+  const lists = async (app: FastifyInstance) => {
+    const v2 = await client(app, await oauthToken(app, acc))('GET', `/v2/pix?${WINDOW}`)
+    checkAnswer(t, v2, 'GET', '/pix')
+    const root = await app.inject({ method: 'GET', url: `/pix?${WINDOW}`, headers: bearer(await tokenFor(app, acc)) })
+    t.equal(root.statusCode, 200, root.body)
+    return [v2, root].map(res => res.json().pix.map((p: { endToEndId: string }) => p.endToEndId))
+  }
+  t.same(await lists(first), [expected, expected], 'API Pix\'s and the gateway\'s, by horario')
+  await first.close()
+
+  const second = await buildTestApp(t, config)
+  t.same(await lists(second), [expected, expected], 'the same after the restart')
 })

@@ -1,8 +1,8 @@
 import t from 'tap'
-import { advance, newAccount } from '../helpers/app.js'
+import { advance, buildTestApp, newAccount, T0 } from '../helpers/app.js'
 import { apiPixClient, oauthToken } from '../helpers/api-pix.js'
 import { enumerations } from '../helpers/enumerations.js'
-import { aTxid } from '../helpers/payins.js'
+import { aTxid, createCashIn, payCode, receiveIncoming } from '../helpers/payins.js'
 import { advanceTo, cobrApp } from '../helpers/recurrences.js'
 
 /**
@@ -14,6 +14,7 @@ import { advanceTo, cobrApp } from '../helpers/recurrences.js'
  */
 
 const SETTLE = 60_000
+const WINDOW = 'inicio=2026-03-10T00:00:00Z&fim=2026-03-11T00:00:00Z'
 const cobv = (txid: string) => ({ txid, calendario: { dataDeVencimento: '2026-03-20' }, devedor: { cpf: '52998224725', nome: 'MARIA' }, valor: { original: '10.00' }, chave: 'recebedor@example.com' })
 const batchOf = (batch: number, size: number) => ({ descricao: `lote ${batch}`, cobsv: Array.from({ length: size }, (_, i) => cobv(aTxid(batch * 100 + i))) })
 
@@ -115,4 +116,76 @@ t.test('the control plane pages its recurrences, the last made first; a page goe
   t.equal((await app.inject({ method: 'POST', url: '/__sandbox/reset', payload: { accountId: theirs.accountId } })).statusCode, 200)
   t.same(ids(await page('')), [pending, third, second, idRec], 'the reset account\'s recurrences leave the pages')
   t.same(ids(await page(`accountId=${theirs.accountId}`)), [])
+})
+
+t.test('GET /v2/pix reads the PIX the account received from an index, in the order they arrived, through a snapshot import and an account\'s reset', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app, { balance: 0 })
+  const other = await newAccount(app, { balance: 0 })
+  let call = apiPixClient(app, await oauthToken(app, acc))
+  const cob = async (n: number) => (await call('PUT', `/v2/cob/${aTxid(n)}`, { calendario: { expiracao: 3600 }, valor: { original: '10.00' }, chave: 'recebedor@example.com' })).json().pixCopiaECola as string
+  const paid = async (code: string) => {
+    const res = await payCode(app, code)
+    t.equal(res.statusCode, 201, res.body)
+    return res.json().endToEndId as string
+  }
+  // Made in one order, received in another: cob 1 first made and last paid, in the millisecond a PIX
+  // made after it arrives (the same horario: the order they were made).
+  const first = await cob(1)
+  await advance(app, 1000)
+  const second = await cob(2)
+  const refused = await createCashIn(app, acc.token, undefined, { 'x-sandbox-scenario': 'PAYMENT_ERROR' })
+  await advance(app, 1000)
+  const incoming = (await receiveIncoming(app, acc.accountId, 5)).endToEndId
+  await receiveIncoming(app, other.accountId, 7)
+  await advance(app, 1000)
+  const ofSecond = await paid(second)
+  await advance(app, 1000)
+  t.equal((await payCode(app, refused.pixCode)).statusCode, 201, 'the provider refuses the payment: no PIX received')
+  const sameMs = (await receiveIncoming(app, acc.accountId, 6)).endToEndId
+  const ofFirst = await paid(first)
+  const expected = [incoming, ofSecond, ofFirst, sameMs]
+
+  const list = async (query = WINDOW) => {
+    const res = await call('GET', `/v2/pix?${query}`)
+    t.equal(res.statusCode, 200, res.body)
+    return res.json().pix.map((p: { endToEndId: string }) => p.endToEndId) as string[]
+  }
+  const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString()
+  /** The lists, as none of them goes through the account's transactions. */
+  const indexed = async () => {
+    const store = app.sandbox.store
+    const walk = store.transactionsOf
+    let walked = 0
+    store.transactionsOf = (accountId: number) => { walked++; return walk.call(store, accountId) }
+    try {
+      const { result, counts } = await enumerations(app, ['transactions'], async () => ({
+        all: await list(),
+        // By horario, not by creation: cob 2 was made at T0 + 1 s, paid at T0 + 3 s.
+        third: await list(`inicio=${at(3)}&fim=${at(3)}`),
+        paged: await list(`${WINDOW}&paginacao.paginaAtual=1&paginacao.itensPorPagina=3`),
+      }))
+      t.same({ counts, walked }, { counts: { transactions: 0 }, walked: 0 }, 'no transaction gone through')
+      return result
+    } finally {
+      delete (store as unknown as Record<string, unknown>).transactionsOf
+    }
+  }
+  t.same(await indexed(), { all: expected, third: [ofSecond], paged: [sameMs] })
+
+  // An imported state: the lists are built again in the order the PIX arrived, not the order they were made.
+  const snapshot = (await app.inject({ method: 'GET', url: '/__sandbox/snapshot' })).json()
+  t.equal((await app.inject({ method: 'PUT', url: '/__sandbox/snapshot', payload: snapshot })).statusCode, 200)
+  call = apiPixClient(app, await oauthToken(app, acc))
+  t.same(await indexed(), { all: expected, third: [ofSecond], paged: [sameMs] }, 'the same after an import')
+  await advance(app, 1000)
+  const later = (await receiveIncoming(app, acc.accountId, 8)).endToEndId
+  t.same(await list(), [...expected, later], 'one received after the import comes last')
+
+  // The account's reset takes its PIX away; what it receives next is all its list holds.
+  t.equal((await app.inject({ method: 'POST', url: '/__sandbox/reset', payload: { accountId: acc.accountId } })).statusCode, 200)
+  call = apiPixClient(app, await oauthToken(app, acc))
+  t.same(await list(), [], 'the reset account received nothing')
+  const afterReset = (await receiveIncoming(app, acc.accountId, 9)).endToEndId
+  t.same(await list(), [afterReset])
 })

@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap'
-import { Cache, DueJobs, KeyIndex, RecordLists, type Derived } from '../../server/store/derived.js'
+import { Cache, DueJobs, KeyIndex, RecordLists, StageLists, type Derived } from '../../server/store/derived.js'
 import { Lifecycles } from '../../server/store/lifecycle.js'
 import { emptyState, type CobVBatch, type PayloadLocation, type TransactionOf } from '../../server/store/state.js'
 import { addAccount, engine, T0 } from './services/harness.js'
@@ -309,4 +309,73 @@ t.test('lists that leave some records out: a rollback of one of those mends noth
   t.throws(() => store.transact(() => { store.patch('locations', 2, l => { l.chargeId = 'c2' }); late() }))
   t.equal(rebuilt, 0, 'a record listed under no key was put back: no list to mend')
   t.same(some.listed('1').map(l => l.id), [1])
+})
+
+t.test('stage lists: a record listed once it reaches the stage, in the order records reached it, through rollbacks, loads and removals', async t => {
+  let reads = 0
+  // CONFIRMED at `updatedAt` stands for a charge paid: the instant it reached the stage.
+  const confirmedAt = (tx: TransactionOf<'CASH_OUT'>): number | undefined => { reads++; return tx.status === 'CONFIRMED' ? Date.parse(tx.updatedAt) : undefined }
+  const { store, lifecycle, arrived } = await keeping(t, ({ store }) => ({
+    arrived: new StageLists(store, 'transactions', { list: tx => String(tx.accountId), reached: tx => confirmedAt(tx as TransactionOf<'CASH_OUT'>), tie: tx => tx.seq }),
+  }))
+  const at = (m: number): string => new Date(T0 + m * MIN).toISOString()
+  const confirm = (id: string, m: number): void => {
+    store.patch('transactions', id, d => { d.status = 'CONFIRMED'; d.updatedAt = at(m) })
+    arrived.follow(store.transaction(id)!)
+  }
+  const ids = (from = -Infinity, to = Infinity, account = '1') => arrived.within(account, { from, to }).map(tx => tx.id)
+  store.transact(() => { for (const [id, accountId, seq] of [['a', 1, 1], ['b', 1, 2], ['c', 1, 3], ['d', 2, 4], ['e', 1, 5]] as const) arrived.follow(store.addTransaction(cashOut(id, accountId, seq))) })
+  t.same(ids(), [], 'none reached it yet')
+  store.transact(() => { confirm('c', 1); confirm('d', 1); confirm('b', 2); confirm('e', 3); confirm('a', 3) })
+  t.same(ids(), ['c', 'b', 'a', 'e'], 'in the order they reached it; in one millisecond, in the order they were made')
+  t.same(ids(), ['c', 'b', 'a', 'e'], 'a record followed again stays once')
+  arrived.follow(store.transaction('a')!)
+  t.same(ids(), ['c', 'b', 'a', 'e'], 'a record followed again stays once')
+  reads = 0
+  t.same(ids(T0 + 2 * MIN, T0 + 3 * MIN), ['b', 'a', 'e'], 'both ends included')
+  t.same(ids(T0 + 4 * MIN), [], 'after the last')
+  t.same(ids(-Infinity, Infinity, '2'), ['d'], 'the account\'s own')
+  t.equal(reads, 0, 'a search of the instants kept: no record read to find them')
+
+  // A rollback: the record the unit confirmed leaves (as it is put back, it never reached the stage); one added leaves.
+  store.transact(() => arrived.follow(store.addTransaction(cashOut('f', 1, 6))))
+  fails(t, () => store.transact(() => {
+    confirm('f', 4)
+    arrived.follow(store.addTransaction({ ...cashOut('g', 1, 7), status: 'CONFIRMED', updatedAt: at(4) }))
+    t.same(ids(), ['c', 'b', 'a', 'e', 'f', 'g'])
+    late()
+  }))
+  t.same(ids(), ['c', 'b', 'a', 'e'], 'what the failed unit made reach the stage is gone')
+  fails(t, () => store.transact(() => {
+    store.patch('transactions', 'b', d => { d.description = 'changed' })
+    arrived.follow(store.transaction('b')!)
+    late()
+  }))
+  t.same(ids(), ['c', 'b', 'a', 'e'], 'a record that had reached it before the unit keeps its place')
+
+  // One that reaches it before the last (a clock started again earlier): at its place.
+  store.transact(() => confirm('f', 2))
+  t.same(ids(), ['c', 'b', 'f', 'a', 'e'])
+
+  // A load: the lists sorted by the instants, whatever order the document holds the records in.
+  const imported: Array<TransactionOf<'CASH_OUT'>> = [
+    { ...cashOut('x', 1, 1), status: 'CONFIRMED', updatedAt: at(30) },
+    { ...cashOut('y', 1, 2), status: 'CONFIRMED', updatedAt: at(10) },
+    cashOut('z', 1, 3),
+    { ...cashOut('w', 1, 4), status: 'CONFIRMED', updatedAt: at(10) },
+  ]
+  store.transact(() => store.replace({ ...emptyState(), accounts: store.data.accounts, transactions: Object.fromEntries(imported.map(tx => [tx.id, tx])) }))
+  lifecycle.load()
+  t.same(ids(), ['y', 'w', 'x'], 'sorted when built: one that never reached it is not listed')
+  t.same(ids(T0 + 20 * MIN), ['x'])
+
+  // An account's removal takes its list; put back by a failed unit, each at its place.
+  fails(t, () => store.transact(() => {
+    store.removeAccount(1)
+    t.same(ids(), [], 'an account removed')
+    late()
+  }))
+  t.same(ids(), ['y', 'w', 'x'], 'put back')
+  store.transact(() => store.removeAccount(1))
+  t.same(ids(), [])
 })

@@ -6,7 +6,8 @@ import { invalidRequest } from '../../errors/refusal.js'
  * /pix, /webhook, /rec, /locrec, /cobr, /loc, and the gateway's central-bank GET /cob and /pix): a
  * window of time (`inicio`, `fim`), the list's filters, oldest first, one page (`paginacao`), and the
  * parameters it was asked with echoed in `parametros`. The records come from an indexed query of the
- * core (the account's, in the order they were made); each list says only how it reads them.
+ * core (the account's, in the order they were made; GET /pix's in the order they arrived); each list
+ * says only how it reads them.
  */
 
 /** BACEN's paging of a list: the page from 0, and the items per page. */
@@ -77,7 +78,7 @@ export interface BacenList<R, Q extends WindowQuery> {
    * those; `convenio` is echoed as `recebedor.convenio`.
    */
   echo: ReadonlyArray<keyof Q & string>
-  /** Its order, when not the order the records come in (the order they were made). */
+  /** Its order, when not the order the records come in (their index's: the order they were made, or arrived). */
   order?: (a: R, b: R) => number
 }
 
@@ -91,8 +92,8 @@ export type Parametros<Q extends WindowQuery> =
 /**
  * One list's answer: its `parametros` (the query echoed, with `paginacao`), and the page of records
  * (a dialect's view shows each). `records` are the candidates of the window, from the core's indexed
- * query (the account's records created within it, or the account's all where no index reads the
- * instant the list is of); each is checked against the window again.
+ * query (the account's records created within it, or that arrived within it for GET /pix); each is
+ * checked against the window again.
  */
 export function bacenList<R, Q extends WindowQuery> (q: Q, records: (window: Window) => Iterable<R>, list: BacenList<R, Q>): { parametros: Parametros<Q>, items: R[] } {
   const w = windowOf(q)

@@ -1,7 +1,7 @@
 import { Refusal } from '../../errors/refusal.js'
 import type { Account, Transaction, TransactionKind, TransactionOf } from '../../store/state.js'
 import { receivedOf } from '../../services/charge-records.js'
-import type { CobViews, Ports, ReceivedPixViews, RefundReads } from '../../ports.js'
+import type { CobViews, Ports, ReceivedPixReads, ReceivedPixViews, RefundReads } from '../../ports.js'
 import { bacenList, type BacenList, type ListFilter } from './bacen-list.js'
 
 /**
@@ -24,7 +24,7 @@ export interface PixListFilter extends ListFilter {
   devolucaoPresente?: boolean
 }
 
-export type CentralBankReadDeps<Cob, Pix> = Pick<Ports, 'store'> & { charges: CobViews<Cob>, refunds: RefundReads, pix: ReceivedPixViews<Pix> }
+export type CentralBankReadDeps<Cob, Pix> = Pick<Ports, 'store'> & { charges: CobViews<Cob>, refunds: RefundReads, pix: ReceivedPixViews<Pix>, received: ReceivedPixReads }
 
 /** The filters GET /cob, GET /cobv (and GET /rec) echo in `parametros`, in BACEN's order. */
 export const COB_FILTERS = ['cpf', 'cnpj', 'locationPresente', 'status'] as const
@@ -78,8 +78,6 @@ export class CentralBankReads<Cob, Pix> {
         cnpj: (tx, cnpj) => receivedOf(tx)!.payer.document === cnpj,
       },
       echo: ['txid', 'txIdPresente', 'devolucaoPresente', 'cpf', 'cnpj'],
-      // By `horario`, not by creation.
-      order: (a, b) => Date.parse(receivedOf(a)!.at) - Date.parse(receivedOf(b)!.at),
     }
   }
 
@@ -91,7 +89,8 @@ export class CentralBankReads<Cob, Pix> {
 
   /** GET /pix: the PIX the account received within [inicio, fim] (by `horario`), oldest first, paged. */
   receivedList (account: Account, q: PixListFilter) {
-    const { parametros, items } = bacenList(q, () => this.deps.store.transactionsOf(account.id), this.pixList)
+    // By `horario`, not by creation: the index lists them in the order they arrived.
+    const { parametros, items } = bacenList(q, w => this.deps.received.receivedWithin(account.id, w), this.pixList)
     return { parametros, pix: items.map(tx => this.deps.pix.view(tx)) }
   }
 

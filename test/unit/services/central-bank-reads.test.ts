@@ -2,13 +2,15 @@ import t, { type Test } from 'tap'
 import type { RefundReads } from '../../../server/ports.js'
 import { CentralBankReads } from '../../../server/dialects/shared/central-bank-reads.js'
 import { receivedPixViews } from '../../../server/dialects/gateway/views.js'
+import { ReceivedPixService } from '../../../server/services/received-pix.js'
 import type { CobData, Mutable, Transaction } from '../../../server/store/state.js'
 import type { Store } from '../../../server/store/store.js'
 import { addAccount, addReceived, engine, T0 } from './harness.js'
 
 // CentralBankReads alone: the store holds the records, and fakes stand for the charge service (a cob's
 // view: here its txid and status) and the refund service (the refunds of a payment), with the gateway's
-// view of a received PIX.
+// view of a received PIX. The records are put in the store directly, so the index of the PIX received
+// is built from it before each list, as a load builds it.
 
 const HOUR = 3_600_000
 
@@ -41,7 +43,14 @@ async function reads (t: Test) {
   const devolucao = (tx: Transaction) => ({ ...tx, id: `d1-of-${tx.id}`, kind: 'DEVOLUCAO', status: 'DEVOLVIDO', amountCents: 100, data: { originalId: tx.id, rtrId: 'D1', devolucaoId: 'd1', natureza: 'ORIGINAL', motivo: null, requestedAt: tx.createdAt } }) as Mutable<Transaction> as Transaction
   const refunds: RefundReads = { refundsOf: tx => refunded.has(tx.id) ? [devolucao(tx)] : [] }
   const charges = { cobView: (tx: Transaction) => ({ txid: (tx.data as { txid: string }).txid, status: tx.status }) }
-  const service = new CentralBankReads({ store: e.store, charges, refunds, pix: receivedPixViews(refunds) })
+  const receivedPix = new ReceivedPixService(e)
+  const received = {
+    receivedWithin: (accountId: number, arrived: { from: number, to: number }) => {
+      for (const derived of receivedPix.derived) derived.rebuild()
+      return receivedPix.receivedWithin(accountId, arrived)
+    },
+  }
+  const service = new CentralBankReads({ store: e.store, charges, refunds, pix: receivedPixViews(refunds), received })
   return { ...e, service, refunded, account: (id: number) => e.store.account(id)! }
 }
 

@@ -20,7 +20,7 @@ const READ: ApiPixRoute = { scope: 'cob.read', problems: { 400: 'CobConsultaInva
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
   const views = apiPixViews(sb)
-  const reads = new CentralBankReads({ store: sb.store, charges: { cobView: views.cob, hasLocation: charge => sb.apiPixCobs.hasLocation(charge), cobsOf: (accountId, created) => sb.charges.chargesOf(accountId, 'COB', created) }, refunds: sb.refunds, pix: views.receivedPix })
+  const reads = new CentralBankReads({ store: sb.store, charges: { cobView: views.cob, hasLocation: charge => sb.apiPixCobs.hasLocation(charge), cobsOf: (accountId, created) => sb.charges.chargesOf(accountId, 'COB', created) }, refunds: sb.refunds, pix: views.receivedPix, received: sb.receivedPix })
 
   /** PUT and POST: the charge, at the location its body names or at a new one, 201 as API Pix shows it. */
   const create = (request: FastifyRequest, reply: FastifyReply, txid: string | null, body: Static<typeof ApiPixCobBody>) => {

@@ -15,7 +15,7 @@ const READ: ApiPixRoute = { scope: 'pix.read', problems: { 400: 'PixConsultaInva
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
   const views = apiPixViews(sb)
-  const reads = new CentralBankReads({ store: sb.store, charges: { cobView: views.cob }, refunds: sb.refunds, pix: views.receivedPix })
+  const reads = new CentralBankReads({ store: sb.store, charges: { cobView: views.cob }, refunds: sb.refunds, pix: views.receivedPix, received: sb.receivedPix })
 
   app.get('/pix/:e2eid', {
     config: { auth: true, apiPix: READ },

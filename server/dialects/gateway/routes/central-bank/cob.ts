@@ -16,7 +16,7 @@ import { SIMPLE } from '../../errors.js'
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
   const view = (charge: TransactionOf<'COB'>) => cobView(sb, charge)
-  const reads = new CentralBankReads({ store: sb.store, charges: { cobView: view, cobsOf: (accountId, created) => sb.charges.chargesOf(accountId, 'COB', created) }, refunds: sb.refunds, pix: receivedPixViews(sb.refunds) })
+  const reads = new CentralBankReads({ store: sb.store, charges: { cobView: view, cobsOf: (accountId, created) => sb.charges.chargesOf(accountId, 'COB', created) }, refunds: sb.refunds, pix: receivedPixViews(sb.refunds), received: sb.receivedPix })
 
   app.put('/cob/:txid', {
     config: { auth: true, scope: 'cob.write' },

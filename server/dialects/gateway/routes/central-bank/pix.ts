@@ -9,7 +9,7 @@ import { SIMPLE } from '../../errors.js'
 /** GET /pix/:e2eid and GET /pix (BACEN's API Pix): the PIX the account received, with their devoluções. */
 const routes: RoutesPlugin = async (app) => {
   const sb = app.sandbox
-  const reads = new CentralBankReads({ store: sb.store, charges: { cobView: charge => cobView(sb, charge) }, refunds: sb.refunds, pix: receivedPixViews(sb.refunds) })
+  const reads = new CentralBankReads({ store: sb.store, charges: { cobView: charge => cobView(sb, charge) }, refunds: sb.refunds, pix: receivedPixViews(sb.refunds), received: sb.receivedPix })
 
   app.get('/pix/:e2eid', {
     config: { auth: true, scope: 'pix.read' },
