@@ -2,7 +2,8 @@ import { locationAt, newLocationToken, tokenOf, type TipoCob } from '../domain/p
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, PayloadLocation, Transaction } from '../store/state.js'
 import type { Lifecycle, LocatedCharges, Ports } from '../ports.js'
-import { KeyIndex, RecordLists, type Derived, type InstantRange } from '../store/derived.js'
+import { KeyIndex, type Derived, type InstantRange } from '../store/derived.js'
+import { RecordLists } from '../store/record-lists.js'
 import { chargeData, locIdOf } from './charge-records.js'
 import { iso } from './history.js'
 

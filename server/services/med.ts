@@ -7,7 +7,8 @@ import { receivedOf } from './charge-records.js'
 import type { MedRecord, MedStatus, Transaction } from '../store/state.js'
 import type { AccountLookup, Lifecycle, MedReturns, Ports, ReceivedPayments } from '../ports.js'
 import type { Config } from '../config.js'
-import { KeyIndex, RecordLists, type Derived } from '../store/derived.js'
+import { KeyIndex, type Derived } from '../store/derived.js'
+import { RecordLists } from '../store/record-lists.js'
 
 /**
  * MED disputes (docs/gateway.md §2.10, 3.6; docs/assumptions.md, MED). The sandbox plays the requesting bank through

@@ -17,7 +17,8 @@ import { iso, recordTransition } from './history.js'
 import { directoryKeyOf } from './directory.js'
 import type { Arrival, ChargePayments, ContractCodePayments, KeyHolders, Lifecycle, PayoutReturns, PendingOperations, Ports } from '../ports.js'
 import type { Restored } from '../store/store.js'
-import { DueJobs, KeyIndex, RecordLists, type Derived, type InstantRange } from '../store/derived.js'
+import { DueJobs, KeyIndex, type Derived, type InstantRange } from '../store/derived.js'
+import { RecordLists } from '../store/record-lists.js'
 import type { Config } from '../config.js'
 
 /**

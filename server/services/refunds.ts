@@ -9,7 +9,8 @@ import { cannotReceive, chargeData, receivedOf } from './charge-records.js'
 import { iso, recordTransition } from './history.js'
 import type { ExpiringRefs, ExpiringRefsInput } from './expiring-refs.js'
 import type { DevolucaoRules, DevolucaoWrites, Lifecycle, MedReturns, PendingOperations, Ports, ReceivedPayments } from '../ports.js'
-import { DueJobs, RecordLists, type Derived } from '../store/derived.js'
+import { DueJobs, type Derived } from '../store/derived.js'
+import { RecordLists } from '../store/record-lists.js'
 import type { Config } from '../config.js'
 
 /**

@@ -1,5 +1,6 @@
 import t, { type Test } from 'tap'
-import { Cache, DueJobs, KeyIndex, RecordLists, StageLists, type Derived } from '../../server/store/derived.js'
+import { Cache, DueJobs, KeyIndex, type Derived } from '../../server/store/derived.js'
+import { RecordLists, StageLists } from '../../server/store/record-lists.js'
 import { Lifecycles } from '../../server/store/lifecycle.js'
 import { emptyState, type CobVBatch, type PayloadLocation, type TransactionOf } from '../../server/store/state.js'
 import { addAccount, engine, T0 } from './services/harness.js'
