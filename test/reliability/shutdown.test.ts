@@ -43,8 +43,12 @@ async function fresh (base: string, method: 'GET' | 'POST', path: string, body?:
   }
 }
 
-/** POST with its body sent in two halves: the request is in flight until `finish` is called. */
-function slowPost (port: number, path: string, body: string): { finish: () => void, done: Promise<Outcome>, req: ClientRequest } {
+/**
+ * POST with its body sent in two halves: the request is in flight until `finish` is called. `sent`
+ * resolves once its headers and first half have left this process (on a loaded machine a client may
+ * not have written them yet when a later request is answered).
+ */
+function slowPost (port: number, path: string, body: string): { finish: () => void, done: Promise<Outcome>, sent: Promise<void>, req: ClientRequest } {
   const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' } })
   const done = new Promise<Outcome>(resolve => {
     req.on('response', res => {
@@ -55,8 +59,8 @@ function slowPost (port: number, path: string, body: string): { finish: () => vo
     req.on('error', err => resolve({ error: (err as { code?: string }).code ?? String(err) }))
   })
   const half = Math.floor(body.length / 2)
-  req.write(body.slice(0, half))
-  return { finish: () => req.end(body.slice(half)), done, req }
+  const sent = new Promise<void>(resolve => req.write(body.slice(0, half), () => resolve()))
+  return { finish: () => req.end(body.slice(half)), done, sent, req }
 }
 
 t.test('SIGTERM: stop accepting, finish in-flight requests, flush the store, exit 0', async t => {
@@ -81,6 +85,7 @@ t.test('SIGTERM: stop accepting, finish in-flight requests, flush the store, exi
   // Every one of them accepted and read: the server takes connections in order, so once a request on a
   // later connection has been answered the earlier ones have been accepted too (a sleep is not enough
   // on a loaded machine).
+  await Promise.all(slow.map(s => s.sent))
   await sleep(50)
   t.equal((await fresh(proc.base, 'GET', '/__sandbox/health')).status, 200, 'a later connection was served')
   // And a burst racing the signal: each request is either served or never accepted, never half done.
