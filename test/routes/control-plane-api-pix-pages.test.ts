@@ -110,9 +110,10 @@ t.test('a page of more than the default holds 100, and the next one the rest', a
 t.test('a webhook removed leaves the pages; the pages follow an import', async t => {
   const { app, a, b, made } = await filled(t)
   const call = apiPixClient(app, await oauthToken(app, a))
-  t.equal((await call('DELETE', '/v2/webhookrec')).statusCode, 204)
+  // One in the middle of the list: a page that counted it would hold one fewer.
+  t.equal((await call('DELETE', '/v2/webhookcobr')).statusCode, 204)
   const list = LISTS[2]
-  const left = made.webhooks.filter(w => w.id !== `${a.accountId}:rec`).map(w => w.id).reverse()
+  const left = made.webhooks.filter(w => w.id !== `${a.accountId}:cobr`).map(w => w.id).reverse()
   t.same(await walk(app, list, '', 2), [left.slice(0, 2), left.slice(2, 4), left.slice(4)], 'full pages of the webhooks still configured')
   const snapshot = (await app.inject({ method: 'GET', url: '/__sandbox/snapshot' })).json()
   t.equal((await app.inject({ method: 'PUT', url: '/__sandbox/snapshot', payload: snapshot })).statusCode, 200)
@@ -122,7 +123,7 @@ t.test('a webhook removed leaves the pages; the pages follow an import', async t
   }
   t.equal((await app.inject({ method: 'POST', url: '/__sandbox/reset', payload: { accountId: b.accountId } })).statusCode, 200)
   for (const each of LISTS) {
-    t.same((await walk(app, each, '', 4)).flat(), (each === list ? made.webhooks.filter(w => w.id !== `${a.accountId}:rec`) : made[each.items]).filter(r => r.accountId === a.accountId).map(r => r.id).reverse(), `${each.path}: the reset account's records leave the pages`)
+    t.same((await walk(app, each, '', 4)).flat(), (each === list ? made.webhooks.filter(w => w.id !== `${a.accountId}:cobr`) : made[each.items]).filter(r => r.accountId === a.accountId).map(r => r.id).reverse(), `${each.path}: the reset account's records leave the pages`)
   }
 })
 
