@@ -26,12 +26,13 @@
  *   median of `--reads` (20) after as many left out.
  * - lists: `--steps` steps of a second of sandbox time, each making one record of every kind a list of
  *   API Pix shows (a cob, a cobv, a batch of one, a location of each kind, a recurrence approved and
- *   its recurring charge, a PIX received), opening a MED on that PIX and asking a devolução of it. The
+ *   its recurring charge, a PIX received, a webhook on a key of its own), opening a MED on that PIX and asking a devolução of it. The
  *   MED's opening and the devolução of steps 301 to 400 against the last 100; each list with a window
  *   of the last ten steps (`GET /v2/cob`, `/cobv`, `/lotecobv`, `/loc`, `/locrec`, `/rec`, `/cobr`,
  *   `/pix`)
- *   and the dashboard's page of batches (`GET /__sandbox/cobv-batches?accountId=N&limit=50`) after
- *   400 steps against the end, each the median of `--reads` after as many left out.
+ *   and the dashboard's pages of the control plane's lists of API Pix (`GET /__sandbox/cobv-batches`,
+ *   `/__sandbox/cobvs`, `/__sandbox/locations`, `/__sandbox/api-pix-webhooks`, each `?accountId=N&limit=50`)
+ *   after 400 steps against the end, each the median of `--reads` after as many left out.
  * - mercado-pago: `--payments` Mercado Pago payments (`POST /v1/payments`, docs/mercado-pago.md), each
  *   with its own `external_reference`, a second of sandbox time apart. The creations of payments 301 to
  *   400 against the last 100; `GET /v1/payments/search` as a client asks it by default (the newest 30),
@@ -238,14 +239,17 @@ async function lists (): Promise<void> {
   const opened: Sample[] = []
   const devolucoes: Sample[] = []
   const LISTS = ['cob', 'cobv', 'lotecobv', 'loc', 'locrec', 'rec', 'cobr', 'pix'] as const
+  /** The control plane's lists the dashboard pages, each as the dashboard asks for its first page. */
+  const PAGES = ['cobv-batches', 'cobvs', 'locations', 'api-pix-webhooks'] as const
+  const { document, ispb } = (await app.inject({ method: 'GET', url: `/__sandbox/accounts/${account.accountId}` })).json()
   const reads = async () => {
     const now = app.sandbox.clock.now()
     const window = `inicio=${new Date(now - 10_000).toISOString()}&fim=${new Date(now).toISOString()}`
-    const samples = Object.fromEntries([...LISTS, 'batches'].map(k => [k, [] as Sample[]]))
+    const samples = Object.fromEntries([...LISTS, ...PAGES].map(k => [k, [] as Sample[]]))
     await settle()
     for (let i = 0; i < READS * 2; i++) {
       for (const list of LISTS) samples[list].push(await timed('GET', `/v2/${list}?${window}`, undefined, 200))
-      samples.batches.push(await timed('GET', `/__sandbox/cobv-batches?accountId=${account.accountId}&limit=50`, undefined, 200, true))
+      for (const list of PAGES) samples[list].push(await timed('GET', `/__sandbox/${list}?accountId=${account.accountId}&limit=50`, undefined, 200, true))
     }
     // The first half warms up what the second measures.
     return Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, xs.slice(READS)]))
@@ -261,6 +265,9 @@ async function lists (): Promise<void> {
     await timed('POST', '/v2/locrec', undefined, 201)
     const idRec = await approvedRecurrence(`LISTS-${n}`)
     await timed('PUT', `/v2/cobr/${txid('cobr', 3 * n + 1)}`, { idRec, calendario: { dataDeVencimento: '2026-03-20' }, valor: { original: '49.90' }, ajusteDiaUtil: true, recebedor: { conta: '012682', tipoConta: 'CORRENTE', agencia: '9708' } }, 201)
+    // A key of the account's (its document, its institution) and the webhook of it: a plain http receiver, checked by no TLS.
+    await timed('PUT', `/__sandbox/directory/hook${n}@example.com`, { name: 'BENCH LTDA', document, ispb, bankName: 'SANDBOX' }, 201, true)
+    await timed('PUT', `/v2/webhook/hook${n}@example.com`, { webhookUrl: 'http://127.0.0.1:9/hook' }, 200)
     const pix = (await timed('POST', '/__sandbox/pix/incoming', { accountId: account.accountId, amount: 20 }, 201, true)).res.json()
     if (n === WARM + 1 || n === STEPS - EARLY + 1) await settle()
     opened.push(await timed('POST', '/__sandbox/med', { endToEndId: pix.endToEndId, reason: 'REFUND_REQUEST' }, 201, true))
@@ -279,7 +286,7 @@ async function lists (): Promise<void> {
     rows.push({ figure, unit: `µs of CPU per request (mean of ${EARLY})`, early: samples.slice(WARM, WARM + EARLY), late: samples.slice(-EARLY), summary: 'mean' })
   }
   for (const list of LISTS) rows.push({ figure: `GET /v2/${list}, a window of the last 10 steps: ${state}`, unit: `µs of CPU per GET (median of ${READS})`, early: early[list], late: late[list], summary: 'median' })
-  rows.push({ figure: `GET /__sandbox/cobv-batches?accountId=N&limit=50, the dashboard's page: ${state}`, unit: `µs of CPU per GET (median of ${READS})`, early: early.batches, late: late.batches, summary: 'median' })
+  for (const list of PAGES) rows.push({ figure: `GET /__sandbox/${list}?accountId=N&limit=50, the dashboard's page: ${state}`, unit: `µs of CPU per GET (median of ${READS})`, early: early[list], late: late[list], summary: 'median' })
 }
 
 async function mercadoPago (): Promise<void> {

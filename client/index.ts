@@ -600,14 +600,14 @@ export class SandboxApi {
   med (id: number, options?: RequestOptions): Promise<T.SandboxMed> { return this.client.call('sandboxGetMed', { params: { id }, options }) }
   transitionMed (id: number, transition: T.MedTransition, options?: RequestOptions): Promise<T.MedTransitioned> { return this.client.call('sandboxTransitionMed', { params: { id }, body: transition, options }) }
 
-  /** API Pix's payload locations of every account, or one's, newest first (docs/api-pix.md). */
-  locations (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxLocations> { return this.client.call('sandboxListLocations', { query, options }) }
-  /** API Pix's due charges (cobv), newest first, each with `valorHoje`, what a payer pays today. */
-  cobvs (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxCobVs> { return this.client.call('sandboxListCobVs', { query, options }) }
+  /** A page of API Pix's payload locations of every account, or one's, the last made first (docs/api-pix.md); `nextCursor` while older ones remain. */
+  locations (query: T.LocationFilter = {}, options?: RequestOptions): Promise<T.SandboxLocations> { return this.client.call('sandboxListLocations', { query, options }) }
+  /** A page of API Pix's due charges (cobv), the last made first, each with `valorHoje`, what a payer pays today; `nextCursor` while older ones remain. */
+  cobvs (query: T.CobVFilter = {}, options?: RequestOptions): Promise<T.SandboxCobVs> { return this.client.call('sandboxListCobVs', { query, options }) }
   /** A page of API Pix's batches of due charges (lotecobv), the last made first, each request with its status; `nextCursor` while older ones remain. */
   cobvBatches (query: T.CobVBatchFilter = {}, options?: RequestOptions): Promise<T.SandboxCobVBatches> { return this.client.call('sandboxListCobVBatches', { query, options }) }
-  /** API Pix's webhooks per key (PUT /webhook/{chave}), newest first. */
-  apiPixWebhooks (query: T.AccountFilter = {}, options?: RequestOptions): Promise<T.SandboxApiPixWebhooks> { return this.client.call('sandboxListApiPixWebhooks', { query, options }) }
+  /** A page of API Pix's webhooks (PUT /webhook/{chave}, /webhookrec, /webhookcobr), the last made first; `nextCursor` while older ones remain. */
+  apiPixWebhooks (query: T.SandboxApiPixWebhookFilter = {}, options?: RequestOptions): Promise<T.SandboxApiPixWebhooks> { return this.client.call('sandboxListApiPixWebhooks', { query, options }) }
 }
 
 /** A client of the sandbox at `baseUrl`; give an account's credentials to call the gateway API. */

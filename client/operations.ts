@@ -29,10 +29,10 @@ import type { ReportProbeBody, ReportQuery, ReportView } from '../server/schemas
 import type { OAuthTokenBody, OAuthTokenResponse } from '../server/dialects/api-pix/schemas/oauth.js'
 import type { ApiPixCob as ApiPixCobSchema, ApiPixCobBody, ApiPixCobList as ApiPixCobListSchema, ApiPixCobListQuery, ApiPixCobPatchBody } from '../server/dialects/api-pix/schemas/cob.js'
 import type { LocRecList, LocRecListQuery, LocRecView, RecCompleta, RecGerada, RecList, RecListQuery, SolicRecView } from '../server/dialects/api-pix/schemas/rec.js'
-import type { LocBody, LocList, LocListQuery, LocView, SandboxLocList } from '../server/dialects/api-pix/schemas/loc.js'
+import type { LocBody, LocList, LocListQuery, LocView, SandboxLocList, SandboxLocListQuery } from '../server/dialects/api-pix/schemas/loc.js'
 import type { ApiPixDevolucao as ApiPixDevolucaoSchema, ApiPixDevolucaoBody, ApiPixPix as ApiPixPixSchema, ApiPixPixList as ApiPixPixListSchema, ApiPixPixListQuery } from '../server/dialects/api-pix/schemas/pix.js'
-import type { AccountWebhookBody, AccountWebhookView, ApiPixWebhook as ApiPixWebhookSchema, ApiPixWebhookBody, ApiPixWebhookList as ApiPixWebhookListSchema, ApiPixWebhookListQuery, SandboxApiPixWebhookList } from '../server/dialects/api-pix/schemas/webhook.js'
-import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody, SandboxCobVList } from '../server/dialects/api-pix/schemas/cobv.js'
+import type { AccountWebhookBody, AccountWebhookView, ApiPixWebhook as ApiPixWebhookSchema, ApiPixWebhookBody, ApiPixWebhookList as ApiPixWebhookListSchema, ApiPixWebhookListQuery, SandboxApiPixWebhookList, SandboxApiPixWebhookListQuery } from '../server/dialects/api-pix/schemas/webhook.js'
+import type { ApiPixCobV as ApiPixCobVSchema, ApiPixCobVBody, ApiPixCobVList as ApiPixCobVListSchema, ApiPixCobVListQuery, ApiPixCobVPatchBody, SandboxCobVList, SandboxCobVListQuery } from '../server/dialects/api-pix/schemas/cobv.js'
 import type { LoteCobVBody, LoteCobVList, LoteCobVListQuery, LoteCobVPatchBody, LoteCobVView, SandboxLoteCobVList, SandboxLoteCobVListQuery } from '../server/dialects/api-pix/schemas/lotecobv.js'
 import type {
   AccountConfig, DefesaBody, SplitCharge, SplitConfigBody, SplitConfigView, ReceiptQuery, ReportRequestBody, ReportStatus, ResendBody, EvpCreated, InfracoesList, InfracoesQuery, EvpList, KeyBuckets, LocQrCode, QrCodeDetail, QrCodeDetailBody, PixQrCodePayBody, PixSendBody, PixSent, PixSentDetail, PixSentList, PixSentListQuery, Saldo,
@@ -390,11 +390,17 @@ export type ApiPixLoc = S<typeof LocView>
 export type ApiPixLocFilter = S<typeof LocListQuery>
 export type ApiPixLocList = S<typeof LocList>
 export type SandboxLocations = S<typeof SandboxLocList>
+/** A page of the control plane's locations: of one account or every one, at most `limit`, before `cursor` (the `nextCursor` of the page before). */
+export type LocationFilter = S<typeof SandboxLocListQuery>
 export type SandboxCobVs = S<typeof SandboxCobVList>
+/** A page of the control plane's cobvs: of one account or every one, at most `limit`, before `cursor` (the `nextCursor` of the page before). */
+export type CobVFilter = S<typeof SandboxCobVListQuery>
 export type SandboxCobVBatches = S<typeof SandboxLoteCobVList>
 /** A page of the control plane's batches: of one account or every one, at most `limit`, before `cursor` (the `nextCursor` of the page before). */
 export type CobVBatchFilter = S<typeof SandboxLoteCobVListQuery>
 export type SandboxApiPixWebhooks = S<typeof SandboxApiPixWebhookList>
+/** A page of the control plane's webhooks of API Pix: of one account or every one, at most `limit`, before `cursor` (the `nextCursor` of the page before). */
+export type SandboxApiPixWebhookFilter = S<typeof SandboxApiPixWebhookListQuery>
 export type ApiPixPix = S<typeof ApiPixPixSchema>
 export type ApiPixPixFilter = S<typeof ApiPixPixListQuery>
 export type ApiPixPixList = S<typeof ApiPixPixListSchema>

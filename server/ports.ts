@@ -128,6 +128,8 @@ export interface CobVWrites {
   reviseCobV (charge: TransactionOf<'COBV'>, fields: CobVFields): TransactionOf<'COBV'>
   cancelCobV (charge: TransactionOf<'COBV'>): TransactionOf<'COBV'>
   findCobV (account: Account, txid: string): TransactionOf<'COBV'> | undefined
+  /** A page of the cobvs of every account or one, the last made first, from the `nextCursor` of the page before: an index, whatever their number. */
+  newestCobVs (accountId: number | undefined, limit: number, cursor?: number): { records: Array<TransactionOf<'COBV'>>, nextCursor?: number }
 }
 
 /** DadosDevedor as API Pix writes it: a person or a company, with optional contact and address. */

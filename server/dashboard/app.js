@@ -222,8 +222,8 @@ const state = {
   txDeliveries: new Map(),
   /** The static code of each recurrence's contract last asked for, with the location it carries. */
   recStaticCodes: new Map(),
-  /** How many pages of each paged block shows (the last made first: API Pix's recurrences and batches, Mercado Pago's payments), and whether older ones remain. */
-  paging: { rec: { pages: 1, older: false }, lotecobv: { pages: 1, older: false }, mp: { pages: 1, older: false } },
+  /** How many pages of each paged block shows (the last made first: API Pix's recurrences, batches, cobvs, webhooks and locations, Mercado Pago's payments), and whether older ones remain. */
+  paging: { rec: { pages: 1, older: false }, lotecobv: { pages: 1, older: false }, cobv: { pages: 1, older: false }, webhook: { pages: 1, older: false }, loc: { pages: 1, older: false }, mp: { pages: 1, older: false } },
   /** The control plane's last refusal of an action of an API Pix block, until the next one. */
   apRefusals: {},
   rowSig: new WeakMap(),
@@ -239,7 +239,7 @@ function readLocation () {
 
 function writeAccount (id) {
   state.accountId = id
-  // Another account's recurrences, batches and payments start again from their last page.
+  // Another account's paged lists (recurrences, batches, cobvs, webhooks, locations, payments) start again from their last page.
   for (const paging of Object.values(state.paging)) paging.pages = 1
   const url = new URL(location.href)
   if (id) url.searchParams.set('account', String(id))
@@ -1291,7 +1291,8 @@ const API_PIX_BLOCKS = [
     title: 'Due charges (cobv)',
     about: 'Charges with a due date: when they are due, what a payer pays today, their location.',
     empty: 'No cobv yet: PUT /v2/cobv/{txid}, or a batch (PUT /v2/lotecobv/{id}).',
-    load: () => api('GET', `/__sandbox/cobvs${qs({ accountId: state.accountId })}`).then(d => listOf(d, 'cobvs')),
+    load: () => loadPages('/__sandbox/cobvs', 'cobvs', state.paging.cobv),
+    more: olderPages('Show older cobvs', state.paging.cobv),
     key: c => c.chargeId,
     label: c => `cobv ${c.txid} ${c.status}`,
     cells: c => [
@@ -1350,7 +1351,8 @@ const API_PIX_BLOCKS = [
     title: 'Webhooks (webhook, webhookrec, webhookcobr)',
     about: 'Where the PIX received on a key, the changes of recurrences and those of recurring charges are posted.',
     empty: 'No API Pix webhook yet: PUT /v2/webhook/{chave}, /v2/webhookrec or /v2/webhookcobr.',
-    load: () => api('GET', `/__sandbox/api-pix-webhooks${qs({ accountId: state.accountId })}`).then(d => listOf(d, 'webhooks')),
+    load: () => loadPages('/__sandbox/api-pix-webhooks', 'webhooks', state.paging.webhook),
+    more: olderPages('Show older webhooks', state.paging.webhook),
     // One per key and account (two accounts may name one key in their lists); /webhookrec's and
     // /webhookcobr's, of the whole account, one per callback.
     key: w => `${w.accountId}-${w.chave ?? w.callback}`,
@@ -1374,7 +1376,8 @@ const API_PIX_BLOCKS = [
     title: 'Payload locations (loc)',
     about: 'Where payers\' PSPs read a charge\'s signed payload, and the txid each one serves.',
     empty: 'No payload location yet: POST /v2/loc, or a cob made on API Pix.',
-    load: () => api('GET', `/__sandbox/locations${qs({ accountId: state.accountId })}`).then(d => listOf(d, 'locations')),
+    load: () => loadPages('/__sandbox/locations', 'locations', state.paging.loc),
+    more: olderPages('Show older locations', state.paging.loc),
     key: l => l.id,
     label: l => `loc ${l.id} ${l.txid ? `serving ${l.txid}` : 'serving no charge'}`,
     cells: l => [

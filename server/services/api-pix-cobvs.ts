@@ -129,16 +129,15 @@ export class ApiPixCobVs implements CobVRequests {
     return { status: 'served', jws: this.deps.signer.sign(payloadOf(charge, due.amounts), jkuOf(loc, fetch)) }
   }
 
-  /** Every cobv, of every account or one, newest first, for the control plane: with the amount due today in cents (null when it cannot be paid today). */
-  all (accountId?: number): Array<{ charge: CobV, valorHoje: string | null }> {
+  /** The control plane's page of cobvs, of every account or one, the last made first: each with the amount due today (null when it cannot be paid today). */
+  page (accountId: number | undefined, limit: number, cursor?: number): { cobvs: Array<{ charge: CobV, valorHoje: string | null }>, nextCursor?: number } {
     const today = this.today()
-    const accounts = accountId === undefined ? Object.values(this.deps.store.data.accounts).map(a => a.id) : [accountId]
-    const cobvs = accounts.flatMap(id => this.deps.store.transactionsOf(id)).filter((tx): tx is CobV => tx.kind === 'COBV')
-      .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.seq - a.seq)
-    return cobvs.map(charge => {
+    const { records, nextCursor } = this.deps.cobvs.newestCobVs(accountId, limit, cursor)
+    const cobvs = records.map(charge => {
       const due = charge.status === 'ATIVA' ? cobvDue(charge.data.cobv, today) : undefined
       return { charge, valorHoje: due?.payable === true ? cobvPayloadValor(due.amounts).final : null }
     })
+    return { cobvs, ...(nextCursor !== undefined ? { nextCursor } : {}) }
   }
 
   /** The account's cobv of this txid; 404 CobVNaoEncontrada for any other. */

@@ -2,6 +2,7 @@ import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { Account, ApiPixCallback, ApiPixWebhook } from '../store/state.js'
 import type { AccountKeys, Callbacks, Lifecycle, Ports } from '../ports.js'
 import { KeyIndex, type Derived } from '../store/derived.js'
+import { RecordLists } from '../store/record-lists.js'
 import { iso } from './history.js'
 
 /**
@@ -45,11 +46,14 @@ const slotKey = (slot: WebhookSlot): string => `${slot.callback}\u0000${slot.cha
 export class ApiPixWebhookService implements Lifecycle {
   /** Each account's webhooks by their slot: what a lookup, the account's list and its callbacks read, rather than every webhook. */
   private readonly bySlot: KeyIndex<'apiPixWebhooks'>
+  /** The webhooks in the order they were made, of every account (`all`) and of each: the control plane's pages. */
+  private readonly made: RecordLists<'apiPixWebhooks'>
   readonly derived: readonly Derived[]
 
   constructor (private readonly deps: ApiPixWebhookDeps) {
     this.bySlot = new KeyIndex(deps.store, 'apiPixWebhooks', { keys: slotKey, scope: w => w.accountId })
-    this.derived = [this.bySlot]
+    this.made = new RecordLists(deps.store, 'apiPixWebhooks', w => ['all', String(w.accountId)])
+    this.derived = [this.bySlot, this.made]
   }
 
   private get store () { return this.deps.store }
@@ -106,6 +110,7 @@ export class ApiPixWebhookService implements Lifecycle {
           updatedAt: now,
         })
         this.bySlot.follow(added)
+        this.made.add(added)
         return added
       }
       if (existing.webhookUrl === url && existing.mtlsCheck === mtlsCheck) return existing
@@ -131,6 +136,8 @@ export class ApiPixWebhookService implements Lifecycle {
     this.store.transact(() => {
       this.store.remove('apiPixWebhooks', found.id)
       this.bySlot.follow(found)
+      // Out of its lists, so that a page holds `limit` webhooks still in the state.
+      this.made.mend([found])
     })
   }
 
@@ -144,12 +151,11 @@ export class ApiPixWebhookService implements Lifecycle {
     return { webhookUrl: w.webhookUrl, ...(w.chave !== undefined ? { chave: w.chave } : {}), criacao: w.createdAt }
   }
 
-  /** Every webhook, of every account or one, newest first, for the control plane: with where its callback is posted. */
-  all (accountId?: number) {
-    return Object.values(this.store.data.apiPixWebhooks)
-      .filter(x => accountId === undefined || x.accountId === accountId)
-      .sort((a, b) => b.id - a.id)
-      .map(x => ({ ...this.view(x), accountId: x.accountId, callback: x.callback, callbackUrl: callbackUrl(x.webhookUrl, x.callback), ...(x.mtlsCheck !== undefined ? { mtlsCheck: x.mtlsCheck } : {}) }))
+  /** The control plane's page of webhooks, of every account or one, the last made first (`RecordLists.newestFirst`, with the same account): with where each callback is posted. */
+  page (accountId: number | undefined, limit: number, cursor?: number) {
+    const { records, nextCursor } = this.made.newestFirst(accountId === undefined ? 'all' : String(accountId), limit, cursor)
+    const webhooks = records.map(x => ({ ...this.view(x), accountId: x.accountId, callback: x.callback, callbackUrl: callbackUrl(x.webhookUrl, x.callback), ...(x.mtlsCheck !== undefined ? { mtlsCheck: x.mtlsCheck } : {}) }))
+    return { webhooks, ...(nextCursor !== undefined ? { nextCursor } : {}) }
   }
 
   /** The account's webhooks of a callback, oldest first (GET /webhook lists them). */

@@ -82,7 +82,7 @@ const codeChargeRefKey = (accountId: number, reference: string): string => `${ac
 export class ChargeService implements Lifecycle, CobVWrites {
   /** An open charge's expiry, at its `dueAt`. */
   private readonly expiry: DueJobs<'transactions'>
-  /** Each account's cobs and cobvs (`<account>:<kind>`) in the order they were made: GET /cob and GET /cobv read those of their window. */
+  /** Each account's cobs and cobvs (`<account>:<kind>`), and every account's cobvs (`COBV`), in the order they were made: GET /cob and GET /cobv read those of their window, the control plane pages the cobvs. */
   private readonly made: RecordLists<'transactions'>
   /** The charges of static-style codes (a dialect's payments: Mercado Pago's) of each account, in the order made. */
   private readonly codeCharges: RecordLists<'transactions'>
@@ -94,7 +94,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
       dueAt: tx => isOpenCharge(tx) && tx.dueAt ? Date.parse(tx.dueAt) : undefined,
       run: tx => this.expire(tx.id),
     })
-    this.made = new RecordLists(deps.store, 'transactions', tx => tx.kind === 'COB' || tx.kind === 'COBV' ? `${tx.accountId}:${tx.kind}` : [], tx => tx.createdAt)
+    this.made = new RecordLists(deps.store, 'transactions', tx => tx.kind === 'COBV' ? [`${tx.accountId}:COBV`, 'COBV'] : tx.kind === 'COB' ? `${tx.accountId}:COB` : [], tx => tx.createdAt)
     this.codeCharges = new RecordLists(deps.store, 'transactions', tx => {
       if (tx.kind !== 'CASH_IN' || tx.data.mercadoPago === undefined) return []
       const reference = tx.data.mercadoPago.externalReference
@@ -106,6 +106,11 @@ export class ChargeService implements Lifecycle, CobVWrites {
   /** The account's cobs or cobvs created within the range, in the order they were made (GET /cob and GET /cobv list them). */
   chargesOf<K extends 'COB' | 'COBV'> (accountId: number, kind: K, created: InstantRange): Array<TransactionOf<K>> {
     return this.made.within(`${accountId}:${kind}`, created) as Array<TransactionOf<K>>
+  }
+
+  /** A page of the cobvs of every account or one, the last made first (`RecordLists.newestFirst`, with the same account). */
+  newestCobVs (accountId: number | undefined, limit: number, cursor?: number): { records: Array<TransactionOf<'COBV'>>, nextCursor?: number } {
+    return this.made.newestFirst(accountId === undefined ? 'COBV' : `${accountId}:COBV`, limit, cursor) as { records: Array<TransactionOf<'COBV'>>, nextCursor?: number }
   }
 
   private get store () { return this.deps.store }

@@ -128,16 +128,17 @@ export class LocationService implements Lifecycle, LocatedCharges {
   }
 
   /**
-   * The control plane's list (GET /__sandbox/locations): every location, or one account's, newest first,
-   * each with its account and the transaction of the charge it serves.
+   * The control plane's page of locations (GET /__sandbox/locations), of every account or one, the last
+   * made first (`RecordLists.newestFirst`, with the same account): each with its account and the
+   * transaction of the charge it serves.
    */
-  all (accountId?: number) {
-    return this.made.listed(accountId === undefined ? 'all' : String(accountId))
-      .sort((a, b) => b.id - a.id)
-      .map(loc => {
-        const charge = this.charge(loc)
-        return { ...this.view(loc), accountId: loc.accountId, ...(charge !== undefined ? { chargeId: charge.id } : {}) }
-      })
+  page (accountId: number | undefined, limit: number, cursor?: number) {
+    const { records, nextCursor } = this.made.newestFirst(accountId === undefined ? 'all' : String(accountId), limit, cursor)
+    const locations = records.map(loc => {
+      const charge = this.charge(loc)
+      return { ...this.view(loc), accountId: loc.accountId, ...(charge !== undefined ? { chargeId: charge.id } : {}) }
+    })
+    return { locations, ...(nextCursor !== undefined ? { nextCursor } : {}) }
   }
 
   /** The account's locations created within the range, in the order they were made (GET /loc lists them). */

@@ -356,3 +356,48 @@ t.test('the delivery log marks an attempt of a callback that went over mutual TL
   t.equal(await plainAttempt.locator('.badge', { hasText: 'mTLS' }).count(), 0)
   t.same(pageErrors, [])
 })
+
+t.test('the API Pix tab shows the last 50 cobvs, locations and webhooks made, and older ones a page at a time on demand', async (t) => {
+  t.setTimeout(90_000)
+  const { app, base, page, pageErrors } = session
+  const token = await oauthToken(app)
+  // Each cobv at a location of its own: 51 of each.
+  const cobvs: Array<{ chargeId: string, locId: number }> = []
+  for (let i = 0; i < 51; i++) {
+    const res = await app.inject({ method: 'PUT', url: `/v2/cobv/${txidOf(8000 + i)}`, headers: bearer(token), payload: { calendario: { dataDeVencimento: '2026-04-20' }, devedor: { cpf: '52998224725', nome: 'MARIA' }, valor: { original: '12.00' }, chave: 'loja@example.com' } })
+    t.equal(res.statusCode, 201, res.body)
+    const listed = (await app.inject({ method: 'GET', url: '/__sandbox/cobvs?accountId=1&limit=1' })).json().cobvs[0]
+    cobvs.push({ chargeId: listed.chargeId, locId: res.json().loc.id })
+  }
+  // An account has three webhooks at most here (its document's key, /webhookrec, /webhookcobr): 17 accounts make 51.
+  const webhooks: string[] = []
+  for (let i = 0; i < 17; i++) {
+    const acc = (await app.inject({ method: 'POST', url: '/__sandbox/accounts', payload: { name: `WEBHOOKS ${i}`, webhookMtlsCheck: false } })).json()
+    const theirs = await oauthToken(app, acc)
+    for (const [path, slot] of [[`/v2/webhook/${acc.document}`, acc.document], ['/v2/webhookrec', 'rec'], ['/v2/webhookcobr', 'cobr']]) {
+      const res = await app.inject({ method: 'PUT', url: path, headers: bearer(theirs), payload: { webhookUrl: 'http://127.0.0.1:9/hook' } })
+      t.equal(res.statusCode, 200, res.body)
+      webhooks.push(`${acc.accountId}-${slot}`)
+    }
+  }
+  const count = async (path: string, items: string) => (await app.inject({ method: 'GET', url: `${path}?limit=1000` })).json()[items].length
+
+  const blocks = [
+    { list: '#ap-cobv-list', first: cobvs[0].chargeId, last: cobvs[50].chargeId, more: 'Show older cobvs', all: await count('/__sandbox/cobvs', 'cobvs') },
+    { list: '#ap-loc-list', first: String(cobvs[0].locId), last: String(cobvs[50].locId), more: 'Show older locations', all: await count('/__sandbox/locations', 'locations') },
+    { list: '#ap-webhook-list', first: webhooks[0], last: webhooks[50], more: 'Show older webhooks', all: await count('/__sandbox/api-pix-webhooks', 'webhooks') },
+  ]
+  // Every account's: the webhooks are of 17 accounts.
+  await page.goto(`${base}/dashboard#apipix`)
+  await page.locator('body[data-view="apipix"] #live[data-state="live"]').waitFor()
+  for (const block of blocks) {
+    const rows = page.locator(`${block.list} > li`)
+    await page.locator(`${block.list} > li[data-key="${block.last}"]`).waitFor()
+    t.equal(await rows.count(), 50, `${block.list}: one page, the last 50 made`)
+    t.equal(await page.locator(`${block.list} > li[data-key="${block.first}"]`).count(), 0, `${block.list}: the first of them is on the next page`)
+    await page.getByRole('button', { name: block.more }).click()
+    await page.locator(`${block.list} > li[data-key="${block.first}"]`).waitFor()
+    t.equal(await rows.count(), Math.min(block.all, 100), `${block.list}: two pages`)
+  }
+  t.same(pageErrors, [])
+})

@@ -313,6 +313,12 @@ t.test('a tour of every operation through the typed client', async t => {
   t.equal((await client.apiPix.loteCobVs(window)).lotes.length, 1)
   t.match((await plane.cobvs({ accountId: acct.accountId })).cobvs, [{ txid: cobvTxid, accountId: acct.accountId, valorHoje: '3.50' }], 'the control plane lists the cobvs, with what they cost today')
   t.match((await plane.cobvBatches({ accountId: acct.accountId })).batches, [{ id: 7, accountId: acct.accountId, cobsv: [{ status: 'EM_PROCESSAMENTO' }] }], 'and the batches')
+  // A page of one, then the page before it: the location of the cobv, made last, then the one before.
+  const lastLoc = await plane.locations({ accountId: acct.accountId, limit: 1 })
+  t.same(lastLoc.locations.map(l => l.id), [cobv.loc!.id], 'the control plane pages the locations, the last made first')
+  t.type(lastLoc.nextCursor, 'number', 'older ones remain')
+  t.same((await plane.locations({ accountId: acct.accountId, limit: 1, cursor: lastLoc.nextCursor })).locations.map(l => l.id), [apiPixLoc.id], 'the page before')
+  t.equal((await plane.cobvs({ accountId: acct.accountId, limit: 1 })).nextCursor, undefined, 'one cobv: no page after it')
 
   // API Pix's received PIX, a devolução of one, a webhook on the account's document as its key
   const received = await plane.incoming({ accountId: acct.accountId, amount: 5 })
@@ -324,7 +330,7 @@ t.test('a tour of every operation through the typed client', async t => {
   t.equal(await client.apiPix.putWebhook(document, { webhookUrl: receiver.url }), undefined, 'API Pix answers 200 with no body')
   t.match(await client.apiPix.webhook(document), { webhookUrl: receiver.url, chave: document })
   t.equal((await client.apiPix.webhooks()).webhooks.length, 1)
-  t.match((await plane.apiPixWebhooks({ accountId: acct.accountId })).webhooks, [{ chave: document, accountId: acct.accountId, callback: 'pix' }], 'the control plane lists them')
+  t.match((await plane.apiPixWebhooks({ accountId: acct.accountId, limit: 1 })).webhooks, [{ chave: document, accountId: acct.accountId, callback: 'pix' }], 'the control plane lists them, a page at a time')
   // Efí's pay-outs from that key (it has a webhook), and the reads of what was sent (docs/efi.md)
   await plane.putDirectoryEntry('favtour@example.com', { name: 'FAVORECIDO', document: '52998224725', ispb: '60701190', bankName: 'ITAU' })
   const toFav = { valor: '1.00', pagador: { chave: document }, favorecido: { chave: 'favtour@example.com' } }

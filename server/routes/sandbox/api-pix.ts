@@ -1,8 +1,7 @@
 import type { RoutesPlugin } from '../../route-plugin.js'
-import { SandboxCobVList } from '../../dialects/api-pix/schemas/cobv.js'
+import { SandboxCobVList, SandboxCobVListQuery } from '../../dialects/api-pix/schemas/cobv.js'
 import { SandboxLoteCobVList, SandboxLoteCobVListQuery } from '../../dialects/api-pix/schemas/lotecobv.js'
-import { SandboxApiPixWebhookList } from '../../dialects/api-pix/schemas/webhook.js'
-import { AccountFilterQuery } from '../../schemas/sandbox.js'
+import { SandboxApiPixWebhookList, SandboxApiPixWebhookListQuery } from '../../dialects/api-pix/schemas/webhook.js'
 import { apiPixViews } from '../../dialects/api-pix/views/index.js'
 
 /**
@@ -18,12 +17,17 @@ const routes: RoutesPlugin = async (app) => {
     schema: {
       operationId: 'sandboxListCobVs',
       tags: ['Sandbox'],
-      summary: 'API Pix\'s due charges (cobv), of every account or one, newest first',
-      description: 'Each as GET /cobv/{txid} shows it, with its account, its transaction (chargeId) and valorHoje, what a payer pays today.',
-      querystring: AccountFilterQuery,
+      summary: 'API Pix\'s due charges (cobv), of every account or one, the last made first, a page at a time',
+      description: 'Each as GET /cobv/{txid} shows it, with its account, its transaction (chargeId) and valorHoje, what a payer pays today. ' +
+        'At most limit (100 by default) per page; while older ones remain, nextCursor is the cursor of the next page (with the same accountId). A page costs the same whatever the number of cobvs.',
+      querystring: SandboxCobVListQuery,
       response: { 200: SandboxCobVList },
     },
-  }, async (request) => ({ cobvs: sb.apiPixCobVs.all(request.query.accountId).map(({ charge, valorHoje }) => ({ ...views.cobv(charge), accountId: charge.accountId, chargeId: charge.id, valorHoje })) }))
+  }, async (request) => {
+    const { accountId, limit, cursor } = request.query
+    const { cobvs, nextCursor } = sb.apiPixCobVs.page(accountId, limit ?? 100, cursor)
+    return { cobvs: cobvs.map(({ charge, valorHoje }) => ({ ...views.cobv(charge), accountId: charge.accountId, chargeId: charge.id, valorHoje })), ...(nextCursor !== undefined ? { nextCursor } : {}) }
+  })
 
   app.get('/cobv-batches', {
     schema: {
@@ -45,12 +49,16 @@ const routes: RoutesPlugin = async (app) => {
     schema: {
       operationId: 'sandboxListApiPixWebhooks',
       tags: ['Sandbox'],
-      summary: 'API Pix\'s webhooks (PUT /webhook/{chave}), of every account or one, newest first',
-      description: 'Each as GET /webhook/{chave} shows it, with its account and its callback (pix: the received PIX on the key, posted to {webhookUrl}/pix).',
-      querystring: AccountFilterQuery,
+      summary: 'API Pix\'s webhooks (PUT /webhook/{chave}), of every account or one, the last made first, a page at a time',
+      description: 'Each as GET /webhook/{chave} shows it, with its account and its callback (pix: the received PIX on the key, posted to {webhookUrl}/pix). ' +
+        'At most limit (100 by default) per page; while older ones remain, nextCursor is the cursor of the next page (with the same accountId). A page costs the same whatever the number of webhooks.',
+      querystring: SandboxApiPixWebhookListQuery,
       response: { 200: SandboxApiPixWebhookList },
     },
-  }, async (request) => ({ webhooks: sb.apiPixWebhooks.all(request.query.accountId) }))
+  }, async (request) => {
+    const { accountId, limit, cursor } = request.query
+    return sb.apiPixWebhooks.page(accountId, limit ?? 100, cursor)
+  })
 }
 
 export default routes

@@ -1,6 +1,5 @@
 import type { RoutesPlugin } from '../../route-plugin.js'
-import { SandboxLocList } from '../../dialects/api-pix/schemas/loc.js'
-import { AccountFilterQuery } from '../../schemas/sandbox.js'
+import { SandboxLocList, SandboxLocListQuery } from '../../dialects/api-pix/schemas/loc.js'
 
 /**
  * /__sandbox/locations: API Pix's payload locations (docs/api-pix.md) of every account, for the
@@ -13,12 +12,16 @@ const routes: RoutesPlugin = async (app) => {
     schema: {
       operationId: 'sandboxListLocations',
       tags: ['Sandbox'],
-      summary: 'API Pix\'s payload locations, of every account or one, newest first',
-      description: 'Each with its account and, while it serves a charge, the charge\'s txid and transaction (chargeId).',
-      querystring: AccountFilterQuery,
+      summary: 'API Pix\'s payload locations, of every account or one, the last made first, a page at a time',
+      description: 'Each with its account and, while it serves a charge, the charge\'s txid and transaction (chargeId). ' +
+        'At most limit (100 by default) per page; while older ones remain, nextCursor is the cursor of the next page (with the same accountId). A page costs the same whatever the number of locations.',
+      querystring: SandboxLocListQuery,
       response: { 200: SandboxLocList },
     },
-  }, async (request) => ({ locations: sb.locations.all(request.query.accountId) }))
+  }, async (request) => {
+    const { accountId, limit, cursor } = request.query
+    return sb.locations.page(accountId, limit ?? 100, cursor)
+  })
 }
 
 export default routes

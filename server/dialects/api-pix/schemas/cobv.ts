@@ -2,6 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox'
 import { IsoDate, StringEnum } from '../../../schemas/common.js'
 import { COB_STATUSES, CobListQuery, CobList } from '../../../schemas/central-bank.js'
 import { PixView } from '../../../schemas/payins.js'
+import { NewestFirstQuery, NextCursor } from '../../../schemas/sandbox.js'
 import { ApiPixCobParams, ApiPixCobQuery, ApiPixLocation } from './cob.js'
 
 /**
@@ -146,4 +147,6 @@ export const SandboxCobVView = Type.Object({
   valorHoje: Type.Union([Type.String(), Type.Null()], { description: 'What a payer pays today in São Paulo (sandbox time), fine, interest, rebate and discount applied; null when it cannot be paid today (paid, removed, past its validity)' }),
 })
 
-export const SandboxCobVList = Type.Object({ cobvs: Type.Array(SandboxCobVView) })
+export const SandboxCobVListQuery = NewestFirstQuery('cobvs')
+
+export const SandboxCobVList = Type.Object({ cobvs: Type.Array(SandboxCobVView, { description: 'the last made first' }), nextCursor: NextCursor('cobvs') })

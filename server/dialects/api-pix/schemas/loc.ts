@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { IsoDate, StringEnum } from '../../../schemas/common.js'
 import { Instant, Paginacao, paging } from '../../../schemas/central-bank.js'
+import { NewestFirstQuery, NextCursor } from '../../../schemas/sandbox.js'
 import { ApiPixLocation } from './cob.js'
 
 /** The payload locations of BACEN's API Pix 2.9.0 (tag PayloadLocation): POST /loc, GET /loc, GET /loc/{id}, DELETE /loc/{id}/txid. */
@@ -40,4 +41,6 @@ export const SandboxLocView = Type.Object({
   chargeId: Type.Optional(Type.String({ description: 'The transaction (GET /__sandbox/transactions/{id}) of the charge it serves, while it serves one' })),
 })
 
-export const SandboxLocList = Type.Object({ locations: Type.Array(SandboxLocView) })
+export const SandboxLocListQuery = NewestFirstQuery('locations')
+
+export const SandboxLocList = Type.Object({ locations: Type.Array(SandboxLocView, { description: 'the last made first' }), nextCursor: NextCursor('locations') })

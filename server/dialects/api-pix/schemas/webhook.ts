@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox'
 import { IsoDate, StringEnum } from '../../../schemas/common.js'
 import { MTLS_CHECKS } from '../../../store/state.js'
 import { Instant, Paginacao, paging } from '../../../schemas/central-bank.js'
+import { NewestFirstQuery, NextCursor } from '../../../schemas/sandbox.js'
 
 /**
  * The webhooks of BACEN's API Pix 2.9.0 (tag Webhook): PUT, GET and DELETE /webhook/{chave}, GET
@@ -63,4 +64,6 @@ export const SandboxApiPixWebhook = Type.Object({
   mtlsCheck: Type.Optional(StringEnum(MTLS_CHECKS, { description: 'how its receiver was checked when its URL was configured (docs/webhooks.md, mutual TLS): checked, refused without the sandbox\'s client certificate and accepted with it; certificate-only, accepted with it (x-skip-mtls-checking: true); unchecked, an https receiver kept without the check (the account\'s webhookMtlsCheck or --webhook-mtls-check off); plain-http, a plain http receiver, posted to without TLS or the certificate. Absent for a webhook configured before it was recorded' })),
 })
 
-export const SandboxApiPixWebhookList = Type.Object({ webhooks: Type.Array(SandboxApiPixWebhook) })
+export const SandboxApiPixWebhookListQuery = NewestFirstQuery('webhooks')
+
+export const SandboxApiPixWebhookList = Type.Object({ webhooks: Type.Array(SandboxApiPixWebhook, { description: 'the last made first' }), nextCursor: NextCursor('webhooks') })
