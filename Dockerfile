@@ -22,7 +22,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY server ./server
 COPY scenarios ./scenarios
 COPY client ./client
-RUN node /toolchain/node_modules/typescript-go/bin/tsc -p tsconfig.build.json --declaration false
+RUN node /toolchain/node_modules/typescript-go/lib/tsc.js -p tsconfig.build.json --declaration false
 
 # ---- slim: the production dependencies without what a running server never reads ----------------
 FROM prod AS slim
