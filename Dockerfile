@@ -14,7 +14,7 @@ RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts
 FROM prod AS build
 RUN mkdir /toolchain && node -e " \
       const dev = require('/app/package.json').devDependencies; \
-      const pick = ['typescript', '@types/node', '@types/qrcode']; \
+      const pick = ['typescript-go', '@types/node', '@types/qrcode']; \
       require('fs').writeFileSync('/toolchain/package.json', JSON.stringify({ private: true, dependencies: Object.fromEntries(pick.map(n => [n, dev[n]])) }))" \
  && npm install --prefix /toolchain --no-audit --no-fund --ignore-scripts \
  && cp -r /toolchain/node_modules/@types node_modules/@types
@@ -22,7 +22,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY server ./server
 COPY scenarios ./scenarios
 COPY client ./client
-RUN /toolchain/node_modules/.bin/tsc -p tsconfig.build.json --declaration false
+RUN node /toolchain/node_modules/typescript-go/lib/tsc.js -p tsconfig.build.json --declaration false
 
 # ---- slim: the production dependencies without what a running server never reads ----------------
 FROM prod AS slim

@@ -24,6 +24,7 @@ import { buildSerializer, validatorCompiler } from './schemas/compilers.js'
 import authPlugin from './auth/plugin.js'
 import faultsPlugin from './faults.js'
 import sandboxRoutes from './routes/sandbox/index.js'
+import dashboardRoutes from './routes/dashboard.js'
 import { CONTROL_PLANE } from './routes/sandbox/errors.js'
 import type { ReadOnlyReplies } from './route-plugin.js'
 import { named } from './named-plugins.js'
@@ -229,7 +230,7 @@ export async function buildApp (opts: BuildOptions = {}): Promise<FastifyInstanc
   // The sandbox's own routes, then each dialect's, in the registry's order: a dialect sees every route
   // registered before it (API Pix refuses a base path that would take one over).
   await app.register(named('sandbox-control-plane', sandboxRoutes), { prefix: '/__sandbox', dialects })
-  await app.register(named('dashboard', (await import('./routes/dashboard.js')).default))
+  await app.register(named('dashboard', dashboardRoutes))
   for (const dialect of dialects) {
     try {
       await dialect.register(app, { config, routes })

@@ -33,12 +33,19 @@ const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 's
 
 interface Asset { body: Buffer, type: string }
 
+const loaded = new Map<string, Map<string, Asset>>()
+
 /**
- * Read once at start: the set of servable files is fixed, so no request path ever reaches the file
- * system. `deliveryTypes`: every delivery event type of the registry's dialects, in its order.
+ * Read once per process: the set of servable files is fixed, so no request path ever reaches the file
+ * system, and the apps a process builds (a test file's, an integrator's startSandbox) share them.
+ * `deliveryTypes`: every delivery event type of the registry's dialects, in its order.
  */
 function loadAssets (deliveryTypes: readonly string[]): Map<string, Asset> {
+  const key = deliveryTypes.join(',')
+  const known = loaded.get(key)
+  if (known !== undefined) return known
   const assets = new Map<string, Asset>()
+  loaded.set(key, assets)
   for (const name of readdirSync(DIR)) {
     const type = TYPES[extname(name)]
     if (type) assets.set(name, { body: readFileSync(join(DIR, name)), type })
