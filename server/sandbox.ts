@@ -34,6 +34,7 @@ import { transactionLookup } from './journal/transactions.js'
 import { ReportService, type ReportDeps } from './report/service.js'
 import { MedService } from './services/med.js'
 import { PayoutService } from './services/payouts.js'
+import { ChargeStages } from './services/charge-stages.js'
 import { RefundService } from './services/refunds.js'
 import { ExpiringRefs } from './services/expiring-refs.js'
 import { ScenarioService } from './services/scenarios.js'
@@ -202,7 +203,9 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   const transactions = new TransactionService(engine)
   const directory = new DirectoryService(engine)
   const expiringRefs = new ExpiringRefs(engine)
-  const refunds = new RefundService({ ...engine, events, received: transactions, expiringRefs })
+  // A payment's stage moves with what its refunds returned; the refunds tell the stages when one ends.
+  const stages = new ChargeStages({ store, refundedCents: charge => refunds.refundedCents(charge) })
+  const refunds = new RefundService({ ...engine, events, received: transactions, expiringRefs, stages })
   const receivedPix = new ReceivedPixService({ ...engine, events })
   // A split to an account of this sandbox arrives there as a received PIX.
   const splits = new SplitService({ ...engine, incoming: receivedPix.incoming })
@@ -210,8 +213,8 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
   // A charge paid through a composite code activates its recurrence (journeys 3 and 4), built below.
   // The static code of a contract pays the account its recurrence's location names (journey 4).
   const contractCodes: ContractCodes = { receiverOf: (recLocation, key) => recurrences.contractCodes.receiverOf(recLocation, key), paid: payment => recurrences.contractCodes.paid(payment) }
-  const chargePayments = new ChargePaymentService({ ...engine, events, splits, received: receivedPix, locations, recurrences: { chargePaid: payment => recurrences.activations.chargePaid(payment) }, contractCodes })
-  const charges = new ChargeService({ ...engine, events, expiringRefs, autoPay: chargePayments.autoPay })
+  const chargePayments = new ChargePaymentService({ ...engine, events, splits, received: receivedPix, stages, locations, recurrences: { chargePaid: payment => recurrences.activations.chargePaid(payment) }, contractCodes })
+  const charges = new ChargeService({ ...engine, events, expiringRefs, autoPay: chargePayments.autoPay, stages })
   const payouts = new PayoutService({ ...engine, events, charges: chargePayments.payments, directory: directory.holders, contractCodes: chargePayments.contractPayments, returns: refunds })
   const med = new MedService({ ...engine, events, received: transactions, refunds, accounts })
   const signer = new PayloadSigner(engine)
@@ -246,7 +249,7 @@ export function createSandbox (config: Config, version: string, opts: SandboxOpt
 
   // One order for every lifecycle step (the order the services were wired in before, which due jobs
   // of the same instant keep); the journal is memory only and starts over with a reset.
-  const lifecycle = new Lifecycles([webhooks, directory, charges, chargePayments, receivedPix, splits, payouts, refunds, med, locations, signer, cobvBatches, recurrences, cobrs, apiPixWebhooks, expiringRefs, { afterReset: () => journal.clear() }])
+  const lifecycle = new Lifecycles([webhooks, directory, charges, chargePayments, receivedPix, splits, payouts, refunds, stages, med, locations, signer, cobvBatches, recurrences, cobrs, apiPixWebhooks, expiringRefs, { afterReset: () => journal.clear() }])
   store.onAccountRemoved((id, removed) => lifecycle.accountRemoved(id, removed))
   const afterLoad = (): void => lifecycle.load()
 

@@ -3,6 +3,7 @@ import { endToEndId } from '../domain/ids.js'
 import * as ledger from '../domain/ledger.js'
 import { amountMessage, centsToString, parseAmount } from '../domain/money.js'
 import { Refusal } from '../errors/refusal.js'
+import type { ChargeStageFollower } from './charge-stages.js'
 import type { Account, Payer, Transaction } from '../store/state.js'
 import { hasScenario, scenarioParam } from '../../scenarios/resolver.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
@@ -31,6 +32,8 @@ export type ChargePaymentDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'r
   splits: ChargeSplits
   /** A PIX received with no charge behind it (what a static code of a contract pays), and the list of those received, which a charge paid joins. */
   received: Pick<ReceivedPixService, 'receive' | 'follow'>
+  /** The charges' stages (charge-stages.ts), which a charge paid (or refused by PAYMENT_ERROR) moves through. */
+  stages: ChargeStageFollower
   /** API Pix's payload locations, whose codes a pay-out may pay too; without them, only the charges' own locations count. */
   locations?: LocatedCharges
   /** Pix Automático's recurrences, which a cob or cobv paid through a composite code activates (journeys 3 and 4). */
@@ -158,6 +161,7 @@ export class ChargePaymentService implements Lifecycle {
     this.store.addRef(charge.id, `e2e-in:${e2e}`)
     // Paid, the charge is a PIX its account received (not when the provider refused it: PAYMENT_ERROR).
     this.deps.received.follow(this.store.transaction(charge.id)!)
+    this.deps.stages.follow(this.store.transaction(charge.id)!)
     const scenarios = [...(charge.scenarios ?? []), ...deliveryScenarios]
     if (!failed) this.store.ledger(account.id, a => ledger.creditIncoming(a, payment.amountCents))
     // The payment, or its refusal by the provider, said once: the dialects notify it.

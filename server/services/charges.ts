@@ -15,6 +15,7 @@ import type { AppliedScenario } from '../../scenarios/types.js'
 import type { ChargeAutoPay, CobVFields, CobVWrites, Lifecycle, Ports } from '../ports.js'
 import { DueJobs, type Derived, type InstantRange } from '../store/derived.js'
 import { RecordLists } from '../store/record-lists.js'
+import type { ChargeStage, ChargeStages } from './charge-stages.js'
 import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
 import type { ExpiringRefs, ExpiringRefsInput } from './expiring-refs.js'
@@ -65,6 +66,8 @@ export type ChargeDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | '
   expiringRefs: ExpiringRefs
   /** AUTO_PAY, which the payments keep (charge-payments.ts): told of each charge made or cancelled. */
   autoPay: ChargeAutoPay
+  /** The charges of static-style codes by stage (charge-stages.ts): told of each one made, cancelled or expired. */
+  stages: ChargeStages
 }
 
 /**
@@ -241,6 +244,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
       this.scheduleTimers(added)
       this.deps.expiringRefs.follow(added)
       this.codeCharges.add(added)
+      this.deps.stages.follow(added)
       this.deps.events.emit({ kind: 'charge-changed', accountId: account.id, transactionId: added.id, transition: 'created', scenarios })
       return this.store.transaction(added.id)!
     })
@@ -259,6 +263,15 @@ export class ChargeService implements Lifecycle, CobVWrites {
   codeChargesMade (accountId: number, externalReference: string | undefined, created: InstantRange, offset: number, limit: number, newestFirst: boolean): { total: number, charges: Transaction[] } | undefined {
     const page = this.codeCharges.pageWithin(externalReference === undefined ? String(accountId) : codeChargeRefKey(accountId, externalReference), created, offset, limit, newestFirst)
     return page === undefined ? undefined : { total: page.total, charges: page.records }
+  }
+
+  /**
+   * The same for those in any of the stages (charge-stages.ts), in the order made: what costs the page.
+   * Undefined when the account's list is out of order (an import), where `codeChargesOf` answers.
+   */
+  codeChargesMadeIn (accountId: number, stages: readonly ChargeStage[], externalReference: string | undefined, created: InstantRange, offset: number, limit: number, newestFirst: boolean): { total: number, charges: Transaction[] } | undefined {
+    if (!this.codeCharges.ordered(externalReference === undefined ? String(accountId) : codeChargeRefKey(accountId, externalReference))) return undefined
+    return this.deps.stages.page(accountId, stages, externalReference, created, offset, limit, newestFirst)
   }
 
   /**
@@ -291,6 +304,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
       })
       const cancelled = this.store.transaction(charge.id)!
       this.expiry.follow(cancelled)
+      this.deps.stages.follow(cancelled)
       this.deps.autoPay.follow(cancelled)
       this.deps.events.emit({ kind: 'charge-changed', accountId: charge.accountId, transactionId: charge.id, transition: 'cancelled', scenarios: charge.scenarios })
       return cancelled
@@ -518,6 +532,7 @@ export class ChargeService implements Lifecycle, CobVWrites {
       }
       this.deps.events.emit({ kind: 'charge-changed', accountId: charge.accountId, transactionId: id, transition: 'expired', scenarios: charge.scenarios })
     }))
+    this.deps.stages.follow(this.store.transaction(id)!)
   }
 
   // ---- helpers ----------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import type { DevolucaoRules, DevolucaoWrites, Lifecycle, MedReturns, PendingOpe
 import { DueJobs, type Derived } from '../store/derived.js'
 import { RecordLists } from '../store/record-lists.js'
 import type { Config } from '../config.js'
+import type { ChargeStageFollower } from './charge-stages.js'
 
 /**
  * Refunds of received payments: refund-in (standard family, docs/gateway.md §2.7) and devolução (central-bank
@@ -65,6 +66,8 @@ export type RefundDeps = Pick<Ports, 'store' | 'clock' | 'scheduler' | 'rng' | '
   received: ReceivedPayments
   /** A dialect's idempotency key on a refund, kept for a while. */
   expiringRefs: ExpiringRefs
+  /** The charges' stages (charge-stages.ts): a payment's stage moves with what its refunds returned. */
+  stages: ChargeStageFollower
 }
 
 export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
@@ -108,6 +111,11 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
     if (!received) return 0
     const used = this.refundsOf(original).filter(r => phaseOf(r) !== 'failed').reduce((sum, r) => sum + r.amountCents, 0)
     return Math.max(0, received.amountCents - used)
+  }
+
+  /** What a received payment's settled refunds returned (a refund pending or failed returned nothing). */
+  refundedCents (original: Transaction): number {
+    return this.refundsOf(original).filter(r => phaseOf(r) === 'done').reduce((sum, r) => sum + r.amountCents, 0)
   }
 
   refundsOf (original: Transaction): Transaction[] {
@@ -211,6 +219,7 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
           this.transition(d, 'NAO_REALIZADO', 'insufficient balance')
         }
       })
+      this.deps.stages.follow(original)
       return tx
     })
   }
@@ -345,6 +354,7 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
         refundDraft(d).settledAt = at
         this.transition(d, STATUS[d.kind as 'REFUND_IN'].done, 'settled')
       })
+      this.followOriginal(tx)
       this.emit(tx)
     })
     return true
@@ -363,9 +373,16 @@ export class RefundService implements DevolucaoWrites, MedReturns, Lifecycle {
         d.errorMessage = message
         this.transition(d, STATUS[d.kind as 'REFUND_IN'].failed, code)
       })
+      this.followOriginal(tx)
       this.emit(tx)
     })
     return true
+  }
+
+  /** A refund ended: what its payment's refunds returned may have changed its stage. */
+  private followOriginal (tx: Transaction): void {
+    const original = this.store.transaction(refundData(tx).originalId)
+    if (original !== undefined) this.deps.stages.follow(original)
   }
 
   /** A refund of a received payment ended (settled or failed): the dialects notify it. */

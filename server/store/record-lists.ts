@@ -54,6 +54,11 @@ export class RecordLists<C extends Collection> extends Over<C> {
     return { records: this.recordsAt(list.slice(start, end).reverse()), ...(start > 0 ? { nextCursor: start } : {}) }
   }
 
+  /** Whether the records listed under `key` are in the order of their instants (`pageWithin` reads them so). */
+  ordered (key: string): boolean {
+    return !this.unordered.has(key)
+  }
+
   /** The records listed under `key`, oldest first. */
   listed (key: string): Array<Collections[C]> {
     return this.recordsAt(this.of(key))
@@ -182,7 +187,10 @@ export class RecordLists<C extends Collection> extends Over<C> {
 }
 
 export interface StageListsOptions<R> {
-  /** The list a record is under: read from what it never changes (its account). */
+  /**
+   * The list a record is under, as it stands now: read from what it never changes (its account), or
+   * from what it may become too (a charge's stage): `follow` moves it to its place in its new list.
+   */
   list: (record: R) => string
   /**
    * When the record reached the stage (ms since the epoch), as it stands now: undefined while it has
@@ -231,12 +239,55 @@ export class StageLists<C extends Collection> extends Over<C> {
     return records
   }
 
-  /** After a write: the record is listed exactly while it is in the state and has reached the stage. */
+  /**
+   * How many records listed under any of `keys` reached the stage within the range, and `limit` of
+   * them from the `offset`-th in the order they reached it (the latest first when `newestFirst`), the
+   * lists read as one: binary searches, then the entries up to the page (a merge of the lists when
+   * there are several, bounded by offset and limit), and the page's records alone, whatever the
+   * length of the lists.
+   */
+  pageWithin (keys: readonly string[], { from, to }: InstantRange, offset: number, limit: number, newestFirst: boolean): { total: number, records: Array<Collections[C]> } {
+    const spans = keys.map(key => {
+      const list = this.lists.get(key) ?? []
+      const lo = upTo(0, list.length, i => list[i].at < from)
+      return { list, lo, hi: upTo(lo, list.length, i => list[i].at <= to) }
+    }).filter(span => span.hi > span.lo)
+    const total = spans.reduce((sum, span) => sum + span.hi - span.lo, 0)
+    const page: Reached[] = []
+    if (spans.length === 1) {
+      const { list, lo, hi } = spans[0]
+      page.push(...(newestFirst ? list.slice(Math.max(lo, hi - offset - limit), Math.max(lo, hi - offset)).reverse() : list.slice(Math.min(hi, lo + offset), Math.min(hi, lo + offset + limit))))
+    } else {
+      // Each list's next entry in the page's order, the first of them taken each time.
+      const next = spans.map(span => newestFirst ? span.hi - 1 : span.lo)
+      const left = (i: number): boolean => newestFirst ? next[i] >= spans[i].lo : next[i] < spans[i].hi
+      for (let n = 0; n < offset + limit; n++) {
+        let first = -1
+        for (let i = 0; i < spans.length; i++) {
+          if (!left(i)) continue
+          if (first < 0) { first = i; continue }
+          const [a, b] = [spans[i].list[next[i]], spans[first].list[next[first]]]
+          if (newestFirst ? before(b, a) : before(a, b)) first = i
+        }
+        if (first < 0) break
+        if (n >= offset) page.push(spans[first].list[next[first]])
+        next[first] += newestFirst ? -1 : 1
+      }
+    }
+    const records: Array<Collections[C]> = []
+    for (const entry of page) {
+      const record = this.recordAt(entry.key)
+      if (record !== undefined) records.push(record)
+    }
+    return { total, records }
+  }
+
+  /** After a write: the record is listed exactly while it is in the state and has reached the stage, in the list it is under now. */
   follow (record: Collections[C]): void {
     const key = this.keyOf(record)
     const at = this.isLive(record) ? this.options.reached(record) : undefined
     const was = this.listed.get(key)
-    if (was !== undefined && at === was.entry.at) return
+    if (was !== undefined && at === was.entry.at && (at === undefined || this.options.list(record) === was.list)) return
     if (was !== undefined) this.unlist(was.list, new Set([key]))
     if (at !== undefined) this.insert(record, at)
   }

@@ -380,3 +380,75 @@ t.test('stage lists: a record listed once it reaches the stage, in the order rec
   store.transact(() => store.removeAccount(1))
   t.same(ids(), [])
 })
+
+t.test('stage lists whose list a record changes (a charge\'s stage): it moves to its place by creation, and a page of one list or several merged reads the page only', async t => {
+  // Made a minute apart (two in one minute), listed by account and status: the status stands for a charge's stage.
+  const made = (id: string, seq: number, minute: number, accountId = 1): TransactionOf<'CASH_OUT'> => ({ ...cashOut(id, accountId, seq), createdAt: new Date(T0 + minute * MIN).toISOString() })
+  const { store, lifecycle, stages } = await keeping(t, ({ store }) => ({
+    stages: new StageLists(store, 'transactions', { list: tx => `${tx.accountId}:${tx.status}`, reached: tx => Date.parse(tx.createdAt), tie: tx => tx.seq }),
+  }))
+  const move = (id: string, status: 'CONFIRMED' | 'ERROR' | 'PENDING'): void => {
+    store.patch('transactions', id, d => { d.status = status })
+    stages.follow(store.transaction(id)!)
+  }
+  const records = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((id, i) => made(id, i + 1, i === 3 ? 2 : i))
+  store.transact(() => { for (const r of records) stages.follow(store.addTransaction(r)); stages.follow(store.addTransaction(made('o', 9, 1, 2))) })
+  store.transact(() => { for (const id of ['g', 'b', 'e']) move(id, 'CONFIRMED'); move('c', 'ERROR'); move('h', 'ERROR') })
+
+  /** What a pass over the records would answer: those of the statuses within the range, by creation then seq, a page of them. */
+  const oracle = (statuses: string[], from: number, to: number, offset: number, limit: number, newestFirst: boolean) => {
+    const all = Object.values(store.data.transactions)
+      .filter(tx => tx.accountId === 1 && statuses.includes(tx.status) && Date.parse(tx.createdAt) >= from && Date.parse(tx.createdAt) <= to)
+      .sort((x, y) => Date.parse(x.createdAt) - Date.parse(y.createdAt) || x.seq - y.seq)
+    if (newestFirst) all.reverse()
+    return { total: all.length, ids: all.slice(offset, offset + limit).map(tx => tx.id) }
+  }
+  const page = (statuses: string[], from: number, to: number, offset: number, limit: number, newestFirst: boolean) => {
+    const got = stages.pageWithin(statuses.map(s => `1:${s}`), { from, to }, offset, limit, newestFirst)
+    return { total: got.total, ids: got.records.map(tx => tx.id) }
+  }
+  const everyPage = (label: string): void => {
+    for (const statuses of [['PENDING'], ['CONFIRMED'], ['ERROR'], ['CONFIRMED', 'ERROR'], ['PENDING', 'CONFIRMED', 'ERROR'], ['REMOVED']]) {
+      for (const [from, to] of [[-Infinity, Infinity], [T0 + 2 * MIN, T0 + 5 * MIN], [T0 + 20 * MIN, Infinity]]) {
+        for (const [offset, limit] of [[0, 30], [1, 2], [3, 1], [7, 5]]) {
+          for (const newestFirst of [true, false]) {
+            t.same(page(statuses, from, to, offset, limit, newestFirst), oracle(statuses, from, to, offset, limit, newestFirst), `${label}: ${statuses.join('+')} ${from}..${to} ${offset}/${limit} ${newestFirst ? 'newest' : 'oldest'} first`)
+          }
+        }
+      }
+    }
+  }
+  t.same(page(['CONFIRMED'], -Infinity, Infinity, 0, 10, false).ids, ['b', 'e', 'g'], 'moved in another order, listed in the order made')
+  t.same(page(['PENDING'], -Infinity, Infinity, 0, 10, false).ids, ['a', 'd', 'f'], 'the others stay in order; another account\'s apart')
+  t.same(page(['CONFIRMED', 'ERROR'], -Infinity, Infinity, 0, 10, true).ids, ['h', 'g', 'e', 'c', 'b'], 'two lists read as one, the last made first')
+  everyPage('moved')
+
+  // A page reads its own records and no other.
+  let read = 0
+  const real = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(store), 'data') ?? Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Object.getPrototypeOf(store)), 'data')!
+  Object.defineProperty(store, 'data', { configurable: true, get: () => new Proxy(real.get!.call(store), { get: (s, k) => k === 'transactions' ? new Proxy(s.transactions, { get: (r, id) => { read++; return Reflect.get(r, id) } }) : Reflect.get(s, k) }) })
+  t.equal(stages.pageWithin(['1:CONFIRMED', '1:ERROR', '1:PENDING'], { from: -Infinity, to: Infinity }, 3, 2, true).records.length, 2)
+  delete (store as unknown as Record<string, unknown>).data
+  t.equal(read, 2, 'two records read for a page of two, at an offset, of three lists')
+
+  // A move a failed unit made is undone: the record back in its list, at its place.
+  fails(t, () => store.transact(() => {
+    move('a', 'CONFIRMED')
+    move('e', 'ERROR')
+    t.same(page(['CONFIRMED'], -Infinity, Infinity, 0, 10, false).ids, ['a', 'b', 'g'])
+    late()
+  }))
+  t.same(page(['CONFIRMED'], -Infinity, Infinity, 0, 10, false).ids, ['b', 'e', 'g'], 'put back')
+  everyPage('after a rollback')
+  store.transact(() => move('d', 'CONFIRMED'))
+  everyPage('moved again')
+
+  // Built anew from an imported document, whatever order it holds the records in; an account's removal empties its lists.
+  const shuffled = Object.values(store.data.transactions).reverse().map(tx => structuredClone(tx) as TransactionOf<'CASH_OUT'>)
+  store.transact(() => store.replace({ ...emptyState(), accounts: store.data.accounts, transactions: Object.fromEntries(shuffled.map(tx => [tx.id, tx])) }))
+  lifecycle.load()
+  everyPage('after a load')
+  store.transact(() => store.removeAccount(1))
+  t.same(page(['PENDING', 'CONFIRMED', 'ERROR'], -Infinity, Infinity, 0, 10, true), { total: 0, ids: [] }, 'the account removed')
+  t.same(stages.pageWithin(['2:PENDING'], { from: -Infinity, to: Infinity }, 0, 10, true).records.map(tx => tx.id), ['o'], 'the other account\'s kept')
+})

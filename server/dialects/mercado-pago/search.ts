@@ -1,5 +1,6 @@
 import { parseInstant } from '../../domain/instant.js'
 import type { Transaction } from '../../store/state.js'
+import type { ChargeStage } from '../../services/charge-stages.js'
 import { badRequest } from './errors.js'
 import { paymentOf, statusOf } from './views.js'
 
@@ -73,15 +74,31 @@ export interface PaymentSource {
   all (externalReference?: string): readonly Transaction[]
   /** How many of those were created within the range, and a page of them, the newest first when asked: undefined when it cannot be read so. */
   page (externalReference: string | undefined, created: { from: number, to: number }, offset: number, limit: number, newestFirst: boolean): { total: number, results: Transaction[] } | undefined
+  /** The same for the payments in any of the stages (`STAGES_OF` a status): undefined when it cannot be read so. */
+  pageIn (stages: readonly ChargeStage[], externalReference: string | undefined, created: { from: number, to: number }, offset: number, limit: number, newestFirst: boolean): { total: number, results: Transaction[] } | undefined
   /** A payment's refunds. */
   refundsOf (tx: Transaction): readonly Transaction[]
 }
 
 /**
+ * The stages of a charge (charge-stages.ts) each status covers, as `statusOf` (views.ts) maps them;
+ * a status no payment of the sandbox takes covers none. `status_detail` splits `paid` (accredited,
+ * partially_refunded): it is searched through the payments.
+ */
+const STAGES_OF: Readonly<Record<string, readonly ChargeStage[]>> = {
+  pending: ['open'],
+  approved: ['paid'],
+  refunded: ['refunded'],
+  cancelled: ['expired', 'cancelled'],
+  rejected: ['failed'],
+}
+
+/**
  * The page of an account's payments a query asks for. Created within a range and sorted by creation
- * or id (the order made), by external_reference or not, it is read from the lists as a page (the
- * default query: the newest 30 of the last 3 months); any other filter or sort reads the payments the
- * lists give (all of the account's, or those of the external_reference) and sorts what matched.
+ * or id (the order made), by external_reference or not, by status or not, it is read from the lists
+ * as a page (the default query: the newest 30 of the last 3 months; a status reads the lists of its
+ * stages); any other filter or sort reads the payments the lists give (all of the account's, or those
+ * of the external_reference) and sorts what matched.
  */
 export function searchPayments (source: PaymentSource, query: SearchQuery, now: number, collectorId: number): Found {
   const sort = query.sort ?? 'date_created'
@@ -103,6 +120,11 @@ export function searchPayments (source: PaymentSource, query: SearchQuery, now: 
   const reference = query.external_reference
   if (range === 'date_created' && (sort === 'date_created' || sort === 'id') && filters.every(([name]) => name === 'external_reference')) {
     const page = source.page(reference, { from: begin, to: end }, offset, limit, criteria === 'desc')
+    if (page !== undefined) return { total: page.total, limit, offset, results: page.results }
+  }
+  const status = query.status
+  if (status !== undefined && range === 'date_created' && (sort === 'date_created' || sort === 'id') && filters.every(([name]) => name === 'external_reference' || name === 'status')) {
+    const page = source.pageIn(Object.hasOwn(STAGES_OF, status) ? STAGES_OF[status] : [], reference, { from: begin, to: end }, offset, limit, criteria === 'desc')
     if (page !== undefined) return { total: page.total, limit, offset, results: page.results }
   }
   const field = sort as typeof SORTS[number]

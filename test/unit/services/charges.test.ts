@@ -5,6 +5,7 @@ import { MAX_CENTS } from '../../../server/domain/money.js'
 import type { ChargeSplits } from '../../../server/ports.js'
 import { cashInView, cobView } from '../../../server/dialects/gateway/views.js'
 import { receivedView } from '../../../server/routes/sandbox/views.js'
+import { ChargeStages } from '../../../server/services/charge-stages.js'
 import { ChargeService, type CashInInput } from '../../../server/services/charges.js'
 import { ChargePaymentService } from '../../../server/services/charge-payments.js'
 import { ReceivedPixService } from '../../../server/services/received-pix.js'
@@ -39,8 +40,10 @@ async function charges (t: Test, splitFrequency: 'IMMEDIATE' | 'HOURLY' | 'DAILY
   const realSplits = opts.realSplits ? new SplitService(e) : null
   const splits: ChargeSplits = realSplits ?? { runSplits: (charge, account) => { handed.push({ chargeId: charge.id, accountId: account.id }) } }
   const received = new ReceivedPixService(e)
-  const payments = new ChargePaymentService({ ...e, config: { settlementDelayMs: DELAY }, splits, received })
-  const service = new ChargeService({ ...e, config: { alphanumericCnpj: 'disabled' }, expiringRefs: new ExpiringRefs(e), autoPay: payments.autoPay })
+  // No refunds here: a payment's stage is read with none settled.
+  const stages = new ChargeStages({ store: e.store, refundedCents: () => 0 })
+  const payments = new ChargePaymentService({ ...e, config: { settlementDelayMs: DELAY }, splits, received, stages })
+  const service = new ChargeService({ ...e, config: { alphanumericCnpj: 'disabled' }, expiringRefs: new ExpiringRefs(e), autoPay: payments.autoPay, stages })
   const account = () => e.store.account(1)!
   const cashIn = (value: number, externalId: string, more: Partial<CashInInput> = {}, scenarios: AppliedScenario[] = []) =>
     service.createCashIn(account(), { transaction: { value, description: 'pedido', externalId }, payer: { fullName: 'CLIENTE', document: '52998224725' }, ...more }, scenarios)

@@ -21,7 +21,7 @@ async function refunds (t: Test) {
   const original = addReceived(e.store, { accountId: 1, amountCents: 10_000 })
   const lookups: string[] = []
   const received: ReceivedPayments = { findReceived: id => { lookups.push(id); return e.store.transaction(id) ?? e.store.transactionByRef(`e2e-in:${id}`) } }
-  const service = new RefundService({ ...e, config: { settlementDelayMs: DELAY }, received, expiringRefs: new ExpiringRefs(e) })
+  const service = new RefundService({ ...e, config: { settlementDelayMs: DELAY }, received, expiringRefs: new ExpiringRefs(e), stages: { follow: () => {} } })
   const balance = () => e.store.account(1)!.balance
   return { ...e, service, original, lookups, balance }
 }

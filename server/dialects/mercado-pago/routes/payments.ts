@@ -200,11 +200,15 @@ const routes: RoutesPlugin = async (app) => {
   }, async (request, reply) => {
     const account = accountOf(request)
     appliedScenarios(request, reply, 'cob-query', account.id)
-    // The account's payments from the charges' lists of them (by account, by external_reference), a page read as one where it can; each one's refunds from the refunds' index.
+    // The account's payments from the charges' lists of them (by account, by external_reference, by stage), a page read as one where it can; each one's refunds from the refunds' index.
     const source: PaymentSource = {
       all: reference => sb.charges.codeChargesOf(account.id, reference),
       page: (reference, created, offset, limit, newestFirst) => {
         const page = sb.charges.codeChargesMade(account.id, reference, created, offset, limit, newestFirst)
+        return page === undefined ? undefined : { total: page.total, results: page.charges }
+      },
+      pageIn: (stages, reference, created, offset, limit, newestFirst) => {
+        const page = sb.charges.codeChargesMadeIn(account.id, stages, reference, created, offset, limit, newestFirst)
         return page === undefined ? undefined : { total: page.total, results: page.charges }
       },
       refundsOf,
