@@ -45,7 +45,6 @@ function loadAssets (deliveryTypes: readonly string[]): Map<string, Asset> {
   const known = loaded.get(key)
   if (known !== undefined) return known
   const assets = new Map<string, Asset>()
-  loaded.set(key, assets)
   for (const name of readdirSync(DIR)) {
     const type = TYPES[extname(name)]
     if (type) assets.set(name, { body: readFileSync(join(DIR, name)), type })
@@ -54,6 +53,8 @@ function loadAssets (deliveryTypes: readonly string[]): Map<string, Asset> {
   // The delivery event types are the dialects' (their descriptors' `deliveries`): a new dialect's show up with no edit of the page.
   const lists = { ASYNC_ERROR_CODES, EVENT_TYPES, DELIVERY_TYPES: deliveryTypes }
   assets.set('lists.js', { body: Buffer.from(Object.entries(lists).map(([name, list]) => `export const ${name} = ${JSON.stringify(list)}\n`).join('')), type: TYPES['.js'] })
+  // Kept once whole: a read that failed part way leaves nothing for the next app to find.
+  loaded.set(key, assets)
   return assets
 }
 
