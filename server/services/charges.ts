@@ -520,19 +520,22 @@ export class ChargeService implements Lifecycle, CobVWrites {
   private expire (id: string): void {
     const charge = this.store.transaction(id)
     if (!charge || !isOpenCharge(charge) || !charge.dueAt || Date.parse(charge.dueAt) > this.now()) return
-    this.store.transact(() => this.store.update('transactions', id, d => {
-      d.dueAt = undefined
-      chargeDraft(d).autoPayAt = undefined
-      if (d.kind === 'COB' || d.kind === 'COBV') {
-        this.transition(d, 'REMOVIDA_PELO_PSP', 'expired')
-      } else {
-        d.errorCode = 'EXPIRED'
-        d.errorMessage = 'Cobrança expirada sem pagamento'
-        this.transition(d, 'ERROR', 'expired')
-      }
-      this.deps.events.emit({ kind: 'charge-changed', accountId: charge.accountId, transactionId: id, transition: 'expired', scenarios: charge.scenarios })
-    }))
-    this.deps.stages.follow(this.store.transaction(id)!)
+    this.store.transact(() => {
+      this.store.update('transactions', id, d => {
+        d.dueAt = undefined
+        chargeDraft(d).autoPayAt = undefined
+        if (d.kind === 'COB' || d.kind === 'COBV') {
+          this.transition(d, 'REMOVIDA_PELO_PSP', 'expired')
+        } else {
+          d.errorCode = 'EXPIRED'
+          d.errorMessage = 'Cobrança expirada sem pagamento'
+          this.transition(d, 'ERROR', 'expired')
+        }
+        this.deps.events.emit({ kind: 'charge-changed', accountId: charge.accountId, transactionId: id, transition: 'expired', scenarios: charge.scenarios })
+      })
+      // Inside the unit, as every other write's follow: a rollback and its mend see it together.
+      this.deps.stages.follow(this.store.transaction(id)!)
+    })
   }
 
   // ---- helpers ----------------------------------------------------------------------------------
