@@ -2,7 +2,7 @@
 // (@actions/workflow-parser, from actions/languageservices: the schema and expression rules the
 // workflow editor and the Actions service share): the keys and values the workflow schema allows,
 // the expressions' syntax, and the contexts each place may name. `npm run lint:workflows`, part of
-// `npm test` (scripts/test.mjs). It lints .github/workflows/ and every workflow among examples/ (a
+// `npm test` (scripts/checks.mjs). It lints .github/workflows/ and every workflow among examples/ (a
 // YAML file with `jobs`), or the files named on its command line. The parser imports its schema as
 // JSON without an import attribute (it is written for a bundler), so this runs through tsx, which
 // loads it: `node --import tsx scripts/lint-workflows.mjs [files...]`.
