@@ -302,7 +302,7 @@ async function mercadoPago (): Promise<void> {
     return { cpuUs: used.user + used.system, ms: t1 - t0, t0, t1, bytes: res.rawPayload.length, res }
   }
   const created: Sample[] = []
-  const SEARCHES = { newest: '', reference: 'external_reference=order-42', deep: 'offset=300&limit=30', status: 'status=pending&limit=30' } as const
+  const SEARCHES = { newest: '', reference: 'external_reference=order-42', deep: 'offset=300&limit=30', status: 'status=pending&limit=30', detail: 'status_detail=pending_waiting_transfer&limit=30' } as const
   const reads = async () => {
     const samples = Object.fromEntries(Object.keys(SEARCHES).map(k => [k, [] as Sample[]]))
     await settle()
@@ -329,6 +329,7 @@ async function mercadoPago (): Promise<void> {
     [`GET /v1/payments/search?external_reference=order-42: ${state}`, 'reference'],
     [`GET /v1/payments/search?offset=300&limit=30, a page deep: ${state}`, 'deep'],
     [`GET /v1/payments/search?status=pending&limit=30, read from the lists of its stages: ${state}`, 'status'],
+    [`GET /v1/payments/search?status_detail=pending_waiting_transfer&limit=30, the same: ${state}`, 'detail'],
   ] as const) rows.push({ figure, unit: `µs of CPU per GET (median of ${READS})`, early: early[key], late: late[key], summary: 'median' })
 }
 

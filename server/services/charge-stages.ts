@@ -5,18 +5,18 @@ import type { Ports } from '../ports.js'
 
 /**
  * Where a charge of a static-style code (a dialect's payment: Mercado Pago's) stands, in the core's
- * words: open (PENDING), paid and not wholly refunded, paid and wholly refunded (by refunds settled),
- * expired or cancelled unpaid, or failed otherwise (PAYMENT_ERROR). A dialect names its statuses by
- * these (docs/mercado-pago.md, Search).
+ * words: open (PENDING), paid with nothing refunded, paid and partly refunded, paid and wholly
+ * refunded (by refunds settled), expired or cancelled unpaid, or failed otherwise (PAYMENT_ERROR). A
+ * dialect names its statuses by these (docs/mercado-pago.md, Search).
  */
-export const CHARGE_STAGES = ['open', 'paid', 'refunded', 'expired', 'cancelled', 'failed'] as const
+export const CHARGE_STAGES = ['open', 'paid', 'partlyRefunded', 'refunded', 'expired', 'cancelled', 'failed'] as const
 export type ChargeStage = typeof CHARGE_STAGES[number]
 
 /** The stage of a charge, given the cents its settled refunds returned. */
 export function chargeStageOf (charge: Transaction, refundedCents: number): ChargeStage {
   switch (charge.status) {
     case 'PENDING': return 'open'
-    case 'CONFIRMED': return refundedCents >= charge.amountCents && refundedCents > 0 ? 'refunded' : 'paid'
+    case 'CONFIRMED': return refundedCents <= 0 ? 'paid' : refundedCents >= charge.amountCents ? 'refunded' : 'partlyRefunded'
     default: return charge.errorCode === 'EXPIRED' ? 'expired' : charge.errorCode === 'CANCELLED' ? 'cancelled' : 'failed'
   }
 }

@@ -4,7 +4,7 @@ import { advance, buildTestApp, newAccount } from '../helpers/app.js'
 import { enumerations } from '../helpers/enumerations.js'
 
 /**
- * GET /v1/payments/search by `status` (docs/mercado-pago.md, Search) is read from the lists of the
+ * GET /v1/payments/search by `status` or `status_detail` (docs/mercado-pago.md, Search) is read from the lists of the
  * charges' stages (server/services/charge-stages.ts), a page at a time: it answers what a pass over
  * the payments answers (a filter the lists do not hold, `payment_method_id=pix`, which every payment
  * matches, sends a query down that pass) through every change of a payment's status, and reads the
@@ -19,6 +19,9 @@ const mp = (app: FastifyInstance, acc: MpAccount, method: 'GET' | 'POST' | 'PUT'
 const pix = (ref: string, amount = 10, more: Record<string, unknown> = {}) => ({ transaction_amount: amount, payment_method_id: 'pix', external_reference: ref, payer: { email: 'p@example.com' }, ...more })
 const RENDER = { 'x-render-in-process-refunds': 'true' }
 const STATUSES = ['pending', 'approved', 'refunded', 'cancelled', 'rejected', 'in_process', 'nonsense'] as const
+const DETAILS = ['pending_waiting_transfer', 'accredited', 'partially_refunded', 'refunded', 'expired', 'by_collector', 'rejected_by_bank', 'cc_rejected_other_reason'] as const
+/** A status with a status_detail: of it, of another status, of none. */
+const BOTH = ['status=approved&status_detail=partially_refunded', 'status=approved&status_detail=accredited', 'status=cancelled&status_detail=expired', 'status=pending&status_detail=accredited', 'status=refunded&status_detail=nonsense']
 
 /** Payments of an account through every change of status, an hour apart, references repeating; what each became. */
 async function everyTransition (app: FastifyInstance, acc: MpAccount): Promise<Map<number, string>> {
@@ -72,9 +75,28 @@ const search = async (app: FastifyInstance, acc: MpAccount, query: string) => {
   return res.json() as { paging: { total: number, limit: number, offset: number }, results: Payment[] }
 }
 
-/** Every status, alone or with a reference, in every order and page: what the pass over the payments answers. */
+/**
+ * Every status, alone or with a reference, in every order and page: what the pass over the payments
+ * answers. Every status_detail, alone or with a status, the same in fewer orders and pages.
+ */
 async function sameAsThePass (t: Test, app: FastifyInstance, acc: MpAccount, became: ReadonlyMap<number, string>): Promise<void> {
   const newestFirst = [...became.keys()].sort((a, b) => b - a)
+  const details = new Map((await search(app, acc, 'limit=50')).results.map(p => [p.id, p.status_detail]))
+  for (const filter of [...DETAILS.map(d => `status_detail=${d}`), ...BOTH]) {
+    const wanted = new URLSearchParams(filter)
+    const expected = newestFirst.filter(id => details.get(id) === wanted.get('status_detail') && (!wanted.has('status') || became.get(id) === wanted.get('status')))
+    const got = await search(app, acc, filter)
+    t.same(got.results.map(p => p.id), expected, `${filter}: its payments, the newest first`)
+    t.equal(got.paging.total, expected.length)
+    for (const ref of ['', 'external_reference=r0&']) {
+      for (const order of ['', 'sort=id&criteria=asc&']) {
+        for (const page of ['', 'limit=1&offset=1', 'begin_date=NOW-9HOURS&end_date=NOW-4HOURS']) {
+          const query = `${ref}${order}${filter}&${page}`
+          t.same(await search(app, acc, query), await search(app, acc, `${query}&payment_method_id=pix`), query)
+        }
+      }
+    }
+  }
   for (const status of STATUSES) {
     const expected = newestFirst.filter(id => became.get(id) === status)
     const got = await search(app, acc, `status=${status}`)
@@ -97,7 +119,8 @@ async function readsThePage (t: Test, app: FastifyInstance, acc: MpAccount, labe
   for (let n = 0; n < 40; n++) t.equal((await mp(app, acc, 'POST', '/v1/payments', pix(`many-${n % 2}`))).statusCode, 201)
   const all = (await search(app, acc, 'limit=50')).paging.total
   t.ok(all >= 40, `${label}: the account holds ${all} payments`)
-  for (const query of ['status=pending&limit=5', 'status=pending&limit=5&offset=7', 'status=cancelled&limit=3', 'status=approved&external_reference=many-1&limit=5', 'status=pending&external_reference=many-1&sort=id&criteria=asc&limit=5']) {
+  for (const query of ['status=pending&limit=5', 'status=pending&limit=5&offset=7', 'status=cancelled&limit=3', 'status=approved&external_reference=many-1&limit=5', 'status=pending&external_reference=many-1&sort=id&criteria=asc&limit=5',
+    'status_detail=pending_waiting_transfer&limit=5&offset=3', 'status=approved&status_detail=accredited&external_reference=many-1&limit=5']) {
     const { result, read } = await enumerations(app, ['transactions'], () => search(app, acc, query))
     t.ok(result.results.length > 0 || result.paging.total === 0, query)
     t.ok(read.transactions.size <= 5, `${label}: ${query} read ${read.transactions.size} payments, not the account's ${all}`)

@@ -1,6 +1,6 @@
 import { parseInstant } from '../../domain/instant.js'
 import type { Transaction } from '../../store/state.js'
-import type { ChargeStage } from '../../services/charge-stages.js'
+import { CHARGE_STAGES, type ChargeStage } from '../../services/charge-stages.js'
 import { badRequest } from './errors.js'
 import { paymentOf, statusOf } from './views.js'
 
@@ -81,24 +81,35 @@ export interface PaymentSource {
 }
 
 /**
- * The stages of a charge (charge-stages.ts) each status covers, as `statusOf` (views.ts) maps them;
- * a status no payment of the sandbox takes covers none. `status_detail` splits `paid` (accredited,
- * partially_refunded): it is searched through the payments.
+ * The stages of a charge (charge-stages.ts) each status and each status_detail covers, as `statusOf`
+ * (views.ts) maps them; a value no payment of the sandbox takes covers none.
  */
 const STAGES_OF: Readonly<Record<string, readonly ChargeStage[]>> = {
   pending: ['open'],
-  approved: ['paid'],
+  approved: ['paid', 'partlyRefunded'],
   refunded: ['refunded'],
   cancelled: ['expired', 'cancelled'],
   rejected: ['failed'],
 }
+const STAGES_OF_DETAIL: Readonly<Record<string, readonly ChargeStage[]>> = {
+  pending_waiting_transfer: ['open'],
+  accredited: ['paid'],
+  partially_refunded: ['partlyRefunded'],
+  refunded: ['refunded'],
+  expired: ['expired'],
+  by_collector: ['cancelled'],
+  rejected_by_bank: ['failed'],
+}
+const stagesIn = (table: Readonly<Record<string, readonly ChargeStage[]>>, value: string | undefined): readonly ChargeStage[] =>
+  value === undefined ? CHARGE_STAGES : Object.hasOwn(table, value) ? table[value] : []
 
 /**
  * The page of an account's payments a query asks for. Created within a range and sorted by creation
- * or id (the order made), by external_reference or not, by status or not, it is read from the lists
- * as a page (the default query: the newest 30 of the last 3 months; a status reads the lists of its
- * stages); any other filter or sort reads the payments the lists give (all of the account's, or those
- * of the external_reference) and sorts what matched.
+ * or id (the order made), by external_reference or not, by status and status_detail or not, it is
+ * read from the lists as a page (the default query: the newest 30 of the last 3 months; a status or a
+ * status_detail reads the lists of the stages both cover); any other filter or sort reads the
+ * payments the lists give (all of the account's, or those of the external_reference) and sorts what
+ * matched.
  */
 export function searchPayments (source: PaymentSource, query: SearchQuery, now: number, collectorId: number): Found {
   const sort = query.sort ?? 'date_created'
@@ -122,9 +133,11 @@ export function searchPayments (source: PaymentSource, query: SearchQuery, now: 
     const page = source.page(reference, { from: begin, to: end }, offset, limit, criteria === 'desc')
     if (page !== undefined) return { total: page.total, limit, offset, results: page.results }
   }
-  const status = query.status
-  if (status !== undefined && range === 'date_created' && (sort === 'date_created' || sort === 'id') && filters.every(([name]) => name === 'external_reference' || name === 'status')) {
-    const page = source.pageIn(Object.hasOwn(STAGES_OF, status) ? STAGES_OF[status] : [], reference, { from: begin, to: end }, offset, limit, criteria === 'desc')
+  const byStatus = query.status !== undefined || query.status_detail !== undefined
+  if (byStatus && range === 'date_created' && (sort === 'date_created' || sort === 'id') && filters.every(([name]) => name === 'external_reference' || name === 'status' || name === 'status_detail')) {
+    const detail = stagesIn(STAGES_OF_DETAIL, query.status_detail)
+    const stages = stagesIn(STAGES_OF, query.status).filter(stage => detail.includes(stage))
+    const page = source.pageIn(stages, reference, { from: begin, to: end }, offset, limit, criteria === 'desc')
     if (page !== undefined) return { total: page.total, limit, offset, results: page.results }
   }
   const field = sort as typeof SORTS[number]
