@@ -302,7 +302,7 @@ async function mercadoPago (): Promise<void> {
     return { cpuUs: used.user + used.system, ms: t1 - t0, t0, t1, bytes: res.rawPayload.length, res }
   }
   const created: Sample[] = []
-  const SEARCHES = { newest: '', reference: 'external_reference=order-42', deep: 'offset=300&limit=30', status: 'status=pending&limit=30', detail: 'status_detail=pending_waiting_transfer&limit=30' } as const
+  const SEARCHES = { newest: '', reference: 'external_reference=order-42', deep: 'offset=300&limit=30', status: 'status=pending&limit=30', detail: 'status_detail=pending_waiting_transfer&limit=30', payer: 'payer.email=few@example.com' } as const
   const reads = async () => {
     const samples = Object.fromEntries(Object.keys(SEARCHES).map(k => [k, [] as Sample[]]))
     await settle()
@@ -315,7 +315,7 @@ async function mercadoPago (): Promise<void> {
   const started = performance.now()
   for (let n = 1; n <= PAYMENTS; n++) {
     if (n === WARM + 1 || n === PAYMENTS - EARLY + 1) await settle()
-    created.push(await timedMp('POST', '/v1/payments', { transaction_amount: 10, payment_method_id: 'pix', external_reference: `order-${n}`, payer: { email: 'p@example.com' } }, 201, `bench-${n}`))
+    created.push(await timedMp('POST', '/v1/payments', { transaction_amount: 10, payment_method_id: 'pix', external_reference: `order-${n}`, payer: { email: n <= 20 ? 'few@example.com' : 'p@example.com' } }, 201, `bench-${n}`))
     await app.sandbox.scheduler.advance(1000)
     if (n === WARM + EARLY) early = await reads()
     if (n % 5000 === 0) console.error(`mercado-pago: ${n} payments, ${Math.round((performance.now() - started) / 1000)} s`)
@@ -330,6 +330,7 @@ async function mercadoPago (): Promise<void> {
     [`GET /v1/payments/search?offset=300&limit=30, a page deep: ${state}`, 'deep'],
     [`GET /v1/payments/search?status=pending&limit=30, read from the lists of its stages: ${state}`, 'status'],
     [`GET /v1/payments/search?status_detail=pending_waiting_transfer&limit=30, the same: ${state}`, 'detail'],
+    [`GET /v1/payments/search?payer.email=few@example.com, a payer of the first 20 payments: ${state}`, 'payer'],
   ] as const) rows.push({ figure, unit: `µs of CPU per GET (median of ${READS})`, early: early[key], late: late[key], summary: 'median' })
 }
 

@@ -81,6 +81,10 @@ export interface CobLocation {
 
 /** The list of an account's charges of one external reference (a dialect's `external_reference`). */
 const codeChargeRefKey = (accountId: number, reference: string): string => `${accountId}\u0000${reference}`
+const codeChargePayerKey = (accountId: number, field: 'id' | 'email', value: string): string => `${accountId}\u0001${field}\u0000${value}`
+
+/** Which of an account's charges of static-style codes to read: those of one external reference, or of one payer (by id or email). */
+export interface CodeChargesOf { externalReference?: string, payerId?: string, payerEmail?: string }
 
 export class ChargeService implements Lifecycle, CobVWrites {
   /** An open charge's expiry, at its `dueAt`. */
@@ -100,8 +104,9 @@ export class ChargeService implements Lifecycle, CobVWrites {
     this.made = new RecordLists(deps.store, 'transactions', tx => tx.kind === 'COBV' ? [`${tx.accountId}:COBV`, 'COBV'] : tx.kind === 'COB' ? `${tx.accountId}:COB` : [], tx => tx.createdAt)
     this.codeCharges = new RecordLists(deps.store, 'transactions', tx => {
       if (tx.kind !== 'CASH_IN' || tx.data.mercadoPago === undefined) return []
-      const reference = tx.data.mercadoPago.externalReference
-      return reference === undefined ? [String(tx.accountId)] : [String(tx.accountId), codeChargeRefKey(tx.accountId, reference)]
+      const { externalReference: reference, payer } = tx.data.mercadoPago
+      const keys = [String(tx.accountId), codeChargePayerKey(tx.accountId, 'id', payer.id), codeChargePayerKey(tx.accountId, 'email', payer.email)]
+      return reference === undefined ? keys : [...keys, codeChargeRefKey(tx.accountId, reference)]
     }, tx => tx.createdAt)
     this.derived = [this.expiry, this.made, this.codeCharges]
   }
@@ -250,9 +255,17 @@ export class ChargeService implements Lifecycle, CobVWrites {
     })
   }
 
-  /** An account's charges of static-style codes (those of one external reference), oldest first: what costs their number, not the account's every record. */
-  codeChargesOf (accountId: number, externalReference?: string): Transaction[] {
-    return this.codeCharges.listed(externalReference === undefined ? String(accountId) : codeChargeRefKey(accountId, externalReference))
+  /**
+   * An account's charges of static-style codes, oldest first, or those of one external reference or
+   * payer (the first given of the three): what costs their number, not the account's every record.
+   */
+  codeChargesOf (accountId: number, of: CodeChargesOf = {}): Transaction[] {
+    const key = of.externalReference !== undefined
+      ? codeChargeRefKey(accountId, of.externalReference)
+      : of.payerId !== undefined
+        ? codeChargePayerKey(accountId, 'id', of.payerId)
+        : of.payerEmail !== undefined ? codeChargePayerKey(accountId, 'email', of.payerEmail) : String(accountId)
+    return this.codeCharges.listed(key)
   }
 
   /**

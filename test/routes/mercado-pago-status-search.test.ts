@@ -171,3 +171,40 @@ t.test('a refund rolled back by a failed unit leaves its payment where it was', 
   t.same((await search(app, acc, 'status=approved')).results.map(r => r.id), [p.id], 'still approved')
   t.same(await search(app, acc, 'status=approved'), await search(app, acc, 'status=approved&payment_method_id=pix'))
 })
+
+t.test('a search by the payer reads the payer\'s payments only, and answers what a pass over the account\'s payments would', async t => {
+  const app = await buildTestApp(t)
+  const acc = await newAccount(app, { balance: 0 }) as unknown as MpAccount
+  const few: Payment[] = []
+  for (let n = 0; n < 30; n++) {
+    const email = n % 10 === 3 ? 'few@example.com' : 'many@example.com'
+    const res = await mp(app, acc, 'POST', '/v1/payments', pix(`r${n % 2}`, 10, { payer: { email } }))
+    t.equal(res.statusCode, 201)
+    if (email === 'few@example.com') few.push(res.json())
+    await advance(app, 60_000)
+  }
+  const paid = few[1]
+  await app.inject({ method: 'POST', url: '/__sandbox/pix/pay', payload: { pixCode: paid.point_of_interaction.transaction_data.qr_code } })
+  const payerId = (await search(app, acc, `id=${few[0].id}`)).results[0] as unknown as { payer: { id: string } }
+  const newestFirst = few.map(p => p.id).reverse()
+  for (const [query, expected] of [
+    ['payer.email=few@example.com', newestFirst],
+    [`payer.id=${payerId.payer.id}`, newestFirst],
+    ['payer.email=few@example.com&status=approved', [paid.id]],
+    ['payer.email=few@example.com&status_detail=pending_waiting_transfer&sort=id&criteria=asc', few.filter(p => p !== paid).map(p => p.id)],
+    ['payer.email=few@example.com&sort=date_last_updated', [paid.id, ...newestFirst.filter(id => id !== paid.id)]],
+    [`payer.id=${payerId.payer.id}&payer.email=many@example.com`, []],
+    ['payer.email=nobody@example.com', []],
+  ] as const) {
+    const { result, read } = await enumerations(app, ['transactions'], () => search(app, acc, query))
+    t.same(result.results.map(p => p.id), expected, query)
+    t.equal(result.paging.total, expected.length, `${query}: total`)
+    t.ok(read.transactions.size <= few.length, `${query}: read ${read.transactions.size} payments, not the account's 30`)
+  }
+  // A snapshot exported and imported: the payer's list is made again from the records.
+  const snapshot = (await app.inject({ method: 'GET', url: '/__sandbox/snapshot' })).json()
+  t.equal((await app.inject({ method: 'PUT', url: '/__sandbox/snapshot', payload: snapshot })).statusCode, 200)
+  const { result, read } = await enumerations(app, ['transactions'], () => search(app, acc, 'payer.email=few@example.com&status=pending'))
+  t.same(result.results.map(p => p.id), newestFirst.filter(id => id !== paid.id), 'after an import')
+  t.ok(read.transactions.size <= few.length, `after an import: read ${read.transactions.size} payments`)
+})

@@ -70,8 +70,8 @@ const FILTERS: Record<string, (tx: Transaction, refunds: readonly Transaction[])
 
 /** Where a search reads an account's payments (the charges' lists of them, in the order made). */
 export interface PaymentSource {
-  /** The account's payments, or those of one external_reference, oldest first. */
-  all (externalReference?: string): readonly Transaction[]
+  /** The account's payments, or those of one external_reference or payer (the first given), oldest first. */
+  all (of: { externalReference?: string, payerId?: string, payerEmail?: string }): readonly Transaction[]
   /** How many of those were created within the range, and a page of them, the newest first when asked: undefined when it cannot be read so. */
   page (externalReference: string | undefined, created: { from: number, to: number }, offset: number, limit: number, newestFirst: boolean): { total: number, results: Transaction[] } | undefined
   /** The same for the payments in any of the stages (`STAGES_OF` a status): undefined when it cannot be read so. */
@@ -108,8 +108,8 @@ const stagesIn = (table: Readonly<Record<string, readonly ChargeStage[]>>, value
  * or id (the order made), by external_reference or not, by status and status_detail or not, it is
  * read from the lists as a page (the default query: the newest 30 of the last 3 months; a status or a
  * status_detail reads the lists of the stages both cover); any other filter or sort reads the
- * payments the lists give (all of the account's, or those of the external_reference) and sorts what
- * matched.
+ * payments the lists give (all of the account's, or those of the external_reference, else of the
+ * payer) and sorts what matched.
  */
 export function searchPayments (source: PaymentSource, query: SearchQuery, now: number, collectorId: number): Found {
   const sort = query.sort ?? 'date_created'
@@ -141,7 +141,7 @@ export function searchPayments (source: PaymentSource, query: SearchQuery, now: 
     if (page !== undefined) return { total: page.total, limit, offset, results: page.results }
   }
   const field = sort as typeof SORTS[number]
-  const matched = source.all(reference).filter(tx => {
+  const matched = source.all({ externalReference: reference, payerId: query['payer.id'], payerEmail: query['payer.email'] }).filter(tx => {
     const at = instantOf(tx, range as typeof SORTS[number])
     if (at === undefined || at < begin || at > end) return false
     if (filters.length === 0) return true

@@ -200,9 +200,9 @@ const routes: RoutesPlugin = async (app) => {
   }, async (request, reply) => {
     const account = accountOf(request)
     appliedScenarios(request, reply, 'cob-query', account.id)
-    // The account's payments from the charges' lists of them (by account, by external_reference, by stage), a page read as one where it can; each one's refunds from the refunds' index.
+    // The account's payments from the charges' lists of them (by account, by external_reference, by payer, by stage), a page read as one where it can; each one's refunds from the refunds' index.
     const source: PaymentSource = {
-      all: reference => sb.charges.codeChargesOf(account.id, reference),
+      all: of => sb.charges.codeChargesOf(account.id, of),
       page: (reference, created, offset, limit, newestFirst) => {
         const page = sb.charges.codeChargesMade(account.id, reference, created, offset, limit, newestFirst)
         return page === undefined ? undefined : { total: page.total, results: page.charges }
