@@ -1,6 +1,7 @@
 import { parseInstant } from '../../domain/instant.js'
 import type { Transaction } from '../../store/state.js'
 import { CHARGE_STAGES, type ChargeStage } from '../../services/charge-stages.js'
+import type { CodeChargesOf } from '../../services/charges.js'
 import { badRequest } from './errors.js'
 import { paymentOf, statusOf } from './views.js'
 
@@ -71,7 +72,7 @@ const FILTERS: Record<string, (tx: Transaction, refunds: readonly Transaction[])
 /** Where a search reads an account's payments (the charges' lists of them, in the order made). */
 export interface PaymentSource {
   /** The account's payments, or those of one external_reference or payer (the first given), oldest first. */
-  all (of: { externalReference?: string, payerId?: string, payerEmail?: string }): readonly Transaction[]
+  all (of: CodeChargesOf): readonly Transaction[]
   /** How many of those were created within the range, and a page of them, the newest first when asked: undefined when it cannot be read so. */
   page (externalReference: string | undefined, created: { from: number, to: number }, offset: number, limit: number, newestFirst: boolean): { total: number, results: Transaction[] } | undefined
   /** The same for the payments in any of the stages (`STAGES_OF` a status): undefined when it cannot be read so. */
