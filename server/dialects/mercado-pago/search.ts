@@ -75,7 +75,7 @@ export interface PaymentSource {
   all (of: CodeChargesOf): readonly Transaction[]
   /** How many of those were created within the range, and a page of them, the newest first when asked: undefined when it cannot be read so. */
   page (externalReference: string | undefined, created: { from: number, to: number }, offset: number, limit: number, newestFirst: boolean): { total: number, results: Transaction[] } | undefined
-  /** The same for the payments in any of the stages (`STAGES_OF` a status): undefined when it cannot be read so. */
+  /** The same for the payments in any of the stages (those a status and a status_detail both cover): undefined when it cannot be read so. */
   pageIn (stages: readonly ChargeStage[], externalReference: string | undefined, created: { from: number, to: number }, offset: number, limit: number, newestFirst: boolean): { total: number, results: Transaction[] } | undefined
   /** A payment's refunds. */
   refundsOf (tx: Transaction): readonly Transaction[]
