@@ -36,8 +36,10 @@
  * - mercado-pago: `--payments` Mercado Pago payments (`POST /v1/payments`, docs/mercado-pago.md), each
  *   with its own `external_reference`, a second of sandbox time apart. The creations of payments 301 to
  *   400 against the last 100; `GET /v1/payments/search` as a client asks it by default (the newest 30),
- *   by `external_reference`, a page deep (`offset=300`), and by `status` (read from the lists of the
- *   charges' stages), after 400 payments against the end, each the median of `--reads`.
+ *   by `external_reference`, a page deep (`offset=300`), by `status` and `status_detail` (read from the
+ *   lists of the charges' stages), by a payer, by the last update (a page of that date's list) and over
+ *   the last 5 minutes of updates sorted by creation, after 400 payments against the end, each the
+ *   median of `--reads`.
  *
  * Not part of `npm test`; bench/README.md has the figures.
  */
@@ -302,7 +304,7 @@ async function mercadoPago (): Promise<void> {
     return { cpuUs: used.user + used.system, ms: t1 - t0, t0, t1, bytes: res.rawPayload.length, res }
   }
   const created: Sample[] = []
-  const SEARCHES = { newest: '', reference: 'external_reference=order-42', deep: 'offset=300&limit=30', status: 'status=pending&limit=30', detail: 'status_detail=pending_waiting_transfer&limit=30', payer: 'payer.email=few@example.com' } as const
+  const SEARCHES = { newest: '', reference: 'external_reference=order-42', deep: 'offset=300&limit=30', status: 'status=pending&limit=30', detail: 'status_detail=pending_waiting_transfer&limit=30', payer: 'payer.email=few@example.com', updated: 'range=date_last_updated&sort=date_last_updated&limit=30', recent: 'range=date_last_updated&begin_date=NOW-5MINUTES' } as const
   const reads = async () => {
     const samples = Object.fromEntries(Object.keys(SEARCHES).map(k => [k, [] as Sample[]]))
     await settle()
@@ -331,6 +333,8 @@ async function mercadoPago (): Promise<void> {
     [`GET /v1/payments/search?status=pending&limit=30, read from the lists of its stages: ${state}`, 'status'],
     [`GET /v1/payments/search?status_detail=pending_waiting_transfer&limit=30, the same: ${state}`, 'detail'],
     [`GET /v1/payments/search?payer.email=few@example.com, a payer of the first 20 payments: ${state}`, 'payer'],
+    [`GET /v1/payments/search?range=date_last_updated&sort=date_last_updated&limit=30, the last updated: ${state}`, 'updated'],
+    [`GET /v1/payments/search?range=date_last_updated&begin_date=NOW-5MINUTES, the 300 updated in the last 5 minutes by creation: ${state}`, 'recent'],
   ] as const) rows.push({ figure, unit: `µs of CPU per GET (median of ${READS})`, early: early[key], late: late[key], summary: 'median' })
 }
 

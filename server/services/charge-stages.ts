@@ -29,6 +29,26 @@ export interface ChargeStageDeps extends Pick<Ports, 'store'> {
   refundedCents (charge: Transaction): number
 }
 
+/**
+ * The instants a charge's lists are also kept in the order of, besides its making: its last change of
+ * status (`updatedAt`: made, then paid, expired, cancelled or refused) and its payment (when a paid
+ * charge received its PIX, for as long as it stays paid). A dialect names its dates by these.
+ */
+export const CHARGE_INSTANTS = ['updated', 'paid'] as const
+export type ChargeInstant = typeof CHARGE_INSTANTS[number]
+
+/** When a charge of a static-style code reached the instant, as it stands now (undefined: it has not). */
+export function chargeInstantOf (charge: Transaction, instant: ChargeInstant | 'made'): number | undefined {
+  switch (instant) {
+    case 'made': return Date.parse(charge.createdAt)
+    case 'updated': return Date.parse(charge.updatedAt)
+    case 'paid': {
+      const received = charge.kind === 'CASH_IN' ? charge.data.received : undefined
+      return charge.status === 'CONFIRMED' && received !== undefined ? Date.parse(received.at) : undefined
+    }
+  }
+}
+
 /** What the writers of a charge or of its refunds tell: the charge may have moved to another stage. */
 export interface ChargeStageFollower {
   follow (charge: Transaction): void
@@ -37,13 +57,17 @@ export interface ChargeStageFollower {
 /**
  * Each account's charges of static-style codes by stage (and by stage and external reference), in
  * the order they were made, so that a search by a dialect's status reads a page whatever the number
- * of charges. A charge changes stage when it is paid, expires, is cancelled (ChargeService,
+ * of charges; and each account's charges in the order of their last change and of their payment
+ * (`CHARGE_INSTANTS`), so that a search by those dates reads a page or its range. A charge changes
+ * stage, and its status its instants, when it is paid, expires, is cancelled (ChargeService,
  * ChargePaymentService) or a refund of it ends (RefundService): each tells it here. A rollback or an
  * account's removal names the charges and the refunds it touched: a refund's charge is followed too.
  */
 export class ChargeStages implements ChargeStageFollower {
   private readonly byStage: StageLists<'transactions'>
   private readonly byReference: StageLists<'transactions'>
+  /** Each account's charges in the order of each instant: a status moves a charge only with a write that tells it here. */
+  private readonly byInstant: Record<ChargeInstant, StageLists<'transactions'>>
   readonly derived: readonly Derived[]
 
   constructor (private readonly deps: ChargeStageDeps) {
@@ -55,7 +79,12 @@ export class ChargeStages implements ChargeStageFollower {
       reached: tx => referenceOf(tx) === undefined ? undefined : created(tx),
       tie,
     })
-    const lists = [this.byStage, this.byReference]
+    const at = (instant: ChargeInstant) => (tx: Transaction): number | undefined => isCodeCharge(tx) ? chargeInstantOf(tx, instant) : undefined
+    this.byInstant = {
+      updated: new StageLists(deps.store, 'transactions', { list: tx => String(tx.accountId), reached: at('updated'), tie }),
+      paid: new StageLists(deps.store, 'transactions', { list: tx => String(tx.accountId), reached: at('paid'), tie }),
+    }
+    const lists = [this.byStage, this.byReference, ...Object.values(this.byInstant)]
     this.derived = [{
       collection: 'transactions',
       rebuild: () => { for (const l of lists) l.rebuild() },
@@ -77,9 +106,24 @@ export class ChargeStages implements ChargeStageFollower {
     return { total: page.total, charges: page.records }
   }
 
+  /**
+   * How many of an account's charges reached the instant within the range, and `limit` of them from
+   * the `offset`-th in its order (then the order made), the latest first when `newestFirst`: what costs the page.
+   */
+  pageBy (accountId: number, instant: ChargeInstant, range: InstantRange, offset: number, limit: number, newestFirst: boolean): { total: number, charges: Transaction[] } {
+    const page = this.byInstant[instant].pageWithin([String(accountId)], range, offset, limit, newestFirst)
+    return { total: page.total, charges: page.records }
+  }
+
+  /** An account's charges that reached the instant within the range, in its order: what costs the answer. */
+  within (accountId: number, instant: ChargeInstant, range: InstantRange): Transaction[] {
+    return this.byInstant[instant].within(String(accountId), range)
+  }
+
   follow (charge: Transaction): void {
     this.byStage.follow(charge)
     this.byReference.follow(charge)
+    for (const lists of Object.values(this.byInstant)) lists.follow(charge)
   }
 
   private stageOf (tx: Transaction): ChargeStage {

@@ -15,7 +15,7 @@ import type { AppliedScenario } from '../../scenarios/types.js'
 import type { ChargeAutoPay, CobVFields, CobVWrites, Lifecycle, Ports } from '../ports.js'
 import { DueJobs, type Derived, type InstantRange } from '../store/derived.js'
 import { RecordLists } from '../store/record-lists.js'
-import type { ChargeStage, ChargeStages } from './charge-stages.js'
+import type { ChargeInstant, ChargeStage, ChargeStages } from './charge-stages.js'
 import type { Config } from '../config.js'
 import { iso, recordTransition } from './history.js'
 import type { ExpiringRefs, ExpiringRefsInput } from './expiring-refs.js'
@@ -285,6 +285,22 @@ export class ChargeService implements Lifecycle, CobVWrites {
   codeChargesMadeIn (accountId: number, stages: readonly ChargeStage[], externalReference: string | undefined, created: InstantRange, offset: number, limit: number, newestFirst: boolean): { total: number, charges: Transaction[] } | undefined {
     if (!this.codeCharges.ordered(externalReference === undefined ? String(accountId) : codeChargeRefKey(accountId, externalReference))) return undefined
     return this.deps.stages.page(accountId, stages, externalReference, created, offset, limit, newestFirst)
+  }
+
+  /**
+   * The same in the order of another instant (charge-stages.ts: the last change, the payment), over
+   * the charges that reached it within the range: what costs the page.
+   */
+  codeChargesBy (accountId: number, instant: ChargeInstant, range: InstantRange, offset: number, limit: number, newestFirst: boolean): { total: number, charges: Transaction[] } {
+    return this.deps.stages.pageBy(accountId, instant, range, offset, limit, newestFirst)
+  }
+
+  /**
+   * An account's charges of static-style codes that were made, last changed or paid within the range
+   * (a search that filters or sorts them further): what costs their number, not the account's.
+   */
+  codeChargesWithin (accountId: number, instant: ChargeInstant | 'made', range: InstantRange): Transaction[] {
+    return instant === 'made' ? this.codeCharges.within(String(accountId), range) : this.deps.stages.within(accountId, instant, range)
   }
 
   /**

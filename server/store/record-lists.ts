@@ -194,7 +194,7 @@ export interface StageListsOptions<R> {
   list: (record: R) => string
   /**
    * When the record reached the stage (ms since the epoch), as it stands now: undefined while it has
-   * not (or no longer has: a rollback put it back as it was before). Once reached, it never changes.
+   * not (or no longer has: a rollback put it back as it was before). It may move later (a charge's last change): `follow` moves the record to its new place.
    */
   reached: (record: R) => number | undefined
   /** What orders the records that reached it in the same millisecond: the order they were made (a transaction's `seq`). */

@@ -1,6 +1,6 @@
 import { parseInstant } from '../../domain/instant.js'
 import type { Transaction } from '../../store/state.js'
-import { CHARGE_STAGES, type ChargeStage } from '../../services/charge-stages.js'
+import { CHARGE_STAGES, chargeInstantOf, type ChargeInstant, type ChargeStage } from '../../services/charge-stages.js'
 import type { CodeChargesOf } from '../../services/charges.js'
 import { badRequest } from './errors.js'
 import { paymentOf, statusOf } from './views.js'
@@ -43,15 +43,17 @@ export function readSearchDate (value: string, now: number): number {
 export interface SearchQuery { [name: string]: string | undefined }
 export interface Found { total: number, limit: number, offset: number, results: Transaction[] }
 
+/** The core's instant (charge-stages.ts) each date of a payment is (views.ts): approval and release are its payment. */
+const INSTANT_OF: Readonly<Record<typeof RANGES[number], ChargeInstant | 'made'>> = {
+  date_created: 'made',
+  date_last_updated: 'updated',
+  date_approved: 'paid',
+  money_release_date: 'paid',
+}
+
 /** The instant a payment's field holds (undefined: it has none). */
 function instantOf (tx: Transaction, field: typeof SORTS[number]): number | undefined {
-  const received = tx.kind === 'CASH_IN' ? tx.data.received : undefined
-  switch (field) {
-    case 'date_created': return Date.parse(tx.createdAt)
-    case 'date_last_updated': return Date.parse(tx.updatedAt)
-    case 'id': return paymentOf(tx)!.paymentId
-    default: return tx.status === 'CONFIRMED' && received !== undefined ? Date.parse(received.at) : undefined
-  }
+  return field === 'id' ? paymentOf(tx)!.paymentId : chargeInstantOf(tx, INSTANT_OF[field])
 }
 
 /** The filters a client may give, each read from a record and its refunds' status. */
@@ -77,6 +79,10 @@ export interface PaymentSource {
   page (externalReference: string | undefined, created: { from: number, to: number }, offset: number, limit: number, newestFirst: boolean): { total: number, results: Transaction[] } | undefined
   /** The same for the payments in any of the stages (those a status and a status_detail both cover): undefined when it cannot be read so. */
   pageIn (stages: readonly ChargeStage[], externalReference: string | undefined, created: { from: number, to: number }, offset: number, limit: number, newestFirst: boolean): { total: number, results: Transaction[] } | undefined
+  /** The same for the payments that reached another instant within the range, in its order: what costs the page. */
+  pageBy (instant: ChargeInstant, range: { from: number, to: number }, offset: number, limit: number, newestFirst: boolean): { total: number, results: Transaction[] }
+  /** The account's payments made, last changed or paid within the range, in that order: what costs their number. */
+  within (instant: ChargeInstant | 'made', range: { from: number, to: number }): readonly Transaction[]
   /** A payment's refunds. */
   refundsOf (tx: Transaction): readonly Transaction[]
 }
@@ -108,9 +114,11 @@ const stagesIn = (table: Readonly<Record<string, readonly ChargeStage[]>>, value
  * The page of an account's payments a query asks for. Created within a range and sorted by creation
  * or id (the order made), by external_reference or not, by status and status_detail or not, it is
  * read from the lists as a page (the default query: the newest 30 of the last 3 months; a status or a
- * status_detail reads the lists of the stages both cover); any other filter or sort reads the
- * payments the lists give (all of the account's, or those of the external_reference, else of the
- * payer) and sorts what matched.
+ * status_detail reads the lists of the stages both cover). Last updated, approved or released within
+ * a range and sorted by that same date, with no filter, it is a page of the account's payments in
+ * that date's order. Any other filter or sort reads the payments of the external_reference, else of
+ * the payer, else the account's whose range date is within the range (a binary search of that
+ * date's list), and sorts what matched.
  */
 export function searchPayments (source: PaymentSource, query: SearchQuery, now: number, collectorId: number): Found {
   const sort = query.sort ?? 'date_created'
@@ -142,7 +150,15 @@ export function searchPayments (source: PaymentSource, query: SearchQuery, now: 
     if (page !== undefined) return { total: page.total, limit, offset, results: page.results }
   }
   const field = sort as typeof SORTS[number]
-  const matched = source.all({ externalReference: reference, payerId: query['payer.id'], payerEmail: query['payer.email'] }).filter(tx => {
+  const instant = INSTANT_OF[range as typeof RANGES[number]]
+  if (instant !== 'made' && field !== 'id' && INSTANT_OF[field] === instant && filters.length === 0) {
+    const page = source.pageBy(instant, { from: begin, to: end }, offset, limit, criteria === 'desc')
+    return { total: page.total, limit, offset, results: page.results }
+  }
+  const of = { externalReference: reference, payerId: query['payer.id'], payerEmail: query['payer.email'] }
+  // The payments of the reference or the payer named, else those of the range's list within it.
+  const candidates = Object.values(of).some(v => v !== undefined) ? source.all(of) : source.within(instant, { from: begin, to: end })
+  const matched = candidates.filter(tx => {
     const at = instantOf(tx, range as typeof SORTS[number])
     if (at === undefined || at < begin || at > end) return false
     if (filters.length === 0) return true

@@ -200,7 +200,7 @@ const routes: RoutesPlugin = async (app) => {
   }, async (request, reply) => {
     const account = accountOf(request)
     appliedScenarios(request, reply, 'cob-query', account.id)
-    // The account's payments from the charges' lists of them (by account, by external_reference, by payer, by stage), a page read as one where it can; each one's refunds from the refunds' index.
+    // The account's payments from the charges' lists of them (by account, by external_reference, by payer, by stage, by date), a page read as one where it can; each one's refunds from the refunds' index.
     const source: PaymentSource = {
       all: of => sb.charges.codeChargesOf(account.id, of),
       page: (reference, created, offset, limit, newestFirst) => {
@@ -211,6 +211,11 @@ const routes: RoutesPlugin = async (app) => {
         const page = sb.charges.codeChargesMadeIn(account.id, stages, reference, created, offset, limit, newestFirst)
         return page === undefined ? undefined : { total: page.total, results: page.charges }
       },
+      pageBy: (instant, range, offset, limit, newestFirst) => {
+        const page = sb.charges.codeChargesBy(account.id, instant, range, offset, limit, newestFirst)
+        return { total: page.total, results: page.charges }
+      },
+      within: (instant, range) => sb.charges.codeChargesWithin(account.id, instant, range),
       refundsOf,
     }
     const found = searchPayments(source, request.query as SearchQuery, sb.clock.now(), account.mercadoPago?.userId ?? 0)
