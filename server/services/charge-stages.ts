@@ -59,14 +59,14 @@ export interface ChargeStageFollower {
  * the order they were made, so that a search by a dialect's status reads a page whatever the number
  * of charges; and each account's charges in the order of their last change and of their payment
  * (`CHARGE_INSTANTS`), so that a search by those dates reads a page or its range. A charge changes
- * stage, and its status its instants, when it is paid, expires, is cancelled (ChargeService,
+ * stage (and its instants move) when it is paid, expires, is cancelled (ChargeService,
  * ChargePaymentService) or a refund of it ends (RefundService): each tells it here. A rollback or an
  * account's removal names the charges and the refunds it touched: a refund's charge is followed too.
  */
 export class ChargeStages implements ChargeStageFollower {
   private readonly byStage: StageLists<'transactions'>
   private readonly byReference: StageLists<'transactions'>
-  /** Each account's charges in the order of each instant: a status moves a charge only with a write that tells it here. */
+  /** Each account's charges in the order of each instant, which moves only with a change of status (a write that tells it here). */
   private readonly byInstant: Record<ChargeInstant, StageLists<'transactions'>>
   readonly derived: readonly Derived[]
 
