@@ -30,8 +30,9 @@
  *   MED's opening and the devolução of steps 301 to 400 against the last 100; each list with a window
  *   of the last ten steps (`GET /v2/cob`, `/cobv`, `/lotecobv`, `/loc`, `/locrec`, `/rec`, `/cobr`,
  *   `/pix`)
- *   and the dashboard's pages of the control plane's lists of API Pix (`GET /__sandbox/cobv-batches`,
+ *   the dashboard's pages of the control plane's lists of API Pix (`GET /__sandbox/cobv-batches`,
  *   `/__sandbox/cobvs`, `/__sandbox/locations`, `/__sandbox/api-pix-webhooks`, each `?accountId=N&limit=50`)
+ *   and the gateway's page of open MEDs (`GET /api/med?status=OPEN&pageSize=20`)
  *   after 400 steps against the end, each the median of `--reads` after as many left out.
  * - mercado-pago: `--payments` Mercado Pago payments (`POST /v1/payments`, docs/mercado-pago.md), each
  *   with its own `external_reference`, a second of sandbox time apart. The creations of payments 301 to
@@ -65,7 +66,8 @@ const SETTLE_MS = 10
 const WARM = 300
 const EARLY = 100
 
-const app = await buildApp({ config: { seed: 'bench', logLevel: 'silent', clock: 'frozen', clockStart: '2026-03-10T15:00:00.000Z', settlementDelayMs: SETTLE_MS } })
+// GET /api/med's rate limit (60 a minute of sandbox time by default) would answer the reads 429.
+const app = await buildApp({ config: { seed: 'bench', logLevel: 'silent', clock: 'frozen', clockStart: '2026-03-10T15:00:00.000Z', settlementDelayMs: SETTLE_MS, medRateLimit: 100_000 } })
 const account = (await app.inject({ method: 'POST', url: '/__sandbox/accounts', payload: { name: 'BENCH LTDA' } })).json()
 /** A token of the account (the lists' fill moves the clock past a token's lifetime, and takes a new one). */
 async function newToken (): Promise<string> {
@@ -84,6 +86,13 @@ async function newToken (): Promise<string> {
   return token
 }
 let token = await newToken()
+/** A token of the account for the gateway's routes (GET /api/med), taken anew with the other. */
+async function newGatewayToken (): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/api/auth/token', headers: { 'x-ssl-client-cert': encodeURIComponent(account.certificate) }, payload: { clientId: account.clientId, clientSecret: account.clientSecret } })
+  if (res.statusCode !== 201) throw new Error(`gateway token: ${res.statusCode} ${res.body}`)
+  return res.json().access_token as string
+}
+let gatewayToken = await newGatewayToken()
 
 /** The collector's pauses of the main thread, to tell a request's own work from a collection of a large heap that fell during it. */
 const pauses: Array<{ start: number, end: number }> = []
@@ -111,10 +120,10 @@ async function timedStep (step: () => Promise<void>) {
 
 type Method = 'GET' | 'PUT' | 'POST'
 /** One request, its CPU time (µs) and wall time (ms), and the size of its answer; anything but the status expected throws. */
-async function timed (method: Method, url: string, payload: unknown, expected: number, control = false) {
+async function timed (method: Method, url: string, payload: unknown, expected: number, control = false, bearer = token) {
   const cpu = process.cpuUsage()
   const t0 = performance.now()
-  const res = await app.inject({ method, url, ...(control ? {} : { headers: { authorization: `Bearer ${token}` } }), ...(payload !== undefined ? { payload: payload as object } : {}) })
+  const res = await app.inject({ method, url, ...(control ? {} : { headers: { authorization: `Bearer ${bearer}` } }), ...(payload !== undefined ? { payload: payload as object } : {}) })
   const t1 = performance.now()
   const used = process.cpuUsage(cpu)
   if (res.statusCode !== expected) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body.slice(0, 500)}`)
@@ -247,11 +256,12 @@ async function lists (): Promise<void> {
   const reads = async () => {
     const now = app.sandbox.clock.now()
     const window = `inicio=${new Date(now - 10_000).toISOString()}&fim=${new Date(now).toISOString()}`
-    const samples = Object.fromEntries([...LISTS, ...PAGES].map(k => [k, [] as Sample[]]))
+    const samples = Object.fromEntries([...LISTS, ...PAGES, 'med'].map(k => [k, [] as Sample[]]))
     await settle()
     for (let i = 0; i < READS * 2; i++) {
       for (const list of LISTS) samples[list].push(await timed('GET', `/v2/${list}?${window}`, undefined, 200))
       for (const list of PAGES) samples[list].push(await timed('GET', `/__sandbox/${list}?accountId=${account.accountId}&limit=50`, undefined, 200, true))
+      samples.med.push(await timed('GET', '/api/med?status=OPEN&pageSize=20', undefined, 200, false, gatewayToken))
     }
     // The first half warms up what the second measures.
     return Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, xs.slice(READS)]))
@@ -279,6 +289,7 @@ async function lists (): Promise<void> {
     if (n % 1000 === 0) {
       console.error(`lists: ${n} steps, ${Math.round((performance.now() - started) / 1000)} s`)
       token = await newToken()
+      gatewayToken = await newGatewayToken()
     }
   }
   if (early === undefined) throw new Error(`fewer than ${WARM + EARLY} steps`)
@@ -289,6 +300,7 @@ async function lists (): Promise<void> {
   }
   for (const list of LISTS) rows.push({ figure: `GET /v2/${list}, a window of the last 10 steps: ${state}`, unit: `µs of CPU per GET (median of ${READS})`, early: early[list], late: late[list], summary: 'median' })
   for (const list of PAGES) rows.push({ figure: `GET /__sandbox/${list}?accountId=N&limit=50, the dashboard's page: ${state}`, unit: `µs of CPU per GET (median of ${READS})`, early: early[list], late: late[list], summary: 'median' })
+  rows.push({ figure: `GET /api/med?status=OPEN&pageSize=20, the newest open MEDs: ${state}`, unit: `µs of CPU per GET (median of ${READS})`, early: early.med, late: late.med, summary: 'median' })
 }
 
 async function mercadoPago (): Promise<void> {

@@ -7,8 +7,9 @@ import { receivedOf } from './charge-records.js'
 import type { MedRecord, MedStatus, Transaction } from '../store/state.js'
 import type { AccountLookup, Lifecycle, MedReturns, Ports, ReceivedPayments } from '../ports.js'
 import type { Config } from '../config.js'
-import { KeyIndex, type Derived } from '../store/derived.js'
-import { RecordLists } from '../store/record-lists.js'
+import { KeyIndex, type Derived, type InstantRange } from '../store/derived.js'
+import { RecordLists, StageLists } from '../store/record-lists.js'
+import { MED_STATUSES } from '../store/records/med.js'
 
 /**
  * MED disputes (docs/gateway.md §2.10, 3.6; docs/assumptions.md, MED). The sandbox plays the requesting bank through
@@ -28,6 +29,9 @@ const NEXT: Record<MedStatus, readonly MedStatus[]> = {
 }
 
 const RATE_WINDOW_MS = 60_000
+
+/** The statuses of a dispute not yet decided, whose PIX is still in dispute. */
+const PENDING_STATUSES: readonly MedStatus[] = ['OPEN', 'RECEIVED']
 
 export interface MedListFilters {
   status?: MedStatus
@@ -53,14 +57,21 @@ export class MedService implements Lifecycle {
   private readonly hits = new Map<number, number[]>()
   /** The dispute still pending (OPEN or RECEIVED) of each disputed PIX, by its endToEndId: at most one at a time. */
   private readonly pending: KeyIndex<'meds'>
-  /** The disputes in the order they were opened, of every account (`all`) and of each: GET /api/med and the control plane's list. */
+  /** The disputes in the order they were opened, of every account (`all`) and of each: the control plane's list, and a window of them (Efí's infrações). */
   private readonly opened: RecordLists<'meds'>
+  /**
+   * Each account's disputes by status and reconciliation, newest last (their creation, then their id):
+   * GET /api/med reads a page of the lists its filters cover, whatever the number of disputes. A
+   * dispute changes list when it moves (`move`), which tells it here.
+   */
+  private readonly filed: StageLists<'meds'>
   readonly derived: readonly Derived[]
 
   constructor (private readonly deps: MedDeps) {
-    this.pending = new KeyIndex(deps.store, 'meds', { keys: m => m.endToEnd, holds: m => m.status === 'OPEN' || m.status === 'RECEIVED' })
-    this.opened = new RecordLists(deps.store, 'meds', m => ['all', String(m.accountId)])
-    this.derived = [this.pending, this.opened]
+    this.pending = new KeyIndex(deps.store, 'meds', { keys: m => m.endToEnd, holds: m => PENDING_STATUSES.includes(m.status) })
+    this.opened = new RecordLists(deps.store, 'meds', m => ['all', String(m.accountId)], m => m.createdAt)
+    this.filed = new StageLists(deps.store, 'meds', { list: m => filedKey(m.accountId, m.status, m.isReconciled), reached: m => Date.parse(m.createdAt), tie: m => m.id })
+    this.derived = [this.pending, this.opened, this.filed]
   }
 
   // The rate limit counts requests, not records: an account's removal and a reset forget it, a load or an import keeps it.
@@ -87,6 +98,7 @@ export class MedService implements Lifecycle {
       const record = this.deps.store.add('meds', this.newRecord(account.id, input, original, received))
       this.pending.follow(record)
       this.opened.add(record)
+      this.filed.follow(record)
       this.deps.events.emit({ kind: 'med-changed', accountId: account.id, medId: record.id, transition: 'created', transactionId: original.id, scenarios })
       return record
     })
@@ -153,6 +165,7 @@ export class MedService implements Lifecycle {
       if (input.status === 'ANALYZED') m.analysisResult = input.analysisResult!
     })
     this.pending.follow(record)
+    this.filed.follow(record)
     if (input.status !== 'ANALYZED') return { record, refund: null }
 
     const transactionId = record.originalTransactionUuid ?? null
@@ -197,7 +210,7 @@ export class MedService implements Lifecycle {
     })
   }
 
-  /** GET /api/med: the account's disputes, newest first, filtered and paged (docs/gateway.md §4.1 row 11). */
+  /** GET /api/med: the account's disputes, newest first, filtered and paged (docs/gateway.md §4.1 row 11): what costs the page. */
   list (accountId: number, f: MedListFilters): { data: MedRecord[], metadata: { total: number, page: number, pageSize: number, totalPages: number } } {
     const problems: string[] = []
     const start = f.startDate !== undefined ? parseDateBound(f.startDate, 'start') : undefined
@@ -207,16 +220,19 @@ export class MedService implements Lifecycle {
     if (problems.length > 0) throw invalidRequest(problems)
     const page = f.page ?? 1
     const pageSize = f.pageSize ?? 20
-    const all = this.opened.listed(String(accountId))
-      .filter(m => f.status === undefined || m.status === f.status)
-      .filter(m => f.isReconciled === undefined || m.isReconciled === f.isReconciled)
-      .filter(m => start == null || Date.parse(m.createdAt) >= start)
-      .filter(m => end == null || Date.parse(m.createdAt) <= end)
-      .sort((a, b) => b.id - a.id)
-    return {
-      data: all.slice((page - 1) * pageSize, page * pageSize),
-      metadata: { total: all.length, page, pageSize, totalPages: Math.ceil(all.length / pageSize) },
-    }
+    const keys = (f.status === undefined ? MED_STATUSES : [f.status]).flatMap(status => (f.isReconciled === undefined ? [true, false] : [f.isReconciled]).map(reconciled => filedKey(accountId, status, reconciled)))
+    const { total, records } = this.filed.pageWithin(keys, { from: start ?? -Infinity, to: end ?? Infinity }, (page - 1) * pageSize, pageSize, true)
+    return { data: records, metadata: { total, page, pageSize, totalPages: Math.ceil(total / pageSize) } }
+  }
+
+  /** An account's disputes opened within the window, in the order opened: what costs their number (a list of BACEN's). */
+  openedWithin (accountId: number, window: InstantRange): MedRecord[] {
+    return this.opened.within(String(accountId), window)
+  }
+
+  /** An account's disputes still pending (OPEN or RECEIVED), by status: what costs their number. */
+  pendingOf (accountId: number): MedRecord[] {
+    return PENDING_STATUSES.flatMap(status => [true, false].flatMap(reconciled => this.filed.within(filedKey(accountId, status, reconciled), { from: -Infinity, to: Infinity })))
   }
 
   all (accountId?: number): MedRecord[] {
@@ -239,3 +255,5 @@ export class MedService implements Lifecycle {
     return { ok: true }
   }
 }
+
+const filedKey = (accountId: number, status: MedStatus, reconciled: boolean): string => `${accountId}\u0000${status}\u0000${reconciled ? 1 : 0}`

@@ -20,9 +20,6 @@ const keyLimit = (account: Account): number => account.document.length === 11 ? 
 /** The settings before any PUT: Pix received by account data too, no settings per key. */
 const DEFAULT_CONFIG: AccountConfigType = { pix: { receberSemChave: true, chaves: {} } }
 
-/** Statuses of a MED case whose amount is still in dispute. */
-const OPEN_MED = new Set(['OPEN', 'RECEIVED'])
-
 export class EfiAccount {
   constructor (private readonly sb: Sandbox) {}
 
@@ -31,7 +28,7 @@ export class EfiAccount {
     const saldo = centsToString(account.balance.availableCents)
     if (!bloqueios) return { saldo }
     let med = 0
-    for (const c of this.sb.med.all(account.id)) if (OPEN_MED.has(c.status) && c.originalTransaction !== null) med += Math.round(c.originalTransaction.amount * 100)
+    for (const c of this.sb.med.pendingOf(account.id)) if (c.originalTransaction !== null) med += Math.round(c.originalTransaction.amount * 100)
     return { saldo, bloqueios: { judicial: '0.00', med: centsToString(med), total: centsToString(med) } }
   }
 

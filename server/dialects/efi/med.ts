@@ -61,7 +61,7 @@ export class EfiMed {
 
   /** GET /v2/gn/infracoes: the account's cases opened within [inicio, fim], oldest first, paged. */
   list (account: Account, q: InfracoesQueryType) {
-    const { parametros, items } = bacenList(q, () => this.sb.med.all(account.id), { at: m => m.createdAt, filters: {}, echo: [] })
+    const { parametros, items } = bacenList(q, w => this.sb.med.openedWithin(account.id, w), { at: m => m.createdAt, filters: {}, echo: [], order: (a, b) => a.id - b.id })
     return { parametros, infracoes: items.map(m => this.view(account, m)) }
   }
 
