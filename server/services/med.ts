@@ -4,12 +4,11 @@ import { parseLocalBound } from '../domain/calendar.js'
 import { Refusal, invalidRequest } from '../errors/refusal.js'
 import type { AppliedScenario } from '../../scenarios/types.js'
 import { receivedOf } from './charge-records.js'
-import type { MedRecord, MedStatus, Transaction } from '../store/state.js'
+import { MED_STATUSES, type MedRecord, type MedStatus, type Transaction } from '../store/state.js'
 import type { AccountLookup, Lifecycle, MedReturns, Ports, ReceivedPayments } from '../ports.js'
 import type { Config } from '../config.js'
 import { KeyIndex, type Derived, type InstantRange } from '../store/derived.js'
 import { RecordLists, StageLists } from '../store/record-lists.js'
-import { MED_STATUSES } from '../store/records/med.js'
 
 /**
  * MED disputes (docs/gateway.md §2.10, 3.6; docs/assumptions.md, MED). The sandbox plays the requesting bank through
