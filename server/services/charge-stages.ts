@@ -30,9 +30,9 @@ export interface ChargeStageDeps extends Pick<Ports, 'store'> {
 }
 
 /**
- * The instants a charge's lists are also kept in the order of, besides its making: its last change of
- * status (`updatedAt`: made, then paid, expired, cancelled or refused) and its payment (when a paid
- * charge received its PIX, for as long as it stays paid). A dialect names its dates by these.
+ * The instants a charge's lists are also kept in the order of, besides its making: its last change
+ * (`updatedAt`: made, then paid, expired, cancelled or refused, or its expiry moved) and its payment
+ * (when a paid charge received its PIX, for as long as it stays paid). A dialect names its dates by these.
  */
 export const CHARGE_INSTANTS = ['updated', 'paid'] as const
 export type ChargeInstant = typeof CHARGE_INSTANTS[number]
@@ -59,14 +59,15 @@ export interface ChargeStageFollower {
  * the order they were made, so that a search by a dialect's status reads a page whatever the number
  * of charges; and each account's charges in the order of their last change and of their payment
  * (`CHARGE_INSTANTS`), so that a search by those dates reads a page or its range. A charge changes
- * stage (and its instants move) when it is paid, expires, is cancelled (ChargeService,
- * ChargePaymentService) or a refund of it ends (RefundService): each tells it here. A rollback or an
+ * stage when it is paid, expires, is cancelled (ChargeService, ChargePaymentService) or a refund of it
+ * ends (RefundService); its last change moves with the first three and with a move of its expiry
+ * (ChargeService): each tells it here. A rollback or an
  * account's removal names the charges and the refunds it touched: a refund's charge is followed too.
  */
 export class ChargeStages implements ChargeStageFollower {
   private readonly byStage: StageLists<'transactions'>
   private readonly byReference: StageLists<'transactions'>
-  /** Each account's charges in the order of each instant, which moves only with a change of status (a write that tells it here). */
+  /** Each account's charges in the order of each instant, which moves only with a write that tells it here. */
   private readonly byInstant: Record<ChargeInstant, StageLists<'transactions'>>
   readonly derived: readonly Derived[]
 

@@ -342,19 +342,22 @@ export class ChargeService implements Lifecycle, CobVWrites {
 
   /**
    * The receiver moves an unpaid cash-in's expiry (Mercado Pago's PUT date_of_expiration): its expiry
-   * job follows the new instant, on the virtual clock. Nothing is announced (docs/assumptions.md, Mercado Pago).
+   * job follows the new instant, on the virtual clock, and the charge was updated now. Nothing is
+   * announced (docs/assumptions.md, Mercado Pago).
    */
   moveExpiry (charge: Transaction, dueAt: number): Transaction {
     if (charge.kind !== 'CASH_IN' || !isOpenCharge(charge)) throw new Refusal('QRCODE_NOT_AVAILABLE', `This charge's expiry cannot be moved (${charge.status})`)
     return this.store.transact(() => {
       this.store.update('transactions', charge.id, d => {
         d.dueAt = iso(dueAt)
+        d.updatedAt = iso(this.now())
         // The dialect's own record of the expiry it shows, kept with the one the scheduler reads.
         const mp = chargeDraft(d).mercadoPago
         if (mp !== undefined) mp.expiresAt = iso(dueAt)
       })
       const moved = this.store.transaction(charge.id)!
       this.expiry.follow(moved)
+      this.deps.stages.follow(moved)
       return moved
     })
   }

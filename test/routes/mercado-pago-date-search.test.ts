@@ -80,6 +80,7 @@ async function everyStatus (app: FastifyInstance, acc: MpAccount): Promise<void>
   const refused = await make('r1', {}, { 'x-sandbox-scenario': 'PAYMENT_ERROR' })
   const sameInstant = await make(undefined, {}, {}, 0)
   await make('r2') // made in the same instant as the one before, never paid
+  const moved = await make('r0') // its expiry moved later: updated then, never paid
   await pay(wholly)
   await advance(app, HOUR)
   for (const p of [paidEarly, sameInstant, partly, refused]) await pay(p)
@@ -87,6 +88,9 @@ async function everyStatus (app: FastifyInstance, acc: MpAccount): Promise<void>
   await refund(partly, 4)
   await refund(wholly, 10)
   if ((await mp(app, acc, 'PUT', `/v1/payments/${cancelled.id}`, { status: 'cancelled' })).statusCode !== 200) throw new Error('cancel')
+  await advance(app, HOUR)
+  const put = await mp(app, acc, 'PUT', `/v1/payments/${moved.id}`, { date_of_expiration: '2026-03-13T12:00:00.000-03:00' })
+  if (put.statusCode !== 200 || put.json().date_last_updated === moved.date_last_updated) throw new Error(`moving the expiry updates the payment: ${put.statusCode}, date_last_updated ${String(put.json().date_last_updated)}`)
   await advance(app, HOUR)
   await pay(paidLast)
   await advance(app, HOUR)
@@ -157,6 +161,7 @@ t.test('a search by the date of last update, approval or release answers what th
   t.ok(all.some(v => v.date_approved === null && v.status === 'rejected'), 'a refused payment has no approval')
   t.ok(all.some(v => v.status === 'refunded' && v.date_approved !== null), 'a refunded payment keeps its approval')
   t.ok(all.filter(v => v.status !== 'pending').every(v => v.date_last_updated > v.date_created), 'every payment that changed status was updated after it was made')
+  t.equal(all.filter(v => v.status === 'pending' && v.date_last_updated > v.date_created).length, 1, 'a pending payment whose expiry moved was updated then')
 
   // A snapshot exported and imported: the lists are made again from the records.
   const snapshot = (await app.inject({ method: 'GET', url: '/__sandbox/snapshot' })).json()
