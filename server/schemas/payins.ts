@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Amount, Document, IsoDate, RecordId, StringEnum } from './common.js'
-import { CHARGE_KINDS } from '../store/state.js'
+import { CHARGE_KINDS, MED_STATUSES } from '../store/state.js'
 import { ISO_DATE_OR_DATE_TIME_PATTERN } from '../domain/instant.js'
 
 /**
@@ -162,8 +162,6 @@ export const DevolucaoBody = Type.Object({
 })
 
 // ---- MED ----------------------------------------------------------------------------------------
-
-export const MED_STATUSES = ['OPEN', 'RECEIVED', 'CANCELLED', 'ANALYZED'] as const
 
 // The shape MedService reads (parseDateBound), checked here too so a malformed date is listed with
 // the other invalid query fields (docs/gateway.md §7: one message per invalid field).
