@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# The smoke command of the container check, for an image started with a data file:
-#   RUN_ARGS='--data /data/state.json --seed x' /work/shared/tools/container-check -- .ci/container-smoke.sh
-#   PORT=9000 RUN_ARGS='--port 9000 --data /data/state.json' /work/shared/tools/container-check -- .ci/container-smoke.sh
+# The smoke command of a container check: run against the image built with buildah as
+# pix-sandbox:check and started with `--data /data/state.json` (and `--port $PORT` for another port).
 # It checks that a write through the API lands in the data file on the /data volume, that the
 # image's HEALTHCHECK, run inside the container, finds the server on the port it really listens on,
 # and that no development tooling ships in the image.

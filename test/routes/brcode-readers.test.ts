@@ -21,7 +21,7 @@ import { decodeWithJsqr, decodeWithZxing, pngOf, quietZoneModules, tagOf as tag 
  * @zxing/library, with the quiet zone ISO/IEC 18004 asks.
  */
 
-/** The BR Code manual's examples (../shared/DESIGN.md section 4; test/unit/brcode.test.ts checks them). */
+/** The examples of BACEN's "Manual do BR Code" (docs/api-pix.md; test/unit/brcode.test.ts checks them). */
 const MANUAL_DYNAMIC = '00020101021226770014BR.GOV.BCB.PIX2555pix.example.com/qr/93598be0-1bd0-4997-8318-81776a1d8a995204000053039865802BR5907EMPRESA6009SAO PAULO62070503***6304EEAB'
 const MANUAL_STATIC = '00020126360014BR.GOV.BCB.PIX0114+5511943214321520400005303986540566.665802BR5907EMPRESA6008BRASILIA62070503***630404ED'
 
